@@ -1,0 +1,46 @@
+/**
+ * The service's configuration, read once at start through `Config` and
+ * validated there: a bad value stops the start with a message naming it.
+ */
+import { Config, Context, Effect, Layer, type Option, type Redacted, Schema } from "effect"
+
+export interface AppConfigShape {
+  readonly port: number
+  readonly host: string
+  /** A PostgreSQL server; when absent the embedded PGlite store is used. */
+  readonly databaseUrl: Option.Option<Redacted.Redacted>
+  /** Where the embedded store keeps its files. */
+  readonly dataDir: string
+  readonly logLevel: "All" | "Trace" | "Debug" | "Info" | "Warn" | "Error" | "Fatal" | "None"
+  /** Token bucket per client: sustained requests per second and burst size. */
+  readonly rateLimit: { readonly perSecond: number; readonly burst: number }
+  /** Where market data comes from: the bundled offline pack or the live portal. */
+  readonly source: "pack" | "portal"
+  /** Import the data pack on start when the store has not got it yet. */
+  readonly autoImport: boolean
+}
+
+const positive = (name: string, fallback: number) =>
+  Config.schema(Schema.Finite.check(Schema.isGreaterThan(0)), name).pipe(Config.withDefault(fallback))
+
+export const appConfig: Config.Config<AppConfigShape> = Config.all({
+  port: Config.Port("PORT").pipe(Config.withDefault(8080)),
+  host: Config.String("HOST").pipe(Config.withDefault("127.0.0.1")),
+  databaseUrl: Config.option(Config.Redacted("DATABASE_URL")),
+  dataDir: Config.String("PSX_DATA_DIR").pipe(Config.withDefault("./.data/pg")),
+  logLevel: Config.Literals(["All", "Trace", "Debug", "Info", "Warn", "Error", "Fatal", "None"], "LOG_LEVEL").pipe(
+    Config.withDefault("Info" as const)
+  ),
+  rateLimit: Config.all({
+    perSecond: positive("RATE_LIMIT_PER_SECOND", 50),
+    burst: positive("RATE_LIMIT_BURST", 200)
+  }),
+  source: Config.Literals(["pack", "portal"], "PSX_SOURCE").pipe(Config.withDefault("pack" as const)),
+  autoImport: Config.Boolean("PSX_AUTO_IMPORT").pipe(Config.withDefault(true))
+})
+
+export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("psx/AppConfig") {
+  static readonly layer = Layer.effect(AppConfig, appConfig)
+  static readonly layerWith = (overrides: Partial<AppConfigShape>) =>
+    Layer.effect(AppConfig, Effect.map(appConfig, (c) => ({ ...c, ...overrides })))
+}

@@ -1,0 +1,99 @@
+/**
+ * The outermost request middleware, around every route (HttpApi, MCP, docs):
+ *
+ * - gives each request an id (`x-request-id`, echoed back);
+ * - applies the per-client rate limit (health and readiness are exempt);
+ * - answers an unknown route with a 404 error record;
+ * - turns a defect into 500 INTERNAL with no stack or SQL in the body, logged
+ *   server-side with the request id; a malformed or oversized body that only
+ *   the platform sees becomes 400 INVALID_REQUEST;
+ * - writes one structured log line per request (status, duration).
+ */
+import { Cause, Clock, Effect, type Types } from "effect"
+import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApiError } from "effect/http-api"
+import { type ErrorCode, statusOf } from "../../domain/Errors.ts"
+import { RateLimiter } from "./RateLimiter.ts"
+import { describeSchemaError } from "./Validation.ts"
+
+const errorResponse = (code: ErrorCode, message: string, headers?: Record<string, string>) =>
+  HttpServerResponse.jsonUnsafe({ error: code, message }, { status: statusOf[code], ...(headers ? { headers } : {}) })
+
+const exempt = new Set(["/health", "/ready"])
+
+let sequence = 0
+const nextRequestId = () => `${Date.now().toString(36)}-${(++sequence).toString(36)}`
+
+const clientOf = (request: HttpServerRequest.HttpServerRequest) => {
+  const auth = request.headers["authorization"]
+  if (auth !== undefined && auth.length > 7) return `key:${auth}`
+  const address = request.remoteAddress
+  return `ip:${address._tag === "Some" ? address.value : "unknown"}`
+}
+
+/** What a failure or defect that escaped the handlers means for the client. */
+const fromCause = (cause: Cause.Cause<unknown>, requestId: string) => {
+  for (const reason of cause.reasons) {
+    const value = reason._tag === "Fail" ? reason.error : reason._tag === "Die" ? reason.defect : undefined
+    if (HttpServerError.isHttpServerError(value)) {
+      const r = value.reason
+      if (r._tag === "RouteNotFound") {
+        return errorResponse("DATA_NOT_FOUND", `no route ${r.request.method} ${r.request.url.split("?")[0]}`)
+      }
+      if (r._tag === "RequestParseError") {
+        return errorResponse("INVALID_REQUEST", r.reason === "BodyTooLarge" ? "request body too large" : "malformed request body")
+      }
+    }
+    if (HttpApiError.HttpApiSchemaError.is(value) && value.kind !== "Body" && value.kind !== "ResponseHeaders") {
+      return errorResponse("INVALID_REQUEST", describeSchemaError(value))
+    }
+    if (HttpApiError.HttpApiPayloadTooLarge.is(value)) {
+      return errorResponse("INVALID_REQUEST", value.message)
+    }
+  }
+  return errorResponse("INTERNAL", `internal error; quote request id ${requestId}`)
+}
+
+type Handler = Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>
+
+export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
+  const limiter = yield* RateLimiter
+  return (httpEffect: Handler): Effect.Effect<
+    HttpServerResponse.HttpServerResponse,
+    Types.unhandled,
+    HttpServerRequest.HttpServerRequest
+  > =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const start = yield* Clock.currentTimeMillis
+      const requestId = nextRequestId()
+      const path = request.url.split("?")[0] ?? request.url
+      let response: HttpServerResponse.HttpServerResponse
+      const wait = exempt.has(path) ? 0 : yield* limiter.take(clientOf(request))
+      if (wait > 0) {
+        response = errorResponse("RATE_LIMITED", `rate limit exceeded; retry after ${wait} s`, {
+          "retry-after": String(wait)
+        })
+      } else {
+        response = yield* httpEffect.pipe(
+          Effect.catchCause((cause) => {
+            const res = fromCause(cause, requestId)
+            return res.status >= 500
+              ? Effect.as(Effect.logError("request failed", { requestId, cause: Cause.pretty(cause) }), res)
+              : Effect.succeed(res)
+          })
+        )
+      }
+      const end = yield* Clock.currentTimeMillis
+      yield* Effect.logInfo("request").pipe(
+        Effect.annotateLogs({
+          requestId,
+          method: request.method,
+          path,
+          status: response.status,
+          ms: end - start
+        })
+      )
+      return HttpServerResponse.setHeader(response, "x-request-id", requestId)
+    })
+}), { global: true })

@@ -1,0 +1,33 @@
+/**
+ * The HTTP server: the API routes, the OpenAPI document, the offline docs
+ * page and the global guard, on Node's http server.
+ */
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { HttpRouter } from "effect/http"
+import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { createServer } from "node:http"
+import { AppConfig } from "../config/AppConfig.ts"
+import { SystemHttp } from "../system/SystemHttp.ts"
+import { Api } from "./Api.ts"
+import { GuardLive } from "./Guard.ts"
+import { RateLimiter } from "./RateLimiter.ts"
+import { ValidationLive } from "./Validation.ts"
+
+/** Every route of the service, needing the feature services (Database, …). */
+export const Routes = Layer.mergeAll(
+  HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
+    Layer.provide(SystemHttp),
+    Layer.provide(ValidationLive)
+  ),
+  HttpApiScalar.layer(Api, { path: "/docs" }),
+  GuardLive
+).pipe(Layer.provide(RateLimiter.layer))
+
+/** The listening server on the configured host and port. */
+export const layer = Layer.unwrap(
+  Effect.map(AppConfig, (config) =>
+    HttpRouter.serve(Routes, { disableLogger: true }).pipe(
+      Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
+    ))
+)
