@@ -41,9 +41,9 @@ const makeDatabase = (mode: DatabaseShape["mode"], embedded: Option.Option<Embed
 const clientOptions = { connectTimeout: Duration.seconds(2), idleTimeout: Duration.minutes(5) } as const
 
 /** A PostgreSQL server at `url`, migrated. */
-export const layerPostgres = (url: Redacted.Redacted, maxConnections = 10) =>
+export const layerPostgres = (url: Redacted.Redacted, maxConnections = 10, mode: DatabaseShape["mode"] = "postgres") =>
   Layer.mergeAll(
-    makeDatabase("postgres", Option.none()),
+    makeDatabase(mode, Option.none()),
     Layer.effectDiscard(runMigrations)
   ).pipe(Layer.provideMerge(PgClient.layer({ url, maxConnections, ...clientOptions })))
 

@@ -1,0 +1,96 @@
+import { assert, describe, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { migrate } from "../src/db/Database.ts"
+import { get } from "./support/TestApp.ts"
+import { TestApp } from "./support/TestApp.ts"
+import { DbProxy } from "./support/TestDatabase.ts"
+
+const isErrorRecord = (body: any, code: string) => {
+  assert.strictEqual(body.error, code)
+  assert.isString(body.message)
+  assert.isAbove(body.message.length, 0)
+}
+
+layer(TestApp())("service foundation", (it) => {
+  it.effect("health is 200 and names the service", () =>
+    Effect.gen(function*() {
+      const r = yield* get("/health")
+      assert.strictEqual(r.status, 200)
+      assert.deepStrictEqual(r.body, { status: "ok", service: "psx-data-service", version: "1.0.0" })
+      assert.isString(r.headers["x-request-id"])
+    }))
+
+  it.effect("an unknown route is a 404 error record", () =>
+    Effect.gen(function*() {
+      const r = yield* get("/nope")
+      assert.strictEqual(r.status, 404)
+      isErrorRecord(r.body, "DATA_NOT_FOUND")
+    }))
+
+  it.effect("openapi.json is generated, version 1.0.0, and lists /health and /ready", () =>
+    Effect.gen(function*() {
+      const r = yield* get("/openapi.json")
+      assert.strictEqual(r.status, 200)
+      assert.strictEqual(r.body.info.version, "1.0.0")
+      assert.property(r.body.paths, "/health")
+      assert.property(r.body.paths, "/ready")
+    }))
+
+  it.effect("the docs page is served", () =>
+    Effect.gen(function*() {
+      const r = yield* get("/docs")
+      assert.strictEqual(r.status, 200)
+      assert.include(String(r.body), "<html")
+    }))
+
+  it.effect("ready goes 503 within a second of the database going away, and back to 200", () =>
+    Effect.gen(function*() {
+      const proxy = yield* DbProxy
+      assert.strictEqual((yield* get("/ready")).status, 200)
+      yield* proxy.cut
+      const started = Date.now()
+      const down = yield* get("/ready")
+      assert.strictEqual(down.status, 503)
+      isErrorRecord(down.body, "SOURCE_UNAVAILABLE")
+      assert.isBelow(Date.now() - started, 2500, "the probe must give up within about a second")
+      yield* proxy.restore
+      let up = yield* get("/ready")
+      for (let i = 0; i < 20 && up.status !== 200; i++) {
+        yield* Effect.sleep("100 millis")
+        up = yield* get("/ready")
+      }
+      assert.strictEqual(up.status, 200)
+    }))
+
+  it.effect("migrations run twice change nothing", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const before = yield* sql<{ n: string }>`select count(*)::text as n from effect_sql_migrations`
+      const applied = yield* migrate
+      const after = yield* sql<{ n: string }>`select count(*)::text as n from effect_sql_migrations`
+      assert.deepStrictEqual(applied, [])
+      assert.strictEqual(after[0]?.n, before[0]?.n)
+      assert.isAbove(Number(before[0]?.n), 0)
+    }))
+})
+
+describe("rate limiting", () => {
+  layer(TestApp({ rateLimit: { perSecond: 1, burst: 3 } }))("with a burst of 3", (it) => {
+    it.effect("the fourth quick request is 429 with Retry-After; health stays exempt", () =>
+      Effect.gen(function*() {
+        const statuses: Array<number> = []
+        let last: any
+        for (let i = 0; i < 4; i++) {
+          last = yield* get("/openapi.json")
+          statuses.push(last.status)
+        }
+        assert.deepStrictEqual(statuses, [200, 200, 200, 429])
+        isErrorRecord(last.body, "RATE_LIMITED")
+        assert.isAtLeast(Number(last.headers["retry-after"]), 1)
+        assert.strictEqual((yield* get("/health")).status, 200)
+        // A different client (its own key) has its own bucket.
+        assert.strictEqual((yield* get("/openapi.json", { authorization: "Bearer other-client" })).status, 200)
+      }))
+  })
+})

@@ -1,0 +1,47 @@
+/**
+ * The whole service on a real loopback HTTP server for a test file, with an
+ * HttpClient pointed at it. Requests go through Node's HTTP stack, so body
+ * parsing, routing and the guard behave exactly as in production.
+ */
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { HttpClient, HttpClientRequest, HttpRouter } from "effect/http"
+import type { AppConfig } from "../../src/config/AppConfig.ts"
+import { Routes } from "../../src/http/Server.ts"
+import { TestConfig, TestDatabase } from "./TestDatabase.ts"
+
+export const TestApp = (overrides: Partial<typeof AppConfig.Service> = {}) =>
+  HttpRouter.serve(Routes, { disableLogger: true, disableListenLog: true }).pipe(
+    Layer.provideMerge(NodeHttpServer.layerTest),
+    Layer.provideMerge(TestDatabase),
+    Layer.provideMerge(TestConfig({ rateLimit: { perSecond: 10_000, burst: 10_000 }, ...overrides }))
+  )
+
+export interface Reply {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: any
+}
+
+const send = (request: HttpClientRequest.HttpClientRequest) =>
+  Effect.gen(function*() {
+    const client = yield* HttpClient.HttpClient
+    const response = yield* client.execute(request)
+    const text = yield* response.text
+    let body: unknown = text
+    if ((response.headers["content-type"] ?? "").includes("json")) body = JSON.parse(text)
+    return { status: response.status, headers: response.headers, body } as Reply
+  }).pipe(Effect.orDie)
+
+export const get = (path: string, headers: Record<string, string> = {}) =>
+  send(HttpClientRequest.get(path).pipe(HttpClientRequest.setHeaders(headers)))
+
+export const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  send(
+    HttpClientRequest.post(path).pipe(
+      HttpClientRequest.setHeaders(headers),
+      typeof body === "string"
+        ? HttpClientRequest.bodyText(body, "application/json")
+        : HttpClientRequest.bodyJsonUnsafe(body)
+    )
+  )

@@ -1,0 +1,122 @@
+/**
+ * The store for a test file: the real PostgreSQL named by DATABASE_URL (a
+ * throwaway database is created for the file and dropped after it), else an
+ * embedded PGlite store in a fresh temporary directory.
+ *
+ * Every connection goes through a loopback proxy the test controls, so a test
+ * can make the database "go away" and come back in either mode.
+ */
+import { PgClient } from "@effect/sql-pg"
+import { Context, Effect, Layer, Option, Redacted } from "effect"
+import { Reactivity } from "effect/reactivity"
+import { mkdtempSync, rmSync } from "node:fs"
+import { createServer, connect, type Server, type Socket } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { AppConfig } from "../../src/config/AppConfig.ts"
+import { layerEmbedded, layerPostgres } from "../../src/db/Database.ts"
+import { serveEmbedded } from "../../src/db/EmbeddedPostgres.ts"
+
+export interface DbProxyShape {
+  /** Drops every connection and refuses new ones. */
+  readonly cut: Effect.Effect<void>
+  /** Accepts connections again. */
+  readonly restore: Effect.Effect<void>
+}
+export class DbProxy extends Context.Service<DbProxy, DbProxyShape>()("test/DbProxy") {}
+
+type Target = { readonly path: string } | { readonly host: string; readonly port: number }
+
+const startProxy = (target: Target) =>
+  Effect.acquireRelease(
+    Effect.callback<{ server: Server; port: number; sockets: Set<Socket>; state: { open: boolean } }>((resume) => {
+      const sockets = new Set<Socket>()
+      const state = { open: true }
+      const server = createServer((client) => {
+        if (!state.open) return client.destroy()
+        const upstream = "path" in target ? connect(target.path) : connect(target.port, target.host)
+        sockets.add(client)
+        sockets.add(upstream)
+        const drop = () => {
+          client.destroy()
+          upstream.destroy()
+          sockets.delete(client)
+          sockets.delete(upstream)
+        }
+        client.on("error", drop).on("close", drop)
+        upstream.on("error", drop).on("close", drop)
+        client.pipe(upstream)
+        upstream.pipe(client)
+      })
+      server.listen(0, "127.0.0.1", () => {
+        const address = server.address()
+        resume(Effect.succeed({ server, port: typeof address === "object" && address ? address.port : 0, sockets, state }))
+      })
+    }),
+    ({ server, sockets }) =>
+      Effect.sync(() => {
+        for (const s of sockets) s.destroy()
+        server.close()
+      })
+  ).pipe(Effect.map((p) => ({
+    port: p.port,
+    proxy: DbProxy.of({
+      cut: Effect.sync(() => {
+        p.state.open = false
+        for (const s of p.sockets) s.destroy()
+        p.sockets.clear()
+      }),
+      restore: Effect.sync(() => {
+        p.state.open = true
+      })
+    })
+  })))
+
+const adminUrl = (url: string, database: string) => {
+  const u = new URL(url)
+  u.pathname = `/${database}`
+  return u.toString()
+}
+
+/** A throwaway database on the server named by `url`, dropped when the scope closes. */
+const throwawayDatabase = (url: string) =>
+  Effect.gen(function*() {
+    const name = `psx_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`
+    const admin = yield* PgClient.make({ url: Redacted.make(adminUrl(url, "postgres")), maxConnections: 1 })
+    yield* admin.unsafe(`CREATE DATABASE ${name}`)
+    yield* Effect.addFinalizer(() =>
+      admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).pipe(Effect.ignore)
+    )
+    return new URL(adminUrl(url, name))
+  }).pipe(Effect.provide(Reactivity.layer))
+
+export const isRealPostgres = process.env["DATABASE_URL"] !== undefined && process.env["DATABASE_URL"] !== ""
+
+/** Database, SqlClient, PgClient and DbProxy for one test file. */
+export const TestDatabase = Layer.unwrap(
+  Effect.gen(function*() {
+    const url = process.env["DATABASE_URL"]
+    if (url !== undefined && url !== "") {
+      const db = yield* throwawayDatabase(url)
+      const { port, proxy } = yield* startProxy({ host: db.hostname || "127.0.0.1", port: Number(db.port || 5432) })
+      db.hostname = "127.0.0.1"
+      db.port = String(port)
+      return layerPostgres(Redacted.make(db.toString())).pipe(Layer.merge(Layer.succeed(DbProxy, proxy)))
+    }
+    const dir = mkdtempSync(join(tmpdir(), "psx-test-"))
+    yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
+    const server = yield* serveEmbedded(dir)
+    const { port, proxy } = yield* startProxy({ path: server.socketPath })
+    return layerEmbeddedVia(port).pipe(Layer.merge(Layer.succeed(DbProxy, proxy)))
+  })
+)
+
+/** The embedded store reached over the proxy's TCP port (one connection, as in production). */
+const layerEmbeddedVia = (port: number) =>
+  layerPostgres(Redacted.make(`postgres://postgres@127.0.0.1:${port}/postgres`), 1, "embedded")
+
+/** AppConfig for tests: defaults, with generous rate limits unless a test overrides them. */
+export const TestConfig = (overrides: Partial<typeof AppConfig.Service> = {}) =>
+  AppConfig.layerWith({ databaseUrl: Option.none(), autoImport: false, ...overrides })
+
+export { layerEmbedded }
