@@ -7,12 +7,13 @@ import { Command } from "effect/cli"
 import { AppConfig } from "./config/AppConfig.ts"
 import * as Database from "./db/Database.ts"
 import * as Server from "./http/Server.ts"
+import { jsonLinesLogger } from "./observability/JsonLogger.ts"
 
 /** JSON-lines logs at the configured level. */
 export const LoggingLive = Layer.unwrap(
   Effect.map(AppConfig, (config) =>
     Layer.mergeAll(
-      Logger.layer([Logger.consoleJson]),
+      Logger.layer([jsonLinesLogger]),
       Layer.succeed(References.MinimumLogLevel, config.logLevel)
     ))
 )

@@ -1,6 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Schema } from "effect"
-import { HttpApiSchema } from "effect/http-api"
 import * as E from "../domain/Errors.ts"
 
 const cases = [
@@ -24,7 +23,7 @@ describe("error model", () => {
 
   for (const [Class, code, status] of cases) {
     it(`${code} is HTTP ${status} and serializes as the error record`, () => {
-      assert.strictEqual(HttpApiSchema.getStatusErrorSchema(Class), status)
+      assert.strictEqual(Class.ast.annotations?.["httpApiStatus"], status)
       assert.strictEqual(E.statusOf[code], status)
       const error = new (Class as any)({ message: `about ${code}`, symbol: "HUBC" })
       assert.strictEqual(error.error, code)

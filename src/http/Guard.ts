@@ -9,7 +9,7 @@
  *   the platform sees becomes 400 INVALID_REQUEST;
  * - writes one structured log line per request (status, duration).
  */
-import { Cause, Clock, Effect, type Types } from "effect"
+import { Cause, Effect, type Types } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { type ErrorCode, statusOf } from "../../domain/Errors.ts"
@@ -63,37 +63,39 @@ export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
     Types.unhandled,
     HttpServerRequest.HttpServerRequest
   > =>
-    Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const start = yield* Clock.currentTimeMillis
+    Effect.withFiber((fiber) => {
+      const request = fiber.context.mapUnsafe.get(HttpServerRequest.HttpServerRequest.key) as HttpServerRequest.HttpServerRequest
+      const start = Date.now()
       const requestId = nextRequestId()
-      const path = request.url.split("?")[0] ?? request.url
-      let response: HttpServerResponse.HttpServerResponse
-      const wait = exempt.has(path) ? 0 : yield* limiter.take(clientOf(request))
-      if (wait > 0) {
-        response = errorResponse("RATE_LIMITED", `rate limit exceeded; retry after ${wait} s`, {
-          "retry-after": String(wait)
-        })
-      } else {
-        response = yield* httpEffect.pipe(
-          Effect.catchCause((cause) => {
+      const q = request.url.indexOf("?")
+      const path = q === -1 ? request.url : request.url.slice(0, q)
+      const handle = (wait: number) =>
+        wait > 0
+          ? Effect.succeed(errorResponse("RATE_LIMITED", `rate limit exceeded; retry after ${wait} s`, {
+            "retry-after": String(wait)
+          }))
+          : Effect.catchCause(httpEffect, (cause) => {
             const res = fromCause(cause, requestId)
             return res.status >= 500
-              ? Effect.as(Effect.logError("request failed", { requestId, cause: Cause.pretty(cause) }), res)
+              ? Effect.as(Effect.logError({ msg: "request failed", requestId, cause: Cause.pretty(cause) }), res)
               : Effect.succeed(res)
           })
-        )
-      }
-      const end = yield* Clock.currentTimeMillis
-      yield* Effect.logInfo("request").pipe(
-        Effect.annotateLogs({
-          requestId,
-          method: request.method,
-          path,
-          status: response.status,
-          ms: end - start
-        })
-      )
-      return HttpServerResponse.setHeader(response, "x-request-id", requestId)
+      const respond = exempt.has(path) ? handle(0) : Effect.flatMap(limiter.take(clientOf(request)), handle)
+      // Probe traffic (health, readiness) is neither rate limited nor logged
+      // unless it fails: load balancers poll it many times a second.
+      return Effect.flatMap(respond, (response) =>
+        exempt.has(path) && response.status < 400
+          ? Effect.succeed(HttpServerResponse.setHeader(response, "x-request-id", requestId))
+          : Effect.as(
+          Effect.logInfo({
+            msg: "request",
+            requestId,
+            method: request.method,
+            path,
+            status: response.status,
+            ms: Date.now() - start
+          }),
+          HttpServerResponse.setHeader(response, "x-request-id", requestId)
+        ))
     })
 }), { global: true })

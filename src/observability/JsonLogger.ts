@@ -1,0 +1,40 @@
+/**
+ * JSON-lines logs, cheap enough to write one line per request: each entry is
+ * one `JSON.stringify` (an object message is spread into the line), and lines
+ * are written in batches every few milliseconds instead of one write each.
+ */
+import { Cause, Logger, References } from "effect"
+
+const pending: Array<string> = []
+let scheduled = false
+const write = (line: string) => {
+  pending.push(line)
+  if (pending.length >= 512) flush()
+  else if (!scheduled) {
+    scheduled = true
+    setTimeout(flush, 20).unref?.()
+  }
+}
+const flush = () => {
+  scheduled = false
+  if (pending.length === 0) return
+  const chunk = pending.join("\n") + "\n"
+  pending.length = 0
+  process.stdout.write(chunk)
+}
+process.once("exit", flush)
+
+export const jsonLinesLogger = Logger.make<unknown, void>(({ cause, date, fiber, logLevel, message }) => {
+  const entry: Record<string, unknown> = { time: date.toISOString(), level: logLevel.toLowerCase() }
+  const parts = Array.isArray(message) ? message : [message]
+  const texts: Array<string> = []
+  for (const part of parts) {
+    if (typeof part === "object" && part !== null && !(part instanceof Error)) Object.assign(entry, part)
+    else texts.push(String(part))
+  }
+  if (texts.length > 0) entry["msg"] = texts.join(" ")
+  const annotations = fiber.getRef(References.CurrentLogAnnotations)
+  for (const key in annotations) entry[key] = annotations[key]
+  if (cause.reasons.length > 0) entry["cause"] = Cause.pretty(cause)
+  write(JSON.stringify(entry))
+})
