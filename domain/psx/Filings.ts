@@ -1,0 +1,146 @@
+/**
+ * Parsers for company filings: `POST /announcements` (market-wide or one
+ * symbol), `POST /company/payouts` (one company) and `POST /payouts`
+ * (market-wide payouts). Announcements are filings, not independent press.
+ */
+import { tables } from "./Html.ts"
+import { collector, defined, type Parsed } from "./Parsed.ts"
+import { parseFinancialResult, parsePayoutDetails, type PayoutPart, type PeriodType } from "./PayoutNotation.ts"
+import { parseKarachiDateTime, parseRange } from "./Values.ts"
+
+export interface Announcement {
+  /** The portal's document id when the row links one, else a stable key from its content. */
+  readonly id: string
+  readonly symbol: string
+  readonly companyName?: string
+  readonly publishedAt: string
+  readonly title: string
+  readonly documentUrl?: string
+  readonly imageUrl?: string
+  /** The title says the announcement was withdrawn or revoked. */
+  readonly revoked: boolean
+}
+
+const PORTAL = "https://dps.psx.com.pk"
+
+const contentKey = (...parts: ReadonlyArray<string>) => {
+  // FNV-1a over the row's content: stable across runs, no I/O.
+  let h = 0x811c9dc5
+  for (const ch of parts.join("|")) {
+    h ^= ch.codePointAt(0)!
+    h = Math.imul(h, 0x01000193) >>> 0
+  }
+  return `row-${h.toString(16)}`
+}
+
+/** Rows of DATE, TIME, SYMBOL, NAME, TITLE, links. Rows without a readable date or symbol are skipped and counted. */
+export const parseAnnouncements = (html: string): Parsed<Announcement> => {
+  const out = collector<Announcement>()
+  const table = tables(html).find((t) => t.headers.some((h) => /^TITLE$/i.test(h.text))) ?? tables(html)[0]
+  if (!table) return out.done()
+  for (const row of table.rows) {
+    if (row.length < 5) {
+      out.skip("short row")
+      continue
+    }
+    const [date, time, sym, name, title, links] = row
+    const publishedAt = parseKarachiDateTime(date?.text, time?.text)
+    const symbol = (sym?.text ?? "").trim().toUpperCase()
+    if (publishedAt === undefined) {
+      out.skip("unreadable date")
+      continue
+    }
+    if (symbol === "") {
+      out.skip("no symbol")
+      continue
+    }
+    const pdf = links?.links.find((l) => l.endsWith(".pdf"))
+    const image = links?.inner["data-images"]
+    const docId = pdf ? /(\d+)(?:-\d+)?\.pdf$/.exec(pdf)?.[1] : image ? /^(\d+)/.exec(image)?.[1] : undefined
+    const text = title?.text ?? ""
+    out.rows.push({
+      id: docId ?? contentKey(symbol, publishedAt, text),
+      symbol,
+      publishedAt,
+      title: text,
+      revoked: /\b(revoked|withdrawn|withdrawal of|cancell?ation of (the )?announcement)\b/i.test(text),
+      ...defined({
+        companyName: name?.text || undefined,
+        documentUrl: pdf ? (pdf.startsWith("http") ? pdf : PORTAL + pdf) : undefined,
+        imageUrl: image ? `${PORTAL}/download/image/${image}` : undefined
+      })
+    })
+  }
+  return out.done()
+}
+
+export interface PayoutRow {
+  readonly symbol: string
+  readonly announcedAt?: string
+  readonly periodEnd?: string
+  readonly periodType?: PeriodType
+  /** The Details cell as published. */
+  readonly details: string
+  readonly parts: ReadonlyArray<PayoutPart>
+  readonly bookClosureFrom?: string
+  readonly bookClosureTo?: string
+}
+
+/** `POST /company/payouts` for `symbol`: Date, Financial Results, Details, Book Closure. */
+export const parseCompanyPayouts = (symbol: string, html: string): Parsed<PayoutRow> => {
+  const out = collector<PayoutRow>()
+  const table = tables(html)[0]
+  if (!table) return out.done()
+  for (const row of table.rows) {
+    const [date, result, details, closure] = row
+    const parts = parsePayoutDetails(details?.text ?? "")
+    if (parts.length === 0) {
+      out.skip("unreadable details")
+      continue
+    }
+    const range = parseRange(closure?.text)
+    const period = parseFinancialResult(result?.text ?? "")
+    out.rows.push({
+      symbol: symbol.toUpperCase(),
+      details: details?.text ?? "",
+      parts,
+      ...defined({
+        announcedAt: parseKarachiDateTime(date?.text),
+        periodEnd: period.periodEnd,
+        periodType: period.periodType,
+        bookClosureFrom: range.from,
+        bookClosureTo: range.to
+      })
+    })
+  }
+  return out.done()
+}
+
+/** `POST /payouts` (market-wide): SYMBOL, company, SECTOR, Details, announced, Book Closure. */
+export const parseMarketPayouts = (html: string): Parsed<PayoutRow & { readonly sectorName?: string }> => {
+  const out = collector<PayoutRow & { readonly sectorName?: string }>()
+  const table = tables(html)[0]
+  if (!table) return out.done()
+  for (const row of table.rows) {
+    const [sym, , sector, details, announced, closure] = row
+    const symbol = (sym?.text ?? "").trim().toUpperCase()
+    const parts = parsePayoutDetails(details?.text ?? "")
+    if (symbol === "" || parts.length === 0) {
+      out.skip(symbol === "" ? "no symbol" : "unreadable details")
+      continue
+    }
+    const range = parseRange(closure?.text)
+    out.rows.push({
+      symbol,
+      details: details?.text ?? "",
+      parts,
+      ...defined({
+        sectorName: sector?.text || undefined,
+        announcedAt: parseKarachiDateTime(announced?.text),
+        bookClosureFrom: range.from,
+        bookClosureTo: range.to
+      })
+    })
+  }
+  return out.done()
+}
