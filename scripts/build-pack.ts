@@ -1,0 +1,462 @@
+/**
+ * Builds the bundled offline data pack (data/pack/) from the recorded PSX
+ * responses in ../shared/data/psx-raw, with the same parsers the live portal
+ * adapter uses. Every dataset carries its provenance. Nothing is estimated:
+ * what a recording does not hold is absent from the pack.
+ *
+ *   npm run build:pack [-- <path to psx-raw>]
+ *
+ * Price series: the `/timeseries/eod` recording (I-Zaifa) is restated by the
+ * exchange for splits made before it was recorded; the ChubsB recording and
+ * the `/historical` pages are as traded. Both are kept as separate series;
+ * where they disagree by a whole-history factor the disagreement is recorded
+ * and the eod series of that symbol is marked restated. One-day jumps that
+ * revert across many symbols at once are recorded as source glitches.
+ */
+import { createHash } from "node:crypto"
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join, resolve } from "node:path"
+import { gzipSync } from "node:zlib"
+import { parseCompanyPage } from "../domain/psx/CompanyPage.ts"
+import { parseAnnouncements, parseCompanyPayouts, parseMarketPayouts } from "../domain/psx/Filings.ts"
+import { parseIndexConstituents, parseScreener, parseSectors, parseSymbols } from "../domain/psx/Listing.ts"
+import {
+  parseCloseVolumeCsv,
+  parseHistorical,
+  parseMarketSummary,
+  parseMarketWatch,
+  parseOhlcvCsv,
+  type PriceRow
+} from "../domain/psx/Prices.ts"
+import { parseNumber } from "../domain/psx/Values.ts"
+import { encodeSeries, type PackManifest, type PackProvenance } from "../domain/pack/Pack.ts"
+
+const raw = resolve(process.argv[2] ?? "../shared/data/psx-raw")
+const outDir = resolve("data/pack")
+mkdirSync(outDir, { recursive: true })
+
+const read = (p: string) => readFileSync(join(raw, p), "utf8")
+const datasets: Array<PackProvenance> = []
+const log = (s: string) => process.stderr.write(s + "\n")
+
+const write = (file: string, value: unknown) => {
+  const json = JSON.stringify(value)
+  const bytes = file.endsWith(".gz") ? gzipSync(json, { level: 9 }) : Buffer.from(json)
+  writeFileSync(join(outDir, file), bytes)
+  return { bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") }
+}
+
+const add = (
+  p: Omit<PackProvenance, "bytes" | "sha256">,
+  value: unknown
+) => {
+  const w = write(p.file, value)
+  datasets.push({ ...p, ...w })
+  log(`${p.id.padEnd(24)} ${String(p.rows).padStart(8)} rows  ${String(w.bytes).padStart(9)} B  skipped ${JSON.stringify(p.skipped)}`)
+}
+
+const MTAUHA = {
+  repository: "github.com/mtauha/psxdata",
+  commit: "2efc0c0e7f4cd67f69299c6c103fa9b311eb2305",
+  licence: "MIT (recording); data © Pakistan Stock Exchange",
+  recordedAt: "2026-04-08"
+}
+const IZAIFA = {
+  repository: "github.com/I-Zaifa/psx-analyzer",
+  commit: "45b2e559e32af60b9cb2c2bca28719405141125c",
+  licence: "MIT (recording); data © Pakistan Stock Exchange",
+  recordedAt: "2026-07-08"
+}
+const CHUBSB = {
+  repository: "github.com/ChubsB/KSE-100-Data",
+  commit: "92e707ffe673fb8a4baf66de778e7a63948dba7b",
+  licence: "MIT (recording); data © Pakistan Stock Exchange",
+  recordedAt: "2023-05-27"
+}
+
+// ---------------------------------------------------------------- universe
+const symbols = parseSymbols(JSON.parse(read("mtauha__psxdata/tests/fixtures/symbols.json")))
+const sectors = parseSectors(read("mtauha__psxdata/tests/fixtures/sector_summary.html"))
+const screener = parseScreener(read("mtauha__psxdata/tests/fixtures/screener.html"))
+const sectorCodeOf = new Map(screener.rows.filter((r) => r.sectorCode).map((r) => [r.symbol, r.sectorCode!]))
+add({
+  id: "universe",
+  file: "universe.json",
+  title: "Listed securities with sectors and ETF/debt flags",
+  source: "PSX data portal GET /symbols",
+  upstream: "https://dps.psx.com.pk/symbols",
+  path: "mtauha__psxdata/tests/fixtures/symbols.json",
+  ...MTAUHA,
+  asOf: "2026-04-08",
+  rows: symbols.rows.length,
+  skipped: symbols.skipped
+}, symbols.rows.map((s) => ({ ...s, ...(sectorCodeOf.has(s.symbol) ? { sectorCode: sectorCodeOf.get(s.symbol) } : {}) })))
+
+add({
+  id: "sectors",
+  file: "sectors.json",
+  title: "Sector codes and names",
+  source: "PSX data portal GET /sector-summary/sectorwise (first table)",
+  upstream: "https://dps.psx.com.pk/sector-summary/sectorwise",
+  path: "mtauha__psxdata/tests/fixtures/sector_summary.html",
+  ...MTAUHA,
+  asOf: "2026-04-08",
+  rows: sectors.rows.length,
+  skipped: sectors.skipped
+}, sectors.rows)
+
+add({
+  id: "screener",
+  file: "screener.json.gz",
+  title: "Screener snapshot: market cap, price, change, P/E (TTM), dividend yield, free float, 30-day volume",
+  source: "PSX data portal GET /screener",
+  upstream: "https://dps.psx.com.pk/screener",
+  path: "mtauha__psxdata/tests/fixtures/screener.html",
+  ...MTAUHA,
+  asOf: "2026-04-08",
+  rows: screener.rows.length,
+  skipped: screener.skipped,
+  notes: "A 0 P/E or 0 yield on the portal cannot be told from 'no figure' and is left out."
+}, screener.rows)
+
+const kse100 = parseIndexConstituents(read("mtauha__psxdata/tests/fixtures/indices_KSE100.html"))
+add({
+  id: "index_kse100",
+  file: "index_kse100.json",
+  title: "KSE-100 constituents with index weights",
+  source: "PSX data portal GET /indices/KSE100",
+  upstream: "https://dps.psx.com.pk/indices/KSE100",
+  path: "mtauha__psxdata/tests/fixtures/indices_KSE100.html",
+  ...MTAUHA,
+  asOf: "2026-04-08",
+  rows: kse100.rows.length,
+  skipped: kse100.skipped,
+  notes: "Membership and weights as shown on 2026-04-08 (composition effective 1 Apr 2026)."
+}, kse100.rows)
+
+const allshr = parseIndexConstituents(read("mtauha__psxdata/tests/fixtures/indices_ALLSHR.html"))
+add({
+  id: "board_allshr",
+  file: "board_allshr.json.gz",
+  title: "All-share board snapshot: previous close, current, change, volume, free float, market cap",
+  source: "PSX data portal GET /indices/ALLSHR",
+  upstream: "https://dps.psx.com.pk/indices/ALLSHR",
+  path: "mtauha__psxdata/tests/fixtures/indices_ALLSHR.html",
+  ...MTAUHA,
+  asOf: "2026-04-08T10:05:00.000Z",
+  rows: allshr.rows.length,
+  skipped: allshr.skipped,
+  notes: "Taken during trading on 2026-04-08 (the trading panel of the same probe reads 3:05 PM PKT); a delayed snapshot."
+}, allshr.rows)
+
+const watch = parseMarketWatch(read("umairsandhu__psx-dps/tests/fixtures/market_watch.html"))
+add({
+  id: "market_watch_sample",
+  file: "market_watch_sample.json",
+  title: "Market-watch rows (3 rows, trimmed by the recorder)",
+  source: "PSX data portal GET /market-watch",
+  upstream: "https://dps.psx.com.pk/market-watch",
+  path: "umairsandhu__psx-dps/tests/fixtures/market_watch.html",
+  repository: "github.com/umairsandhu/psx-dps",
+  commit: "0745ffe5aebde94b7fa0738d74bfe0ba1ea74a1f",
+  licence: "MIT (recording); data © Pakistan Stock Exchange",
+  recordedAt: "2026-09",
+  asOf: "2026-09",
+  rows: watch.rows.length,
+  skipped: watch.skipped,
+  notes: "The recording has no date of its own beyond 'Sep 2026'; used as a parser fixture, not as a quote."
+}, watch.rows)
+
+// ------------------------------------------------------------------ prices
+type Series = Map<string, ReadonlyArray<PriceRow>>
+const eod: Series = new Map()
+const eodSkipped: Record<string, number> = {}
+for (const f of readdirSync(join(raw, "I-Zaifa__psx-analyzer/data/csv/symbols")).sort()) {
+  const p = parseCloseVolumeCsv(read(`I-Zaifa__psx-analyzer/data/csv/symbols/${f}`))
+  for (const [k, v] of Object.entries(p.skipped)) eodSkipped[k] = (eodSkipped[k] ?? 0) + v
+  if (p.rows.length > 0) eod.set(f.replace(/\.csv$/, "").trim().toUpperCase(), p.rows)
+}
+const asTraded: Series = new Map()
+const atSkipped: Record<string, number> = {}
+for (const f of readdirSync(join(raw, "ChubsB__KSE-100-Data")).filter((f) => f.endsWith(".csv")).sort()) {
+  const p = parseOhlcvCsv(read(`ChubsB__KSE-100-Data/${f}`))
+  for (const [k, v] of Object.entries(p.skipped)) atSkipped[k] = (atSkipped[k] ?? 0) + v
+  if (p.rows.length > 0) asTraded.set(f.replace(/\.csv$/, "").trim().toUpperCase(), p.rows)
+}
+const engro = parseHistorical(read("mtauha__psxdata/tests/fixtures/historical_engro.html"))
+const summary = parseMarketSummary(read("nmnbkhr__psx_ohlcv/market_summary_2021-01-21.csv"))
+
+// Disagreements between the eod recording and the as-traded recording.
+interface Disagreement {
+  readonly symbol: string
+  readonly factor: number
+  readonly points: number
+  readonly agreeing: number
+  readonly from: string
+  readonly to: string
+}
+const disagreements: Array<Disagreement> = []
+for (const [symbol, eodRows] of eod) {
+  const at = asTraded.get(symbol)
+  if (!at) continue
+  const byDate = new Map(at.map((r) => [r.date, r.close]))
+  const ratios: Array<{ date: string; r: number }> = []
+  for (const r of eodRows) {
+    const c = byDate.get(r.date)
+    if (c !== undefined && c > 0) ratios.push({ date: r.date, r: r.close / c })
+  }
+  if (ratios.length < 20) continue
+  const rounded = ratios.map((x) => Math.round(x.r * 100) / 100)
+  const counts = new Map<number, number>()
+  for (const r of rounded) counts.set(r, (counts.get(r) ?? 0) + 1)
+  const [mode, n] = [...counts].sort((a, b) => b[1] - a[1])[0]!
+  if (Math.abs(mode - 1) > 0.02 && n / ratios.length > 0.9) {
+    disagreements.push({
+      symbol,
+      factor: mode,
+      points: ratios.length,
+      agreeing: n,
+      from: ratios[0]!.date,
+      to: ratios[ratios.length - 1]!.date
+    })
+  }
+}
+// Source glitches: days on which many symbols disagree between the two
+// recordings while agreeing (up to their whole-history factor) around them.
+const factorOf = new Map(disagreements.map((d) => [d.symbol, d.factor]))
+const offDays = new Map<string, Array<string>>()
+for (const [symbol, eodRows] of eod) {
+  const at = asTraded.get(symbol)
+  if (!at) continue
+  const factor = factorOf.get(symbol) ?? 1
+  const byDate = new Map(at.map((r) => [r.date, r.close]))
+  for (const r of eodRows) {
+    const c = byDate.get(r.date)
+    if (c === undefined || c <= 0) continue
+    if (Math.abs(r.close / (c * factor) - 1) > 0.005) offDays.set(r.date, [...(offDays.get(r.date) ?? []), symbol])
+  }
+}
+const glitchDays = [...offDays]
+  .filter(([, syms]) => syms.length >= 20)
+  .map(([date, syms]) => ({ date, symbols: syms.length, affected: syms.sort() }))
+log(`glitch days: ${glitchDays.map((g) => `${g.date} (${g.symbols} symbols)`).join(", ")}`)
+log(`whole-history disagreements: ${disagreements.map((d) => `${d.symbol}×${d.factor}`).join(" ")}`)
+
+const encodeAll = (s: Series) => Object.fromEntries([...s].map(([k, rows]) => [k, encodeSeries(rows)]))
+const count = (s: Series) => [...s.values()].reduce((n, r) => n + r.length, 0)
+
+add({
+  id: "prices_eod",
+  file: "prices_eod.json.gz",
+  title: "Daily close and volume, ~613 symbols (the exchange's /timeseries/eod)",
+  source: "PSX data portal GET /timeseries/eod/{SYMBOL}",
+  upstream: "https://dps.psx.com.pk/timeseries/eod/{SYMBOL}",
+  path: "I-Zaifa__psx-analyzer/data/csv/symbols/*.csv",
+  ...IZAIFA,
+  asOf: "2026-05-25",
+  rows: count(eod),
+  skipped: eodSkipped,
+  notes: "Close and volume only (no open/high/low). Restated by the exchange for splits made before the recording; " +
+    "not adjusted for dividends. Symbols in price_disagreements are restated over their whole history here."
+}, encodeAll(eod))
+
+add({
+  id: "prices_as_traded",
+  file: "prices_as_traded.json.gz",
+  title: "Daily OHLCV as traded, 100 KSE-100 names (as of 2023-05-27)",
+  source: "PSX closing prices (verified against the exchange's 2021-01-21 market summary)",
+  upstream: "https://dps.psx.com.pk (closing prices)",
+  path: "ChubsB__KSE-100-Data/*.csv",
+  ...CHUBSB,
+  asOf: "2023-05-26",
+  rows: count(asTraded),
+  skipped: atSkipped,
+  notes: "Unadjusted, as traded. Volume 0 rows are days without a trade (price carried) as recorded."
+}, encodeAll(asTraded))
+
+add({
+  id: "prices_historical_engro",
+  file: "prices_historical_engro.json.gz",
+  title: "ENGRO daily OHLCV from the exchange's historical page",
+  source: "PSX data portal POST /historical (symbol=ENGRO)",
+  upstream: "https://dps.psx.com.pk/historical",
+  path: "mtauha__psxdata/tests/fixtures/historical_engro.html",
+  ...MTAUHA,
+  asOf: engro.rows[0]?.date ?? "2025-01-03",
+  rows: engro.rows.length,
+  skipped: engro.skipped,
+  notes: "As traded. ENGRO stopped trading after the 2025 scheme that created ENGROH."
+}, { ENGRO: encodeSeries(engro.rows) })
+
+add({
+  id: "market_summary_20210121",
+  file: "market_summary_20210121.json.gz",
+  title: "Whole-market daily summary for 2021-01-21 with ex-markers (XD, XB, XR)",
+  source: "PSX daily market summary file /download/mkt_summary/2021-01-21.Z",
+  upstream: "https://dps.psx.com.pk/download/mkt_summary/2021-01-21.Z",
+  path: "nmnbkhr__psx_ohlcv/market_summary_2021-01-21.csv",
+  repository: "github.com/nmnbkhr/psx_ohlcv",
+  commit: "1711e893fc1fe6a4bc56613b9f21a93a3f9426a4",
+  licence: "MIT (recording); data © Pakistan Stock Exchange",
+  recordedAt: "2026-05-24",
+  asOf: "2021-01-21",
+  rows: summary.rows.length,
+  skipped: summary.skipped
+}, summary.rows)
+
+add({
+  id: "price_disagreements",
+  file: "price_disagreements.json",
+  title: "Where the eod recording and the as-traded recording disagree, and source glitch days",
+  source: "Derived by scripts/build-pack.ts from prices_eod and prices_as_traded",
+  upstream: "derived",
+  path: "scripts/build-pack.ts",
+  repository: "this project",
+  commit: "-",
+  licence: "-",
+  recordedAt: "2026-11-21",
+  asOf: "2026-05-25",
+  rows: disagreements.length + glitchDays.length,
+  skipped: {},
+  notes: "factor = eod close / as-traded close over the overlap (a split or consolidation after 2023-05-26). " +
+    "Glitch days: dates on which at least 20 symbols' eod closes differ by more than 0.5% from the as-traded closes " +
+    "(after the whole-history factor) while the series agree around them; the eod rows of those symbols on those days are flagged."
+}, { disagreements, glitchDays })
+
+// -------------------------------------------------------------- index level
+const kseLevels = read("I-Zaifa__psx-analyzer/data/csv/macro_kse100.csv").trim().split(/\r?\n/).slice(1)
+const lastLevel = kseLevels[kseLevels.length - 1]!.split(",")
+const prevLevel = kseLevels[kseLevels.length - 2]!.split(",")
+add({
+  id: "index_levels",
+  file: "index_levels.json",
+  title: "Current KSE-100 level (current level only; no history is served)",
+  source: "PSX data portal GET /timeseries/eod/KSE100",
+  upstream: "https://dps.psx.com.pk/timeseries/eod/KSE100",
+  path: "I-Zaifa__psx-analyzer/data/csv/macro_kse100.csv",
+  ...IZAIFA,
+  asOf: lastLevel[0]!,
+  rows: 1,
+  skipped: {}
+}, [{
+  code: "KSE100",
+  name: "KSE-100 Index",
+  date: lastLevel[0],
+  level: parseNumber(lastLevel[1]),
+  previous: parseNumber(prevLevel[1]),
+  previousDate: prevLevel[0]
+}])
+
+// ---------------------------------------------------------- fundamentals
+const master = read("I-Zaifa__psx-analyzer/data/csv/master.csv").trim().split(/\r?\n/)
+const header = master[0]!.split(",")
+const col = (name: string) => header.indexOf(name)
+const fundamentals: Array<Record<string, unknown>> = []
+for (const line of master.slice(1)) {
+  // Names may hold commas only inside quotes; this file has none in the columns read.
+  const c = line.split(",")
+  if (c.length !== header.length) continue
+  const row: Record<string, unknown> = { symbol: c[col("symbol")]!.toUpperCase() }
+  for (const name of ["face_value", "shares_outstanding", "eps", "pe_ratio", "market_cap"]) {
+    const v = parseNumber(c[col(name)])
+    if (v !== undefined) row[name] = v
+  }
+  if (Object.keys(row).length > 1) fundamentals.push(row)
+}
+add({
+  id: "company_facts",
+  file: "company_facts.json.gz",
+  title: "Company-page facts recorded per symbol: face value, shares outstanding, EPS, P/E, market cap",
+  source: "PSX data portal GET /company/{SYMBOL} (as recorded by the analyzer)",
+  upstream: "https://dps.psx.com.pk/company/{SYMBOL}",
+  path: "I-Zaifa__psx-analyzer/data/csv/master.csv",
+  ...IZAIFA,
+  asOf: "2026-05-25",
+  rows: fundamentals.length,
+  skipped: {},
+  notes: "Only the company-page columns are taken; the recorder's own derived analytics are not."
+}, fundamentals)
+
+const hbl = parseCompanyPage(read("nmnbkhr__psx_ohlcv/hblpsx.txt"))
+add({
+  id: "company_pages",
+  file: "company_pages.json",
+  title: "Company pages: profile, equity, quote stats, income statement lines, ratios",
+  source: "PSX data portal GET /company/{SYMBOL}",
+  upstream: "https://dps.psx.com.pk/company/HBL",
+  path: "nmnbkhr__psx_ohlcv/hblpsx.txt",
+  repository: "github.com/nmnbkhr/psx_ohlcv",
+  commit: "1711e893fc1fe6a4bc56613b9f21a93a3f9426a4",
+  licence: "MIT (recording); data © Pakistan Stock Exchange",
+  recordedAt: "2026-02-08",
+  asOf: "2026-01-27T10:49:00.000Z",
+  rows: 1,
+  skipped: hbl.unreadable > 0 ? { unreadable: hbl.unreadable } : {},
+  notes: "Financials are 'in thousands (000's) except EPS'; data powered by Capital Stake per the page."
+}, { HBL: hbl })
+
+// ---------------------------------------------------------------- filings
+const mebl = parseCompanyPayouts("MEBL", read("uzairbukhari__psx-portfolio/tests/fixtures/psx-mebl-payouts.html"))
+const luck = parseMarketPayouts(
+  read("afireseeker-cloud__Pakistan-Stock-Market-Events-Calendar/payouts_sample.html")
+)
+add({
+  id: "payouts",
+  file: "payouts.json",
+  title: "Payouts (cash, bonus, right) with book closures",
+  source: "PSX data portal POST /company/payouts (MEBL) and POST /payouts (LUCK)",
+  upstream: "https://dps.psx.com.pk/company/payouts; https://dps.psx.com.pk/payouts",
+  path: "uzairbukhari__psx-portfolio/tests/fixtures/psx-mebl-payouts.html; afireseeker-cloud__…/payouts_sample.html",
+  repository: "github.com/uzairbukhari/psx-portfolio; github.com/afireseeker-cloud/Pakistan-Stock-Market-Events-Calendar",
+  commit: "984a04b386846eed3d612ed6136a56f664f2304b; b243b81f78a0a96d23b9575159136bee021e1acc",
+  licence: "none found (internal test use); data © Pakistan Stock Exchange",
+  recordedAt: "2026-08-18",
+  asOf: "2026-08-10",
+  rows: mebl.rows.length + luck.rows.length,
+  skipped: { ...mebl.skipped, ...luck.skipped },
+  notes: "Coverage: only MEBL (2025-02 to 2026-08) and LUCK (2025-08, 2026-08) were recorded; other symbols are coverage unknown."
+}, [...mebl.rows.map((r) => ({ ...r, source: "company_payouts" })), ...luck.rows.map((r) => ({ ...r, source: "market_payouts" }))])
+
+const annFiles = [
+  ["yasir-a__psx-data/tests/fixtures/announcements_hubc.html", "github.com/yasir-a/psx-data", "069bf1b151cc68e4b924a660825ce926b943a9ae"],
+  ["umairsandhu__psx-dps/tests/fixtures/announcements.html", "github.com/umairsandhu/psx-dps", "0745ffe5aebde94b7fa0738d74bfe0ba1ea74a1f"],
+  [
+    "afireseeker-cloud__Pakistan-Stock-Market-Events-Calendar/announcements_sample.html",
+    "github.com/afireseeker-cloud/Pakistan-Stock-Market-Events-Calendar",
+    "b243b81f78a0a96d23b9575159136bee021e1acc"
+  ]
+] as const
+const announcements = new Map<string, unknown>()
+const annSkipped: Record<string, number> = {}
+for (const [path] of annFiles) {
+  const p = parseAnnouncements(read(path))
+  for (const [k, v] of Object.entries(p.skipped)) annSkipped[k] = (annSkipped[k] ?? 0) + v
+  for (const a of p.rows) announcements.set(a.id, a)
+}
+add({
+  id: "announcements",
+  file: "announcements.json",
+  title: "Company announcements (filings)",
+  source: "PSX data portal POST /announcements",
+  upstream: "https://dps.psx.com.pk/announcements",
+  path: annFiles.map((f) => f[0]).join("; "),
+  repository: annFiles.map((f) => f[1]).join("; "),
+  commit: annFiles.map((f) => f[2]).join("; "),
+  licence: "MIT / none found (recordings); data © Pakistan Stock Exchange",
+  recordedAt: "2026-09",
+  asOf: "2026-09-29",
+  rows: announcements.size,
+  skipped: annSkipped
+}, [...announcements.values()])
+
+// --------------------------------------------------------------- manifest
+const version = createHash("sha256").update(datasets.map((d) => d.sha256).join("")).digest("hex").slice(0, 16)
+const manifest: PackManifest = {
+  version,
+  builtFrom: "shared/data/psx-raw",
+  notice: "Market data © Pakistan Stock Exchange. dps.psx.com.pk restricts dissemination of its market data, live or " +
+    "delayed, without a PSX licence (marketdatarequest@psx.com.pk). These recordings are development snapshots.",
+  datasets
+}
+writeFileSync(join(outDir, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n")
+log(`pack ${version}: ${datasets.reduce((n, d) => n + d.bytes, 0)} bytes in ${datasets.length} datasets`)
