@@ -3,7 +3,9 @@
  * list runs under Node, Deno and vitest. Add a file, then a line here.
  */
 import m0001 from "./0001_service.ts"
+import m0002 from "./0002_market.ts"
 
 export const migrations = {
-  "0001_service": m0001
+  "0001_service": m0001,
+  "0002_market": m0002
 }

@@ -2,11 +2,14 @@
  * The command line: `serve` (the default), `migrate`; room for `ingest` and
  * `ledger …`. Each command builds only the layers it needs.
  */
+import { NodeServices } from "@effect/platform-node"
 import { Console, Effect, Layer, Logger, References } from "effect"
-import { Command } from "effect/cli"
+import { Command, Flag } from "effect/cli"
 import { AppConfig } from "./config/AppConfig.ts"
 import * as Database from "./db/Database.ts"
 import * as Server from "./http/Server.ts"
+import { PackImport } from "./ingest/PackImport.ts"
+import { DataPack } from "./sources/DataPack.ts"
 import { jsonLinesLogger } from "./observability/JsonLogger.ts"
 
 /** JSON-lines logs at the configured level. */
@@ -20,14 +23,33 @@ export const LoggingLive = Layer.unwrap(
 
 const Base = Layer.provideMerge(LoggingLive, AppConfig.layer)
 
-const serveLayer = Server.layer.pipe(
-  Layer.provide(Database.layer),
-  Layer.provide(Base)
+/** The store, migrated, with the market-data importer. */
+const StoreLive = PackImport.layer.pipe(
+  Layer.provideMerge(Database.layer),
+  Layer.provide(DataPack.layer),
+  Layer.provide(NodeServices.layer),
+  Layer.provideMerge(Base)
 )
 
-const serve = Effect.gen(function*() {
-  yield* Layer.launch(serveLayer)
-})
+/** On the embedded default (or when asked), the first start imports the bundled pack; later starts skip it. */
+const AutoImport = Layer.effectDiscard(Effect.gen(function*() {
+  const config = yield* AppConfig
+  if (!config.autoImport) return
+  const importer = yield* PackImport
+  // In the background: the server answers /health at once, and /ready says
+  // whether the pack is installed yet.
+  yield* importer.run().pipe(
+    Effect.catchCause((cause) => Effect.logError({ msg: "data pack import failed", cause: String(cause) })),
+    Effect.forkScoped
+  )
+}))
+
+const serveLayer = Server.layer.pipe(
+  Layer.provideMerge(AutoImport),
+  Layer.provideMerge(StoreLive)
+)
+
+const serve = Layer.launch(serveLayer)
 
 const serveCommand = Command.make("serve", {}, () => serve).pipe(
   Command.withDescription("Serve the HTTP API, the MCP tool endpoint and /docs (the default command)")
@@ -40,9 +62,28 @@ const migrateCommand = Command.make("migrate", {}, () =>
     Command.withDescription("Run the database migrations (they also run at start); running them twice changes nothing")
   )
 
+const ingestCommand = Command.make("ingest", {
+  force: Flag.Boolean("force").pipe(Flag.withDescription("Import even when the store already holds this pack"), Flag.withDefault(false))
+}, ({ force }) =>
+  Effect.gen(function*() {
+    const importer = yield* PackImport
+    const summary = yield* importer.run({ force })
+    if (!summary.imported) {
+      yield* Console.log(`the store already holds data pack ${summary.packVersion} (use --force to import again)`)
+      return
+    }
+    yield* Console.log(`data pack ${summary.packVersion} imported in ${summary.seconds.toFixed(1)} s`)
+    for (const s of summary.steps) {
+      const skipped = Object.entries(s.skipped).map(([k, v]) => `${v} ${k}`).join(", ")
+      yield* Console.log(`  ${s.dataset.padEnd(30)} read ${String(s.read).padStart(8)}  written ${String(s.written).padStart(8)}${skipped ? `  skipped: ${skipped}` : ""}`)
+    }
+  }).pipe(Effect.provide(StoreLive))).pipe(
+    Command.withDescription("Import the bundled data pack into the store (idempotent; progress on a terminal, summary at the end)")
+  )
+
 export const cli = Command.make("psx", {}, () => serve).pipe(
   Command.withDescription("PSX data service"),
-  Command.withSubcommands([serveCommand, migrateCommand])
+  Command.withSubcommands([serveCommand, migrateCommand, ingestCommand])
 )
 
 export const run = Command.run(cli, { version: "1.0.0" })

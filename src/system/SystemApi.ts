@@ -11,7 +11,10 @@ export const Health = Schema.Struct({
 
 export const Readiness = Schema.Struct({
   status: Schema.Literal("ready"),
-  database: Schema.Literals(["postgres", "embedded"])
+  database: Schema.Literals(["postgres", "embedded"]),
+  data_pack: Schema.Literals(["not_started", "importing", "installed", "failed"]).annotate({
+    description: "Whether this process has the bundled data pack in the store yet; market endpoints answer from what is stored"
+  })
 })
 
 export class SystemApi extends HttpApiGroup.make("system", { topLevel: true })

@@ -2,16 +2,18 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { SourceUnavailable } from "../../domain/Errors.ts"
 import { Database } from "../db/Database.ts"
+import { PackImport } from "../ingest/PackImport.ts"
 import { Api } from "../http/Api.ts"
 
 export const SystemHttp = HttpApiBuilder.group(Api, "system", (handlers) =>
   Effect.gen(function*() {
     const db = yield* Database
+    const importer = yield* PackImport
     return handlers
       .handle("health", () => Effect.succeed({ status: "ok" as const, service: "psx-data-service", version: "1.0.0" }))
       .handle("ready", () =>
         Effect.flatMap(db.ping, (ok) =>
           ok
-            ? Effect.succeed({ status: "ready" as const, database: db.mode })
+            ? Effect.map(importer.state, (data_pack) => ({ status: "ready" as const, database: db.mode, data_pack }))
             : Effect.fail(new SourceUnavailable({ message: `the ${db.mode} database did not answer within a second` }))))
   }))

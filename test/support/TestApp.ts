@@ -3,17 +3,30 @@
  * HttpClient pointed at it. Requests go through Node's HTTP stack, so body
  * parsing, routing and the guard behave exactly as in production.
  */
-import { NodeHttpServer } from "@effect/platform-node"
+import { NodeHttpServer, NodeServices } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { HttpClient, HttpClientRequest, HttpRouter } from "effect/http"
 import type { AppConfig } from "../../src/config/AppConfig.ts"
 import { Routes } from "../../src/http/Server.ts"
+import { PackImport } from "../../src/ingest/PackImport.ts"
+import { DataPack } from "../../src/sources/DataPack.ts"
 import { TestConfig, TestDatabase } from "./TestDatabase.ts"
 
-export const TestApp = (overrides: Partial<typeof AppConfig.Service> = {}) =>
+/** The store for a test file with the importer; `withPack` imports the bundled pack first. */
+export const TestStore = (options: { readonly withPack?: boolean } = {}) => {
+  const store = PackImport.layer.pipe(
+    Layer.provideMerge(TestDatabase),
+    Layer.provide(DataPack.layer),
+    Layer.provideMerge(NodeServices.layer)
+  )
+  if (options.withPack !== true) return store
+  return Layer.effectDiscard(Effect.flatMap(PackImport, (i) => i.run())).pipe(Layer.provideMerge(store))
+}
+
+export const TestApp = (overrides: Partial<typeof AppConfig.Service> & { readonly withPack?: boolean } = {}) =>
   HttpRouter.serve(Routes, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(NodeHttpServer.layerTest),
-    Layer.provideMerge(TestDatabase),
+    Layer.provideMerge(TestStore({ withPack: overrides.withPack ?? false })),
     Layer.provideMerge(TestConfig({ rateLimit: { perSecond: 10_000, burst: 10_000 }, ...overrides }))
   )
 
