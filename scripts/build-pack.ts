@@ -347,35 +347,9 @@ add({
   previousDate: prevLevel[0]
 }])
 
-// ---------------------------------------------------------- fundamentals
-const master = read("I-Zaifa__psx-analyzer/data/csv/master.csv").trim().split(/\r?\n/)
-const header = master[0]!.split(",")
-const col = (name: string) => header.indexOf(name)
-const fundamentals: Array<Record<string, unknown>> = []
-for (const line of master.slice(1)) {
-  // Names may hold commas only inside quotes; this file has none in the columns read.
-  const c = line.split(",")
-  if (c.length !== header.length) continue
-  const row: Record<string, unknown> = { symbol: c[col("symbol")]!.toUpperCase() }
-  for (const name of ["face_value", "shares_outstanding", "eps", "pe_ratio", "market_cap"]) {
-    const v = parseNumber(c[col(name)])
-    if (v !== undefined) row[name] = v
-  }
-  if (Object.keys(row).length > 1) fundamentals.push(row)
-}
-add({
-  id: "company_facts",
-  file: "company_facts.json.gz",
-  title: "Company-page facts recorded per symbol: face value, shares outstanding, EPS, P/E, market cap",
-  source: "PSX data portal GET /company/{SYMBOL} (as recorded by the analyzer)",
-  upstream: "https://dps.psx.com.pk/company/{SYMBOL}",
-  path: "I-Zaifa__psx-analyzer/data/csv/master.csv",
-  ...IZAIFA,
-  asOf: "2026-05-25",
-  rows: fundamentals.length,
-  skipped: {},
-  notes: "Only the company-page columns are taken; the recorder's own derived analytics are not."
-}, fundamentals)
+// The analyzer's master.csv also carries company-page columns (eps, pe_ratio,
+// face_value, …), but they are mis-scraped (HBL's "eps" is its 2022 EPS growth,
+// its "pe_ratio" the PEG) and face value is always empty: not taken.
 
 const hbl = parseCompanyPage(read("nmnbkhr__psx_ohlcv/hblpsx.txt"))
 add({

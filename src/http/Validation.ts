@@ -5,10 +5,10 @@
  */
 import { Effect, SchemaIssue } from "effect"
 import { type HttpApiError, HttpApiMiddleware } from "effect/http-api"
-import { Internal, InvalidRequest } from "../../domain/Errors.ts"
+import { Internal, InvalidRequest, RateLimited } from "../../domain/Errors.ts"
 
 export class Validation extends HttpApiMiddleware.Service<Validation>()("psx/http/Validation", {
-  error: [InvalidRequest, Internal]
+  error: [InvalidRequest, RateLimited, Internal]
 }) {}
 
 const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()

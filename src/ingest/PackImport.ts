@@ -270,28 +270,16 @@ export class PackImport extends Context.Service<PackImport, {
 
           // ---------------------------------------------------- fundamentals
           const screener = yield* get<ReadonlyArray<ScreenerRow>>("screener")
-          const facts = yield* get<ReadonlyArray<Record<string, number | string>>>("company_facts")
-          const factsBySymbol = new Map(facts.map((f) => [String(f["symbol"]), f]))
-          const screenerSymbols = new Set(screener.map((s) => s.symbol))
-          const num = (v: unknown) => (typeof v === "number" ? v : null)
           const fundamentals = [
             ...screener.map((s) => {
-              const f = factsBySymbol.get(s.symbol)
               return {
                 symbol: s.symbol, market_cap: s.marketCap ?? null, price: s.price ?? null, change_pct: s.changePct ?? null,
                 change_year_pct: s.changeYearPct ?? null, pe_ttm: s.peTtm ?? null,
                 dividend_yield_pct: s.dividendYieldPct ?? null, free_float_shares: s.freeFloatShares ?? null,
-                volume_30d_avg: s.volume30dAvg ?? null, shares_outstanding: num(f?.["shares_outstanding"]),
-                face_value: num(f?.["face_value"]), eps: num(f?.["eps"]), listed_in: s.listedIn,
-                as_of: "2026-04-08", dataset: "screener"
+                volume_30d_avg: s.volume30dAvg ?? null, shares_outstanding: null, face_value: null, eps: null,
+                listed_in: s.listedIn, as_of: "2026-04-08", dataset: "screener"
               }
-            }),
-            ...facts.filter((f) => !screenerSymbols.has(String(f["symbol"]))).map((f) => ({
-              symbol: String(f["symbol"]), market_cap: num(f["market_cap"]), price: null, change_pct: null,
-              change_year_pct: null, pe_ttm: num(f["pe_ratio"]), dividend_yield_pct: null, free_float_shares: null,
-              volume_30d_avg: null, shares_outstanding: num(f["shares_outstanding"]), face_value: num(f["face_value"]),
-              eps: num(f["eps"]), listed_in: [], as_of: "2026-05-25", dataset: "company_facts"
-            }))
+            })
           ]
           yield* upsert({
             table: "fundamentals",
@@ -303,7 +291,7 @@ export class PackImport extends Context.Service<PackImport, {
             },
             key: ["symbol"]
           }, fundamentals)
-          yield* step("fundamentals", screener.length + facts.length, fundamentals.length)
+          yield* step("fundamentals", screener.length, fundamentals.length)
 
           // ------------------------------------------------- company pages
           const pages = yield* get<Record<string, CompanyPage>>("company_pages")

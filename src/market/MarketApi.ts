@@ -1,0 +1,192 @@
+/**
+ * Market-data endpoints (SPEC 4.1 to 4.3 and the ingest endpoint of 4.5).
+ * Definitions only; handlers are in MarketHttp.ts.
+ */
+import { Schema, SchemaTransformation } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { DataNotFound, DataStale, DataUnverified, InvalidSymbol, SourceUnavailable } from "../../domain/Errors.ts"
+import * as S from "../../domain/market/Schemas.ts"
+import { MarketStatus } from "../../domain/market/StatusSchema.ts"
+import { ANNOUNCEMENTS_DEFAULT_LIMIT, ANNOUNCEMENTS_MAX_LIMIT } from "./Filings.ts"
+import { COMPANIES_DEFAULT_LIMIT, COMPANIES_MAX_LIMIT } from "./Companies.ts"
+import { Cursor, DateParam, limitParam, SymbolPath, SymPath } from "./Params.ts"
+import { PRICES_DEFAULT_LIMIT, PRICES_MAX_LIMIT, RANGES } from "./Prices.ts"
+
+const symbolErrors = [InvalidSymbol, DataNotFound, SourceUnavailable] as const
+const describe = (text: string) => OpenApi.annotations({ description: text })
+
+const BoolParam = Schema.Literals(["true", "false"]).pipe(
+  Schema.decodeTo(
+    Schema.Boolean,
+    SchemaTransformation.transform({
+      decode: (s: "true" | "false") => s === "true",
+      encode: (b: boolean) => (b ? "true" as const : "false" as const)
+    })
+  )
+).annotate({ description: "true or false" })
+
+export const announcementQuery = {
+  symbol: Schema.optional(Schema.String),
+  date_from: Schema.optional(DateParam),
+  date_to: Schema.optional(DateParam),
+  limit: limitParam(ANNOUNCEMENTS_MAX_LIMIT, ANNOUNCEMENTS_DEFAULT_LIMIT),
+  cursor: Cursor
+}
+
+export const pricesQuery = {
+  date_from: Schema.optional(DateParam),
+  date_to: Schema.optional(DateParam),
+  limit: limitParam(PRICES_MAX_LIMIT, PRICES_DEFAULT_LIMIT),
+  range: Schema.optional(Schema.Literals(RANGES).annotate({
+    description: "A named window counted back from the newest row: 1M, 3M, 6M, YTD, 1Y, 2Y, 3Y, 5Y, MAX"
+  })),
+  series: Schema.optional(Schema.Literals(["auto", "as_traded", "eod"]).annotate({
+    description: "auto (default): as traded where recorded, else the exchange's eod series; restated symbols get eod alone"
+  })),
+  cursor: Cursor
+}
+
+export class MarketApi extends HttpApiGroup.make("market")
+  .add(
+    HttpApiEndpoint.get("status", "/v1/market/status", { success: MarketStatus }).annotateMerge(
+      describe("Market calendar status now, in Asia/Karachi: session state, trading day, holidays (2026 list held)")
+    ),
+    HttpApiEndpoint.get("search", "/v1/search", {
+      query: { q: Schema.String.annotate({ description: "A company name, a word of it, or (part of) a ticker" }) },
+      success: S.SearchResult,
+      error: SourceUnavailable
+    }).annotateMerge(describe(
+      "Finds tickers from a company name or part of a ticker; case- and accent-insensitive; ranked exact ticker, " +
+        "ticker prefix, then name words; at most 20 results. An empty q is 400 INVALID_REQUEST."
+    )),
+    HttpApiEndpoint.get("companies", "/v1/companies", {
+      query: {
+        limit: limitParam(COMPANIES_MAX_LIMIT, COMPANIES_DEFAULT_LIMIT),
+        cursor: Cursor,
+        sector: Schema.optional(Schema.String.annotate({ description: "Sector name or 4-digit code" })),
+        security_type: Schema.optional(Schema.Literals(["equity", "etf", "debt", "right", "preference", "other"])),
+        inside_kse100: Schema.optional(BoolParam)
+      },
+      success: S.CompaniesPage,
+      error: SourceUnavailable
+    }).annotateMerge(describe(
+      `Page of the company universe ordered by symbol (keyset cursor, stable under inserts). Default page ${COMPANIES_DEFAULT_LIMIT}, ` +
+        `maximum ${COMPANIES_MAX_LIMIT}; limit=1 reads total cheaply. A changed or expired cursor is 400 INVALID_REQUEST.`
+    )),
+    HttpApiEndpoint.get("company", "/v1/companies/:symbol", {
+      params: SymbolPath,
+      success: S.Company,
+      error: symbolErrors
+    }).annotateMerge(describe(
+      "Company profile, delayed quote, computed ratios, trailing 12-month dividend per share and yield. " +
+        "400 INVALID_SYMBOL for a malformed ticker; 404 DATA_NOT_FOUND for an unknown one."
+    )),
+    HttpApiEndpoint.get("stock", "/v1/stocks/:sym", {
+      params: SymPath,
+      success: S.Stock,
+      error: symbolErrors
+    }).annotateMerge(describe(
+      "Full-company payload: profile, quote, ratios, peers, sector medians, dividends, filings, financials and a derived " +
+        "block (market cap, close-based 52-week range, next session's circuit-breaker bounds, margin, growth). Unknown parts are absent."
+    )),
+    HttpApiEndpoint.get("quote", "/v1/quotes/:symbol", {
+      params: SymbolPath,
+      query: {
+        allow_stale: Schema.optional(BoolParam.annotate({
+          description: "true: return the last known quote marked stale instead of 409 DATA_STALE"
+        }))
+      },
+      success: S.Quote,
+      error: [...symbolErrors, DataStale, DataUnverified]
+    }).annotateMerge(describe(
+      "Delayed quote (status: delayed) with its as-of and corporate-action state (ex_dividend true/false/null). " +
+        "409 DATA_STALE when older than the calendar allows (during trading: 30 minutes; otherwise the last session's close), " +
+        "409 DATA_UNVERIFIED when the price breaks the circuit-breaker bounds."
+    )),
+    HttpApiEndpoint.get("prices", "/v1/prices/:symbol", {
+      params: SymbolPath,
+      query: pricesQuery,
+      success: S.PricesResponse,
+      error: symbolErrors
+    }).annotateMerge(describe(
+      `Daily OHLCV, newest first, adjusted: false. Default ${PRICES_DEFAULT_LIMIT} rows, maximum ${PRICES_MAX_LIMIT}, then next_cursor. ` +
+        "Rows recorded with a close only leave open/high/low out. A named range also returns its close-based high, low and change."
+    )),
+    HttpApiEndpoint.get("financials", "/v1/financials/:symbol", {
+      params: SymbolPath,
+      success: S.Financials,
+      error: symbolErrors
+    }).annotateMerge(describe("Income statement by period (annual, quarterly); never balance-sheet lines.")),
+    HttpApiEndpoint.get("stockFinancials", "/v1/stocks/:symbol/financials", {
+      params: SymbolPath,
+      success: S.Financials,
+      error: symbolErrors
+    }).annotateMerge(describe("Income statement periods (same as /v1/financials/{symbol}).")),
+    HttpApiEndpoint.get("dividends", "/v1/dividends/:symbol", {
+      params: SymbolPath,
+      success: S.Dividends,
+      error: symbolErrors
+    }).annotateMerge(describe(
+      "Dividend history keyed by fiscal year, with the ex-date repair, trailing 12-month DPS and yield, years_paid, " +
+        "data_coverage_start and coverage (unknown: no record for the symbol, never zero)."
+    )),
+    HttpApiEndpoint.get("stockDividends", "/v1/stocks/:symbol/dividends", {
+      params: SymbolPath,
+      success: S.Dividends,
+      error: symbolErrors
+    }).annotateMerge(describe("Payout history and trailing yield (same as /v1/dividends/{symbol}).")),
+    HttpApiEndpoint.get("corporateActions", "/v1/corporate-actions/:symbol", {
+      params: SymbolPath,
+      success: S.CorporateActions,
+      error: symbolErrors
+    }).annotateMerge(describe("Bonus, right, split/restatement, ex-markers and cash events with dates.")),
+    HttpApiEndpoint.get("announcements", "/v1/announcements", {
+      query: announcementQuery,
+      success: S.Announcements,
+      error: symbolErrors
+    }).annotateMerge(describe(
+      `Company filings (source_type: filing), newest first. Default ${ANNOUNCEMENTS_DEFAULT_LIMIT}, maximum ${ANNOUNCEMENTS_MAX_LIMIT}.`
+    )),
+    HttpApiEndpoint.get("symbolAnnouncements", "/v1/announcements/:sym", {
+      params: SymPath,
+      query: { limit: announcementQuery.limit, cursor: Cursor },
+      success: S.Announcements,
+      error: symbolErrors
+    }).annotateMerge(describe("Filings for one company.")),
+    HttpApiEndpoint.get("stockAnnouncements", "/v1/stocks/:symbol/announcements", {
+      params: SymbolPath,
+      query: { limit: announcementQuery.limit, cursor: Cursor },
+      success: S.Announcements,
+      error: symbolErrors
+    }).annotateMerge(describe("Filings and notices for one company.")),
+    HttpApiEndpoint.get("news", "/v1/news", {
+      query: announcementQuery,
+      success: S.News,
+      error: symbolErrors
+    }).annotateMerge(describe(
+      "News items with published_at and event_date kept apart; a republished old event is flagged. Parameters: symbol, " +
+        "date_from, date_to, limit, cursor. With no news source configured, coverage is unknown (not 'no news')."
+    )),
+    HttpApiEndpoint.get("freshness", "/v1/freshness", { success: S.Freshness, error: SourceUnavailable }).annotateMerge(
+      describe("Per-dataset coverage (symbols, first and last dates), as-of, age in days, source and retrieval time.")
+    ),
+    HttpApiEndpoint.get("sources", "/v1/ai/sources/:symbol", {
+      params: SymbolPath,
+      success: S.SymbolSources,
+      error: symbolErrors
+    }).annotateMerge(describe("Provenance per data area for one symbol: source, as-of and retrieval time.")),
+    HttpApiEndpoint.get("ingestFundamentals", "/v1/ingest/fundamentals", {
+      query: {
+        n: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 40 })).annotate({
+          description: "Symbols to warm, 1 to 40; default 10"
+        }))
+      },
+      success: S.IngestResult,
+      error: SourceUnavailable
+    }).annotateMerge(describe(
+      "Warms the fundamentals projection for up to n listed equities whose row is missing or older than a day; " +
+        "answers warmed, batch, remaining and universe counts."
+    ))
+  )
+  .annotateMerge(OpenApi.annotations({ title: "Market data" }))
+{}

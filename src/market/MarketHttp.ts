@@ -1,0 +1,57 @@
+/** Handlers of the market-data endpoints: thin calls into the market services. */
+import { Clock, Effect, Layer } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { marketStatus, settlementDays } from "../../domain/market/Calendar.ts"
+import { Api } from "../http/Api.ts"
+import { Companies } from "./Companies.ts"
+import { Filings } from "./Filings.ts"
+import { Freshness } from "./Freshness.ts"
+import { Prices } from "./Prices.ts"
+import { Quotes } from "./Quotes.ts"
+import { Sources } from "./Sources.ts"
+
+export const MarketHttp = HttpApiBuilder.group(Api, "market", (handlers) =>
+  Effect.gen(function*() {
+    const companies = yield* Companies
+    const quotes = yield* Quotes
+    const prices = yield* Prices
+    const filings = yield* Filings
+    const freshness = yield* Freshness
+    return handlers
+      .handle("status", () =>
+        Effect.map(Clock.currentTimeMillis, (now) => {
+          const s = marketStatus(now)
+          return {
+            now: new Date(now).toISOString(),
+            time_zone: "Asia/Karachi" as const,
+            ...s,
+            settlement: `T+${settlementDays(s.date)}`,
+            quotes: "delayed" as const
+          }
+        }))
+      .handle("search", ({ query }) => companies.search(query.q))
+      .handle("companies", ({ query }) => companies.list(query))
+      .handle("company", ({ params }) => companies.company(params.symbol))
+      .handle("stock", ({ params }) => companies.stock(params.sym))
+      .handle("quote", ({ params, query }) => quotes.get(params.symbol, { allowStale: query.allow_stale === true }))
+      .handle("prices", ({ params, query }) => prices.history(params.symbol, query))
+      .handle("financials", ({ params }) => filings.financials(params.symbol))
+      .handle("stockFinancials", ({ params }) => filings.financials(params.symbol))
+      .handle("dividends", ({ params }) => filings.dividends(params.symbol))
+      .handle("stockDividends", ({ params }) => filings.dividends(params.symbol))
+      .handle("corporateActions", ({ params }) => filings.corporateActions(params.symbol))
+      .handle("announcements", ({ query }) => filings.announcements(query))
+      .handle("symbolAnnouncements", ({ params, query }) => filings.announcements({ ...query, symbol: params.sym }))
+      .handle("stockAnnouncements", ({ params, query }) => filings.announcements({ ...query, symbol: params.symbol }))
+      .handle("news", ({ query }) => filings.news(query))
+      .handle("freshness", () => freshness.freshness)
+      .handle("sources", ({ params }) => freshness.symbolSources(params.symbol))
+      .handle("ingestFundamentals", ({ query }) => freshness.warmFundamentals(query.n ?? 10))
+  }))
+
+/** The market services, over a SqlClient and AppConfig. */
+export const MarketServices = Layer.mergeAll(Companies.layer, Freshness.layer).pipe(
+  Layer.provideMerge(Filings.layer),
+  Layer.provideMerge(Layer.mergeAll(Quotes.layer, Prices.layer)),
+  Layer.provideMerge(Sources.layer)
+)

@@ -1,0 +1,29 @@
+/**
+ * Reading database rows: `numeric` arrives as text and `int8` as BigInt, so
+ * figures go through `num`, which keeps NULL as absent (never 0). Instants
+ * are selected with `iso(column)` as ISO-8601 text.
+ */
+import { SourceUnavailable } from "../../domain/Errors.ts"
+import { Effect } from "effect"
+
+export const num = (v: unknown): number | undefined => {
+  if (v === null || v === undefined) return undefined
+  const n = typeof v === "number" ? v : Number(v)
+  return Number.isFinite(n) ? n : undefined
+}
+
+/** Only the keys whose values are defined. */
+export const present = <T extends Record<string, unknown>>(o: T) => {
+  const out: Record<string, unknown> = {}
+  for (const k in o) if (o[k] !== undefined && o[k] !== null) out[k] = o[k]
+  return out as { [K in keyof T]?: Exclude<T[K], null | undefined> }
+}
+
+export const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+
+/** A failed query in a read path: the store is the source, so this is SOURCE_UNAVAILABLE, not a 500. */
+export const storeUnavailable = <A, R>(effect: Effect.Effect<A, unknown, R>) =>
+  effect.pipe(
+    Effect.tapError((e) => Effect.logError({ msg: "store query failed", error: String((e as { message?: string })?.message ?? e) })),
+    Effect.mapError(() => new SourceUnavailable({ message: "the store did not answer; try again shortly" }))
+  )
