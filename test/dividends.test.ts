@@ -1,0 +1,78 @@
+/** Dividend rows, the ex-date repair and trailing figures on the recorded MEBL payouts, against hand computation. */
+import { assert, describe, it } from "@effect/vitest"
+import { readFileSync } from "node:fs"
+import { dividendRows, fiscalYearEndMonth, type PayoutRecord, repairExDate, trailing } from "../domain/market/Dividends.ts"
+import { parseCompanyPayouts } from "../domain/psx/Filings.ts"
+
+const html = readFileSync(new URL("../../shared/data/psx-raw/uzairbukhari__psx-portfolio/tests/fixtures/psx-mebl-payouts.html", import.meta.url), "utf8")
+const records: ReadonlyArray<PayoutRecord> = parseCompanyPayouts("MEBL", html).rows.flatMap((r) =>
+  r.parts.map((p) => ({
+    symbol: r.symbol,
+    details: r.details,
+    kind: p.kind,
+    ...(p.percent !== undefined ? { percent: p.percent } : {}),
+    ...(p.sequence ? { sequence: p.sequence } : {}),
+    ...(r.announcedAt ? { announcedAt: r.announcedAt } : {}),
+    ...(r.periodEnd ? { periodEnd: r.periodEnd } : {}),
+    ...(r.periodType ? { periodType: r.periodType } : {}),
+    ...(r.bookClosureFrom ? { bookClosureFrom: r.bookClosureFrom } : {}),
+    ...(r.bookClosureTo ? { bookClosureTo: r.bookClosureTo } : {})
+  }))
+)
+
+describe("MEBL dividend history (recorded)", () => {
+  const fy = fiscalYearEndMonth(records)
+  const rows = dividendRows(records, undefined, fy)
+
+  it("fiscal year ends in December (from the YR rows); rows newest first keyed by fiscal year", () => {
+    assert.strictEqual(fy, 12)
+    assert.deepStrictEqual(rows.map((r) => [r.ex_date, r.fiscal_year, r.period_end]), [
+      ["2026-08-19", 2026, "2026-06-30"],
+      ["2026-05-06", 2026, "2026-03-31"],
+      ["2026-03-25", 2025, "2025-12-31"],
+      ["2025-11-05", 2025, "2025-09-30"],
+      ["2025-08-27", 2025, "2025-06-30"],
+      ["2025-05-02", 2025, "2025-03-31"],
+      ["2025-03-24", 2024, "2024-12-31"]
+    ])
+  })
+
+  it("no recorded closure precedes its announcement, so none is repaired", () => {
+    assert.isTrue(rows.every((r) => r.ex_date_corrected === undefined))
+  })
+
+  it("without a known face value no rupee amount is invented", () => {
+    assert.isTrue(rows.every((r) => r.amount_per_share === undefined))
+    const t = trailing(rows, "2026-08-31", "2025-03-24", 519.04)
+    assert.isUndefined(t.ttm_dividend_per_share)
+    assert.isUndefined(t.ttm_dividend_yield_pct)
+  })
+
+  it("trailing 12 months to 2026-08-31: 70 + 70 + 75 + 80 = 295% of face value; paid in 2 of the last 5 years", () => {
+    const t = trailing(rows, "2026-08-31", "2025-03-24", undefined)
+    assert.strictEqual(t.ttm_dividend_percent, 295)
+    assert.strictEqual(t.years_paid, 2)
+  })
+
+  it("with a face value (Rs 10, SYNTHETIC input, not a recorded figure) DPS is 29.5 and the yield at 519.04 is 5.6836%", () => {
+    const t = trailing(dividendRows(records, 10, fy), "2026-08-31", "2025-03-24", 519.04)
+    assert.strictEqual(t.ttm_dividend_per_share, 29.5)
+    assert.strictEqual(t.ttm_dividend_yield_pct, Math.round((29.5 / 519.04) * 1_000_000) / 10_000)
+  })
+
+  it("a window that starts before the record does is not summed (a short record is not a stop in payments)", () => {
+    const t = trailing(rows, "2026-01-15", "2025-03-24", undefined)
+    assert.isUndefined(t.ttm_dividend_percent)
+  })
+})
+
+describe("ex-date repair (SYNTHETIC rows shaped like the recorded ones)", () => {
+  it("a closure dated before its own announcement gets its year repaired and keeps the published value", () => {
+    assert.deepStrictEqual(repairExDate("2025-08-19", "2026-08-06T10:37:00.000Z"), {
+      ex_date: "2026-08-19",
+      ex_date_corrected: true,
+      ex_date_as_published: "2025-08-19"
+    })
+    assert.deepStrictEqual(repairExDate("2026-08-19", "2026-08-06T10:37:00.000Z"), { ex_date: "2026-08-19" })
+  })
+})
