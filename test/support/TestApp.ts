@@ -4,7 +4,7 @@
  * parsing, routing and the guard behave exactly as in production.
  */
 import { NodeHttpServer, NodeServices } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, References } from "effect"
 import { HttpClient, HttpClientRequest, HttpRouter } from "effect/http"
 import type { AppConfig } from "../../src/config/AppConfig.ts"
 import { Routes } from "../../src/http/Server.ts"
@@ -16,6 +16,7 @@ import { TestConfig, TestDatabase } from "./TestDatabase.ts"
 export const TestStore = (options: { readonly withPack?: boolean } = {}) => {
   const store = PackImport.layer.pipe(
     Layer.provideMerge(TestDatabase),
+    Layer.provideMerge(Layer.succeed(References.MinimumLogLevel, "Warn")),
     Layer.provide(DataPack.layer),
     Layer.provideMerge(NodeServices.layer)
   )

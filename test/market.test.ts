@@ -1,0 +1,297 @@
+/**
+ * Contract tests of the market-data endpoints over the real bundled pack,
+ * imported into the test store (PGlite, or the real PostgreSQL in CI).
+ */
+import { assert, describe, layer } from "@effect/vitest"
+import { Effect, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { readFileSync } from "node:fs"
+import { PackImport } from "../src/ingest/PackImport.ts"
+import { get, TestApp } from "./support/TestApp.ts"
+
+const RAW = new URL("../../shared/data/psx-raw/", import.meta.url)
+const csvRow = (file: string, date: string) =>
+  readFileSync(new URL(file, RAW), "utf8").split("\n").find((l) => l.includes(date))!.split(",")
+
+const isError = (r: { status: number; body: any }, status: number, code: string) => {
+  assert.strictEqual(r.status, status, JSON.stringify(r.body))
+  assert.strictEqual(r.body.error, code)
+  assert.isString(r.body.message)
+}
+
+// The real clock: freshness and staleness are judged against today.
+layer(TestApp({ withPack: true }), { timeout: 300_000, excludeTestServices: true })("market data over the bundled pack", (it) => {
+  it.effect("a second import of the same pack does nothing", () =>
+    Effect.gen(function*() {
+      const importer = yield* PackImport
+      const again = yield* importer.run()
+      assert.isFalse(again.imported)
+    }))
+
+  it.effect("stored closes and volumes equal the raw recordings", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const pick = (symbol: string, series: string, date: string) =>
+        sql<{ close: string; volume: string | null; open: string | null }>`
+          select close::text, volume::text, open::text from daily_prices where symbol = ${symbol} and series = ${series} and date = ${date}`
+      // eod recording: date,close,volume
+      for (const [sym, date] of [["HUBC", "2021-05-26"], ["OGDC", "2024-06-03"], ["MEBL", "2026-05-25"]] as const) {
+        const raw = csvRow(`I-Zaifa__psx-analyzer/data/csv/symbols/${sym}.csv`, date)
+        const row = (yield* pick(sym, "eod", date))[0]!
+        assert.strictEqual(Number(row.close), Number(raw[1]), `${sym} ${date} close`)
+        assert.strictEqual(Number(row.volume), Number(raw[2]), `${sym} ${date} volume`)
+        assert.isNull(row.open, "the eod recording has no open")
+      }
+      // as-traded recording: "Date_","Open","High","Low","Close","Change","ChangeP","Volume"
+      for (const [sym, date] of [["HUBC", "2004-01-01"], ["LUCK", "2023-05-26"], ["UBL", "2015-03-02"]] as const) {
+        const raw = csvRow(`ChubsB__KSE-100-Data/${sym}.csv`, `"${date}T`)
+        const row = (yield* pick(sym, "as_traded", date))[0]!
+        assert.strictEqual(Number(row.close), Number(raw[4]), `${sym} ${date} close`)
+        assert.strictEqual(Number(row.open), Number(raw[1]), `${sym} ${date} open`)
+        assert.strictEqual(Number(row.volume), Number(raw[7]), `${sym} ${date} volume`)
+      }
+      const engro = (yield* pick("ENGRO", "as_traded", "2025-01-03"))[0]!
+      assert.deepStrictEqual([Number(engro.close), Number(engro.volume)], [485.38, 4496408])
+    }))
+
+  it.effect("freshness lists every dataset with its real as-of dates; prices run to 2026-05-25", () =>
+    Effect.gen(function*() {
+      const r = yield* get("/v1/freshness")
+      assert.strictEqual(r.status, 200)
+      const eod = r.body.datasets.find((d: any) => d.dataset === "prices_eod")
+      assert.strictEqual(eod.last_date, "2026-05-25")
+      assert.strictEqual(eod.first_date, "2021-02-08")
+      assert.isAbove(eod.symbols, 600)
+      assert.isAbove(eod.age_days, 170)
+      const at = r.body.datasets.find((d: any) => d.dataset === "prices_as_traded")
+      assert.strictEqual(at.last_date, "2023-05-26")
+      assert.isString(r.body.data_pack)
+    }))
+
+  it.effect("search ranks exact ticker, then prefix, then name words, accent- and case-insensitive", () =>
+    Effect.gen(function*() {
+      const hbl = yield* get("/v1/search?q=hbl")
+      assert.strictEqual(hbl.body.items[0].symbol, "HBL")
+      assert.strictEqual(hbl.body.items[0].match, "exact_ticker")
+      assert.strictEqual(hbl.body.items[1].match, "ticker_prefix")
+      const meezan = yield* get("/v1/search?q=M%C3%89EZAN")
+      assert.include(meezan.body.items.map((i: any) => i.symbol), "MEBL")
+      isError(yield* get("/v1/search?q="), 400, "INVALID_REQUEST")
+      isError(yield* get("/v1/search"), 400, "INVALID_REQUEST")
+    }))
+
+  it.effect("walking every page of /v1/companies gives exactly total distinct rows", () =>
+    Effect.gen(function*() {
+      const first = yield* get("/v1/companies?limit=1")
+      const total = first.body.total
+      assert.strictEqual(total, 1029)
+      const seen = new Set<string>()
+      let cursor: string | null = null
+      let pages = 0
+      do {
+        const r: any = yield* get(`/v1/companies?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`)
+        assert.strictEqual(r.status, 200)
+        for (const c of r.body.items) seen.add(c.symbol)
+        cursor = r.body.next_cursor
+        pages++
+      } while (cursor !== null && pages < 20)
+      assert.strictEqual(seen.size, total)
+      assert.strictEqual(pages, Math.ceil(total / 200))
+    }))
+
+  it.effect("companies filter by sector and KSE-100; a tampered cursor is 400", () =>
+    Effect.gen(function*() {
+      const banks = yield* get("/v1/companies?sector=COMMERCIAL%20BANKS&limit=200")
+      assert.isTrue(banks.body.items.every((c: any) => c.sector === "COMMERCIAL BANKS"))
+      assert.include(banks.body.items.map((c: any) => c.symbol), "MEBL")
+      const kse = yield* get("/v1/companies?inside_kse100=true&limit=1")
+      assert.strictEqual(kse.body.total, 100)
+      const page = yield* get("/v1/companies?limit=2")
+      const tampered = page.body.next_cursor.replace(/.$/, (c: string) => (c === "A" ? "B" : "A"))
+      isError(yield* get(`/v1/companies?cursor=${tampered}`), 400, "INVALID_REQUEST")
+      isError(yield* get("/v1/companies?limit=abc"), 400, "INVALID_REQUEST")
+      isError(yield* get("/v1/companies?limit=0"), 400, "INVALID_REQUEST")
+      isError(yield* get("/v1/companies?limit=201"), 400, "INVALID_REQUEST")
+    }))
+
+  it.effect("company profile: syntax errors are 400 INVALID_SYMBOL, unknown tickers 404 with the symbol", () =>
+    Effect.gen(function*() {
+      const hbl = yield* get("/v1/companies/hbl")
+      assert.strictEqual(hbl.status, 200)
+      assert.strictEqual(hbl.body.symbol, "HBL")
+      assert.strictEqual(hbl.body.sector, "COMMERCIAL BANKS")
+      assert.isTrue(hbl.body.inside_kse100)
+      assert.strictEqual(hbl.body.ratios.pe_ttm, 7.0839045142992205)
+      assert.strictEqual(hbl.body.fiscal_year_end, "December")
+      assert.notProperty(hbl.body.ratios, "eps", "not recorded: absent, not zero")
+      isError(yield* get("/v1/companies/HB$L"), 400, "INVALID_SYMBOL")
+      isError(yield* get("/v1/companies/ABCDEFGHIJKLMNOPQ"), 400, "INVALID_SYMBOL")
+      const unknown = yield* get("/v1/companies/ZZZZ")
+      isError(unknown, 404, "DATA_NOT_FOUND")
+      assert.strictEqual(unknown.body.symbol, "ZZZZ")
+    }))
+
+  it.effect("quotes are delayed; an old quote is 409 DATA_STALE with its as-of, allow_stale returns it marked stale", () =>
+    Effect.gen(function*() {
+      const stale = yield* get("/v1/quotes/HUBC")
+      isError(stale, 409, "DATA_STALE")
+      assert.strictEqual(stale.body.as_of, "2026-05-25T11:00:00.000Z")
+      const q = yield* get("/v1/quotes/HUBC?allow_stale=true")
+      assert.strictEqual(q.status, 200)
+      assert.strictEqual(q.body.status, "delayed")
+      assert.isTrue(q.body.stale)
+      const raw = csvRow("I-Zaifa__psx-analyzer/data/csv/symbols/HUBC.csv", "2026-05-25")
+      assert.strictEqual(q.body.price, Number(raw[1]))
+      assert.isNull(q.body.corporate_actions.ex_dividend, "no payout record for HUBC: undetermined, not false")
+      const mebl = yield* get("/v1/quotes/MEBL?allow_stale=true")
+      assert.strictEqual(mebl.body.corporate_actions.ex_dividend, false)
+      isError(yield* get("/v1/quotes/ZZZZ"), 404, "DATA_NOT_FOUND")
+      isError(yield* get("/v1/quotes/a%20b"), 400, "INVALID_SYMBOL")
+      isError(yield* get("/v1/quotes/HUBC?allow_stale=maybe"), 400, "INVALID_REQUEST")
+    }))
+
+  it.effect("prices: newest first, adjusted false, close-only rows leave open/high/low out, windows and paging", () =>
+    Effect.gen(function*() {
+      const r = yield* get("/v1/prices/HUBC?range=1M")
+      assert.strictEqual(r.status, 200)
+      assert.isFalse(r.body.adjusted)
+      assert.strictEqual(r.body.series, "merged")
+      const dates = r.body.items.map((i: any) => i.date)
+      assert.deepStrictEqual(dates, [...dates].sort().reverse())
+      assert.strictEqual(dates[0], "2026-05-25")
+      assert.notProperty(r.body.items[0], "open")
+      const closes = r.body.items.filter((i: any) => !i.flag).map((i: any) => i.close)
+      assert.strictEqual(r.body.window.high, Math.max(...closes))
+      assert.strictEqual(r.body.window.low, Math.min(...closes))
+      assert.strictEqual(r.body.window.last_close, closes[0])
+      const old = yield* get("/v1/prices/HUBC?date_from=2004-01-01&date_to=2004-01-31&limit=5")
+      assert.deepStrictEqual(Object.keys(old.body.items[old.body.items.length - 1]).sort(), ["close", "date", "high", "low", "open", "volume"])
+      assert.strictEqual(old.body.items.length, 5)
+      const next = yield* get(`/v1/prices/HUBC?date_from=2004-01-01&date_to=2004-01-31&limit=5&cursor=${old.body.next_cursor}`)
+      assert.isTrue(next.body.items[0].date < old.body.items[4].date)
+      assert.strictEqual(next.body.total, old.body.total)
+      isError(yield* get("/v1/prices/HUBC?date_from=2026-05-01&date_to=2026-04-01"), 400, "INVALID_REQUEST")
+      isError(yield* get("/v1/prices/HUBC?date_from=2026-02-30"), 400, "INVALID_REQUEST")
+      isError(yield* get("/v1/prices/HUBC?range=7W"), 400, "INVALID_REQUEST")
+      isError(yield* get("/v1/prices/HUBC?limit=1001"), 400, "INVALID_REQUEST")
+    }))
+
+  it.effect("a symbol the exchange restated (LUCK ×0.2) is served as one labelled series, never mixed", () =>
+    Effect.gen(function*() {
+      const auto = yield* get("/v1/prices/LUCK?date_from=2023-05-01&date_to=2023-06-30&limit=100")
+      assert.strictEqual(auto.body.series, "eod")
+      assert.isTrue(auto.body.restated_by_source)
+      assert.include(auto.body.note, "0.2")
+      const asTraded = yield* get("/v1/prices/LUCK?series=as_traded&date_from=2023-05-26&date_to=2023-05-26")
+      const eod = auto.body.items.find((i: any) => i.date === "2023-05-26")
+      assert.strictEqual(Math.round((eod.close / asTraded.body.items[0].close) * 100) / 100, 0.2)
+    }))
+
+  it.effect("the 2021-10-25 source glitch is flagged on the eod rows it touched", () =>
+    Effect.gen(function*() {
+      const r = yield* get("/v1/prices/PPL?series=eod&date_from=2021-10-25&date_to=2021-10-25")
+      assert.match(r.body.items[0]?.flag ?? "", /source_glitch/)
+    }))
+
+  it.effect("financials: income lines only, units stated; unrecorded companies say coverage unknown", () =>
+    Effect.gen(function*() {
+      const hbl = yield* get("/v1/stocks/HBL/financials")
+      assert.strictEqual(hbl.body.statement, "income")
+      assert.strictEqual(hbl.body.coverage, "recorded")
+      const y2024 = hbl.body.periods.find((p: any) => p.period === "2024")
+      assert.strictEqual(y2024.lines.find((l: any) => l.line === "Profit after Taxation").value, 56765819)
+      assert.strictEqual((yield* get("/v1/financials/HUBC")).body.coverage, "unknown")
+    }))
+
+  it.effect("dividends: recorded MEBL rows keyed by fiscal year; HUBC coverage unknown, never zero", () =>
+    Effect.gen(function*() {
+      const mebl = yield* get("/v1/dividends/MEBL")
+      assert.strictEqual(mebl.body.coverage, "recorded")
+      assert.strictEqual(mebl.body.data_coverage_start, "2025-03-24")
+      assert.strictEqual(mebl.body.items.length, 7)
+      assert.deepStrictEqual(
+        Object.keys(mebl.body.items[0]).filter((k) => ["fiscal_year", "period_end", "period_label", "calendar_year", "ex_date"].includes(k)).sort(),
+        ["calendar_year", "ex_date", "fiscal_year", "period_end", "period_label"]
+      )
+      const hubc = yield* get("/v1/stocks/HUBC/dividends")
+      assert.strictEqual(hubc.body.coverage, "unknown")
+      assert.notProperty(hubc.body, "ttm_dividend_per_share")
+      assert.notProperty(hubc.body, "years_paid")
+      assert.deepStrictEqual(hubc.body.items, [])
+    }))
+
+  it.effect("corporate actions, announcements (filings) and news (coverage unknown)", () =>
+    Effect.gen(function*() {
+      const luck = yield* get("/v1/corporate-actions/LUCK")
+      assert.include(luck.body.items.map((a: any) => a.kind), "restatement")
+      const aabs = yield* get("/v1/corporate-actions/AABS")
+      assert.deepStrictEqual(aabs.body.items.map((a: any) => [a.kind, a.ex_date]), [["ex_dividend", "2021-01-21"]])
+      const ann = yield* get("/v1/announcements/HUBC")
+      assert.strictEqual(ann.body.total, 15)
+      assert.isTrue(ann.body.items.every((a: any) => a.source_type === "filing" && a.symbol === "HUBC"))
+      const all = yield* get("/v1/announcements?limit=5")
+      assert.strictEqual(all.body.total, 30)
+      const rest = yield* get(`/v1/announcements?limit=50&cursor=${all.body.next_cursor}`)
+      assert.strictEqual(rest.body.items.length, 25)
+      const dated = yield* get("/v1/announcements?date_from=2026-09-29&date_to=2026-09-29")
+      assert.strictEqual(dated.body.total, 3)
+      const news = yield* get("/v1/news")
+      assert.strictEqual(news.body.coverage, "unknown")
+      assert.isString(news.body.note)
+    }))
+
+  it.effect("the full-company payload carries peers, sector medians and a derived block; unknown parts are absent", () =>
+    Effect.gen(function*() {
+      const r = yield* get("/v1/stocks/HBL")
+      assert.strictEqual(r.status, 200)
+      assert.isAbove(r.body.peers.length, 5)
+      assert.isAbove(r.body.sector_medians.pe_peers, 5)
+      assert.strictEqual(r.body.derived.week52.basis, "close")
+      assert.isNumber(r.body.derived.circuit_breaker.upper)
+      assert.strictEqual(r.body.derived.net_margin_pct, 7.39)
+      const hubc = yield* get("/v1/stocks/HUBC")
+      assert.notProperty(hubc.body.derived, "net_margin_pct")
+    }))
+
+  it.effect("sources per data area name the recording; ingest/fundamentals warms in bounded batches", () =>
+    Effect.gen(function*() {
+      const s = yield* get("/v1/ai/sources/HUBC")
+      const prices = s.body.areas.find((a: any) => a.area === "prices")
+      assert.strictEqual(prices.coverage, "recorded")
+      assert.include(prices.sources.map((x: any) => x.dataset), "prices_eod")
+      assert.strictEqual(s.body.areas.find((a: any) => a.area === "news").coverage, "unknown")
+      const w = yield* get("/v1/ingest/fundamentals?n=40")
+      assert.deepStrictEqual([w.body.warmed, w.body.batch], [40, 40])
+      const w2 = yield* get("/v1/ingest/fundamentals?n=40")
+      assert.strictEqual(w2.body.remaining, w.body.remaining - 40)
+      assert.strictEqual(w2.body.universe, w.body.universe)
+      isError(yield* get("/v1/ingest/fundamentals?n=0"), 400, "INVALID_REQUEST")
+      isError(yield* get("/v1/ingest/fundamentals?n=41"), 400, "INVALID_REQUEST")
+    }))
+
+  it.effect.prop(
+    "any string as a symbol or query value gives 200, 400, 404 or 409, never 500",
+    [Schema.String, Schema.String],
+    ([symbol, value]) =>
+      Effect.gen(function*() {
+        const s = encodeURIComponent(symbol.slice(0, 30).toWellFormed()) || "%20"
+        const v = encodeURIComponent(value.slice(0, 30).toWellFormed())
+        for (const path of [`/v1/quotes/${s}`, `/v1/companies/${s}`, `/v1/prices/${s}?range=${v}`, `/v1/search?q=${v}`, `/v1/companies?cursor=${v}`, `/v1/dividends/${s}`]) {
+          const r = yield* get(path)
+          assert.include([200, 400, 404, 409], r.status, `${path} → ${r.status} ${JSON.stringify(r.body)}`)
+          if (r.status !== 200) assert.isString(r.body.error)
+        }
+      }),
+    { arbitrary: { numRuns: 25 } } as any
+  )
+})
+
+describe("market data without the pack", () => {
+  layer(TestApp())("an empty store", (it) => {
+    it.effect("answers unknown symbols with 404, not an empty success", () =>
+      Effect.gen(function*() {
+        isError(yield* get("/v1/quotes/HUBC"), 404, "DATA_NOT_FOUND")
+        isError(yield* get("/v1/prices/HUBC"), 404, "DATA_NOT_FOUND")
+      }))
+  })
+})
