@@ -31,12 +31,12 @@ export const targets: ReadonlyArray<Target> = [
 const duration = Number(process.env["BENCH_SECONDS"] ?? 10)
 const bin = (name: string) => join(process.cwd(), "node_modules", ".bin", name)
 
-const waitFor = async (url: string, ms = 60_000) => {
+const waitFor = async (url: string, ms = 60_000, ready: (body: any) => boolean = () => true) => {
   const until = Date.now() + ms
   while (Date.now() < until) {
     try {
       const r = await fetch(url)
-      if (r.ok) return
+      if (r.ok && ready(await r.json())) return
     } catch {
       // not up yet
     }
@@ -76,16 +76,17 @@ const main = async () => {
       RATE_LIMIT_PER_SECOND: "1000000000",
       RATE_LIMIT_BURST: "1000000000"
     },
-    stdio: ["ignore", "ignore", "inherit"]
+    stdio: ["ignore", "ignore", process.env["BENCH_SERVICE_LOG"] ? "inherit" : "ignore"]
   })
   try {
-    await waitFor(`http://127.0.0.1:${port}/ready`, 300_000)
+    await waitFor(`http://127.0.0.1:${port}/ready`, 300_000, (b) => b.data_pack === "installed")
     console.log(`store: ${process.env["DATABASE_URL"] ? "PostgreSQL (DATABASE_URL)" : "embedded PGlite"}; ${duration} s per run`)
     console.log("| target | connections | service req/s | bare req/s | ratio | service p50/p99 ms | bare p50/p99 ms |")
     console.log("|---|---|---|---|---|---|---|")
     for (const target of chosen) {
       const url = `http://127.0.0.1:${port}${target.path}`
-      const sample = await fetch(url)
+      // A pooled connection may have been closed by the server's keep-alive timeout during the last run: retry once.
+      const sample = await fetch(url).catch(() => fetch(url))
       const file = join(dir, `${target.name}.json`)
       writeFileSync(file, JSON.stringify({
         status: sample.status,

@@ -180,12 +180,30 @@ export const circuitBounds = (previousClose: number, date: string) => {
  * from the last trading day's close or later.
  */
 export const quoteIsFresh = (asOfMs: number, nowMs: number, maxDelayMinutes = 30) => {
-  const status = marketStatus(nowMs)
+  const cutoff = freshnessCutoff(nowMs, maxDelayMinutes)
+  return asOfMs >= cutoff
+}
+
+let memo: { minute: number; delay: number; cutoff: number } | undefined
+
+/**
+ * The oldest as-of instant still current at `nowMs`: during trading, now
+ * less the allowed delay; otherwise the start (Karachi midnight) of the last
+ * trading day that has opened. Memoised per minute: it is on the quote path.
+ */
+export const freshnessCutoff = (nowMs: number, maxDelayMinutes = 30): number => {
+  const minute = Math.floor(nowMs / 60_000)
+  const status = memo?.minute === minute && memo.delay === maxDelayMinutes ? undefined : marketStatus(nowMs)
+  if (status === undefined) return memo!.cutoff
+  let cutoff: number
   if (status.state === "open" || status.state === "order_matching" || status.state === "break") {
-    return nowMs - asOfMs <= maxDelayMinutes * 60_000
+    cutoff = minute * 60_000 - maxDelayMinutes * 60_000
+  } else {
+    const today = karachiDate(nowMs)
+    const beforeOpen = status.is_trading_day && karachiMinutes(nowMs) < (sessionsOn(today)[0]?.start ?? 0)
+    const lastSession = status.is_trading_day && !beforeOpen ? today : previousTradingDay(today)
+    cutoff = toDay(lastSession) * DAY - KARACHI_OFFSET_MS
   }
-  const today = karachiDate(nowMs)
-  const beforeOpen = status.is_trading_day && karachiMinutes(nowMs) < (sessionsOn(today)[0]?.start ?? 0)
-  const lastSession = status.is_trading_day && !beforeOpen ? today : previousTradingDay(today)
-  return karachiDate(asOfMs) >= lastSession
+  memo = { minute, delay: maxDelayMinutes, cutoff }
+  return cutoff
 }

@@ -2,7 +2,7 @@
  * The service's configuration, read once at start through `Config` and
  * validated there: a bad value stops the start with a message naming it.
  */
-import { Config, Context, Effect, Layer, type Option, type Redacted, Schema } from "effect"
+import { Config, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 
 export interface AppConfigShape {
   readonly port: number
@@ -26,7 +26,9 @@ const positive = (name: string, fallback: number) =>
 export const appConfig: Config.Config<AppConfigShape> = Config.all({
   port: Config.Port("PORT").pipe(Config.withDefault(8080)),
   host: Config.String("HOST").pipe(Config.withDefault("127.0.0.1")),
-  databaseUrl: Config.option(Config.Redacted("DATABASE_URL")),
+  databaseUrl: Config.option(Config.Redacted("DATABASE_URL")).pipe(
+    Config.map(Option.filter((url) => Redacted.value(url).trim() !== ""))
+  ),
   dataDir: Config.String("PSX_DATA_DIR").pipe(Config.withDefault("./.data/pg")),
   logLevel: Config.Literals(["All", "Trace", "Debug", "Info", "Warn", "Error", "Fatal", "None"], "LOG_LEVEL").pipe(
     Config.withDefault("Info" as const)

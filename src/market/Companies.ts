@@ -23,6 +23,7 @@ import { decodeCursor, encodeCursor } from "./Cursor.ts"
 import { Filings } from "./Filings.ts"
 import { Prices } from "./Prices.ts"
 import { Quotes } from "./Quotes.ts"
+import { makeReadCache } from "./ReadCache.ts"
 import { num, present, storeUnavailable } from "./Rows.ts"
 import { Sources } from "./Sources.ts"
 
@@ -56,6 +57,7 @@ export class Companies extends Context.Service<Companies, {
       const quotes = yield* Quotes
       const filings = yield* Filings
       const prices = yield* Prices
+      const cached = makeReadCache(3_000)
 
       const search = Effect.fn("Companies.search")(function*(raw: string) {
         const q = raw.trim()
@@ -251,7 +253,12 @@ export class Companies extends Context.Service<Companies, {
         }
       })
 
-      return { search, list, company, stock }
+      return {
+        search,
+        list: (q: CompaniesQuery) => cached(`list:${JSON.stringify(q)}`, list(q)),
+        company: (symbol: string) => cached(`company:${symbol.trim().toUpperCase()}`, company(symbol)),
+        stock: (symbol: string) => cached(`stock:${symbol.trim().toUpperCase()}`, stock(symbol))
+      }
     })
   )
 }

@@ -17,6 +17,7 @@ import { DataNotFound, DataStale, DataUnverified, type InvalidSymbol, type Sourc
 import { circuitBounds, karachiDate, previousTradingDay, quoteIsFresh } from "../../domain/market/Calendar.ts"
 import type { Quote } from "../../domain/market/Schemas.ts"
 import { parseTicker } from "../../domain/market/Ticker.ts"
+import { makeReadCache } from "./ReadCache.ts"
 import { iso, num, present, storeUnavailable } from "./Rows.ts"
 import { Sources } from "./Sources.ts"
 
@@ -33,7 +34,12 @@ export class Quotes extends Context.Service<Quotes, {
       const sql = yield* SqlClient.SqlClient
       const sources = yield* Sources
 
-      const load = (symbol: string) =>
+      // Quotes change only when data is ingested; a few seconds of caching
+      // keeps a hot symbol off the database without serving anything stale
+      // beyond what the freshness rule already judges at request time.
+      const cached = makeReadCache(2_000, 5_000)
+      const load = (symbol: string) => cached(symbol, query(symbol))
+      const query = (symbol: string) =>
         sql.unsafe<Record<string, unknown>>(
           `SELECT q.symbol, q.price, q.previous_close, q.open, q.high, q.low, q.change, q.change_pct, q.volume,
                   ${iso("q.as_of")} AS as_of, q.basis, q.dataset,
@@ -87,7 +93,12 @@ export class Quotes extends Context.Service<Quotes, {
       })
 
       const latest = (symbol: string) =>
-        Effect.flatMap(load(symbol), (rows) => (rows[0] ? build(rows[0], false) : Effect.succeed(undefined)))
+        Effect.gen(function*() {
+          const r = (yield* load(symbol))[0]
+          if (r === undefined) return undefined
+          const now = yield* Clock.currentTimeMillis
+          return yield* build(r, !quoteIsFresh(Date.parse(String(r["as_of"])), now))
+        })
 
       const get = Effect.fn("Quotes.get")(function*(raw: string, options?: { readonly allowStale?: boolean }) {
         const symbol = yield* parseTicker(raw)
