@@ -14,6 +14,7 @@
  * | FORBIDDEN          | 403    | a valid key without the grant the endpoint needs            |
  * | DATA_NOT_FOUND     | 404    | unknown symbol, route or record                             |
  * | DATA_STALE         | 409    | the last quote is older than the freshness rule allows      |
+ * | INVALID_REQUEST    | 409    | an Idempotency-Key reused with a different body             |
  * | DATA_UNVERIFIED    | 409    | sources disagree, or a price breaks the circuit breaker     |
  * | MARKET_CLOSED      | 409    | an action that needs an open market asked while it is shut  |
  * | RATE_LIMITED       | 429    | the client's token bucket is empty (with Retry-After)       |
@@ -102,6 +103,12 @@ export class Forbidden extends Schema.Error<Forbidden>("Forbidden")(fields("FORB
 export class InvalidRequest extends Schema.Error<InvalidRequest>("InvalidRequest")(fields("INVALID_REQUEST"), {
   httpApiStatus: 400,
   description: "The request's path, query or body is not valid; the message names the offending field"
+}) {}
+
+/** The same Idempotency-Key was sent before with a different body. */
+export class IdempotencyMismatch extends Schema.Error<IdempotencyMismatch>("IdempotencyMismatch")(fields("INVALID_REQUEST"), {
+  httpApiStatus: 409,
+  description: "The Idempotency-Key was used before with a different body"
 }) {}
 
 export class Internal extends Schema.Error<Internal>("Internal")(fields("INTERNAL"), {

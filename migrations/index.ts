@@ -4,8 +4,10 @@
  */
 import m0001 from "./0001_service.ts"
 import m0002 from "./0002_market.ts"
+import m0003 from "./0003_ledger.ts"
 
 export const migrations = {
   "0001_service": m0001,
-  "0002_market": m0002
+  "0002_market": m0002,
+  "0003_ledger": m0003
 }

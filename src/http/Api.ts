@@ -4,6 +4,7 @@
  * import this module to derive a typed client.
  */
 import { HttpApi, OpenApi } from "effect/http-api"
+import { AccountApi, PortfolioApi } from "../ledger/LedgerApi.ts"
 import { MarketApi } from "../market/MarketApi.ts"
 import { SystemApi } from "../system/SystemApi.ts"
 import { Validation } from "./Validation.ts"
@@ -21,6 +22,8 @@ Market data © Pakistan Stock Exchange. dps.psx.com.pk carries a legal notice re
 export class Api extends HttpApi.make("psx")
   .add(SystemApi)
   .add(MarketApi)
+  .add(AccountApi)
+  .add(PortfolioApi)
   .middleware(Validation)
   .annotateMerge(OpenApi.annotations({
     title: "PSX data service",

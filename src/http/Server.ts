@@ -8,6 +8,7 @@ import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { createServer } from "node:http"
 import { AppConfig } from "../config/AppConfig.ts"
+import { AccountHttp, LedgerServices, PortfolioHttp } from "../ledger/LedgerHttp.ts"
 import { MarketHttp, MarketServices } from "../market/MarketHttp.ts"
 import { SystemHttp } from "../system/SystemHttp.ts"
 import { Api } from "./Api.ts"
@@ -18,8 +19,9 @@ import { ValidationLive } from "./Validation.ts"
 /** Every route of the service, needing the feature services (Database, …). */
 export const Routes = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
-    Layer.provide([SystemHttp, MarketHttp]),
+    Layer.provide([SystemHttp, MarketHttp, AccountHttp, PortfolioHttp]),
     Layer.provide(ValidationLive),
+    Layer.provide(LedgerServices),
     Layer.provide(MarketServices)
   ),
   HttpApiScalar.layer(Api, { path: "/docs" }),

@@ -1,0 +1,131 @@
+/**
+ * What an auditor runs: recompute every hash of a stream's chain, replay the
+ * events into a fresh projection and compare it with the live one; rebuild
+ * projections from events; export a stream as NDJSON. Whole-ledger runs page
+ * through streams and report progress.
+ */
+import { Clock, Context, Effect, Layer } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
+import { chainInput, GENESIS } from "../../domain/ledger/Chain.ts"
+import type { StoredEvent } from "../../domain/ledger/Events.ts"
+import type { VerifyResult } from "../../domain/ledger/Schemas.ts"
+import { canonicalJson } from "../../domain/ledger/Chain.ts"
+import { sha256 } from "./EventStore.ts"
+import { positionsOf, readHoldings, samePositions, writeHoldings } from "./Projection.ts"
+import { iso } from "../market/Rows.ts"
+
+type Verify = typeof VerifyResult.Type
+
+/** Recomputes the chain of one stream's events (in version order). */
+export const verifyChain = (streamId: string, events: ReadonlyArray<StoredEvent>): Verify["first_failure"] => {
+  let prev = GENESIS
+  let expectedVersion = 1
+  for (const e of events) {
+    const fail = (reason: string) => ({ event_id: e.event_id, version: e.version, position: e.position, reason })
+    if (e.version !== expectedVersion) return fail(`version ${e.version} where ${expectedVersion} was expected (a gap or a reorder)`)
+    if (e.prev_hash !== prev) return fail("prev_hash does not match the previous event's hash")
+    const recomputed = sha256(chainInput(prev, {
+      stream_id: streamId,
+      version: e.version,
+      event_id: e.event_id,
+      effective_date: e.effective_date,
+      recorded_at: e.recorded_at,
+      payload: e.event
+    }))
+    if (recomputed !== e.hash) return fail("the stored hash does not match the event's content: it was altered")
+    prev = e.hash
+    expectedVersion++
+  }
+  return undefined
+}
+
+export class Audit extends Context.Service<Audit, {
+  readonly verifyStream: (streamId: string) => Effect.Effect<Verify, SqlError.SqlError>
+  readonly verifyAll: (onProgress?: (done: number, total: number) => Effect.Effect<void>) => Effect.Effect<{
+    readonly streams: number
+    readonly events: number
+    readonly failures: ReadonlyArray<Verify>
+    readonly seconds: number
+  }, SqlError.SqlError>
+  readonly rebuildAll: Effect.Effect<{ readonly streams: number; readonly events: number }, SqlError.SqlError>
+  readonly exportStream: (streamId: string) => Effect.Effect<ReadonlyArray<string>, SqlError.SqlError>
+}>()("psx/ledger/Audit") {
+  static readonly layer = Layer.effect(
+    Audit,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+
+      // Auditors read the stored rows directly, never a cache.
+      const load = (streamId: string) =>
+        sql.unsafe<Record<string, unknown>>(
+          `SELECT position, stream_id, version, event_id, payload, ${iso("recorded_at")} AS recorded_at,
+                  effective_date::text AS effective_date, prev_hash, hash
+           FROM events WHERE stream_id = $1 ORDER BY version`,
+          [streamId]
+        ).pipe(Effect.map((rows) =>
+          rows.map((r): StoredEvent => ({
+            position: Number(r["position"]),
+            stream_id: String(r["stream_id"]),
+            version: Number(r["version"]),
+            event_id: String(r["event_id"]),
+            recorded_at: String(r["recorded_at"]),
+            effective_date: String(r["effective_date"]),
+            event: r["payload"] as StoredEvent["event"],
+            prev_hash: String(r["prev_hash"]),
+            hash: String(r["hash"])
+          }))
+        ))
+
+      const verifyStream = Effect.fn("Audit.verifyStream")(function*(streamId: string) {
+        const events = yield* load(streamId)
+        const failure = verifyChain(streamId, events)
+        const live = yield* readHoldings(streamId).pipe(Effect.provideService(SqlClient.SqlClient, sql))
+        const projection_matches = streamId.startsWith("portfolio-") ? samePositions(positionsOf(events), live) : true
+        return {
+          stream_id: streamId,
+          ok: failure === undefined && projection_matches,
+          events: events.length,
+          ...(events.length > 0 ? { head_hash: events[events.length - 1]!.hash } : {}),
+          ...(failure ? { first_failure: failure } : {}),
+          projection_matches
+        }
+      })
+
+      const streams = Effect.map(
+        sql<{ stream_id: string }>`select distinct stream_id from events order by stream_id`,
+        (rows) => rows.map((r) => r.stream_id)
+      )
+
+      const verifyAll = (onProgress?: (done: number, total: number) => Effect.Effect<void>) =>
+        Effect.gen(function*() {
+          const started = yield* Clock.currentTimeMillis
+          const ids = yield* streams
+          const failures: Array<Verify> = []
+          let events = 0
+          for (let i = 0; i < ids.length; i++) {
+            const r = yield* verifyStream(ids[i]!)
+            events += r.events
+            if (!r.ok) failures.push(r)
+            if (onProgress) yield* onProgress(i + 1, ids.length)
+          }
+          return { streams: ids.length, events, failures, seconds: ((yield* Clock.currentTimeMillis) - started) / 1000 }
+        })
+
+      const rebuildAll = Effect.gen(function*() {
+        const ids = yield* streams
+        let events = 0
+        for (const id of ids.filter((s) => s.startsWith("portfolio-"))) {
+          const evs = yield* load(id)
+          events += evs.length
+          yield* sql.withTransaction(writeHoldings(id, evs).pipe(Effect.provideService(SqlClient.SqlClient, sql)))
+        }
+        return { streams: ids.length, events }
+      })
+
+      const exportStream = (streamId: string) =>
+        Effect.map(load(streamId), (events) => events.map((e) => canonicalJson(e)))
+
+      return { verifyStream, verifyAll, rebuildAll, exportStream }
+    })
+  )
+}

@@ -1,0 +1,108 @@
+/**
+ * Portfolio and donation endpoints (SPEC 4.5) plus the auditor's ledger
+ * endpoints and API-key management. Definitions only; handlers in LedgerHttp.
+ */
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import {
+  DataNotFound,
+  Forbidden,
+  IdempotencyMismatch,
+  InvalidSymbol,
+  SourceUnavailable,
+  Unauthorized
+} from "../../domain/Errors.ts"
+import * as L from "../../domain/ledger/Schemas.ts"
+import { Cursor, limitParam } from "../market/Params.ts"
+import { PortfolioAuth } from "./Authorization.ts"
+
+const describe = (text: string) => OpenApi.annotations({ description: text })
+const auth = [Unauthorized, Forbidden] as const
+
+export const LEDGER_DEFAULT_LIMIT = 100
+export const LEDGER_MAX_LIMIT = 1000
+
+export class AccountApi extends HttpApiGroup.make("account")
+  .add(
+    HttpApiEndpoint.post("session", "/v1/me/session", {
+      success: L.Session.pipe(HttpApiSchema.status(201))
+    }).annotateMerge(describe(
+      "Creates an anonymous user and a session token (201). The token is accepted as a bearer credential for that user " +
+        "with both grants, portfolio:read and portfolio:write. It is shown once and stored only as a hash."
+    )),
+    HttpApiEndpoint.post("donate", "/v1/donations", {
+      payload: L.DonationBody,
+      success: L.Donation,
+      error: SourceUnavailable
+    }).annotateMerge(describe(
+      "Creates a donation record in the pending state (200), as an event of the donations ledger. Body: amount (rupees, " +
+        "> 0, at most 10,000,000, two decimals at most), currency PKR (the default), optional note. No payment is taken. " +
+        "A bad amount is 400 INVALID_REQUEST."
+    ))
+  )
+  .annotateMerge(OpenApi.annotations({ title: "Sessions and donations" }))
+{}
+
+export class PortfolioApi extends HttpApiGroup.make("portfolio")
+  .add(
+    HttpApiEndpoint.get("holdings", "/v1/me/holdings", { success: L.Holdings, error: [...auth, SourceUnavailable] })
+      .annotateMerge(describe(
+        "Grant portfolio:read. Per position: quantity, average cost, market value at the delayed quote (with its as-of; " +
+          "absent when no quote is known), unrealized and realized profit/loss, dividends received."
+      )),
+    HttpApiEndpoint.get("portfolio", "/v1/me/portfolio", {
+      query: { limit: limitParam(LEDGER_MAX_LIMIT, LEDGER_DEFAULT_LIMIT), cursor: Cursor },
+      success: L.Portfolio,
+      error: [...auth, SourceUnavailable]
+    }).annotateMerge(describe("Grant portfolio:read. Holdings, totals, cash flows and the transaction history (newest first, paged).")),
+    HttpApiEndpoint.get("analyze", "/v1/me/analyze", { success: L.Analysis, error: [...auth, SourceUnavailable] })
+      .annotateMerge(describe(
+        "Grant portfolio:read. Benchmarked against the KSE-100 constituents: sector weights beside the index's, overlap, " +
+          "concentration, dividend income. Parts that cannot be computed are listed in `unavailable` with the reason."
+      )),
+    HttpApiEndpoint.post("transact", "/v1/me/transactions", {
+      payload: L.TransactionBody,
+      headers: {
+        "idempotency-key": Schema.optional(Schema.String.check(Schema.isMaxLength(200)).annotate({
+          description: "Same key and body: the original result, nothing appended; same key, other body: 409 INVALID_REQUEST"
+        }))
+      },
+      success: L.RecordResult.pipe(HttpApiSchema.status(201)),
+      error: [...auth, InvalidSymbol, DataNotFound, IdempotencyMismatch, SourceUnavailable]
+    }).annotateMerge(describe(
+      "Grant portfolio:write. Records a buy, sell, dividend, bonus issue or split with its trade date, or reverses an " +
+        "earlier event (with a reason); events are never changed. No order is placed. Rejections change nothing: selling " +
+        "more than held as of that date (a backdated trade may not make any later position negative), zero or negative " +
+        "quantity or price, a future trade date, a buy or sell on a non-trading day are 400 INVALID_REQUEST; an unknown " +
+        "symbol is 404, a malformed one 400 INVALID_SYMBOL. A price outside that day's circuit-breaker bounds is accepted " +
+        "and flagged. Settlement is T+2 for trades to 6 Feb 2026, T+1 from 9 Feb 2026."
+    )),
+    HttpApiEndpoint.get("ledger", "/v1/me/ledger", {
+      query: { limit: limitParam(LEDGER_MAX_LIMIT, LEDGER_DEFAULT_LIMIT), cursor: Cursor },
+      success: L.LedgerPage,
+      error: [...auth, SourceUnavailable]
+    }).annotateMerge(describe("Grant portfolio:read. This portfolio's events in order, with positions and hashes.")),
+    HttpApiEndpoint.get("verify", "/v1/me/ledger/verify", { success: L.VerifyResult, error: [...auth, SourceUnavailable] })
+      .annotateMerge(describe(
+        "Grant portfolio:read. Recomputes the hash chain and replays the events into a fresh projection: ok, or the first " +
+          "event that does not verify."
+      )),
+    HttpApiEndpoint.post("createKey", "/v1/me/keys", {
+      payload: L.KeyCreateBody,
+      success: L.NewKey.pipe(HttpApiSchema.status(201)),
+      error: auth
+    }).annotateMerge(describe(
+      "Creates an API key for the signed-in user with the chosen grants (never more than the calling credential holds). " +
+        "The key is shown once."
+    )),
+    HttpApiEndpoint.get("listKeys", "/v1/me/keys", { success: Schema.Array(L.KeyInfo), error: auth })
+      .annotateMerge(describe("This user's keys and sessions, without secrets.")),
+    HttpApiEndpoint.delete("revokeKey", "/v1/me/keys/:id", {
+      params: { id: Schema.String },
+      success: L.KeyInfo,
+      error: [...auth, DataNotFound]
+    }).annotateMerge(describe("Revokes a key; it answers 401 from then on."))
+  )
+  .middleware(PortfolioAuth)
+  .annotateMerge(OpenApi.annotations({ title: "Portfolio ledger" }))
+{}

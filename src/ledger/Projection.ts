@@ -1,0 +1,69 @@
+/**
+ * The holdings projection: one row per (portfolio, symbol), rebuilt from the
+ * stream's events inside the append's transaction, and rebuildable from the
+ * events at any time (a rebuild must equal the live rows).
+ */
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { type Entry, type Position, replay } from "../../domain/ledger/Decider.ts"
+import type { StoredEvent } from "../../domain/ledger/Events.ts"
+
+export const toEntries = (events: ReadonlyArray<StoredEvent>): ReadonlyArray<Entry> =>
+  events.map((e) => ({ event_id: e.event_id, version: e.version, effective_date: e.effective_date, event: e.event }))
+
+/** Positions from events (a fresh replay). */
+export const positionsOf = (events: ReadonlyArray<StoredEvent>): ReadonlyArray<Position> => {
+  const r = replay(toEntries(events))
+  return r._tag === "Ok" ? [...r.state.values()].sort((a, b) => a.symbol.localeCompare(b.symbol)) : []
+}
+
+/** Writes the stream's positions (replacing what was there). */
+export const writeHoldings = (streamId: string, events: ReadonlyArray<StoredEvent>) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const positions = positionsOf(events)
+    const version = events.length > 0 ? events[events.length - 1]!.version : 0
+    yield* sql`DELETE FROM holdings WHERE stream_id = ${streamId}`
+    if (positions.length === 0) return positions
+    yield* sql.unsafe(
+      `INSERT INTO holdings (stream_id, symbol, quantity, cost, realized_pnl, dividends_gross, dividends_net, tax_withheld,
+                             fractional_entitlements, as_of_version)
+       SELECT $2, symbol, quantity, cost, realized_pnl, dividends_gross, dividends_net, tax_withheld, fractional_entitlements, $3
+       FROM jsonb_to_recordset($1::jsonb) AS t(symbol text, quantity numeric, cost numeric, realized_pnl numeric,
+         dividends_gross numeric, dividends_net numeric, tax_withheld numeric, fractional_entitlements numeric)`,
+      [JSON.stringify(positions), streamId, version]
+    )
+    return positions
+  })
+
+/** The stored positions of a stream. */
+export const readHoldings = (streamId: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<Record<string, string>>`
+      SELECT symbol, quantity::text, cost::text, realized_pnl::text, dividends_gross::text, dividends_net::text,
+             tax_withheld::text, fractional_entitlements::text
+      FROM holdings WHERE stream_id = ${streamId} ORDER BY symbol`
+    return rows.map((r): Position => ({
+      symbol: r["symbol"]!,
+      quantity: Number(r["quantity"]),
+      cost: Number(r["cost"]),
+      realized_pnl: Number(r["realized_pnl"]),
+      dividends_gross: Number(r["dividends_gross"]),
+      dividends_net: Number(r["dividends_net"]),
+      tax_withheld: Number(r["tax_withheld"]),
+      fractional_entitlements: Number(r["fractional_entitlements"])
+    }))
+  })
+
+/** Two position lists are equal to the rounding the projection stores. */
+export const samePositions = (a: ReadonlyArray<Position>, b: ReadonlyArray<Position>) =>
+  a.length === b.length &&
+  a.every((p, i) => {
+    const q = b[i]!
+    const close = (x: number, y: number) => Math.abs(x - y) < 1e-4
+    return p.symbol === q.symbol && close(p.quantity, q.quantity) && close(p.cost, q.cost) &&
+      close(p.realized_pnl, q.realized_pnl) && close(p.dividends_net, q.dividends_net) &&
+      close(p.dividends_gross, q.dividends_gross) && close(p.tax_withheld, q.tax_withheld) &&
+      close(p.fractional_entitlements, q.fractional_entitlements)
+  })
