@@ -96,7 +96,16 @@ const empty = (symbol: string): Position => ({
 /** Applies one event. Reversals are resolved by `orderedEntries`, not here. */
 export const evolve = (state: State, event: LedgerEvent): State => {
   if (event.type === "TransactionReversed" || event.type === "DonationRecorded") return state
-  const p = state.get(event.symbol) ?? empty(event.symbol)
+  const out = new Map(state)
+  out.set(event.symbol, evolvePosition(state.get(event.symbol) ?? empty(event.symbol), event))
+  return out
+}
+
+/** One position after one event of its symbol. */
+export const evolvePosition = (
+  p: Position,
+  event: Exclude<LedgerEvent, { type: "TransactionReversed" | "DonationRecorded" }>
+): Position => {
   let next: Position
   switch (event.type) {
     case "TradeRecorded": {
@@ -133,9 +142,7 @@ export const evolve = (state: State, event: LedgerEvent): State => {
       next = { ...p, quantity: round((p.quantity * event.numerator) / event.denominator) }
       break
   }
-  const out = new Map(state)
-  out.set(event.symbol, next)
-  return out
+  return next
 }
 
 /** Entries in application order, without reversed events and the reversals themselves. */
@@ -154,25 +161,27 @@ export const replay = (entries: ReadonlyArray<Entry>):
   | { readonly _tag: "Ok"; readonly state: State }
   | { readonly _tag: "Negative"; readonly symbol: string; readonly date: string; readonly quantity: number } =>
 {
-  let state = initialState
+  // Same result as folding `evolve`, without copying the map per event.
+  const state = new Map<string, Position>()
   for (const e of orderedEntries(entries)) {
-    state = evolve(state, e.event)
-    if (e.event.type !== "DonationRecorded" && e.event.type !== "TransactionReversed") {
-      const q = state.get(e.event.symbol)?.quantity ?? 0
-      if (q < -EPS) return { _tag: "Negative", symbol: e.event.symbol, date: e.effective_date, quantity: q }
-    }
+    const ev = e.event
+    if (ev.type === "DonationRecorded" || ev.type === "TransactionReversed") continue
+    const next = evolvePosition(state.get(ev.symbol) ?? empty(ev.symbol), ev)
+    state.set(ev.symbol, next)
+    if (next.quantity < -EPS) return { _tag: "Negative", symbol: ev.symbol, date: e.effective_date, quantity: next.quantity }
   }
   return { _tag: "Ok", state }
 }
 
 /** The quantity of `symbol` held at the end of `date`. */
 export const quantityOn = (entries: ReadonlyArray<Entry>, symbol: string, date: string) => {
-  let state = initialState
+  let p = empty(symbol)
   for (const e of orderedEntries(entries)) {
     if (e.effective_date > date) break
-    state = evolve(state, e.event)
+    const ev = e.event
+    if (ev.type !== "DonationRecorded" && ev.type !== "TransactionReversed" && ev.symbol === symbol) p = evolvePosition(p, ev)
   }
-  return state.get(symbol)?.quantity ?? 0
+  return p.quantity
 }
 
 const reject = (message: string, symbol?: string): Decision => ({

@@ -16,13 +16,14 @@ import { GuardLive } from "./Guard.ts"
 import { RateLimiter } from "./RateLimiter.ts"
 import { ValidationLive } from "./Validation.ts"
 
-/** Every route of the service, needing the feature services (Database, …). */
+/** The feature services the routes use; provided outside the server so tools and tests share them. */
+export const Services = LedgerServices.pipe(Layer.provideMerge(MarketServices))
+
+/** Every route of the service, needing the feature services. */
 export const Routes = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
     Layer.provide([SystemHttp, MarketHttp, AccountHttp, PortfolioHttp]),
-    Layer.provide(ValidationLive),
-    Layer.provide(LedgerServices),
-    Layer.provide(MarketServices)
+    Layer.provide(ValidationLive)
   ),
   HttpApiScalar.layer(Api, { path: "/docs" }),
   GuardLive
@@ -32,6 +33,7 @@ export const Routes = Layer.mergeAll(
 export const layer = Layer.unwrap(
   Effect.map(AppConfig, (config) =>
     HttpRouter.serve(Routes, { disableLogger: true }).pipe(
-      Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
+      Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host })),
+      Layer.provideMerge(Services)
     ))
 )

@@ -146,10 +146,9 @@ export class EventStore extends Context.Service<EventStore, {
           const appended = inserted.map(rowToStored)
           const projected = yield* project([...history, ...appended], appended)
           return { appended, projected }
-        })).pipe(
-          // A failed transaction may leave the cache ahead of the database: drop it.
-          Effect.onError(() => Effect.sync(() => cache.delete(streamId)))
-        )
+        }))
+      // The cache only ever holds rows read as committed (before this
+      // transaction's own insert), so a failed append leaves it valid.
 
       const readAll = (from: Checkpoint | undefined, limit: number) =>
         Effect.gen(function*() {

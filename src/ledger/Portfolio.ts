@@ -7,7 +7,7 @@
  * Owns: one stream per user (`portfolio-<user id>`). Does not own: market
  * data (asks Quotes and the store), credentials (Keys).
  */
-import { Clock, Context, Effect, Layer, Schedule } from "effect"
+import { Clock, Context, Effect, Layer, Schedule, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
 import {
   DataNotFound,
@@ -69,6 +69,15 @@ export class Portfolio extends Context.Service<Portfolio, {
       const sql = yield* SqlClient.SqlClient
       const store = yield* EventStore
       const quotes = yield* Quotes
+      // Writers to one stream in this process queue behind a striped lock, so
+      // they rarely collide; the expected-version check in the database still
+      // decides between processes (and is what a conflict retry relies on).
+      const stripes = yield* Effect.forEach(Array.from({ length: 64 }), () => Semaphore.make(1))
+      const stripeOf = (streamId: string) => {
+        let h = 0
+        for (let i = 0; i < streamId.length; i++) h = (h * 31 + streamId.charCodeAt(i)) | 0
+        return stripes[Math.abs(h) % stripes.length]!
+      }
 
       const requireSymbol = (raw: string) =>
         Effect.gen(function*() {
@@ -159,12 +168,12 @@ export class Portfolio extends Context.Service<Portfolio, {
       const record = Effect.fn("Portfolio.record")(function*(principal: Principal, command: Command, options: RecordOptions) {
         const normalised: Command = command.kind === "reversal" ? command : { ...command, symbol: yield* requireSymbol(command.symbol) }
         const requestHash = sha256(canonicalJson(normalised))
-        return yield* attempt(principal, normalised, options, requestHash).pipe(
+        return yield* stripeOf(streamOf(principal.userId)).withPermit(attempt(principal, normalised, options, requestHash)).pipe(
           // Decide against fresh state and try again when another writer got there first.
           Effect.retry({
             while: (e) => e instanceof ConcurrencyConflict,
-            times: 100,
-            schedule: Schedule.jittered(Schedule.spaced("2 millis"))
+            times: 1000,
+            schedule: Schedule.jittered(Schedule.spaced("1 millis"))
           }),
           Effect.catchTag("ConcurrencyConflict", () =>
             Effect.die(new Internal({ message: "the portfolio was too busy to record this; try again" }))),
