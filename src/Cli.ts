@@ -9,6 +9,7 @@ import { AppConfig } from "./config/AppConfig.ts"
 import * as Database from "./db/Database.ts"
 import * as Server from "./http/Server.ts"
 import { PackImport } from "./ingest/PackImport.ts"
+import { Audit } from "./ledger/Audit.ts"
 import { DataPack } from "./sources/DataPack.ts"
 import { jsonLinesLogger } from "./observability/JsonLogger.ts"
 
@@ -52,7 +53,7 @@ const serveLayer = Server.layer.pipe(
 const serve = Layer.launch(serveLayer)
 
 const serveCommand = Command.make("serve", {}, () => serve).pipe(
-  Command.withDescription("Serve the HTTP API, the MCP tool endpoint and /docs (the default command)")
+  Command.withDescription("Serve the HTTP API, /openapi.json and /docs (the default command)")
 )
 
 const migrateCommand = Command.make("migrate", {}, () =>
@@ -81,9 +82,56 @@ const ingestCommand = Command.make("ingest", {
     Command.withDescription("Import the bundled data pack into the store (idempotent; progress on a terminal, summary at the end)")
   )
 
+const AuditLive = Audit.layer.pipe(Layer.provide(StoreLive))
+
+const progress = (label: string) => (done: number, total: number) =>
+  Effect.sync(() => {
+    if (process.stderr.isTTY) process.stderr.write(`\r${label}: ${done}/${total} streams   ${done === total ? "\n" : ""}`)
+  })
+
+const ledgerVerify = Command.make("verify", {}, () =>
+  Effect.gen(function*() {
+    const audit = yield* Audit
+    const r = yield* audit.verifyAll(progress("verifying"))
+    yield* Console.log(`${r.streams} streams, ${r.events} events verified in ${r.seconds.toFixed(2)} s`)
+    for (const f of r.failures) {
+      yield* Console.log(`FAIL ${f.stream_id}: ${
+        f.first_failure
+          ? `event ${f.first_failure.event_id} (version ${f.first_failure.version}, position ${f.first_failure.position}): ${f.first_failure.reason}`
+          : "the live projection differs from a replay"
+      }`)
+    }
+    if (r.failures.length > 0) return yield* Effect.fail(new Error(`${r.failures.length} stream(s) do not verify`))
+    yield* Console.log("OK: every hash chain verifies and every projection equals its replay")
+  }).pipe(Effect.provide(AuditLive))).pipe(
+    Command.withDescription("Recompute every stream's hash chain and replay it into a fresh projection (whole database)")
+  )
+
+const ledgerRebuild = Command.make("rebuild", {}, () =>
+  Effect.gen(function*() {
+    const audit = yield* Audit
+    const r = yield* audit.rebuildAll
+    yield* Console.log(`rebuilt the holdings projection of ${r.streams} streams from ${r.events} events`)
+  }).pipe(Effect.provide(AuditLive))).pipe(Command.withDescription("Rebuild every projection from the events"))
+
+const ledgerExport = Command.make("export", {
+  stream: Flag.String("stream").pipe(Flag.withDescription("The stream id, e.g. portfolio-<user id> or donations"))
+}, ({ stream }) =>
+  Effect.gen(function*() {
+    const audit = yield* Audit
+    const lines = yield* audit.exportStream(stream)
+    for (const line of lines) yield* Console.log(line)
+    yield* Effect.sync(() => process.stderr.write(`exported ${lines.length} events of ${stream}\n`))
+  }).pipe(Effect.provide(AuditLive))).pipe(Command.withDescription("Print one stream's events as NDJSON (canonical JSON, with hashes)"))
+
+const ledgerCommand = Command.make("ledger", {}).pipe(
+  Command.withDescription("Auditor's tools for the event ledger"),
+  Command.withSubcommands([ledgerVerify, ledgerRebuild, ledgerExport])
+)
+
 export const cli = Command.make("psx", {}, () => serve).pipe(
   Command.withDescription("PSX data service"),
-  Command.withSubcommands([serveCommand, migrateCommand, ingestCommand])
+  Command.withSubcommands([serveCommand, migrateCommand, ingestCommand, ledgerCommand])
 )
 
 export const run = Command.run(cli, { version: "1.0.0" })
