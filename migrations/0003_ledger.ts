@@ -77,8 +77,7 @@ export default Effect.gen(function*() {
       user_id text NOT NULL,
       key text NOT NULL,
       request_hash text NOT NULL,
-      status integer NOT NULL,
-      response jsonb NOT NULL,
+      event_id text NOT NULL,
       created_at timestamptz NOT NULL,
       PRIMARY KEY (user_id, key)
     )`

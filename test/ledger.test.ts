@@ -232,7 +232,7 @@ layer(TestApp({ withPack: true }), { timeout: 600_000, excludeTestServices: true
         type: "DonationRecorded" as const, donation_id: `race-${n}`, amount: n, currency: "PKR" as const, status: "pending" as const
       })
       const results = yield* Effect.all(
-        [1, 2].map((n) => Effect.result(store.append("race-stream", 0, [donation(n)], {}, () => Effect.void))),
+        [1, 2].map((n) => Effect.result(store.append("race-stream", 0, [donation(n)], {}))),
         { concurrency: 2 }
       )
       const failures = results.filter((r) => r._tag === "Failure")

@@ -7,12 +7,47 @@
 
 export const GENESIS = "0".repeat(64)
 
-/** JSON with object keys sorted at every depth. */
+const quotedKeys = new Map<string, string>()
+const quoteKey = (k: string) => {
+  let q = quotedKeys.get(k)
+  if (q === undefined) {
+    q = JSON.stringify(k) + ":"
+    if (quotedKeys.size < 10_000) quotedKeys.set(k, q)
+  }
+  return q
+}
+
+/** JSON with object keys sorted at every depth and no white space (undefined values left out). */
 export const canonicalJson = (value: unknown): string => {
-  if (value === null || typeof value !== "object") return JSON.stringify(value)
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`
-  const keys = Object.keys(value as Record<string, unknown>).filter((k) => (value as Record<string, unknown>)[k] !== undefined).sort()
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(",")}}`
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value)
+    case "number":
+      return Number.isFinite(value) ? String(value) : "null"
+    case "boolean":
+      return value ? "true" : "false"
+    case "object": {
+      if (value === null) return "null"
+      if (Array.isArray(value)) {
+        let out = "["
+        for (let i = 0; i < value.length; i++) out += (i > 0 ? "," : "") + canonicalJson(value[i] === undefined ? null : value[i])
+        return out + "]"
+      }
+      const record = value as Record<string, unknown>
+      const keys = Object.keys(record).sort()
+      let out = "{"
+      let first = true
+      for (const k of keys) {
+        const v = record[k]
+        if (v === undefined || typeof v === "function") continue
+        out += (first ? "" : ",") + quoteKey(k) + canonicalJson(v)
+        first = false
+      }
+      return out + "}"
+    }
+    default:
+      return "null"
+  }
 }
 
 export interface ChainFields {

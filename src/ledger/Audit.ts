@@ -4,9 +4,10 @@
  * projections from events; export a stream as NDJSON. Whole-ledger runs page
  * through streams and report progress.
  */
-import { Clock, Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Fiber, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { chainInput, GENESIS } from "../../domain/ledger/Chain.ts"
+import type { Position } from "../../domain/ledger/Decider.ts"
 import type { StoredEvent } from "../../domain/ledger/Events.ts"
 import type { VerifyResult } from "../../domain/ledger/Schemas.ts"
 import { canonicalJson } from "../../domain/ledger/Chain.ts"
@@ -39,6 +40,18 @@ export const verifyChain = (streamId: string, events: ReadonlyArray<StoredEvent>
   return undefined
 }
 
+const toStored = (r: Record<string, unknown>): StoredEvent => ({
+  position: Number(r["position"]),
+  stream_id: String(r["stream_id"]),
+  version: Number(r["version"]),
+  event_id: String(r["event_id"]),
+  recorded_at: String(r["recorded_at"]),
+  effective_date: String(r["effective_date"]),
+  event: r["payload"] as StoredEvent["event"],
+  prev_hash: String(r["prev_hash"]),
+  hash: String(r["hash"])
+})
+
 export class Audit extends Context.Service<Audit, {
   readonly verifyStream: (streamId: string) => Effect.Effect<Verify, SqlError.SqlError>
   readonly verifyAll: (onProgress?: (done: number, total: number) => Effect.Effect<void>) => Effect.Effect<{
@@ -62,19 +75,7 @@ export class Audit extends Context.Service<Audit, {
                   effective_date::text AS effective_date, prev_hash, hash
            FROM events WHERE stream_id = $1 ORDER BY version`,
           [streamId]
-        ).pipe(Effect.map((rows) =>
-          rows.map((r): StoredEvent => ({
-            position: Number(r["position"]),
-            stream_id: String(r["stream_id"]),
-            version: Number(r["version"]),
-            event_id: String(r["event_id"]),
-            recorded_at: String(r["recorded_at"]),
-            effective_date: String(r["effective_date"]),
-            event: r["payload"] as StoredEvent["event"],
-            prev_hash: String(r["prev_hash"]),
-            hash: String(r["hash"])
-          }))
-        ))
+        ).pipe(Effect.map((rows) => rows.map(toStored)))
 
       const verifyStream = Effect.fn("Audit.verifyStream")(function*(streamId: string) {
         const events = yield* load(streamId)
@@ -96,19 +97,75 @@ export class Audit extends Context.Service<Audit, {
         (rows) => rows.map((r) => r.stream_id)
       )
 
+      /** Every stream in one pass over the events table, in pages, checking each stream as it completes. */
       const verifyAll = (onProgress?: (done: number, total: number) => Effect.Effect<void>) =>
         Effect.gen(function*() {
           const started = yield* Clock.currentTimeMillis
-          const ids = yield* streams
+          const totalRows = yield* sql<{ n: number; streams: number }>`
+            select count(*)::int as n, count(distinct stream_id)::int as streams from events`
+          const totalStreams = totalRows[0]?.streams ?? 0
+          const liveRows = yield* sql<Record<string, string>>`
+            SELECT stream_id, symbol, quantity::text, cost::text, realized_pnl::text, dividends_gross::text,
+                   dividends_net::text, tax_withheld::text, fractional_entitlements::text
+            FROM holdings ORDER BY stream_id, symbol`
+          const live = new Map<string, Array<Position>>()
+          for (const r of liveRows) {
+            const list = live.get(r["stream_id"]!) ?? []
+            list.push({
+              symbol: r["symbol"]!, quantity: Number(r["quantity"]), cost: Number(r["cost"]),
+              realized_pnl: Number(r["realized_pnl"]), dividends_gross: Number(r["dividends_gross"]),
+              dividends_net: Number(r["dividends_net"]), tax_withheld: Number(r["tax_withheld"]),
+              fractional_entitlements: Number(r["fractional_entitlements"])
+            })
+            live.set(r["stream_id"]!, list)
+          }
           const failures: Array<Verify> = []
           let events = 0
-          for (let i = 0; i < ids.length; i++) {
-            const r = yield* verifyStream(ids[i]!)
-            events += r.events
-            if (!r.ok) failures.push(r)
-            if (onProgress) yield* onProgress(i + 1, ids.length)
+          let done = 0
+          let current: { id: string; events: Array<StoredEvent> } | undefined
+          const finish = (stream: { id: string; events: Array<StoredEvent> }) => {
+            const failure = verifyChain(stream.id, stream.events)
+            const projection_matches = stream.id.startsWith("portfolio-")
+              ? samePositions(positionsOf(stream.events), live.get(stream.id) ?? [])
+              : true
+            events += stream.events.length
+            done++
+            if (failure || !projection_matches) {
+              failures.push({
+                stream_id: stream.id,
+                ok: false,
+                events: stream.events.length,
+                ...(failure ? { first_failure: failure } : {}),
+                projection_matches
+              })
+            }
           }
-          return { streams: ids.length, events, failures, seconds: ((yield* Clock.currentTimeMillis) - started) / 1000 }
+          const fetchPage = (after: readonly [string, number]) =>
+            sql.unsafe<Record<string, unknown>>(
+              `SELECT position, stream_id, version, event_id, payload, ${iso("recorded_at")} AS recorded_at,
+                      effective_date::text AS effective_date, prev_hash, hash
+               FROM events WHERE (stream_id, version) > ($1, $2) ORDER BY stream_id, version LIMIT 10000`,
+              [...after]
+            )
+          let page = yield* fetchPage(["", 0])
+          while (page.length > 0) {
+            // The next page loads while this one is checked.
+            const tail = page[page.length - 1]!
+            const nextPage = yield* Effect.forkChild(fetchPage([String(tail["stream_id"]), Number(tail["version"])]))
+            for (const r of page) {
+              const e = toStored(r)
+              if (current === undefined || current.id !== e.stream_id) {
+                if (current) finish(current)
+                current = { id: e.stream_id, events: [] }
+              }
+              current.events.push(e)
+            }
+            if (onProgress) yield* onProgress(done, totalStreams)
+            page = yield* Fiber.join(nextPage)
+          }
+          if (current) finish(current)
+          if (onProgress) yield* onProgress(done, totalStreams)
+          return { streams: done, events, failures, seconds: ((yield* Clock.currentTimeMillis) - started) / 1000 }
         })
 
       const rebuildAll = Effect.gen(function*() {

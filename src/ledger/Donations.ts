@@ -44,7 +44,7 @@ export class Donations extends Context.Service<Donations, {
             currency: "PKR",
             ...(note ? { note } : {}),
             status: "pending"
-          }], { request_id: requestId }, () => Effect.void)
+          }], { request_id: requestId })
         }).pipe(
           Effect.retry({ while: (e) => e instanceof ConcurrencyConflict, times: 100, schedule: Schedule.jittered(Schedule.spaced("2 millis")) }),
           Effect.catchTag("ConcurrencyConflict", (e) => Effect.die(e)),

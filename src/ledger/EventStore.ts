@@ -2,9 +2,11 @@
  * The append-only event store on PostgreSQL.
  *
  * Owns: appending with an expected stream version (a conflict is a typed
- * `ConcurrencyConflict`), the per-stream SHA-256 hash chain, running a
- * projection step inside the append's transaction, and reading streams and
- * the whole ledger. Does not own: deciding what to append (the decider).
+ * `ConcurrencyConflict`), the per-stream SHA-256 hash chain, writing the
+ * projection rows and idempotency claim the caller computed in the same
+ * statement as the events (one round trip, atomic), and reading streams and
+ * the whole ledger. Does not own: deciding what to append (the decider) or
+ * how positions are computed (the projection).
  *
  * Catch-up reading: positions come from a sequence, so a slow transaction
  * can commit an event with a lower position after a faster one. Readers of
@@ -14,9 +16,10 @@
  */
 import { Clock, Context, Data, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { createHash, randomUUID } from "node:crypto"
+import { createHash, hash as cryptoHash, randomUUID } from "node:crypto"
 import { chainInput, GENESIS } from "../../domain/ledger/Chain.ts"
 import { effectiveDate, type LedgerEvent, type StoredEvent } from "../../domain/ledger/Events.ts"
+import type { Position } from "../../domain/ledger/Decider.ts"
 import { iso } from "../market/Rows.ts"
 
 export class ConcurrencyConflict extends Data.TaggedError("ConcurrencyConflict")<{
@@ -31,7 +34,10 @@ export interface EventMetadata {
   readonly idempotency_key?: string | undefined
 }
 
-export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
+/** SHA-256 hex of a text (the one-shot `crypto.hash` where the runtime has it). */
+export const sha256: (text: string) => string = typeof cryptoHash === "function"
+  ? (text) => cryptoHash("sha256", text, "hex")
+  : (text) => createHash("sha256").update(text).digest("hex")
 
 /** A checkpoint of a catch-up reader of the whole ledger. */
 export interface Checkpoint {
@@ -61,27 +67,33 @@ export const isUniqueViolation = (e: SqlError.SqlError) => {
 const COLUMNS = `position, stream_id, version, event_id, payload, ${iso("recorded_at")} AS recorded_at,
   effective_date::text AS effective_date, prev_hash, hash, tx::text AS tx`
 
+export interface AppendOptions {
+  /** The stream's positions after the append (computed from all its events); written in the same statement. */
+  readonly holdings?: ((all: ReadonlyArray<StoredEvent>) => ReadonlyArray<Position>) | undefined
+  /** An Idempotency-Key to claim for the first appended event, in the same statement. */
+  readonly idempotency?: { readonly user_id: string; readonly key: string; readonly request_hash: string } | undefined
+}
+
 export class EventStore extends Context.Service<EventStore, {
   /** Every event of a stream in version order. */
   readonly readStream: (streamId: string) => Effect.Effect<ReadonlyArray<StoredEvent>, SqlError.SqlError>
   /**
-   * Appends `events` after `expectedVersion` and runs `project` with the
-   * stream's full history (old and new) in the same transaction.
+   * Appends `events` after `expectedVersion`. The events, the projection rows
+   * and the idempotency claim are written by one statement, so they commit or
+   * fail together; a lost race on the version or the key is a ConcurrencyConflict.
    */
-  readonly append: <A, E, R>(
+  readonly append: (
     streamId: string,
     expectedVersion: number,
     events: ReadonlyArray<LedgerEvent>,
     metadata: EventMetadata,
-    project: (all: ReadonlyArray<StoredEvent>, appended: ReadonlyArray<StoredEvent>) => Effect.Effect<A, E, R>
-  ) => Effect.Effect<{ readonly appended: ReadonlyArray<StoredEvent>; readonly projected: A }, ConcurrencyConflict | SqlError.SqlError | E, R>
+    options?: AppendOptions
+  ) => Effect.Effect<{ readonly appended: ReadonlyArray<StoredEvent>; readonly all: ReadonlyArray<StoredEvent> }, ConcurrencyConflict | SqlError.SqlError>
   /** A page of the whole ledger for catch-up readers, after `from`. */
   readonly readAll: (from: Checkpoint | undefined, limit: number) => Effect.Effect<{
     readonly events: ReadonlyArray<StoredEvent & { readonly tx: string }>
     readonly next: Checkpoint | undefined
   }, SqlError.SqlError>
-  /** Distinct stream ids, for whole-ledger tools. */
-  readonly streams: Effect.Effect<ReadonlyArray<string>, SqlError.SqlError>
 }>()("psx/ledger/EventStore") {
   static readonly layer = Layer.effect(
     EventStore,
@@ -106,37 +118,76 @@ export class EventStore extends Context.Service<EventStore, {
           return all
         })
 
-      const append = <A, E, R>(
+      const append = (
         streamId: string,
         expectedVersion: number,
         events: ReadonlyArray<LedgerEvent>,
         metadata: EventMetadata,
-        project: (all: ReadonlyArray<StoredEvent>, appended: ReadonlyArray<StoredEvent>) => Effect.Effect<A, E, R>
+        options?: AppendOptions
       ) =>
-        sql.withTransaction(Effect.gen(function*() {
-          const history = yield* readStream(streamId)
+        Effect.gen(function*() {
+          // The cached prefix is enough when it ends at the expected version:
+          // if another writer got there first, the unique (stream, version)
+          // key refuses the insert below.
+          const cached = cache.get(streamId)
+          const history = cached !== undefined && cached.length === expectedVersion ? cached : yield* readStream(streamId)
           if (history.length !== expectedVersion) {
             return yield* new ConcurrencyConflict({ stream_id: streamId, expected: expectedVersion })
           }
           const now = new Date(yield* Clock.currentTimeMillis).toISOString()
           let prev = history.length > 0 ? history[history.length - 1]!.hash : GENESIS
-          const rows = events.map((event, i) => {
+          const drafts: Array<StoredEvent> = events.map((event, i) => {
             const version = expectedVersion + i + 1
             const event_id = randomUUID()
             const effective_date = effectiveDate(event, now.slice(0, 10))
             const hash = sha256(chainInput(prev, { stream_id: streamId, version, event_id, effective_date, recorded_at: now, payload: event }))
-            const row = { stream_id: streamId, version, event_id, type: event.type, payload: event, effective_date, prev_hash: prev, hash }
+            const draft = { position: 0, stream_id: streamId, version, event_id, recorded_at: now, effective_date, event, prev_hash: prev, hash }
             prev = hash
-            return row
+            return draft
           })
+          const positions = options?.holdings ? options.holdings([...history, ...drafts]) : undefined
           const inserted = yield* sql.unsafe<Record<string, unknown>>(
-            `INSERT INTO events (stream_id, version, event_id, type, payload, metadata, recorded_at, effective_date, prev_hash, hash)
-             SELECT stream_id, version, event_id, type, payload, $2::jsonb, $3::timestamptz, effective_date, prev_hash, hash
-             FROM jsonb_to_recordset($1::jsonb) AS t(stream_id text, version int, event_id text, type text, payload jsonb,
-               effective_date date, prev_hash text, hash text)
-             ORDER BY version
-             RETURNING ${COLUMNS}`,
-            [JSON.stringify(rows), JSON.stringify(metadata), now]
+            `WITH ins AS (
+               INSERT INTO events (stream_id, version, event_id, type, payload, metadata, recorded_at, effective_date, prev_hash, hash)
+               SELECT $2, version, event_id, type, payload, $3::jsonb, $4::timestamptz, effective_date, prev_hash, hash
+               FROM jsonb_to_recordset($1::jsonb) AS t(version int, event_id text, type text, payload jsonb,
+                 effective_date date, prev_hash text, hash text)
+               ORDER BY version
+               RETURNING ${COLUMNS}
+             ), p AS (
+               SELECT * FROM jsonb_to_recordset($5::jsonb) AS t(symbol text, quantity numeric, cost numeric, realized_pnl numeric,
+                 dividends_gross numeric, dividends_net numeric, tax_withheld numeric, fractional_entitlements numeric)
+             ), up AS (
+               INSERT INTO holdings (stream_id, symbol, quantity, cost, realized_pnl, dividends_gross, dividends_net, tax_withheld,
+                                     fractional_entitlements, as_of_version)
+               SELECT $2, symbol, quantity, cost, realized_pnl, dividends_gross, dividends_net, tax_withheld, fractional_entitlements, $6
+               FROM p
+               ON CONFLICT (stream_id, symbol) DO UPDATE SET quantity = excluded.quantity, cost = excluded.cost,
+                 realized_pnl = excluded.realized_pnl, dividends_gross = excluded.dividends_gross,
+                 dividends_net = excluded.dividends_net, tax_withheld = excluded.tax_withheld,
+                 fractional_entitlements = excluded.fractional_entitlements, as_of_version = excluded.as_of_version
+             ), gone AS (
+               DELETE FROM holdings WHERE $5::jsonb IS NOT NULL AND stream_id = $2 AND symbol NOT IN (SELECT symbol FROM p)
+             ), idem AS (
+               INSERT INTO idempotency (user_id, key, request_hash, event_id, created_at)
+               SELECT $7, $8, $9, $10, $4::timestamptz WHERE $7::text IS NOT NULL
+             )
+             SELECT * FROM ins ORDER BY version`,
+            [
+              JSON.stringify(drafts.map((d) => ({
+                version: d.version, event_id: d.event_id, type: d.event.type, payload: d.event,
+                effective_date: d.effective_date, prev_hash: d.prev_hash, hash: d.hash
+              }))),
+              streamId,
+              JSON.stringify(metadata),
+              now,
+              positions ? JSON.stringify(positions) : null,
+              drafts[drafts.length - 1]?.version ?? expectedVersion,
+              options?.idempotency?.user_id ?? null,
+              options?.idempotency?.key ?? null,
+              options?.idempotency?.request_hash ?? null,
+              drafts[0]?.event_id ?? null
+            ]
           ).pipe(
             Effect.catchTag("SqlError", (e): Effect.Effect<never, ConcurrencyConflict | SqlError.SqlError> =>
               isUniqueViolation(e)
@@ -144,11 +195,10 @@ export class EventStore extends Context.Service<EventStore, {
                 : Effect.fail(e))
           )
           const appended = inserted.map(rowToStored)
-          const projected = yield* project([...history, ...appended], appended)
-          return { appended, projected }
-        }))
-      // The cache only ever holds rows read as committed (before this
-      // transaction's own insert), so a failed append leaves it valid.
+          const all = [...history, ...appended]
+          if (cache.get(streamId) === history) cache.set(streamId, all)
+          return { appended, all }
+        })
 
       const readAll = (from: Checkpoint | undefined, limit: number) =>
         Effect.gen(function*() {
@@ -164,12 +214,7 @@ export class EventStore extends Context.Service<EventStore, {
           return { events, next: last ? { tx: last.tx, position: last.position } : from }
         })
 
-      const streams = Effect.map(
-        sql<{ stream_id: string }>`select distinct stream_id from events order by stream_id`,
-        (rows) => rows.map((r) => r.stream_id)
-      )
-
-      return { readStream, append, readAll, streams }
+      return { readStream, append, readAll }
     })
   )
 }

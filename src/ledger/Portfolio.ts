@@ -26,9 +26,9 @@ import type { EventRecord, Holding, RecordResult } from "../../domain/ledger/Sch
 import { decodeCursor, encodeCursor } from "../market/Cursor.ts"
 import { Quotes } from "../market/Quotes.ts"
 import { storeUnavailable } from "../market/Rows.ts"
-import { ConcurrencyConflict, EventStore, isUniqueViolation, sha256 } from "./EventStore.ts"
+import { ConcurrencyConflict, EventStore, sha256 } from "./EventStore.ts"
 import type { Principal } from "./Keys.ts"
-import { readHoldings, writeHoldings } from "./Projection.ts"
+import { positionsOf, readHoldings, toEntries } from "./Projection.ts"
 
 export const streamOf = (userId: string) => `portfolio-${userId}`
 
@@ -50,8 +50,6 @@ export interface RecordOptions {
   readonly idempotencyKey?: string | undefined
   readonly requestId?: string | undefined
 }
-
-class IdempotencyRace extends Error {}
 
 export class Portfolio extends Context.Service<Portfolio, {
   readonly record: (principal: Principal, command: Command, options: RecordOptions) => Effect.Effect<typeof RecordResult.Type, RecordError>
@@ -96,16 +94,32 @@ export class Portfolio extends Context.Service<Portfolio, {
           (rows) => (rows[0] ? circuitBounds(Number(rows[0].close), date) : undefined)
         )
 
+      const respond = (event: StoredEvent, all: ReadonlyArray<StoredEvent>, replayed: boolean) =>
+        Effect.gen(function*() {
+          const symbol = event.event.type === "DonationRecorded" ? undefined : event.event.symbol
+          const position = symbol ? positionsOf(all).find((p) => p.symbol === symbol) : undefined
+          return {
+            event: toEventRecord(event),
+            ...(position ? { holding: yield* value(position) } : {}),
+            flags: event.event.type === "TradeRecorded" ? event.event.flags : [],
+            replayed
+          } satisfies typeof RecordResult.Type
+        })
+
+      /** An earlier request with this key: the original event (and today's holding), or 409 for another body. */
       const lookupIdempotent = (userId: string, key: string, requestHash: string) =>
         Effect.gen(function*() {
-          const rows = yield* sql<{ request_hash: string; response: typeof RecordResult.Type }>`
-            SELECT request_hash, response FROM idempotency WHERE user_id = ${userId} AND key = ${key}`.pipe(storeUnavailable)
+          const rows = yield* sql<{ request_hash: string; event_id: string }>`
+            SELECT request_hash, event_id FROM idempotency WHERE user_id = ${userId} AND key = ${key}`.pipe(storeUnavailable)
           const hit = rows[0]
           if (hit === undefined) return undefined
           if (hit.request_hash !== requestHash) {
             return yield* new IdempotencyMismatch({ message: `Idempotency-Key ${key} was used before with a different body` })
           }
-          return { ...hit.response, replayed: true }
+          const all = yield* store.readStream(streamOf(userId)).pipe(storeUnavailable)
+          const event = all.find((e) => e.event_id === hit.event_id)
+          if (event === undefined) return yield* Effect.die(new Error(`idempotency record points at a missing event ${hit.event_id}`))
+          return yield* respond(event, all, true)
         })
 
       const attempt = (principal: Principal, command: Command, options: RecordOptions, requestHash: string) =>
@@ -120,49 +134,23 @@ export class Portfolio extends Context.Service<Portfolio, {
           const circuit = command.kind === "buy" || command.kind === "sell"
             ? yield* circuitFor(command.symbol, command.trade_date)
             : undefined
-          const decision = decide(command, history.map((e) => ({
-            event_id: e.event_id,
-            version: e.version,
-            effective_date: e.effective_date,
-            event: e.event
-          })), { today: karachiDate(now), isTradingDay, settlementDate, circuit })
+          const decision = decide(command, toEntries(history), { today: karachiDate(now), isTradingDay, settlementDate, circuit })
           if (decision._tag === "Rejected") {
             return yield* new InvalidRequest(decision.rejection)
           }
-          const result = yield* store.append(
+          const { appended, all } = yield* store.append(
             streamId,
             history.length,
             decision.events,
             { actor_key_id: principal.keyId, request_id: options.requestId, idempotency_key: options.idempotencyKey },
-            (all, appended) =>
-              Effect.gen(function*() {
-                const positions = yield* writeHoldings(streamId, all).pipe(Effect.provideService(SqlClient.SqlClient, sql))
-                const first = appended[0]!
-                const symbol = first.event.type === "DonationRecorded" ? undefined : first.event.symbol
-                const position = symbol ? positions.find((p) => p.symbol === symbol) : undefined
-                const response: typeof RecordResult.Type = {
-                  event: toEventRecord(first),
-                  ...(position ? { holding: yield* value(position) } : {}),
-                  flags: first.event.type === "TradeRecorded" ? first.event.flags : [],
-                  replayed: false
-                }
-                if (options.idempotencyKey) {
-                  yield* sql`
-                    INSERT INTO idempotency (user_id, key, request_hash, status, response, created_at)
-                    VALUES (${principal.userId}, ${options.idempotencyKey}, ${requestHash}, 201,
-                            ${JSON.stringify(response)}::jsonb, ${new Date(now).toISOString()}::timestamptz)`.pipe(
-                      Effect.catchTag("SqlError", (e) => (isUniqueViolation(e) ? Effect.die(new IdempotencyRace()) : Effect.fail(e)))
-                    )
-                }
-                return response
-              })
-          ).pipe(
-            Effect.catchTag("SqlError", (e) => Effect.fail(e)),
-            Effect.catchDefect((d) =>
-              d instanceof IdempotencyRace ? Effect.fail(new ConcurrencyConflict({ stream_id: streamId, expected: history.length })) : Effect.die(d)
-            )
+            {
+              holdings: positionsOf,
+              idempotency: options.idempotencyKey
+                ? { user_id: principal.userId, key: options.idempotencyKey, request_hash: requestHash }
+                : undefined
+            }
           )
-          return result.projected
+          return yield* respond(appended[0]!, all, false)
         })
 
       const record = Effect.fn("Portfolio.record")(function*(principal: Principal, command: Command, options: RecordOptions) {

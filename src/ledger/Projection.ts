@@ -23,14 +23,21 @@ export const writeHoldings = (streamId: string, events: ReadonlyArray<StoredEven
     const sql = yield* SqlClient.SqlClient
     const positions = positionsOf(events)
     const version = events.length > 0 ? events[events.length - 1]!.version : 0
-    yield* sql`DELETE FROM holdings WHERE stream_id = ${streamId}`
-    if (positions.length === 0) return positions
+    // One statement: upsert every position, drop rows of symbols no longer in the replay.
     yield* sql.unsafe(
-      `INSERT INTO holdings (stream_id, symbol, quantity, cost, realized_pnl, dividends_gross, dividends_net, tax_withheld,
-                             fractional_entitlements, as_of_version)
-       SELECT $2, symbol, quantity, cost, realized_pnl, dividends_gross, dividends_net, tax_withheld, fractional_entitlements, $3
-       FROM jsonb_to_recordset($1::jsonb) AS t(symbol text, quantity numeric, cost numeric, realized_pnl numeric,
-         dividends_gross numeric, dividends_net numeric, tax_withheld numeric, fractional_entitlements numeric)`,
+      `WITH p AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(symbol text, quantity numeric, cost numeric, realized_pnl numeric,
+           dividends_gross numeric, dividends_net numeric, tax_withheld numeric, fractional_entitlements numeric)
+       ), up AS (
+         INSERT INTO holdings (stream_id, symbol, quantity, cost, realized_pnl, dividends_gross, dividends_net, tax_withheld,
+                               fractional_entitlements, as_of_version)
+         SELECT $2, symbol, quantity, cost, realized_pnl, dividends_gross, dividends_net, tax_withheld, fractional_entitlements, $3 FROM p
+         ON CONFLICT (stream_id, symbol) DO UPDATE SET quantity = excluded.quantity, cost = excluded.cost,
+           realized_pnl = excluded.realized_pnl, dividends_gross = excluded.dividends_gross,
+           dividends_net = excluded.dividends_net, tax_withheld = excluded.tax_withheld,
+           fractional_entitlements = excluded.fractional_entitlements, as_of_version = excluded.as_of_version
+       )
+       DELETE FROM holdings WHERE stream_id = $2 AND symbol NOT IN (SELECT symbol FROM p)`,
       [JSON.stringify(positions), streamId, version]
     )
     return positions
