@@ -22,14 +22,28 @@ const validRow = (r: PriceRow) =>
   (r.high === undefined || r.low === undefined || r.high >= r.low) &&
   (r.volume === undefined || r.volume >= 0)
 
+/** Keeps a row once per date and only when consistent; counts what it leaves out. */
+const dailyRows = () => {
+  const out = collector<PriceRow>()
+  const seen = new Set<string>()
+  return {
+    ...out,
+    add: (r: PriceRow) => {
+      if (seen.has(r.date)) return out.skip("duplicate date")
+      seen.add(r.date)
+      if (!validRow(r)) return out.skip("inconsistent row")
+      out.rows.push(r)
+    }
+  }
+}
+
 /** `POST /historical`: DATE (text, or `data-order` epoch), OPEN, HIGH, LOW, CLOSE, VOLUME. */
 export const parseHistorical = (html: string): Parsed<PriceRow> => {
-  const out = collector<PriceRow>()
+  const out = dailyRows()
   const table = tables(html).find((t) => t.headers.some((h) => h.attrs["data-name"] === "close"))
   if (!table) return out.done()
   const at = (name: string) => table.headers.findIndex((h) => h.attrs["data-name"] === name)
   const i = { time: at("time"), open: at("open"), high: at("high"), low: at("low"), close: at("close"), volume: at("volume") }
-  const seen = new Set<string>()
   for (const row of table.rows) {
     const dc = row[i.time]
     const epoch = Number(dc?.attrs["data-order"])
@@ -43,12 +57,7 @@ export const parseHistorical = (html: string): Parsed<PriceRow> => {
       out.skip("unreadable close")
       continue
     }
-    if (seen.has(date)) {
-      out.skip("duplicate date")
-      continue
-    }
-    seen.add(date)
-    const r: PriceRow = {
+    out.add({
       date,
       close,
       ...defined({
@@ -57,12 +66,7 @@ export const parseHistorical = (html: string): Parsed<PriceRow> => {
         low: parseNumber(cellNumber(row[i.low])),
         volume: parseNumber(cellNumber(row[i.volume]))
       })
-    }
-    if (!validRow(r)) {
-      out.skip("inconsistent row")
-      continue
-    }
-    out.rows.push(r)
+    })
   }
   return out.done()
 }
@@ -73,10 +77,9 @@ export const parseHistorical = (html: string): Parsed<PriceRow> => {
  * caller must treat it as unknown, not as a price history of nothing.
  */
 export const parseEod = (json: unknown): Parsed<PriceRow> => {
-  const out = collector<PriceRow>()
+  const out = dailyRows()
   const data = (json as { data?: unknown })?.data
   if (!Array.isArray(data)) return out.done()
-  const seen = new Set<string>()
   for (const item of data) {
     if (!Array.isArray(item) || typeof item[0] !== "number") {
       out.skip("bad tuple")
@@ -88,24 +91,14 @@ export const parseEod = (json: unknown): Parsed<PriceRow> => {
       out.skip("unreadable close")
       continue
     }
-    if (seen.has(date)) {
-      out.skip("duplicate date")
-      continue
-    }
-    seen.add(date)
-    const r: PriceRow = {
+    out.add({
       date,
       close,
       ...defined({
         volume: typeof item[2] === "number" ? item[2] : undefined,
         open: typeof item[3] === "number" && item[3] > 0 ? item[3] : undefined
       })
-    }
-    if (!validRow(r)) {
-      out.skip("inconsistent row")
-      continue
-    }
-    out.rows.push(r)
+    })
   }
   return out.done()
 }
@@ -219,8 +212,7 @@ export const parseMarketSummary = (csv: string): Parsed<SummaryRow> => {
 
 /** `date,close,volume` rows (the `/timeseries/eod` recording in the pack); dates are UTC timestamps. */
 export const parseCloseVolumeCsv = (csv: string): Parsed<PriceRow> => {
-  const out = collector<PriceRow>()
-  const seen = new Set<string>()
+  const out = dailyRows()
   for (const line of csvLines(csv).slice(1)) {
     const c = csvCells(line)
     const date = parseDate(c[0])
@@ -229,25 +221,14 @@ export const parseCloseVolumeCsv = (csv: string): Parsed<PriceRow> => {
       out.skip("unreadable row")
       continue
     }
-    if (seen.has(date)) {
-      out.skip("duplicate date")
-      continue
-    }
-    seen.add(date)
-    const r: PriceRow = { date, close, ...defined({ volume: parseNumber(c[2]) }) }
-    if (!validRow(r)) {
-      out.skip("inconsistent row")
-      continue
-    }
-    out.rows.push(r)
+    out.add({ date, close, ...defined({ volume: parseNumber(c[2]) }) })
   }
   return out.done()
 }
 
 /** `"Date_","Open","High","Low","Close","Change","ChangeP","Volume"` rows (full OHLCV recording). */
 export const parseOhlcvCsv = (csv: string): Parsed<PriceRow> => {
-  const out = collector<PriceRow>()
-  const seen = new Set<string>()
+  const out = dailyRows()
   for (const line of csvLines(csv).slice(1)) {
     const c = csvCells(line)
     const date = (c[0] ?? "").slice(0, 10)
@@ -256,21 +237,11 @@ export const parseOhlcvCsv = (csv: string): Parsed<PriceRow> => {
       out.skip("unreadable row")
       continue
     }
-    if (seen.has(date)) {
-      out.skip("duplicate date")
-      continue
-    }
-    seen.add(date)
-    const r: PriceRow = {
+    out.add({
       date,
       close,
       ...defined({ open: parseNumber(c[1]), high: parseNumber(c[2]), low: parseNumber(c[3]), volume: parseNumber(c[7]) })
-    }
-    if (!validRow(r)) {
-      out.skip("inconsistent row")
-      continue
-    }
-    out.rows.push(r)
+    })
   }
   return out.done()
 }

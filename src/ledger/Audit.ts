@@ -11,9 +11,8 @@ import type { Position } from "../../domain/ledger/Decider.ts"
 import type { StoredEvent } from "../../domain/ledger/Events.ts"
 import type { VerifyResult } from "../../domain/ledger/Schemas.ts"
 import { canonicalJson } from "../../domain/ledger/Chain.ts"
-import { sha256 } from "./EventStore.ts"
-import { positionsOf, readHoldings, samePositions, writeHoldings } from "./Projection.ts"
-import { iso } from "../market/Rows.ts"
+import { COLUMNS, rowToStored, sha256 } from "./EventStore.ts"
+import { HOLDING_COLUMNS, positionsOf, readHoldings, rowToPosition, samePositions, writeHoldings } from "./Projection.ts"
 
 type Verify = typeof VerifyResult.Type
 
@@ -40,18 +39,6 @@ export const verifyChain = (streamId: string, events: ReadonlyArray<StoredEvent>
   return undefined
 }
 
-const toStored = (r: Record<string, unknown>): StoredEvent => ({
-  position: Number(r["position"]),
-  stream_id: String(r["stream_id"]),
-  version: Number(r["version"]),
-  event_id: String(r["event_id"]),
-  recorded_at: String(r["recorded_at"]),
-  effective_date: String(r["effective_date"]),
-  event: r["payload"] as StoredEvent["event"],
-  prev_hash: String(r["prev_hash"]),
-  hash: String(r["hash"])
-})
-
 export class Audit extends Context.Service<Audit, {
   readonly verifyStream: (streamId: string) => Effect.Effect<Verify, SqlError.SqlError>
   readonly verifyAll: (onProgress?: (done: number, total: number) => Effect.Effect<void>) => Effect.Effect<{
@@ -71,11 +58,9 @@ export class Audit extends Context.Service<Audit, {
       // Auditors read the stored rows directly, never a cache.
       const load = (streamId: string) =>
         sql.unsafe<Record<string, unknown>>(
-          `SELECT position, stream_id, version, event_id, payload, ${iso("recorded_at")} AS recorded_at,
-                  effective_date::text AS effective_date, prev_hash, hash
-           FROM events WHERE stream_id = $1 ORDER BY version`,
+          `SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY version`,
           [streamId]
-        ).pipe(Effect.map((rows) => rows.map(toStored)))
+        ).pipe(Effect.map((rows) => rows.map(rowToStored)))
 
       const verifyStream = Effect.fn("Audit.verifyStream")(function*(streamId: string) {
         const events = yield* load(streamId)
@@ -104,21 +89,11 @@ export class Audit extends Context.Service<Audit, {
           const totalRows = yield* sql<{ n: number; streams: number }>`
             select count(*)::int as n, count(distinct stream_id)::int as streams from events`
           const totalStreams = totalRows[0]?.streams ?? 0
-          const liveRows = yield* sql<Record<string, string>>`
-            SELECT stream_id, symbol, quantity::text, cost::text, realized_pnl::text, dividends_gross::text,
-                   dividends_net::text, tax_withheld::text, fractional_entitlements::text
-            FROM holdings ORDER BY stream_id, symbol`
+          const liveRows = yield* sql.unsafe<Record<string, string>>(
+            `SELECT stream_id, ${HOLDING_COLUMNS} FROM holdings ORDER BY stream_id, symbol`
+          )
           const live = new Map<string, Array<Position>>()
-          for (const r of liveRows) {
-            const list = live.get(r["stream_id"]!) ?? []
-            list.push({
-              symbol: r["symbol"]!, quantity: Number(r["quantity"]), cost: Number(r["cost"]),
-              realized_pnl: Number(r["realized_pnl"]), dividends_gross: Number(r["dividends_gross"]),
-              dividends_net: Number(r["dividends_net"]), tax_withheld: Number(r["tax_withheld"]),
-              fractional_entitlements: Number(r["fractional_entitlements"])
-            })
-            live.set(r["stream_id"]!, list)
-          }
+          for (const r of liveRows) live.set(r["stream_id"]!, [...(live.get(r["stream_id"]!) ?? []), rowToPosition(r)])
           const failures: Array<Verify> = []
           let events = 0
           let done = 0
@@ -142,9 +117,7 @@ export class Audit extends Context.Service<Audit, {
           }
           const fetchPage = (after: readonly [string, number]) =>
             sql.unsafe<Record<string, unknown>>(
-              `SELECT position, stream_id, version, event_id, payload, ${iso("recorded_at")} AS recorded_at,
-                      effective_date::text AS effective_date, prev_hash, hash
-               FROM events WHERE (stream_id, version) > ($1, $2) ORDER BY stream_id, version LIMIT 10000`,
+              `SELECT ${COLUMNS} FROM events WHERE (stream_id, version) > ($1, $2) ORDER BY stream_id, version LIMIT 10000`,
               [...after]
             )
           let page = yield* fetchPage(["", 0])
@@ -153,7 +126,7 @@ export class Audit extends Context.Service<Audit, {
             const tail = page[page.length - 1]!
             const nextPage = yield* Effect.forkChild(fetchPage([String(tail["stream_id"]), Number(tail["version"])]))
             for (const r of page) {
-              const e = toStored(r)
+              const e = rowToStored(r)
               if (current === undefined || current.id !== e.stream_id) {
                 if (current) finish(current)
                 current = { id: e.stream_id, events: [] }

@@ -45,7 +45,8 @@ export interface Checkpoint {
   readonly position: number
 }
 
-const rowToStored = (r: Record<string, unknown>): StoredEvent & { readonly tx: string } => ({
+/** A stored event from its row (`COLUMNS`). */
+export const rowToStored = (r: Record<string, unknown>): StoredEvent & { readonly tx: string } => ({
   position: Number(r["position"]),
   stream_id: String(r["stream_id"]),
   version: Number(r["version"]),
@@ -64,7 +65,8 @@ export const isUniqueViolation = (e: SqlError.SqlError) => {
   return /23505|duplicate key|unique/i.test(text)
 }
 
-const COLUMNS = `position, stream_id, version, event_id, payload, ${iso("recorded_at")} AS recorded_at,
+/** The columns `rowToStored` reads. */
+export const COLUMNS = `position, stream_id, version, event_id, payload, ${iso("recorded_at")} AS recorded_at,
   effective_date::text AS effective_date, prev_hash, hash, tx::text AS tx`
 
 export interface AppendOptions {

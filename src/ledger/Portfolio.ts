@@ -18,12 +18,12 @@ import {
   type SourceUnavailable
 } from "../../domain/Errors.ts"
 import { circuitBounds, isTradingDay, karachiDate, settlementDate } from "../../domain/market/Calendar.ts"
-import { parseTicker } from "../../domain/market/Ticker.ts"
 import { canonicalJson } from "../../domain/ledger/Chain.ts"
 import { type Command, decide, type Position } from "../../domain/ledger/Decider.ts"
 import type { StoredEvent } from "../../domain/ledger/Events.ts"
 import type { EventRecord, Holding, RecordResult } from "../../domain/ledger/Schemas.ts"
 import { decodeCursor, encodeCursor } from "../market/Cursor.ts"
+import { Filings } from "../market/Filings.ts"
 import { Quotes } from "../market/Quotes.ts"
 import { storeUnavailable } from "../market/Rows.ts"
 import { ConcurrencyConflict, EventStore, sha256 } from "./EventStore.ts"
@@ -67,6 +67,7 @@ export class Portfolio extends Context.Service<Portfolio, {
       const sql = yield* SqlClient.SqlClient
       const store = yield* EventStore
       const quotes = yield* Quotes
+      const filings = yield* Filings
       // Writers to one stream in this process queue behind a striped lock, so
       // they rarely collide; the expected-version check in the database still
       // decides between processes (and is what a conflict retry relies on).
@@ -76,14 +77,6 @@ export class Portfolio extends Context.Service<Portfolio, {
         for (let i = 0; i < streamId.length; i++) h = (h * 31 + streamId.charCodeAt(i)) | 0
         return stripes[Math.abs(h) % stripes.length]!
       }
-
-      const requireSymbol = (raw: string) =>
-        Effect.gen(function*() {
-          const symbol = yield* parseTicker(raw)
-          const rows = yield* sql<{ n: number }>`select count(*)::int as n from securities where symbol = ${symbol}`.pipe(storeUnavailable)
-          if ((rows[0]?.n ?? 0) === 0) return yield* new DataNotFound({ message: `unknown symbol ${symbol}`, symbol })
-          return symbol
-        })
 
       /** That day's circuit-breaker bounds, from the previous recorded close. */
       const circuitFor = (symbol: string, date: string) =>
@@ -154,7 +147,7 @@ export class Portfolio extends Context.Service<Portfolio, {
         })
 
       const record = Effect.fn("Portfolio.record")(function*(principal: Principal, command: Command, options: RecordOptions) {
-        const normalised: Command = command.kind === "reversal" ? command : { ...command, symbol: yield* requireSymbol(command.symbol) }
+        const normalised: Command = command.kind === "reversal" ? command : { ...command, symbol: yield* filings.requireListed(command.symbol) }
         const requestHash = sha256(canonicalJson(normalised))
         return yield* stripeOf(streamOf(principal.userId)).withPermit(attempt(principal, normalised, options, requestHash)).pipe(
           // Decide against fresh state and try again when another writer got there first.

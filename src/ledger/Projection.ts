@@ -43,24 +43,30 @@ export const writeHoldings = (streamId: string, events: ReadonlyArray<StoredEven
     return positions
   })
 
+/** The columns `rowToPosition` reads (numeric as text). */
+export const HOLDING_COLUMNS = `symbol, quantity::text, cost::text, realized_pnl::text, dividends_gross::text,
+  dividends_net::text, tax_withheld::text, fractional_entitlements::text`
+
+export const rowToPosition = (r: Record<string, string>): Position => ({
+  symbol: r["symbol"]!,
+  quantity: Number(r["quantity"]),
+  cost: Number(r["cost"]),
+  realized_pnl: Number(r["realized_pnl"]),
+  dividends_gross: Number(r["dividends_gross"]),
+  dividends_net: Number(r["dividends_net"]),
+  tax_withheld: Number(r["tax_withheld"]),
+  fractional_entitlements: Number(r["fractional_entitlements"])
+})
+
 /** The stored positions of a stream. */
 export const readHoldings = (streamId: string) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<Record<string, string>>`
-      SELECT symbol, quantity::text, cost::text, realized_pnl::text, dividends_gross::text, dividends_net::text,
-             tax_withheld::text, fractional_entitlements::text
-      FROM holdings WHERE stream_id = ${streamId} ORDER BY symbol`
-    return rows.map((r): Position => ({
-      symbol: r["symbol"]!,
-      quantity: Number(r["quantity"]),
-      cost: Number(r["cost"]),
-      realized_pnl: Number(r["realized_pnl"]),
-      dividends_gross: Number(r["dividends_gross"]),
-      dividends_net: Number(r["dividends_net"]),
-      tax_withheld: Number(r["tax_withheld"]),
-      fractional_entitlements: Number(r["fractional_entitlements"])
-    }))
+    const rows = yield* sql.unsafe<Record<string, string>>(
+      `SELECT ${HOLDING_COLUMNS} FROM holdings WHERE stream_id = $1 ORDER BY symbol`,
+      [streamId]
+    )
+    return rows.map(rowToPosition)
   })
 
 /** Two position lists are equal to the rounding the projection stores. */
