@@ -2,7 +2,7 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { migrate } from "../src/db/Database.ts"
-import { get } from "./support/TestApp.ts"
+import { get, post } from "./support/TestApp.ts"
 import { TestApp } from "./support/TestApp.ts"
 import { DbProxy } from "./support/TestDatabase.ts"
 
@@ -26,6 +26,20 @@ layer(TestApp())("service foundation", (it) => {
       const r = yield* get("/nope")
       assert.strictEqual(r.status, 404)
       isErrorRecord(r.body, "DATA_NOT_FOUND")
+    }))
+
+  it.effect("malformed JSON, a wrong type and a body over 1 MiB are 400 INVALID_REQUEST naming the problem", () =>
+    Effect.gen(function*() {
+      const malformed = yield* post("/v1/donations", "{amount:")
+      assert.strictEqual(malformed.status, 400)
+      isErrorRecord(malformed.body, "INVALID_REQUEST")
+      const wrongType = yield* post("/v1/donations", { amount: "lots" })
+      isErrorRecord(wrongType.body, "INVALID_REQUEST")
+      assert.include(wrongType.body.message, "amount")
+      const big = yield* post("/v1/donations", JSON.stringify({ amount: 5, note: "x".repeat(2 * 1024 * 1024) }))
+      assert.strictEqual(big.status, 400)
+      isErrorRecord(big.body, "INVALID_REQUEST")
+      assert.include(big.body.message, "too large")
     }))
 
   it.effect("openapi.json is generated, version 1.0.0, and lists /health and /ready", () =>

@@ -3,8 +3,8 @@
  * page and the global guard, on Node's http server.
  */
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
-import { HttpRouter } from "effect/http"
+import { ByteSize, Effect, Layer } from "effect"
+import { HttpIncomingMessage, HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { createServer } from "node:http"
 import { AppConfig } from "../config/AppConfig.ts"
@@ -18,6 +18,9 @@ import { ValidationLive } from "./Validation.ts"
 
 /** The feature services the routes use; provided outside the server so tools and tests share them. */
 export const Services = LedgerServices.pipe(Layer.provideMerge(MarketServices))
+
+/** Request bodies are small JSON documents: anything over 1 MiB is refused (400 INVALID_REQUEST). */
+export const BodyLimit = Layer.succeed(HttpIncomingMessage.MaxBodySize, ByteSize.mebibytes(1))
 
 /** Every route of the service, needing the feature services. */
 export const Routes = Layer.mergeAll(
@@ -34,6 +37,7 @@ export const layer = Layer.unwrap(
   Effect.map(AppConfig, (config) =>
     HttpRouter.serve(Routes, { disableLogger: true }).pipe(
       Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host })),
+      Layer.provide(BodyLimit),
       Layer.provideMerge(Services)
     ))
 )

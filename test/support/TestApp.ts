@@ -7,7 +7,7 @@ import { NodeHttpServer, NodeServices } from "@effect/platform-node"
 import { Effect, Layer, References } from "effect"
 import { HttpClient, HttpClientRequest, HttpRouter } from "effect/http"
 import type { AppConfig } from "../../src/config/AppConfig.ts"
-import { Routes, Services } from "../../src/http/Server.ts"
+import { BodyLimit, Routes, Services } from "../../src/http/Server.ts"
 import { PackImport } from "../../src/ingest/PackImport.ts"
 import { DataPack } from "../../src/sources/DataPack.ts"
 import { TestConfig, TestDatabase } from "./TestDatabase.ts"
@@ -27,6 +27,7 @@ export const TestStore = (options: { readonly withPack?: boolean } = {}) => {
 export const TestApp = (overrides: Partial<typeof AppConfig.Service> & { readonly withPack?: boolean } = {}) =>
   HttpRouter.serve(Routes, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(NodeHttpServer.layerTest),
+    Layer.provide(BodyLimit),
     Layer.provideMerge(Services),
     Layer.provideMerge(TestStore({ withPack: overrides.withPack ?? false })),
     Layer.provideMerge(TestConfig({ rateLimit: { perSecond: 10_000, burst: 10_000 }, ...overrides }))
