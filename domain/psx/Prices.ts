@@ -245,3 +245,29 @@ export const parseOhlcvCsv = (csv: string): Parsed<PriceRow> => {
   }
   return out.done()
 }
+
+export interface IntradayTick {
+  /** Instant, ISO 8601 UTC. */
+  readonly at: string
+  readonly price: number
+  readonly volume?: number
+}
+
+/** `GET /timeseries/int/{SYM}`: `{status, message, data: [[epoch, price, volume], …]}` newest first: today's ticks. */
+export const parseIntraday = (json: unknown): Parsed<IntradayTick> => {
+  const out = collector<IntradayTick>()
+  const data = (json as { data?: unknown })?.data
+  if (!Array.isArray(data)) return out.done()
+  for (const item of data) {
+    if (!Array.isArray(item) || typeof item[0] !== "number" || typeof item[1] !== "number" || !(item[1] > 0)) {
+      out.skip("bad tick")
+      continue
+    }
+    out.rows.push({
+      at: new Date(item[0] * 1000).toISOString(),
+      price: item[1],
+      ...(typeof item[2] === "number" && item[2] >= 0 ? { volume: item[2] } : {})
+    })
+  }
+  return out.done()
+}

@@ -1,0 +1,171 @@
+/**
+ * The live adapter for the PSX data portal (dps.psx.com.pk). Off by default:
+ * the portal's terms restrict redistribution; enable with PSX_SOURCE=portal.
+ *
+ * Polite by construction: one request at a time, at least `minIntervalMs`
+ * apart (about 2 a second), a timeout on every request, retries with
+ * exponential backoff on transport errors and 5xx answers, and an
+ * identifying User-Agent. Any failure — unreachable, an error status, a body
+ * that does not parse into rows — is SOURCE_UNAVAILABLE, never an empty
+ * success. Parsing is done by the pure parsers in domain/psx.
+ */
+import { Clock, Config, Context, Duration, Effect, Layer, Schedule, Semaphore } from "effect"
+import { FetchHttpClient, HttpClient, HttpClientRequest } from "effect/http"
+import { SourceUnavailable } from "../../domain/Errors.ts"
+import { type CompanyPage, parseCompanyPage } from "../../domain/psx/CompanyPage.ts"
+import { type Announcement, parseAnnouncements, parseCompanyPayouts, parseMarketPayouts, type PayoutRow } from "../../domain/psx/Filings.ts"
+import {
+  type IndexConstituent,
+  type ListedSymbol,
+  parseIndexConstituents,
+  parseScreener,
+  parseSectors,
+  parseSymbols,
+  type ScreenerRow,
+  type Sector
+} from "../../domain/psx/Listing.ts"
+import type { Parsed } from "../../domain/psx/Parsed.ts"
+import {
+  type BoardRow,
+  type IntradayTick,
+  parseEod,
+  parseHistorical,
+  parseIntraday,
+  parseMarketWatch,
+  type PriceRow
+} from "../../domain/psx/Prices.ts"
+
+export interface PortalOptions {
+  readonly baseUrl: string
+  readonly minIntervalMs: number
+  readonly timeout: Duration.Input
+  readonly retries: number
+  readonly userAgent: string
+}
+
+export const portalConfig = Config.all({
+  baseUrl: Config.String("PSX_PORTAL_URL").pipe(Config.withDefault("https://dps.psx.com.pk")),
+  minIntervalMs: Config.Int("PSX_PORTAL_MIN_INTERVAL_MS").pipe(Config.withDefault(500)),
+  timeout: Config.Duration("PSX_PORTAL_TIMEOUT").pipe(Config.withDefault(Duration.seconds(15))),
+  retries: Config.Int("PSX_PORTAL_RETRIES").pipe(Config.withDefault(3)),
+  userAgent: Config.String("PSX_PORTAL_USER_AGENT").pipe(
+    Config.withDefault("psx-data-service/1.0 (research data service; delayed data; polite client, 2 requests/s)")
+  )
+})
+
+type Result<A> = Effect.Effect<Parsed<A>, SourceUnavailable>
+
+export class PsxPortal extends Context.Service<PsxPortal, {
+  readonly symbols: Result<ListedSymbol>
+  readonly eod: (symbol: string) => Result<PriceRow>
+  readonly intraday: (symbol: string) => Result<IntradayTick>
+  readonly marketWatch: Result<BoardRow>
+  readonly screener: Result<ScreenerRow>
+  readonly indexConstituents: (code: string) => Result<IndexConstituent>
+  readonly sectors: Result<Sector>
+  readonly historical: (symbol: string, month?: { readonly month: number; readonly year: number }) => Result<PriceRow>
+  readonly announcements: (symbol?: string) => Result<Announcement>
+  readonly companyPayouts: (symbol: string) => Result<PayoutRow>
+  readonly marketPayouts: Result<PayoutRow>
+  readonly companyPage: (symbol: string) => Effect.Effect<CompanyPage, SourceUnavailable>
+}>()("psx/sources/PsxPortal") {
+  static readonly make = (options: PortalOptions) =>
+    Effect.gen(function*() {
+      const client = (yield* HttpClient.HttpClient).pipe(
+        HttpClient.mapRequest((r) =>
+          r.pipe(
+            HttpClientRequest.prependUrl(options.baseUrl),
+            HttpClientRequest.setHeader("user-agent", options.userAgent),
+            HttpClientRequest.setHeader("accept", "text/html,application/json")
+          )
+        ),
+        HttpClient.filterStatusOk
+      )
+      const gate = yield* Semaphore.make(1)
+      let last = 0
+
+      /** One request, spaced from the previous one, with timeout and retries; the body as text. */
+      const fetchText = (what: string, request: HttpClientRequest.HttpClientRequest) =>
+        gate.withPermit(Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
+          const wait = last + options.minIntervalMs - now
+          if (wait > 0) yield* Effect.sleep(Duration.millis(wait))
+          last = yield* Clock.currentTimeMillis
+          return yield* client.execute(request).pipe(
+            Effect.flatMap((res) => res.text),
+            Effect.timeout(options.timeout)
+          )
+        })).pipe(
+          Effect.retry({
+            times: options.retries,
+            schedule: Schedule.exponential(Duration.millis(250)),
+            while: (e) => {
+              // Retry what can pass: transport faults, time-outs and 5xx; not a 404.
+              const status = (e as { response?: { status?: number } })?.response?.status
+              return status === undefined || status >= 500
+            }
+          }),
+          Effect.mapError((e) =>
+            new SourceUnavailable({
+              message: `PSX portal: ${what} failed (${String((e as { message?: string })?.message ?? e).slice(0, 160)})`
+            })
+          )
+        )
+
+      /** A parse that read nothing is a failure, not an empty success. */
+      const rowsOf = <A>(what: string, parsed: Parsed<A>): Effect.Effect<Parsed<A>, SourceUnavailable> =>
+        parsed.rows.length > 0
+          ? Effect.succeed(parsed)
+          : Effect.fail(new SourceUnavailable({ message: `PSX portal: ${what} held no rows (an unknown symbol, a holiday, or a changed page)` }))
+
+      const get = <A>(what: string, path: string, parse: (text: string) => Parsed<A>) =>
+        Effect.flatMap(fetchText(what, HttpClientRequest.get(path)), (text) => rowsOf(what, parse(text)))
+      const post = <A>(what: string, path: string, form: Record<string, string>, parse: (text: string) => Parsed<A>) =>
+        Effect.flatMap(
+          fetchText(what, HttpClientRequest.post(path).pipe(HttpClientRequest.bodyUrlParams(form))),
+          (text) => rowsOf(what, parse(text))
+        )
+      const getJson = <A>(what: string, path: string, parse: (u: unknown) => Parsed<A>) =>
+        fetchText(what, HttpClientRequest.get(path)).pipe(
+          Effect.flatMap((text) =>
+            Effect.try({
+              try: () => JSON.parse(text) as unknown,
+              catch: () => new SourceUnavailable({ message: `PSX portal: ${what} answered something that is not JSON` })
+            })
+          ),
+          Effect.flatMap((value) => rowsOf(what, parse(value)))
+        )
+      const sym = (s: string) => encodeURIComponent(s.trim().toUpperCase())
+
+      return PsxPortal.of({
+        symbols: getJson("symbols", "/symbols", parseSymbols),
+        eod: (s) => getJson(`eod ${s}`, `/timeseries/eod/${sym(s)}`, parseEod),
+        intraday: (s) => getJson(`intraday ${s}`, `/timeseries/int/${sym(s)}`, parseIntraday),
+        marketWatch: get("market watch", "/market-watch", parseMarketWatch),
+        screener: get("screener", "/screener", parseScreener),
+        indexConstituents: (code) => get(`index ${code}`, `/indices/${sym(code)}`, parseIndexConstituents),
+        sectors: get("sector summary", "/sector-summary/sectorwise", parseSectors),
+        historical: (s, month) =>
+          post(`historical ${s}`, "/historical", {
+            symbol: s.toUpperCase(),
+            ...(month ? { month: String(month.month), year: String(month.year) } : {})
+          }, parseHistorical),
+        announcements: (s) =>
+          post("announcements", "/announcements", { type: "C", ...(s ? { symbol: s.toUpperCase() } : {}) }, parseAnnouncements),
+        companyPayouts: (s) => post(`payouts ${s}`, "/company/payouts", { symbol: s.toUpperCase() }, (t) => parseCompanyPayouts(s, t)),
+        marketPayouts: post("payouts", "/payouts", {}, parseMarketPayouts),
+        companyPage: (s) =>
+          Effect.flatMap(fetchText(`company ${s}`, HttpClientRequest.get(`/company/${sym(s)}`)), (text) => {
+            const page = parseCompanyPage(text)
+            return page.name === undefined
+              ? Effect.fail(new SourceUnavailable({ message: `PSX portal: company page for ${s} held no company` }))
+              : Effect.succeed(page)
+          })
+      })
+    })
+
+  /** The adapter with its configuration and a fetch-based HTTP client. */
+  static readonly layer = Layer.effect(PsxPortal, Effect.flatMap(portalConfig, PsxPortal.make)).pipe(
+    Layer.provide(FetchHttpClient.layer)
+  )
+}
