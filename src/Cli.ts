@@ -10,7 +10,9 @@ import * as Database from "./db/Database.ts"
 import * as Server from "./http/Server.ts"
 import { PackImport } from "./ingest/PackImport.ts"
 import { Audit } from "./ledger/Audit.ts"
+import { PortalRefresh } from "./ingest/PortalRefresh.ts"
 import { DataPack } from "./sources/DataPack.ts"
+import { PsxPortal } from "./sources/PsxPortal.ts"
 import { jsonLinesLogger } from "./observability/JsonLogger.ts"
 
 /** JSON-lines logs at the configured level. */
@@ -45,8 +47,15 @@ const AutoImport = Layer.effectDiscard(Effect.gen(function*() {
   )
 }))
 
+/** With PSX_SOURCE=portal, the live portal refresh runs on a schedule (off by default). */
+const PortalLive = PortalRefresh.scheduled.pipe(
+  Layer.provide(PortalRefresh.layer),
+  Layer.provide(PsxPortal.layer)
+)
+
 const serveLayer = Server.layer.pipe(
   Layer.provideMerge(AutoImport),
+  Layer.provideMerge(PortalLive),
   Layer.provideMerge(StoreLive)
 )
 

@@ -7,11 +7,14 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Context, Duration, Effect, Layer } from "effect"
 import { FetchHttpClient } from "effect/http"
+import { SqlClient } from "effect/sql"
 import { readFileSync } from "node:fs"
 import { createServer, type IncomingMessage } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { SourceUnavailable } from "../domain/Errors.ts"
+import { PortalRefresh } from "../src/ingest/PortalRefresh.ts"
 import { PsxPortal } from "../src/sources/PsxPortal.ts"
+import { TestStore } from "./support/TestApp.ts"
 
 const RAW = new URL("../../shared/data/psx-raw/", import.meta.url)
 const fixture = (p: string) => readFileSync(new URL(p, RAW), "utf8")
@@ -132,6 +135,34 @@ describe("PSX portal adapter", () => {
           assert.strictEqual(r.error, "SOURCE_UNAVAILABLE")
           assert.include(r.message, "PSX portal")
         }
+      }))
+  })
+})
+
+describe("portal refresh", () => {
+  layer(
+    PortalRefresh.layer.pipe(Layer.provideMerge(PortalLive), Layer.provideMerge(TestStore())),
+    { excludeTestServices: true, timeout: 120_000 }
+  )("into an empty store", (it) => {
+    it.effect("stores the universe, fundamentals and the delayed board with their provenance", () =>
+      Effect.gen(function*() {
+        const refresh = yield* PortalRefresh
+        const steps = yield* refresh.runOnce
+        assert.deepStrictEqual(steps.map((s) => [s.dataset, s.written]), [
+          ["portal_symbols", 1029],
+          ["portal_screener", 729],
+          ["portal_market_watch", 3]
+        ])
+        const sql = yield* SqlClient.SqlClient
+        const q = yield* sql<{ price: string; basis: string; dataset: string }>`
+          select price::text, basis, dataset from quotes where symbol = 'CNERGY'`
+        assert.deepStrictEqual(q[0], { price: "13.09", basis: "board_snapshot", dataset: "portal_market_watch" })
+        const d = yield* sql<{ id: string; upstream: string }>`select id, upstream from datasets order by id`
+        assert.deepStrictEqual(d.map((x) => x.upstream), [
+          "https://dps.psx.com.pk/market-watch",
+          "https://dps.psx.com.pk/screener",
+          "https://dps.psx.com.pk/symbols"
+        ])
       }))
   })
 })

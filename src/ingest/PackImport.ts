@@ -10,7 +10,6 @@
 import { Clock, Context, Effect, Layer, Ref } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SourceUnavailable } from "../../domain/Errors.ts"
-import { searchKey, securityTypeOf } from "../../domain/market/Classify.ts"
 import { decodeSeries, type EncodedSeries, type PackManifest } from "../../domain/pack/Pack.ts"
 import type { PayoutRow } from "../../domain/psx/Filings.ts"
 import type { CompanyPage } from "../../domain/psx/CompanyPage.ts"
@@ -18,6 +17,7 @@ import type { IndexConstituent, ListedSymbol, ScreenerRow, Sector } from "../../
 import type { PriceRow, SummaryRow } from "../../domain/psx/Prices.ts"
 import { DataPack } from "../sources/DataPack.ts"
 import { upsert } from "./Bulk.ts"
+import { datasetsTable, fundamentalsRow, fundamentalsTable, securitiesTable, securityRow } from "./Tables.ts"
 import { makeProgress, type StepSummary } from "./Progress.ts"
 
 export type ImportState = "not_started" | "importing" | "installed" | "failed"
@@ -82,15 +82,7 @@ export class PackImport extends Context.Service<PackImport, {
           const now = new Date(yield* Clock.currentTimeMillis).toISOString()
 
           // Provenance first: every row below names one of these.
-          yield* upsert({
-            table: "datasets",
-            columns: {
-              id: "text", title: "text", source: "text", upstream: "text", path: "text", repository: "text",
-              commit: "text", licence: "text", recorded_at: "text", as_of: "text", retrieved_at: "timestamptz",
-              rows: "integer", skipped: "jsonb", notes: "text", pack_version: "text"
-            },
-            key: ["id"]
-          }, manifest.datasets.map((d) => ({
+          yield* upsert(datasetsTable, manifest.datasets.map((d) => ({
             id: d.id, title: d.title, source: d.source, upstream: d.upstream, path: d.path,
             repository: d.repository, commit: d.commit, licence: d.licence, recorded_at: d.recordedAt,
             as_of: d.asOf, retrieved_at: now, rows: d.rows, skipped: d.skipped, notes: d.notes ?? null,
@@ -105,27 +97,7 @@ export class PackImport extends Context.Service<PackImport, {
           const universe = yield* get<ReadonlyArray<ListedSymbol & { sectorCode?: string }>>("universe")
           const codeByName = new Map(sectors.map((s) => [s.name, s.code]))
           const nameByCode = new Map(sectors.map((s) => [s.code, s.name]))
-          yield* upsert({
-            table: "securities",
-            columns: {
-              symbol: "text", name: "text", sector_code: "text", sector_name: "text", is_etf: "boolean",
-              is_debt: "boolean", security_type: "text", search_text: "text", dataset: "text"
-            },
-            key: ["symbol"]
-          }, universe.map((s) => {
-            const sectorCode = s.sectorCode ?? (s.sectorName ? codeByName.get(s.sectorName) : undefined)
-            return {
-              symbol: s.symbol,
-              name: s.name,
-              sector_code: sectorCode ?? null,
-              sector_name: s.sectorName ?? (sectorCode ? nameByCode.get(sectorCode) ?? null : null),
-              is_etf: s.isEtf,
-              is_debt: s.isDebt,
-              security_type: securityTypeOf(s),
-              search_text: searchKey(`${s.symbol} ${s.name}`),
-              dataset: "universe"
-            }
-          }))
+          yield* upsert(securitiesTable, universe.map((s) => securityRow(s, { codeByName, nameByCode }, "universe")))
           yield* step("universe", universe.length, universe.length)
 
           const kse100 = yield* get<ReadonlyArray<IndexConstituent>>("index_kse100")
@@ -270,27 +242,9 @@ export class PackImport extends Context.Service<PackImport, {
 
           // ---------------------------------------------------- fundamentals
           const screener = yield* get<ReadonlyArray<ScreenerRow>>("screener")
-          const fundamentals = [
-            ...screener.map((s) => {
-              return {
-                symbol: s.symbol, market_cap: s.marketCap ?? null, price: s.price ?? null, change_pct: s.changePct ?? null,
-                change_year_pct: s.changeYearPct ?? null, pe_ttm: s.peTtm ?? null,
-                dividend_yield_pct: s.dividendYieldPct ?? null, free_float_shares: s.freeFloatShares ?? null,
-                volume_30d_avg: s.volume30dAvg ?? null, shares_outstanding: null, face_value: null, eps: null,
-                listed_in: s.listedIn, as_of: "2026-04-08", dataset: "screener"
-              }
-            })
-          ]
-          yield* upsert({
-            table: "fundamentals",
-            columns: {
-              symbol: "text", market_cap: "numeric", price: "numeric", change_pct: "numeric", change_year_pct: "numeric",
-              pe_ttm: "numeric", dividend_yield_pct: "numeric", free_float_shares: "numeric", volume_30d_avg: "numeric",
-              shares_outstanding: "numeric", face_value: "numeric", eps: "numeric", listed_in: "text[]", as_of: "text",
-              dataset: "text"
-            },
-            key: ["symbol"]
-          }, fundamentals)
+          const screenerAsOf = manifest.datasets.find((d) => d.id === "screener")?.asOf ?? "2026-04-08"
+          const fundamentals = screener.map((s) => fundamentalsRow(s, screenerAsOf, "screener"))
+          yield* upsert(fundamentalsTable, fundamentals)
           yield* step("fundamentals", screener.length, fundamentals.length)
 
           // ------------------------------------------------- company pages

@@ -1,0 +1,83 @@
+/**
+ * How source records become rows of the market tables, shared by the pack
+ * import and the live portal refresh: one place per table.
+ */
+import { searchKey, securityTypeOf } from "../../domain/market/Classify.ts"
+import type { ListedSymbol, ScreenerRow } from "../../domain/psx/Listing.ts"
+import type { BoardRow } from "../../domain/psx/Prices.ts"
+import type { UpsertSpec } from "./Bulk.ts"
+
+export const securitiesTable: UpsertSpec = {
+  table: "securities",
+  columns: {
+    symbol: "text", name: "text", sector_code: "text", sector_name: "text", is_etf: "boolean",
+    is_debt: "boolean", security_type: "text", search_text: "text", dataset: "text"
+  },
+  key: ["symbol"]
+}
+
+export const securityRow = (
+  s: ListedSymbol & { readonly sectorCode?: string },
+  sectors: { readonly codeByName: ReadonlyMap<string, string>; readonly nameByCode: ReadonlyMap<string, string> },
+  dataset: string
+) => {
+  const sectorCode = s.sectorCode ?? (s.sectorName ? sectors.codeByName.get(s.sectorName) : undefined)
+  return {
+    symbol: s.symbol,
+    name: s.name,
+    sector_code: sectorCode ?? null,
+    sector_name: s.sectorName ?? (sectorCode ? sectors.nameByCode.get(sectorCode) ?? null : null),
+    is_etf: s.isEtf,
+    is_debt: s.isDebt,
+    security_type: securityTypeOf(s),
+    search_text: searchKey(`${s.symbol} ${s.name}`),
+    dataset
+  }
+}
+
+export const fundamentalsTable: UpsertSpec = {
+  table: "fundamentals",
+  columns: {
+    symbol: "text", market_cap: "numeric", price: "numeric", change_pct: "numeric", change_year_pct: "numeric",
+    pe_ttm: "numeric", dividend_yield_pct: "numeric", free_float_shares: "numeric", volume_30d_avg: "numeric",
+    shares_outstanding: "numeric", face_value: "numeric", eps: "numeric", listed_in: "text[]", as_of: "text",
+    dataset: "text"
+  },
+  key: ["symbol"]
+}
+
+export const fundamentalsRow = (s: ScreenerRow, asOf: string, dataset: string) => ({
+  symbol: s.symbol, market_cap: s.marketCap ?? null, price: s.price ?? null, change_pct: s.changePct ?? null,
+  change_year_pct: s.changeYearPct ?? null, pe_ttm: s.peTtm ?? null, dividend_yield_pct: s.dividendYieldPct ?? null,
+  free_float_shares: s.freeFloatShares ?? null, volume_30d_avg: s.volume30dAvg ?? null, shares_outstanding: null,
+  face_value: null, eps: null, listed_in: s.listedIn, as_of: asOf, dataset
+})
+
+export const quotesTable: UpsertSpec = {
+  table: "quotes",
+  columns: {
+    symbol: "text", price: "numeric", previous_close: "numeric", open: "numeric", high: "numeric", low: "numeric",
+    change: "numeric", change_pct: "numeric", volume: "numeric", as_of: "timestamptz", basis: "text", dataset: "text"
+  },
+  key: ["symbol"]
+}
+
+/** A delayed board reading as a quote (rows without a current price are not quotes). */
+export const boardQuoteRow = (r: BoardRow, asOf: string, dataset: string) =>
+  r.current === undefined
+    ? undefined
+    : {
+      symbol: r.symbol, price: r.current, previous_close: r.ldcp ?? null, open: r.open ?? null, high: r.high ?? null,
+      low: r.low ?? null, change: r.change ?? null, change_pct: r.changePct ?? null, volume: r.volume ?? null,
+      as_of: asOf, basis: "board_snapshot", dataset
+    }
+
+export const datasetsTable: UpsertSpec = {
+  table: "datasets",
+  columns: {
+    id: "text", title: "text", source: "text", upstream: "text", path: "text", repository: "text",
+    commit: "text", licence: "text", recorded_at: "text", as_of: "text", retrieved_at: "timestamptz",
+    rows: "integer", skipped: "jsonb", notes: "text", pack_version: "text"
+  },
+  key: ["id"]
+}
