@@ -1,5 +1,6 @@
 /** Handlers of the market-data endpoints: thin calls into the market services. */
-import { Clock, Effect, Layer } from "effect"
+import { Clock, Effect, Layer, Schema } from "effect"
+import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { marketStatus, settlementDays } from "../../domain/market/Calendar.ts"
 import { Api } from "../http/Api.ts"
@@ -7,7 +8,9 @@ import { Companies } from "./Companies.ts"
 import { Filings } from "./Filings.ts"
 import { Freshness } from "./Freshness.ts"
 import { Prices } from "./Prices.ts"
+import * as S from "../../domain/market/Schemas.ts"
 import { Quotes } from "./Quotes.ts"
+import { makeReadCache } from "./ReadCache.ts"
 import { Sources } from "./Sources.ts"
 
 export const MarketHttp = HttpApiBuilder.group(Api, "market", (handlers) =>
@@ -17,6 +20,9 @@ export const MarketHttp = HttpApiBuilder.group(Api, "market", (handlers) =>
     const prices = yield* Prices
     const filings = yield* Filings
     const freshness = yield* Freshness
+    const encodedCache = makeReadCache(1_000, 5_000)
+    const encoded = <A, I, E>(key: string, schema: Schema.Codec<A, I>, effect: Effect.Effect<A, E>) =>
+      encodedCache(key, Effect.map(effect, (value) => HttpServerResponse.jsonUnsafe(Schema.encodeSync(schema)(value))))
     return handlers
       .handle("status", () =>
         Effect.map(Clock.currentTimeMillis, (now) => {
@@ -33,7 +39,11 @@ export const MarketHttp = HttpApiBuilder.group(Api, "market", (handlers) =>
       .handle("companies", ({ query }) => companies.list(query))
       .handle("company", ({ params }) => companies.company(params.symbol))
       .handle("stock", ({ params }) => companies.stock(params.sym))
-      .handle("quote", ({ params, query }) => quotes.get(params.symbol, { allowStale: query.allow_stale === true }))
+      .handle("quote", ({ params, query }) => {
+        const allowStale = query.allow_stale === true
+        // Hot path: the encoded answer is reused for a second (quotes change only on ingest).
+        return encoded(`quote:${params.symbol.trim().toUpperCase()}:${allowStale}`, S.Quote, quotes.get(params.symbol, { allowStale }))
+      })
       .handle("prices", ({ params, query }) => prices.history(params.symbol, query))
       .handle("financials", ({ params }) => filings.financials(params.symbol))
       .handle("stockFinancials", ({ params }) => filings.financials(params.symbol))
