@@ -18,7 +18,7 @@ layer(TestApp())("service foundation", (it) => {
       const r = yield* get("/health")
       assert.strictEqual(r.status, 200)
       assert.deepStrictEqual(r.body, { status: "ok", service: "psx-data-service", version: "1.0.0" })
-      assert.isString(r.headers["x-request-id"])
+      assert.isString((yield* get("/openapi.json")).headers["x-request-id"], "every other answer names its request")
     }))
 
   it.effect("an unknown route is a 404 error record", () =>

@@ -80,13 +80,16 @@ export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
               ? Effect.as(Effect.logError({ msg: "request failed", requestId, cause: Cause.pretty(cause) }), res)
               : Effect.succeed(res)
           })
-      const respond = exempt.has(path) ? handle(0) : Effect.flatMap(limiter.take(clientOf(request)), handle)
       // Probe traffic (health, readiness) is neither rate limited nor logged
       // unless it fails: load balancers poll it many times a second.
-      return Effect.flatMap(respond, (response) =>
-        exempt.has(path) && response.status < 400
-          ? Effect.succeed(HttpServerResponse.setHeader(response, "x-request-id", requestId))
-          : Effect.as(
+      if (exempt.has(path)) {
+        return Effect.tap(handle(0), (response) =>
+          response.status >= 400
+            ? Effect.logWarning({ msg: "probe failed", requestId, path, status: response.status })
+            : Effect.void)
+      }
+      return Effect.flatMap(Effect.flatMap(limiter.take(clientOf(request)), handle), (response) =>
+        Effect.as(
           Effect.logInfo({
             msg: "request",
             requestId,
