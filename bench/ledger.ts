@@ -17,8 +17,8 @@ import { EventStore } from "../src/ledger/EventStore.ts"
 import { positionsOf } from "../src/ledger/Projection.ts"
 
 const admin = process.argv[2] ?? process.env["DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres"
-const STREAMS = Number(process.env["BENCH_STREAMS"] ?? 40)
-const PER_STREAM = Number(process.env["BENCH_EVENTS"] ?? 100)
+const STREAMS = Number(process.env["BENCH_STREAMS"] ?? 100)
+const PER_STREAM = Number(process.env["BENCH_EVENTS"] ?? 400)
 const CONCURRENCY = 8
 
 const psql = (sql: string) => execFileSync("psql", [admin, "-qtAc", sql], { encoding: "utf8" })

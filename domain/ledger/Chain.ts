@@ -59,13 +59,9 @@ export interface ChainFields {
   readonly payload: unknown
 }
 
-/** The text that is hashed for one event. */
+/** The text that is hashed for one event: the previous hash, then the canonical JSON of the event's fields. */
 export const chainInput = (prevHash: string, f: ChainFields) =>
-  `${prevHash}\n${canonicalJson({
-    stream_id: f.stream_id,
-    version: f.version,
-    event_id: f.event_id,
-    effective_date: f.effective_date,
-    recorded_at: f.recorded_at,
-    payload: f.payload
-  })}`
+  // Keys written in sorted order by hand: the same text as canonicalJson of the record, without sorting it.
+  `${prevHash}\n{"effective_date":${JSON.stringify(f.effective_date)},"event_id":${JSON.stringify(f.event_id)},` +
+  `"payload":${canonicalJson(f.payload)},"recorded_at":${JSON.stringify(f.recorded_at)},` +
+  `"stream_id":${JSON.stringify(f.stream_id)},"version":${canonicalJson(f.version)}}`
