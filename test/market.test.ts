@@ -150,6 +150,20 @@ layer(TestApp({ withPack: true }), { timeout: 300_000, excludeTestServices: true
       isError(yield* get("/v1/quotes/HUBC?allow_stale=maybe"), 400, "INVALID_REQUEST")
     }))
 
+  it.effect("a quote whose day's closes disagree between sources is 409 DATA_UNVERIFIED (SYNTHETIC second close inserted)", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      // OGDC's recorded close of 2026-05-25 is from the eod series; add a conflicting as-traded row for that day.
+      yield* sql`INSERT INTO daily_prices (symbol, series, date, close, dataset)
+                 SELECT symbol, 'as_traded', date, close * 1.03, 'synthetic_test' FROM daily_prices
+                 WHERE symbol = 'OGDC' AND series = 'eod' AND date = '2026-05-25'`
+      yield* Effect.sleep("2100 millis") // past the quote read cache
+      const r = yield* get("/v1/quotes/OGDC?allow_stale=true")
+      isError(r, 409, "DATA_UNVERIFIED")
+      assert.include(r.body.message, "synthetic_test")
+      yield* sql`DELETE FROM daily_prices WHERE dataset = 'synthetic_test'`
+    }))
+
   it.effect("prices: newest first, adjusted false, close-only rows leave open/high/low out, windows and paging", () =>
     Effect.gen(function*() {
       const r = yield* get("/v1/prices/HUBC?range=1M")

@@ -46,7 +46,12 @@ export class Quotes extends Context.Service<Quotes, {
                   (SELECT coalesce(json_agg(json_build_object('kind', kind, 'ex_date', ex_date::text, 'details', details)
                             ORDER BY ex_date DESC NULLS LAST), '[]')
                      FROM (SELECT * FROM corporate_actions c WHERE c.symbol = q.symbol ORDER BY ex_date DESC NULLS LAST LIMIT 5) c) AS actions,
-                  (SELECT coverage FROM payout_coverage pc WHERE pc.symbol = q.symbol) AS payout_coverage
+                  (SELECT coverage FROM payout_coverage pc WHERE pc.symbol = q.symbol) AS payout_coverage,
+                  (SELECT json_agg(json_build_object('dataset', d.dataset, 'close', d.close))
+                     FROM daily_prices d
+                    WHERE d.symbol = q.symbol AND d.flag IS NULL
+                      AND d.date = (q.as_of AT TIME ZONE 'Asia/Karachi')::date
+                      AND NOT EXISTS (SELECT 1 FROM price_disagreements x WHERE x.symbol = q.symbol)) AS same_day
            FROM quotes q WHERE q.symbol = $1`,
           [symbol]
         ).pipe(storeUnavailable)
@@ -115,8 +120,22 @@ export class Quotes extends Context.Service<Quotes, {
         const asOf = String(r["as_of"])
         const price = num(r["price"])!
         const prev = num(r["previous_close"])
+        // Recorded closes of the same day from different sources must agree (within 0.5%).
+        const closes = ((r["same_day"] ?? []) as ReadonlyArray<{ dataset: string; close: number | string }>)
+          .map((c) => ({ dataset: c.dataset, close: Number(c.close) }))
+        if (closes.length > 1) {
+          const hi = closes.reduce((a, b) => (b.close > a.close ? b : a))
+          const lo = closes.reduce((a, b) => (b.close < a.close ? b : a))
+          if (hi.close / lo.close - 1 > 0.005) {
+            return yield* new DataUnverified({
+              message: `sources disagree on ${symbol}'s close of ${asOf.slice(0, 10)}: ${hi.close} (${hi.dataset}) vs ` +
+                `${lo.close} (${lo.dataset}), beyond the 0.5% tolerance`,
+              symbol
+            })
+          }
+        }
         const bounds = prev !== undefined ? circuitBounds(prev, karachiDate(Date.parse(asOf))) : undefined
-        if (bounds && (price < bounds.lower - 0.005 || price > bounds.upper + 0.005) && options?.allowStale !== true) {
+        if (bounds && (price < bounds.lower - 0.005 || price > bounds.upper + 0.005)) {
           return yield* new DataUnverified({
             message: `${symbol} at ${price} is outside the circuit-breaker bounds ${bounds.lower}–${bounds.upper} from the ` +
               `previous close ${prev} (${bounds.rule}); a corporate action or a source error is likely`,
