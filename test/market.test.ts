@@ -7,7 +7,7 @@ import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { readFileSync } from "node:fs"
 import { PackImport } from "../src/ingest/PackImport.ts"
-import { get, TestApp } from "./support/TestApp.ts"
+import { get, post, TestApp } from "./support/TestApp.ts"
 
 const RAW = new URL("../../shared/data/psx-raw/", import.meta.url)
 const csvRow = (file: string, date: string) =>
@@ -281,6 +281,41 @@ layer(TestApp({ withPack: true }), { timeout: 300_000, excludeTestServices: true
       assert.strictEqual(w2.body.universe, w.body.universe)
       isError(yield* get("/v1/ingest/fundamentals?n=0"), 400, "INVALID_REQUEST")
       isError(yield* get("/v1/ingest/fundamentals?n=41"), 400, "INVALID_REQUEST")
+    }))
+
+  it.effect("the tool endpoint: initialize, tools/list, tools/call with the same figures and error records", () =>
+    Effect.gen(function*() {
+      const rpc = (body: unknown, headers: Record<string, string> = {}) =>
+        post("/mcp", body, { accept: "application/json, text/event-stream", ...headers })
+      const init = yield* rpc({
+        jsonrpc: "2.0", id: 1, method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } }
+      })
+      assert.strictEqual(init.status, 200)
+      assert.strictEqual(init.body.result.serverInfo.name, "psx-data-service")
+      const session = { "mcp-session-id": init.headers["mcp-session-id"]!, "mcp-protocol-version": "2025-06-18" }
+      yield* rpc({ jsonrpc: "2.0", method: "notifications/initialized" }, session)
+      const list = yield* rpc({ jsonrpc: "2.0", id: 2, method: "tools/list" }, session)
+      const names = list.body.result.tools.map((t: any) => t.name)
+      assert.includeMembers(names, ["get_company", "get_quote", "get_price_history", "get_financials", "get_dividends",
+        "get_corporate_actions", "get_announcements", "get_news", "get_index", "get_market_snapshot"])
+      assert.isTrue(list.body.result.tools.every((t: any) => t.inputSchema.type === "object"))
+      const catalogue = yield* get("/v1/ai/tools")
+      assert.deepStrictEqual(catalogue.body.tools.map((t: any) => t.name).sort(), [...names].sort())
+      const call = (name: string, args: unknown) =>
+        Effect.map(rpc({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name, arguments: args } }, session), (r) => ({
+          isError: r.body.result.isError === true,
+          value: JSON.parse(r.body.result.content[0].text)
+        }))
+      const quote = yield* call("get_quote", { symbol: "HUBC", allow_stale: true })
+      assert.isFalse(quote.isError)
+      assert.strictEqual(quote.value.price, (yield* get("/v1/quotes/HUBC?allow_stale=true")).body.price)
+      const stale = yield* call("get_quote", { symbol: "HUBC" })
+      assert.isTrue(stale.isError)
+      assert.strictEqual(stale.value.error, "DATA_STALE")
+      const idx = yield* call("get_index", { id: "KSE100" })
+      assert.strictEqual(idx.value.constituents.length, 100)
+      assert.strictEqual(idx.value.history, "none")
     }))
 
   it.effect.prop(

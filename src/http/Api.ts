@@ -5,6 +5,7 @@
  */
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountApi, PortfolioApi } from "../ledger/LedgerApi.ts"
+import { AiApi } from "../mcp/AiApi.ts"
 import { MarketApi } from "../market/MarketApi.ts"
 import { SystemApi } from "../system/SystemApi.ts"
 import { Validation } from "./Validation.ts"
@@ -24,6 +25,7 @@ export class Api extends HttpApi.make("psx")
   .add(MarketApi)
   .add(AccountApi)
   .add(PortfolioApi)
+  .add(AiApi)
   .middleware(Validation)
   .annotateMerge(OpenApi.annotations({
     title: "PSX data service",

@@ -10,6 +10,8 @@ import { createServer } from "node:http"
 import { AppConfig } from "../config/AppConfig.ts"
 import { AccountHttp, LedgerServices, PortfolioHttp } from "../ledger/LedgerHttp.ts"
 import { MarketHttp, MarketServices } from "../market/MarketHttp.ts"
+import { AiHttp } from "../mcp/Catalogue.ts"
+import { McpLive } from "../mcp/Server.ts"
 import { SystemHttp } from "../system/SystemHttp.ts"
 import { Api } from "./Api.ts"
 import { GuardLive } from "./Guard.ts"
@@ -25,10 +27,11 @@ export const BodyLimit = Layer.succeed(HttpIncomingMessage.MaxBodySize, ByteSize
 /** Every route of the service, needing the feature services. */
 export const Routes = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
-    Layer.provide([SystemHttp, MarketHttp, AccountHttp, PortfolioHttp]),
+    Layer.provide([SystemHttp, MarketHttp, AccountHttp, PortfolioHttp, AiHttp]),
     Layer.provide(ValidationLive)
   ),
   HttpApiScalar.layer(Api, { path: "/docs" }),
+  McpLive,
   GuardLive
 ).pipe(Layer.provide(RateLimiter.layer))
 

@@ -7,6 +7,7 @@ import { Api } from "../http/Api.ts"
 import { Companies } from "./Companies.ts"
 import { Filings } from "./Filings.ts"
 import { Freshness } from "./Freshness.ts"
+import { MarketIndexes } from "./Indexes.ts"
 import { Prices } from "./Prices.ts"
 import * as S from "../../domain/market/Schemas.ts"
 import { Quotes } from "./Quotes.ts"
@@ -60,7 +61,7 @@ export const MarketHttp = HttpApiBuilder.group(Api, "market", (handlers) =>
   }))
 
 /** The market services, over a SqlClient and AppConfig. */
-export const MarketServices = Layer.mergeAll(Companies.layer, Freshness.layer).pipe(
+export const MarketServices = Layer.mergeAll(Companies.layer, Freshness.layer, MarketIndexes.layer).pipe(
   Layer.provideMerge(Filings.layer),
   Layer.provideMerge(Layer.mergeAll(Quotes.layer, Prices.layer)),
   Layer.provideMerge(Sources.layer)
