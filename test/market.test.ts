@@ -68,6 +68,14 @@ layer(TestApp({ withPack: true }), { timeout: 300_000, excludeTestServices: true
       assert.isString(r.body.data_pack)
     }))
 
+  it.effect("a repeated public GET within a second is the same answer with its own request id", () =>
+    Effect.gen(function*() {
+      const a = yield* get("/v1/companies/HUBC")
+      const b = yield* get("/v1/companies/HUBC")
+      assert.deepStrictEqual(a.body, b.body)
+      assert.notStrictEqual(a.headers["x-request-id"], b.headers["x-request-id"])
+    }))
+
   it.effect("search ranks exact ticker, then prefix, then name words, accent- and case-insensitive", () =>
     Effect.gen(function*() {
       const hbl = yield* get("/v1/search?q=hbl")

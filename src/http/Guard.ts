@@ -54,6 +54,18 @@ const fromCause = (cause: Cause.Cause<unknown>, requestId: string) => {
   return errorResponse("INTERNAL", `internal error; quote request id ${requestId}`)
 }
 
+/**
+ * Micro-cache: a public market-data GET answered 200 is reused, byte for
+ * byte, for one second for the same URL. Market data changes only when data
+ * is ingested, so this only bounds how late an answer may be by a second; it
+ * never serves portfolio routes, ingest, or anything but a 200.
+ */
+const MICRO_CACHE_MS = 1_000
+const MICRO_CACHE_MAX = 10_000
+const microCache = new Map<string, { readonly at: number; readonly response: HttpServerResponse.HttpServerResponse }>()
+const isPublicRead = (path: string) =>
+  path.startsWith("/v1/") && !path.startsWith("/v1/me/") && !path.startsWith("/v1/ingest/") && path !== "/v1/market/status"
+
 type Handler = Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>
 
 export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
@@ -88,7 +100,19 @@ export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
             ? Effect.logWarning({ msg: "probe failed", requestId, path, status: response.status })
             : Effect.void)
       }
-      return Effect.flatMap(Effect.flatMap(limiter.take(clientOf(request)), handle), (response) =>
+      const cacheable = request.method === "GET" && isPublicRead(path)
+      const serve = (wait: number) => {
+        if (wait > 0 || !cacheable) return handle(wait)
+        const hit = microCache.get(request.url)
+        if (hit !== undefined && start - hit.at < MICRO_CACHE_MS) return Effect.succeed(hit.response)
+        return Effect.tap(handle(0), (response) =>
+          Effect.sync(() => {
+            if (response.status !== 200) return
+            if (microCache.size >= MICRO_CACHE_MAX) microCache.clear()
+            microCache.set(request.url, { at: start, response })
+          }))
+      }
+      return Effect.flatMap(Effect.flatMap(limiter.take(clientOf(request)), serve), (response) =>
         Effect.as(
           Effect.logInfo({
             msg: "request",
