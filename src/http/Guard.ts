@@ -66,6 +66,9 @@ const microCache = new Map<string, { readonly at: number; readonly response: Htt
 const isPublicRead = (path: string) =>
   path.startsWith("/v1/") && !path.startsWith("/v1/me/") && !path.startsWith("/v1/ingest/") && path !== "/v1/market/status"
 
+/** The same answer as the documented /health endpoint (system/SystemHttp.ts), prebuilt. */
+export const livenessResponse = HttpServerResponse.jsonUnsafe({ status: "ok", service: "psx-data-service", version: "1.0.0" })
+
 type Handler = Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>
 
 export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
@@ -94,6 +97,8 @@ export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
           })
       // Probe traffic (health, readiness) is neither rate limited nor logged
       // unless it fails: load balancers poll it many times a second.
+      // Liveness is answered here, at the edge: if this runs, the process serves.
+      if (path === "/health" && request.method === "GET") return Effect.succeed(livenessResponse)
       if (exempt.has(path)) {
         return Effect.tap(handle(0), (response) =>
           response.status >= 400

@@ -1,20 +1,18 @@
 import { Effect } from "effect"
-import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { SourceUnavailable } from "../../domain/Errors.ts"
 import { Database } from "../db/Database.ts"
 import { PackImport } from "../ingest/PackImport.ts"
 import { Api } from "../http/Api.ts"
-
-/** Liveness never changes: its answer is encoded once. */
-const healthResponse = HttpServerResponse.jsonUnsafe({ status: "ok", service: "psx-data-service", version: "1.0.0" })
+import { livenessResponse } from "../http/Guard.ts"
 
 export const SystemHttp = HttpApiBuilder.group(Api, "system", (handlers) =>
   Effect.gen(function*() {
     const db = yield* Database
     const importer = yield* PackImport
     return handlers
-      .handle("health", () => Effect.succeed(healthResponse))
+      // The guard answers GET /health before routing; this handler serves the same bytes (e.g. HEAD, direct use).
+      .handle("health", () => Effect.succeed(livenessResponse))
       .handle("ready", () =>
         Effect.flatMap(db.ping, (ok) =>
           ok
