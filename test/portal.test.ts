@@ -60,6 +60,8 @@ class FakePortal extends Context.Service<FakePortal, { readonly seen: Array<Seen
                 return send(200, fixture("umairsandhu__psx-dps/tests/fixtures/history_month.html"))
               case "/announcements":
                 return send(200, fixture("yasir-a__psx-data/tests/fixtures/announcements_hubc.html"))
+              case "/payouts":
+                return send(200, fixture("afireseeker-cloud__Pakistan-Stock-Market-Events-Calendar/payouts_sample.html"))
               case "/timeseries/eod/NOSUCH":
                 return send(200, JSON.stringify({ status: 1, message: "", data: [] }), "application/json")
               case "/sector-summary/sectorwise":
@@ -127,7 +129,6 @@ describe("PSX portal adapter", () => {
         const failures: ReadonlyArray<Effect.Effect<unknown, SourceUnavailable>> = [
           portal.indexConstituents("GONE"),
           portal.eod("NOSUCH"),
-          portal.marketPayouts,
           portal.intraday("HUBC")
         ]
         for (const failing of failures) {
@@ -151,7 +152,9 @@ describe("portal refresh", () => {
         assert.deepStrictEqual(steps.map((s) => [s.dataset, s.written]), [
           ["portal_symbols", 1029],
           ["portal_screener", 729],
-          ["portal_market_watch", 3]
+          ["portal_market_watch", 3],
+          ["portal_payouts", 2],
+          ["portal_announcements", 15]
         ])
         const sql = yield* SqlClient.SqlClient
         const q = yield* sql<{ price: string; basis: string; dataset: string }>`
@@ -159,10 +162,14 @@ describe("portal refresh", () => {
         assert.deepStrictEqual(q[0], { price: "13.09", basis: "board_snapshot", dataset: "portal_market_watch" })
         const d = yield* sql<{ id: string; upstream: string }>`select id, upstream from datasets order by id`
         assert.deepStrictEqual(d.map((x) => x.upstream), [
+          "https://dps.psx.com.pk/announcements",
           "https://dps.psx.com.pk/market-watch",
+          "https://dps.psx.com.pk/payouts",
           "https://dps.psx.com.pk/screener",
           "https://dps.psx.com.pk/symbols"
         ])
+        const luck = yield* sql<{ n: number }>`select count(*)::int as n from payouts where symbol = 'LUCK'`
+        assert.strictEqual(luck[0]!.n, 2)
       }))
   })
 })

@@ -11,13 +11,25 @@ import { Clock, Context, Effect, Layer, Ref } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SourceUnavailable } from "../../domain/Errors.ts"
 import { decodeSeries, type EncodedSeries, type PackManifest } from "../../domain/pack/Pack.ts"
-import type { PayoutRow } from "../../domain/psx/Filings.ts"
+import type { Announcement, PayoutRow } from "../../domain/psx/Filings.ts"
 import type { CompanyPage } from "../../domain/psx/CompanyPage.ts"
 import type { IndexConstituent, ListedSymbol, ScreenerRow, Sector } from "../../domain/psx/Listing.ts"
 import type { PriceRow, SummaryRow } from "../../domain/psx/Prices.ts"
 import { DataPack } from "../sources/DataPack.ts"
 import { upsert } from "./Bulk.ts"
-import { datasetsTable, fundamentalsRow, fundamentalsTable, securitiesTable, securityRow } from "./Tables.ts"
+import {
+  announcementRow,
+  announcementsTable,
+  datasetsTable,
+  fundamentalsRow,
+  fundamentalsTable,
+  payoutCoverageRows,
+  payoutCoverageTable,
+  payoutRows,
+  payoutsTable,
+  securitiesTable,
+  securityRow
+} from "./Tables.ts"
 import { makeProgress, type StepSummary } from "./Progress.ts"
 
 export type ImportState = "not_started" | "importing" | "installed" | "failed"
@@ -42,15 +54,6 @@ interface Disagreements {
 }
 
 const KSE100_EFFECTIVE = "2026-04-01"
-
-const hashId = (...parts: ReadonlyArray<unknown>) => {
-  let h = 0x811c9dc5
-  for (const ch of parts.map(String).join("|")) {
-    h ^= ch.codePointAt(0)!
-    h = Math.imul(h, 0x01000193) >>> 0
-  }
-  return h.toString(16).padStart(8, "0")
-}
 
 export class PackImport extends Context.Service<PackImport, {
   /** The pack version the store holds, if any. */
@@ -289,38 +292,10 @@ export class PackImport extends Context.Service<PackImport, {
 
           // -------------------------------------------------------- payouts
           const payouts = yield* get<ReadonlyArray<PayoutRow>>("payouts")
-          const payoutRows = payouts.flatMap((p) =>
-            p.parts.map((part, i) => ({
-              id: hashId(p.symbol, p.announcedAt, p.details, p.bookClosureFrom, i),
-              symbol: p.symbol, announced_at: p.announcedAt ?? null, period_end: p.periodEnd ?? null,
-              period_type: p.periodType ?? null, details: p.details, kind: part.kind, percent: part.percent ?? null,
-              amount_per_share: part.amountPerShare ?? null, sequence: part.sequence ?? null,
-              book_closure_from: p.bookClosureFrom ?? null, book_closure_to: p.bookClosureTo ?? null, dataset: "payouts"
-            }))
-          )
-          yield* upsert({
-            table: "payouts",
-            columns: {
-              id: "text", symbol: "text", announced_at: "timestamptz", period_end: "date", period_type: "text",
-              details: "text", kind: "text", percent: "numeric", amount_per_share: "numeric", sequence: "text",
-              book_closure_from: "date", book_closure_to: "date", dataset: "text"
-            },
-            key: ["id"]
-          }, payoutRows)
-          // Coverage: a symbol whose payouts were recorded, from its earliest recorded row.
-          const coverage = new Map<string, string>()
-          for (const p of payouts) {
-            const d = p.bookClosureFrom ?? p.announcedAt?.slice(0, 10)
-            if (d === undefined) continue
-            const prev = coverage.get(p.symbol)
-            if (prev === undefined || d < prev) coverage.set(p.symbol, d)
-          }
-          yield* upsert({
-            table: "payout_coverage",
-            columns: { symbol: "text", coverage: "text", data_coverage_start: "date", dataset: "text" },
-            key: ["symbol"]
-          }, [...coverage].map(([symbol, start]) => ({ symbol, coverage: "recorded", data_coverage_start: start, dataset: "payouts" })))
-          yield* step("payouts", payouts.length, payoutRows.length)
+          const payoutRowsOut = payoutRows(payouts, "payouts")
+          yield* upsert(payoutsTable, payoutRowsOut)
+          yield* upsert(payoutCoverageTable, payoutCoverageRows(payouts, "payouts"))
+          yield* step("payouts", payouts.length, payoutRowsOut.length)
 
           // ---------------------------------------------- corporate actions
           const actions = [
@@ -332,13 +307,13 @@ export class PackImport extends Context.Service<PackImport, {
                 details: `${m} marker on the exchange's market summary for ${r.date}`, dataset: "market_summary_20210121"
               }))
             ),
-            ...payoutRows.filter((p) => p.kind !== "cash").map((p) => ({
+            ...payoutRowsOut.filter((p) => p.kind !== "cash").map((p) => ({
               id: `payout-${p.id}`, symbol: p.symbol, kind: p.kind, ex_date: p.book_closure_from,
               ratio: p.percent !== null ? p.percent / 100 : null,
               details: `${p.details} (book closure ${p.book_closure_from ?? "?"} to ${p.book_closure_to ?? "?"})`,
               dataset: "payouts"
             })),
-            ...payoutRows.filter((p) => p.kind === "cash").map((p) => ({
+            ...payoutRowsOut.filter((p) => p.kind === "cash").map((p) => ({
               id: `payout-${p.id}`, symbol: p.symbol, kind: "cash_dividend", ex_date: p.book_closure_from, ratio: null,
               details: `${p.details} (book closure ${p.book_closure_from ?? "?"} to ${p.book_closure_to ?? "?"})`,
               dataset: "payouts"
@@ -358,19 +333,8 @@ export class PackImport extends Context.Service<PackImport, {
           yield* step("corporate_actions (derived)", actions.length, actions.length)
 
           // --------------------------------------------------- announcements
-          const anns = yield* get<ReadonlyArray<Record<string, unknown>>>("announcements")
-          yield* upsert({
-            table: "announcements",
-            columns: {
-              id: "text", symbol: "text", company_name: "text", published_at: "timestamptz", title: "text",
-              document_url: "text", image_url: "text", revoked: "boolean", dataset: "text"
-            },
-            key: ["id"]
-          }, anns.map((a) => ({
-            id: a["id"], symbol: a["symbol"], company_name: a["companyName"] ?? null, published_at: a["publishedAt"],
-            title: a["title"], document_url: a["documentUrl"] ?? null, image_url: a["imageUrl"] ?? null,
-            revoked: a["revoked"] === true, dataset: "announcements"
-          })))
+          const anns = yield* get<ReadonlyArray<Announcement>>("announcements")
+          yield* upsert(announcementsTable, anns.map((a) => announcementRow(a, "announcements")))
           yield* step("announcements", anns.length, anns.length)
 
           // Coverage per dataset, for /v1/freshness.

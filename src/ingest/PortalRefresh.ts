@@ -1,7 +1,8 @@
 /**
  * The scheduled refresh from the live PSX portal, on when PSX_SOURCE=portal:
- * the listed universe, the screener (fundamentals) and the market watch (the
- * delayed board, stored as quotes with the time it was read). Each run
+ * the listed universe, the screener (fundamentals), the market watch (the
+ * delayed board, stored as quotes with the time it was read), announced
+ * payouts and company announcements. Each run
  * records its datasets' provenance; a source that fails changes nothing (the
  * last good figures stay, with their own as-of, and freshness shows the age).
  */
@@ -13,10 +14,15 @@ import { PsxPortal } from "../sources/PsxPortal.ts"
 import { upsert } from "./Bulk.ts"
 import type { StepSummary } from "./Progress.ts"
 import {
+  announcementRow,
+  announcementsTable,
   boardQuoteRow,
   datasetsTable,
   fundamentalsRow,
   fundamentalsTable,
+  payoutCoverageRows,
+  payoutRows,
+  payoutsTable,
   quotesTable,
   securitiesTable,
   securityRow
@@ -82,7 +88,22 @@ export class PortalRefresh extends Context.Service<PortalRefresh, {
             upsert(quotesTable, rows.flatMap((r) => {
               const q = boardQuoteRow(r, now, "portal_market_watch")
               return q ? [q] : []
-            })))
+            }))),
+          yield* step("portal_payouts", "Announced payouts (live)", "/payouts", portal.marketPayouts, (rows) =>
+            Effect.gen(function*() {
+              const n = yield* upsert(payoutsTable, payoutRows(rows, "portal_payouts"))
+              // Extends coverage back in time only: an earlier recorded start is kept.
+              yield* sql.unsafe(
+                `INSERT INTO payout_coverage (symbol, coverage, data_coverage_start, dataset)
+                 SELECT symbol, coverage, data_coverage_start, dataset
+                 FROM jsonb_to_recordset($1::jsonb) AS t(symbol text, coverage text, data_coverage_start date, dataset text)
+                 ON CONFLICT (symbol) DO UPDATE SET data_coverage_start = least(payout_coverage.data_coverage_start, excluded.data_coverage_start)`,
+                [JSON.stringify(payoutCoverageRows(rows, "portal_payouts"))]
+              )
+              return n
+            })),
+          yield* step("portal_announcements", "Company announcements (live)", "/announcements", portal.announcements(), (rows) =>
+            upsert(announcementsTable, rows.map((a) => announcementRow(a, "portal_announcements"))))
         ]
       })
 

@@ -3,6 +3,7 @@
  * import and the live portal refresh: one place per table.
  */
 import { searchKey, securityTypeOf } from "../../domain/market/Classify.ts"
+import type { Announcement, PayoutRow } from "../../domain/psx/Filings.ts"
 import type { ListedSymbol, ScreenerRow } from "../../domain/psx/Listing.ts"
 import type { BoardRow } from "../../domain/psx/Prices.ts"
 import type { UpsertSpec } from "./Bulk.ts"
@@ -81,3 +82,66 @@ export const datasetsTable: UpsertSpec = {
   },
   key: ["id"]
 }
+
+export const payoutsTable: UpsertSpec = {
+  table: "payouts",
+  columns: {
+    id: "text", symbol: "text", announced_at: "timestamptz", period_end: "date", period_type: "text",
+    details: "text", kind: "text", percent: "numeric", amount_per_share: "numeric", sequence: "text",
+    book_closure_from: "date", book_closure_to: "date", dataset: "text"
+  },
+  key: ["id"]
+}
+
+const hashId = (...parts: ReadonlyArray<unknown>) => {
+  let h = 0x811c9dc5
+  for (const ch of parts.map(String).join("|")) {
+    h ^= ch.codePointAt(0)!
+    h = Math.imul(h, 0x01000193) >>> 0
+  }
+  return h.toString(16).padStart(8, "0")
+}
+
+/** One row per part of a payout ("25%(F) (D) 10%(B)" is two), with a stable id from its content. */
+export const payoutRows = (payouts: ReadonlyArray<PayoutRow>, dataset: string) =>
+  payouts.flatMap((p) =>
+    p.parts.map((part, i) => ({
+      id: hashId(p.symbol, p.announcedAt, p.details, p.bookClosureFrom, i),
+      symbol: p.symbol, announced_at: p.announcedAt ?? null, period_end: p.periodEnd ?? null,
+      period_type: p.periodType ?? null, details: p.details, kind: part.kind, percent: part.percent ?? null,
+      amount_per_share: part.amountPerShare ?? null, sequence: part.sequence ?? null,
+      book_closure_from: p.bookClosureFrom ?? null, book_closure_to: p.bookClosureTo ?? null, dataset
+    }))
+  )
+
+export const payoutCoverageTable: UpsertSpec = {
+  table: "payout_coverage",
+  columns: { symbol: "text", coverage: "text", data_coverage_start: "date", dataset: "text" },
+  key: ["symbol"]
+}
+
+/** A symbol whose payouts were recorded, from its earliest recorded row (kept if an earlier start is already stored by the caller). */
+export const payoutCoverageRows = (payouts: ReadonlyArray<PayoutRow>, dataset: string) => {
+  const coverage = new Map<string, string>()
+  for (const p of payouts) {
+    const d = p.bookClosureFrom ?? p.announcedAt?.slice(0, 10)
+    if (d === undefined) continue
+    const prev = coverage.get(p.symbol)
+    if (prev === undefined || d < prev) coverage.set(p.symbol, d)
+  }
+  return [...coverage].map(([symbol, start]) => ({ symbol, coverage: "recorded", data_coverage_start: start, dataset }))
+}
+
+export const announcementsTable: UpsertSpec = {
+  table: "announcements",
+  columns: {
+    id: "text", symbol: "text", company_name: "text", published_at: "timestamptz", title: "text",
+    document_url: "text", image_url: "text", revoked: "boolean", dataset: "text"
+  },
+  key: ["id"]
+}
+
+export const announcementRow = (a: Announcement, dataset: string) => ({
+  id: a.id, symbol: a.symbol, company_name: a.companyName ?? null, published_at: a.publishedAt, title: a.title,
+  document_url: a.documentUrl ?? null, image_url: a.imageUrl ?? null, revoked: a.revoked, dataset
+})
