@@ -122,7 +122,9 @@ layer(TestApp({ withPack: true }), { timeout: 600_000, excludeTestServices: true
       assert.strictEqual(a.body.overlap.symbols_in_kse100, 1)
       assert.strictEqual(a.body.sectors[0].sector, "POWER GENERATION & DISTRIBUTION")
       assert.isNumber(a.body.sectors[0].kse100_pct)
-      assert.strictEqual(a.body.unavailable[0].part, "returns")
+      assert.strictEqual(a.body.unavailable[0].part, "benchmark returns")
+      assert.strictEqual(a.body.returns.to, "2026-05-25")
+      assert.isNumber(a.body.returns.periods.find((x: any) => x.period === "since_inception").return_pct)
     }))
 
   it.effect("the same Idempotency-Key and body returns the original result; another body is 409", () =>

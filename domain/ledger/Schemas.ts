@@ -119,7 +119,17 @@ export const Analysis = Schema.Struct({
   overlap: Schema.Struct({ symbols_in_kse100: Schema.Int, symbols: Schema.Int, weight_in_kse100_pct: opt(Num) }),
   concentration: Schema.Struct({ largest_symbol: opt(Schema.String), largest_pct: opt(Num), hhi: opt(Num) }),
   dividend_income: Schema.Struct({ gross: Num, net: Num, tax_withheld: Num }),
-  returns: opt(Schema.Unknown),
+  returns: opt(Schema.Struct({
+    basis: Schema.String,
+    to: Schema.String,
+    periods: Schema.Array(Schema.Struct({
+      period: Schema.String,
+      from: Schema.String,
+      to: Schema.String,
+      return_pct: Num,
+      covers_whole_period: Schema.Boolean
+    }))
+  })),
   unavailable: Schema.Array(Schema.Struct({ part: Schema.String, reason: Schema.String })),
   sources: Schema.Array(Source)
 })

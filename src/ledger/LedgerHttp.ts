@@ -4,10 +4,12 @@ import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { analyse } from "../../domain/ledger/Analysis.ts"
+import { periodReturns } from "../../domain/ledger/Returns.ts"
 import type { Command } from "../../domain/ledger/Decider.ts"
 import type { Grant } from "../../domain/ledger/Grants.ts"
 import { Api } from "../http/Api.ts"
 import { storeUnavailable } from "../market/Rows.ts"
+import { Prices } from "../market/Prices.ts"
 import { Sources } from "../market/Sources.ts"
 import { Audit } from "./Audit.ts"
 import { CurrentPrincipal, PortfolioAuthLive } from "./Authorization.ts"
@@ -16,6 +18,7 @@ import { EventStore } from "./EventStore.ts"
 import { Keys } from "./Keys.ts"
 import { LEDGER_DEFAULT_LIMIT } from "./LedgerApi.ts"
 import { Portfolio, streamOf } from "./Portfolio.ts"
+import { toEntries } from "./Projection.ts"
 
 const requestIdOf = Effect.map(HttpServerRequest.HttpServerRequest, (r) => r.headers["x-request-id"])
 
@@ -34,6 +37,7 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
     const portfolio = yield* Portfolio
     const audit = yield* Audit
     const sources = yield* Sources
+    const prices = yield* Prices
     const sql = yield* SqlClient.SqlClient
 
     const withGrant = <A, E, R>(grant: Grant, f: (p: typeof CurrentPrincipal.Service) => Effect.Effect<A, E, R>) =>
@@ -97,6 +101,18 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
           Effect.gen(function*() {
             const holdings = yield* portfolio.holdings(p)
             const symbols = holdings.map((h) => h.symbol)
+            const history = yield* portfolio.history(p, 1, undefined)
+            const entries = toEntries(history.events)
+            const first = history.events.map((e) => e.effective_date).sort()[0]
+            const closes = new Map(
+              yield* Effect.forEach(symbols, (symbol) =>
+                Effect.map(
+                  prices.closes(symbol, first ? new Date(Date.parse(first) - 14 * 86_400_000).toISOString().slice(0, 10) : "9999-12-31"),
+                  (rows) => [symbol, rows] as const
+                ))
+            )
+            const end = [...closes.values()].flatMap((rows) => rows.map((r) => r.date)).sort().pop()
+            const periods = end ? periodReturns(entries, closes, end) : []
             const [meta, index] = yield* Effect.all([
               sql<{ symbol: string; sector_name: string | null; kse100: boolean }>`
                 SELECT s.symbol, s.sector_name,
@@ -127,12 +143,24 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
                 net: Math.round(holdings.reduce((s, h) => s + h.dividends_net, 0) * 100) / 100,
                 tax_withheld: Math.round(holdings.reduce((s, h) => s + h.tax_withheld, 0) * 100) / 100
               },
+              ...(periods.length > 0 && end
+                ? {
+                  returns: {
+                    basis: "time-weighted, daily chain-linked at recorded closes, dividends (net) included; fees in cost",
+                    to: end,
+                    periods
+                  }
+                }
+                : {}),
               unavailable: [
                 {
-                  part: "returns",
-                  reason: "time-weighted returns against KSE-100 need index level history, which the service does not hold " +
-                    "(index levels are current only), and prices that end on 2026-05-25"
+                  part: "benchmark returns",
+                  reason: "KSE-100 returns over the same periods need index level history, which the service does not hold " +
+                    "(index levels are current only)"
                 },
+                ...(periods.length === 0 && holdings.length > 0
+                  ? [{ part: "returns", reason: "a holding has no recorded close in the period, so the return is unknown" }]
+                  : []),
                 ...(a.weight_basis === "cost"
                   ? [{ part: "market-value weights", reason: "not every open position has a known quote; weights use cost" }]
                   : [])
