@@ -4,6 +4,7 @@ import {
   circuitBounds,
   isTradingDay,
   lastBuyDate,
+  lastCompletedSession,
   marketStatus,
   quoteIsFresh,
   settlementDate,
@@ -61,6 +62,12 @@ describe("price limits", () => {
 })
 
 describe("quote freshness", () => {
+  it("the last completed session: today after the close, else the previous trading day", () => {
+    assert.strictEqual(lastCompletedSession(at("2026-11-19T11:00:00Z")), "2026-11-19", "16:00 PKT Thursday")
+    assert.strictEqual(lastCompletedSession(at("2026-11-19T05:00:00Z")), "2026-11-18", "10:00 PKT Thursday")
+    assert.strictEqual(lastCompletedSession(at("2026-11-21T06:00:00Z")), "2026-11-20", "Saturday")
+  })
+
   it("during trading a delayed quote may lag 30 minutes; after the close it must be from the last session", () => {
     assert.isTrue(quoteIsFresh(at("2026-11-19T04:50:00Z"), at("2026-11-19T05:00:00Z")))
     assert.isFalse(quoteIsFresh(at("2026-11-19T04:00:00Z"), at("2026-11-19T05:00:00Z")))

@@ -184,6 +184,12 @@ export const quoteIsFresh = (asOfMs: number, nowMs: number, maxDelayMinutes = 30
   return asOfMs >= cutoff
 }
 
+/** The last trading day whose closing time has passed at `nowMs` (Karachi). */
+export const lastCompletedSession = (nowMs: number): string => {
+  const today = karachiDate(nowMs)
+  return isTradingDay(today) && karachiMinutes(nowMs) >= closeMinutes(today) ? today : previousTradingDay(today)
+}
+
 let memo: { minute: number; delay: number; cutoff: number } | undefined
 
 /**

@@ -246,7 +246,11 @@ export const Company = Schema.Struct({
 export const Derived = Schema.Struct({
   market_cap: opt(Num),
   week52: opt(Schema.Struct({ high: Num, low: Num, from: IsoDate, to: IsoDate, basis: Schema.Literal("close") })),
-  circuit_breaker: opt(Schema.Struct({ lower: Num, upper: Num, previous_close: Num, rule: Schema.String })),
+  circuit_breaker: opt(
+    Schema.Struct({ lower: Num, upper: Num, previous_close: Num, rule: Schema.String }).annotate({
+      description: "Price limits of the next session after the quote, from its close (that session's previous close), under the rule in force"
+    })
+  ),
   net_margin_pct: opt(Num),
   eps_growth_pct: opt(Num)
 })

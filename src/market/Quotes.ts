@@ -14,7 +14,7 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { DataNotFound, DataStale, DataUnverified, type InvalidSymbol, type SourceUnavailable } from "../../domain/Errors.ts"
-import { circuitBounds, karachiDate, previousTradingDay, quoteIsFresh } from "../../domain/market/Calendar.ts"
+import { circuitBounds, karachiDate, lastCompletedSession, quoteIsFresh } from "../../domain/market/Calendar.ts"
 import type { Quote } from "../../domain/market/Schemas.ts"
 import { parseTicker } from "../../domain/market/Ticker.ts"
 import { makeReadCache } from "./ReadCache.ts"
@@ -146,7 +146,7 @@ export class Quotes extends Context.Service<Quotes, {
         if (!fresh && options?.allowStale !== true) {
           return yield* new DataStale({
             message: `the last quote for ${symbol} is from ${asOf}; the last completed session was ${
-              previousTradingDay(karachiDate(now + 86_400_000))
+              lastCompletedSession(now)
             }. Pass allow_stale=true for the last known quote marked stale.`,
             symbol,
             as_of: asOf
