@@ -47,7 +47,12 @@ export const SearchHit = Schema.Struct({
   sector: opt(Schema.String),
   match: Schema.Literals(["exact_ticker", "ticker_prefix", "name"])
 })
-export const SearchResult = Schema.Struct({ query: Schema.String, items: Schema.Array(SearchHit), total: Schema.Int })
+export const SearchResult = Schema.Struct({
+  query: Schema.String,
+  items: Schema.Array(SearchHit),
+  total: Schema.Int,
+  sources: Schema.Array(Source)
+})
 
 export const CorporateActionState = Schema.Struct({
   ex_dividend: Schema.NullOr(Schema.Boolean).annotate({

@@ -65,7 +65,7 @@ export class Companies extends Context.Service<Companies, {
         if (q.length > 100) return yield* new InvalidRequest({ message: "query field `q` is longer than 100 characters" })
         const key = searchKey(q)
         const ticker = q.toUpperCase()
-        if (key === "") return { query: q, items: [], total: 0 }
+        if (key === "") return { query: q, items: [], total: 0, sources: [] }
         const words = key.split(" ")
         const params: Array<unknown> = [ticker, `${ticker}%`]
         const nameConds = words.map((w) => `(' ' || search_text) LIKE $${params.push(`% ${w}%`)}`).join(" AND ")
@@ -84,7 +84,7 @@ export class Companies extends Context.Service<Companies, {
           ...present({ sector: r["sector_name"] as string | null }),
           match: (["exact_ticker", "ticker_prefix", "name"] as const)[num(r["rank"]) ?? 2]!
         }))
-        return { query: q, items, total: items.length }
+        return { query: q, items, total: items.length, sources: yield* sources.of(["universe"]) }
       })
 
       const list = Effect.fn("Companies.list")(function*(q: CompaniesQuery) {
