@@ -3,13 +3,15 @@
  * `ledger …`. Each command builds only the layers it needs.
  */
 import { NodeServices } from "@effect/platform-node"
-import { Console, Effect, Layer, Logger, References } from "effect"
+import { Console, Effect, Layer, Logger, Option, References } from "effect"
 import { Command, Flag } from "effect/cli"
 import { AppConfig } from "./config/AppConfig.ts"
 import * as Database from "./db/Database.ts"
 import * as Server from "./http/Server.ts"
 import { PackImport } from "./ingest/PackImport.ts"
+import { canonicalJson } from "../domain/ledger/Chain.ts"
 import { Audit } from "./ledger/Audit.ts"
+import { type Checkpoint, EventStore } from "./ledger/EventStore.ts"
 import { PortalRefresh } from "./ingest/PortalRefresh.ts"
 import { DataPack } from "./sources/DataPack.ts"
 import { PsxPortal } from "./sources/PsxPortal.ts"
@@ -124,14 +126,36 @@ const ledgerRebuild = Command.make("rebuild", {}, () =>
   }).pipe(Effect.provide(AuditLive))).pipe(Command.withDescription("Rebuild every projection from the events"))
 
 const ledgerExport = Command.make("export", {
-  stream: Flag.String("stream").pipe(Flag.withDescription("The stream id, e.g. portfolio-<user id> or donations"))
+  stream: Flag.String("stream").pipe(
+    Flag.withDescription("One stream id (portfolio-<user id> or donations); without it, the whole ledger in commit-safe order"),
+    Flag.optional
+  )
 }, ({ stream }) =>
   Effect.gen(function*() {
-    const audit = yield* Audit
-    const lines = yield* audit.exportStream(stream)
-    for (const line of lines) yield* Console.log(line)
-    yield* Effect.sync(() => process.stderr.write(`exported ${lines.length} events of ${stream}\n`))
-  }).pipe(Effect.provide(AuditLive))).pipe(Command.withDescription("Print one stream's events as NDJSON (canonical JSON, with hashes)"))
+    if (Option.isSome(stream)) {
+      const audit = yield* Audit
+      const lines = yield* audit.exportStream(stream.value)
+      for (const line of lines) yield* Console.log(line)
+      yield* Effect.sync(() => process.stderr.write(`exported ${lines.length} events of ${stream.value}\n`))
+      return
+    }
+    // The whole ledger through the catch-up reader: pages by (transaction, position) below the
+    // oldest transaction in flight, so nothing committed late is skipped.
+    const store = yield* EventStore
+    let checkpoint: Checkpoint | undefined
+    let total = 0
+    for (;;) {
+      const page = yield* store.readAll(checkpoint, 5_000)
+      if (page.events.length === 0) break
+      for (const e of page.events) yield* Console.log(canonicalJson(e))
+      total += page.events.length
+      checkpoint = page.next
+      if (process.stderr.isTTY) process.stderr.write(`\rexported ${total} events`)
+    }
+    yield* Effect.sync(() => process.stderr.write(`\rexported ${total} events of the whole ledger\n`))
+  }).pipe(Effect.provide(Layer.mergeAll(AuditLive, EventStore.layer.pipe(Layer.provide(StoreLive)))))).pipe(
+    Command.withDescription("Print events as NDJSON (canonical JSON, with hashes): one stream, or the whole ledger")
+  )
 
 const ledgerCommand = Command.make("ledger", {}).pipe(
   Command.withDescription("Auditor's tools for the event ledger"),
