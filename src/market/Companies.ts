@@ -140,7 +140,8 @@ export class Companies extends Context.Service<Companies, {
           [symbol]
         ).pipe(storeUnavailable)
 
-      const company = Effect.fn("Companies.company")(function*(raw: string) {
+      /** The company record and the dividend history it summarises (the full payload reuses both). */
+      const companyAndDividends = Effect.fn("Companies.company")(function*(raw: string) {
         const symbol = yield* parseTicker(raw)
         const r = (yield* loadCompany(symbol))[0]
         if (r === undefined) return yield* new DataNotFound({ message: `unknown symbol ${symbol}`, symbol })
@@ -162,7 +163,7 @@ export class Companies extends Context.Service<Companies, {
           }
           : undefined
         const datasets = ["universe", ...(fDataset ? [fDataset] : []), ...(r["description"] ? ["company_pages"] : [])]
-        return {
+        const record = {
           symbol,
           name: String(r["name"]),
           security_type: String(r["security_type"]),
@@ -175,19 +176,22 @@ export class Companies extends Context.Service<Companies, {
             kse100_weight_pct: num(r["kse100_weight"]),
             description: r["description"] as string | null,
             fiscal_year_end: r["fiscal_year_end"] as string | null,
-            quote: quote ? { ...quote, stale: quote.stale } : undefined,
+            quote,
             ratios,
             ttm_dividend_per_share: div.ttm_dividend_per_share,
             ttm_dividend_yield_pct: div.ttm_dividend_yield_pct
           }),
           sources: [...(yield* sources.of(datasets)), ...div.sources.filter((s) => !datasets.includes(s.dataset))]
         }
+        return { company: record, div }
       })
 
+      const company = (raw: string) => Effect.map(companyAndDividends(raw), (r) => r.company)
+
       const stock = Effect.fn("Companies.stock")(function*(raw: string) {
-        const c = yield* company(raw)
+        const { company: c, div } = yield* companyAndDividends(raw)
         const symbol = c.symbol
-        const [peerRows, div, ann, fin, ratioRows] = yield* Effect.all([
+        const [peerRows, ann, fin, ratioRows] = yield* Effect.all([
           c.sector
             ? sql.unsafe<Record<string, unknown>>(
               `SELECT s.symbol, s.name, f.pe_ttm, f.dividend_yield_pct FROM securities s
@@ -196,7 +200,6 @@ export class Companies extends Context.Service<Companies, {
               [c.sector]
             ).pipe(storeUnavailable)
             : Effect.succeed([]),
-          filings.dividends(symbol),
           filings.announcements({ symbol, limit: 10 }).pipe(Effect.catchIf((e) => e instanceof InvalidRequest, Effect.die)),
           filings.financials(symbol),
           sql<{ period: string; name: string; value: string }>`
