@@ -18,6 +18,10 @@ export interface AppConfigShape {
   readonly source: "pack" | "portal"
   /** Import the data pack on start when the store has not got it yet. */
   readonly autoImport: boolean
+  /** Key that signs paging cursors; absent: a random key per process. */
+  readonly cursorSecret: Option.Option<Redacted.Redacted>
+  /** With the live portal source, minutes between refreshes. */
+  readonly refreshMinutes: number
 }
 
 const positive = (name: string, fallback: number) =>
@@ -38,7 +42,11 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
     burst: positive("RATE_LIMIT_BURST", 200)
   }),
   source: Config.Literals(["pack", "portal"], "PSX_SOURCE").pipe(Config.withDefault("pack" as const)),
-  autoImport: Config.Boolean("PSX_AUTO_IMPORT").pipe(Config.withDefault(true))
+  autoImport: Config.Boolean("PSX_AUTO_IMPORT").pipe(Config.withDefault(true)),
+  cursorSecret: Config.option(Config.Redacted("CURSOR_SECRET")).pipe(
+    Config.map(Option.filter((secret) => Redacted.value(secret) !== ""))
+  ),
+  refreshMinutes: positive("PSX_REFRESH_MINUTES", 15)
 })
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("psx/AppConfig") {

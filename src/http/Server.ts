@@ -14,12 +14,13 @@ import { AiHttp } from "../mcp/Catalogue.ts"
 import { McpLive } from "../mcp/Server.ts"
 import { SystemHttp } from "../system/SystemHttp.ts"
 import { Api } from "./Api.ts"
+import { Cursors } from "./Cursors.ts"
 import { GuardLive } from "./Guard.ts"
 import { RateLimiter } from "./RateLimiter.ts"
 import { ValidationLive } from "./Validation.ts"
 
 /** The feature services the routes use; provided outside the server so tools and tests share them. */
-export const Services = LedgerServices.pipe(Layer.provideMerge(MarketServices))
+export const Services = LedgerServices.pipe(Layer.provideMerge(MarketServices), Layer.provideMerge(Cursors.layer))
 
 /** Request bodies are small JSON documents: anything over 1 MiB is refused (400 INVALID_REQUEST). */
 export const BodyLimit = Layer.succeed(HttpIncomingMessage.MaxBodySize, ByteSize.mebibytes(1))

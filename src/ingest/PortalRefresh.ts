@@ -116,10 +116,9 @@ export class PortalRefresh extends Context.Service<PortalRefresh, {
     const config = yield* AppConfig
     if (config.source !== "portal") return
     const refresh = yield* PortalRefresh
-    const minutes = Number(process.env["PSX_REFRESH_MINUTES"] ?? 15)
     yield* refresh.runOnce.pipe(
       Effect.tap((steps) => Effect.logInfo({ msg: "portal refresh", steps })),
-      Effect.repeat(Schedule.spaced(Duration.minutes(minutes > 0 ? minutes : 15))),
+      Effect.repeat(Schedule.spaced(Duration.minutes(config.refreshMinutes))),
       Effect.forkScoped
     )
   }))

@@ -5,7 +5,7 @@
 import { Context, Effect, Layer, Schedule } from "effect"
 import { InvalidRequest } from "../../domain/Errors.ts"
 import type { Donation } from "../../domain/ledger/Schemas.ts"
-import { storeUnavailable } from "../market/Rows.ts"
+import { storeUnavailable } from "../db/Rows.ts"
 import { ConcurrencyConflict, EventStore } from "./EventStore.ts"
 import { randomUUID } from "node:crypto"
 import type { SourceUnavailable } from "../../domain/Errors.ts"

@@ -20,7 +20,7 @@ import { createHash, hash as cryptoHash, randomUUID } from "node:crypto"
 import { chainInput, GENESIS } from "../../domain/ledger/Chain.ts"
 import { effectiveDate, type LedgerEvent, type StoredEvent } from "../../domain/ledger/Events.ts"
 import type { Position } from "../../domain/ledger/Decider.ts"
-import { iso } from "../market/Rows.ts"
+import { iso } from "../db/Rows.ts"
 
 export class ConcurrencyConflict extends Data.TaggedError("ConcurrencyConflict")<{
   readonly stream_id: string

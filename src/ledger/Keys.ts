@@ -15,7 +15,7 @@ import { SqlClient } from "effect/sql"
 import { randomBytes, randomUUID } from "node:crypto"
 import { DataNotFound, Forbidden, Unauthorized } from "../../domain/Errors.ts"
 import { type Grant, GRANTS } from "../../domain/ledger/Grants.ts"
-import { iso } from "../market/Rows.ts"
+import { iso } from "../db/Rows.ts"
 import { sha256 } from "./EventStore.ts"
 
 export interface Principal {

@@ -13,7 +13,7 @@ import {
   Unauthorized
 } from "../../domain/Errors.ts"
 import * as L from "../../domain/ledger/Schemas.ts"
-import { Cursor, limitParam } from "../market/Params.ts"
+import { Cursor, limitParam } from "../../domain/Params.ts"
 import { PortfolioAuth } from "./Authorization.ts"
 
 const describe = (text: string) => OpenApi.annotations({ description: text })

@@ -22,10 +22,10 @@ import { canonicalJson } from "../../domain/ledger/Chain.ts"
 import { type Command, decide, type Position } from "../../domain/ledger/Decider.ts"
 import type { StoredEvent } from "../../domain/ledger/Events.ts"
 import type { EventRecord, Holding, RecordResult } from "../../domain/ledger/Schemas.ts"
-import { decodeCursor, encodeCursor } from "../market/Cursor.ts"
+import { Cursors } from "../http/Cursors.ts"
 import { Filings } from "../market/Filings.ts"
 import { Quotes } from "../market/Quotes.ts"
-import { storeUnavailable } from "../market/Rows.ts"
+import { storeUnavailable } from "../db/Rows.ts"
 import { ConcurrencyConflict, EventStore, sha256 } from "./EventStore.ts"
 import type { Principal } from "./Keys.ts"
 import { positionsOf, readHoldings, toEntries } from "./Projection.ts"
@@ -65,6 +65,7 @@ export class Portfolio extends Context.Service<Portfolio, {
     Portfolio,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const cursors = yield* Cursors
       const store = yield* EventStore
       const quotes = yield* Quotes
       const filings = yield* Filings
@@ -204,13 +205,13 @@ export class Portfolio extends Context.Service<Portfolio, {
         Effect.gen(function*() {
           const streamId = streamOf(principal.userId)
           const scope = `history:${streamId}`
-          const before = yield* decodeCursor(scope, cursor)
+          const before = yield* cursors.decode(scope, cursor)
           const events = yield* store.readStream(streamId).pipe(storeUnavailable)
           const newestFirst = [...events].reverse().filter((e) => before === undefined || e.version < Number(before[0]))
           const page = newestFirst.slice(0, limit)
           return {
             total: events.length,
-            next_cursor: newestFirst.length > limit ? yield* encodeCursor(scope, [page[page.length - 1]!.version]) : null,
+            next_cursor: newestFirst.length > limit ? yield* cursors.encode(scope, [page[page.length - 1]!.version]) : null,
             items: page.map(toEventRecord),
             events
           }

@@ -18,18 +18,16 @@ import { circuitBounds, karachiDate } from "../../domain/market/Calendar.ts"
 import { searchKey } from "../../domain/market/Classify.ts"
 import { median } from "../../domain/market/Stats.ts"
 import type { CompaniesPage, Company, SearchResult, Stock } from "../../domain/market/Schemas.ts"
+import { COMPANIES_DEFAULT_LIMIT, SEARCH_MAX } from "../../domain/market/Limits.ts"
 import { parseTicker } from "../../domain/market/Ticker.ts"
-import { decodeCursor, encodeCursor } from "./Cursor.ts"
+import { Cursors } from "../http/Cursors.ts"
 import { Filings } from "./Filings.ts"
 import { Prices } from "./Prices.ts"
 import { Quotes } from "./Quotes.ts"
 import { makeReadCache } from "./ReadCache.ts"
-import { num, present, storeUnavailable } from "./Rows.ts"
+import { num, present, storeUnavailable } from "../db/Rows.ts"
 import { Sources } from "./Sources.ts"
 
-export const COMPANIES_DEFAULT_LIMIT = 50
-export const COMPANIES_MAX_LIMIT = 200
-export const SEARCH_MAX = 20
 
 export interface CompaniesQuery {
   readonly limit?: number | undefined
@@ -53,6 +51,7 @@ export class Companies extends Context.Service<Companies, {
     Companies,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const cursors = yield* Cursors
       const sources = yield* Sources
       const quotes = yield* Quotes
       const filings = yield* Filings
@@ -90,7 +89,7 @@ export class Companies extends Context.Service<Companies, {
       const list = Effect.fn("Companies.list")(function*(q: CompaniesQuery) {
         const limit = q.limit ?? COMPANIES_DEFAULT_LIMIT
         const scope = `companies:${q.sector ?? ""}:${q.security_type ?? ""}:${q.inside_kse100 ?? ""}`
-        const after = yield* decodeCursor(scope, q.cursor)
+        const after = yield* cursors.decode(scope, q.cursor)
         const conds: Array<string> = []
         const params: Array<unknown> = []
         if (q.sector) conds.push(`(upper(s.sector_name) = upper($${params.push(q.sector)}) OR s.sector_code = $${params.length})`)
@@ -112,7 +111,7 @@ export class Companies extends Context.Service<Companies, {
         const page = rows.slice(0, limit)
         return {
           total: count[0]?.n ?? 0,
-          next_cursor: rows.length > limit ? yield* encodeCursor(scope, [String(page[page.length - 1]!["symbol"])]) : null,
+          next_cursor: rows.length > limit ? yield* cursors.encode(scope, [String(page[page.length - 1]!["symbol"])]) : null,
           items: page.map((r) => ({
             symbol: String(r["symbol"]),
             name: String(r["name"]),

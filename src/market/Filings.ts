@@ -10,14 +10,13 @@ import { DataNotFound, type InvalidRequest, type InvalidSymbol, type SourceUnava
 import { karachiDate } from "../../domain/market/Calendar.ts"
 import { dividendRows, fiscalYearEndMonth, type PayoutRecord, trailing } from "../../domain/market/Dividends.ts"
 import type { Announcements, CorporateActions, Dividends, Financials, News } from "../../domain/market/Schemas.ts"
+import { ANNOUNCEMENTS_DEFAULT_LIMIT } from "../../domain/market/Limits.ts"
 import { parseTicker, type Ticker } from "../../domain/market/Ticker.ts"
-import { decodeCursor, encodeCursor } from "./Cursor.ts"
+import { Cursors } from "../http/Cursors.ts"
 import { Quotes } from "./Quotes.ts"
-import { iso, num, present, storeUnavailable } from "./Rows.ts"
+import { iso, num, present, storeUnavailable } from "../db/Rows.ts"
 import { Sources } from "./Sources.ts"
 
-export const ANNOUNCEMENTS_DEFAULT_LIMIT = 50
-export const ANNOUNCEMENTS_MAX_LIMIT = 200
 
 export interface AnnouncementQuery {
   readonly symbol?: string | undefined
@@ -43,6 +42,7 @@ export class Filings extends Context.Service<Filings, {
     Filings,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const cursors = yield* Cursors
       const sources = yield* Sources
       const quotes = yield* Quotes
 
@@ -157,7 +157,7 @@ export class Filings extends Context.Service<Filings, {
         const symbol = q.symbol !== undefined ? yield* requireListed(q.symbol) : undefined
         const limit = q.limit ?? ANNOUNCEMENTS_DEFAULT_LIMIT
         const scope = `ann:${symbol ?? ""}:${q.date_from ?? ""}:${q.date_to ?? ""}`
-        const after = yield* decodeCursor(scope, q.cursor)
+        const after = yield* cursors.decode(scope, q.cursor)
         const conds: Array<string> = []
         const params: Array<unknown> = []
         if (symbol) conds.push(`symbol = $${params.push(symbol)}`)
@@ -182,7 +182,7 @@ export class Filings extends Context.Service<Filings, {
         const last = page[page.length - 1]
         return {
           total: count[0]?.n ?? 0,
-          next_cursor: rows.length > limit && last ? yield* encodeCursor(scope, [String(last["published_at"]), String(last["id"])]) : null,
+          next_cursor: rows.length > limit && last ? yield* cursors.encode(scope, [String(last["published_at"]), String(last["id"])]) : null,
           items: page.map((r) => ({
             id: String(r["id"]),
             symbol: String(r["symbol"]),
@@ -202,7 +202,7 @@ export class Filings extends Context.Service<Filings, {
 
       const news = Effect.fn("Filings.news")(function*(q: AnnouncementQuery) {
         if (q.symbol !== undefined) yield* requireListed(q.symbol)
-        yield* decodeCursor(`news:${q.symbol ?? ""}`, q.cursor)
+        yield* cursors.decode(`news:${q.symbol ?? ""}`, q.cursor)
         const rows = yield* sql<{ n: number }>`select count(*)::int as n from news_items`.pipe(storeUnavailable)
         const n = rows[0]?.n ?? 0
         return {

@@ -15,7 +15,7 @@ import type { DataNotFound, InvalidSymbol, SourceUnavailable } from "../../domai
 import type { Freshness as FreshnessRecord, IngestResult, SymbolSources } from "../../domain/market/Schemas.ts"
 import { AppConfig } from "../config/AppConfig.ts"
 import { Filings } from "./Filings.ts"
-import { num, present, storeUnavailable } from "./Rows.ts"
+import { num, present, storeUnavailable } from "../db/Rows.ts"
 import { Sources } from "./Sources.ts"
 
 export class Freshness extends Context.Service<Freshness, {

@@ -8,7 +8,7 @@ import { SqlClient } from "effect/sql"
 import { DataNotFound, type SourceUnavailable } from "../../domain/Errors.ts"
 import { Source } from "../../domain/market/Schemas.ts"
 import type { Freshness } from "./Freshness.ts"
-import { num, present, storeUnavailable } from "./Rows.ts"
+import { num, present, storeUnavailable } from "../db/Rows.ts"
 import { Sources } from "./Sources.ts"
 
 const opt = <S extends Schema.Top>(s: S) => Schema.optionalKey(s)

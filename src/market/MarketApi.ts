@@ -5,12 +5,18 @@
 import { Schema, SchemaTransformation } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { DataNotFound, DataStale, DataUnverified, InvalidSymbol, SourceUnavailable } from "../../domain/Errors.ts"
+import {
+  ANNOUNCEMENTS_DEFAULT_LIMIT,
+  ANNOUNCEMENTS_MAX_LIMIT,
+  COMPANIES_DEFAULT_LIMIT,
+  COMPANIES_MAX_LIMIT,
+  PRICES_DEFAULT_LIMIT,
+  PRICES_MAX_LIMIT,
+  RANGES
+} from "../../domain/market/Limits.ts"
 import * as S from "../../domain/market/Schemas.ts"
 import { MarketStatus } from "../../domain/market/StatusSchema.ts"
-import { ANNOUNCEMENTS_DEFAULT_LIMIT, ANNOUNCEMENTS_MAX_LIMIT } from "./Filings.ts"
-import { COMPANIES_DEFAULT_LIMIT, COMPANIES_MAX_LIMIT } from "./Companies.ts"
-import { Cursor, DateParam, limitParam, SymbolPath, SymPath } from "./Params.ts"
-import { PRICES_DEFAULT_LIMIT, PRICES_MAX_LIMIT, RANGES } from "./Prices.ts"
+import { Cursor, DateParam, limitParam, SymbolPath, SymPath } from "../../domain/Params.ts"
 
 const symbolErrors = [InvalidSymbol, DataNotFound, SourceUnavailable] as const
 const describe = (text: string) => OpenApi.annotations({ description: text })

@@ -17,15 +17,12 @@ import { SqlClient } from "effect/sql"
 import { DataNotFound, InvalidRequest, type InvalidSymbol, type SourceUnavailable } from "../../domain/Errors.ts"
 import { addDays } from "../../domain/market/Calendar.ts"
 import type { PricesResponse } from "../../domain/market/Schemas.ts"
+import { PRICES_DEFAULT_LIMIT, type Range } from "../../domain/market/Limits.ts"
 import { parseTicker } from "../../domain/market/Ticker.ts"
-import { decodeCursor, encodeCursor } from "./Cursor.ts"
-import { num, present, storeUnavailable } from "./Rows.ts"
+import { Cursors } from "../http/Cursors.ts"
+import { num, present, storeUnavailable } from "../db/Rows.ts"
 import { Sources } from "./Sources.ts"
 
-export const RANGES = ["1M", "3M", "6M", "YTD", "1Y", "2Y", "3Y", "5Y", "MAX"] as const
-export type Range = typeof RANGES[number]
-export const PRICES_DEFAULT_LIMIT = 250
-export const PRICES_MAX_LIMIT = 1000
 
 export interface PricesQuery {
   readonly date_from?: string | undefined
@@ -56,6 +53,7 @@ export class Prices extends Context.Service<Prices, {
     Prices,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const cursors = yield* Cursors
       const sources = yield* Sources
 
       /** The rows of the chosen series as a subquery over $1 = symbol. */
@@ -104,7 +102,7 @@ export class Prices extends Context.Service<Prices, {
         const from = q.range ? rangeStart(q.range, newest) : q.date_from
         const to = q.range ? newest : q.date_to
         const scope = `prices:${symbol}:${series}:${from ?? ""}:${to ?? ""}`
-        const after = yield* decodeCursor(scope, q.cursor)
+        const after = yield* cursors.decode(scope, q.cursor)
         const conds: Array<string> = []
         const params: Array<unknown> = [symbol]
         if (from) conds.push(`date >= $${params.push(from)}`)
@@ -133,7 +131,7 @@ export class Prices extends Context.Service<Prices, {
         const page = rows.slice(0, limit)
         const a = agg[0] ?? {}
         const total = num(a["total"]) ?? 0
-        const next = rows.length > limit ? yield* encodeCursor(scope, [String(page[page.length - 1]!["date"])]) : null
+        const next = rows.length > limit ? yield* cursors.encode(scope, [String(page[page.length - 1]!["date"])]) : null
         const first = num(a["first_close"]), last = num(a["last_close"]), hi = num(a["high"]), lo = num(a["low"])
         const window = q.range && first !== undefined && last !== undefined && hi !== undefined && lo !== undefined
           ? {

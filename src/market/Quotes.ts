@@ -18,7 +18,7 @@ import { circuitBounds, karachiDate, lastCompletedSession, quoteIsFresh } from "
 import type { Quote } from "../../domain/market/Schemas.ts"
 import { parseTicker } from "../../domain/market/Ticker.ts"
 import { makeReadCache } from "./ReadCache.ts"
-import { iso, num, present, storeUnavailable } from "./Rows.ts"
+import { iso, num, present, storeUnavailable } from "../db/Rows.ts"
 import { Sources } from "./Sources.ts"
 
 export type QuoteError = InvalidSymbol | DataNotFound | DataStale | DataUnverified | SourceUnavailable

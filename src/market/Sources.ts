@@ -7,7 +7,7 @@ import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SourceUnavailable } from "../../domain/Errors.ts"
 import type { Source } from "../../domain/market/Schemas.ts"
-import { iso, num, storeUnavailable } from "./Rows.ts"
+import { iso, num, storeUnavailable } from "../db/Rows.ts"
 
 export interface DatasetRow {
   readonly id: string
