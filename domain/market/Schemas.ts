@@ -79,7 +79,7 @@ export const Quote = Schema.Struct({
   }),
   stale: Schema.Boolean.annotate({ description: "True when returned with allow_stale=true past the freshness rule" }),
   corporate_actions: CorporateActionState,
-  source: Source
+  source: opt(Source.annotate({ description: "Where the quote came from; absent only if its dataset's provenance is not recorded" }))
 })
 export type Quote = typeof Quote.Type
 
@@ -226,7 +226,7 @@ export const Ratios = Schema.Struct({
   free_float_shares: opt(Num),
   shares_outstanding: opt(Num),
   face_value: opt(Num),
-  as_of: Schema.String
+  as_of: opt(Schema.String.annotate({ description: "The date the figures describe; absent when not recorded" }))
 })
 
 export const Company = Schema.Struct({

@@ -22,6 +22,8 @@ export interface AppConfigShape {
   readonly cursorSecret: Option.Option<Redacted.Redacted>
   /** With the live portal source, minutes between refreshes. */
   readonly refreshMinutes: number
+  /** How often the market read model checks the store for new data (ms). */
+  readonly readModelPollMs: number
 }
 
 const positive = (name: string, fallback: number) =>
@@ -46,7 +48,8 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   cursorSecret: Config.option(Config.Redacted("CURSOR_SECRET")).pipe(
     Config.map(Option.filter((secret) => Redacted.value(secret) !== ""))
   ),
-  refreshMinutes: positive("PSX_REFRESH_MINUTES", 15)
+  refreshMinutes: positive("PSX_REFRESH_MINUTES", 15),
+  readModelPollMs: positive("PSX_READ_MODEL_POLL_MS", 1_000)
 })
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("psx/AppConfig") {

@@ -3,6 +3,8 @@
  *
  * - gives each request an id (`x-request-id`, echoed back);
  * - applies the per-client rate limit (health and readiness are exempt);
+ * - serves the read model's encoded answers for the hottest canonical market
+ *   URLs (market/EncodedAnswers.ts) before the HttpApi pipeline;
  * - answers an unknown route with a 404 error record;
  * - turns a defect into 500 INTERNAL with no stack or SQL in the body, logged
  *   server-side with the request id; a malformed or oversized body that only
@@ -13,6 +15,7 @@ import { Cause, Effect, type Types } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { type ErrorCode, statusOf } from "../../domain/Errors.ts"
+import { EncodedAnswers } from "../market/EncodedAnswers.ts"
 import { RateLimiter } from "./RateLimiter.ts"
 import { describeSchemaError } from "./Validation.ts"
 
@@ -54,18 +57,6 @@ const fromCause = (cause: Cause.Cause<unknown>, requestId: string) => {
   return errorResponse("INTERNAL", `internal error; quote request id ${requestId}`)
 }
 
-/**
- * Micro-cache: a public market-data GET answered 200 is reused, byte for
- * byte, for one second for the same URL. Market data changes only when data
- * is ingested, so this only bounds how late an answer may be by a second; it
- * never serves portfolio routes, ingest, or anything but a 200.
- */
-const MICRO_CACHE_MS = 1_000
-const MICRO_CACHE_MAX = 10_000
-const microCache = new Map<string, { readonly at: number; readonly response: HttpServerResponse.HttpServerResponse }>()
-const isPublicRead = (path: string) =>
-  path.startsWith("/v1/") && !path.startsWith("/v1/me/") && !path.startsWith("/v1/ingest/") && path !== "/v1/market/status"
-
 /** The same answer as the documented /health endpoint (system/SystemHttp.ts), prebuilt. */
 export const livenessResponse = HttpServerResponse.jsonUnsafe({ status: "ok", service: "psx-data-service", version: "1.0.0" })
 
@@ -73,6 +64,7 @@ type Handler = Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhand
 
 export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
   const limiter = yield* RateLimiter
+  const answers = yield* EncodedAnswers
   return (httpEffect: Handler): Effect.Effect<
     HttpServerResponse.HttpServerResponse,
     Types.unhandled,
@@ -105,18 +97,12 @@ export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
             ? Effect.logWarning({ msg: "probe failed", requestId, path, status: response.status })
             : Effect.void)
       }
-      const cacheable = request.method === "GET" && isPublicRead(path)
-      const serve = (wait: number) => {
-        if (wait > 0 || !cacheable) return handle(wait)
-        const hit = microCache.get(request.url)
-        if (hit !== undefined && start - hit.at < MICRO_CACHE_MS) return Effect.succeed(hit.response)
-        return Effect.tap(handle(0), (response) =>
-          Effect.sync(() => {
-            if (response.status !== 200) return
-            if (microCache.size >= MICRO_CACHE_MAX) microCache.clear()
-            microCache.set(request.url, { at: start, response })
-          }))
-      }
+      const encoded = request.method === "GET" && request.headers["cache-control"] !== "no-cache"
+      const serve = (wait: number) =>
+        wait > 0 || !encoded
+          ? handle(wait)
+          : Effect.flatMap(answers.lookup(request.url), (body) =>
+            body === undefined ? handle(0) : Effect.succeed(HttpServerResponse.uint8Array(body, { contentType: "application/json" })))
       return Effect.flatMap(Effect.flatMap(limiter.take(clientOf(request)), serve), (response) =>
         Effect.as(
           Effect.logInfo({

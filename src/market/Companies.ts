@@ -1,33 +1,27 @@
 /**
- * The company universe: search, the paged list, one company's profile with
- * its quote, ratios and trailing dividend figures, and the full-company
- * payload (peers, sector medians, dividends, filings, financials, derived).
+ * The company universe from the read model: search, the paged list, one
+ * company's profile with its quote, ratios and trailing dividend figures,
+ * and the full-company payload (peers, sector medians, dividends, filings,
+ * financials, derived).
  *
  * Paging is keyset on the symbol (stable under inserts); `limit=1` reads
- * `total` with one count. Default page 50, maximum 200.
+ * `total` cheaply. Default page 50, maximum 200.
  */
 import { Clock, Context, Effect, Layer } from "effect"
-import { SqlClient } from "effect/sql"
-import {
-  DataNotFound,
-  InvalidRequest,
-  type InvalidSymbol,
-  type SourceUnavailable
-} from "../../domain/Errors.ts"
-import { circuitBounds, karachiDate } from "../../domain/market/Calendar.ts"
+import { InvalidRequest, type DataNotFound, type InvalidSymbol, type SourceUnavailable } from "../../domain/Errors.ts"
+import { addDays, circuitBounds, karachiDate, quoteIsFresh } from "../../domain/market/Calendar.ts"
 import { searchKey } from "../../domain/market/Classify.ts"
-import { median } from "../../domain/market/Stats.ts"
-import type { CompaniesPage, Company, SearchResult, Stock } from "../../domain/market/Schemas.ts"
 import { COMPANIES_DEFAULT_LIMIT, SEARCH_MAX } from "../../domain/market/Limits.ts"
-import { parseTicker } from "../../domain/market/Ticker.ts"
+import type { CompaniesPage, Company, Quote, SearchResult, Stock } from "../../domain/market/Schemas.ts"
+import { indexAtOrBefore } from "../../domain/market/Series.ts"
+import type { MarketSnapshot, SymbolData } from "../../domain/market/Snapshot.ts"
+import { median } from "../../domain/market/Stats.ts"
+import type { SecurityRow } from "../../domain/market/StoreRows.ts"
 import { Cursors } from "../http/Cursors.ts"
-import { Filings } from "./Filings.ts"
-import { Prices } from "./Prices.ts"
-import { Quotes } from "./Quotes.ts"
-import { makeReadCache } from "./ReadCache.ts"
-import { num, present, storeUnavailable } from "../db/Rows.ts"
-import { Sources } from "./Sources.ts"
-
+import { dividendsOf, financialsOf, listed } from "./Filings.ts"
+import { quoteRecord } from "./Quotes.ts"
+import { MarketReadModel } from "./ReadModel.ts"
+import { sourcesOf } from "./Sources.ts"
 
 export interface CompaniesQuery {
   readonly limit?: number | undefined
@@ -39,7 +33,135 @@ export interface CompaniesQuery {
 
 type Err = InvalidSymbol | DataNotFound | SourceUnavailable
 
-const KSE100 = `EXISTS (SELECT 1 FROM index_membership m WHERE m.index_code = 'KSE100' AND m.symbol = s.symbol)`
+const FILINGS_IN_STOCK = 10
+const PEERS_IN_STOCK = 20
+
+const matchRank = (s: SecurityRow, ticker: string, words: ReadonlyArray<string>): 0 | 1 | 2 | undefined => {
+  if (s.symbol === ticker) return 0
+  if (s.symbol.startsWith(ticker)) return 1
+  const text = " " + s.search_text
+  return words.every((w) => text.includes(" " + w)) ? 2 : undefined
+}
+
+/** The quote embedded in other records: the last known one, `stale` judged now. */
+const embeddedQuote = (snapshot: MarketSnapshot, data: SymbolData, now: number): Quote | undefined =>
+  data.quote !== undefined ? quoteRecord(snapshot, data, data.quote, !quoteIsFresh(Date.parse(data.quote.as_of), now)) : undefined
+
+/** The company record (SPEC: profile, quote, ratios, trailing dividend figures). */
+export const companyOf = (snapshot: MarketSnapshot, data: SymbolData, now: number) => {
+  const s = data.security
+  const f = data.fundamentals
+  const div = dividendsOf(snapshot, data, karachiDate(now))
+  const quote = embeddedQuote(snapshot, data, now)
+  const ratios = f !== undefined
+    ? {
+      ...(f.as_of !== undefined ? { as_of: f.as_of } : {}),
+      ...(f.pe_ttm !== undefined ? { pe_ttm: f.pe_ttm } : {}),
+      ...(f.eps !== undefined ? { eps: f.eps } : {}),
+      ...(f.dividend_yield_pct !== undefined ? { dividend_yield_pct: f.dividend_yield_pct } : {}),
+      ...(f.market_cap !== undefined ? { market_cap: f.market_cap } : {}),
+      ...(f.free_float_shares !== undefined ? { free_float_shares: f.free_float_shares } : {}),
+      ...(f.shares_outstanding !== undefined ? { shares_outstanding: f.shares_outstanding } : {}),
+      ...(f.face_value !== undefined ? { face_value: f.face_value } : {})
+    }
+    : undefined
+  const datasets = ["universe", ...(f ? [f.dataset] : []), ...(data.profile?.description !== undefined ? ["company_pages"] : [])]
+  const company: typeof Company.Type = {
+    symbol: s.symbol,
+    name: s.name,
+    security_type: s.security_type,
+    listed_in: f?.listed_in ?? [],
+    inside_kse100: data.kse100 !== undefined,
+    dividend_coverage: div.coverage,
+    ...(s.sector_name !== undefined ? { sector: s.sector_name } : {}),
+    ...(s.sector_code !== undefined ? { sector_code: s.sector_code } : {}),
+    ...(data.kse100?.weight_pct !== undefined ? { kse100_weight_pct: data.kse100.weight_pct } : {}),
+    ...(data.profile?.description !== undefined ? { description: data.profile.description } : {}),
+    ...(data.profile?.fiscal_year_end !== undefined ? { fiscal_year_end: data.profile.fiscal_year_end } : {}),
+    ...(quote !== undefined ? { quote } : {}),
+    ...(ratios !== undefined ? { ratios } : {}),
+    ...(div.ttm_dividend_per_share !== undefined ? { ttm_dividend_per_share: div.ttm_dividend_per_share } : {}),
+    ...(div.ttm_dividend_yield_pct !== undefined ? { ttm_dividend_yield_pct: div.ttm_dividend_yield_pct } : {}),
+    sources: [...sourcesOf(snapshot, datasets), ...div.sources.filter((x) => !datasets.includes(x.dataset))]
+  }
+  return { company, div }
+}
+
+/** The full-company payload. */
+export const stockOf = (snapshot: MarketSnapshot, data: SymbolData, now: number): typeof Stock.Type => {
+  const { company: c, div } = companyOf(snapshot, data, now)
+  const symbol = c.symbol
+  const peers = (c.sector !== undefined ? snapshot.sectorMembers.get(c.sector) ?? [] : []).flatMap((p) => {
+    const peer = snapshot.symbols.get(p)
+    if (peer === undefined) return []
+    return {
+      symbol: p,
+      name: peer.security.name,
+      ...(peer.fundamentals?.pe_ttm !== undefined ? { pe_ttm: peer.fundamentals.pe_ttm } : {}),
+      ...(peer.fundamentals?.dividend_yield_pct !== undefined ? { dividend_yield_pct: peer.fundamentals.dividend_yield_pct } : {})
+    }
+  })
+  // Medians, never means; loss-makers (no positive P/E) are left out of the P/E median.
+  const pes = peers.map((p) => p.pe_ttm).filter((v): v is number => v !== undefined && v > 0)
+  const yields = peers.map((p) => p.dividend_yield_pct).filter((v): v is number => v !== undefined)
+  const medPe = median(pes)
+  const medYield = median(yields)
+  const last = c.quote
+  const s = data.prices
+  let week52: { high: number; low: number; from: string; to: string; basis: "close" } | undefined
+  if (last !== undefined && s !== undefined) {
+    const from = new Date(Date.parse(last.as_of) - 365 * 86_400_000).toISOString().slice(0, 10)
+    let hi = -Infinity, lo = Infinity, first: string | undefined, lastDate: string | undefined
+    for (let i = indexAtOrBefore(s, addDays(from, -1)) + 1; i < s.dates.length; i++) {
+      if (s.flag[i] !== undefined) continue
+      const close = s.close[i]!
+      if (close > hi) hi = close
+      if (close < lo) lo = close
+      first ??= s.dates[i]
+      lastDate = s.dates[i]
+    }
+    if (first !== undefined && lastDate !== undefined) week52 = { high: hi, low: lo, from: first, to: lastDate, basis: "close" }
+  }
+  const ratio = (name: string) => data.ratios.find((r) => r.name === name)?.value
+  // Bounds for the next session, from the last close.
+  const bounds = last ? circuitBounds(last.price, karachiDate(Date.parse(last.as_of) + 86_400_000)) : undefined
+  const marginPct = ratio("Net Profit Margin (%)")
+  const growthPct = ratio("EPS Growth (%)")
+  return {
+    ...c,
+    peers: peers.filter((p) => p.symbol !== symbol).slice(0, PEERS_IN_STOCK),
+    ...(c.sector !== undefined
+      ? {
+        sector_medians: {
+          ...(medPe !== undefined ? { pe_ttm: medPe } : {}),
+          ...(medYield !== undefined ? { dividend_yield_pct: medYield } : {}),
+          pe_peers: pes.length,
+          yield_peers: yields.length
+        }
+      }
+      : {}),
+    dividends: div.items,
+    filings: data.announcements.slice(0, FILINGS_IN_STOCK).map((r) => ({
+      id: r.id,
+      symbol: r.symbol,
+      published_at: r.published_at,
+      title: r.title,
+      revoked: r.revoked,
+      source_type: "filing" as const,
+      ...(r.company_name !== undefined ? { company_name: r.company_name } : {}),
+      ...(r.document_url !== undefined ? { document_url: r.document_url } : {}),
+      ...(r.image_url !== undefined ? { image_url: r.image_url } : {})
+    })),
+    financials: financialsOf(snapshot, data).periods,
+    derived: {
+      ...(c.ratios?.market_cap !== undefined ? { market_cap: c.ratios.market_cap } : {}),
+      ...(week52 !== undefined ? { week52 } : {}),
+      ...(bounds && last ? { circuit_breaker: { lower: bounds.lower, upper: bounds.upper, previous_close: last.price, rule: bounds.rule } } : {}),
+      ...(marginPct !== undefined ? { net_margin_pct: marginPct } : {}),
+      ...(growthPct !== undefined ? { eps_growth_pct: growthPct } : {})
+    }
+  }
+}
 
 export class Companies extends Context.Service<Companies, {
   readonly search: (q: string) => Effect.Effect<typeof SearchResult.Type, InvalidRequest | SourceUnavailable>
@@ -50,216 +172,79 @@ export class Companies extends Context.Service<Companies, {
   static readonly layer = Layer.effect(
     Companies,
     Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
+      const model = yield* MarketReadModel
       const cursors = yield* Cursors
-      const sources = yield* Sources
-      const quotes = yield* Quotes
-      const filings = yield* Filings
-      const prices = yield* Prices
-      const cached = makeReadCache(3_000)
 
       const search = Effect.fn("Companies.search")(function*(raw: string) {
         const q = raw.trim()
         if (q === "") return yield* new InvalidRequest({ message: "query field `q` must not be empty" })
         if (q.length > 100) return yield* new InvalidRequest({ message: "query field `q` is longer than 100 characters" })
+        const snapshot = yield* model.snapshot
         const key = searchKey(q)
-        const ticker = q.toUpperCase()
         if (key === "") return { query: q, items: [], total: 0, sources: [] }
+        const ticker = q.toUpperCase()
         const words = key.split(" ")
-        const params: Array<unknown> = [ticker, `${ticker}%`]
-        const nameConds = words.map((w) => `(' ' || search_text) LIKE $${params.push(`% ${w}%`)}`).join(" AND ")
-        const rows = yield* sql.unsafe<Record<string, unknown>>(
-          `SELECT symbol, name, sector_name,
-                  CASE WHEN symbol = $1 THEN 0 WHEN symbol LIKE $2 THEN 1 ELSE 2 END AS rank
-           FROM securities
-           WHERE symbol = $1 OR symbol LIKE $2 OR (${nameConds})
-           ORDER BY rank, security_type <> 'equity', length(symbol), symbol
-           LIMIT ${SEARCH_MAX}`,
-          params
-        ).pipe(storeUnavailable)
-        const items = rows.map((r) => ({
-          symbol: String(r["symbol"]),
-          name: String(r["name"]),
-          ...present({ sector: r["sector_name"] as string | null }),
-          match: (["exact_ticker", "ticker_prefix", "name"] as const)[num(r["rank"]) ?? 2]!
+        const hits: Array<{ s: SecurityRow; rank: 0 | 1 | 2 }> = []
+        for (const s of snapshot.securities) {
+          const rank = matchRank(s, ticker, words)
+          if (rank !== undefined) hits.push({ s, rank })
+        }
+        hits.sort((a, b) =>
+          a.rank - b.rank ||
+          Number(a.s.security_type !== "equity") - Number(b.s.security_type !== "equity") ||
+          a.s.symbol.length - b.s.symbol.length ||
+          (a.s.symbol < b.s.symbol ? -1 : 1)
+        )
+        const items = hits.slice(0, SEARCH_MAX).map(({ rank, s }) => ({
+          symbol: s.symbol,
+          name: s.name,
+          ...(s.sector_name !== undefined ? { sector: s.sector_name } : {}),
+          match: (["exact_ticker", "ticker_prefix", "name"] as const)[rank]
         }))
-        return { query: q, items, total: items.length, sources: yield* sources.of(["universe"]) }
+        return { query: q, items, total: items.length, sources: sourcesOf(snapshot, ["universe"]) }
       })
 
       const list = Effect.fn("Companies.list")(function*(q: CompaniesQuery) {
+        const snapshot = yield* model.snapshot
         const limit = q.limit ?? COMPANIES_DEFAULT_LIMIT
         const scope = `companies:${q.sector ?? ""}:${q.security_type ?? ""}:${q.inside_kse100 ?? ""}`
         const after = yield* cursors.decode(scope, q.cursor)
-        const conds: Array<string> = []
-        const params: Array<unknown> = []
-        if (q.sector) conds.push(`(upper(s.sector_name) = upper($${params.push(q.sector)}) OR s.sector_code = $${params.length})`)
-        if (q.security_type) conds.push(`s.security_type = $${params.push(q.security_type)}`)
-        if (q.inside_kse100 !== undefined) conds.push(q.inside_kse100 ? KSE100 : `NOT ${KSE100}`)
-        const where = conds.length ? `WHERE ${conds.join(" AND ")}` : ""
-        const pageConds = [...conds]
-        const pageParams = [...params]
-        if (after) pageConds.push(`s.symbol > $${pageParams.push(String(after[0]))}`)
-        const pageWhere = pageConds.length ? `WHERE ${pageConds.join(" AND ")}` : ""
-        const [rows, count] = yield* Effect.all([
-          sql.unsafe<Record<string, unknown>>(
-            `SELECT s.symbol, s.name, s.sector_name, s.sector_code, s.security_type, ${KSE100} AS kse100
-             FROM securities s ${pageWhere} ORDER BY s.symbol LIMIT ${limit + 1}`,
-            pageParams
-          ),
-          sql.unsafe<{ n: number }>(`SELECT count(*)::int AS n FROM securities s ${where}`, params)
-        ], { concurrency: 1 }).pipe(storeUnavailable)
-        const page = rows.slice(0, limit)
+        const sector = q.sector?.toUpperCase()
+        const all = snapshot.securities.filter((s) =>
+          (sector === undefined || s.sector_name?.toUpperCase() === sector || s.sector_code === q.sector) &&
+          (q.security_type === undefined || s.security_type === q.security_type) &&
+          (q.inside_kse100 === undefined || snapshot.symbols.get(s.symbol)?.kse100 !== undefined === q.inside_kse100)
+        )
+        const afterSymbol = after !== undefined ? String(after[0]) : undefined
+        const rest = afterSymbol === undefined ? all : all.filter((s) => s.symbol > afterSymbol)
+        const page = rest.slice(0, limit)
         return {
-          total: count[0]?.n ?? 0,
-          next_cursor: rows.length > limit ? yield* cursors.encode(scope, [String(page[page.length - 1]!["symbol"])]) : null,
-          items: page.map((r) => ({
-            symbol: String(r["symbol"]),
-            name: String(r["name"]),
-            security_type: r["security_type"] as "equity",
-            inside_kse100: r["kse100"] === true,
-            ...present({ sector: r["sector_name"] as string | null, sector_code: r["sector_code"] as string | null })
+          total: all.length,
+          next_cursor: rest.length > limit ? yield* cursors.encode(scope, [page[page.length - 1]!.symbol]) : null,
+          items: page.map((s) => ({
+            symbol: s.symbol,
+            name: s.name,
+            security_type: s.security_type,
+            inside_kse100: snapshot.symbols.get(s.symbol)?.kse100 !== undefined,
+            ...(s.sector_name !== undefined ? { sector: s.sector_name } : {}),
+            ...(s.sector_code !== undefined ? { sector_code: s.sector_code } : {})
           })),
-          sources: yield* sources.of(["universe", "index_kse100"])
+          sources: sourcesOf(snapshot, ["universe", "index_kse100"])
         }
       })
 
-      const loadCompany = (symbol: string) =>
-        sql.unsafe<Record<string, unknown>>(
-          `SELECT s.symbol, s.name, s.sector_name, s.sector_code, s.security_type,
-                  f.market_cap, f.pe_ttm, f.eps, f.dividend_yield_pct, f.free_float_shares, f.shares_outstanding,
-                  f.face_value, f.listed_in, f.as_of AS f_as_of, f.dataset AS f_dataset,
-                  p.description, p.fiscal_year_end,
-                  (SELECT weight_pct FROM index_membership m WHERE m.index_code = 'KSE100' AND m.symbol = s.symbol
-                    ORDER BY effective_date DESC LIMIT 1) AS kse100_weight,
-                  ${KSE100} AS kse100
-           FROM securities s
-           LEFT JOIN fundamentals f ON f.symbol = s.symbol
-           LEFT JOIN company_profiles p ON p.symbol = s.symbol
-           WHERE s.symbol = $1`,
-          [symbol]
-        ).pipe(storeUnavailable)
-
-      /** The company record and the dividend history it summarises (the full payload reuses both). */
-      const companyAndDividends = Effect.fn("Companies.company")(function*(raw: string) {
-        const symbol = yield* parseTicker(raw)
-        const r = (yield* loadCompany(symbol))[0]
-        if (r === undefined) return yield* new DataNotFound({ message: `unknown symbol ${symbol}`, symbol })
-        const quote = yield* quotes.latest(symbol)
-        const div = yield* filings.dividends(symbol)
-        const fDataset = r["f_dataset"] as string | null
-        const ratios = fDataset
-          ? {
-            as_of: String(r["f_as_of"]),
-            ...present({
-              pe_ttm: num(r["pe_ttm"]),
-              eps: num(r["eps"]),
-              dividend_yield_pct: num(r["dividend_yield_pct"]),
-              market_cap: num(r["market_cap"]),
-              free_float_shares: num(r["free_float_shares"]),
-              shares_outstanding: num(r["shares_outstanding"]),
-              face_value: num(r["face_value"])
-            })
-          }
-          : undefined
-        const datasets = ["universe", ...(fDataset ? [fDataset] : []), ...(r["description"] ? ["company_pages"] : [])]
-        const record = {
-          symbol,
-          name: String(r["name"]),
-          security_type: String(r["security_type"]),
-          listed_in: (r["listed_in"] as ReadonlyArray<string> | null) ?? [],
-          inside_kse100: r["kse100"] === true,
-          dividend_coverage: div.coverage,
-          ...present({
-            sector: r["sector_name"] as string | null,
-            sector_code: r["sector_code"] as string | null,
-            kse100_weight_pct: num(r["kse100_weight"]),
-            description: r["description"] as string | null,
-            fiscal_year_end: r["fiscal_year_end"] as string | null,
-            quote,
-            ratios,
-            ttm_dividend_per_share: div.ttm_dividend_per_share,
-            ttm_dividend_yield_pct: div.ttm_dividend_yield_pct
-          }),
-          sources: [...(yield* sources.of(datasets)), ...div.sources.filter((s) => !datasets.includes(s.dataset))]
-        }
-        return { company: record, div }
-      })
-
-      const company = (raw: string) => Effect.map(companyAndDividends(raw), (r) => r.company)
-
-      const stock = Effect.fn("Companies.stock")(function*(raw: string) {
-        const { company: c, div } = yield* companyAndDividends(raw)
-        const symbol = c.symbol
-        const [peerRows, ann, fin, ratioRows] = yield* Effect.all([
-          c.sector
-            ? sql.unsafe<Record<string, unknown>>(
-              `SELECT s.symbol, s.name, f.pe_ttm, f.dividend_yield_pct FROM securities s
-               LEFT JOIN fundamentals f ON f.symbol = s.symbol
-               WHERE s.sector_name = $1 AND s.security_type = 'equity' ORDER BY f.market_cap DESC NULLS LAST, s.symbol`,
-              [c.sector]
-            ).pipe(storeUnavailable)
-            : Effect.succeed([]),
-          filings.announcements({ symbol, limit: 10 }).pipe(Effect.catchIf((e) => e instanceof InvalidRequest, Effect.die)),
-          filings.financials(symbol),
-          sql<{ period: string; name: string; value: string }>`
-            select period, name, value from company_ratios where symbol = ${symbol} order by period desc`.pipe(storeUnavailable)
-        ], { concurrency: 1 })
-        const peers = peerRows.map((p) => ({
-          symbol: String(p["symbol"]),
-          name: String(p["name"]),
-          ...present({ pe_ttm: num(p["pe_ttm"]), dividend_yield_pct: num(p["dividend_yield_pct"]) })
-        }))
-        // Medians, never means; loss-makers (no positive P/E) are left out of the P/E median.
-        const pes = peers.map((p) => p.pe_ttm).filter((v): v is number => v !== undefined && v > 0)
-        const yields = peers.map((p) => p.dividend_yield_pct).filter((v): v is number => v !== undefined)
-        const medPe = median(pes)
-        const medYield = median(yields)
-        const today = karachiDate(yield* Clock.currentTimeMillis)
-        const last = c.quote
-        const from52 = last ? new Date(Date.parse(last.as_of) - 365 * 86_400_000).toISOString().slice(0, 10) : today
-        const closes = last ? yield* prices.closes(symbol, from52) : []
-        const hi = closes.length ? Math.max(...closes.map((x) => x.close)) : undefined
-        const lo = closes.length ? Math.min(...closes.map((x) => x.close)) : undefined
-        const latestRatio = (name: string) => {
-          const r = ratioRows.find((x) => x.name === name)
-          return r ? num(r.value) : undefined
-        }
-        // Bounds for the next session, from the last close.
-        const bounds = last ? circuitBounds(last.price, karachiDate(Date.parse(last.as_of) + 86_400_000)) : undefined
-        return {
-          ...c,
-          peers: peers.filter((p) => p.symbol !== symbol).slice(0, 20),
-          ...(c.sector
-            ? {
-              sector_medians: {
-                ...present({ pe_ttm: medPe, dividend_yield_pct: medYield }),
-                pe_peers: pes.length,
-                yield_peers: yields.length
-              }
-            }
-            : {}),
-          dividends: div.items,
-          filings: ann.items,
-          financials: fin.periods,
-          derived: present({
-            market_cap: c.ratios?.market_cap,
-            week52: hi !== undefined && lo !== undefined && closes.length > 0
-              ? { high: hi, low: lo, from: closes[0]!.date, to: closes[closes.length - 1]!.date, basis: "close" as const }
-              : undefined,
-            circuit_breaker: bounds && last
-              ? { lower: bounds.lower, upper: bounds.upper, previous_close: last.price, rule: bounds.rule }
-              : undefined,
-            net_margin_pct: latestRatio("Net Profit Margin (%)"),
-            eps_growth_pct: latestRatio("EPS Growth (%)")
-          })
-        }
-      })
+      const withListed = <A>(raw: string, f: (snapshot: MarketSnapshot, data: SymbolData, now: number) => A) =>
+        Effect.gen(function*() {
+          const snapshot = yield* model.snapshot
+          const data = yield* listed(snapshot, raw)
+          return f(snapshot, data, yield* Clock.currentTimeMillis)
+        })
 
       return {
         search,
-        list: (q: CompaniesQuery) => cached(`list:${JSON.stringify(q)}`, list(q)),
-        company: (symbol: string) => cached(`company:${symbol.trim().toUpperCase()}`, company(symbol)),
-        stock: (symbol: string) => cached(`stock:${symbol.trim().toUpperCase()}`, stock(symbol))
+        list,
+        company: (raw: string) => withListed(raw, (s, d, now) => companyOf(s, d, now).company),
+        stock: (raw: string) => withListed(raw, stockOf)
       }
     })
   )

@@ -1,22 +1,22 @@
 /**
- * Company filings and what they carry: income statements (never balance-sheet
- * lines), dividend history with its trailing figures, corporate actions,
- * announcements (filings, not press) and news (no news source is configured:
- * coverage is reported unknown, never as "no news").
+ * Company filings and what they carry, from the read model: income
+ * statements (never balance-sheet lines), dividend history with its trailing
+ * figures, corporate actions, announcements (filings, not press) and news
+ * (no news source is configured: coverage is reported unknown, never as
+ * "no news").
  */
 import { Clock, Context, Effect, Layer } from "effect"
-import { SqlClient } from "effect/sql"
 import { DataNotFound, type InvalidRequest, type InvalidSymbol, type SourceUnavailable } from "../../domain/Errors.ts"
 import { karachiDate } from "../../domain/market/Calendar.ts"
-import { dividendRows, fiscalYearEndMonth, type PayoutRecord, trailing } from "../../domain/market/Dividends.ts"
-import type { Announcements, CorporateActions, Dividends, Financials, News } from "../../domain/market/Schemas.ts"
+import { dividendRows, fiscalYearEndMonth, trailing } from "../../domain/market/Dividends.ts"
 import { ANNOUNCEMENTS_DEFAULT_LIMIT } from "../../domain/market/Limits.ts"
+import type { Announcements, CorporateActions, Dividends, FinancialPeriod, Financials, News } from "../../domain/market/Schemas.ts"
+import type { MarketSnapshot, SymbolData } from "../../domain/market/Snapshot.ts"
+import type { AnnouncementRow } from "../../domain/market/StoreRows.ts"
 import { parseTicker, type Ticker } from "../../domain/market/Ticker.ts"
 import { Cursors } from "../http/Cursors.ts"
-import { Quotes } from "./Quotes.ts"
-import { iso, num, present, storeUnavailable } from "../db/Rows.ts"
-import { Sources } from "./Sources.ts"
-
+import { MarketReadModel } from "./ReadModel.ts"
+import { sourcesOf } from "./Sources.ts"
 
 export interface AnnouncementQuery {
   readonly symbol?: string | undefined
@@ -28,6 +28,90 @@ export interface AnnouncementQuery {
 
 type Err = InvalidSymbol | DataNotFound | SourceUnavailable
 type PageErr = Err | InvalidRequest
+
+/** A listed symbol's data, or 404 DATA_NOT_FOUND. */
+export const listed = (snapshot: MarketSnapshot, raw: string) =>
+  Effect.flatMap(parseTicker(raw), (symbol) => {
+    const data = snapshot.symbols.get(symbol)
+    return data !== undefined ? Effect.succeed(data) : Effect.fail(new DataNotFound({ message: `unknown symbol ${symbol}`, symbol }))
+  })
+
+export const financialsOf = (snapshot: MarketSnapshot, data: SymbolData): typeof Financials.Type => {
+  const symbol = data.security.symbol
+  const fiscalYearEnd = data.profile?.fiscal_year_end
+  const periods = new Map<string, { -readonly [K in keyof typeof FinancialPeriod.Type]: (typeof FinancialPeriod.Type)[K] }>()
+  const lines = new Map<string, Array<{ line: string; value: number; units: "thousands" | "rupees" }>>()
+  for (const r of data.financialLines) {
+    const key = `${r.period_type}:${r.period}`
+    if (!periods.has(key)) {
+      const own: Array<{ line: string; value: number; units: "thousands" | "rupees" }> = []
+      lines.set(key, own)
+      periods.set(key, {
+        period: r.period,
+        period_type: r.period_type,
+        ...(r.fiscal_year !== undefined ? { fiscal_year: r.fiscal_year } : {}),
+        ...(r.quarter !== undefined ? { quarter: r.quarter } : {}),
+        ...(fiscalYearEnd !== undefined ? { fiscal_year_end: fiscalYearEnd } : {}),
+        lines: own
+      })
+    }
+    lines.get(key)!.push({ line: r.line, value: r.value, units: r.units })
+  }
+  const recorded = data.financialLines.length > 0
+  return {
+    symbol,
+    statement: "income",
+    units: "money lines in thousands of rupees (000's); EPS in rupees",
+    coverage: recorded ? "recorded" : "unknown",
+    periods: [...periods.values()],
+    sources: recorded ? sourcesOf(snapshot, data.financialLines.map((l) => l.dataset)) : []
+  }
+}
+
+export const dividendsOf = (snapshot: MarketSnapshot, data: SymbolData, today: string): typeof Dividends.Type => {
+  const faceValue = data.fundamentals?.face_value
+  const items = dividendRows(data.payouts, faceValue, fiscalYearEndMonth(data.payouts, data.profile?.fiscal_year_end))
+  const coverage = data.payoutCoverage?.coverage === "recorded" ? "recorded" as const : "unknown" as const
+  const start = data.payoutCoverage?.data_coverage_start
+  const quote = data.quote
+  const t = coverage === "recorded" ? trailing(items, today, start, quote?.price) : {}
+  return {
+    symbol: data.security.symbol,
+    coverage,
+    ...(start !== undefined ? { data_coverage_start: start } : {}),
+    ...(faceValue !== undefined ? { face_value: faceValue } : {}),
+    ...t,
+    items,
+    sources: coverage === "recorded" ? sourcesOf(snapshot, [...data.payoutDatasets, ...(quote ? [quote.dataset] : [])]) : []
+  }
+}
+
+export const corporateActionsOf = (snapshot: MarketSnapshot, data: SymbolData): typeof CorporateActions.Type => ({
+  symbol: data.security.symbol,
+  items: data.actions.map((a) => ({
+    kind: a.kind,
+    details: a.details,
+    dataset: a.dataset,
+    ...(a.ex_date !== undefined ? { ex_date: a.ex_date } : {}),
+    ...(a.ratio !== undefined ? { ratio: a.ratio } : {})
+  })),
+  sources: sourcesOf(snapshot, data.actions.map((a) => a.dataset))
+})
+
+/** Karachi-day bounds of an announcement filter, as instants (published_at is UTC). */
+const dayStart = (date: string) => new Date(Date.parse(date + "T00:00:00Z") - 5 * 3_600_000).toISOString()
+
+const announcementItem = (r: AnnouncementRow) => ({
+  id: r.id,
+  symbol: r.symbol,
+  published_at: r.published_at,
+  title: r.title,
+  revoked: r.revoked,
+  source_type: "filing" as const,
+  ...(r.company_name !== undefined ? { company_name: r.company_name } : {}),
+  ...(r.document_url !== undefined ? { document_url: r.document_url } : {}),
+  ...(r.image_url !== undefined ? { image_url: r.image_url } : {})
+})
 
 export class Filings extends Context.Service<Filings, {
   readonly financials: (symbol: string) => Effect.Effect<typeof Financials.Type, Err>
@@ -41,176 +125,53 @@ export class Filings extends Context.Service<Filings, {
   static readonly layer = Layer.effect(
     Filings,
     Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
+      const model = yield* MarketReadModel
       const cursors = yield* Cursors
-      const sources = yield* Sources
-      const quotes = yield* Quotes
 
-      const requireListed = Effect.fn("Filings.requireListed")(function*(raw: string) {
-        const symbol = yield* parseTicker(raw)
-        const rows = yield* sql<{ n: number }>`select count(*)::int as n from securities where symbol = ${symbol}`.pipe(
-          storeUnavailable
-        )
-        if ((rows[0]?.n ?? 0) === 0) return yield* new DataNotFound({ message: `unknown symbol ${symbol}`, symbol })
-        return symbol
-      })
-
-      const financials = Effect.fn("Filings.financials")(function*(raw: string) {
-        const symbol = yield* requireListed(raw)
-        const rows = yield* sql.unsafe<Record<string, unknown>>(
-          `SELECT period_type, period, fiscal_year, quarter, line, value, units, dataset FROM financial_lines
-           WHERE symbol = $1 ORDER BY period_type, fiscal_year DESC NULLS LAST, quarter DESC NULLS LAST, line`,
-          [symbol]
-        ).pipe(storeUnavailable)
-        const fye = yield* sql<{ fiscal_year_end: string | null }>`
-          select fiscal_year_end from company_profiles where symbol = ${symbol}`.pipe(storeUnavailable)
-        const periods = new Map<string, { period: string; period_type: "annual" | "quarterly"; fiscal_year?: number; quarter?: number; lines: Array<{ line: string; value: number; units: "thousands" | "rupees" }> }>()
-        for (const r of rows) {
-          const key = `${r["period_type"]}:${r["period"]}`
-          const p = periods.get(key) ?? {
-            period: String(r["period"]),
-            period_type: r["period_type"] as "annual" | "quarterly",
-            ...present({ fiscal_year: num(r["fiscal_year"]), quarter: num(r["quarter"]) }),
-            lines: []
-          }
-          p.lines.push({ line: String(r["line"]), value: num(r["value"])!, units: r["units"] as "thousands" | "rupees" })
-          periods.set(key, p)
-        }
-        const fiscalYearEnd = fye[0]?.fiscal_year_end ?? undefined
-        return {
-          symbol,
-          statement: "income" as const,
-          units: "money lines in thousands of rupees (000's); EPS in rupees",
-          coverage: rows.length > 0 ? "recorded" as const : "unknown" as const,
-          periods: [...periods.values()].map((p) => ({ ...p, ...(fiscalYearEnd ? { fiscal_year_end: fiscalYearEnd } : {}) })),
-          sources: rows.length > 0 ? yield* sources.of(["company_pages"]) : []
-        }
-      })
+      const withListed = <A>(raw: string, f: (snapshot: MarketSnapshot, data: SymbolData) => A) =>
+        Effect.flatMap(model.snapshot, (snapshot) => Effect.map(listed(snapshot, raw), (data) => f(snapshot, data)))
 
       const dividends = Effect.fn("Filings.dividends")(function*(raw: string) {
-        const symbol = yield* requireListed(raw)
-        const [rows, cov, facts, profile] = yield* Effect.all([
-          sql.unsafe<Record<string, unknown>>(
-            `SELECT ${iso("announced_at")} AS announced_at, period_end::text, period_type, details, kind, percent,
-                    amount_per_share, sequence, book_closure_from::text, book_closure_to::text
-             FROM payouts WHERE symbol = $1`,
-            [symbol]
-          ),
-          sql<{ coverage: string; start: string | null }>`
-            select coverage, data_coverage_start::text as start from payout_coverage where symbol = ${symbol}`,
-          sql<{ face_value: string | null }>`select face_value from fundamentals where symbol = ${symbol}`,
-          sql<{ fiscal_year_end: string | null }>`select fiscal_year_end from company_profiles where symbol = ${symbol}`
-        ], { concurrency: 1 }).pipe(storeUnavailable)
-        const records: Array<PayoutRecord> = rows.map((r) => ({
-          symbol,
-          details: String(r["details"]),
-          kind: r["kind"] as PayoutRecord["kind"],
-          ...present({
-            announcedAt: r["announced_at"] as string | null,
-            periodEnd: r["period_end"] as string | null,
-            periodType: r["period_type"] as string | null,
-            percent: num(r["percent"]),
-            amountPerShare: num(r["amount_per_share"]),
-            sequence: r["sequence"] as string | null,
-            bookClosureFrom: r["book_closure_from"] as string | null,
-            bookClosureTo: r["book_closure_to"] as string | null
-          })
-        }))
-        const faceValue = num(facts[0]?.face_value)
-        const items = dividendRows(records, faceValue, fiscalYearEndMonth(records, profile[0]?.fiscal_year_end ?? undefined))
-        const coverage = cov[0]?.coverage === "recorded" ? "recorded" as const : "unknown" as const
-        const start = cov[0]?.start ?? undefined
-        const quote = yield* quotes.latest(symbol)
         const today = karachiDate(yield* Clock.currentTimeMillis)
-        const t = coverage === "recorded" ? trailing(items, today, start, quote?.price) : {}
-        return {
-          symbol,
-          coverage,
-          ...(start ? { data_coverage_start: start } : {}),
-          ...(faceValue !== undefined ? { face_value: faceValue } : {}),
-          ...t,
-          items,
-          sources: yield* sources.of(coverage === "recorded" ? ["payouts", ...(quote ? [quote.source.dataset] : [])] : [])
-        }
-      })
-
-      const corporateActions = Effect.fn("Filings.corporateActions")(function*(raw: string) {
-        const symbol = yield* requireListed(raw)
-        const rows = yield* sql.unsafe<Record<string, unknown>>(
-          `SELECT kind, ex_date::text, ratio, details, dataset FROM corporate_actions WHERE symbol = $1
-           ORDER BY ex_date DESC NULLS LAST, id`,
-          [symbol]
-        ).pipe(storeUnavailable)
-        return {
-          symbol,
-          items: rows.map((r) => ({
-            kind: String(r["kind"]),
-            details: String(r["details"]),
-            dataset: String(r["dataset"]),
-            ...present({ ex_date: r["ex_date"] as string | null, ratio: num(r["ratio"]) })
-          })),
-          sources: yield* sources.of([...new Set(rows.map((r) => String(r["dataset"])))])
-        }
+        return yield* withListed(raw, (snapshot, data) => dividendsOf(snapshot, data, today))
       })
 
       const announcements = Effect.fn("Filings.announcements")(function*(q: AnnouncementQuery) {
-        const symbol = q.symbol !== undefined ? yield* requireListed(q.symbol) : undefined
+        const snapshot = yield* model.snapshot
+        const data = q.symbol !== undefined ? yield* listed(snapshot, q.symbol) : undefined
         const limit = q.limit ?? ANNOUNCEMENTS_DEFAULT_LIMIT
-        const scope = `ann:${symbol ?? ""}:${q.date_from ?? ""}:${q.date_to ?? ""}`
+        const scope = `ann:${data?.security.symbol ?? ""}:${q.date_from ?? ""}:${q.date_to ?? ""}`
         const after = yield* cursors.decode(scope, q.cursor)
-        const conds: Array<string> = []
-        const params: Array<unknown> = []
-        if (symbol) conds.push(`symbol = $${params.push(symbol)}`)
-        if (q.date_from) conds.push(`published_at >= ($${params.push(q.date_from)}::date::timestamp - interval '5 hours')`)
-        if (q.date_to) conds.push(`published_at < ($${params.push(q.date_to)}::date::timestamp + interval '19 hours')`)
-        const where = conds.length ? `WHERE ${conds.join(" AND ")}` : ""
-        const pageConds = [...conds]
-        const pageParams = [...params]
-        if (after) {
-          pageConds.push(`(published_at, id) < ($${pageParams.push(String(after[0]))}::timestamptz, $${pageParams.push(String(after[1]))})`)
-        }
-        const pageWhere = pageConds.length ? `WHERE ${pageConds.join(" AND ")}` : ""
-        const [rows, count] = yield* Effect.all([
-          sql.unsafe<Record<string, unknown>>(
-            `SELECT id, symbol, company_name, ${iso("published_at")} AS published_at, title, document_url, image_url, revoked
-             FROM announcements ${pageWhere} ORDER BY published_at DESC, id DESC LIMIT ${limit + 1}`,
-            pageParams
-          ),
-          sql.unsafe<{ n: number }>(`SELECT count(*)::int AS n FROM announcements ${where}`, params)
-        ], { concurrency: 1 }).pipe(storeUnavailable)
-        const page = rows.slice(0, limit)
+        const from = q.date_from !== undefined ? dayStart(q.date_from) : undefined
+        const to = q.date_to !== undefined ? dayStart(q.date_to.slice(0, 10)) : undefined
+        const toEnd = to !== undefined ? new Date(Date.parse(to) + 86_400_000).toISOString() : undefined
+        const all = (data?.announcements ?? snapshot.announcements).filter((r) =>
+          (from === undefined || r.published_at >= from) && (toEnd === undefined || r.published_at < toEnd)
+        )
+        const afterAt = after !== undefined ? String(after[0]) : undefined
+        const afterId = after !== undefined ? String(after[1]) : undefined
+        const rest = afterAt === undefined
+          ? all
+          : all.filter((r) => r.published_at < afterAt || (r.published_at === afterAt && r.id < afterId!))
+        const page = rest.slice(0, limit)
         const last = page[page.length - 1]
         return {
-          total: count[0]?.n ?? 0,
-          next_cursor: rows.length > limit && last ? yield* cursors.encode(scope, [String(last["published_at"]), String(last["id"])]) : null,
-          items: page.map((r) => ({
-            id: String(r["id"]),
-            symbol: String(r["symbol"]),
-            published_at: String(r["published_at"]),
-            title: String(r["title"]),
-            revoked: r["revoked"] === true,
-            source_type: "filing" as const,
-            ...present({
-              company_name: r["company_name"] as string | null,
-              document_url: r["document_url"] as string | null,
-              image_url: r["image_url"] as string | null
-            })
-          })),
-          sources: yield* sources.of(page.length > 0 ? ["announcements"] : [])
+          total: all.length,
+          next_cursor: rest.length > limit && last ? yield* cursors.encode(scope, [last.published_at, last.id]) : null,
+          items: page.map(announcementItem),
+          sources: page.length > 0 ? sourcesOf(snapshot, page.map((r) => r.dataset)) : []
         }
       })
 
       const news = Effect.fn("Filings.news")(function*(q: AnnouncementQuery) {
-        if (q.symbol !== undefined) yield* requireListed(q.symbol)
+        const snapshot = yield* model.snapshot
+        if (q.symbol !== undefined) yield* listed(snapshot, q.symbol)
         yield* cursors.decode(`news:${q.symbol ?? ""}`, q.cursor)
-        const rows = yield* sql<{ n: number }>`select count(*)::int as n from news_items`.pipe(storeUnavailable)
-        const n = rows[0]?.n ?? 0
+        const n = snapshot.news.length
         return {
           coverage: n > 0 ? "recorded" as const : "unknown" as const,
           ...(n === 0
-            ? {
-              note: "No news source is configured: this is unknown, not an absence of news. Company filings are at /v1/announcements."
-            }
+            ? { note: "No news source is configured: this is unknown, not an absence of news. Company filings are at /v1/announcements." }
             : {}),
           total: 0,
           next_cursor: null,
@@ -218,7 +179,19 @@ export class Filings extends Context.Service<Filings, {
         }
       })
 
-      return { financials, dividends, corporateActions, announcements, news, requireListed }
+      return {
+        financials: (raw: string) => withListed(raw, financialsOf),
+        dividends,
+        corporateActions: (raw: string) => withListed(raw, corporateActionsOf),
+        announcements,
+        news,
+        requireListed: (raw: string) =>
+          Effect.flatMap(model.snapshot, (snapshot) =>
+            Effect.flatMap(parseTicker(raw), (symbol) =>
+              snapshot.symbols.has(symbol)
+                ? Effect.succeed(symbol)
+                : Effect.fail(new DataNotFound({ message: `unknown symbol ${symbol}`, symbol }))))
+      }
     })
   )
 }

@@ -1,22 +1,27 @@
 /**
- * Dataset freshness and coverage, per-symbol provenance, and warming of the
- * fundamentals projection.
+ * Dataset freshness and coverage and per-symbol provenance (from the read
+ * model), and warming of the fundamentals projection (a write, in SQL).
  *
- * The fundamentals projection has one row per listed equity: the screener
- * snapshot and company-page facts as recorded, plus the latest delayed price.
- * A row is stale when it was never warmed or was warmed more than a day ago.
- * Warming rebuilds up to `n` such rows (oldest first) from what the store
- * holds; nothing is estimated, so a symbol with no recorded figures gets a
- * row with only what is known.
+ * Warming, exactly: the projection holds one row per listed equity with the
+ * screener and company-page figures as recorded. A row is due when it was
+ * never checked or was checked more than a day ago. Warming takes up to `n`
+ * due equities (oldest check first); for one with no row it creates one from
+ * the latest recorded delayed quote (its price and that quote's date as the
+ * as-of; neither when no quote is recorded), and it stamps every row of the
+ * batch as checked (`warmed_at`). It never changes or estimates a recorded
+ * figure: with the bundled pack there is nothing newer to fetch.
  */
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { DataNotFound, InvalidSymbol, SourceUnavailable } from "../../domain/Errors.ts"
 import type { Freshness as FreshnessRecord, IngestResult, SymbolSources } from "../../domain/market/Schemas.ts"
 import { AppConfig } from "../config/AppConfig.ts"
-import { Filings } from "./Filings.ts"
-import { num, present, storeUnavailable } from "../db/Rows.ts"
-import { Sources } from "./Sources.ts"
+import { storeUnavailable } from "../db/Rows.ts"
+import { listed } from "./Filings.ts"
+import { MarketReadModel } from "./ReadModel.ts"
+import { sourcesOf } from "./Sources.ts"
+
+const AREAS = ["universe", "quote", "prices", "fundamentals", "profile", "financials", "dividends", "corporate_actions", "announcements", "index_membership", "news"]
 
 export class Freshness extends Context.Service<Freshness, {
   readonly freshness: Effect.Effect<typeof FreshnessRecord.Type, SourceUnavailable>
@@ -27,21 +32,17 @@ export class Freshness extends Context.Service<Freshness, {
     Freshness,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const sources = yield* Sources
-      const filings = yield* Filings
+      const model = yield* MarketReadModel
       const config = yield* AppConfig
 
       const freshness = Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
-        const rows = yield* sources.all
-        const installed = yield* sql<{ v: string }>`select value #>> '{}' as v from service_meta where key = 'data_pack'`.pipe(
-          storeUnavailable
-        )
+        const snapshot = yield* model.snapshot
         return {
           now: new Date(now).toISOString(),
           source_mode: config.source,
-          ...(installed[0] ? { data_pack: installed[0].v } : {}),
-          datasets: rows.map((d) => {
+          ...(snapshot.dataPack !== undefined ? { data_pack: snapshot.dataPack } : {}),
+          datasets: [...snapshot.datasets.values()].map((d) => {
             const asOfMs = Date.parse(d.as_of.length === 7 ? `${d.as_of}-01` : d.as_of)
             return {
               dataset: d.id,
@@ -53,55 +54,35 @@ export class Freshness extends Context.Service<Freshness, {
               retrieved_at: d.retrieved_at,
               recorded_in: `${d.repository}@${d.commit}`,
               licence: d.licence,
-              ...present({
-                symbols: d.coverage_symbols,
-                first_date: d.coverage_first,
-                last_date: d.coverage_last,
-                age_days: Number.isFinite(asOfMs) ? Math.floor((now - asOfMs) / 86_400_000) : undefined,
-                notes: d.notes
-              })
+              ...(d.coverage_symbols !== undefined ? { symbols: d.coverage_symbols } : {}),
+              ...(d.coverage_first !== undefined ? { first_date: d.coverage_first } : {}),
+              ...(d.coverage_last !== undefined ? { last_date: d.coverage_last } : {}),
+              ...(Number.isFinite(asOfMs) ? { age_days: Math.floor((now - asOfMs) / 86_400_000) } : {}),
+              ...(d.notes !== undefined ? { notes: d.notes } : {})
             }
           })
         }
       })
 
       const symbolSources = Effect.fn("Freshness.symbolSources")(function*(raw: string) {
-        const symbol = yield* filings.requireListed(raw)
-        const rows = yield* sql.unsafe<Record<string, unknown>>(
-          `SELECT 'prices' AS area, dataset, count(*)::int AS n, min(date)::text AS first, max(date)::text AS last
-             FROM daily_prices WHERE symbol = $1 GROUP BY dataset
-           UNION ALL SELECT 'quote', dataset, 1, as_of::date::text, as_of::date::text FROM quotes WHERE symbol = $1
-           UNION ALL SELECT 'fundamentals', dataset, 1, NULL, NULL FROM fundamentals WHERE symbol = $1
-           UNION ALL SELECT 'profile', dataset, 1, NULL, NULL FROM company_profiles WHERE symbol = $1
-           UNION ALL SELECT 'financials', dataset, count(*)::int, NULL, NULL FROM financial_lines WHERE symbol = $1 GROUP BY dataset
-           UNION ALL SELECT 'dividends', dataset, count(*)::int, min(book_closure_from)::text, max(book_closure_from)::text
-             FROM payouts WHERE symbol = $1 GROUP BY dataset
-           UNION ALL SELECT 'corporate_actions', dataset, count(*)::int, min(ex_date)::text, max(ex_date)::text
-             FROM corporate_actions WHERE symbol = $1 GROUP BY dataset
-           UNION ALL SELECT 'announcements', dataset, count(*)::int, min(published_at)::date::text, max(published_at)::date::text
-             FROM announcements WHERE symbol = $1 GROUP BY dataset
-           UNION ALL SELECT 'index_membership', dataset, 1, effective_date::text, effective_date::text
-             FROM index_membership WHERE symbol = $1
-           UNION ALL SELECT 'universe', dataset, 1, NULL, NULL FROM securities WHERE symbol = $1`,
-          [symbol]
-        ).pipe(storeUnavailable)
-        const areas = ["universe", "quote", "prices", "fundamentals", "profile", "financials", "dividends", "corporate_actions", "announcements", "index_membership", "news"]
-        const out = []
-        for (const area of areas) {
-          const mine = rows.filter((r) => r["area"] === area)
-          const firsts = mine.map((r) => r["first"]).filter((x): x is string => typeof x === "string").sort()
-          const lasts = mine.map((r) => r["last"]).filter((x): x is string => typeof x === "string").sort()
-          out.push({
+        const snapshot = yield* model.snapshot
+        const data = yield* listed(snapshot, raw)
+        const areas = AREAS.map((area) => {
+          const mine = data.areas.get(area) ?? []
+          const firsts = mine.flatMap((r) => (r.first !== undefined ? [r.first] : [])).sort()
+          const lasts = mine.flatMap((r) => (r.last !== undefined ? [r.last] : [])).sort()
+          return {
             area,
             coverage: mine.length > 0 ? "recorded" as const : "unknown" as const,
-            rows: mine.reduce((n, r) => n + (num(r["n"]) ?? 0), 0),
-            ...present({ first_date: firsts[0], last_date: lasts[lasts.length - 1] }),
-            sources: yield* sources.of([...new Set(mine.map((r) => String(r["dataset"])))])
-          })
-        }
+            rows: mine.reduce((n, r) => n + r.rows, 0),
+            ...(firsts[0] !== undefined ? { first_date: firsts[0] } : {}),
+            ...(lasts.length > 0 ? { last_date: lasts[lasts.length - 1]! } : {}),
+            sources: sourcesOf(snapshot, mine.map((r) => r.dataset))
+          }
+        })
         return {
-          symbol,
-          areas: out,
+          symbol: data.security.symbol,
+          areas,
           notice: "Market data © Pakistan Stock Exchange; redistribution is restricted by the exchange's legal notice. " +
             "Each source names the recording it was read from and when."
         }
@@ -119,7 +100,7 @@ export class Freshness extends Context.Service<Freshness, {
         if (symbols.length > 0) {
           yield* sql.unsafe(
             `INSERT INTO fundamentals (symbol, price, as_of, dataset, warmed_at)
-             SELECT s.symbol, q.price, coalesce(q.as_of::date::text, 'unknown'), coalesce(q.dataset, 'universe'), $2::timestamptz
+             SELECT s.symbol, q.price, q.as_of::date::text, coalesce(q.dataset, 'universe'), $2::timestamptz
              FROM securities s LEFT JOIN quotes q ON q.symbol = s.symbol
              WHERE s.symbol = ANY($1::text[])
              ON CONFLICT (symbol) DO UPDATE SET warmed_at = excluded.warmed_at`,
@@ -136,7 +117,9 @@ export class Freshness extends Context.Service<Freshness, {
           batch: n,
           remaining: counts[0]?.remaining ?? 0,
           universe: counts[0]?.universe ?? 0,
-          source: config.source === "portal" ? "portal" : "data pack (recorded screener, company facts, latest delayed quote)",
+          source: config.source === "portal"
+            ? "portal (recorded screener and company facts; rows created from the latest delayed quote)"
+            : "data pack: nothing newer to fetch; missing rows created from the latest recorded quote, existing rows stamped as checked",
           symbols
         }
       })

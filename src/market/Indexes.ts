@@ -4,12 +4,12 @@
  * and dataset freshness.
  */
 import { Context, Effect, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
 import { DataNotFound, type SourceUnavailable } from "../../domain/Errors.ts"
 import { Source } from "../../domain/market/Schemas.ts"
 import type { Freshness } from "./Freshness.ts"
-import { num, present, storeUnavailable } from "../db/Rows.ts"
-import { Sources } from "./Sources.ts"
+import { karachiDate } from "../../domain/market/Calendar.ts"
+import { MarketReadModel } from "./ReadModel.ts"
+import { sourcesOf } from "./Sources.ts"
 
 const opt = <S extends Schema.Top>(s: S) => Schema.optionalKey(s)
 
@@ -41,75 +41,65 @@ export class MarketIndexes extends Context.Service<MarketIndexes, {
   static readonly layer = Layer.effect(
     MarketIndexes,
     Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      const sources = yield* Sources
+      const model = yield* MarketReadModel
 
       const index = Effect.fn("MarketIndexes.index")(function*(raw: string) {
+        const snap = yield* model.snapshot
         const code = raw.trim().toUpperCase().replace(/[^A-Z0-9]/g, "")
-        const [levels, members] = yield* Effect.all([
-          sql<Record<string, unknown>>`select code, name, level, previous, as_of::text, dataset from index_levels where code = ${code}`,
-          sql<Record<string, unknown>>`
-            select symbol, weight_pct, effective_date::text as effective, dataset from index_membership
-            where index_code = ${code} order by weight_pct desc nulls last, symbol`
-        ], { concurrency: 1 }).pipe(storeUnavailable)
-        const l = levels[0]
+        const l = snap.indexLevels.find((x) => x.code === code)
+        const members = snap.indexMembers.get(code) ?? []
         if (l === undefined && members.length === 0) return yield* new DataNotFound({ message: `no index ${code} is recorded` })
-        const level = num(l?.["level"]), previous = num(l?.["previous"])
+        const level = l?.level, previous = l?.previous
         return {
           code,
           history: "none" as const,
-          ...present({
-            name: l?.["name"] as string | undefined,
-            level,
-            previous,
-            change: level !== undefined && previous !== undefined ? Math.round((level - previous) * 100) / 100 : undefined,
-            change_pct: level !== undefined && previous !== undefined ? Math.round((level / previous - 1) * 1_000_000) / 10_000 : undefined,
-            as_of: l?.["as_of"] as string | undefined,
-            constituents_as_of: members[0]?.["effective"] as string | undefined
-          }),
-          constituents: members.map((m) => ({ symbol: String(m["symbol"]), ...present({ weight_pct: num(m["weight_pct"]) }) })),
-          sources: yield* sources.of([...new Set([l?.["dataset"], members[0]?.["dataset"]].filter((x): x is string => typeof x === "string"))])
+          ...(l !== undefined ? { name: l.name, level: l.level, as_of: l.as_of } : {}),
+          ...(previous !== undefined ? { previous } : {}),
+          ...(level !== undefined && previous !== undefined
+            ? { change: Math.round((level - previous) * 100) / 100, change_pct: Math.round((level / previous - 1) * 1_000_000) / 10_000 }
+            : {}),
+          ...(members[0] !== undefined ? { constituents_as_of: members[0].effective_date } : {}),
+          constituents: members.map((m) => ({ symbol: m.symbol, ...(m.weight_pct !== undefined ? { weight_pct: m.weight_pct } : {}) })),
+          sources: sourcesOf(snap, [...(l ? [l.dataset] : []), ...(members[0] ? [members[0].dataset] : [])])
         }
       })
 
       const snapshot = (freshness: typeof Freshness.Service) =>
         Effect.gen(function*() {
-          const levels = yield* sql<Record<string, unknown>>`select code, level, previous, as_of::text from index_levels order by code`
-            .pipe(storeUnavailable)
-          const breadth = yield* sql<Record<string, unknown>>`
-            WITH d AS (SELECT max((as_of AT TIME ZONE 'Asia/Karachi')::date) AS day FROM quotes WHERE basis = 'daily_close')
-            SELECT d.day::text AS day,
-                   count(*) FILTER (WHERE q.change > 0)::int AS up,
-                   count(*) FILTER (WHERE q.change < 0)::int AS down,
-                   count(*) FILTER (WHERE q.change = 0)::int AS flat
-            FROM quotes q, d WHERE q.basis = 'daily_close' AND (q.as_of AT TIME ZONE 'Asia/Karachi')::date = d.day
-            GROUP BY d.day`.pipe(storeUnavailable)
+          const snap = yield* model.snapshot
           const f = yield* freshness.freshness
-          const b = breadth[0]
+          let day = ""
+          for (const d of snap.symbols.values()) {
+            const q = d.quote
+            if (q?.basis === "daily_close" && karachiDate(Date.parse(q.as_of)) > day) day = karachiDate(Date.parse(q.as_of))
+          }
+          let up = 0, down = 0, flat = 0
+          for (const d of snap.symbols.values()) {
+            const q = d.quote
+            if (q?.basis !== "daily_close" || q.change === undefined || karachiDate(Date.parse(q.as_of)) !== day) continue
+            if (q.change > 0) up++
+            else if (q.change < 0) down++
+            else flat++
+          }
           return {
-            indices: levels.map((l) => {
-              const level = num(l["level"]), previous = num(l["previous"])
-              return {
-                code: String(l["code"]),
-                ...present({
-                  level,
-                  change_pct: level !== undefined && previous !== undefined ? Math.round((level / previous - 1) * 1_000_000) / 10_000 : undefined,
-                  as_of: l["as_of"] as string | undefined
-                })
-              }
-            }),
-            ...(b
+            indices: snap.indexLevels.map((l) => ({
+              code: l.code,
+              level: l.level,
+              as_of: l.as_of,
+              ...(l.previous !== undefined ? { change_pct: Math.round((l.level / l.previous - 1) * 1_000_000) / 10_000 } : {})
+            })),
+            ...(day !== ""
               ? {
                 breadth: {
-                  date: String(b["day"]),
-                  advancers: num(b["up"]) ?? 0,
-                  decliners: num(b["down"]) ?? 0,
-                  unchanged: num(b["flat"]) ?? 0,
+                  date: day,
+                  advancers: up,
+                  decliners: down,
+                  unchanged: flat,
                   basis: "symbols whose latest recorded close is of this date, by sign of change from the previous close"
                 }
               }
               : {}),
-            freshness: f.datasets.map((d) => ({ dataset: d.dataset, as_of: d.as_of, ...present({ age_days: d.age_days }) })),
+            freshness: f.datasets.map((d) => ({ dataset: d.dataset, as_of: d.as_of, ...(d.age_days !== undefined ? { age_days: d.age_days } : {}) })),
             quotes: "delayed" as const
           }
         })

@@ -1,6 +1,5 @@
 /** Handlers of the market-data endpoints: thin calls into the market services. */
-import { Clock, Effect, Layer, Schema } from "effect"
-import { HttpServerResponse } from "effect/http"
+import { Clock, Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { marketStatus, settlementDays } from "../../domain/market/Calendar.ts"
 import { Api } from "../http/Api.ts"
@@ -9,9 +8,10 @@ import { Filings } from "./Filings.ts"
 import { Freshness } from "./Freshness.ts"
 import { MarketIndexes } from "./Indexes.ts"
 import { Prices } from "./Prices.ts"
-import * as S from "../../domain/market/Schemas.ts"
+import { EncodedAnswers } from "./EncodedAnswers.ts"
+import { MarketStore } from "./MarketStore.ts"
 import { Quotes } from "./Quotes.ts"
-import { makeReadCache } from "./ReadCache.ts"
+import { MarketReadModel } from "./ReadModel.ts"
 import { Sources } from "./Sources.ts"
 
 export const MarketHttp = HttpApiBuilder.group(Api, "market", (handlers) =>
@@ -21,9 +21,6 @@ export const MarketHttp = HttpApiBuilder.group(Api, "market", (handlers) =>
     const prices = yield* Prices
     const filings = yield* Filings
     const freshness = yield* Freshness
-    const encodedCache = makeReadCache(1_000, 5_000)
-    const encoded = <A, I, E>(key: string, schema: Schema.Codec<A, I>, effect: Effect.Effect<A, E>) =>
-      encodedCache(key, Effect.map(effect, (value) => HttpServerResponse.jsonUnsafe(Schema.encodeSync(schema)(value))))
     return handlers
       .handle("status", () =>
         Effect.map(Clock.currentTimeMillis, (now) => {
@@ -40,11 +37,7 @@ export const MarketHttp = HttpApiBuilder.group(Api, "market", (handlers) =>
       .handle("companies", ({ query }) => companies.list(query))
       .handle("company", ({ params }) => companies.company(params.symbol))
       .handle("stock", ({ params }) => companies.stock(params.sym))
-      .handle("quote", ({ params, query }) => {
-        const allowStale = query.allow_stale === true
-        // Hot path: the encoded answer is reused for a second (quotes change only on ingest).
-        return encoded(`quote:${params.symbol.trim().toUpperCase()}:${allowStale}`, S.Quote, quotes.get(params.symbol, { allowStale }))
-      })
+      .handle("quote", ({ params, query }) => quotes.get(params.symbol, { allowStale: query.allow_stale === true }))
       .handle("prices", ({ params, query }) => prices.history(params.symbol, query))
       .handle("financials", ({ params }) => filings.financials(params.symbol))
       .handle("stockFinancials", ({ params }) => filings.financials(params.symbol))
@@ -60,9 +53,13 @@ export const MarketHttp = HttpApiBuilder.group(Api, "market", (handlers) =>
       .handle("ingestFundamentals", ({ query }) => freshness.warmFundamentals(query.n ?? 10))
   }))
 
-/** The market services, over a SqlClient and AppConfig. */
-export const MarketServices = Layer.mergeAll(Companies.layer, Freshness.layer, MarketIndexes.layer).pipe(
-  Layer.provideMerge(Filings.layer),
-  Layer.provideMerge(Layer.mergeAll(Quotes.layer, Prices.layer)),
-  Layer.provideMerge(Sources.layer)
-)
+/** The market services over the read model (and the read model over the store, AppConfig and Cursors). */
+export const MarketServices = EncodedAnswers.layer.pipe(Layer.provideMerge(Layer.mergeAll(
+  Companies.layer,
+  Freshness.layer,
+  MarketIndexes.layer,
+  Filings.layer,
+  Quotes.layer,
+  Prices.layer,
+  Sources.layer
+)), Layer.provideMerge(MarketReadModel.layer), Layer.provideMerge(MarketStore.layer))

@@ -1,0 +1,144 @@
+/**
+ * Encoded answers for the hottest market reads, served by the guard before
+ * the HttpApi pipeline. An answer is a pure function of the read model's
+ * snapshot and of the calendar, so it is encoded once per snapshot — with the
+ * same Schema and JSON encoding the HttpApi handler uses, byte for byte — and
+ * kept with that snapshot until a calendar boundary can change it (a quote
+ * turning stale, a new Karachi day for trailing dividend figures).
+ *
+ * Only canonical URLs are answered here (an upper-case listed ticker and
+ * exactly these queries); anything else, any failure, and any request with
+ * `Cache-Control: no-cache` goes through the full HttpApi pipeline:
+ *
+ *   GET /v1/quotes/{SYM}?allow_stale=true      GET /v1/stocks/{SYM}
+ *   GET /v1/companies/{SYM}                    GET /v1/prices/{SYM}[?range=R]
+ */
+import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { karachiDate, quoteIsFresh } from "../../domain/market/Calendar.ts"
+import { RANGES, type Range } from "../../domain/market/Limits.ts"
+import * as S from "../../domain/market/Schemas.ts"
+import type { SymbolData } from "../../domain/market/Snapshot.ts"
+import { Companies } from "./Companies.ts"
+import { Prices } from "./Prices.ts"
+import { Quotes } from "./Quotes.ts"
+import { type EncodedAnswer, MarketReadModel } from "./ReadModel.ts"
+
+const TICKER = /^[A-Z0-9][A-Z0-9.\-]{0,15}$/u
+const DAY_MS = 86_400_000
+const KARACHI_OFFSET_MS = 5 * 3_600_000
+const utf8 = new TextEncoder()
+
+/** The first instant after `now` at which a fresh quote of `asOfMs` turns stale (Infinity when it already is). */
+export const freshUntil = (asOfMs: number, now: number): number => {
+  if (!quoteIsFresh(asOfMs, now)) return now
+  let lo = now, hi = now + 40 * DAY_MS
+  if (quoteIsFresh(asOfMs, hi)) return hi
+  while (hi - lo > 1_000) {
+    const mid = Math.floor((lo + hi) / 2)
+    if (quoteIsFresh(asOfMs, mid)) lo = mid
+    else hi = mid
+  }
+  return hi
+}
+
+/** The next Karachi midnight after `now`. */
+const nextKarachiDay = (now: number) => Date.parse(karachiDate(now) + "T00:00:00Z") - KARACHI_OFFSET_MS + DAY_MS
+
+/** Until when the quote embedded in an answer keeps its `stale` flag. */
+const quoteValidUntil = (data: SymbolData, now: number) => {
+  if (data.quote === undefined) return Infinity
+  const asOf = Date.parse(data.quote.as_of)
+  return quoteIsFresh(asOf, now) ? freshUntil(asOf, now) : Infinity
+}
+
+type Route =
+  | { readonly kind: "quote"; readonly symbol: string }
+  | { readonly kind: "stock"; readonly symbol: string }
+  | { readonly kind: "company"; readonly symbol: string }
+  | { readonly kind: "prices"; readonly symbol: string; readonly range: Range | undefined }
+
+const rangeOf = new Map<string, Range | undefined>([["", undefined], ...RANGES.map((r) => [`range=${r}`, r] as const)])
+
+/** The canonical route a URL names, or undefined. */
+export const routeOf = (url: string): Route | undefined => {
+  const q = url.indexOf("?")
+  const path = q === -1 ? url : url.slice(0, q)
+  const query = q === -1 ? "" : url.slice(q + 1)
+  const slash = path.lastIndexOf("/")
+  const base = path.slice(0, slash)
+  const symbol = path.slice(slash + 1)
+  if (!TICKER.test(symbol)) return undefined
+  switch (base) {
+    case "/v1/quotes":
+      return query === "allow_stale=true" ? { kind: "quote", symbol } : undefined
+    case "/v1/stocks":
+      return query === "" ? { kind: "stock", symbol } : undefined
+    case "/v1/companies":
+      return query === "" ? { kind: "company", symbol } : undefined
+    case "/v1/prices":
+      return rangeOf.has(query) ? { kind: "prices", symbol, range: rangeOf.get(query) } : undefined
+    default:
+      return undefined
+  }
+}
+
+export class EncodedAnswers extends Context.Service<EncodedAnswers, {
+  /** The encoded 200 answer for a canonical URL, or undefined (then the HttpApi pipeline answers). */
+  readonly lookup: (url: string) => Effect.Effect<Uint8Array | undefined>
+}>()("psx/market/EncodedAnswers") {
+  static readonly layer = Layer.effect(
+    EncodedAnswers,
+    Effect.gen(function*() {
+      const model = yield* MarketReadModel
+      const quotes = yield* Quotes
+      const companies = yield* Companies
+      const prices = yield* Prices
+      const encode = <A, I>(schema: Schema.Codec<A, I>) => {
+        const toJson = Schema.encodeSync(schema)
+        return (value: A) => utf8.encode(JSON.stringify(toJson(value)))
+      }
+      const quoteBytes = encode(S.Quote)
+      const stockBytes = encode(S.Stock)
+      const companyBytes = encode(S.Company)
+      const pricesBytes = encode(S.PricesResponse)
+
+      const make = (route: Route, data: SymbolData, now: number): Effect.Effect<EncodedAnswer | undefined> => {
+        const until = (extra: number) => Math.min(quoteValidUntil(data, now), extra)
+        const answer = <A, E>(effect: Effect.Effect<A, E>, bytes: (a: A) => Uint8Array, validUntil: number) =>
+          effect.pipe(
+            Effect.map((value): EncodedAnswer | undefined => ({ body: bytes(value), validUntil })),
+            Effect.catch(() => Effect.succeed(undefined))
+          )
+        switch (route.kind) {
+          case "quote":
+            return answer(quotes.get(route.symbol, { allowStale: true }), quoteBytes, until(Infinity))
+          case "stock":
+            return answer(companies.stock(route.symbol), stockBytes, until(nextKarachiDay(now)))
+          case "company":
+            return answer(companies.company(route.symbol), companyBytes, until(nextKarachiDay(now)))
+          case "prices":
+            return answer(prices.history(route.symbol, { range: route.range }), pricesBytes, Infinity)
+        }
+      }
+
+      const lookup = (url: string) =>
+        Effect.gen(function*() {
+          const route = routeOf(url)
+          const state = model.state()
+          if (route === undefined || state === undefined) return undefined
+          const data = state.snapshot.symbols.get(route.symbol)
+          if (data === undefined) return undefined
+          const now = yield* Clock.currentTimeMillis
+          const hit = state.answers.get(url)
+          if (hit !== undefined && now < hit.validUntil) return hit.body
+          const made = yield* make(route, data, now)
+          if (made === undefined) return undefined
+          // Kept with the snapshot it was made from: a newer snapshot starts with no answers.
+          state.answers.set(url, made)
+          return made.body
+        })
+
+      return { lookup }
+    })
+  )
+}
