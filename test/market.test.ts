@@ -1,15 +1,22 @@
 /**
  * Contract tests of the market-data endpoints over the real bundled pack,
- * imported into the test store (PGlite, or the real PostgreSQL in CI).
+ * imported into the test store (PGlite, or the real PostgreSQL in CI), read
+ * through the market read model. The service's clock starts at NOW (a Monday
+ * in June 2026, during trading hours), so staleness and ages are the same in
+ * any year the suite runs.
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { readFileSync } from "node:fs"
 import { PackImport } from "../src/ingest/PackImport.ts"
-import { get, post, TestApp } from "./support/TestApp.ts"
+import { MarketReadModel } from "../src/market/ReadModel.ts"
+import { get, getText, post, TestApp } from "./support/TestApp.ts"
 
-const RAW = new URL("../../shared/data/psx-raw/", import.meta.url)
+/** 11:00 in Karachi on Monday 15 June 2026: three weeks after the pack's last recorded session (25 May). */
+const NOW = "2026-06-15T06:00:00.000Z"
+
+const RAW = new URL("./fixtures/market-raw/", import.meta.url)
 const csvRow = (file: string, date: string) =>
   readFileSync(new URL(file, RAW), "utf8").split("\n").find((l) => l.includes(date))!.split(",")
 
@@ -19,8 +26,7 @@ const isError = (r: { status: number; body: any }, status: number, code: string)
   assert.isString(r.body.message)
 }
 
-// The real clock: freshness and staleness are judged against today.
-layer(TestApp({ withPack: true }), { timeout: 300_000, excludeTestServices: true })("market data over the bundled pack", (it) => {
+layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServices: true })("market data over the bundled pack", (it) => {
   it.effect("a second import of the same pack does nothing", () =>
     Effect.gen(function*() {
       const importer = yield* PackImport
@@ -36,7 +42,7 @@ layer(TestApp({ withPack: true }), { timeout: 300_000, excludeTestServices: true
           select close::text, volume::text, open::text from daily_prices where symbol = ${symbol} and series = ${series} and date = ${date}`
       // eod recording: date,close,volume
       for (const [sym, date] of [["HUBC", "2021-05-26"], ["OGDC", "2024-06-03"], ["MEBL", "2026-05-25"]] as const) {
-        const raw = csvRow(`I-Zaifa__psx-analyzer/data/csv/symbols/${sym}.csv`, date)
+        const raw = csvRow(`eod_${sym}.csv`, date)
         const row = (yield* pick(sym, "eod", date))[0]!
         assert.strictEqual(Number(row.close), Number(raw[1]), `${sym} ${date} close`)
         assert.strictEqual(Number(row.volume), Number(raw[2]), `${sym} ${date} volume`)
@@ -44,7 +50,7 @@ layer(TestApp({ withPack: true }), { timeout: 300_000, excludeTestServices: true
       }
       // as-traded recording: "Date_","Open","High","Low","Close","Change","ChangeP","Volume"
       for (const [sym, date] of [["HUBC", "2004-01-01"], ["LUCK", "2023-05-26"], ["UBL", "2015-03-02"]] as const) {
-        const raw = csvRow(`ChubsB__KSE-100-Data/${sym}.csv`, `"${date}T`)
+        const raw = csvRow(`as_traded_${sym}.csv`, `"${date}T`)
         const row = (yield* pick(sym, "as_traded", date))[0]!
         assert.strictEqual(Number(row.close), Number(raw[4]), `${sym} ${date} close`)
         assert.strictEqual(Number(row.open), Number(raw[1]), `${sym} ${date} open`)
@@ -62,18 +68,131 @@ layer(TestApp({ withPack: true }), { timeout: 300_000, excludeTestServices: true
       assert.strictEqual(eod.last_date, "2026-05-25")
       assert.strictEqual(eod.first_date, "2021-02-08")
       assert.isAbove(eod.symbols, 600)
-      assert.isAbove(eod.age_days, 170)
+      assert.strictEqual(eod.age_days, 21, "2026-05-25 to the service's 2026-06-15")
+      assert.strictEqual(r.body.now, NOW)
       const at = r.body.datasets.find((d: any) => d.dataset === "prices_as_traded")
       assert.strictEqual(at.last_date, "2023-05-26")
       assert.isString(r.body.data_pack)
     }))
 
-  it.effect("a repeated public GET within a second is the same answer with its own request id", () =>
+  it.effect("a repeated GET is the same answer with its own request id", () =>
     Effect.gen(function*() {
       const a = yield* get("/v1/companies/HUBC")
       const b = yield* get("/v1/companies/HUBC")
       assert.deepStrictEqual(a.body, b.body)
       assert.notStrictEqual(a.headers["x-request-id"], b.headers["x-request-id"])
+    }))
+
+  it.effect("encoded answers are byte for byte what the HttpApi pipeline encodes, for every listed symbol", () =>
+    Effect.gen(function*() {
+      const universe = yield* SqlClient.SqlClient.pipe(Effect.flatMap((sql) => sql<{ symbol: string }>`select symbol from securities order by symbol`))
+      assert.strictEqual(universe.length, 1029)
+      let compared = 0
+      for (const { symbol } of universe) {
+        for (const path of [`/v1/quotes/${symbol}?allow_stale=true`, `/v1/stocks/${symbol}`, `/v1/prices/${symbol}?range=1Y`]) {
+          const fast = yield* getText(path)
+          const full = yield* getText(path, { "cache-control": "no-cache" })
+          assert.strictEqual(fast.status, full.status, path)
+          assert.strictEqual(fast.text, full.text, path)
+          if (fast.status === 200) compared++
+        }
+      }
+      assert.isAbove(compared, 2_000, "most symbols have a quote, a payload and prices")
+    }))
+
+  it.effect("for every listed symbol, quote, full payload and 1Y prices equal what the store holds (computed in SQL)", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const Row = Schema.Struct({
+        symbol: Schema.String,
+        name: Schema.String,
+        sector: Schema.NullOr(Schema.String),
+        market_cap: Schema.NullOr(Schema.Finite),
+        price: Schema.NullOr(Schema.Finite),
+        previous_close: Schema.NullOr(Schema.Finite),
+        volume: Schema.NullOr(Schema.Finite),
+        as_of: Schema.NullOr(Schema.String),
+        total: Schema.NullOr(Schema.Finite),
+        w_from: Schema.NullOr(Schema.String),
+        w_to: Schema.NullOr(Schema.String),
+        high: Schema.NullOr(Schema.Finite),
+        low: Schema.NullOr(Schema.Finite),
+        first_close: Schema.NullOr(Schema.Finite),
+        last_close: Schema.NullOr(Schema.Finite),
+        w52_high: Schema.NullOr(Schema.Finite),
+        w52_low: Schema.NullOr(Schema.Finite)
+      })
+      const rows = yield* sql.unsafe(`
+        WITH restated AS (SELECT symbol FROM price_disagreements),
+        m AS (
+          SELECT DISTINCT ON (p.symbol, p.date) p.symbol, p.date, p.close::float8 AS close, p.flag
+          FROM daily_prices p
+          WHERE p.series = 'eod' OR p.symbol NOT IN (SELECT symbol FROM restated)
+          ORDER BY p.symbol, p.date, (p.series = 'as_traded' AND p.symbol NOT IN (SELECT symbol FROM restated)) DESC
+        ),
+        newest AS (SELECT symbol, max(date) AS d FROM m GROUP BY symbol),
+        y AS (
+          SELECT m.symbol, count(*)::float8 AS total, min(m.date)::text AS w_from, max(m.date)::text AS w_to,
+                 max(m.close) FILTER (WHERE m.flag IS NULL) AS high, min(m.close) FILTER (WHERE m.flag IS NULL) AS low,
+                 (array_agg(m.close ORDER BY m.date) FILTER (WHERE m.flag IS NULL))[1] AS first_close,
+                 (array_agg(m.close ORDER BY m.date DESC) FILTER (WHERE m.flag IS NULL))[1] AS last_close
+          FROM m JOIN newest n ON n.symbol = m.symbol WHERE m.date > (n.d - interval '1 year')::date GROUP BY m.symbol
+        ),
+        w52 AS (
+          SELECT m.symbol, max(m.close) AS w52_high, min(m.close) AS w52_low
+          FROM m JOIN quotes q ON q.symbol = m.symbol
+          WHERE m.flag IS NULL AND m.date >= ((q.as_of - interval '365 days') AT TIME ZONE 'UTC')::date
+          GROUP BY m.symbol
+        )
+        SELECT s.symbol, s.name, s.sector_name AS sector, f.market_cap::float8 AS market_cap,
+               q.price::float8 AS price, q.previous_close::float8 AS previous_close, q.volume::float8 AS volume,
+               to_char(q.as_of AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS as_of,
+               y.total, y.w_from, y.w_to, y.high, y.low, y.first_close, y.last_close, w52.w52_high, w52.w52_low
+        FROM securities s
+        LEFT JOIN fundamentals f ON f.symbol = s.symbol
+        LEFT JOIN quotes q ON q.symbol = s.symbol
+        LEFT JOIN y ON y.symbol = s.symbol
+        LEFT JOIN w52 ON w52.symbol = s.symbol
+        ORDER BY s.symbol`).pipe(Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(Row))), Effect.orDie)
+      assert.strictEqual(rows.length, 1029)
+      const absentOr = (body: any, key: string, expected: number | string | null) =>
+        expected === null ? assert.notProperty(body, key) : assert.strictEqual(body[key], expected, key)
+      let quoted = 0, priced = 0
+      for (const r of rows) {
+        const quote = yield* get(`/v1/quotes/${r.symbol}?allow_stale=true`)
+        if (r.price === null) isError(quote, 404, "DATA_NOT_FOUND")
+        else if (quote.status === 200) {
+          quoted++
+          assert.strictEqual(quote.body.price, r.price, r.symbol)
+          absentOr(quote.body, "previous_close", r.previous_close)
+          absentOr(quote.body, "volume", r.volume)
+          assert.strictEqual(quote.body.as_of, r.as_of)
+        } else isError(quote, 409, "DATA_UNVERIFIED")
+        const stock = yield* get(`/v1/stocks/${r.symbol}`)
+        assert.strictEqual(stock.status, 200, r.symbol)
+        assert.strictEqual(stock.body.name, r.name)
+        absentOr(stock.body, "sector", r.sector)
+        absentOr(stock.body.derived, "market_cap", r.market_cap)
+        if (r.w52_high !== null && r.price !== null) {
+          assert.strictEqual(stock.body.derived.week52.high, r.w52_high, `${r.symbol} 52-week high`)
+          assert.strictEqual(stock.body.derived.week52.low, r.w52_low)
+        } else assert.notProperty(stock.body.derived, "week52")
+        const prices = yield* get(`/v1/prices/${r.symbol}?range=1Y`)
+        if (r.total === null) isError(prices, 404, "DATA_NOT_FOUND")
+        else {
+          priced++
+          assert.strictEqual(prices.body.total, r.total, `${r.symbol} rows in 1Y`)
+          assert.deepStrictEqual(
+            [prices.body.window?.from, prices.body.window?.to, prices.body.window?.high, prices.body.window?.low,
+              prices.body.window?.first_close, prices.body.window?.last_close],
+            [r.w_from, r.w_to, r.high, r.low, r.first_close, r.last_close],
+            `${r.symbol} 1Y window`
+          )
+          assert.strictEqual(prices.body.items[0].date, r.w_to)
+        }
+      }
+      assert.isAbove(quoted, 500)
+      assert.isAbove(priced, 500)
     }))
 
   it.effect("search ranks exact ticker, then prefix, then name words, accent- and case-insensitive", () =>
@@ -148,7 +267,7 @@ layer(TestApp({ withPack: true }), { timeout: 300_000, excludeTestServices: true
       assert.strictEqual(q.status, 200)
       assert.strictEqual(q.body.status, "delayed")
       assert.isTrue(q.body.stale)
-      const raw = csvRow("I-Zaifa__psx-analyzer/data/csv/symbols/HUBC.csv", "2026-05-25")
+      const raw = csvRow("eod_HUBC.csv", "2026-05-25")
       assert.strictEqual(q.body.price, Number(raw[1]))
       assert.isNull(q.body.corporate_actions.ex_dividend, "no payout record for HUBC: undetermined, not false")
       const mebl = yield* get("/v1/quotes/MEBL?allow_stale=true")
@@ -165,11 +284,14 @@ layer(TestApp({ withPack: true }), { timeout: 300_000, excludeTestServices: true
       yield* sql`INSERT INTO daily_prices (symbol, series, date, close, dataset)
                  SELECT symbol, 'as_traded', date, close * 1.03, 'synthetic_test' FROM daily_prices
                  WHERE symbol = 'OGDC' AND series = 'eod' AND date = '2026-05-25'`
-      yield* Effect.sleep("2100 millis") // past the quote read cache
+      const model = yield* MarketReadModel
+      assert.isTrue(yield* model.refresh, "the write moved the store's market version")
       const r = yield* get("/v1/quotes/OGDC?allow_stale=true")
       isError(r, 409, "DATA_UNVERIFIED")
       assert.include(r.body.message, "synthetic_test")
       yield* sql`DELETE FROM daily_prices WHERE dataset = 'synthetic_test'`
+      assert.isTrue(yield* model.refresh)
+      assert.strictEqual((yield* get("/v1/quotes/OGDC?allow_stale=true")).status, 200)
     }))
 
   it.effect("prices: newest first, adjusted false, close-only rows leave open/high/low out, windows and paging", () =>

@@ -18,11 +18,15 @@ export interface PriceSeries {
   readonly low: Float64Array
   readonly close: Float64Array
   readonly volume: Float64Array
-  /** Why a row is suspect, or undefined. */
+  /** Why a row is suspect, or undefined (may be shorter than the series: read it by index). */
   readonly flag: ReadonlyArray<string | undefined>
-  /** The dataset each row came from. */
-  readonly dataset: ReadonlyArray<string>
+  /** The datasets the rows came from; row i came from `datasets[datasetIndex[i]]`. */
+  readonly datasets: ReadonlyArray<string>
+  readonly datasetIndex: Uint8Array
 }
+
+/** The dataset row `i` came from. */
+export const datasetAt = (s: PriceSeries, i: number): string => s.datasets[s.datasetIndex[i]!]!
 
 /** Number of rows. */
 export const length = (s: PriceSeries): number => s.dates.length

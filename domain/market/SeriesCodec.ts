@@ -22,12 +22,26 @@ export const makeDateInterner = () => {
   }
 }
 
+/** Shared storage for columns that hold no known figure at all (e.g. the eod series' open/high/low). */
+const UNKNOWN = new Float64Array(16_384).fill(Number.NaN)
+const allUnknown = (rows: number): Float64Array =>
+  rows <= UNKNOWN.length ? UNKNOWN.subarray(0, rows) : new Float64Array(rows).fill(Number.NaN)
+
+/** A column of figures; one with no known figure shares read-only NaN storage. */
+const column = (out: Float64Array): Float64Array => {
+  for (let i = 0; i < out.length; i++) if (!Number.isNaN(out[i]!)) return out
+  return allUnknown(out.length)
+}
+
 const floats = (bytes: Uint8Array, rows: number): Float64Array => {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const out = new Float64Array(rows)
   for (let i = 0; i < rows; i++) out[i] = view.getFloat64(i * 8)
-  return out
+  return column(out)
 }
+
+/** Flags are rare: a series with none shares one empty list (reading any index gives undefined). */
+const NO_FLAGS: ReadonlyArray<string | undefined> = []
 
 /** A decoded series, or a reason when the blob does not hold `rows` rows. */
 export const decodeSeries = (
@@ -49,18 +63,18 @@ export const decodeSeries = (
   }
   const dv = new DataView(row.dates.buffer, row.dates.byteOffset, row.dates.byteLength)
   const di = new DataView(row.dataset_index.buffer, row.dataset_index.byteOffset, row.dataset_index.byteLength)
+  if (row.datasets.length > 255) return `${row.symbol}/${row.series}: more than 255 datasets`
   const dates = new Array<string>(n)
-  const dataset = new Array<string>(n)
-  const flag = new Array<string | undefined>(n)
-  const days = new Array<number>(n)
+  const datasetIndex = new Uint8Array(n)
+  const flagged = Object.keys(row.flags).length > 0
+  const flag = flagged ? new Array<string | undefined>(n) : NO_FLAGS
   for (let i = 0; i < n; i++) {
     const day = dv.getInt32(i * 4)
-    days[i] = day
     dates[i] = dateOf(day)
-    const d = row.datasets[di.getInt16(i * 2)]
-    if (d === undefined) return `${row.symbol}/${row.series}: row ${i} names no dataset`
-    dataset[i] = d
-    flag[i] = row.flags[String(day)]
+    const d = di.getInt16(i * 2)
+    if (d < 0 || d >= row.datasets.length) return `${row.symbol}/${row.series}: row ${i} names no dataset`
+    datasetIndex[i] = d
+    if (flagged) (flag as Array<string | undefined>)[i] = row.flags[String(day)]
   }
   return {
     symbol: row.symbol,
@@ -72,7 +86,8 @@ export const decodeSeries = (
     close: floats(row.close, n),
     volume: floats(row.volume, n),
     flag,
-    dataset
+    datasets: row.datasets,
+    datasetIndex
   }
 }
 
@@ -94,7 +109,17 @@ export const mergeSeries = (asTraded: PriceSeries, eod: PriceSeries): PriceSerie
       j++
     }
   }
-  const col = (key: "open" | "high" | "low" | "close" | "volume") => Float64Array.from(pick, ([s, k]) => s[key][k]!)
+  const col = (key: "open" | "high" | "low" | "close" | "volume") => {
+    const out = new Float64Array(pick.length)
+    for (let i = 0; i < pick.length; i++) {
+      const [s, k] = pick[i]!
+      out[i] = s[key][k]!
+    }
+    return column(out)
+  }
+  const datasets = [...new Set([...asTraded.datasets, ...eod.datasets])]
+  const datasetIndex = Uint8Array.from(pick, ([s, k]) => datasets.indexOf(s.datasets[s.datasetIndex[k]!]!))
+  const anyFlag = asTraded.flag.length > 0 || eod.flag.length > 0
   return {
     symbol: asTraded.symbol,
     series: "merged",
@@ -104,7 +129,8 @@ export const mergeSeries = (asTraded: PriceSeries, eod: PriceSeries): PriceSerie
     low: col("low"),
     close: col("close"),
     volume: col("volume"),
-    flag: pick.map(([s, k]) => s.flag[k]),
-    dataset: pick.map(([s, k]) => s.dataset[k]!)
+    flag: anyFlag ? pick.map(([s, k]) => s.flag[k]) : NO_FLAGS,
+    datasets,
+    datasetIndex
   }
 }

@@ -12,7 +12,7 @@
  * beside them.
  */
 import type { PayoutRecord } from "./Dividends.ts"
-import type { PriceSeries } from "./Series.ts"
+import { datasetAt, type PriceSeries } from "./Series.ts"
 import { decodeSeries, makeDateInterner, mergeSeries } from "./SeriesCodec.ts"
 import type {
   ActionRow,
@@ -123,12 +123,21 @@ const coverage = <A>(rows: ReadonlyArray<A>, dataset: (a: A) => string, date: (a
 }
 
 const seriesCoverage = (series: ReadonlyArray<PriceSeries | undefined>): ReadonlyArray<AreaCoverage> => {
-  const rows: Array<{ dataset: string; date: string }> = []
+  const per = new Map<string, { rows: number; first: string; last: string }>()
   for (const s of series) {
     if (s === undefined) continue
-    for (let i = 0; i < s.dates.length; i++) rows.push({ dataset: s.dataset[i]!, date: s.dates[i]! })
+    for (let i = 0; i < s.dates.length; i++) {
+      const d = datasetAt(s, i), day = s.dates[i]!
+      const c = per.get(d)
+      if (c === undefined) per.set(d, { rows: 1, first: day, last: day })
+      else {
+        c.rows++
+        if (day < c.first) c.first = day
+        if (day > c.last) c.last = day
+      }
+    }
   }
-  return coverage(rows, (r) => r.dataset, (r) => r.date)
+  return [...per].map(([dataset, c]) => ({ dataset, ...c }))
 }
 
 const toPayout = (r: import("./StoreRows.ts").PayoutRow): PayoutRecord => ({
@@ -210,7 +219,7 @@ export const buildSnapshot = (rows: StoreRows, builtAt: number): MarketSnapshot 
       ["fundamentals", fund ? [{ dataset: fund.dataset, rows: 1 }] : []],
       ["profile", profile ? [{ dataset: profile.dataset, rows: 1 }] : []],
       ["financials", coverage(myLines, (r) => r.dataset, () => undefined)],
-      ["dividends", coverage(myPayouts.length ? payouts.get(s)! : [], (r) => r.dataset, (r) => r.book_closure_from)],
+      ["dividends", coverage(myPayouts, (r) => r.dataset, (r) => r.book_closure_from)],
       ["corporate_actions", coverage(myActions, (r) => r.dataset, (r) => r.ex_date)],
       ["announcements", coverage(myAnn, (r) => r.dataset, (r) => r.published_at.slice(0, 10))],
       ["index_membership", member ? [{ dataset: member.dataset, rows: 1, first: member.effective_date, last: member.effective_date }] : []],
@@ -236,7 +245,6 @@ export const buildSnapshot = (rows: StoreRows, builtAt: number): MarketSnapshot 
       areas
     })
   }
-  for (const r of rows.quotes) if (!symbols.has(r.symbol)) rejected.push(`quote for unlisted ${r.symbol}`)
 
   const sectorMembers = new Map<string, ReadonlyArray<string>>()
   for (const [name, members] of groupBy(securities.filter((s) => s.security_type === "equity" && s.sector_name), (s) => s.sector_name!)) {

@@ -4,7 +4,7 @@
  * are selected with `iso(column)` as ISO-8601 text.
  */
 import { SourceUnavailable } from "../../domain/Errors.ts"
-import { Effect } from "effect"
+import { Cause, Effect } from "effect"
 
 export const num = (v: unknown): number | undefined => {
   if (v === null || v === undefined) return undefined
@@ -24,6 +24,6 @@ export const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'Y
 /** A failed query in a read path: the store is the source, so this is SOURCE_UNAVAILABLE, not a 500. */
 export const storeUnavailable = <A, R>(effect: Effect.Effect<A, unknown, R>) =>
   effect.pipe(
-    Effect.tapError((e) => Effect.logError({ msg: "store query failed", error: String((e as { message?: string })?.message ?? e) })),
+    Effect.tapCause((cause) => Effect.logError({ msg: "store query failed", cause: Cause.pretty(cause) })),
     Effect.mapError(() => new SourceUnavailable({ message: "the store did not answer; try again shortly" }))
   )

@@ -64,7 +64,8 @@ type Handler = Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhand
 
 export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
   const limiter = yield* RateLimiter
-  const answers = yield* EncodedAnswers
+  // Optional so the guard can stand alone (a router of its own in tests); the service always provides it.
+  const answers = yield* Effect.serviceOption(EncodedAnswers)
   return (httpEffect: Handler): Effect.Effect<
     HttpServerResponse.HttpServerResponse,
     Types.unhandled,
@@ -99,9 +100,9 @@ export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
       }
       const encoded = request.method === "GET" && request.headers["cache-control"] !== "no-cache"
       const serve = (wait: number) =>
-        wait > 0 || !encoded
+        wait > 0 || !encoded || answers._tag === "None"
           ? handle(wait)
-          : Effect.flatMap(answers.lookup(request.url), (body) =>
+          : Effect.flatMap(answers.value.lookup(request.url), (body) =>
             body === undefined ? handle(0) : Effect.succeed(HttpServerResponse.uint8Array(body, { contentType: "application/json" })))
       return Effect.flatMap(Effect.flatMap(limiter.take(clientOf(request)), serve), (response) =>
         Effect.as(

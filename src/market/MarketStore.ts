@@ -13,6 +13,8 @@ import type { SourceUnavailable } from "../../domain/Errors.ts"
 import * as R from "../../domain/market/StoreRows.ts"
 import { iso, storeUnavailable } from "../db/Rows.ts"
 
+const SERIES_CHUNK = 64
+
 const f8 = (c: string) => `${c}::float8 AS ${c.split(".").pop()}`
 
 export class MarketStore extends Context.Service<MarketStore, {
@@ -70,6 +72,25 @@ export class MarketStore extends Context.Service<MarketStore, {
         )
         return dirty.length
       }).pipe(sql.withTransaction, storeUnavailable)
+
+      // The price projection is tens of megabytes: read it in chunks so no single reply (and the driver's
+      // receive buffer, which keeps the size of the largest reply) is that large.
+      const seriesInChunks = Effect.gen(function*() {
+        const out: Array<R.PriceSeriesRow> = []
+        let after = ""
+        while (true) {
+          const chunk = yield* rows(
+            R.PriceSeriesRow,
+            `SELECT symbol, series, rows::float8 AS rows, dates, open, high, low, close, volume, datasets, dataset_index, flags
+             FROM price_series WHERE symbol || '|' || series > '${after.replaceAll("'", "''")}'
+             ORDER BY symbol || '|' || series LIMIT ${SERIES_CHUNK}`
+          )
+          out.push(...chunk)
+          const last = chunk[chunk.length - 1]
+          if (chunk.length < SERIES_CHUNK || last === undefined) return out
+          after = `${last.symbol}|${last.series}`
+        }
+      })
 
       const load = Effect.gen(function*() {
         const v = yield* version
@@ -153,11 +174,7 @@ export class MarketStore extends Context.Service<MarketStore, {
             R.NewsRow,
             `SELECT id, symbol, title, url, ${iso("published_at")} AS published_at, event_date::text, republished, dataset FROM news_items`
           ),
-          series: yield* rows(
-            R.PriceSeriesRow,
-            `SELECT symbol, series, rows::float8 AS rows, dates, open, high, low, close, volume, datasets, dataset_index, flags
-             FROM price_series`
-          )
+          series: yield* seriesInChunks
         } satisfies R.StoreRows
       }).pipe(
         // One consistent view of every table (a concurrent ingest shows in the next build, whole).

@@ -18,7 +18,7 @@ import { DataNotFound, InvalidRequest, type InvalidSymbol, type SourceUnavailabl
 import { addDays } from "../../domain/market/Calendar.ts"
 import { PRICES_DEFAULT_LIMIT, type Range } from "../../domain/market/Limits.ts"
 import type { PricesResponse } from "../../domain/market/Schemas.ts"
-import { indexAtOrBefore, known, type PriceSeries } from "../../domain/market/Series.ts"
+import { datasetAt, indexAtOrBefore, known, type PriceSeries } from "../../domain/market/Series.ts"
 import type { SymbolData } from "../../domain/market/Snapshot.ts"
 import { parseTicker } from "../../domain/market/Ticker.ts"
 import { Cursors } from "../http/Cursors.ts"
@@ -131,7 +131,7 @@ export class Prices extends Context.Service<Prices, {
         const more = end > lo && start >= lo
         const stats = q.range && total > 0 ? windowStats(s, lo, hi) : undefined
         const datasets = new Set<string>()
-        for (let i = lo; i <= hi; i++) datasets.add(s.dataset[i]!)
+        for (let i = lo; i <= hi; i++) datasets.add(datasetAt(s, i))
         return {
           symbol,
           adjusted: false as const,

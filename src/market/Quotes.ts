@@ -16,7 +16,7 @@ import { Clock, Context, Effect, Layer } from "effect"
 import { DataNotFound, DataStale, DataUnverified, type InvalidSymbol, type SourceUnavailable } from "../../domain/Errors.ts"
 import { circuitBounds, karachiDate, lastCompletedSession, quoteIsFresh } from "../../domain/market/Calendar.ts"
 import type { Quote } from "../../domain/market/Schemas.ts"
-import { indexAtOrBefore } from "../../domain/market/Series.ts"
+import { datasetAt, indexAtOrBefore } from "../../domain/market/Series.ts"
 import type { MarketSnapshot, SymbolData } from "../../domain/market/Snapshot.ts"
 import type { QuoteRow } from "../../domain/market/StoreRows.ts"
 import { parseTicker } from "../../domain/market/Ticker.ts"
@@ -68,7 +68,7 @@ const sameDayCloses = (data: SymbolData, day: string) => {
   for (const s of [data.asTraded, data.eod]) {
     if (s === undefined) continue
     const i = indexAtOrBefore(s, day)
-    if (i >= 0 && s.dates[i] === day && s.flag[i] === undefined) out.push({ dataset: s.dataset[i]!, close: s.close[i]! })
+    if (i >= 0 && s.dates[i] === day && s.flag[i] === undefined) out.push({ dataset: datasetAt(s, i), close: s.close[i]! })
   }
   return out
 }

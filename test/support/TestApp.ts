@@ -10,6 +10,7 @@ import type { AppConfig } from "../../src/config/AppConfig.ts"
 import { BodyLimit, Routes, Services } from "../../src/http/Server.ts"
 import { PackImport } from "../../src/ingest/PackImport.ts"
 import { DataPack } from "../../src/sources/DataPack.ts"
+import { ShiftedClockLayer } from "./ShiftedClock.ts"
 import { TestConfig, TestDatabase } from "./TestDatabase.ts"
 
 /** The store for a test file with the importer; `withPack` imports the bundled pack first. */
@@ -24,14 +25,22 @@ export const TestStore = (options: { readonly withPack?: boolean } = {}) => {
   return Layer.effectDiscard(Effect.flatMap(PackImport, (i) => i.run())).pipe(Layer.provideMerge(store))
 }
 
-export const TestApp = (overrides: Partial<typeof AppConfig.Service> & { readonly withPack?: boolean } = {}) =>
-  HttpRouter.serve(Routes, { disableLogger: true, disableListenLog: true }).pipe(
+/**
+ * The app for a test file. `now` (an ISO instant) sets the service's wall clock to start there and run on
+ * with real time, so what it judges by today's date (staleness, trailing windows) is the same in any year.
+ */
+export const TestApp = (
+  { now, withPack, ...overrides }: Partial<typeof AppConfig.Service> & { readonly withPack?: boolean; readonly now?: string } = {}
+) => {
+  const app = HttpRouter.serve(Routes, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provide(BodyLimit),
     Layer.provideMerge(Services),
-    Layer.provideMerge(TestStore({ withPack: overrides.withPack ?? false })),
+    Layer.provideMerge(TestStore({ withPack: withPack ?? false })),
     Layer.provideMerge(TestConfig({ rateLimit: { perSecond: 10_000, burst: 10_000 }, ...overrides }))
   )
+  return now === undefined ? app : app.pipe(Layer.provideMerge(ShiftedClockLayer(now)))
+}
 
 export interface Reply {
   readonly status: number
@@ -47,6 +56,14 @@ const send = (request: HttpClientRequest.HttpClientRequest) =>
     let body: unknown = text
     if ((response.headers["content-type"] ?? "").includes("json")) body = JSON.parse(text)
     return { status: response.status, headers: response.headers, body } as Reply
+  }).pipe(Effect.orDie)
+
+/** The raw body text, for byte-for-byte comparisons. */
+export const getText = (path: string, headers: Record<string, string> = {}) =>
+  Effect.gen(function*() {
+    const client = yield* HttpClient.HttpClient
+    const response = yield* client.execute(HttpClientRequest.get(path).pipe(HttpClientRequest.setHeaders(headers)))
+    return { status: response.status, text: yield* response.text }
   }).pipe(Effect.orDie)
 
 export const get = (path: string, headers: Record<string, string> = {}) =>
