@@ -12,7 +12,16 @@ import { createHmac, randomBytes } from "node:crypto"
 import { InvalidRequest } from "../../domain/Errors.ts"
 import { AppConfig } from "../config/AppConfig.ts"
 
-const TTL_MS = 24 * 3_600_000
+const DAY_MS = 24 * 3_600_000
+
+/**
+ * A cursor expires at the end of the UTC day after the one it was issued on (24 to 48 hours): the same for
+ * every cursor of a day, so an encoded answer that carries one stays byte-identical until midnight.
+ */
+export const cursorExpiry = (now: number) => Math.floor(now / DAY_MS) * DAY_MS + 2 * DAY_MS
+
+/** When answers issued at `now` start carrying a different cursor expiry. */
+export const nextCursorDay = (now: number) => Math.floor(now / DAY_MS) * DAY_MS + DAY_MS
 
 export type CursorPosition = ReadonlyArray<string | number>
 
@@ -33,7 +42,7 @@ export class Cursors extends Context.Service<Cursors, {
     const sign = (body: string) => createHmac("sha256", secret).update(body).digest("base64url").slice(0, 22)
     const encode = (scope: string, position: CursorPosition) =>
       Effect.map(Clock.currentTimeMillis, (now) => {
-        const body = Buffer.from(JSON.stringify({ s: scope, p: position, e: now + TTL_MS })).toString("base64url")
+        const body = Buffer.from(JSON.stringify({ s: scope, p: position, e: cursorExpiry(now) })).toString("base64url")
         return `${body}.${sign(body)}`
       })
     const decode = (scope: string, cursor: string | undefined) =>

@@ -102,8 +102,10 @@ export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
       const serve = (wait: number) =>
         wait > 0 || !encoded || answers._tag === "None"
           ? handle(wait)
-          : Effect.flatMap(answers.value.lookup(request.url), (body) =>
-            body === undefined ? handle(0) : Effect.succeed(HttpServerResponse.uint8Array(body, { contentType: "application/json" })))
+          : Effect.flatMap(answers.value.lookup(request.url), (answer) =>
+            answer === undefined
+              ? handle(0)
+              : Effect.succeed(HttpServerResponse.uint8Array(answer.body, { status: answer.status, contentType: "application/json" })))
       return Effect.flatMap(Effect.flatMap(limiter.take(clientOf(request)), serve), (response) =>
         Effect.as(
           Effect.logInfo({

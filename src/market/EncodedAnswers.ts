@@ -14,10 +14,12 @@
  *   GET /v1/companies/{SYM}                    GET /v1/prices/{SYM}[?range=R]
  */
 import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { DataNotFound, DataUnverified } from "../../domain/Errors.ts"
 import { karachiDate, quoteIsFresh } from "../../domain/market/Calendar.ts"
 import { RANGES, type Range } from "../../domain/market/Limits.ts"
 import * as S from "../../domain/market/Schemas.ts"
 import type { SymbolData } from "../../domain/market/Snapshot.ts"
+import { nextCursorDay } from "../http/Cursors.ts"
 import { Companies } from "./Companies.ts"
 import { Prices } from "./Prices.ts"
 import { Quotes } from "./Quotes.ts"
@@ -83,8 +85,8 @@ export const routeOf = (url: string): Route | undefined => {
 }
 
 export class EncodedAnswers extends Context.Service<EncodedAnswers, {
-  /** The encoded 200 answer for a canonical URL, or undefined (then the HttpApi pipeline answers). */
-  readonly lookup: (url: string) => Effect.Effect<Uint8Array | undefined>
+  /** The encoded answer for a canonical URL, or undefined (then the HttpApi pipeline answers). */
+  readonly lookup: (url: string) => Effect.Effect<EncodedAnswer | undefined>
 }>()("psx/market/EncodedAnswers") {
   static readonly layer = Layer.effect(
     EncodedAnswers,
@@ -102,12 +104,22 @@ export class EncodedAnswers extends Context.Service<EncodedAnswers, {
       const companyBytes = encode(S.Company)
       const pricesBytes = encode(S.PricesResponse)
 
+      const notFound = encode(DataNotFound)
+      const unverified = encode(DataUnverified)
+      /** Failures that are a function of the snapshot alone are answers too (404 no data, 409 unverified). */
+      const failure = (e: unknown, validUntil: number): EncodedAnswer | undefined =>
+        e instanceof DataNotFound
+          ? { status: 404, body: notFound(e), validUntil }
+          : e instanceof DataUnverified
+          ? { status: 409, body: unverified(e), validUntil }
+          : undefined
+
       const make = (route: Route, data: SymbolData, now: number): Effect.Effect<EncodedAnswer | undefined> => {
         const until = (extra: number) => Math.min(quoteValidUntil(data, now), extra)
         const answer = <A, E>(effect: Effect.Effect<A, E>, bytes: (a: A) => Uint8Array, validUntil: number) =>
           effect.pipe(
-            Effect.map((value): EncodedAnswer | undefined => ({ body: bytes(value), validUntil })),
-            Effect.catch(() => Effect.succeed(undefined))
+            Effect.map((value): EncodedAnswer | undefined => ({ status: 200, body: bytes(value), validUntil })),
+            Effect.catch((e) => Effect.succeed(failure(e, validUntil)))
           )
         switch (route.kind) {
           case "quote":
@@ -117,7 +129,8 @@ export class EncodedAnswers extends Context.Service<EncodedAnswers, {
           case "company":
             return answer(companies.company(route.symbol), companyBytes, until(nextKarachiDay(now)))
           case "prices":
-            return answer(prices.history(route.symbol, { range: route.range }), pricesBytes, Infinity)
+            // Its next_cursor carries the cursor day (see Cursors): made again when that changes.
+            return answer(prices.history(route.symbol, { range: route.range }), pricesBytes, nextCursorDay(now))
         }
       }
 
@@ -130,12 +143,12 @@ export class EncodedAnswers extends Context.Service<EncodedAnswers, {
           if (data === undefined) return undefined
           const now = yield* Clock.currentTimeMillis
           const hit = state.answers.get(url)
-          if (hit !== undefined && now < hit.validUntil) return hit.body
+          if (hit !== undefined && now < hit.validUntil) return hit
           const made = yield* make(route, data, now)
           if (made === undefined) return undefined
           // Kept with the snapshot it was made from: a newer snapshot starts with no answers.
           state.answers.set(url, made)
-          return made.body
+          return made
         })
 
       return { lookup }

@@ -22,6 +22,7 @@ import { MarketStore } from "./MarketStore.ts"
 
 /** An encoded answer and the instant after which it must be made again (calendar boundaries). */
 export interface EncodedAnswer {
+  readonly status: 200 | 404 | 409
   readonly body: Uint8Array
   readonly validUntil: number
 }
