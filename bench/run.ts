@@ -1,14 +1,17 @@
 /**
- * Benchmarks: HTTP throughput and latency of the service against a bare
- * node:http server returning the same bytes, measured in one run by
- * autocannon in a separate process (the load generator never shares the
- * server's event loop).
+ * HTTP benchmarks: throughput and latency of the service against a bare
+ * node:http server answering with the same route's bytes, in one run. The
+ * load generator (bench/load.ts, autocannon) is a process of its own.
  *
- *   npm run bench                 # every HTTP target, embedded store
- *   npm run bench -- health       # one target
- *   DATABASE_URL=postgres://… npm run bench
+ * Rotating targets cycle through every listed symbol (as agents scanning
+ * the market do), so no answer is helped by being asked twice in a row; the
+ * bare server answers every request with one sample body of the same route.
  *
- * Also runs bench/ingest.ts and bench/ledger.ts when present and asked for.
+ *   npm run bench                          # every target, both stores
+ *   npm run bench -- stocks prices         # some targets
+ *   npm run bench -- --store=embedded      # or --store=postgres (BENCH_DATABASE_URL, default the local server)
+ *   npm run bench -- --writers             # also: the rotating reads while 8 writers append to the ledger
+ *   BENCH_SECONDS=20 npm run bench
  */
 import { type ChildProcess, execFileSync, fork, spawn } from "node:child_process"
 import { mkdtempSync, writeFileSync } from "node:fs"
@@ -17,21 +20,23 @@ import { join } from "node:path"
 
 export interface Target {
   readonly name: string
-  readonly path: string
+  /** A fixed path, or one per listed symbol. */
+  readonly path: string | ((symbol: string) => string)
   readonly connections: number
 }
 
 export const targets: ReadonlyArray<Target> = [
   { name: "health", path: "/health", connections: 50 },
-  { name: "quote", path: "/v1/quotes/HUBC?allow_stale=true", connections: 50 },
-  { name: "companies", path: "/v1/companies?limit=50", connections: 50 },
-  { name: "stock", path: "/v1/stocks/HUBC", connections: 50 }
+  { name: "quotes", path: (s) => `/v1/quotes/${s}?allow_stale=true`, connections: 50 },
+  { name: "stocks", path: (s) => `/v1/stocks/${s}`, connections: 50 },
+  { name: "prices", path: (s) => `/v1/prices/${s}?range=1Y`, connections: 50 },
+  { name: "companies", path: "/v1/companies?limit=50", connections: 50 }
 ]
 
-const duration = Number(process.env["BENCH_SECONDS"] ?? 10)
-const bin = (name: string) => join(process.cwd(), "node_modules", ".bin", name)
+const seconds = Number(process.env["BENCH_SECONDS"] ?? 10)
+const pgAdmin = process.env["BENCH_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres"
 
-const waitFor = async (url: string, ms = 60_000, ready: (body: any) => boolean = () => true) => {
+const waitFor = async (url: string, ms: number, ready: (body: any) => boolean = () => true) => {
   const until = Date.now() + ms
   while (Date.now() < until) {
     try {
@@ -40,7 +45,7 @@ const waitFor = async (url: string, ms = 60_000, ready: (body: any) => boolean =
     } catch {
       // not up yet
     }
-    await new Promise((r) => setTimeout(r, 200))
+    await new Promise((r) => setTimeout(r, 250))
   }
   throw new Error(`${url} did not come up`)
 }
@@ -50,61 +55,111 @@ interface Result {
   readonly p50: number
   readonly p99: number
   readonly non2xx: number
+  readonly errors: number
 }
 
-const load = (url: string, connections: number): Result => {
-  const out = execFileSync(bin("autocannon"), ["-j", "-c", String(connections), "-d", String(duration), url], {
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "ignore"],
-    maxBuffer: 64 * 1024 * 1024
-  })
-  const r = JSON.parse(out)
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx }
+const load = (url: string, connections: number, paths: ReadonlyArray<string>): Result =>
+  JSON.parse(
+    execFileSync(process.execPath, ["bench/load.ts", JSON.stringify({ url, connections, seconds, paths })], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+      maxBuffer: 16 * 1024 * 1024
+    })
+  )
+
+const listedSymbols = async (base: string) => {
+  const out: Array<string> = []
+  let cursor: string | null = null
+  do {
+    const page: any = await (await fetch(`${base}/v1/companies?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`)).json()
+    out.push(...page.items.map((i: { symbol: string }) => i.symbol))
+    cursor = page.next_cursor
+  } while (cursor !== null)
+  return out
 }
 
-const main = async () => {
-  const wanted = process.argv.slice(2)
-  const chosen = wanted.length === 0 ? targets : targets.filter((t) => wanted.includes(t.name))
+const psql = (url: string, statement: string) => execFileSync("psql", [url, "-qc", statement], { stdio: "ignore" })
+
+/** Starts the service on a store, runs `body`, stops it. */
+const withService = async (store: "embedded" | "postgres", body: (base: string, dir: string) => Promise<void>) => {
   const dir = mkdtempSync(join(tmpdir(), "psx-bench-"))
   const port = 18080
-  const barePort = 18081
+  const database = `psx_bench_${process.pid}`
+  const url = new URL(pgAdmin)
+  url.pathname = `/${database}`
+  if (store === "postgres") psql(pgAdmin, `CREATE DATABASE ${database}`)
   const service: ChildProcess = spawn(process.execPath, ["src/main.ts", "serve"], {
     env: {
       ...process.env,
       PORT: String(port),
       PSX_DATA_DIR: join(dir, "pg"),
       RATE_LIMIT_PER_SECOND: "1000000000",
-      RATE_LIMIT_BURST: "1000000000"
+      RATE_LIMIT_BURST: "1000000000",
+      LOG_LEVEL: "Warn",
+      ...(store === "postgres" ? { DATABASE_URL: url.toString() } : { DATABASE_URL: "" })
     },
     stdio: ["ignore", "ignore", process.env["BENCH_SERVICE_LOG"] ? "inherit" : "ignore"]
   })
   try {
-    await waitFor(`http://127.0.0.1:${port}/ready`, 300_000, (b) => b.data_pack === "installed")
-    console.log(`store: ${process.env["DATABASE_URL"] ? "PostgreSQL (DATABASE_URL)" : "embedded PGlite"}; ${duration} s per run`)
-    console.log("| target | connections | service req/s | bare req/s | ratio | service p50/p99 ms | bare p50/p99 ms |")
-    console.log("|---|---|---|---|---|---|---|")
-    for (const target of chosen) {
-      const url = `http://127.0.0.1:${port}${target.path}`
-      // A pooled connection may have been closed by the server's keep-alive timeout during the last run: retry once.
-      const sample = await fetch(url).catch(() => fetch(url))
-      const file = join(dir, `${target.name}.json`)
-      writeFileSync(file, JSON.stringify({
-        status: sample.status,
-        contentType: sample.headers.get("content-type") ?? "application/json",
-        body: await sample.text()
-      }))
-      if (sample.status !== 200) console.log(`(note: ${target.path} answers ${sample.status})`)
-      const bare = fork(join("bench", "bare-server.ts"), [String(barePort), file], { stdio: "ignore" })
-      await new Promise((r) => bare.once("message", r))
-      const s = load(url, target.connections)
-      const b = load(`http://127.0.0.1:${barePort}${target.path}`, target.connections)
-      bare.kill()
-      console.log(
-        `| ${target.path} | ${target.connections} | ${s.rps.toFixed(0)} | ${b.rps.toFixed(0)} | ${(s.rps / b.rps).toFixed(2)} | ${s.p50}/${s.p99} | ${b.p50}/${b.p99} |`
-      )
-    }
+    const base = `http://127.0.0.1:${port}`
+    await waitFor(`${base}/ready`, 300_000, (b) => b.data_pack === "installed")
+    await waitFor(`${base}/v1/quotes/HUBC?allow_stale=true`, 60_000)
+    await new Promise((r) => setTimeout(r, 3_000)) // the background encoding of the new snapshot
+    await body(base, dir)
   } finally {
     service.kill("SIGTERM")
+    await new Promise((r) => service.once("exit", r))
+    if (store === "postgres") psql(pgAdmin, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)
+  }
+}
+
+const measure = async (base: string, dir: string, chosen: ReadonlyArray<Target>, symbols: ReadonlyArray<string>, label: string) => {
+  const barePort = 18081
+  for (const target of chosen) {
+    const paths = typeof target.path === "string" ? [target.path] : symbols.map(target.path)
+    const samplePath = typeof target.path === "string" ? target.path : target.path("HUBC")
+    const sample = await fetch(`${base}${samplePath}`)
+    const file = join(dir, `${target.name}.json`)
+    writeFileSync(file, JSON.stringify({
+      status: sample.status,
+      contentType: sample.headers.get("content-type") ?? "application/json",
+      body: await sample.text()
+    }))
+    const bare = fork(join("bench", "bare-server.ts"), [String(barePort), file], { stdio: "ignore" })
+    await new Promise((r) => bare.once("message", r))
+    const s = load(base, target.connections, paths)
+    const b = load(`http://127.0.0.1:${barePort}`, target.connections, paths)
+    bare.kill()
+    const rotation = paths.length > 1 ? `rotating over ${paths.length} symbols` : paths[0]
+    console.log(
+      `| ${label} | ${target.name} (${rotation}) | ${target.connections} | ${s.rps.toFixed(0)} | ${b.rps.toFixed(0)} | ` +
+        `${(s.rps / b.rps).toFixed(2)} | ${s.p50}/${s.p99} | ${b.p50}/${b.p99} | ${s.non2xx} | ${s.errors} |`
+    )
+  }
+}
+
+const main = async () => {
+  const args = process.argv.slice(2)
+  const storeArg = args.find((a) => a.startsWith("--store="))?.slice(8) ?? "both"
+  const writers = args.includes("--writers")
+  const wanted = args.filter((a) => !a.startsWith("--"))
+  const chosen = wanted.length === 0 ? targets : targets.filter((t) => wanted.includes(t.name))
+  const stores = storeArg === "both" ? (["embedded", "postgres"] as const) : ([storeArg] as ReadonlyArray<"embedded" | "postgres">)
+  console.log(`${seconds} s per run; service and bare node:http each loaded by autocannon in its own process`)
+  console.log("| store | target | connections | service req/s | bare req/s | ratio | service p50/p99 ms | bare p50/p99 ms | service non-2xx | errors |")
+  console.log("|---|---|---|---|---|---|---|---|---|---|")
+  for (const store of stores) {
+    await withService(store, async (base, dir) => {
+      const symbols = await listedSymbols(base)
+      await measure(base, dir, chosen, symbols, store)
+      if (!writers) return
+      const appender = fork(join("bench", "writers.ts"), [base, "8"], { stdio: ["ignore", "inherit", "inherit", "ipc"] })
+      await new Promise((r) => appender.once("message", r))
+      await measure(base, dir, chosen.filter((t) => typeof t.path !== "string"), symbols, `${store} + 8 ledger writers`)
+      appender.send("stop")
+      const appended = await new Promise((r) => appender.once("message", r))
+      console.log(`(ledger writers during those runs: ${JSON.stringify(appended)})`)
+    })
   }
 }
 

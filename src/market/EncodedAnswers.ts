@@ -6,6 +6,9 @@
  * kept with that snapshot until a calendar boundary can change it (a quote
  * turning stale, a new Karachi day for trailing dividend figures).
  *
+ * The hottest of them (quote, full payload, 1Y prices of every symbol) are
+ * encoded in the background as soon as a snapshot is swapped in.
+ *
  * Only canonical URLs are answered here (an upper-case listed ticker and
  * exactly these queries); anything else, any failure, and any request with
  * `Cache-Control: no-cache` goes through the full HttpApi pipeline:
@@ -13,7 +16,7 @@
  *   GET /v1/quotes/{SYM}?allow_stale=true      GET /v1/stocks/{SYM}
  *   GET /v1/companies/{SYM}                    GET /v1/prices/{SYM}[?range=R]
  */
-import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Schedule, Schema } from "effect"
 import { DataNotFound, DataUnverified } from "../../domain/Errors.ts"
 import { karachiDate, quoteIsFresh } from "../../domain/market/Calendar.ts"
 import { RANGES, type Range } from "../../domain/market/Limits.ts"
@@ -23,7 +26,7 @@ import { nextCursorDay } from "../http/Cursors.ts"
 import { Companies } from "./Companies.ts"
 import { Prices } from "./Prices.ts"
 import { Quotes } from "./Quotes.ts"
-import { type EncodedAnswer, MarketReadModel } from "./ReadModel.ts"
+import { type EncodedAnswer, MarketReadModel, type ReadModelState } from "./ReadModel.ts"
 
 const TICKER = /^[A-Z0-9][A-Z0-9.\-]{0,15}$/u
 const DAY_MS = 86_400_000
@@ -150,6 +153,22 @@ export class EncodedAnswers extends Context.Service<EncodedAnswers, {
           state.answers.set(url, made)
           return made
         })
+
+      // Encode the hottest answers of each new snapshot in the background, a symbol at a time, so the first
+      // request for a symbol finds its bytes ready (a request that comes first encodes its own).
+      const HOT = (symbol: string) => [`/v1/quotes/${symbol}?allow_stale=true`, `/v1/stocks/${symbol}`, `/v1/prices/${symbol}?range=1Y`]
+      let warmed: ReadModelState | undefined
+      const warm = Effect.gen(function*() {
+        const state = model.state()
+        if (state === undefined || state === warmed) return
+        warmed = state
+        for (const symbol of state.snapshot.symbols.keys()) {
+          if (model.state() !== state) return
+          for (const url of HOT(symbol)) yield* lookup(url)
+          yield* Effect.yieldNow
+        }
+      })
+      yield* warm.pipe(Effect.repeat(Schedule.spaced(Duration.millis(250))), Effect.forkScoped)
 
       return { lookup }
     })
