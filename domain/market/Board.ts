@@ -90,15 +90,21 @@ export const valueTraded = (line: BoardLine): { value: number; basis: "turnover"
 
 const traded = (line: BoardLine) => line.volume !== undefined && line.volume > 0
 
-/** Why a line is left out of the movers, or undefined when it is eligible (gainers and losers also skip ex-marked lines). */
-export const moverExclusion = (line: BoardLine, listed: ReadonlySet<string>): Exclusion | undefined => {
+/** Every rule that leaves a line out of gainers and losers, in order (all but ex_marked also leave it out of most active). */
+export const moverExclusions = (line: BoardLine, listed: ReadonlySet<string>): ReadonlyArray<Exclusion> => {
+  const out: Array<Exclusion> = []
   const kind = lineKind(line, listed)
-  if (kind !== "security") return kind
-  if (!traded(line) || changeOf(line) === undefined) return "placeholder"
+  if (kind !== "security") out.push(kind)
+  if (!traded(line) || changeOf(line) === undefined) out.push("placeholder")
+  if ((line.ex_markers?.length ?? 0) > 0) out.push("ex_marked")
   const v = valueTraded(line)
-  if (v === undefined || v.value < MIN_VALUE_TRADED) return "value_under_1m"
-  return undefined
+  if (v === undefined || v.value < MIN_VALUE_TRADED) out.push("value_under_1m")
+  return out
 }
+
+/** The first rule that leaves a line out of every mover list, or undefined (ex-marked lines stay in most active). */
+export const moverExclusion = (line: BoardLine, listed: ReadonlySet<string>): Exclusion | undefined =>
+  moverExclusions(line, listed).find((e) => e !== "ex_marked")
 
 export interface Breadth {
   readonly advancers: number
