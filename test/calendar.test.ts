@@ -67,6 +67,8 @@ describe("market status from the Clock (Asia/Karachi)", () => {
       assert.deepStrictEqual([s.state, s.phase, s.session], ["closed", "after_trading", "regular"])
       const post = yield* statusAt(pkt("2026-11-23", "16:05"))
       assert.deepStrictEqual([post.state, post.phase], ["post-close", "post_close"])
+      const matching = yield* statusAt(pkt("2026-11-23", "09:31"))
+      assert.deepStrictEqual([matching.state, matching.phase], ["pre-open", "order_matching"])
     }))
 
   it.effect("a Friday at 12:30: between the two sessions; the second opens at 14:15", () =>
@@ -83,6 +85,10 @@ describe("market status from the Clock (Asia/Karachi)", () => {
       assert.deepStrictEqual([second.state, second.session], ["open", "second"])
       const first = yield* statusAt(pkt("2026-11-20", "09:05"))
       assert.deepStrictEqual([first.state, first.session], ["pre-open", "first"])
+      const opening = yield* statusAt(pkt("2026-11-20", "09:16"))
+      assert.deepStrictEqual([opening.state, opening.phase], ["pre-open", "opening"], "unnamed minutes before Friday's trading")
+      const after = yield* statusAt(pkt("2026-11-20", "17:20"))
+      assert.deepStrictEqual([after.state, after.phase, after.next_session.date], ["closed", "after_close", "2026-11-23"])
     }))
 
   it.effect("a Saturday: closed for the weekend, Monday next", () =>

@@ -207,8 +207,8 @@ export const sessionTimesOn = (iso: string): ReadonlyArray<SessionTimes> => {
 /** Minutes past midnight at which the day's trading ends. */
 export const closeMinutes = (iso: string) => (weekday(iso) === 5 ? hm(16, 30) : hm(15, 30))
 
-type Phase2 = MarketStatus["phase"]
-const stateOf: Record<Phase2, MarketStatus["state"]> = {
+type MarketPhase = MarketStatus["phase"]
+const stateOf: Record<MarketPhase, MarketStatus["state"]> = {
   non_trading_day: "closed",
   before_open: "closed",
   pre_open: "pre-open",
@@ -222,7 +222,7 @@ const stateOf: Record<Phase2, MarketStatus["state"]> = {
 }
 
 /** The phase of the market at a minute of a day, and the session it belongs to. */
-const phaseAt = (iso: string, minutes: number): { phase: Phase2; session?: SessionTimes["session"] } => {
+const phaseAt = (iso: string, minutes: number): { phase: MarketPhase; session?: SessionTimes["session"] } => {
   const phases = phasesOn(iso)
   const first = phases[0], last = phases[phases.length - 1]
   if (!first || !last) return { phase: "non_trading_day" }
