@@ -83,6 +83,9 @@ describe("request decoding", () => {
     assert.deepStrictEqual(ok(decodeScreenQuery({ inside_kse100: "null" })), { inside_kse100: null })
     assert.deepStrictEqual(ok(decodeScreenBody({ inside_kse100: null })), { inside_kse100: null })
     assert.deepStrictEqual(ok(decodeScreenQuery({})), {})
+    // an empty list is no filter
+    assert.deepStrictEqual(ok(decodeScreenQuery({ sectors: "" })), { sectors: [] })
+    assert.strictEqual(screen(rows, { sectors: [], limit: 1 }).total, rows.length)
   })
 
   it("unknown fields and wrong types are rejected, naming the field", () => {
@@ -252,12 +255,12 @@ const verdicts = (r: ScreenFigures, q: ScreenRequest): Array<boolean | undefined
     ge(r.drawdown_5d_pct, q.drawdown_5d_min)
     ge(r.drawdown_20d_pct, q.drawdown_20d_min)
   }
-  if (q.sectors !== undefined) {
+  if (q.sectors !== undefined && q.sectors.length > 0) {
     const names = q.sectors.map((s) => s.toUpperCase())
     v.push(r.sector === undefined && r.sector_code === undefined ? undefined : names.includes((r.sector ?? "").toUpperCase()) || names.includes((r.sector_code ?? "").toUpperCase()))
   }
   if (typeof q.inside_kse100 === "boolean") v.push(r.inside_kse100 === q.inside_kse100)
-  if (q.security_types !== undefined) v.push(q.security_types.includes(r.security_type))
+  if (q.security_types !== undefined && q.security_types.length > 0) v.push(q.security_types.includes(r.security_type))
   if (q.exclude_ex_dividend === true) v.push(r.ex_dividend === null ? undefined : r.ex_dividend === false)
   return v
 }

@@ -7,7 +7,7 @@
  * INVALID_REQUEST / INVALID_SYMBOL; `unknown_symbol` → 404 DATA_NOT_FOUND).
  *
  * Measures, from each symbol's `ScreenFigures` (the better direction, then
- * the band edges; a value on an edge falls in the stronger band):
+ * the band edges; "x..y" holds x ≤ value < y):
  * | measure              | better | band 0 .. band 4                         |
  * | performance_20d_pct  | higher | < −10, −10..−3, −3..3, 3..10, ≥ 10       |
  * | drawdown_20d_pct     | lower  | ≥ 20, 12..20, 7..12, 3..7, < 3           |

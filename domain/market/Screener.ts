@@ -25,6 +25,7 @@
  *   (unknown is not zero); `left_out_unknown` counts the securities that
  *   failed no filter on a known figure but had a filtered figure unknown, and
  *   `unknown_by_filter` how many had each filtered figure unknown.
+ * - An empty `sectors` or `security_types` list is no filter (as when absent).
  * - daily_change_max=0 means at or below the previous close (change_pct ≤ 0).
  * - Drawdown gates with mode `any`: passes when a known drawdown meets its
  *   gate; `all`: both must be known and meet their gates.
@@ -213,7 +214,7 @@ const gates = (q: ScreenRequest): Array<Gate> => {
     bound("drawdown_5d_min", "drawdown_5d_pct", atLeast)
     bound("drawdown_20d_min", "drawdown_20d_pct", atLeast)
   }
-  if (q.sectors !== undefined) {
+  if (q.sectors !== undefined && q.sectors.length > 0) {
     const wanted = new Set(q.sectors.map((s) => s.toLowerCase()))
     add("sectors", (r) =>
       r.sector === undefined && r.sector_code === undefined
@@ -224,7 +225,7 @@ const gates = (q: ScreenRequest): Array<Gate> => {
     const want = q.inside_kse100
     add("inside_kse100", (r) => r.inside_kse100 === want)
   }
-  if (q.security_types !== undefined) {
+  if (q.security_types !== undefined && q.security_types.length > 0) {
     const types = new Set<string>(q.security_types)
     add("security_types", (r) => types.has(r.security_type))
   }
