@@ -25,13 +25,14 @@
  * known value (several on an exact tie; none when no value is known).
  */
 import type { ComparisonFigures, ScreenFigures } from "./AnalyticsSchemas.ts"
+import type { NumericFigure } from "./Screener.ts"
 
 export const COMPARE_MIN_SYMBOLS = 2
 export const COMPARE_MAX_SYMBOLS = 10
 
 type Better = "higher" | "lower"
 interface Measure {
-  readonly measure: keyof ScreenFigures & string
+  readonly measure: NumericFigure
   readonly better: Better
   /** Four ascending edges splitting values into five bands. */
   readonly edges: readonly [number, number, number, number]
@@ -82,7 +83,7 @@ export const parseCompareSymbols = (raw: string): { readonly symbols: ReadonlyAr
 
 const valueOf = (f: ScreenFigures, ms: Measure): number | undefined => {
   const v = f[ms.measure]
-  return typeof v === "number" && Number.isFinite(v) ? v : undefined
+  return v !== undefined && Number.isFinite(v) ? v : undefined
 }
 
 /** Compares the symbols of `raw`, looking up each one's figures; a failure names its reason. */

@@ -183,25 +183,35 @@ interface Gate {
 const atLeast = (v: number | undefined, min: number): Verdict => (v === undefined ? undefined : v >= min)
 const atMost = (v: number | undefined, max: number): Verdict => (v === undefined ? undefined : v <= max)
 
+/** The numeric figures of a screen row. */
+export type NumericFigure = {
+  [K in keyof ScreenFigures]-?: ScreenFigures[K] extends number | undefined ? K : never
+}[keyof ScreenFigures]
+
+/** Request field → the figure it bounds, and whether it is a lower or an upper bound. */
+const BOUNDS: ReadonlyArray<readonly [NumberField, NumericFigure, "min" | "max"]> = [
+  ["dividend_yield_min", "dividend_yield_pct", "min"],
+  ["daily_change_max", "change_pct", "max"],
+  ["daily_change_min", "change_pct", "min"],
+  ["pe_max", "pe_ttm", "max"],
+  ["pe_min", "pe_ttm", "min"],
+  ["market_cap_min", "market_cap", "min"],
+  ["market_cap_max", "market_cap", "max"],
+  ["min_value_traded", "value_traded", "min"],
+  ["min_avg_volume_30d", "avg_volume_30d", "min"],
+  ["min_avg_value_traded_30d", "avg_value_traded_30d", "min"],
+  ["free_float_min_pct", "free_float_pct", "min"],
+  ["free_float_min_shares", "free_float_shares", "min"]
+]
+
 const gates = (q: ScreenRequest): Array<Gate> => {
   const out: Array<Gate> = []
   const add = (name: string, test: Gate["test"]) => out.push({ name, test })
-  const bound = (name: NumberField, field: keyof ScreenFigures, cmp: typeof atLeast) => {
+  const bound = (name: NumberField, field: NumericFigure, cmp: typeof atLeast) => {
     const v = q[name]
-    if (v !== undefined) add(name, (r) => cmp(r[field] as number | undefined, v))
+    if (v !== undefined) add(name, (r) => cmp(r[field], v))
   }
-  bound("dividend_yield_min", "dividend_yield_pct", atLeast)
-  bound("daily_change_max", "change_pct", atMost)
-  bound("daily_change_min", "change_pct", atLeast)
-  bound("pe_max", "pe_ttm", atMost)
-  bound("pe_min", "pe_ttm", atLeast)
-  bound("market_cap_min", "market_cap", atLeast)
-  bound("market_cap_max", "market_cap", atMost)
-  bound("min_value_traded", "value_traded", atLeast)
-  bound("min_avg_volume_30d", "avg_volume_30d", atLeast)
-  bound("min_avg_value_traded_30d", "avg_value_traded_30d", atLeast)
-  bound("free_float_min_pct", "free_float_pct", atLeast)
-  bound("free_float_min_shares", "free_float_shares", atLeast)
+  for (const [name, field, side] of BOUNDS) bound(name, field, side === "min" ? atLeast : atMost)
   const d5 = q.drawdown_5d_min, d20 = q.drawdown_20d_min
   if (d5 !== undefined && d20 !== undefined) {
     const all = q.drawdown_mode === "all"
