@@ -55,8 +55,11 @@ interface Points {
   readonly quoted: boolean
 }
 
+/** No window reaches further back than this many clean sessions (52 weeks hold about 250). */
+const HISTORY = 400
+
 const points = (s: PriceSeries, quote: LatestQuote | undefined): Points => {
-  const rows = cleanRows(s)
+  const rows = cleanRows(s).slice(-HISTORY)
   const dates = rows.map((i) => s.dates[i]!)
   const closes = rows.map((i) => s.close[i]!)
   const quoteDay = quote !== undefined && Number.isFinite(quote.price) && quote.price > 0 ? karachiDate(quote.as_of) : undefined
