@@ -109,22 +109,18 @@ export type ScreenRequest = typeof ScreenRequest.Type
 
 // ---------------------------------------------------------- query string form
 
-const fromString = <T extends Schema.Top & { readonly Type: unknown; readonly Encoded: unknown }>(
-  pattern: RegExp,
-  to: T,
-  decode: (s: string) => T["Encoded"],
-  expected: string
-) =>
-  Schema.String.check(Schema.isPattern(pattern, { expected })).pipe(
-    Schema.decodeTo(to, SchemaTransformation.transform({ decode, encode: (v: T["Encoded"]) => String(v) }))
-  )
-
-const NumberParam = fromString(/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/u, Schema.Finite, Number, "a number")
-const IntParam = fromString(/^\d+$/u, Limit, Number, "a whole number")
-const BooleanParam = Schema.Literals(["true", "false"]).pipe(
+// Each query parameter's description sits on its string (encoded) side, which the OpenAPI document shows.
+const numberParam = (description: string) =>
+  Schema.String.check(Schema.isPattern(/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/u, { expected: "a number" }))
+    .annotate({ description })
+    .pipe(Schema.decodeTo(Schema.Finite, SchemaTransformation.transform({ decode: Number, encode: String })))
+const LimitParam = Schema.String.check(Schema.isPattern(/^\d+$/u, { expected: "a whole number" }))
+  .annotate({ description: `Page size, 1 to ${SCREENER_MAX_LIMIT}; default ${SCREENER_DEFAULT_LIMIT}` })
+  .pipe(Schema.decodeTo(Limit, SchemaTransformation.transform({ decode: Number, encode: String })))
+const BooleanParam = Schema.Literals(["true", "false"]).annotate({ description: descriptions.exclude_ex_dividend }).pipe(
   Schema.decodeTo(Schema.Boolean, SchemaTransformation.transform({ decode: (s) => s === "true", encode: (b) => (b ? "true" as const : "false" as const) }))
 )
-const NullableBooleanParam = Schema.Literals(["true", "false", "null"]).pipe(
+const NullableBooleanParam = Schema.Literals(["true", "false", "null"]).annotate({ description: descriptions.inside_kse100 }).pipe(
   Schema.decodeTo(
     Schema.NullOr(Schema.Boolean),
     SchemaTransformation.transform({
@@ -134,8 +130,8 @@ const NullableBooleanParam = Schema.Literals(["true", "false", "null"]).pipe(
   )
 )
 /** `a,b` or a repeated parameter (`x=a&x=b`): a list, blanks dropped. */
-const listParam = <T extends Schema.Top>(item: T) =>
-  Schema.Union([Schema.String, Schema.Array(Schema.String)]).pipe(
+const listParam = <T extends Schema.Top>(item: T, description: string) =>
+  Schema.Union([Schema.String, Schema.Array(Schema.String)]).annotate({ description: `${description} (comma-separated or repeated)` }).pipe(
     Schema.decodeTo(
       Schema.Array(Schema.String),
       SchemaTransformation.transform<ReadonlyArray<string>, string | ReadonlyArray<string>>({
@@ -147,19 +143,19 @@ const listParam = <T extends Schema.Top>(item: T) =>
     Schema.decodeTo(Schema.Array(item))
   )
 
-const queryNumbers = Object.fromEntries(
-  numberFields.map((k) => [k, Schema.optionalKey(NumberParam.annotate({ description: descriptions[k] }))])
-) as { readonly [K in NumberField]: Schema.optionalKey<typeof NumberParam> }
+const queryNumbers = Object.fromEntries(numberFields.map((k) => [k, Schema.optionalKey(numberParam(descriptions[k]))])) as {
+  readonly [K in NumberField]: Schema.optionalKey<ReturnType<typeof numberParam>>
+}
 
 /** The GET query form of the same request: strings → numbers, booleans, lists. */
 export const ScreenQuery = Schema.Struct({
   ...queryNumbers,
   drawdown_mode: Schema.optionalKey(DrawdownMode),
-  sectors: Schema.optionalKey(listParam(Schema.String).annotate({ description: descriptions.sectors + " (comma-separated)" })),
-  inside_kse100: Schema.optionalKey(NullableBooleanParam.annotate({ description: descriptions.inside_kse100 })),
-  security_types: Schema.optionalKey(listParam(SecurityType).annotate({ description: descriptions.security_types + " (comma-separated)" })),
-  exclude_ex_dividend: Schema.optionalKey(BooleanParam.annotate({ description: descriptions.exclude_ex_dividend })),
-  limit: Schema.optionalKey(IntParam),
+  sectors: Schema.optionalKey(listParam(Schema.String, descriptions.sectors)),
+  inside_kse100: Schema.optionalKey(NullableBooleanParam),
+  security_types: Schema.optionalKey(listParam(SecurityType, descriptions.security_types)),
+  exclude_ex_dividend: Schema.optionalKey(BooleanParam),
+  limit: Schema.optionalKey(LimitParam),
   cursor: Schema.optionalKey(Schema.String.annotate({ description: descriptions.cursor }))
 })
 
