@@ -11,18 +11,14 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Result, Schema } from "effect"
 import { type ScreenFigures, SecurityType } from "../domain/market/AnalyticsSchemas.ts"
-import { decodeScreenBody, decodeScreenQuery, screen, type ScreenRequest, SCREENER_MAX_LIMIT } from "../domain/market/Screener.ts"
+import { decodeScreenBody, decodeScreenQuery, screen, type ScreenRequest, type ScreenRequestError, SCREENER_MAX_LIMIT } from "../domain/market/Screener.ts"
 import { snapshotFigures } from "./support/ScreenerFixture.ts"
 
 const rows = snapshotFigures()
-const ok = (r: Result.Result<ScreenRequest, string>): ScreenRequest => {
-  if (Result.isFailure(r)) assert.fail(r.failure)
-  return (r as Result.Success<ScreenRequest, string>).success
-}
-const failure = (r: Result.Result<ScreenRequest, string>): string => {
-  assert.isTrue(Result.isFailure(r), "expected a rejection")
-  return (r as Result.Failure<ScreenRequest, string>).failure
-}
+const ok = (r: Result.Result<ScreenRequest, ScreenRequestError>): ScreenRequest =>
+  Result.match(r, { onSuccess: (q) => q, onFailure: (e) => assert.fail(e.message) })
+const failure = (r: Result.Result<ScreenRequest, ScreenRequestError>): string =>
+  Result.match(r, { onSuccess: () => assert.fail("expected a rejection"), onFailure: (e) => e.message })
 const all = (req: ScreenRequest) => screen(rows, { ...req, limit: SCREENER_MAX_LIMIT })
 const symbols = (req: ScreenRequest) => all(req).items.map((r) => r.symbol)
 
@@ -89,7 +85,12 @@ describe("request decoding", () => {
   })
 
   it("unknown fields and wrong types are rejected, naming the field", () => {
-    assert.include(failure(decodeScreenBody({ pe_maxx: 3 })), "pe_maxx")
+    assert.strictEqual(failure(decodeScreenBody({ pe_maxx: 3 })), "pe_maxx: unknown field")
+    assert.strictEqual(failure(decodeScreenQuery({ pe_max: "abc" })), "pe_max: Expected a number")
+    assert.deepStrictEqual(
+      Result.match(decodeScreenBody({ limit: 500 }), { onSuccess: () => undefined, onFailure: (e) => e }),
+      { field: "limit", message: "limit: Expected a value between 1 and 200" }
+    )
     assert.include(failure(decodeScreenQuery({ sector: "CEMENT" })), "sector")
     assert.include(failure(decodeScreenBody({ pe_max: "3" })), "pe_max")
     assert.include(failure(decodeScreenBody({ inside_kse100: "yes" })), "inside_kse100")

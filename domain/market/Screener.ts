@@ -34,7 +34,7 @@
  * - Order: ascending symbol (code-unit order). Paging is by keyset: pass the
  *   last symbol of a page as `after` for the next one.
  */
-import { Result, Schema, SchemaTransformation } from "effect"
+import { Result, Schema, SchemaIssue, SchemaTransformation } from "effect"
 import { analytics, type LatestQuote } from "./Analytics.ts"
 import { type ScreenFigures, SecurityType } from "./AnalyticsSchemas.ts"
 import { defined, round } from "./Figures.ts"
@@ -162,11 +162,23 @@ export const ScreenQuery = Schema.Struct({
 const strict = { onExcessProperty: "error", errors: "first" } as const
 const decodeBody = Schema.decodeUnknownResult(ScreenRequest, strict)
 const decodeQuery = Schema.decodeUnknownResult(ScreenQuery, strict)
-/** Decodes a POST body; the failure message names the offending field. */
-export const decodeScreenBody = (u: unknown): Result.Result<ScreenRequest, string> => Result.mapError(decodeBody(u), (e) => e.message)
-/** Decodes GET query parameters; the failure message names the offending field. */
-export const decodeScreenQuery = (u: unknown): Result.Result<ScreenRequest, string> =>
-  Result.mapError(decodeQuery(u), (e) => e.message)
+const issues = SchemaIssue.makeFormatterStandardSchemaV1()
+
+/** Why a request was rejected: the offending field and what was wrong with it. */
+export interface ScreenRequestError {
+  readonly field?: string
+  readonly message: string
+}
+const explain = (e: Schema.SchemaError): ScreenRequestError => {
+  const first = issues(e.issue).issues[0]
+  const field = first?.path?.map((p) => String(typeof p === "object" ? p.key : p)).join(".")
+  const what = first?.message === "Unexpected key" || first?.message === "Expected no excess property" ? "unknown field" : first?.message ?? e.message
+  return field ? { field, message: `${field}: ${what}` } : { message: what }
+}
+/** Decodes a POST body; a failure names the offending field (for 400 INVALID_REQUEST). */
+export const decodeScreenBody = (u: unknown): Result.Result<ScreenRequest, ScreenRequestError> => Result.mapError(decodeBody(u), explain)
+/** Decodes GET query parameters; a failure names the offending field (for 400 INVALID_REQUEST). */
+export const decodeScreenQuery = (u: unknown): Result.Result<ScreenRequest, ScreenRequestError> => Result.mapError(decodeQuery(u), explain)
 
 // ------------------------------------------------------------------- filtering
 
