@@ -11,7 +11,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Result, Schema } from "effect"
 import { type ScreenFigures, SecurityType } from "../domain/market/AnalyticsSchemas.ts"
-import { decodeScreenBody, decodeScreenQuery, screen, type ScreenRequest, type ScreenRequestError, SCREENER_MAX_LIMIT } from "../domain/market/Screener.ts"
+import { screen } from "../domain/market/Screener.ts"
+import { decodeScreenBody, decodeScreenQuery, type ScreenRequest, type ScreenRequestError, SCREENER_MAX_LIMIT } from "../domain/market/ScreenRequest.ts"
 import { snapshotFigures } from "./support/ScreenerFixture.ts"
 
 const rows = snapshotFigures()
