@@ -1,0 +1,256 @@
+/**
+ * The market-wide screener (SPEC 2.2, 4.4): the per-symbol figures it
+ * filters on and the filter itself. The request and its decoding are in
+ * `ScreenRequest.ts`.
+ *
+ * Request fields (all optional; numbers are percent where the name says pct
+ * or yield or change, rupees for market cap and value traded):
+ * - SPEC 2.2: dividend_yield_min, daily_change_max, daily_change_min,
+ *   drawdown_5d_min, drawdown_20d_min, pe_max, pe_min, market_cap_min,
+ *   sectors (codes or names, case-insensitive), inside_kse100 (true, false;
+ *   null = no filter), limit.
+ * - SPEC 4.4: drawdown_mode (`any` | `all`; default `any`, applies when both
+ *   drawdown gates are set), min_value_traded (rupees traded in the quote's
+ *   session), exclude_ex_dividend, cursor.
+ * - Further filters: market_cap_max; min_avg_volume_30d (shares per session
+ *   over 30 sessions); min_avg_value_traded_30d (rupees per session over 30
+ *   sessions); free_float_min_pct (free-float shares / shares outstanding ×
+ *   100); free_float_min_shares; security_types (equity, etf, debt, right,
+ *   preference, other).
+ * Unknown fields and wrong types are rejected (decode with
+ * `onExcessProperty: "error"`, as `decodeScreenBody`/`decodeScreenQuery` do).
+ *
+ * Rules of `screen`:
+ * - A security whose figure is unknown for a filtered field does not match
+ *   (unknown is not zero); `left_out_unknown` counts the securities that
+ *   failed no filter on a known figure but had a filtered figure unknown, and
+ *   `unknown_by_filter` how many had each filtered figure unknown.
+ * - An empty `sectors` or `security_types` list is no filter (as when absent).
+ * - daily_change_max=0 means at or below the previous close (change_pct ≤ 0).
+ * - Drawdown gates with mode `any`: passes when a known drawdown meets its
+ *   gate; `all`: both must be known and meet their gates.
+ * - exclude_ex_dividend=true keeps only securities known not to be ex-dividend
+ *   (ex_dividend false); null (undetermined) is unknown and left out.
+ * - Order: ascending symbol (code-unit order). Paging is by keyset: pass the
+ *   last symbol of a page as `after` for the next one.
+ */
+import { analytics, type LatestQuote } from "./Analytics.ts"
+import type { ScreenFigures } from "./AnalyticsSchemas.ts"
+import { defined, round } from "./Figures.ts"
+import { type NumberField, SCREENER_DEFAULT_LIMIT, type ScreenRequest } from "./ScreenRequest.ts"
+import type { PriceSeries } from "./Series.ts"
+import type { ActionRecord } from "./Steps.ts"
+import { technicals } from "./Technicals.ts"
+import { dividendYield, type FundamentalsInput, marketCap, type TrailingYieldInput, trailingPe } from "./Valuation.ts"
+
+// ------------------------------------------------------------------- filtering
+
+type Verdict = boolean | undefined
+interface Gate {
+  readonly name: string
+  readonly test: (r: ScreenFigures) => Verdict
+}
+
+const atLeast = (v: number | undefined, min: number): Verdict => (v === undefined ? undefined : v >= min)
+const atMost = (v: number | undefined, max: number): Verdict => (v === undefined ? undefined : v <= max)
+
+/** The numeric figures of a screen row. */
+export type NumericFigure = {
+  [K in keyof ScreenFigures]-?: ScreenFigures[K] extends number | undefined ? K : never
+}[keyof ScreenFigures]
+
+/** Request field → the figure it bounds, and whether it is a lower or an upper bound. */
+const BOUNDS: ReadonlyArray<readonly [NumberField, NumericFigure, "min" | "max"]> = [
+  ["dividend_yield_min", "dividend_yield_pct", "min"],
+  ["daily_change_max", "change_pct", "max"],
+  ["daily_change_min", "change_pct", "min"],
+  ["pe_max", "pe_ttm", "max"],
+  ["pe_min", "pe_ttm", "min"],
+  ["market_cap_min", "market_cap", "min"],
+  ["market_cap_max", "market_cap", "max"],
+  ["min_value_traded", "value_traded", "min"],
+  ["min_avg_volume_30d", "avg_volume_30d", "min"],
+  ["min_avg_value_traded_30d", "avg_value_traded_30d", "min"],
+  ["free_float_min_pct", "free_float_pct", "min"],
+  ["free_float_min_shares", "free_float_shares", "min"]
+]
+
+const gates = (q: ScreenRequest): Array<Gate> => {
+  const out: Array<Gate> = []
+  const add = (name: string, test: Gate["test"]) => out.push({ name, test })
+  const bound = (name: NumberField, field: NumericFigure, cmp: typeof atLeast) => {
+    const v = q[name]
+    if (v !== undefined) add(name, (r) => cmp(r[field], v))
+  }
+  for (const [name, field, side] of BOUNDS) bound(name, field, side === "min" ? atLeast : atMost)
+  const d5 = q.drawdown_5d_min, d20 = q.drawdown_20d_min
+  if (d5 !== undefined && d20 !== undefined) {
+    const all = q.drawdown_mode === "all"
+    add(all ? "drawdown_all" : "drawdown_any", (r) => {
+      const a = atLeast(r.drawdown_5d_pct, d5), b = atLeast(r.drawdown_20d_pct, d20)
+      if (all) return a === false || b === false ? false : a === undefined || b === undefined ? undefined : true
+      return a === true || b === true ? true : a === undefined || b === undefined ? undefined : false
+    })
+  } else {
+    bound("drawdown_5d_min", "drawdown_5d_pct", atLeast)
+    bound("drawdown_20d_min", "drawdown_20d_pct", atLeast)
+  }
+  if (q.sectors !== undefined && q.sectors.length > 0) {
+    const wanted = new Set(q.sectors.map((s) => s.toLowerCase()))
+    add("sectors", (r) =>
+      r.sector === undefined && r.sector_code === undefined
+        ? undefined
+        : wanted.has((r.sector ?? "").toLowerCase()) || wanted.has((r.sector_code ?? "").toLowerCase()))
+  }
+  if (q.inside_kse100 !== undefined && q.inside_kse100 !== null) {
+    const want = q.inside_kse100
+    add("inside_kse100", (r) => r.inside_kse100 === want)
+  }
+  if (q.security_types !== undefined && q.security_types.length > 0) {
+    const types = new Set<string>(q.security_types)
+    add("security_types", (r) => types.has(r.security_type))
+  }
+  if (q.exclude_ex_dividend === true) add("exclude_ex_dividend", (r) => (r.ex_dividend === null ? undefined : !r.ex_dividend))
+  return out
+}
+
+export interface ScreenResult {
+  /** Securities matching every filter. */
+  readonly total: number
+  /** This page, ascending by symbol. */
+  readonly items: ReadonlyArray<ScreenFigures>
+  /** The last symbol of this page when more follow (encode it as `next_cursor`). */
+  readonly next_after?: string
+  readonly left_out_unknown: number
+  readonly unknown_by_filter: Readonly<Record<string, number>>
+}
+
+/**
+ * Filters `rows` by the request and returns the page after symbol `after`
+ * (exclusive; from the start when absent).
+ */
+export const screen = (rows: ReadonlyArray<ScreenFigures>, request: ScreenRequest, after?: string): ScreenResult => {
+  const gs = gates(request)
+  const unknownBy: Record<string, number> = {}
+  for (const g of gs) unknownBy[g.name] = 0
+  const matched: Array<ScreenFigures> = []
+  let leftOut = 0
+  for (const r of rows) {
+    let failed = false, unknown = false
+    for (const g of gs) {
+      const v = g.test(r)
+      if (v === undefined) {
+        unknown = true
+        unknownBy[g.name]!++
+      } else if (!v) failed = true
+    }
+    if (failed) continue
+    if (unknown) leftOut++
+    else matched.push(r)
+  }
+  matched.sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0))
+  const limit = request.limit ?? SCREENER_DEFAULT_LIMIT
+  let start = 0
+  if (after !== undefined) while (start < matched.length && matched[start]!.symbol <= after) start++
+  const items = matched.slice(start, start + limit)
+  return {
+    total: matched.length,
+    items,
+    ...(start + limit < matched.length ? { next_after: items[items.length - 1]!.symbol } : {}),
+    left_out_unknown: leftOut,
+    unknown_by_filter: unknownBy
+  }
+}
+
+// -------------------------------------------------------- per-symbol figures
+
+/** Whether `day` is an ex-dividend day: the same rule as the quote's corporate-action state. */
+export const exDividendOn = (
+  day: string,
+  actions: ReadonlyArray<ActionRecord>,
+  payoutCoverage: "recorded" | "unknown" | undefined
+): boolean | null =>
+  actions.some((a) => a.ex_date === day && (a.kind === "ex_dividend" || a.kind === "cash_dividend"))
+    ? true
+    : payoutCoverage === "recorded"
+    ? false
+    : null
+
+export interface ScreenInput {
+  readonly symbol: string
+  readonly name: string
+  readonly sector?: string | undefined
+  readonly sector_code?: string | undefined
+  readonly security_type: ScreenFigures["security_type"]
+  readonly inside_kse100: boolean
+  readonly series?: PriceSeries | undefined
+  readonly actions?: ReadonlyArray<ActionRecord> | undefined
+  readonly quote?: LatestQuote | undefined
+  readonly fundamentals?: (FundamentalsInput & {
+    readonly free_float_shares?: number | undefined
+    readonly volume_30d_avg?: number | undefined
+  }) | undefined
+  readonly trailing?: TrailingYieldInput | undefined
+  /** From `exDividendOn` (or the quote's corporate-action state). */
+  readonly ex_dividend: boolean | null
+}
+
+/**
+ * One security's screen figures, computed once per read-model build:
+ * - price, change_pct and value_traded (price × volume) from the quote; without
+ *   a quote, from the last clean session of the series (change against the
+ *   session before);
+ * - drawdowns, performance and 30-session average value traded from
+ *   `analytics` (step-adjusted); volatility from `technicals`;
+ * - P/E, yield and market cap by the `Valuation` rules;
+ * - avg_volume_30d: the exchange's 30-day average, else the series' own;
+ * - free_float_pct = free_float_shares / shares_outstanding × 100.
+ */
+export const screenFigures = (input: ScreenInput): ScreenFigures => {
+  const a = input.series ? analytics(input.series, { quote: input.quote, actions: input.actions }) : undefined
+  const t = input.series ? technicals(input.series, input.actions) : undefined
+  const q = input.quote
+  const f = input.fundamentals
+  const lastRow = (() => {
+    const s = input.series
+    if (s === undefined || a === undefined || a.last_price_basis !== "close") return undefined
+    const i = s.dates.lastIndexOf(a.as_of)
+    return { price: a.last_price, as_of: a.as_of, volume: s.volume[i]! }
+  })()
+  const price = q !== undefined ? { price: q.price, as_of: q.as_of } : lastRow
+  const changePct = q !== undefined
+    ? q.change_pct ?? (q.previous_close !== undefined && q.previous_close > 0 ? round((q.price / q.previous_close - 1) * 100) : undefined)
+    : a?.reference.previous_close !== undefined && lastRow !== undefined
+    ? round((lastRow.price / a.reference.previous_close - 1) * 100)
+    : undefined
+  const volume = q !== undefined ? q.volume : lastRow?.volume
+  const pe = trailingPe(f, price), dy = dividendYield(f, input.trailing), cap = marketCap(f, price)
+  const val = (o: typeof pe) => ("value" in o ? round(o.value) : undefined)
+  const ff = f?.free_float_shares, so = f?.shares_outstanding
+  return {
+    symbol: input.symbol,
+    name: input.name,
+    ...defined({ sector: input.sector, sector_code: input.sector_code }),
+    security_type: input.security_type,
+    inside_kse100: input.inside_kse100,
+    ...defined({
+      price: price?.price,
+      price_as_of: price?.as_of,
+      change_pct: changePct,
+      value_traded: price !== undefined && volume !== undefined && Number.isFinite(volume) ? round(price.price * volume, 2) : undefined,
+      dividend_yield_pct: val(dy),
+      pe_ttm: val(pe),
+      market_cap: val(cap),
+      free_float_shares: ff,
+      free_float_pct: ff !== undefined && so !== undefined && so > 0 ? round((ff / so) * 100) : undefined,
+      avg_volume_30d: f?.volume_30d_avg ?? a?.liquidity_30d?.avg_volume,
+      avg_value_traded_30d: a?.liquidity_30d?.avg_value_traded,
+      performance_5d_pct: a?.performance_5d_pct,
+      performance_20d_pct: a?.performance_20d_pct,
+      drawdown_5d_pct: a?.drawdown_5d_pct,
+      drawdown_20d_pct: a?.drawdown_20d_pct,
+      volatility_20d_pct: t?.volatility_20d?.annualised_pct
+    }),
+    ex_dividend: input.ex_dividend
+  }
+}
