@@ -30,6 +30,7 @@ export const loadSeries = (file: string, to?: string): PriceSeries => {
     close: Float64Array.from(rows, (r) => r[4]),
     volume: col(5),
     flag: rows.map((r) => r[6] ?? undefined),
-    dataset: rows.map(() => f.dataset)
+    datasets: [f.dataset],
+    datasetIndex: new Uint8Array(rows.length)
   }
 }
