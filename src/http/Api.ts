@@ -16,7 +16,7 @@ Principles: every figure is deterministic, sourced and timestamped; the service 
 
 Errors are the record {error, message, symbol?}. Statuses: INVALID_REQUEST 400 (bad path, query or body, malformed JSON, bad cursor; the message names the field), INVALID_SYMBOL 400, UNAUTHORIZED 401, FORBIDDEN 403, DATA_NOT_FOUND 404 (also unknown routes), DATA_STALE 409, DATA_UNVERIFIED 409, MARKET_CLOSED 409, RATE_LIMITED 429 (with Retry-After), INTERNAL 500 (no internals in the body; quote the request id from x-request-id), SOURCE_UNAVAILABLE 503 (also /ready when the database does not answer).
 
-Caching: a public market-data GET answered 200 may be reused for up to one second for the same URL (market data changes only when data is ingested); portfolio routes are never cached.
+Reads: every market answer comes from one in-memory read model of the store, rebuilt whenever the store's market data changes (this instance's ingest or another instance's; seen within about a second) and swapped whole, so an answer never mixes two versions of the data. The most requested answers are encoded once per version of the data and re-made at the calendar boundaries that change them (a quote turning stale, a new Karachi day). Send Cache-Control: no-cache to have an answer computed afresh (the same bytes). Portfolio routes always read the store.
 
 Rate limits: a token bucket per client (the bearer credential when one is sent, else the address): 50 requests a second sustained, bursts of 200, configurable with RATE_LIMIT_PER_SECOND and RATE_LIMIT_BURST. /health and /ready are exempt.
 

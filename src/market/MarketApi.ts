@@ -190,8 +190,11 @@ export class MarketApi extends HttpApiGroup.make("market")
       success: S.IngestResult,
       error: SourceUnavailable
     }).annotateMerge(describe(
-      "Warms the fundamentals projection for up to n listed equities whose row is missing or older than a day; " +
-        "answers warmed, batch, remaining and universe counts."
+      "Warms the fundamentals projection for up to n listed equities (1 to 40, default 10) that were never checked or " +
+        "were checked more than a day ago, oldest first: an equity with no row gets one from its latest recorded delayed " +
+        "quote (price and that quote's date as as_of; neither when no quote is recorded), and every row of the batch is " +
+        "stamped as checked. It never changes or estimates a recorded figure; with the bundled pack there is nothing newer " +
+        "to fetch. Answers warmed, batch, remaining and universe counts."
     ))
   )
   .annotateMerge(OpenApi.annotations({ title: "Market data" }))
