@@ -1,45 +1,52 @@
 /**
  * Builds the market read model from the store named by DATABASE_URL (run
- * `npm run ingest` against it first) and reports load and build time and
- * the resident memory it adds: `npm run bench:readmodel`.
+ * `npm run ingest` against it first) and reports the time to load and build
+ * it and the memory it holds: resident set size and V8 heap + array buffers
+ * (after a full GC) before the first build, with the snapshot held, and after
+ * it is dropped. Run with `npm run bench:readmodel` (node --expose-gc).
  */
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Redacted } from "effect"
 import { Reactivity } from "effect/reactivity"
-import { buildSnapshot } from "../domain/market/Snapshot.ts"
+import { buildSnapshot, type MarketSnapshot } from "../domain/market/Snapshot.ts"
 import { MarketStore } from "../src/market/MarketStore.ts"
 
 const url = process.env["DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/psx_dev"
-const mb = () => Math.round(process.memoryUsage().rss / 1e6)
-const heap = () => {
+
+const memory = () => {
   globalThis.gc?.()
   const m = process.memoryUsage()
-  return Math.round((m.heapUsed + m.arrayBuffers) / 1e6)
+  return { rss: Math.round(m.rss / 1e6), heap: Math.round((m.heapUsed + m.arrayBuffers) / 1e6) }
 }
+
+const holder: { snapshot: MarketSnapshot | undefined } = { snapshot: undefined }
 
 const program = Effect.gen(function*() {
   const store = yield* MarketStore
   yield* store.projectPrices
-  globalThis.gc?.()
-  const before = mb()
-  const kept: Array<unknown> = []
-  for (let i = 0; i < 3; i++) {
+  yield* store.version
+  if (globalThis.gc === undefined) console.log("(run with node --expose-gc for exact heap figures)")
+  const before = memory()
+  console.log(`before any build: RSS ${before.rss} MB, heap + array buffers ${before.heap} MB`)
+  for (let i = 1; i <= 3; i++) {
     const t0 = performance.now()
     let t1 = 0
-    const snapshot = yield* Effect.map(store.load, (rows) => {
+    holder.snapshot = yield* Effect.map(store.load, (rows) => {
       t1 = performance.now()
       return buildSnapshot(rows, Date.now())
     })
     const t2 = performance.now()
-    kept[0] = snapshot
-    const withIt = heap()
-    const rssWith = mb()
-    kept[0] = undefined
-    const without = heap()
-    console.log(`run ${i + 1}: load ${(t1 - t0).toFixed(0)} ms, build ${(t2 - t1).toFixed(0)} ms, total ${(t2 - t0).toFixed(0)} ms; ` +
-      `${snapshot.symbols.size} symbols; snapshot retains ${withIt - without} MB (heap + array buffers); ` +
-      `RSS ${before} MB before the first build, ${rssWith} MB with the snapshot`)
+    const held = memory()
+    console.log(
+      `build ${i}: load ${(t1 - t0).toFixed(0)} ms + build ${(t2 - t1).toFixed(0)} ms = ${(t2 - t0).toFixed(0)} ms ` +
+        `(${holder.snapshot.symbols.size} symbols); holding it: RSS ${held.rss} MB (+${held.rss - before.rss}), ` +
+        `heap + array buffers ${held.heap} MB (+${held.heap - before.heap})`
+    )
   }
+  holder.snapshot = undefined
+  yield* store.version
+  const after = memory()
+  console.log(`dropped: RSS ${after.rss} MB, heap + array buffers ${after.heap} MB`)
 })
 
 Effect.runPromise(program.pipe(

@@ -93,33 +93,43 @@ export const decodeSeries = (
 
 /** As traded where recorded, else eod, date by date (the two agree where both exist for such symbols). */
 export const mergeSeries = (asTraded: PriceSeries, eod: PriceSeries): PriceSeries => {
+  // Row k of the merge is row pick[k] of as-traded (fromEod[k] = 0) or of eod (1): two flat arrays, no per-row objects.
+  const cap = asTraded.dates.length + eod.dates.length
+  const pick = new Int32Array(cap)
+  const fromEod = new Uint8Array(cap)
   const dates: Array<string> = []
-  const pick: Array<[PriceSeries, number]> = []
   let i = 0, j = 0
   while (i < asTraded.dates.length || j < eod.dates.length) {
     const a = asTraded.dates[i], e = eod.dates[j]
+    const k = dates.length
     if (a !== undefined && (e === undefined || a <= e)) {
-      pick.push([asTraded, i])
+      pick[k] = i
       dates.push(a)
       if (a === e) j++
       i++
     } else {
-      pick.push([eod, j])
+      pick[k] = j
+      fromEod[k] = 1
       dates.push(e!)
       j++
     }
   }
+  const n = dates.length
   const col = (key: "open" | "high" | "low" | "close" | "volume") => {
-    const out = new Float64Array(pick.length)
-    for (let i = 0; i < pick.length; i++) {
-      const [s, k] = pick[i]!
-      out[i] = s[key][k]!
-    }
+    const out = new Float64Array(n)
+    const a = asTraded[key], e = eod[key]
+    for (let k = 0; k < n; k++) out[k] = fromEod[k] === 1 ? e[pick[k]!]! : a[pick[k]!]!
     return column(out)
   }
   const datasets = [...new Set([...asTraded.datasets, ...eod.datasets])]
-  const datasetIndex = Uint8Array.from(pick, ([s, k]) => datasets.indexOf(s.datasets[s.datasetIndex[k]!]!))
+  const aIndex = asTraded.datasets.map((d) => datasets.indexOf(d))
+  const eIndex = eod.datasets.map((d) => datasets.indexOf(d))
+  const datasetIndex = new Uint8Array(n)
+  for (let k = 0; k < n; k++) {
+    datasetIndex[k] = fromEod[k] === 1 ? eIndex[eod.datasetIndex[pick[k]!]!]! : aIndex[asTraded.datasetIndex[pick[k]!]!]!
+  }
   const anyFlag = asTraded.flag.length > 0 || eod.flag.length > 0
+  const flag = anyFlag ? Array.from({ length: n }, (_, k) => (fromEod[k] === 1 ? eod : asTraded).flag[pick[k]!]) : NO_FLAGS
   return {
     symbol: asTraded.symbol,
     series: "merged",
@@ -129,7 +139,7 @@ export const mergeSeries = (asTraded: PriceSeries, eod: PriceSeries): PriceSerie
     low: col("low"),
     close: col("close"),
     volume: col("volume"),
-    flag: anyFlag ? pick.map(([s, k]) => s.flag[k]) : NO_FLAGS,
+    flag,
     datasets,
     datasetIndex
   }
