@@ -5,10 +5,10 @@
  * (after a full GC) before the first build, with the snapshot held, and after
  * it is dropped. Run with `npm run bench:readmodel` (node --expose-gc).
  */
-import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Redacted } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { buildSnapshot, type MarketSnapshot } from "../domain/market/Snapshot.ts"
+import { layerPostgres } from "../src/db/Database.ts"
 import { MarketStore } from "../src/market/MarketStore.ts"
 
 const url = process.env["DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/psx_dev"
@@ -51,7 +51,7 @@ const program = Effect.gen(function*() {
 
 Effect.runPromise(program.pipe(
   Effect.provide(MarketStore.layer.pipe(
-    Layer.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })),
+    Layer.provide(layerPostgres(Redacted.make(url), 1)),
     Layer.provide(Reactivity.layer)
   ))
 )).catch((e) => {

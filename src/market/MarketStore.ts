@@ -11,9 +11,11 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SourceUnavailable } from "../../domain/Errors.ts"
 import * as R from "../../domain/market/StoreRows.ts"
+import { Database } from "../db/Database.ts"
 import { iso, storeUnavailable } from "../db/Rows.ts"
 
 const SERIES_CHUNK = 64
+const PROJECT_BATCH = 64
 
 const f8 = (c: string) => `${c}::float8 AS ${c.split(".").pop()}`
 
@@ -29,6 +31,7 @@ export class MarketStore extends Context.Service<MarketStore, {
     MarketStore,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const database = yield* Database
 
       const rows = <S extends Schema.Codec<any, any>>(schema: S, query: string) =>
         sql.unsafe(query).pipe(
@@ -40,10 +43,13 @@ export class MarketStore extends Context.Service<MarketStore, {
         Effect.map((r) => r[0]?.version ?? 0)
       )
 
-      const projectPrices = Effect.gen(function*() {
+      // One batch of dirty pairs per transaction: short, so a single-connection store keeps serving others between them.
+      const projectBatch = Effect.gen(function*() {
         const dirty = yield* rows(
           Schema.Struct({ symbol: Schema.String, series: Schema.String }),
-          `DELETE FROM price_series_dirty RETURNING symbol, series`
+          `DELETE FROM price_series_dirty WHERE (symbol, series) IN
+             (SELECT symbol, series FROM price_series_dirty ORDER BY symbol, series LIMIT ${PROJECT_BATCH} FOR UPDATE SKIP LOCKED)
+           RETURNING symbol, series`
         )
         if (dirty.length === 0) return 0
         const symbols = dirty.map((d) => d.symbol)
@@ -73,6 +79,15 @@ export class MarketStore extends Context.Service<MarketStore, {
         return dirty.length
       }).pipe(sql.withTransaction, storeUnavailable)
 
+      const projectPrices = Effect.gen(function*() {
+        let total = 0
+        while (true) {
+          const n = yield* projectBatch
+          total += n
+          if (n < PROJECT_BATCH) return total
+        }
+      })
+
       // The price projection is tens of megabytes: read it in chunks so no single reply (and the driver's
       // receive buffer, which keeps the size of the largest reply) is that large.
       const seriesInChunks = Effect.gen(function*() {
@@ -92,7 +107,7 @@ export class MarketStore extends Context.Service<MarketStore, {
         }
       })
 
-      const load = Effect.gen(function*() {
+      const loadAll = Effect.gen(function*() {
         const v = yield* version
         const dataPack = yield* rows(
           Schema.Struct({ v: Schema.String }),
@@ -176,12 +191,20 @@ export class MarketStore extends Context.Service<MarketStore, {
           ),
           series: yield* seriesInChunks
         } satisfies R.StoreRows
-      }).pipe(
-        // One consistent view of every table (a concurrent ingest shows in the next build, whole).
-        sql.withTransaction,
-        Effect.provideService(SqlClient.BeginTransaction, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"),
-        storeUnavailable
-      )
+      })
+      // On PostgreSQL, one consistent view of every table (a concurrent ingest shows in the next build, whole). The
+      // embedded store has one connection: a transaction there would hold every other request for the whole load, so
+      // its tables are read one short query at a time; a write in between moves the version, and the next poll
+      // rebuilds.
+      const consistent = database.mode === "postgres"
+        ? (effect: typeof loadAll) =>
+          effect.pipe(
+            sql.withTransaction,
+            Effect.provideService(SqlClient.BeginTransaction, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"),
+            storeUnavailable
+          )
+        : (effect: typeof loadAll) => effect
+      const load = consistent(loadAll)
 
       return { version, projectPrices, load }
     })

@@ -8,7 +8,7 @@
  * instance sharing the PostgreSQL, or a script. Each instance polls the
  * version (`PSX_READ_MODEL_POLL_MS`, default 1 s) and rebuilds once it has
  * stopped moving for one poll (so a long ingest is loaded once, at its end,
- * or every 10 s while it runs). The new snapshot is swapped in whole;
+ * or once a minute while it runs). The new snapshot is swapped in whole;
  * readers holding the old one finish with it.
  *
  * Encoded answers (`answers`) belong to the snapshot they were made from and
@@ -33,7 +33,7 @@ export interface ReadModelState {
 }
 
 /** How long a build may wait behind a store that keeps changing before it loads anyway. */
-const MAX_DEFER_MS = 10_000
+const MAX_DEFER_MS = 60_000
 
 export class MarketReadModel extends Context.Service<MarketReadModel, {
   /** The current snapshot; SOURCE_UNAVAILABLE until the first build has succeeded. */
