@@ -18,7 +18,7 @@ import type { MarketSnapshot, SymbolData } from "../../domain/market/Snapshot.ts
 import { median } from "../../domain/market/Stats.ts"
 import type { SecurityRow } from "../../domain/market/StoreRows.ts"
 import { Cursors } from "../http/Cursors.ts"
-import { dividendsOf, financialsOf, listed } from "./Filings.ts"
+import { announcementItem, dividendsOf, financialsOf, listed } from "./Filings.ts"
 import { quoteRecord } from "./Quotes.ts"
 import { MarketReadModel } from "./ReadModel.ts"
 import { sourcesOf } from "./Sources.ts"
@@ -141,17 +141,7 @@ export const stockOf = (snapshot: MarketSnapshot, data: SymbolData, now: number)
       }
       : {}),
     dividends: div.items,
-    filings: data.announcements.slice(0, FILINGS_IN_STOCK).map((r) => ({
-      id: r.id,
-      symbol: r.symbol,
-      published_at: r.published_at,
-      title: r.title,
-      revoked: r.revoked,
-      source_type: "filing" as const,
-      ...(r.company_name !== undefined ? { company_name: r.company_name } : {}),
-      ...(r.document_url !== undefined ? { document_url: r.document_url } : {}),
-      ...(r.image_url !== undefined ? { image_url: r.image_url } : {})
-    })),
+    filings: data.announcements.slice(0, FILINGS_IN_STOCK).map(announcementItem),
     financials: financialsOf(snapshot, data).periods,
     derived: {
       ...(c.ratios?.market_cap !== undefined ? { market_cap: c.ratios.market_cap } : {}),
