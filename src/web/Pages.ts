@@ -27,10 +27,12 @@ session gives you a token, and that token is the only way back to your portfolio
     <h3 id="h-save">Save this token now</h3>
     <p><strong>It is shown once.</strong> The service keeps only a hash of it and cannot show it again or
     recover it. Store it in a password manager; anyone holding it can read and change your portfolio.</p>
-    <label for="new-token">Your session token</label>
-    <div class="copy-row">
-      <input id="new-token" class="secret" readonly autocomplete="off" spellcheck="false">
-      <button type="button" data-copy="new-token">Copy token</button>
+    <div id="token-box">
+      <label for="new-token">Your session token</label>
+      <div class="copy-row">
+        <input id="new-token" class="secret" readonly autocomplete="off" spellcheck="false">
+        <button type="button" data-copy="new-token">Copy token</button>
+      </div>
     </div>
     <p class="copy-status" role="status" aria-live="polite"></p>
     <div class="check">
@@ -240,6 +242,7 @@ export const marketPage = () =>
 </section>
 <section aria-labelledby="h-board">
   <h2 id="h-board">Market board</h2>
+  <p id="market-status" role="status" aria-live="polite"></p>
   <p class="hint">From the delayed feed. Movers leave out lines that traded under one million rupees.</p>
   <div id="board" role="status" aria-live="polite"></div>
 </section>`

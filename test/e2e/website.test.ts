@@ -10,6 +10,7 @@
 import { assert, describe, it as plain, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { HttpServer } from "effect/http"
+import { generateKeyPairSync, sign } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import type { Page } from "playwright-core"
@@ -108,7 +109,7 @@ const journey = async (base: string) => {
     await page.locator("#events-table tbody tr").nth(1).waitFor()
     const rows = await page.locator("#events-table tbody tr").evaluateAll((trs) =>
       trs.map((tr) => ({
-        version: Number(tr.querySelector("td")?.textContent),
+        version: Number(tr.querySelector("th")?.textContent),
         hashes: Array.from(tr.querySelectorAll("code.hash"), (c) => c.textContent ?? "")
       })).sort((a, b) => a.version - b.version)
     )
@@ -131,7 +132,7 @@ const journey = async (base: string) => {
     await page.locator("#board table, #board .notice").first().waitFor()
     await page.getByLabel("Company name or ticker").fill("habib bank")
     await page.getByRole("button", { name: "Search" }).click()
-    await page.getByRole("link", { name: "HBL" }).click()
+    await page.getByRole("link", { name: "HBL", exact: true }).click()
     await page.locator("#chart canvas").waitFor()
     assert.match((await page.locator("#chart").getAttribute("aria-label")) ?? "", /Daily closing prices of HBL/)
     await page.getByText(/delayed/i).first().waitFor()
@@ -212,6 +213,46 @@ const headers = async (base: string) => {
   assert.notInclude(await bad.text(), "<b>")
 }
 
+/**
+ * SYNTHETIC: a checkpoint signed here with a throwaway Ed25519 key, served to
+ * the page in place of the API's answers, to test how the ledger page shows
+ * a checkpoint and checks its signature in the browser.
+ */
+const checkpointCheck = async (base: string) => {
+  const { privateKey, publicKey } = generateKeyPairSync("ed25519")
+  const signed = "psx-ledger-checkpoint v1\nstream portfolio-synthetic\nversion 2\nhead " + "ab".repeat(32)
+  const signature = sign(null, Buffer.from(signed), privateKey).toString("base64")
+  const pem = publicKey.export({ type: "spki", format: "pem" }).toString()
+  const browser = await launch()
+  const { page } = browser
+  const watcher = watch(page, base)
+  try {
+    await createSession(page, base)
+    const serve = (tampered: boolean) =>
+      Promise.all([
+        page.route("**/v1/me/ledger/checkpoint", (route) =>
+          route.fulfill({ json: { stream_id: "portfolio-synthetic", version: 2, signed, signature: tampered ? signature.replace(/^./, (c) => (c === "A" ? "B" : "A")) : signature, key_id: "k-synthetic", algorithm: "Ed25519" } })),
+        page.route("**/v1/ledger/signing-key", (route) =>
+          route.fulfill({ json: { keys: [{ key_id: "k-synthetic", algorithm: "Ed25519", public_key_pem: pem }] } }))
+      ])
+    await serve(false)
+    await page.goto(`${base}/ledger`)
+    await page.getByText(signed.split("\n")[1]!).waitFor()
+    assert.isTrue(await page.getByText("BEGIN PUBLIC KEY").isVisible())
+    await page.getByRole("button", { name: "Check the signature in this browser" }).click()
+    await page.getByText("The signature is valid for this key.").waitFor()
+
+    await page.unrouteAll()
+    await serve(true)
+    await page.reload()
+    await page.getByRole("button", { name: "Check the signature in this browser" }).click()
+    await page.getByText("The signature does NOT match this key.").waitFor()
+    assert.deepStrictEqual(watcher.problems, [])
+  } finally {
+    await browser.close()
+  }
+}
+
 if (mode === "fail") {
   describe("website in a real browser", () => {
     plain("needs Chromium in CI", () => {
@@ -227,6 +268,9 @@ describe.skipIf(mode !== "run")("website in a real browser", () => {
 
     it.effect("session, read-only and read-write keys, a buy and a sell, verify, revoke", () =>
       Effect.flatMap(baseUrl, (base) => Effect.promise(() => journey(base))), 180_000)
+
+    it.effect("the ledger page shows a signed checkpoint and checks it with the public key (SYNTHETIC key)", () =>
+      Effect.flatMap(baseUrl, (base) => Effect.promise(() => checkpointCheck(base))), 120_000)
 
     it.effect("axe finds no serious or critical violation; keyboard reaches and works everything", () =>
       Effect.flatMap(baseUrl, (base) => Effect.promise(() => accessibility(base))), 180_000)

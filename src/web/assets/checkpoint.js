@@ -87,7 +87,7 @@ export const renderCheckpoint = async (out) => {
       parts.push(el("p", { class: "notice" }, `No published key has the id ${keyId?.value ?? "(none given)"}.`))
     }
   } else {
-    parts.push(el("p", { class: "notice" }, `The public signing key is not available: ${describeError(keys)}`))
+    parts.push(el("p", { class: "notice" }, keys.status === 404 ? "The public signing key is not published on this server yet." : `The public signing key is not available: ${describeError(keys)}`))
   }
   if (key && signed && signature) {
     const button = el("button", { type: "button", class: "secondary" }, "Check the signature in this browser")

@@ -22,8 +22,8 @@ const loadEvents = async (more = false) => {
       return [
         { cell: String(e.version), class: "num" },
         el("span", {}, el("strong", {}, d.kind), d.symbol ? ` ${d.symbol}` : "", el("br"), el("span", { class: "hint" }, d.details)),
-        e.effective_date,
-        fmtTime(e.recorded_at),
+        { cell: e.effective_date, class: "nowrap" },
+        { cell: fmtTime(e.recorded_at), class: "nowrap" },
         hash(e.prev_hash),
         hash(e.hash)
       ]

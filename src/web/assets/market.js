@@ -99,3 +99,14 @@ if (initial) {
   search(initial)
 }
 loadBoard()
+
+const loadStatus = async () => {
+  const reply = await api("GET", "/v1/market/status", { token: null })
+  if (!reply.ok) return
+  const s = reply.body
+  const parts = [`The market is ${s.state} (${s.date}, ${s.time_zone}).`]
+  if (s.next_trading_day) parts.push(`Next trading day ${s.next_trading_day}.`)
+  parts.push(`Quotes are ${s.quotes ?? "delayed"}.`)
+  $("market-status").textContent = parts.join(" ")
+}
+loadStatus()

@@ -24,7 +24,7 @@ let cursor = null
 
 const quoteCell = (h) =>
   typeof h.quote_as_of === "string"
-    ? el("span", {}, fmtTime(h.quote_as_of), " ", badge("delayed"), h.quote_stale ? [" ", badge("stale", "warn")] : [])
+    ? el("span", {}, el("span", { class: "nowrap" }, fmtTime(h.quote_as_of)), " ", badge("delayed"), h.quote_stale ? [" ", badge("stale", "warn")] : [])
     : unknown()
 
 const renderHoldings = (portfolio) => {
@@ -45,7 +45,7 @@ const renderHoldings = (portfolio) => {
   fillRows(table.querySelector("tfoot"), portfolio.holdings.length === 0 ? [] : [[
     "Total",
     { cell: "", class: "num" },
-    { cell: el("span", { title: "total cost" }, fmtMoney(t.cost)), class: "num" },
+    { cell: el("span", {}, "cost ", fmtMoney(t.cost)), class: "num" },
     { cell: "", class: "num" },
     { cell: fmtMoney(t.market_value), class: "num" },
     t.market_value_note ?? "",
@@ -67,7 +67,7 @@ const renderHistory = (transactions, append) => {
     $("history-table").querySelector("tbody"),
     transactions.items.map((e) => {
       const d = describeEvent(e)
-      return [e.effective_date, d.kind, d.symbol ?? unknown(), d.details, fmtTime(e.recorded_at)]
+      return [{ cell: e.effective_date, class: "nowrap" }, d.kind, d.symbol ?? unknown(), d.details, { cell: fmtTime(e.recorded_at), class: "nowrap" }]
     }),
     { append }
   )

@@ -13,6 +13,7 @@ $("create-session").addEventListener("click", async () => {
   if (reply.status !== 201) return setText("create-error", describeError(reply))
   setToken(reply.body.token)
   $("new-token").value = reply.body.token
+  $("token-box").hidden = false
   $("saved-ack").checked = false
   $("next-steps").hidden = true
   $("new-session").hidden = false
@@ -23,8 +24,12 @@ $("create-session").addEventListener("click", async () => {
 
 $("saved-ack").addEventListener("change", (event) => {
   $("next-steps").hidden = !event.target.checked
-  // Once saved, the token need not stay on screen.
-  if (event.target.checked) $("new-token").value = "(saved; hidden from this page)"
+  // Once saved, the token leaves the screen (this tab still holds it).
+  if (event.target.checked) {
+    $("new-token").value = ""
+    $("token-box").hidden = true
+    document.querySelector("#new-session .copy-status").textContent = "The token is no longer shown on this page; this tab still holds it."
+  }
 })
 
 $("resume-form").addEventListener("submit", async (event) => {
