@@ -27,7 +27,7 @@ const freePort = () =>
 
 const waitReady = async (base: string, deadline: number) => {
   while (Date.now() < deadline) {
-    const body = await fetch(`${base}/ready`).then((r) => r.json() as Promise<{ data_pack?: string }>, () => undefined)
+    const body = await fetch(`${base}/ready`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.json() as Promise<{ data_pack?: string }>, () => undefined)
     if (body?.data_pack === "installed") return
     await new Promise((r) => setTimeout(r, 1000))
   }
@@ -91,6 +91,7 @@ const main = async () => {
 
     await page.goto(`${base}/market?q=bank`)
     await page.locator("#search-results ul").waitFor()
+    await page.locator("#board > *").first().waitFor()
     await shot("5-market")
 
     await page.goto(`${base}/market/HBL`)

@@ -208,7 +208,7 @@ before it. Events are never changed; a mistake is corrected by a reversal event.
   <h2 id="h-checkpoint">Latest signed checkpoint</h2>
   <p>The service signs the head of your chain. With the public key below anyone can check that this ledger
   is the one the service vouched for.</p>
-  <div id="checkpoint" role="status" aria-live="polite"></div>
+  <div id="checkpoint"></div>
 </section>
 <section aria-labelledby="h-events">
   <h2 id="h-events">Events</h2>
@@ -231,6 +231,12 @@ export const marketPage = () =>
     title: "Market",
     scripts: ["/assets/market.js"],
     body: html`
+<section aria-labelledby="h-board">
+  <h2 id="h-board">Market board</h2>
+  <p id="market-status" role="status" aria-live="polite"></p>
+  <p class="hint">From the delayed feed. Movers leave out lines that traded under one million rupees.</p>
+  <div id="board"></div>
+</section>
 <section aria-labelledby="h-search">
   <h2 id="h-search">Find a company</h2>
   <form id="search-form" method="get" action="/market" role="search">
@@ -238,13 +244,8 @@ export const marketPage = () =>
     <input id="search-q" name="q" type="search" spellcheck="false">
     <button type="submit">Search</button>
   </form>
-  <div id="search-results" role="status" aria-live="polite"></div>
-</section>
-<section aria-labelledby="h-board">
-  <h2 id="h-board">Market board</h2>
-  <p id="market-status" role="status" aria-live="polite"></p>
-  <p class="hint">From the delayed feed. Movers leave out lines that traded under one million rupees.</p>
-  <div id="board" role="status" aria-live="polite"></div>
+  <p id="search-count" role="status" aria-live="polite"></p>
+  <div id="search-results"></div>
 </section>`
   })
 
@@ -258,7 +259,7 @@ export const symbolPage = (symbol: string) =>
 <p><a href="/market">Back to the market board</a></p>
 <section aria-labelledby="h-quote" data-symbol="${symbol}" id="symbol-root">
   <h2 id="h-quote">Quote</h2>
-  <div id="quote" role="status" aria-live="polite"></div>
+  <div id="quote"></div>
 </section>
 <section aria-labelledby="h-chart">
   <h2 id="h-chart">Price history</h2>
@@ -269,6 +270,6 @@ export const symbolPage = (symbol: string) =>
     <div id="chart" class="chart"></div>
     <figcaption id="chart-caption"></figcaption>
   </figure>
-  <div id="window" role="status" aria-live="polite"></div>
+  <div id="window"></div>
 </section>`
   })

@@ -253,6 +253,41 @@ const checkpointCheck = async (base: string) => {
   }
 }
 
+/**
+ * SYNTHETIC: a market board in the shape the board endpoint is being built to
+ * (indices, breadth, movers), served to the page in place of the API's answer;
+ * the figures are made up and only test how the page lays them out.
+ */
+const boardLayout = async (base: string) => {
+  const mover = (symbol: string, change_pct: number) => ({ symbol, price: 100, change_pct, volume: 50_000, value_traded: 5_000_000 })
+  const board = {
+    as_of: "2026-05-25T11:00:00.000Z",
+    indices: [{ name: "KSE100", value: 100_000, change: 500, change_pct: 0.5, as_of: "2026-05-25T11:00:00.000Z" }],
+    breadth: { advancers: 200, decliners: 150 },
+    movers: { gainers: [mover("AAA", 7.5)], losers: [mover("BBB", -7.5)], active: [mover("CCC", 1)] }
+  }
+  const browser = await launch()
+  const { page } = browser
+  const watcher = watch(page, base)
+  try {
+    await page.route("**/v1/market/board", (route) => route.fulfill({ json: board }))
+    await page.goto(`${base}/market`)
+    await page.getByRole("table", { name: "Indices" }).waitFor()
+    const index = await page.getByRole("table", { name: "Indices" }).locator("tbody tr").first().locator("th, td").allTextContents()
+    assert.deepStrictEqual(index.slice(0, 4), ["KSE100", "100,000.00", "+500.00", "+0.50%"])
+    const breadth = await page.locator("dl.breadth dd").allTextContents()
+    assert.strictEqual(breadth[0], "200")
+    assert.strictEqual(breadth[1], "150")
+    assert.match(breadth[2] ?? "", /unknown/, "an absent count is unknown, not 0")
+    for (const [name, symbol] of [["Top gainers", "AAA"], ["Top losers", "BBB"], ["Most active", "CCC"]] as const) {
+      assert.isTrue(await page.getByRole("table", { name }).getByRole("link", { name: symbol }).isVisible(), name)
+    }
+    assert.deepStrictEqual(watcher.problems, [])
+  } finally {
+    await browser.close()
+  }
+}
+
 if (mode === "fail") {
   describe("website in a real browser", () => {
     plain("needs Chromium in CI", () => {
@@ -271,6 +306,9 @@ describe.skipIf(mode !== "run")("website in a real browser", () => {
 
     it.effect("the ledger page shows a signed checkpoint and checks it with the public key (SYNTHETIC key)", () =>
       Effect.flatMap(baseUrl, (base) => Effect.promise(() => checkpointCheck(base))), 120_000)
+
+    it.effect("the market page lays out indices, breadth and movers (SYNTHETIC board)", () =>
+      Effect.flatMap(baseUrl, (base) => Effect.promise(() => boardLayout(base))), 120_000)
 
     it.effect("axe finds no serious or critical violation; keyboard reaches and works everything", () =>
       Effect.flatMap(baseUrl, (base) => Effect.promise(() => accessibility(base))), 180_000)

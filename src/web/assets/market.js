@@ -1,6 +1,6 @@
 // Market page: company search and the market board (indices, breadth,
 // movers) from the delayed feed. Absent figures are shown as unknown.
-import { $, api, badge, describeError, el, fillRows, fmtMoney, fmtPct, fmtQty, fmtSigned, fmtTime, unknown } from "./api.js"
+import { $, api, badge, describeError, el, fillRows, fmtMoney, fmtPct, fmtQty, fmtSigned, fmtTime, setText, unknown } from "./api.js"
 
 const pick = (obj, names) => {
   for (const n of names) if (obj?.[n] !== undefined && obj[n] !== null) return obj[n]
@@ -58,7 +58,7 @@ const loadBoard = async () => {
   const out = $("board")
   out.replaceChildren(el("p", {}, "Loading the board…"))
   const reply = await api("GET", "/v1/market/board", { token: null })
-  if (reply.status === 404) return out.replaceChildren(el("p", { class: "notice" }, "The market board is not available on this server yet. Search for a company above."))
+  if (reply.status === 404) return out.replaceChildren(el("p", { class: "notice" }, "The market board is not available on this server yet. Search for a company below."))
   if (!reply.ok) return out.replaceChildren(el("p", { class: "error" }, describeError(reply)))
   const board = reply.body
   const m = board.movers ?? {}
@@ -75,13 +75,14 @@ const loadBoard = async () => {
 
 const search = async (q) => {
   const out = $("search-results")
-  if (q.trim() === "") return out.replaceChildren()
-  out.replaceChildren(el("p", {}, "Searching…"))
+  out.replaceChildren()
+  if (q.trim() === "") return setText("search-count", "")
+  setText("search-count", "Searching…", "")
   const reply = await api("GET", `/v1/search?${new URLSearchParams({ q })}`, { token: null })
-  if (!reply.ok) return out.replaceChildren(el("p", { class: "error" }, describeError(reply)))
+  if (!reply.ok) return setText("search-count", describeError(reply), "error")
   const items = reply.body.items
+  setText("search-count", `${reply.body.total} match${reply.body.total === 1 ? "" : "es"} for “${q}”.`, "")
   out.replaceChildren(
-    el("p", {}, `${reply.body.total} match${reply.body.total === 1 ? "" : "es"} for “${q}”.`),
     el("ul", { class: "hits" }, items.map((h) => el("li", {}, symbolLink(h.symbol), ` ${h.name}`, h.sector ? el("span", { class: "hint" }, ` · ${h.sector}`) : "")))
   )
 }
