@@ -10,6 +10,18 @@ import { Html, html, renderPage } from "./Layout.ts"
 const signedOut = html`<p class="notice" id="needs-session" hidden>There is no session in this tab.
 <a href="/">Create or resume one on the Start page</a>; the token stays in this tab only.</p>`
 
+/** An empty table the page's script fills: a hidden caption, column headers (numeric ones right-aligned). */
+const dataTable = (id: string, caption: string, columns: ReadonlyArray<string>, options: { readonly footer?: boolean } = {}) =>
+  html`<div class="table-wrap">
+  <table id="${id}">
+    <caption class="visually-hidden">${caption}</caption>
+    <thead><tr>${
+    columns.map((c) => c.startsWith("#") ? html`<th scope="col" class="num">${c.slice(1)}</th>` : html`<th scope="col">${c}</th>`)
+  }</tr></thead>
+    <tbody></tbody>${options.footer === true ? html`<tfoot></tfoot>` : ""}
+  </table>
+  </div>`
+
 export const startPage = () =>
   renderPage({
     section: "start",
@@ -103,14 +115,7 @@ you choose. Keys are managed with your session token.</p>
 <section aria-labelledby="h-list">
   <h2 id="h-list">Your keys and sessions</h2>
   <p id="keys-status" role="status" aria-live="polite"></p>
-  <div class="table-wrap">
-  <table id="keys-table">
-    <caption class="visually-hidden">Keys and sessions of this user</caption>
-    <thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Prefix</th><th scope="col">Grants</th>
-    <th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col">Action</th></tr></thead>
-    <tbody></tbody>
-  </table>
-  </div>
+  ${dataTable("keys-table", "Keys and sessions of this user", ["Name", "Kind", "Prefix", "Grants", "Created", "Last used", "Status", "Action"])}
 </section>`
   })
 
@@ -135,16 +140,7 @@ ${signedOut}
   <p class="hint">Market values use the latest <span class="badge">delayed</span> quote, with its as-of time.
   A dash means unknown (no quote), never zero.</p>
   <p id="holdings-status" role="status" aria-live="polite"></p>
-  <div class="table-wrap">
-  <table id="holdings-table">
-    <caption class="visually-hidden">Positions held</caption>
-    <thead><tr><th scope="col">Symbol</th><th scope="col" class="num">Quantity</th><th scope="col" class="num">Average cost</th>
-    <th scope="col" class="num">Market price</th><th scope="col" class="num">Market value</th><th scope="col">Quote as of</th>
-    <th scope="col" class="num">Unrealized P/L</th><th scope="col" class="num">Realized P/L</th><th scope="col" class="num">Dividends (net)</th></tr></thead>
-    <tbody></tbody>
-    <tfoot></tfoot>
-  </table>
-  </div>
+  ${dataTable("holdings-table", "Positions held", ["Symbol", "#Quantity", "#Average cost", "#Market price", "#Market value", "Quote as of", "#Unrealized P/L", "#Realized P/L", "#Dividends (net)"], { footer: true })}
 </section>
 <section aria-labelledby="h-record">
   <h2 id="h-record">Record a transaction</h2>
@@ -177,14 +173,7 @@ ${signedOut}
 <section aria-labelledby="h-history">
   <h2 id="h-history">Transaction history</h2>
   <p id="history-status" role="status" aria-live="polite"></p>
-  <div class="table-wrap">
-  <table id="history-table">
-    <caption class="visually-hidden">Recorded transactions, newest first</caption>
-    <thead><tr><th scope="col">Trade date</th><th scope="col">Event</th><th scope="col">Symbol</th><th scope="col">Details</th>
-    <th scope="col">Recorded at</th></tr></thead>
-    <tbody></tbody>
-  </table>
-  </div>
+  ${dataTable("history-table", "Recorded transactions, newest first", ["Trade date", "Event", "Symbol", "Details", "Recorded at"])}
   <button type="button" id="history-more" class="secondary" hidden>Show older transactions</button>
 </section>`
   })
@@ -213,14 +202,7 @@ before it. Events are never changed; a mistake is corrected by a reversal event.
 <section aria-labelledby="h-events">
   <h2 id="h-events">Events</h2>
   <p id="events-status" role="status" aria-live="polite"></p>
-  <div class="table-wrap">
-  <table id="events-table">
-    <caption class="visually-hidden">Ledger events in order</caption>
-    <thead><tr><th scope="col" class="num">Version</th><th scope="col">Event</th><th scope="col">Effective</th>
-    <th scope="col">Recorded at</th><th scope="col">Previous hash</th><th scope="col">Hash</th></tr></thead>
-    <tbody></tbody>
-  </table>
-  </div>
+  ${dataTable("events-table", "Ledger events", ["#Version", "Event", "Effective", "Recorded at", "Previous hash", "Hash"])}
   <button type="button" id="events-more" class="secondary" hidden>Show more events</button>
 </section>`
   })

@@ -45,6 +45,18 @@ const watch = (page: Page, base: string) => {
   return { problems, setToken: (t: string) => (token = t) }
 }
 
+/** Runs `steps` in a fresh browser watching the page; fails on any request, CSP or script problem seen. */
+const inBrowser = async (base: string, steps: (page: Page, watcher: ReturnType<typeof watch>) => Promise<void>) => {
+  const browser = await launch()
+  const watcher = watch(browser.page, base)
+  try {
+    await steps(browser.page, watcher)
+    assert.deepStrictEqual(watcher.problems, [])
+  } finally {
+    await browser.close()
+  }
+}
+
 const holdingRow = (page: Page, symbol: string) => page.locator("#holdings-table tbody tr").filter({ hasText: symbol })
 
 const apiStatus = async (base: string, path: string, key: string, body?: unknown) => {
@@ -57,11 +69,8 @@ const apiStatus = async (base: string, path: string, key: string, body?: unknown
   return r.status
 }
 
-const journey = async (base: string) => {
-  const browser = await launch()
-  const { page } = browser
-  const watcher = watch(page, base)
-  try {
+const journey = (base: string) =>
+  inBrowser(base, async (page, watcher) => {
     // Start: a session, shown once with the "save this token" step.
     const token = await createSession(page, base)
     watcher.setToken(token)
@@ -136,18 +145,10 @@ const journey = async (base: string) => {
     await page.locator("#chart canvas").waitFor()
     assert.match((await page.locator("#chart").getAttribute("aria-label")) ?? "", /Daily closing prices of HBL/)
     await page.getByText(/delayed/i).first().waitFor()
+  })
 
-    assert.deepStrictEqual(watcher.problems, [])
-  } finally {
-    await browser.close()
-  }
-}
-
-const accessibility = async (base: string) => {
-  const browser = await launch()
-  const { page } = browser
-  const watcher = watch(page, base)
-  try {
+const accessibility = (base: string) =>
+  inBrowser(base, async (page, watcher) => {
     const token = await createSession(page, base)
     watcher.setToken(token)
     await recordTrades(page, base, await tradesFor(base, "HBL"))
@@ -186,11 +187,7 @@ const accessibility = async (base: string) => {
     await page.keyboard.press("Enter")
     await page.waitForFunction(() => (document.getElementById("new-token") as HTMLInputElement | null)?.value.startsWith("psx_s_"))
     assert.strictEqual(await page.evaluate(() => document.activeElement?.id), "h-save", "focus moves to the save step")
-    assert.deepStrictEqual(watcher.problems, [])
-  } finally {
-    await browser.close()
-  }
-}
+  })
 
 const headers = async (base: string) => {
   for (const path of [...PAGES, "/assets/site.css", "/assets/api.js", "/assets/vendor/uplot.js"]) {
@@ -223,10 +220,7 @@ const checkpointCheck = async (base: string) => {
   const signed = "psx-ledger-checkpoint v1\nstream portfolio-synthetic\nversion 2\nhead " + "ab".repeat(32)
   const signature = sign(null, Buffer.from(signed), privateKey).toString("base64")
   const pem = publicKey.export({ type: "spki", format: "pem" }).toString()
-  const browser = await launch()
-  const { page } = browser
-  const watcher = watch(page, base)
-  try {
+  return inBrowser(base, async (page) => {
     await createSession(page, base)
     const serve = (tampered: boolean) =>
       Promise.all([
@@ -239,6 +233,8 @@ const checkpointCheck = async (base: string) => {
     await page.goto(`${base}/ledger`)
     await page.getByText(signed.split("\n")[1]!).waitFor()
     assert.isTrue(await page.getByText("BEGIN PUBLIC KEY").isVisible())
+    const facts = await page.locator("#checkpoint dl.facts").first().locator("dt").allTextContents()
+    assert.deepStrictEqual(facts, ["stream_id", "version", "key_id", "algorithm"])
     await page.getByRole("button", { name: "Check the signature in this browser" }).click()
     await page.getByText("The signature is valid for this key.").waitFor()
 
@@ -247,10 +243,7 @@ const checkpointCheck = async (base: string) => {
     await page.reload()
     await page.getByRole("button", { name: "Check the signature in this browser" }).click()
     await page.getByText("The signature does NOT match this key.").waitFor()
-    assert.deepStrictEqual(watcher.problems, [])
-  } finally {
-    await browser.close()
-  }
+  })
 }
 
 /**
@@ -266,10 +259,7 @@ const boardLayout = async (base: string) => {
     breadth: { advancers: 200, decliners: 150 },
     movers: { gainers: [mover("AAA", 7.5)], losers: [mover("BBB", -7.5)], active: [mover("CCC", 1)] }
   }
-  const browser = await launch()
-  const { page } = browser
-  const watcher = watch(page, base)
-  try {
+  return inBrowser(base, async (page) => {
     await page.route("**/v1/market/board", (route) => route.fulfill({ json: board }))
     await page.goto(`${base}/market`)
     await page.getByRole("table", { name: "Indices" }).waitFor()
@@ -282,10 +272,7 @@ const boardLayout = async (base: string) => {
     for (const [name, symbol] of [["Top gainers", "AAA"], ["Top losers", "BBB"], ["Most active", "CCC"]] as const) {
       assert.isTrue(await page.getByRole("table", { name }).getByRole("link", { name: symbol }).isVisible(), name)
     }
-    assert.deepStrictEqual(watcher.problems, [])
-  } finally {
-    await browser.close()
-  }
+  })
 }
 
 if (mode === "fail") {

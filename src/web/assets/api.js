@@ -68,7 +68,7 @@ export const el = (tag, attrs = {}, ...children) => {
     if (k === "hidden") node.hidden = true
     else node.setAttribute(k, v === true ? "" : String(v))
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === undefined || child === null || child === false) continue
     node.append(child instanceof Node ? child : String(child))
   }
