@@ -161,6 +161,7 @@ export const requireSession = () => {
   const notice = $("needs-session")
   if (notice) notice.hidden = Boolean(token)
   if (!token) {
+    for (const table of document.querySelectorAll("main .table-wrap")) table.hidden = true
     for (const control of document.querySelectorAll("main form button, main form input, main form select, main section > button")) {
       control.disabled = true
     }
