@@ -13,6 +13,7 @@ import { MarketHttp, MarketServices } from "../market/MarketHttp.ts"
 import { AiHttp } from "../mcp/Catalogue.ts"
 import { McpLive } from "../mcp/Server.ts"
 import { SystemHttp } from "../system/SystemHttp.ts"
+import { WebLive } from "../web/WebRoutes.ts"
 import { Api } from "./Api.ts"
 import { Cursors } from "./Cursors.ts"
 import { GuardLive } from "./Guard.ts"
@@ -33,6 +34,7 @@ export const Routes = Layer.mergeAll(
   ),
   HttpApiScalar.layer(Api, { path: "/docs" }),
   McpLive,
+  WebLive,
   GuardLive
 ).pipe(Layer.provide(RateLimiter.layer))
 

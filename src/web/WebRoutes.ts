@@ -1,0 +1,90 @@
+/**
+ * The website, served by the API server itself at `/`: the page shells
+ * (Pages.ts) and their static files (Assets.ts), every response with a strict
+ * Content-Security-Policy (same-origin scripts, styles and requests only; no
+ * inline code), `nosniff` and `Referrer-Policy: no-referrer`.
+ *
+ * `WebLive` is added to the server's `Routes` beside the HttpApi.
+ */
+import { Effect } from "effect"
+import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { parseTicker } from "../../domain/market/Ticker.ts"
+import { type Asset, loadAssets } from "./Assets.ts"
+import { html, renderPage } from "./Layout.ts"
+import { keysPage, ledgerPage, marketPage, portfolioPage, startPage, symbolPage } from "./Pages.ts"
+
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'"
+].join("; ")
+
+/** Sent with every page and asset of the website. */
+export const securityHeaders = {
+  "content-security-policy": CONTENT_SECURITY_POLICY,
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "x-frame-options": "DENY",
+  "cross-origin-opener-policy": "same-origin",
+  "cross-origin-resource-policy": "same-origin"
+}
+
+const page = (markup: string, status = 200) =>
+  HttpServerResponse.text(markup, {
+    status,
+    contentType: "text/html; charset=utf-8",
+    headers: { ...securityHeaders, "cache-control": "no-cache" }
+  })
+
+const serveAsset = (asset: Asset) => (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.succeed(
+    request.headers["if-none-match"] === asset.etag
+      ? HttpServerResponse.empty({ status: 304, headers: { ...securityHeaders, etag: asset.etag } })
+      : HttpServerResponse.uint8Array(asset.body, {
+        contentType: asset.contentType,
+        headers: { ...securityHeaders, etag: asset.etag, "cache-control": "no-cache" }
+      })
+  )
+
+const pathOf = (request: HttpServerRequest.HttpServerRequest) => {
+  const q = request.url.indexOf("?")
+  return q === -1 ? request.url : request.url.slice(0, q)
+}
+
+/** `/market/{symbol}`: the chart page, or a 400 page naming what is wrong with the symbol. */
+const symbolRoute = (request: HttpServerRequest.HttpServerRequest) => {
+  const raw = pathOf(request).slice("/market/".length)
+  return parseTicker(raw).pipe(
+    Effect.map((ticker) => page(symbolPage(ticker))),
+    Effect.catch((error) =>
+      Effect.succeed(page(
+        renderPage({
+          section: "market",
+          title: "Not a ticker",
+          scripts: [],
+          body: html`<p class="error">${error.message}</p><p><a href="/market">Back to the market board</a></p>`
+        }),
+        400
+      ))
+    )
+  )
+}
+
+const pages = [
+  HttpRouter.route("GET", "/", Effect.sync(() => page(startPage()))),
+  HttpRouter.route("GET", "/keys", Effect.sync(() => page(keysPage()))),
+  HttpRouter.route("GET", "/portfolio", Effect.sync(() => page(portfolioPage()))),
+  HttpRouter.route("GET", "/ledger", Effect.sync(() => page(ledgerPage()))),
+  HttpRouter.route("GET", "/market", Effect.sync(() => page(marketPage()))),
+  HttpRouter.route("GET", "/market/:sym", symbolRoute)
+]
+
+/** The website's routes: pages and assets. */
+export const WebLive = HttpRouter.addAll(
+  Effect.map(loadAssets, (assets) => [...pages, ...assets.map((a) => HttpRouter.route("GET", a.path, serveAsset(a)))])
+)

@@ -1,0 +1,178 @@
+// Shared by every page: the token (this tab's sessionStorage only, sent only
+// as `Authorization: Bearer`), requests to the API, DOM building without
+// innerHTML, number and time formatting, the header's session line.
+
+const TOKEN_KEY = "psx.token"
+
+export const getToken = () => sessionStorage.getItem(TOKEN_KEY)
+export const setToken = (token) => {
+  sessionStorage.setItem(TOKEN_KEY, token)
+  renderSession()
+}
+export const clearToken = () => {
+  sessionStorage.removeItem(TOKEN_KEY)
+  renderSession()
+}
+
+/**
+ * Calls the API. Returns { status, body, ok }; body is the parsed JSON (an
+ * error record {error, message} on failure). `token` defaults to this tab's.
+ */
+export const api = async (method, path, options = {}) => {
+  const headers = { accept: "application/json" }
+  const token = options.token === undefined ? getToken() : options.token
+  if (token) headers.authorization = `Bearer ${token}`
+  if (options.body !== undefined) headers["content-type"] = "application/json"
+  if (options.idempotencyKey) headers["idempotency-key"] = options.idempotencyKey
+  let response
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      credentials: "omit",
+      cache: "no-store",
+      referrerPolicy: "no-referrer"
+    })
+  } catch (e) {
+    return { status: 0, ok: false, body: { error: "NETWORK", message: `the service did not answer (${e.message})` } }
+  }
+  const text = await response.text()
+  let body = text
+  try {
+    body = text === "" ? null : JSON.parse(text)
+  } catch {
+    body = { error: "INTERNAL", message: text.slice(0, 200) }
+  }
+  return { status: response.status, ok: response.ok, body }
+}
+
+/** The API's own words for a failed call. */
+export const describeError = (reply) =>
+  reply.body && typeof reply.body === "object" && reply.body.message
+    ? `${reply.body.error ?? "ERROR"}: ${reply.body.message}`
+    : `the service answered HTTP ${reply.status}`
+
+/** A random Idempotency-Key (works outside secure contexts too). */
+export const randomKey = () => {
+  if (crypto.randomUUID) return crypto.randomUUID()
+  const bytes = crypto.getRandomValues(new Uint8Array(16))
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")
+}
+
+/** el("td", { class: "num" }, "12") — attributes set as attributes, children as text or nodes. */
+export const el = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag)
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue
+    if (k === "hidden") node.hidden = true
+    else node.setAttribute(k, v === true ? "" : String(v))
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue
+    node.append(child instanceof Node ? child : String(child))
+  }
+  return node
+}
+
+export const $ = (id) => document.getElementById(id)
+
+export const setText = (id, text, kind) => {
+  const node = $(id)
+  node.textContent = text ?? ""
+  if (kind !== undefined) node.className = kind
+}
+
+/** Unknown is shown as a dash with an explanation, never as 0. */
+export const unknown = () => el("span", { class: "unknown", title: "unknown" }, "—", el("span", { class: "visually-hidden" }, " unknown"))
+
+const number = (digits) => new Intl.NumberFormat("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })
+const quantity = new Intl.NumberFormat("en-US", { maximumFractionDigits: 4 })
+
+export const fmtMoney = (v) => (typeof v === "number" ? number(2).format(v) : unknown())
+export const fmtQty = (v) => (typeof v === "number" ? quantity.format(v) : unknown())
+export const fmtPct = (v) => (typeof v === "number" ? `${v > 0 ? "+" : ""}${number(2).format(v)}%` : unknown())
+export const fmtSigned = (v) =>
+  typeof v === "number"
+    ? el("span", { class: v > 0 ? "pos" : v < 0 ? "neg" : "" }, `${v > 0 ? "+" : ""}${number(2).format(v)}`)
+    : unknown()
+
+const karachi = new Intl.DateTimeFormat("en-GB", {
+  timeZone: "Asia/Karachi",
+  year: "numeric",
+  month: "short",
+  day: "numeric",
+  hour: "2-digit",
+  minute: "2-digit"
+})
+/** An instant shown in the market's time zone (PKT); a bare date is shown as it is. */
+export const fmtTime = (iso) => {
+  if (typeof iso !== "string") return unknown()
+  if (/^\d{4}-\d{2}-\d{2}$/.test(iso)) return iso
+  const d = new Date(iso)
+  return Number.isNaN(d.getTime()) ? iso : `${karachi.format(d)} PKT`
+}
+
+export const badge = (text, kind = "") => el("span", { class: `badge ${kind}`.trim() }, text)
+
+/** Fills a table body with rows (arrays of cells: text, nodes or {cell, class}). */
+export const fillRows = (tbody, rows, { append = false } = {}) => {
+  if (!append) tbody.replaceChildren()
+  for (const row of rows) {
+    tbody.append(
+      el("tr", {}, row.map((c, i) => {
+        const spec = c && typeof c === "object" && "cell" in c ? c : { cell: c }
+        return el(i === 0 && spec.header !== false ? "th" : "td", { class: spec.class, scope: i === 0 ? "row" : undefined }, spec.cell)
+      }))
+    )
+  }
+}
+
+/** Copy buttons: <button data-copy="input-id">. */
+export const wireCopyButtons = () => {
+  for (const button of document.querySelectorAll("button[data-copy]")) {
+    button.addEventListener("click", async () => {
+      const input = $(button.dataset.copy)
+      const status = button.closest(".once")?.querySelector(".copy-status")
+      try {
+        await navigator.clipboard.writeText(input.value)
+        if (status) status.textContent = "Copied to the clipboard."
+      } catch {
+        input.select()
+        if (status) status.textContent = "Could not use the clipboard: the text is selected, press Ctrl+C (or ⌘C)."
+      }
+    })
+  }
+}
+
+/** The header line: whether this tab holds a token. */
+export const renderSession = () => {
+  const status = $("session-status")
+  const out = $("sign-out")
+  if (!status) return
+  const token = getToken()
+  status.textContent = token ? "A token is held in this tab." : "No session in this tab."
+  out.hidden = !token
+}
+
+/** On pages that need a token: shows the notice and disables the forms when there is none. */
+export const requireSession = () => {
+  const token = getToken()
+  const notice = $("needs-session")
+  if (notice) notice.hidden = Boolean(token)
+  if (!token) {
+    for (const table of document.querySelectorAll("main .table-wrap")) table.hidden = true
+    for (const control of document.querySelectorAll("main form button, main form input, main form select, main section > button")) {
+      control.disabled = true
+    }
+  }
+  return token
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  renderSession()
+  $("sign-out")?.addEventListener("click", () => {
+    clearToken()
+    location.assign("/")
+  })
+})

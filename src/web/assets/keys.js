@@ -1,0 +1,77 @@
+// Keys page: create a key with chosen grants (shown once, with a copy
+// button), list keys and sessions, revoke. Managed with the session token.
+import { $, api, badge, describeError, el, fillRows, fmtTime, getToken, requireSession, setText, unknown, wireCopyButtons } from "./api.js"
+
+wireCopyButtons()
+
+const isThisTab = (key) => key.kind === "session" && (getToken() ?? "").startsWith(key.prefix)
+
+const revoke = async (key, button) => {
+  button.disabled = true
+  const reply = await api("DELETE", `/v1/me/keys/${encodeURIComponent(key.id)}`)
+  if (!reply.ok) {
+    button.disabled = false
+    return setText("keys-status", `Could not revoke: ${describeError(reply)}`, "error")
+  }
+  await load()
+  setText("keys-status", `Revoked ${key.label ?? key.prefix}. It answers 401 from now on.`, "ok")
+}
+
+const lastUsed = (key) => {
+  const at = key.last_used_at ?? key.last_used
+  if (typeof at === "string") return fmtTime(at)
+  return "last_used_at" in key && key.last_used_at === null ? "never" : unknown()
+}
+
+const load = async () => {
+  const reply = await api("GET", "/v1/me/keys")
+  if (!reply.ok) {
+    const hint = reply.status === 403 ? " Keys are managed with the session token, not with an API key." : ""
+    return setText("keys-status", `${describeError(reply)}${hint}`, "error")
+  }
+  const keys = reply.body
+  setText("keys-status", `${keys.length} ${keys.length === 1 ? "entry" : "entries"}.`, "")
+  fillRows($("keys-table").querySelector("tbody"), keys.map((key) => {
+    const name = key.label ?? key.prefix
+    const action = key.revoked_at
+      ? ""
+      : isThisTab(key)
+      ? el("span", { class: "hint" }, "this tab's session")
+      : el("button", { type: "button", class: "danger", "aria-label": `Revoke ${name}` }, "Revoke")
+    if (action instanceof HTMLButtonElement) action.addEventListener("click", () => revoke(key, action))
+    return [
+      name,
+      key.kind,
+      el("code", {}, key.prefix),
+      key.grants.length === 0 ? "market data only" : el("span", {}, key.grants.map((g) => el("code", { class: "grant" }, g))),
+      fmtTime(key.created_at),
+      lastUsed(key),
+      key.revoked_at ? badge(`revoked ${fmtTime(key.revoked_at)}`, "off") : badge("active", "on"),
+      action
+    ]
+  }))
+}
+
+$("key-form").addEventListener("submit", async (event) => {
+  event.preventDefault()
+  setText("key-error", "")
+  const form = event.target
+  const grants = Array.from(form.querySelectorAll("input[name=grant]:checked"), (i) => i.value)
+  const label = $("key-label").value.trim()
+  const submit = form.querySelector("button[type=submit]")
+  submit.disabled = true
+  const reply = await api("POST", "/v1/me/keys", { body: label === "" ? { grants } : { grants, label } })
+  submit.disabled = false
+  if (reply.status !== 201) return setText("key-error", describeError(reply))
+  $("new-key-value").value = reply.body.key
+  $("new-key").hidden = false
+  $("new-key").querySelector(".copy-status").textContent = `Created ${reply.body.label ?? reply.body.prefix} with ${
+    reply.body.grants.length === 0 ? "market data only" : reply.body.grants.join(" and ")
+  }.`
+  $("new-key-value").focus()
+  $("new-key-value").select()
+  form.reset()
+  await load()
+})
+
+if (requireSession()) load()

@@ -1,0 +1,143 @@
+// Portfolio page: holdings with their delayed quotes, a form recording a
+// buy, sell, dividend, bonus issue or split (the API's own messages on
+// rejection), and the transaction history, newest first.
+import {
+  $,
+  api,
+  badge,
+  describeError,
+  el,
+  fillRows,
+  fmtMoney,
+  fmtQty,
+  fmtSigned,
+  fmtTime,
+  randomKey,
+  requireSession,
+  setText,
+  unknown
+} from "./api.js"
+import { describeEvent } from "./events.js"
+
+const PAGE = 50
+let cursor = null
+
+const quoteCell = (h) =>
+  typeof h.quote_as_of === "string"
+    ? el("span", {}, el("span", { class: "nowrap" }, fmtTime(h.quote_as_of)), " ", badge("delayed"), h.quote_stale ? [" ", badge("stale", "warn")] : [])
+    : unknown()
+
+const renderHoldings = (portfolio) => {
+  const rows = portfolio.holdings.map((h) => [
+    el("a", { href: `/market/${encodeURIComponent(h.symbol)}` }, h.symbol),
+    { cell: fmtQty(h.quantity), class: "num" },
+    { cell: fmtMoney(h.average_cost), class: "num" },
+    { cell: fmtMoney(h.market_price), class: "num" },
+    { cell: fmtMoney(h.market_value), class: "num" },
+    quoteCell(h),
+    { cell: fmtSigned(h.unrealized_pnl), class: "num" },
+    { cell: fmtSigned(h.realized_pnl), class: "num" },
+    { cell: fmtMoney(h.dividends_net), class: "num" }
+  ])
+  const table = $("holdings-table")
+  fillRows(table.querySelector("tbody"), rows)
+  const t = portfolio.totals
+  fillRows(table.querySelector("tfoot"), portfolio.holdings.length === 0 ? [] : [[
+    "Total",
+    { cell: "", class: "num" },
+    { cell: el("span", {}, "cost ", fmtMoney(t.cost)), class: "num" },
+    { cell: "", class: "num" },
+    { cell: fmtMoney(t.market_value), class: "num" },
+    t.market_value_note ?? "",
+    { cell: fmtSigned(t.unrealized_pnl), class: "num" },
+    { cell: fmtSigned(t.realized_pnl), class: "num" },
+    { cell: fmtMoney(t.dividends_net), class: "num" }
+  ]])
+  setText(
+    "holdings-status",
+    portfolio.holdings.length === 0
+      ? "No holdings yet. Record a buy below."
+      : `${portfolio.holdings.length} position${portfolio.holdings.length === 1 ? "" : "s"}; total cost ${fmtMoney(t.cost)} rupees.`,
+    ""
+  )
+}
+
+const renderHistory = (transactions, append) => {
+  fillRows(
+    $("history-table").querySelector("tbody"),
+    transactions.items.map((e) => {
+      const d = describeEvent(e)
+      return [{ cell: e.effective_date, class: "nowrap" }, d.kind, d.symbol ?? unknown(), d.details, { cell: fmtTime(e.recorded_at), class: "nowrap" }]
+    }),
+    { append }
+  )
+  cursor = transactions.next_cursor
+  $("history-more").hidden = cursor === null
+  setText("history-status", transactions.total === 0 ? "Nothing recorded yet." : `${transactions.total} recorded.`, "")
+}
+
+const load = async (more = false) => {
+  const query = new URLSearchParams({ limit: String(PAGE) })
+  if (more && cursor) query.set("cursor", cursor)
+  const reply = await api("GET", `/v1/me/portfolio?${query}`)
+  if (!reply.ok) return setText("holdings-status", describeError(reply), "error")
+  if (!more) renderHoldings(reply.body)
+  renderHistory(reply.body.transactions, more)
+}
+
+// Show only the fields of the chosen kind.
+const kindSelect = $("tx-kind")
+const showFields = () => {
+  for (const field of document.querySelectorAll("#tx-form .field[data-kinds]")) {
+    const on = field.dataset.kinds.split(" ").includes(kindSelect.value)
+    field.hidden = !on
+    for (const input of field.querySelectorAll("input")) input.disabled = !on
+  }
+}
+kindSelect.addEventListener("change", showFields)
+showFields()
+
+/** A number the API can judge: empty is left out, anything unreadable is sent as typed so the API names it. */
+const numberField = (name) => {
+  const raw = $(`tx-${name}`).value.trim().replaceAll(",", "")
+  if (raw === "") return undefined
+  const n = Number(raw)
+  return Number.isFinite(n) ? n : raw
+}
+
+const FIELDS = {
+  buy: ["quantity", "price", "fees"],
+  sell: ["quantity", "price", "fees"],
+  dividend: ["per_share", "gross_amount", "tax_withheld"],
+  bonus: ["percent"],
+  split: ["numerator", "denominator"]
+}
+
+$("tx-form").addEventListener("submit", async (event) => {
+  event.preventDefault()
+  const kind = kindSelect.value
+  const body = { kind, symbol: $("tx-symbol").value.trim().toUpperCase(), trade_date: $("tx-trade_date").value }
+  for (const name of FIELDS[kind]) {
+    const v = numberField(name)
+    if (v !== undefined) body[name] = v
+  }
+  setText("tx-error", "")
+  setText("tx-result", "Recording…", "pending")
+  const submit = event.target.querySelector("button[type=submit]")
+  submit.disabled = true
+  const reply = await api("POST", "/v1/me/transactions", { body, idempotencyKey: randomKey() })
+  submit.disabled = false
+  if (reply.status !== 201) {
+    setText("tx-result", "", "")
+    return setText("tx-error", `Not recorded. ${describeError(reply)}`)
+  }
+  const d = describeEvent(reply.body.event)
+  const flags = reply.body.flags.length ? ` Flags: ${reply.body.flags.join("; ")}.` : ""
+  setText("tx-result", `Recorded: ${d.kind} ${d.symbol ?? ""} ${d.details} on ${reply.body.event.effective_date}.${flags}`, "ok")
+  for (const name of Object.values(FIELDS).flat()) $(`tx-${name}`).value = ""
+  await load()
+})
+
+$("history-more").addEventListener("click", () => load(true))
+
+if (requireSession()) load()

@@ -1,0 +1,76 @@
+/**
+ * What a person does on the website, step by step, in a real browser:
+ * shared by the end-to-end tests and the screenshot script. Each step uses
+ * only what a user sees (labels, buttons) and returns what the page showed.
+ */
+import type { Page } from "playwright-core"
+
+/** A buy and a sell at recorded closes of a real symbol, on days it traded. */
+export interface Trades {
+  readonly symbol: string
+  readonly buy: { readonly date: string; readonly price: number; readonly quantity: number }
+  readonly sell: { readonly date: string; readonly price: number; readonly quantity: number }
+}
+
+/** Reads two recorded daily closes of `symbol` from the service itself (never invented). */
+export const tradesFor = async (base: string, symbol: string): Promise<Trades> => {
+  const reply = await fetch(`${base}/v1/prices/${symbol}?limit=5`)
+  const body = (await reply.json()) as { items: ReadonlyArray<{ date: string; close: number; flag?: string }> }
+  const rows = body.items.filter((r) => r.flag === undefined)
+  if (rows.length < 2) throw new Error(`${symbol} has fewer than two recorded closes`)
+  return {
+    symbol,
+    buy: { date: rows[1]!.date, price: rows[1]!.close, quantity: 100 },
+    sell: { date: rows[0]!.date, price: rows[0]!.close, quantity: 40 }
+  }
+}
+
+export const createSession = async (page: Page, base: string) => {
+  await page.goto(`${base}/`)
+  await page.getByRole("button", { name: "Create a session" }).click()
+  const token = page.getByLabel("Your session token")
+  await token.waitFor()
+  const value = await token.inputValue()
+  return value
+}
+
+export const acknowledgeSaved = async (page: Page) => {
+  await page.getByLabel("I have saved this token somewhere safe").check()
+}
+
+export const createKey = async (page: Page, name: string, grants: ReadonlyArray<"portfolio:read" | "portfolio:write">) => {
+  await page.getByLabel("Name", { exact: true }).fill(name)
+  for (const grant of ["portfolio:read", "portfolio:write"] as const) {
+    await page.getByRole("checkbox", { name: new RegExp(grant) }).setChecked(grants.includes(grant))
+  }
+  await page.getByRole("button", { name: "Create key" }).click()
+  const status = page.locator("#new-key .copy-status")
+  await status.filter({ hasText: `Created ${name}` }).waitFor()
+  return await page.getByLabel("New key").inputValue()
+}
+
+export const record = async (
+  page: Page,
+  tx: { readonly kind: "buy" | "sell"; readonly symbol: string; readonly date: string; readonly quantity: number; readonly price: number }
+) => {
+  await page.getByLabel("Kind").selectOption(tx.kind)
+  await page.getByLabel("Symbol").fill(tx.symbol)
+  await page.getByLabel("Trade date").fill(tx.date)
+  await page.getByLabel("Quantity (shares)").fill(String(tx.quantity))
+  await page.getByLabel("Price (rupees per share)").fill(String(tx.price))
+  const [response] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith("/v1/me/transactions")),
+    page.getByRole("button", { name: "Record" }).click()
+  ])
+  const shown = page.locator(response.status() === 201 ? "#tx-result.ok" : "#tx-error:not(:empty)")
+  await shown.waitFor()
+  return { status: response.status(), text: (await shown.textContent()) ?? "" }
+}
+
+/** Recording a trade through the whole session: opens the portfolio page and records it. */
+export const recordTrades = async (page: Page, base: string, trades: Trades) => {
+  await page.goto(`${base}/portfolio`)
+  const bought = await record(page, { kind: "buy", symbol: trades.symbol, ...trades.buy })
+  const sold = await record(page, { kind: "sell", symbol: trades.symbol, ...trades.sell })
+  return { bought, sold }
+}

@@ -1,0 +1,303 @@
+/**
+ * The website end to end in headless Chromium (Debian's package, driven by
+ * playwright-core) against the whole service on a loopback port: a session,
+ * a read-only and a read-write key, a buy and a sell, the holdings, verify,
+ * revoking a key (its next call is 401); the security headers, same-origin
+ * requests only, no CSP violation; axe-core and keyboard navigation on every
+ * page. Without /usr/bin/chromium the tests skip with one line, except in CI
+ * (CI=true), where a missing browser fails.
+ */
+import { assert, describe, it as plain, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { HttpServer } from "effect/http"
+import { generateKeyPairSync, sign } from "node:crypto"
+import { readFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import type { Page } from "playwright-core"
+import { TestApp } from "../support/TestApp.ts"
+import { CHROMIUM, hasChromium, launch } from "./Browser.ts"
+import { acknowledgeSaved, createKey, createSession, record, recordTrades, tradesFor } from "./Scenario.ts"
+
+const mode = hasChromium() ? "run" : process.env["CI"] === "true" ? "fail" : "skip"
+if (mode === "skip") console.warn(`website e2e skipped: no Chromium at ${CHROMIUM} (bash scripts/install-chromium.sh)`)
+
+const PAGES = ["/", "/keys", "/portfolio", "/ledger", "/market", "/market/HBL"]
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
+
+const baseUrl = Effect.map(HttpServer.HttpServer, (server) => {
+  const address = server.address
+  if (address._tag === "UnixPathAddress") throw new Error("the test server is not on TCP")
+  return `http://127.0.0.1:${address.port}`
+})
+
+/** Watches a page for requests to other origins, CSP violations and the token appearing in any URL. */
+const watch = (page: Page, base: string) => {
+  const problems: Array<string> = []
+  let token = ""
+  page.on("request", (r) => {
+    if (!r.url().startsWith(`${base}/`)) problems.push(`request to another origin: ${r.url()}`)
+    if (token !== "" && r.url().includes(token)) problems.push(`token in a URL: ${r.url()}`)
+  })
+  page.on("console", (m) => {
+    if (/Content Security Policy|Refused to/i.test(m.text())) problems.push(`CSP: ${m.text()}`)
+  })
+  page.on("pageerror", (e) => problems.push(`script error: ${e.message}`))
+  return { problems, setToken: (t: string) => (token = t) }
+}
+
+/** Runs `steps` in a fresh browser watching the page; fails on any request, CSP or script problem seen. */
+const inBrowser = async (base: string, steps: (page: Page, watcher: ReturnType<typeof watch>) => Promise<void>) => {
+  const browser = await launch()
+  const watcher = watch(browser.page, base)
+  try {
+    await steps(browser.page, watcher)
+    assert.deepStrictEqual(watcher.problems, [])
+  } finally {
+    await browser.close()
+  }
+}
+
+const holdingRow = (page: Page, symbol: string) => page.locator("#holdings-table tbody tr").filter({ hasText: symbol })
+
+const apiStatus = async (base: string, path: string, key: string, body?: unknown) => {
+  const r = await fetch(`${base}${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+  })
+  await r.arrayBuffer()
+  return r.status
+}
+
+const journey = (base: string) =>
+  inBrowser(base, async (page, watcher) => {
+    // Start: a session, shown once with the "save this token" step.
+    const token = await createSession(page, base)
+    watcher.setToken(token)
+    assert.match(token, /^psx_s_/)
+    assert.isTrue(await page.getByRole("heading", { name: "Save this token now" }).isVisible())
+    await acknowledgeSaved(page)
+    assert.isTrue(await page.getByRole("link", { name: "create an API key" }).isVisible())
+    const stored = await page.evaluate(() => ({ session: sessionStorage.getItem("psx.token"), local: localStorage.length, cookie: document.cookie }))
+    assert.deepStrictEqual(stored, { session: token, local: 0, cookie: "" })
+
+    // Keys: a read-only and a read-write key, each shown once.
+    await page.getByRole("link", { name: "Keys" }).first().click()
+    const reader = await createKey(page, "reader", ["portfolio:read"])
+    const writer = await createKey(page, "writer", ["portfolio:read", "portfolio:write"])
+    assert.match(reader, /^psx_/)
+    assert.notStrictEqual(reader, writer)
+    const readerRow = page.locator("#keys-table tbody tr").filter({ hasText: "reader" })
+    assert.strictEqual((await readerRow.locator("code.grant").allTextContents()).join(","), "portfolio:read")
+    const writerRow = page.locator("#keys-table tbody tr").filter({ hasText: "writer" })
+    assert.strictEqual((await writerRow.locator("code.grant").allTextContents()).join(","), "portfolio:read,portfolio:write")
+
+    // Portfolio: a buy and a sell at recorded closes; the holdings follow.
+    const trades = await tradesFor(base, "HBL")
+    const { bought, sold } = await recordTrades(page, base, trades)
+    assert.strictEqual(bought.status, 201, bought.text)
+    assert.strictEqual(sold.status, 201, sold.text)
+    await page.waitForFunction(() => document.querySelector("#holdings-table tbody tr td")?.textContent === "60")
+    const cells = await holdingRow(page, "HBL").locator("th, td").allTextContents()
+    assert.strictEqual(cells[1], "60")
+    assert.match(cells[5] ?? "", /PKT.*delayed/i)
+    assert.strictEqual(await page.locator("#history-table tbody tr").count(), 2)
+    // A rejection shows the API's own message and changes nothing.
+    const oversold = await record(page, { kind: "sell", symbol: "HBL", date: trades.sell.date, quantity: 1000, price: trades.sell.price })
+    assert.strictEqual(oversold.status, 400)
+    assert.match(oversold.text, /INVALID_REQUEST: .*never be negative/)
+    assert.strictEqual((await holdingRow(page, "HBL").locator("td").first().textContent()), "60")
+
+    // Grants hold for the keys minted on the page.
+    assert.strictEqual(await apiStatus(base, "/v1/me/holdings", reader), 200)
+    const buy = { kind: "buy", symbol: "HBL", quantity: 1, price: trades.buy.price, trade_date: trades.buy.date }
+    assert.strictEqual(await apiStatus(base, "/v1/me/transactions", reader, buy), 403)
+
+    // Ledger: the events with hashes, and verify.
+    await page.getByRole("link", { name: "Ledger" }).click()
+    await page.locator("#events-table tbody tr").nth(1).waitFor()
+    const rows = await page.locator("#events-table tbody tr").evaluateAll((trs) =>
+      trs.map((tr) => ({
+        version: Number(tr.querySelector("th")?.textContent),
+        hashes: Array.from(tr.querySelectorAll("code.hash"), (c) => c.textContent ?? "")
+      })).sort((a, b) => a.version - b.version)
+    )
+    assert.deepStrictEqual(rows.map((r) => r.version), [1, 2])
+    for (const h of rows.flatMap((r) => r.hashes)) assert.match(h, /^[0-9a-f]{64}$/)
+    assert.strictEqual(rows[0]!.hashes[0], "0".repeat(64), "the first event starts the chain")
+    assert.strictEqual(rows[1]!.hashes[0], rows[0]!.hashes[1], "each event links to the one before")
+    await page.getByRole("button", { name: "Verify the ledger" }).click()
+    await page.getByText("Verified: 2 events, chain intact, replay matches.").waitFor()
+
+    // Revoke the read-only key: its next call is 401.
+    await page.getByRole("link", { name: "Keys" }).first().click()
+    await page.getByRole("button", { name: "Revoke reader" }).click()
+    await page.getByText("Revoked reader.").waitFor()
+    assert.strictEqual(await apiStatus(base, "/v1/me/holdings", reader), 401)
+    assert.strictEqual(await apiStatus(base, "/v1/me/holdings", writer), 200)
+
+    // Market: the board (or its not-available note) and a chart drawn by uPlot.
+    await page.getByRole("link", { name: "Market" }).click()
+    await page.locator("#board table, #board .notice").first().waitFor()
+    await page.getByLabel("Company name or ticker").fill("habib bank")
+    await page.getByRole("button", { name: "Search" }).click()
+    await page.getByRole("link", { name: "HBL", exact: true }).click()
+    await page.locator("#chart canvas").waitFor()
+    assert.match((await page.locator("#chart").getAttribute("aria-label")) ?? "", /Daily closing prices of HBL/)
+    await page.getByText(/delayed/i).first().waitFor()
+  })
+
+const accessibility = (base: string) =>
+  inBrowser(base, async (page, watcher) => {
+    const token = await createSession(page, base)
+    watcher.setToken(token)
+    await recordTrades(page, base, await tradesFor(base, "HBL"))
+    const found: Array<string> = []
+    for (const path of PAGES) {
+      await page.goto(`${base}${path}`)
+      await page.waitForLoadState("networkidle")
+      await page.evaluate(axeSource)
+      const violations = await page.evaluate(async () => {
+        const result = await (globalThis as any).axe.run(document)
+        return (result.violations as Array<any>)
+          .filter((v) => v.impact === "serious" || v.impact === "critical")
+          .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n: any) => n.target.join(" ")).join(", ")}`)
+      })
+      found.push(...violations.map((v: string) => `${path}: ${v}`))
+
+      // Keyboard: the first Tab reaches the skip link, which moves focus to the main content.
+      await page.keyboard.press("Tab")
+      assert.strictEqual(await page.evaluate(() => document.activeElement?.textContent), "Skip to content", path)
+      const ring = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)
+      assert.notStrictEqual(ring, "none", `${path}: focus is visible`)
+      await page.keyboard.press("Enter")
+      assert.strictEqual(await page.evaluate(() => document.activeElement?.id), "main", path)
+    }
+    assert.deepStrictEqual(found, [])
+
+    // Every control of the start page is reachable and usable from the keyboard alone.
+    await page.goto(`${base}/`)
+    const reached: Array<string> = []
+    for (let i = 0; i < 25 && !reached.includes("create-session"); i++) {
+      await page.keyboard.press("Tab")
+      reached.push(await page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent || ""))
+    }
+    assert.include(reached, "API reference")
+    assert.include(reached, "create-session")
+    await page.keyboard.press("Enter")
+    await page.waitForFunction(() => (document.getElementById("new-token") as HTMLInputElement | null)?.value.startsWith("psx_s_"))
+    assert.strictEqual(await page.evaluate(() => document.activeElement?.id), "h-save", "focus moves to the save step")
+  })
+
+const headers = async (base: string) => {
+  for (const path of [...PAGES, "/assets/site.css", "/assets/api.js", "/assets/vendor/uplot.js"]) {
+    const r = await fetch(`${base}${path}`)
+    await r.arrayBuffer()
+    assert.strictEqual(r.status, 200, path)
+    const csp = r.headers.get("content-security-policy") ?? ""
+    for (const directive of ["default-src 'none'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'"]) {
+      assert.include(csp, directive, path)
+    }
+    assert.strictEqual(r.headers.get("x-content-type-options"), "nosniff", path)
+    assert.strictEqual(r.headers.get("referrer-policy"), "no-referrer", path)
+  }
+  const page = await (await fetch(`${base}/portfolio`)).text()
+  assert.notMatch(page, /<script(?![^>]*\bsrc=)/, "no inline script")
+  assert.notMatch(page, /<style|\sstyle=/, "no inline style")
+  assert.include(page, `href="/docs"`)
+  const bad = await fetch(`${base}/market/%3Cb%3E`)
+  assert.strictEqual(bad.status, 400)
+  assert.notInclude(await bad.text(), "<b>")
+}
+
+/**
+ * SYNTHETIC: a checkpoint signed here with a throwaway Ed25519 key, served to
+ * the page in place of the API's answers, to test how the ledger page shows
+ * a checkpoint and checks its signature in the browser.
+ */
+const checkpointCheck = async (base: string) => {
+  const { privateKey, publicKey } = generateKeyPairSync("ed25519")
+  const signed = "psx-ledger-checkpoint v1\nstream portfolio-synthetic\nversion 2\nhead " + "ab".repeat(32)
+  const signature = sign(null, Buffer.from(signed), privateKey).toString("base64")
+  const pem = publicKey.export({ type: "spki", format: "pem" }).toString()
+  return inBrowser(base, async (page) => {
+    await createSession(page, base)
+    const serve = (tampered: boolean) =>
+      Promise.all([
+        page.route("**/v1/me/ledger/checkpoint", (route) =>
+          route.fulfill({ json: { stream_id: "portfolio-synthetic", version: 2, signed, signature: tampered ? signature.replace(/^./, (c) => (c === "A" ? "B" : "A")) : signature, key_id: "k-synthetic", algorithm: "Ed25519" } })),
+        page.route("**/v1/ledger/signing-key", (route) =>
+          route.fulfill({ json: { keys: [{ key_id: "k-synthetic", algorithm: "Ed25519", public_key_pem: pem }] } }))
+      ])
+    await serve(false)
+    await page.goto(`${base}/ledger`)
+    await page.getByText(signed.split("\n")[1]!).waitFor()
+    assert.isTrue(await page.getByText("BEGIN PUBLIC KEY").isVisible())
+    const facts = await page.locator("#checkpoint dl.facts").first().locator("dt").allTextContents()
+    assert.deepStrictEqual(facts, ["stream_id", "version", "key_id", "algorithm"])
+    await page.getByRole("button", { name: "Check the signature in this browser" }).click()
+    await page.getByText("The signature is valid for this key.").waitFor()
+
+    await page.unrouteAll()
+    await serve(true)
+    await page.reload()
+    await page.getByRole("button", { name: "Check the signature in this browser" }).click()
+    await page.getByText("The signature does NOT match this key.").waitFor()
+  })
+}
+
+/**
+ * SYNTHETIC: a market board in the shape the board endpoint is being built to
+ * (indices, breadth, movers), served to the page in place of the API's answer;
+ * the figures are made up and only test how the page lays them out.
+ */
+const boardLayout = async (base: string) => {
+  const mover = (symbol: string, change_pct: number) => ({ symbol, price: 100, change_pct, volume: 50_000, value_traded: 5_000_000 })
+  const board = {
+    as_of: "2026-05-25T11:00:00.000Z",
+    indices: [{ name: "KSE100", value: 100_000, change: 500, change_pct: 0.5, as_of: "2026-05-25T11:00:00.000Z" }],
+    breadth: { advancers: 200, decliners: 150 },
+    movers: { gainers: [mover("AAA", 7.5)], losers: [mover("BBB", -7.5)], active: [mover("CCC", 1)] }
+  }
+  return inBrowser(base, async (page) => {
+    await page.route("**/v1/market/board", (route) => route.fulfill({ json: board }))
+    await page.goto(`${base}/market`)
+    await page.getByRole("table", { name: "Indices" }).waitFor()
+    const index = await page.getByRole("table", { name: "Indices" }).locator("tbody tr").first().locator("th, td").allTextContents()
+    assert.deepStrictEqual(index.slice(0, 4), ["KSE100", "100,000.00", "+500.00", "+0.50%"])
+    const breadth = await page.locator("dl.breadth dd").allTextContents()
+    assert.strictEqual(breadth[0], "200")
+    assert.strictEqual(breadth[1], "150")
+    assert.match(breadth[2] ?? "", /unknown/, "an absent count is unknown, not 0")
+    for (const [name, symbol] of [["Top gainers", "AAA"], ["Top losers", "BBB"], ["Most active", "CCC"]] as const) {
+      assert.isTrue(await page.getByRole("table", { name }).getByRole("link", { name: symbol }).isVisible(), name)
+    }
+  })
+}
+
+if (mode === "fail") {
+  describe("website in a real browser", () => {
+    plain("needs Chromium in CI", () => {
+      assert.fail(`CI=true but there is no Chromium at ${CHROMIUM}: run bash scripts/install-chromium.sh`)
+    })
+  })
+}
+
+describe.skipIf(mode !== "run")("website in a real browser", () => {
+  layer(TestApp({ withPack: true }), { timeout: 600_000, excludeTestServices: true })("on a loopback server", (it) => {
+    it.effect("pages answer with a strict CSP, nosniff and no-referrer; no inline code", () =>
+      Effect.flatMap(baseUrl, (base) => Effect.promise(() => headers(base))))
+
+    it.effect("session, read-only and read-write keys, a buy and a sell, verify, revoke", () =>
+      Effect.flatMap(baseUrl, (base) => Effect.promise(() => journey(base))), 180_000)
+
+    it.effect("the ledger page shows a signed checkpoint and checks it with the public key (SYNTHETIC key)", () =>
+      Effect.flatMap(baseUrl, (base) => Effect.promise(() => checkpointCheck(base))), 120_000)
+
+    it.effect("the market page lays out indices, breadth and movers (SYNTHETIC board)", () =>
+      Effect.flatMap(baseUrl, (base) => Effect.promise(() => boardLayout(base))), 120_000)
+
+    it.effect("axe finds no serious or critical violation; keyboard reaches and works everything", () =>
+      Effect.flatMap(baseUrl, (base) => Effect.promise(() => accessibility(base))), 180_000)
+  })
+})
