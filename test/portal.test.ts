@@ -174,6 +174,13 @@ describe("portal refresh", () => {
           "https://dps.psx.com.pk/screener",
           "https://dps.psx.com.pk/symbols"
         ])
+        // Fetched and loaded in this run: ISO instants, the load no earlier than the fetch.
+        const times = yield* sql<{ retrieved_at: string; loaded_at: string }>`
+          select retrieved_at, to_char(loaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as loaded_at from datasets`
+        for (const t of times) {
+          assert.match(t.retrieved_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
+          assert.isAtLeast(Date.parse(t.loaded_at), Date.parse(t.retrieved_at))
+        }
         const luck = yield* sql<{ n: number }>`select count(*)::int as n from payouts where symbol = 'LUCK'`
         assert.strictEqual(luck[0]!.n, 2)
       }))

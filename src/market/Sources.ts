@@ -7,7 +7,7 @@ import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SourceUnavailable } from "../../domain/Errors.ts"
 import type { Source } from "../../domain/market/Schemas.ts"
-import { iso, num, storeUnavailable } from "../db/Rows.ts"
+import { num, storeUnavailable } from "../db/Rows.ts"
 
 export interface DatasetRow {
   readonly id: string
@@ -40,7 +40,7 @@ export class Sources extends Context.Service<Sources, {
       let cache: { at: number; rows: ReadonlyArray<DatasetRow> } | undefined
       const load = sql.unsafe<Record<string, unknown>>(
         `SELECT id, title, source, upstream, repository, commit, licence, recorded_at, as_of,
-                ${iso("retrieved_at")} AS retrieved_at, rows, notes, pack_version, coverage_symbols,
+                retrieved_at, rows, notes, pack_version, coverage_symbols,
                 coverage_first::text, coverage_last::text
          FROM datasets ORDER BY id`
       ).pipe(
