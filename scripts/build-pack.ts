@@ -353,7 +353,7 @@ add({
   notes: "Coverage: only MEBL (2025-02 to 2026-08) and LUCK (2025-08, 2026-08) were recorded; other symbols are coverage unknown."
 }, [...mebl.rows.map((r) => ({ ...r, source: "company_payouts" })), ...luck.rows.map((r) => ({ ...r, source: "market_payouts" }))])
 
-const annFiles = [
+const annFiles: ReadonlyArray<readonly [string, string, string]> = [
   ["yasir-a__psx-data/tests/fixtures/announcements_hubc.html", "github.com/yasir-a/psx-data", "069bf1b151cc68e4b924a660825ce926b943a9ae"],
   ["umairsandhu__psx-dps/tests/fixtures/announcements.html", "github.com/umairsandhu/psx-dps", "0745ffe5aebde94b7fa0738d74bfe0ba1ea74a1f"],
   [
@@ -361,7 +361,7 @@ const annFiles = [
     "github.com/afireseeker-cloud/Pakistan-Stock-Market-Events-Calendar",
     "b243b81f78a0a96d23b9575159136bee021e1acc"
   ]
-] as const
+]
 const announcements = new Map<string, unknown>()
 const annSkipped: Record<string, number> = {}
 for (const [path] of annFiles) {

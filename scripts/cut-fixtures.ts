@@ -45,8 +45,8 @@ for (const p of whole) put(p, readFileSync(join(raw, p)))
 // around the 2021-10-25 glitch day; LUCK and SYS (restated ×0.2) and HUBC
 // (not restated) keep 2021-05-26 to 2021-12-31; HUBC's first as-traded day
 // and GADT's duplicated date are kept for the parser tests.
-const GLITCH_WINDOW = ["2021-10-04", "2021-11-15"] as const
-const FACTOR_WINDOW = ["2021-05-26", "2021-12-31"] as const
+const GLITCH_WINDOW: readonly [string, string] = ["2021-10-04", "2021-11-15"]
+const FACTOR_WINDOW: readonly [string, string] = ["2021-05-26", "2021-12-31"]
 const LONG = new Set(["LUCK", "SYS", "HUBC"])
 const EXTRA: Record<string, ReadonlyArray<string>> = { HUBC: ["2004-01-01"], GADT: ["2015-01-01"] }
 const within = (d: string, [a, b]: readonly [string, string]) => d >= a && d <= b

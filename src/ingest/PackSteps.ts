@@ -85,7 +85,10 @@ const indexMembership: ImportStep = {
   run: ({ manifest, read }) =>
     Effect.gen(function*() {
       // Membership is known as of the day each recording shows it.
-      const sources = [["KSE100", "index_kse100"], ["ALLSHR", "board_allshr"]] as const
+      const sources: ReadonlyArray<readonly ["KSE100" | "ALLSHR", "index_kse100" | "board_allshr"]> = [
+        ["KSE100", "index_kse100"],
+        ["ALLSHR", "board_allshr"]
+      ]
       const rows: Array<Record<string, unknown>> = []
       for (const [index_code, dataset] of sources) {
         const effective_date = dateOf((yield* provenance(manifest, dataset)).asOf)
@@ -137,11 +140,11 @@ const dailyPrices: ImportStep = {
       const diff = yield* read("price_disagreements")
       const glitch = new Set(diff.glitchDays.flatMap((g) => g.affected.map((s) => `${s}|${g.date}`)))
       const rows: Array<Record<string, unknown>> = []
-      const series = [
+      const series: ReadonlyArray<readonly ["eod" | "as_traded", "prices_eod" | "prices_as_traded" | "prices_historical_engro"]> = [
         ["eod", "prices_eod"],
         ["as_traded", "prices_as_traded"],
         ["as_traded", "prices_historical_engro"]
-      ] as const
+      ]
       for (const [kind, dataset] of series) {
         for (const [symbol, enc] of Object.entries(yield* read(dataset))) {
           for (const r of decodeSeries(enc)) {
