@@ -157,11 +157,14 @@ const dailyPrices: ImportStep = {
         }
       }
       const marketSummary = yield* read("market_summary_20210121")
-      const haveAsTraded = new Set(rows.filter((r) => r["series"] === "as_traded" && r["date"] === "2021-01-21").map((r) => r["symbol"]))
+      const summaryDays = new Set(marketSummary.map((r) => r.date))
+      const haveAsTraded = new Set(
+        rows.filter((r) => r["series"] === "as_traded" && summaryDays.has(String(r["date"]))).map((r) => `${r["symbol"]}|${r["date"]}`)
+      )
       let skipped = 0
       for (const r of marketSummary) {
         // Recordings agree on that day (verified); keep the first as-traded row.
-        if (haveAsTraded.has(r.symbol)) {
+        if (haveAsTraded.has(`${r.symbol}|${r.date}`)) {
           skipped++
           continue
         }
@@ -181,7 +184,7 @@ const dailyPrices: ImportStep = {
         batch: 20_000
       }, rows, progress.advance)
       return summary("daily_prices", rows.length, rows.length,
-        skipped > 0 ? { "2021-01-21 already in the as-traded recording": skipped } : {})
+        skipped > 0 ? { [`${[...summaryDays].join(", ")} already in the as-traded recording`]: skipped } : {})
     })
 }
 
