@@ -58,7 +58,7 @@ export class PackImport extends Context.Service<PackImport, {
           const ctx: StepContext = { manifest, read: pack.dataset }
           const steps: Array<StepSummary> = []
           for (const step of importSteps) {
-            const done = yield* step.run(ctx)
+            const done = yield* step.run(ctx).pipe(Effect.withSpan(`PackImport.step`, { attributes: { step: step.name } }))
             steps.push(done)
             yield* Effect.logInfo({ msg: "imported", ...done })
           }
