@@ -5,11 +5,13 @@
 import m0001 from "./0001_service.ts"
 import m0002 from "./0002_market.ts"
 import m0003 from "./0003_ledger.ts"
+import m0004 from "./0004_dataset_retrieval.ts"
 import m0006 from "./0006_market_version.ts"
 
 export const migrations = {
   "0001_service": m0001,
   "0002_market": m0002,
   "0003_ledger": m0003,
+  "0004_dataset_retrieval": m0004,
   "0006_market_version": m0006
 }

@@ -4,7 +4,10 @@
  * adapter uses. Every dataset carries its provenance. Nothing is estimated:
  * what a recording does not hold is absent from the pack.
  *
- *   npm run build:pack [-- <path to psx-raw>]
+ *   npm run build:pack [-- <path to psx-raw>]     (or PSX_RAW_DIR=<path>; default ../shared/data/psx-raw)
+ *
+ * The manifest is checked against its schema before it is written: a dataset
+ * whose provenance lacks a field (or has it empty) fails the build.
  *
  * Price series: the `/timeseries/eod` recording (I-Zaifa) is restated by the
  * exchange for splits made before it was recorded; the ChubsB recording and
@@ -29,9 +32,10 @@ import {
   type PriceRow
 } from "../domain/psx/Prices.ts"
 import { parseNumber } from "../domain/psx/Values.ts"
-import { encodeSeries, type PackManifest, type PackProvenance } from "../domain/pack/Pack.ts"
+import { encodeSeries, manifestProblems, type PackManifest, type PackProvenance } from "../domain/pack/Pack.ts"
+import { findDisagreements } from "../domain/pack/Restatements.ts"
 
-const raw = resolve(process.argv[2] ?? "../shared/data/psx-raw")
+const raw = resolve(process.argv[2] ?? process.env["PSX_RAW_DIR"] ?? "../shared/data/psx-raw")
 const outDir = resolve("data/pack")
 mkdirSync(outDir, { recursive: true })
 
@@ -131,7 +135,7 @@ add({
   asOf: "2026-04-08",
   rows: kse100.rows.length,
   skipped: kse100.skipped,
-  notes: "Membership and weights as shown on 2026-04-08 (composition effective 1 Apr 2026)."
+  notes: "Membership and weights as shown on 2026-04-08 (the date they are known to hold from)."
 }, kse100.rows)
 
 const allshr = parseIndexConstituents(read("mtauha__psxdata/tests/fixtures/indices_ALLSHR.html"))
@@ -184,61 +188,18 @@ for (const f of readdirSync(join(raw, "ChubsB__KSE-100-Data")).filter((f) => f.e
   if (p.rows.length > 0) asTraded.set(f.replace(/\.csv$/, "").trim().toUpperCase(), p.rows)
 }
 const engro = parseHistorical(read("mtauha__psxdata/tests/fixtures/historical_engro.html"))
+/** The newest date of a recording's rows; a recording without rows has no as-of and stops the build. */
+const newest = (rows: ReadonlyArray<PriceRow>, what: string) => {
+  const dates = rows.map((r) => r.date).sort()
+  const last = dates[dates.length - 1]
+  if (last === undefined) throw new Error(`${what}: no rows, so no as-of date`)
+  return last
+}
 const summary = parseMarketSummary(read("nmnbkhr__psx_ohlcv/market_summary_2021-01-21.csv"))
 
-// Disagreements between the eod recording and the as-traded recording.
-interface Disagreement {
-  readonly symbol: string
-  readonly factor: number
-  readonly points: number
-  readonly agreeing: number
-  readonly from: string
-  readonly to: string
-}
-const disagreements: Array<Disagreement> = []
-for (const [symbol, eodRows] of eod) {
-  const at = asTraded.get(symbol)
-  if (!at) continue
-  const byDate = new Map(at.map((r) => [r.date, r.close]))
-  const ratios: Array<{ date: string; r: number }> = []
-  for (const r of eodRows) {
-    const c = byDate.get(r.date)
-    if (c !== undefined && c > 0) ratios.push({ date: r.date, r: r.close / c })
-  }
-  if (ratios.length < 20) continue
-  const rounded = ratios.map((x) => Math.round(x.r * 100) / 100)
-  const counts = new Map<number, number>()
-  for (const r of rounded) counts.set(r, (counts.get(r) ?? 0) + 1)
-  const [mode, n] = [...counts].sort((a, b) => b[1] - a[1])[0]!
-  if (Math.abs(mode - 1) > 0.02 && n / ratios.length > 0.9) {
-    disagreements.push({
-      symbol,
-      factor: mode,
-      points: ratios.length,
-      agreeing: n,
-      from: ratios[0]!.date,
-      to: ratios[ratios.length - 1]!.date
-    })
-  }
-}
-// Source glitches: days on which many symbols disagree between the two
-// recordings while agreeing (up to their whole-history factor) around them.
-const factorOf = new Map(disagreements.map((d) => [d.symbol, d.factor]))
-const offDays = new Map<string, Array<string>>()
-for (const [symbol, eodRows] of eod) {
-  const at = asTraded.get(symbol)
-  if (!at) continue
-  const factor = factorOf.get(symbol) ?? 1
-  const byDate = new Map(at.map((r) => [r.date, r.close]))
-  for (const r of eodRows) {
-    const c = byDate.get(r.date)
-    if (c === undefined || c <= 0) continue
-    if (Math.abs(r.close / (c * factor) - 1) > 0.005) offDays.set(r.date, [...(offDays.get(r.date) ?? []), symbol])
-  }
-}
-const glitchDays = [...offDays]
-  .filter(([, syms]) => syms.length >= 20)
-  .map(([date, syms]) => ({ date, symbols: syms.length, affected: syms.sort() }))
+// Disagreements between the eod recording and the as-traded recording, and
+// source glitch days (domain/pack/Restatements.ts).
+const { disagreements, glitchDays } = findDisagreements(eod, asTraded)
 log(`glitch days: ${glitchDays.map((g) => `${g.date} (${g.symbols} symbols)`).join(", ")}`)
 log(`whole-history disagreements: ${disagreements.map((d) => `${d.symbol}×${d.factor}`).join(" ")}`)
 
@@ -253,7 +214,7 @@ add({
   upstream: "https://dps.psx.com.pk/timeseries/eod/{SYMBOL}",
   path: "I-Zaifa__psx-analyzer/data/csv/symbols/*.csv",
   ...IZAIFA,
-  asOf: "2026-05-25",
+  asOf: newest([...eod.values()].flat(), "prices_eod"),
   rows: count(eod),
   skipped: eodSkipped,
   notes: "Close and volume only (no open/high/low). Restated by the exchange for splits made before the recording; " +
@@ -268,7 +229,7 @@ add({
   upstream: "https://dps.psx.com.pk (closing prices)",
   path: "ChubsB__KSE-100-Data/*.csv",
   ...CHUBSB,
-  asOf: "2023-05-26",
+  asOf: newest([...asTraded.values()].flat(), "prices_as_traded"),
   rows: count(asTraded),
   skipped: atSkipped,
   notes: "Unadjusted, as traded. Volume 0 rows are days without a trade (price carried) as recorded."
@@ -282,7 +243,7 @@ add({
   upstream: "https://dps.psx.com.pk/historical",
   path: "mtauha__psxdata/tests/fixtures/historical_engro.html",
   ...MTAUHA,
-  asOf: engro.rows[0]?.date ?? "2025-01-03",
+  asOf: newest(engro.rows, "historical_engro.html"),
   rows: engro.rows.length,
   skipped: engro.skipped,
   notes: "As traded. ENGRO stopped trading after the 2025 scheme that created ENGROH."
@@ -314,11 +275,12 @@ add({
   repository: "this project",
   commit: "-",
   licence: "-",
-  recordedAt: "2026-11-21",
-  asOf: "2026-05-25",
+  // Derived: retrieved when the newer of its two inputs was.
+  recordedAt: IZAIFA.recordedAt,
+  asOf: newest([...eod.values()].flat(), "prices_eod"),
   rows: disagreements.length + glitchDays.length,
   skipped: {},
-  notes: "factor = eod close / as-traded close over the overlap (a split or consolidation after 2023-05-26). " +
+  notes: "Retrieved as of its newer input (prices_eod). factor = eod close / as-traded close over the overlap (a split or consolidation after 2023-05-26). " +
     "Glitch days: dates on which at least 20 symbols' eod closes differ by more than 0.5% from the as-traded closes " +
     "(after the whole-history factor) while the series agree around them; the eod rows of those symbols on those days are flagged."
 }, { disagreements, glitchDays })
@@ -391,7 +353,7 @@ add({
   notes: "Coverage: only MEBL (2025-02 to 2026-08) and LUCK (2025-08, 2026-08) were recorded; other symbols are coverage unknown."
 }, [...mebl.rows.map((r) => ({ ...r, source: "company_payouts" })), ...luck.rows.map((r) => ({ ...r, source: "market_payouts" }))])
 
-const annFiles = [
+const annFiles: ReadonlyArray<readonly [string, string, string]> = [
   ["yasir-a__psx-data/tests/fixtures/announcements_hubc.html", "github.com/yasir-a/psx-data", "069bf1b151cc68e4b924a660825ce926b943a9ae"],
   ["umairsandhu__psx-dps/tests/fixtures/announcements.html", "github.com/umairsandhu/psx-dps", "0745ffe5aebde94b7fa0738d74bfe0ba1ea74a1f"],
   [
@@ -399,7 +361,7 @@ const annFiles = [
     "github.com/afireseeker-cloud/Pakistan-Stock-Market-Events-Calendar",
     "b243b81f78a0a96d23b9575159136bee021e1acc"
   ]
-] as const
+]
 const announcements = new Map<string, unknown>()
 const annSkipped: Record<string, number> = {}
 for (const [path] of annFiles) {
@@ -431,6 +393,11 @@ const manifest: PackManifest = {
   notice: "Market data © Pakistan Stock Exchange. dps.psx.com.pk restricts dissemination of its market data, live or " +
     "delayed, without a PSX licence (marketdatarequest@psx.com.pk). These recordings are development snapshots.",
   datasets
+}
+const problems = manifestProblems(manifest)
+if (problems.length > 0) {
+  log(`the pack's provenance is incomplete; manifest not written:\n  ${problems.join("\n  ")}`)
+  process.exit(1)
 }
 writeFileSync(join(outDir, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n")
 log(`pack ${version}: ${datasets.reduce((n, d) => n + d.bytes, 0)} bytes in ${datasets.length} datasets`)

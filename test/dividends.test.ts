@@ -1,10 +1,10 @@
 /** Dividend rows, the ex-date repair and trailing figures on the recorded MEBL payouts, against hand computation. */
 import { assert, describe, it } from "@effect/vitest"
-import { readFileSync } from "node:fs"
 import { dividendRows, fiscalYearEndMonth, type PayoutRecord, repairExDate, trailing } from "../domain/market/Dividends.ts"
 import { parseCompanyPayouts } from "../domain/psx/Filings.ts"
+import { readPsx } from "./support/Fixtures.ts"
 
-const html = readFileSync(new URL("../../shared/data/psx-raw/uzairbukhari__psx-portfolio/tests/fixtures/psx-mebl-payouts.html", import.meta.url), "utf8")
+const html = readPsx("uzairbukhari__psx-portfolio/tests/fixtures/psx-mebl-payouts.html")
 const records: ReadonlyArray<PayoutRecord> = parseCompanyPayouts("MEBL", html).rows.flatMap((r) =>
   r.parts.map((p) => ({
     symbol: r.symbol,

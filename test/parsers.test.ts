@@ -1,10 +1,9 @@
 /**
- * Every parser against the real recorded responses in shared/data/psx-raw:
+ * Every parser against the real recorded responses (vendored in test/fixtures/psx):
  * row counts equal what the recordings hold, and spot values equal the raw
  * cells (checked by eye against the files).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { readFileSync } from "node:fs"
 import { parseCompanyPage } from "../domain/psx/CompanyPage.ts"
 import { parseAnnouncements, parseCompanyPayouts, parseMarketPayouts } from "../domain/psx/Filings.ts"
 import { parseIndexConstituents, parseScreener, parseSectors, parseSymbols } from "../domain/psx/Listing.ts"
@@ -16,9 +15,9 @@ import {
   parseMarketWatch,
   parseOhlcvCsv
 } from "../domain/psx/Prices.ts"
+import { readPsx } from "./support/Fixtures.ts"
 
-const RAW = new URL("../../shared/data/psx-raw/", import.meta.url)
-const read = (p: string) => readFileSync(new URL(p, RAW), "utf8")
+const read = readPsx
 
 describe("listing parsers", () => {
   it("GET /symbols: 1,029 instruments, 282 debt and 9 ETFs", () => {

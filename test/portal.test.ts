@@ -1,6 +1,6 @@
 /**
  * The live portal adapter against a loopback stand-in for dps.psx.com.pk
- * that answers with the real recorded responses (shared/data/psx-raw): the
+ * that answers with the real recorded responses (test/fixtures/psx): the
  * routes, form posts, parsing, politeness (spacing, User-Agent), retries and
  * SOURCE_UNAVAILABLE on every kind of failure. Nothing leaves this machine.
  */
@@ -8,16 +8,15 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Context, Duration, Effect, Layer } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { SqlClient } from "effect/sql"
-import { readFileSync } from "node:fs"
 import { createServer, type IncomingMessage } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { SourceUnavailable } from "../domain/Errors.ts"
 import { PortalRefresh } from "../src/ingest/PortalRefresh.ts"
 import { PsxPortal } from "../src/sources/PsxPortal.ts"
+import { readPsx } from "./support/Fixtures.ts"
 import { TestStore } from "./support/TestApp.ts"
 
-const RAW = new URL("../../shared/data/psx-raw/", import.meta.url)
-const fixture = (p: string) => readFileSync(new URL(p, RAW), "utf8")
+const fixture = readPsx
 
 interface Seen {
   readonly method: string
@@ -118,7 +117,14 @@ describe("PSX portal adapter", () => {
     it.effect("requests are spaced at least the minimum interval apart", () =>
       Effect.gen(function*() {
         const fake = yield* FakePortal
-        const times = fake.seen.map((s) => s.at)
+        const portal = yield* PsxPortal
+        const before = fake.seen.length
+        // Four requests of its own, issued back to back and concurrently.
+        yield* Effect.all([portal.marketWatch, portal.marketWatch, portal.marketPayouts, portal.announcements("HUBC")], {
+          concurrency: "unbounded"
+        })
+        const times = fake.seen.slice(before).map((s) => s.at)
+        assert.strictEqual(times.length, 4)
         for (let i = 1; i < times.length; i++) assert.isAtLeast(times[i]! - times[i - 1]!, 150, "unspaced requests arrive a few ms apart")
       }))
 
@@ -168,6 +174,13 @@ describe("portal refresh", () => {
           "https://dps.psx.com.pk/screener",
           "https://dps.psx.com.pk/symbols"
         ])
+        // Fetched and loaded in this run: ISO instants, the load no earlier than the fetch.
+        const times = yield* sql<{ retrieved_at: string; loaded_at: string }>`
+          select retrieved_at, to_char(loaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as loaded_at from datasets`
+        for (const t of times) {
+          assert.match(t.retrieved_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
+          assert.isAtLeast(Date.parse(t.loaded_at), Date.parse(t.retrieved_at))
+        }
         const luck = yield* sql<{ n: number }>`select count(*)::int as n from payouts where symbol = 'LUCK'`
         assert.strictEqual(luck[0]!.n, 2)
       }))

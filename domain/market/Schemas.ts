@@ -16,7 +16,9 @@ export const Source = Schema.Struct({
   dataset: Schema.String,
   source: Schema.String,
   as_of: Schema.String.annotate({ description: "The market date or instant the figures describe" }),
-  retrieved_at: Instant,
+  retrieved_at: Schema.String.annotate({
+    description: "When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC)"
+  }),
   recorded_in: opt(Schema.String)
 })
 export type Source = typeof Source.Type
@@ -280,7 +282,10 @@ export const DatasetFreshness = Schema.Struct({
   first_date: opt(IsoDate),
   last_date: opt(IsoDate),
   as_of: Schema.String,
-  retrieved_at: Instant,
+  retrieved_at: Schema.String.annotate({
+    description: "When the figures were fetched from upstream: the recording's retrieval date or month, or the live read's instant"
+  }),
+  loaded_at: Instant.annotate({ description: "When this service loaded the dataset into its store" }),
   age_days: opt(Schema.Int.annotate({ description: "Days from as_of to now" })),
   recorded_in: Schema.String,
   licence: Schema.String,

@@ -33,6 +33,7 @@ export const DatasetRow = Schema.Struct({
   recorded_at: Schema.String,
   as_of: Schema.String,
   retrieved_at: Schema.String,
+  loaded_at: Schema.String,
   rows: Schema.Finite,
   notes: t,
   coverage_symbols: n,

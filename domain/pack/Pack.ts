@@ -3,51 +3,88 @@
  * provenance, and compact columnar price series (day offsets from a start
  * date; a missing value is null in its column, never 0).
  */
+import { Option, Result, Schema, SchemaIssue } from "effect"
 import type { PriceRow } from "../psx/Prices.ts"
 
-export interface PackProvenance {
-  readonly id: string
-  readonly file: string
-  readonly title: string
+/** A date, a month, or an instant, at the precision the recording gives it. */
+const RecordingTime = Schema.String.check(
+  Schema.isPattern(/^\d{4}-\d{2}(-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z)?)?$/u)
+).annotate({ description: "YYYY-MM, YYYY-MM-DD or an ISO 8601 UTC instant" })
+const Text = Schema.NonEmptyString
+
+/**
+ * One dataset's provenance. Every field is required and non-empty: a pack
+ * whose manifest lacks one does not build (scripts/build-pack.ts) and does
+ * not import (DataPack decodes the manifest with this schema).
+ */
+export const PackProvenance = Schema.Struct({
+  id: Text,
+  file: Text,
+  title: Text,
   /** What the figures are, as the exchange publishes them. */
-  readonly source: string
+  source: Text,
   /** The upstream address the recording was taken from. */
-  readonly upstream: string
+  upstream: Text,
   /** The file(s) in the recording. */
-  readonly path: string
-  readonly repository: string
-  readonly commit: string
-  readonly licence: string
-  /** When the recording was made (date or month). */
-  readonly recordedAt: string
+  path: Text,
+  repository: Text,
+  commit: Text,
+  licence: Text,
+  /** When the recording was retrieved from upstream (date or month, as the recording states it). */
+  recordedAt: RecordingTime,
   /** The market date or instant the figures describe. */
-  readonly asOf: string
-  readonly rows: number
+  asOf: RecordingTime,
+  rows: Schema.Int,
   /** reason → count of values or rows the parser left out. */
-  readonly skipped: Readonly<Record<string, number>>
-  readonly notes?: string
-  readonly bytes: number
-  readonly sha256: string
-}
+  skipped: Schema.Record(Schema.String, Schema.Int),
+  notes: Schema.optionalKey(Schema.String),
+  bytes: Schema.Int,
+  sha256: Text
+})
+export type PackProvenance = typeof PackProvenance.Type
 
-export interface PackManifest {
-  readonly version: string
-  readonly builtFrom: string
-  readonly notice: string
-  readonly datasets: ReadonlyArray<PackProvenance>
-}
+export const PackManifest = Schema.Struct({
+  version: Text,
+  builtFrom: Text,
+  notice: Text,
+  datasets: Schema.Array(PackProvenance)
+})
+export type PackManifest = typeof PackManifest.Type
 
-export interface EncodedSeries {
+/**
+ * What is wrong with a manifest, one line per problem (empty when it
+ * decodes): a missing or empty provenance field names its dataset and field.
+ */
+export const manifestProblems = (value: unknown): ReadonlyArray<string> => {
+  const result = Schema.decodeUnknownResult(PackManifest)(value, { errors: "all" })
+  if (Result.isSuccess(result)) return []
+  const datasets = Schema.decodeUnknownOption(Schema.Struct({ datasets: Schema.Array(Schema.Struct({ id: Schema.String })) }))(value)
+  const idAt = (i: unknown) =>
+    Option.match(datasets, { onNone: () => undefined, onSome: (m) => (typeof i === "number" ? m.datasets[i]?.id : undefined) })
+  return formatIssues(result.failure.issue).issues.map((issue) => {
+    const path = (issue.path ?? []).map((p) => (typeof p === "object" ? p.key : p))
+    const id = path[0] === "datasets" ? idAt(path[1]) : undefined
+    const where = path.map(String).join(".")
+    return `${where}${id !== undefined ? ` (dataset ${id})` : ""}: ${issue.message}`
+  })
+}
+const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
+
+const Column = Schema.Array(Schema.NullOr(Schema.Finite))
+
+/** A price series in columns (the pack's storage form). */
+export const EncodedSeries = Schema.Struct({
   /** First date, YYYY-MM-DD. */
-  readonly s: string
+  s: Schema.String,
   /** Days since the previous row (the first is 0). */
-  readonly d: ReadonlyArray<number>
-  readonly c: ReadonlyArray<number>
-  readonly v?: ReadonlyArray<number | null>
-  readonly o?: ReadonlyArray<number | null>
-  readonly h?: ReadonlyArray<number | null>
-  readonly l?: ReadonlyArray<number | null>
-}
+  d: Schema.Array(Schema.Int),
+  c: Schema.Array(Schema.Finite),
+  v: Schema.optionalKey(Column),
+  o: Schema.optionalKey(Column),
+  h: Schema.optionalKey(Column),
+  l: Schema.optionalKey(Column)
+})
+export type EncodedSeries = typeof EncodedSeries.Type
 
 const DAY = 86_400_000
 const toDay = (iso: string) => Date.parse(iso + "T00:00:00Z") / DAY

@@ -85,7 +85,7 @@ export const parseCompanyPage = (raw: string): CompanyPage => {
   const equity = between(html, 'id="equity"', 'id="announcements"')
   const eq = [...equity.matchAll(/<div class="stats_label">([\s\S]*?)<\/div><div class="stats_value">([\s\S]*?)<\/div>/g)].map((
     m
-  ) => [textOf(m[1]!), textOf(m[2]!)] as const)
+  ): readonly [string, string] => [textOf(m[1]!), textOf(m[2]!)])
   const ff = eq.filter(([l]) => /free float/i.test(l))
   const statements: Array<StatementLine> = []
   const fin = between(html, 'id="financials"', 'id="ratios"')

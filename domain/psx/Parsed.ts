@@ -18,8 +18,10 @@ export const collector = <A>() => {
 }
 
 /** Copies only the defined values: absent stays absent, never 0 or null. */
-export const defined = <T extends Record<string, unknown>>(o: T): { [K in keyof T]?: Exclude<T[K], undefined> } => {
+export function defined<T extends Record<string, unknown>>(o: T): { [K in keyof T]?: Exclude<T[K], undefined> }
+// The loop keeps exactly the keys of `o` whose values are defined, which is the type above.
+export function defined(o: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const k in o) if (o[k] !== undefined) out[k] = o[k]
-  return out as { [K in keyof T]?: Exclude<T[K], undefined> }
+  return out
 }

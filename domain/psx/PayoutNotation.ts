@@ -54,6 +54,7 @@ export const parsePayoutDetails = (raw: string): ReadonlyArray<PayoutPart> => {
 }
 
 export type PeriodType = "YR" | "HYR" | "IQ" | "IIQ" | "IIIQ"
+const periodTypes: ReadonlyArray<PeriodType> = ["YR", "HYR", "IQ", "IIQ", "IIIQ"]
 
 /** "30/06/2026(HYR)" → the period end and its type. */
 export const parseFinancialResult = (raw: string): { periodEnd?: string; periodType?: PeriodType } => {
@@ -63,7 +64,8 @@ export const parseFinancialResult = (raw: string): { periodEnd?: string; periodT
     return d ? { periodEnd: d } : {}
   }
   const periodEnd = parseDate(m[1])
-  return { ...(periodEnd ? { periodEnd } : {}), periodType: m[2]!.toUpperCase() as PeriodType }
+  const periodType = periodTypes.find((t) => t === m[2]!.toUpperCase())
+  return { ...(periodEnd ? { periodEnd } : {}), ...(periodType ? { periodType } : {}) }
 }
 
 /** Cash per share in rupees from a part, given the face value in force. */

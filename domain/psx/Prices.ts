@@ -71,6 +71,10 @@ export const parseHistorical = (html: string): Parsed<PriceRow> => {
   return out.done()
 }
 
+/** The `data` member of a portal JSON answer, if it has one. */
+const dataOf = (json: unknown): unknown =>
+  typeof json === "object" && json !== null && "data" in json ? json.data : undefined
+
 /**
  * `GET /timeseries/eod/{SYM}`: `{status, message, data: [[epoch, close, volume, open], …]}`.
  * An unknown symbol answers an empty `data`: that is "no rows", and the
@@ -78,7 +82,7 @@ export const parseHistorical = (html: string): Parsed<PriceRow> => {
  */
 export const parseEod = (json: unknown): Parsed<PriceRow> => {
   const out = dailyRows()
-  const data = (json as { data?: unknown })?.data
+  const data = dataOf(json)
   if (!Array.isArray(data)) return out.done()
   for (const item of data) {
     if (!Array.isArray(item) || typeof item[0] !== "number") {
@@ -188,7 +192,7 @@ export const parseMarketSummary = (csv: string): Parsed<SummaryRow> => {
     for (;;) {
       const m = /(XD|XB|XR)$/.exec(name)
       if (!m) break
-      markers.unshift(m[1] as "XD" | "XB" | "XR")
+      markers.unshift(m[1] === "XD" ? "XD" : m[1] === "XB" ? "XB" : "XR")
       name = name.slice(0, -2)
     }
     out.rows.push({
@@ -256,7 +260,7 @@ export interface IntradayTick {
 /** `GET /timeseries/int/{SYM}`: `{status, message, data: [[epoch, price, volume], …]}` newest first: today's ticks. */
 export const parseIntraday = (json: unknown): Parsed<IntradayTick> => {
   const out = collector<IntradayTick>()
-  const data = (json as { data?: unknown })?.data
+  const data = dataOf(json)
   if (!Array.isArray(data)) return out.done()
   for (const item of data) {
     if (!Array.isArray(item) || typeof item[0] !== "number" || typeof item[1] !== "number" || !(item[1] > 0)) {

@@ -89,7 +89,7 @@ export const parseKarachiDateTime = (date: string | undefined, time?: string): s
     h = Number(clock[1]) % 12 + (clock[3]!.toUpperCase() === "PM" ? 12 : 0)
     min = Number(clock[2])
   }
-  const [y, mo, d] = day.split("-").map(Number) as [number, number, number]
+  const [y = NaN, mo = NaN, d = NaN] = day.split("-").map(Number)
   return new Date(Date.UTC(y, mo - 1, d, h, min) - KARACHI_OFFSET_SECONDS * 1000).toISOString()
 }
 

@@ -37,13 +37,13 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   ),
   dataDir: Config.String("PSX_DATA_DIR").pipe(Config.withDefault("./.data/pg")),
   logLevel: Config.Literals(["All", "Trace", "Debug", "Info", "Warn", "Error", "Fatal", "None"], "LOG_LEVEL").pipe(
-    Config.withDefault("Info" as const)
+    Config.withDefault<"Info">("Info")
   ),
   rateLimit: Config.all({
     perSecond: positive("RATE_LIMIT_PER_SECOND", 50),
     burst: positive("RATE_LIMIT_BURST", 200)
   }),
-  source: Config.Literals(["pack", "portal"], "PSX_SOURCE").pipe(Config.withDefault("pack" as const)),
+  source: Config.Literals(["pack", "portal"], "PSX_SOURCE").pipe(Config.withDefault<"pack">("pack")),
   autoImport: Config.Boolean("PSX_AUTO_IMPORT").pipe(Config.withDefault(true)),
   cursorSecret: Config.option(Config.Redacted("CURSOR_SECRET")).pipe(
     Config.map(Option.filter((secret) => Redacted.value(secret) !== ""))

@@ -3,7 +3,7 @@
  * and is expanded in the database with `jsonb_to_recordset`, so thousands of
  * rows cost one statement and one round trip (no row-at-a-time inserts).
  */
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 
 export interface UpsertSpec {
@@ -34,3 +34,9 @@ export const upsert = (spec: UpsertSpec, rows: ReadonlyArray<Record<string, unkn
     }
     return rows.length
   })
+
+/** Query rows decoded with a schema (a row that does not match is a defect of the store, not a value to guess). */
+export const decodeRows = <S extends Schema.Decoder<unknown>>(row: S) => {
+  const decode = Schema.decodeUnknownEffect(Schema.Array(row))
+  return <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) => Effect.flatMap(query, (rows) => Effect.orDie(decode(rows)))
+}

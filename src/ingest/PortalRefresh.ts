@@ -9,9 +9,10 @@
 import { Clock, Context, Duration, Effect, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SourceUnavailable } from "../../domain/Errors.ts"
+import { Sector } from "../../domain/pack/Datasets.ts"
 import { AppConfig } from "../config/AppConfig.ts"
 import { PsxPortal } from "../sources/PsxPortal.ts"
-import { upsert } from "./Bulk.ts"
+import { decodeRows, upsert } from "./Bulk.ts"
 import type { StepSummary } from "./Progress.ts"
 import {
   announcementRow,
@@ -41,12 +42,16 @@ export class PortalRefresh extends Context.Service<PortalRefresh, {
       const portal = yield* PsxPortal
       const provided = <A, E>(e: Effect.Effect<A, E, SqlClient.SqlClient>) => Effect.provideService(e, SqlClient.SqlClient, sql)
 
-      const record = (id: string, title: string, path: string, rows: number, skipped: Record<string, number>, now: string) =>
-        provided(upsert(datasetsTable, [{
-          id, title, source: `PSX data portal GET ${path}`, upstream: `${PORTAL}${path}`, path, repository: "live portal",
-          commit: "-", licence: "data © Pakistan Stock Exchange; redistribution restricted", recorded_at: now, as_of: now,
-          retrieved_at: now, rows, skipped, notes: "read live by the portal refresh", pack_version: null
-        }]))
+      const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
+      /** `fetchedAt`: when the portal's answer arrived; `loaded_at`: when it was written here. */
+      const record = (id: string, title: string, path: string, rows: number, skipped: Record<string, number>, fetchedAt: string) =>
+        Effect.flatMap(now, (loadedAt) =>
+          provided(upsert(datasetsTable, [{
+            id, title, source: `PSX data portal GET ${path}`, upstream: `${PORTAL}${path}`, path, repository: "live portal",
+            commit: "-", licence: "data © Pakistan Stock Exchange; redistribution restricted", recorded_at: fetchedAt,
+            as_of: fetchedAt, retrieved_at: fetchedAt, loaded_at: loadedAt, rows, skipped,
+            notes: "read live by the portal refresh", pack_version: null
+          }])))
 
       const step = <A>(
         id: string,
@@ -56,11 +61,11 @@ export class PortalRefresh extends Context.Service<PortalRefresh, {
         write: (rows: ReadonlyArray<A>, now: string) => Effect.Effect<number, unknown, SqlClient.SqlClient>
       ) =>
         Effect.gen(function*() {
-          const now = new Date(yield* Clock.currentTimeMillis).toISOString()
           const parsed = yield* fetch
+          const fetchedAt = yield* now
           const written = yield* sql.withTransaction(provided(Effect.gen(function*() {
-            const n = yield* write(parsed.rows, now)
-            yield* record(id, title, path, n, { ...parsed.skipped }, now)
+            const n = yield* write(parsed.rows, fetchedAt)
+            yield* record(id, title, path, n, { ...parsed.skipped }, fetchedAt)
             return n
           })))
           return { dataset: id, read: parsed.rows.length, written, skipped: parsed.skipped }
@@ -74,7 +79,7 @@ export class PortalRefresh extends Context.Service<PortalRefresh, {
         )
 
       const runOnce = Effect.gen(function*() {
-        const sectors = yield* sql<{ code: string; name: string }>`select code, name from sectors`.pipe(Effect.orElseSucceed(() => []))
+        const sectors = yield* decodeRows(Sector)(sql`select code, name from sectors`).pipe(Effect.orElseSucceed(() => []))
         const maps = {
           codeByName: new Map(sectors.map((s) => [s.name, s.code])),
           nameByCode: new Map(sectors.map((s) => [s.code, s.name]))

@@ -77,8 +77,8 @@ export const datasetsTable: UpsertSpec = {
   table: "datasets",
   columns: {
     id: "text", title: "text", source: "text", upstream: "text", path: "text", repository: "text",
-    commit: "text", licence: "text", recorded_at: "text", as_of: "text", retrieved_at: "timestamptz",
-    rows: "integer", skipped: "jsonb", notes: "text", pack_version: "text"
+    commit: "text", licence: "text", recorded_at: "text", as_of: "text", retrieved_at: "text",
+    loaded_at: "timestamptz", rows: "integer", skipped: "jsonb", notes: "text", pack_version: "text"
   },
   key: ["id"]
 }

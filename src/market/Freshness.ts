@@ -52,6 +52,7 @@ export class Freshness extends Context.Service<Freshness, {
               rows: d.rows,
               as_of: d.as_of,
               retrieved_at: d.retrieved_at,
+              loaded_at: d.loaded_at,
               recorded_in: `${d.repository}@${d.commit}`,
               licence: d.licence,
               ...(d.coverage_symbols !== undefined ? { symbols: d.coverage_symbols } : {}),

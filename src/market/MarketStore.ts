@@ -119,7 +119,7 @@ export class MarketStore extends Context.Service<MarketStore, {
           datasets: yield* rows(
             R.DatasetRow,
             `SELECT id, title, source, upstream, repository, commit, licence, recorded_at, as_of,
-                    ${iso("retrieved_at")} AS retrieved_at, rows::float8 AS rows, notes, coverage_symbols::float8 AS coverage_symbols,
+                    retrieved_at, ${iso("loaded_at")} AS loaded_at, rows::float8 AS rows, notes, coverage_symbols::float8 AS coverage_symbols,
                     coverage_first::text, coverage_last::text
              FROM datasets ORDER BY id`
           ),

@@ -1,24 +1,28 @@
 /**
  * The bundled offline data pack (data/pack): its manifest and datasets, read
- * from the project's own files. Failure to read or decode is
- * SOURCE_UNAVAILABLE, never an empty success.
+ * from the project's own files and decoded with their schemas
+ * (domain/pack/Pack.ts, domain/pack/Datasets.ts). Failure to read or decode
+ * is SOURCE_UNAVAILABLE, never an empty success or a guessed value.
  *
  * Owns: locating and decoding pack files. Does not own: storing them (Ingest).
  */
-import { Context, Effect, FileSystem, Layer } from "effect"
+import { Context, Effect, FileSystem, Layer, Schema } from "effect"
 import { fileURLToPath } from "node:url"
 import { gunzipSync } from "node:zlib"
-import type { PackManifest } from "../../domain/pack/Pack.ts"
+import { type PackDataset, type PackDatasetId, PackDatasets } from "../../domain/pack/Datasets.ts"
+import { PackManifest } from "../../domain/pack/Pack.ts"
 import { SourceUnavailable } from "../../domain/Errors.ts"
 
 export interface DataPackShape {
   readonly directory: string
   readonly manifest: Effect.Effect<PackManifest, SourceUnavailable>
-  /** The decoded JSON of one dataset of the manifest. */
-  readonly dataset: (id: string) => Effect.Effect<unknown, SourceUnavailable>
+  /** One dataset of the manifest, decoded with its schema. */
+  readonly dataset: <K extends PackDatasetId>(id: K) => Effect.Effect<PackDataset<K>, SourceUnavailable>
 }
 
 export const defaultPackDirectory = fileURLToPath(new URL("../../data/pack/", import.meta.url))
+
+const messageOf = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause))
 
 export class DataPack extends Context.Service<DataPack, DataPackShape>()("psx/sources/DataPack") {
   static readonly layerAt = (directory: string) =>
@@ -27,26 +31,28 @@ export class DataPack extends Context.Service<DataPack, DataPackShape>()("psx/so
       Effect.gen(function*() {
         const fs = yield* FileSystem.FileSystem
         const unavailable = (what: string) => (cause: unknown) =>
-          new SourceUnavailable({ message: `data pack: cannot read ${what}: ${String((cause as Error)?.message ?? cause)}` })
-        const readJson = (file: string) =>
+          new SourceUnavailable({ message: `data pack: cannot read ${what}: ${messageOf(cause).slice(0, 400)}` })
+        const read = <S extends Schema.Decoder<unknown>>(file: string, schema: S) =>
           fs.readFile(`${directory}/${file}`).pipe(
-            Effect.mapError(unavailable(file)),
             Effect.flatMap((bytes) =>
               Effect.try({
-                try: () => JSON.parse(new TextDecoder().decode(file.endsWith(".gz") ? gunzipSync(bytes) : bytes)) as unknown,
-                catch: unavailable(file)
+                try: (): unknown => JSON.parse(new TextDecoder().decode(file.endsWith(".gz") ? gunzipSync(bytes) : bytes)),
+                catch: (e) => e
               })
-            )
+            ),
+            Effect.flatMap(Schema.decodeUnknownEffect(schema)),
+            Effect.mapError(unavailable(file))
           )
-        const manifest = Effect.cached(readJson("manifest.json") as Effect.Effect<PackManifest, SourceUnavailable>)
-        const cachedManifest = yield* manifest
-        const dataset = Effect.fn("DataPack.dataset")(function*(id: string) {
-          const m = yield* cachedManifest
-          const entry = m.datasets.find((d) => d.id === id)
-          if (entry === undefined) return yield* new SourceUnavailable({ message: `data pack has no dataset ${id}` })
-          return yield* readJson(entry.file)
-        })
-        return { directory, manifest: cachedManifest, dataset }
+        const manifest = yield* Effect.cached(read("manifest.json", PackManifest))
+        const dataset = <K extends PackDatasetId>(id: K) =>
+          Effect.gen(function*() {
+            const m = yield* manifest
+            const entry = m.datasets.find((d) => d.id === id)
+            if (entry === undefined) return yield* new SourceUnavailable({ message: `data pack has no dataset ${id}` })
+            const schema: Schema.Decoder<PackDataset<K>> = PackDatasets[id]
+            return yield* read(entry.file, schema)
+          }).pipe(Effect.withSpan("DataPack.dataset", { attributes: { id } }))
+        return { directory, manifest, dataset }
       })
     )
 

@@ -10,7 +10,7 @@
  * success. Parsing is done by the pure parsers in domain/psx.
  */
 import { Clock, Config, Context, Duration, Effect, Layer, Schedule, Semaphore } from "effect"
-import { FetchHttpClient, HttpClient, HttpClientRequest } from "effect/http"
+import { FetchHttpClient, HttpClient, HttpClientError, HttpClientRequest } from "effect/http"
 import { SourceUnavailable } from "../../domain/Errors.ts"
 import { type CompanyPage, parseCompanyPage } from "../../domain/psx/CompanyPage.ts"
 import { type Announcement, parseAnnouncements, parseCompanyPayouts, parseMarketPayouts, type PayoutRow } from "../../domain/psx/Filings.ts"
@@ -54,6 +54,9 @@ export const portalConfig = Config.all({
 })
 
 type Result<A> = Effect.Effect<Parsed<A>, SourceUnavailable>
+
+/** The HTTP status a failed request carries, if it got an answer at all. */
+const statusOf = (e: unknown): number | undefined => (HttpClientError.isHttpClientError(e) ? e.response?.status : undefined)
 
 export class PsxPortal extends Context.Service<PsxPortal, {
   readonly symbols: Result<ListedSymbol>
@@ -101,13 +104,13 @@ export class PsxPortal extends Context.Service<PsxPortal, {
             schedule: Schedule.exponential(Duration.millis(250)),
             while: (e) => {
               // Retry what can pass: transport faults, time-outs and 5xx; not a 404.
-              const status = (e as { response?: { status?: number } })?.response?.status
+              const status = statusOf(e)
               return status === undefined || status >= 500
             }
           }),
           Effect.mapError((e) =>
             new SourceUnavailable({
-              message: `PSX portal: ${what} failed (${String((e as { message?: string })?.message ?? e).slice(0, 160)})`
+              message: `PSX portal: ${what} failed (${(e instanceof Error ? e.message : String(e)).slice(0, 160)})`
             })
           )
         )
@@ -129,7 +132,7 @@ export class PsxPortal extends Context.Service<PsxPortal, {
         fetchText(what, HttpClientRequest.get(path)).pipe(
           Effect.flatMap((text) =>
             Effect.try({
-              try: () => JSON.parse(text) as unknown,
+              try: (): unknown => JSON.parse(text),
               catch: () => new SourceUnavailable({ message: `PSX portal: ${what} answered something that is not JSON` })
             })
           ),

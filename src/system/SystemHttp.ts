@@ -6,6 +6,8 @@ import { PackImport } from "../ingest/PackImport.ts"
 import { Api } from "../http/Api.ts"
 import { livenessResponse } from "../http/Guard.ts"
 
+const ready: "ready" = "ready"
+
 export const SystemHttp = HttpApiBuilder.group(Api, "system", (handlers) =>
   Effect.gen(function*() {
     const db = yield* Database
@@ -16,6 +18,6 @@ export const SystemHttp = HttpApiBuilder.group(Api, "system", (handlers) =>
       .handle("ready", () =>
         Effect.flatMap(db.ping, (ok) =>
           ok
-            ? Effect.map(importer.state, (data_pack) => ({ status: "ready" as const, database: db.mode, data_pack }))
+            ? Effect.map(importer.state, (data_pack) => ({ status: ready, database: db.mode, data_pack }))
             : Effect.fail(new SourceUnavailable({ message: `the ${db.mode} database did not answer within a second` }))))
   }))
