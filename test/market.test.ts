@@ -26,7 +26,7 @@ const isError = (r: { status: number; body: any }, status: number, code: string)
   assert.isString(r.body.message)
 }
 
-layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServices: true })("market data over the bundled pack", (it) => {
+layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServices: true })("market data over the bundled pack", (it) => {
   it.effect("a second import of the same pack does nothing", () =>
     Effect.gen(function*() {
       const importer = yield* PackImport
