@@ -12,33 +12,10 @@
  * splits change the quantity and conserve total cost.
  */
 import type { LedgerEvent, PortfolioEvent } from "./Events.ts"
+import type { TransactionBody } from "./Schemas.ts"
 
-export type Command =
-  | {
-    readonly kind: "buy" | "sell"
-    readonly symbol: string
-    readonly quantity: number
-    readonly price: number
-    readonly fees?: number | undefined
-    readonly trade_date: string
-  }
-  | {
-    readonly kind: "dividend"
-    readonly symbol: string
-    readonly trade_date: string
-    readonly gross_amount?: number | undefined
-    readonly per_share?: number | undefined
-    readonly tax_withheld?: number | undefined
-  }
-  | { readonly kind: "bonus"; readonly symbol: string; readonly trade_date: string; readonly percent: number }
-  | {
-    readonly kind: "split"
-    readonly symbol: string
-    readonly trade_date: string
-    readonly numerator: number
-    readonly denominator: number
-  }
-  | { readonly kind: "reversal"; readonly event_id: string; readonly reason: string }
+/** A command is a transaction body as the API decodes it (one schema, domain/ledger/Schemas.ts). */
+export type Command = typeof TransactionBody.Type
 
 export interface Position {
   readonly symbol: string

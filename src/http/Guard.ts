@@ -24,11 +24,10 @@ const exempt = new Set(["/health", "/ready"])
 let sequence = 0
 const nextRequestId = () => `${Date.now().toString(36)}-${(++sequence).toString(36)}`
 
-const clientOf = (request: HttpServerRequest.HttpServerRequest) => {
-  const auth = request.headers["authorization"]
-  if (auth !== undefined && auth.length > 7) return `key:${auth}`
+/** The rate-limit bucket: the authenticated principal, else the address (RateLimiter.clientOf). */
+const clientOf = (limiter: typeof RateLimiter.Service, request: HttpServerRequest.HttpServerRequest) => {
   const address = request.remoteAddress
-  return `ip:${address._tag === "Some" ? address.value : "unknown"}`
+  return limiter.clientOf(request.headers["authorization"], address._tag === "Some" ? address.value : "unknown")
 }
 
 /** What a failure or defect that escaped the handlers means for the client. */
@@ -117,7 +116,7 @@ export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
             microCache.set(request.url, { at: start, response })
           }))
       }
-      return Effect.flatMap(Effect.flatMap(limiter.take(clientOf(request)), serve), (response) =>
+      return Effect.flatMap(Effect.flatMap(limiter.take(clientOf(limiter, request)), serve), (response) =>
         Effect.as(
           Effect.logInfo({
             msg: "request",

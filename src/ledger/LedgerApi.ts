@@ -14,10 +14,15 @@ import {
 } from "../../domain/Errors.ts"
 import * as L from "../../domain/ledger/Schemas.ts"
 import { Cursor, limitParam } from "../../domain/Params.ts"
-import { PortfolioAuth } from "./Authorization.ts"
+import { PortfolioAuth } from "./PortfolioAuth.ts"
 
 const describe = (text: string) => OpenApi.annotations({ description: text })
 const auth = [Unauthorized, Forbidden] as const
+
+/** The key-management rule, stated on every key endpoint. */
+const KEY_RULE = "Key management needs the owner's session token, or an API key holding the grant keys:manage, which is " +
+  "never given by default (403 FORBIDDEN otherwise). A key can never mint a credential with a grant it lacks, and never " +
+  "revoke the session or a key holding a grant it lacks."
 
 export const LEDGER_DEFAULT_LIMIT = 100
 export const LEDGER_MAX_LIMIT = 1000
@@ -63,7 +68,7 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
     HttpApiEndpoint.post("transact", "/v1/me/transactions", {
       payload: L.TransactionBody,
       headers: {
-        "idempotency-key": Schema.optional(Schema.String.check(Schema.isMaxLength(200)).annotate({
+        "idempotency-key": Schema.optional(L.StorableText(200).annotate({
           description: "Same key and body: the original result, nothing appended; same key, other body: 409 INVALID_REQUEST"
         }))
       },
@@ -92,16 +97,18 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
       success: L.NewKey.pipe(HttpApiSchema.status(201)),
       error: auth
     }).annotateMerge(describe(
-      "Creates an API key for the signed-in user with the chosen grants (never more than the calling credential holds). " +
-        "The key is shown once."
+      "Creates an API key for the signed-in user with the chosen grants; the key is shown once. " + KEY_RULE
     )),
     HttpApiEndpoint.get("listKeys", "/v1/me/keys", { success: Schema.Array(L.KeyInfo), error: auth })
-      .annotateMerge(describe("This user's keys and sessions, without secrets.")),
+      .annotateMerge(describe("This user's keys and sessions, without secrets. " + KEY_RULE)),
     HttpApiEndpoint.delete("revokeKey", "/v1/me/keys/:id", {
-      params: { id: Schema.String },
+      params: { id: L.Id },
       success: L.KeyInfo,
       error: [...auth, DataNotFound]
-    }).annotateMerge(describe("Revokes a key; it answers 401 from then on."))
+    }).annotateMerge(describe(
+      "Revokes a key or session; it answers 401 from then on. An id with control characters is 400, an unknown one 404. " +
+        KEY_RULE
+    ))
   )
   .middleware(PortfolioAuth)
   .annotateMerge(OpenApi.annotations({ title: "Portfolio ledger" }))

@@ -1,13 +1,13 @@
 /** Handlers of the session, donation, portfolio and ledger endpoints. */
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { analyse } from "../../domain/ledger/Analysis.ts"
 import { periodReturns } from "../../domain/ledger/Returns.ts"
-import type { Command } from "../../domain/ledger/Decider.ts"
 import type { Grant } from "../../domain/ledger/Grants.ts"
 import { Api } from "../http/Api.ts"
+import { RateLimiter } from "../http/RateLimiter.ts"
 import { storeUnavailable } from "../db/Rows.ts"
 import { Prices } from "../market/Prices.ts"
 import { Sources } from "../market/Sources.ts"
@@ -172,7 +172,7 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
         withGrant("portfolio:write", (p) =>
           Effect.gen(function*() {
             const requestId = yield* requestIdOf
-            return yield* portfolio.record(p, payload as Command, {
+            return yield* portfolio.record(p, payload, {
               idempotencyKey: headers["idempotency-key"],
               requestId
             })
@@ -187,11 +187,12 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
           }))))
       .handle("verify", () =>
         withGrant("portfolio:read", (p) => audit.verifyStream(streamOf(p.userId)).pipe(storeUnavailable)))
-      .handle("createKey", ({ payload }) =>
-        Effect.flatMap(CurrentPrincipal, (p) =>
-          keys.createKey(p, payload.grants.filter((g) => p.grants.includes(g)), payload.label)))
+      .handle("createKey", ({ payload }) => Effect.flatMap(CurrentPrincipal, (p) => keys.createKey(p, payload.grants, payload.label)))
       .handle("listKeys", () => Effect.flatMap(CurrentPrincipal, (p) => keys.list(p)))
-      .handle("revokeKey", ({ params }) => Effect.flatMap(CurrentPrincipal, (p) => keys.revoke(p, params.id)))
+      .handle("revokeKey", ({ params }) =>
+        Effect.flatMap(CurrentPrincipal, (p) =>
+          Effect.tap(keys.revoke(p, params.id), (k) =>
+            Effect.map(Effect.serviceOption(RateLimiter), Option.map((l) => l.forgetKey(k.id))))))
   }))
 
 /** The ledger services over a SqlClient (and the market's Quotes and Sources). */
