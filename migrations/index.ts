@@ -5,9 +5,11 @@
 import m0001 from "./0001_service.ts"
 import m0002 from "./0002_market.ts"
 import m0003 from "./0003_ledger.ts"
+import m0005 from "./0005_ledger_audit.ts"
 
 export const migrations = {
   "0001_service": m0001,
   "0002_market": m0002,
-  "0003_ledger": m0003
+  "0003_ledger": m0003,
+  "0005_ledger_audit": m0005
 }

@@ -12,7 +12,8 @@
  * can commit an event with a lower position after a faster one. Readers of
  * the whole ledger therefore page by (transaction id, position) and only
  * below the oldest transaction still in flight: no event can ever appear
- * behind a reader's checkpoint.
+ * behind a reader's checkpoint. The transaction id is compared as a bigint
+ * (`txn`, migration 0005): the embedded store mis-orders `xid8`.
  */
 import { Clock, Context, Data, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
@@ -67,7 +68,7 @@ export const isUniqueViolation = (e: SqlError.SqlError) => {
 
 /** The columns `rowToStored` reads. */
 export const COLUMNS = `position, stream_id, version, event_id, payload, ${iso("recorded_at")} AS recorded_at,
-  effective_date::text AS effective_date, prev_hash, hash, tx::text AS tx`
+  effective_date::text AS effective_date, prev_hash, hash, txn::text AS tx`
 
 export interface AppendOptions {
   /** The stream's positions after the append (computed from all its events); written in the same statement. */
@@ -206,9 +207,9 @@ export class EventStore extends Context.Service<EventStore, {
         Effect.gen(function*() {
           const rows = yield* sql.unsafe<Record<string, unknown>>(
             `SELECT ${COLUMNS} FROM events
-             WHERE tx < pg_snapshot_xmin(pg_current_snapshot())
-               AND (tx, position) > ($1::xid8, $2::bigint)
-             ORDER BY tx, position LIMIT ${limit}`,
+             WHERE txn < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+               AND (txn, position) > ($1::bigint, $2::bigint)
+             ORDER BY txn, position LIMIT ${limit}`,
             [from?.tx ?? "0", from?.position ?? 0]
           )
           const events = rows.map(rowToStored)
