@@ -22,6 +22,9 @@ export interface AppConfigShape {
   readonly cursorSecret: Option.Option<Redacted.Redacted>
   /** With the live portal source, minutes between refreshes. */
   readonly refreshMinutes: number
+  /** The ledger's Ed25519 checkpoint-signing private key (PEM), from LEDGER_SIGNING_KEY or the file LEDGER_SIGNING_KEY_FILE. */
+  readonly ledgerSigningKey: Option.Option<Redacted.Redacted>
+  readonly ledgerSigningKeyFile: Option.Option<string>
 }
 
 const positive = (name: string, fallback: number) =>
@@ -46,7 +49,13 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   cursorSecret: Config.option(Config.Redacted("CURSOR_SECRET")).pipe(
     Config.map(Option.filter((secret) => Redacted.value(secret) !== ""))
   ),
-  refreshMinutes: positive("PSX_REFRESH_MINUTES", 15)
+  refreshMinutes: positive("PSX_REFRESH_MINUTES", 15),
+  ledgerSigningKey: Config.option(Config.Redacted("LEDGER_SIGNING_KEY")).pipe(
+    Config.map(Option.filter((key) => Redacted.value(key).trim() !== ""))
+  ),
+  ledgerSigningKeyFile: Config.option(Config.String("LEDGER_SIGNING_KEY_FILE")).pipe(
+    Config.map(Option.filter((path) => path.trim() !== ""))
+  )
 })
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("psx/AppConfig") {

@@ -12,6 +12,7 @@ import {
   SourceUnavailable,
   Unauthorized
 } from "../../domain/Errors.ts"
+import { SignedCheckpoint, SigningKeys } from "../../domain/ledger/Checkpoint.ts"
 import * as L from "../../domain/ledger/Schemas.ts"
 import { Cursor, limitParam } from "../../domain/Params.ts"
 import { PortfolioAuth } from "./PortfolioAuth.ts"
@@ -44,6 +45,12 @@ export class AccountApi extends HttpApiGroup.make("account")
         "> 0, at most 10,000,000, two decimals at most), currency PKR (the default), optional note. No payment is taken. " +
         "A bad amount is 400 INVALID_REQUEST."
     ))
+    ,
+    HttpApiEndpoint.get("signingKey", "/v1/ledger/signing-key", { success: SigningKeys, error: SourceUnavailable })
+      .annotateMerge(describe(
+        "Public. Every Ed25519 public key the ledger has signed checkpoints with (PEM, SPKI), by key id; the current one is " +
+          "marked. Old keys stay listed after a rotation, so earlier checkpoints stay verifiable."
+      ))
   )
   .annotateMerge(OpenApi.annotations({ title: "Sessions and donations" }))
 {}
@@ -92,6 +99,15 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
         "Grant portfolio:read. Recomputes the hash chain and replays the events into a fresh projection: ok, or the first " +
           "event that does not verify."
       )),
+    HttpApiEndpoint.get("checkpoint", "/v1/me/ledger/checkpoint", {
+      success: SignedCheckpoint,
+      error: [...auth, DataNotFound, SourceUnavailable]
+    }).annotateMerge(describe(
+      "Grant portfolio:read. A fresh signed checkpoint of this portfolio's stream: stream id, version, the head event's " +
+        "chain hash, signing time and key id, as the exact signed bytes (`signed`, UTF-8 canonical JSON in which the head " +
+        "hash appears verbatim) and an Ed25519 signature (`signature`, base64) checkable with GET /v1/ledger/signing-key. " +
+        "404 while the stream is empty."
+    )),
     HttpApiEndpoint.post("createKey", "/v1/me/keys", {
       payload: L.KeyCreateBody,
       success: L.NewKey.pipe(HttpApiSchema.status(201)),

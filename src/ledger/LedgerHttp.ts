@@ -16,6 +16,7 @@ import { CurrentPrincipal, PortfolioAuthLive } from "./Authorization.ts"
 import { Donations } from "./Donations.ts"
 import { EventStore } from "./EventStore.ts"
 import { Keys } from "./Keys.ts"
+import { LedgerSigner } from "./Signing.ts"
 import { LEDGER_DEFAULT_LIMIT } from "./LedgerApi.ts"
 import { Portfolio, streamOf } from "./Portfolio.ts"
 import { toEntries } from "./Projection.ts"
@@ -26,9 +27,11 @@ export const AccountHttp = HttpApiBuilder.group(Api, "account", (handlers) =>
   Effect.gen(function*() {
     const keys = yield* Keys
     const donations = yield* Donations
+    const signer = yield* LedgerSigner
     return handlers
       .handle("session", () => keys.createSession)
       .handle("donate", ({ payload }) => donations.create(payload))
+      .handle("signingKey", () => Effect.map(signer.publicKeys, (keys) => ({ keys })).pipe(storeUnavailable))
   }))
 
 export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =>
@@ -39,6 +42,7 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
     const sources = yield* Sources
     const prices = yield* Prices
     const sql = yield* SqlClient.SqlClient
+    const signer = yield* LedgerSigner
 
     const withGrant = <A, E, R>(grant: Grant, f: (p: typeof CurrentPrincipal.Service) => Effect.Effect<A, E, R>) =>
       Effect.flatMap(CurrentPrincipal, (p) => Effect.andThen(keys.require(p, grant), f(p)))
@@ -187,6 +191,9 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
           }))))
       .handle("verify", () =>
         withGrant("portfolio:read", (p) => audit.verifyStream(streamOf(p.userId)).pipe(storeUnavailable)))
+      .handle("checkpoint", () =>
+        withGrant("portfolio:read", (p) =>
+          signer.checkpoint(streamOf(p.userId)).pipe(Effect.catchTag("SqlError", (e) => storeUnavailable(Effect.fail(e))))))
       .handle("createKey", ({ payload }) => Effect.flatMap(CurrentPrincipal, (p) => keys.createKey(p, payload.grants, payload.label)))
       .handle("listKeys", () => Effect.flatMap(CurrentPrincipal, (p) => keys.list(p)))
       .handle("revokeKey", ({ params }) =>
@@ -196,6 +203,6 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
   }))
 
 /** The ledger services over a SqlClient (and the market's Quotes and Sources). */
-export const LedgerServices = Layer.mergeAll(Portfolio.layer, Donations.layer, Audit.layer, PortfolioAuthLive).pipe(
+export const LedgerServices = Layer.mergeAll(Portfolio.layer, Donations.layer, Audit.layer, PortfolioAuthLive, LedgerSigner.layer).pipe(
   Layer.provideMerge(Layer.mergeAll(Keys.layer, EventStore.layer))
 )
