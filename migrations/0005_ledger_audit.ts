@@ -9,6 +9,10 @@
  *   bytes and the Ed25519 signature; never a private key).
  * - `signing_keys`: every public key the service has signed with, so old
  *   checkpoints stay verifiable after a rotation.
+ * - `stream_heads`: per stream, the head an append continues from (version,
+ *   hash) and the latest effective date. With the holdings projection this is
+ *   the state a command is decided from, so an append's cost does not grow
+ *   with its stream; `verify` checks it against a replay.
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
@@ -34,4 +38,16 @@ export default Effect.gen(function*() {
       signed_at timestamptz NOT NULL
     )`
   yield* sql`CREATE INDEX checkpoints_stream ON checkpoints (stream_id, version)`
+  yield* sql`
+    CREATE TABLE stream_heads (
+      stream_id text PRIMARY KEY,
+      version integer NOT NULL,
+      head_hash text NOT NULL,
+      last_effective date NOT NULL
+    )`
+  yield* sql`
+    INSERT INTO stream_heads (stream_id, version, head_hash, last_effective)
+    SELECT DISTINCT ON (stream_id) stream_id, version, hash,
+           max(effective_date) OVER (PARTITION BY stream_id)
+    FROM events ORDER BY stream_id, version DESC`
 })

@@ -96,7 +96,7 @@ const ingestCommand = Command.make("ingest", {
     Command.withDescription("Import the bundled data pack into the store (idempotent; progress on a terminal, summary at the end)")
   )
 
-const AuditLive = Audit.layer.pipe(Layer.provide(StoreLive))
+const AuditLive = Audit.layer.pipe(Layer.provideMerge(EventStore.layer), Layer.provide(StoreLive))
 
 const progress = (label: string) => (done: number, total: number) =>
   Effect.sync(() => {
@@ -202,7 +202,7 @@ const ledgerExport = Command.make("export", {
     const signed = yield* signer.allCheckpoints
     for (const c of signed) yield* Console.log(canonicalJson({ checkpoint: c }))
     yield* Effect.sync(() => process.stderr.write(`\rexported ${total} events and ${signed.length} checkpoints of the whole ledger\n`))
-  }).pipe(Effect.provide(Layer.mergeAll(AuditLive, Layer.mergeAll(EventStore.layer, LedgerSigner.layer).pipe(Layer.provide(StoreLive)))))).pipe(
+  }).pipe(Effect.provide(Layer.mergeAll(AuditLive, LedgerSigner.layer.pipe(Layer.provide(StoreLive)))))).pipe(
     Command.withDescription(
       "Print events as NDJSON (canonical JSON, with hashes), then the signed checkpoints ({\"checkpoint\": …} lines): one " +
         "stream, or the whole ledger"

@@ -9,7 +9,7 @@ import { assert, layer } from "@effect/vitest"
 import { Deferred, Effect, Fiber } from "effect"
 import { SqlClient } from "effect/sql"
 import { Audit } from "../src/ledger/Audit.ts"
-import { EventStore } from "../src/ledger/EventStore.ts"
+import { EMPTY_HEAD, EventStore } from "../src/ledger/EventStore.ts"
 import { Keys } from "../src/ledger/Keys.ts"
 import { Portfolio, streamOf } from "../src/ledger/Portfolio.ts"
 import { positionsOf, readHoldings, samePositions } from "../src/ledger/Projection.ts"
@@ -248,7 +248,7 @@ layer(TestApp({ withPack: true }), { timeout: 600_000, excludeTestServices: true
         type: "DonationRecorded" as const, donation_id: `race-${n}`, amount: n, currency: "PKR" as const, status: "pending" as const
       })
       const results = yield* Effect.all(
-        [1, 2].map((n) => Effect.result(store.append("race-stream", 0, [donation(n)], {}))),
+        [1, 2].map((n) => Effect.result(store.append("race-stream", EMPTY_HEAD, [donation(n)], {}))),
         { concurrency: 2 }
       )
       const failures = results.filter((r) => r._tag === "Failure")
