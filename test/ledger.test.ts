@@ -2,11 +2,14 @@
  * The portfolio ledger over HTTP and in the store: identity and grants,
  * recording and rejections, idempotency, the database refusing changes to
  * events, tamper detection, rebuilds, catch-up readers and concurrent
- * writers. Runs on the embedded store and, in CI, on the real PostgreSQL
- * (the tests that need several connections at once run there only).
+ * writers, signed checkpoints verified offline, credentials. Runs on the
+ * embedded store and, in CI, on the real PostgreSQL (the tests that hold one
+ * transaction open while another commits need several connections at once,
+ * and run there only; every other test runs on both). Time comes from a
+ * clock fixed to 2026-11-21 (`FixedStart`), never the machine's date.
  */
 import { assert, layer } from "@effect/vitest"
-import { Context, Deferred, Effect, Exit, Fiber, Layer, Option, Redacted } from "effect"
+import { Clock, Context, Deferred, Effect, Exit, Fiber, Layer, Option, Redacted } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { spawnSync } from "node:child_process"
@@ -46,13 +49,33 @@ const del = (path: string, headers: Record<string, string> = {}) =>
   }).pipe(Effect.orDie)
 const userOf = (token: string) => Effect.flatMap(Keys, (k) => k.authenticate(token))
 
+// The service's clock in this file starts at 2026-11-21 10:00 in Karachi and runs at the real rate (so
+// sleeps and timeouts still work): no result depends on the year the suite runs in.
+const START = Date.parse("2026-11-21T05:00:00.000Z")
+const shifted = (real: Clock.Clock): Clock.Clock => {
+  const offset = START - real.currentTimeMillisUnsafe()
+  const millis = () => real.currentTimeMillisUnsafe() + offset
+  return {
+    currentTimeMillisUnsafe: millis,
+    currentTimeMillis: Effect.sync(millis),
+    currentTimeNanosUnsafe: () => BigInt(millis()) * 1_000_000n,
+    currentTimeNanos: Effect.sync(() => BigInt(millis()) * 1_000_000n),
+    monotonicTimeNanosUnsafe: () => real.monotonicTimeNanosUnsafe(),
+    monotonicTimeNanos: real.monotonicTimeNanos,
+    sleep: (duration) => real.sleep(duration)
+  }
+}
+const FixedStart = Layer.effect(Clock.Clock, Clock.clockWith((real) => Effect.succeed(shifted(real))))
+
 // The signing key for this file's checkpoints: a configured key, so the test writes no key file.
 const signingKey = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString()
 
 // HUBC closes recorded in the eod series: 215.42 (2026-05-22), 219.50 (2026-05-25).
 const buyHubc = { kind: "buy", symbol: "HUBC", quantity: 100, price: 215.42, fees: 120, trade_date: "2026-05-22" }
 
-layer(TestApp({ withPack: true, ledgerSigningKey: Option.some(Redacted.make(signingKey)) }), { timeout: 600_000, excludeTestServices: true })("portfolio ledger", (it) => {
+const App = TestApp({ withPack: true, ledgerSigningKey: Option.some(Redacted.make(signingKey)) }).pipe(Layer.provideMerge(FixedStart))
+
+layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", (it) => {
   it.effect("a session is 201 with a token and a user; the token works as a bearer credential", () =>
     Effect.gen(function*() {
       const r = yield* post("/v1/me/session", {})
@@ -219,6 +242,14 @@ layer(TestApp({ withPack: true, ledgerSigningKey: Option.some(Redacted.make(sign
       assert.isFalse((yield* audit.verifyStream(stream)).projection_matches)
       yield* audit.rebuildAll
       assert.isTrue(samePositions(yield* readHoldings(stream), live))
+    }))
+
+  it.effect("the service runs on this file's clock, not the machine's date", () =>
+    Effect.gen(function*() {
+      const t = yield* session
+      const r = yield* send(t, { ...buyHubc, trade_date: "2026-11-23" })
+      isError(r, 400, "INVALID_REQUEST")
+      assert.include(r.body.message, "today is 2026-11-21")
     }))
 
   it.effect("key management needs the session or keys:manage, and never reaches beyond the caller's own grants", () =>
@@ -446,7 +477,9 @@ layer(TestApp({ withPack: true, ledgerSigningKey: Option.some(Redacted.make(sign
       const start = yield* store.readAll(undefined, 1_000_000)
       const insert = (stream: string) =>
         sql`INSERT INTO events (stream_id, version, event_id, type, payload, metadata, recorded_at, effective_date, prev_hash, hash)
-            VALUES (${stream}, 1, ${stream}, 'DonationRecorded', '{}'::jsonb, '{}'::jsonb, now(), current_date, 'x', 'y')`
+            VALUES (${stream}, 1, ${stream}, 'DonationRecorded',
+                    ${JSON.stringify({ type: "DonationRecorded", donation_id: stream, amount: 1, currency: "PKR", status: "pending" })}::jsonb,
+                    '{}'::jsonb, now(), current_date, 'x', 'y')`
       const inserted = yield* Deferred.make<void>()
       const release = yield* Deferred.make<void>()
       // The slow transaction takes its position first and commits last.

@@ -19,31 +19,19 @@ import {
 } from "../../domain/Errors.ts"
 import { circuitBounds, isTradingDay, karachiDate, settlementDate } from "../../domain/market/Calendar.ts"
 import { canonicalJson } from "../../domain/ledger/Chain.ts"
-import { type Command, decide, type Position, type State } from "../../domain/ledger/Decider.ts"
-import type { PortfolioEvent, StoredEvent } from "../../domain/ledger/Events.ts"
+import type { Command, Position } from "../../domain/ledger/Decider.ts"
+import type { StoredEvent } from "../../domain/ledger/Events.ts"
 import type { EventRecord, Holding, RecordResult } from "../../domain/ledger/Schemas.ts"
 import { Cursors } from "../http/Cursors.ts"
 import { Filings } from "../market/Filings.ts"
 import { Quotes } from "../market/Quotes.ts"
 import { storeUnavailable } from "../db/Rows.ts"
-import { ConcurrencyConflict, EventStore, type Head, sha256 } from "./EventStore.ts"
+import { ConcurrencyConflict, EventStore, sha256 } from "./EventStore.ts"
 import type { Principal } from "./Keys.ts"
-import { positionsAfter, positionsOf, readHoldings, toEntries } from "./Projection.ts"
+import { readHoldings } from "./Projection.ts"
+import { LedgerWriter } from "./Writer.ts"
 
 export const streamOf = (userId: string) => `portfolio-${userId}`
-
-/** A decided event as the replay sees it before it is stored (its version; the hash does not matter to positions). */
-const draftOf = (event: PortfolioEvent, version: number): StoredEvent => ({
-  position: 0,
-  stream_id: "",
-  version,
-  event_id: `(new ${version})`,
-  recorded_at: "",
-  effective_date: event.trade_date,
-  event,
-  prev_hash: "",
-  hash: ""
-})
 
 export const toEventRecord = (e: StoredEvent): typeof EventRecord.Type => ({
   event_id: e.event_id,
@@ -80,6 +68,7 @@ export class Portfolio extends Context.Service<Portfolio, {
       const sql = yield* SqlClient.SqlClient
       const cursors = yield* Cursors
       const store = yield* EventStore
+      const writer = yield* LedgerWriter
       const quotes = yield* Quotes
       const filings = yield* Filings
       // Writers to one stream in this process queue behind a striped lock, so
@@ -91,25 +80,6 @@ export class Portfolio extends Context.Service<Portfolio, {
         for (let i = 0; i < streamId.length; i++) h = (h * 31 + streamId.charCodeAt(i)) | 0
         return stripes[Math.abs(h) % stripes.length]!
       }
-
-      // The state appends decide from, per stream: the head and the positions. Kept after each append
-      // (bounded); read from the store on a miss, or after a conflict showed another writer moved on.
-      const states = new Map<string, { readonly head: Head; readonly positions: State }>()
-      const remember = (streamId: string, state: { readonly head: Head; readonly positions: State }) => {
-        states.delete(streamId)
-        states.set(streamId, state)
-        if (states.size > 10_000) states.delete(states.keys().next().value!)
-      }
-      const decidingState = (streamId: string) =>
-        Effect.gen(function*() {
-          const known = states.get(streamId)
-          if (known !== undefined) return known
-          const [head, positions] = yield* Effect.all([
-            store.head(streamId),
-            readHoldings(streamId).pipe(Effect.provideService(SqlClient.SqlClient, sql))
-          ]).pipe(storeUnavailable)
-          return { head, positions: new Map(positions.map((p) => [p.symbol, p])) }
-        })
 
       /** That day's circuit-breaker bounds, from the previous recorded close. */
       const circuitFor = (symbol: string, date: string) =>
@@ -155,40 +125,19 @@ export class Portfolio extends Context.Service<Portfolio, {
             const previous = yield* lookupIdempotent(principal.userId, options.idempotencyKey, requestHash)
             if (previous) return previous
           }
-          const state = yield* decidingState(streamId)
           const now = yield* Clock.currentTimeMillis
           const circuit = command.kind === "buy" || command.kind === "sell"
             ? yield* circuitFor(command.symbol, command.trade_date)
             : undefined
-          const ctx = { today: karachiDate(now), isTradingDay, settlementDate, circuit }
-          // A command taking effect on or after every recorded event applies last: it is decided from the
-          // state alone, at a cost that does not grow with the stream. A backdated one, or a reversal,
-          // needs the history (and the positions are then replayed from it).
-          const inOrder = command.kind !== "reversal" && command.trade_date >= (state.head.last_effective ?? "")
-          const history = inOrder ? [] : yield* store.readStream(streamId).pipe(storeUnavailable)
-          const decision = inOrder
-            ? decide(command, [], ctx, state.positions)
-            : decide(command, toEntries(history), ctx)
-          if (decision._tag === "Rejected") {
-            return yield* new InvalidRequest(decision.rejection)
-          }
-          const positions = inOrder
-            ? positionsAfter(state.positions, decision.events)
-            : positionsOf([...history, ...decision.events.map((event, i) => draftOf(event, state.head.version + i + 1))])
-          const { appended, head } = yield* store.append(
+          const written = yield* writer.write(
             streamId,
-            state.head,
-            decision.events,
+            command,
+            { today: karachiDate(now), isTradingDay, settlementDate, circuit },
             { actor_key_id: principal.keyId, request_id: options.requestId, idempotency_key: options.idempotencyKey },
-            {
-              positions,
-              idempotency: options.idempotencyKey
-                ? { user_id: principal.userId, key: options.idempotencyKey, request_hash: requestHash }
-                : undefined
-            }
-          ).pipe(Effect.tapError(() => Effect.sync(() => states.delete(streamId))))
-          remember(streamId, { head, positions: new Map(positions.map((p) => [p.symbol, p])) })
-          return yield* respond(appended[0]!, positions, false)
+            options.idempotencyKey ? { user_id: principal.userId, key: options.idempotencyKey, request_hash: requestHash } : undefined
+          )
+          if (written._tag === "Rejected") return yield* new InvalidRequest(written.rejection)
+          return yield* respond(written.event, written.positions, false)
         })
 
       const record = Effect.fn("Portfolio.record")(function*(principal: Principal, command: Command, options: RecordOptions) {
