@@ -20,6 +20,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { canonicalJson, chainInput } from "../domain/ledger/Chain.ts"
 import { decodeExportLine, type ExportedEvent, type SignedCheckpoint, verifyExport } from "../domain/ledger/Checkpoint.ts"
+import { AppConfig } from "../src/config/AppConfig.ts"
 import { Audit } from "../src/ledger/Audit.ts"
 import { COLUMNS, ConcurrencyConflict, decodeStored, EMPTY_HEAD, EventStore, sha256 } from "../src/ledger/EventStore.ts"
 import { LedgerSigner, publicKeysFromPem, verifyWith } from "../src/ledger/Signing.ts"
@@ -389,6 +390,32 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
       assert.notStrictEqual(bad.status, 0)
       assert.include(bad.stdout, `FAIL ${stream} version 2`)
     }))
+
+  it.effect("key rotation: checkpoints signed with an earlier key stay verifiable with the published keys", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const t = yield* session
+      assert.strictEqual((yield* send(t, buyHubc)).status, 201)
+      const stream = streamOf((yield* userOf(t)).userId)
+      // Before the rotation: the service signed with another key.
+      const earlierKey = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString()
+      const config = yield* AppConfig
+      const earlierSigner = Context.get(
+        yield* Layer.build(Layer.fresh(LedgerSigner.layer).pipe(
+          Layer.provide(Layer.succeed(AppConfig, { ...config, ledgerSigningKey: Option.some(Redacted.make(earlierKey)) }))
+        )),
+        LedgerSigner
+      )
+      const early = yield* earlierSigner.checkpoint(stream)
+      const late = (yield* get("/v1/me/ledger/checkpoint", bearer(t))).body
+      assert.notStrictEqual(early.key_id, late.key_id)
+      const keys = (yield* get("/v1/ledger/signing-key")).body.keys
+      assert.includeMembers(keys.map((k: any) => k.key_id), [early.key_id, late.key_id])
+      assert.deepStrictEqual(keys.filter((k: any) => k.current).map((k: any) => k.key_id), [late.key_id])
+      const check = verifyWith(publicKeysFromPem(keys.map((k: any) => k.public_key_pem).join("\n")))
+      assert.isTrue(check(early.key_id, early.signed, early.signature))
+      assert.isTrue(check(late.key_id, late.signed, late.signature))
+      assert.strictEqual(check("0000000000000000", late.signed, late.signature), "unknown key")
+    })))
 
   it.effect("the state appends decide from equals the replay after backdated trades and reversals; verify catches a drifted one", () =>
     Effect.gen(function*() {
