@@ -1,24 +1,38 @@
 /**
- * Benchmark: ledger appends per second (each append hashed into its
- * stream's chain and projected into holdings in the same transaction) and
- * verify + replay events per second, side by side with
- * @event-driven-io/emmett-postgresql appending the same events to the same
- * PostgreSQL server (each in its own throwaway database).
+ * Benchmark of the ledger's appends on PostgreSQL (each throwaway database on
+ * the server named below):
+ *
+ * 1. Append latency at stream lengths 10, 1,000 and 20,000 events: p50 and
+ *    p99 of one buy decided and appended through LedgerWriter (decided from
+ *    the kept state, hashed into the chain, projected into holdings and the
+ *    stream head in the same statement). Target: p99 at 20,000 within 1.5×
+ *    of p99 at 10.
+ * 2. Appends per second with 8 writers on 100 streams, side by side with
+ *    @event-driven-io/emmett-postgresql appending the same events (target
+ *    ≥ 1.5× emmett), and verify + replay events per second.
+ * 3. PostgreSQL's own single-row INSERT+COMMIT rate at 8 clients (pgbench,
+ *    10 s), and our appends/s as a ratio of it (target ≥ 0.5×).
  *
  *   node bench/ledger.ts [postgres://postgres@127.0.0.1:5432/postgres]
  */
 import { getPostgreSQLEventStore } from "@event-driven-io/emmett-postgresql"
 import { Effect, Layer, Redacted } from "effect"
 import { execFileSync } from "node:child_process"
+import { writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import type { Command, Context } from "../domain/ledger/Decider.ts"
 import type { LedgerEvent } from "../domain/ledger/Events.ts"
+import { isTradingDay, settlementDate } from "../domain/market/Calendar.ts"
 import { layerPostgres } from "../src/db/Database.ts"
 import { Audit } from "../src/ledger/Audit.ts"
 import { EventStore } from "../src/ledger/EventStore.ts"
-import { positionsOf } from "../src/ledger/Projection.ts"
+import { LedgerWriter } from "../src/ledger/Writer.ts"
 
 const admin = process.argv[2] ?? process.env["DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres"
 const STREAMS = Number(process.env["BENCH_STREAMS"] ?? 100)
 const PER_STREAM = Number(process.env["BENCH_EVENTS"] ?? 400)
+const SAMPLES = Number(process.env["BENCH_SAMPLES"] ?? 300)
 const CONCURRENCY = 8
 
 const psql = (sql: string) => execFileSync("psql", [admin, "-qtAc", sql], { encoding: "utf8" })
@@ -28,7 +42,9 @@ const dbUrl = (name: string) => {
   return u.toString()
 }
 
-// HUBC buys at its recorded 2026-05 closes: the same payload for both stores.
+// HUBC buys at its recorded close of 2026-05-22: the same payload for both stores.
+const DATE = "2026-05-22"
+const buy = (i: number): Command => ({ kind: "buy", symbol: "HUBC", quantity: 1 + (i % 7), price: 215.42, fees: 10, trade_date: DATE })
 const trade = (i: number): LedgerEvent => ({
   type: "TradeRecorded",
   side: "buy",
@@ -36,27 +52,64 @@ const trade = (i: number): LedgerEvent => ({
   quantity: 1 + (i % 7),
   price: 215.42,
   fees: 10,
-  trade_date: "2026-05-22",
-  settlement_date: "2026-05-25",
+  trade_date: DATE,
+  settlement_date: settlementDate(DATE),
   flags: []
 })
+const ctx: Context = { today: "2026-05-25", isTradingDay, settlementDate }
+
+const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
 
 const ours = async (url: string) => {
   const program = Effect.gen(function*() {
     const store = yield* EventStore
+    const writer = yield* LedgerWriter
     const audit = yield* Audit
+    // 1. Latency by stream length: seed in batches of 500 events, then time single appends.
+    const latency: Array<{ length: number; p50: number; p99: number }> = []
+    for (const length of [10, 1_000, 20_000]) {
+      const stream = `portfolio-latency-${length}`
+      let head = yield* store.head(stream)
+      for (let done = 0; done < length;) {
+        const n = Math.min(500, length - done)
+        const events = Array.from({ length: n }, (_, i) => trade(done + i))
+        const r = yield* store.append(stream, head, events, {})
+        head = r.head
+        done += n
+      }
+      yield* audit.rebuildAll // the seeded stream's holdings, as appends would have left them
+      const times: Array<number> = []
+      for (let i = 0; i < SAMPLES; i++) {
+        const t = performance.now()
+        const r = yield* writer.write(stream, buy(i), ctx, {})
+        if (r._tag !== "Appended") throw new Error(r.rejection.message)
+        times.push(performance.now() - t)
+      }
+      times.sort((a, b) => a - b)
+      latency.push({ length, p50: percentile(times, 50), p99: percentile(times, 99) })
+    }
+    // 2. Throughput: 8 writers over 100 streams.
     const started = performance.now()
     yield* Effect.forEach(Array.from({ length: STREAMS }, (_, s) => s), (s) =>
       Effect.forEach(Array.from({ length: PER_STREAM }, (_, i) => i), (i) =>
-        store.append(`portfolio-bench-${s}`, i, [trade(i)], {}, { holdings: positionsOf }),
+        Effect.flatMap(writer.write(`portfolio-bench-${s}`, buy(i), ctx, {}), (r) =>
+          r._tag === "Appended" ? Effect.void : Effect.die(new Error(r.rejection.message))),
         { discard: true }), { concurrency: CONCURRENCY, discard: true })
     const appendSeconds = (performance.now() - started) / 1000
     const v = yield* audit.verifyAll()
-    if (v.failures.length > 0) throw new Error("verify failed")
-    return { appendSeconds, verifySeconds: v.seconds, events: v.events }
+    if (v.failures.length > 0) throw new Error(`verify failed: ${JSON.stringify(v.failures[0])}`)
+    return { latency, appendSeconds, verifySeconds: v.seconds, events: v.events }
   })
-  const layer = Layer.mergeAll(EventStore.layer, Audit.layer).pipe(Layer.provideMerge(layerPostgres(Redacted.make(url), 10)))
-  return Effect.runPromise(Effect.provide(program, layer) as Effect.Effect<{ appendSeconds: number; verifySeconds: number; events: number }>)
+  const layer = Layer.mergeAll(LedgerWriter.layer, Audit.layer).pipe(
+    Layer.provideMerge(EventStore.layer),
+    Layer.provideMerge(layerPostgres(Redacted.make(url), 10))
+  )
+  return Effect.runPromise(Effect.provide(program, layer) as Effect.Effect<{
+    latency: Array<{ length: number; p50: number; p99: number }>
+    appendSeconds: number
+    verifySeconds: number
+    events: number
+  }>)
 }
 
 const emmett = async (url: string) => {
@@ -78,24 +131,45 @@ const emmett = async (url: string) => {
   return { appendSeconds }
 }
 
+/** PostgreSQL's single-row INSERT+COMMIT (autocommit) transactions per second at 8 clients, by pgbench. */
+const pgbench = (url: string) => {
+  execFileSync("psql", [url, "-qtAc", "CREATE TABLE insert_rate (id bigserial PRIMARY KEY, v integer NOT NULL)"])
+  const script = join(tmpdir(), `insert-rate-${process.pid}.sql`)
+  writeFileSync(script, "INSERT INTO insert_rate (v) VALUES (1);\n")
+  const out = execFileSync("pgbench", ["-n", "-c", "8", "-j", "2", "-T", "10", "-f", script, url], { encoding: "utf8" })
+  const m = /tps = ([\d.]+)/u.exec(out)
+  if (!m) throw new Error(`pgbench printed no tps:\n${out}`)
+  return Number(m[1])
+}
+
 const main = async () => {
   const a = `psx_bench_ledger_${process.pid}`
   const b = `psx_bench_emmett_${process.pid}`
-  psql(`CREATE DATABASE ${a}`)
-  psql(`CREATE DATABASE ${b}`)
+  const c = `psx_bench_pgbench_${process.pid}`
+  for (const db of [a, b, c]) psql(`CREATE DATABASE ${db}`)
   try {
     const total = STREAMS * PER_STREAM
     const e = await emmett(dbUrl(b))
     const o = await ours(dbUrl(a))
+    const insertRate = pgbench(dbUrl(c))
+    const oursRate = total / o.appendSeconds
+    console.log(`append latency (one buy decided from the kept state and appended; ${SAMPLES} samples per length)`)
+    console.log("| stream length | p50 ms | p99 ms |")
+    console.log("|---|---|---|")
+    for (const l of o.latency) console.log(`| ${l.length.toLocaleString("en")} | ${l.p50.toFixed(2)} | ${l.p99.toFixed(2)} |`)
+    const p99At = (n: number) => o.latency.find((l) => l.length === n)!.p99
+    console.log(`p99 at 20,000 / p99 at 10: ${(p99At(20_000) / p99At(10)).toFixed(2)} (target ≤ 1.5)`)
+    console.log()
     console.log(`${STREAMS} streams × ${PER_STREAM} appends of one event, ${CONCURRENCY} writers, PostgreSQL`)
     console.log("| store | appends/s | verify + replay events/s |")
     console.log("|---|---|---|")
-    console.log(`| this ledger (hash chain + holdings projection in the transaction) | ${Math.round(total / o.appendSeconds)} | ${Math.round(o.events / o.verifySeconds)} |`)
+    console.log(`| this ledger (decide from state, hash chain, holdings + head in the transaction) | ${Math.round(oursRate)} | ${Math.round(o.events / o.verifySeconds)} |`)
     console.log(`| emmett-postgresql 0.42 (append only) | ${Math.round(total / e.appendSeconds)} | - |`)
-    console.log(`ratio of appends/s (ours / emmett): ${(e.appendSeconds / o.appendSeconds).toFixed(2)}`)
+    console.log(`| PostgreSQL single-row INSERT+COMMIT, 8 clients (pgbench, 10 s) | ${Math.round(insertRate)} | - |`)
+    console.log(`ratio of appends/s, ours / emmett: ${(e.appendSeconds / o.appendSeconds).toFixed(2)} (target ≥ 1.5)`)
+    console.log(`ratio of appends/s, ours / PostgreSQL INSERT+COMMIT: ${(oursRate / insertRate).toFixed(2)} (target ≥ 0.5)`)
   } finally {
-    psql(`DROP DATABASE IF EXISTS ${a} WITH (FORCE)`)
-    psql(`DROP DATABASE IF EXISTS ${b} WITH (FORCE)`)
+    for (const db of [a, b, c]) psql(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`)
   }
 }
 

@@ -6,6 +6,7 @@ import m0001 from "./0001_service.ts"
 import m0002 from "./0002_market.ts"
 import m0003 from "./0003_ledger.ts"
 import m0004 from "./0004_dataset_retrieval.ts"
+import m0005 from "./0005_ledger_audit.ts"
 import m0006 from "./0006_market_version.ts"
 
 export const migrations = {
@@ -13,5 +14,6 @@ export const migrations = {
   "0002_market": m0002,
   "0003_ledger": m0003,
   "0004_dataset_retrieval": m0004,
+  "0005_ledger_audit": m0005,
   "0006_market_version": m0006
 }

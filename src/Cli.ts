@@ -3,15 +3,18 @@
  * `ledger …`. Each command builds only the layers it needs.
  */
 import { NodeServices } from "@effect/platform-node"
-import { Console, Effect, Layer, Logger, Option, References } from "effect"
-import { Command, Flag } from "effect/cli"
+import { Console, Effect, Exit, Layer, Logger, Option, References } from "effect"
+import { Argument, Command, Flag } from "effect/cli"
+import { readFileSync } from "node:fs"
+import { decodeExportLine, type ExportedEvent, type SignedCheckpoint, verifyExport } from "../domain/ledger/Checkpoint.ts"
 import { AppConfig } from "./config/AppConfig.ts"
 import * as Database from "./db/Database.ts"
 import * as Server from "./http/Server.ts"
 import { PackImport } from "./ingest/PackImport.ts"
 import { canonicalJson } from "../domain/ledger/Chain.ts"
 import { Audit } from "./ledger/Audit.ts"
-import { type Checkpoint, EventStore } from "./ledger/EventStore.ts"
+import { type Checkpoint, EventStore, sha256 } from "./ledger/EventStore.ts"
+import { LedgerSigner, publicKeysFromPem, verifyWith } from "./ledger/Signing.ts"
 import { PortalRefresh } from "./ingest/PortalRefresh.ts"
 import { DataPack } from "./sources/DataPack.ts"
 import { PsxPortal } from "./sources/PsxPortal.ts"
@@ -93,29 +96,70 @@ const ingestCommand = Command.make("ingest", {
     Command.withDescription("Import the bundled data pack into the store (idempotent; progress on a terminal, summary at the end)")
   )
 
-const AuditLive = Audit.layer.pipe(Layer.provide(StoreLive))
+const AuditLive = Audit.layer.pipe(Layer.provideMerge(EventStore.layer), Layer.provide(StoreLive))
 
 const progress = (label: string) => (done: number, total: number) =>
   Effect.sync(() => {
     if (process.stderr.isTTY) process.stderr.write(`\r${label}: ${done}/${total} streams   ${done === total ? "\n" : ""}`)
   })
 
-const ledgerVerify = Command.make("verify", {}, () =>
+/** `ledger verify --public-key FILE EXPORT.ndjson`: an export checked offline, with no database and no private key. */
+const verifyOffline = (publicKeyFile: string, exportFile: string) =>
   Effect.gen(function*() {
-    const audit = yield* Audit
-    const r = yield* audit.verifyAll(progress("verifying"))
-    yield* Console.log(`${r.streams} streams, ${r.events} events verified in ${r.seconds.toFixed(2)} s`)
-    for (const f of r.failures) {
-      yield* Console.log(`FAIL ${f.stream_id}: ${
-        f.first_failure
-          ? `event ${f.first_failure.event_id} (version ${f.first_failure.version}, position ${f.first_failure.position}): ${f.first_failure.reason}`
-          : "the live projection differs from a replay"
-      }`)
+    const keys = yield* Effect.try(() => publicKeysFromPem(readFileSync(publicKeyFile, "utf8"))).pipe(Effect.orDie)
+    if (keys.size === 0) return yield* Effect.fail(new Error(`${publicKeyFile} holds no PEM public key`))
+    const text = yield* Effect.try(() => readFileSync(exportFile, "utf8")).pipe(Effect.orDie)
+    const events: Array<ExportedEvent> = []
+    const checkpoints: Array<SignedCheckpoint> = []
+    const lines = text.split("\n")
+    for (let i = 0; i < lines.length; i++) {
+      if (lines[i]!.trim() === "") continue
+      const line = decodeExportLine(lines[i])
+      if (Exit.isFailure(line)) return yield* Effect.fail(new Error(`${exportFile} line ${i + 1} is neither an event nor a checkpoint`))
+      if ("checkpoint" in line.value) checkpoints.push(line.value.checkpoint)
+      else events.push(line.value)
     }
-    if (r.failures.length > 0) return yield* Effect.fail(new Error(`${r.failures.length} stream(s) do not verify`))
-    yield* Console.log("OK: every hash chain verifies and every projection equals its replay")
-  }).pipe(Effect.provide(AuditLive))).pipe(
-    Command.withDescription("Recompute every stream's hash chain and replay it into a fresh projection (whole database)")
+    const r = verifyExport(events, checkpoints, sha256, verifyWith(keys))
+    yield* Console.log(`${r.streams} streams, ${r.events} events, ${r.checkpoints} signed checkpoints checked offline`)
+    for (const f of r.failures) {
+      yield* Console.log(`FAIL ${f.stream_id} version ${f.version}${f.event_id ? ` (event ${f.event_id})` : ""}: ${f.reason}`)
+    }
+    if (r.failures.length > 0) return yield* Effect.fail(new Error(`${r.failures.length} failure(s)`))
+    if (r.checkpoints === 0) yield* Console.log("note: the export holds no signed checkpoint; only the chain itself was checked")
+    yield* Console.log("OK: every chain recomputes and every signed checkpoint matches it")
+  })
+
+const verifyDatabase = Effect.gen(function*() {
+  const audit = yield* Audit
+  const r = yield* audit.verifyAll(progress("verifying"))
+  yield* Console.log(`${r.streams} streams, ${r.events} events verified in ${r.seconds.toFixed(2)} s`)
+  for (const f of r.failures) {
+    yield* Console.log(`FAIL ${f.stream_id}: ${
+      f.first_failure
+        ? `event ${f.first_failure.event_id} (version ${f.first_failure.version}, position ${f.first_failure.position}): ${f.first_failure.reason}`
+        : "the live projection differs from a replay"
+    }`)
+  }
+  if (r.failures.length > 0) return yield* Effect.fail(new Error(`${r.failures.length} stream(s) do not verify`))
+  yield* Console.log("OK: every hash chain verifies and every projection equals its replay")
+}).pipe(Effect.provide(AuditLive))
+
+const ledgerVerify = Command.make("verify", {
+  publicKey: Flag.String("public-key").pipe(
+    Flag.withDescription("PEM file of trusted public key(s): verify EXPORT offline (no database, no private key)"),
+    Flag.optional
+  ),
+  export: Argument.String("export").pipe(Argument.withDescription("An NDJSON file written by `ledger export`"), Argument.optional)
+}, ({ publicKey, export: exportFile }) =>
+  Option.isSome(publicKey)
+    ? Option.isSome(exportFile)
+      ? verifyOffline(publicKey.value, exportFile.value)
+      : Effect.fail(new Error("--public-key needs the export file to verify"))
+    : verifyDatabase).pipe(
+    Command.withDescription(
+      "Recompute every stream's hash chain and replay it into a fresh projection (whole database); or, with --public-key " +
+        "FILE EXPORT.ndjson, verify an export offline against its signed checkpoints"
+    )
   )
 
 const ledgerRebuild = Command.make("rebuild", {}, () =>
@@ -132,11 +176,14 @@ const ledgerExport = Command.make("export", {
   )
 }, ({ stream }) =>
   Effect.gen(function*() {
+    const signer = yield* LedgerSigner
     if (Option.isSome(stream)) {
       const audit = yield* Audit
       const lines = yield* audit.exportStream(stream.value)
       for (const line of lines) yield* Console.log(line)
-      yield* Effect.sync(() => process.stderr.write(`exported ${lines.length} events of ${stream.value}\n`))
+      const signed = (yield* signer.allCheckpoints).filter((c) => c.stream_id === stream.value)
+      for (const c of signed) yield* Console.log(canonicalJson({ checkpoint: c }))
+      yield* Effect.sync(() => process.stderr.write(`exported ${lines.length} events and ${signed.length} checkpoints of ${stream.value}\n`))
       return
     }
     // The whole ledger through the catch-up reader: pages by (transaction, position) below the
@@ -152,9 +199,14 @@ const ledgerExport = Command.make("export", {
       checkpoint = page.next
       if (process.stderr.isTTY) process.stderr.write(`\rexported ${total} events`)
     }
-    yield* Effect.sync(() => process.stderr.write(`\rexported ${total} events of the whole ledger\n`))
-  }).pipe(Effect.provide(Layer.mergeAll(AuditLive, EventStore.layer.pipe(Layer.provide(StoreLive)))))).pipe(
-    Command.withDescription("Print events as NDJSON (canonical JSON, with hashes): one stream, or the whole ledger")
+    const signed = yield* signer.allCheckpoints
+    for (const c of signed) yield* Console.log(canonicalJson({ checkpoint: c }))
+    yield* Effect.sync(() => process.stderr.write(`\rexported ${total} events and ${signed.length} checkpoints of the whole ledger\n`))
+  }).pipe(Effect.provide(Layer.mergeAll(AuditLive, LedgerSigner.layer.pipe(Layer.provide(StoreLive)))))).pipe(
+    Command.withDescription(
+      "Print events as NDJSON (canonical JSON, with hashes), then the signed checkpoints ({\"checkpoint\": …} lines): one " +
+        "stream, or the whole ledger"
+    )
   )
 
 const ledgerCommand = Command.make("ledger", {}).pipe(

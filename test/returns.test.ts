@@ -1,6 +1,7 @@
 /**
  * Time-weighted returns against hand computation on recorded closes
- * (HUBC and MEBL from the eod recording, 2026-05-19 to 2026-05-25).
+ * (HUBC and MEBL from the eod recording, 2026-05-19 to 2026-05-25; vendored
+ * under test/fixtures/ledger with their PROVENANCE).
  */
 import { assert, describe, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"
@@ -11,7 +12,7 @@ import { periodReturns, twr } from "../domain/ledger/Returns.ts"
 import { parseCloseVolumeCsv } from "../domain/psx/Prices.ts"
 
 const closesOf = (symbol: string) =>
-  parseCloseVolumeCsv(readFileSync(new URL(`../../shared/data/psx-raw/I-Zaifa__psx-analyzer/data/csv/symbols/${symbol}.csv`, import.meta.url), "utf8"))
+  parseCloseVolumeCsv(readFileSync(new URL(`./fixtures/ledger/${symbol}.csv`, import.meta.url), "utf8"))
     .rows.filter((r) => r.date >= "2026-05-01").map((r) => ({ date: r.date, close: r.close }))
 const closes = new Map([["HUBC", closesOf("HUBC")], ["MEBL", closesOf("MEBL")]])
 

@@ -33,12 +33,10 @@ export const canonicalJson = (value: unknown): string => {
         for (let i = 0; i < value.length; i++) out += (i > 0 ? "," : "") + canonicalJson(value[i] === undefined ? null : value[i])
         return out + "]"
       }
-      const record = value as Record<string, unknown>
-      const keys = Object.keys(record).sort()
+      const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       let out = "{"
       let first = true
-      for (const k of keys) {
-        const v = record[k]
+      for (const [k, v] of entries) {
         if (v === undefined || typeof v === "function") continue
         out += (first ? "" : ",") + quoteKey(k) + canonicalJson(v)
         first = false

@@ -12,33 +12,10 @@
  * splits change the quantity and conserve total cost.
  */
 import type { LedgerEvent, PortfolioEvent } from "./Events.ts"
+import type { TransactionBody } from "./Schemas.ts"
 
-export type Command =
-  | {
-    readonly kind: "buy" | "sell"
-    readonly symbol: string
-    readonly quantity: number
-    readonly price: number
-    readonly fees?: number | undefined
-    readonly trade_date: string
-  }
-  | {
-    readonly kind: "dividend"
-    readonly symbol: string
-    readonly trade_date: string
-    readonly gross_amount?: number | undefined
-    readonly per_share?: number | undefined
-    readonly tax_withheld?: number | undefined
-  }
-  | { readonly kind: "bonus"; readonly symbol: string; readonly trade_date: string; readonly percent: number }
-  | {
-    readonly kind: "split"
-    readonly symbol: string
-    readonly trade_date: string
-    readonly numerator: number
-    readonly denominator: number
-  }
-  | { readonly kind: "reversal"; readonly event_id: string; readonly reason: string }
+/** A command is a transaction body as the API decodes it (one schema, domain/ledger/Schemas.ts). */
+export type Command = typeof TransactionBody.Type
 
 export interface Position {
   readonly symbol: string
@@ -82,7 +59,7 @@ export const initialState: State = new Map()
 const EPS = 1e-9
 const round = (n: number, places = 6) => Math.round(n * 10 ** places) / 10 ** places
 
-const empty = (symbol: string): Position => ({
+export const emptyPosition = (symbol: string): Position => ({
   symbol,
   quantity: 0,
   cost: 0,
@@ -97,7 +74,7 @@ const empty = (symbol: string): Position => ({
 export const evolve = (state: State, event: LedgerEvent): State => {
   if (event.type === "TransactionReversed" || event.type === "DonationRecorded") return state
   const out = new Map(state)
-  out.set(event.symbol, evolvePosition(state.get(event.symbol) ?? empty(event.symbol), event))
+  out.set(event.symbol, evolvePosition(state.get(event.symbol) ?? emptyPosition(event.symbol), event))
   return out
 }
 
@@ -156,26 +133,30 @@ export const orderedEntries = (entries: ReadonlyArray<Entry>): ReadonlyArray<Ent
     .sort((a, b) => (a.effective_date < b.effective_date ? -1 : a.effective_date > b.effective_date ? 1 : a.version - b.version))
 }
 
-/** Replays entries; answers the holdings, or the first point at which a quantity went negative. */
-export const replay = (entries: ReadonlyArray<Entry>):
+/**
+ * Replays entries on top of `base` (the state of every event before them;
+ * empty when the entries are the whole stream); answers the holdings, or the
+ * first point at which a quantity went negative.
+ */
+export const replay = (entries: ReadonlyArray<Entry>, base: State = initialState):
   | { readonly _tag: "Ok"; readonly state: State }
   | { readonly _tag: "Negative"; readonly symbol: string; readonly date: string; readonly quantity: number } =>
 {
   // Same result as folding `evolve`, without copying the map per event.
-  const state = new Map<string, Position>()
+  const state = new Map<string, Position>(base)
   for (const e of orderedEntries(entries)) {
     const ev = e.event
     if (ev.type === "DonationRecorded" || ev.type === "TransactionReversed") continue
-    const next = evolvePosition(state.get(ev.symbol) ?? empty(ev.symbol), ev)
+    const next = evolvePosition(state.get(ev.symbol) ?? emptyPosition(ev.symbol), ev)
     state.set(ev.symbol, next)
     if (next.quantity < -EPS) return { _tag: "Negative", symbol: ev.symbol, date: e.effective_date, quantity: next.quantity }
   }
   return { _tag: "Ok", state }
 }
 
-/** The quantity of `symbol` held at the end of `date`. */
-export const quantityOn = (entries: ReadonlyArray<Entry>, symbol: string, date: string) => {
-  let p = empty(symbol)
+/** The quantity of `symbol` held at the end of `date` (entries on top of `base`). */
+export const quantityOn = (entries: ReadonlyArray<Entry>, symbol: string, date: string, base: State = initialState) => {
+  let p = base.get(symbol) ?? emptyPosition(symbol)
   for (const e of orderedEntries(entries)) {
     if (e.effective_date > date) break
     const ev = e.event
@@ -191,7 +172,14 @@ const reject = (message: string, symbol?: string): Decision => ({
 
 const finite = (n: unknown) => typeof n === "number" && Number.isFinite(n)
 
-export const decide = (command: Command, history: ReadonlyArray<Entry>, ctx: Context): Decision => {
+/**
+ * Decides a command against `history` on top of `base`. With the whole stream
+ * as history, `base` is empty. A caller holding the current state may pass it
+ * as `base` with an empty history when the command takes effect on or after
+ * every recorded event (so it applies last) and is not a reversal: the
+ * decision is then the same, at a cost that does not grow with the stream.
+ */
+export const decide = (command: Command, history: ReadonlyArray<Entry>, ctx: Context, base: State = initialState): Decision => {
   if (command.kind === "reversal") {
     const target = history.find((e) => e.event_id === command.event_id)
     if (target === undefined) return reject(`no event ${command.event_id} in this portfolio`)
@@ -209,7 +197,7 @@ export const decide = (command: Command, history: ReadonlyArray<Entry>, ctx: Con
       trade_date: target.event.trade_date,
       reason: command.reason.trim()
     }
-    return accept(event, history, target.effective_date)
+    return accept(event, history, target.effective_date, base)
   }
   const { symbol, trade_date } = command
   if (trade_date > ctx.today) return reject(`body field \`trade_date\`: ${trade_date} is in the future (today is ${ctx.today})`, symbol)
@@ -237,7 +225,7 @@ export const decide = (command: Command, history: ReadonlyArray<Entry>, ctx: Con
         trade_date,
         settlement_date: ctx.settlementDate(trade_date),
         flags
-      }, history, trade_date)
+      }, history, trade_date, base)
     }
     case "dividend": {
       const tax = command.tax_withheld ?? 0
@@ -248,7 +236,7 @@ export const decide = (command: Command, history: ReadonlyArray<Entry>, ctx: Con
         gross = command.gross_amount
       } else if (command.per_share !== undefined) {
         if (!finite(command.per_share) || command.per_share <= 0) return reject("body field `per_share`: must be greater than 0", symbol)
-        const held = quantityOn(history, symbol, trade_date)
+        const held = quantityOn(history, symbol, trade_date, base)
         if (held <= EPS) return reject(`no ${symbol} held on ${trade_date}: a per-share dividend needs a position`, symbol)
         gross = round(held * command.per_share, 4)
       } else {
@@ -263,11 +251,11 @@ export const decide = (command: Command, history: ReadonlyArray<Entry>, ctx: Con
         tax_withheld: tax,
         net_amount: round(gross - tax, 4),
         ...(command.per_share !== undefined ? { per_share: command.per_share } : {})
-      }, history, trade_date)
+      }, history, trade_date, base)
     }
     case "bonus": {
       if (!finite(command.percent) || command.percent <= 0) return reject("body field `percent`: must be greater than 0", symbol)
-      const held = quantityOn(history, symbol, trade_date)
+      const held = quantityOn(history, symbol, trade_date, base)
       if (held <= EPS) return reject(`no ${symbol} held on ${trade_date}: nothing to receive a bonus on`, symbol)
       const added = round((held * command.percent) / 100)
       return accept({
@@ -277,23 +265,23 @@ export const decide = (command: Command, history: ReadonlyArray<Entry>, ctx: Con
         percent: command.percent,
         shares_added: added,
         fractional_entitlement: round(added - Math.floor(added + EPS))
-      }, history, trade_date)
+      }, history, trade_date, base)
     }
     case "split": {
       const { numerator, denominator } = command
       if (!Number.isInteger(numerator) || numerator <= 0) return reject("body field `numerator`: a whole number above 0", symbol)
       if (!Number.isInteger(denominator) || denominator <= 0) return reject("body field `denominator`: a whole number above 0", symbol)
       if (numerator === denominator) return reject("body: a split of 1 for 1 changes nothing", symbol)
-      if (quantityOn(history, symbol, trade_date) <= EPS) return reject(`no ${symbol} held on ${trade_date}`, symbol)
-      return accept({ type: "SplitRecorded", symbol, trade_date, numerator, denominator }, history, trade_date)
+      if (quantityOn(history, symbol, trade_date, base) <= EPS) return reject(`no ${symbol} held on ${trade_date}`, symbol)
+      return accept({ type: "SplitRecorded", symbol, trade_date, numerator, denominator }, history, trade_date, base)
     }
   }
 }
 
 /** Accepts `event` if the history with it inserted never goes negative. */
-const accept = (event: PortfolioEvent, history: ReadonlyArray<Entry>, effective: string): Decision => {
+const accept = (event: PortfolioEvent, history: ReadonlyArray<Entry>, effective: string, base: State): Decision => {
   const nextVersion = history.reduce((v, e) => Math.max(v, e.version), 0) + 1
-  const r = replay([...history, { event_id: "(new)", version: nextVersion, effective_date: effective, event }])
+  const r = replay([...history, { event_id: "(new)", version: nextVersion, effective_date: effective, event }], base)
   if (r._tag === "Negative") {
     return reject(
       `this would leave ${round(r.quantity, 4)} ${r.symbol} on ${r.date}: a position can never be negative`,

@@ -11,6 +11,20 @@ const Num = Schema.Finite
 const IsoDate = Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/u)).annotate({ description: "YYYY-MM-DD" })
 const Symbol = Schema.String.annotate({ description: "A PSX ticker" })
 
+/**
+ * Text the store can always hold: well-formed Unicode with no control
+ * characters (PostgreSQL text and jsonb refuse NUL), so a bad value is a 400
+ * record, never a store error.
+ */
+export const isStorableText = Schema.makeFilter<string>((s) =>
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u001f\u007f]|[\ud800-\udfff]/u.test(s) ? "control characters, NUL or unpaired surrogates are not allowed" : undefined
+)
+// `u` mode treats a surrogate pair as one code point, so the class above only meets lone surrogates.
+export const StorableText = (max: number) => Schema.String.check(isStorableText, Schema.isMaxLength(max))
+/** An identifier in a path or body: 1 to 200 storable characters. */
+export const Id = StorableText(200).check(Schema.isMinLength(1))
+
 export const TradeBody = Schema.Struct({
   kind: Schema.Literals(["buy", "sell"]),
   symbol: Symbol,
@@ -42,8 +56,8 @@ export const SplitBody = Schema.Struct({
 })
 export const ReversalBody = Schema.Struct({
   kind: Schema.Literal("reversal"),
-  event_id: Schema.String,
-  reason: Schema.String
+  event_id: Id,
+  reason: StorableText(1000)
 })
 export const TransactionBody = Schema.Union([TradeBody, DividendBody, BonusBody, SplitBody, ReversalBody]).annotate({
   description: "buy, sell, dividend, bonus issue or split, each with a trade date; or a reversal of an earlier event with a reason"
@@ -172,14 +186,17 @@ export const KeyInfo = Schema.Struct({
 })
 export const NewKey = Schema.Struct({ ...KeyInfo.fields, key: Schema.String.annotate({ description: "Shown once" }) })
 export const KeyCreateBody = Schema.Struct({
-  grants: Schema.Array(Grant).annotate({ description: "portfolio:read and/or portfolio:write; market data is always allowed" }),
-  label: opt(Schema.String.check(Schema.isMaxLength(100)))
+  grants: Schema.Array(Grant).annotate({
+    description: "portfolio:read, portfolio:write and/or keys:manage, never more than the calling credential holds; " +
+      "market data is always allowed"
+  }),
+  label: opt(StorableText(100))
 })
 
 export const DonationBody = Schema.Struct({
   amount: Num.annotate({ description: "Rupees, > 0, at most 10,000,000" }),
   currency: opt(Schema.Literal("PKR")),
-  note: opt(Schema.String.check(Schema.isMaxLength(500)))
+  note: opt(StorableText(500))
 })
 export const Donation = Schema.Struct({
   id: Schema.String,

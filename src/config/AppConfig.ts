@@ -24,6 +24,9 @@ export interface AppConfigShape {
   readonly refreshMinutes: number
   /** How often the market read model checks the store for new data (ms). */
   readonly readModelPollMs: number
+  /** The ledger's Ed25519 checkpoint-signing private key (PEM), from LEDGER_SIGNING_KEY or the file LEDGER_SIGNING_KEY_FILE. */
+  readonly ledgerSigningKey: Option.Option<Redacted.Redacted>
+  readonly ledgerSigningKeyFile: Option.Option<string>
 }
 
 const positive = (name: string, fallback: number) =>
@@ -49,7 +52,13 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
     Config.map(Option.filter((secret) => Redacted.value(secret) !== ""))
   ),
   refreshMinutes: positive("PSX_REFRESH_MINUTES", 15),
-  readModelPollMs: positive("PSX_READ_MODEL_POLL_MS", 1_000)
+  readModelPollMs: positive("PSX_READ_MODEL_POLL_MS", 1_000),
+  ledgerSigningKey: Config.option(Config.Redacted("LEDGER_SIGNING_KEY")).pipe(
+    Config.map(Option.filter((key) => Redacted.value(key).trim() !== ""))
+  ),
+  ledgerSigningKeyFile: Config.option(Config.String("LEDGER_SIGNING_KEY_FILE")).pipe(
+    Config.map(Option.filter((path) => path.trim() !== ""))
+  )
 })
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("psx/AppConfig") {

@@ -8,7 +8,7 @@
  * then do not survive a restart or cross instances).
  */
 import { Clock, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
-import { createHmac, randomBytes } from "node:crypto"
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import { InvalidRequest } from "../../domain/Errors.ts"
 import { AppConfig } from "../config/AppConfig.ts"
 
@@ -22,6 +22,13 @@ export const cursorExpiry = (now: number) => Math.floor(now / DAY_MS) * DAY_MS +
 
 /** When answers issued at `now` start carrying a different cursor expiry. */
 export const nextCursorDay = (now: number) => Math.floor(now / DAY_MS) * DAY_MS + DAY_MS
+
+/** Compares a cursor's MAC with the expected one in constant time. */
+const sameMac = (expected: string, given: string) => {
+  const a = Buffer.from(expected, "utf8")
+  const b = Buffer.from(given, "utf8")
+  return a.length === b.length && timingSafeEqual(a, b)
+}
 
 export type CursorPosition = ReadonlyArray<string | number>
 
@@ -50,7 +57,7 @@ export class Cursors extends Context.Service<Cursors, {
         if (cursor === undefined || cursor === "") return undefined
         const bad = (why: string) => new InvalidRequest({ message: `query field \`cursor\`: ${why}; start again without a cursor` })
         const [body, mac] = cursor.split(".")
-        if (!body || !mac || sign(body) !== mac) return yield* bad("not a cursor this service issued")
+        if (!body || !mac || !sameMac(sign(body), mac)) return yield* bad("not a cursor this service issued")
         const parsed = decodeBody(Buffer.from(body, "base64url").toString("utf8"))
         if (Option.isNone(parsed)) return yield* bad("unreadable cursor")
         if (parsed.value.s !== scope) return yield* bad("the cursor belongs to another query")

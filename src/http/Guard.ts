@@ -27,11 +27,10 @@ const exempt = new Set(["/health", "/ready"])
 let sequence = 0
 const nextRequestId = () => `${Date.now().toString(36)}-${(++sequence).toString(36)}`
 
-const clientOf = (request: HttpServerRequest.HttpServerRequest) => {
-  const auth = request.headers["authorization"]
-  if (auth !== undefined && auth.length > 7) return `key:${auth}`
+/** The rate-limit bucket: the authenticated principal, else the address (RateLimiter.clientOf). */
+const clientOf = (limiter: typeof RateLimiter.Service, request: HttpServerRequest.HttpServerRequest) => {
   const address = request.remoteAddress
-  return `ip:${address._tag === "Some" ? address.value : "unknown"}`
+  return limiter.clientOf(request.headers["authorization"], address._tag === "Some" ? address.value : "unknown")
 }
 
 /** What a failure or defect that escaped the handlers means for the client. */
@@ -106,7 +105,7 @@ export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
             answer === undefined
               ? handle(0)
               : Effect.succeed(HttpServerResponse.uint8Array(answer.body, { status: answer.status, contentType: "application/json" })))
-      return Effect.flatMap(Effect.flatMap(limiter.take(clientOf(request)), serve), (response) =>
+      return Effect.flatMap(Effect.flatMap(limiter.take(clientOf(limiter, request)), serve), (response) =>
         Effect.as(
           Effect.logInfo({
             msg: "request",

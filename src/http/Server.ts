@@ -21,7 +21,11 @@ import { RateLimiter } from "./RateLimiter.ts"
 import { ValidationLive } from "./Validation.ts"
 
 /** The feature services the routes use; provided outside the server so tools and tests share them. */
-export const Services = LedgerServices.pipe(Layer.provideMerge(MarketServices), Layer.provideMerge(Cursors.layer))
+export const Services = LedgerServices.pipe(
+  Layer.provideMerge(MarketServices),
+  Layer.provideMerge(Cursors.layer),
+  Layer.provideMerge(RateLimiter.layer)
+)
 
 /** Request bodies are small JSON documents: anything over 1 MiB is refused (400 INVALID_REQUEST). */
 export const BodyLimit = Layer.succeed(HttpIncomingMessage.MaxBodySize, ByteSize.mebibytes(1))
@@ -36,7 +40,7 @@ export const Routes = Layer.mergeAll(
   McpLive,
   WebLive,
   GuardLive
-).pipe(Layer.provide(RateLimiter.layer))
+)
 
 /** The listening server on the configured host and port. */
 export const layer = Layer.unwrap(

@@ -4,17 +4,24 @@
  * projections from events; export a stream as NDJSON. Whole-ledger runs page
  * through streams and report progress.
  */
-import { Clock, Context, Effect, Fiber, Layer } from "effect"
+import { Clock, Context, Effect, Fiber, Layer, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { chainInput, GENESIS } from "../../domain/ledger/Chain.ts"
 import type { Position } from "../../domain/ledger/Decider.ts"
 import type { StoredEvent } from "../../domain/ledger/Events.ts"
 import type { VerifyResult } from "../../domain/ledger/Schemas.ts"
 import { canonicalJson } from "../../domain/ledger/Chain.ts"
-import { COLUMNS, rowToStored, sha256 } from "./EventStore.ts"
-import { HOLDING_COLUMNS, positionsOf, readHoldings, rowToPosition, samePositions, writeHoldings } from "./Projection.ts"
+import { COLUMNS, decodeStored, EventStore, type Head, sha256 } from "./EventStore.ts"
+import { decodePositions, HOLDING_COLUMNS, lastEffectiveOf, positionsOf, readHoldings, samePositions, writeHoldings } from "./Projection.ts"
 
 type Verify = typeof VerifyResult.Type
+
+const HeadRows = Schema.Array(Schema.Struct({
+  stream_id: Schema.String,
+  version: Schema.Int,
+  head_hash: Schema.String,
+  last_effective: Schema.String
+}))
 
 /** Recomputes the chain of one stream's events (in version order). */
 export const verifyChain = (streamId: string, events: ReadonlyArray<StoredEvent>): Verify["first_failure"] => {
@@ -54,19 +61,29 @@ export class Audit extends Context.Service<Audit, {
     Audit,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const store = yield* EventStore
 
       // Auditors read the stored rows directly, never a cache.
       const load = (streamId: string) =>
-        sql.unsafe<Record<string, unknown>>(
-          `SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY version`,
-          [streamId]
-        ).pipe(Effect.map((rows) => rows.map(rowToStored)))
+        sql.unsafe(`SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY version`, [streamId]).pipe(
+          Effect.flatMap(decodeStored)
+        )
+
+      /** The head appends decide from equals the replay's: last version, its hash, the latest effective date. */
+      const sameHead = (head: Head | undefined, events: ReadonlyArray<StoredEvent>) => {
+        const last = events[events.length - 1]
+        if (last === undefined) return head === undefined || head.version === 0
+        return head !== undefined && head.version === last.version && head.hash === last.hash &&
+          head.last_effective === lastEffectiveOf(events)
+      }
 
       const verifyStream = Effect.fn("Audit.verifyStream")(function*(streamId: string) {
         const events = yield* load(streamId)
         const failure = verifyChain(streamId, events)
         const live = yield* readHoldings(streamId).pipe(Effect.provideService(SqlClient.SqlClient, sql))
-        const projection_matches = streamId.startsWith("portfolio-") ? samePositions(positionsOf(events), live) : true
+        const head = yield* store.head(streamId)
+        const projection_matches = (streamId.startsWith("portfolio-") ? samePositions(positionsOf(events), live) : true) &&
+          sameHead(head, events)
         return {
           stream_id: streamId,
           ok: failure === undefined && projection_matches,
@@ -89,20 +106,26 @@ export class Audit extends Context.Service<Audit, {
           const totalRows = yield* sql<{ n: number; streams: number }>`
             select count(*)::int as n, count(distinct stream_id)::int as streams from events`
           const totalStreams = totalRows[0]?.streams ?? 0
-          const liveRows = yield* sql.unsafe<Record<string, string>>(
+          const liveRows = yield* sql.unsafe<{ stream_id: string }>(
             `SELECT stream_id, ${HOLDING_COLUMNS} FROM holdings ORDER BY stream_id, symbol`
           )
+          const livePositions = yield* decodePositions(liveRows)
           const live = new Map<string, Array<Position>>()
-          for (const r of liveRows) live.set(r["stream_id"]!, [...(live.get(r["stream_id"]!) ?? []), rowToPosition(r)])
+          liveRows.forEach((r, i) => live.set(r.stream_id, [...(live.get(r.stream_id) ?? []), livePositions[i]!]))
+          const headRows = yield* Effect.flatMap(
+            sql`SELECT stream_id, version, head_hash, last_effective::text AS last_effective FROM stream_heads`,
+            Schema.decodeUnknownEffect(HeadRows)
+          ).pipe(Effect.orDie)
+          const heads = new Map(headRows.map((h) => [h.stream_id, { version: h.version, hash: h.head_hash, last_effective: h.last_effective }]))
           const failures: Array<Verify> = []
           let events = 0
           let done = 0
           let current: { id: string; events: Array<StoredEvent> } | undefined
           const finish = (stream: { id: string; events: Array<StoredEvent> }) => {
             const failure = verifyChain(stream.id, stream.events)
-            const projection_matches = stream.id.startsWith("portfolio-")
+            const projection_matches = (stream.id.startsWith("portfolio-")
               ? samePositions(positionsOf(stream.events), live.get(stream.id) ?? [])
-              : true
+              : true) && sameHead(heads.get(stream.id), stream.events)
             events += stream.events.length
             done++
             if (failure || !projection_matches) {
@@ -116,17 +139,16 @@ export class Audit extends Context.Service<Audit, {
             }
           }
           const fetchPage = (after: readonly [string, number]) =>
-            sql.unsafe<Record<string, unknown>>(
+            sql.unsafe(
               `SELECT ${COLUMNS} FROM events WHERE (stream_id, version) > ($1, $2) ORDER BY stream_id, version LIMIT 10000`,
               [...after]
-            )
+            ).pipe(Effect.flatMap(decodeStored))
           let page = yield* fetchPage(["", 0])
           while (page.length > 0) {
             // The next page loads while this one is checked.
             const tail = page[page.length - 1]!
-            const nextPage = yield* Effect.forkChild(fetchPage([String(tail["stream_id"]), Number(tail["version"])]))
-            for (const r of page) {
-              const e = rowToStored(r)
+            const nextPage = yield* Effect.forkChild(fetchPage([tail.stream_id, tail.version]))
+            for (const e of page) {
               if (current === undefined || current.id !== e.stream_id) {
                 if (current) finish(current)
                 current = { id: e.stream_id, events: [] }
@@ -144,7 +166,7 @@ export class Audit extends Context.Service<Audit, {
       const rebuildAll = Effect.gen(function*() {
         const ids = yield* streams
         let events = 0
-        for (const id of ids.filter((s) => s.startsWith("portfolio-"))) {
+        for (const id of ids) {
           const evs = yield* load(id)
           events += evs.length
           yield* sql.withTransaction(writeHoldings(id, evs).pipe(Effect.provideService(SqlClient.SqlClient, sql)))

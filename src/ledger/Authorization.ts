@@ -2,26 +2,23 @@
  * Bearer authentication for the portfolio endpoints: `Authorization: Bearer
  * <session token or API key>`. A missing, unknown or revoked credential is
  * 401 UNAUTHORIZED; grants are checked by each endpoint (403 FORBIDDEN).
+ * A credential that authenticates is told to the rate limiter, so later
+ * requests with it are charged to its user rather than to the address.
+ * The middleware's definition is in PortfolioAuth.ts.
  */
-import { Context, Effect, Layer, Redacted } from "effect"
-import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
+import { Clock, Effect, Layer, Option, Redacted } from "effect"
 import { Unauthorized } from "../../domain/Errors.ts"
-import { Keys, type Principal } from "./Keys.ts"
+import { RateLimiter } from "../http/RateLimiter.ts"
+import { Keys } from "./Keys.ts"
+import { CurrentPrincipal, PortfolioAuth } from "./PortfolioAuth.ts"
 
-export class CurrentPrincipal extends Context.Service<CurrentPrincipal, Principal>()("psx/ledger/CurrentPrincipal") {}
-
-export class PortfolioAuth extends HttpApiMiddleware.Service<PortfolioAuth, { provides: CurrentPrincipal }>()(
-  "psx/ledger/PortfolioAuth",
-  {
-    security: { bearer: HttpApiSecurity.bearer },
-    error: Unauthorized
-  }
-) {}
+export { CurrentPrincipal, PortfolioAuth }
 
 export const PortfolioAuthLive = Layer.effect(
   PortfolioAuth,
   Effect.gen(function*() {
     const keys = yield* Keys
+    const limiter = yield* Effect.serviceOption(RateLimiter)
     return PortfolioAuth.of({
       bearer: (httpEffect, { credential }) =>
         Effect.gen(function*() {
@@ -29,6 +26,7 @@ export const PortfolioAuthLive = Layer.effect(
           const secret = Redacted.value(credential).trim()
           if (secret === "") return yield* new Unauthorized({ message: "send Authorization: Bearer <session token or API key>" })
           const principal = yield* keys.authenticate(secret)
+          if (Option.isSome(limiter)) limiter.value.authenticated(secret, principal.userId, principal.keyId, yield* Clock.currentTimeMillis)
           return yield* Effect.provideService(httpEffect, CurrentPrincipal, principal)
         })
     })

@@ -36,8 +36,8 @@ export class Donations extends Context.Service<Donations, {
         const note = body.note?.trim()
         const id = randomUUID()
         const appended = yield* Effect.gen(function*() {
-          const history = yield* store.readStream(DONATIONS_STREAM)
-          return yield* store.append(DONATIONS_STREAM, history.length, [{
+          const head = yield* store.head(DONATIONS_STREAM)
+          return yield* store.append(DONATIONS_STREAM, head, [{
             type: "DonationRecorded",
             donation_id: id,
             amount: body.amount,

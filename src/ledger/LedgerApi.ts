@@ -12,12 +12,18 @@ import {
   SourceUnavailable,
   Unauthorized
 } from "../../domain/Errors.ts"
+import { SignedCheckpoint, SigningKeys } from "../../domain/ledger/Checkpoint.ts"
 import * as L from "../../domain/ledger/Schemas.ts"
 import { Cursor, limitParam } from "../../domain/Params.ts"
-import { PortfolioAuth } from "./Authorization.ts"
+import { PortfolioAuth } from "./PortfolioAuth.ts"
 
 const describe = (text: string) => OpenApi.annotations({ description: text })
 const auth = [Unauthorized, Forbidden] as const
+
+/** The key-management rule, stated on every key endpoint. */
+const KEY_RULE = "Key management needs the owner's session token, or an API key holding the grant keys:manage, which is " +
+  "never given by default (403 FORBIDDEN otherwise). A key can never mint a credential with a grant it lacks, and never " +
+  "revoke the session or a key holding a grant it lacks."
 
 export const LEDGER_DEFAULT_LIMIT = 100
 export const LEDGER_MAX_LIMIT = 1000
@@ -39,6 +45,12 @@ export class AccountApi extends HttpApiGroup.make("account")
         "> 0, at most 10,000,000, two decimals at most), currency PKR (the default), optional note. No payment is taken. " +
         "A bad amount is 400 INVALID_REQUEST."
     ))
+    ,
+    HttpApiEndpoint.get("signingKey", "/v1/ledger/signing-key", { success: SigningKeys, error: SourceUnavailable })
+      .annotateMerge(describe(
+        "Public. Every Ed25519 public key the ledger has signed checkpoints with (PEM, SPKI), by key id; the current one is " +
+          "marked. Old keys stay listed after a rotation, so earlier checkpoints stay verifiable."
+      ))
   )
   .annotateMerge(OpenApi.annotations({ title: "Sessions and donations" }))
 {}
@@ -63,7 +75,7 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
     HttpApiEndpoint.post("transact", "/v1/me/transactions", {
       payload: L.TransactionBody,
       headers: {
-        "idempotency-key": Schema.optional(Schema.String.check(Schema.isMaxLength(200)).annotate({
+        "idempotency-key": Schema.optional(L.StorableText(200).annotate({
           description: "Same key and body: the original result, nothing appended; same key, other body: 409 INVALID_REQUEST"
         }))
       },
@@ -87,21 +99,32 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
         "Grant portfolio:read. Recomputes the hash chain and replays the events into a fresh projection: ok, or the first " +
           "event that does not verify."
       )),
+    HttpApiEndpoint.get("checkpoint", "/v1/me/ledger/checkpoint", {
+      success: SignedCheckpoint,
+      error: [...auth, DataNotFound, SourceUnavailable]
+    }).annotateMerge(describe(
+      "Grant portfolio:read. A fresh signed checkpoint of this portfolio's stream: stream id, version, the head event's " +
+        "chain hash, signing time and key id, as the exact signed bytes (`signed`, UTF-8 canonical JSON in which the head " +
+        "hash appears verbatim) and an Ed25519 signature (`signature`, base64) checkable with GET /v1/ledger/signing-key. " +
+        "404 while the stream is empty."
+    )),
     HttpApiEndpoint.post("createKey", "/v1/me/keys", {
       payload: L.KeyCreateBody,
       success: L.NewKey.pipe(HttpApiSchema.status(201)),
       error: auth
     }).annotateMerge(describe(
-      "Creates an API key for the signed-in user with the chosen grants (never more than the calling credential holds). " +
-        "The key is shown once."
+      "Creates an API key for the signed-in user with the chosen grants; the key is shown once. " + KEY_RULE
     )),
     HttpApiEndpoint.get("listKeys", "/v1/me/keys", { success: Schema.Array(L.KeyInfo), error: auth })
-      .annotateMerge(describe("This user's keys and sessions, without secrets.")),
+      .annotateMerge(describe("This user's keys and sessions, without secrets. " + KEY_RULE)),
     HttpApiEndpoint.delete("revokeKey", "/v1/me/keys/:id", {
-      params: { id: Schema.String },
+      params: { id: L.Id },
       success: L.KeyInfo,
       error: [...auth, DataNotFound]
-    }).annotateMerge(describe("Revokes a key; it answers 401 from then on."))
+    }).annotateMerge(describe(
+      "Revokes a key or session; it answers 401 from then on. An id with control characters is 400, an unknown one 404. " +
+        KEY_RULE
+    ))
   )
   .middleware(PortfolioAuth)
   .annotateMerge(OpenApi.annotations({ title: "Portfolio ledger" }))

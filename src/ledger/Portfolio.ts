@@ -19,7 +19,7 @@ import {
 } from "../../domain/Errors.ts"
 import { circuitBounds, isTradingDay, karachiDate, settlementDate } from "../../domain/market/Calendar.ts"
 import { canonicalJson } from "../../domain/ledger/Chain.ts"
-import { type Command, decide, type Position } from "../../domain/ledger/Decider.ts"
+import type { Command, Position } from "../../domain/ledger/Decider.ts"
 import type { StoredEvent } from "../../domain/ledger/Events.ts"
 import type { EventRecord, Holding, RecordResult } from "../../domain/ledger/Schemas.ts"
 import { Cursors } from "../http/Cursors.ts"
@@ -28,7 +28,8 @@ import { Quotes } from "../market/Quotes.ts"
 import { storeUnavailable } from "../db/Rows.ts"
 import { ConcurrencyConflict, EventStore, sha256 } from "./EventStore.ts"
 import type { Principal } from "./Keys.ts"
-import { positionsOf, readHoldings, toEntries } from "./Projection.ts"
+import { readHoldings } from "./Projection.ts"
+import { LedgerWriter } from "./Writer.ts"
 
 export const streamOf = (userId: string) => `portfolio-${userId}`
 
@@ -67,6 +68,7 @@ export class Portfolio extends Context.Service<Portfolio, {
       const sql = yield* SqlClient.SqlClient
       const cursors = yield* Cursors
       const store = yield* EventStore
+      const writer = yield* LedgerWriter
       const quotes = yield* Quotes
       const filings = yield* Filings
       // Writers to one stream in this process queue behind a striped lock, so
@@ -88,10 +90,10 @@ export class Portfolio extends Context.Service<Portfolio, {
           (rows) => (rows[0] ? circuitBounds(Number(rows[0].close), date) : undefined)
         )
 
-      const respond = (event: StoredEvent, all: ReadonlyArray<StoredEvent>, replayed: boolean) =>
+      const respond = (event: StoredEvent, positions: ReadonlyArray<Position>, replayed: boolean) =>
         Effect.gen(function*() {
           const symbol = event.event.type === "DonationRecorded" ? undefined : event.event.symbol
-          const position = symbol ? positionsOf(all).find((p) => p.symbol === symbol) : undefined
+          const position = symbol ? positions.find((p) => p.symbol === symbol) : undefined
           return {
             event: toEventRecord(event),
             ...(position ? { holding: yield* value(position) } : {}),
@@ -110,10 +112,10 @@ export class Portfolio extends Context.Service<Portfolio, {
           if (hit.request_hash !== requestHash) {
             return yield* new IdempotencyMismatch({ message: `Idempotency-Key ${key} was used before with a different body` })
           }
-          const all = yield* store.readStream(streamOf(userId)).pipe(storeUnavailable)
-          const event = all.find((e) => e.event_id === hit.event_id)
+          const event = yield* store.readEvent(streamOf(userId), hit.event_id).pipe(storeUnavailable)
           if (event === undefined) return yield* Effect.die(new Error(`idempotency record points at a missing event ${hit.event_id}`))
-          return yield* respond(event, all, true)
+          const positions = yield* readHoldings(streamOf(userId)).pipe(Effect.provideService(SqlClient.SqlClient, sql), storeUnavailable)
+          return yield* respond(event, positions, true)
         })
 
       const attempt = (principal: Principal, command: Command, options: RecordOptions, requestHash: string) =>
@@ -123,28 +125,19 @@ export class Portfolio extends Context.Service<Portfolio, {
             const previous = yield* lookupIdempotent(principal.userId, options.idempotencyKey, requestHash)
             if (previous) return previous
           }
-          const history = yield* store.readStream(streamId).pipe(storeUnavailable)
           const now = yield* Clock.currentTimeMillis
           const circuit = command.kind === "buy" || command.kind === "sell"
             ? yield* circuitFor(command.symbol, command.trade_date)
             : undefined
-          const decision = decide(command, toEntries(history), { today: karachiDate(now), isTradingDay, settlementDate, circuit })
-          if (decision._tag === "Rejected") {
-            return yield* new InvalidRequest(decision.rejection)
-          }
-          const { appended, all } = yield* store.append(
+          const written = yield* writer.write(
             streamId,
-            history.length,
-            decision.events,
+            command,
+            { today: karachiDate(now), isTradingDay, settlementDate, circuit },
             { actor_key_id: principal.keyId, request_id: options.requestId, idempotency_key: options.idempotencyKey },
-            {
-              holdings: positionsOf,
-              idempotency: options.idempotencyKey
-                ? { user_id: principal.userId, key: options.idempotencyKey, request_hash: requestHash }
-                : undefined
-            }
+            options.idempotencyKey ? { user_id: principal.userId, key: options.idempotencyKey, request_hash: requestHash } : undefined
           )
-          return yield* respond(appended[0]!, all, false)
+          if (written._tag === "Rejected") return yield* new InvalidRequest(written.rejection)
+          return yield* respond(written.event, written.positions, false)
         })
 
       const record = Effect.fn("Portfolio.record")(function*(principal: Principal, command: Command, options: RecordOptions) {

@@ -3,13 +3,17 @@
  * stream's events inside the append's transaction, and rebuildable from the
  * events at any time (a rebuild must equal the live rows).
  */
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { type Entry, type Position, replay } from "../../domain/ledger/Decider.ts"
-import type { StoredEvent } from "../../domain/ledger/Events.ts"
+import { emptyPosition, type Entry, evolvePosition, type Position, replay, type State } from "../../domain/ledger/Decider.ts"
+import type { LedgerEvent, StoredEvent } from "../../domain/ledger/Events.ts"
 
 export const toEntries = (events: ReadonlyArray<StoredEvent>): ReadonlyArray<Entry> =>
   events.map((e) => ({ event_id: e.event_id, version: e.version, effective_date: e.effective_date, event: e.event }))
+
+/** The latest effective date among events. */
+export const lastEffectiveOf = (events: ReadonlyArray<StoredEvent>) =>
+  events.reduce((m, e) => (e.effective_date > m ? e.effective_date : m), "")
 
 /** Positions from events (a fresh replay). */
 export const positionsOf = (events: ReadonlyArray<StoredEvent>): ReadonlyArray<Position> => {
@@ -17,12 +21,21 @@ export const positionsOf = (events: ReadonlyArray<StoredEvent>): ReadonlyArray<P
   return r._tag === "Ok" ? [...r.state.values()].sort((a, b) => a.symbol.localeCompare(b.symbol)) : []
 }
 
-/** Writes the stream's positions (replacing what was there). */
+/** Writes the stream's positions and head (replacing what was there): the state appends decide from. */
 export const writeHoldings = (streamId: string, events: ReadonlyArray<StoredEvent>) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const positions = positionsOf(events)
     const version = events.length > 0 ? events[events.length - 1]!.version : 0
+    const last = events[events.length - 1]
+    if (last !== undefined) {
+      yield* sql.unsafe(
+        `INSERT INTO stream_heads (stream_id, version, head_hash, last_effective) VALUES ($1, $2, $3, $4::date)
+         ON CONFLICT (stream_id) DO UPDATE SET version = excluded.version, head_hash = excluded.head_hash,
+           last_effective = excluded.last_effective`,
+        [streamId, last.version, last.hash, lastEffectiveOf(events)]
+      )
+    }
     // One statement: upsert every position, drop rows of symbols no longer in the replay.
     yield* sql.unsafe(
       `WITH p AS (
@@ -43,31 +56,41 @@ export const writeHoldings = (streamId: string, events: ReadonlyArray<StoredEven
     return positions
   })
 
-/** The columns `rowToPosition` reads (numeric as text). */
+/** The columns `PositionRow` decodes (numeric as text). */
 export const HOLDING_COLUMNS = `symbol, quantity::text, cost::text, realized_pnl::text, dividends_gross::text,
   dividends_net::text, tax_withheld::text, fractional_entitlements::text`
 
-export const rowToPosition = (r: Record<string, string>): Position => ({
-  symbol: r["symbol"]!,
-  quantity: Number(r["quantity"]),
-  cost: Number(r["cost"]),
-  realized_pnl: Number(r["realized_pnl"]),
-  dividends_gross: Number(r["dividends_gross"]),
-  dividends_net: Number(r["dividends_net"]),
-  tax_withheld: Number(r["tax_withheld"]),
-  fractional_entitlements: Number(r["fractional_entitlements"])
+const PositionRow = Schema.Struct({
+  symbol: Schema.String,
+  quantity: Schema.FiniteFromString,
+  cost: Schema.FiniteFromString,
+  realized_pnl: Schema.FiniteFromString,
+  dividends_gross: Schema.FiniteFromString,
+  dividends_net: Schema.FiniteFromString,
+  tax_withheld: Schema.FiniteFromString,
+  fractional_entitlements: Schema.FiniteFromString
 })
+/** Holdings rows (selected with `HOLDING_COLUMNS`, plus any other columns) as positions; a bad row is a defect. */
+export const decodePositions = (rows: ReadonlyArray<unknown>) =>
+  Effect.orDie(Schema.decodeUnknownEffect(Schema.Array(PositionRow))(rows))
 
 /** The stored positions of a stream. */
 export const readHoldings = (streamId: string) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql.unsafe<Record<string, string>>(
-      `SELECT ${HOLDING_COLUMNS} FROM holdings WHERE stream_id = $1 ORDER BY symbol`,
-      [streamId]
-    )
-    return rows.map(rowToPosition)
+    const rows = yield* sql.unsafe(`SELECT ${HOLDING_COLUMNS} FROM holdings WHERE stream_id = $1 ORDER BY symbol`, [streamId])
+    return yield* decodePositions(rows)
   })
+
+/** Positions after `events` applied in order on top of `base` (valid when they take effect after every earlier event). */
+export const positionsAfter = (base: State, events: ReadonlyArray<LedgerEvent>): ReadonlyArray<Position> => {
+  const state = new Map(base)
+  for (const ev of events) {
+    if (ev.type === "DonationRecorded" || ev.type === "TransactionReversed") continue
+    state.set(ev.symbol, evolvePosition(state.get(ev.symbol) ?? emptyPosition(ev.symbol), ev))
+  }
+  return [...state.values()].sort((a, b) => a.symbol.localeCompare(b.symbol))
+}
 
 /** Two position lists are equal to the rounding the projection stores. */
 export const samePositions = (a: ReadonlyArray<Position>, b: ReadonlyArray<Position>) =>
