@@ -9,6 +9,7 @@
  *   npm run bench:embedded
  *   BENCH_SECONDS=10 BENCH_CONNECTIONS=50 BENCH_WRITERS=8 BENCH_PATH=/v1/market/status npm run bench:embedded
  *   BENCH_RUNTIME=deno npm run bench:embedded     # the service on Deno instead of Node
+ *   BENCH_RATE=2000 npm run bench:embedded        # reads at a fixed total rate instead of flat out
  *
  * The service always runs on the embedded store (DATABASE_URL is removed).
  */
@@ -21,6 +22,7 @@ const seconds = Number(process.env["BENCH_SECONDS"] ?? 10)
 const connections = Number(process.env["BENCH_CONNECTIONS"] ?? 50)
 const writers = Number(process.env["BENCH_WRITERS"] ?? 8)
 const path = process.env["BENCH_PATH"] ?? "/v1/market/status"
+const rate = process.env["BENCH_RATE"]
 const runtime = process.env["BENCH_RUNTIME"] === "deno" ? "deno" : "node"
 const port = 18200 + Math.floor(Math.random() * 2000)
 const base = `http://127.0.0.1:${port}`
@@ -56,7 +58,11 @@ interface Reads {
 /** autocannon in its own process, without blocking this one (the writers live here). */
 const load = (durationSeconds: number) =>
   new Promise<Reads>((resolve, reject) =>
-    execFile(bin("autocannon"), ["-j", "-c", String(connections), "-d", String(durationSeconds), `${base}${path}`], {
+    execFile(bin("autocannon"), [
+      "-j", "-c", String(connections), "-d", String(durationSeconds),
+      ...(rate === undefined ? [] : ["--overallRate", rate]),
+      `${base}${path}`
+    ], {
       encoding: "utf8",
       maxBuffer: 64 * 1024 * 1024
     }, (error, stdout) => {
@@ -134,7 +140,10 @@ const main = async () => {
 
     const row = (label: string, r: Reads) =>
       `| ${label} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.max} | ${r.errors} |`
-    console.log(`embedded store, service on ${runtime}; GET ${path}, ${connections} connections, ${seconds} s per run`)
+    console.log(
+      `embedded store, service on ${runtime}; GET ${path}, ${connections} connections` +
+        `${rate === undefined ? "" : `, ${rate} req/s in all`}, ${seconds} s per run`
+    )
     console.log("| reads | req/s | p50 ms | p99 ms | max ms | errors |")
     console.log("|---|---|---|---|---|---|")
     console.log(row("alone", alone))

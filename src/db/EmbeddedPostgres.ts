@@ -74,9 +74,9 @@ const spawnThread = (setup: Setup) => {
   })
   worker.on("exit", (code) => {
     const gone = new EmbeddedStartError(failure ?? { message: `the embedded store's thread ended (exit code ${code})` })
+    Deferred.doneUnsafe(ended, Effect.succeed(gone))
     Deferred.doneUnsafe(opened, Effect.fail(gone))
     for (const id of [...pending.keys()]) settle(id, Effect.fail(gone))
-    Deferred.doneUnsafe(ended, Effect.succeed(gone))
   })
 
   const ask = (op: Request["op"]) =>

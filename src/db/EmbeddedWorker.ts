@@ -15,6 +15,16 @@ import { rmSync } from "node:fs"
 import { type MessagePort, parentPort, workerData } from "node:worker_threads"
 import { Reply, Request, Setup } from "./EmbeddedProtocol.ts"
 
+/**
+ * The service's pool holds one connection. The spare slots take the pool's
+ * replacement connection while this thread, busy in a statement, has not yet
+ * noticed the old one close, and the driver's cancel requests, which arrive on
+ * connections of their own (PGlite cannot cancel; they are read and dropped).
+ * Statements of all connections still run one at a time, and an open
+ * transaction holds off the statements of every other connection.
+ */
+const CONNECTION_SLOTS = 8
+
 const decodeRequest = Schema.decodeUnknownOption(Request)
 const describe = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause))
 
@@ -44,7 +54,7 @@ const serve = (port: MessagePort) =>
     const listen = Effect.tryPromise({
       try: () => {
         rmSync(setup.socketPath, { force: true })
-        server = new PGLiteSocketServer({ db, path: setup.socketPath, maxConnections: 1 })
+        server = new PGLiteSocketServer({ db, path: setup.socketPath, maxConnections: CONNECTION_SLOTS })
         return server.start()
       },
       catch: (cause) => `cannot listen on ${setup.socketPath}: ${describe(cause)}`
