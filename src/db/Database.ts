@@ -6,7 +6,7 @@
  * Does not own: any table's contents (each feature's repository does).
  */
 import { PgClient } from "@effect/sql-pg"
-import { Context, Duration, Effect, Layer, Option, Redacted } from "effect"
+import { Context, Duration, Effect, Fiber, Layer, Option, Redacted } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
 import { migrations } from "../../migrations/index.ts"
 import { AppConfig } from "../config/AppConfig.ts"
@@ -29,7 +29,15 @@ const makeDatabase = (mode: DatabaseShape["mode"], embedded: Option.Option<Embed
     Database,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const ping = sql`select 1 as ok`.pipe(
+      // The probe gives up waiting after a second but never interrupts its query: an
+      // interrupted statement makes the driver cancel it, and on the embedded store
+      // (which cannot cancel) drop the one connection after a few seconds, failing
+      // whatever else was on it (an import batch, say). One probe query at a time.
+      let probe: Fiber.Fiber<unknown, unknown> | undefined
+      const ping = Effect.gen(function*() {
+        if (probe === undefined || probe.pollUnsafe() !== undefined) probe = yield* Effect.forkDetach(sql`select 1 as ok`)
+        return yield* Fiber.join(probe)
+      }).pipe(
         Effect.timeout(Duration.seconds(1)),
         Effect.as(true),
         Effect.catchCause(() => Effect.succeed(false))
