@@ -6,10 +6,10 @@
  * embedded store and, in CI, on the real PostgreSQL (the tests that hold one
  * transaction open while another commits need several connections at once,
  * and run there only; every other test runs on both). Time comes from a
- * clock fixed to 2026-11-21 (`FixedStart`), never the machine's date.
+ * clock fixed to 2026-11-21 (`TestApp({ now })`), never the machine's date.
  */
 import { assert, layer } from "@effect/vitest"
-import { Clock, Context, Deferred, Effect, Exit, Fiber, Layer, Option, Redacted } from "effect"
+import { Context, Deferred, Effect, Exit, Fiber, Layer, Option, Redacted } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { spawnSync } from "node:child_process"
@@ -53,20 +53,6 @@ const userOf = (token: string) => Effect.flatMap(Keys, (k) => k.authenticate(tok
 // The service's clock in this file starts at 2026-11-21 10:00 in Karachi and runs at the real rate (so
 // sleeps and timeouts still work): no result depends on the year the suite runs in.
 const START = Date.parse("2026-11-21T05:00:00.000Z")
-const shifted = (real: Clock.Clock): Clock.Clock => {
-  const offset = START - real.currentTimeMillisUnsafe()
-  const millis = () => real.currentTimeMillisUnsafe() + offset
-  return {
-    currentTimeMillisUnsafe: millis,
-    currentTimeMillis: Effect.sync(millis),
-    currentTimeNanosUnsafe: () => BigInt(millis()) * 1_000_000n,
-    currentTimeNanos: Effect.sync(() => BigInt(millis()) * 1_000_000n),
-    monotonicTimeNanosUnsafe: () => real.monotonicTimeNanosUnsafe(),
-    monotonicTimeNanos: real.monotonicTimeNanos,
-    sleep: (duration) => real.sleep(duration)
-  }
-}
-const FixedStart = Layer.effect(Clock.Clock, Clock.clockWith((real) => Effect.succeed(shifted(real))))
 
 // The signing key for this file's checkpoints: a configured key, so the test writes no key file.
 const signingKey = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString()
@@ -74,7 +60,7 @@ const signingKey = generateKeyPairSync("ed25519").privateKey.export({ type: "pkc
 // HUBC closes recorded in the eod series: 215.42 (2026-05-22), 219.50 (2026-05-25).
 const buyHubc = { kind: "buy", symbol: "HUBC", quantity: 100, price: 215.42, fees: 120, trade_date: "2026-05-22" }
 
-const App = TestApp({ withPack: true, ledgerSigningKey: Option.some(Redacted.make(signingKey)) }).pipe(Layer.provideMerge(FixedStart))
+const App = TestApp({ withPack: true, now: new Date(START).toISOString(), ledgerSigningKey: Option.some(Redacted.make(signingKey)) })
 
 layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", (it) => {
   it.effect("a session is 201 with a token and a user; the token works as a bearer credential", () =>
