@@ -1,9 +1,9 @@
 /**
- * The command line: `serve` (the default), `migrate`; room for `ingest` and
+ * The command line: `serve` (the default), `mcp` (the tools over stdio), `migrate`; room for `ingest` and
  * `ledger …`. Each command builds only the layers it needs.
  */
 import { NodeServices } from "@effect/platform-node"
-import { Console, Effect, Layer, Logger, Option, References } from "effect"
+import { Cause, Console, Effect, Layer, Logger, Option, References, Runtime } from "effect"
 import { Command, Flag } from "effect/cli"
 import { AppConfig } from "./config/AppConfig.ts"
 import * as Database from "./db/Database.ts"
@@ -16,25 +16,33 @@ import { PortalRefresh } from "./ingest/PortalRefresh.ts"
 import { DataPack } from "./sources/DataPack.ts"
 import { PsxPortal } from "./sources/PsxPortal.ts"
 import { jsonLinesLogger } from "./observability/JsonLogger.ts"
+import { Cursors } from "./http/Cursors.ts"
+import { MarketServices } from "./market/MarketHttp.ts"
+import { McpStdio } from "./mcp/Server.ts"
+
+const logging = (logger: Logger.Logger<unknown, void>) =>
+  Layer.unwrap(
+    Effect.map(AppConfig, (config) =>
+      Layer.mergeAll(
+        Logger.layer([logger]),
+        Layer.succeed(References.MinimumLogLevel, config.logLevel)
+      ))
+  )
 
 /** JSON-lines logs at the configured level. */
-export const LoggingLive = Layer.unwrap(
-  Effect.map(AppConfig, (config) =>
-    Layer.mergeAll(
-      Logger.layer([jsonLinesLogger]),
-      Layer.succeed(References.MinimumLogLevel, config.logLevel)
-    ))
-)
+export const LoggingLive = logging(jsonLinesLogger)
+
+/** The store, migrated, with the market-data importer, logging through `loggingLive`. */
+const storeWith = (loggingLive: Layer.Layer<never, unknown, AppConfig>) =>
+  PackImport.layer.pipe(
+    Layer.provideMerge(Database.layer),
+    Layer.provide(DataPack.layer),
+    Layer.provide(NodeServices.layer),
+    Layer.provideMerge(Layer.provideMerge(loggingLive, AppConfig.layer))
+  )
 
 const Base = Layer.provideMerge(LoggingLive, AppConfig.layer)
-
-/** The store, migrated, with the market-data importer. */
-const StoreLive = PackImport.layer.pipe(
-  Layer.provideMerge(Database.layer),
-  Layer.provide(DataPack.layer),
-  Layer.provide(NodeServices.layer),
-  Layer.provideMerge(Base)
-)
+const StoreLive = storeWith(LoggingLive)
 
 /** On the embedded default (or when asked), the first start imports the bundled pack; later starts skip it. */
 const AutoImport = Layer.effectDiscard(Effect.gen(function*() {
@@ -65,6 +73,29 @@ const serve = Layer.launch(serveLayer)
 
 const serveCommand = Command.make("serve", {}, () => serve).pipe(
   Command.withDescription("Serve the HTTP API, /openapi.json and /docs (the default command)")
+)
+
+/**
+ * The MCP tools over stdio for desktop hosts: stdout carries only JSON-RPC,
+ * so every log line (JSON) goes to stderr. Imports the pack on first start
+ * like \`serve\` (tools answer from what is stored meanwhile).
+ */
+const mcpLayer = McpStdio.pipe(
+  Layer.provide(MarketServices),
+  Layer.provide(Cursors.layer),
+  Layer.provideMerge(AutoImport),
+  Layer.provideMerge(storeWith(logging(Logger.withConsoleError(Logger.formatJson))))
+)
+
+/** A start failure goes to stderr too (the runtime's own report would print on stdout). */
+const quietFailure = (cause: Cause.Cause<unknown>) =>
+  Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : Effect.andThen(
+    Effect.sync(() => process.stderr.write(`psx mcp: ${Cause.pretty(cause)}\n`)),
+    Effect.fail(Object.assign(new Error("psx mcp failed (reported on stderr)"), { [Runtime.errorReported]: false }))
+  )
+
+const mcpCommand = Command.make("mcp", {}, () => Layer.launch(mcpLayer).pipe(Effect.catchCause(quietFailure))).pipe(
+  Command.withDescription("Serve the MCP tools over stdio (JSON-RPC on stdin/stdout, logs on stderr) for desktop hosts")
 )
 
 const migrateCommand = Command.make("migrate", {}, () =>
@@ -164,7 +195,7 @@ const ledgerCommand = Command.make("ledger", {}).pipe(
 
 export const cli = Command.make("psx", {}, () => serve).pipe(
   Command.withDescription("PSX data service"),
-  Command.withSubcommands([serveCommand, migrateCommand, ingestCommand, ledgerCommand])
+  Command.withSubcommands([serveCommand, mcpCommand, migrateCommand, ingestCommand, ledgerCommand])
 )
 
 export const run = Command.run(cli, { version: "1.0.0" })

@@ -18,6 +18,10 @@ Errors are the record {error, message, symbol?}. Statuses: INVALID_REQUEST 400 (
 
 Caching: a public market-data GET answered 200 may be reused for up to one second for the same URL (market data changes only when data is ingested); portfolio routes are never cached.
 
+Authentication: the market-data routes and the MCP tool endpoint (POST /mcp) are public and need no key. Only the portfolio routes need \`Authorization: Bearer <API_KEY>\`.
+
+Tools for agents: POST /mcp speaks JSON-RPC 2.0 (MCP, streamable HTTP) with read-only tools that mirror the market routes (same arguments, same records); GET /v1/ai/tools lists them. The same tools run over stdio with \`npm run --silent cli -- mcp\`.
+
 Rate limits: a token bucket per client (the bearer credential when one is sent, else the address): 50 requests a second sustained, bursts of 200, configurable with RATE_LIMIT_PER_SECOND and RATE_LIMIT_BURST. /health and /ready are exempt.
 
 Market data © Pakistan Stock Exchange. dps.psx.com.pk carries a legal notice restricting dissemination of its market data, live or delayed, without a PSX licence; every figure here names its source and when it was recorded.`
@@ -33,6 +37,7 @@ export class Api extends HttpApi.make("psx")
     title: "PSX data service",
     version: "1.0.0",
     description,
-    license: { name: "MIT (code); market data © Pakistan Stock Exchange, see description" }
+    license: { name: "MIT (code); market data © Pakistan Stock Exchange, see description", identifier: "MIT" },
+    servers: [{ url: "/", description: "This service (paths are relative to the address that served this document)" }]
   }))
 {}
