@@ -113,7 +113,7 @@ const TSCONFIG = {
   files: ["client.ts"]
 }
 
-layer(TestApp(), { timeout: 120_000 })("the OpenAPI document", (it) => {
+layer(TestApp(), { timeout: 120_000, excludeTestServices: true })("the OpenAPI document", (it) => {
   it.effect("redocly lint (recommended rules): no errors outside the ledger operations still without a summary", () =>
     Effect.scoped(Effect.gen(function*() {
       const dir = yield* tempDir
