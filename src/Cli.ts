@@ -32,17 +32,19 @@ const logging = (logger: Logger.Logger<unknown, void>) =>
 /** JSON-lines logs at the configured level. */
 export const LoggingLive = logging(jsonLinesLogger)
 
-/** The store, migrated, with the market-data importer, logging through `loggingLive`. */
-const storeWith = (loggingLive: Layer.Layer<never, unknown, AppConfig>) =>
+const baseWith = (loggingLive: Layer.Layer<never, unknown, AppConfig>) => Layer.provideMerge(loggingLive, AppConfig.layer)
+
+/** The store, migrated, with the market-data importer, over a configuration and logging base. */
+const storeWith = (base: ReturnType<typeof baseWith>) =>
   PackImport.layer.pipe(
     Layer.provideMerge(Database.layer),
     Layer.provide(DataPack.layer),
     Layer.provide(NodeServices.layer),
-    Layer.provideMerge(Layer.provideMerge(loggingLive, AppConfig.layer))
+    Layer.provideMerge(base)
   )
 
-const Base = Layer.provideMerge(LoggingLive, AppConfig.layer)
-const StoreLive = storeWith(LoggingLive)
+const Base = baseWith(LoggingLive)
+const StoreLive = storeWith(Base)
 
 /** On the embedded default (or when asked), the first start imports the bundled pack; later starts skip it. */
 const AutoImport = Layer.effectDiscard(Effect.gen(function*() {
@@ -78,13 +80,13 @@ const serveCommand = Command.make("serve", {}, () => serve).pipe(
 /**
  * The MCP tools over stdio for desktop hosts: stdout carries only JSON-RPC,
  * so every log line (JSON) goes to stderr. Imports the pack on first start
- * like \`serve\` (tools answer from what is stored meanwhile).
+ * like `serve` (tools answer from what is stored meanwhile).
  */
 const mcpLayer = McpStdio.pipe(
   Layer.provide(MarketServices),
   Layer.provide(Cursors.layer),
   Layer.provideMerge(AutoImport),
-  Layer.provideMerge(storeWith(logging(Logger.withConsoleError(Logger.formatJson))))
+  Layer.provideMerge(storeWith(baseWith(logging(Logger.withConsoleError(Logger.formatJson)))))
 )
 
 /** A start failure goes to stderr too (the runtime's own report would print on stdout). */
