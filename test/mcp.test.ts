@@ -132,7 +132,7 @@ const ajv = new Ajv2020({ strict: false, validateFormats: false })
 
 const App = withStdioMcp(TestApp({ withPack: true, now: NOW }), NOW)
 
-layer(App, { timeout: 400_000, excludeTestServices: true })("MCP: the official SDK client as hosts use it", (it) => {
+layer(App, { timeout: 600_000, excludeTestServices: true })("MCP: the official SDK client as hosts use it", (it) => {
   describe("over streamable HTTP (POST /mcp)", () => {
     it.effect("initialize names the server, its tool capability and what its figures are", () =>
       Effect.scoped(Effect.gen(function*() {
