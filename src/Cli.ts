@@ -1,9 +1,9 @@
 /**
- * The command line: `serve` (the default), `migrate`; room for `ingest` and
+ * The command line: `serve` (the default), `mcp` (the tools over stdio), `migrate`; room for `ingest` and
  * `ledger …`. Each command builds only the layers it needs.
  */
 import { NodeServices } from "@effect/platform-node"
-import { Console, Effect, Exit, Layer, Logger, Option, References } from "effect"
+import { Cause, Console, Effect, Exit, Layer, Logger, Option, References, Runtime } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { readFileSync } from "node:fs"
 import { decodeExportLine, type ExportedEvent, type SignedCheckpoint, verifyExport } from "../domain/ledger/Checkpoint.ts"
@@ -19,25 +19,35 @@ import { PortalRefresh } from "./ingest/PortalRefresh.ts"
 import { DataPack } from "./sources/DataPack.ts"
 import { PsxPortal } from "./sources/PsxPortal.ts"
 import { jsonLinesLogger } from "./observability/JsonLogger.ts"
+import { Cursors } from "./http/Cursors.ts"
+import { MarketServices } from "./market/MarketHttp.ts"
+import { McpStdio } from "./mcp/Server.ts"
+
+const logging = (logger: Logger.Logger<unknown, void>) =>
+  Layer.unwrap(
+    Effect.map(AppConfig, (config) =>
+      Layer.mergeAll(
+        Logger.layer([logger]),
+        Layer.succeed(References.MinimumLogLevel, config.logLevel)
+      ))
+  )
 
 /** JSON-lines logs at the configured level. */
-export const LoggingLive = Layer.unwrap(
-  Effect.map(AppConfig, (config) =>
-    Layer.mergeAll(
-      Logger.layer([jsonLinesLogger]),
-      Layer.succeed(References.MinimumLogLevel, config.logLevel)
-    ))
-)
+export const LoggingLive = logging(jsonLinesLogger)
 
-const Base = Layer.provideMerge(LoggingLive, AppConfig.layer)
+const baseWith = (loggingLive: Layer.Layer<never, unknown, AppConfig>) => Layer.provideMerge(loggingLive, AppConfig.layer)
 
-/** The store, migrated, with the market-data importer. */
-const StoreLive = PackImport.layer.pipe(
-  Layer.provideMerge(Database.layer),
-  Layer.provide(DataPack.layer),
-  Layer.provide(NodeServices.layer),
-  Layer.provideMerge(Base)
-)
+/** The store, migrated, with the market-data importer, over a configuration and logging base. */
+const storeWith = (base: ReturnType<typeof baseWith>) =>
+  PackImport.layer.pipe(
+    Layer.provideMerge(Database.layer),
+    Layer.provide(DataPack.layer),
+    Layer.provide(NodeServices.layer),
+    Layer.provideMerge(base)
+  )
+
+const Base = baseWith(LoggingLive)
+const StoreLive = storeWith(Base)
 
 /** On the embedded default (or when asked), the first start imports the bundled pack; later starts skip it. */
 const AutoImport = Layer.effectDiscard(Effect.gen(function*() {
@@ -68,6 +78,29 @@ const serve = Layer.launch(serveLayer)
 
 const serveCommand = Command.make("serve", {}, () => serve).pipe(
   Command.withDescription("Serve the HTTP API, /openapi.json and /docs (the default command)")
+)
+
+/**
+ * The MCP tools over stdio for desktop hosts: stdout carries only JSON-RPC,
+ * so every log line (JSON) goes to stderr. Imports the pack on first start
+ * like `serve` (tools answer from what is stored meanwhile).
+ */
+const mcpLayer = McpStdio.pipe(
+  Layer.provide(MarketServices),
+  Layer.provide(Cursors.layer),
+  Layer.provideMerge(AutoImport),
+  Layer.provideMerge(storeWith(baseWith(logging(Logger.withConsoleError(Logger.formatJson)))))
+)
+
+/** A start failure goes to stderr too (the runtime's own report would print on stdout). */
+const quietFailure = (cause: Cause.Cause<unknown>) =>
+  Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : Effect.andThen(
+    Effect.sync(() => process.stderr.write(`psx mcp: ${Cause.pretty(cause)}\n`)),
+    Effect.fail(Object.assign(new Error("psx mcp failed (reported on stderr)"), { [Runtime.errorReported]: false }))
+  )
+
+const mcpCommand = Command.make("mcp", {}, () => Layer.launch(mcpLayer).pipe(Effect.catchCause(quietFailure))).pipe(
+  Command.withDescription("Serve the MCP tools over stdio (JSON-RPC on stdin/stdout, logs on stderr) for desktop hosts")
 )
 
 const migrateCommand = Command.make("migrate", {}, () =>
@@ -216,7 +249,7 @@ const ledgerCommand = Command.make("ledger", {}).pipe(
 
 export const cli = Command.make("psx", {}, () => serve).pipe(
   Command.withDescription("PSX data service"),
-  Command.withSubcommands([serveCommand, migrateCommand, ingestCommand, ledgerCommand])
+  Command.withSubcommands([serveCommand, mcpCommand, migrateCommand, ingestCommand, ledgerCommand])
 )
 
 export const run = Command.run(cli, { version: "1.0.0" })

@@ -18,6 +18,10 @@ Errors are the record {error, message, symbol?}. Statuses: INVALID_REQUEST 400 (
 
 Reads: every market answer comes from one in-memory read model of the store, rebuilt whenever the store's market data changes (this instance's ingest or another instance's; seen within about a second) and swapped whole, so an answer never mixes two versions of the data. The most requested answers are encoded once per version of the data and re-made at the calendar boundaries that change them (a quote turning stale, a new Karachi day). Send Cache-Control: no-cache to have an answer computed afresh (the same bytes). Portfolio routes always read the store.
 
+Authentication: the market-data routes and the MCP tool endpoint (POST /mcp) are public and need no key. Only the portfolio routes need \`Authorization: Bearer <API_KEY>\`.
+
+Tools for agents: POST /mcp speaks JSON-RPC 2.0 (MCP, streamable HTTP) with read-only tools that mirror the market routes (same arguments, same records); GET /v1/ai/tools lists them. The same tools run over stdio with \`npm run --silent cli -- mcp\`.
+
 Rate limits: a token bucket per client (the bearer credential when one is sent, else the address): 50 requests a second sustained, bursts of 200, configurable with RATE_LIMIT_PER_SECOND and RATE_LIMIT_BURST. /health and /ready are exempt.
 
 Market data © Pakistan Stock Exchange. dps.psx.com.pk carries a legal notice restricting dissemination of its market data, live or delayed, without a PSX licence; every figure here names its source and when it was recorded.`
@@ -33,6 +37,7 @@ export class Api extends HttpApi.make("psx")
     title: "PSX data service",
     version: "1.0.0",
     description,
-    license: { name: "MIT (code); market data © Pakistan Stock Exchange, see description" }
+    license: { name: "MIT (code); market data © Pakistan Stock Exchange, see description", identifier: "MIT" },
+    servers: [{ url: "/", description: "This service (paths are relative to the address that served this document)" }]
   }))
 {}

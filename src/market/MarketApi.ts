@@ -19,7 +19,7 @@ import { MarketStatus } from "../../domain/market/StatusSchema.ts"
 import { Cursor, DateParam, limitParam, SymbolPath, SymPath } from "../../domain/Params.ts"
 
 const symbolErrors = [InvalidSymbol, DataNotFound, SourceUnavailable] as const
-const describe = (text: string) => OpenApi.annotations({ description: text })
+const describe = (summary: string, text: string) => OpenApi.annotations({ summary, description: text })
 
 const BoolParam = Schema.Literals(["true", "false"]).pipe(
   Schema.decodeTo(
@@ -55,13 +55,14 @@ export const pricesQuery = {
 export class MarketApi extends HttpApiGroup.make("market")
   .add(
     HttpApiEndpoint.get("status", "/v1/market/status", { success: MarketStatus }).annotateMerge(
-      describe("Market calendar status now, in Asia/Karachi: session state, trading day, holidays (2026 list held)")
+      describe("Market calendar status now", "Session state, trading day and holidays in Asia/Karachi (2026 list held)")
     ),
     HttpApiEndpoint.get("search", "/v1/search", {
       query: { q: Schema.String.annotate({ description: "A company name, a word of it, or (part of) a ticker" }) },
       success: S.SearchResult,
       error: SourceUnavailable
     }).annotateMerge(describe(
+      "Find tickers by company name",
       "Finds tickers from a company name or part of a ticker; case- and accent-insensitive; ranked exact ticker, " +
         "ticker prefix, then name words; at most 20 results. An empty q is 400 INVALID_REQUEST."
     )),
@@ -76,6 +77,7 @@ export class MarketApi extends HttpApiGroup.make("market")
       success: S.CompaniesPage,
       error: SourceUnavailable
     }).annotateMerge(describe(
+      "List the company universe",
       `Page of the company universe ordered by symbol (keyset cursor, stable under inserts). Default page ${COMPANIES_DEFAULT_LIMIT}, ` +
         `maximum ${COMPANIES_MAX_LIMIT}; limit=1 reads total cheaply. A changed or expired cursor is 400 INVALID_REQUEST.`
     )),
@@ -84,6 +86,7 @@ export class MarketApi extends HttpApiGroup.make("market")
       success: S.Company,
       error: symbolErrors
     }).annotateMerge(describe(
+      "Get a company profile with quote and ratios",
       "Company profile, delayed quote, computed ratios, trailing 12-month dividend per share and yield. " +
         "400 INVALID_SYMBOL for a malformed ticker; 404 DATA_NOT_FOUND for an unknown one."
     )),
@@ -92,6 +95,7 @@ export class MarketApi extends HttpApiGroup.make("market")
       success: S.Stock,
       error: symbolErrors
     }).annotateMerge(describe(
+      "Get the full-company payload",
       "Full-company payload: profile, quote, ratios, peers, sector medians, dividends, filings, financials and a derived " +
         "block (market cap, close-based 52-week range, next session's circuit-breaker bounds, margin, growth). Unknown parts are absent."
     )),
@@ -105,6 +109,7 @@ export class MarketApi extends HttpApiGroup.make("market")
       success: S.Quote,
       error: [...symbolErrors, DataStale, DataUnverified]
     }).annotateMerge(describe(
+      "Get the delayed quote",
       "Delayed quote (status: delayed) with its as-of and corporate-action state (ex_dividend true/false/null). " +
         "409 DATA_STALE when older than the calendar allows (during trading: 30 minutes; otherwise the last session's close), " +
         "409 DATA_UNVERIFIED when the price breaks the circuit-breaker bounds."
@@ -115,6 +120,7 @@ export class MarketApi extends HttpApiGroup.make("market")
       success: S.PricesResponse,
       error: symbolErrors
     }).annotateMerge(describe(
+      "Get daily price history (unadjusted)",
       `Daily OHLCV, newest first, adjusted: false. Default ${PRICES_DEFAULT_LIMIT} rows, maximum ${PRICES_MAX_LIMIT}, then next_cursor. ` +
         "Rows recorded with a close only leave open/high/low out. A named range also returns its close-based high, low and change."
     )),
@@ -122,17 +128,24 @@ export class MarketApi extends HttpApiGroup.make("market")
       params: SymbolPath,
       success: S.Financials,
       error: symbolErrors
-    }).annotateMerge(describe("Income statement by period (annual, quarterly); never balance-sheet lines.")),
+    }).annotateMerge(describe(
+      "Get income statements",
+      "Income statement by period (annual, quarterly); never balance-sheet lines."
+    )),
     HttpApiEndpoint.get("stockFinancials", "/v1/stocks/:symbol/financials", {
       params: SymbolPath,
       success: S.Financials,
       error: symbolErrors
-    }).annotateMerge(describe("Income statement periods (same as /v1/financials/{symbol}).")),
+    }).annotateMerge(describe(
+      "Get income statements (stock path)",
+      "Income statement periods (same as /v1/financials/{symbol})."
+    )),
     HttpApiEndpoint.get("dividends", "/v1/dividends/:symbol", {
       params: SymbolPath,
       success: S.Dividends,
       error: symbolErrors
     }).annotateMerge(describe(
+      "Get dividend history",
       "Dividend history keyed by fiscal year, with the ex-date repair, trailing 12-month DPS and yield, years_paid, " +
         "data_coverage_start and coverage (unknown: no record for the symbol, never zero)."
     )),
@@ -140,17 +153,24 @@ export class MarketApi extends HttpApiGroup.make("market")
       params: SymbolPath,
       success: S.Dividends,
       error: symbolErrors
-    }).annotateMerge(describe("Payout history and trailing yield (same as /v1/dividends/{symbol}).")),
+    }).annotateMerge(describe(
+      "Get dividend history (stock path)",
+      "Payout history and trailing yield (same as /v1/dividends/{symbol})."
+    )),
     HttpApiEndpoint.get("corporateActions", "/v1/corporate-actions/:symbol", {
       params: SymbolPath,
       success: S.CorporateActions,
       error: symbolErrors
-    }).annotateMerge(describe("Bonus, right, split/restatement, ex-markers and cash events with dates.")),
+    }).annotateMerge(describe(
+      "Get corporate actions",
+      "Bonus, right, split/restatement, ex-markers and cash events with dates."
+    )),
     HttpApiEndpoint.get("announcements", "/v1/announcements", {
       query: announcementQuery,
       success: S.Announcements,
       error: symbolErrors
     }).annotateMerge(describe(
+      "List company filings",
       `Company filings (source_type: filing), newest first. Default ${ANNOUNCEMENTS_DEFAULT_LIMIT}, maximum ${ANNOUNCEMENTS_MAX_LIMIT}.`
     )),
     HttpApiEndpoint.get("symbolAnnouncements", "/v1/announcements/:sym", {
@@ -158,29 +178,39 @@ export class MarketApi extends HttpApiGroup.make("market")
       query: { limit: announcementQuery.limit, cursor: Cursor },
       success: S.Announcements,
       error: symbolErrors
-    }).annotateMerge(describe("Filings for one company.")),
+    }).annotateMerge(describe("List one company's filings", "Filings for one company.")),
     HttpApiEndpoint.get("stockAnnouncements", "/v1/stocks/:symbol/announcements", {
       params: SymbolPath,
       query: { limit: announcementQuery.limit, cursor: Cursor },
       success: S.Announcements,
       error: symbolErrors
-    }).annotateMerge(describe("Filings and notices for one company.")),
+    }).annotateMerge(describe(
+      "List one company's filings (stock path)",
+      "Filings and notices for one company."
+    )),
     HttpApiEndpoint.get("news", "/v1/news", {
       query: announcementQuery,
       success: S.News,
       error: symbolErrors
     }).annotateMerge(describe(
+      "List news items",
       "News items with published_at and event_date kept apart; a republished old event is flagged. Parameters: symbol, " +
         "date_from, date_to, limit, cursor. With no news source configured, coverage is unknown (not 'no news')."
     )),
     HttpApiEndpoint.get("freshness", "/v1/freshness", { success: S.Freshness, error: SourceUnavailable }).annotateMerge(
-      describe("Per-dataset coverage (symbols, first and last dates), as-of, age in days, source and retrieval time.")
+      describe(
+        "Get per-dataset coverage and age",
+        "Per-dataset coverage (symbols, first and last dates), as-of, age in days, source and retrieval time."
+      )
     ),
     HttpApiEndpoint.get("sources", "/v1/ai/sources/:symbol", {
       params: SymbolPath,
       success: S.SymbolSources,
       error: symbolErrors
-    }).annotateMerge(describe("Provenance per data area for one symbol: source, as-of and retrieval time.")),
+    }).annotateMerge(describe(
+      "Get the provenance of a symbol's data",
+      "Provenance per data area for one symbol: source, as-of and retrieval time."
+    )),
     HttpApiEndpoint.get("ingestFundamentals", "/v1/ingest/fundamentals", {
       query: {
         n: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 40 })).annotate({
@@ -190,6 +220,7 @@ export class MarketApi extends HttpApiGroup.make("market")
       success: S.IngestResult,
       error: SourceUnavailable
     }).annotateMerge(describe(
+      "Warm the fundamentals projection",
       "Warms the fundamentals projection for up to n listed equities (1 to 40, default 10) that were never checked or " +
         "were checked more than a day ago, oldest first: an equity with no row gets one from its latest recorded delayed " +
         "quote (price and that quote's date as as_of; neither when no quote is recorded), and every row of the batch is " +
@@ -197,5 +228,9 @@ export class MarketApi extends HttpApiGroup.make("market")
         "to fetch. Answers warmed, batch, remaining and universe counts."
     ))
   )
-  .annotateMerge(OpenApi.annotations({ title: "Market data" }))
+  .annotateMerge(OpenApi.annotations({
+    title: "Market data",
+    description: "Read-only data on PSX-listed securities: universe, profiles, delayed quotes, unadjusted daily prices, " +
+      "income statements, dividends, corporate actions, filings, news, provenance and freshness. Public: no key needed."
+  }))
 {}

@@ -5,21 +5,27 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 export const ToolCatalogue = Schema.Struct({
   endpoint: Schema.Literal("/mcp"),
   protocol: Schema.String,
-  authentication: Schema.String,
+  authentication: Schema.String.annotate({ description: "How the tool endpoint authenticates (it needs no key)" }),
   tools: Schema.Array(Schema.Struct({
     name: Schema.String,
     description: Schema.optionalKey(Schema.String),
-    input_schema: Schema.Unknown
+    input_schema: Schema.Unknown.annotate({ description: "JSON Schema of the tool's arguments" }),
+    read_only: Schema.Boolean
   }))
 })
 
 export class AiApi extends HttpApiGroup.make("ai")
   .add(
     HttpApiEndpoint.get("tools", "/v1/ai/tools", { success: ToolCatalogue }).annotateMerge(OpenApi.annotations({
-      description: "Catalogue of the tools served at POST /mcp (JSON-RPC 2.0 over streamable HTTP: initialize, " +
-        "tools/list, tools/call), with their input schemas."
+      summary: "List the MCP tools",
+      description: "Catalogue of the tools served at POST /mcp (JSON-RPC 2.0 over MCP streamable HTTP: initialize, " +
+        "tools/list, tools/call) and over stdio (`npm run --silent cli -- mcp`), with their input schemas. The tools " +
+        "read public market data and need no key; tools/list also gives each tool's output schema."
     }))
   )
-  .annotateMerge(OpenApi.annotations({ title: "Tools for agents" }))
+  .annotateMerge(OpenApi.annotations({
+    title: "Tools for agents",
+    description: "The MCP tool endpoint's catalogue. POST /mcp itself speaks JSON-RPC 2.0 (MCP) and is not an " +
+      "OpenAPI operation; it needs no key."
+  }))
 {}
-

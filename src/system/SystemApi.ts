@@ -19,15 +19,18 @@ export const Readiness = Schema.Struct({
 
 export class SystemApi extends HttpApiGroup.make("system", { topLevel: true })
   .add(
-    HttpApiEndpoint.get("health", "/health", { success: Health }).annotate(
-      OpenApi.Description,
-      "Liveness: answers 200 while the process serves requests. Exempt from rate limiting."
-    ),
-    HttpApiEndpoint.get("ready", "/ready", { success: Readiness, error: SourceUnavailable }).annotate(
-      OpenApi.Description,
-      "Readiness: 200 when the database answers `select 1` within a second and the configuration is valid; " +
+    HttpApiEndpoint.get("health", "/health", { success: Health }).annotateMerge(OpenApi.annotations({
+      summary: "Liveness probe",
+      description: "Liveness: answers 200 while the process serves requests. Exempt from rate limiting."
+    })),
+    HttpApiEndpoint.get("ready", "/ready", { success: Readiness, error: SourceUnavailable }).annotateMerge(OpenApi.annotations({
+      summary: "Readiness probe",
+      description: "Readiness: 200 when the database answers `select 1` within a second and the configuration is valid; " +
         "503 SOURCE_UNAVAILABLE otherwise. Exempt from rate limiting."
-    )
+    }))
   )
-  .annotateMerge(OpenApi.annotations({ title: "Service" }))
+  .annotateMerge(OpenApi.annotations({
+    title: "Service",
+    description: "Liveness and readiness probes for load balancers and orchestrators; no key, no rate limit."
+  }))
 {}
