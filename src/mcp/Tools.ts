@@ -6,9 +6,8 @@
  *
  * Served: get_company, get_quote, get_price_history, get_financials,
  * get_dividends, get_corporate_actions, get_announcements, get_news,
- * get_index, get_market_snapshot. The sector, screener and comparison tools
- * come with their HTTP endpoints (a later issue) and are not listed until
- * then.
+ * get_index, get_market_snapshot. The sector tools are in SectorTools.ts;
+ * all are merged into the served toolkit in Server.ts.
  */
 import { Effect, Schema } from "effect"
 import { Tool, Toolkit } from "effect/ai"
@@ -23,11 +22,12 @@ import {
 import * as S from "../../domain/market/Schemas.ts"
 import { Companies } from "../market/Companies.ts"
 import { Filings } from "../market/Filings.ts"
-import { Freshness } from "../market/Freshness.ts"
 import { RANGES } from "../../domain/market/Limits.ts"
 import { Prices } from "../market/Prices.ts"
 import { Quotes } from "../market/Quotes.ts"
-import { IndexLevel, IndexSnapshot, MarketIndexes } from "../market/Indexes.ts"
+import { IndexDetail, MarketSnapshot } from "../../domain/market/MarketSchemas.ts"
+import { MarketBoard } from "../market/Board.ts"
+import { MarketIndexes } from "../market/Indexes.ts"
 
 const failure = Schema.Union([InvalidSymbol, DataNotFound, DataStale, DataUnverified, InvalidRequest, SourceUnavailable])
 const symbol = { symbol: Schema.String.annotate({ description: "A PSX ticker, e.g. HUBC" }) }
@@ -72,11 +72,11 @@ export const GetNews = tool("get_news", "News items (published_at and event_date
 }, S.News)
 export const GetIndex = tool("get_index", "An index's current level (no history) and its constituents with weights. Codes: KSE100, ALLSHR.", {
   id: Schema.String.annotate({ description: "Index code, e.g. KSE100" })
-}, IndexLevel)
+}, IndexDetail)
 export const GetMarketSnapshot = Tool.make("get_market_snapshot", {
   description: "Index levels, breadth of the latest recorded session and dataset freshness.",
   parameters: Tool.EmptyParams,
-  success: IndexSnapshot,
+  success: MarketSnapshot,
   failure,
   failureMode: "return"
 })
@@ -100,7 +100,7 @@ export const PsxToolkitLive = PsxToolkit.toLayer(Effect.gen(function*() {
   const prices = yield* Prices
   const filings = yield* Filings
   const indexes = yield* MarketIndexes
-  const freshness = yield* Freshness
+  const board = yield* MarketBoard
   return PsxToolkit.of({
     get_company: ({ symbol }) => companies.company(symbol),
     get_quote: ({ symbol, allow_stale }) => quotes.get(symbol, { allowStale: allow_stale === true }),
@@ -111,6 +111,6 @@ export const PsxToolkitLive = PsxToolkit.toLayer(Effect.gen(function*() {
     get_announcements: (q) => filings.announcements(q),
     get_news: (q) => filings.news(q),
     get_index: ({ id }) => indexes.index(id),
-    get_market_snapshot: () => indexes.snapshot(freshness)
+    get_market_snapshot: () => board.snapshot
   })
 }))
