@@ -41,7 +41,10 @@ export class MarketIndexes extends Context.Service<MarketIndexes, {
           return { ...(l !== undefined ? indexSummary(l) : { code }), constituents_tracked: tracked(snap, code) }
         }),
         note: listNote,
-        sources: sourcesOf(snap, [...snap.indexLevels.map((l) => l.dataset), ...[...snap.indexMembers.values()].flatMap((m) => m[0]?.dataset ?? [])])
+        sources: sourcesOf(snap, [
+          ...snap.indexLevels.map((l) => l.dataset),
+          ...(tracked(snap, TRACKED_INDEX) ? [snap.indexMembers.get(TRACKED_INDEX)![0]!.dataset] : [])
+        ])
       })).pipe(Effect.withSpan("MarketIndexes.indices"))
 
       const index = Effect.fn("MarketIndexes.index")(function*(raw: string) {
