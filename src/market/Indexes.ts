@@ -19,7 +19,7 @@ const listNote = "Levels are current only (no history). Only KSE-100 membership 
 /** "KSE-100", "kse100" → "KSE100". */
 export const indexCode = (raw: string) => raw.trim().toUpperCase().replace(/[^A-Z0-9]/g, "")
 
-/** Every index with a recorded level or recorded members, by code. */
+/** Every index with a recorded level or recorded members (tracked or not), by code. */
 const codesOf = (snapshot: MarketSnapshot) =>
   [...new Set([...snapshot.indexLevels.map((l) => l.code), ...snapshot.indexMembers.keys()])].sort()
 
@@ -53,7 +53,7 @@ export class MarketIndexes extends Context.Service<MarketIndexes, {
         const l = snap.indexLevels.find((x) => x.code === code)
         const isTracked = tracked(snap, code)
         const members = isTracked ? snap.indexMembers.get(code)! : []
-        if (l === undefined && !isTracked) {
+        if (l === undefined && !snap.indexMembers.has(code)) {
           return yield* new DataNotFound({
             message: `no index ${code || JSON.stringify(raw.slice(0, 40))} is recorded (recorded: ${codesOf(snap).join(", ") || "none"}); ` +
               "only KSE-100 membership is tracked"
