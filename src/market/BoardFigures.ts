@@ -15,7 +15,7 @@ import { type Breadth, breadth, type ExMarker, movers, type Movers, sectorTone, 
 import { karachiDate, lastBuyDate, nextTradingDay } from "../../domain/market/Calendar.ts"
 import { repairExDate } from "../../domain/market/Dividends.ts"
 import type { IndexLevelSummary } from "../../domain/market/MarketSchemas.ts"
-import { type SectorFigures, type SectorMember, sectorBoard } from "../../domain/market/Sectors.ts"
+import { type SectorFigures, sectorFigures, type SectorMember } from "../../domain/market/Sectors.ts"
 import type { MarketSnapshot, SymbolData } from "../../domain/market/Snapshot.ts"
 import type { IndexLevelRow } from "../../domain/market/StoreRows.ts"
 
@@ -153,7 +153,7 @@ export const boardFigures = (snapshot: MarketSnapshot): BoardFigures => {
     breadth: breadth(lines, listed),
     movers: movers(lines, MOVERS_PER_LIST, listed),
     tone: sectorTone(lines, new Map(snapshot.sectors.map((s) => [s.code, s.name])), listed),
-    sectors: sectorBoard(snapshot.sectors, lines, listed),
+    sectors: snapshot.sectors.map((s) => sectorFigures(s, members.get(s.code) ?? [], listed)),
     members,
     quoteDatasets: [...quoteDatasets],
     markerDatasets: [...markerDatasets],
