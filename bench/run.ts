@@ -30,7 +30,9 @@ export const targets: ReadonlyArray<Target> = [
   { name: "quotes", path: (s) => `/v1/quotes/${s}?allow_stale=true`, connections: 50 },
   { name: "stocks", path: (s) => `/v1/stocks/${s}`, connections: 50 },
   { name: "prices", path: (s) => `/v1/prices/${s}?range=1Y`, connections: 50 },
-  { name: "companies", path: "/v1/companies?limit=50", connections: 50 }
+  { name: "companies", path: "/v1/companies?limit=50", connections: 50 },
+  { name: "sectors-board", path: "/v1/sectors/board", connections: 50 },
+  { name: "market-board", path: "/v1/market/board", connections: 50 }
 ]
 
 const seconds = Number(process.env["BENCH_SECONDS"] ?? 10)

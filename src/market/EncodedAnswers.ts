@@ -15,14 +15,17 @@
  *
  *   GET /v1/quotes/{SYM}?allow_stale=true      GET /v1/stocks/{SYM}
  *   GET /v1/companies/{SYM}                    GET /v1/prices/{SYM}[?range=R]
+ *   GET /v1/market/board                       GET /v1/sectors/board
  */
 import { Clock, Context, Duration, Effect, Layer, Schedule, Schema } from "effect"
 import { DataNotFound, DataUnverified } from "../../domain/Errors.ts"
 import { karachiDate, quoteIsFresh } from "../../domain/market/Calendar.ts"
 import { RANGES, type Range } from "../../domain/market/Limits.ts"
+import { MarketBoard as MarketBoardRecord, SectorBoard } from "../../domain/market/MarketSchemas.ts"
 import * as S from "../../domain/market/Schemas.ts"
 import type { SymbolData } from "../../domain/market/Snapshot.ts"
 import { nextCursorDay } from "../http/Cursors.ts"
+import { MarketBoard } from "./Board.ts"
 import { Companies } from "./Companies.ts"
 import { Prices } from "./Prices.ts"
 import { Quotes } from "./Quotes.ts"
@@ -61,11 +64,17 @@ type Route =
   | { readonly kind: "stock"; readonly symbol: string }
   | { readonly kind: "company"; readonly symbol: string }
   | { readonly kind: "prices"; readonly symbol: string; readonly range: Range | undefined }
+  | { readonly kind: "marketBoard" | "sectorBoard" }
+
+/** Routes whose answer depends on the snapshot alone (no symbol, no query). */
+const fixedRoutes = new Map<string, Route>([["/v1/market/board", { kind: "marketBoard" }], ["/v1/sectors/board", { kind: "sectorBoard" }]])
 
 const rangeOf = new Map<string, Range | undefined>([["", undefined], ...RANGES.map((r) => [`range=${r}`, r] as const)])
 
 /** The canonical route a URL names, or undefined. */
 export const routeOf = (url: string): Route | undefined => {
+  const fixed = fixedRoutes.get(url)
+  if (fixed !== undefined) return fixed
   const q = url.indexOf("?")
   const path = q === -1 ? url : url.slice(0, q)
   const query = q === -1 ? "" : url.slice(q + 1)
@@ -98,6 +107,7 @@ export class EncodedAnswers extends Context.Service<EncodedAnswers, {
       const quotes = yield* Quotes
       const companies = yield* Companies
       const prices = yield* Prices
+      const board = yield* MarketBoard
       const encode = <A, I>(schema: Schema.Codec<A, I>) => {
         const toJson = Schema.encodeSync(schema)
         return (value: A) => utf8.encode(JSON.stringify(toJson(value)))
@@ -106,6 +116,8 @@ export class EncodedAnswers extends Context.Service<EncodedAnswers, {
       const stockBytes = encode(S.Stock)
       const companyBytes = encode(S.Company)
       const pricesBytes = encode(S.PricesResponse)
+      const marketBoardBytes = encode(MarketBoardRecord)
+      const sectorBoardBytes = encode(SectorBoard)
 
       const notFound = encode(DataNotFound)
       const unverified = encode(DataUnverified)
@@ -117,8 +129,8 @@ export class EncodedAnswers extends Context.Service<EncodedAnswers, {
           ? { status: 409, body: unverified(e), validUntil }
           : undefined
 
-      const make = (route: Route, data: SymbolData, now: number): Effect.Effect<EncodedAnswer | undefined> => {
-        const until = (extra: number) => Math.min(quoteValidUntil(data, now), extra)
+      const make = (route: Route, data: SymbolData | undefined, now: number): Effect.Effect<EncodedAnswer | undefined> => {
+        const until = (extra: number) => Math.min(data === undefined ? Infinity : quoteValidUntil(data, now), extra)
         const answer = <A, E>(effect: Effect.Effect<A, E>, bytes: (a: A) => Uint8Array, validUntil: number) =>
           effect.pipe(
             Effect.map((value): EncodedAnswer | undefined => ({ status: 200, body: bytes(value), validUntil })),
@@ -134,6 +146,10 @@ export class EncodedAnswers extends Context.Service<EncodedAnswers, {
           case "prices":
             // Its next_cursor carries the cursor day (see Cursors): made again when that changes.
             return answer(prices.history(route.symbol, { range: route.range }), pricesBytes, nextCursorDay(now))
+          case "marketBoard":
+            return answer(board.board, marketBoardBytes, Infinity)
+          case "sectorBoard":
+            return answer(board.sectorBoard, sectorBoardBytes, Infinity)
         }
       }
 
@@ -142,8 +158,8 @@ export class EncodedAnswers extends Context.Service<EncodedAnswers, {
           const route = routeOf(url)
           const state = model.state()
           if (route === undefined || state === undefined) return undefined
-          const data = state.snapshot.symbols.get(route.symbol)
-          if (data === undefined) return undefined
+          const data = "symbol" in route ? state.snapshot.symbols.get(route.symbol) : undefined
+          if ("symbol" in route && data === undefined) return undefined
           const now = yield* Clock.currentTimeMillis
           const hit = state.answers.get(url)
           if (hit !== undefined && now < hit.validUntil) return hit

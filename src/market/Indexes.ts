@@ -1,110 +1,76 @@
 /**
- * Indices (current level only, no history; constituents with weights) and
- * the market snapshot: index levels, breadth of the latest recorded session,
- * and dataset freshness.
+ * Indices: the current level only (no history), with constituents and
+ * weights where membership is recorded. Only KSE-100 membership is tracked;
+ * every other index says so instead of listing constituents. Read from the
+ * market read model (no SQL). The market snapshot is `MarketBoard`'s.
  */
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { DataNotFound, type SourceUnavailable } from "../../domain/Errors.ts"
-import { Source } from "../../domain/market/Schemas.ts"
-import type { Freshness } from "./Freshness.ts"
-import { karachiDate } from "../../domain/market/Calendar.ts"
+import type { IndexDetail, IndexList } from "../../domain/market/MarketSchemas.ts"
+import { TRACKED_INDEX, untrackedIndexNote } from "../../domain/market/Sectors.ts"
+import type { MarketSnapshot } from "../../domain/market/Snapshot.ts"
+import { indexSummary } from "./BoardFigures.ts"
 import { MarketReadModel } from "./ReadModel.ts"
 import { sourcesOf } from "./Sources.ts"
 
-const opt = <S extends Schema.Top>(s: S) => Schema.optionalKey(s)
+const listNote = "Levels are current only (no history). Only KSE-100 membership is tracked: its constituents and " +
+  "weights are at GET /v1/indices/KSE100; other indices have no constituents here."
 
-export const IndexLevel = Schema.Struct({
-  code: Schema.String,
-  name: opt(Schema.String),
-  level: opt(Schema.Finite),
-  previous: opt(Schema.Finite),
-  change: opt(Schema.Finite),
-  change_pct: opt(Schema.Finite),
-  as_of: opt(Schema.String),
-  history: Schema.Literal("none").annotate({ description: "Index levels are current only" }),
-  constituents: Schema.Array(Schema.Struct({ symbol: Schema.String, weight_pct: opt(Schema.Finite) })),
-  constituents_as_of: opt(Schema.String),
-  sources: Schema.Array(Source)
-})
+/** "KSE-100", "kse100" → "KSE100". */
+export const indexCode = (raw: string) => raw.trim().toUpperCase().replace(/[^A-Z0-9]/g, "")
 
-export const IndexSnapshot = Schema.Struct({
-  indices: Schema.Array(Schema.Struct({ code: Schema.String, level: opt(Schema.Finite), change_pct: opt(Schema.Finite), as_of: opt(Schema.String) })),
-  breadth: opt(Schema.Struct({ date: Schema.String, advancers: Schema.Int, decliners: Schema.Int, unchanged: Schema.Int, basis: Schema.String })),
-  freshness: Schema.Array(Schema.Struct({ dataset: Schema.String, as_of: Schema.String, age_days: opt(Schema.Int) })),
-  quotes: Schema.Literal("delayed")
-})
+/** Every index with a recorded level or recorded members (tracked or not), by code. */
+const codesOf = (snapshot: MarketSnapshot) =>
+  [...new Set([...snapshot.indexLevels.map((l) => l.code), ...snapshot.indexMembers.keys()])].sort()
+
+const tracked = (snapshot: MarketSnapshot, code: string) => code === TRACKED_INDEX && (snapshot.indexMembers.get(code)?.length ?? 0) > 0
 
 export class MarketIndexes extends Context.Service<MarketIndexes, {
-  readonly index: (code: string) => Effect.Effect<typeof IndexLevel.Type, DataNotFound | SourceUnavailable>
-  readonly snapshot: (freshness: typeof Freshness.Service) => Effect.Effect<typeof IndexSnapshot.Type, SourceUnavailable>
+  readonly indices: Effect.Effect<typeof IndexList.Type, SourceUnavailable>
+  /** One index by code (any case, punctuation ignored: KSE-100 is KSE100); unknown is DATA_NOT_FOUND. */
+  readonly index: (code: string) => Effect.Effect<typeof IndexDetail.Type, DataNotFound | SourceUnavailable>
 }>()("psx/market/MarketIndexes") {
   static readonly layer = Layer.effect(
     MarketIndexes,
     Effect.gen(function*() {
       const model = yield* MarketReadModel
 
+      const indices = Effect.map(model.snapshot, (snap) => ({
+        items: codesOf(snap).map((code) => {
+          const l = snap.indexLevels.find((x) => x.code === code)
+          return { ...(l !== undefined ? indexSummary(l) : { code }), constituents_tracked: tracked(snap, code) }
+        }),
+        note: listNote,
+        sources: sourcesOf(snap, [
+          ...snap.indexLevels.map((l) => l.dataset),
+          ...(tracked(snap, TRACKED_INDEX) ? [snap.indexMembers.get(TRACKED_INDEX)![0]!.dataset] : [])
+        ])
+      })).pipe(Effect.withSpan("MarketIndexes.indices"))
+
       const index = Effect.fn("MarketIndexes.index")(function*(raw: string) {
         const snap = yield* model.snapshot
-        const code = raw.trim().toUpperCase().replace(/[^A-Z0-9]/g, "")
+        const code = indexCode(raw)
         const l = snap.indexLevels.find((x) => x.code === code)
-        const members = snap.indexMembers.get(code) ?? []
-        if (l === undefined && members.length === 0) return yield* new DataNotFound({ message: `no index ${code} is recorded` })
-        const level = l?.level, previous = l?.previous
+        const isTracked = tracked(snap, code)
+        const members = isTracked ? snap.indexMembers.get(code)! : []
+        if (l === undefined && !snap.indexMembers.has(code)) {
+          return yield* new DataNotFound({
+            message: `no index ${code || JSON.stringify(raw.slice(0, 40))} is recorded (recorded: ${codesOf(snap).join(", ") || "none"}); ` +
+              "only KSE-100 membership is tracked"
+          })
+        }
         return {
-          code,
+          ...(l !== undefined ? indexSummary(l) : { code }),
           history: "none" as const,
-          ...(l !== undefined ? { name: l.name, level: l.level, as_of: l.as_of } : {}),
-          ...(previous !== undefined ? { previous } : {}),
-          ...(level !== undefined && previous !== undefined
-            ? { change: Math.round((level - previous) * 100) / 100, change_pct: Math.round((level / previous - 1) * 1_000_000) / 10_000 }
-            : {}),
-          ...(members[0] !== undefined ? { constituents_as_of: members[0].effective_date } : {}),
+          constituents_tracked: isTracked,
           constituents: members.map((m) => ({ symbol: m.symbol, ...(m.weight_pct !== undefined ? { weight_pct: m.weight_pct } : {}) })),
+          ...(members[0] !== undefined ? { constituents_as_of: members[0].effective_date } : {}),
+          ...(isTracked ? {} : { note: untrackedIndexNote(code) }),
           sources: sourcesOf(snap, [...(l ? [l.dataset] : []), ...(members[0] ? [members[0].dataset] : [])])
         }
       })
 
-      const snapshot = (freshness: typeof Freshness.Service) =>
-        Effect.gen(function*() {
-          const snap = yield* model.snapshot
-          const f = yield* freshness.freshness
-          let day = ""
-          for (const d of snap.symbols.values()) {
-            const q = d.quote
-            if (q?.basis === "daily_close" && karachiDate(Date.parse(q.as_of)) > day) day = karachiDate(Date.parse(q.as_of))
-          }
-          let up = 0, down = 0, flat = 0
-          for (const d of snap.symbols.values()) {
-            const q = d.quote
-            if (q?.basis !== "daily_close" || q.change === undefined || karachiDate(Date.parse(q.as_of)) !== day) continue
-            if (q.change > 0) up++
-            else if (q.change < 0) down++
-            else flat++
-          }
-          return {
-            indices: snap.indexLevels.map((l) => ({
-              code: l.code,
-              level: l.level,
-              as_of: l.as_of,
-              ...(l.previous !== undefined ? { change_pct: Math.round((l.level / l.previous - 1) * 1_000_000) / 10_000 } : {})
-            })),
-            ...(day !== ""
-              ? {
-                breadth: {
-                  date: day,
-                  advancers: up,
-                  decliners: down,
-                  unchanged: flat,
-                  basis: "symbols whose latest recorded close is of this date, by sign of change from the previous close"
-                }
-              }
-              : {}),
-            freshness: f.datasets.map((d) => ({ dataset: d.dataset, as_of: d.as_of, ...(d.age_days !== undefined ? { age_days: d.age_days } : {}) })),
-            quotes: "delayed" as const
-          }
-        })
-
-      return { index, snapshot }
+      return { indices, index }
     })
   )
 }

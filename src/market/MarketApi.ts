@@ -55,7 +55,14 @@ export const pricesQuery = {
 export class MarketApi extends HttpApiGroup.make("market")
   .add(
     HttpApiEndpoint.get("status", "/v1/market/status", { success: MarketStatus }).annotateMerge(
-      describe("Market calendar status now", "Session state, trading day and holidays in Asia/Karachi (2026 list held)")
+      describe(
+        "Market calendar status now",
+        "Market calendar status now (the service clock), in Asia/Karachi: state (open, closed, pre-open, post-close) and finer " +
+          "phase, the session (Friday has two), today's and the next session's times, the next and previous trading day, why " +
+          "the market is closed (weekend, named holiday, or a recorded closure) and the settlement cycle in force. Each answer " +
+          "names the calendar it rests on: the exchange's published holiday list (2026), closures derived from the recorded " +
+          "prices (2004 to the last recorded day), or none (unverified: weekdays assumed open)."
+      )
     ),
     HttpApiEndpoint.get("search", "/v1/search", {
       query: { q: Schema.String.annotate({ description: "A company name, a word of it, or (part of) a ticker" }) },

@@ -1,11 +1,12 @@
 /** Handlers of the market-data endpoints: thin calls into the market services. */
-import { Clock, Effect, Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { marketStatus, settlementDays } from "../../domain/market/Calendar.ts"
+import { currentMarketStatus } from "../../domain/market/Calendar.ts"
 import { Api } from "../http/Api.ts"
 import { Companies } from "./Companies.ts"
 import { Filings } from "./Filings.ts"
 import { Freshness } from "./Freshness.ts"
+import { MarketBoard } from "./Board.ts"
 import { MarketIndexes } from "./Indexes.ts"
 import { Prices } from "./Prices.ts"
 import { EncodedAnswers } from "./EncodedAnswers.ts"
@@ -22,17 +23,7 @@ export const MarketHttp = HttpApiBuilder.group(Api, "market", (handlers) =>
     const filings = yield* Filings
     const freshness = yield* Freshness
     return handlers
-      .handle("status", () =>
-        Effect.map(Clock.currentTimeMillis, (now) => {
-          const s = marketStatus(now)
-          return {
-            now: new Date(now).toISOString(),
-            time_zone: "Asia/Karachi" as const,
-            ...s,
-            settlement: `T+${settlementDays(s.date)}`,
-            quotes: "delayed" as const
-          }
-        }))
+      .handle("status", () => currentMarketStatus)
       .handle("search", ({ query }) => companies.search(query.q))
       .handle("companies", ({ query }) => companies.list(query))
       .handle("company", ({ params }) => companies.company(params.symbol))
@@ -58,6 +49,7 @@ export const MarketServices = EncodedAnswers.layer.pipe(Layer.provideMerge(Layer
   Companies.layer,
   Freshness.layer,
   MarketIndexes.layer,
+  MarketBoard.layer,
   Filings.layer,
   Quotes.layer,
   Prices.layer,

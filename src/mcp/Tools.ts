@@ -27,8 +27,9 @@ import * as S from "../../domain/market/Schemas.ts"
 import { SymbolPath } from "../../domain/Params.ts"
 import { Companies } from "../market/Companies.ts"
 import { Filings } from "../market/Filings.ts"
-import { Freshness } from "../market/Freshness.ts"
-import { IndexLevel, IndexSnapshot, MarketIndexes } from "../market/Indexes.ts"
+import { IndexDetail, MarketSnapshot } from "../../domain/market/MarketSchemas.ts"
+import { MarketBoard } from "../market/Board.ts"
+import { MarketIndexes } from "../market/Indexes.ts"
 import { announcementQuery, pricesQuery } from "../market/MarketApi.ts"
 import { Prices } from "../market/Prices.ts"
 import { Quotes } from "../market/Quotes.ts"
@@ -159,7 +160,7 @@ export const GetIndex = marketTool(
     "as_of, and its constituents with weights in percent. Current level only: there is no index history " +
     "(history: 'none'). Codes: KSE100, ALLSHR.",
   Schema.Struct({ id: Schema.String.annotate({ description: "Index code, e.g. KSE100 or ALLSHR (case-insensitive)" }) }),
-  IndexLevel
+  IndexDetail
 )
 
 export const GetMarketSnapshot = marketTool(
@@ -168,7 +169,7 @@ export const GetMarketSnapshot = marketTool(
     "the latest recorded session (advancers, decliners, unchanged, with its basis) and each dataset's as_of and " +
     "age in days. No arguments.",
   Tool.EmptyParams,
-  IndexSnapshot
+  MarketSnapshot
 )
 
 export const PsxToolkit = Toolkit.make(
@@ -190,7 +191,7 @@ export const PsxToolkitLive = PsxToolkit.toLayer(Effect.gen(function*() {
   const prices = yield* Prices
   const filings = yield* Filings
   const indexes = yield* MarketIndexes
-  const freshness = yield* Freshness
+  const board = yield* MarketBoard
   return PsxToolkit.of({
     get_company: ({ symbol }) => companies.company(symbol),
     get_quote: ({ symbol, allow_stale }) => quotes.get(symbol, { allowStale: allow_stale === true }),
@@ -201,6 +202,6 @@ export const PsxToolkitLive = PsxToolkit.toLayer(Effect.gen(function*() {
     get_announcements: (q) => filings.announcements(q),
     get_news: (q) => filings.news(q),
     get_index: ({ id }) => indexes.index(id),
-    get_market_snapshot: () => indexes.snapshot(freshness)
+    get_market_snapshot: () => board.snapshot
   })
 }))

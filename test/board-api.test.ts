@@ -1,0 +1,307 @@
+/**
+ * The market board, sector, index and dividend-calendar endpoints (SPEC 4.1
+ * and 4.3) and the sector tools, over the real bundled pack imported into
+ * the test store and read through the market read model. Figures are checked
+ * against the store's own rows, computed independently in SQL. The service's
+ * clock starts at NOW (Monday 15 June 2026, 11:00 in Karachi); the pack's
+ * latest recorded session is Monday 25 May 2026.
+ */
+import { assert, describe, layer } from "@effect/vitest"
+import { Clock, Effect, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { moverRules } from "../domain/market/Board.ts"
+import * as M from "../domain/market/MarketSchemas.ts"
+import { MarketStatus } from "../domain/market/StatusSchema.ts"
+import { MarketBoard } from "../src/market/Board.ts"
+import { EncodedAnswers } from "../src/market/EncodedAnswers.ts"
+import { shiftedClock } from "./support/ShiftedClock.ts"
+import { get, getText, post, TestApp } from "./support/TestApp.ts"
+
+const NOW = "2026-06-15T06:00:00.000Z"
+const SESSION = "2026-05-25"
+
+const isError = (r: { status: number; body: any }, status: number, code: string) => {
+  assert.strictEqual(r.status, status, JSON.stringify(r.body))
+  assert.strictEqual(r.body.error, code)
+  assert.isString(r.body.message)
+}
+
+/** Rows the store holds, decoded. */
+const query = <S extends Schema.Top & { readonly DecodingServices: never }>(schema: S, text: string, params: ReadonlyArray<unknown> = []) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(text, params as Array<any>)).pipe(
+    Effect.map((rows) => Schema.decodeUnknownSync(Schema.Array(schema))(rows)),
+    Effect.orDie
+  )
+
+/** The Karachi date of a stored instant, in SQL. */
+const karachiDay = (column: string) => `((${column} AT TIME ZONE 'UTC') + interval '5 hours')::date`
+
+layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServices: true })("board, sectors, indices and calendar over the pack", (it) => {
+  it.effect("market status answers from the service clock, with its calendar", () =>
+    Effect.gen(function*() {
+      const r = yield* get("/v1/market/status")
+      assert.strictEqual(r.status, 200)
+      Schema.decodeUnknownSync(MarketStatus)(r.body)
+      assert.deepInclude(r.body, { date: "2026-06-15", weekday: "Monday", state: "open", phase: "trading", calendar: "published", settlement: "T+1" })
+      assert.strictEqual(r.body.next_trading_day, "2026-06-16")
+    }))
+
+  it.effect("breadth adds up to the securities priced on the latest session, as the store's quotes say", () =>
+    Effect.gen(function*() {
+      const snap = yield* get("/v1/market/snapshot")
+      const board = yield* get("/v1/market/board")
+      assert.strictEqual(snap.status, 200)
+      assert.strictEqual(board.status, 200)
+      const b = board.body.breadth
+      assert.deepStrictEqual(snap.body.breadth, b, "snapshot and board count the same session")
+      assert.strictEqual(b.date, SESSION)
+      assert.strictEqual(b.advancers + b.decliners + b.unchanged, b.priced)
+      const [sql] = yield* query(
+        Schema.Struct({ up: Schema.Int, down: Schema.Int, flat: Schema.Int, lines: Schema.Int }),
+        `SELECT count(*) FILTER (WHERE q.volume > 0 AND q.previous_close > 0 AND q.price > 0 AND q.price > q.previous_close)::int AS up,
+                count(*) FILTER (WHERE q.volume > 0 AND q.previous_close > 0 AND q.price > 0 AND q.price < q.previous_close)::int AS down,
+                count(*) FILTER (WHERE q.volume > 0 AND q.previous_close > 0 AND q.price > 0 AND q.price = q.previous_close)::int AS flat,
+                count(*)::int AS lines
+         FROM securities s LEFT JOIN quotes q ON q.symbol = s.symbol AND ${karachiDay("q.as_of")} = $1::date
+         WHERE s.security_type <> 'debt'`,
+        [SESSION]
+      )
+      assert.deepStrictEqual([b.advancers, b.decliners, b.unchanged], [sql!.up, sql!.down, sql!.flat])
+      assert.strictEqual(b.priced + b.not_priced, sql!.lines, "every listed security but debt is either priced that day or not")
+      assert.isAbove(b.priced, 400)
+      const kse = snap.body.indices.find((i: any) => i.code === "KSE100")
+      assert.deepInclude(kse, { level: 171725.29, previous: 167844.24, as_of: SESSION })
+      assert.strictEqual(snap.body.freshness.find((d: any) => d.dataset === "prices_eod").age_days, 21)
+      assert.includeMembers(snap.body.sources.map((s: any) => s.dataset), ["index_levels", "prices_eod"])
+    }))
+
+  it.effect("movers: top ten by change and by value, none a rights, preference or debt line or under Rs 1 million", () =>
+    Effect.gen(function*() {
+      const { body } = yield* get("/v1/market/board")
+      const m = body.movers
+      assert.strictEqual(m.rules, M.moversDescription)
+      for (const list of [m.gainers, m.losers, m.most_active]) assert.strictEqual(list.length, 10)
+      const all = [...m.gainers, ...m.losers, ...m.most_active]
+      const types = new Map(
+        (yield* query(Schema.Struct({ symbol: Schema.String, security_type: Schema.String }), "SELECT symbol, security_type FROM securities"))
+          .map((r) => [r.symbol, r.security_type])
+      )
+      for (const x of all) {
+        assert.isAtLeast(x.value_traded, 1_000_000, x.symbol)
+        assert.strictEqual(x.value_basis, "volume_x_price")
+        assert.notInclude(["right", "preference", "debt"], types.get(x.symbol), x.symbol)
+      }
+      const sorted = (xs: ReadonlyArray<number>, dir: 1 | -1) => xs.every((v, i) => i === 0 || dir * (xs[i - 1]! - v) >= 0)
+      assert.isTrue(sorted(m.gainers.map((x: any) => x.change_pct), 1) && m.gainers.every((x: any) => x.change_pct > 0))
+      assert.isTrue(sorted(m.losers.map((x: any) => x.change_pct), -1) && m.losers.every((x: any) => x.change_pct < 0))
+      assert.isTrue(sorted(m.most_active.map((x: any) => x.value_traded), 1))
+      // The session's most traded equity by value, from the store's quotes.
+      const [top] = yield* query(
+        Schema.Struct({ symbol: Schema.String }),
+        `SELECT q.symbol FROM quotes q JOIN securities s USING (symbol)
+         WHERE s.security_type = 'equity' AND ${karachiDay("q.as_of")} = $1::date AND q.volume > 0
+         ORDER BY q.volume * q.price DESC LIMIT 1`,
+        [SESSION]
+      )
+      assert.strictEqual(m.most_active[0].symbol, top!.symbol)
+      assert.isAbove(m.excluded.right, 0)
+      assert.isAbove(m.excluded.value_under_1m, 0)
+      assert.strictEqual(body.sector_tone.reduce((n: number, t: any) => n + t.priced, 0), body.breadth.priced, "every priced line sits in one sector")
+    }))
+
+  it.effect("the sector list: every sector once, by stable id and PSX code", () =>
+    Effect.gen(function*() {
+      const { body } = yield* get("/v1/sectors")
+      const stored = yield* query(Schema.Struct({ code: Schema.String }), "SELECT code FROM sectors ORDER BY code")
+      assert.deepStrictEqual(body.items.map((s: any) => s.code), stored.map((s) => s.code))
+      assert.strictEqual(new Set(body.items.map((s: any) => s.id)).size, body.items.length)
+      assert.deepInclude(body.items, { id: "commercial-banks", code: "0807", name: "COMMERCIAL BANKS", constituents: 24 })
+    }))
+
+  it.effect("a sector by code, slug or name is the same answer; an unknown id is 404 on every sector route", () =>
+    Effect.gen(function*() {
+      const byCode = yield* get("/v1/sectors/0804")
+      assert.strictEqual(byCode.status, 200)
+      assert.deepStrictEqual((yield* get("/v1/sectors/cement")).body, byCode.body)
+      assert.deepStrictEqual((yield* get("/v1/sectors/CEMENT")).body, byCode.body)
+      assert.deepStrictEqual((yield* get("/v1/sectors/0807/peers")).body, (yield* get("/v1/sectors/Commercial%20Banks/peers")).body)
+      for (const id of ["nope", "0899", "---"]) {
+        for (const suffix of ["", "/peers", "/valuation"]) isError(yield* get(`/v1/sectors/${id}${suffix}`), 404, "DATA_NOT_FOUND")
+      }
+    }))
+
+  it.effect("sector medians equal the store's medians; an unknown median is absent, never 0", () =>
+    Effect.gen(function*() {
+      const { body } = yield* get("/v1/sectors/board")
+      assert.strictEqual(body.medians, "median")
+      const Row = Schema.Struct({ code: Schema.String, pe: Schema.NullOr(Schema.Finite), n: Schema.Int })
+      const stored = yield* query(
+        Row,
+        `SELECT s.sector_code AS code, percentile_cont(0.5) WITHIN GROUP (ORDER BY f.pe_ttm)::float8 AS pe, count(f.pe_ttm)::int AS n
+         FROM securities s JOIN fundamentals f USING (symbol)
+         WHERE s.security_type = 'equity' AND f.pe_ttm > 0 GROUP BY s.sector_code`
+      )
+      for (const code of ["0804", "0807", "0820"]) {
+        const item = body.items.find((s: any) => s.code === code)
+        const row = stored.find((r) => r.code === code)!
+        assert.strictEqual(item.median_pe, Math.round(row.pe! * 10_000) / 10_000, code)
+        assert.strictEqual(item.pe_peers, row.n, code)
+      }
+      for (const s of body.items) {
+        assert.strictEqual(s.breadth.advancers + s.breadth.decliners + s.breadth.unchanged, s.breadth.priced, s.code)
+        assert.strictEqual(s.breadth.priced + s.breadth.not_priced, s.ordinary_constituents, s.code)
+        assert.strictEqual(s.pe_peers + s.loss_makers_excluded + s.without_pe, s.ordinary_constituents, s.code)
+        assert.strictEqual("median_pe" in s, s.pe_peers > 0, s.code)
+        assert.strictEqual("median_dividend_yield_pct" in s, s.yield_peers > 0, s.code)
+        assert.strictEqual("median_change_pct" in s, s.change_peers > 0, s.code)
+        if ("median_pe" in s) assert.isAbove(s.median_pe, 0, s.code)
+      }
+      const jute = body.items.find((s: any) => s.id === "jute")
+      assert.deepStrictEqual([jute.pe_peers, "median_pe" in jute, "median_dividend_yield_pct" in jute], [0, false, false])
+      const etfs = body.items.find((s: any) => s.code === "0837")
+      assert.deepStrictEqual([etfs.change_peers, "median_change_pct" in etfs], [0, false], "no ETF traded on the session")
+    }))
+
+  it.effect("sector, peers and valuation agree with the sector board", () =>
+    Effect.gen(function*() {
+      const board = (yield* get("/v1/sectors/board")).body.items.find((s: any) => s.code === "0807")
+      const sector = (yield* get("/v1/sectors/commercial-banks")).body
+      const { members, sources, ...figures } = sector
+      assert.deepStrictEqual(figures, board)
+      assert.strictEqual(members.length, board.constituents)
+      assert.includeMembers(sources.map((s: any) => s.dataset), ["sectors", "universe", "prices_eod", "screener"])
+      const peers = (yield* get("/v1/sectors/0807/peers")).body
+      assert.strictEqual(peers.peers.length, board.ordinary_constituents)
+      const caps = peers.peers.flatMap((p: any) => (p.market_cap !== undefined ? [p.market_cap] : []))
+      assert.isTrue(caps.every((c: number, i: number) => i === 0 || caps[i - 1] >= c), "largest market cap first")
+      const valuation = (yield* get("/v1/sectors/0807/valuation")).body
+      for (const k of ["median_pe", "pe_peers", "loss_makers_excluded", "without_pe", "median_dividend_yield_pct", "yield_peers", "without_yield"]) {
+        assert.strictEqual(valuation[k], board[k], k)
+      }
+      assert.deepInclude(valuation, { id: "commercial-banks", code: "0807", median_pe: 6.7534, pe_peers: 19 })
+    }))
+
+  it.effect("indices: current level only; KSE-100 with its 100 recorded constituents, the others say membership is not tracked", () =>
+    Effect.gen(function*() {
+      const list = (yield* get("/v1/indices")).body
+      assert.include(list.note, "Only KSE-100 membership is tracked")
+      assert.deepInclude(list.items.find((i: any) => i.code === "KSE100"), { constituents_tracked: true, level: 171725.29 })
+      const kse = yield* get("/v1/indices/KSE-100")
+      assert.strictEqual(kse.status, 200)
+      assert.deepInclude(kse.body, { code: "KSE100", history: "none", constituents_tracked: true, constituents_as_of: "2026-04-01" })
+      assert.strictEqual(kse.body.constituents.length, 100)
+      const stored = yield* query(Schema.Struct({ symbol: Schema.String }), "SELECT symbol FROM index_membership WHERE index_code = 'KSE100'")
+      assert.sameMembers(kse.body.constituents.map((c: any) => c.symbol), stored.map((r) => r.symbol))
+      assert.deepStrictEqual(kse.body.constituents[0], { symbol: "FFC", weight_pct: 9.58 })
+      for (const other of list.items.filter((i: any) => i.code !== "KSE100")) {
+        const r = (yield* get(`/v1/indices/${other.code}`)).body
+        assert.deepStrictEqual([r.constituents_tracked, r.constituents], [false, []])
+        assert.include(r.note, "Only KSE-100 membership is tracked")
+      }
+      isError(yield* get("/v1/indices/KMI30"), 404, "DATA_NOT_FOUND")
+    }))
+
+  it.effect("the dividend calendar: open payouts with book closure and last buy date, judged by the clock in Karachi", () =>
+    Effect.gen(function*() {
+      const r = yield* get("/v1/calendar/dividends")
+      assert.strictEqual(r.status, 200)
+      assert.strictEqual(r.body.today, "2026-06-15")
+      assert.include(r.body.coverage, "LUCK, MEBL")
+      assert.include(r.body.coverage, "unknown, not absent")
+      const bySymbol = new Map(r.body.items.map((i: any) => [i.symbol, i]))
+      // LUCK closes its books from Tue 18 Aug 2026: a T+1 trade must settle by Mon 17 Aug; Fri 14 Aug is Independence Day.
+      assert.deepInclude(bySymbol.get("LUCK"), {
+        book_closure_from: "2026-08-18", book_closure_to: "2026-08-25", last_buy_date: "2026-08-13", settles_on: "2026-08-17",
+        settlement_cycle: "T+1", buying_today_earns: true, calendar: "published"
+      })
+      assert.deepInclude(bySymbol.get("MEBL"), { book_closure_from: "2026-08-19", last_buy_date: "2026-08-17" })
+      assert.strictEqual(r.body.items.length, 2, "the earlier recorded payouts have closed")
+
+      const at = (iso: string) => Effect.flatMap(MarketBoard, (b) => b.dividendCalendar).pipe(Effect.provideService(Clock.Clock, shiftedClock(iso)))
+      // Thu 13 Aug, 15:35 in Karachi: trading has ended on LUCK's last buy date.
+      const late = yield* at("2026-08-13T10:35:00.000Z")
+      const luck = late.items.find((i) => i.symbol === "LUCK")!
+      assert.deepStrictEqual([luck.buying_today_earns, luck.buying_next_session_earns, luck.next_trade_date], [false, false, "2026-08-17"])
+      assert.isTrue(late.items.find((i) => i.symbol === "MEBL")!.buying_next_session_earns)
+      // Fri 21 Aug: MEBL's closure (19–20 Aug) is over, LUCK's (to 25 Aug) is not.
+      assert.deepStrictEqual((yield* at("2026-08-21T06:00:00.000Z")).items.map((i) => i.symbol), ["LUCK"])
+    }))
+
+  it.effect("the board routes' fast-path bytes are exactly what the HttpApi pipeline encodes", () =>
+    Effect.gen(function*() {
+      const answers = yield* EncodedAnswers
+      for (const path of ["/v1/market/board", "/v1/sectors/board"]) {
+        const encoded = yield* answers.lookup(path)
+        assert.isDefined(encoded, path)
+        const fast = yield* getText(path)
+        const full = yield* getText(path, { "cache-control": "no-cache" })
+        assert.deepStrictEqual([fast.status, full.status], [200, 200])
+        assert.strictEqual(fast.text, full.text, path)
+        assert.strictEqual(new TextDecoder().decode(encoded!.body), full.text, path)
+      }
+    }))
+
+  it.effect("the OpenAPI document describes every route and how each movers exclusion is detected", () =>
+    Effect.gen(function*() {
+      const doc = (yield* get("/openapi.json")).body
+      const paths = ["/v1/market/snapshot", "/v1/market/board", "/v1/sectors", "/v1/sectors/board", "/v1/sectors/{id}",
+        "/v1/sectors/{id}/peers", "/v1/sectors/{id}/valuation", "/v1/indices", "/v1/indices/{id}", "/v1/calendar/dividends"]
+      for (const p of paths) {
+        assert.isString(doc.paths[p]?.get?.summary, p)
+        assert.isString(doc.paths[p]?.get?.description, p)
+      }
+      for (const rule of Object.values(moverRules)) assert.include(doc.paths["/v1/market/board"].get.description, rule)
+      assert.notInclude(doc.paths["/v1/market/status"].get.description, "2026 list held")
+    }))
+
+  it.effect("the sector tools answer what their routes answer, as structured content and text", () =>
+    Effect.gen(function*() {
+      const rpc = (body: unknown, headers: Record<string, string> = {}) =>
+        post("/mcp", body, { accept: "application/json, text/event-stream", ...headers })
+      const init = yield* rpc({
+        jsonrpc: "2.0", id: 1, method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } }
+      })
+      const session = { "mcp-session-id": init.headers["mcp-session-id"]!, "mcp-protocol-version": "2025-06-18" }
+      yield* rpc({ jsonrpc: "2.0", method: "notifications/initialized" }, session)
+      const names = (yield* rpc({ jsonrpc: "2.0", id: 2, method: "tools/list" }, session)).body.result.tools.map((t: any) => t.name)
+      assert.includeMembers(names, ["get_sector", "get_sector_peers", "get_sector_valuation", "get_index", "get_market_snapshot"])
+      const catalogue = (yield* get("/v1/ai/tools")).body.tools.map((t: any) => t.name)
+      assert.sameMembers(catalogue, names)
+      const call = (name: string, args: unknown) =>
+        Effect.map(rpc({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name, arguments: args } }, session), (r) => r.body.result)
+      for (const [name, id, path] of [
+        ["get_sector", "cement", "/v1/sectors/cement"],
+        ["get_sector_peers", "0807", "/v1/sectors/0807/peers"],
+        ["get_sector_valuation", "jute", "/v1/sectors/jute/valuation"]
+      ] as const) {
+        const result = yield* call(name, { id })
+        const http = (yield* get(path)).body
+        assert.notStrictEqual(result.isError, true, name)
+        assert.deepStrictEqual(result.structuredContent, http, name)
+        assert.deepStrictEqual(JSON.parse(result.content[0].text), http, name)
+      }
+      const missing = yield* call("get_sector", { id: "nope" })
+      assert.isTrue(missing.isError)
+      assert.strictEqual(JSON.parse(missing.content[0].text).error, "DATA_NOT_FOUND")
+      assert.deepStrictEqual((yield* call("get_index", { id: "KSE100" })).structuredContent, (yield* get("/v1/indices/KSE100")).body)
+      assert.deepStrictEqual((yield* call("get_market_snapshot", {})).structuredContent, (yield* get("/v1/market/snapshot")).body)
+    }))
+})
+
+describe("board routes without the pack", () => {
+  layer(TestApp())("an empty store", (it) => {
+    it.effect("no session to show is 404; lists are empty; the calendar says payouts are unknown", () =>
+      Effect.gen(function*() {
+        isError(yield* get("/v1/market/board"), 404, "DATA_NOT_FOUND")
+        const snap = (yield* get("/v1/market/snapshot")).body
+        assert.deepStrictEqual([snap.indices, "breadth" in snap], [[], false])
+        assert.deepStrictEqual((yield* get("/v1/sectors/board")).body.items, [])
+        isError(yield* get("/v1/sectors/0807"), 404, "DATA_NOT_FOUND")
+        isError(yield* get("/v1/indices/KSE100"), 404, "DATA_NOT_FOUND")
+        const cal = (yield* get("/v1/calendar/dividends")).body
+        assert.deepStrictEqual(cal.items, [])
+        assert.include(cal.coverage, "unknown, not absent")
+      }))
+  })
+})
