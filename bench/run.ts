@@ -120,7 +120,8 @@ const measure = async (base: string, dir: string, chosen: ReadonlyArray<Target>,
   for (const target of chosen) {
     const paths = typeof target.path === "string" ? [target.path] : symbols.map(target.path)
     const samplePath = typeof target.path === "string" ? target.path : target.path("HUBC")
-    const sample = await fetch(`${base}${samplePath}`)
+    // A fresh connection: a pooled one may have been closed by the server between runs.
+    const sample = await fetch(`${base}${samplePath}`, { headers: { connection: "close" } })
     const file = join(dir, `${target.name}.json`)
     writeFileSync(file, JSON.stringify({
       status: sample.status,
