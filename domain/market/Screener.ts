@@ -35,7 +35,7 @@
  *   last symbol of a page as `after` for the next one.
  */
 import { analytics, type LatestQuote } from "./Analytics.ts"
-import type { ScreenFigures } from "./AnalyticsSchemas.ts"
+import type { AnalyticsFigures, ScreenFigures, TechnicalsFigures } from "./AnalyticsSchemas.ts"
 import { defined, round } from "./Figures.ts"
 import { type NumberField, SCREENER_DEFAULT_LIMIT, type ScreenRequest } from "./ScreenRequest.ts"
 import type { PriceSeries } from "./Series.ts"
@@ -193,6 +193,9 @@ export interface ScreenInput {
   readonly trailing?: TrailingYieldInput | undefined
   /** From `exDividendOn` (or the quote's corporate-action state). */
   readonly ex_dividend: boolean | null
+  /** Already computed for this series, quote and actions (a read model computes them once); else computed here. */
+  readonly analytics?: AnalyticsFigures | undefined
+  readonly technicals?: TechnicalsFigures | undefined
 }
 
 /**
@@ -207,8 +210,8 @@ export interface ScreenInput {
  * - free_float_pct = free_float_shares / shares_outstanding × 100.
  */
 export const screenFigures = (input: ScreenInput): ScreenFigures => {
-  const a = input.series ? analytics(input.series, { quote: input.quote, actions: input.actions }) : undefined
-  const t = input.series ? technicals(input.series, input.actions) : undefined
+  const a = input.analytics ?? (input.series ? analytics(input.series, { quote: input.quote, actions: input.actions }) : undefined)
+  const t = input.technicals ?? (input.series ? technicals(input.series, input.actions) : undefined)
   const q = input.quote
   const f = input.fundamentals
   const lastRow = (() => {

@@ -6,6 +6,7 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountApi, PortfolioApi } from "../ledger/LedgerApi.ts"
 import { AiApi } from "../mcp/AiApi.ts"
+import { AnalyticsApi } from "../market/AnalyticsApi.ts"
 import { MarketApi } from "../market/MarketApi.ts"
 import { SystemApi } from "../system/SystemApi.ts"
 import { Validation } from "./Validation.ts"
@@ -25,6 +26,7 @@ Market data © Pakistan Stock Exchange. dps.psx.com.pk carries a legal notice re
 export class Api extends HttpApi.make("psx")
   .add(SystemApi)
   .add(MarketApi)
+  .add(AnalyticsApi)
   .add(AccountApi)
   .add(PortfolioApi)
   .add(AiApi)

@@ -9,6 +9,7 @@ import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { createServer } from "node:http"
 import { AppConfig } from "../config/AppConfig.ts"
 import { AccountHttp, LedgerServices, PortfolioHttp } from "../ledger/LedgerHttp.ts"
+import { AnalyticsHttp } from "../market/AnalyticsHttp.ts"
 import { MarketHttp, MarketServices } from "../market/MarketHttp.ts"
 import { AiHttp } from "../mcp/Catalogue.ts"
 import { McpLive } from "../mcp/Server.ts"
@@ -28,7 +29,7 @@ export const BodyLimit = Layer.succeed(HttpIncomingMessage.MaxBodySize, ByteSize
 /** Every route of the service, needing the feature services. */
 export const Routes = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
-    Layer.provide([SystemHttp, MarketHttp, AccountHttp, PortfolioHttp, AiHttp]),
+    Layer.provide([SystemHttp, MarketHttp, AnalyticsHttp, AccountHttp, PortfolioHttp, AiHttp]),
     Layer.provide(ValidationLive)
   ),
   HttpApiScalar.layer(Api, { path: "/docs" }),

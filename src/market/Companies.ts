@@ -13,12 +13,14 @@ import { addDays, circuitBounds, karachiDate, quoteIsFresh } from "../../domain/
 import { searchKey } from "../../domain/market/Classify.ts"
 import { COMPANIES_DEFAULT_LIMIT, SEARCH_MAX } from "../../domain/market/Limits.ts"
 import type { CompaniesPage, Company, Quote, SearchResult, Stock } from "../../domain/market/Schemas.ts"
+import type { TechnicalsFigures } from "../../domain/market/TechnicalsSchema.ts"
 import { indexAtOrBefore } from "../../domain/market/Series.ts"
 import type { MarketSnapshot, SymbolData } from "../../domain/market/Snapshot.ts"
 import { median } from "../../domain/market/Stats.ts"
 import type { SecurityRow } from "../../domain/market/StoreRows.ts"
 import { Cursors } from "../http/Cursors.ts"
-import { dividendsOf, financialsOf, listed } from "./Filings.ts"
+import { Analytics } from "./Analytics.ts"
+import { announcementItem, dividendsOf, financialsOf, listed } from "./Filings.ts"
 import { quoteRecord } from "./Quotes.ts"
 import { MarketReadModel } from "./ReadModel.ts"
 import { sourcesOf } from "./Sources.ts"
@@ -87,8 +89,13 @@ export const companyOf = (snapshot: MarketSnapshot, data: SymbolData, now: numbe
   return { company, div }
 }
 
-/** The full-company payload. */
-export const stockOf = (snapshot: MarketSnapshot, data: SymbolData, now: number): typeof Stock.Type => {
+/** The full-company payload; `technicals` are the symbol's memoised figures (Analytics). */
+export const stockOf = (
+  snapshot: MarketSnapshot,
+  data: SymbolData,
+  now: number,
+  technicals?: TechnicalsFigures | undefined
+): typeof Stock.Type => {
   const { company: c, div } = companyOf(snapshot, data, now)
   const symbol = c.symbol
   const peers = (c.sector !== undefined ? snapshot.sectorMembers.get(c.sector) ?? [] : []).flatMap((p) => {
@@ -141,17 +148,7 @@ export const stockOf = (snapshot: MarketSnapshot, data: SymbolData, now: number)
       }
       : {}),
     dividends: div.items,
-    filings: data.announcements.slice(0, FILINGS_IN_STOCK).map((r) => ({
-      id: r.id,
-      symbol: r.symbol,
-      published_at: r.published_at,
-      title: r.title,
-      revoked: r.revoked,
-      source_type: "filing" as const,
-      ...(r.company_name !== undefined ? { company_name: r.company_name } : {}),
-      ...(r.document_url !== undefined ? { document_url: r.document_url } : {}),
-      ...(r.image_url !== undefined ? { image_url: r.image_url } : {})
-    })),
+    filings: data.announcements.slice(0, FILINGS_IN_STOCK).map(announcementItem),
     financials: financialsOf(snapshot, data).periods,
     derived: {
       ...(c.ratios?.market_cap !== undefined ? { market_cap: c.ratios.market_cap } : {}),
@@ -159,7 +156,8 @@ export const stockOf = (snapshot: MarketSnapshot, data: SymbolData, now: number)
       ...(bounds && last ? { circuit_breaker: { lower: bounds.lower, upper: bounds.upper, previous_close: last.price, rule: bounds.rule } } : {}),
       ...(marginPct !== undefined ? { net_margin_pct: marginPct } : {}),
       ...(growthPct !== undefined ? { eps_growth_pct: growthPct } : {})
-    }
+    },
+    ...(technicals !== undefined ? { technicals } : {})
   }
 }
 
@@ -174,6 +172,7 @@ export class Companies extends Context.Service<Companies, {
     Effect.gen(function*() {
       const model = yield* MarketReadModel
       const cursors = yield* Cursors
+      const analytics = yield* Analytics
 
       const search = Effect.fn("Companies.search")(function*(raw: string) {
         const q = raw.trim()
@@ -244,7 +243,7 @@ export class Companies extends Context.Service<Companies, {
         search,
         list,
         company: (raw: string) => withListed(raw, (s, d, now) => companyOf(s, d, now).company),
-        stock: (raw: string) => withListed(raw, stockOf)
+        stock: (raw: string) => withListed(raw, (s, d, now) => stockOf(s, d, now, analytics.technicalsOf(s, d)))
       }
     })
   )

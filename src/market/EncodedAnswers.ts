@@ -15,6 +15,7 @@
  *
  *   GET /v1/quotes/{SYM}?allow_stale=true      GET /v1/stocks/{SYM}
  *   GET /v1/companies/{SYM}                    GET /v1/prices/{SYM}[?range=R]
+ *   GET /v1/stocks/{SYM}/research, /v1/stocks/{SYM}/rh, /v1/ai/research/{SYM} (the same package)
  */
 import { Clock, Context, Duration, Effect, Layer, Schedule, Schema } from "effect"
 import { DataNotFound, DataUnverified } from "../../domain/Errors.ts"
@@ -23,10 +24,13 @@ import { RANGES, type Range } from "../../domain/market/Limits.ts"
 import * as S from "../../domain/market/Schemas.ts"
 import type { SymbolData } from "../../domain/market/Snapshot.ts"
 import { nextCursorDay } from "../http/Cursors.ts"
+import { ResearchPackage } from "../../domain/market/AnalyticsSchemas.ts"
+import { Analytics } from "./Analytics.ts"
 import { Companies } from "./Companies.ts"
 import { Prices } from "./Prices.ts"
 import { Quotes } from "./Quotes.ts"
 import { type EncodedAnswer, MarketReadModel, type ReadModelState } from "./ReadModel.ts"
+import { researchInstant } from "./ResearchPackage.ts"
 
 const TICKER = /^[A-Z0-9][A-Z0-9.\-]{0,15}$/u
 const DAY_MS = 86_400_000
@@ -61,6 +65,7 @@ type Route =
   | { readonly kind: "stock"; readonly symbol: string }
   | { readonly kind: "company"; readonly symbol: string }
   | { readonly kind: "prices"; readonly symbol: string; readonly range: Range | undefined }
+  | { readonly kind: "research"; readonly symbol: string }
 
 const rangeOf = new Map<string, Range | undefined>([["", undefined], ...RANGES.map((r) => [`range=${r}`, r] as const)])
 
@@ -69,6 +74,10 @@ export const routeOf = (url: string): Route | undefined => {
   const q = url.indexOf("?")
   const path = q === -1 ? url : url.slice(0, q)
   const query = q === -1 ? "" : url.slice(q + 1)
+  if (path.startsWith("/v1/stocks/") && (path.endsWith("/research") || path.endsWith("/rh"))) {
+    const symbol = path.slice("/v1/stocks/".length, path.lastIndexOf("/"))
+    return query === "" && TICKER.test(symbol) ? { kind: "research", symbol } : undefined
+  }
   const slash = path.lastIndexOf("/")
   const base = path.slice(0, slash)
   const symbol = path.slice(slash + 1)
@@ -82,6 +91,8 @@ export const routeOf = (url: string): Route | undefined => {
       return query === "" ? { kind: "company", symbol } : undefined
     case "/v1/prices":
       return rangeOf.has(query) ? { kind: "prices", symbol, range: rangeOf.get(query) } : undefined
+    case "/v1/ai/research":
+      return query === "" ? { kind: "research", symbol } : undefined
     default:
       return undefined
   }
@@ -98,6 +109,7 @@ export class EncodedAnswers extends Context.Service<EncodedAnswers, {
       const quotes = yield* Quotes
       const companies = yield* Companies
       const prices = yield* Prices
+      const analytics = yield* Analytics
       const encode = <A, I>(schema: Schema.Codec<A, I>) => {
         const toJson = Schema.encodeSync(schema)
         return (value: A) => utf8.encode(JSON.stringify(toJson(value)))
@@ -106,6 +118,7 @@ export class EncodedAnswers extends Context.Service<EncodedAnswers, {
       const stockBytes = encode(S.Stock)
       const companyBytes = encode(S.Company)
       const pricesBytes = encode(S.PricesResponse)
+      const researchBytes = encode(ResearchPackage)
 
       const notFound = encode(DataNotFound)
       const unverified = encode(DataUnverified)
@@ -134,6 +147,9 @@ export class EncodedAnswers extends Context.Service<EncodedAnswers, {
           case "prices":
             // Its next_cursor carries the cursor day (see Cursors): made again when that changes.
             return answer(prices.history(route.symbol, { range: route.range }), pricesBytes, nextCursorDay(now))
+          case "research":
+            // Dated to the symbol's minute (ResearchPackage.researchInstant): made again when that turns over.
+            return answer(analytics.research(route.symbol), researchBytes, researchInstant(now, route.symbol).until)
         }
       }
 

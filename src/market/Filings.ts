@@ -101,7 +101,7 @@ export const corporateActionsOf = (snapshot: MarketSnapshot, data: SymbolData): 
 /** Karachi-day bounds of an announcement filter, as instants (published_at is UTC). */
 const dayStart = (date: string) => new Date(Date.parse(date + "T00:00:00Z") - 5 * 3_600_000).toISOString()
 
-const announcementItem = (r: AnnouncementRow) => ({
+export const announcementItem = (r: AnnouncementRow) => ({
   id: r.id,
   symbol: r.symbol,
   published_at: r.published_at,

@@ -3,6 +3,7 @@ import { Clock, Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { marketStatus, settlementDays } from "../../domain/market/Calendar.ts"
 import { Api } from "../http/Api.ts"
+import { Analytics } from "./Analytics.ts"
 import { Companies } from "./Companies.ts"
 import { Filings } from "./Filings.ts"
 import { Freshness } from "./Freshness.ts"
@@ -62,4 +63,4 @@ export const MarketServices = EncodedAnswers.layer.pipe(Layer.provideMerge(Layer
   Quotes.layer,
   Prices.layer,
   Sources.layer
-)), Layer.provideMerge(MarketReadModel.layer), Layer.provideMerge(MarketStore.layer))
+)), Layer.provideMerge(Analytics.layer), Layer.provideMerge(MarketReadModel.layer), Layer.provideMerge(MarketStore.layer))

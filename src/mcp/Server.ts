@@ -5,8 +5,12 @@
  * logs) and the services of the HTTP API.
  */
 import { Layer } from "effect"
-import { McpProtocol, McpServer } from "effect/ai"
+import { McpProtocol, McpServer, Toolkit } from "effect/ai"
+import { ScreenToolkit, ScreenToolkitLive } from "./ScreenTools.ts"
 import { PsxToolkit, PsxToolkitLive } from "./Tools.ts"
+
+/** Every tool served at /mcp and listed at /v1/ai/tools. */
+export const ServedToolkit = Toolkit.merge(PsxToolkit, ScreenToolkit)
 
 export const McpLive = McpServer.layerHttp({
   name: "psx-data-service",
@@ -16,5 +20,5 @@ export const McpLive = McpServer.layerHttp({
     "sources and as-of. Errors come back as {error, message, symbol?} records.",
   path: "/mcp",
   protocols: [McpProtocol.v2025_11_25, McpProtocol.v2025_06_18, McpProtocol.v2025_03_26, McpProtocol.v2024_11_05],
-  registrations: McpServer.toolkit(PsxToolkit).pipe(Layer.provide(PsxToolkitLive))
+  registrations: McpServer.toolkit(ServedToolkit).pipe(Layer.provide([PsxToolkitLive, ScreenToolkitLive]))
 })
