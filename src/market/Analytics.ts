@@ -107,7 +107,7 @@ export class Analytics extends Context.Service<Analytics, {
         const day = memo.day(snapshot, karachiDate(yield* Clock.currentTimeMillis))
         const scope = screenScope(request)
         const after = yield* cursors.decode(scope, request.cursor)
-        const page = screenRows(day.rows, request, after !== undefined ? String(after[0]) : undefined)
+        const page = screenRows(day.table, request, after !== undefined ? String(after[0]) : undefined)
         return {
           total: page.total,
           next_cursor: page.next_after !== undefined ? yield* cursors.encode(scope, [page.next_after]) : null,
@@ -149,7 +149,13 @@ export class Analytics extends Context.Service<Analytics, {
         if (state === undefined || state.snapshot === warmed) return
         warmed = state.snapshot
         const now = yield* Clock.currentTimeMillis
-        memo.day(state.snapshot, karachiDate(now))
+        const day = memo.day(state.snapshot, karachiDate(now))
+        yield* Effect.logInfo({
+          msg: "market figures computed",
+          version: state.snapshot.version,
+          symbols: day.rows.length,
+          ms: (yield* Clock.currentTimeMillis) - now
+        })
       })
       yield* warm.pipe(Effect.repeat(Schedule.spaced(Duration.millis(250))), Effect.forkScoped)
 

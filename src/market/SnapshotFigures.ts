@@ -17,7 +17,7 @@
 import { analytics as analyticsOf, type LatestQuote } from "../../domain/market/Analytics.ts"
 import type { AnalyticsFigures, ScreenFigures, SectorMedians, TechnicalsFigures } from "../../domain/market/AnalyticsSchemas.ts"
 import { defined } from "../../domain/market/Figures.ts"
-import { exDividendOn, screenFigures } from "../../domain/market/Screener.ts"
+import { exDividendOn, screenFigures, type ScreenTable, screenTable } from "../../domain/market/Screener.ts"
 import type { MarketSnapshot, SymbolData } from "../../domain/market/Snapshot.ts"
 import { technicals as technicalsOf } from "../../domain/market/Technicals.ts"
 import { type FundamentalsInput, peerFigures, type PriceInput, sectorMedians, type TrailingYieldInput } from "../../domain/market/Valuation.ts"
@@ -43,6 +43,8 @@ export interface DayFigures {
   /** Every listed security's screen figures, ascending by symbol. */
   readonly rows: ReadonlyArray<ScreenFigures>
   readonly bySymbol: ReadonlyMap<string, ScreenFigures>
+  /** The rows in columns, as the screener filters them. */
+  readonly table: ScreenTable
   readonly valuation: ReadonlyMap<string, ValuationInputs>
   /** Datasets any screen figure was read from. */
   readonly datasets: ReadonlyArray<string>
@@ -137,7 +139,7 @@ const computeDay = (snapshot: MarketSnapshot, day: string, symbolFigures: (data:
     const sector = snapshot.symbols.get(symbol)!.security.sector_name
     valuation.set(symbol, { ...i, medians: sector !== undefined ? medians.get(sector) : undefined })
   }
-  return { day, rows, bySymbol: new Map(rows.map((r) => [r.symbol, r])), valuation, datasets: [...datasets] }
+  return { day, rows, bySymbol: new Map(rows.map((r) => [r.symbol, r])), table: screenTable(rows), valuation, datasets: [...datasets] }
 }
 
 interface Memo {
