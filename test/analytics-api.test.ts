@@ -266,6 +266,30 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
       assert.strictEqual(compared, 1029)
     }))
 
+  it.effect("encoded screener answers are byte for byte the HttpApi encoding, cursors included", () =>
+    Effect.gen(function*() {
+      const first = yield* get("/v1/screener?pe_max=15&limit=5")
+      const urls = [
+        `/v1/screener?${ALL_FILTERS}`,
+        "/v1/screener?pe_max=15&limit=5",
+        `/v1/screener?pe_max=15&limit=5&cursor=${encodeURIComponent(first.body.next_cursor)}`,
+        "/v1/screener?sectors=CEMENT%2C0807&inside_kse100=null&limit=200",
+        ...SCREENS.map((x) => `/v1/screener?${x.query}`)
+      ]
+      for (const url of urls) {
+        const fast = yield* getText(url)
+        const again = yield* getText(url)
+        const full = yield* getText(url, { "cache-control": "no-cache" })
+        assert.strictEqual(fast.status, 200, url)
+        assert.strictEqual(fast.text, full.text, url)
+        assert.strictEqual(again.text, full.text, url)
+      }
+      // Repeated parameters and rejections are left to the HttpApi pipeline, with the same answers.
+      const repeated = yield* get("/v1/screener?sectors=CEMENT&sectors=0807&limit=200")
+      assert.deepStrictEqual(repeated.body, (yield* get("/v1/screener?sectors=CEMENT,0807&limit=200")).body)
+      isError(yield* get("/v1/screener?pe_maxx=1"), 400, "INVALID_REQUEST", "pe_maxx")
+    }))
+
   it.effect("the tool endpoint: screen_stocks and compare_stocks answer the HTTP bodies", () =>
     Effect.gen(function*() {
       const rpc = (body: unknown, headers: Record<string, string> = {}) =>

@@ -16,6 +16,7 @@
  *   GET /v1/quotes/{SYM}?allow_stale=true      GET /v1/stocks/{SYM}
  *   GET /v1/companies/{SYM}                    GET /v1/prices/{SYM}[?range=R]
  *   GET /v1/stocks/{SYM}/research, /v1/stocks/{SYM}/rh, /v1/ai/research/{SYM} (the same package)
+ *   GET /v1/screener?… (ScreenerAnswers.ts: a decodable query, a bounded number per snapshot)
  */
 import { Clock, Context, Duration, Effect, Layer, Schedule, Schema } from "effect"
 import { DataNotFound, DataUnverified } from "../../domain/Errors.ts"
@@ -31,6 +32,7 @@ import { Prices } from "./Prices.ts"
 import { Quotes } from "./Quotes.ts"
 import { type EncodedAnswer, MarketReadModel, type ReadModelState } from "./ReadModel.ts"
 import { researchInstant } from "./ResearchPackage.ts"
+import { makeScreenerAnswers, SCREENER_PREFIX } from "./ScreenerAnswers.ts"
 
 const TICKER = /^[A-Z0-9][A-Z0-9.\-]{0,15}$/u
 const DAY_MS = 86_400_000
@@ -119,6 +121,7 @@ export class EncodedAnswers extends Context.Service<EncodedAnswers, {
       const companyBytes = encode(S.Company)
       const pricesBytes = encode(S.PricesResponse)
       const researchBytes = encode(ResearchPackage)
+      const screenerAnswer = makeScreenerAnswers(analytics)
 
       const notFound = encode(DataNotFound)
       const unverified = encode(DataUnverified)
@@ -157,6 +160,10 @@ export class EncodedAnswers extends Context.Service<EncodedAnswers, {
         Effect.gen(function*() {
           const route = routeOf(url)
           const state = model.state()
+          if (state !== undefined && url.startsWith(SCREENER_PREFIX)) {
+            const now = yield* Clock.currentTimeMillis
+            return yield* screenerAnswer(url, state, now, Math.min(nextKarachiDay(now), nextCursorDay(now)))
+          }
           if (route === undefined || state === undefined) return undefined
           const data = state.snapshot.symbols.get(route.symbol)
           if (data === undefined) return undefined
