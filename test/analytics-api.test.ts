@@ -221,7 +221,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
     Effect.gen(function*() {
       const [a, b, c] = [yield* getText("/v1/stocks/SYS/research"), yield* getText("/v1/stocks/SYS/rh"), yield* getText("/v1/ai/research/SYS")]
       assert.strictEqual(a.status, 200, a.text)
-      // generated_at is the symbol's minute; in the unlikely case it turned over between the requests, ask again.
+      // generated_at starts the symbol's 5-minute window; in the unlikely case it turned over between the requests, ask again.
       const again = JSON.parse(a.text).generated_at === JSON.parse(c.text).generated_at ? undefined : yield* getText("/v1/stocks/SYS/research")
       assert.strictEqual(b.text, a.text)
       assert.strictEqual(c.text, again?.text ?? a.text)
@@ -253,7 +253,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
         for (const path of paths) {
           let fast = yield* getText(path)
           let full = yield* getText(path, { "cache-control": "no-cache" })
-          // The package is dated to the symbol's minute: if that turned over between the two requests, ask both again.
+          // The package is dated to the symbol's window: if that turned over between the two requests, ask both again.
           if (fast.text !== full.text) {
             fast = yield* getText(path)
             full = yield* getText(path, { "cache-control": "no-cache" })

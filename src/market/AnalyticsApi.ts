@@ -65,8 +65,8 @@ const COMPARE = `${COMPARE_MIN_SYMBOLS} to ${COMPARE_MAX_SYMBOLS} symbols, comma
 const RESEARCH = "One dated, source-aware package for agents: profile; the delayed quote with `stale` and `quote_age_seconds`; " +
   "the analytics and technicals; valuation against the sector medians; dividend history; the 10 newest filings and news items; " +
   "data caveats (no balance sheet; unadjusted prices, with each bonus or split step in a window named; the close-based 52-week " +
-  "range; a stale quote; unknown dividend or news coverage; short history); the sources with their as-of. `generated_at` is a " +
-  "whole minute (offset per symbol): the package is the same within that minute. Served identically at /v1/stocks/{symbol}/research, " +
+  "range; a stale quote; unknown dividend or news coverage; short history); the sources with their as-of. `generated_at` starts a " +
+  "5-minute window (offset per symbol); `stale` and the age are judged at it, and the package is the same within the window. Served identically at /v1/stocks/{symbol}/research, " +
   "/v1/stocks/{symbol}/rh (legacy alias) and /v1/ai/research/{symbol} (alias)."
 
 const research = <const N extends string, const P extends `/${string}`>(name: N, path: P, summary: string) =>

@@ -151,7 +151,7 @@ export class EncodedAnswers extends Context.Service<EncodedAnswers, {
             // Its next_cursor carries the cursor day (see Cursors): made again when that changes.
             return answer(prices.history(route.symbol, { range: route.range }), pricesBytes, nextCursorDay(now))
           case "research":
-            // Dated to the symbol's minute (ResearchPackage.researchInstant): made again when that turns over.
+            // Dated to the symbol's 5-minute window (ResearchPackage.researchInstant): made again when that turns over.
             return answer(analytics.research(route.symbol), researchBytes, researchInstant(now, route.symbol).until)
         }
       }
@@ -179,7 +179,12 @@ export class EncodedAnswers extends Context.Service<EncodedAnswers, {
 
       // Encode the hottest answers of each new snapshot in the background, a symbol at a time, so the first
       // request for a symbol finds its bytes ready (a request that comes first encodes its own).
-      const HOT = (symbol: string) => [`/v1/quotes/${symbol}?allow_stale=true`, `/v1/stocks/${symbol}`, `/v1/prices/${symbol}?range=1Y`]
+      const HOT = (symbol: string) => [
+        `/v1/quotes/${symbol}?allow_stale=true`,
+        `/v1/stocks/${symbol}`,
+        `/v1/prices/${symbol}?range=1Y`,
+        `/v1/stocks/${symbol}/research`
+      ]
       let warmed: ReadModelState | undefined
       const warm = Effect.gen(function*() {
         const state = model.state()

@@ -9,10 +9,10 @@
  * and news items; the data caveats (`Research.researchCaveats`); the sources
  * of every part with their as-of.
  *
- * `generated_at` is a whole minute, offset per symbol by 0–59 s
- * (`researchInstant`): the package of a symbol is the same for a minute, so an
- * answer is encoded once a minute, and the symbols' minutes turn over spread
- * across the minute rather than all at once.
+ * `generated_at` is the start of a 5-minute window, offset per symbol by
+ * 0–299 s (`researchInstant`): the package of a symbol is the same within its
+ * window, so an answer is encoded at most once per window, and the symbols'
+ * windows turn over spread out rather than all at once.
  */
 import { karachiDate, quoteIsFresh } from "../../domain/market/Calendar.ts"
 import type { ResearchPackage } from "../../domain/market/AnalyticsSchemas.ts"
@@ -27,15 +27,17 @@ import { sourcesOf } from "./Sources.ts"
 
 export const RESEARCH_FILINGS = 10
 export const RESEARCH_NEWS = 10
-const MINUTE = 60_000
+/** How long one research package is dated for. */
+export const RESEARCH_WINDOW_MS = 300_000
 
 /** The instant a symbol's package generated at `now` is dated, and until when that package holds. */
 export const researchInstant = (now: number, symbol: string): { readonly at: number; readonly until: number } => {
   let h = 0
-  for (let i = 0; i < symbol.length; i++) h = (h * 31 + symbol.charCodeAt(i)) % 60
+  const seconds = RESEARCH_WINDOW_MS / 1_000
+  for (let i = 0; i < symbol.length; i++) h = (h * 31 + symbol.charCodeAt(i)) % seconds
   const offset = h * 1_000
-  const at = Math.floor((now - offset) / MINUTE) * MINUTE + offset
-  return { at, until: at + MINUTE }
+  const at = Math.floor((now - offset) / RESEARCH_WINDOW_MS) * RESEARCH_WINDOW_MS + offset
+  return { at, until: at + RESEARCH_WINDOW_MS }
 }
 
 /** The package of one listed symbol, dated `at` (from `researchInstant`); `day` must be the figures of at's Karachi day. */
