@@ -25,6 +25,12 @@ export interface Target {
   readonly connections: number
 }
 
+/** Every screener filter set at once, over the full universe. */
+const SCREEN_ALL_FILTERS = "dividend_yield_min=2&daily_change_max=5&daily_change_min=-10&drawdown_5d_min=0&drawdown_20d_min=0" +
+  "&drawdown_mode=any&pe_min=1&pe_max=40&market_cap_min=1000000000&market_cap_max=10000000000000&min_value_traded=0" +
+  "&min_avg_volume_30d=0&min_avg_value_traded_30d=0&free_float_min_pct=1&free_float_min_shares=1&sectors=CEMENT,0807,FERTILIZER" +
+  "&inside_kse100=true&security_types=equity&exclude_ex_dividend=true&limit=50"
+
 export const targets: ReadonlyArray<Target> = [
   { name: "health", path: "/health", connections: 50 },
   { name: "quotes", path: (s) => `/v1/quotes/${s}?allow_stale=true`, connections: 50 },
@@ -32,7 +38,9 @@ export const targets: ReadonlyArray<Target> = [
   { name: "prices", path: (s) => `/v1/prices/${s}?range=1Y`, connections: 50 },
   { name: "companies", path: "/v1/companies?limit=50", connections: 50 },
   { name: "sectors-board", path: "/v1/sectors/board", connections: 50 },
-  { name: "market-board", path: "/v1/market/board", connections: 50 }
+  { name: "market-board", path: "/v1/market/board", connections: 50 },
+  { name: "screener", path: `/v1/screener?${SCREEN_ALL_FILTERS}`, connections: 20 },
+  { name: "research", path: (s) => `/v1/stocks/${s}/research`, connections: 50 }
 ]
 
 const seconds = Number(process.env["BENCH_SECONDS"] ?? 10)

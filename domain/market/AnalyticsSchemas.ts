@@ -10,36 +10,13 @@
  */
 import { Schema } from "effect"
 import { Announcement, Company, Dividends, NewsItem, Page, Quote, Source } from "./Schemas.ts"
+import { IsoDate, SeriesName, StepFields, TechnicalsFigures, Unavailable } from "./TechnicalsSchema.ts"
+
+export { PriceStep, StepFields, TechnicalsFigures, Unavailable } from "./TechnicalsSchema.ts"
 
 const Num = Schema.Finite
 const opt = <S extends Schema.Top>(s: S) => Schema.optionalKey(s)
-const IsoDate = Schema.String.annotate({ description: "Calendar date, YYYY-MM-DD (Asia/Karachi)" })
 const Instant = Schema.String.annotate({ description: "Instant, ISO 8601 UTC" })
-const SeriesName = Schema.Literals(["as_traded", "eod", "merged"])
-
-/** A figure left out, and why. */
-export const Unavailable = Schema.Struct({ figure: Schema.String, reason: Schema.String })
-
-/** A bonus, split or right step between two sessions (prices are never adjusted; see `Steps.ts`). */
-export const PriceStep = Schema.Struct({
-  date: IsoDate.annotate({ description: "First session on the new basis" }),
-  previous_date: IsoDate,
-  close_before: Num,
-  close_after: Num,
-  factor: Num.annotate({ description: "Closes before `date` are multiplied by this in step-adjusted figures" }),
-  basis: Schema.Literals(["recorded_action", "detected"]).annotate({
-    description: "recorded_action: a recorded bonus/split/right; detected: a move beyond the exchange's price limit"
-  }),
-  kind: opt(Schema.String)
-})
-
-const StepFields = {
-  adjusted_for_steps: Schema.Boolean.annotate({
-    description: "True when a step lies in a window: returns across it are on the step-adjusted basis, not a fall"
-  }),
-  steps: Schema.Array(PriceStep),
-  unavailable: Schema.Array(Unavailable)
-}
 
 export const Week52 = Schema.Struct({
   high: Num,
@@ -93,55 +70,6 @@ export const AnalyticsFigures = Schema.Struct({
 export type AnalyticsFigures = typeof AnalyticsFigures.Type
 export const StockAnalytics = Schema.Struct({ ...AnalyticsFigures.fields, sources: Schema.Array(Source) })
 
-const PriceVs = Schema.Literals(["above", "below", "at"])
-const Sma = Schema.Struct({ value: Num, price_vs: PriceVs })
-
-export const TechnicalsFigures = Schema.Struct({
-  symbol: Schema.String,
-  series: SeriesName,
-  as_of: IsoDate,
-  last_close: Num,
-  labels: Schema.Array(Schema.String).annotate({
-    description: "State labels such as above_sma200, rsi_overbought, volatility_high; never a buy or sell rating"
-  }),
-  sma_20: opt(Sma),
-  sma_50: opt(Sma),
-  sma_200: opt(Sma),
-  rsi_14: opt(Schema.Struct({ value: Num, zone: Schema.Literals(["overbought", "oversold", "neutral"]) })),
-  macd: opt(Schema.Struct({
-    macd: Num,
-    signal: Num,
-    histogram: Num,
-    state: Schema.Literals(["above_signal", "below_signal", "at_signal"])
-  })),
-  bollinger: opt(Schema.Struct({
-    middle: Num,
-    upper: Num,
-    lower: Num,
-    percent_b: Num,
-    position: Schema.Literals(["above_upper", "upper_half", "lower_half", "below_lower"])
-  })),
-  pivots: opt(Schema.Struct({
-    session_date: IsoDate,
-    high: Num,
-    low: Num,
-    close: Num,
-    pivot: Num,
-    r1: Num,
-    r2: Num,
-    r3: Num,
-    s1: Num,
-    s2: Num,
-    s3: Num
-  })),
-  volatility_20d: opt(Schema.Struct({
-    daily_stdev_pct: Num,
-    annualised_pct: Num,
-    level: Schema.Literals(["low", "normal", "high"])
-  })),
-  ...StepFields
-})
-export type TechnicalsFigures = typeof TechnicalsFigures.Type
 export const Technicals = Schema.Struct({ ...TechnicalsFigures.fields, sources: Schema.Array(Source) })
 
 export const SectorMedians = Schema.Struct({

@@ -5,6 +5,7 @@
  * (`ex_dividend`).
  */
 import { Schema } from "effect"
+import { TechnicalsFigures } from "./TechnicalsSchema.ts"
 
 const Num = Schema.Finite
 const opt = <S extends Schema.Top>(s: S) => Schema.optionalKey(s)
@@ -269,7 +270,10 @@ export const Stock = Schema.Struct({
   dividends: Schema.Array(DividendRow),
   filings: Schema.Array(Announcement),
   financials: Schema.Array(FinancialPeriod),
-  derived: Derived
+  derived: Derived,
+  technicals: opt(TechnicalsFigures.annotate({
+    description: "Moving averages, RSI, MACD, Bollinger, pivots and volatility as state labels (as /v1/stocks/{sym}/technicals); absent with no clean price history"
+  }))
 })
 
 export const DatasetFreshness = Schema.Struct({

@@ -7,6 +7,7 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountApi, PortfolioApi } from "../ledger/LedgerApi.ts"
 import { AiApi } from "../mcp/AiApi.ts"
 import { BoardApi } from "../market/BoardApi.ts"
+import { AnalyticsApi } from "../market/AnalyticsApi.ts"
 import { MarketApi } from "../market/MarketApi.ts"
 import { SystemApi } from "../system/SystemApi.ts"
 import { Validation } from "./Validation.ts"
@@ -31,6 +32,7 @@ export class Api extends HttpApi.make("psx")
   .add(SystemApi)
   .add(MarketApi)
   .add(BoardApi)
+  .add(AnalyticsApi)
   .add(AccountApi)
   .add(PortfolioApi)
   .add(AiApi)

@@ -10,6 +10,7 @@ import { createServer } from "node:http"
 import { AppConfig } from "../config/AppConfig.ts"
 import { AccountHttp, LedgerServices, PortfolioHttp } from "../ledger/LedgerHttp.ts"
 import { BoardHttp } from "../market/BoardHttp.ts"
+import { AnalyticsHttp } from "../market/AnalyticsHttp.ts"
 import { MarketHttp, MarketServices } from "../market/MarketHttp.ts"
 import { AiHttp } from "../mcp/Catalogue.ts"
 import { McpLive } from "../mcp/Server.ts"
@@ -34,7 +35,7 @@ export const BodyLimit = Layer.succeed(HttpIncomingMessage.MaxBodySize, ByteSize
 /** Every route of the service, needing the feature services. */
 export const Routes = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
-    Layer.provide([SystemHttp, MarketHttp, BoardHttp, AccountHttp, PortfolioHttp, AiHttp]),
+    Layer.provide([SystemHttp, MarketHttp, BoardHttp, AnalyticsHttp, AccountHttp, PortfolioHttp, AiHttp]),
     Layer.provide(ValidationLive)
   ),
   HttpApiScalar.layer(Api, { path: "/docs" }),

@@ -13,11 +13,13 @@ import { addDays, circuitBounds, karachiDate, quoteIsFresh } from "../../domain/
 import { searchKey } from "../../domain/market/Classify.ts"
 import { COMPANIES_DEFAULT_LIMIT, SEARCH_MAX } from "../../domain/market/Limits.ts"
 import type { CompaniesPage, Company, Quote, SearchResult, Stock } from "../../domain/market/Schemas.ts"
+import type { TechnicalsFigures } from "../../domain/market/TechnicalsSchema.ts"
 import { indexAtOrBefore } from "../../domain/market/Series.ts"
 import type { MarketSnapshot, SymbolData } from "../../domain/market/Snapshot.ts"
 import { median } from "../../domain/market/Stats.ts"
 import type { SecurityRow } from "../../domain/market/StoreRows.ts"
 import { Cursors } from "../http/Cursors.ts"
+import { Analytics } from "./Analytics.ts"
 import { announcementItem, dividendsOf, financialsOf, listed } from "./Filings.ts"
 import { quoteRecord } from "./Quotes.ts"
 import { MarketReadModel } from "./ReadModel.ts"
@@ -87,8 +89,13 @@ export const companyOf = (snapshot: MarketSnapshot, data: SymbolData, now: numbe
   return { company, div }
 }
 
-/** The full-company payload. */
-export const stockOf = (snapshot: MarketSnapshot, data: SymbolData, now: number): typeof Stock.Type => {
+/** The full-company payload; `technicals` are the symbol's memoised figures (Analytics). */
+export const stockOf = (
+  snapshot: MarketSnapshot,
+  data: SymbolData,
+  now: number,
+  technicals?: TechnicalsFigures | undefined
+): typeof Stock.Type => {
   const { company: c, div } = companyOf(snapshot, data, now)
   const symbol = c.symbol
   const peers = (c.sector !== undefined ? snapshot.sectorMembers.get(c.sector) ?? [] : []).flatMap((p) => {
@@ -149,7 +156,8 @@ export const stockOf = (snapshot: MarketSnapshot, data: SymbolData, now: number)
       ...(bounds && last ? { circuit_breaker: { lower: bounds.lower, upper: bounds.upper, previous_close: last.price, rule: bounds.rule } } : {}),
       ...(marginPct !== undefined ? { net_margin_pct: marginPct } : {}),
       ...(growthPct !== undefined ? { eps_growth_pct: growthPct } : {})
-    }
+    },
+    ...(technicals !== undefined ? { technicals } : {})
   }
 }
 
@@ -164,6 +172,7 @@ export class Companies extends Context.Service<Companies, {
     Effect.gen(function*() {
       const model = yield* MarketReadModel
       const cursors = yield* Cursors
+      const analytics = yield* Analytics
 
       const search = Effect.fn("Companies.search")(function*(raw: string) {
         const q = raw.trim()
@@ -234,7 +243,7 @@ export class Companies extends Context.Service<Companies, {
         search,
         list,
         company: (raw: string) => withListed(raw, (s, d, now) => companyOf(s, d, now).company),
-        stock: (raw: string) => withListed(raw, stockOf)
+        stock: (raw: string) => withListed(raw, (s, d, now) => stockOf(s, d, now, analytics.technicalsOf(s, d)))
       }
     })
   )

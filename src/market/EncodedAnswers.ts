@@ -16,6 +16,8 @@
  *   GET /v1/quotes/{SYM}?allow_stale=true      GET /v1/stocks/{SYM}
  *   GET /v1/companies/{SYM}                    GET /v1/prices/{SYM}[?range=R]
  *   GET /v1/market/board                       GET /v1/sectors/board
+ *   GET /v1/stocks/{SYM}/research, /v1/stocks/{SYM}/rh, /v1/ai/research/{SYM} (the same package)
+ *   GET /v1/screener?… (ScreenerAnswers.ts: a decodable query, a bounded number per snapshot)
  */
 import { Clock, Context, Duration, Effect, Layer, Schedule, Schema } from "effect"
 import { DataNotFound, DataUnverified } from "../../domain/Errors.ts"
@@ -26,10 +28,14 @@ import * as S from "../../domain/market/Schemas.ts"
 import type { SymbolData } from "../../domain/market/Snapshot.ts"
 import { nextCursorDay } from "../http/Cursors.ts"
 import { MarketBoard } from "./Board.ts"
+import { ResearchPackage } from "../../domain/market/AnalyticsSchemas.ts"
+import { Analytics } from "./Analytics.ts"
 import { Companies } from "./Companies.ts"
 import { Prices } from "./Prices.ts"
 import { Quotes } from "./Quotes.ts"
 import { type EncodedAnswer, MarketReadModel, type ReadModelState } from "./ReadModel.ts"
+import { researchInstant } from "./ResearchPackage.ts"
+import { makeScreenerAnswers, SCREENER_PREFIX } from "./ScreenerAnswers.ts"
 
 const TICKER = /^[A-Z0-9][A-Z0-9.\-]{0,15}$/u
 const DAY_MS = 86_400_000
@@ -65,6 +71,7 @@ type Route =
   | { readonly kind: "company"; readonly symbol: string }
   | { readonly kind: "prices"; readonly symbol: string; readonly range: Range | undefined }
   | { readonly kind: "marketBoard" | "sectorBoard" }
+  | { readonly kind: "research"; readonly symbol: string }
 
 /** Routes whose answer depends on the snapshot alone (no symbol, no query). */
 const fixedRoutes = new Map<string, Route>([["/v1/market/board", { kind: "marketBoard" }], ["/v1/sectors/board", { kind: "sectorBoard" }]])
@@ -78,6 +85,10 @@ export const routeOf = (url: string): Route | undefined => {
   const q = url.indexOf("?")
   const path = q === -1 ? url : url.slice(0, q)
   const query = q === -1 ? "" : url.slice(q + 1)
+  if (path.startsWith("/v1/stocks/") && (path.endsWith("/research") || path.endsWith("/rh"))) {
+    const symbol = path.slice("/v1/stocks/".length, path.lastIndexOf("/"))
+    return query === "" && TICKER.test(symbol) ? { kind: "research", symbol } : undefined
+  }
   const slash = path.lastIndexOf("/")
   const base = path.slice(0, slash)
   const symbol = path.slice(slash + 1)
@@ -91,6 +102,8 @@ export const routeOf = (url: string): Route | undefined => {
       return query === "" ? { kind: "company", symbol } : undefined
     case "/v1/prices":
       return rangeOf.has(query) ? { kind: "prices", symbol, range: rangeOf.get(query) } : undefined
+    case "/v1/ai/research":
+      return query === "" ? { kind: "research", symbol } : undefined
     default:
       return undefined
   }
@@ -108,6 +121,7 @@ export class EncodedAnswers extends Context.Service<EncodedAnswers, {
       const companies = yield* Companies
       const prices = yield* Prices
       const board = yield* MarketBoard
+      const analytics = yield* Analytics
       const encode = <A, I>(schema: Schema.Codec<A, I>) => {
         const toJson = Schema.encodeSync(schema)
         return (value: A) => utf8.encode(JSON.stringify(toJson(value)))
@@ -118,6 +132,8 @@ export class EncodedAnswers extends Context.Service<EncodedAnswers, {
       const pricesBytes = encode(S.PricesResponse)
       const marketBoardBytes = encode(MarketBoardRecord)
       const sectorBoardBytes = encode(SectorBoard)
+      const researchBytes = encode(ResearchPackage)
+      const screenerAnswer = makeScreenerAnswers(analytics)
 
       const notFound = encode(DataNotFound)
       const unverified = encode(DataUnverified)
@@ -150,6 +166,9 @@ export class EncodedAnswers extends Context.Service<EncodedAnswers, {
             return answer(board.board, marketBoardBytes, Infinity)
           case "sectorBoard":
             return answer(board.sectorBoard, sectorBoardBytes, Infinity)
+          case "research":
+            // Dated to the symbol's 5-minute window (ResearchPackage.researchInstant): made again when that turns over.
+            return answer(analytics.research(route.symbol), researchBytes, researchInstant(now, route.symbol).until)
         }
       }
 
@@ -157,6 +176,10 @@ export class EncodedAnswers extends Context.Service<EncodedAnswers, {
         Effect.gen(function*() {
           const route = routeOf(url)
           const state = model.state()
+          if (state !== undefined && url.startsWith(SCREENER_PREFIX)) {
+            const now = yield* Clock.currentTimeMillis
+            return yield* screenerAnswer(url, state, now, Math.min(nextKarachiDay(now), nextCursorDay(now)))
+          }
           if (route === undefined || state === undefined) return undefined
           const data = "symbol" in route ? state.snapshot.symbols.get(route.symbol) : undefined
           if ("symbol" in route && data === undefined) return undefined
@@ -172,12 +195,18 @@ export class EncodedAnswers extends Context.Service<EncodedAnswers, {
 
       // Encode the hottest answers of each new snapshot in the background, a symbol at a time, so the first
       // request for a symbol finds its bytes ready (a request that comes first encodes its own).
-      const HOT = (symbol: string) => [`/v1/quotes/${symbol}?allow_stale=true`, `/v1/stocks/${symbol}`, `/v1/prices/${symbol}?range=1Y`]
+      const HOT = (symbol: string) => [
+        `/v1/quotes/${symbol}?allow_stale=true`,
+        `/v1/stocks/${symbol}`,
+        `/v1/prices/${symbol}?range=1Y`,
+        `/v1/stocks/${symbol}/research`
+      ]
       let warmed: ReadModelState | undefined
       const warm = Effect.gen(function*() {
         const state = model.state()
         if (state === undefined || state === warmed) return
         warmed = state
+        for (const url of fixedRoutes.keys()) yield* lookup(url)
         for (const symbol of state.snapshot.symbols.keys()) {
           if (model.state() !== state) return
           for (const url of HOT(symbol)) yield* lookup(url)

@@ -3,6 +3,7 @@ import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { currentMarketStatus } from "../../domain/market/Calendar.ts"
 import { Api } from "../http/Api.ts"
+import { Analytics } from "./Analytics.ts"
 import { Companies } from "./Companies.ts"
 import { Filings } from "./Filings.ts"
 import { Freshness } from "./Freshness.ts"
@@ -54,4 +55,4 @@ export const MarketServices = EncodedAnswers.layer.pipe(Layer.provideMerge(Layer
   Quotes.layer,
   Prices.layer,
   Sources.layer
-)), Layer.provideMerge(MarketReadModel.layer), Layer.provideMerge(MarketStore.layer))
+)), Layer.provideMerge(Analytics.layer), Layer.provideMerge(MarketReadModel.layer), Layer.provideMerge(MarketStore.layer))

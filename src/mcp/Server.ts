@@ -14,14 +14,15 @@
 import { Layer } from "effect"
 import { McpProtocol, McpServer, Toolkit } from "effect/ai"
 import { JsonRpcEnvelope } from "./Envelope.ts"
+import { ScreenToolkit, ScreenToolkitLive } from "./ScreenTools.ts"
 import { SectorToolkit, SectorToolkitLive } from "./SectorTools.ts"
 import { PsxToolkit, PsxToolkitLive } from "./Tools.ts"
 
 /** Every tool the endpoint serves (SPEC 4.6 lists fifteen). */
-export const ServedToolkit = Toolkit.merge(PsxToolkit, SectorToolkit)
+export const ServedToolkit = Toolkit.merge(PsxToolkit, SectorToolkit, ScreenToolkit)
 
 /** The handlers of the served tools, needing the market services. */
-export const ServedToolkitLive = Layer.mergeAll(PsxToolkitLive, SectorToolkitLive)
+export const ServedToolkitLive = Layer.mergeAll(PsxToolkitLive, SectorToolkitLive, ScreenToolkitLive)
 
 export const AUTHENTICATION = "None: every tool reads public market data, which is free and needs no key (SPEC 5). " +
   "Portfolio data is not exposed as a tool; it stays on the HTTP API behind Authorization: Bearer <API_KEY>. " +
