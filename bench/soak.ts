@@ -68,7 +68,14 @@ const percentile = (sorted: ReadonlyArray<number>, p: number) =>
 
 const main = async () => {
   const { url, child, cleanup } = await start()
-  const symbols = ((await (await fetch(`${url}/v1/companies?limit=500`)).json()).items as Array<{ symbol: string }>).map((c) => c.symbol)
+  stop = cleanup
+  const symbols: Array<string> = []
+  for (let cursor: string | null = ""; cursor !== null;) {
+    const page: { items: Array<{ symbol: string }>; next_cursor: string | null } =
+      await (await fetch(`${url}/v1/companies?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`)).json()
+    symbols.push(...page.items.map((c) => c.symbol))
+    cursor = page.next_cursor
+  }
   const token = (await (await fetch(`${url}/v1/me/session`, { method: "POST" })).json()).token as string
   const auth = { authorization: `Bearer ${token}` }
   const screener = (await fetch(`${url}/v1/screener`)).status !== 404
@@ -150,4 +157,9 @@ const main = async () => {
   process.exitCode = totalErrors === 0 && verify.ok === true ? 0 : 1
 }
 
-void main()
+let stop = () => {}
+process.on("exit", () => stop())
+void main().catch((e) => {
+  console.error(e)
+  process.exitCode = 1
+})
