@@ -169,9 +169,11 @@ layer(TestApp({ withPack: true, now: "2026-06-15T06:00:00.000Z" }), { timeout: 6
         return r.url === "/mcp" && o._tag === "Answered" && o.status === 400 && o.text === "" ? [] : judge(r, o) ?? []
       })
       assert.strictEqual(findings.length, 0, report("large and broken bodies", findings, requests.length))
-      // FINDING (2026-11-22): POST /mcp reads a 10 MB body whole and answers 200 (a JSON-RPC error): the 1 MiB
-      // BodyLimit covers the HttpApi routes only, not the MCP transport. No one owns src/mcp now; reported to the lead.
+      // POST /mcp keeps the 1 MiB limit too, but its transport answers an oversized body as a JSON-RPC parse error
+      // (-32700) with HTTP 200 rather than a 400 record.
       const big = outcomes.filter((_, i) => requests[i]!.body === tenMb && requests[i]!.url !== "/mcp")
+      const mcpBig = outcomes.find((_, i) => requests[i]!.body === tenMb && requests[i]!.url === "/mcp")
+      assert.include(mcpBig?._tag === "Answered" ? mcpBig.text : "", "-32700", "the MCP transport refuses 10 MB as a parse error")
       for (const o of big) {
         assert.strictEqual(o._tag === "Answered" ? o.status : 0, 400, "an oversized body is refused with 400")
       }
