@@ -47,7 +47,7 @@ const ledgerIntact = (
   assert.deepStrictEqual(events.map((e) => e.version), events.map((_, i) => i + 1), "contiguous versions")
 }
 
-layer(TestApp({ withPack: true, now: "2026-06-15T06:00:00.000Z" }), { timeout: 300_000, excludeTestServices: true })(
+layer(TestApp({ withPack: true, now: "2026-06-15T06:00:00.000Z" }), { timeout: 600_000, excludeTestServices: true })(
   "the store goes away under load",
   (it) => {
     it.effect("cut: market reads 200, ledger 503 records, /ready 503 within 1 s; restore: recovers, nothing lost or doubled", () =>
@@ -170,7 +170,7 @@ describe("the service process is killed during writes", () => {
   it.live("SIGKILL and restart on the same store: every acknowledged write is present once, none half-written, the ledger verifies", () =>
       Effect.gen(function*() {
         const store = yield* throwawayStore
-        const first = yield* startService(store, { awaitPack: true })
+        const first = yield* startService(store, { awaitPack: true, readyWithinMs: 480_000 })
         yield* Effect.gen(function*() {
           const r = yield* call(`${first.url}/v1/companies/HUBC`)
           if (r.status !== 200) return yield* Effect.fail("read model not loaded")
@@ -205,7 +205,7 @@ describe("the service process is killed during writes", () => {
         assert.isTrue(unacked.every((a) => a.status === 0), "writes before the kill succeeded; those at it got no answer")
 
         let t = Date.now()
-        const second = yield* startService(store, { awaitPack: true })
+        const second = yield* startService(store, { awaitPack: true, readyWithinMs: 480_000 })
         const restartMs = Date.now() - t
         const ledger = yield* call(`${second.url}/v1/me/ledger?limit=1000`, { headers: bearer(token) })
         assert.strictEqual(ledger.status, 200, ledger.text)
@@ -239,5 +239,5 @@ describe("the service process is killed during writes", () => {
         )
         t = 0
         yield* second.kill("SIGTERM")
-      }), 600_000)
+      }), 900_000)
 })

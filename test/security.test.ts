@@ -24,7 +24,7 @@ const MARKET_TABLES = new Set([
   "securities"
 ])
 
-layer(TestApp({ withPack: true, now: "2026-06-15T06:00:00.000Z" }), { timeout: 300_000, excludeTestServices: true })("security", (it) => {
+layer(TestApp({ withPack: true, now: "2026-06-15T06:00:00.000Z" }), { timeout: 600_000, excludeTestServices: true })("security", (it) => {
   it.effect("session tokens and API keys are stored only as SHA-256 hashes: no raw secret in any non-market table", () =>
     Effect.gen(function*() {
       const token = (yield* post("/v1/me/session", {})).body.token as string

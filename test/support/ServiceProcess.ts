@@ -121,7 +121,7 @@ export const startService = (
       if (!ok) return yield* Effect.fail("not ready")
     }).pipe(
       Effect.retry(Schedule.spaced("250 millis")),
-      Effect.timeout(options.readyWithinMs ?? 180_000),
+      Effect.timeout(options.readyWithinMs ?? 300_000),
       Effect.orDie
     )
     return service
