@@ -10,7 +10,7 @@
  * The mix (open loop: a request is sent every 1/rate s whether or not earlier ones answered): quotes, stocks and
  * prices rotating over every listed symbol, the market status, the screener when the service serves it (skipped on
  * 404), holdings, and ledger appends (one in ten). Every minute: requests, errors, p50/p99 and the service's RSS.
- * A 404 on a market read (a symbol with no quote or dividend record) is the right answer, counted apart.
+ * A 404 or 409 on a market read (no quote or dividend record; DATA_UNVERIFIED) is the right answer, counted apart.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
@@ -130,7 +130,9 @@ const main = async () => {
     const p: Promise<void> = fetch(`${url}${path}`, { ...init, signal: AbortSignal.timeout(30_000) })
       .then(async (r) => {
         await r.arrayBuffer()
-        if (r.status === 404 && init === undefined) notFound++ // a symbol without that record: the correct answer
+        // A market read of a symbol without that record (404) or with unverified figures (409 DATA_UNVERIFIED) is the
+        // correct answer, counted apart.
+        if ((r.status === 404 || r.status === 409) && init === undefined) notFound++
         else if (r.status >= 400) {
           errors++
           if (errorSamples.length < 10) errorSamples.push(`${r.status} ${path}`)
@@ -153,7 +155,7 @@ const main = async () => {
   const total = minutes.reduce((s, m) => s + m.requests, 0)
   const totalErrors = minutes.reduce((s, m) => s + m.errors, 0)
   console.log(
-    `soak done: ${total} requests, ${totalErrors} errors (5xx, 429, other 4xx, transport), ${notFound} 404s for symbols without that record${errorSamples.length ? ` (e.g. ${errorSamples.join("; ")})` : ""}; ` +
+    `soak done: ${total} requests, ${totalErrors} errors (5xx, 429, other 4xx, transport), ${notFound} 404/409 record answers for symbols without that record or with unverified figures${errorSamples.length ? ` (e.g. ${errorSamples.join("; ")})` : ""}; ` +
       `RSS ${rssStart ?? "?"} MB → ${rssEnd ?? "?"} MB; p99 per minute ${minutes.map((m) => m.p99).join(", ")} ms; ledger verify ${verify.ok}`
   )
   cleanup()
