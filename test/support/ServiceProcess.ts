@@ -122,7 +122,9 @@ export const startService = (
     }).pipe(
       Effect.retry(Schedule.spaced("250 millis")),
       Effect.timeout(options.readyWithinMs ?? 300_000),
-      Effect.orDie
+      Effect.catch(() =>
+        Effect.die(new Error(`the service on ${url} was not ready in time; its output ends:\n${service.output().slice(-3_000)}`))
+      )
     )
     return service
   })
