@@ -79,7 +79,7 @@ const adminUrl = (url: string, database: string) => {
 }
 
 /** A throwaway database on the server named by `url`, dropped when the scope closes. */
-const throwawayDatabase = (url: string) =>
+export const throwawayDatabase = (url: string) =>
   Effect.gen(function*() {
     const name = `psx_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`
     const admin = yield* PgClient.make({ url: Redacted.make(adminUrl(url, "postgres")), maxConnections: 1 })
