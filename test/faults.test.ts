@@ -143,11 +143,10 @@ layer(TestApp({ withPack: true, now: "2026-06-15T06:00:00.000Z" }), { timeout: 6
         assert.strictEqual(holdings.body.items[0].quantity, events.length, "the projection matches the events")
       }))
 
-    // Found by this suite: during an outage every authenticated request is 500 INTERNAL, because
-    // Keys.authenticate (src/ledger/Keys.ts) turns the SqlError into a defect (`Effect.orDie`) and the bearer
-    // middleware declares only Unauthorized. Helper A (issue 12) is rewriting Keys/authentication right now; this
-    // passes once authentication maps a store failure to 503 SOURCE_UNAVAILABLE. Then remove `fails`.
-    it.effect.fails("during an outage, ledger reads and writes are 503 SOURCE_UNAVAILABLE records, not 500", () =>
+    // Found by this suite: during an outage every authenticated request was 500 INTERNAL, because
+    // Keys.authenticate turned the SqlError into a defect and the bearer middleware declared only Unauthorized.
+    // Keys now maps store failures to SOURCE_UNAVAILABLE, which the middleware declares.
+    it.effect("during an outage, ledger reads and writes are 503 SOURCE_UNAVAILABLE records, not 500", () =>
       Effect.gen(function*() {
         const proxy = yield* DbProxy
         const token = (yield* post("/v1/me/session", {})).body.token as string

@@ -169,21 +169,20 @@ layer(TestApp({ withPack: true, now: "2026-06-15T06:00:00.000Z" }), { timeout: 6
         return r.url === "/mcp" && o._tag === "Answered" && o.status === 400 && o.text === "" ? [] : judge(r, o) ?? []
       })
       assert.strictEqual(findings.length, 0, report("large and broken bodies", findings, requests.length))
-      // POST /mcp keeps the 1 MiB limit too, but its transport answers an oversized body as a JSON-RPC parse error
-      // (-32700) with HTTP 200 rather than a 400 record.
+      // POST /mcp keeps the 1 MiB limit too, answering with a JSON-RPC error body (413, -32600; see src/mcp/Envelope.ts).
       const big = outcomes.filter((_, i) => requests[i]!.body === tenMb && requests[i]!.url !== "/mcp")
       const mcpBig = outcomes.find((_, i) => requests[i]!.body === tenMb && requests[i]!.url === "/mcp")
-      assert.include(mcpBig?._tag === "Answered" ? mcpBig.text : "", "-32700", "the MCP transport refuses 10 MB as a parse error")
+      assert.strictEqual(mcpBig?._tag === "Answered" ? mcpBig.status : 0, 413, "the MCP transport refuses 10 MB")
+      assert.include(mcpBig?._tag === "Answered" ? mcpBig.text : "", "-32600")
       for (const o of big) {
         assert.strictEqual(o._tag === "Answered" ? o.status : 0, 400, "an oversized body is refused with 400")
       }
       yield* healthy(token)
     }))
 
-  // Found by this suite on 2026-11-22 (FUZZ_SEED=20260615): a NUL byte in a key id reaches PostgreSQL, which refuses
-  // it ("invalid byte sequence for encoding UTF8: 0x00") → 500 INTERNAL. Issue 12 (helper A) is fixing it right now;
-  // when that lands this test passes and `fails` must be removed.
-  it.effect.fails("DELETE /v1/me/keys/{id} with a NUL byte in a real key's id is a 400/404 record, not a 500", () =>
+  // Found by this suite on 2026-11-22 (FUZZ_SEED=20260615): a NUL byte in a key id reached PostgreSQL, which refused
+  // it ("invalid byte sequence for encoding UTF8: 0x00") → 500 INTERNAL. Fixed with issue 12 (ids are decoded first).
+  it.effect("DELETE /v1/me/keys/{id} with a NUL byte in a real key's id is a 400/404 record, not a 500", () =>
     Effect.gen(function*() {
       const token = (yield* post("/v1/me/session", {})).body.token as string
       const key = yield* post("/v1/me/keys", { grants: ["portfolio:read"] }, bearer(token))

@@ -20,10 +20,10 @@
 import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomBytes, randomUUID, timingSafeEqual } from "node:crypto"
-import { DataNotFound, Forbidden, Unauthorized } from "../../domain/Errors.ts"
+import { DataNotFound, Forbidden, type SourceUnavailable, Unauthorized } from "../../domain/Errors.ts"
 import { type Grant, GRANTS, grantsBeyond, mayManageKeys, type Principal, SESSION_GRANTS } from "../../domain/ledger/Grants.ts"
 import { KeyInfo as KeyInfoSchema } from "../../domain/ledger/Schemas.ts"
-import { iso } from "../db/Rows.ts"
+import { iso, storeUnavailable } from "../db/Rows.ts"
 import { sha256 } from "./EventStore.ts"
 
 export type { Principal }
@@ -73,11 +73,14 @@ const forbidManage = new Forbidden({
 })
 
 export class Keys extends Context.Service<Keys, {
-  readonly createSession: Effect.Effect<{ readonly token: string; readonly user: { readonly id: string; readonly created_at: string }; readonly grants: ReadonlyArray<Grant> }>
-  readonly createKey: (owner: Principal, grants: ReadonlyArray<Grant>, label: string | undefined) => Effect.Effect<KeyInfo & { readonly key: string }, Forbidden>
-  readonly list: (owner: Principal) => Effect.Effect<ReadonlyArray<KeyInfo>, Forbidden>
-  readonly revoke: (owner: Principal, id: string) => Effect.Effect<KeyInfo, DataNotFound | Forbidden>
-  readonly authenticate: (secret: string) => Effect.Effect<Principal, Unauthorized>
+  readonly createSession: Effect.Effect<
+    { readonly token: string; readonly user: { readonly id: string; readonly created_at: string }; readonly grants: ReadonlyArray<Grant> },
+    SourceUnavailable
+  >
+  readonly createKey: (owner: Principal, grants: ReadonlyArray<Grant>, label: string | undefined) => Effect.Effect<KeyInfo & { readonly key: string }, Forbidden | SourceUnavailable>
+  readonly list: (owner: Principal) => Effect.Effect<ReadonlyArray<KeyInfo>, Forbidden | SourceUnavailable>
+  readonly revoke: (owner: Principal, id: string) => Effect.Effect<KeyInfo, DataNotFound | Forbidden | SourceUnavailable>
+  readonly authenticate: (secret: string) => Effect.Effect<Principal, Unauthorized | SourceUnavailable>
   /** FORBIDDEN unless the principal holds `grant`. */
   readonly require: (principal: Principal, grant: Grant) => Effect.Effect<void, Forbidden>
 }>()("psx/ledger/Keys") {
@@ -106,11 +109,11 @@ export class Keys extends Context.Service<Keys, {
           return (yield* insertKey(userId, "session", SESSION_GRANTS, "session", at)).secret
         }))
         return { token, user: { id: userId, created_at: at }, grants: SESSION_GRANTS }
-      }).pipe(Effect.orDie)
+      }).pipe(storeUnavailable)
 
       const SELECT = `SELECT id, prefix, kind, label, grants, ${iso("created_at")} AS created_at, ${iso("revoked_at")} AS revoked_at FROM api_keys`
       const selectKeys = (where: string, params: ReadonlyArray<unknown>) =>
-        Effect.flatMap(sql.unsafe(`${SELECT} ${where}`, params), decodeKeyRows).pipe(Effect.orDie)
+        Effect.flatMap(sql.unsafe(`${SELECT} ${where}`, params), decodeKeyRows).pipe(storeUnavailable)
 
       const mustManage = (p: Principal) => (mayManageKeys(p) ? Effect.void : Effect.fail(forbidManage))
 
@@ -123,7 +126,7 @@ export class Keys extends Context.Service<Keys, {
             return yield* new Forbidden({ message: `a credential can never mint one with more grants than itself: it lacks ${beyond.join(", ")}` })
           }
           const at = yield* now
-          const { secret, id } = yield* insertKey(owner.userId, "key", unique, label, at).pipe(Effect.orDie)
+          const { secret, id } = yield* insertKey(owner.userId, "key", unique, label, at).pipe(storeUnavailable)
           const rows = yield* selectKeys("WHERE id = $1", [id])
           return { ...toInfo(rows[0]!), key: secret }
         })
@@ -144,7 +147,7 @@ export class Keys extends Context.Service<Keys, {
             return yield* new Forbidden({ message: `a key can never revoke a credential holding more than itself: ${beyond.join(", ")}` })
           }
           const at = yield* now
-          yield* sql`UPDATE api_keys SET revoked_at = coalesce(revoked_at, ${at}::timestamptz) WHERE id = ${id}`.pipe(Effect.orDie)
+          yield* sql`UPDATE api_keys SET revoked_at = coalesce(revoked_at, ${at}::timestamptz) WHERE id = ${id}`.pipe(storeUnavailable)
           return toInfo((yield* selectKeys("WHERE id = $1", [id]))[0]!)
         })
 
@@ -157,7 +160,7 @@ export class Keys extends Context.Service<Keys, {
           const rows = yield* sql.unsafe(
             `SELECT id, user_id, kind, grants, secret_hash, revoked_at IS NOT NULL AS revoked FROM api_keys WHERE secret_hash = $1`,
             [digest]
-          ).pipe(Effect.flatMap(decodeAuthRows), Effect.orDie)
+          ).pipe(Effect.flatMap(decodeAuthRows), storeUnavailable)
           const r = rows[0]
           if (r === undefined || !sameDigest(r.secret_hash, digest)) return yield* new Unauthorized({ message: "unknown credential" })
           if (r.revoked) return yield* new Unauthorized({ message: "this key was revoked" })

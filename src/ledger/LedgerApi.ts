@@ -31,8 +31,9 @@ export const LEDGER_MAX_LIMIT = 1000
 export class AccountApi extends HttpApiGroup.make("account")
   .add(
     HttpApiEndpoint.post("session", "/v1/me/session", {
-      success: L.Session.pipe(HttpApiSchema.status(201))
-    }).annotateMerge(describe("Create an anonymous session", 
+      success: L.Session.pipe(HttpApiSchema.status(201)),
+      error: SourceUnavailable
+    }).annotateMerge(describe("Create an anonymous session",
       "Creates an anonymous user and a session token (201). The token is accepted as a bearer credential for that user " +
         "with both grants, portfolio:read and portfolio:write. It is shown once and stored only as a hash."
     )),
@@ -40,14 +41,14 @@ export class AccountApi extends HttpApiGroup.make("account")
       payload: L.DonationBody,
       success: L.Donation,
       error: SourceUnavailable
-    }).annotateMerge(describe("Create a donation (pending)", 
+    }).annotateMerge(describe("Create a donation (pending)",
       "Creates a donation record in the pending state (200), as an event of the donations ledger. Body: amount (rupees, " +
         "> 0, at most 10,000,000, two decimals at most), currency PKR (the default), optional note. No payment is taken. " +
         "A bad amount is 400 INVALID_REQUEST."
     ))
     ,
     HttpApiEndpoint.get("signingKey", "/v1/ledger/signing-key", { success: SigningKeys, error: SourceUnavailable })
-      .annotateMerge(describe("Get the ledger's public signing keys", 
+      .annotateMerge(describe("Get the ledger's public signing keys",
         "Public. Every Ed25519 public key the ledger has signed checkpoints with (PEM, SPKI), by key id; the current one is " +
           "marked. Old keys stay listed after a rotation, so earlier checkpoints stay verifiable."
       ))
@@ -62,7 +63,7 @@ export class AccountApi extends HttpApiGroup.make("account")
 export class PortfolioApi extends HttpApiGroup.make("portfolio")
   .add(
     HttpApiEndpoint.get("holdings", "/v1/me/holdings", { success: L.Holdings, error: [...auth, SourceUnavailable] })
-      .annotateMerge(describe("Get holdings", 
+      .annotateMerge(describe("Get holdings",
         "Grant portfolio:read. Per position: quantity, average cost, market value at the delayed quote (with its as-of; " +
           "absent when no quote is known), unrealized and realized profit/loss, dividends received."
       )),
@@ -72,7 +73,7 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
       error: [...auth, SourceUnavailable]
     }).annotateMerge(describe("Get the portfolio", "Grant portfolio:read. Holdings, totals, cash flows and the transaction history (newest first, paged).")),
     HttpApiEndpoint.get("analyze", "/v1/me/analyze", { success: L.Analysis, error: [...auth, SourceUnavailable] })
-      .annotateMerge(describe("Analyse the portfolio against KSE-100", 
+      .annotateMerge(describe("Analyse the portfolio against KSE-100",
         "Grant portfolio:read. Benchmarked against the KSE-100 constituents: sector weights beside the index's, overlap, " +
           "concentration, dividend income. Parts that cannot be computed are listed in `unavailable` with the reason."
       )),
@@ -85,7 +86,7 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
       },
       success: L.RecordResult.pipe(HttpApiSchema.status(201)),
       error: [...auth, InvalidSymbol, DataNotFound, IdempotencyMismatch, SourceUnavailable]
-    }).annotateMerge(describe("Record a transaction", 
+    }).annotateMerge(describe("Record a transaction",
       "Grant portfolio:write. Records a buy, sell, dividend, bonus issue or split with its trade date, or reverses an " +
         "earlier event (with a reason); events are never changed. No order is placed. Rejections change nothing: selling " +
         "more than held as of that date (a backdated trade may not make any later position negative), zero or negative " +
@@ -99,14 +100,14 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
       error: [...auth, SourceUnavailable]
     }).annotateMerge(describe("Page the ledger events", "Grant portfolio:read. This portfolio's events in order, with positions and hashes.")),
     HttpApiEndpoint.get("verify", "/v1/me/ledger/verify", { success: L.VerifyResult, error: [...auth, SourceUnavailable] })
-      .annotateMerge(describe("Verify the ledger's hash chain", 
+      .annotateMerge(describe("Verify the ledger's hash chain",
         "Grant portfolio:read. Recomputes the hash chain and replays the events into a fresh projection: ok, or the first " +
           "event that does not verify."
       )),
     HttpApiEndpoint.get("checkpoint", "/v1/me/ledger/checkpoint", {
       success: SignedCheckpoint,
       error: [...auth, DataNotFound, SourceUnavailable]
-    }).annotateMerge(describe("Get a signed checkpoint of the ledger", 
+    }).annotateMerge(describe("Get a signed checkpoint of the ledger",
       "Grant portfolio:read. A fresh signed checkpoint of this portfolio's stream: stream id, version, the head event's " +
         "chain hash, signing time and key id, as the exact signed bytes (`signed`, UTF-8 canonical JSON in which the head " +
         "hash appears verbatim) and an Ed25519 signature (`signature`, base64) checkable with GET /v1/ledger/signing-key. " +
@@ -115,17 +116,17 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
     HttpApiEndpoint.post("createKey", "/v1/me/keys", {
       payload: L.KeyCreateBody,
       success: L.NewKey.pipe(HttpApiSchema.status(201)),
-      error: auth
-    }).annotateMerge(describe("Create an API key", 
+      error: [...auth, SourceUnavailable]
+    }).annotateMerge(describe("Create an API key",
       "Creates an API key for the signed-in user with the chosen grants; the key is shown once. " + KEY_RULE
     )),
-    HttpApiEndpoint.get("listKeys", "/v1/me/keys", { success: Schema.Array(L.KeyInfo), error: auth })
+    HttpApiEndpoint.get("listKeys", "/v1/me/keys", { success: Schema.Array(L.KeyInfo), error: [...auth, SourceUnavailable] })
       .annotateMerge(describe("List API keys", "This user's keys and sessions, without secrets. " + KEY_RULE)),
     HttpApiEndpoint.delete("revokeKey", "/v1/me/keys/:id", {
       params: { id: L.Id },
       success: L.KeyInfo,
-      error: [...auth, DataNotFound]
-    }).annotateMerge(describe("Revoke an API key", 
+      error: [...auth, DataNotFound, SourceUnavailable]
+    }).annotateMerge(describe("Revoke an API key",
       "Revokes a key or session; it answers 401 from then on. An id with control characters is 400, an unknown one 404. " +
         KEY_RULE
     ))

@@ -4,9 +4,9 @@
  * a client can import the API without the store. The implementation is in
  * Authorization.ts.
  */
-import { Context } from "effect"
+import { Context, Schema } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
-import { Unauthorized } from "../../domain/Errors.ts"
+import { SourceUnavailable, Unauthorized } from "../../domain/Errors.ts"
 import type { Principal } from "../../domain/ledger/Grants.ts"
 
 export class CurrentPrincipal extends Context.Service<CurrentPrincipal, Principal>()("psx/ledger/CurrentPrincipal") {}
@@ -15,6 +15,7 @@ export class PortfolioAuth extends HttpApiMiddleware.Service<PortfolioAuth, { pr
   "psx/ledger/PortfolioAuth",
   {
     security: { bearer: HttpApiSecurity.bearer },
-    error: Unauthorized
+    // A credential that cannot be checked because the store is down is 503, not 401 (and never a 500).
+    error: Schema.Union([Unauthorized, SourceUnavailable])
   }
 ) {}
