@@ -188,7 +188,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
       assert.deepInclude(list.items.find((i: any) => i.code === "KSE100"), { constituents_tracked: true, level: 171725.29 })
       const kse = yield* get("/v1/indices/KSE-100")
       assert.strictEqual(kse.status, 200)
-      assert.deepInclude(kse.body, { code: "KSE100", history: "none", constituents_tracked: true, constituents_as_of: "2026-04-01" })
+      assert.deepInclude(kse.body, { code: "KSE100", history: "none", constituents_tracked: true, constituents_as_of: "2026-04-08" })
       assert.strictEqual(kse.body.constituents.length, 100)
       const stored = yield* query(Schema.Struct({ symbol: Schema.String }), "SELECT symbol FROM index_membership WHERE index_code = 'KSE100'")
       assert.sameMembers(kse.body.constituents.map((c: any) => c.symbol), stored.map((r) => r.symbol))

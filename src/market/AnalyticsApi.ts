@@ -107,5 +107,10 @@ export class AnalyticsApi extends HttpApiGroup.make("analytics")
     research("researchLegacy", "/v1/stocks/:symbol/rh", "Research package (legacy alias)"),
     research("researchAlias", "/v1/ai/research/:symbol", "Research package (alias)")
   )
-  .annotateMerge(OpenApi.annotations({ title: "Analytics, screener and research" }))
+  .annotateMerge(OpenApi.annotations({
+    title: "Analytics, screener and research",
+    description: "Figures computed from the recorded prices and fundamentals (each documented with its formula and basis; a " +
+      "figure whose inputs are missing is absent): per-stock analytics, technicals, valuation, the screener over every " +
+      "listed security, comparison and the research package. Public: no key needed."
+  }))
 {}

@@ -82,5 +82,9 @@ export class BoardApi extends HttpApiGroup.make("board")
           "symbols' payouts are recorded and up to when: payouts of other symbols are unknown, not absent."
       ))
   )
-  .annotateMerge(OpenApi.annotations({ title: "Market board, sectors, indices and calendar" }))
+  .annotateMerge(OpenApi.annotations({
+    title: "Market board, sectors, indices and calendar",
+    description: "The market as a whole on the latest recorded session: status in Asia/Karachi, snapshot, board (breadth, " +
+      "movers, sector tone), sectors with medians, indices (current level only) and the dividend calendar. Public: no key needed."
+  }))
 {}

@@ -6,12 +6,11 @@
  * record), not as a protocol error.
  */
 import { Effect, Schema } from "effect"
-import { Tool, Toolkit } from "effect/ai"
-import { DataNotFound, SourceUnavailable } from "../../domain/Errors.ts"
+import { Toolkit } from "effect/ai"
 import * as M from "../../domain/market/MarketSchemas.ts"
 import { MarketBoard } from "../market/Board.ts"
+import { marketTool } from "./Tools.ts"
 
-const failure = Schema.Union([DataNotFound, SourceUnavailable])
 const sectorId = {
   id: Schema.String.annotate({
     description: "A PSX sector code (e.g. 0807) or the sector's slug or name (e.g. commercial-banks, CEMENT); " +
@@ -22,7 +21,7 @@ const medians = "Every sector figure is a median, never a mean; a sector with no
   "is absent, never 0). The median P/E uses positive trailing-12-month P/Es only: loss-makers are left out and counted " +
   "(loss_makers_excluded), lines without a P/E are counted in without_pe. Yields are percent."
 const tool = <const N extends string, A extends Schema.Top>(name: N, description: string, success: A) =>
-  Tool.make(name, { description, parameters: Schema.Struct(sectorId), success, failure, failureMode: "return" })
+  marketTool(name, description, Schema.Struct(sectorId), success)
 
 export const GetSector = tool(
   "get_sector",

@@ -12,7 +12,7 @@ const signedOut = html`<p class="notice" id="needs-session" hidden>There is no s
 
 /** An empty table the page's script fills: a hidden caption, column headers (numeric ones right-aligned). */
 const dataTable = (id: string, caption: string, columns: ReadonlyArray<string>, options: { readonly footer?: boolean } = {}) =>
-  html`<div class="table-wrap">
+  html`<div class="table-wrap" tabindex="0" role="region" aria-label="${caption}">
   <table id="${id}">
     <caption class="visually-hidden">${caption}</caption>
     <thead><tr>${

@@ -17,7 +17,7 @@ const table = (caption, head, rows) => {
     el("tbody")
   )
   fillRows(t.querySelector("tbody"), rows)
-  return el("div", { class: "table-wrap" }, t)
+  return el("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": caption }, t)
 }
 
 const indices = (list) =>
