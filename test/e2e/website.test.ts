@@ -88,8 +88,10 @@ const journey = (base: string) =>
     assert.match(reader, /^psx_/)
     assert.notStrictEqual(reader, writer)
     const readerRow = page.locator("#keys-table tbody tr").filter({ hasText: "reader" })
+    await readerRow.locator("code.grant").first().waitFor()
     assert.strictEqual((await readerRow.locator("code.grant").allTextContents()).join(","), "portfolio:read")
     const writerRow = page.locator("#keys-table tbody tr").filter({ hasText: "writer" })
+    await writerRow.locator("code.grant").nth(1).waitFor()
     assert.strictEqual((await writerRow.locator("code.grant").allTextContents()).join(","), "portfolio:read,portfolio:write")
 
     // Portfolio: a buy and a sell at recorded closes; the holdings follow.
