@@ -50,7 +50,7 @@ const waitFor = async (url: string, ms: number, ready: (body: any) => boolean = 
   const until = Date.now() + ms
   while (Date.now() < until) {
     try {
-      const r = await fetch(url)
+      const r = await fetch(url, { signal: AbortSignal.timeout(5_000) })
       if (r.ok && ready(await r.json())) return
     } catch {
       // not up yet
@@ -81,7 +81,8 @@ const listedSymbols = async (base: string) => {
   const out: Array<string> = []
   let cursor: string | null = null
   do {
-    const page: any = await (await fetch(`${base}/v1/companies?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`)).json()
+    const url = `${base}/v1/companies?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`
+    const page: any = await (await fetch(url, { signal: AbortSignal.timeout(10_000) })).json()
     out.push(...page.items.map((i: { symbol: string }) => i.symbol))
     cursor = page.next_cursor
   } while (cursor !== null)
@@ -128,8 +129,9 @@ const measure = async (base: string, dir: string, chosen: ReadonlyArray<Target>,
   for (const target of chosen) {
     const paths = typeof target.path === "string" ? [target.path] : symbols.map(target.path)
     const samplePath = typeof target.path === "string" ? target.path : target.path("HUBC")
-    // A fresh connection: a pooled one may have been closed by the server between runs.
-    const sample = await fetch(`${base}${samplePath}`, { headers: { connection: "close" } })
+    // Retried once: a pooled connection may have been closed by the server between runs.
+    const sample = await fetch(`${base}${samplePath}`, { signal: AbortSignal.timeout(10_000) })
+      .catch(() => fetch(`${base}${samplePath}`, { signal: AbortSignal.timeout(10_000) }))
     const file = join(dir, `${target.name}.json`)
     writeFileSync(file, JSON.stringify({
       status: sample.status,
