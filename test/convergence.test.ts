@@ -81,7 +81,7 @@ describe.skipIf(!isRealPostgres)("two instances over one PostgreSQL", () => {
       assert.strictEqual((yield* fetchJson(`${b}/v1/quotes/HUBC?allow_stale=true`)).status, 404, "nothing ingested yet")
 
       yield* serve(db.url, portA, true)
-      yield* until(`${a}/ready`, (r) => r.body?.data_pack === "installed", 240_000)
+      yield* until(`${a}/ready`, (r) => r.body?.data_pack === "installed", 480_000)
       const lag = yield* until(`${b}/v1/quotes/HUBC?allow_stale=true`, (r) => r.status === 200, 15_000)
       const fromA = yield* fetchJson(`${a}/v1/quotes/HUBC?allow_stale=true`)
       const fromB = yield* fetchJson(`${b}/v1/quotes/HUBC?allow_stale=true`)
@@ -90,5 +90,5 @@ describe.skipIf(!isRealPostgres)("two instances over one PostgreSQL", () => {
       assert.strictEqual(companies.body.total, 1029)
       assert.isBelow(lag, 15_000)
       console.log(`instance B served the ingest ${lag} ms after instance A reported it installed`)
-    })), { timeout: 300_000 })
+    })), { timeout: 660_000 })
 })
