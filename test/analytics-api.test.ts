@@ -12,6 +12,7 @@ import { analytics } from "../domain/market/Analytics.ts"
 import { COMPARE_MAX_SYMBOLS } from "../domain/market/Compare.ts"
 import { technicals } from "../domain/market/Technicals.ts"
 import { MarketReadModel } from "../src/market/ReadModel.ts"
+import { mcpSession } from "./support/McpSession.ts"
 import { get, getText, post, TestApp } from "./support/TestApp.ts"
 
 const NOW = "2026-06-15T06:00:00.000Z"
@@ -292,21 +293,14 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
 
   it.effect("the tool endpoint: screen_stocks and compare_stocks answer the HTTP bodies", () =>
     Effect.gen(function*() {
-      const rpc = (body: unknown, headers: Record<string, string> = {}) =>
-        post("/mcp", body, { accept: "application/json, text/event-stream", ...headers })
-      const init = yield* rpc({
-        jsonrpc: "2.0", id: 1, method: "initialize",
-        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } }
-      })
-      const session = { "mcp-session-id": init.headers["mcp-session-id"]!, "mcp-protocol-version": "2025-06-18" }
-      yield* rpc({ jsonrpc: "2.0", method: "notifications/initialized" }, session)
-      const list = yield* rpc({ jsonrpc: "2.0", id: 2, method: "tools/list" }, session)
+      const { rpc } = yield* mcpSession
+      const list = yield* rpc({ jsonrpc: "2.0", id: 2, method: "tools/list" })
       const names = list.body.result.tools.map((t: any) => t.name)
       assert.includeMembers(names, ["screen_stocks", "compare_stocks", "get_company", "get_quote"])
       const catalogue = yield* get("/v1/ai/tools")
       assert.includeMembers(catalogue.body.tools.map((t: any) => t.name), ["screen_stocks", "compare_stocks"])
       const call = (name: string, args: unknown) =>
-        Effect.map(rpc({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name, arguments: args } }, session), (r) => ({
+        Effect.map(rpc({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name, arguments: args } }), (r) => ({
           isError: r.body.result.isError === true,
           value: JSON.parse(r.body.result.content[0].text),
           structured: r.body.result.structuredContent

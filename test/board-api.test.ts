@@ -15,6 +15,7 @@ import { MarketStatus } from "../domain/market/StatusSchema.ts"
 import { MarketBoard } from "../src/market/Board.ts"
 import { EncodedAnswers } from "../src/market/EncodedAnswers.ts"
 import { shiftedClock } from "./support/ShiftedClock.ts"
+import { mcpSession } from "./support/McpSession.ts"
 import { get, getText, post, TestApp } from "./support/TestApp.ts"
 
 const NOW = "2026-06-15T06:00:00.000Z"
@@ -256,20 +257,13 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
 
   it.effect("the sector tools answer what their routes answer, as structured content and text", () =>
     Effect.gen(function*() {
-      const rpc = (body: unknown, headers: Record<string, string> = {}) =>
-        post("/mcp", body, { accept: "application/json, text/event-stream", ...headers })
-      const init = yield* rpc({
-        jsonrpc: "2.0", id: 1, method: "initialize",
-        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } }
-      })
-      const session = { "mcp-session-id": init.headers["mcp-session-id"]!, "mcp-protocol-version": "2025-06-18" }
-      yield* rpc({ jsonrpc: "2.0", method: "notifications/initialized" }, session)
-      const names = (yield* rpc({ jsonrpc: "2.0", id: 2, method: "tools/list" }, session)).body.result.tools.map((t: any) => t.name)
+      const { rpc } = yield* mcpSession
+      const names = (yield* rpc({ jsonrpc: "2.0", id: 2, method: "tools/list" })).body.result.tools.map((t: any) => t.name)
       assert.includeMembers(names, ["get_sector", "get_sector_peers", "get_sector_valuation", "get_index", "get_market_snapshot"])
       const catalogue = (yield* get("/v1/ai/tools")).body.tools.map((t: any) => t.name)
       assert.sameMembers(catalogue, names)
       const call = (name: string, args: unknown) =>
-        Effect.map(rpc({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name, arguments: args } }, session), (r) => r.body.result)
+        Effect.map(rpc({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name, arguments: args } }), (r) => r.body.result)
       for (const [name, id, path] of [
         ["get_sector", "cement", "/v1/sectors/cement"],
         ["get_sector_peers", "0807", "/v1/sectors/0807/peers"],
