@@ -1,12 +1,28 @@
 import { defineConfig } from "vitest/config"
 
-export default defineConfig({
+/**
+ * The slow suites: fuzzing, faults (store cuts, SIGKILL), several service processes, the stdio MCP child with
+ * its own import, upstream faults and the browser. `npm test` (`vitest run --mode quick`) leaves them out;
+ * `npm run test:all` (plain `vitest run`, what CI runs on both stores) and `npx vitest run <file>` run them.
+ */
+export const SLOW_SUITES = [
+  "test/fuzz.test.ts",
+  "test/faults.test.ts",
+  "test/instances.test.ts",
+  "test/mcp.test.ts",
+  "test/security.test.ts",
+  "test/upstream-faults.test.ts",
+  "test/e2e/**"
+]
+
+export default defineConfig(({ mode }) => ({
   test: {
     include: ["test/**/*.test.ts"],
+    exclude: mode === "quick" ? ["**/node_modules/**", ...SLOW_SUITES] : ["**/node_modules/**"],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     // Each file opens its own store; two at a time keeps PGlite's memory in check.
     maxWorkers: 2,
     reporters: ["default"]
   }
-})
+}))

@@ -9,7 +9,7 @@ import { Effect, Layer, Redacted } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { buildSnapshot, type MarketSnapshot } from "../domain/market/Snapshot.ts"
 import { layerPostgres } from "../src/db/Database.ts"
-import { MarketStore } from "../src/market/MarketStore.ts"
+import { MarketStore } from "../src/market/readmodel/MarketStore.ts"
 
 const url = process.env["DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/psx_dev"
 

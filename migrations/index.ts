@@ -8,6 +8,9 @@ import m0003 from "./0003_ledger.ts"
 import m0004 from "./0004_dataset_retrieval.ts"
 import m0005 from "./0005_ledger_audit.ts"
 import m0006 from "./0006_market_version.ts"
+import m0007 from "./0007_fundamentals_snapshots.ts"
+import m0010 from "./0010_crawl_state.ts"
+import m0013 from "./0013_ledger_exact_chain.ts"
 
 export const migrations = {
   "0001_service": m0001,
@@ -15,5 +18,8 @@ export const migrations = {
   "0003_ledger": m0003,
   "0004_dataset_retrieval": m0004,
   "0005_ledger_audit": m0005,
-  "0006_market_version": m0006
+  "0006_market_version": m0006,
+  "0007_fundamentals_snapshots": m0007,
+  "0010_crawl_state": m0010,
+  "0013_ledger_exact_chain": m0013
 }

@@ -21,7 +21,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { gzipSync } from "node:zlib"
 import { parseCompanyPage } from "../domain/psx/CompanyPage.ts"
-import { parseAnnouncements, parseCompanyPayouts, parseMarketPayouts } from "../domain/psx/Filings.ts"
+import { type Announcement, parseAnnouncements, parseCompanyPayouts, parseMarketPayouts } from "../domain/psx/Filings.ts"
 import { parseIndexConstituents, parseScreener, parseSectors, parseSymbols } from "../domain/psx/Listing.ts"
 import {
   parseCloseVolumeCsv,
@@ -33,7 +33,9 @@ import {
 } from "../domain/psx/Prices.ts"
 import { parseNumber } from "../domain/psx/Values.ts"
 import { encodeSeries, manifestProblems, type PackManifest, type PackProvenance } from "../domain/pack/Pack.ts"
+import { changeColumn, judgeGlitchDays } from "../domain/pack/GlitchVerdict.ts"
 import { findDisagreements } from "../domain/pack/Restatements.ts"
+import { buildResearchDatasets } from "./pack-research.ts"
 
 const raw = resolve(process.argv[2] ?? process.env["PSX_RAW_DIR"] ?? "../shared/data/psx-raw")
 const outDir = resolve("data/pack")
@@ -182,10 +184,14 @@ for (const f of readdirSync(join(raw, "I-Zaifa__psx-analyzer/data/csv/symbols"))
 }
 const asTraded: Series = new Map()
 const atSkipped: Record<string, number> = {}
+const asTradedChanges = new Map<string, ReadonlyMap<string, number>>()
 for (const f of readdirSync(join(raw, "ChubsB__KSE-100-Data")).filter((f) => f.endsWith(".csv")).sort()) {
-  const p = parseOhlcvCsv(read(`ChubsB__KSE-100-Data/${f}`))
+  const text = read(`ChubsB__KSE-100-Data/${f}`)
+  const p = parseOhlcvCsv(text)
   for (const [k, v] of Object.entries(p.skipped)) atSkipped[k] = (atSkipped[k] ?? 0) + v
   if (p.rows.length > 0) asTraded.set(f.replace(/\.csv$/, "").trim().toUpperCase(), p.rows)
+  // The as-traded recording's own change column: evidence for which source is wrong on a glitch day.
+  asTradedChanges.set(f.replace(/\.csv$/, "").trim().toUpperCase(), changeColumn(text))
 }
 const engro = parseHistorical(read("mtauha__psxdata/tests/fixtures/historical_engro.html"))
 /** The newest date of a recording's rows; a recording without rows has no as-of and stops the build. */
@@ -199,8 +205,11 @@ const summary = parseMarketSummary(read("nmnbkhr__psx_ohlcv/market_summary_2021-
 
 // Disagreements between the eod recording and the as-traded recording, and
 // source glitch days (domain/pack/Restatements.ts).
-const { disagreements, glitchDays } = findDisagreements(eod, asTraded)
-log(`glitch days: ${glitchDays.map((g) => `${g.date} (${g.symbols} symbols)`).join(", ")}`)
+// Which source is wrong on each glitch day is decided from each source's own evidence (GlitchVerdict.ts).
+const found = findDisagreements(eod, asTraded)
+const disagreements = found.disagreements
+const glitchDays = judgeGlitchDays(found.glitchDays, eod, asTraded, asTradedChanges, disagreements)
+log(`glitch days: ${glitchDays.map((g) => `${g.date} (${g.symbols} symbols; ${g.reason})`).join(", ")}`)
 log(`whole-history disagreements: ${disagreements.map((d) => `${d.symbol}×${d.factor}`).join(" ")}`)
 
 const encodeAll = (s: Series) => Object.fromEntries([...s].map(([k, rows]) => [k, encodeSeries(rows)]))
@@ -282,7 +291,8 @@ add({
   skipped: {},
   notes: "Retrieved as of its newer input (prices_eod). factor = eod close / as-traded close over the overlap (a split or consolidation after 2023-05-26). " +
     "Glitch days: dates on which at least 20 symbols' eod closes differ by more than 0.5% from the as-traded closes " +
-    "(after the whole-history factor) while the series agree around them; the eod rows of those symbols on those days are flagged."
+    "(after the whole-history factor) while the series agree around them. Per symbol, `wrong` names the source whose row is wrong, " +
+    "decided from the as-traded recording's own change column (GlitchVerdict.ts); that source's row is flagged, both when undecided."
 }, { disagreements, glitchDays })
 
 // -------------------------------------------------------------- index level
@@ -362,7 +372,7 @@ const annFiles: ReadonlyArray<readonly [string, string, string]> = [
     "b243b81f78a0a96d23b9575159136bee021e1acc"
   ]
 ]
-const announcements = new Map<string, unknown>()
+const announcements = new Map<string, Announcement>()
 const annSkipped: Record<string, number> = {}
 for (const [path] of annFiles) {
   const p = parseAnnouncements(read(path))
@@ -384,6 +394,9 @@ add({
   rows: announcements.size,
   skipped: annSkipped
 }, [...announcements.values()])
+
+// ---------------------------------- company pages, screener export, news
+buildResearchDatasets({ raw, read, add, announcements: [...announcements.values()] })
 
 // --------------------------------------------------------------- manifest
 const version = createHash("sha256").update(datasets.map((d) => d.sha256).join("")).digest("hex").slice(0, 16)

@@ -8,18 +8,22 @@ import { Argument, Command, Flag } from "effect/cli"
 import { readFileSync } from "node:fs"
 import { decodeExportLine, type ExportedEvent, type SignedCheckpoint, verifyExport } from "../domain/ledger/Checkpoint.ts"
 import { AppConfig } from "./config/AppConfig.ts"
+import { lockDataDir } from "./db/DataDirLock.ts"
 import * as Database from "./db/Database.ts"
 import * as Server from "./http/Server.ts"
 import { PackImport } from "./ingest/PackImport.ts"
 import { canonicalJson } from "../domain/ledger/Chain.ts"
-import { Audit } from "./ledger/Audit.ts"
-import { type Checkpoint, EventStore, sha256 } from "./ledger/EventStore.ts"
-import { LedgerSigner, publicKeysFromPem, verifyWith } from "./ledger/Signing.ts"
-import { PortalRefresh } from "./ingest/PortalRefresh.ts"
+import { Audit } from "./ledger/events/Audit.ts"
+import { type Checkpoint, EventStore, sha256 } from "./ledger/events/EventStore.ts"
+import { exportLine } from "./ledger/events/StoredRows.ts"
+import { LedgerSigner, publicKeysFromPem, verifyWith } from "./ledger/signing/Signing.ts"
+import { PortalCrawler } from "./ingest/PortalCrawler.ts"
+import { PortalLeader, PortalRefresh } from "./ingest/PortalRefresh.ts"
+import { refreshCommand } from "./ingest/RefreshCommand.ts"
 import { DataPack } from "./sources/DataPack.ts"
 import { PsxPortal } from "./sources/PsxPortal.ts"
 import { jsonLinesLogger } from "./observability/JsonLogger.ts"
-import { Cursors } from "./http/Cursors.ts"
+import { Cursors } from "./paging/Cursors.ts"
 import { MarketServices } from "./market/MarketHttp.ts"
 import { McpStdio } from "./mcp/Server.ts"
 
@@ -62,16 +66,31 @@ const AutoImport = Layer.effectDiscard(Effect.gen(function*() {
   )
 }))
 
-/** With PSX_SOURCE=portal, the live portal refresh runs on a schedule (off by default). */
+/** The crawler over the live portal (used by the schedule and by `refresh`). */
+const CrawlerLive = PortalCrawler.layer.pipe(Layer.provide(PsxPortal.layer))
+
+/** With PSX_SOURCE=portal, the live portal crawl runs on the Karachi calendar (off by default). */
 const PortalLive = PortalRefresh.scheduled.pipe(
   Layer.provide(PortalRefresh.layer),
-  Layer.provide(PsxPortal.layer)
+  Layer.provide(PortalLeader.layer),
+  Layer.provideMerge(CrawlerLive)
 )
 
+/** The embedded store's directory, held before the port is taken, so a second start names the holder. */
+const DataDirLockLive = Layer.effectDiscard(Effect.gen(function*() {
+  const config = yield* AppConfig
+  if (Option.isNone(config.databaseUrl)) yield* lockDataDir(config.dataDir)
+}))
+
+// The front door is built right after the configuration and logging: it
+// listens and answers (503 "starting") while the store and the routes are built.
 const serveLayer = Server.layer.pipe(
   Layer.provideMerge(AutoImport),
   Layer.provideMerge(PortalLive),
-  Layer.provideMerge(StoreLive)
+  Layer.provideMerge(StoreLive),
+  Layer.provideMerge(Server.FrontDoorLive),
+  Layer.provideMerge(DataDirLockLive),
+  Layer.provideMerge(Base)
 )
 
 const serve = Layer.launch(serveLayer)
@@ -129,7 +148,10 @@ const ingestCommand = Command.make("ingest", {
     Command.withDescription("Import the bundled data pack into the store (idempotent; progress on a terminal, summary at the end)")
   )
 
-const AuditLive = Audit.layer.pipe(Layer.provideMerge(EventStore.layer), Layer.provide(StoreLive))
+const AuditLive = Audit.layer.pipe(
+  Layer.provideMerge(Layer.mergeAll(EventStore.layer, LedgerSigner.layer)),
+  Layer.provide(StoreLive)
+)
 
 const progress = (label: string) => (done: number, total: number) =>
   Effect.sync(() => {
@@ -165,7 +187,7 @@ const verifyOffline = (publicKeyFile: string, exportFile: string) =>
 const verifyDatabase = Effect.gen(function*() {
   const audit = yield* Audit
   const r = yield* audit.verifyAll(progress("verifying"))
-  yield* Console.log(`${r.streams} streams, ${r.events} events verified in ${r.seconds.toFixed(2)} s`)
+  yield* Console.log(`${r.streams} streams, ${r.events} events and ${r.checkpoints} signed checkpoints verified in ${r.seconds.toFixed(2)} s`)
   for (const f of r.failures) {
     yield* Console.log(`FAIL ${f.stream_id}: ${
       f.first_failure
@@ -174,7 +196,7 @@ const verifyDatabase = Effect.gen(function*() {
     }`)
   }
   if (r.failures.length > 0) return yield* Effect.fail(new Error(`${r.failures.length} stream(s) do not verify`))
-  yield* Console.log("OK: every hash chain verifies and every projection equals its replay")
+  yield* Console.log("OK: every hash chain verifies, every projection equals its replay, every checkpoint holds under the pinned keys")
 }).pipe(Effect.provide(AuditLive))
 
 const ledgerVerify = Command.make("verify", {
@@ -225,17 +247,17 @@ const ledgerExport = Command.make("export", {
     let checkpoint: Checkpoint | undefined
     let total = 0
     for (;;) {
-      const page = yield* store.readAll(checkpoint, 5_000)
-      if (page.events.length === 0) break
-      for (const e of page.events) yield* Console.log(canonicalJson(e))
-      total += page.events.length
+      const page = yield* store.readAllRows(checkpoint, 5_000)
+      if (page.rows.length === 0) break
+      yield* Console.log(page.rows.map(exportLine).join("\n"))
+      total += page.rows.length
       checkpoint = page.next
       if (process.stderr.isTTY) process.stderr.write(`\rexported ${total} events`)
     }
     const signed = yield* signer.allCheckpoints
     for (const c of signed) yield* Console.log(canonicalJson({ checkpoint: c }))
     yield* Effect.sync(() => process.stderr.write(`\rexported ${total} events and ${signed.length} checkpoints of the whole ledger\n`))
-  }).pipe(Effect.provide(Layer.mergeAll(AuditLive, LedgerSigner.layer.pipe(Layer.provide(StoreLive)))))).pipe(
+  }).pipe(Effect.provide(AuditLive))).pipe(
     Command.withDescription(
       "Print events as NDJSON (canonical JSON, with hashes), then the signed checkpoints ({\"checkpoint\": …} lines): one " +
         "stream, or the whole ledger"
@@ -249,7 +271,7 @@ const ledgerCommand = Command.make("ledger", {}).pipe(
 
 export const cli = Command.make("psx", {}, () => serve).pipe(
   Command.withDescription("PSX data service"),
-  Command.withSubcommands([serveCommand, mcpCommand, migrateCommand, ingestCommand, ledgerCommand])
+  Command.withSubcommands([serveCommand, mcpCommand, migrateCommand, ingestCommand, refreshCommand(CrawlerLive.pipe(Layer.provideMerge(StoreLive))), ledgerCommand])
 )
 
 export const run = Command.run(cli, { version: "1.0.0" })

@@ -12,9 +12,10 @@ import { SqlClient } from "effect/sql"
 import { moverRules } from "../domain/market/Board.ts"
 import * as M from "../domain/market/MarketSchemas.ts"
 import { MarketStatus } from "../domain/market/StatusSchema.ts"
-import { MarketBoard } from "../src/market/Board.ts"
-import { EncodedAnswers } from "../src/market/EncodedAnswers.ts"
+import { MarketBoard } from "../src/market/board/Board.ts"
+import { EncodedAnswers } from "../src/market/readmodel/EncodedAnswers.ts"
 import { shiftedClock } from "./support/ShiftedClock.ts"
+import { apiClient } from "./support/ApiClient.ts"
 import { mcpSession } from "./support/McpSession.ts"
 import { get, getText, post, TestApp } from "./support/TestApp.ts"
 
@@ -49,12 +50,11 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
 
   it.effect("breadth adds up to the securities priced on the latest session, as the store's quotes say", () =>
     Effect.gen(function*() {
-      const snap = yield* get("/v1/market/snapshot")
-      const board = yield* get("/v1/market/board")
-      assert.strictEqual(snap.status, 200)
-      assert.strictEqual(board.status, 200)
-      const b = board.body.breadth
-      assert.deepStrictEqual(snap.body.breadth, b, "snapshot and board count the same session")
+      const api = yield* apiClient
+      const snap = yield* api.board.marketSnapshot()
+      const board = yield* api.board.marketBoard()
+      const b = board.breadth
+      assert.deepStrictEqual(snap.breadth, b, "snapshot and board count the same session")
       assert.strictEqual(b.date, SESSION)
       assert.strictEqual(b.advancers + b.decliners + b.unchanged, b.priced)
       const [sql] = yield* query(
@@ -70,15 +70,15 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
       assert.deepStrictEqual([b.advancers, b.decliners, b.unchanged], [sql!.up, sql!.down, sql!.flat])
       assert.strictEqual(b.priced + b.not_priced, sql!.lines, "every listed security but debt is either priced that day or not")
       assert.isAbove(b.priced, 400)
-      const kse = snap.body.indices.find((i: any) => i.code === "KSE100")
+      const kse = snap.indices.find((i) => i.code === "KSE100")
       assert.deepInclude(kse, { level: 171725.29, previous: 167844.24, as_of: SESSION })
-      assert.strictEqual(snap.body.freshness.find((d: any) => d.dataset === "prices_eod").age_days, 21)
-      assert.includeMembers(snap.body.sources.map((s: any) => s.dataset), ["index_levels", "prices_eod"])
+      assert.strictEqual(snap.freshness.find((d) => d.dataset === "prices_eod")?.age_days, 21)
+      assert.includeMembers(snap.sources.map((s) => s.dataset), ["index_levels", "prices_eod"])
     }))
 
   it.effect("movers: top ten by change and by value, none a rights, preference or debt line or under Rs 1 million", () =>
     Effect.gen(function*() {
-      const { body } = yield* get("/v1/market/board")
+      const body = yield* (yield* apiClient).board.marketBoard()
       const m = body.movers
       assert.strictEqual(m.rules, M.moversDescription)
       for (const list of [m.gainers, m.losers, m.most_active]) assert.strictEqual(list.length, 10)
@@ -93,9 +93,9 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
         assert.notInclude(["right", "preference", "debt"], types.get(x.symbol), x.symbol)
       }
       const sorted = (xs: ReadonlyArray<number>, dir: 1 | -1) => xs.every((v, i) => i === 0 || dir * (xs[i - 1]! - v) >= 0)
-      assert.isTrue(sorted(m.gainers.map((x: any) => x.change_pct), 1) && m.gainers.every((x: any) => x.change_pct > 0))
-      assert.isTrue(sorted(m.losers.map((x: any) => x.change_pct), -1) && m.losers.every((x: any) => x.change_pct < 0))
-      assert.isTrue(sorted(m.most_active.map((x: any) => x.value_traded), 1))
+      assert.isTrue(sorted(m.gainers.map((x) => x.change_pct), 1) && m.gainers.every((x) => x.change_pct > 0))
+      assert.isTrue(sorted(m.losers.map((x) => x.change_pct), -1) && m.losers.every((x) => x.change_pct < 0))
+      assert.isTrue(sorted(m.most_active.map((x) => x.value_traded), 1))
       // The session's most traded equity by value, from the store's quotes.
       const [top] = yield* query(
         Schema.Struct({ symbol: Schema.String }),
@@ -104,18 +104,18 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
          ORDER BY q.volume * q.price DESC LIMIT 1`,
         [SESSION]
       )
-      assert.strictEqual(m.most_active[0].symbol, top!.symbol)
-      assert.isAbove(m.excluded.right, 0)
-      assert.isAbove(m.excluded.value_under_1m, 0)
-      assert.strictEqual(body.sector_tone.reduce((n: number, t: any) => n + t.priced, 0), body.breadth.priced, "every priced line sits in one sector")
+      assert.strictEqual(m.most_active[0]?.symbol, top!.symbol)
+      assert.isAbove(m.excluded.right ?? 0, 0, "rights lines were left out (absent would fail too)")
+      assert.isAbove(m.excluded.value_under_1m ?? 0, 0)
+      assert.strictEqual(body.sector_tone.reduce((n, t) => n + t.priced, 0), body.breadth.priced, "every priced line sits in one sector")
     }))
 
   it.effect("the sector list: every sector once, by stable id and PSX code", () =>
     Effect.gen(function*() {
-      const { body } = yield* get("/v1/sectors")
+      const body = yield* (yield* apiClient).board.sectors()
       const stored = yield* query(Schema.Struct({ code: Schema.String }), "SELECT code FROM sectors ORDER BY code")
-      assert.deepStrictEqual(body.items.map((s: any) => s.code), stored.map((s) => s.code))
-      assert.strictEqual(new Set(body.items.map((s: any) => s.id)).size, body.items.length)
+      assert.deepStrictEqual(body.items.map((s) => s.code), stored.map((s) => s.code))
+      assert.strictEqual(new Set(body.items.map((s) => s.id)).size, body.items.length)
       assert.deepInclude(body.items, { id: "commercial-banks", code: "0807", name: "COMMERCIAL BANKS", constituents: 24 })
     }))
 
@@ -133,7 +133,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
 
   it.effect("sector medians equal the store's medians; an unknown median is absent, never 0", () =>
     Effect.gen(function*() {
-      const { body } = yield* get("/v1/sectors/board")
+      const body = yield* (yield* apiClient).board.sectorBoard()
       assert.strictEqual(body.medians, "median")
       const Row = Schema.Struct({ code: Schema.String, pe: Schema.NullOr(Schema.Finite), n: Schema.Int })
       const stored = yield* query(
@@ -143,10 +143,10 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
          WHERE s.security_type = 'equity' AND f.pe_ttm > 0 GROUP BY s.sector_code`
       )
       for (const code of ["0804", "0807", "0820"]) {
-        const item = body.items.find((s: any) => s.code === code)
+        const item = body.items.find((s) => s.code === code)
         const row = stored.find((r) => r.code === code)!
-        assert.strictEqual(item.median_pe, Math.round(row.pe! * 10_000) / 10_000, code)
-        assert.strictEqual(item.pe_peers, row.n, code)
+        assert.strictEqual(item?.median_pe, Math.round(row.pe! * 10_000) / 10_000, code)
+        assert.strictEqual(item?.pe_peers, row.n, code)
       }
       for (const s of body.items) {
         assert.strictEqual(s.breadth.advancers + s.breadth.decliners + s.breadth.unchanged, s.breadth.priced, s.code)
@@ -155,46 +155,55 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
         assert.strictEqual("median_pe" in s, s.pe_peers > 0, s.code)
         assert.strictEqual("median_dividend_yield_pct" in s, s.yield_peers > 0, s.code)
         assert.strictEqual("median_change_pct" in s, s.change_peers > 0, s.code)
-        if ("median_pe" in s) assert.isAbove(s.median_pe, 0, s.code)
+        if (s.median_pe !== undefined) assert.isAbove(s.median_pe, 0, s.code)
       }
-      const jute = body.items.find((s: any) => s.id === "jute")
-      assert.deepStrictEqual([jute.pe_peers, "median_pe" in jute, "median_dividend_yield_pct" in jute], [0, false, false])
-      const etfs = body.items.find((s: any) => s.code === "0837")
+      const jute = body.items.find((s) => s.id === "jute")!
+      // JUTE has no P/E, so no median P/E (never a 0); its yield median follows its yield peers (checked above for
+      // every sector): in the newest screener snapshot (2026-08-04) none of its lines is priced with a yield.
+      assert.deepStrictEqual([jute.pe_peers, "median_pe" in jute], [0, false])
+      assert.strictEqual(jute.median_dividend_yield_pct === undefined, jute.yield_peers === 0)
+      const etfs = body.items.find((s) => s.code === "0837")!
       assert.deepStrictEqual([etfs.change_peers, "median_change_pct" in etfs], [0, false], "no ETF traded on the session")
     }))
 
   it.effect("sector, peers and valuation agree with the sector board", () =>
     Effect.gen(function*() {
-      const board = (yield* get("/v1/sectors/board")).body.items.find((s: any) => s.code === "0807")
-      const sector = (yield* get("/v1/sectors/commercial-banks")).body
+      const api = yield* apiClient
+      const board = (yield* api.board.sectorBoard()).items.find((s) => s.code === "0807")!
+      const sector = yield* api.board.sector({ params: { id: "commercial-banks" } })
       const { members, sources, ...figures } = sector
       assert.deepStrictEqual(figures, board)
       assert.strictEqual(members.length, board.constituents)
-      assert.includeMembers(sources.map((s: any) => s.dataset), ["sectors", "universe", "prices_eod", "screener"])
-      const peers = (yield* get("/v1/sectors/0807/peers")).body
+      assert.includeMembers(sources.map((s) => s.dataset), ["sectors", "universe", "prices_eod", "screener"])
+      const peers = yield* api.board.sectorPeers({ params: { id: "0807" } })
       assert.strictEqual(peers.peers.length, board.ordinary_constituents)
-      const caps = peers.peers.flatMap((p: any) => (p.market_cap !== undefined ? [p.market_cap] : []))
-      assert.isTrue(caps.every((c: number, i: number) => i === 0 || caps[i - 1] >= c), "largest market cap first")
-      const valuation = (yield* get("/v1/sectors/0807/valuation")).body
-      for (const k of ["median_pe", "pe_peers", "loss_makers_excluded", "without_pe", "median_dividend_yield_pct", "yield_peers", "without_yield"]) {
+      const caps = peers.peers.flatMap((p) => (p.market_cap !== undefined ? [p.market_cap] : []))
+      assert.isTrue(caps.every((c, i) => i === 0 || caps[i - 1]! >= c), "largest market cap first")
+      const valuation = yield* api.board.sectorValuation({ params: { id: "0807" } })
+      for (const k of ["median_pe", "pe_peers", "loss_makers_excluded", "without_pe", "median_dividend_yield_pct", "yield_peers", "without_yield"] as const) {
         assert.strictEqual(valuation[k], board[k], k)
       }
-      assert.deepInclude(valuation, { id: "commercial-banks", code: "0807", median_pe: 6.7534, pe_peers: 19 })
+      // Medians over each bank's newest screener snapshot (2026-08-04).
+      assert.deepInclude(valuation, { id: "commercial-banks", code: "0807", median_pe: 7.1498 })
     }))
 
   it.effect("indices: current level only; KSE-100 with its 100 recorded constituents, the others say membership is not tracked", () =>
     Effect.gen(function*() {
-      const list = (yield* get("/v1/indices")).body
+      const list = yield* (yield* apiClient).board.indices()
       assert.include(list.note, "Only KSE-100 membership is tracked")
-      assert.deepInclude(list.items.find((i: any) => i.code === "KSE100"), { constituents_tracked: true, level: 171725.29 })
+      assert.deepInclude(list.items.find((i) => i.code === "KSE100"), { constituents_tracked: true, level: 171725.29 })
       const kse = yield* get("/v1/indices/KSE-100")
       assert.strictEqual(kse.status, 200)
-      assert.deepInclude(kse.body, { code: "KSE100", history: "none", constituents_tracked: true, constituents_as_of: "2026-04-08" })
+      // Membership from the newest record: the screener's index lists on 2026-08-04, which carry no weights.
+      assert.deepInclude(kse.body, { code: "KSE100", history: "none", constituents_tracked: true, constituents_as_of: "2026-08-04" })
       assert.strictEqual(kse.body.constituents.length, 100)
-      const stored = yield* query(Schema.Struct({ symbol: Schema.String }), "SELECT symbol FROM index_membership WHERE index_code = 'KSE100'")
-      assert.sameMembers(kse.body.constituents.map((c: any) => c.symbol), stored.map((r) => r.symbol))
-      assert.deepStrictEqual(kse.body.constituents[0], { symbol: "FFC", weight_pct: 9.58 })
-      for (const other of list.items.filter((i: any) => i.code !== "KSE100")) {
+      const stored = yield* query(
+        Schema.Struct({ symbol: Schema.String }),
+        "SELECT symbol FROM index_membership WHERE index_code = 'KSE100' AND effective_date = '2026-08-04'"
+      )
+      assert.sameMembers(kse.body.constituents.map((c: { symbol: string; weight_pct?: number }) => c.symbol), stored.map((r) => r.symbol))
+      assert.isTrue(kse.body.constituents.every((c: { symbol: string; weight_pct?: number }) => c.weight_pct === undefined), "no weight is invented for 2026-08-04")
+      for (const other of list.items.filter((i) => i.code !== "KSE100")) {
         const r = (yield* get(`/v1/indices/${other.code}`)).body
         assert.deepStrictEqual([r.constituents_tracked, r.constituents], [false, []])
         assert.include(r.note, "Only KSE-100 membership is tracked")
@@ -207,7 +216,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
       const r = yield* get("/v1/calendar/dividends")
       assert.strictEqual(r.status, 200)
       assert.strictEqual(r.body.today, "2026-06-15")
-      assert.include(r.body.coverage, "LUCK, MEBL")
+      assert.include(r.body.coverage, "BOP, LUCK, MCB, MEBL, TRG")
       assert.include(r.body.coverage, "unknown, not absent")
       const bySymbol = new Map(r.body.items.map((i: any) => [i.symbol, i]))
       // LUCK closes its books from Tue 18 Aug 2026: a T+1 trade must settle by Mon 17 Aug; Fri 14 Aug is Independence Day.
@@ -257,13 +266,11 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
 
   it.effect("the sector tools answer what their routes answer, as structured content and text", () =>
     Effect.gen(function*() {
-      const { rpc } = yield* mcpSession
-      const names = (yield* rpc({ jsonrpc: "2.0", id: 2, method: "tools/list" })).body.result.tools.map((t: any) => t.name)
+      const { call, list } = yield* mcpSession
+      const names = (yield* list).body.result.tools.map((t: any) => t.name)
       assert.includeMembers(names, ["get_sector", "get_sector_peers", "get_sector_valuation", "get_index", "get_market_snapshot"])
       const catalogue = (yield* get("/v1/ai/tools")).body.tools.map((t: any) => t.name)
       assert.sameMembers(catalogue, names)
-      const call = (name: string, args: unknown) =>
-        Effect.map(rpc({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name, arguments: args } }), (r) => r.body.result)
       for (const [name, id, path] of [
         ["get_sector", "cement", "/v1/sectors/cement"],
         ["get_sector_peers", "0807", "/v1/sectors/0807/peers"],
@@ -271,15 +278,15 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
       ] as const) {
         const result = yield* call(name, { id })
         const http = (yield* get(path)).body
-        assert.notStrictEqual(result.isError, true, name)
-        assert.deepStrictEqual(result.structuredContent, http, name)
-        assert.deepStrictEqual(JSON.parse(result.content[0].text), http, name)
+        assert.isFalse(result.isError, name)
+        assert.deepStrictEqual(result.structured, http, name)
+        assert.deepStrictEqual(result.value, http, name)
       }
       const missing = yield* call("get_sector", { id: "nope" })
       assert.isTrue(missing.isError)
-      assert.strictEqual(JSON.parse(missing.content[0].text).error, "DATA_NOT_FOUND")
-      assert.deepStrictEqual((yield* call("get_index", { id: "KSE100" })).structuredContent, (yield* get("/v1/indices/KSE100")).body)
-      assert.deepStrictEqual((yield* call("get_market_snapshot", {})).structuredContent, (yield* get("/v1/market/snapshot")).body)
+      assert.strictEqual(missing.value.error, "DATA_NOT_FOUND")
+      assert.deepStrictEqual((yield* call("get_index", { id: "KSE100" })).structured, (yield* get("/v1/indices/KSE100")).body)
+      assert.deepStrictEqual((yield* call("get_market_snapshot", {})).structured, (yield* get("/v1/market/snapshot")).body)
     }))
 })
 

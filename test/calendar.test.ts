@@ -1,5 +1,5 @@
 /**
- * Calendar rules from PSX notices (PSX-FACTS.md), the closures derived from
+ * Calendar rules from PSX notices (docs/PSX-FACTS.md), the closures derived from
  * the recorded prices, and entitlement to payouts. Every instant is explicit.
  */
 import { assert, describe, it } from "@effect/vitest"
@@ -207,16 +207,16 @@ describe("settlement and entitlement", () => {
   })
 
   it("buying today earns the payout only on a trading day before the close, on or before the last buy date", () => {
-    const before = entitlement("2026-08-19", pkt("2026-08-17", "10:00"))
+    const before = entitlement("2026-08-19", pkt("2026-08-17", "10:00"))!
     assert.deepStrictEqual(
       [before.last_buy_date, before.settlement_cycle, before.settles_on, before.buying_today_earns, before.calendar],
       ["2026-08-17", "T+1", "2026-08-18", true, "published"]
     )
-    const afterClose = entitlement("2026-08-19", pkt("2026-08-17", "15:45"))
+    const afterClose = entitlement("2026-08-19", pkt("2026-08-17", "15:45"))!
     assert.deepStrictEqual([afterClose.buying_today_earns, afterClose.next_trade_date, afterClose.buying_next_session_earns], [false, "2026-08-18", false])
-    const weekend = entitlement("2026-08-19", pkt("2026-08-15", "10:00"))
+    const weekend = entitlement("2026-08-19", pkt("2026-08-15", "10:00"))!
     assert.deepStrictEqual([weekend.buying_today_earns, weekend.next_trade_date, weekend.buying_next_session_earns], [false, "2026-08-17", true])
-    assert.strictEqual(entitlement("2031-03-12", pkt("2031-03-03", "10:00")).calendar, "unverified")
+    assert.strictEqual(entitlement("2031-03-12", pkt("2031-03-03", "10:00"))?.calendar, "unverified")
   })
 
   it("open payouts from the recorded payouts: on 12 Aug 2026 MEBL 80% (ii) and LUCK 250% (F)", () => {
@@ -248,11 +248,17 @@ describe("settlement and entitlement", () => {
 })
 
 describe("price limits", () => {
-  it("±10% or Rs 1 since 22 Jul 2024; unknown during the 2024 step-up", () => {
+  it("±10% or Rs 1 since 22 Jul 2024; the 2024 step-up by its notice; 7.5% from 20 Mar 2020; nothing before 7 Dec 2017", () => {
     assert.deepStrictEqual(circuitBounds(343.72, "2026-01-28")?.lower, 309.35)
-    assert.deepStrictEqual(circuitBounds(5, "2026-01-28"), { lower: 4, upper: 6, rule: "±10% of previous close or Rs 1, whichever is higher" })
-    assert.isUndefined(circuitBounds(100, "2024-06-10"))
+    const five = circuitBounds(5, "2026-01-28")!
+    assert.deepStrictEqual([five.lower, five.upper, five.session], [4, 6, "2026-01-28"])
+    assert.match(five.rule, /^±10% of previous close or Rs 1, whichever is higher \(from 2024-07-22, effective/)
+    assert.strictEqual(circuitBounds(100, "2024-06-10")?.upper, 108.5)
+    assert.strictEqual(circuitBounds(100, "2024-07-19")?.upper, 109.5)
     assert.strictEqual(circuitBounds(100, "2023-06-01")?.upper, 107.5)
+    assert.strictEqual(circuitBounds(100, "2020-03-19")?.upper, 107)
+    assert.strictEqual(circuitBounds(100, "2018-06-01")?.upper, 105)
+    assert.isUndefined(circuitBounds(100, "2017-12-06"), "no sourced rule: not extended back")
   })
   it("the HBL page's own circuit breaker (308.52–377.08 on 27 Jan 2026) is ±10% of the previous close 342.80", () => {
     const b = circuitBounds(342.8, "2026-01-27")!

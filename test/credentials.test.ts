@@ -1,6 +1,7 @@
 /**
- * Credentials at the edge: the rate limit is charged to the authenticated
- * principal (made-up tokens count against the address and add no buckets),
+ * Credentials at the edge: a private route's rate limit is charged to the
+ * authenticated principal (made-up tokens count against the address's private
+ * bucket and add no buckets), public routes to the address,
  * the limiter's memory is capped, and no log line ever carries a token or a
  * key. The limiter's own rules run under TestClock; the HTTP checks run the
  * whole service on loopback with every log line captured.
@@ -12,6 +13,7 @@ import { TestClock } from "effect/testing"
 import { HttpRouter } from "effect/http"
 import { MAX_BUCKETS, RateLimiter } from "../src/http/RateLimiter.ts"
 import { BodyLimit, Routes, Services } from "../src/http/Server.ts"
+import { waitUntil } from "./support/Eventually.ts"
 import { get, post } from "./support/TestApp.ts"
 import { TestStore } from "./support/TestApp.ts"
 import { TestConfig } from "./support/TestDatabase.ts"
@@ -21,7 +23,7 @@ describe("rate limiter", () => {
     Effect.gen(function*() {
       const limiter = RateLimiter.make(1, 5)
       const waits: Array<number> = []
-      for (let i = 0; i < 20; i++) waits.push(yield* limiter.take(limiter.clientOf(`Bearer psx_s_made_up_${i}`, "203.0.113.7")))
+      for (let i = 0; i < 20; i++) waits.push(yield* limiter.take(limiter.bucketOf("private", `Bearer psx_s_made_up_${i}`, "203.0.113.7")))
       assert.deepStrictEqual(waits.slice(0, 5), [0, 0, 0, 0, 0])
       assert.isTrue(waits.slice(5).every((w) => w > 0), "every later request waits")
       assert.strictEqual(limiter.size(), 1, "one bucket, however many tokens were invented")
@@ -31,30 +33,33 @@ describe("rate limiter", () => {
     Effect.gen(function*() {
       const limiter = RateLimiter.make(1, 5)
       const address = "198.51.100.4"
-      assert.strictEqual(limiter.clientOf("Bearer psx_k_real", address), `ip:${address}`, "not yet authenticated")
+      const privateKey = (authorization: string | undefined, from = address) => limiter.bucketOf("private", authorization, from).key
+      assert.strictEqual(privateKey("Bearer psx_k_real"), `private:${address}`, "not yet authenticated")
       limiter.authenticated("psx_k_real", "user-1", "key-1", 0)
-      assert.strictEqual(limiter.clientOf("Bearer psx_k_real", address), "principal:user-1")
-      assert.strictEqual(limiter.clientOf("bearer   psx_k_real ", "192.0.2.1"), "principal:user-1", "from any address")
-      assert.strictEqual(limiter.clientOf("Bearer psx_k_other", address), `ip:${address}`)
-      assert.strictEqual(limiter.clientOf(undefined, address), `ip:${address}`)
+      assert.strictEqual(privateKey("Bearer psx_k_real"), "principal:user-1")
+      assert.strictEqual(privateKey("bearer   psx_k_real ", "192.0.2.1"), "principal:user-1", "from any address")
+      assert.strictEqual(limiter.bucketOf("public", "Bearer psx_k_real", address).key, `ip:${address}`, "public routes: the address")
+      assert.strictEqual(privateKey("Bearer psx_k_other"), `private:${address}`)
+      assert.strictEqual(privateKey(undefined), `private:${address}`)
       limiter.forgetKey("key-1")
-      assert.strictEqual(limiter.clientOf("Bearer psx_k_real", address), `ip:${address}`, "a revoked key is forgotten")
+      assert.strictEqual(privateKey("Bearer psx_k_real"), `private:${address}`, "a revoked key is forgotten")
       limiter.authenticated("psx_k_real", "user-1", "key-1", 0)
       yield* TestClock.adjust("61 seconds")
-      yield* limiter.take("anyone")
-      assert.strictEqual(limiter.clientOf("Bearer psx_k_real", address), `ip:${address}`, "remembered for a minute only")
+      yield* limiter.take({ key: "anyone", limit: "requests" })
+      assert.strictEqual(privateKey("Bearer psx_k_real"), `private:${address}`, "remembered for a minute only")
     }))
 
   it.effect("memory is capped: the least recently used buckets go first", () =>
     Effect.gen(function*() {
       const limiter = RateLimiter.make(1, 3, 100)
-      for (let i = 0; i < 3; i++) yield* limiter.take("ip:busy")
+      const busy = { key: "ip:busy", limit: "requests" } as const
+      for (let i = 0; i < 3; i++) yield* limiter.take(busy)
       for (let i = 0; i < 1000; i++) {
-        yield* limiter.take(`ip:10.0.${i >> 8}.${i & 255}`)
-        if (i % 50 === 0) yield* limiter.take("ip:busy")
+        yield* limiter.take({ key: `ip:10.0.${i >> 8}.${i & 255}`, limit: "requests" })
+        if (i % 50 === 0) yield* limiter.take(busy)
       }
       assert.isAtMost(limiter.size(), 100)
-      assert.isAbove(yield* limiter.take("ip:busy"), 0, "a recently active bucket survives eviction, still empty")
+      assert.isAbove(yield* limiter.take(busy), 0, "a recently active bucket survives eviction, still empty")
       assert.strictEqual(MAX_BUCKETS, 10_000)
     }))
 })
@@ -104,7 +109,8 @@ layer(App, { timeout: 120_000, excludeTestServices: true })("credentials over HT
       // The owner's credential was seen to authenticate: charged to the owner, not the drained address.
       assert.strictEqual((yield* get("/v1/me/holdings", bearer)).status, 200)
       assert.strictEqual((yield* get("/v1/me/holdings", { authorization: `Bearer ${key}` })).status, 200)
-      yield* Effect.sleep("100 millis")
+      const requestLines = () => captured.filter((line) => line.includes('"msg":"request"')).length
+      yield* waitUntil("every request's log line is captured", Effect.sync(() => requestLines() >= 35))
       const logs = captured.join("\n")
       assert.include(logs, "request", "request lines were captured")
       for (const secret of [token, key, ...fakes]) assert.notInclude(logs, secret)

@@ -24,16 +24,17 @@ describe("MEBL dividend history (recorded)", () => {
   const fy = fiscalYearEndMonth(records)
   const rows = dividendRows(records, undefined, fy)
 
-  it("fiscal year ends in December (from the YR rows); rows newest first keyed by fiscal year", () => {
+  it("fiscal year ends in December (from the YR rows); rows newest first keyed by fiscal year; ex_date is the XD day", () => {
     assert.strictEqual(fy, 12)
-    assert.deepStrictEqual(rows.map((r) => [r.ex_date, r.fiscal_year, r.period_end]), [
-      ["2026-08-19", 2026, "2026-06-30"],
-      ["2026-05-06", 2026, "2026-03-31"],
-      ["2026-03-25", 2025, "2025-12-31"],
-      ["2025-11-05", 2025, "2025-09-30"],
-      ["2025-08-27", 2025, "2025-06-30"],
-      ["2025-05-02", 2025, "2025-03-31"],
-      ["2025-03-24", 2024, "2024-12-31"]
+    assert.deepStrictEqual(rows.map((r) => [r.book_closure_from, r.ex_date, r.fiscal_year, r.period_end]), [
+      ["2026-08-19", "2026-08-18", 2026, "2026-06-30"],
+      ["2026-05-06", "2026-05-05", 2026, "2026-03-31"],
+      // Eid 20–23 Mar 2026: last buy Thu 19 Mar (T+1 settles Tue 24 Mar), XD Tue 24 Mar.
+      ["2026-03-25", "2026-03-24", 2025, "2025-12-31"],
+      ["2025-11-05", "2025-11-03", 2025, "2025-09-30"],
+      ["2025-08-27", "2025-08-25", 2025, "2025-06-30"],
+      ["2025-05-02", "2025-04-29", 2025, "2025-03-31"],
+      ["2025-03-24", "2025-03-20", 2024, "2024-12-31"]
     ])
   })
 

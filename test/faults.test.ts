@@ -14,6 +14,7 @@
  */
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect, Fiber, Ref } from "effect"
+import { waitUntil } from "./support/Eventually.ts"
 import { call, startService, throwawayStore } from "./support/ServiceProcess.ts"
 import { get, post, type Reply, TestApp } from "./support/TestApp.ts"
 import { DbProxy } from "./support/TestDatabase.ts"
@@ -83,11 +84,16 @@ layer(TestApp({ withPack: true, now: "2026-06-15T06:00:00.000Z" }), { timeout: 6
           yield* worker(read("/v1/prices/ENGRO?range=1M", [200])),
           yield* worker(read("/v1/me/holdings", [200, 500, 503]))
         ]
-        yield* Effect.sleep("1 second")
+        const count = (which: (a: Attempt) => boolean) => Effect.map(Ref.get(attempts), (all) => all.filter(which).length)
+        const acknowledged = (a: Attempt) => a.status === 201
+        yield* waitUntil("writes are acknowledged under load", Effect.map(count(acknowledged), (n) => n >= 3))
         yield* proxy.cut
         const cutAt = Date.now()
 
-        const ready = yield* get("/ready")
+        // /ready answers from memory and learns of the cut from its next probe (every 200 ms): ask until it says
+        // 503, for at most 5 s; the time it took is bounded below.
+        let ready = yield* get("/ready")
+        while (ready.status !== 503 && Date.now() - cutAt < 5_000) ready = yield* get("/ready")
         const readyMs = Date.now() - cutAt
         assert.strictEqual(ready.status, 503, JSON.stringify(ready.body))
         assert.strictEqual(ready.body.error, "SOURCE_UNAVAILABLE")
@@ -97,7 +103,7 @@ layer(TestApp({ withPack: true, now: "2026-06-15T06:00:00.000Z" }), { timeout: 6
         yield* get("/v1/me/ledger", bearer(token))
         const ledgerReadMs = Date.now() - slowDuringCut
 
-        yield* Effect.sleep("2 seconds")
+        yield* waitUntil("writes meet the outage", Effect.map(count((a) => a.status !== 201), (n) => n >= 2))
         yield* proxy.restore
         const restoredAt = Date.now()
         yield* Effect.gen(function*() {
@@ -105,7 +111,8 @@ layer(TestApp({ withPack: true, now: "2026-06-15T06:00:00.000Z" }), { timeout: 6
           if (r.status !== 200) return yield* Effect.fail("not yet")
         }).pipe(Effect.eventually, Effect.timeout("30 seconds"))
         const recoveryMs = Date.now() - restoredAt
-        yield* Effect.sleep("1 second")
+        const ackedBefore = yield* count(acknowledged)
+        yield* waitUntil("a write is acknowledged after the restore", Effect.map(count(acknowledged), (n) => n > ackedBefore))
         yield* Ref.set(running, false)
         yield* Fiber.joinAll(fibers)
 

@@ -18,15 +18,17 @@ import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { canonicalJson, chainInput } from "../domain/ledger/Chain.ts"
+import { canonicalJson, chainInputV2 } from "../domain/ledger/Chain.ts"
 import { decodeExportLine, type ExportedEvent, type SignedCheckpoint, verifyExport } from "../domain/ledger/Checkpoint.ts"
 import { AppConfig } from "../src/config/AppConfig.ts"
-import { Audit } from "../src/ledger/Audit.ts"
-import { COLUMNS, ConcurrencyConflict, decodeStored, EMPTY_HEAD, EventStore, sha256 } from "../src/ledger/EventStore.ts"
-import { LedgerSigner, publicKeysFromPem, verifyWith } from "../src/ledger/Signing.ts"
-import { Keys } from "../src/ledger/Keys.ts"
-import { Portfolio, streamOf } from "../src/ledger/Portfolio.ts"
-import { positionsOf, readHoldings, samePositions } from "../src/ledger/Projection.ts"
+import { Audit } from "../src/ledger/events/Audit.ts"
+import { COLUMNS, ConcurrencyConflict, EMPTY_HEAD, EventStore, sha256 } from "../src/ledger/events/EventStore.ts"
+import { eventRows } from "../src/ledger/events/StoredRows.ts"
+import { LedgerSigner, publicKeysFromPem, verifyWith } from "../src/ledger/signing/Signing.ts"
+import { Keys } from "../src/ledger/accounts/Keys.ts"
+import { Portfolio, streamOf } from "../src/ledger/portfolio/Portfolio.ts"
+import { positionsOf, readHoldings, samePositions } from "../src/ledger/portfolio/Projection.ts"
+import { pollUntil } from "./support/Eventually.ts"
 import { get, post, type Reply, TestApp } from "./support/TestApp.ts"
 import { isRealPostgres } from "./support/TestDatabase.ts"
 
@@ -56,11 +58,20 @@ const START = Date.parse("2026-11-21T05:00:00.000Z")
 
 // The signing key for this file's checkpoints: a configured key, so the test writes no key file.
 const signingKey = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString()
+// The key the service signed with before a rotation: pinned as trusted beside the current one.
+const earlierKey = generateKeyPairSync("ed25519").privateKey
+const earlierKeyPem = earlierKey.export({ type: "pkcs8", format: "pem" }).toString()
+const earlierPublicPem = createPublicKey(earlierKey).export({ type: "spki", format: "pem" }).toString()
 
 // HUBC closes recorded in the eod series: 215.42 (2026-05-22), 219.50 (2026-05-25).
 const buyHubc = { kind: "buy", symbol: "HUBC", quantity: 100, price: 215.42, fees: 120, trade_date: "2026-05-22" }
 
-const App = TestApp({ withPack: true, now: new Date(START).toISOString(), ledgerSigningKey: Option.some(Redacted.make(signingKey)) })
+const App = TestApp({
+  withPack: true,
+  now: new Date(START).toISOString(),
+  ledgerSigningKey: Option.some(Redacted.make(signingKey)),
+  ledgerTrustedKeys: Option.some(earlierPublicPem)
+})
 
 layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", (it) => {
   it.effect("a session is 201 with a token and a user; the token works as a bearer credential", () =>
@@ -195,7 +206,7 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
       }
       // An attacker with the power to disable the trigger:
       yield* sql.unsafe("ALTER TABLE events DISABLE TRIGGER events_no_update_delete")
-      yield* sql.unsafe(`UPDATE events SET payload = jsonb_set(payload, '{quantity}', '5000') WHERE event_id = '${id}'`)
+      yield* sql.unsafe(`UPDATE events SET payload_json = replace(payload_json, '"quantity":50,', '"quantity":5000,') WHERE event_id = '${id}'`)
       yield* sql.unsafe("ALTER TABLE events ENABLE TRIGGER events_no_update_delete")
       const v = yield* get("/v1/me/ledger/verify", bearer(t))
       assert.isFalse(v.body.ok)
@@ -211,8 +222,9 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
     Effect.gen(function*() {
       const t = yield* session
       yield* send(t, buyHubc)
-      yield* send(t, { kind: "bonus", symbol: "HUBC", percent: 15, trade_date: "2026-05-25" })
-      yield* send(t, { kind: "dividend", symbol: "HUBC", per_share: 4, tax_withheld: 69, trade_date: "2026-05-25" })
+      // Entitled on the last buy dates of their book closures: 05-22 (the buy) and 05-26 (after the bonus).
+      yield* send(t, { kind: "bonus", symbol: "HUBC", percent: 15, book_closure_from: "2026-05-26", trade_date: "2026-05-26" })
+      yield* send(t, { kind: "dividend", symbol: "HUBC", per_share: 4, filer: true, book_closure_from: "2026-06-02", trade_date: "2026-06-02" })
       yield* send(t, { kind: "buy", symbol: "MEBL", quantity: 10, price: 500, trade_date: "2026-05-25" })
       const keys = yield* Keys
       const principal = yield* keys.authenticate(t)
@@ -356,18 +368,19 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
 
       // The attacker rewrites version 2 and recomputes every later hash, with the trigger disabled.
       const sql = yield* SqlClient.SqlClient
-      const rows = yield* Effect.flatMap(sql.unsafe(`SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY version`, [stream]), decodeStored)
+      const rows = yield* Effect.flatMap(sql.unsafe(`SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY version`, [stream]), eventRows)
       yield* sql.unsafe("ALTER TABLE events DISABLE TRIGGER events_no_update_delete")
       let prev = rows[0]!.hash
       for (const e of rows.slice(1)) {
-        const payload = e.version === 2 ? { ...e.event, quantity: 5000 } : e.event
-        const hash = sha256(chainInput(prev, { stream_id: stream, version: e.version, event_id: e.event_id, effective_date: e.effective_date, recorded_at: e.recorded_at, payload }))
-        yield* sql.unsafe("UPDATE events SET payload = $1::jsonb, prev_hash = $2, hash = $3 WHERE event_id = $4", [JSON.stringify(payload), prev, hash, e.event_id])
+        const payload_json = e.version === 2 ? e.payload_json!.replace('"quantity":50,', '"quantity":5000,') : e.payload_json!
+        const hash = sha256(chainInputV2(prev, { ...e, payload_json, metadata_json: e.metadata_json! }))
+        yield* sql.unsafe("UPDATE events SET payload_json = $1, prev_hash = $2, hash = $3 WHERE event_id = $4", [payload_json, prev, hash, e.event_id])
         prev = hash
       }
       yield* sql.unsafe("ALTER TABLE events ENABLE TRIGGER events_no_update_delete")
       const rehashed = yield* audit.verifyStream(stream)
-      assert.isUndefined(rehashed.first_failure, "the unkeyed chain alone no longer shows the rewrite")
+      assert.strictEqual(rehashed.first_failure?.version, 2, "the chain alone no longer shows the rewrite; the signed checkpoint does")
+      assert.match(rehashed.first_failure!.reason, /checkpoint.*rewritten/)
       const tampered = yield* exportOf
       const report = offline(tampered)
       assert.strictEqual(report.failures[0]?.version, 2, JSON.stringify(report.failures))
@@ -383,11 +396,10 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
       assert.strictEqual((yield* send(t, buyHubc)).status, 201)
       const stream = streamOf((yield* userOf(t)).userId)
       // Before the rotation: the service signed with another key.
-      const earlierKey = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString()
       const config = yield* AppConfig
       const earlierSigner = Context.get(
         yield* Layer.build(Layer.fresh(LedgerSigner.layer).pipe(
-          Layer.provide(Layer.succeed(AppConfig, { ...config, ledgerSigningKey: Option.some(Redacted.make(earlierKey)) }))
+          Layer.provide(Layer.succeed(AppConfig, { ...config, ledgerSigningKey: Option.some(Redacted.make(earlierKeyPem)) }))
         )),
         LedgerSigner
       )
@@ -424,10 +436,21 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
       const head = yield* store.head(stream)
       assert.deepStrictEqual([head.version, head.last_effective], [5, "2026-05-25"])
       const sql = yield* SqlClient.SqlClient
-      yield* sql`UPDATE stream_heads SET last_effective = '2026-01-02' WHERE stream_id = ${stream}`
+      // The kept latest effective date lives on each event row: a drifted one fails verify at that event.
+      const drift = (date: string) =>
+        Effect.gen(function*() {
+          yield* sql.unsafe("ALTER TABLE events DISABLE TRIGGER events_no_update_delete")
+          yield* sql`UPDATE events SET last_effective = ${date}::date WHERE stream_id = ${stream} AND version = 5`
+          yield* sql.unsafe("ALTER TABLE events ENABLE TRIGGER events_no_update_delete")
+        })
+      yield* drift("2026-01-02")
       const drifted = (yield* get("/v1/me/ledger/verify", bearer(t))).body
       assert.isFalse(drifted.ok)
-      assert.isFalse(drifted.projection_matches)
+      assert.strictEqual(drifted.first_failure.version, 5)
+      assert.match(drifted.first_failure.reason, /last_effective 2026-01-02 where the stream's latest effective date is 2026-05-25/)
+      yield* drift("2026-05-25")
+      yield* sql`UPDATE holdings SET quantity = 7 WHERE stream_id = ${stream}`
+      assert.isFalse((yield* get("/v1/me/ledger/verify", bearer(t))).body.projection_matches)
       yield* (yield* Audit).rebuildAll
       assert.isTrue((yield* get("/v1/me/ledger/verify", bearer(t))).body.ok)
     }))
@@ -447,12 +470,12 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
       const seen: Array<string> = []
       let checkpoint: { tx: string; position: number } | undefined
       // On a shared server the horizon waits for other databases' transactions: keep reading until caught up.
-      for (let i = 0; i < 400 && seen.length < expected.length; i++) {
-        const page = yield* store.readAll(checkpoint, 7)
-        if (page.events.length === 0) yield* Effect.sleep("25 millis")
+      const readPage = Effect.suspend(() => store.readAll(checkpoint, 7)).pipe(Effect.map((page) => {
         for (const e of page.events) seen.push(e.event_id)
         checkpoint = page.next
-      }
+        return seen.length
+      }))
+      yield* pollUntil("the reader has caught up", readPage, (n) => n >= expected.length)
       assert.strictEqual(new Set(seen).size, seen.length, "no event twice")
       assert.deepStrictEqual(seen, expected, "every event, in (transaction, position) order")
     }))
@@ -489,10 +512,11 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
       const sql = yield* SqlClient.SqlClient
       const start = yield* store.readAll(undefined, 1_000_000)
       const insert = (stream: string) =>
-        sql`INSERT INTO events (stream_id, version, event_id, type, payload, metadata, recorded_at, effective_date, prev_hash, hash)
+        sql`INSERT INTO events (stream_id, version, event_id, type, payload_json, metadata_json, recorded_at, effective_date,
+                                last_effective, prev_hash, hash)
             VALUES (${stream}, 1, ${stream}, 'DonationRecorded',
-                    ${JSON.stringify({ type: "DonationRecorded", donation_id: stream, amount: 1, currency: "PKR", status: "pending" })}::jsonb,
-                    '{}'::jsonb, now(), current_date, 'x', 'y')`
+                    ${JSON.stringify({ type: "DonationRecorded", donation_id: stream, amount: 1, currency: "PKR", status: "pending" })},
+                    '{}', now(), current_date, current_date, 'x', 'y')`
       const inserted = yield* Deferred.make<void>()
       const release = yield* Deferred.make<void>()
       // The slow transaction takes its position first and commits last.
@@ -511,15 +535,14 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
       yield* Fiber.join(slow)
       // The horizon is the oldest transaction in flight on the whole server (other test files share it):
       // wait for it to pass both events.
-      let after = yield* store.readAll(during.next, 100_000)
-      let seen = mine(after)
-      let checkpoint = after.next
-      for (let i = 0; i < 200 && seen.length < 2; i++) {
-        yield* Effect.sleep("50 millis")
-        after = yield* store.readAll(checkpoint, 100_000)
+      let seen: Array<string> = []
+      let checkpoint = during.next
+      const readOn = Effect.suspend(() => store.readAll(checkpoint, 100_000)).pipe(Effect.map((after) => {
         checkpoint = after.next
         seen = [...seen, ...mine(after)]
-      }
+        return seen.length
+      }))
+      yield* pollUntil("the horizon passes both events", readOn, (n) => n >= 2, { every: "50 millis" })
       assert.deepStrictEqual(seen, ["catchup-slow", "catchup-fast"], "both arrive, in commit-safe order, none skipped")
       const positions = yield* sql<{ stream_id: string; position: string }>`
         select stream_id, position::text from events where stream_id like 'catchup-%' order by stream_id desc`

@@ -71,7 +71,8 @@ layer(TestStore(), { timeout: 300_000, excludeTestServices: true })("importing t
       }).pipe(Effect.provide(TestClock.layer()))
       assert.deepStrictEqual(summary.steps.map((s) => s.dataset), [
         "sectors", "universe", "index_membership", "index_levels", "daily_prices", "price_disagreements",
-        "quotes (derived)", "fundamentals", "company_pages", "payouts", "corporate_actions (derived)", "announcements"
+        "quotes (derived)", "fundamentals", "company_pages", "financials_sales", "payouts", "corporate_actions (derived)",
+        "announcements", "news"
       ])
       const sql = yield* SqlClient.SqlClient
       const rows = yield* sql<{ id: string; retrieved_at: string; loaded_at: string }>`
@@ -93,10 +94,18 @@ layer(TestStore(), { timeout: 300_000, excludeTestServices: true })("importing t
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const effective = yield* sql<{ index_code: string; d: string; n: number }>`
-        select index_code, effective_date::text as d, count(*)::int as n from index_membership group by 1, 2 order by 1`
-      assert.deepStrictEqual(effective.map((e) => [e.index_code, e.d, e.n]), [["ALLSHR", "2026-04-08", 549], ["KSE100", "2026-04-08", 100]])
-      const screenerAsOf = yield* sql<{ as_of: string }>`select distinct as_of from fundamentals where dataset = 'screener'`
-      assert.deepStrictEqual(screenerAsOf.map((r) => r.as_of), ["2026-04-08"])
+        select index_code, effective_date::text as d, count(*)::int as n from index_membership group by 1, 2 order by 1, 2`
+      assert.deepStrictEqual(effective.map((e) => [e.index_code, e.d, e.n]), [
+        ["ALLSHR", "2026-04-08", 549], ["KSE100", "2026-04-08", 100], ["KSE100", "2026-08-04", 100]
+      ])
+      // Both screener snapshots are kept, each with its own date; the served row is each symbol's newest.
+      const kept = yield* sql<{ dataset: string; as_of: string }>`
+        select distinct dataset, as_of from fundamentals_snapshots order by 1`
+      assert.deepStrictEqual(kept.map((r) => [r.dataset, r.as_of]), [
+        ["screener", "2026-04-08"], ["screener_2026_08_04", "2026-08-04T17:23:38.308Z"]
+      ])
+      const served = yield* sql<{ as_of: string }>`select distinct as_of from fundamentals where dataset like 'screener%' order by 1`
+      assert.deepStrictEqual(served.map((r) => r.as_of), ["2026-04-08", "2026-08-04T17:23:38.308Z"])
       const board = yield* sql<{ t: string }>`
         select distinct to_char(as_of AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') as t from quotes where basis = 'board_snapshot'`
       assert.deepStrictEqual(board.map((r) => r.t), ["2026-04-08T10:05"])

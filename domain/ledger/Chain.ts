@@ -3,6 +3,11 @@
  * previous hash of its stream and a canonical JSON of its identity and
  * content (keys sorted at every depth, no white space), so any change to a
  * stored event — or a reordering — breaks the chain from that event on.
+ *
+ * Format 2 (`chainInputV2`, every event since migration 0013) splices the
+ * stored payload and metadata texts in verbatim: the hash covers the exact
+ * stored bytes, whatever the payload's Schema. Format 1 (`chainInput`)
+ * re-encoded the decoded payload and left the metadata out.
  */
 
 export const GENESIS = "0".repeat(64)
@@ -63,3 +68,30 @@ export const chainInput = (prevHash: string, f: ChainFields) =>
   `${prevHash}\n{"effective_date":${JSON.stringify(f.effective_date)},"event_id":${JSON.stringify(f.event_id)},` +
   `"payload":${canonicalJson(f.payload)},"recorded_at":${JSON.stringify(f.recorded_at)},` +
   `"stream_id":${JSON.stringify(f.stream_id)},"version":${canonicalJson(f.version)}}`
+
+/** The chain formats: 1 hashed a re-encoding of the decoded payload; 2 hashes the exact stored bytes. */
+export type ChainFormat = 1 | 2
+
+/** An event as chain format 2 stores it: its payload and metadata as the exact canonical JSON text. */
+export interface StoredChainFields {
+  readonly stream_id: string
+  readonly version: number
+  readonly event_id: string
+  readonly effective_date: string
+  readonly recorded_at: string
+  /** The payload's canonical JSON, byte for byte as stored. */
+  readonly payload_json: string
+  /** The metadata's canonical JSON (actor, the server's request id, the client's, idempotency key), as stored. */
+  readonly metadata_json: string
+}
+
+/**
+ * Format 2: the previous hash, then the canonical JSON of the record with the
+ * stored payload and metadata texts spliced in verbatim, so the hash covers
+ * the exact stored bytes, the actor and the request ids, and nothing is
+ * re-encoded to check it.
+ */
+export const chainInputV2 = (prevHash: string, f: StoredChainFields) =>
+  `${prevHash}\n{"effective_date":${JSON.stringify(f.effective_date)},"event_id":${JSON.stringify(f.event_id)},` +
+  `"metadata":${f.metadata_json},"payload":${f.payload_json},"recorded_at":${JSON.stringify(f.recorded_at)},` +
+  `"stream_id":${JSON.stringify(f.stream_id)},"version":${f.version}}`

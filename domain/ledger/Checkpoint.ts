@@ -10,7 +10,7 @@
  * Pure: signature checking is passed in (`verifySignature`).
  */
 import { Schema } from "effect"
-import { canonicalJson, chainInput, GENESIS } from "./Chain.ts"
+import { canonicalJson, chainInput, chainInputV2, GENESIS } from "./Chain.ts"
 
 export const CHECKPOINT_FORMAT = "psx-ledger-checkpoint/1"
 
@@ -35,14 +35,18 @@ export const SigningKey = Schema.Struct({
   key_id: Schema.String.annotate({ description: "First 16 hex digits of SHA-256 over the key's DER (SPKI) encoding" }),
   algorithm: Schema.Literal("Ed25519"),
   public_key_pem: Schema.String,
-  first_used_at: Schema.String,
+  first_used_at: Schema.optionalKey(Schema.String.annotate({ description: "When the service first signed with it (absent: never, here)" })),
   current: Schema.Boolean
 })
 export const SigningKeys = Schema.Struct({ keys: Schema.Array(SigningKey) })
 
 export const checkpointBytes = (body: CheckpointBody) => canonicalJson(body)
 
-/** An exported event line as the offline verifier reads it (the fields the chain covers). */
+/**
+ * An exported event line as the offline verifier reads it (the fields the
+ * chain covers). A line with `metadata` is chain format 2: its hash covers the
+ * canonical JSON of `event` and `metadata` byte for byte (the stored bytes).
+ */
 export const ExportedEvent = Schema.Struct({
   stream_id: Schema.String,
   version: Schema.Int,
@@ -51,6 +55,7 @@ export const ExportedEvent = Schema.Struct({
   recorded_at: Schema.String,
   effective_date: Schema.String,
   event: Schema.Unknown,
+  metadata: Schema.optionalKey(Schema.Unknown),
   prev_hash: Schema.String,
   hash: Schema.String
 })
@@ -73,6 +78,37 @@ export interface OfflineReport {
   readonly events: number
   readonly checkpoints: number
   readonly failures: ReadonlyArray<OfflineFailure>
+}
+
+/** The text hashed for an exported event line (format 2 when it carries its metadata). */
+export const exportedHashInput = (prev: string, e: ExportedEvent) =>
+  e.metadata !== undefined
+    ? chainInputV2(prev, { ...e, payload_json: canonicalJson(e.event), metadata_json: canonicalJson(e.metadata) })
+    : chainInput(prev, { ...e, payload: e.event })
+
+/**
+ * Why a signed checkpoint does not hold, or undefined when it does: its fields
+ * are the bytes it signed, it is signed by a trusted (pinned) key, the
+ * signature verifies, and the chain recomputes to its head hash at its
+ * version (`headAt(version)`: the recomputed or stored hash there, undefined
+ * when the stream is shorter).
+ */
+export const checkCheckpoint = (
+  c: SignedCheckpoint,
+  headAt: (version: number) => string | undefined,
+  verifySignature: (keyId: string, bytes: string, signatureBase64: string) => boolean | "unknown key"
+): string | undefined => {
+  const body = { format: c.format, stream_id: c.stream_id, version: c.version, head_hash: c.head_hash, signed_at: c.signed_at, key_id: c.key_id }
+  if (checkpointBytes(body) !== c.signed) return "the checkpoint's fields are not the bytes it signed"
+  const ok = verifySignature(c.key_id, c.signed, c.signature)
+  if (ok === "unknown key") return `signed with key ${c.key_id}, which is not among the pinned trusted public keys`
+  if (!ok) return "the signature does not verify: a forged or altered checkpoint"
+  const head = c.version === 0 ? GENESIS : headAt(c.version)
+  if (head === undefined) return `the ledger holds fewer than ${c.version} events of this stream: events were removed`
+  if (head !== c.head_hash) {
+    return `the events up to version ${c.version} recompute to another head than the signed checkpoint: history was rewritten at or before this version`
+  }
+  return undefined
 }
 
 /**
@@ -100,14 +136,7 @@ export const verifyExport = (
     let prev = GENESIS
     let broken = false
     for (const e of list) {
-      const hash = sha256(chainInput(prev, {
-        stream_id: stream,
-        version: e.version,
-        event_id: e.event_id,
-        effective_date: e.effective_date,
-        recorded_at: e.recorded_at,
-        payload: e.event
-      }))
+      const hash = sha256(exportedHashInput(prev, e))
       if (!broken) {
         const fail = (reason: string) => {
           failures.push({ stream_id: stream, version: e.version, event_id: e.event_id, reason })
@@ -123,26 +152,8 @@ export const verifyExport = (
     recomputed.set(stream, heads)
   }
   for (const c of [...checkpoints].sort((a, b) => a.stream_id.localeCompare(b.stream_id) || a.version - b.version)) {
-    const fail = (reason: string) => failures.push({ stream_id: c.stream_id, version: c.version, reason })
-    const body = { format: c.format, stream_id: c.stream_id, version: c.version, head_hash: c.head_hash, signed_at: c.signed_at, key_id: c.key_id }
-    if (checkpointBytes(body) !== c.signed) {
-      fail("the checkpoint's fields are not the bytes it signed")
-      continue
-    }
-    const ok = verifySignature(c.key_id, c.signed, c.signature)
-    if (ok === "unknown key") {
-      fail(`signed with key ${c.key_id}, which is not among the trusted public keys`)
-      continue
-    }
-    if (!ok) {
-      fail("the signature does not verify: a forged or altered checkpoint")
-      continue
-    }
-    const head = c.version === 0 ? GENESIS : recomputed.get(c.stream_id)?.[c.version - 1]
-    if (head === undefined) fail(`the export holds fewer than ${c.version} events of this stream: events were removed`)
-    else if (head !== c.head_hash) {
-      fail(`the events up to version ${c.version} recompute to another head than the signed checkpoint: history was rewritten at or before this version`)
-    }
+    const reason = checkCheckpoint(c, (v) => recomputed.get(c.stream_id)?.[v - 1], verifySignature)
+    if (reason !== undefined) failures.push({ stream_id: c.stream_id, version: c.version, reason })
   }
   // One failure per stream and kind is enough to act on: keep the earliest version of each stream first.
   failures.sort((a, b) => a.stream_id.localeCompare(b.stream_id) || a.version - b.version)

@@ -1,52 +1,65 @@
 /**
- * The portfolio decider: `decide(command, history, context) → events`,
- * `evolve(state, event) → state`, `initialState`. Pure: today's date and the
- * market facts a command needs come in the context.
+ * The portfolio decider, as in emmett: `decide(command, state) → events`,
+ * `evolve(state, entry) → state`, `initialState`. Pure: today's date and the
+ * market facts a command needs travel with the command (`facts`).
  *
- * Events of a stream apply in effective-date order, then stream version
- * (never by date alone). A command is accepted only if the history with its
- * events inserted at their dates never holds a negative quantity — so a
- * backdated sale that would make a later position negative is refused.
- * Average cost: a buy adds its cost and fees; a sale removes the average cost
- * of what it sells and realises the difference (less fees); bonus issues and
- * splits change the quantity and conserve total cost.
+ * The state is the stream's head (version, latest effective date), its
+ * positions and, when the caller loaded it, the stream's entries. A buy or a
+ * sale that takes effect on or after every recorded event is decided from
+ * the positions alone (`needsHistory` says when the entries are needed):
+ * everything else — backdated trades, entitlements, splits, reversals — is
+ * decided by replaying the entries with the new event inserted at its date.
+ *
+ * A command is accepted only if that replay never holds a negative position,
+ * never leaves a dividend or bonus without shares on its entitlement date,
+ * and keeps every figure exact. Entitlements are re-derived by the replay:
+ * a backdated trade that changes the shares held on an entitlement date
+ * changes the bonus shares and dividend amounts (and a rejection names the
+ * entitlement it would leave without shares). Rejections never reveal how
+ * many shares are held.
  */
-import type { LedgerEvent, PortfolioEvent } from "./Events.ts"
-import type { TransactionBody } from "./Schemas.ts"
+import { lastBuyDate } from "../market/Calendar.ts"
+import type { PortfolioEvent } from "./Events.ts"
+import { LIMITS } from "./Money.ts"
+import { applyTrade, bookOf, type Entry, filerOn, type Position, positionOf, replay, type ReplayFailure } from "./Replay.ts"
+import { bodyProblem, type TransactionBody } from "./Schemas.ts"
+import { withholdingPct, withholdingRuleOn } from "./Taxes.ts"
 
-/** A command is a transaction body as the API decodes it (one schema, domain/ledger/Schemas.ts). */
+export { type Entry, orderedEntries, type Position, replay } from "./Replay.ts"
+
+/** A transaction body as the API decodes it (one schema, domain/ledger/Schemas.ts). */
 export type Command = typeof TransactionBody.Type
 
-export interface Position {
-  readonly symbol: string
-  readonly quantity: number
-  /** Total cost of the shares held (average-cost method), fees included. */
-  readonly cost: number
-  readonly realized_pnl: number
-  readonly dividends_gross: number
-  readonly dividends_net: number
-  readonly tax_withheld: number
-  readonly fractional_entitlements: number
-}
-
-export type State = ReadonlyMap<string, Position>
-
-/** An event as the decider sees it: with its stream order. */
-export interface Entry {
-  readonly event_id: string
-  readonly version: number
-  readonly effective_date: string
-  readonly event: LedgerEvent
-}
-
+/** What the decider is told besides the body: today and the market's facts. */
 export interface Context {
   /** Today in Asia/Karachi. */
   readonly today: string
   readonly isTradingDay: (date: string) => boolean
   readonly settlementDate: (date: string) => string
-  /** The circuit-breaker bounds for `symbol` on `date`, when that day's previous close is known. */
-  readonly circuit?: { readonly lower: number; readonly upper: number } | undefined
+  /** The day's circuit-breaker bounds from the previous trading day's as-traded close; absent when that close is unknown. */
+  readonly circuit?: { readonly lower: number; readonly upper: number; readonly previous_date?: string } | undefined
+  /** The symbol's first recorded session: no trade may be dated earlier. */
+  readonly firstSession?: string | undefined
+  /** The book closure of the recorded payout a dividend or bonus belongs to, when the body names none. */
+  readonly bookClosure?: string | undefined
 }
+
+/** The command as `decide` takes it: the body and the facts it is decided with. */
+export interface DecideCommand {
+  readonly body: Command
+  readonly facts: Context
+}
+
+export interface State {
+  readonly version: number
+  /** The latest effective date among the events ("" for an empty stream). */
+  readonly lastEffective: string
+  readonly positions: ReadonlyMap<string, Position>
+  /** The stream's entries, when loaded (needed unless `needsHistory` is false). */
+  readonly entries?: ReadonlyArray<Entry> | undefined
+}
+
+export const initialState: State = { version: 0, lastEffective: "", positions: new Map(), entries: [] }
 
 export type Rejection = { readonly message: string; readonly symbol?: string }
 export type Decision = { readonly _tag: "Accepted"; readonly events: ReadonlyArray<PortfolioEvent> } | {
@@ -54,240 +67,201 @@ export type Decision = { readonly _tag: "Accepted"; readonly events: ReadonlyArr
   readonly rejection: Rejection
 }
 
-export const initialState: State = new Map()
-
-const EPS = 1e-9
-const round = (n: number, places = 6) => Math.round(n * 10 ** places) / 10 ** places
-
-export const emptyPosition = (symbol: string): Position => ({
-  symbol,
-  quantity: 0,
-  cost: 0,
-  realized_pnl: 0,
-  dividends_gross: 0,
-  dividends_net: 0,
-  tax_withheld: 0,
-  fractional_entitlements: 0
-})
-
-/** Applies one event. Reversals are resolved by `orderedEntries`, not here. */
-export const evolve = (state: State, event: LedgerEvent): State => {
-  if (event.type === "TransactionReversed" || event.type === "DonationRecorded") return state
-  const out = new Map(state)
-  out.set(event.symbol, evolvePosition(state.get(event.symbol) ?? emptyPosition(event.symbol), event))
-  return out
-}
-
-/** One position after one event of its symbol. */
-export const evolvePosition = (
-  p: Position,
-  event: Exclude<LedgerEvent, { type: "TransactionReversed" | "DonationRecorded" }>
-): Position => {
-  let next: Position
-  switch (event.type) {
-    case "TradeRecorded": {
-      if (event.side === "buy") {
-        next = { ...p, quantity: round(p.quantity + event.quantity), cost: round(p.cost + event.quantity * event.price + event.fees, 4) }
-      } else {
-        const avg = p.quantity > EPS ? p.cost / p.quantity : 0
-        const removed = avg * event.quantity
-        next = {
-          ...p,
-          quantity: round(p.quantity - event.quantity),
-          cost: round(p.cost - removed, 4),
-          realized_pnl: round(p.realized_pnl + event.quantity * event.price - event.fees - removed, 4)
-        }
-      }
-      break
-    }
-    case "DividendRecorded":
-      next = {
-        ...p,
-        dividends_gross: round(p.dividends_gross + event.gross_amount, 4),
-        dividends_net: round(p.dividends_net + event.net_amount, 4),
-        tax_withheld: round(p.tax_withheld + event.tax_withheld, 4)
-      }
-      break
-    case "BonusRecorded":
-      next = {
-        ...p,
-        quantity: round(p.quantity + event.shares_added),
-        fractional_entitlements: round(p.fractional_entitlements + event.fractional_entitlement)
-      }
-      break
-    case "SplitRecorded":
-      next = { ...p, quantity: round((p.quantity * event.numerator) / event.denominator) }
-      break
-  }
-  return next
-}
-
-/** Entries in application order, without reversed events and the reversals themselves. */
-export const orderedEntries = (entries: ReadonlyArray<Entry>): ReadonlyArray<Entry> => {
-  const reversed = new Set(
-    entries.flatMap((e) => (e.event.type === "TransactionReversed" ? [e.event.reverses] : []))
-  )
-  return entries
-    .filter((e) => !reversed.has(e.event_id) && e.event.type !== "TransactionReversed" && e.event.type !== "DonationRecorded")
-    .slice()
-    .sort((a, b) => (a.effective_date < b.effective_date ? -1 : a.effective_date > b.effective_date ? 1 : a.version - b.version))
-}
-
-/**
- * Replays entries on top of `base` (the state of every event before them;
- * empty when the entries are the whole stream); answers the holdings, or the
- * first point at which a quantity went negative.
- */
-export const replay = (entries: ReadonlyArray<Entry>, base: State = initialState):
-  | { readonly _tag: "Ok"; readonly state: State }
-  | { readonly _tag: "Negative"; readonly symbol: string; readonly date: string; readonly quantity: number } =>
-{
-  // Same result as folding `evolve`, without copying the map per event.
-  const state = new Map<string, Position>(base)
-  for (const e of orderedEntries(entries)) {
-    const ev = e.event
-    if (ev.type === "DonationRecorded" || ev.type === "TransactionReversed") continue
-    const next = evolvePosition(state.get(ev.symbol) ?? emptyPosition(ev.symbol), ev)
-    state.set(ev.symbol, next)
-    if (next.quantity < -EPS) return { _tag: "Negative", symbol: ev.symbol, date: e.effective_date, quantity: next.quantity }
-  }
-  return { _tag: "Ok", state }
-}
-
-/** The quantity of `symbol` held at the end of `date` (entries on top of `base`). */
-export const quantityOn = (entries: ReadonlyArray<Entry>, symbol: string, date: string, base: State = initialState) => {
-  let p = base.get(symbol) ?? emptyPosition(symbol)
-  for (const e of orderedEntries(entries)) {
-    if (e.effective_date > date) break
-    const ev = e.event
-    if (ev.type !== "DonationRecorded" && ev.type !== "TransactionReversed" && ev.symbol === symbol) p = evolvePosition(p, ev)
-  }
-  return p.quantity
-}
-
-const reject = (message: string, symbol?: string): Decision => ({
+const reject = (message: string, symbol?: string): { readonly _tag: "Rejected"; readonly rejection: Rejection } => ({
   _tag: "Rejected",
   rejection: { message, ...(symbol ? { symbol } : {}) }
 })
 
-const finite = (n: unknown) => typeof n === "number" && Number.isFinite(n)
+/** Whether deciding `body` needs the stream's entries (anything but a buy or sale dated on or after every event). */
+export const needsHistory = (body: Command, state: Pick<State, "lastEffective">) =>
+  !((body.kind === "buy" || body.kind === "sell") && body.trade_date >= state.lastEffective)
 
-/**
- * Decides a command against `history` on top of `base`. With the whole stream
- * as history, `base` is empty. A caller holding the current state may pass it
- * as `base` with an empty history when the command takes effect on or after
- * every recorded event (so it applies last) and is not a reversal: the
- * decision is then the same, at a cost that does not grow with the stream.
- */
-export const decide = (command: Command, history: ReadonlyArray<Entry>, ctx: Context, base: State = initialState): Decision => {
-  if (command.kind === "reversal") {
-    const target = history.find((e) => e.event_id === command.event_id)
-    if (target === undefined) return reject(`no event ${command.event_id} in this portfolio`)
-    if (target.event.type === "TransactionReversed" || target.event.type === "DonationRecorded") {
-      return reject(`event ${command.event_id} cannot be reversed`)
-    }
-    if (history.some((e) => e.event.type === "TransactionReversed" && e.event.reverses === command.event_id)) {
-      return reject(`event ${command.event_id} is already reversed`)
-    }
-    if (command.reason.trim() === "") return reject("body field `reason`: a reversal needs a reason")
-    const event: PortfolioEvent = {
-      type: "TransactionReversed",
-      reverses: command.event_id,
-      symbol: target.event.symbol,
-      trade_date: target.event.trade_date,
-      reason: command.reason.trim()
-    }
-    return accept(event, history, target.effective_date, base)
+/** The state after one more stored entry. */
+export const evolve = (state: State, entry: Entry): State => {
+  const ev = entry.event
+  const entries = state.entries ? [...state.entries, entry] : undefined
+  const head = {
+    version: Math.max(state.version, entry.version),
+    lastEffective: entry.effective_date > state.lastEffective ? entry.effective_date : state.lastEffective
   }
-  const { symbol, trade_date } = command
-  if (trade_date > ctx.today) return reject(`body field \`trade_date\`: ${trade_date} is in the future (today is ${ctx.today})`, symbol)
-  switch (command.kind) {
+  if (ev.type === "DonationRecorded" || ev.type === "TaxStatusRecorded") return { ...state, ...head, entries }
+  if (ev.type === "TradeRecorded" && entry.effective_date >= state.lastEffective) {
+    const positions = new Map(state.positions).set(ev.symbol, positionOf(ev.symbol, applyTrade(bookOf(state.positions.get(ev.symbol)), ev)))
+    return { ...head, positions, entries }
+  }
+  if (entries === undefined) throw new Error("evolve: an entitlement, split, reversal or backdated trade needs the stream's entries")
+  const r = replay(entries)
+  return { ...head, positions: r._tag === "Ok" ? r.state : state.positions, entries }
+}
+
+/** Decides a command against the state: the events to append, or why not. */
+export const decide = (command: DecideCommand, state: State): Decision => {
+  const { body, facts } = command
+  const problem = bodyProblem(body)
+  if (problem !== undefined) return reject(problem, "symbol" in body ? body.symbol : undefined)
+  if (needsHistory(body, state) && state.entries === undefined) {
+    throw new Error(`decide: a ${body.kind} command needs the stream's entries`)
+  }
+  const drafted = draft(body, facts, state)
+  return "_tag" in drafted ? drafted : accept(drafted, state)
+}
+
+type Drafted = PortfolioEvent | ReturnType<typeof reject>
+
+const draft = (body: Command, facts: Context, state: State): Drafted => {
+  if (body.kind === "reversal") return draftReversal(body, state.entries ?? [])
+  if (body.trade_date > facts.today) {
+    return reject(`body field \`trade_date\`: ${body.trade_date} is in the future (today is ${facts.today})`, "symbol" in body ? body.symbol : undefined)
+  }
+  switch (body.kind) {
     case "buy":
-    case "sell": {
-      if (!finite(command.quantity) || command.quantity <= 0) return reject("body field `quantity`: must be greater than 0", symbol)
-      if (!finite(command.price) || command.price <= 0) return reject("body field `price`: must be greater than 0", symbol)
-      const fees = command.fees ?? 0
-      if (!finite(fees) || fees < 0) return reject("body field `fees`: must be 0 or more", symbol)
-      if (!ctx.isTradingDay(trade_date)) return reject(`body field \`trade_date\`: ${trade_date} is not a PSX trading day`, symbol)
-      const flags: Array<string> = []
-      if (ctx.circuit && (command.price < ctx.circuit.lower - 0.005 || command.price > ctx.circuit.upper + 0.005)) {
-        flags.push(
-          `price ${command.price} is outside ${trade_date}'s circuit-breaker bounds ${ctx.circuit.lower}–${ctx.circuit.upper}`
-        )
-      }
-      return accept({
-        type: "TradeRecorded",
-        side: command.kind,
-        symbol,
-        quantity: command.quantity,
-        price: command.price,
-        fees,
-        trade_date,
-        settlement_date: ctx.settlementDate(trade_date),
-        flags
-      }, history, trade_date, base)
-    }
-    case "dividend": {
-      const tax = command.tax_withheld ?? 0
-      if (!finite(tax) || tax < 0) return reject("body field `tax_withheld`: must be 0 or more", symbol)
-      let gross: number
-      if (command.gross_amount !== undefined) {
-        if (!finite(command.gross_amount) || command.gross_amount <= 0) return reject("body field `gross_amount`: must be greater than 0", symbol)
-        gross = command.gross_amount
-      } else if (command.per_share !== undefined) {
-        if (!finite(command.per_share) || command.per_share <= 0) return reject("body field `per_share`: must be greater than 0", symbol)
-        const held = quantityOn(history, symbol, trade_date, base)
-        if (held <= EPS) return reject(`no ${symbol} held on ${trade_date}: a per-share dividend needs a position`, symbol)
-        gross = round(held * command.per_share, 4)
-      } else {
-        return reject("body: a dividend needs `gross_amount` or `per_share`", symbol)
-      }
-      if (tax > gross) return reject("body field `tax_withheld`: more than the gross amount", symbol)
-      return accept({
-        type: "DividendRecorded",
-        symbol,
-        trade_date,
-        gross_amount: gross,
-        tax_withheld: tax,
-        net_amount: round(gross - tax, 4),
-        ...(command.per_share !== undefined ? { per_share: command.per_share } : {})
-      }, history, trade_date, base)
-    }
-    case "bonus": {
-      if (!finite(command.percent) || command.percent <= 0) return reject("body field `percent`: must be greater than 0", symbol)
-      const held = quantityOn(history, symbol, trade_date, base)
-      if (held <= EPS) return reject(`no ${symbol} held on ${trade_date}: nothing to receive a bonus on`, symbol)
-      const added = round((held * command.percent) / 100)
-      return accept({
-        type: "BonusRecorded",
-        symbol,
-        trade_date,
-        percent: command.percent,
-        shares_added: added,
-        fractional_entitlement: round(added - Math.floor(added + EPS))
-      }, history, trade_date, base)
-    }
-    case "split": {
-      const { numerator, denominator } = command
-      if (!Number.isInteger(numerator) || numerator <= 0) return reject("body field `numerator`: a whole number above 0", symbol)
-      if (!Number.isInteger(denominator) || denominator <= 0) return reject("body field `denominator`: a whole number above 0", symbol)
-      if (numerator === denominator) return reject("body: a split of 1 for 1 changes nothing", symbol)
-      if (quantityOn(history, symbol, trade_date, base) <= EPS) return reject(`no ${symbol} held on ${trade_date}`, symbol)
-      return accept({ type: "SplitRecorded", symbol, trade_date, numerator, denominator }, history, trade_date, base)
-    }
+    case "sell":
+      return draftTrade(body, facts)
+    case "dividend":
+      return draftDividend(body, facts, state.entries ?? [])
+    case "bonus":
+      return draftBonus(body, facts)
+    case "split":
+      return body.numerator === body.denominator
+        ? reject("body: a split of 1 for 1 changes nothing", body.symbol)
+        : { type: "SplitRecorded", symbol: body.symbol, trade_date: body.trade_date, numerator: body.numerator, denominator: body.denominator }
+    case "tax_status":
+      return { type: "TaxStatusRecorded", filer: body.filer, trade_date: body.trade_date }
   }
 }
 
-/** Accepts `event` if the history with it inserted never goes negative. */
-const accept = (event: PortfolioEvent, history: ReadonlyArray<Entry>, effective: string, base: State): Decision => {
-  const nextVersion = history.reduce((v, e) => Math.max(v, e.version), 0) + 1
-  const r = replay([...history, { event_id: "(new)", version: nextVersion, effective_date: effective, event }], base)
-  if (r._tag === "Negative") {
+const draftReversal = (body: Extract<Command, { kind: "reversal" }>, entries: ReadonlyArray<Entry>): Drafted => {
+  const target = entries.find((e) => e.event_id === body.event_id)
+  if (target === undefined) return reject(`no event ${body.event_id} in this portfolio`)
+  const t = target.event
+  if (t.type === "TransactionReversed" || t.type === "DonationRecorded") return reject(`event ${body.event_id} cannot be reversed`)
+  if (entries.some((e) => e.event.type === "TransactionReversed" && e.event.reverses === body.event_id)) {
+    return reject(`event ${body.event_id} is already reversed`)
+  }
+  if (body.reason.trim() === "") return reject("body field `reason`: a reversal needs a reason")
+  return {
+    type: "TransactionReversed",
+    reverses: body.event_id,
+    symbol: t.type === "TaxStatusRecorded" ? "" : t.symbol,
+    trade_date: t.trade_date,
+    reason: body.reason.trim()
+  }
+}
+
+/** The circuit-breaker flag of a trade: outside, or unknown without the previous trading day's as-traded close. */
+const circuitFlags = (body: Extract<Command, { kind: "buy" | "sell" }>, facts: Context): ReadonlyArray<string> => {
+  const c = facts.circuit
+  if (c === undefined) {
+    return [`circuit-breaker check unknown: no as-traded close of ${body.symbol} is recorded for the previous trading day`]
+  }
+  return body.price < c.lower - 0.005 || body.price > c.upper + 0.005
+    ? [`price ${body.price} is outside ${body.trade_date}'s circuit-breaker bounds ${c.lower}–${c.upper}`]
+    : []
+}
+
+const draftTrade = (body: Extract<Command, { kind: "buy" | "sell" }>, facts: Context): Drafted => {
+  const { symbol, trade_date } = body
+  if (!facts.isTradingDay(trade_date)) return reject(`body field \`trade_date\`: ${trade_date} is not a PSX trading day`, symbol)
+  if (facts.firstSession !== undefined && trade_date < facts.firstSession) {
+    return reject(`body field \`trade_date\`: ${trade_date} is before ${symbol}'s first recorded session (${facts.firstSession})`, symbol)
+  }
+  if (body.quantity * body.price > LIMITS.tradeValue) {
+    return reject(`body: a trade worth more than Rs ${LIMITS.tradeValue.toLocaleString("en")} is beyond the ledger's bound`, symbol)
+  }
+  return {
+    type: "TradeRecorded",
+    side: body.kind,
+    symbol,
+    quantity: body.quantity,
+    price: body.price,
+    fees: body.fees ?? 0,
+    trade_date,
+    settlement_date: facts.settlementDate(trade_date),
+    flags: circuitFlags(body, facts)
+  }
+}
+
+/** The book closure and entitlement date (last buy date) of a dividend or bonus, or why it cannot be known. */
+const entitlementOf = (body: Extract<Command, { kind: "dividend" | "bonus" }>, facts: Context) => {
+  const bookClosure = body.book_closure_from ?? facts.bookClosure
+  if (bookClosure === undefined) {
     return reject(
-      `this would leave ${round(r.quantity, 4)} ${r.symbol} on ${r.date}: a position can never be negative`,
-      r.symbol
+      `body field \`book_closure_from\`: needed — no ${body.kind === "bonus" ? "bonus" : "cash"} payout of ${body.symbol} with a ` +
+        `book closure on or before ${body.trade_date} is recorded, and the register at book closure decides who is entitled`,
+      body.symbol
     )
   }
-  return { _tag: "Accepted", events: [event] }
+  if (bookClosure > body.trade_date) {
+    return reject(`body field \`book_closure_from\`: ${bookClosure} is after the credit date ${body.trade_date}`, body.symbol)
+  }
+  const last: string | undefined = lastBuyDate(bookClosure)
+  if (last === undefined) {
+    return reject(`body field \`book_closure_from\`: no sourced settlement rule covers ${bookClosure}, so its last buy date is unknown`, body.symbol)
+  }
+  return { book_closure_from: bookClosure, entitlement_date: last }
 }
 
+const draftBonus = (body: Extract<Command, { kind: "bonus" }>, facts: Context): Drafted => {
+  const e = entitlementOf(body, facts)
+  if ("_tag" in e) return e
+  return { type: "BonusRecorded", symbol: body.symbol, trade_date: body.trade_date, percent: body.percent, ...e }
+}
+
+const draftDividend = (body: Extract<Command, { kind: "dividend" }>, facts: Context, entries: ReadonlyArray<Entry>): Drafted => {
+  const { symbol, trade_date } = body
+  const e = entitlementOf(body, facts)
+  if ("_tag" in e) return e
+  if ((body.per_share === undefined) === (body.gross_amount === undefined)) {
+    return reject("body: a dividend needs exactly one of `per_share` and `gross_amount`", symbol)
+  }
+  const base = { type: "DividendRecorded" as const, symbol, trade_date, ...e }
+  const amount = body.per_share !== undefined ? { per_share: body.per_share } : { gross_amount: body.gross_amount! }
+  if (body.tax_withheld !== undefined) {
+    if (body.gross_amount === undefined) return reject("body field `tax_withheld`: give it with `gross_amount` (as the warrant shows)", symbol)
+    if (body.tax_withheld > body.gross_amount) return reject("body field `tax_withheld`: more than the gross amount", symbol)
+    return { ...base, ...amount, tax_withheld: body.tax_withheld }
+  }
+  const filer = body.filer ?? filerOn(entries, trade_date)
+  if (filer === undefined) {
+    return reject(
+      "body field `filer`: the withholding rate depends on the filer status, which this portfolio has not recorded " +
+        "(send filer: true or false, or record it once with kind tax_status)",
+      symbol
+    )
+  }
+  const rule = withholdingRuleOn(trade_date)
+  if (rule === undefined) return reject(`no withholding rule is held for ${trade_date}: give gross_amount and tax_withheld`, symbol)
+  return { ...base, ...amount, tax_rule: rule.id, tax_rate_pct: withholdingPct(rule, filer), filer }
+}
+
+/** Why a replay failed, in words that never reveal a quantity held. */
+export const describeFailure = (f: ReplayFailure): string => {
+  switch (f._tag) {
+    case "Negative":
+      return `this would sell more ${f.symbol} than is held on ${f.date} (a position can never be negative, on any date)`
+    case "Unentitled":
+      return `this would leave no ${f.symbol} held on ${f.date}, the entitlement date of ${f.what} (event ${f.event_id}); ` +
+        "reverse that entitlement first"
+    case "TaxAboveGross":
+      return `this would make the tax withheld exceed the gross of the dividend ${f.event_id}`
+    case "TooLarge":
+      return `this would take ${f.symbol}'s figures beyond the ledger's exact range`
+  }
+}
+
+/** Accepts `event` if the stream with it inserted at its date still replays. */
+const accept = (event: PortfolioEvent, state: State): Decision => {
+  const symbol = "symbol" in event && event.symbol !== "" ? event.symbol : undefined
+  if (state.entries === undefined && event.type === "TradeRecorded") {
+    const book = applyTrade(bookOf(state.positions.get(event.symbol)), event)
+    if (book.quantity < 0) return reject(describeFailure({ _tag: "Negative", symbol: event.symbol, date: event.trade_date }), symbol)
+    if (![book.cost, book.realized].every(Number.isSafeInteger)) return reject(describeFailure({ _tag: "TooLarge", symbol: event.symbol }), symbol)
+    return { _tag: "Accepted", events: [event] }
+  }
+  const entries = state.entries ?? []
+  const effective = event.type === "TransactionReversed"
+    ? (entries.find((e) => e.event_id === event.reverses)?.effective_date ?? event.trade_date)
+    : event.trade_date
+  const r = replay([...entries, { event_id: "(new)", version: state.version + 1, effective_date: effective, event }])
+  return r._tag === "Ok" ? { _tag: "Accepted", events: [event] } : reject(describeFailure(r), symbol)
+}

@@ -1,8 +1,15 @@
 /**
  * Ledger events: one Schema union with a literal `type` and its payload. An
  * event is never changed; a mistake is corrected by a `TransactionReversed`
- * event naming the event it cancels and why. Amounts are rupees; quantities
- * may be fractional (bonus entitlements are recorded, not rounded away).
+ * event naming the event it cancels and why. Amounts are rupees with at most
+ * two decimals (computed in integer paisa); quantities are whole shares.
+ *
+ * Entitlements are stored as what the company declared, not as amounts: a
+ * bonus as its percent, a dividend per share (or the gross the warrant
+ * shows), each with the book closure and the entitlement date (the last buy
+ * date). Shares and rupees are computed in the replay from the position held
+ * on that date, so a backdated trade re-derives them. Events recorded before
+ * this (no `entitlement_date`) keep the amounts they stored.
  */
 import { Schema } from "effect"
 
@@ -23,14 +30,26 @@ export const TradeRecorded = Schema.Struct({
   flags: Schema.Array(Schema.String)
 })
 
+const opt = <S extends Schema.Top>(s: S) => Schema.optionalKey(s)
+
 export const DividendRecorded = Schema.Struct({
   type: Schema.Literal("DividendRecorded"),
   symbol: Schema.String,
+  /** The payment (credit) date. */
   trade_date: IsoDate,
-  gross_amount: NonNegative,
-  tax_withheld: NonNegative,
-  net_amount: NonNegative,
-  per_share: Schema.optionalKey(Positive)
+  book_closure_from: opt(IsoDate),
+  /** The last buy date: the position held at its end is the one entitled. */
+  entitlement_date: opt(IsoDate),
+  per_share: opt(Positive),
+  /** Given instead of `per_share`: the gross the warrant shows (or, on an older event, the computed gross). */
+  gross_amount: opt(NonNegative),
+  /** Tax the warrant shows (or, on an older event, as recorded); else it follows `tax_rule`. */
+  tax_withheld: opt(NonNegative),
+  tax_rule: opt(Schema.String),
+  tax_rate_pct: opt(NonNegative),
+  filer: opt(Schema.Boolean),
+  /** Older events only. */
+  net_amount: opt(NonNegative)
 })
 
 export const BonusRecorded = Schema.Struct({
@@ -39,9 +58,11 @@ export const BonusRecorded = Schema.Struct({
   trade_date: IsoDate,
   /** As the exchange states it: 10 means 10%, one new share for every ten held. */
   percent: Positive,
-  /** New shares credited, fractional part included. */
-  shares_added: NonNegative,
-  fractional_entitlement: NonNegative
+  book_closure_from: opt(IsoDate),
+  entitlement_date: opt(IsoDate),
+  /** Older events only: the shares they added, fractional part included. */
+  shares_added: opt(NonNegative),
+  fractional_entitlement: opt(NonNegative)
 })
 
 export const SplitRecorded = Schema.Struct({
@@ -60,6 +81,13 @@ export const TransactionReversed = Schema.Struct({
   reason: Schema.String
 })
 
+/** The portfolio's filer status (Active Taxpayers List) from `trade_date` on; it picks the withholding rate. */
+export const TaxStatusRecorded = Schema.Struct({
+  type: Schema.Literal("TaxStatusRecorded"),
+  filer: Schema.Boolean,
+  trade_date: IsoDate
+})
+
 export const DonationRecorded = Schema.Struct({
   type: Schema.Literal("DonationRecorded"),
   donation_id: Schema.String,
@@ -75,10 +103,13 @@ export const LedgerEvent = Schema.Union([
   BonusRecorded,
   SplitRecorded,
   TransactionReversed,
+  TaxStatusRecorded,
   DonationRecorded
 ])
 export type LedgerEvent = typeof LedgerEvent.Type
 export type PortfolioEvent = Exclude<LedgerEvent, { type: "DonationRecorded" }>
+/** Events that change one symbol's position. */
+export type PositionEvent = Exclude<PortfolioEvent, { type: "TransactionReversed" | "TaxStatusRecorded" }>
 
 /** An event as stored: its place in the stream and the ledger. */
 export interface StoredEvent<E = LedgerEvent> {

@@ -9,7 +9,7 @@
  * in that day (buys at cost with fees, less sale proceeds after fees). Days
  * with no capital at risk are skipped. The return is Π(1 + r) − 1.
  */
-import { type Entry, orderedEntries } from "./Decider.ts"
+import { type Entry, orderedEntries, replay } from "./Replay.ts"
 
 export interface PeriodReturn {
   readonly period: string
@@ -30,7 +30,9 @@ const shiftMonths = (iso: string, months: number) => {
 
 /** The return from the close of `start` (exclusive) to the close of `end`, or undefined with no capital at risk. */
 export const twr = (entries: ReadonlyArray<Entry>, closes: Closes, start: string, end: string): number | undefined => {
-  const events = orderedEntries(entries)
+  const replayed = replay(entries)
+  if (replayed._tag !== "Ok") return undefined
+  const events = replayed.applied
   const dates = [...new Set([...closes.values()].flatMap((rows) => rows.map((r) => r.date)))]
     .filter((d) => d <= end)
     .sort()
@@ -44,30 +46,12 @@ export const twr = (entries: ReadonlyArray<Entry>, closes: Closes, start: string
   for (const date of dates) {
     let flow = 0
     let dividends = 0
-    for (; e < events.length && events[e]!.effective_date <= date; e++) {
-      const ev = events[e]!.event
-      if (ev.type === "DonationRecorded" || ev.type === "TransactionReversed") continue
-      const q = qty.get(ev.symbol) ?? 0
-      switch (ev.type) {
-        case "TradeRecorded":
-          if (ev.side === "buy") {
-            qty.set(ev.symbol, q + ev.quantity)
-            flow += ev.quantity * ev.price + ev.fees
-          } else {
-            qty.set(ev.symbol, q - ev.quantity)
-            flow -= ev.quantity * ev.price - ev.fees
-          }
-          break
-        case "DividendRecorded":
-          dividends += ev.net_amount
-          break
-        case "BonusRecorded":
-          qty.set(ev.symbol, q + ev.shares_added)
-          break
-        case "SplitRecorded":
-          qty.set(ev.symbol, (q * ev.numerator) / ev.denominator)
-          break
-      }
+    for (; e < events.length && events[e]!.entry.effective_date <= date; e++) {
+      const a = events[e]!
+      const ev = a.entry.event
+      qty.set(a.symbol, a.quantity)
+      dividends += a.dividend_net ?? 0
+      if (ev.type === "TradeRecorded") flow += ev.side === "buy" ? ev.quantity * ev.price + ev.fees : -(ev.quantity * ev.price - ev.fees)
     }
     for (const [symbol, rows] of closes) {
       let i = cursor.get(symbol) ?? 0

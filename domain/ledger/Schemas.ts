@@ -2,14 +2,45 @@
  * Bodies and records of the portfolio endpoints, shared by the HTTP API and
  * the OpenAPI document. The transaction body is a union on `kind`.
  */
-import { Schema } from "effect"
+import { Cause, Exit, Option, Schema, SchemaIssue } from "effect"
 import { Source } from "../market/Schemas.ts"
+import { recordedCalendar } from "../market/RecordedCalendar.ts"
 import { Grant } from "./Grants.ts"
+import { hasPlaces, LIMITS } from "./Money.ts"
+import { NET_OF_TAX_NOTE } from "./Taxes.ts"
+
+const TaxNote = Schema.String.annotate({ description: NET_OF_TAX_NOTE })
 
 const opt = <S extends Schema.Top>(s: S) => Schema.optionalKey(s)
 const Num = Schema.Finite
-const IsoDate = Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/u)).annotate({ description: "YYYY-MM-DD" })
 const Symbol = Schema.String.annotate({ description: "A PSX ticker" })
+
+/** The first PSX session the service holds (the recorded calendar's first day): no ledger date is earlier. */
+export const FIRST_SESSION = recordedCalendar.first
+
+const isCalendarDate = Schema.makeFilter<string>((s) => {
+  const t = Date.parse(`${s}T00:00:00Z`)
+  return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === s ? undefined : `${s} is not a calendar date`
+})
+const isInLedgerRange = Schema.makeFilter<string>((s) =>
+  s < FIRST_SESSION
+    ? `${s} is before the first recorded PSX session (${FIRST_SESSION})`
+    : s > "2099-12-31"
+    ? `${s} is after 2099-12-31`
+    : undefined
+)
+/** A real calendar date (no 2026-02-30) from the first recorded session on. */
+const IsoDate = Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/u), isCalendarDate, isInLedgerRange)
+  .annotate({ description: `YYYY-MM-DD, a real calendar date, ${FIRST_SESSION} or later` })
+
+/** A decimal amount in (min, max] (or [0, max]) with at most `places` decimals. */
+const decimal = (places: 2 | 4, max: number, allowZero = false) =>
+  Num.check(
+    Schema.makeFilter<number>((x) => (hasPlaces(x, places) ? undefined : `at most ${places} decimal places`)),
+    allowZero ? Schema.isGreaterThanOrEqualTo(0) : Schema.isGreaterThan(0),
+    Schema.isLessThanOrEqualTo(max)
+  )
+const Rupees = (max: number, allowZero = false) => decimal(2, max, allowZero)
 
 /**
  * Text the store can always hold: well-formed Unicode with no control
@@ -28,40 +59,78 @@ export const Id = StorableText(200).check(Schema.isMinLength(1))
 export const TradeBody = Schema.Struct({
   kind: Schema.Literals(["buy", "sell"]),
   symbol: Symbol,
-  quantity: Num.annotate({ description: "Shares, > 0" }),
-  price: Num.annotate({ description: "Rupees per share, > 0" }),
-  fees: opt(Num.annotate({ description: "Brokerage, taxes and charges in rupees; 0 when omitted" })),
+  quantity: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: LIMITS.quantity }))
+    .annotate({ description: `Whole shares, 1 to ${LIMITS.quantity.toLocaleString("en")}` }),
+  price: Rupees(LIMITS.price).annotate({ description: "Rupees per share, > 0, at most 1,000,000, two decimals at most" }),
+  fees: opt(Rupees(LIMITS.fees, true).annotate({ description: "Brokerage, taxes and charges in rupees (two decimals at most); 0 when omitted" })),
   trade_date: IsoDate
 })
+const EntitlementFields = {
+  symbol: Symbol,
+  book_closure_from: opt(IsoDate.annotate({
+    description: "First day of the book closure. The position held at the end of the last buy date (the last trading day " +
+      "whose settlement falls before this day) is the one entitled. When omitted, the recorded payout of the symbol whose book " +
+      "closure starts on or before trade_date (within 120 days) is used; with none, the request is refused."
+  }))
+}
 export const DividendBody = Schema.Struct({
   kind: Schema.Literal("dividend"),
-  symbol: Symbol,
+  ...EntitlementFields,
   trade_date: IsoDate.annotate({ description: "Payment (credit) date" }),
-  gross_amount: opt(Num.annotate({ description: "Rupees before tax; or give per_share" })),
-  per_share: opt(Num.annotate({ description: "Rupees per share held on trade_date" })),
-  tax_withheld: opt(Num.annotate({ description: "Rupees withheld; 0 when omitted" }))
+  per_share: opt(decimal(4, LIMITS.perShare).annotate({ description: "Rupees per share entitled (four decimals at most); or give gross_amount" })),
+  gross_amount: opt(Rupees(LIMITS.amount).annotate({ description: "Rupees before tax, as the warrant shows; or give per_share" })),
+  tax_withheld: opt(Rupees(LIMITS.amount, true).annotate({
+    description: "Rupees withheld as the warrant shows (only with gross_amount); when omitted the withholding rule in force applies"
+  })),
+  filer: opt(Schema.Boolean.annotate({
+    description: "On the Active Taxpayers List when paid; when omitted, the portfolio's recorded tax status (kind tax_status)"
+  }))
 })
 export const BonusBody = Schema.Struct({
   kind: Schema.Literal("bonus"),
-  symbol: Symbol,
-  trade_date: IsoDate,
-  percent: Num.annotate({ description: "As the exchange states it: 10 means 10%, one new share for every ten held" })
+  ...EntitlementFields,
+  trade_date: IsoDate.annotate({ description: "Credit date" }),
+  percent: decimal(2, LIMITS.percent).annotate({
+    description: "As the exchange states it: 10 means 10%, one new share for every ten held. Whole shares are credited; " +
+      "the fraction is a cash entitlement"
+  })
 })
+const RatioTerm = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: LIMITS.ratioTerm }))
 export const SplitBody = Schema.Struct({
   kind: Schema.Literal("split"),
   symbol: Symbol,
   trade_date: IsoDate,
-  numerator: Schema.Int.annotate({ description: "New shares" }),
-  denominator: Schema.Int.annotate({ description: "for this many old shares (5 for 1: numerator 5, denominator 1)" })
+  numerator: RatioTerm.annotate({ description: "New shares" }),
+  denominator: RatioTerm.annotate({ description: "for this many old shares (5 for 1: numerator 5, denominator 1)" })
 })
 export const ReversalBody = Schema.Struct({
   kind: Schema.Literal("reversal"),
   event_id: Id,
   reason: StorableText(1000)
 })
-export const TransactionBody = Schema.Union([TradeBody, DividendBody, BonusBody, SplitBody, ReversalBody]).annotate({
-  description: "buy, sell, dividend, bonus issue or split, each with a trade date; or a reversal of an earlier event with a reason"
+export const TaxStatusBody = Schema.Struct({
+  kind: Schema.Literal("tax_status"),
+  filer: Schema.Boolean.annotate({ description: "On the Active Taxpayers List (a filer) from trade_date on" }),
+  trade_date: IsoDate
 })
+export const TransactionBody = Schema.Union([TradeBody, DividendBody, BonusBody, SplitBody, ReversalBody, TaxStatusBody]).annotate({
+  description: "buy, sell, dividend, bonus issue or split, each with a trade date; the portfolio's tax status (filer or not) " +
+    "from a date; or a reversal of an earlier event with a reason"
+})
+
+const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
+
+/** Why a body does not decode as a transaction ("body field `x`: …"), or undefined when it does. */
+export const bodyProblem = (body: unknown): string | undefined => {
+  const exit = Schema.decodeUnknownExit(TransactionBody)(body)
+  if (Exit.isSuccess(exit)) return undefined
+  const error = Cause.findErrorOption(exit.cause)
+  if (Option.isNone(error)) return "body: invalid transaction"
+  return formatIssues(error.value.issue).issues.slice(0, 3).map((i) => {
+    const path = (i.path ?? []).map((p) => String(typeof p === "object" ? p.key : p))
+    return path.length > 0 ? `body field \`${path.join(".")}\`: ${i.message}` : `body: ${i.message}`
+  }).join("; ")
+}
 
 export const EventRecord = Schema.Struct({
   event_id: Schema.String,
@@ -77,17 +146,19 @@ export const EventRecord = Schema.Struct({
 
 export const Holding = Schema.Struct({
   symbol: Schema.String,
-  quantity: Num,
+  quantity: Num.annotate({ description: "Whole shares held (a projection written before whole shares were enforced may hold a fraction until `ledger rebuild`)" }),
   average_cost: opt(Num),
   cost: Num,
   market_price: opt(Num),
   market_value: opt(Num),
   unrealized_pnl: opt(Num),
-  realized_pnl: Num,
+  realized_pnl: Num.annotate({ description: "Rupees, before capital gains tax (not computed)" }),
   dividends_gross: Num,
-  dividends_net: Num,
+  dividends_net: Num.annotate({ description: "Rupees after the withholding tax recorded per dividend" }),
   tax_withheld: Num,
-  fractional_entitlements: Num,
+  fractional_entitlements: Num.annotate({
+    description: "Fractions of a share from bonus issues and splits, not credited: the company sells them and pays cash"
+  }),
   quote_as_of: opt(Schema.String),
   quote_stale: opt(Schema.Boolean)
 })
@@ -102,6 +173,7 @@ export const RecordResult = Schema.Struct({
 export const Holdings = Schema.Struct({
   portfolio: Schema.String,
   items: Schema.Array(Holding),
+  tax_note: TaxNote,
   sources: Schema.Array(Source)
 })
 
@@ -114,7 +186,8 @@ export const Portfolio = Schema.Struct({
     unrealized_pnl: opt(Num),
     realized_pnl: Num,
     dividends_net: Num,
-    market_value_note: opt(Schema.String)
+    market_value_note: opt(Schema.String),
+    tax_note: TaxNote
   }),
   cash_flows: Schema.Struct({ invested: Num, proceeds: Num, dividends_net: Num, tax_withheld: Num }),
   transactions: Schema.Struct({
@@ -132,7 +205,7 @@ export const Analysis = Schema.Struct({
   sectors: Schema.Array(Schema.Struct({ sector: Schema.String, portfolio_pct: Num, kse100_pct: opt(Num) })),
   overlap: Schema.Struct({ symbols_in_kse100: Schema.Int, symbols: Schema.Int, weight_in_kse100_pct: opt(Num) }),
   concentration: Schema.Struct({ largest_symbol: opt(Schema.String), largest_pct: opt(Num), hhi: opt(Num) }),
-  dividend_income: Schema.Struct({ gross: Num, net: Num, tax_withheld: Num }),
+  dividend_income: Schema.Struct({ gross: Num, net: Num, tax_withheld: Num, tax_note: TaxNote }),
   returns: opt(Schema.Struct({
     basis: Schema.String,
     to: Schema.String,
@@ -194,7 +267,7 @@ export const KeyCreateBody = Schema.Struct({
 })
 
 export const DonationBody = Schema.Struct({
-  amount: Num.annotate({ description: "Rupees, > 0, at most 10,000,000" }),
+  amount: Rupees(10_000_000).annotate({ description: "Rupees, > 0, at most 10,000,000, two decimals at most" }),
   currency: opt(Schema.Literal("PKR")),
   note: opt(StorableText(500))
 })

@@ -8,7 +8,7 @@
  * - Windows count sessions (rows), never calendar days; flagged rows and rows
  *   without a close are left out of every window ("clean" rows). The one
  *   exception is the 52-week range, whose name is a calendar period: the
- *   clean sessions dated within 364 days before the last session.
+ *   clean sessions of `week52Start` (Figures.ts), the one definition.
  * - The last price is the last clean close, or the quote's price when the
  *   quote's Karachi trading day is after that close (then it is the newest
  *   point of the 5- and 20-session windows, and the quote's previous close is
@@ -31,7 +31,7 @@
  *   closes 5 and 20 sessions before the last point.
  */
 import type { AnalyticsFigures } from "./AnalyticsSchemas.ts"
-import { addDays, changePct, defined, karachiDate, round, type Unavailable } from "./Figures.ts"
+import { changePct, defined, karachiDate, round, type Unavailable, week52Start } from "./Figures.ts"
 import type { PriceSeries } from "./Series.ts"
 import { type ActionRecord, adjustCloses, cleanRows, findSteps, type Step } from "./Steps.ts"
 
@@ -45,7 +45,6 @@ export interface LatestQuote {
 }
 
 export const LIQUIDITY_SESSIONS = 30
-const WEEK52_DAYS = 364
 
 /** Clean points: the series' clean rows, plus the quote when it is newer. */
 interface Points {
@@ -87,7 +86,7 @@ export const analytics = (
   const last = p.closes[n - 1]!
 
   // Steps over the longest session window (20 back from the last point) and the 52 weeks.
-  const w52From = addDays(lastDate, -WEEK52_DAYS)
+  const w52From = week52Start(lastDate)
   let firstExamined = n - 1
   while (firstExamined > 0 && (p.dates[firstExamined - 1]! >= w52From || firstExamined > n - 21)) firstExamined--
   const steps = findSteps(p.dates, p.closes, options.actions, firstExamined + 1)
@@ -115,7 +114,7 @@ export const analytics = (
   const windowSteps = stepsIn(steps, p.dates[Math.max(0, n - 21)]!, lastDate)
 
   const week52 = (() => {
-    const rows = p.rows.filter((i) => s.dates[i]! > w52From)
+    const rows = p.rows.filter((i) => s.dates[i]! >= w52From)
     if (rows.length === 0) {
       missing("week52", "no recorded session in the last 52 weeks")
       return undefined

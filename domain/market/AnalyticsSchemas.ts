@@ -186,6 +186,8 @@ export const Comparison = Schema.Struct({ ...ComparisonFigures.fields, sources: 
 export const Caveat = Schema.Struct({
   code: Schema.Literals([
     "no_balance_sheet",
+    "restated_series",
+    "restatement_unknown",
     "unadjusted_prices",
     "step_in_window",
     "close_based_52w_range",

@@ -3,7 +3,7 @@
  * days, sessions, the settlement cycle in force, the last date to buy and
  * still be entitled to a payout, price limits, and the freshness rule for
  * delayed quotes. Rules are data with effective dates (the exchange changes
- * them), collected in ../shared/PSX-FACTS.md from exchange notices.
+ * them), collected in docs/PSX-FACTS.md from exchange notices.
  *
  * Trading days rest on one of three calendars, and every answer says which:
  * the published holiday list (2026), the closures derived from the recorded
@@ -12,6 +12,7 @@
  */
 import { Clock, Effect } from "effect"
 import { recordedCalendar } from "./RecordedCalendar.ts"
+import { limitNote, priceLimitOn, settlementOn } from "./Rules.ts"
 import type { CalendarBasis, MarketStatus, SessionTimes, TradingDayStatus } from "./StatusSchema.ts"
 
 export interface Holiday {
@@ -276,7 +277,7 @@ export const marketStatus = (epochMs: number): Omit<MarketStatus, "now" | "time_
     previous_trading_day: previousTradingDay(date),
     holidays_known: day.calendar !== "unverified",
     timings: timingsNote,
-    settlement: `T+${settlementDays(date)}`,
+    settlement: settlementDays(date) === undefined ? "unknown" : `T+${settlementDays(date)}`,
     quotes: "delayed"
   }
 }
@@ -291,48 +292,70 @@ export const marketStatusRecord = (epochMs: number): MarketStatus => ({
 /** The market status now, from Effect's Clock (tests drive it with TestClock). */
 export const currentMarketStatus: Effect.Effect<MarketStatus> = Effect.map(Clock.currentTimeMillis, marketStatusRecord)
 
-/** Settlement cycle in force for a trade date: T+2 until 6 Feb 2026, T+1 from 9 Feb 2026. */
-export const settlementDays = (tradeDate: string) => (tradeDate >= "2026-02-09" ? 1 : 2)
+/**
+ * Settlement cycle in force for a trade date (Rules.ts: T+2 attested from
+ * 3 Sep 2020, T+1 from 9 Feb 2026), or undefined before the first sourced rule.
+ */
+export const settlementDays = (tradeDate: string): number | undefined => settlementOn(tradeDate)?.days
 
+/**
+ * The settlement date of a trade under the cycle in force, skipping weekends
+ * and holidays. Before the first sourced settlement rule (3 Sep 2020) the
+ * cycle is not known: the date is then computed as T+2 and
+ * `settlementDays(tradeDate)` is undefined — callers that serve it must say
+ * so (the ledger's own bound on trade dates is its concern).
+ */
 export const settlementDate = (tradeDate: string) => {
   let d = tradeDate
-  for (let i = settlementDays(tradeDate); i > 0; i--) d = nextTradingDay(d)
+  for (let i = settlementDays(tradeDate) ?? 2; i > 0; i--) d = nextTradingDay(d)
   return d
 }
 
 /**
  * The last trading day on which a buyer is still entitled to a payout whose
  * book closure starts on `bookClosureStart`: the trade must settle before
- * the closure starts (on or before the working day before it).
+ * the closure starts (on or before the working day before it). Undefined
+ * when the settlement cycle of that time is not sourced.
  */
-export const lastBuyDate = (bookClosureStart: string) => {
+export const lastBuyDate = (bookClosureStart: string): string | undefined => {
   let d = previousTradingDay(bookClosureStart)
   while (settlementDate(d) >= bookClosureStart) d = previousTradingDay(d)
-  return d
+  return settlementDays(d) === undefined ? undefined : d
 }
 
-export interface PriceLimitRule {
-  readonly effective: string
-  readonly percent: number
-  readonly minimumRupees: number
-  readonly note: string
+/**
+ * The day a payout's stock trades ex (XD, XB, XR): the trading day after the
+ * last buy date (PSX-FACTS.md), before the book closure starts.
+ */
+export const exDate = (bookClosureStart: string): string | undefined => {
+  const last = lastBuyDate(bookClosureStart)
+  return last === undefined ? undefined : nextTradingDay(last)
 }
 
-/** Single-stock limits. Between 27 May and 21 Jul 2024 the limit rose in steps not held here. */
-export const priceLimitRules: ReadonlyArray<PriceLimitRule> = [
-  { effective: "2024-07-22", percent: 10, minimumRupees: 1, note: "±10% of previous close or Rs 1, whichever is higher" },
-  { effective: "0000-01-01", percent: 7.5, minimumRupees: 1, note: "±7.5% of previous close or Rs 1, whichever is higher" }
-]
+export interface CircuitBounds {
+  readonly lower: number
+  readonly upper: number
+  /** The trading session the bounds apply to. */
+  readonly session: string
+  readonly rule: string
+}
 
-/** Circuit-breaker bounds for a day, from the previous close; undefined where the rule in force is not known. */
-export const circuitBounds = (previousClose: number, date: string) => {
-  if (date >= "2024-05-27" && date < "2024-07-22") return undefined
-  const rule = priceLimitRules.find((r) => date >= r.effective)
+/**
+ * Circuit-breaker bounds of the trading session `session`, from the previous
+ * session's close, under the rule in force that day (Rules.ts); undefined
+ * before the first sourced rule or without a positive close.
+ */
+export const circuitBounds = (previousClose: number, session: string): CircuitBounds | undefined => {
+  const rule = priceLimitOn(session)
   if (rule === undefined || !(previousClose > 0)) return undefined
   const band = Math.max((previousClose * rule.percent) / 100, rule.minimumRupees)
   const round = (n: number) => Math.round(n * 100) / 100
-  return { lower: round(Math.max(previousClose - band, 0.01)), upper: round(previousClose + band), rule: rule.note }
+  return { lower: round(Math.max(previousClose - band, 0.01)), upper: round(previousClose + band), session, rule: limitNote(rule) }
 }
+
+/** Bounds of the next trading session after the close of `closeDate` (not the next calendar day). */
+export const nextSessionBounds = (close: number, closeDate: string): CircuitBounds | undefined =>
+  circuitBounds(close, nextTradingDay(closeDate))
 
 /**
  * Whether a delayed quote as of `asOfMs` is still current at `nowMs`: during

@@ -4,7 +4,7 @@
  * Asia/Karachi. Pure: the caller passes the payouts, their provenance and
  * the instant.
  *
- * Entitlement follows the register at book closure (PSX-FACTS.md): a buyer
+ * Entitlement follows the register at book closure (docs/PSX-FACTS.md): a buyer
  * is entitled when the trade settles before the closure starts, so the last
  * buy date is the last trading day whose settlement (T+2 for trades until
  * 6 Feb 2026, T+1 from 9 Feb 2026, skipping weekends and holidays) falls
@@ -40,16 +40,18 @@ export interface Entitlement {
 }
 
 /** Entitlement to a payout whose book closure starts `bookClosureFrom`, judged at `nowMs` in Karachi. */
-export const entitlement = (bookClosureFrom: string, nowMs: number): Entitlement => {
+export const entitlement = (bookClosureFrom: string, nowMs: number): Entitlement | undefined => {
   const today = karachiDate(nowMs)
   const last = lastBuyDate(bookClosureFrom)
+  const days = last === undefined ? undefined : settlementDays(last)
+  if (last === undefined || days === undefined) return undefined
   const openToday = isTradingDay(today) && karachiMinutes(nowMs) < closeMinutes(today)
   const next = openToday ? today : nextTradingDay(today)
   const from = today < last ? today : last
   return {
     book_closure_from: bookClosureFrom,
     last_buy_date: last,
-    settlement_cycle: `T+${settlementDays(last)}`,
+    settlement_cycle: `T+${days}`,
     settles_on: settlementDate(last),
     next_trade_date: next,
     buying_today_earns: openToday && today <= last,
@@ -83,6 +85,8 @@ export const openPayouts = (payouts: ReadonlyArray<PayoutRecord>, nowMs: number)
     const from = repaired.ex_date
     const to = p.bookClosureTo !== undefined && repaired.ex_date_corrected === undefined ? p.bookClosureTo : undefined
     if ((to ?? from) < today) continue
+    const ent = entitlement(from, nowMs)
+    if (ent === undefined) continue
     out.push({
       symbol: p.symbol,
       kind: p.kind,
@@ -91,7 +95,7 @@ export const openPayouts = (payouts: ReadonlyArray<PayoutRecord>, nowMs: number)
       ...(p.announcedAt !== undefined ? { announced_at: p.announcedAt } : {}),
       ...(to !== undefined ? { book_closure_to: to } : {}),
       ...(repaired.ex_date_as_published !== undefined ? { book_closure_from_as_published: repaired.ex_date_as_published } : {}),
-      ...entitlement(from, nowMs)
+      ...ent
     })
   }
   return out.sort((a, b) => a.book_closure_from.localeCompare(b.book_closure_from) || a.symbol.localeCompare(b.symbol))

@@ -25,6 +25,17 @@ export const daysBetween = (a: string, b: string): number => (Date.parse(b + "T0
 /** `date` moved by `days` calendar days. */
 export const addDays = (date: string, days: number): string => new Date(Date.parse(date + "T00:00:00Z") + days * DAY).toISOString().slice(0, 10)
 
+/**
+ * The one 52-week window every endpoint uses (/v1/stocks `derived.week52`,
+ * /analytics `week52`, the screener): the sessions dated after
+ * `last − 364 days` up to and including `last`, the newest point (the last
+ * clean close, or the quote's Karachi day when newer). 52 weeks = 364 days,
+ * so the window never holds the same weekday twice at its ends.
+ */
+export const WEEK52_DAYS = 364
+/** The first date inside the 52-week window ending on `last`. */
+export const week52Start = (last: string): string => addDays(last, 1 - WEEK52_DAYS)
+
 /** Only the keys whose values are defined (unknown figures become absent keys). */
 export const defined = <T extends Record<string, unknown>>(o: T): { [K in keyof T]?: Exclude<T[K], undefined> } => {
   const out: Record<string, unknown> = {}

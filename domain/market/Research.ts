@@ -24,6 +24,15 @@ export const researchCaveats = (input: {
       message: "Prices are as traded, never adjusted for dividends, bonus issues or splits; returns across a step are computed on the step-adjusted basis and the step is listed."
     }
   ]
+  const basis = input.analytics?.price_series ?? input.technicals?.price_series
+  if (basis !== undefined && basis.restated_by_source !== false) {
+    out.push({
+      code: basis.restated_by_source === true ? "restated_series" : "restatement_unknown",
+      message: basis.restated_by_source === true
+        ? `The ${basis.series} series these figures use is restated by the exchange for a split (not as traded): ${basis.note ?? ""}`
+        : `Whether the exchange restated the ${basis.series} series these figures use is not known: ${basis.note ?? ""}`
+    })
+  }
   const steps = new Map([...(input.analytics?.steps ?? []), ...(input.technicals?.steps ?? [])].map((s) => [s.date, s]))
   for (const s of [...steps.values()].sort((a, b) => (a.date < b.date ? -1 : 1))) {
     out.push({

@@ -5,7 +5,7 @@
  * (`ex_dividend`).
  */
 import { Schema } from "effect"
-import { TechnicalsFigures } from "./TechnicalsSchema.ts"
+import { PriceSeriesBasis, TechnicalsFigures } from "./TechnicalsSchema.ts"
 
 const Num = Schema.Finite
 const opt = <S extends Schema.Top>(s: S) => Schema.optionalKey(s)
@@ -113,8 +113,9 @@ export const PricesResponse = Schema.Struct({
   symbol: Schema.String,
   adjusted: Schema.Literal(false),
   series: Schema.Literals(["as_traded", "eod", "merged"]),
-  restated_by_source: Schema.Boolean.annotate({
-    description: "True when the exchange restated this series for a split or consolidation after it happened; not adjusted for dividends"
+  restated_by_source: Schema.Union([Schema.Boolean, Schema.Literal("unknown")]).annotate({
+    description: "true: the exchange restated this series for a split or consolidation after it happened (never for dividends); " +
+      "false: as traded (verified against an as-traded recording); \"unknown\": no recording shows either, see `note`"
   }),
   note: opt(Schema.String),
   ...Page.fields,
@@ -150,9 +151,12 @@ export const DividendRow = Schema.Struct({
   period_end: opt(IsoDate),
   period_label: opt(Schema.String),
   calendar_year: opt(Schema.Int),
-  ex_date: opt(IsoDate.annotate({ description: "Start of the exchange's book closure" })),
-  ex_date_corrected: opt(Schema.Literal(true)),
-  ex_date_as_published: opt(IsoDate),
+  ex_date: opt(IsoDate.annotate({
+    description: "The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date, before the book closure starts"
+  })),
+  book_closure_from: opt(IsoDate.annotate({ description: "Start of the exchange's book closure" })),
+  ex_date_corrected: opt(Schema.Literal(true).annotate({ description: "The closure start was published before the announcement; its year was moved forward" })),
+  ex_date_as_published: opt(IsoDate.annotate({ description: "The closure start as published, when corrected" })),
   book_closure_to: opt(IsoDate),
   last_buy_date: opt(IsoDate),
   announced_at: opt(Instant),
@@ -170,7 +174,12 @@ export const Dividends = Schema.Struct({
   ttm_dividend_percent: opt(Num.annotate({ description: "Trailing 12 months of cash payouts, in percent of face value" })),
   ttm_dividend_per_share: opt(Num.annotate({ description: "Rupees; only when the face value is known" })),
   ttm_dividend_yield_pct: opt(Num),
-  years_paid: opt(Schema.Int.annotate({ description: "Of the last five calendar years, how many had a cash payout" })),
+  ttm_from: opt(IsoDate.annotate({ description: "Start (exclusive) of the trailing 12-month window" })),
+  ttm_to: opt(IsoDate.annotate({
+    description: "End of the trailing window: today, or the end of the payout record when it stops earlier (then the figure is as of that date)"
+  })),
+  years_paid: opt(Schema.Int.annotate({ description: "Of the last five calendar years covered by the record (years_covered), how many had a cash payout" })),
+  years_covered: opt(Schema.Int.annotate({ description: "How many of the last five calendar years the payout record covers; fewer than 5 = a partial measure" })),
   items: Schema.Array(DividendRow),
   sources: Schema.Array(Source)
 })
@@ -255,12 +264,20 @@ export const Derived = Schema.Struct({
   market_cap: opt(Num),
   week52: opt(Schema.Struct({ high: Num, low: Num, from: IsoDate, to: IsoDate, basis: Schema.Literal("close") })),
   circuit_breaker: opt(
-    Schema.Struct({ lower: Num, upper: Num, previous_close: Num, rule: Schema.String }).annotate({
-      description: "Price limits of the next session after the quote, from its close (that session's previous close), under the rule in force"
+    Schema.Struct({
+      lower: Num,
+      upper: Num,
+      session: IsoDate.annotate({ description: "The trading session the bounds apply to: the next trading day after the quote's close" }),
+      previous_close: Num,
+      rule: Schema.String
+    }).annotate({
+      description: "Price limits of the next trading session after the quote, from its close (that session's previous close), " +
+        "under the rule in force that day; absent before the first sourced rule. Past sessions' bounds say nothing about today."
     })
   ),
   net_margin_pct: opt(Num),
-  eps_growth_pct: opt(Num)
+  eps_growth_pct: opt(Num),
+  price_series: opt(PriceSeriesBasis.annotate({ description: "The series week52 was computed from, and whether its source restated it" }))
 })
 
 export const Stock = Schema.Struct({
@@ -295,11 +312,26 @@ export const DatasetFreshness = Schema.Struct({
   licence: Schema.String,
   notes: opt(Schema.String)
 })
+/** The live crawler's progress on one dataset kind (with PSX_SOURCE=portal). */
+export const CrawlFreshness = Schema.Struct({
+  dataset: Schema.String.annotate({ description: "Dataset kind: symbols, screener, market_watch, eod, company, …" }),
+  keys: Schema.Int.annotate({ description: "Pages tried at least once (one per symbol for per-symbol datasets)" }),
+  fetched: Schema.Int.annotate({ description: "Pages fetched successfully at least once" }),
+  failing: Schema.Int.annotate({ description: "Pages whose latest attempt failed (their last good figures are kept)" }),
+  last_success: opt(Instant),
+  last_attempt: opt(Instant),
+  age_seconds: opt(Schema.Int.annotate({ description: "Seconds since the last successful fetch" })),
+  error: opt(Schema.Literal("SOURCE_UNAVAILABLE").annotate({ description: "Present when the latest attempt failed" })),
+  last_error: opt(Schema.String),
+  last_error_at: opt(Instant)
+})
+
 export const Freshness = Schema.Struct({
   now: Instant,
   source_mode: Schema.Literals(["pack", "portal"]),
   data_pack: opt(Schema.String),
-  datasets: Schema.Array(DatasetFreshness)
+  datasets: Schema.Array(DatasetFreshness),
+  crawl: opt(Schema.Array(CrawlFreshness).annotate({ description: "The live portal crawl per dataset (PSX_SOURCE=portal only)" }))
 })
 
 export const SymbolSources = Schema.Struct({

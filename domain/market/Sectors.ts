@@ -5,10 +5,12 @@
  * means; a sector with no usable figure gets no median (absent, never 0).
  *
  * Median P/E: only positive P/Es of ordinary security lines count.
- * Loss-makers (a negative P/E or EPS) are left out and counted; lines
- * without a P/E are counted apart (the exchange's screener shows 0 both for
- * a loss and for no figure, and the pack leaves those out, so a loss-maker
- * known only from the screener is among `without_pe`).
+ * Loss-makers (a negative P/E or EPS, or a 0 P/E on the exchange's
+ * screener for a line it prices with a known market cap: it shows no
+ * negative P/E) are left out and counted in `loss_makers_excluded`; lines
+ * with no P/E at all are counted apart. Median yield: a non-payer (0 yield
+ * on such a line) enters it as 0, as the exchange shows it. A market cap of
+ * 0 is the exchange's blank: absent (Snapshot.ts), never a figure.
  */
 import { breadth, type BoardLine, type Breadth, lineKind } from "./Board.ts"
 import { median } from "./Stats.ts"
@@ -26,6 +28,9 @@ export interface SectorMember extends BoardLine {
   readonly pe_ttm?: number
   readonly eps?: number
   readonly dividend_yield_pct?: number
+  /** The screener showed 0 for the P/E (a loss-maker) / the yield (a non-payer) of this priced line. */
+  readonly pe_zero_shown?: boolean
+  readonly yield_zero_shown?: boolean
 }
 
 /** "INV. BANKS / INV. COS. / SECURITIES COS." → "inv-banks-inv-cos-securities-cos". */
@@ -56,13 +61,16 @@ export interface SectorValuation {
 export const ordinary = <M extends SectorMember>(members: ReadonlyArray<M>, listed: ReadonlySet<string>) =>
   members.filter((m) => lineKind(m, listed) === "security")
 
-const isLossMaker = (m: SectorMember) => (m.pe_ttm !== undefined && m.pe_ttm < 0) || (m.eps !== undefined && m.eps < 0)
+const isLossMaker = (m: SectorMember) =>
+  (m.pe_ttm !== undefined && m.pe_ttm < 0) || (m.eps !== undefined && m.eps < 0) || m.pe_zero_shown === true
 
 /** Median P/E and median yield over the ordinary lines given, with peer counts. */
 export const sectorValuation = (members: ReadonlyArray<SectorMember>): SectorValuation => {
   const losses = members.filter(isLossMaker)
   const pes = members.filter((m) => !isLossMaker(m) && m.pe_ttm !== undefined && m.pe_ttm > 0).map((m) => m.pe_ttm!)
-  const yields = members.flatMap((m) => (m.dividend_yield_pct !== undefined && m.dividend_yield_pct >= 0 ? [m.dividend_yield_pct] : []))
+  const yields = members.flatMap((m) =>
+    m.dividend_yield_pct !== undefined && m.dividend_yield_pct >= 0 ? [m.dividend_yield_pct] : m.yield_zero_shown === true ? [0] : []
+  )
   const medianPe = median(pes)
   const medianYield = median(yields)
   return {

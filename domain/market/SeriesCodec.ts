@@ -91,7 +91,11 @@ export const decodeSeries = (
   }
 }
 
-/** As traded where recorded, else eod, date by date (the two agree where both exist for such symbols). */
+/**
+ * As traded where recorded, else eod, date by date; only for symbols whose
+ * eod series is verified as traded (Restated.ts). A flagged as-traded row
+ * gives way to an unflagged eod row of the same day.
+ */
 export const mergeSeries = (asTraded: PriceSeries, eod: PriceSeries): PriceSeries => {
   // Row k of the merge is row pick[k] of as-traded (fromEod[k] = 0) or of eod (1): two flat arrays, no per-row objects.
   const cap = asTraded.dates.length + eod.dates.length
@@ -102,11 +106,19 @@ export const mergeSeries = (asTraded: PriceSeries, eod: PriceSeries): PriceSerie
   while (i < asTraded.dates.length || j < eod.dates.length) {
     const a = asTraded.dates[i], e = eod.dates[j]
     const k = dates.length
-    if (a !== undefined && (e === undefined || a <= e)) {
+    // On a shared day the as-traded row wins unless it is flagged and the eod row is not (a glitch of that source).
+    const eodWins = a !== undefined && a === e && asTraded.flag[i] !== undefined && eod.flag[j] === undefined
+    if (a !== undefined && (e === undefined || a <= e) && !eodWins) {
       pick[k] = i
       dates.push(a)
       if (a === e) j++
       i++
+    } else if (eodWins) {
+      pick[k] = j
+      fromEod[k] = 1
+      dates.push(e!)
+      i++
+      j++
     } else {
       pick[k] = j
       fromEod[k] = 1

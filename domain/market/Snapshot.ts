@@ -12,6 +12,8 @@
  * beside them.
  */
 import type { PayoutRecord } from "./Dividends.ts"
+import { lineKind } from "./Board.ts"
+import { type Restatement, restatementOf } from "./Restated.ts"
 import { datasetAt, type PriceSeries } from "./Series.ts"
 import { decodeSeries, makeDateInterner, mergeSeries } from "./SeriesCodec.ts"
 import type {
@@ -58,11 +60,23 @@ export interface SymbolData {
   readonly ratios: ReadonlyArray<RatioRow>
   readonly asTraded: PriceSeries | undefined
   readonly eod: PriceSeries | undefined
-  /** The series served by default: eod alone when restated by the source, else as traded merged with eod. */
+  /**
+   * The series served by default: as traded merged with eod only when the
+   * eod series is verified as traded (`restatement.restated === false`);
+   * otherwise eod alone (restated or unknown), or as traded alone.
+   */
   readonly prices: PriceSeries | undefined
   readonly disagreement: DisagreementRow | undefined
+  /** Whether the eod series is restated by the source: true, false or unknown, with its evidence (Restated.ts). */
+  readonly restatement: Restatement
   /** KSE-100 membership at its newest effective date. */
   readonly kse100: MembershipRow | undefined
+  /**
+   * The exchange's screener showed 0 for this line's P/E (a loss-maker: it
+   * shows no negative P/E) or dividend yield (a non-payer) while its market
+   * cap is known; the pack keeps no figure for them (see `exchangeZeros`).
+   */
+  readonly zeroShown: { readonly pe: boolean; readonly dividend_yield: boolean }
   /** Provenance per data area (see /v1/ai/sources). */
   readonly areas: ReadonlyMap<string, ReadonlyArray<AreaCoverage>>
 }
@@ -84,6 +98,8 @@ export interface MarketSnapshot {
   readonly indexLevels: ReadonlyArray<IndexLevelRow>
   /** Constituents per index code at the newest effective date, heaviest first. */
   readonly indexMembers: ReadonlyMap<string, ReadonlyArray<MembershipRow>>
+  /** Each index's members at the newest effective date that carries weights (a newer list may give membership only). */
+  readonly indexWeights: ReadonlyMap<string, ReadonlyArray<MembershipRow>>
   /** Every announcement, newest first (ties by id, descending). */
   readonly announcements: ReadonlyArray<AnnouncementRow>
   readonly news: ReadonlyArray<NewsRow>
@@ -154,7 +170,32 @@ const toPayout = (r: import("./StoreRows.ts").PayoutRow): PayoutRecord => ({
   ...(r.book_closure_to !== undefined ? { bookClosureTo: r.book_closure_to } : {})
 })
 
+/** A market cap of 0 is the exchange's blank (LPCL, PAKCEM on the 2026-04-08 screener), never a figure: absent. */
+const withoutZeroCap = (r: FundamentalsRow): FundamentalsRow => {
+  if (r.market_cap === undefined || r.market_cap > 0) return r
+  const { market_cap: _, ...rest } = r
+  return rest
+}
+
+/**
+ * Which figures the screener showed as 0 for a line it priced with a known
+ * market cap: the pack drops a 0 P/E or yield (it reads as "no figure"), but
+ * on such a line a 0 P/E is a loss-maker and a 0 yield a non-payer.
+ */
+const exchangeZeros = (f: FundamentalsRow | undefined) => {
+  const live = f !== undefined && f.dataset === "screener" && f.market_cap !== undefined && f.market_cap > 0
+  return { pe: live && f.pe_ttm === undefined && f.eps === undefined, dividend_yield: live && f.dividend_yield_pct === undefined }
+}
+
 /** Builds the snapshot from the store's rows. Pure; `builtAt` is passed in. */
+/** The members at the newest effective date among `members`, heaviest first. */
+const newestSet = (members: ReadonlyArray<MembershipRow>) => {
+  const newest = members.reduce((d, m) => (m.effective_date > d ? m.effective_date : d), "")
+  return members
+    .filter((m) => m.effective_date === newest)
+    .sort((a, b) => (b.weight_pct ?? -Infinity) - (a.weight_pct ?? -Infinity) || (a.symbol < b.symbol ? -1 : 1))
+}
+
 export const buildSnapshot = (rows: StoreRows, builtAt: number): MarketSnapshot => {
   const rejected: Array<string> = []
   const dateOf = makeDateInterner()
@@ -167,7 +208,7 @@ export const buildSnapshot = (rows: StoreRows, builtAt: number): MarketSnapshot 
     }
     series.set(row.symbol, { ...series.get(row.symbol), [row.series]: decoded })
   }
-  const fundamentals = new Map(rows.fundamentals.map((r) => [r.symbol, r]))
+  const fundamentals = new Map(rows.fundamentals.map((r) => [r.symbol, withoutZeroCap(r)]))
   const profiles = new Map(rows.profiles.map((r) => [r.symbol, r]))
   const quotes = new Map(rows.quotes.map((r) => [r.symbol, r]))
   const coverageRows = new Map(rows.payoutCoverage.map((r) => [r.symbol, r]))
@@ -180,14 +221,10 @@ export const buildSnapshot = (rows: StoreRows, builtAt: number): MarketSnapshot 
   const annBySymbol = groupBy(announcements, (r) => r.symbol)
 
   const indexMembers = new Map<string, ReadonlyArray<MembershipRow>>()
+  const indexWeights = new Map<string, ReadonlyArray<MembershipRow>>()
   for (const [code, members] of groupBy(rows.membership, (r) => r.index_code)) {
-    const newest = members.reduce((d, m) => (m.effective_date > d ? m.effective_date : d), "")
-    indexMembers.set(
-      code,
-      members
-        .filter((m) => m.effective_date === newest)
-        .sort((a, b) => (b.weight_pct ?? -Infinity) - (a.weight_pct ?? -Infinity) || (a.symbol < b.symbol ? -1 : 1))
-    )
+    indexMembers.set(code, newestSet(members))
+    indexWeights.set(code, newestSet(members.filter((m) => m.weight_pct !== undefined)))
   }
   const kse100 = new Map((indexMembers.get("KSE100") ?? []).map((m) => [m.symbol, m]))
 
@@ -197,10 +234,9 @@ export const buildSnapshot = (rows: StoreRows, builtAt: number): MarketSnapshot 
     const s = security.symbol
     const own = series.get(s) ?? {}
     const disagreement = disagreements.get(s)
-    const prices = disagreement !== undefined
-      ? own.eod
-      : own.as_traded !== undefined && own.eod !== undefined
-      ? mergeSeries(own.as_traded, own.eod)
+    const restatement = restatementOf(own.as_traded, own.eod, disagreement)
+    const prices = own.as_traded !== undefined && own.eod !== undefined
+      ? restatement.restated === false ? mergeSeries(own.as_traded, own.eod) : own.eod
       : own.as_traded ?? own.eod
     const myPayouts = payouts.get(s) ?? []
     const myActions = [...(actions.get(s) ?? [])].sort((a, b) =>
@@ -241,13 +277,21 @@ export const buildSnapshot = (rows: StoreRows, builtAt: number): MarketSnapshot 
       eod: own.eod,
       prices,
       disagreement,
+      restatement,
       kse100: member,
+      zeroShown: exchangeZeros(fund),
       areas
     })
   }
 
   const sectorMembers = new Map<string, ReadonlyArray<string>>()
-  for (const [name, members] of groupBy(securities.filter((s) => s.security_type === "equity" && s.sector_name), (s) => s.sector_name!)) {
+  // Peers are ordinary lines: rights (JVDCR1), preference, debt and derivative lines are not a company's peers.
+  const listed: ReadonlySet<string> = new Set(securities.map((s) => s.symbol))
+  const ordinaryEquity = securities.filter((s) =>
+    s.security_type === "equity" && s.sector_name &&
+    lineKind({ symbol: s.symbol, name: s.name, security_type: s.security_type, ...(s.sector_code ? { sector_code: s.sector_code } : {}) }, listed) === "security"
+  )
+  for (const [name, members] of groupBy(ordinaryEquity, (s) => s.sector_name!)) {
     sectorMembers.set(
       name,
       members
@@ -268,6 +312,7 @@ export const buildSnapshot = (rows: StoreRows, builtAt: number): MarketSnapshot 
     sectorMembers,
     indexLevels: [...rows.indexLevels].sort((a, b) => (a.code < b.code ? -1 : 1)),
     indexMembers,
+    indexWeights,
     announcements,
     news: [...rows.news].sort((a, b) => byDesc(a.published_at, b.published_at) || byDesc(a.id, b.id)),
     rejected

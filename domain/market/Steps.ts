@@ -10,10 +10,11 @@
  *
  * A step is found two ways:
  * - detected: the close moved further than the exchange's single-stock price
- *   limit allows from the previous close (±7.5% before 27 May 2024, ±10% from
- *   then, or Rs 1 when that is larger; plus a 0.5-point tolerance for tick
- *   rounding). Such a move cannot be a trading move; it is a corporate action
- *   (or a suspension gap).
+ *   limit in force that day allows from the previous close (the dated table
+ *   in Rules.ts, or Rs 1 when that is larger; plus a 0.5-point tolerance for
+ *   tick rounding). Such a move cannot be a trading move; it is a corporate
+ *   action (or a suspension gap). Before the first sourced rule (2017-12-07)
+ *   nothing is detected, only recorded actions placed.
  * - recorded: a corporate action of kind bonus / ex_bonus / split /
  *   consolidation / right / ex_right whose ex_date is within 10 calendar days
  *   before to 3 days after the row (book-closure starts come after the
@@ -31,6 +32,7 @@
  *   day's own move counts as 0% rather than as a fall.
  */
 import { addDays } from "./Figures.ts"
+import { priceLimitOn } from "./Rules.ts"
 import type { PriceSeries } from "./Series.ts"
 
 /** A corporate action as recorded (the `corporate_actions` rows). */
@@ -52,8 +54,8 @@ export interface Step {
   readonly kind?: string
 }
 
-/** The exchange's single-stock limit, percent of the previous close, in force on `date`. */
-export const priceLimitPct = (date: string): number => (date >= "2024-05-27" ? 10 : 7.5)
+/** The exchange's single-stock limit, percent of the previous close, in force on `date` (Rules.ts), or undefined before any sourced rule. */
+export const priceLimitPct = (date: string): number | undefined => priceLimitOn(date)?.percent
 const TOLERANCE_PCT = 0.5
 const STEP_KINDS = new Set(["bonus", "ex_bonus", "split", "consolidation", "right", "ex_right"])
 const RATIO_KINDS = new Set(["bonus", "ex_bonus", "split", "consolidation"])
@@ -68,9 +70,12 @@ export const cleanRows = (s: PriceSeries): Array<number> => {
   return out
 }
 
-/** True when the move from `prev` to `cur` on `date` is beyond the price limit. */
-export const beyondLimit = (prev: number, cur: number, date: string): boolean =>
-  Math.abs(cur - prev) > Math.max((prev * priceLimitPct(date)) / 100, 1) + (prev * TOLERANCE_PCT) / 100
+/** True when the move from `prev` to `cur` on `date` is beyond the price limit in force (false when no rule is sourced). */
+export const beyondLimit = (prev: number, cur: number, date: string): boolean => {
+  const rule = priceLimitOn(date)
+  return rule !== undefined &&
+    Math.abs(cur - prev) > Math.max((prev * rule.percent) / 100, rule.minimumRupees) + (prev * TOLERANCE_PCT) / 100
+}
 
 const actionFactor = (a: ActionRecord): number | undefined => {
   const r = a.ratio

@@ -28,7 +28,19 @@ export const PriceStep = Schema.Struct({
   kind: opt(Schema.String)
 })
 
+/** Which series a figure was computed from, and whether its source restated it (domain/market/Restated.ts). */
+export const PriceSeriesBasis = Schema.Struct({
+  series: SeriesName,
+  restated_by_source: Schema.Union([Schema.Boolean, Schema.Literal("unknown")]).annotate({
+    description: "true: the exchange restated this series for a split (prices before it are not as traded); " +
+      "false: as traded (verified); \"unknown\": no recording shows either"
+  }),
+  note: Schema.optionalKey(Schema.String)
+})
+export type PriceSeriesBasis = typeof PriceSeriesBasis.Type
+
 export const StepFields = {
+  price_series: Schema.optionalKey(PriceSeriesBasis),
   adjusted_for_steps: Schema.Boolean.annotate({
     description: "True when a step lies in a window: returns across it are on the step-adjusted basis, not a fall"
   }),

@@ -143,6 +143,20 @@ export const Announcement = Schema.Struct({
 
 const SeriesBySymbol = Schema.Record(Schema.String, EncodedSeries)
 
+/** One line of an income statement with its symbol (a statement export rather than a whole page). */
+export const SymbolStatementLine = Schema.Struct({ symbol: Schema.String, ...StatementLine.fields })
+
+const NewsSource = Schema.Struct({ publisher: Schema.String, url: Schema.String, title: Schema.String, publishedAt: Schema.String })
+
+/** A news event: one story, first published at `publishedAt`, with every source that carried it. */
+export const NewsEvent = Schema.Struct({
+  id: Schema.String,
+  title: Schema.String,
+  publishedAt: Schema.String,
+  symbols: Schema.Array(Schema.String),
+  sources: Schema.NonEmptyArray(NewsSource)
+})
+
 /** Every dataset the importer reads, by its manifest id. */
 export const PackDatasets = {
   sectors: Schema.Array(Sector),
@@ -158,7 +172,14 @@ export const PackDatasets = {
   price_disagreements: Disagreements,
   company_pages: Schema.Record(Schema.String, CompanyPage),
   payouts: Schema.Array(PayoutRow),
-  announcements: Schema.Array(Announcement)
+  announcements: Schema.Array(Announcement),
+  announcements_company_pages: Schema.Array(Announcement),
+  company_pages_2025_09: Schema.Record(Schema.String, CompanyPage),
+  payouts_company_pages_2025_09: Schema.Array(PayoutRow),
+  announcements_company_pages_2025_09: Schema.Array(Announcement),
+  financials_sales: Schema.Array(SymbolStatementLine),
+  screener_2026_08_04: Schema.Array(ScreenerRow),
+  news: Schema.Array(NewsEvent)
 }
 
 export type PackDatasetId = keyof typeof PackDatasets

@@ -25,7 +25,18 @@ export type Disagreement = typeof Disagreement.Type
 export const GlitchDay = Schema.Struct({
   date: Schema.String,
   symbols: Schema.Int,
-  affected: Schema.Array(Schema.String)
+  affected: Schema.Array(Schema.String),
+  /**
+   * Which source is wrong for each affected symbol, decided from each
+   * source's internal evidence (GlitchVerdict.ts); absent in packs built
+   * before the verdict existed (then the eod rows are flagged).
+   */
+  wrong: Schema.optional(Schema.Struct({
+    as_traded: Schema.Array(Schema.String),
+    eod: Schema.Array(Schema.String),
+    undecided: Schema.Array(Schema.String)
+  })),
+  reason: Schema.optional(Schema.String)
 })
 export type GlitchDay = typeof GlitchDay.Type
 

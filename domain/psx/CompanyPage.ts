@@ -4,8 +4,9 @@
  * income-statement lines (annual and quarterly, "in thousands except EPS")
  * and ratios (negatives in parentheses). Balance-sheet lines are never read.
  */
+import { parseCompanyPayouts, type PayoutRow } from "./Filings.ts"
 import { tables, textOf } from "./Html.ts"
-import { defined } from "./Parsed.ts"
+import { defined, type Parsed } from "./Parsed.ts"
 import { parseNumber } from "./Values.ts"
 
 export interface StatementLine {
@@ -156,3 +157,7 @@ export const parseCompanyPage = (raw: string): CompanyPage => {
     })
   }
 }
+
+/** The PAYOUTS table of a company page: the same rows as `POST /company/payouts` for that symbol. */
+export const parseCompanyPagePayouts = (symbol: string, raw: string): Parsed<PayoutRow> =>
+  parseCompanyPayouts(symbol, between(raw.replace(/<!--[\s\S]*?-->/g, ""), 'id="payouts"', 'id="reports"'))

@@ -3,7 +3,7 @@
  * symbol), `POST /company/payouts` (one company) and `POST /payouts`
  * (market-wide payouts). Announcements are filings, not independent press.
  */
-import { tables } from "./Html.ts"
+import { type Cell, tables } from "./Html.ts"
 import { collector, defined, type Parsed } from "./Parsed.ts"
 import { parseFinancialResult, parsePayoutDetails, type PayoutPart, type PeriodType } from "./PayoutNotation.ts"
 import { parseKarachiDateTime, parseRange } from "./Values.ts"
@@ -21,9 +21,10 @@ export interface Announcement {
   readonly revoked: boolean
 }
 
-const PORTAL = "https://dps.psx.com.pk"
+export const PORTAL = "https://dps.psx.com.pk"
 
-const contentKey = (...parts: ReadonlyArray<string>) => {
+/** A stable id from a row's content, for rows that link no document. */
+export const contentKey = (...parts: ReadonlyArray<string>) => {
   // FNV-1a over the row's content: stable across runs, no I/O.
   let h = 0x811c9dc5
   for (const ch of parts.join("|")) {
@@ -54,24 +55,39 @@ export const parseAnnouncements = (html: string): Parsed<Announcement> => {
       out.skip("no symbol")
       continue
     }
-    const pdf = links?.links.find((l) => l.endsWith(".pdf"))
-    const image = links?.inner["data-images"]
-    const docId = pdf ? /(\d+)(?:-\d+)?\.pdf$/.exec(pdf)?.[1] : image ? /^(\d+)/.exec(image)?.[1] : undefined
     const text = title?.text ?? ""
     out.rows.push({
-      id: docId ?? contentKey(symbol, publishedAt, text),
+      ...documentOf(links),
+      id: documentIdOf(links) ?? contentKey(symbol, publishedAt, text),
       symbol,
       publishedAt,
       title: text,
-      revoked: /\b(revoked|withdrawn|withdrawal of|cancell?ation of (the )?announcement)\b/i.test(text),
-      ...defined({
-        companyName: name?.text || undefined,
-        documentUrl: pdf ? (pdf.startsWith("http") ? pdf : PORTAL + pdf) : undefined,
-        imageUrl: image ? `${PORTAL}/download/image/${image}` : undefined
-      })
+      revoked: isRevocation(text),
+      ...defined({ companyName: name?.text || undefined })
     })
   }
   return out.done()
+}
+
+/** The title says the announcement was withdrawn or revoked. */
+export const isRevocation = (title: string) =>
+  /\b(revoked|withdrawn|withdrawal of|cancell?ation of (the )?announcement)\b/i.test(title)
+
+/** The portal's document id of a row's links cell (its PDF, else its image), when it links one. */
+export const documentIdOf = (links: Cell | undefined): string | undefined => {
+  const pdf = links?.links.find((l) => l.endsWith(".pdf"))
+  const image = links?.inner["data-images"]
+  return pdf ? /(\d+)(?:-\d+)?\.pdf$/.exec(pdf)?.[1] : image ? /^(\d+)/.exec(image)?.[1] : undefined
+}
+
+/** The absolute document and image addresses of a row's links cell. */
+export const documentOf = (links: Cell | undefined): { documentUrl?: string; imageUrl?: string } => {
+  const pdf = links?.links.find((l) => l.endsWith(".pdf"))
+  const image = links?.inner["data-images"]
+  return defined({
+    documentUrl: pdf ? (pdf.startsWith("http") ? pdf : PORTAL + pdf) : undefined,
+    imageUrl: image ? `${PORTAL}/download/image/${image}` : undefined
+  })
 }
 
 export interface PayoutRow {
@@ -100,13 +116,18 @@ export const parseCompanyPayouts = (symbol: string, html: string): Parsed<Payout
     }
     const range = parseRange(closure?.text)
     const period = parseFinancialResult(result?.text ?? "")
+    const announcedAt = parseKarachiDateTime(date?.text)
+    // A period that ends after the payout was announced is a typo on the
+    // portal (BOP: "31/12/2025(HYR)" announced Aug 2025): unknown, not a guess.
+    const impossible = period.periodEnd !== undefined && announcedAt !== undefined && period.periodEnd > announcedAt.slice(0, 10)
+    if (impossible) out.skip("period end after its announcement")
     out.rows.push({
       symbol: symbol.toUpperCase(),
       details: details?.text ?? "",
       parts,
       ...defined({
-        announcedAt: parseKarachiDateTime(date?.text),
-        periodEnd: period.periodEnd,
+        announcedAt,
+        periodEnd: impossible ? undefined : period.periodEnd,
         periodType: period.periodType,
         bookClosureFrom: range.from,
         bookClosureTo: range.to

@@ -50,6 +50,12 @@ export const parsePayoutDetails = (raw: string): ReadonlyArray<PayoutPart> => {
       ...(sequence ? { sequence } : {})
     })
   }
+  if (parts.length === 0) {
+    // A right with its terms in words: "22.45% AT PAR (R)", "70% AT A PREMIUM OF Rs.2/= PER SHARE (R)".
+    const right = /([\dO][\dO,.]*)\s*%\s*AT\s[^()]*\(\s*R\s*\)/i.exec(raw)
+    const value = parseNumber(right?.[1])
+    if (value !== undefined) parts.push({ kind: "right", percent: value })
+  }
   return parts
 }
 
@@ -58,7 +64,7 @@ const periodTypes: ReadonlyArray<PeriodType> = ["YR", "HYR", "IQ", "IIQ", "IIIQ"
 
 /** "30/06/2026(HYR)" → the period end and its type. */
 export const parseFinancialResult = (raw: string): { periodEnd?: string; periodType?: PeriodType } => {
-  const m = /(\d{1,2}\/\d{1,2}\/\d{4})\s*\(\s*(YR|HYR|IQ|IIQ|IIIQ)\s*\)/i.exec(raw)
+  const m = /([\dO]{1,2}\/[\dO]{1,2}\/[\dO]{4})\s*\(\s*(YR|HYR|IQ|IIQ|IIIQ)\s*\)/i.exec(raw)
   if (!m) {
     const d = parseDate(raw.trim())
     return d ? { periodEnd: d } : {}

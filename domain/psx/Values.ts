@@ -66,7 +66,8 @@ export const parseDate = (raw: string | undefined): string | undefined => {
     const month = months[m[1]!.toLowerCase().slice(0, m[1]!.length > 4 ? 3 : m[1]!.length)] ?? months[m[1]!.toLowerCase().slice(0, 3)]
     return month ? iso(Number(m[3]), month, Number(m[2])) : undefined
   }
-  m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(s)
+  // Old rows type the letter O for a zero ("3O/O6/2OO5").
+  m = /^([\dO]{1,2})\/([\dO]{1,2})\/([\dO]{4})$/.exec(s.replace(/O/g, (o, i: number) => (/[\d\/O]/.test(s[i - 1] ?? "") || /[\d\/]/.test(s[i + 1] ?? "") ? "0" : o)))
   if (m) return iso(Number(m[3]), Number(m[2]), Number(m[1]))
   m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?Z?)?$/.exec(s)
   if (m) {
@@ -96,7 +97,7 @@ export const parseKarachiDateTime = (date: string | undefined, time?: string): s
 /** "19/08/2026  - 20/08/2026 " → both dates; either may be missing. */
 export const parseRange = (raw: string | undefined): { from?: string; to?: string } => {
   if (raw === undefined) return {}
-  const [a, b] = raw.split(/\s+-\s+|\s*-\s*(?=\d{1,2}\/)/)
+  const [a, b] = raw.trim().replace(/\s*-$/, " - ").split(/\s+-\s+|\s*-\s*(?=[\dO]{1,2}\/)/)
   const from = parseDate(a)
   const to = parseDate(b)
   return { ...(from ? { from } : {}), ...(to ? { to } : {}) }

@@ -27,6 +27,14 @@ export interface AppConfigShape {
   /** The ledger's Ed25519 checkpoint-signing private key (PEM), from LEDGER_SIGNING_KEY or the file LEDGER_SIGNING_KEY_FILE. */
   readonly ledgerSigningKey: Option.Option<Redacted.Redacted>
   readonly ledgerSigningKeyFile: Option.Option<string>
+  /** MCP sessions: ended after this many idle minutes; at most `cap` kept (least recently used ended first). */
+  readonly mcpSessions: { readonly idleMinutes: number; readonly cap: number }
+  /**
+   * Public keys (PEM, one or more) whose checkpoints verify, from LEDGER_TRUSTED_KEYS or the file
+   * LEDGER_TRUSTED_KEYS_FILE; the configured signing key's own public key is trusted besides them.
+   */
+  readonly ledgerTrustedKeys: Option.Option<string>
+  readonly ledgerTrustedKeysFile: Option.Option<string>
 }
 
 const positive = (name: string, fallback: number) =>
@@ -57,6 +65,16 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
     Config.map(Option.filter((key) => Redacted.value(key).trim() !== ""))
   ),
   ledgerSigningKeyFile: Config.option(Config.String("LEDGER_SIGNING_KEY_FILE")).pipe(
+    Config.map(Option.filter((path) => path.trim() !== ""))
+  ),
+  mcpSessions: Config.all({
+    idleMinutes: positive("PSX_MCP_SESSION_IDLE_MINUTES", 30),
+    cap: Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "PSX_MCP_SESSIONS").pipe(Config.withDefault(1_000))
+  }),
+  ledgerTrustedKeys: Config.option(Config.String("LEDGER_TRUSTED_KEYS")).pipe(
+    Config.map(Option.filter((pem) => pem.trim() !== ""))
+  ),
+  ledgerTrustedKeysFile: Config.option(Config.String("LEDGER_TRUSTED_KEYS_FILE")).pipe(
     Config.map(Option.filter((path) => path.trim() !== ""))
   )
 })

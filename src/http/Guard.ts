@@ -1,10 +1,10 @@
 /**
  * The outermost request middleware, around every route (HttpApi, MCP, docs):
  *
- * - gives each request an id (`x-request-id`, echoed back);
+ * - gives each request an id (`x-request-id`, echoed back; handlers read it as `ServerRequestId`);
  * - applies the per-client rate limit (health and readiness are exempt);
  * - serves the read model's encoded answers for the hottest canonical market
- *   URLs (market/EncodedAnswers.ts) before the HttpApi pipeline;
+ *   URLs (market/readmodel/EncodedAnswers.ts) before the HttpApi pipeline;
  * - answers an unknown route with a 404 error record;
  * - turns a defect into 500 INTERNAL with no stack or SQL in the body, logged
  *   server-side with the request id; a malformed or oversized body that only
@@ -15,8 +15,9 @@ import { Cause, Effect, type Types } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { type ErrorCode, statusOf } from "../../domain/Errors.ts"
-import { EncodedAnswers } from "../market/EncodedAnswers.ts"
-import { RateLimiter } from "./RateLimiter.ts"
+import { EncodedAnswers } from "../market/readmodel/EncodedAnswers.ts"
+import { RateLimiter, type RouteKind } from "./RateLimiter.ts"
+import { ServerRequestId } from "./RequestId.ts"
 import { describeSchemaError } from "./Validation.ts"
 
 const errorResponse = (code: ErrorCode, message: string, headers?: Record<string, string>) =>
@@ -27,10 +28,16 @@ const exempt = new Set(["/health", "/ready"])
 let sequence = 0
 const nextRequestId = () => `${Date.now().toString(36)}-${(++sequence).toString(36)}`
 
-/** The rate-limit bucket: the authenticated principal, else the address (RateLimiter.clientOf). */
-const clientOf = (limiter: typeof RateLimiter.Service, request: HttpServerRequest.HttpServerRequest) => {
+/** Private routes: the portfolio, the keys and the session (PortfolioApi, AccountApi). */
+const PRIVATE = "/v1/me/"
+
+const kindOf = (method: string, path: string): RouteKind =>
+  !path.startsWith(PRIVATE) ? "public" : method === "POST" && path === "/v1/me/session" ? "session" : "private"
+
+/** The rate-limit bucket of a request (RateLimiter.bucketOf). */
+const bucketOf = (limiter: typeof RateLimiter.Service, request: HttpServerRequest.HttpServerRequest, path: string) => {
   const address = request.remoteAddress
-  return limiter.clientOf(request.headers["authorization"], address._tag === "Some" ? address.value : "unknown")
+  return limiter.bucketOf(kindOf(request.method, path), request.headers["authorization"], address._tag === "Some" ? address.value : "unknown")
 }
 
 /** What a failure or defect that escaped the handlers means for the client. */
@@ -81,7 +88,7 @@ export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
           ? Effect.succeed(errorResponse("RATE_LIMITED", `rate limit exceeded; retry after ${wait} s`, {
             "retry-after": String(wait)
           }))
-          : Effect.catchCause(httpEffect, (cause) => {
+          : Effect.catchCause(Effect.provideService(httpEffect, ServerRequestId, requestId), (cause) => {
             const res = fromCause(cause, requestId)
             return res.status >= 500
               ? Effect.as(Effect.logError({ msg: "request failed", requestId, cause: Cause.pretty(cause) }), res)
@@ -105,7 +112,7 @@ export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
             answer === undefined
               ? handle(0)
               : Effect.succeed(HttpServerResponse.uint8Array(answer.body, { status: answer.status, contentType: "application/json" })))
-      return Effect.flatMap(Effect.flatMap(limiter.take(clientOf(limiter, request)), serve), (response) =>
+      return Effect.flatMap(Effect.flatMap(limiter.take(bucketOf(limiter, request, path)), serve), (response) =>
         Effect.as(
           Effect.logInfo({
             msg: "request",

@@ -1,14 +1,23 @@
 /**
- * Per-principal token buckets. A request is charged to the principal (the
- * user) its bearer credential authenticated as, once the credential has been
- * seen to authenticate; a missing, made-up or not-yet-checked credential is
- * charged to the client's address. So rotating invented tokens from one
- * address drains that address's bucket, and adds no buckets.
+ * Token buckets, one per client and kind of route:
  *
- * Each bucket refills at `perSecond` tokens a second up to `burst`; a request
- * takes one token. Memory is bounded: at most `maxBuckets` buckets and
- * `maxBuckets` remembered credentials (least recently used evicted first);
- * a remembered credential is forgotten after a minute, or when revoked.
+ * - public routes (market data, MCP, docs, the website) are always charged to
+ *   the client's address, whatever bearer credential is sent: minting
+ *   sessions does not multiply an address's limit;
+ * - private routes (`/v1/me/…`) are charged to the principal (the user) the
+ *   credential authenticated as, once it has been seen to authenticate, so a
+ *   user's requests are not refused because their address is busy with public
+ *   traffic; a missing, made-up or not-yet-checked credential is charged to a
+ *   private bucket of its address (rotating invented tokens adds no buckets);
+ * - creating a session (`POST /v1/me/session`) has a small bucket of its own
+ *   per address: a tenth of the burst (at least 5), refilled at a fiftieth of
+ *   the rate.
+ *
+ * Each bucket refills at its rate up to its burst; a request takes one token.
+ * Memory is bounded: at most `maxBuckets` buckets and `maxBuckets`
+ * remembered credentials (least recently used evicted first); a remembered
+ * credential is forgotten after a minute, or when its key is revoked
+ * (Keys.revoke).
  */
 import { Clock, Context, Effect, Layer } from "effect"
 import { createHash } from "node:crypto"
@@ -18,11 +27,19 @@ import { AppConfig } from "../config/AppConfig.ts"
 export const MAX_BUCKETS = 10_000
 const REMEMBER_MS = 60_000
 
+/** What a route is, for rate limiting. */
+export type RouteKind = "public" | "private" | "session"
+
+export interface Bucket {
+  readonly key: string
+  readonly limit: "requests" | "sessions"
+}
+
 export interface RateLimiterShape {
-  /** Takes a token for `client`; answers 0 when allowed, else the seconds to wait. */
-  readonly take: (client: string) => Effect.Effect<number>
-  /** The bucket a request is charged to: its authenticated principal, else its address. */
-  readonly clientOf: (authorization: string | undefined, address: string) => string
+  /** Takes a token from `bucket`; answers 0 when allowed, else the seconds to wait. */
+  readonly take: (bucket: Bucket) => Effect.Effect<number>
+  /** The bucket a request is charged to (see the module comment). */
+  readonly bucketOf: (kind: RouteKind, authorization: string | undefined, address: string) => Bucket
   /** Records that `credential` (the bearer secret) authenticated as `principal`, on behalf of key `keyId`. */
   readonly authenticated: (credential: string, principal: string, keyId: string, now: number) => void
   /** Forgets a revoked key: its later requests are charged to their address again. */
@@ -50,11 +67,16 @@ export class RateLimiter extends Context.Service<RateLimiter, RateLimiterShape>(
   static readonly make = (perSecond: number, burst: number, maxBuckets = MAX_BUCKETS): RateLimiterShape => {
     const buckets = new Map<string, { tokens: number; at: number }>()
     const known = new Map<string, { readonly principal: string; readonly keyId: string; readonly at: number }>()
+    const limits = {
+      requests: { perSecond, burst },
+      sessions: { perSecond: perSecond / 50, burst: Math.max(5, Math.floor(burst / 10)) }
+    }
     let lastNow = 0
     return {
-      take: (client) =>
+      take: ({ key: client, limit }) =>
         Effect.map(Clock.currentTimeMillis, (now) => {
           lastNow = now
+          const { perSecond, burst } = limits[limit]
           const bucket = buckets.get(client)
           if (bucket === undefined) {
             touch(buckets, client, { tokens: burst - 1, at: now }, maxBuckets)
@@ -69,13 +91,15 @@ export class RateLimiter extends Context.Service<RateLimiter, RateLimiterShape>(
           }
           return Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond))
         }),
-      clientOf: (authorization, address) => {
+      bucketOf: (kind, authorization, address) => {
+        if (kind === "public") return { key: `ip:${address}`, limit: "requests" }
+        if (kind === "session") return { key: `session:${address}`, limit: "sessions" }
         const bearer = bearerOf(authorization)
         if (bearer !== undefined) {
           const hit = known.get(fingerprint(bearer))
-          if (hit !== undefined && lastNow - hit.at <= REMEMBER_MS) return `principal:${hit.principal}`
+          if (hit !== undefined && lastNow - hit.at <= REMEMBER_MS) return { key: `principal:${hit.principal}`, limit: "requests" }
         }
-        return `ip:${address}`
+        return { key: `private:${address}`, limit: "requests" }
       },
       authenticated: (credential, principal, keyId, now) => {
         touch(known, fingerprint(credential), { principal, keyId, at: now }, maxBuckets)

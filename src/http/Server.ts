@@ -2,28 +2,30 @@
  * The HTTP server: the API routes, the OpenAPI document, the offline docs
  * page and the global guard, on Node's http server.
  */
-import { NodeHttpServer } from "@effect/platform-node"
 import { ByteSize, Effect, Layer } from "effect"
 import { HttpIncomingMessage, HttpRouter } from "effect/http"
-import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
-import { createServer } from "node:http"
+import { HttpApiBuilder } from "effect/http-api"
 import { AppConfig } from "../config/AppConfig.ts"
 import { AccountHttp, LedgerServices, PortfolioHttp } from "../ledger/LedgerHttp.ts"
-import { BoardHttp } from "../market/BoardHttp.ts"
-import { AnalyticsHttp } from "../market/AnalyticsHttp.ts"
+import { BoardHttp } from "../market/board/BoardHttp.ts"
+import { AnalyticsHttp } from "../market/analytics/AnalyticsHttp.ts"
 import { MarketHttp, MarketServices } from "../market/MarketHttp.ts"
 import { AiHttp } from "../mcp/Catalogue.ts"
 import { McpLive } from "../mcp/Server.ts"
+import { Readiness } from "../system/Readiness.ts"
 import { SystemHttp } from "../system/SystemHttp.ts"
 import { WebLive } from "../web/WebRoutes.ts"
 import { Api } from "./Api.ts"
-import { Cursors } from "./Cursors.ts"
+import { DocsLive } from "./Docs.ts"
+import * as FrontDoor from "./FrontDoor.ts"
+import { Cursors } from "../paging/Cursors.ts"
 import { GuardLive } from "./Guard.ts"
 import { RateLimiter } from "./RateLimiter.ts"
 import { ValidationLive } from "./Validation.ts"
 
 /** The feature services the routes use; provided outside the server so tools and tests share them. */
-export const Services = LedgerServices.pipe(
+export const Services = Readiness.layer.pipe(
+  Layer.provideMerge(LedgerServices),
   Layer.provideMerge(MarketServices),
   Layer.provideMerge(Cursors.layer),
   Layer.provideMerge(RateLimiter.layer)
@@ -38,18 +40,26 @@ export const Routes = Layer.mergeAll(
     Layer.provide([SystemHttp, MarketHttp, BoardHttp, AnalyticsHttp, AccountHttp, PortfolioHttp, AiHttp]),
     Layer.provide(ValidationLive)
   ),
-  HttpApiScalar.layer(Api, { path: "/docs" }),
+  DocsLive,
   McpLive,
   WebLive,
   GuardLive
 )
 
-/** The listening server on the configured host and port. */
-export const layer = Layer.unwrap(
+/** How long any request may wait for its answer before a 503 record (FrontDoor.ts). */
+export const REQUEST_DEADLINE_MS = 30_000
+
+/**
+ * The listening server on the configured host and port. Build it first: it
+ * answers every request (503 "starting") until `layer` attaches the routes.
+ */
+export const FrontDoorLive = Layer.unwrap(
   Effect.map(AppConfig, (config) =>
-    HttpRouter.serve(Routes, { disableLogger: true }).pipe(
-      Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host })),
-      Layer.provide(BodyLimit),
-      Layer.provideMerge(Services)
-    ))
+    FrontDoor.layer({ port: config.port, host: config.host, deadlineMs: REQUEST_DEADLINE_MS }))
+)
+
+/** The routes, attached to the `HttpServer` (FrontDoorLive) once the services are built. */
+export const layer = HttpRouter.serve(Routes, { disableLogger: true }).pipe(
+  Layer.provide(BodyLimit),
+  Layer.provideMerge(Services)
 )

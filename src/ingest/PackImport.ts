@@ -65,7 +65,7 @@ export class PackImport extends Context.Service<PackImport, {
           // Coverage per dataset, for /v1/freshness.
           yield* sql`
             UPDATE datasets d SET coverage_symbols = c.symbols, coverage_first = c.first, coverage_last = c.last
-            FROM (
+            FROM (SELECT dataset, max(symbols) AS symbols, min(first) AS first, max(last) AS last FROM (
               SELECT dataset, count(DISTINCT symbol)::int AS symbols, min(date) AS first, max(date) AS last FROM daily_prices GROUP BY dataset
               UNION ALL SELECT dataset, count(DISTINCT symbol)::int, NULL, NULL FROM securities GROUP BY dataset
               UNION ALL SELECT dataset, count(DISTINCT symbol)::int, NULL, NULL FROM fundamentals GROUP BY dataset
@@ -74,7 +74,10 @@ export class PackImport extends Context.Service<PackImport, {
               UNION ALL SELECT dataset, count(DISTINCT symbol)::int, min(published_at)::date, max(published_at)::date FROM announcements GROUP BY dataset
               UNION ALL SELECT dataset, count(DISTINCT code)::int, min(as_of), max(as_of) FROM index_levels GROUP BY dataset
               UNION ALL SELECT dataset, count(DISTINCT symbol)::int, NULL, NULL FROM company_profiles GROUP BY dataset
-            ) c WHERE c.dataset = d.id`
+              UNION ALL SELECT dataset, count(DISTINCT symbol)::int, NULL, NULL FROM financial_lines GROUP BY dataset
+              UNION ALL SELECT dataset, count(DISTINCT symbol)::int, min((published_at AT TIME ZONE 'Asia/Karachi')::date),
+                max((published_at AT TIME ZONE 'Asia/Karachi')::date) FROM news_items GROUP BY dataset
+            ) u GROUP BY dataset) c WHERE c.dataset = d.id`
           yield* sql`
             INSERT INTO service_meta (key, value, updated_at) VALUES ('data_pack', ${JSON.stringify(manifest.version)}::jsonb, now())
             ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = now()`

@@ -6,53 +6,15 @@
  * only; every date a row carries comes from the manifest, never a constant.
  */
 import { Effect, Schema } from "effect"
-import { SqlClient, type SqlError } from "effect/sql"
-import { SourceUnavailable } from "../../domain/Errors.ts"
-import type { PackDataset, PackDatasetId } from "../../domain/pack/Datasets.ts"
-import { decodeSeries, type PackManifest, type PackProvenance } from "../../domain/pack/Pack.ts"
+import { SqlClient } from "effect/sql"
+import { decodeSeries } from "../../domain/pack/Pack.ts"
 import { decodeRows, upsert } from "./Bulk.ts"
-import { makeProgress, type StepSummary } from "./Progress.ts"
-import {
-  announcementRow,
-  announcementsTable,
-  fundamentalsRow,
-  fundamentalsTable,
-  payoutCoverageRows,
-  payoutCoverageTable,
-  payoutRows,
-  payoutsTable,
-  securitiesTable,
-  securityRow
-} from "./Tables.ts"
+import { companySteps } from "./CompanySteps.ts"
+import { makeProgress } from "./Progress.ts"
+import { dateOf, type ImportStep, provenance, summary } from "./Steps.ts"
+import { dailyPricesTable, securitiesTable, securityRow } from "./Tables.ts"
 
-export interface StepContext {
-  readonly manifest: PackManifest
-  /** A dataset of the pack, decoded. */
-  readonly read: <K extends PackDatasetId>(id: K) => Effect.Effect<PackDataset<K>, SourceUnavailable>
-}
-
-export interface ImportStep {
-  readonly name: string
-  readonly run: (ctx: StepContext) => Effect.Effect<StepSummary, SourceUnavailable | SqlError.SqlError, SqlClient.SqlClient>
-}
-
-const summary = (dataset: string, read: number, written: number, skipped: Record<string, number> = {}): StepSummary => ({
-  dataset,
-  read,
-  written,
-  skipped
-})
-
-/** The manifest entry of a dataset (decoding guarantees its provenance fields are present). */
-const provenance = (manifest: PackManifest, id: string): Effect.Effect<PackProvenance, SourceUnavailable> =>
-  Effect.gen(function*() {
-    const entry = manifest.datasets.find((d) => d.id === id)
-    if (entry !== undefined) return entry
-    return yield* new SourceUnavailable({ message: `data pack manifest has no dataset ${id}` })
-  })
-
-/** The calendar date of an as-of (an instant's date in UTC, or the date itself). */
-const dateOf = (asOf: string) => asOf.slice(0, 10)
+export type { ImportStep, StepContext } from "./Steps.ts"
 
 const sectors: ImportStep = {
   name: "sectors",
@@ -99,6 +61,16 @@ const indexMembership: ImportStep = {
           })
         }
       }
+      // The screener's index lists give KSE-100 membership on the day of the snapshot (no weights).
+      const listed = "screener_2026_08_04"
+      const listedOn = dateOf((yield* provenance(manifest, listed)).asOf)
+      for (const r of yield* read(listed)) {
+        if (!r.listedIn.includes("KSE100")) continue
+        rows.push({
+          index_code: "KSE100", symbol: r.symbol, effective_date: listedOn, weight_pct: null,
+          free_float_shares: r.freeFloatShares ?? null, market_cap: r.marketCap ?? null, dataset: listed
+        })
+      }
       yield* upsert({
         table: "index_membership",
         columns: {
@@ -131,14 +103,27 @@ const indexLevels: ImportStep = {
     })
 }
 
-const GLITCH_FLAG = "source_glitch: differs from the as-traded close on a day many symbols did"
+const GLITCH_FLAG = "source_glitch: the two recordings disagree on a day many symbols did, and this source's row is the wrong one"
+const UNDECIDED_FLAG = "source_glitch: the two recordings disagree on a day many symbols did; which is wrong is undecided"
+
+/** `symbol|date|series` of every row a glitch verdict flags (packs without a verdict: the eod rows). */
+const glitchFlags = (days: ReadonlyArray<import("../../domain/pack/Restatements.ts").GlitchDay>) => {
+  const out = new Map<string, string>()
+  for (const g of days) {
+    const w = g.wrong ?? { as_traded: [], eod: g.affected, undecided: [] }
+    for (const s of w.as_traded) out.set(`${s}|${g.date}|as_traded`, GLITCH_FLAG)
+    for (const s of w.eod) out.set(`${s}|${g.date}|eod`, GLITCH_FLAG)
+    for (const s of w.undecided) for (const k of ["as_traded", "eod"]) out.set(`${s}|${g.date}|${k}`, UNDECIDED_FLAG)
+  }
+  return out
+}
 
 const dailyPrices: ImportStep = {
   name: "daily_prices",
   run: ({ read }) =>
     Effect.gen(function*() {
       const diff = yield* read("price_disagreements")
-      const glitch = new Set(diff.glitchDays.flatMap((g) => g.affected.map((s) => `${s}|${g.date}`)))
+      const glitch = glitchFlags(diff.glitchDays)
       const rows: Array<Record<string, unknown>> = []
       const series: ReadonlyArray<readonly ["eod" | "as_traded", "prices_eod" | "prices_as_traded" | "prices_historical_engro"]> = [
         ["eod", "prices_eod"],
@@ -151,7 +136,7 @@ const dailyPrices: ImportStep = {
             rows.push({
               symbol, series: kind, date: r.date, open: r.open ?? null, high: r.high ?? null, low: r.low ?? null,
               close: r.close, volume: r.volume ?? null,
-              flag: kind === "eod" && glitch.has(`${symbol}|${r.date}`) ? GLITCH_FLAG : null, dataset
+              flag: glitch.get(`${symbol}|${r.date}|${kind}`) ?? null, dataset
             })
           }
         }
@@ -174,15 +159,7 @@ const dailyPrices: ImportStep = {
         })
       }
       const progress = makeProgress("daily prices", rows.length)
-      yield* upsert({
-        table: "daily_prices",
-        columns: {
-          symbol: "text", series: "text", date: "date", open: "numeric", high: "numeric", low: "numeric",
-          close: "numeric", volume: "numeric", flag: "text", dataset: "text"
-        },
-        key: ["symbol", "series", "date"],
-        batch: 20_000
-      }, rows, progress.advance)
+      yield* upsert(dailyPricesTable, rows, progress.advance)
       return summary("daily_prices", rows.length, rows.length,
         skipped > 0 ? { [`${[...summaryDays].join(", ")} already in the as-traded recording`]: skipped } : {})
     })
@@ -258,126 +235,6 @@ const quotes: ImportStep = {
     })
 }
 
-const fundamentals: ImportStep = {
-  name: "fundamentals",
-  run: ({ manifest, read }) =>
-    Effect.gen(function*() {
-      const screener = yield* read("screener")
-      const asOf = (yield* provenance(manifest, "screener")).asOf
-      const rows = screener.map((s) => fundamentalsRow(s, asOf, "screener"))
-      yield* upsert(fundamentalsTable, rows)
-      return summary("fundamentals", screener.length, rows.length)
-    })
-}
-
-const companyPages: ImportStep = {
-  name: "company_pages",
-  run: ({ manifest, read }) =>
-    Effect.gen(function*() {
-      const pages = yield* read("company_pages")
-      const asOf = (yield* provenance(manifest, "company_pages")).asOf
-      const entries = Object.entries(pages)
-      yield* upsert({
-        table: "company_profiles",
-        columns: {
-          symbol: "text", description: "text", fiscal_year_end: "text", shares: "numeric",
-          free_float_shares: "numeric", free_float_pct: "numeric", market_cap: "numeric", circuit_low: "numeric",
-          circuit_high: "numeric", week52_low: "numeric", week52_high: "numeric", as_of: "timestamptz", dataset: "text"
-        },
-        key: ["symbol"]
-      }, entries.map(([symbol, p]) => ({
-        symbol, description: p.description ?? null, fiscal_year_end: p.fiscalYearEnd ?? null, shares: p.shares ?? null,
-        free_float_shares: p.freeFloatShares ?? null, free_float_pct: p.freeFloatPct ?? null,
-        market_cap: p.marketCapThousands !== undefined ? p.marketCapThousands * 1000 : null,
-        circuit_low: p.circuitLow ?? null, circuit_high: p.circuitHigh ?? null, week52_low: p.week52Low ?? null,
-        week52_high: p.week52High ?? null, as_of: asOf, dataset: "company_pages"
-      })))
-      const lines = entries.flatMap(([symbol, p]) =>
-        p.statements.map((s) => ({
-          symbol, period_type: s.periodType, period: s.period, fiscal_year: s.fiscalYear ?? null,
-          quarter: s.quarter ?? null, line: s.line, value: s.value, units: s.units, dataset: "company_pages"
-        }))
-      )
-      yield* upsert({
-        table: "financial_lines",
-        columns: {
-          symbol: "text", period_type: "text", period: "text", fiscal_year: "integer", quarter: "integer",
-          line: "text", value: "numeric", units: "text", dataset: "text"
-        },
-        key: ["symbol", "period_type", "period", "line"]
-      }, lines)
-      const ratios = entries.flatMap(([symbol, p]) => p.ratios.map((r) => ({ symbol, ...r, dataset: "company_pages" })))
-      yield* upsert({
-        table: "company_ratios",
-        columns: { symbol: "text", period: "text", name: "text", value: "numeric", dataset: "text" },
-        key: ["symbol", "period", "name"]
-      }, ratios)
-      return summary("company_pages", entries.length, lines.length + ratios.length)
-    })
-}
-
-const payouts: ImportStep = {
-  name: "payouts",
-  run: ({ read }) =>
-    Effect.gen(function*() {
-      const rows = yield* read("payouts")
-      const out = payoutRows(rows, "payouts")
-      yield* upsert(payoutsTable, out)
-      yield* upsert(payoutCoverageTable, payoutCoverageRows(rows, "payouts"))
-      return summary("payouts", rows.length, out.length)
-    })
-}
-
-const closure = (p: { readonly details: string; readonly book_closure_from: string | null; readonly book_closure_to: string | null }) =>
-  `${p.details} (book closure ${p.book_closure_from ?? "?"} to ${p.book_closure_to ?? "?"})`
-
-const corporateActions: ImportStep = {
-  name: "corporate_actions (derived)",
-  run: ({ read }) =>
-    Effect.gen(function*() {
-      const marketSummary = yield* read("market_summary_20210121")
-      const payoutOut = payoutRows(yield* read("payouts"), "payouts")
-      const { disagreements } = yield* read("price_disagreements")
-      const actions = [
-        ...marketSummary.flatMap((r) =>
-          r.exMarkers.map((m) => ({
-            id: `ex-${r.symbol}-${r.date}-${m}`, symbol: r.symbol,
-            kind: m === "XD" ? "ex_dividend" : m === "XB" ? "ex_bonus" : "ex_right",
-            ex_date: r.date, ratio: null,
-            details: `${m} marker on the exchange's market summary for ${r.date}`, dataset: "market_summary_20210121"
-          }))
-        ),
-        ...payoutOut.map((p) => ({
-          id: `payout-${p.id}`, symbol: p.symbol, kind: p.kind === "cash" ? "cash_dividend" : p.kind,
-          ex_date: p.book_closure_from, ratio: p.kind !== "cash" && p.percent !== null ? p.percent / 100 : null,
-          details: closure(p), dataset: "payouts"
-        })),
-        ...disagreements.map((d) => ({
-          id: `restated-${d.symbol}`, symbol: d.symbol, kind: "restatement", ex_date: null, ratio: d.factor,
-          details: `The exchange's eod series is ${d.factor} × the as-traded closes over ${d.points} shared days ` +
-            `(${d.from} to ${d.to}): a split or consolidation after ${d.to} whose notice is not recorded; date unknown.`,
-          dataset: "price_disagreements"
-        }))
-      ]
-      yield* upsert({
-        table: "corporate_actions",
-        columns: { id: "text", symbol: "text", kind: "text", ex_date: "date", ratio: "numeric", details: "text", dataset: "text" },
-        key: ["id"]
-      }, actions)
-      return summary("corporate_actions (derived)", actions.length, actions.length)
-    })
-}
-
-const announcements: ImportStep = {
-  name: "announcements",
-  run: ({ read }) =>
-    Effect.gen(function*() {
-      const rows = yield* read("announcements")
-      yield* upsert(announcementsTable, rows.map((a) => announcementRow(a, "announcements")))
-      return summary("announcements", rows.length, rows.length)
-    })
-}
-
 /** In order: later steps derive from rows earlier steps wrote. */
 export const importSteps: ReadonlyArray<ImportStep> = [
   sectors,
@@ -387,9 +244,5 @@ export const importSteps: ReadonlyArray<ImportStep> = [
   dailyPrices,
   priceDisagreements,
   quotes,
-  fundamentals,
-  companyPages,
-  payouts,
-  corporateActions,
-  announcements
+  ...companySteps
 ]

@@ -3,9 +3,11 @@
  * import and the live portal refresh: one place per table.
  */
 import { searchKey, securityTypeOf } from "../../domain/market/Classify.ts"
+import type { CompanyPage } from "../../domain/psx/CompanyPage.ts"
 import type { Announcement, PayoutRow } from "../../domain/psx/Filings.ts"
 import type { ListedSymbol, ScreenerRow } from "../../domain/psx/Listing.ts"
 import type { BoardRow } from "../../domain/psx/Prices.ts"
+import type { NewsEvent } from "../../domain/news/News.ts"
 import type { UpsertSpec } from "./Bulk.ts"
 
 export const securitiesTable: UpsertSpec = {
@@ -45,6 +47,17 @@ export const fundamentalsTable: UpsertSpec = {
     dataset: "text"
   },
   key: ["symbol"]
+}
+
+/** Every screener snapshot, one row per symbol and snapshot (migration 0007). */
+export const fundamentalsSnapshotsTable: UpsertSpec = {
+  table: "fundamentals_snapshots",
+  columns: {
+    symbol: "text", market_cap: "numeric", price: "numeric", change_pct: "numeric", change_year_pct: "numeric",
+    pe_ttm: "numeric", dividend_yield_pct: "numeric", free_float_shares: "numeric", volume_30d_avg: "numeric",
+    listed_in: "text[]", as_of: "text", dataset: "text"
+  },
+  key: ["symbol", "dataset"]
 }
 
 export const fundamentalsRow = (s: ScreenerRow, asOf: string, dataset: string) => ({
@@ -145,3 +158,101 @@ export const announcementRow = (a: Announcement, dataset: string) => ({
   id: a.id, symbol: a.symbol, company_name: a.companyName ?? null, published_at: a.publishedAt, title: a.title,
   document_url: a.documentUrl ?? null, image_url: a.imageUrl ?? null, revoked: a.revoked, dataset
 })
+
+export const sectorsTable: UpsertSpec = {
+  table: "sectors",
+  columns: { code: "text", name: "text", dataset: "text" },
+  key: ["code"]
+}
+
+export const indexMembershipTable: UpsertSpec = {
+  table: "index_membership",
+  columns: {
+    index_code: "text", symbol: "text", effective_date: "date", weight_pct: "numeric",
+    free_float_shares: "numeric", market_cap: "numeric", dataset: "text"
+  },
+  key: ["index_code", "symbol", "effective_date"]
+}
+
+export const dailyPricesTable: UpsertSpec = {
+  table: "daily_prices",
+  columns: {
+    symbol: "text", series: "text", date: "date", open: "numeric", high: "numeric", low: "numeric",
+    close: "numeric", volume: "numeric", flag: "text", dataset: "text"
+  },
+  key: ["symbol", "series", "date"],
+  batch: 20_000
+}
+
+export const companyProfilesTable: UpsertSpec = {
+  table: "company_profiles",
+  columns: {
+    symbol: "text", description: "text", fiscal_year_end: "text", shares: "numeric",
+    free_float_shares: "numeric", free_float_pct: "numeric", market_cap: "numeric", circuit_low: "numeric",
+    circuit_high: "numeric", week52_low: "numeric", week52_high: "numeric", as_of: "timestamptz", dataset: "text"
+  },
+  key: ["symbol"]
+}
+
+export const companyProfileRow = (symbol: string, p: CompanyPage, asOf: string, dataset: string) => ({
+  symbol, description: p.description ?? null, fiscal_year_end: p.fiscalYearEnd ?? null, shares: p.shares ?? null,
+  free_float_shares: p.freeFloatShares ?? null, free_float_pct: p.freeFloatPct ?? null,
+  market_cap: p.marketCapThousands !== undefined ? p.marketCapThousands * 1000 : null,
+  circuit_low: p.circuitLow ?? null, circuit_high: p.circuitHigh ?? null, week52_low: p.week52Low ?? null,
+  week52_high: p.week52High ?? null, as_of: asOf, dataset
+})
+
+export const financialLinesTable: UpsertSpec = {
+  table: "financial_lines",
+  columns: {
+    symbol: "text", period_type: "text", period: "text", fiscal_year: "integer", quarter: "integer",
+    line: "text", value: "numeric", units: "text", dataset: "text"
+  },
+  key: ["symbol", "period_type", "period", "line"]
+}
+
+export const financialLineRows = (symbol: string, p: CompanyPage, dataset: string) =>
+  p.statements.map((s) => ({
+    symbol, period_type: s.periodType, period: s.period, fiscal_year: s.fiscalYear ?? null,
+    quarter: s.quarter ?? null, line: s.line, value: s.value, units: s.units, dataset
+  }))
+
+export const companyRatiosTable: UpsertSpec = {
+  table: "company_ratios",
+  columns: { symbol: "text", period: "text", name: "text", value: "numeric", dataset: "text" },
+  key: ["symbol", "period", "name"]
+}
+
+export const companyRatioRows = (symbol: string, p: CompanyPage, dataset: string) =>
+  p.ratios.map((r) => ({ symbol, period: r.period, name: r.name, value: r.value, dataset }))
+
+export const corporateActionsTable: UpsertSpec = {
+  table: "corporate_actions",
+  columns: { id: "text", symbol: "text", kind: "text", ex_date: "date", ratio: "numeric", details: "text", dataset: "text" },
+  key: ["id"]
+}
+export const newsTable: UpsertSpec = {
+  table: "news_items",
+  columns: {
+    id: "text", symbol: "text", title: "text", url: "text", published_at: "timestamptz", event_date: "date",
+    republished: "boolean", dataset: "text"
+  },
+  key: ["id"]
+}
+
+/**
+ * A news event as rows: one per source and symbol tag (`<event id>/<source
+ * index>[/<symbol>]`), each with that source's own title, address and time;
+ * a source after the first is a republication. The event's date is not known
+ * from a feed, so `event_date` stays NULL. `newsEventsOf` (domain/news)
+ * groups the rows back into events.
+ */
+export const newsRows = (events: ReadonlyArray<NewsEvent>, dataset: string) =>
+  events.flatMap((e) =>
+    e.sources.flatMap((s, i) =>
+      (e.symbols.length > 0 ? e.symbols : [undefined]).map((symbol) => ({
+        id: `${e.id}/${i}${symbol !== undefined ? `/${symbol}` : ""}`, symbol: symbol ?? null, title: s.title, url: s.url,
+        published_at: s.publishedAt, event_date: null, republished: i > 0, dataset
+      }))
+    )
+  )

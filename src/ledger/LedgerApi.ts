@@ -15,7 +15,7 @@ import {
 import { SignedCheckpoint, SigningKeys } from "../../domain/ledger/Checkpoint.ts"
 import * as L from "../../domain/ledger/Schemas.ts"
 import { Cursor, limitParam } from "../../domain/Params.ts"
-import { PortfolioAuth } from "./PortfolioAuth.ts"
+import { PortfolioAuth } from "./accounts/BearerAuth.ts"
 
 const describe = (summary: string, text: string) => OpenApi.annotations({ summary, description: text })
 const auth = [Unauthorized, Forbidden] as const
@@ -87,12 +87,27 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
       success: L.RecordResult.pipe(HttpApiSchema.status(201)),
       error: [...auth, InvalidSymbol, DataNotFound, IdempotencyMismatch, SourceUnavailable]
     }).annotateMerge(describe("Record a transaction",
-      "Grant portfolio:write. Records a buy, sell, dividend, bonus issue or split with its trade date, or reverses an " +
-        "earlier event (with a reason); events are never changed. No order is placed. Rejections change nothing: selling " +
-        "more than held as of that date (a backdated trade may not make any later position negative), zero or negative " +
-        "quantity or price, a future trade date, a buy or sell on a non-trading day are 400 INVALID_REQUEST; an unknown " +
-        "symbol is 404, a malformed one 400 INVALID_SYMBOL. A price outside that day's circuit-breaker bounds is accepted " +
-        "and flagged. Settlement is T+2 for trades to 6 Feb 2026, T+1 from 9 Feb 2026."
+      "Grant portfolio:write. Records a buy, sell, dividend, bonus issue or split with its trade date, the portfolio's tax " +
+        "status (filer or not) from a date, or reverses an earlier event (with a reason); events are never changed. No " +
+        "order is placed. Quantities are whole shares (1 to 1,000,000,000); money is rupees with at most two decimals " +
+        "(paisa; four for a dividend per share), bounded; dates are real calendar dates from 2004-01-01 (the first " +
+        "recorded session) and, for a trade, not before the symbol's first recorded session.\n\n" +
+        "Entitlement: a dividend or bonus is owed on the shares held at the end of the last buy date of its book closure " +
+        "(`book_closure_from`, or the recorded payout's): the last trading day whose settlement (T+2 for trades to 6 Feb " +
+        "2026, T+1 from 9 Feb 2026, trading days only) falls before the closure starts. The event stores the percent or " +
+        "the amount per share; shares and rupees are computed from the positions, so a trade recorded later but dated " +
+        "earlier re-derives them. A bonus credits whole shares; the fraction is a cash entitlement " +
+        "(`fractional_entitlements`). A trade or reversal that would leave a recorded dividend or bonus with no shares on " +
+        "its entitlement date is refused (400, naming the entitlement): reverse the entitlement first.\n\n" +
+        "Taxes: dividend withholding follows the dated rule in force (15% filers, 30% non-filers) with the portfolio's " +
+        "filer status, unless the warrant's gross and tax are given. Realised profit and loss are before capital gains tax.\n\n" +
+        "Rejections change nothing and never reveal how many shares are held: selling more than held as of that date (a " +
+        "backdated trade may not make any later position negative), a future trade date, a buy or sell on a non-trading " +
+        "day, a value out of bounds are 400 INVALID_REQUEST; an unknown symbol is 404, a malformed one 400 INVALID_SYMBOL. " +
+        "A price outside that day's circuit-breaker bounds (from the previous trading day's as-traded close) is accepted " +
+        "and flagged; without that close the flag says the check is unknown.\n\n" +
+        "The 201 carries the event and, when the credential also holds portfolio:read, the holding it touched; a replay " +
+        "of an Idempotency-Key carries the original event only."
     )),
     HttpApiEndpoint.get("ledger", "/v1/me/ledger", {
       query: { limit: limitParam(LEDGER_MAX_LIMIT, LEDGER_DEFAULT_LIMIT), cursor: Cursor },

@@ -1,23 +1,28 @@
 /** Handlers of the session, donation, portfolio and ledger endpoints. */
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import type { Grant } from "../../domain/ledger/Grants.ts"
 import { Api } from "../http/Api.ts"
-import { RateLimiter } from "../http/RateLimiter.ts"
+import { ServerRequestId } from "../http/RequestId.ts"
 import { storeUnavailable } from "../db/Rows.ts"
-import { Audit } from "./Audit.ts"
-import { CurrentPrincipal, PortfolioAuthLive } from "./Authorization.ts"
-import { Donations } from "./Donations.ts"
-import { EventStore } from "./EventStore.ts"
-import { Keys } from "./Keys.ts"
-import { LedgerSigner } from "./Signing.ts"
+import { Audit } from "./events/Audit.ts"
+import { CurrentPrincipal, PortfolioAuthLive } from "./accounts/BearerAuthLive.ts"
+import { Donations } from "./donations/Donations.ts"
+import { EventStore } from "./events/EventStore.ts"
+import { Keys } from "./accounts/Keys.ts"
+import { LedgerSigner } from "./signing/Signing.ts"
 import { LEDGER_DEFAULT_LIMIT } from "./LedgerApi.ts"
-import { Portfolio, streamOf } from "./Portfolio.ts"
-import { PortfolioViews } from "./PortfolioViews.ts"
-import { LedgerWriter } from "./Writer.ts"
+import { Portfolio, streamOf } from "./portfolio/Portfolio.ts"
+import { PortfolioViews } from "./portfolio/PortfolioViews.ts"
+import { MarketFacts } from "./portfolio/MarketFacts.ts"
+import { LedgerWriter } from "./portfolio/Writer.ts"
 
-const requestIdOf = Effect.map(HttpServerRequest.HttpServerRequest, (r) => r.headers["x-request-id"])
+/** The client's X-Request-Id (its claim) and the id this server gave the request (its record). */
+const requestIdsOf = Effect.gen(function*() {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  return { requestId: yield* ServerRequestId, clientRequestId: request.headers["x-request-id"] }
+})
 
 export const AccountHttp = HttpApiBuilder.group(Api, "account", (handlers) =>
   Effect.gen(function*() {
@@ -26,7 +31,7 @@ export const AccountHttp = HttpApiBuilder.group(Api, "account", (handlers) =>
     const signer = yield* LedgerSigner
     return handlers
       .handle("session", () => keys.createSession)
-      .handle("donate", ({ payload }) => donations.create(payload))
+      .handle("donate", ({ payload }) => Effect.flatMap(ServerRequestId, (id) => donations.create(payload, id)))
       .handle("signingKey", () => Effect.map(signer.publicKeys, (keys) => ({ keys })).pipe(storeUnavailable))
   }))
 
@@ -49,11 +54,8 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
       .handle("transact", ({ payload, headers }) =>
         withGrant("portfolio:write", (p) =>
           Effect.gen(function*() {
-            const requestId = yield* requestIdOf
-            return yield* portfolio.record(p, payload, {
-              idempotencyKey: headers["idempotency-key"],
-              requestId
-            })
+            const ids = yield* requestIdsOf
+            return yield* portfolio.record(p, payload, { idempotencyKey: headers["idempotency-key"], ...ids })
           })))
       .handle("ledger", ({ query }) =>
         withGrant("portfolio:read", (p) =>
@@ -71,14 +73,12 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
       .handle("createKey", ({ payload }) => Effect.flatMap(CurrentPrincipal, (p) => keys.createKey(p, payload.grants, payload.label)))
       .handle("listKeys", () => Effect.flatMap(CurrentPrincipal, (p) => keys.list(p)))
       .handle("revokeKey", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (p) =>
-          Effect.tap(keys.revoke(p, params.id), (k) =>
-            Effect.map(Effect.serviceOption(RateLimiter), Option.map((l) => l.forgetKey(k.id))))))
+        Effect.flatMap(CurrentPrincipal, (p) => keys.revoke(p, params.id)))
   }))
 
 /** The ledger services over a SqlClient (and the market's Quotes and Sources). */
 export const LedgerServices = PortfolioViews.layer.pipe(
-  Layer.provideMerge(Layer.mergeAll(Portfolio.layer, Donations.layer, Audit.layer, PortfolioAuthLive, LedgerSigner.layer)),
-  Layer.provideMerge(LedgerWriter.layer),
+  Layer.provideMerge(Layer.mergeAll(Portfolio.layer, Donations.layer, Audit.layer.pipe(Layer.provideMerge(LedgerSigner.layer)), PortfolioAuthLive)),
+  Layer.provideMerge(Layer.mergeAll(LedgerWriter.layer, MarketFacts.layer)),
   Layer.provideMerge(Layer.mergeAll(Keys.layer, EventStore.layer))
 )

@@ -15,6 +15,7 @@ import {
   RANGES
 } from "../../domain/market/Limits.ts"
 import * as S from "../../domain/market/Schemas.ts"
+import * as NewsSchemas from "../../domain/news/NewsSchemas.ts"
 import { MarketStatus } from "../../domain/market/StatusSchema.ts"
 import { Cursor, DateParam, limitParam, SymbolPath, SymPath } from "../../domain/Params.ts"
 
@@ -197,12 +198,16 @@ export class MarketApi extends HttpApiGroup.make("market")
     )),
     HttpApiEndpoint.get("news", "/v1/news", {
       query: announcementQuery,
-      success: S.News,
+      success: NewsSchemas.News,
       error: symbolErrors
     }).annotateMerge(describe(
       "List news items",
-      "News items with published_at and event_date kept apart; a republished old event is flagged. Parameters: symbol, " +
-        "date_from, date_to, limit, cursor. With no news source configured, coverage is unknown (not 'no news')."
+      "News events, newest first by first publication. Parameters: symbol (items tagged with that ticker), date_from and " +
+        `date_to (YYYY-MM-DD, Karachi days of published_at), limit (default ${ANNOUNCEMENTS_DEFAULT_LIMIT}, at most ` +
+        `${ANNOUNCEMENTS_MAX_LIMIT}) and cursor (the previous page's next_cursor). published_at is the publisher's own time; ` +
+        "event_date (when the reported event happened) is kept apart and absent when unknown. The same story from two " +
+        "outlets, or republished, is one item with several sources (republished: true). Symbol tags come from the " +
+        "recording's keyword match, not the exchange. Where no news is recorded (for the symbol), coverage is unknown, not 'no news'."
     )),
     HttpApiEndpoint.get("freshness", "/v1/freshness", { success: S.Freshness, error: SourceUnavailable }).annotateMerge(
       describe(
@@ -232,7 +237,9 @@ export class MarketApi extends HttpApiGroup.make("market")
         "were checked more than a day ago, oldest first: an equity with no row gets one from its latest recorded delayed " +
         "quote (price and that quote's date as as_of; neither when no quote is recorded), and every row of the batch is " +
         "stamped as checked. It never changes or estimates a recorded figure; with the bundled pack there is nothing newer " +
-        "to fetch. Answers warmed, batch, remaining and universe counts."
+        "to fetch. With the live portal source (PSX_SOURCE=portal) it fetches instead: the company page (profile, equity, " +
+        "income statements, ratios) and payouts of the n listed symbols fetched longest ago or never, one request at a " +
+        "time; concurrent calls never fetch one symbol twice. Answers warmed, batch, remaining and universe counts."
     ))
   )
   .annotateMerge(OpenApi.annotations({

@@ -10,7 +10,7 @@ import { Toolkit } from "effect/ai"
 import { Comparison, ScreenerPage } from "../../domain/market/AnalyticsSchemas.ts"
 import { COMPARE_MAX_SYMBOLS, COMPARE_MIN_SYMBOLS } from "../../domain/market/Compare.ts"
 import { SCREENER_DEFAULT_LIMIT, SCREENER_MAX_LIMIT, ScreenRequest } from "../../domain/market/ScreenRequest.ts"
-import { Analytics } from "../market/Analytics.ts"
+import { Analytics } from "../market/analytics/Analytics.ts"
 import { marketTool } from "./Tools.ts"
 
 

@@ -8,7 +8,7 @@
 import { Effect, Schema } from "effect"
 import { Toolkit } from "effect/ai"
 import * as M from "../../domain/market/MarketSchemas.ts"
-import { MarketBoard } from "../market/Board.ts"
+import { MarketBoard } from "../market/board/Board.ts"
 import { marketTool } from "./Tools.ts"
 
 const sectorId = {

@@ -14,6 +14,7 @@
 import { Layer } from "effect"
 import { McpProtocol, McpServer, Toolkit } from "effect/ai"
 import { JsonRpcEnvelope } from "./Envelope.ts"
+import { McpSessionsLive } from "./Sessions.ts"
 import { ScreenToolkit, ScreenToolkitLive } from "./ScreenTools.ts"
 import { SectorToolkit, SectorToolkitLive } from "./SectorTools.ts"
 import { PsxToolkit, PsxToolkitLive } from "./Tools.ts"
@@ -41,8 +42,14 @@ const info = {
 
 const registrations = McpServer.toolkit(ServedToolkit).pipe(Layer.provide(ServedToolkitLive))
 
-/** POST /mcp on the service's HTTP router, with JSON-RPC error bodies for what the transport refuses. */
-export const McpLive = McpServer.layerHttp({ ...info, path: "/mcp", registrations }).pipe(Layer.provide(JsonRpcEnvelope))
+/**
+ * POST /mcp on the service's HTTP router, with JSON-RPC error bodies for what the transport refuses;
+ * DELETE /mcp ends a session; sessions are bounded (Sessions.ts).
+ */
+export const McpLive = Layer.mergeAll(
+  McpServer.layerHttp({ ...info, path: "/mcp", registrations, allowSessionTermination: true }).pipe(Layer.provide(JsonRpcEnvelope)),
+  McpSessionsLive
+)
 
 /** The same tools over stdio (needs `Stdio`; logs must go to stderr, see Cli.ts). */
 export const McpStdio = McpServer.layerStdio({ ...info, registrations })

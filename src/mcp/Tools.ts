@@ -24,15 +24,16 @@ import {
   SourceUnavailable
 } from "../../domain/Errors.ts"
 import * as S from "../../domain/market/Schemas.ts"
+import * as NewsSchemas from "../../domain/news/NewsSchemas.ts"
 import { SymbolPath } from "../../domain/Params.ts"
-import { Companies } from "../market/Companies.ts"
-import { Filings } from "../market/Filings.ts"
+import { Companies } from "../market/companies/Companies.ts"
+import { Filings } from "../market/filings/Filings.ts"
 import { IndexDetail, MarketSnapshot } from "../../domain/market/MarketSchemas.ts"
-import { MarketBoard } from "../market/Board.ts"
-import { MarketIndexes } from "../market/Indexes.ts"
+import { MarketBoard } from "../market/board/Board.ts"
+import { MarketIndexes } from "../market/board/Indexes.ts"
 import { announcementQuery, pricesQuery } from "../market/MarketApi.ts"
-import { Prices } from "../market/Prices.ts"
-import { Quotes } from "../market/Quotes.ts"
+import { Prices } from "../market/prices/Prices.ts"
+import { Quotes } from "../market/quotes/Quotes.ts"
 
 /** Every error record a market tool can return (as its result, with isError). */
 export const ToolFailure = Schema.Union([InvalidSymbol, DataNotFound, DataStale, DataUnverified, InvalidRequest, SourceUnavailable])
@@ -147,11 +148,14 @@ export const GetAnnouncements = marketTool(
 
 export const GetNews = marketTool(
   "get_news",
-  "News items (mirrors GET /v1/news) with published_at and event_date kept apart; a republished old event is " +
-    "flagged republished and is not a new event. When no news source is configured, coverage is 'unknown' (not " +
-    "'no news'); company filings are under get_announcements. Same filters and paging as get_announcements.",
+  "News events (mirrors GET /v1/news), newest first: filter by symbol (items tagged with that ticker by the " +
+    "recording's keyword match, not the exchange) and date_from / date_to (YYYY-MM-DD, Karachi days of published_at); " +
+    "paged with limit (default 50, at most 200) and cursor. published_at is the publisher's own time; event_date is " +
+    "kept apart and absent when unknown. The same story from two outlets or republished is one item with several " +
+    "sources (republished: true), not a new event. Where nothing is recorded, coverage is 'unknown' (not 'no news'); " +
+    "company filings are under get_announcements.",
   Schema.Struct(announcementQuery),
-  S.News
+  NewsSchemas.News
 )
 
 export const GetIndex = marketTool(

@@ -25,6 +25,7 @@ import {
   type Sector
 } from "../../domain/psx/Listing.ts"
 import type { Parsed } from "../../domain/psx/Parsed.ts"
+import { unknownHeaders } from "./PortalHeaders.ts"
 import {
   type BoardRow,
   type IntradayTick,
@@ -108,11 +109,13 @@ export class PsxPortal extends Context.Service<PsxPortal, {
               return status === undefined || status >= 500
             }
           }),
-          Effect.mapError((e) =>
-            new SourceUnavailable({
-              message: `PSX portal: ${what} failed (${(e instanceof Error ? e.message : String(e)).slice(0, 160)})`
+          Effect.mapError((e) => {
+            const status = statusOf(e)
+            const detail = (e instanceof Error ? e.message : String(e)).slice(0, 160)
+            return new SourceUnavailable({
+              message: `PSX portal: ${what} failed (${status !== undefined ? `HTTP ${status}: ` : ""}${detail})`
             })
-          )
+          })
         )
 
       /** A parse that read nothing is a failure, not an empty success. */
@@ -121,12 +124,19 @@ export class PsxPortal extends Context.Service<PsxPortal, {
           ? Effect.succeed(parsed)
           : Effect.fail(new SourceUnavailable({ message: `PSX portal: ${what} held no rows (an unknown symbol, a holiday, or a changed page)` }))
 
-      const get = <A>(what: string, path: string, parse: (text: string) => Parsed<A>) =>
-        Effect.flatMap(fetchText(what, HttpClientRequest.get(path)), (text) => rowsOf(what, parse(text)))
+      /** An HTML page is parsed only when its table headers are the ones the parser was written for. */
+      const checked = <A>(what: string, route: string, text: string, parse: (text: string) => Parsed<A>) => {
+        const unknown = unknownHeaders(route, text)
+        return unknown === undefined
+          ? rowsOf(what, parse(text))
+          : Effect.fail(new SourceUnavailable({ message: `PSX portal: ${what} (${route}) has unknown table headers: ${unknown}` }))
+      }
+      const get = <A>(what: string, path: string, parse: (text: string) => Parsed<A>, route = path) =>
+        Effect.flatMap(fetchText(what, HttpClientRequest.get(path)), (text) => checked(what, route, text, parse))
       const post = <A>(what: string, path: string, form: Record<string, string>, parse: (text: string) => Parsed<A>) =>
         Effect.flatMap(
           fetchText(what, HttpClientRequest.post(path).pipe(HttpClientRequest.bodyUrlParams(form))),
-          (text) => rowsOf(what, parse(text))
+          (text) => checked(what, `POST ${path}`, text, parse)
         )
       const getJson = <A>(what: string, path: string, parse: (u: unknown) => Parsed<A>) =>
         fetchText(what, HttpClientRequest.get(path)).pipe(
@@ -146,7 +156,7 @@ export class PsxPortal extends Context.Service<PsxPortal, {
         intraday: (s) => getJson(`intraday ${s}`, `/timeseries/int/${sym(s)}`, parseIntraday),
         marketWatch: get("market watch", "/market-watch", parseMarketWatch),
         screener: get("screener", "/screener", parseScreener),
-        indexConstituents: (code) => get(`index ${code}`, `/indices/${sym(code)}`, parseIndexConstituents),
+        indexConstituents: (code) => get(`index ${code}`, `/indices/${sym(code)}`, parseIndexConstituents, "/indices/{CODE}"),
         sectors: get("sector summary", "/sector-summary/sectorwise", parseSectors),
         historical: (s, month) =>
           post(`historical ${s}`, "/historical", {
@@ -159,6 +169,10 @@ export class PsxPortal extends Context.Service<PsxPortal, {
         marketPayouts: post("payouts", "/payouts", {}, parseMarketPayouts),
         companyPage: (s) =>
           Effect.flatMap(fetchText(`company ${s}`, HttpClientRequest.get(`/company/${sym(s)}`)), (text) => {
+            const unknown = unknownHeaders("/company/{SYM}", text)
+            if (unknown !== undefined) {
+              return Effect.fail(new SourceUnavailable({ message: `PSX portal: company ${s} (/company/{SYM}) has unknown table headers: ${unknown}` }))
+            }
             const page = parseCompanyPage(text)
             return page.name === undefined
               ? Effect.fail(new SourceUnavailable({ message: `PSX portal: company page for ${s} held no company` }))

@@ -29,14 +29,17 @@ export const html = (strings: TemplateStringsArray, ...values: ReadonlyArray<Htm
     return out + text + part
   }, ""))
 
-export type Section = "start" | "keys" | "portfolio" | "ledger" | "market"
+export type Section = "start" | "keys" | "portfolio" | "ledger" | "market" | "screener" | "compare" | "donate"
 
 const NAV: ReadonlyArray<{ readonly id: Section; readonly href: string; readonly label: string }> = [
   { id: "start", href: "/", label: "Start" },
   { id: "keys", href: "/keys", label: "Keys" },
   { id: "portfolio", href: "/portfolio", label: "Portfolio" },
   { id: "ledger", href: "/ledger", label: "Ledger" },
-  { id: "market", href: "/market", label: "Market" }
+  { id: "market", href: "/market", label: "Market" },
+  { id: "screener", href: "/screener", label: "Screener" },
+  { id: "compare", href: "/compare", label: "Compare" },
+  { id: "donate", href: "/donate", label: "Donate" }
 ]
 
 export interface PageSpec {

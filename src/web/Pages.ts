@@ -5,22 +5,8 @@
  * never lands in an address); with scripts on they are sent as JSON with
  * `Authorization: Bearer`.
  */
-import { Html, html, renderPage } from "./Layout.ts"
-
-const signedOut = html`<p class="notice" id="needs-session" hidden>There is no session in this tab.
-<a href="/">Create or resume one on the Start page</a>; the token stays in this tab only.</p>`
-
-/** An empty table the page's script fills: a hidden caption, column headers (numeric ones right-aligned). */
-const dataTable = (id: string, caption: string, columns: ReadonlyArray<string>, options: { readonly footer?: boolean } = {}) =>
-  html`<div class="table-wrap" tabindex="0" role="region" aria-label="${caption}">
-  <table id="${id}">
-    <caption class="visually-hidden">${caption}</caption>
-    <thead><tr>${
-    columns.map((c) => c.startsWith("#") ? html`<th scope="col" class="num">${c.slice(1)}</th>` : html`<th scope="col">${c}</th>`)
-  }</tr></thead>
-    <tbody></tbody>${options.footer === true ? html`<tfoot></tfoot>` : ""}
-  </table>
-  </div>`
+import { html, renderPage } from "./Layout.ts"
+import { dataTable, signedOut } from "./PageParts.ts"
 
 export const startPage = () =>
   renderPage({
@@ -119,139 +105,33 @@ you choose. Keys are managed with your session token.</p>
 </section>`
   })
 
-const field = (id: string, label: string, attrs: string, kinds: string, hint = "") =>
-  html`<div class="field" data-kinds="${kinds}">
-    <label for="${id}">${label}</label>
-    <input id="${id}" name="${id.replace("tx-", "")}" ${attrsOf(attrs)}${hint === "" ? "" : html` aria-describedby="${id}-hint"`}>
-    ${hint === "" ? "" : html`<p class="hint" id="${id}-hint">${hint}</p>`}
-  </div>`
-/** Attributes written in this file (never user input), kept as markup. */
-const attrsOf = (attrs: string) => new Html(attrs)
 
-export const portfolioPage = () =>
+export const donatePage = () =>
   renderPage({
-    section: "portfolio",
-    title: "Portfolio",
-    scripts: ["/assets/portfolio.js"],
+    section: "donate",
+    title: "Donate",
+    scripts: ["/assets/donate.js"],
     body: html`
-${signedOut}
-<section aria-labelledby="h-holdings">
-  <h2 id="h-holdings">Holdings</h2>
-  <p class="hint">Market values use the latest <span class="badge">delayed</span> quote, with its as-of time.
-  A dash means unknown (no quote), never zero.</p>
-  <p id="holdings-status" role="status" aria-live="polite"></p>
-  ${dataTable("holdings-table", "Positions held", ["Symbol", "#Quantity", "#Average cost", "#Market price", "#Market value", "Quote as of", "#Unrealized P/L", "#Realized P/L", "#Dividends (net)"], { footer: true })}
+<p class="lead">The service is free. If it helps you, you can pledge a donation in rupees.</p>
+<section aria-labelledby="h-pending">
+  <h2 id="h-pending">What "pending" means</h2>
+  <p>This page <strong>takes no payment</strong> and asks for no card or bank detail. It records your pledge as an
+  event in the donations ledger with the status <strong>pending</strong>: an amount you intend to give, not money
+  received. Nothing is charged, and no one will contact you, since no contact detail is asked for. Keep the
+  reference below if you later pay by the means the maintainers publish; the record itself never changes (events
+  are immutable).</p>
 </section>
-<section aria-labelledby="h-record">
-  <h2 id="h-record">Record a transaction</h2>
-  <p class="hint">No order is placed: this records what you did at your broker. Rejections change nothing and show
-  the service's own message.</p>
-  <form id="tx-form" method="post" novalidate autocomplete="off">
-    <div class="field">
-      <label for="tx-kind">Kind</label>
-      <select id="tx-kind" name="kind">
-        <option value="buy">Buy</option><option value="sell">Sell</option><option value="dividend">Dividend</option>
-        <option value="bonus">Bonus issue</option><option value="split">Split</option>
-      </select>
-    </div>
-    ${field("tx-symbol", "Symbol", `required autocapitalize="characters" spellcheck="false"`, "buy sell dividend bonus split")}
-    ${field("tx-trade_date", "Trade date", `type="date" required`, "buy sell dividend bonus split", "For a dividend, the payment date.")}
-    ${field("tx-quantity", "Quantity (shares)", `inputmode="decimal" required`, "buy sell")}
-    ${field("tx-price", "Price (rupees per share)", `inputmode="decimal" required`, "buy sell")}
-    ${field("tx-fees", "Fees (rupees, optional)", `inputmode="decimal"`, "buy sell", "Brokerage, taxes and charges; 0 when left empty.")}
-    ${field("tx-per_share", "Dividend per share (rupees)", `inputmode="decimal"`, "dividend", "Or give the gross amount instead.")}
-    ${field("tx-gross_amount", "Gross amount (rupees)", `inputmode="decimal"`, "dividend")}
-    ${field("tx-tax_withheld", "Tax withheld (rupees, optional)", `inputmode="decimal"`, "dividend")}
-    ${field("tx-percent", "Bonus percent", `inputmode="decimal" required`, "bonus", "As the exchange states it: 10 means one new share for every ten held.")}
-    ${field("tx-numerator", "New shares", `inputmode="numeric" required`, "split", "5 for 1: new shares 5, old shares 1.")}
-    ${field("tx-denominator", "For old shares", `inputmode="numeric" required`, "split")}
-    <button type="submit">Record</button>
+<section aria-labelledby="h-pledge">
+  <h2 id="h-pledge">Record a pending donation</h2>
+  <form id="donate-form" method="post" novalidate autocomplete="off">
+    <label for="donate-amount">Amount (rupees)</label>
+    <input id="donate-amount" name="amount" inputmode="decimal" required aria-describedby="donate-amount-hint">
+    <p class="hint" id="donate-amount-hint">More than 0 and at most 10,000,000, with at most two decimals.</p>
+    <label for="donate-note">Note (optional)</label>
+    <input id="donate-note" name="note" maxlength="500">
+    <button type="submit">Record the pending donation</button>
   </form>
-  <p id="tx-error" class="error" role="alert"></p>
-  <div id="tx-result" role="status" aria-live="polite"></div>
-</section>
-<section aria-labelledby="h-history">
-  <h2 id="h-history">Transaction history</h2>
-  <p id="history-status" role="status" aria-live="polite"></p>
-  ${dataTable("history-table", "Recorded transactions, newest first", ["Trade date", "Event", "Symbol", "Details", "Recorded at"])}
-  <button type="button" id="history-more" class="secondary" hidden>Show older transactions</button>
-</section>`
-  })
-
-export const ledgerPage = () =>
-  renderPage({
-    section: "ledger",
-    title: "Ledger",
-    scripts: ["/assets/ledger.js"],
-    body: html`
-${signedOut}
-<p class="lead">Every change to your portfolio is an event in a hash chain: each event's hash covers the one
-before it. Events are never changed; a mistake is corrected by a reversal event.</p>
-<section aria-labelledby="h-verify">
-  <h2 id="h-verify">Verify</h2>
-  <p>Recomputes the chain and replays every event into a fresh projection on the server.</p>
-  <button type="button" id="verify">Verify the ledger</button>
-  <div id="verify-result" role="status" aria-live="polite"></div>
-</section>
-<section aria-labelledby="h-checkpoint">
-  <h2 id="h-checkpoint">Latest signed checkpoint</h2>
-  <p>The service signs the head of your chain. With the public key below anyone can check that this ledger
-  is the one the service vouched for.</p>
-  <div id="checkpoint"></div>
-</section>
-<section aria-labelledby="h-events">
-  <h2 id="h-events">Events</h2>
-  <p id="events-status" role="status" aria-live="polite"></p>
-  ${dataTable("events-table", "Ledger events", ["#Version", "Event", "Effective", "Recorded at", "Previous hash", "Hash"])}
-  <button type="button" id="events-more" class="secondary" hidden>Show more events</button>
-</section>`
-  })
-
-export const marketPage = () =>
-  renderPage({
-    section: "market",
-    title: "Market",
-    scripts: ["/assets/market.js"],
-    body: html`
-<section aria-labelledby="h-board">
-  <h2 id="h-board">Market board</h2>
-  <p id="market-status" role="status" aria-live="polite"></p>
-  <p class="hint">From the delayed feed. Movers leave out lines that traded under one million rupees.</p>
-  <div id="board"></div>
-</section>
-<section aria-labelledby="h-search">
-  <h2 id="h-search">Find a company</h2>
-  <form id="search-form" method="get" action="/market" role="search">
-    <label for="search-q">Company name or ticker</label>
-    <input id="search-q" name="q" type="search" spellcheck="false">
-    <button type="submit">Search</button>
-  </form>
-  <p id="search-count" role="status" aria-live="polite"></p>
-  <div id="search-results"></div>
-</section>`
-  })
-
-export const symbolPage = (symbol: string) =>
-  renderPage({
-    section: "market",
-    title: symbol,
-    scripts: ["/assets/symbol.js"],
-    styles: ["/assets/vendor/uplot.css"],
-    body: html`
-<p><a href="/market">Back to the market board</a></p>
-<section aria-labelledby="h-quote" data-symbol="${symbol}" id="symbol-root">
-  <h2 id="h-quote">Quote</h2>
-  <div id="quote"></div>
-</section>
-<section aria-labelledby="h-chart">
-  <h2 id="h-chart">Price history</h2>
-  <div class="ranges" role="group" aria-label="Price range">
-    ${["1M", "3M", "6M", "1Y", "5Y", "MAX"].map((r) => html`<button type="button" class="range" data-range="${r}" aria-pressed="${r === "1Y" ? "true" : "false"}">${r}</button>`)}
-  </div>
-  <figure>
-    <div id="chart" class="chart"></div>
-    <figcaption id="chart-caption"></figcaption>
-  </figure>
-  <div id="window"></div>
+  <p id="donate-error" class="error" role="alert"></p>
+  <div id="donate-result" role="status" aria-live="polite"></div>
 </section>`
   })

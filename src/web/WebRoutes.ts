@@ -11,7 +11,9 @@ import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/h
 import { parseTicker } from "../../domain/market/Ticker.ts"
 import { type Asset, loadAssets } from "./Assets.ts"
 import { html, renderPage } from "./Layout.ts"
-import { keysPage, ledgerPage, marketPage, portfolioPage, startPage, symbolPage } from "./Pages.ts"
+import { comparePage, marketPage, screenerPage, symbolPage } from "./MarketPages.ts"
+import { donatePage, keysPage, startPage } from "./Pages.ts"
+import { ledgerPage, portfolioPage } from "./PortfolioPages.ts"
 
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
@@ -81,7 +83,10 @@ const pages = [
   HttpRouter.route("GET", "/portfolio", Effect.sync(() => page(portfolioPage()))),
   HttpRouter.route("GET", "/ledger", Effect.sync(() => page(ledgerPage()))),
   HttpRouter.route("GET", "/market", Effect.sync(() => page(marketPage()))),
-  HttpRouter.route("GET", "/market/:sym", symbolRoute)
+  HttpRouter.route("GET", "/market/:sym", symbolRoute),
+  HttpRouter.route("GET", "/screener", Effect.sync(() => page(screenerPage()))),
+  HttpRouter.route("GET", "/compare", Effect.sync(() => page(comparePage()))),
+  HttpRouter.route("GET", "/donate", Effect.sync(() => page(donatePage())))
 ]
 
 /** The website's routes: pages and assets. */

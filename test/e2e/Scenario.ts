@@ -12,15 +12,18 @@ export interface Trades {
   readonly sell: { readonly date: string; readonly price: number; readonly quantity: number }
 }
 
-/** Reads two recorded daily closes of `symbol` from the service itself (never invented). */
-export const tradesFor = async (base: string, symbol: string): Promise<Trades> => {
+/**
+ * Reads two recorded daily closes of `symbol` from the service itself (never invented): the sell at the newest,
+ * the buy `buyAt` trading days before it (3 settles before a book closure starting on the sell date).
+ */
+export const tradesFor = async (base: string, symbol: string, buyAt = 1): Promise<Trades> => {
   const reply = await fetch(`${base}/v1/prices/${symbol}?limit=5`)
   const body = (await reply.json()) as { items: ReadonlyArray<{ date: string; close: number; flag?: string }> }
   const rows = body.items.filter((r) => r.flag === undefined)
-  if (rows.length < 2) throw new Error(`${symbol} has fewer than two recorded closes`)
+  if (rows.length <= buyAt) throw new Error(`${symbol} has fewer than ${buyAt + 1} recorded closes`)
   return {
     symbol,
-    buy: { date: rows[1]!.date, price: rows[1]!.close, quantity: 100 },
+    buy: { date: rows[buyAt]!.date, price: rows[buyAt]!.close, quantity: 100 },
     sell: { date: rows[0]!.date, price: rows[0]!.close, quantity: 40 }
   }
 }
@@ -60,7 +63,7 @@ export const record = async (
   await page.getByLabel("Price (rupees per share)").fill(String(tx.price))
   const [response] = await Promise.all([
     page.waitForResponse((r) => r.url().endsWith("/v1/me/transactions")),
-    page.getByRole("button", { name: "Record" }).click()
+    page.getByRole("button", { name: "Record", exact: true }).click()
   ])
   const shown = page.locator(response.status() === 201 ? "#tx-result.ok" : "#tx-error:not(:empty)")
   await shown.waitFor()
@@ -73,4 +76,41 @@ export const recordTrades = async (page: Page, base: string, trades: Trades) => 
   const bought = await record(page, { kind: "buy", symbol: trades.symbol, ...trades.buy })
   const sold = await record(page, { kind: "sell", symbol: trades.symbol, ...trades.sell })
   return { bought, sold }
+}
+
+/** Records a dividend (gross and tax in rupees) or a bonus issue, with its book closure, with the portfolio page's form. */
+export const recordOther = async (
+  page: Page,
+  tx:
+    | { readonly kind: "dividend"; readonly symbol: string; readonly date: string; readonly bookClosure: string; readonly gross: number; readonly tax: number }
+    | { readonly kind: "bonus"; readonly symbol: string; readonly date: string; readonly bookClosure: string; readonly percent: number }
+) => {
+  await page.getByLabel("Kind").selectOption(tx.kind)
+  await page.getByLabel("Symbol").fill(tx.symbol)
+  await page.getByLabel("Trade date").fill(tx.date)
+  await page.getByLabel("Book closure from (optional)").fill(tx.bookClosure)
+  if (tx.kind === "dividend") {
+    await page.getByLabel("Gross amount (rupees)").fill(String(tx.gross))
+    await page.getByLabel("Tax withheld (rupees, optional)").fill(String(tx.tax))
+  } else {
+    await page.getByLabel("Bonus percent").fill(String(tx.percent))
+  }
+  const [response] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith("/v1/me/transactions")),
+    page.getByRole("button", { name: "Record", exact: true }).click()
+  ])
+  const shown = page.locator(response.status() === 201 ? "#tx-result.ok" : "#tx-error:not(:empty)")
+  await shown.waitFor()
+  return { status: response.status(), text: (await shown.textContent()) ?? "" }
+}
+
+/** Reverses the history row whose reversal button is named `label`, giving `reason`. */
+export const reverse = async (page: Page, label: string, reason: string) => {
+  await page.getByRole("button", { name: `Reverse ${label}` }).click()
+  await page.getByLabel(`Reason for reversing ${label}`).fill(reason)
+  const [response] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith("/v1/me/transactions")),
+    page.getByRole("button", { name: "Record the reversal" }).click()
+  ])
+  return response.status()
 }

@@ -1,16 +1,15 @@
 /**
- * A clock for tests of the running service: wall time starts at a fixed
- * instant and moves with real time, while sleeps, timeouts and schedules
- * run on the real clock (a frozen TestClock would stall the server's own
- * timers). The service then judges freshness, staleness and "today" as of
- * that instant, in any year the suite runs.
+ * Clocks for tests of the running service: the wall time is set by the test
+ * while sleeps, timeouts and schedules run on the real clock (a frozen
+ * TestClock would stall the server's own timers). The service then judges
+ * freshness, staleness and "today" as of that instant, in any year the suite
+ * runs.
  */
 import { Clock, Effect, Layer } from "effect"
 
-export const shiftedClock = (startIso: string): Clock.Clock => {
+/** The live clock with its wall time read from `millis`. */
+const wallClock = (millis: () => number): Clock.Clock => {
   const live = Clock.Clock.defaultValue()
-  const offset = Date.parse(startIso) - live.currentTimeMillisUnsafe()
-  const millis = () => live.currentTimeMillisUnsafe() + offset
   return {
     currentTimeMillisUnsafe: millis,
     currentTimeMillis: Effect.sync(millis),
@@ -22,5 +21,19 @@ export const shiftedClock = (startIso: string): Clock.Clock => {
   }
 }
 
+/** Wall time starts at `startIso` and moves with real time. */
+export const shiftedClock = (startIso: string): Clock.Clock => {
+  const live = Clock.Clock.defaultValue()
+  const offset = Date.parse(startIso) - live.currentTimeMillisUnsafe()
+  return wallClock(() => live.currentTimeMillisUnsafe() + offset)
+}
+
 /** Provides the shifted clock to everything built under it. */
 export const ShiftedClockLayer = (startIso: string) => Layer.succeed(Clock.Clock, shiftedClock(startIso))
+
+/**
+ * Wall time stopped at `iso`: every timestamp the service writes or derives is that instant, so recorded
+ * answers are the same bytes on every run. For the byte-equality sample (test/answers.test.ts) only; the
+ * suites of behaviour use the shifted clock.
+ */
+export const FrozenClockLayer = (iso: string) => Layer.succeed(Clock.Clock, wallClock(() => Date.parse(iso)))

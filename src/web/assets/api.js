@@ -89,6 +89,9 @@ export const unknown = () => el("span", { class: "unknown", title: "unknown" }, 
 const number = (digits) => new Intl.NumberFormat("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })
 const quantity = new Intl.NumberFormat("en-US", { maximumFractionDigits: 4 })
 
+const compact = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 2 })
+/** Large rupee amounts as 3.81M, 1.72B (hover shows the full figure). */
+export const fmtCompact = (v) => (typeof v === "number" ? el("span", { title: number(2).format(v) }, compact.format(v)) : unknown())
 export const fmtMoney = (v) => (typeof v === "number" ? number(2).format(v) : unknown())
 export const fmtQty = (v) => (typeof v === "number" ? quantity.format(v) : unknown())
 export const fmtPct = (v) => (typeof v === "number" ? `${v > 0 ? "+" : ""}${number(2).format(v)}%` : unknown())

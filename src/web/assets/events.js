@@ -1,21 +1,44 @@
 // One line of text for a ledger event, shared by the portfolio history and
-// the ledger page. Payloads are shown as recorded; nothing is computed here.
+// the ledger page; and the user's whole ledger, read page by page.
+import { api } from "./api.js"
 
 const qty = new Intl.NumberFormat("en-US", { maximumFractionDigits: 4 })
 const money = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+
+/** The book closure and the entitlement date (the last buy date) the API stored, when it did. */
+const entitlement = (p) => [
+  ...(typeof p.book_closure_from === "string" ? [`book closure from ${p.book_closure_from}`] : []),
+  ...(typeof p.entitlement_date === "string" ? [`entitled: shares held at ${p.entitlement_date}`] : [])
+]
+
+/** What was declared (per share, or the warrant's gross and tax), never an amount the API did not store. */
+const dividendDetails = (p) => {
+  const declared = typeof p.per_share === "number" ? [`Rs ${money.format(p.per_share)} per share declared`] : []
+  const warrant = [
+    ...(typeof p.gross_amount === "number" ? [`gross ${money.format(p.gross_amount)}`] : []),
+    ...(typeof p.tax_withheld === "number" ? [`tax ${money.format(p.tax_withheld)}`] : []),
+    ...(typeof p.net_amount === "number" ? [`net ${money.format(p.net_amount)}`] : [])
+  ]
+  const tax =
+    typeof p.tax_rule === "string"
+      ? [`tax by rule ${p.tax_rule}${typeof p.tax_rate_pct === "number" ? ` (${p.tax_rate_pct}%)` : ""}${typeof p.filer === "boolean" ? `, ${p.filer ? "filer" : "non-filer"}` : ""}`]
+      : []
+  return [...declared, ...(warrant.length ? [warrant.join(", ")] : []), ...entitlement(p), ...tax].join("; ")
+}
 
 const DESCRIBE = {
   TradeRecorded: (p) => ({
     kind: p.side === "sell" ? "Sell" : "Buy",
     details: `${qty.format(p.quantity)} at ${money.format(p.price)}${p.fees ? `, fees ${money.format(p.fees)}` : ""}; settles ${p.settlement_date}`
   }),
-  DividendRecorded: (p) => ({
-    kind: "Dividend",
-    details: `gross ${money.format(p.gross_amount)}, tax ${money.format(p.tax_withheld)}, net ${money.format(p.net_amount)}`
+  DividendRecorded: (p) => ({ kind: "Dividend", details: dividendDetails(p) }),
+  BonusRecorded: (p) => ({
+    kind: "Bonus",
+    details: [`${p.percent}% declared`, ...entitlement(p), ...(typeof p.shares_added === "number" ? [`${qty.format(p.shares_added)} shares added (as recorded)`] : [])].join("; ")
   }),
-  BonusRecorded: (p) => ({ kind: "Bonus", details: `${p.percent}%: ${qty.format(p.shares_added)} shares added` }),
   SplitRecorded: (p) => ({ kind: "Split", details: `${p.numerator} for ${p.denominator}` }),
   TransactionReversed: (p) => ({ kind: "Reversal", details: `reverses ${p.reverses}: ${p.reason}` }),
+  TaxStatusRecorded: (p) => ({ kind: "Tax status", details: `${p.filer ? "filer" : "non-filer"} from ${p.trade_date}` }),
   DonationRecorded: (p) => ({ kind: "Donation", details: `${money.format(p.amount)} ${p.currency}, ${p.status}` })
 }
 
@@ -25,3 +48,27 @@ export const describeEvent = (event) => {
   const d = describe ? describe(p) : { kind: event.type, details: "" }
   return { ...d, symbol: typeof p.symbol === "string" ? p.symbol : undefined }
 }
+
+/** @typedef {{ event_id: string, version: number, type: string, effective_date: string, payload: any }} LedgerEvent */
+
+/** Every event of the user's ledger, oldest first (pages of 1,000). */
+export const allEvents = async () => {
+  /** @type {LedgerEvent[]} */
+  const events = []
+  let cursor = null
+  for (let page = 0; page < 50; page++) {
+    const query = new URLSearchParams({ limit: "1000" })
+    if (cursor) query.set("cursor", cursor)
+    const reply = await api("GET", `/v1/me/ledger?${query}`)
+    if (!reply.ok) return { ok: false, reply }
+    events.push(...reply.body.items)
+    cursor = reply.body.next_cursor
+    if (!cursor) break
+  }
+  events.sort((a, b) => a.version - b.version)
+  return { ok: true, events }
+}
+
+/** Event ids a later TransactionReversed event undid. @param {LedgerEvent[]} events */
+export const reversedIds = (events) => new Set(events.filter((e) => e.type === "TransactionReversed").map((e) => e.payload?.reverses))
+

@@ -2,7 +2,8 @@
 // and replay), and the latest signed checkpoint with the public key to check it.
 import { $, api, describeError, el, fillRows, fmtTime, requireSession, setText } from "./api.js"
 import { renderCheckpoint } from "./checkpoint.js"
-import { describeEvent } from "./events.js"
+import { allEvents, describeEvent, reversedIds } from "./events.js"
+import { reverseAction } from "./reverse.js"
 
 const PAGE = 100
 let cursor = null
@@ -12,8 +13,9 @@ const hash = (h) => el("code", { class: "hash" }, h)
 const loadEvents = async (more = false) => {
   const query = new URLSearchParams({ limit: String(PAGE) })
   if (more && cursor) query.set("cursor", cursor)
-  const reply = await api("GET", `/v1/me/ledger?${query}`)
+  const [reply, all] = await Promise.all([api("GET", `/v1/me/ledger?${query}`), allEvents()])
   if (!reply.ok) return setText("events-status", describeError(reply), "error")
+  const reversed = all.ok ? reversedIds(all.events) : new Set()
   const page = reply.body
   fillRows(
     $("events-table").querySelector("tbody"),
@@ -25,7 +27,8 @@ const loadEvents = async (more = false) => {
         { cell: e.effective_date, class: "nowrap" },
         { cell: fmtTime(e.recorded_at), class: "nowrap" },
         hash(e.prev_hash),
-        hash(e.hash)
+        hash(e.hash),
+        reverseAction(e, `version ${e.version}, ${d.kind}${d.symbol ? ` ${d.symbol}` : ""}`, reversed, () => loadEvents())
       ]
     }),
     { append: more }
@@ -67,6 +70,26 @@ $("verify").addEventListener("click", async () => {
 })
 
 $("events-more").addEventListener("click", () => loadEvents(true))
+
+/**
+ * The ledger as NDJSON: every event as served (oldest first), then one line
+ * {"checkpoint": …} with the signed checkpoint of the head, as a download.
+ */
+$("export").addEventListener("click", async () => {
+  setText("export-status", "Reading the ledger…", "")
+  const [events, checkpoint] = await Promise.all([allEvents(), api("GET", "/v1/me/ledger/checkpoint")])
+  if (!events.ok) return setText("export-status", describeError(events.reply), "error")
+  if (!checkpoint.ok && checkpoint.status !== 404) return setText("export-status", describeError(checkpoint), "error")
+  const lines = events.events.map((e) => JSON.stringify(e))
+  if (checkpoint.ok) lines.push(JSON.stringify({ checkpoint: checkpoint.body }))
+  const blob = new Blob([lines.join("\n") + "\n"], { type: "application/x-ndjson" })
+  const link = el("a", { href: URL.createObjectURL(blob), download: `psx-ledger-${new Date().toISOString().slice(0, 10)}.ndjson`, id: "export-link" }, "Download the file again")
+  $("export-status").replaceChildren(
+    `${events.events.length} event${events.events.length === 1 ? "" : "s"}${checkpoint.ok ? ` and the checkpoint at version ${checkpoint.body.version}` : " (no checkpoint: the ledger is empty)"}. `,
+    link
+  )
+  link.click()
+})
 
 if (requireSession()) {
   loadEvents()

@@ -1,105 +1,158 @@
-// Market page: company search and the market board (indices, breadth,
-// movers) from the delayed feed. Absent figures are shown as unknown.
-import { $, api, badge, describeError, el, fillRows, fmtMoney, fmtPct, fmtQty, fmtSigned, fmtTime, setText, unknown } from "./api.js"
+// @ts-check
+// Market page: the board of the latest recorded session (index, breadth,
+// movers, sector tone) from /v1/market/board, the sector board, the dividend
+// calendar and company search. Absent figures are shown as unknown.
+import { $, api, badge, el, fmtCompact, fmtMoney, fmtPct, fmtQty, fmtSigned, fmtTime, setText, unknown } from "./api.js"
+import { barChart } from "./charts.js"
+import { loadCalendar, loadSectors } from "./market-sectors.js"
+import { num, showError, showLoading, sourcesNote, symbolLink, table } from "./ui.js"
 
-const pick = (obj, names) => {
-  for (const n of names) if (obj?.[n] !== undefined && obj[n] !== null) return obj[n]
-  return undefined
-}
-const symbolLink = (symbol) => el("a", { href: `/market/${encodeURIComponent(symbol)}` }, symbol)
+/** How long the page keeps asking for a board that is still loading on the server. */
+const BOARD_PATIENCE_MS = 120_000
+const BOARD_RETRY_MS = 3_000
 
-const table = (caption, head, rows) => {
-  const t = el(
-    "table",
-    {},
-    el("caption", {}, caption),
-    el("thead", {}, el("tr", {}, head.map(([label, cls]) => el("th", { scope: "col", class: cls }, label)))),
-    el("tbody")
-  )
-  fillRows(t.querySelector("tbody"), rows)
-  return el("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": caption }, t)
-}
-
+/** @param {any[]} list */
 const indices = (list) =>
   table(
-    "Indices",
+    "Index levels",
     [["Index"], ["Level", "num"], ["Change", "num"], ["Change %", "num"], ["As of"]],
     list.map((i) => [
-      String(pick(i, ["name", "index", "symbol", "code"]) ?? "index"),
-      { cell: fmtMoney(pick(i, ["value", "level", "current", "close", "last"])), class: "num" },
-      { cell: fmtSigned(pick(i, ["change"])), class: "num" },
-      { cell: fmtPct(pick(i, ["change_pct", "percent_change"])), class: "num" },
-      el("span", {}, fmtTime(pick(i, ["as_of", "at", "time"])), " ", badge("delayed"))
+      el("span", {}, i.code ?? i.name, i.name && i.code ? el("span", { class: "hint" }, ` ${i.name}`) : ""),
+      num(fmtMoney(i.level)),
+      num(fmtSigned(i.change)),
+      num(fmtPct(i.change_pct)),
+      el("span", {}, fmtTime(i.as_of), " ", badge("delayed"))
     ])
   )
 
+/** @param {any} b */
 const breadth = (b) =>
   el(
-    "dl",
-    { class: "facts breadth" },
-    ["advancers", "decliners", "unchanged"].map((k) => [el("dt", {}, k[0].toUpperCase() + k.slice(1)), el("dd", {}, typeof b[k] === "number" ? fmtQty(b[k]) : unknown())]),
-    b.as_of ? [el("dt", {}, "As of"), el("dd", {}, fmtTime(b.as_of))] : []
+    "div",
+    {},
+    el(
+      "dl",
+      { class: "facts breadth" },
+      [["advancers", "Advancers"], ["decliners", "Decliners"], ["unchanged", "Unchanged"], ["priced", "Priced that day"], ["not_priced", "Not priced"]].map((
+        [k, label]
+      ) => [el("dt", {}, label), el("dd", {}, typeof b[k] === "number" ? fmtQty(b[k]) : unknown())])
+    ),
+    b.basis ? el("p", { class: "hint" }, b.basis) : ""
   )
 
+/** @param {string} caption @param {any[] | undefined} list */
 const movers = (caption, list) =>
-  table(
-    caption,
-    [["Symbol"], ["Price", "num"], ["Change %", "num"], ["Volume", "num"], ["Value traded (Rs)", "num"]],
-    (list ?? []).map((m) => [
-      symbolLink(String(pick(m, ["symbol", "ticker"]))),
-      { cell: fmtMoney(pick(m, ["price", "close", "last", "current"])), class: "num" },
-      { cell: fmtPct(pick(m, ["change_pct", "percent_change"])), class: "num" },
-      { cell: fmtQty(pick(m, ["volume"])), class: "num" },
-      { cell: fmtMoney(pick(m, ["value_traded", "traded_value", "turnover", "value"])), class: "num" }
-    ])
-  )
+  Array.isArray(list) && list.length > 0
+    ? table(
+      caption,
+      [["Symbol"], ["Price", "num"], ["Change %", "num"], ["Traded (Rs)", "num"]],
+      list.map((m) => [
+        symbolLink(String(m.symbol)),
+        num(fmtMoney(m.price)),
+        num(fmtPct(m.change_pct)),
+        num(fmtCompact(m.value_traded))
+      ])
+    )
+    : el("div", {}, el("h4", {}, caption), el("p", {}, "None recorded for this session."))
 
-const loadBoard = async () => {
-  const out = $("board")
-  out.replaceChildren(el("p", {}, "Loading the board…"))
-  const reply = await api("GET", "/v1/market/board", { token: null })
-  if (reply.status === 404) return out.replaceChildren(el("p", { class: "notice" }, "The market board is not available on this server yet. Search for a company below."))
-  if (!reply.ok) return out.replaceChildren(el("p", { class: "error" }, describeError(reply)))
-  const board = reply.body
+/** @param {any[]} tone */
+const sectorTone = (tone) => {
+  const sorted = [...tone].sort((a, b) => (b.median_change_pct ?? -Infinity) - (a.median_change_pct ?? -Infinity))
+  const chart = el("div", { class: "chart chart-short", id: "tone-chart" })
+  const wrap = el(
+    "div",
+    {},
+    el("figure", {}, chart, el("figcaption", {}, "Median change of each sector's priced lines, strongest first. Sectors with no priced line have no bar.")),
+    table(
+      "Sector tone",
+      [["Sector"], ["Advancers", "num"], ["Decliners", "num"], ["Unchanged", "num"], ["Median change %", "num"]],
+      sorted.map((s) => [
+        s.sector,
+        num(fmtQty(s.advancers)),
+        num(fmtQty(s.decliners)),
+        num(fmtQty(s.unchanged)),
+        num(fmtPct(s.median_change_pct))
+      ])
+    )
+  )
+  requestAnimationFrame(() =>
+    barChart(chart, {
+      categories: sorted.map((s) => s.sector),
+      series: [{ label: "Median change %", values: sorted.map((s) => (typeof s.median_change_pct === "number" ? s.median_change_pct : null)) }],
+      horizontal: true,
+      label: `Median change by sector on the board's session: ${sorted.slice(0, 3).map((s) => `${s.sector} ${s.median_change_pct ?? "unknown"}%`).join(", ")} lead`
+    })
+  )
+  return wrap
+}
+
+/** @param {any} board */
+const renderBoard = (board) => {
   const m = board.movers ?? {}
-  out.replaceChildren(
-    ...(board.as_of ? [el("p", {}, "Board as of ", fmtTime(board.as_of), " ", badge("delayed"))] : []),
-    el("h3", {}, "Indices"),
-    Array.isArray(board.indices) && board.indices.length ? indices(board.indices) : el("p", {}, "No index levels recorded."),
+  $("board").replaceChildren(
+    el("p", {}, "Session of ", el("strong", {}, board.date ?? "unknown date"), " ", badge(board.quotes ?? "delayed")),
+    el("h3", {}, "Index"),
+    Array.isArray(board.indices) && board.indices.length ? indices(board.indices) : el("p", {}, "No index level is recorded: ", unknown()),
     el("h3", {}, "Breadth"),
     board.breadth ? breadth(board.breadth) : el("p", {}, unknown()),
     el("h3", {}, "Movers"),
-    el("div", { class: "movers" }, movers("Top gainers", m.gainers), movers("Top losers", m.losers), movers("Most active", m.active))
+    el("div", { class: "movers" }, movers("Top gainers", m.gainers), movers("Top losers", m.losers), movers("Most active", m.most_active)),
+    m.rules ? el("details", { class: "sources" }, el("summary", {}, "Which lines the movers leave out"), el("p", { class: "hint" }, m.rules)) : "",
+    el("h3", {}, "Sector tone"),
+    Array.isArray(board.sector_tone) && board.sector_tone.length ? sectorTone(board.sector_tone) : el("p", {}, unknown()),
+    sourcesNote(board.sources)
   )
 }
 
+/**
+ * Asks for the board. A 404 DATA_NOT_FOUND means the server holds no session
+ * yet (its import or read model is still loading): the page says so and asks
+ * again every few seconds for a while, instead of giving up.
+ */
+const loadBoard = async (startedAt = Date.now()) => {
+  const out = $("board")
+  if (out.childElementCount === 0) showLoading(out, "Loading the board…")
+  const reply = await api("GET", "/v1/market/board", { token: null })
+  if (reply.ok) return renderBoard(reply.body)
+  if (reply.status === 404 && reply.body?.error === "DATA_NOT_FOUND") {
+    const ready = await api("GET", "/ready", { token: null })
+    const importing = ready.ok && ready.body?.data_pack === "importing"
+    const patient = Date.now() - startedAt < BOARD_PATIENCE_MS
+    out.replaceChildren(
+      el(
+        "p",
+        { class: "notice" },
+        importing ? "This server is still importing its market data. " : "No market session is loaded on this server yet. ",
+        patient ? "The board will appear here by itself when it is loaded." : "Reload the page to try again."
+      )
+    )
+    if (patient) setTimeout(() => loadBoard(startedAt), BOARD_RETRY_MS)
+    return
+  }
+  showError(out, reply)
+}
+
+/** @param {string} q */
 const search = async (q) => {
   const out = $("search-results")
   out.replaceChildren()
   if (q.trim() === "") return setText("search-count", "")
   setText("search-count", "Searching…", "")
   const reply = await api("GET", `/v1/search?${new URLSearchParams({ q })}`, { token: null })
-  if (!reply.ok) return setText("search-count", describeError(reply), "error")
+  if (!reply.ok) return setText("search-count", `${reply.body?.error ?? "ERROR"}: ${reply.body?.message ?? reply.status}`, "error")
   const items = reply.body.items
   setText("search-count", `${reply.body.total} match${reply.body.total === 1 ? "" : "es"} for “${q}”.`, "")
   out.replaceChildren(
-    el("ul", { class: "hits" }, items.map((h) => el("li", {}, symbolLink(h.symbol), ` ${h.name}`, h.sector ? el("span", { class: "hint" }, ` · ${h.sector}`) : "")))
+    el("ul", { class: "hits" }, items.map((/** @type {any} */ h) => el("li", {}, symbolLink(h.symbol), ` ${h.name}`, h.sector ? el("span", { class: "hint" }, ` · ${h.sector}`) : "")))
   )
 }
 
 $("search-form").addEventListener("submit", (event) => {
   event.preventDefault()
-  const q = $("search-q").value
+  const q = /** @type {HTMLInputElement} */ ($("search-q")).value
   history.replaceState(null, "", q ? `/market?${new URLSearchParams({ q })}` : "/market")
   search(q)
 })
-
-const initial = new URLSearchParams(location.search).get("q")
-if (initial) {
-  $("search-q").value = initial
-  search(initial)
-}
-loadBoard()
 
 const loadStatus = async () => {
   const reply = await api("GET", "/v1/market/status", { token: null })
@@ -110,4 +163,13 @@ const loadStatus = async () => {
   parts.push(`Quotes are ${s.quotes ?? "delayed"}.`)
   $("market-status").textContent = parts.join(" ")
 }
+
+const initial = new URLSearchParams(location.search).get("q")
+if (initial) {
+  /** @type {HTMLInputElement} */ ($("search-q")).value = initial
+  search(initial)
+}
 loadStatus()
+loadBoard()
+loadSectors($("sectors"))
+loadCalendar($("calendar"))

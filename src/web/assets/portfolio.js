@@ -17,10 +17,14 @@ import {
   setText,
   unknown
 } from "./api.js"
-import { describeEvent } from "./events.js"
+import { allEvents, describeEvent, reversedIds } from "./events.js"
+import { renderAllocation, renderIncome, renderValue, valueSeries } from "./portfolio-charts.js"
+import { reverseAction } from "./reverse.js"
+import { fact, facts } from "./ui.js"
 
 const PAGE = 50
 let cursor = null
+let reversed = new Set()
 
 const quoteCell = (h) =>
   typeof h.quote_as_of === "string"
@@ -37,7 +41,9 @@ const renderHoldings = (portfolio) => {
     quoteCell(h),
     { cell: fmtSigned(h.unrealized_pnl), class: "num" },
     { cell: fmtSigned(h.realized_pnl), class: "num" },
-    { cell: fmtMoney(h.dividends_net), class: "num" }
+    { cell: fmtMoney(h.dividends_net), class: "num" },
+    { cell: fmtMoney(h.tax_withheld), class: "num" },
+    { cell: fmtMoney(h.fractional_entitlements), class: "num" }
   ])
   const table = $("holdings-table")
   fillRows(table.querySelector("tbody"), rows)
@@ -51,7 +57,9 @@ const renderHoldings = (portfolio) => {
     t.market_value_note ?? "",
     { cell: fmtSigned(t.unrealized_pnl), class: "num" },
     { cell: fmtSigned(t.realized_pnl), class: "num" },
-    { cell: fmtMoney(t.dividends_net), class: "num" }
+    { cell: fmtMoney(t.dividends_net), class: "num" },
+    { cell: fmtMoney(portfolio.cash_flows?.tax_withheld), class: "num" },
+    { cell: "", class: "num" }
   ]])
   setText(
     "holdings-status",
@@ -67,7 +75,8 @@ const renderHistory = (transactions, append) => {
     $("history-table").querySelector("tbody"),
     transactions.items.map((e) => {
       const d = describeEvent(e)
-      return [{ cell: e.effective_date, class: "nowrap" }, d.kind, d.symbol ?? unknown(), d.details, { cell: fmtTime(e.recorded_at), class: "nowrap" }]
+      const label = `${d.kind}${d.symbol ? ` ${d.symbol}` : ""} of ${e.effective_date}`
+      return [{ cell: e.effective_date, class: "nowrap" }, d.kind, d.symbol ?? unknown(), d.details, { cell: fmtTime(e.recorded_at), class: "nowrap" }, reverseAction(e, label, reversed, () => load())]
     }),
     { append }
   )
@@ -76,12 +85,41 @@ const renderHistory = (transactions, append) => {
   setText("history-status", transactions.total === 0 ? "Nothing recorded yet." : `${transactions.total} recorded.`, "")
 }
 
+const renderPnl = (t, flows) =>
+  $("pnl").replaceChildren(
+    facts(
+      fact("Market value", fmtMoney(t.market_value)),
+      fact("Cost", fmtMoney(t.cost)),
+      fact("Unrealised P/L", fmtSigned(t.unrealized_pnl)),
+      fact("Realised P/L", fmtSigned(t.realized_pnl)),
+      fact("Dividends received (net)", fmtMoney(t.dividends_net)),
+      fact("Dividend tax withheld", fmtMoney(flows?.tax_withheld)),
+      fact("Invested", fmtMoney(flows?.invested)),
+      fact("Sale proceeds", fmtMoney(flows?.proceeds))
+    ),
+    typeof t.tax_note === "string" ? el("p", { class: "hint" }, t.tax_note) : ""
+  )
+
+/** The charts, allocation and income: from the whole ledger, the recorded closes and /v1/me/analyze. */
+const loadPictures = async (portfolio, events) => {
+  const analysis = await api("GET", "/v1/me/analyze")
+  if (!events.ok) return $("value").replaceChildren(el("p", { class: "error" }, describeError(events.reply)))
+  renderIncome($("income"), events.events, portfolio, analysis.ok ? analysis.body : undefined)
+  renderAllocation($("allocation"), portfolio, analysis.ok ? analysis.body : undefined)
+  renderValue($("value"), await valueSeries(events.events), analysis.ok ? analysis.body : undefined)
+}
+
 const load = async (more = false) => {
   const query = new URLSearchParams({ limit: String(PAGE) })
   if (more && cursor) query.set("cursor", cursor)
-  const reply = await api("GET", `/v1/me/portfolio?${query}`)
+  const [reply, events] = await Promise.all([api("GET", `/v1/me/portfolio?${query}`), more ? undefined : allEvents()])
   if (!reply.ok) return setText("holdings-status", describeError(reply), "error")
-  if (!more) renderHoldings(reply.body)
+  if (events?.ok) reversed = reversedIds(events.events)
+  if (!more) {
+    renderHoldings(reply.body)
+    renderPnl(reply.body.totals, reply.body.cash_flows)
+    loadPictures(reply.body, events)
+  }
   renderHistory(reply.body.transactions, more)
 }
 
@@ -91,7 +129,8 @@ const showFields = () => {
   for (const field of document.querySelectorAll("#tx-form .field[data-kinds]")) {
     const on = field.dataset.kinds.split(" ").includes(kindSelect.value)
     field.hidden = !on
-    for (const input of field.querySelectorAll("input")) input.disabled = !on
+    for (const input of field.querySelectorAll("input, select")) input.disabled = !on
+    field.querySelector("select")?.querySelector("option")?.replaceChildren(kindSelect.value === "tax_status" ? "Choose…" : "As recorded for the portfolio")
   }
 }
 kindSelect.addEventListener("change", showFields)
@@ -109,6 +148,7 @@ const FIELDS = {
   buy: ["quantity", "price", "fees"],
   sell: ["quantity", "price", "fees"],
   dividend: ["per_share", "gross_amount", "tax_withheld"],
+  tax_status: [],
   bonus: ["percent"],
   split: ["numerator", "denominator"]
 }
@@ -116,11 +156,14 @@ const FIELDS = {
 $("tx-form").addEventListener("submit", async (event) => {
   event.preventDefault()
   const kind = kindSelect.value
-  const body = { kind, symbol: $("tx-symbol").value.trim().toUpperCase(), trade_date: $("tx-trade_date").value }
+  const body = kind === "tax_status" ? { kind, trade_date: $("tx-trade_date").value } : { kind, symbol: $("tx-symbol").value.trim().toUpperCase(), trade_date: $("tx-trade_date").value }
   for (const name of FIELDS[kind]) {
     const v = numberField(name)
     if (v !== undefined) body[name] = v
   }
+  if ((kind === "dividend" || kind === "bonus") && $("tx-book_closure_from").value) body.book_closure_from = $("tx-book_closure_from").value
+  const filer = $("tx-filer").value
+  if ((kind === "dividend" || kind === "tax_status") && filer !== "") body.filer = filer === "filer"
   setText("tx-error", "")
   setText("tx-result", "Recording…", "pending")
   const submit = event.target.querySelector("button[type=submit]")
@@ -132,9 +175,11 @@ $("tx-form").addEventListener("submit", async (event) => {
     return setText("tx-error", `Not recorded. ${describeError(reply)}`)
   }
   const d = describeEvent(reply.body.event)
-  const flags = reply.body.flags.length ? ` Flags: ${reply.body.flags.join("; ")}.` : ""
+  // A key without portfolio:read gets only the event back: its flags are then the event's own.
+  const given = reply.body.flags ?? reply.body.event.payload?.flags ?? []
+  const flags = given.length ? ` Flags: ${given.join("; ")}.` : ""
   setText("tx-result", `Recorded: ${d.kind} ${d.symbol ?? ""} ${d.details} on ${reply.body.event.effective_date}.${flags}`, "ok")
-  for (const name of Object.values(FIELDS).flat()) $(`tx-${name}`).value = ""
+  for (const name of [...Object.values(FIELDS).flat(), "book_closure_from", "filer"]) $(`tx-${name}`).value = ""
   await load()
 })
 

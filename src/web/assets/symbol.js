@@ -1,7 +1,9 @@
 // Symbol page: the delayed quote and a chart of daily closes drawn by uPlot
-// (served from this origin), with the window's own high, low and change.
-import uPlot from "./vendor/uplot.js"
+// (served from this origin), with the window's own high, low and change;
+// then dividends, announcements, financials, technicals and provenance.
 import { $, api, badge, describeError, el, fmtMoney, fmtPct, fmtQty, fmtSigned, fmtTime, unknown } from "./api.js"
+import { lineChart } from "./charts.js"
+import { renderAnnouncements, renderDividends, renderFinancials, renderProvenance, renderTechnicals } from "./symbol-sections.js"
 
 const symbol = $("symbol-root").dataset.symbol
 const path = encodeURIComponent(symbol)
@@ -50,21 +52,9 @@ const loadQuote = async () => {
   renderQuote(stock.body, quote.ok ? quote.body : undefined)
 }
 
-const draw = (rows) => {
-  const container = $("chart")
-  const xs = rows.map((r) => Date.parse(`${r.date}T00:00:00Z`) / 1000)
-  const ys = rows.map((r) => r.close)
-  const opts = {
-    width: Math.max(280, container.clientWidth),
-    height: 320,
-    scales: { x: { time: true } },
-    legend: { show: true },
-    cursor: { drag: { x: false, y: false } },
-    series: [{ label: "Date" }, { label: "Close (PKR)", stroke: "#1d4ed8", width: 2, fill: "rgba(29, 78, 216, 0.08)" }],
-    axes: [{ stroke: "#333" }, { stroke: "#333", size: 70 }]
-  }
+const draw = (rows, label) => {
   chart?.destroy()
-  chart = new uPlot(opts, [xs, ys], container)
+  chart = lineChart($("chart"), { xs: rows.map((r) => r.date), series: [{ label: "Close (PKR)", values: rows.map((r) => r.close), fill: true }], label, height: 320 })
 }
 
 const loadPrices = async (range) => {
@@ -86,12 +76,10 @@ const loadPrices = async (range) => {
     caption.textContent = "No prices recorded in this range."
     return out.replaceChildren()
   }
-  draw(rows)
   const first = rows[0].date
   const last = rows[rows.length - 1].date
   const label = `Daily closing prices of ${symbol}, ${first} to ${last} (${rows.length} trading days)`
-  $("chart").setAttribute("role", "img")
-  $("chart").setAttribute("aria-label", label)
+  draw(rows, label)
   caption.textContent = `${label}. Not adjusted for dividends or bonus issues${p.restated_by_source ? "; restated by the exchange for a split" : ""}.${
     p.next_cursor ? " Only the newest 1,000 days are drawn." : ""
   }`
@@ -112,10 +100,26 @@ const loadPrices = async (range) => {
   )
 }
 
+const loadSections = async () => {
+  const [research, stock, announcements] = await Promise.all([
+    api("GET", `/v1/stocks/${path}/research`, { token: null }),
+    api("GET", `/v1/stocks/${path}`, { token: null }),
+    api("GET", `/v1/stocks/${path}/announcements?limit=20`, { token: null })
+  ])
+  const fail = (id, reply) => $(id).replaceChildren(el("p", { class: "error" }, describeError(reply)))
+  if (research.ok) {
+    renderDividends($("dividends"), research.body.dividends, symbol)
+    renderTechnicals($("technicals"), research.body.technicals)
+    renderProvenance($("provenance"), research.body)
+  } else for (const id of ["dividends", "technicals", "provenance"]) fail(id, research)
+  if (stock.ok) renderFinancials($("financials"), stock.body.financials, symbol)
+  else fail("financials", stock)
+  if (announcements.ok) renderAnnouncements($("announcements"), announcements.body, symbol)
+  else fail("announcements", announcements)
+}
+
 for (const b of document.querySelectorAll("button.range")) b.addEventListener("click", () => loadPrices(b.dataset.range))
-new ResizeObserver(() => {
-  if (chart) chart.setSize({ width: Math.max(280, $("chart").clientWidth), height: 320 })
-}).observe($("chart"))
 
 loadQuote()
 loadPrices("1Y")
+loadSections()

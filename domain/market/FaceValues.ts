@@ -1,0 +1,35 @@
+/**
+ * Face values from sourced records only, each with the date it holds from.
+ * Cash dividends are percent of face value, so a rupee amount needs the
+ * face value in force on the payout's ex day; with no record here the face
+ * value is unknown and amounts stay absent (never an assumed Rs 10).
+ */
+export interface FaceValueRecord {
+  readonly symbol: string
+  readonly rupees: number
+  /** First date it holds (the first session on that face value); undefined: before `until`, start not sourced. */
+  readonly from?: string
+  /** Last date it holds. */
+  readonly until?: string
+  readonly source: string
+}
+
+export const faceValueRecords: ReadonlyArray<FaceValueRecord> = [
+  {
+    symbol: "LUCK",
+    rupees: 2,
+    from: "2025-04-28",
+    source: "Profit (Pakistan Today), 15 Apr 2025: LUCK suspended 21–25 Apr 2025 to change its face value from Rs 10 to Rs 2 " +
+      "(5-for-1 sub-division), trading resuming 28 Apr 2025 at one-fifth of the 18 Apr close"
+  },
+  {
+    symbol: "LUCK",
+    rupees: 10,
+    until: "2025-04-18",
+    source: "Business Recorder, Feb 2025: LUCK's notice to PSX of 20 Feb 2025 ('293,000,000 ordinary shares of Rs10/- each')"
+  }
+]
+
+/** The sourced face value of `symbol` on `date`, or undefined. */
+export const faceValueOn = (symbol: string, date: string): FaceValueRecord | undefined =>
+  faceValueRecords.find((r) => r.symbol === symbol && (r.from === undefined || date >= r.from) && (r.until === undefined || date <= r.until))

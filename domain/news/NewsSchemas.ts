@@ -1,0 +1,87 @@
+/**
+ * News as served (`GET /v1/news`, MCP get_news, the research package): one
+ * item per event, with every source that carried it. `published_at` is the
+ * first publisher's own time (`published_at_basis: "publisher"`);
+ * `event_date`, when the thing reported happened, is absent when unknown
+ * (always, for feed news). `symbols` are tags attached by the recording's
+ * author from keywords, not an exchange field.
+ */
+import { Schema } from "effect"
+import { Page, Source } from "../market/Schemas.ts"
+import type { NewsRow } from "../market/StoreRows.ts"
+import { publisherOf } from "./News.ts"
+
+const Instant = Schema.String.annotate({ description: "Instant, ISO 8601 UTC" })
+
+export const NewsSourceItem = Schema.Struct({
+  publisher: Schema.String,
+  url: Schema.String,
+  title: Schema.String.annotate({ description: "The headline as this source carried it" }),
+  published_at: Instant.annotate({ description: "This source's publication time" })
+})
+
+export const NewsItem = Schema.Struct({
+  id: Schema.String,
+  title: Schema.String,
+  symbols: Schema.Array(Schema.String).annotate({
+    description: "Tickers the story was tagged with by the recording's keyword match (not an exchange field); empty for market-wide news"
+  }),
+  published_at: Instant.annotate({ description: "The first publisher's own time (never the time the service read it)" }),
+  published_at_basis: Schema.Literal("publisher"),
+  event_date: Schema.optionalKey(Schema.String.annotate({ description: "When the reported event happened (YYYY-MM-DD); absent when unknown" })),
+  republished: Schema.Boolean.annotate({ description: "True when more than one source carried the story (another outlet, or a republication): still one event" }),
+  url: Schema.String.annotate({ description: "The first source's address" }),
+  sources: Schema.Array(NewsSourceItem)
+})
+export type NewsItem = typeof NewsItem.Type
+
+export const News = Schema.Struct({
+  coverage: Schema.Literals(["recorded", "unknown"]),
+  note: Schema.optionalKey(Schema.String),
+  ...Page.fields,
+  items: Schema.Array(NewsItem),
+  sources: Schema.Array(Source).annotate({ description: "Provenance of the datasets the page was read from" })
+})
+
+/**
+ * Stored rows (one per source and symbol tag, ids `<event>/<source>[/<symbol>]`)
+ * → events, newest first by first publication, then id.
+ */
+export const newsEventsOf = (rows: ReadonlyArray<NewsRow>): ReadonlyArray<NewsItem & { readonly datasets: ReadonlyArray<string> }> => {
+  const events = new Map<string, { rows: Array<NewsRow> }>()
+  for (const r of rows) {
+    const id = r.id.split("/")[0]!
+    const e = events.get(id)
+    if (e === undefined) events.set(id, { rows: [r] })
+    else e.rows.push(r)
+  }
+  const out = [...events].map(([id, { rows: mine }]) => {
+    const bySource = new Map<string, NewsRow>()
+    for (const r of mine) {
+      const key = r.url ?? r.id
+      const seen = bySource.get(key)
+      if (seen === undefined || r.published_at < seen.published_at) bySource.set(key, r)
+    }
+    const sources = [...bySource.values()].sort((a, b) => (a.published_at < b.published_at ? -1 : a.published_at > b.published_at ? 1 : 0))
+    const first = sources[0]!
+    const eventDate = mine.find((r) => r.event_date !== undefined)?.event_date
+    return {
+      id,
+      title: publisherOf(first.url ?? "", first.title).headline,
+      symbols: [...new Set(mine.flatMap((r) => (r.symbol !== undefined ? [r.symbol] : [])))].sort(),
+      published_at: first.published_at,
+      published_at_basis: "publisher" as const,
+      ...(eventDate !== undefined ? { event_date: eventDate } : {}),
+      republished: sources.length > 1,
+      url: first.url ?? "",
+      sources: sources.map((s) => ({
+        publisher: publisherOf(s.url ?? "", s.title).publisher,
+        url: s.url ?? "",
+        title: s.title,
+        published_at: s.published_at
+      })),
+      datasets: [...new Set(mine.map((r) => r.dataset))]
+    }
+  })
+  return out.sort((a, b) => (a.published_at < b.published_at ? 1 : a.published_at > b.published_at ? -1 : a.id < b.id ? 1 : -1))
+}

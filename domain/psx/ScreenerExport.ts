@@ -1,0 +1,82 @@
+/**
+ * Exports of the portal's figures written by other tools, as recorded:
+ *
+ * - a `/screener` snapshot as JSON (`{timestamp, data: [...]}`), whose
+ *   numbers are the screener cells' raw `data-order` values (market cap in
+ *   rupees, price in rupees, P/E TTM, dividend yield %, free-float shares,
+ *   30-day average volume) and whose `listedIn` is the portal's index list;
+ * - annual Sales per symbol from the FINANCIALS table of `/company/{SYM}`
+ *   (`{SYM: {"2025": 401177969, …}}`, thousands of rupees, keyed by the
+ *   portal's fiscal-year label).
+ *
+ * As with the portal's own page, a 0 P/E or 0 yield cannot be told from "no
+ * figure" and is left out; a field an exporter added of its own is not read.
+ */
+import type { StatementLine } from "./CompanyPage.ts"
+import { type ScreenerRow } from "./Listing.ts"
+import { collector, defined, type Parsed } from "./Parsed.ts"
+
+const symbolPattern = /^[A-Z0-9][A-Z0-9.\-]{0,15}$/
+const finite = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : undefined)
+const text = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined)
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v)
+
+/** The snapshot's rows, and the instant it was taken (epoch seconds in the export). */
+export const parseScreenerExport = (json: unknown): Parsed<ScreenerRow> & { readonly takenAt?: string } => {
+  const out = collector<ScreenerRow>()
+  if (!isRecord(json) || !Array.isArray(json["data"])) return out.done()
+  const ts = finite(json["timestamp"])
+  for (const item of json["data"]) {
+    const symbol = isRecord(item) ? (text(item["symbol"]) ?? "").toUpperCase() : ""
+    if (!isRecord(item) || !symbolPattern.test(symbol)) {
+      out.skip("bad symbol")
+      continue
+    }
+    const pe = finite(item["pe"])
+    const dy = finite(item["divYield"])
+    out.rows.push({
+      symbol,
+      listedIn: (text(item["listedIn"]) ?? "").split(",").map((s) => s.trim()).filter((s) => s !== ""),
+      ...defined({
+        name: text(item["name"]),
+        sectorCode: text(item["sectorCode"]),
+        marketCap: finite(item["mcap"]),
+        price: finite(item["price"]),
+        changePct: finite(item["change"]),
+        changeYearPct: finite(item["yearChange"]),
+        peTtm: pe === 0 ? undefined : pe,
+        dividendYieldPct: dy === 0 ? undefined : dy,
+        freeFloatShares: finite(item["freeFloat"]),
+        volume30dAvg: finite(item["volume"])
+      })
+    })
+  }
+  const done = out.done()
+  return ts !== undefined ? { ...done, takenAt: new Date(Math.round(ts * 1000)).toISOString() } : done
+}
+
+export interface SalesLine extends StatementLine {
+  readonly symbol: string
+}
+
+/** Annual Sales lines (thousands of rupees), one per symbol and fiscal-year label. */
+export const parseSalesExport = (json: unknown): Parsed<SalesLine> => {
+  const out = collector<SalesLine>()
+  if (!isRecord(json)) return out.done()
+  for (const [raw, years] of Object.entries(json)) {
+    const symbol = raw.trim().toUpperCase()
+    if (!symbolPattern.test(symbol) || !isRecord(years)) {
+      out.skip("bad symbol")
+      continue
+    }
+    for (const [label, v] of Object.entries(years)) {
+      const value = finite(v)
+      if (!/^\d{4}$/.test(label) || value === undefined) {
+        out.skip("unreadable year or value")
+        continue
+      }
+      out.rows.push({ symbol, period: label, periodType: "annual", fiscalYear: Number(label), line: "Sales", value, units: "thousands" })
+    }
+  }
+  return out.done()
+}

@@ -1,0 +1,120 @@
+/**
+ * The Node HTTP server the service listens on, and what answers a request
+ * before the Effect pipeline does.
+ *
+ * - It listens as soon as the process starts, and answers every request it
+ *   accepts: until the routes are built (migrations, the read model), with a
+ *   503 SOURCE_UNAVAILABLE "starting" record (and /health with liveness);
+ *   once the scope closes, with a 503 "stopping" record.
+ * - Every request has a deadline: a request still unanswered after
+ *   `deadlineMs` gets a 503 SOURCE_UNAVAILABLE record (a response already
+ *   under way, such as a stream, is left alone).
+ * - A fast path (FastPath.ts) may answer first, in plain node:http, with the
+ *   read model's pre-encoded bytes; everything else goes to the HttpApi
+ *   router through the Effect handler.
+ *
+ * It is an `HttpServer` like NodeHttpServer's (whose request handler it
+ * uses), without upgrades: the service has no WebSocket routes.
+ */
+import { NodeHttpServer } from "@effect/platform-node"
+import { Duration, Effect, Layer, Scope } from "effect"
+import { HttpServer, HttpServerError } from "effect/http"
+import * as NetAddress from "effect/net/NetAddress"
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+
+export type NodeHandler = (request: IncomingMessage, response: ServerResponse) => void
+
+/** Answers a request in plain node:http and returns true, or returns false to let the Effect pipeline answer. */
+export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean
+
+export interface FrontDoorOptions {
+  readonly port: number
+  readonly host: string
+  /** How long a request may wait for its answer (ms). */
+  readonly deadlineMs: number
+  /** Tried before the Effect pipeline, once the routes are attached. */
+  readonly fastPath?: () => FastPath | undefined
+}
+
+/** How long a graceful shutdown waits for requests in flight. */
+const SHUTDOWN_WAIT = Duration.seconds(10)
+
+const LIVENESS = Buffer.from(JSON.stringify({ status: "ok", service: "psx-data-service", version: "1.0.0" }))
+
+const unavailable = (response: ServerResponse, message: string) => {
+  if (response.headersSent || response.writableEnded) return
+  const body = Buffer.from(JSON.stringify({ error: "SOURCE_UNAVAILABLE", message }))
+  response.writeHead(503, { "content-type": "application/json", "content-length": body.length, "retry-after": "1" })
+  response.end(body)
+}
+
+/** What answers while no Effect handler is attached (starting, or stopping). */
+const unattached = (phase: "starting" | "stopping"): NodeHandler => (request, response) => {
+  if (request.method === "GET" && (request.url === "/health" || request.url?.startsWith("/health?"))) {
+    response.writeHead(200, { "content-type": "application/json", "content-length": LIVENESS.length })
+    response.end(LIVENESS)
+    return
+  }
+  // The body is not needed: drain it so the connection can be reused.
+  request.resume()
+  unavailable(response, phase === "starting"
+    ? "the service is starting; try again shortly"
+    : "the service is stopping")
+}
+
+export const make = Effect.fnUntraced(function*(options: FrontDoorOptions) {
+  let app: NodeHandler = unattached("starting")
+  let fast: FastPath | undefined
+  const deadline = `no answer within ${options.deadlineMs} ms`
+  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000 }, (request, response) => {
+    if (fast !== undefined && fast(request, response)) return
+    const timer = setTimeout(() => unavailable(response, deadline), options.deadlineMs)
+    response.once("close", () => clearTimeout(timer))
+    app(request, response)
+  })
+
+  yield* Effect.callback<void, HttpServerError.ServeError>((resume) => {
+    const onError = (cause: Error) => resume(Effect.fail(new HttpServerError.ServeError({ cause })))
+    server.once("error", onError)
+    server.listen({ port: options.port, host: options.host }, () => {
+      server.off("error", onError)
+      resume(Effect.void)
+    })
+  })
+  const close = Effect.callback<void>((resume) => {
+    if (!server.listening) return resume(Effect.void)
+    server.close(() => resume(Effect.void))
+    server.closeIdleConnections()
+  }).pipe(Effect.timeoutOrElse({ duration: SHUTDOWN_WAIT, orElse: () => Effect.sync(() => server.closeAllConnections()) }))
+  yield* Effect.addFinalizer(() => close)
+
+  const bound = server.address()
+  const address = typeof bound === "object" && bound !== null
+    ? NetAddress.inetAddressFromIpString(bound.address, bound.port)
+    : undefined
+  if (address === undefined || address._tag === "Failure") {
+    return yield* new HttpServerError.ServeError({ cause: new Error(`cannot read the address the server listens on`) })
+  }
+
+  return HttpServer.make({
+    address: address.success,
+    serve: Effect.fnUntraced(function*(httpApp, middleware) {
+      const serveScope = yield* Effect.scope
+      const scope = Scope.forkUnsafe(serveScope, "parallel")
+      const handler = yield* NodeHttpServer.makeHandler(httpApp, { middleware: middleware as any, scope })
+      yield* Scope.addFinalizer(serveScope, Effect.andThen(
+        Effect.sync(() => {
+          fast = undefined
+          app = unattached("stopping")
+        }),
+        close
+      ))
+      app = handler as NodeHandler
+      fast = options.fastPath?.()
+    })
+  })
+})
+
+/** The front door as the `HttpServer` (with Node's HTTP platform services). */
+export const layer = (options: FrontDoorOptions) =>
+  Layer.mergeAll(Layer.effect(HttpServer.HttpServer, make(options)), NodeHttpServer.layerHttpServices)

@@ -1,0 +1,177 @@
+/**
+ * The crawler over every portal dataset for every listed symbol.
+ *
+ * - One request at a time (the adapter's gate spaces them at least
+ *   PSX_PORTAL_MIN_INTERVAL_MS apart and retries 5xx with backoff); after
+ *   three refusals in a row (403, 429, 5xx, time-outs) a pass stops and the
+ *   scheduler backs off.
+ * - Stalest first: per-symbol work is ordered by its last success, kept in
+ *   `crawl_state`, so a restart resumes where the crawl stood.
+ * - Each dataset is fetched first and written after, in one transaction; a
+ *   failure writes nothing (the last good figures stay), is logged naming the
+ *   route, and is kept as that dataset's last error.
+ */
+import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { PsxPortal } from "../sources/PsxPortal.ts"
+import { decodeRows } from "./Bulk.ts"
+import { type DatasetWrite, type PortalDataset, portalDatasets } from "./PortalDatasets.ts"
+import { type Attempt, type CrawlStatus, crawlStatus, recordAttempts, recordProvenance, symbolKeys } from "./PortalStore.ts"
+
+export interface PassOptions {
+  /** Dataset kinds to run (default: all). */
+  readonly datasets?: ReadonlyArray<string>
+  /** Symbols for the per-symbol datasets (default: every listed symbol that is not a debt instrument). */
+  readonly symbols?: ReadonlyArray<string>
+  /** Only what is due (older than the dataset's period), as the scheduler runs it. */
+  readonly dueOnly?: boolean
+  /** Stop after this many requests (the scheduler's slice). */
+  readonly maxRequests?: number
+  readonly onProgress?: (p: { readonly dataset: string; readonly done: number; readonly total: number }) => Effect.Effect<void>
+}
+
+export interface DatasetSummary {
+  readonly dataset: string
+  readonly requests: number
+  readonly fetched: number
+  readonly failed: number
+  readonly read: number
+  readonly written: number
+  readonly unchanged: number
+  /** reason → how many keys failed (or rows were left out) for it. */
+  readonly reasons: Readonly<Record<string, number>>
+  readonly ms: number
+}
+
+export interface PassSummary {
+  readonly datasets: ReadonlyArray<DatasetSummary>
+  readonly requests: number
+  readonly seconds: number
+  /** Why the pass stopped early, if it did. */
+  readonly stopped?: string
+}
+
+/** A failure the portal made (not our parse): back off instead of going on. */
+export const isRefusal = (message: string) => /HTTP (403|429|5\d\d)|timed? ?out|Timeout/i.test(message)
+const REFUSALS_BEFORE_STOP = 3
+const lastSuccess = Schema.Struct({ ms: Schema.NullOr(Schema.Number) })
+
+/** A reason without the volatile parts (symbols, numbers), so failures group. */
+const reasonOf = (message: string, key: string) =>
+  (key === "*" ? message : message.replace(new RegExp(`(?<=[ /=])${key.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&")}(?=[ )/,]|$)`, "g"), "{SYM}"))
+    .replace(/https?:\/\/[^/ ]+/g, "")
+    .replace(/\s+/g, " ")
+    .slice(0, 160)
+
+export class PortalCrawler extends Context.Service<PortalCrawler, {
+  /** One pass over the chosen datasets and symbols; failures are reported, never thrown. */
+  readonly pass: (options?: PassOptions) => Effect.Effect<PassSummary>
+  /** The company page and payouts of one symbol, now (coalescing is the caller's). */
+  readonly fetchCompany: (symbol: string) => Effect.Effect<boolean>
+  /** Progress and last error per dataset kind. */
+  readonly status: Effect.Effect<ReadonlyArray<CrawlStatus>>
+}>()("psx/ingest/PortalCrawler") {
+  static readonly layer = Layer.effect(
+    PortalCrawler,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const portal = yield* PsxPortal
+      const provided = <A, E>(e: Effect.Effect<A, E, SqlClient.SqlClient>) => Effect.provideService(e, SqlClient.SqlClient, sql)
+      const iso = (ms: number) => new Date(ms).toISOString()
+
+      /** One dataset for one key: fetch, then write in a transaction; the attempt as a crawl-state row. */
+      const runOne = (d: PortalDataset, key: string) =>
+        Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
+          const fetched = yield* Effect.result(d.run(key, { portal, now }))
+          if (fetched._tag === "Failure") return { ok: false as const, message: fetched.failure.message, at: iso(now) }
+          const write: DatasetWrite = fetched.success
+          const written = yield* sql.withTransaction(provided(Effect.gen(function*() {
+            const o = yield* write
+            const loadedAt = iso(yield* Clock.currentTimeMillis)
+            if (o.written > 0) yield* recordProvenance(d, iso(now), o.asOf ?? iso(now), loadedAt, o.skipped)
+            return o
+          }))).pipe(Effect.result)
+          if (written._tag === "Failure") return { ok: false as const, message: `store: ${String(written.failure).slice(0, 200)}`, at: iso(now) }
+          return { ok: true as const, outcome: written.success, at: iso(now) }
+        })
+
+      const pass = Effect.fn("PortalCrawler.pass")(function*(options: PassOptions = {}) {
+        const started = yield* Clock.currentTimeMillis
+        const chosen = portalDatasets.filter((d) => options.datasets === undefined || options.datasets.includes(d.kind))
+        const summaries: Array<DatasetSummary> = []
+        let requests = 0
+        let refusals = 0
+        let stopped: string | undefined
+        const pending: Array<Attempt> = []
+        const flush = Effect.suspend(() => provided(recordAttempts(pending.splice(0)))).pipe(
+          Effect.catchCause((cause) => Effect.logError({ msg: "crawl state not recorded", cause: String(cause) }))
+        )
+        for (const d of chosen) {
+          const t0 = yield* Clock.currentTimeMillis
+          const now = t0
+          const keys = d.scope === "market"
+            ? (options.dueOnly ? yield* dueMarket(d, now) : true) ? ["*"] : []
+            : yield* provided(symbolKeys(d.kind, {
+              ...(options.symbols !== undefined ? { symbols: options.symbols } : {}),
+              ...(options.dueOnly ? { dueBefore: iso(now - d.everyMs) } : {}),
+              ...(options.maxRequests !== undefined ? { limit: Math.max(0, options.maxRequests - requests) } : {})
+            })).pipe(Effect.orElseSucceed(() => [] as ReadonlyArray<string>))
+          const s = { dataset: d.kind, requests: 0, fetched: 0, failed: 0, read: 0, written: 0, unchanged: 0, reasons: {} as Record<string, number> }
+          for (const key of keys) {
+            if (stopped !== undefined || (options.maxRequests !== undefined && requests >= options.maxRequests)) break
+            const r = yield* runOne(d, key)
+            requests++
+            s.requests++
+            if (r.ok) {
+              refusals = 0
+              s.fetched++
+              s.read += r.outcome.read
+              s.written += r.outcome.written
+              s.unchanged += r.outcome.unchanged
+              for (const [why, n] of Object.entries(r.outcome.skipped)) s.reasons[`left out: ${why}`] = (s.reasons[`left out: ${why}`] ?? 0) + n
+              pending.push({ kind: d.kind, key, at: r.at, ok: true, read: r.outcome.read, written: r.outcome.written, unchanged: r.outcome.unchanged })
+            } else {
+              s.failed++
+              const why = reasonOf(r.message, key)
+              s.reasons[why] = (s.reasons[why] ?? 0) + 1
+              // An absent page (404) is recorded and waits its turn; a refusal is a warning; a page that
+              // no longer parses (no rows, unknown headers) is an error naming the route.
+              const log = /HTTP 404/.test(r.message) ? Effect.logDebug : isRefusal(r.message) ? Effect.logWarning : Effect.logError
+              yield* log({ msg: "portal dataset failed; nothing written", route: d.route, key, error: r.message })
+              pending.push({ kind: d.kind, key, at: r.at, ok: false, read: 0, written: 0, unchanged: 0, error: r.message.slice(0, 500) })
+              refusals = isRefusal(r.message) ? refusals + 1 : 0
+              if (refusals >= REFUSALS_BEFORE_STOP) stopped = `the portal refused ${refusals} requests in a row (${why}); backing off`
+            }
+            if (pending.length >= 25) yield* flush
+            if (options.onProgress) yield* options.onProgress({ dataset: d.kind, done: s.requests, total: keys.length })
+          }
+          if (stopped !== undefined && s.requests < keys.length) {
+            s.reasons[`not tried: ${stopped}`] = keys.length - s.requests
+          }
+          yield* flush
+          summaries.push({ ...s, ms: (yield* Clock.currentTimeMillis) - t0 })
+        }
+        const seconds = ((yield* Clock.currentTimeMillis) - started) / 1000
+        return { datasets: summaries, requests, seconds, ...(stopped !== undefined ? { stopped } : {}) } satisfies PassSummary
+      })
+
+      /** A market-wide page is due when its last success is older than its period. */
+      const dueMarket = (d: PortalDataset, now: number) =>
+        provided(Effect.gen(function*() {
+          const rows = yield* decodeRows(lastSuccess)(sql`
+            SELECT (extract(epoch FROM succeeded_at) * 1000)::float8 AS ms FROM crawl_state WHERE kind = ${d.kind} AND key = '*'`)
+          const last = rows[0]?.ms
+          return last === undefined || last === null || last < now - d.everyMs
+        })).pipe(Effect.orElseSucceed(() => false))
+
+      const fetchCompany = Effect.fn("PortalCrawler.fetchCompany")(function*(symbol: string) {
+        const summary = yield* pass({ datasets: ["company", "company_payouts"], symbols: [symbol] })
+        return summary.datasets.some((d) => d.fetched > 0)
+      })
+
+      const status = provided(crawlStatus).pipe(Effect.orElseSucceed(() => []))
+      return { pass, fetchCompany, status }
+    })
+  )
+}

@@ -1,0 +1,182 @@
+/**
+ * Users, sessions and API keys. A secret is shown once, when created, and
+ * stored only as its SHA-256 hash.
+ *
+ * - `POST /v1/me/session` creates an anonymous user and a session token. The
+ *   session token is accepted as a bearer credential for that user, carries
+ *   both portfolio grants, and may manage the user's keys.
+ * - API keys are created with the grants chosen then: `portfolio:read`,
+ *   `portfolio:write`, and `keys:manage` (never given by default) — never a
+ *   grant the creating credential lacks. A key may list, create or revoke
+ *   keys only with `keys:manage`, and never revoke a session or a key holding
+ *   a grant it lacks (domain/ledger/Grants.ts).
+ * - A revoked or unknown credential is 401 UNAUTHORIZED; a valid one without
+ *   the grant an endpoint needs is 403 FORBIDDEN.
+ *
+ * Secret comparison: a credential is looked up by the SHA-256 of what was
+ * sent (an index probe on a digest the sender cannot steer), and the stored
+ * digest is then compared with `timingSafeEqual`.
+ */
+import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { randomBytes, randomUUID, timingSafeEqual } from "node:crypto"
+import { DataNotFound, Forbidden, type SourceUnavailable, Unauthorized } from "../../../domain/Errors.ts"
+import { type Grant, GRANTS, grantsBeyond, mayManageKeys, type Principal, SESSION_GRANTS } from "../../../domain/ledger/Grants.ts"
+import { KeyInfo as KeyInfoSchema } from "../../../domain/ledger/Schemas.ts"
+import { iso, storeUnavailable } from "../../db/Rows.ts"
+import { RateLimiter } from "../../http/RateLimiter.ts"
+import { sha256 } from "../events/EventStore.ts"
+
+export type { Principal }
+export type KeyInfo = typeof KeyInfoSchema.Type
+
+const newSecret = (kind: "session" | "key") => `psx_${kind === "session" ? "s" : "k"}_${randomBytes(24).toString("base64url")}`
+
+const KeyRow = Schema.Struct({
+  id: Schema.String,
+  prefix: Schema.String,
+  kind: Schema.Literals(["session", "key"]),
+  label: Schema.NullOr(Schema.String),
+  grants: Schema.Array(Schema.Literals(GRANTS)),
+  created_at: Schema.String,
+  revoked_at: Schema.NullOr(Schema.String)
+})
+const decodeKeyRows = Schema.decodeUnknownEffect(Schema.Array(KeyRow))
+const AuthRow = Schema.Struct({
+  id: Schema.String,
+  user_id: Schema.String,
+  kind: Schema.Literals(["session", "key"]),
+  grants: Schema.Array(Schema.Literals(GRANTS)),
+  secret_hash: Schema.String,
+  revoked: Schema.Boolean
+})
+const decodeAuthRows = Schema.decodeUnknownEffect(Schema.Array(AuthRow))
+
+const toInfo = (r: typeof KeyRow.Type): KeyInfo => ({
+  id: r.id,
+  prefix: r.prefix,
+  kind: r.kind,
+  grants: r.grants,
+  created_at: r.created_at,
+  ...(r.label !== null ? { label: r.label } : {}),
+  ...(r.revoked_at !== null ? { revoked_at: r.revoked_at } : {})
+})
+
+/** Two hex digests compared in constant time. */
+const sameDigest = (a: string, b: string) => {
+  const x = Buffer.from(a, "utf8")
+  const y = Buffer.from(b, "utf8")
+  return x.length === y.length && timingSafeEqual(x, y)
+}
+
+const forbidManage = new Forbidden({
+  message: "managing keys needs the owner's session token, or a key holding the grant keys:manage"
+})
+
+export class Keys extends Context.Service<Keys, {
+  readonly createSession: Effect.Effect<
+    { readonly token: string; readonly user: { readonly id: string; readonly created_at: string }; readonly grants: ReadonlyArray<Grant> },
+    SourceUnavailable
+  >
+  readonly createKey: (owner: Principal, grants: ReadonlyArray<Grant>, label: string | undefined) => Effect.Effect<KeyInfo & { readonly key: string }, Forbidden | SourceUnavailable>
+  readonly list: (owner: Principal) => Effect.Effect<ReadonlyArray<KeyInfo>, Forbidden | SourceUnavailable>
+  readonly revoke: (owner: Principal, id: string) => Effect.Effect<KeyInfo, DataNotFound | Forbidden | SourceUnavailable>
+  readonly authenticate: (secret: string) => Effect.Effect<Principal, Unauthorized | SourceUnavailable>
+  /** FORBIDDEN unless the principal holds `grant`. */
+  readonly require: (principal: Principal, grant: Grant) => Effect.Effect<void, Forbidden>
+}>()("psx/ledger/Keys") {
+  static readonly layer = Layer.effect(
+    Keys,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const limiter = yield* RateLimiter
+      const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
+
+      const insertKey = (userId: string, kind: "session" | "key", grants: ReadonlyArray<Grant>, label: string | undefined, at: string) =>
+        Effect.gen(function*() {
+          const secret = newSecret(kind)
+          const id = randomUUID()
+          yield* sql`
+            INSERT INTO api_keys (id, user_id, secret_hash, prefix, kind, label, grants, created_at)
+            VALUES (${id}, ${userId}, ${sha256(secret)}, ${secret.slice(0, 10)}, ${kind}, ${label ?? null},
+                    ${`{${grants.join(",")}}`}::text[], ${at}::timestamptz)`
+          return { secret, id }
+        })
+
+      const createSession = Effect.gen(function*() {
+        const at = yield* now
+        const userId = randomUUID()
+        const token = yield* sql.withTransaction(Effect.gen(function*() {
+          yield* sql`INSERT INTO users (id, created_at) VALUES (${userId}, ${at}::timestamptz)`
+          return (yield* insertKey(userId, "session", SESSION_GRANTS, "session", at)).secret
+        }))
+        return { token, user: { id: userId, created_at: at }, grants: SESSION_GRANTS }
+      }).pipe(storeUnavailable)
+
+      const SELECT = `SELECT id, prefix, kind, label, grants, ${iso("created_at")} AS created_at, ${iso("revoked_at")} AS revoked_at FROM api_keys`
+      const selectKeys = (where: string, params: ReadonlyArray<unknown>) =>
+        Effect.flatMap(sql.unsafe(`${SELECT} ${where}`, params), decodeKeyRows).pipe(storeUnavailable)
+
+      const mustManage = (p: Principal) => (mayManageKeys(p) ? Effect.void : Effect.fail(forbidManage))
+
+      const createKey = (owner: Principal, grants: ReadonlyArray<Grant>, label: string | undefined) =>
+        Effect.gen(function*() {
+          yield* mustManage(owner)
+          const unique = GRANTS.filter((g) => grants.includes(g))
+          const beyond = grantsBeyond(owner, { kind: "key", grants: unique })
+          if (beyond.length > 0) {
+            return yield* new Forbidden({ message: `a credential can never mint one with more grants than itself: it lacks ${beyond.join(", ")}` })
+          }
+          const at = yield* now
+          const { secret, id } = yield* insertKey(owner.userId, "key", unique, label, at).pipe(storeUnavailable)
+          const rows = yield* selectKeys("WHERE id = $1", [id])
+          return { ...toInfo(rows[0]!), key: secret }
+        })
+
+      const list = (owner: Principal) =>
+        Effect.andThen(
+          mustManage(owner),
+          Effect.map(selectKeys("WHERE user_id = $1 ORDER BY created_at, id", [owner.userId]), (rows) => rows.map(toInfo))
+        )
+
+      const revoke = (owner: Principal, id: string) =>
+        Effect.gen(function*() {
+          yield* mustManage(owner)
+          const target = (yield* selectKeys("WHERE id = $1 AND user_id = $2", [id, owner.userId]))[0]
+          if (target === undefined) return yield* new DataNotFound({ message: `no key ${id} for this user` })
+          const beyond = grantsBeyond(owner, target)
+          if (beyond.length > 0) {
+            return yield* new Forbidden({ message: `a key can never revoke a credential holding more than itself: ${beyond.join(", ")}` })
+          }
+          const at = yield* now
+          yield* sql`UPDATE api_keys SET revoked_at = coalesce(revoked_at, ${at}::timestamptz) WHERE id = ${id}`.pipe(storeUnavailable)
+          // Its later requests are charged to their address again.
+          limiter.forgetKey(id)
+          return toInfo((yield* selectKeys("WHERE id = $1", [id]))[0]!)
+        })
+
+      const authenticate = (secret: string) =>
+        Effect.gen(function*() {
+          if (secret.length < 10 || secret.length > 200 || !/^[\x21-\x7e]+$/u.test(secret)) {
+            return yield* new Unauthorized({ message: "missing or malformed bearer credential" })
+          }
+          const digest = sha256(secret)
+          const rows = yield* sql.unsafe(
+            `SELECT id, user_id, kind, grants, secret_hash, revoked_at IS NOT NULL AS revoked FROM api_keys WHERE secret_hash = $1`,
+            [digest]
+          ).pipe(Effect.flatMap(decodeAuthRows), storeUnavailable)
+          const r = rows[0]
+          if (r === undefined || !sameDigest(r.secret_hash, digest)) return yield* new Unauthorized({ message: "unknown credential" })
+          if (r.revoked) return yield* new Unauthorized({ message: "this key was revoked" })
+          return { userId: r.user_id, keyId: r.id, kind: r.kind, grants: r.grants }
+        })
+
+      const require = (principal: Principal, grant: Grant) =>
+        principal.grants.includes(grant)
+          ? Effect.void
+          : Effect.fail(new Forbidden({ message: `this credential lacks the grant ${grant}` }))
+
+      return { createSession, createKey, list, revoke, authenticate, require }
+    })
+  )
+}

@@ -1,0 +1,299 @@
+/**
+ * The append-only event store on PostgreSQL.
+ *
+ * Owns: appending with an expected stream version (a conflict is a typed
+ * `ConcurrencyConflict`), the per-stream SHA-256 hash chain over the exact
+ * stored bytes (format 2, domain/ledger/Chain.ts: payload and metadata are
+ * stored as canonical JSON text and hashed verbatim, the actor and both
+ * request ids included), writing the projection rows and idempotency claim
+ * the caller computed in the same statement as the events (one round trip,
+ * atomic), and reading streams, pages of a stream and the whole ledger. Does
+ * not own: deciding what to append (the decider) or how positions are
+ * computed (the projection).
+ *
+ * Single-event appends that queue while a commit is in flight are committed
+ * together (GroupCommit.ts), each still checked against its own version.
+ * A commit writes the event rows (two indexes: (stream_id, version), which is
+ * the expected-version check, and (txn, position), the catch-up order), the
+ * holdings rows of the symbols it changed and, with an Idempotency-Key, the
+ * claim. The head is the stream's last row: its version, hash and the
+ * stream's latest effective date up to it (`last_effective`).
+ *
+ * Catch-up reading: positions come from a sequence, so a slow transaction
+ * can commit an event with a lower position after a faster one. Readers of
+ * the whole ledger therefore page by (transaction id, position) and only
+ * below the oldest transaction still in flight: no event can ever appear
+ * behind a reader's checkpoint. The transaction id is compared as a bigint
+ * (`txn`, migration 0005): the embedded store mis-orders `xid8`.
+ */
+import { Clock, Context, Data, Effect, Layer } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
+import { createHash, hash as cryptoHash, randomUUID } from "node:crypto"
+import { canonicalJson, chainInputV2, GENESIS } from "../../../domain/ledger/Chain.ts"
+import { effectiveDate, type LedgerEvent, type StoredEvent } from "../../../domain/ledger/Events.ts"
+import type { Position } from "../../../domain/ledger/Decider.ts"
+import { makeGroupCommit } from "./GroupCommit.ts"
+import { StreamCache } from "./StreamCache.ts"
+import { COLUMNS, decodeStored, type EventRow, eventRows, rowBytes, toStored } from "./StoredRows.ts"
+
+export { COLUMNS, decodeStored } from "./StoredRows.ts"
+
+export class ConcurrencyConflict extends Data.TaggedError("ConcurrencyConflict")<{
+  readonly stream_id: string
+  readonly expected: number
+}> {}
+
+/** Who appended and in answer to what; covered by the hash (format 2). */
+export interface EventMetadata {
+  readonly actor_key_id?: string | undefined
+  /** The id this server gave the request (echoed as `x-request-id`). */
+  readonly request_id?: string | undefined
+  /** The `X-Request-Id` the client sent, kept apart: it is the client's claim, not the server's record. */
+  readonly client_request_id?: string | undefined
+  readonly causation_id?: string | undefined
+  readonly idempotency_key?: string | undefined
+}
+
+/** SHA-256 hex of a text (the one-shot `crypto.hash` where the runtime has it). */
+export const sha256: (text: string) => string = typeof cryptoHash === "function"
+  ? (text) => cryptoHash("sha256", text, "hex")
+  : (text) => createHash("sha256").update(text).digest("hex")
+
+/** A checkpoint of a catch-up reader of the whole ledger. */
+export interface Checkpoint {
+  readonly tx: string
+  readonly position: number
+}
+
+/** A unique-key violation (SQLSTATE 23505), however the driver words it. */
+export const isUniqueViolation = (e: SqlError.SqlError) => {
+  const reason: unknown = e.reason
+  const cause = typeof reason === "object" && reason !== null && "cause" in reason ? String(reason.cause) : ""
+  return /23505|duplicate key|unique/i.test(`${e.message} ${cause} ${JSON.stringify(reason ?? {})}`)
+}
+
+/** Where a stream's next append continues from. */
+export interface Head {
+  readonly version: number
+  readonly hash: string
+  /** The latest effective date among its events (absent for an empty stream). */
+  readonly last_effective?: string | undefined
+}
+export const EMPTY_HEAD: Head = { version: 0, hash: GENESIS }
+
+export interface AppendOptions {
+  /** The positions the append changed (or, with `replaceAll`, every position of the stream); same statement. */
+  readonly positions?: ReadonlyArray<Position> | undefined
+  /** `positions` is the stream's whole state: holdings rows of other symbols are deleted. */
+  readonly replaceAll?: boolean | undefined
+  /** An Idempotency-Key to claim for the first appended event, in the same statement. */
+  readonly idempotency?: { readonly user_id: string; readonly key: string; readonly request_hash: string } | undefined
+}
+
+/** One page of a stream, newest first. */
+export interface StreamPage {
+  readonly events: ReadonlyArray<StoredEvent>
+  /** The stream's length (its head version). */
+  readonly total: number
+}
+
+const APPEND = `WITH ins AS (
+  INSERT INTO events (stream_id, version, event_id, type, payload_json, metadata_json, recorded_at, effective_date,
+                      last_effective, prev_hash, hash)
+  SELECT $2, version, event_id, type, payload_json, $3, $4::timestamptz, effective_date, last_effective, prev_hash, hash
+  FROM jsonb_to_recordset($1::jsonb) AS t(version int, event_id text, type text, payload_json text,
+    effective_date date, last_effective date, prev_hash text, hash text)
+  RETURNING position, version
+), p AS (
+  SELECT * FROM jsonb_to_recordset($5::jsonb) AS t(symbol text, quantity numeric, cost numeric, realized_pnl numeric,
+    dividends_gross numeric, dividends_net numeric, tax_withheld numeric, fractional_entitlements numeric)
+), up AS (
+  INSERT INTO holdings (stream_id, symbol, quantity, cost, realized_pnl, dividends_gross, dividends_net, tax_withheld,
+                        fractional_entitlements, as_of_version)
+  SELECT $2, symbol, quantity, cost, realized_pnl, dividends_gross, dividends_net, tax_withheld, fractional_entitlements, $6 FROM p
+  ON CONFLICT (stream_id, symbol) DO UPDATE SET quantity = excluded.quantity, cost = excluded.cost,
+    realized_pnl = excluded.realized_pnl, dividends_gross = excluded.dividends_gross,
+    dividends_net = excluded.dividends_net, tax_withheld = excluded.tax_withheld,
+    fractional_entitlements = excluded.fractional_entitlements, as_of_version = excluded.as_of_version
+), gone AS (
+  DELETE FROM holdings WHERE $11::boolean AND stream_id = $2 AND symbol NOT IN (SELECT symbol FROM p)
+), idem AS (
+  INSERT INTO idempotency (user_id, key, request_hash, event_id, version, created_at)
+  SELECT $7, $8, $9, $10, $6 - jsonb_array_length($1::jsonb) + 1, $4::timestamptz WHERE $7::text IS NOT NULL
+)
+SELECT position::text AS position FROM ins ORDER BY version`
+
+const omitEvent = <A extends { readonly event: unknown }>({ event: _, ...row }: A) => row
+
+/** Events hashed into the chain after `from`: the rows an append inserts. */
+const draftsOf = (streamId: string, from: Head, events: ReadonlyArray<LedgerEvent>, metadataJson: string, now: string) => {
+  let prev = from.hash
+  let lastEffective = from.last_effective ?? ""
+  const drafts = events.map((event, i) => {
+    const version = from.version + i + 1
+    const event_id = randomUUID()
+    const effective_date = effectiveDate(event, now.slice(0, 10))
+    const payload_json = canonicalJson(event)
+    const hash = sha256(chainInputV2(prev, { stream_id: streamId, version, event_id, effective_date, recorded_at: now, payload_json, metadata_json: metadataJson }))
+    if (effective_date > lastEffective) lastEffective = effective_date
+    const draft = { version, event_id, type: event.type, payload_json, effective_date, last_effective: lastEffective, prev_hash: prev, hash, event }
+    prev = hash
+    return draft
+  })
+  return { drafts, head: { version: from.version + drafts.length, hash: prev, last_effective: lastEffective } satisfies Head }
+}
+
+export class EventStore extends Context.Service<EventStore, {
+  /** Every event of a stream in version order (the known prefix from a byte-bounded cache; only newer rows are read). */
+  readonly readStream: (streamId: string) => Effect.Effect<ReadonlyArray<StoredEvent>, SqlError.SqlError>
+  /** A page of a stream, newest first, below `beforeVersion`: read from the store, never the whole stream. */
+  readonly readPage: (streamId: string, beforeVersion: number | undefined, limit: number) => Effect.Effect<StreamPage, SqlError.SqlError>
+  /** One event of a stream by id; with its version (an idempotency claim records it), one index lookup. */
+  readonly readEvent: (streamId: string, eventId: string, version?: number | null) => Effect.Effect<StoredEvent | undefined, SqlError.SqlError>
+  /** The stream's head: its last row (one index lookup, whatever the stream's length). */
+  readonly head: (streamId: string) => Effect.Effect<Head, SqlError.SqlError>
+  /**
+   * Appends `events` after `head` (the version and hash the caller decided
+   * against). The events, the projection rows and the idempotency claim are
+   * written by one statement, so they commit or fail together; a lost race on
+   * the version or the key is a ConcurrencyConflict. Its cost does not depend
+   * on the stream's length.
+   */
+  readonly append: (
+    streamId: string,
+    head: Head,
+    events: ReadonlyArray<LedgerEvent>,
+    metadata: EventMetadata,
+    options?: AppendOptions
+  ) => Effect.Effect<{ readonly appended: ReadonlyArray<StoredEvent>; readonly head: Head }, ConcurrencyConflict | SqlError.SqlError>
+  /** A page of the whole ledger's rows as stored, for catch-up readers and the export, after `from`. */
+  readonly readAllRows: (from: Checkpoint | undefined, limit: number) => Effect.Effect<{
+    readonly rows: ReadonlyArray<EventRow>
+    readonly next: Checkpoint | undefined
+  }, SqlError.SqlError>
+  /** A page of the whole ledger for catch-up readers, after `from`. */
+  readonly readAll: (from: Checkpoint | undefined, limit: number) => Effect.Effect<{
+    readonly events: ReadonlyArray<StoredEvent & { readonly tx: string }>
+    readonly next: Checkpoint | undefined
+  }, SqlError.SqlError>
+}>()("psx/ledger/EventStore") {
+  static readonly layer = Layer.effect(
+    EventStore,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      // Two committers: while one batch commits, the next gathers what queues behind it.
+      const groupCommit = yield* makeGroupCommit(2)
+      // Streams are append-only: a cached prefix stays true; only newer versions are read.
+      const cache = new StreamCache<StoredEvent>()
+
+      const selectRows = (where: string, params: ReadonlyArray<unknown>) =>
+        Effect.flatMap(sql.unsafe(`SELECT ${COLUMNS} FROM events ${where}`, params), eventRows)
+
+      const readStream = Effect.fn("EventStore.readStream")(function*(streamId: string) {
+        const known = cache.get(streamId) ?? []
+        const after = known.length > 0 ? known[known.length - 1]!.version : 0
+        const rows = yield* selectRows(`WHERE stream_id = $1 AND version > $2 ORDER BY version`, [streamId, after])
+        if (rows.length === 0) return known
+        const fresh = yield* decodeStored(rows)
+        const all = [...known, ...fresh]
+        cache.set(streamId, all, rows.reduce((n, r) => n + rowBytes(r), 0))
+        return all
+      })
+
+      const head = Effect.fn("EventStore.head")(function*(streamId: string) {
+        const rows = yield* sql.unsafe<{ version: number; hash: string; last_effective: string }>(
+          `SELECT version, hash, last_effective::text AS last_effective FROM events WHERE stream_id = $1 ORDER BY version DESC LIMIT 1`,
+          [streamId]
+        )
+        const last = rows[0]
+        return last ? { version: last.version, hash: last.hash, last_effective: last.last_effective } : EMPTY_HEAD
+      })
+
+      const readPage = Effect.fn("EventStore.readPage")(function*(streamId: string, beforeVersion: number | undefined, limit: number) {
+        const rows = yield* selectRows(
+          `WHERE stream_id = $1 AND version < $2 ORDER BY version DESC LIMIT ${Math.max(1, Math.floor(limit))}`,
+          [streamId, beforeVersion ?? 2_147_483_647]
+        )
+        const total = beforeVersion === undefined ? (rows[0]?.version ?? 0) : (yield* head(streamId)).version
+        return { events: yield* decodeStored(rows), total }
+      })
+
+      const readEvent = Effect.fn("EventStore.readEvent")(function*(streamId: string, eventId: string, version?: number | null) {
+        const rows = typeof version === "number"
+          ? yield* selectRows(`WHERE stream_id = $1 AND version = $2 AND event_id = $3`, [streamId, version, eventId])
+          : yield* selectRows(`WHERE stream_id = $1 AND event_id = $2`, [streamId, eventId])
+        return rows[0] ? toStored(rows[0]) : undefined
+      })
+
+      const append = Effect.fn("EventStore.append")(function*(
+        streamId: string,
+        from: Head,
+        events: ReadonlyArray<LedgerEvent>,
+        metadata: EventMetadata,
+        options?: AppendOptions
+      ) {
+        const now = new Date(yield* Clock.currentTimeMillis).toISOString()
+        const metadataJson = canonicalJson(metadata)
+        const { drafts, head: next } = draftsOf(streamId, from, events, metadataJson, now)
+        const positions = options?.positions
+        const idem = options?.idempotency
+        const conflict = new ConcurrencyConflict({ stream_id: streamId, expected: from.version })
+        const single = drafts.length === 1 && idem === undefined && options?.replaceAll !== true
+        const rows: ReadonlyArray<{ readonly position: string }> = single
+          ? yield* Effect.flatMap(
+            groupCommit({
+              row: { ...omitEvent(drafts[0]!), stream_id: streamId, metadata_json: metadataJson, recorded_at: now },
+              positions: positions ?? []
+            }),
+            (r) => (r === "conflict" ? Effect.fail(conflict) : Effect.succeed([r]))
+          )
+          : yield* sql.unsafe<{ position: string }>(APPEND, [
+            JSON.stringify(drafts.map(omitEvent)),
+            streamId,
+            metadataJson,
+            now,
+            positions ? JSON.stringify(positions) : null,
+            next.version,
+            idem?.user_id ?? null,
+            idem?.key ?? null,
+            idem?.request_hash ?? null,
+            drafts[0]?.event_id ?? null,
+            options?.replaceAll === true
+          ]).pipe(
+            Effect.catchTag("SqlError", (e): Effect.Effect<never, ConcurrencyConflict | SqlError.SqlError> =>
+              isUniqueViolation(e) ? Effect.fail(conflict) : Effect.fail(e))
+          )
+        const appended = drafts.map((d, i): StoredEvent => ({
+          position: Number(rows[i]?.position ?? 0),
+          stream_id: streamId,
+          version: d.version,
+          event_id: d.event_id,
+          recorded_at: now,
+          effective_date: d.effective_date,
+          event: d.event,
+          prev_hash: d.prev_hash,
+          hash: d.hash
+        }))
+        return { appended, head: next }
+      })
+
+      const readAllRows = Effect.fn("EventStore.readAllRows")(function*(from: Checkpoint | undefined, limit: number) {
+        const rows = yield* selectRows(
+          `WHERE txn < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+             AND (txn, position) > ($1::bigint, $2::bigint)
+           ORDER BY txn, position LIMIT ${Math.max(1, Math.floor(limit))}`,
+          [from?.tx ?? "0", from?.position ?? 0]
+        )
+        const last = rows[rows.length - 1]
+        return { rows, next: last ? { tx: last.tx, position: Number(last.position) } : from }
+      })
+
+      const readAll = Effect.fn("EventStore.readAll")(function*(from: Checkpoint | undefined, limit: number) {
+        const page = yield* readAllRows(from, limit)
+        return { events: yield* decodeStored(page.rows), next: page.next }
+      })
+
+      return { readStream, readPage, readEvent, head, append, readAllRows, readAll }
+    })
+  )
+}

@@ -1,0 +1,87 @@
+/**
+ * What the ledger asks the market, answered from the market read model (no
+ * SQL on market tables from the ledger): a trade's circuit-breaker bounds
+ * from the previous trading day's as-traded close (`previousClose`, the one
+ * definition), the symbol's first recorded session, the book closure of a
+ * recorded payout, and sectors and the newest KSE-100 weights for analysis.
+ *
+ * Owns: turning market facts into the decider's context. Does not own: the
+ * facts themselves (the read model) or the rules (domain/market/Calendar.ts).
+ */
+import { Context, Effect, Layer } from "effect"
+import type { SourceUnavailable } from "../../../domain/Errors.ts"
+import { addDays, circuitBounds } from "../../../domain/market/Calendar.ts"
+import { repairExDate } from "../../../domain/market/Dividends.ts"
+import { previousClose } from "../../../domain/market/PreviousClose.ts"
+import type { SymbolData } from "../../../domain/market/Snapshot.ts"
+import { MarketReadModel } from "../../market/readmodel/ReadModel.ts"
+
+export interface TradeFacts {
+  readonly circuit?: { readonly lower: number; readonly upper: number; readonly previous_date: string } | undefined
+  readonly firstSession?: string | undefined
+}
+
+export interface IndexFacts {
+  readonly meta: ReadonlyArray<{ readonly symbol: string; readonly sector_name: string | undefined; readonly kse100: boolean }>
+  /** The KSE-100's sector weights at the newest effective date that carries weights, and nothing summed across dates. */
+  readonly sectors: ReadonlyArray<{ readonly sector: string; readonly weight: number }>
+}
+
+/** How far back from a credit date a recorded book closure may be taken as the payout's. */
+const PAYOUT_WINDOW_DAYS = 120
+
+const firstSessionOf = (data: SymbolData) =>
+  [data.asTraded?.dates[0], data.prices?.dates[0]].filter((d): d is string => d !== undefined).sort()[0]
+
+export class MarketFacts extends Context.Service<MarketFacts, {
+  readonly trade: (symbol: string, date: string) => Effect.Effect<TradeFacts, SourceUnavailable>
+  readonly bookClosure: (symbol: string, kind: "cash" | "bonus", creditDate: string) => Effect.Effect<string | undefined, SourceUnavailable>
+  readonly index: (symbols: ReadonlyArray<string>) => Effect.Effect<IndexFacts, SourceUnavailable>
+}>()("psx/ledger/MarketFacts") {
+  static readonly layer = Layer.effect(
+    MarketFacts,
+    Effect.gen(function*() {
+      const model = yield* MarketReadModel
+
+      const trade = Effect.fn("MarketFacts.trade")(function*(symbol: string, date: string) {
+        const data = (yield* model.snapshot).symbols.get(symbol)
+        if (data === undefined) return {}
+        const prev = previousClose(data, date)
+        const bounds = prev ? circuitBounds(prev.close, date) : undefined
+        return {
+          ...(prev && bounds ? { circuit: { lower: bounds.lower, upper: bounds.upper, previous_date: prev.date } } : {}),
+          firstSession: firstSessionOf(data)
+        }
+      })
+
+      const bookClosure = Effect.fn("MarketFacts.bookClosure")(function*(symbol: string, kind: "cash" | "bonus", creditDate: string) {
+        const data = (yield* model.snapshot).symbols.get(symbol)
+        const earliest = addDays(creditDate, -PAYOUT_WINDOW_DAYS)
+        return (data?.payouts ?? [])
+          .flatMap((p) => (p.kind === kind && p.bookClosureFrom !== undefined ? [repairExDate(p.bookClosureFrom, p.announcedAt).ex_date] : []))
+          .filter((d) => d <= creditDate && d >= earliest)
+          .sort()
+          .pop()
+      })
+
+      const index = Effect.fn("MarketFacts.index")(function*(symbols: ReadonlyArray<string>) {
+        const snapshot = yield* model.snapshot
+        const members = snapshot.indexMembers.get("KSE100") ?? []
+        const sectorOf = (s: string) => snapshot.symbols.get(s)?.security.sector_name ?? undefined
+        const weights = new Map<string, number>()
+        for (const m of snapshot.indexWeights.get("KSE100") ?? []) {
+          if (m.weight_pct === undefined) continue
+          const sector = sectorOf(m.symbol) ?? "unknown sector"
+          weights.set(sector, (weights.get(sector) ?? 0) + m.weight_pct)
+        }
+        const inIndex = new Set(members.map((m) => m.symbol))
+        return {
+          meta: symbols.map((symbol) => ({ symbol, sector_name: sectorOf(symbol), kse100: inIndex.has(symbol) })),
+          sectors: [...weights].map(([sector, weight]) => ({ sector, weight }))
+        }
+      })
+
+      return { trade, bookClosure, index }
+    })
+  )
+}

@@ -1,0 +1,231 @@
+/**
+ * The ledger's checkpoint signer: Ed25519 over a stream head's canonical
+ * bytes (domain/ledger/Checkpoint.ts), with `node:crypto`.
+ *
+ * The private key comes from configuration (LEDGER_SIGNING_KEY, a PEM, or
+ * the file LEDGER_SIGNING_KEY_FILE). Without one, the embedded store
+ * generates a key on first use and keeps it in its data directory
+ * (`<PSX_DATA_DIR>/psx-ledger-signing-key.pem`, mode 0600); against a
+ * PostgreSQL server without a configured key, each process signs with a key
+ * of its own (logged). The private key is never written to the database.
+ *
+ * Trust is pinned in configuration, not read from the database (which the
+ * threat model lets an attacker write): the trusted public keys are those in
+ * LEDGER_TRUSTED_KEYS (PEM text) or the file LEDGER_TRUSTED_KEYS_FILE (the
+ * same file the offline verifier takes), plus the configured signing key's
+ * own. A checkpoint signed by any other key fails verification. To rotate,
+ * pin the old public key beside the new private key. `signing_keys` only
+ * records when each key was first used. A key's id is the first 16 hex digits
+ * of SHA-256 over its DER (SPKI) public key.
+ *
+ * A checkpoint is issued only when the stream's head has moved since the
+ * latest one this key signed; asking again returns that one (no new row).
+ */
+import { Clock, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign, verify } from "node:crypto"
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { DataNotFound } from "../../../domain/Errors.ts"
+import { CHECKPOINT_FORMAT, CheckpointBody, checkCheckpoint, checkpointBytes, type SignedCheckpoint, type SigningKey } from "../../../domain/ledger/Checkpoint.ts"
+import { AppConfig } from "../../config/AppConfig.ts"
+import { Database } from "../../db/Database.ts"
+import { iso } from "../../db/Rows.ts"
+
+export const KEY_FILE = "psx-ledger-signing-key.pem"
+
+/** The key id of a public key: 16 hex digits of SHA-256 over its SPKI DER. */
+export const keyIdOf = (publicKey: KeyObject) =>
+  createHash("sha256").update(publicKey.export({ type: "spki", format: "der" })).digest("hex").slice(0, 16)
+
+/** Every public key in a PEM text (one or more `BEGIN PUBLIC KEY` blocks), by key id. */
+export const publicKeysFromPem = (pem: string): ReadonlyMap<string, KeyObject> =>
+  new Map(
+    [...pem.matchAll(/-----BEGIN PUBLIC KEY-----[\s\S]+?-----END PUBLIC KEY-----/gu)].map((m) => {
+      const key = createPublicKey(m[0])
+      return [keyIdOf(key), key] as const
+    })
+  )
+
+/** Checks an Ed25519 signature (base64) of `bytes` under the key `keyId` among `keys`. */
+export const verifyWith = (keys: ReadonlyMap<string, KeyObject>) => (keyId: string, bytes: string, signature: string) => {
+  const key = keys.get(keyId)
+  if (key === undefined) return "unknown key" as const
+  return verify(null, Buffer.from(bytes, "utf8"), key, Buffer.from(signature, "base64"))
+}
+
+const KeyRows = Schema.Array(Schema.Struct({ key_id: Schema.String, first_used_at: Schema.String }))
+const HeadRows = Schema.Array(Schema.Struct({ version: Schema.Int, hash: Schema.String }))
+const CheckpointRows = Schema.Array(Schema.Struct({
+  id: Schema.String,
+  stream_id: Schema.String,
+  version: Schema.Int,
+  key_id: Schema.String,
+  signed: Schema.String,
+  signature: Schema.String,
+  signed_at: Schema.String
+}))
+const CHECKPOINT_COLUMNS = `id::text AS id, stream_id, version, key_id, signed, signature, ${iso("signed_at")} AS signed_at`
+
+const decodeBody = Schema.decodeUnknownOption(Schema.fromJsonString(CheckpointBody))
+
+/** A stored checkpoint row as a signed checkpoint: its fields read back from the signed bytes, the source of truth. */
+const fromRow = (r: typeof CheckpointRows.Type[number]): SignedCheckpoint & { readonly id: string } => ({
+  // An unreadable body keeps the row's fields, and fails verification rather than the export.
+  ...Option.getOrElse(decodeBody(r.signed), () => ({
+    format: CHECKPOINT_FORMAT,
+    stream_id: r.stream_id,
+    version: r.version,
+    head_hash: "",
+    signed_at: r.signed_at,
+    key_id: r.key_id
+  })),
+  signed: r.signed,
+  signature: r.signature,
+  id: r.id
+})
+
+export type SignatureCheck = (keyId: string, bytes: string, signature: string) => boolean | "unknown key"
+
+export class LedgerSigner extends Context.Service<LedgerSigner, {
+  /** The stream's checkpoint at its current head: the latest one when the head has not moved, else a new one. DATA_NOT_FOUND for an empty stream. */
+  readonly checkpoint: (streamId: string) => Effect.Effect<SignedCheckpoint, DataNotFound | SqlError.SqlError>
+  /** The trusted (pinned) public keys, the current one marked. */
+  readonly publicKeys: Effect.Effect<ReadonlyArray<typeof SigningKey.Type>, SqlError.SqlError>
+  /** Checks a signature against the pinned keys only ("unknown key" for any other). */
+  readonly verifier: Effect.Effect<SignatureCheck, SqlError.SqlError>
+  /** Every checkpoint issued, oldest first (for `ledger export`). */
+  readonly allCheckpoints: Effect.Effect<ReadonlyArray<SignedCheckpoint>, SqlError.SqlError>
+  /** A stream's checkpoints issued after the one with id `afterId`, oldest first, with their ids. */
+  readonly checkpointsOf: (streamId: string, afterId: string) => Effect.Effect<ReadonlyArray<SignedCheckpoint & { readonly id: string }>, SqlError.SqlError>
+}>()("psx/ledger/LedgerSigner") {
+  static readonly layer = Layer.effect(
+    LedgerSigner,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const config = yield* AppConfig
+      const database = yield* Effect.serviceOption(Database)
+      const embedded = Option.isSome(database) && database.value.mode === "embedded"
+
+      const loadPrivate = Effect.gen(function*() {
+        if (Option.isSome(config.ledgerSigningKey)) return createPrivateKey(Redacted.value(config.ledgerSigningKey.value))
+        if (Option.isSome(config.ledgerSigningKeyFile)) return createPrivateKey(readFileSync(config.ledgerSigningKeyFile.value, "utf8"))
+        const generate = () => generateKeyPairSync("ed25519").privateKey
+        if (!embedded) {
+          yield* Effect.logWarning({ msg: "no LEDGER_SIGNING_KEY(_FILE) configured: checkpoints are signed with a key of this process" })
+          return generate()
+        }
+        const path = join(config.dataDir, KEY_FILE)
+        if (existsSync(path)) return createPrivateKey(readFileSync(path, "utf8"))
+        const key = generate()
+        mkdirSync(config.dataDir, { recursive: true })
+        writeFileSync(path, key.export({ type: "pkcs8", format: "pem" }), { mode: 0o600, flag: "wx" })
+        return key
+      })
+
+      // On first use: a process that never signs never reads or makes a key.
+      const current = yield* Effect.cached(Effect.gen(function*() {
+        const privateKey = yield* Effect.try(() => loadPrivate).pipe(Effect.flatten, Effect.orDie)
+        if (privateKey.asymmetricKeyType !== "ed25519") {
+          return yield* Effect.die(new Error("the ledger signing key must be an Ed25519 private key (PEM, PKCS#8)"))
+        }
+        const publicKey = createPublicKey(privateKey)
+        const keyId = keyIdOf(publicKey)
+        const now = new Date(yield* Clock.currentTimeMillis).toISOString()
+        yield* sql`INSERT INTO signing_keys (key_id, public_key_pem, first_used_at)
+                   VALUES (${keyId}, ${String(publicKey.export({ type: "spki", format: "pem" }))}, ${now}::timestamptz)
+                   ON CONFLICT (key_id) DO NOTHING`
+        return { privateKey, publicKey, keyId }
+      }))
+
+      /** The pinned keys and the signing key's own: never the database's list. */
+      const trusted = yield* Effect.cached(Effect.gen(function*() {
+        const pinned = Option.isSome(config.ledgerTrustedKeys)
+          ? config.ledgerTrustedKeys.value
+          : Option.isSome(config.ledgerTrustedKeysFile)
+          ? yield* Effect.try(() => readFileSync(config.ledgerTrustedKeysFile.pipe(Option.getOrThrow), "utf8")).pipe(Effect.orDie)
+          : ""
+        const keys = new Map(yield* Effect.try(() => publicKeysFromPem(pinned)).pipe(Effect.orDie))
+        const own = yield* current
+        keys.set(own.keyId, own.publicKey)
+        return keys as ReadonlyMap<string, KeyObject>
+      }))
+
+      const verifier = Effect.fn("LedgerSigner.verifier")(function*() {
+        return verifyWith(yield* trusted)
+      })()
+
+      const latestOf = (streamId: string) =>
+        Effect.flatMap(
+          sql.unsafe(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE stream_id = $1 ORDER BY version DESC, id DESC LIMIT 1`, [streamId]),
+          Schema.decodeUnknownEffect(CheckpointRows)
+        ).pipe(Effect.orDie, Effect.map((rows) => (rows[0] ? fromRow(rows[0]) : undefined)))
+
+      const checkpoint = Effect.fn("LedgerSigner.checkpoint")(function*(streamId: string) {
+        const key = yield* current
+        const heads = yield* Effect.flatMap(
+          sql`SELECT version, hash FROM events WHERE stream_id = ${streamId} ORDER BY version DESC LIMIT 1`,
+          Schema.decodeUnknownEffect(HeadRows)
+        ).pipe(Effect.orDie)
+        const head = heads[0]
+        if (head === undefined) return yield* new DataNotFound({ message: `stream ${streamId} has no events yet: nothing to sign` })
+        // The head has not moved since the latest checkpoint this key signed (and that one verifies): it stands.
+        const latest = yield* latestOf(streamId)
+        if (
+          latest !== undefined && latest.version === head.version && latest.head_hash === head.hash && latest.key_id === key.keyId &&
+          checkCheckpoint(latest, () => head.hash, verifyWith(new Map([[key.keyId, key.publicKey]]))) === undefined
+        ) {
+          const { id: _, ...signedCheckpoint } = latest
+          return signedCheckpoint
+        }
+        const body = {
+          format: CHECKPOINT_FORMAT,
+          stream_id: streamId,
+          version: head.version,
+          head_hash: head.hash,
+          signed_at: new Date(yield* Clock.currentTimeMillis).toISOString(),
+          key_id: key.keyId
+        } as const
+        const signed = checkpointBytes(body)
+        const signature = sign(null, Buffer.from(signed, "utf8"), key.privateKey).toString("base64")
+        yield* sql`INSERT INTO checkpoints (stream_id, version, key_id, signed, signature, signed_at)
+                   VALUES (${streamId}, ${head.version}, ${key.keyId}, ${signed}, ${signature}, ${body.signed_at}::timestamptz)`
+        return { ...body, signed, signature }
+      })
+
+      const publicKeys = Effect.fn("LedgerSigner.publicKeys")(function*() {
+        const key = yield* current
+        const keys = yield* trusted
+        const rows = yield* Effect.flatMap(
+          sql.unsafe(`SELECT key_id, ${iso("first_used_at")} AS first_used_at FROM signing_keys`),
+          Schema.decodeUnknownEffect(KeyRows)
+        ).pipe(Effect.orDie)
+        const firstUsed = new Map(rows.map((r) => [r.key_id, r.first_used_at]))
+        return [...keys].map(([keyId, publicKey]) => ({
+          key_id: keyId,
+          algorithm: "Ed25519" as const,
+          public_key_pem: String(publicKey.export({ type: "spki", format: "pem" })),
+          ...(firstUsed.has(keyId) ? { first_used_at: firstUsed.get(keyId)! } : {}),
+          current: keyId === key.keyId
+        })).sort((a, b) => (a.first_used_at ?? "~").localeCompare(b.first_used_at ?? "~") || a.key_id.localeCompare(b.key_id))
+      })()
+
+      const readCheckpoints = (where: string, params: ReadonlyArray<unknown>) =>
+        Effect.flatMap(
+          sql.unsafe(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints ${where} ORDER BY id`, params),
+          Schema.decodeUnknownEffect(CheckpointRows)
+        ).pipe(Effect.orDie, Effect.map((rows) => rows.map(fromRow)))
+
+      const allCheckpoints = Effect.fn("LedgerSigner.allCheckpoints")(function*() {
+        const rows = yield* readCheckpoints("", [])
+        return rows.map(({ id: _, ...c }) => c)
+      })()
+
+      const checkpointsOf = Effect.fn("LedgerSigner.checkpointsOf")(function*(streamId: string, afterId: string) {
+        return yield* readCheckpoints("WHERE stream_id = $1 AND id > $2::bigint", [streamId, afterId])
+      })
+
+      return { checkpoint, publicKeys, verifier, allCheckpoints, checkpointsOf }
+    })
+  )
+}

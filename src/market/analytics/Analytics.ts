@@ -1,0 +1,173 @@
+/**
+ * Per-stock analytics, technicals and valuation, the market-wide screener,
+ * the comparison and the research package (SPEC 4.2, 4.4), answered from
+ * the figures derived once per read-model snapshot (`SnapshotFigures.ts`);
+ * no request scans a price history. The figures of each new snapshot are
+ * computed in the background as soon as it is swapped in.
+ *
+ * Owns the figure memo. Does not own the rules (pure, in domain/market:
+ * Analytics, Technicals, Valuation, Screener, Compare, Research) nor paging
+ * cursors (Cursors).
+ */
+import { Clock, Context, Duration, Effect, Layer, Schedule } from "effect"
+import {
+  DataNotFound,
+  InvalidRequest,
+  InvalidSymbol,
+  type SourceUnavailable
+} from "../../../domain/Errors.ts"
+import type {
+  Comparison,
+  ResearchPackage,
+  ScreenerPage,
+  StockAnalytics,
+  TechnicalsFigures,
+  Technicals,
+  Valuation
+} from "../../../domain/market/AnalyticsSchemas.ts"
+import { karachiDate } from "../../../domain/market/Calendar.ts"
+import { compare as compareFigures } from "../../../domain/market/Compare.ts"
+import { screen as screenRows } from "../../../domain/market/Screener.ts"
+import type { ScreenRequest } from "../../../domain/market/ScreenRequest.ts"
+import type { MarketSnapshot, SymbolData } from "../../../domain/market/Snapshot.ts"
+import { valuation as valuationOf } from "../../../domain/market/Valuation.ts"
+import { Cursors } from "../../paging/Cursors.ts"
+import { listed } from "../filings/Filings.ts"
+import { MarketReadModel } from "../readmodel/ReadModel.ts"
+import { researchInstant, researchOf } from "./ResearchPackage.ts"
+import { makeFigureMemo } from "../readmodel/SnapshotFigures.ts"
+import { sourcesOf } from "../provenance/Provenance.ts"
+
+type SymbolErr = InvalidSymbol | DataNotFound | SourceUnavailable
+
+/** The screener's paging scope: the filters (not limit or cursor), keys sorted, so GET and POST share cursors. */
+export const screenScope = (request: ScreenRequest): string => {
+  const { cursor: _c, limit: _l, ...filter } = request
+  const keys = Object.keys(filter).sort() as Array<keyof typeof filter>
+  return "screener:" + JSON.stringify(keys.map((k) => [k, filter[k]]))
+}
+
+const noPrices = (symbol: string) => new DataNotFound({ message: `no clean price history is recorded for ${symbol}`, symbol })
+
+export class Analytics extends Context.Service<Analytics, {
+  readonly analytics: (symbol: string) => Effect.Effect<typeof StockAnalytics.Type, SymbolErr>
+  readonly technicals: (symbol: string) => Effect.Effect<typeof Technicals.Type, SymbolErr>
+  readonly valuation: (symbol: string) => Effect.Effect<typeof Valuation.Type, SymbolErr>
+  readonly screen: (request: ScreenRequest) => Effect.Effect<typeof ScreenerPage.Type, InvalidRequest | SourceUnavailable>
+  readonly compare: (symbols: string) => Effect.Effect<typeof Comparison.Type, InvalidRequest | SymbolErr>
+  readonly research: (symbol: string) => Effect.Effect<ResearchPackage, SymbolErr>
+  /** A listed symbol's technicals in a snapshot, from the memo (for the full-company payload). */
+  readonly technicalsOf: (snapshot: MarketSnapshot, data: SymbolData) => TechnicalsFigures | undefined
+}>()("psx/market/Analytics") {
+  static readonly layer = Layer.effect(
+    Analytics,
+    Effect.gen(function*() {
+      const model = yield* MarketReadModel
+      const cursors = yield* Cursors
+      const memo = makeFigureMemo()
+
+      const withListed = <A>(raw: string, f: (snapshot: MarketSnapshot, data: SymbolData, now: number) => Effect.Effect<A, SymbolErr>) =>
+        Effect.gen(function*() {
+          const snapshot = yield* model.snapshot
+          const data = yield* listed(snapshot, raw)
+          return yield* f(snapshot, data, yield* Clock.currentTimeMillis)
+        })
+      const seriesSources = (snapshot: MarketSnapshot, data: SymbolData, quoted: boolean) =>
+        sourcesOf(snapshot, [...(data.prices?.datasets ?? []), ...(quoted && data.quote ? [data.quote.dataset] : [])])
+
+      const analytics = Effect.fn("Analytics.analytics")((raw: string) =>
+        withListed(raw, (snapshot, data) => {
+          const a = memo.symbol(snapshot, data).analytics
+          return a === undefined
+            ? Effect.fail(noPrices(data.security.symbol))
+            : Effect.succeed({ ...a, sources: seriesSources(snapshot, data, a.last_price_basis === "quote") })
+        })
+      )
+
+      const technicals = Effect.fn("Analytics.technicals")((raw: string) =>
+        withListed(raw, (snapshot, data) => {
+          const t = memo.symbol(snapshot, data).technicals
+          return t === undefined ? Effect.fail(noPrices(data.security.symbol)) : Effect.succeed({ ...t, sources: seriesSources(snapshot, data, false) })
+        })
+      )
+
+      const valuation = Effect.fn("Analytics.valuation")((raw: string) =>
+        withListed(raw, (snapshot, data, now) => {
+          const symbol = data.security.symbol
+          const inputs = memo.day(snapshot, karachiDate(now)).valuation.get(symbol)
+          return Effect.succeed({
+            ...valuationOf({ symbol, ...(inputs !== undefined ? inputs : {}) }),
+            sources: sourcesOf(snapshot, inputs?.datasets ?? [])
+          })
+        })
+      )
+
+      const screen = Effect.fn("Analytics.screen")(function*(request: ScreenRequest) {
+        const snapshot = yield* model.snapshot
+        const day = memo.day(snapshot, karachiDate(yield* Clock.currentTimeMillis))
+        const scope = screenScope(request)
+        const after = yield* cursors.decode(scope, request.cursor)
+        const page = screenRows(day.table, request, after !== undefined ? String(after[0]) : undefined)
+        return {
+          total: page.total,
+          next_cursor: page.next_after !== undefined ? yield* cursors.encode(scope, [page.next_after]) : null,
+          items: page.items,
+          left_out_unknown: page.left_out_unknown,
+          unknown_by_filter: page.unknown_by_filter,
+          order: "symbol ascending",
+          sources: sourcesOf(snapshot, day.datasets)
+        }
+      })
+
+      const compare = Effect.fn("Analytics.compare")(function*(raw: string) {
+        const snapshot = yield* model.snapshot
+        const day = memo.day(snapshot, karachiDate(yield* Clock.currentTimeMillis))
+        const result = compareFigures(raw, (s) => day.bySymbol.get(s))
+        if ("reason" in result) {
+          const symbol = result.symbol !== undefined ? { symbol: result.symbol } : {}
+          return yield* result.reason === "unknown_symbol"
+            ? new DataNotFound({ message: result.message, ...symbol })
+            : result.reason === "invalid_symbol"
+            ? new InvalidSymbol({ message: `query field \`symbols\`: ${result.message}`, ...symbol })
+            : new InvalidRequest({ message: `query field \`symbols\`: ${result.message}`, ...symbol })
+        }
+        const datasets = result.comparison.symbols.flatMap((s) => day.valuation.get(s)?.datasets ?? [])
+        return { ...result.comparison, sources: sourcesOf(snapshot, datasets) }
+      })
+
+      const research = Effect.fn("Analytics.research")((raw: string) =>
+        withListed(raw, (snapshot, data, now) => {
+          const { at } = researchInstant(now, data.security.symbol)
+          return Effect.succeed(researchOf(snapshot, data, memo.symbol(snapshot, data), memo.day(snapshot, karachiDate(at)), at))
+        })
+      )
+
+      // Compute each new snapshot's figures in the background, so the first request does not wait for them.
+      let warmed: MarketSnapshot | undefined
+      const warm = Effect.gen(function*() {
+        const state = model.state()
+        if (state === undefined || state.snapshot === warmed) return
+        warmed = state.snapshot
+        const now = yield* Clock.currentTimeMillis
+        const day = memo.day(state.snapshot, karachiDate(now))
+        yield* Effect.logInfo({
+          msg: "market figures computed",
+          version: state.snapshot.version,
+          symbols: day.rows.length,
+          ms: (yield* Clock.currentTimeMillis) - now
+        })
+      })
+      yield* warm.pipe(Effect.repeat(Schedule.spaced(Duration.millis(250))), Effect.forkScoped)
+
+      return {
+        analytics,
+        technicals,
+        valuation,
+        screen,
+        compare,
+        research,
+        technicalsOf: (snapshot: MarketSnapshot, data: SymbolData) => memo.symbol(snapshot, data).technicals
+      }
+    })
+  )
+}

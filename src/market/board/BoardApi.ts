@@ -1,0 +1,90 @@
+/**
+ * The market board, sectors, indices and the dividend calendar (SPEC 4.1
+ * and 4.3). Definitions only; handlers are in BoardHttp.ts, the figures in
+ * Board.ts (MarketBoard) and Indexes.ts (MarketIndexes).
+ */
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { DataNotFound, SourceUnavailable } from "../../../domain/Errors.ts"
+import { MIN_VALUE_TRADED } from "../../../domain/market/Board.ts"
+import * as M from "../../../domain/market/MarketSchemas.ts"
+
+const doc = (summary: string, description: string) => OpenApi.annotations({ summary, description })
+
+const SectorId = {
+  id: Schema.String.annotate({
+    description: "A PSX sector code (e.g. 0807) or the sector's slug (e.g. commercial-banks); GET /v1/sectors lists both"
+  })
+}
+const IndexId = { id: Schema.String.annotate({ description: "An index code, e.g. KSE100 (case and punctuation ignored: KSE-100)" }) }
+const notFound = [DataNotFound, SourceUnavailable] as const
+
+const sectorRules = "Every sector figure is a median, never a mean. The median P/E takes positive P/Es (TTM) of the " +
+  "sector's ordinary lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, " +
+  "lines without a P/E in without_pe. A sector with no usable figure has no median (the field is absent, never 0)."
+const daySession = "Day figures (price, change, breadth) are of the latest recorded session: a security whose delayed " +
+  "quote is older is counted as not priced that day."
+
+export class BoardApi extends HttpApiGroup.make("board")
+  .add(
+    HttpApiEndpoint.get("marketSnapshot", "/v1/market/snapshot", { success: M.MarketSnapshot, error: SourceUnavailable })
+      .annotateMerge(doc(
+        "Index levels, breadth and freshness",
+        "Current index levels (no history), breadth of the latest recorded session (advancers + decliners + unchanged = " +
+          "securities priced that day; not_priced counted apart) and each dataset's as-of and age in days. " + daySession
+      )),
+    HttpApiEndpoint.get("marketBoard", "/v1/market/board", { success: M.MarketBoard, error: notFound }).annotateMerge(doc(
+      "Indices, breadth, movers and sector tone",
+      `Index levels, breadth, movers (top 10 gainers, losers and most active by value traded) and per-sector tone ` +
+        `(breadth and median change) of the latest recorded session. ${daySession} ${M.moversDescription} ` +
+        `The threshold is Rs ${MIN_VALUE_TRADED.toLocaleString("en-US")}; value traded is volume × price when the source ` +
+        "gives no turnover (value_basis). 404 DATA_NOT_FOUND when no quote is recorded."
+    )),
+    HttpApiEndpoint.get("sectors", "/v1/sectors", { success: M.SectorList, error: SourceUnavailable }).annotateMerge(doc(
+      "List of sectors",
+      "Every PSX sector with its stable id (slug of the name), PSX code and number of listed constituents. Either the id or the code names a sector in /v1/sectors/{id}."
+    )),
+    HttpApiEndpoint.get("sectorBoard", "/v1/sectors/board", { success: M.SectorBoard, error: SourceUnavailable }).annotateMerge(doc(
+      "Every sector's medians, breadth and constituents",
+      `Per sector: median change of the latest session, median P/E, median dividend yield, breadth counts and constituent counts, with peer counts. ${sectorRules} ${daySession}`
+    )),
+    HttpApiEndpoint.get("sector", "/v1/sectors/:id", { params: SectorId, success: M.Sector, error: notFound }).annotateMerge(doc(
+      "One sector",
+      `The sector's figures (as on the sector board) and every member line, largest market cap first, rights and preference lines included (security_type). ${sectorRules} ` +
+        "An unknown id is 404 DATA_NOT_FOUND."
+    )),
+    HttpApiEndpoint.get("sectorPeers", "/v1/sectors/:id/peers", { params: SectorId, success: M.SectorPeers, error: notFound })
+      .annotateMerge(doc(
+        "A sector's peers",
+        "The sector's ordinary lines (no rights, preference, debt or futures lines), largest market cap first (unknown caps last), " +
+          "with price and change of the latest session, market cap, P/E and dividend yield where recorded. An unknown id is 404 DATA_NOT_FOUND."
+      )),
+    HttpApiEndpoint.get("sectorValuation", "/v1/sectors/:id/valuation", { params: SectorId, success: M.SectorValuation, error: notFound })
+      .annotateMerge(doc(
+        "A sector's median valuation",
+        `Median P/E and median dividend yield with peer counts. ${sectorRules} An unknown id is 404 DATA_NOT_FOUND.`
+      )),
+    HttpApiEndpoint.get("indices", "/v1/indices", { success: M.IndexList, error: SourceUnavailable }).annotateMerge(doc(
+      "List of indices",
+      "Every index with a recorded level or membership: current level only (no history), and whether its constituents are tracked (only KSE-100's are)."
+    )),
+    HttpApiEndpoint.get("index", "/v1/indices/:id", { params: IndexId, success: M.IndexDetail, error: notFound }).annotateMerge(doc(
+      "One index",
+      "The current level (no history) and, for KSE-100, its recorded constituents with index weights. Other indices carry a note " +
+        "that only KSE-100 membership is tracked. An index with nothing recorded is 404 DATA_NOT_FOUND."
+    )),
+    HttpApiEndpoint.get("dividendCalendar", "/v1/calendar/dividends", { success: M.DividendCalendar, error: SourceUnavailable })
+      .annotateMerge(doc(
+        "Open payouts with their last buy date",
+        "Announced payouts whose book closure has not ended (Asia/Karachi, today from the service clock), each with its book closure, " +
+          "last_buy_date (the last trading day whose settlement, T+2 for trades until 6 Feb 2026 and T+1 from 9 Feb 2026, skipping " +
+          "weekends and holidays, falls before the closure starts) and whether buying today still earns it. coverage says which " +
+          "symbols' payouts are recorded and up to when: payouts of other symbols are unknown, not absent."
+      ))
+  )
+  .annotateMerge(OpenApi.annotations({
+    title: "Market board, sectors, indices and calendar",
+    description: "The market as a whole on the latest recorded session: status in Asia/Karachi, snapshot, board (breadth, " +
+      "movers, sector tone), sectors with medians, indices (current level only) and the dividend calendar. Public: no key needed."
+  }))
+{}

@@ -1,0 +1,258 @@
+/**
+ * The company universe from the read model: search, the paged list, one
+ * company's profile with its quote, ratios and trailing dividend figures,
+ * and the full-company payload (peers, sector medians, dividends, filings,
+ * financials, derived).
+ *
+ * Paging is keyset on the symbol (stable under inserts); `limit=1` reads
+ * `total` cheaply. Default page 50, maximum 200.
+ */
+import { Clock, Context, Effect, Layer } from "effect"
+import { InvalidRequest, type DataNotFound, type InvalidSymbol, type SourceUnavailable } from "../../../domain/Errors.ts"
+import { addDays, karachiDate, nextSessionBounds, quoteIsFresh } from "../../../domain/market/Calendar.ts"
+import { searchKey } from "../../../domain/market/Classify.ts"
+import { week52Start } from "../../../domain/market/Figures.ts"
+import { seriesBasis } from "../../../domain/market/Restated.ts"
+import { COMPANIES_DEFAULT_LIMIT, SEARCH_MAX } from "../../../domain/market/Limits.ts"
+import type { CompaniesPage, Company, Quote, SearchResult, Stock } from "../../../domain/market/Schemas.ts"
+import type { TechnicalsFigures } from "../../../domain/market/TechnicalsSchema.ts"
+import { indexAtOrBefore } from "../../../domain/market/Series.ts"
+import type { MarketSnapshot, SymbolData } from "../../../domain/market/Snapshot.ts"
+import { median } from "../../../domain/market/Stats.ts"
+import type { SecurityRow } from "../../../domain/market/StoreRows.ts"
+import { Cursors } from "../../paging/Cursors.ts"
+import { Analytics } from "../analytics/Analytics.ts"
+import { announcementItem, dividendsOf, financialsOf, listed } from "../filings/Filings.ts"
+import { quoteRecord } from "../quotes/Quotes.ts"
+import { MarketReadModel } from "../readmodel/ReadModel.ts"
+import { sourcesOf } from "../provenance/Provenance.ts"
+
+export interface CompaniesQuery {
+  readonly limit?: number | undefined
+  readonly cursor?: string | undefined
+  readonly sector?: string | undefined
+  readonly security_type?: string | undefined
+  readonly inside_kse100?: boolean | undefined
+}
+
+type Err = InvalidSymbol | DataNotFound | SourceUnavailable
+
+const FILINGS_IN_STOCK = 10
+const PEERS_IN_STOCK = 20
+
+const matchRank = (s: SecurityRow, ticker: string, words: ReadonlyArray<string>): 0 | 1 | 2 | undefined => {
+  if (s.symbol === ticker) return 0
+  if (s.symbol.startsWith(ticker)) return 1
+  const text = " " + s.search_text
+  return words.every((w) => text.includes(" " + w)) ? 2 : undefined
+}
+
+/** The quote embedded in other records: the last known one, `stale` judged now. */
+const embeddedQuote = (snapshot: MarketSnapshot, data: SymbolData, now: number): Quote | undefined =>
+  data.quote !== undefined ? quoteRecord(snapshot, data, data.quote, !quoteIsFresh(Date.parse(data.quote.as_of), now)) : undefined
+
+/** The company record (SPEC: profile, quote, ratios, trailing dividend figures). */
+export const companyOf = (snapshot: MarketSnapshot, data: SymbolData, now: number) => {
+  const s = data.security
+  const f = data.fundamentals
+  const div = dividendsOf(snapshot, data, karachiDate(now))
+  const quote = embeddedQuote(snapshot, data, now)
+  const ratios = f !== undefined
+    ? {
+      ...(f.as_of !== undefined ? { as_of: f.as_of } : {}),
+      ...(f.pe_ttm !== undefined ? { pe_ttm: f.pe_ttm } : {}),
+      ...(f.eps !== undefined ? { eps: f.eps } : {}),
+      ...(f.dividend_yield_pct !== undefined ? { dividend_yield_pct: f.dividend_yield_pct } : {}),
+      ...(f.market_cap !== undefined ? { market_cap: f.market_cap } : {}),
+      ...(f.free_float_shares !== undefined ? { free_float_shares: f.free_float_shares } : {}),
+      ...(f.shares_outstanding !== undefined ? { shares_outstanding: f.shares_outstanding } : {}),
+      ...(f.face_value !== undefined ? { face_value: f.face_value } : {})
+    }
+    : undefined
+  const datasets = ["universe", ...(f ? [f.dataset] : []), ...(data.profile?.description !== undefined ? [data.profile.dataset] : [])]
+  const company: typeof Company.Type = {
+    symbol: s.symbol,
+    name: s.name,
+    security_type: s.security_type,
+    listed_in: f?.listed_in ?? [],
+    inside_kse100: data.kse100 !== undefined,
+    dividend_coverage: div.coverage,
+    ...(s.sector_name !== undefined ? { sector: s.sector_name } : {}),
+    ...(s.sector_code !== undefined ? { sector_code: s.sector_code } : {}),
+    ...(data.kse100?.weight_pct !== undefined ? { kse100_weight_pct: data.kse100.weight_pct } : {}),
+    ...(data.profile?.description !== undefined ? { description: data.profile.description } : {}),
+    ...(data.profile?.fiscal_year_end !== undefined ? { fiscal_year_end: data.profile.fiscal_year_end } : {}),
+    ...(quote !== undefined ? { quote } : {}),
+    ...(ratios !== undefined ? { ratios } : {}),
+    ...(div.ttm_dividend_per_share !== undefined ? { ttm_dividend_per_share: div.ttm_dividend_per_share } : {}),
+    ...(div.ttm_dividend_yield_pct !== undefined ? { ttm_dividend_yield_pct: div.ttm_dividend_yield_pct } : {}),
+    sources: [...sourcesOf(snapshot, datasets), ...div.sources.filter((x) => !datasets.includes(x.dataset))]
+  }
+  return { company, div }
+}
+
+/** The full-company payload; `technicals` are the symbol's memoised figures (Analytics). */
+export const stockOf = (
+  snapshot: MarketSnapshot,
+  data: SymbolData,
+  now: number,
+  technicals?: TechnicalsFigures | undefined
+): typeof Stock.Type => {
+  const { company: c, div } = companyOf(snapshot, data, now)
+  const symbol = c.symbol
+  const peers = (c.sector !== undefined ? snapshot.sectorMembers.get(c.sector) ?? [] : []).flatMap((p) => {
+    const peer = snapshot.symbols.get(p)
+    if (peer === undefined) return []
+    return {
+      symbol: p,
+      name: peer.security.name,
+      ...(peer.fundamentals?.pe_ttm !== undefined ? { pe_ttm: peer.fundamentals.pe_ttm } : {}),
+      ...(peer.fundamentals?.dividend_yield_pct !== undefined ? { dividend_yield_pct: peer.fundamentals.dividend_yield_pct } : {})
+    }
+  })
+  // Medians, never means; loss-makers (no positive P/E) are left out of the P/E median; a non-payer's
+  // yield, shown as 0 by the exchange on a priced line, enters the yield median as 0 (domain/market/Sectors.ts).
+  const pes = peers.map((p) => p.pe_ttm).filter((v): v is number => v !== undefined && v > 0)
+  const yields = peers.flatMap((p) =>
+    p.dividend_yield_pct !== undefined ? [p.dividend_yield_pct] : snapshot.symbols.get(p.symbol)?.zeroShown.dividend_yield ? [0] : []
+  )
+  const medPe = median(pes)
+  const medYield = median(yields)
+  const last = c.quote
+  const s = data.prices
+  let week52: { high: number; low: number; from: string; to: string; basis: "close" } | undefined
+  if (last !== undefined && s !== undefined) {
+    // The one 52-week window (Figures.ts week52Start), ending on the quote's Karachi day, as /analytics uses it.
+    const from = week52Start(karachiDate(Date.parse(last.as_of)))
+    let hi = -Infinity, lo = Infinity, first: string | undefined, lastDate: string | undefined
+    for (let i = indexAtOrBefore(s, addDays(from, -1)) + 1; i < s.dates.length; i++) {
+      if (s.flag[i] !== undefined) continue
+      const close = s.close[i]!
+      if (close > hi) hi = close
+      if (close < lo) lo = close
+      first ??= s.dates[i]
+      lastDate = s.dates[i]
+    }
+    if (first !== undefined && lastDate !== undefined) week52 = { high: hi, low: lo, from: first, to: lastDate, basis: "close" }
+  }
+  const ratio = (name: string) => data.ratios.find((r) => r.name === name)?.value
+  // Bounds of the next trading session after the quote's day, from its close (the session they apply to is served).
+  const bounds = last ? nextSessionBounds(last.price, karachiDate(Date.parse(last.as_of))) : undefined
+  const marginPct = ratio("Net Profit Margin (%)")
+  const growthPct = ratio("EPS Growth (%)")
+  return {
+    ...c,
+    peers: peers.filter((p) => p.symbol !== symbol).slice(0, PEERS_IN_STOCK),
+    ...(c.sector !== undefined
+      ? {
+        sector_medians: {
+          ...(medPe !== undefined ? { pe_ttm: medPe } : {}),
+          ...(medYield !== undefined ? { dividend_yield_pct: medYield } : {}),
+          pe_peers: pes.length,
+          yield_peers: yields.length
+        }
+      }
+      : {}),
+    dividends: div.items,
+    filings: data.announcements.slice(0, FILINGS_IN_STOCK).map(announcementItem),
+    financials: financialsOf(snapshot, data).periods,
+    derived: {
+      ...(c.ratios?.market_cap !== undefined ? { market_cap: c.ratios.market_cap } : {}),
+      ...(week52 !== undefined && s !== undefined ? { week52, price_series: seriesBasis(s.series, data.restatement) } : {}),
+      ...(bounds && last ? {
+        circuit_breaker: { lower: bounds.lower, upper: bounds.upper, session: bounds.session, previous_close: last.price, rule: bounds.rule }
+      } : {}),
+      ...(marginPct !== undefined ? { net_margin_pct: marginPct } : {}),
+      ...(growthPct !== undefined ? { eps_growth_pct: growthPct } : {})
+    },
+    ...(technicals !== undefined ? { technicals } : {})
+  }
+}
+
+export class Companies extends Context.Service<Companies, {
+  readonly search: (q: string) => Effect.Effect<typeof SearchResult.Type, InvalidRequest | SourceUnavailable>
+  readonly list: (q: CompaniesQuery) => Effect.Effect<typeof CompaniesPage.Type, InvalidRequest | SourceUnavailable>
+  readonly company: (symbol: string) => Effect.Effect<typeof Company.Type, Err>
+  readonly stock: (symbol: string) => Effect.Effect<typeof Stock.Type, Err>
+}>()("psx/market/Companies") {
+  static readonly layer = Layer.effect(
+    Companies,
+    Effect.gen(function*() {
+      const model = yield* MarketReadModel
+      const cursors = yield* Cursors
+      const analytics = yield* Analytics
+
+      const search = Effect.fn("Companies.search")(function*(raw: string) {
+        const q = raw.trim()
+        if (q === "") return yield* new InvalidRequest({ message: "query field `q` must not be empty" })
+        if (q.length > 100) return yield* new InvalidRequest({ message: "query field `q` is longer than 100 characters" })
+        const snapshot = yield* model.snapshot
+        const key = searchKey(q)
+        if (key === "") return { query: q, items: [], total: 0, sources: [] }
+        const ticker = q.toUpperCase()
+        const words = key.split(" ")
+        const hits: Array<{ s: SecurityRow; rank: 0 | 1 | 2 }> = []
+        for (const s of snapshot.securities) {
+          const rank = matchRank(s, ticker, words)
+          if (rank !== undefined) hits.push({ s, rank })
+        }
+        hits.sort((a, b) =>
+          a.rank - b.rank ||
+          Number(a.s.security_type !== "equity") - Number(b.s.security_type !== "equity") ||
+          a.s.symbol.length - b.s.symbol.length ||
+          (a.s.symbol < b.s.symbol ? -1 : 1)
+        )
+        const items = hits.slice(0, SEARCH_MAX).map(({ rank, s }) => ({
+          symbol: s.symbol,
+          name: s.name,
+          ...(s.sector_name !== undefined ? { sector: s.sector_name } : {}),
+          match: (["exact_ticker", "ticker_prefix", "name"] as const)[rank]
+        }))
+        return { query: q, items, total: items.length, sources: sourcesOf(snapshot, ["universe"]) }
+      })
+
+      const list = Effect.fn("Companies.list")(function*(q: CompaniesQuery) {
+        const snapshot = yield* model.snapshot
+        const limit = q.limit ?? COMPANIES_DEFAULT_LIMIT
+        const scope = `companies:${q.sector ?? ""}:${q.security_type ?? ""}:${q.inside_kse100 ?? ""}`
+        const after = yield* cursors.decode(scope, q.cursor)
+        const sector = q.sector?.toUpperCase()
+        const all = snapshot.securities.filter((s) =>
+          (sector === undefined || s.sector_name?.toUpperCase() === sector || s.sector_code === q.sector) &&
+          (q.security_type === undefined || s.security_type === q.security_type) &&
+          (q.inside_kse100 === undefined || snapshot.symbols.get(s.symbol)?.kse100 !== undefined === q.inside_kse100)
+        )
+        const afterSymbol = after !== undefined ? String(after[0]) : undefined
+        const rest = afterSymbol === undefined ? all : all.filter((s) => s.symbol > afterSymbol)
+        const page = rest.slice(0, limit)
+        return {
+          total: all.length,
+          next_cursor: rest.length > limit ? yield* cursors.encode(scope, [page[page.length - 1]!.symbol]) : null,
+          items: page.map((s) => ({
+            symbol: s.symbol,
+            name: s.name,
+            security_type: s.security_type,
+            inside_kse100: snapshot.symbols.get(s.symbol)?.kse100 !== undefined,
+            ...(s.sector_name !== undefined ? { sector: s.sector_name } : {}),
+            ...(s.sector_code !== undefined ? { sector_code: s.sector_code } : {})
+          })),
+          sources: sourcesOf(snapshot, ["universe", "index_kse100"])
+        }
+      })
+
+      const withListed = <A>(raw: string, f: (snapshot: MarketSnapshot, data: SymbolData, now: number) => A) =>
+        Effect.gen(function*() {
+          const snapshot = yield* model.snapshot
+          const data = yield* listed(snapshot, raw)
+          return f(snapshot, data, yield* Clock.currentTimeMillis)
+        })
+
+      return {
+        search,
+        list,
+        company: (raw: string) => withListed(raw, (s, d, now) => companyOf(s, d, now).company),
+        stock: (raw: string) => withListed(raw, (s, d, now) => stockOf(s, d, now, analytics.technicalsOf(s, d)))
+      }
+    })
+  )
+}

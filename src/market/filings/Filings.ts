@@ -1,0 +1,226 @@
+/**
+ * Company filings and what they carry, from the read model: income
+ * statements (never balance-sheet lines), dividend history with its trailing
+ * figures, corporate actions, announcements (filings, not press) and news
+ * (events with their sources; where none is recorded, coverage is reported
+ * unknown, never as "no news").
+ */
+import { Clock, Context, Effect, Layer } from "effect"
+import { DataNotFound, type InvalidRequest, type InvalidSymbol, type SourceUnavailable } from "../../../domain/Errors.ts"
+import { karachiDate } from "../../../domain/market/Calendar.ts"
+import { dividendRows, fiscalYearEndMonth, trailing } from "../../../domain/market/Dividends.ts"
+import { faceValueOn } from "../../../domain/market/FaceValues.ts"
+import { ANNOUNCEMENTS_DEFAULT_LIMIT } from "../../../domain/market/Limits.ts"
+import type { Announcements, CorporateActions, Dividends, FinancialPeriod, Financials } from "../../../domain/market/Schemas.ts"
+import { type News, newsEventsOf } from "../../../domain/news/NewsSchemas.ts"
+import type { MarketSnapshot, SymbolData } from "../../../domain/market/Snapshot.ts"
+import type { AnnouncementRow } from "../../../domain/market/StoreRows.ts"
+import { parseTicker, type Ticker } from "../../../domain/market/Ticker.ts"
+import { Cursors } from "../../paging/Cursors.ts"
+import { MarketReadModel } from "../readmodel/ReadModel.ts"
+import { sourcesOf } from "../provenance/Provenance.ts"
+
+export interface AnnouncementQuery {
+  readonly symbol?: string | undefined
+  readonly date_from?: string | undefined
+  readonly date_to?: string | undefined
+  readonly limit?: number | undefined
+  readonly cursor?: string | undefined
+}
+
+type Err = InvalidSymbol | DataNotFound | SourceUnavailable
+type PageErr = Err | InvalidRequest
+
+/** A listed symbol's data, or 404 DATA_NOT_FOUND. */
+export const listed = (snapshot: MarketSnapshot, raw: string) =>
+  Effect.flatMap(parseTicker(raw), (symbol) => {
+    const data = snapshot.symbols.get(symbol)
+    return data !== undefined ? Effect.succeed(data) : Effect.fail(new DataNotFound({ message: `unknown symbol ${symbol}`, symbol }))
+  })
+
+export const financialsOf = (snapshot: MarketSnapshot, data: SymbolData): typeof Financials.Type => {
+  const symbol = data.security.symbol
+  const fiscalYearEnd = data.profile?.fiscal_year_end
+  const periods = new Map<string, { -readonly [K in keyof typeof FinancialPeriod.Type]: (typeof FinancialPeriod.Type)[K] }>()
+  const lines = new Map<string, Array<{ line: string; value: number; units: "thousands" | "rupees" }>>()
+  for (const r of data.financialLines) {
+    const key = `${r.period_type}:${r.period}`
+    if (!periods.has(key)) {
+      const own: Array<{ line: string; value: number; units: "thousands" | "rupees" }> = []
+      lines.set(key, own)
+      periods.set(key, {
+        period: r.period,
+        period_type: r.period_type,
+        ...(r.fiscal_year !== undefined ? { fiscal_year: r.fiscal_year } : {}),
+        ...(r.quarter !== undefined ? { quarter: r.quarter } : {}),
+        ...(fiscalYearEnd !== undefined ? { fiscal_year_end: fiscalYearEnd } : {}),
+        lines: own
+      })
+    }
+    lines.get(key)!.push({ line: r.line, value: r.value, units: r.units })
+  }
+  const recorded = data.financialLines.length > 0
+  return {
+    symbol,
+    statement: "income",
+    units: "money lines in thousands of rupees (000's); EPS in rupees",
+    coverage: recorded ? "recorded" : "unknown",
+    periods: [...periods.values()],
+    sources: recorded ? sourcesOf(snapshot, data.financialLines.map((l) => l.dataset)) : []
+  }
+}
+
+export const dividendsOf = (snapshot: MarketSnapshot, data: SymbolData, today: string): typeof Dividends.Type => {
+  const symbol = data.security.symbol
+  // Face value: the store's figure, else a sourced record (FaceValues.ts) in force today / on each ex day.
+  const faceValue = data.fundamentals?.face_value ?? faceValueOn(symbol, today)?.rupees
+  const faceOn = (d: string) => data.fundamentals?.face_value ?? faceValueOn(symbol, d)?.rupees
+  const items = dividendRows(data.payouts, faceOn, fiscalYearEndMonth(data.payouts, data.profile?.fiscal_year_end))
+  const coverage = data.payoutCoverage?.coverage === "recorded" ? "recorded" as const : "unknown" as const
+  const start = data.payoutCoverage?.data_coverage_start
+  const quote = data.quote
+  const recordEnd = data.payoutDatasets.map((d) => snapshot.datasets.get(d)?.as_of).filter((d): d is string => d !== undefined).sort().at(-1)
+  const t = coverage === "recorded" ? trailing(items, today, start, quote?.price, recordEnd?.slice(0, 10)) : {}
+  return {
+    symbol: data.security.symbol,
+    coverage,
+    ...(start !== undefined ? { data_coverage_start: start } : {}),
+    ...(faceValue !== undefined ? { face_value: faceValue } : {}),
+    ...t,
+    items,
+    sources: coverage === "recorded" ? sourcesOf(snapshot, [...data.payoutDatasets, ...(quote ? [quote.dataset] : [])]) : []
+  }
+}
+
+export const corporateActionsOf = (snapshot: MarketSnapshot, data: SymbolData): typeof CorporateActions.Type => ({
+  symbol: data.security.symbol,
+  items: data.actions.map((a) => ({
+    kind: a.kind,
+    details: a.details,
+    dataset: a.dataset,
+    ...(a.ex_date !== undefined ? { ex_date: a.ex_date } : {}),
+    ...(a.ratio !== undefined ? { ratio: a.ratio } : {})
+  })),
+  sources: sourcesOf(snapshot, data.actions.map((a) => a.dataset))
+})
+
+/** Karachi-day bounds of an announcement filter, as instants (published_at is UTC). */
+const dayStart = (date: string) => new Date(Date.parse(date + "T00:00:00Z") - 5 * 3_600_000).toISOString()
+
+/** Rows published within the Karachi days date_from..date_to (either may be open). */
+const withinDays = <R extends { readonly published_at: string }>(rows: ReadonlyArray<R>, q: AnnouncementQuery) => {
+  const from = q.date_from !== undefined ? dayStart(q.date_from) : undefined
+  const to = q.date_to !== undefined ? dayStart(q.date_to.slice(0, 10)) : undefined
+  const toEnd = to !== undefined ? new Date(Date.parse(to) + 86_400_000).toISOString() : undefined
+  return rows.filter((r) => (from === undefined || r.published_at >= from) && (toEnd === undefined || r.published_at < toEnd))
+}
+
+/** The page after a (published_at, id) cursor position, newest first; `more` when rows follow it. */
+const pageAfter = <R extends { readonly published_at: string; readonly id: string }>(
+  all: ReadonlyArray<R>,
+  after: ReadonlyArray<unknown> | undefined,
+  limit: number
+) => {
+  const afterAt = after !== undefined ? String(after[0]) : undefined
+  const afterId = after !== undefined ? String(after[1]) : ""
+  const rest = afterAt === undefined ? all : all.filter((r) => r.published_at < afterAt || (r.published_at === afterAt && r.id < afterId))
+  const page = rest.slice(0, limit)
+  const last = page[page.length - 1]
+  return { page, next: rest.length > limit && last !== undefined ? [last.published_at, last.id] : undefined }
+}
+
+/** An announcement as served (a filing). */
+export const announcementItem = (r: AnnouncementRow) => ({
+  id: r.id,
+  symbol: r.symbol,
+  published_at: r.published_at,
+  title: r.title,
+  revoked: r.revoked,
+  source_type: "filing" as const,
+  ...(r.company_name !== undefined ? { company_name: r.company_name } : {}),
+  ...(r.document_url !== undefined ? { document_url: r.document_url } : {}),
+  ...(r.image_url !== undefined ? { image_url: r.image_url } : {})
+})
+
+export class Filings extends Context.Service<Filings, {
+  readonly financials: (symbol: string) => Effect.Effect<typeof Financials.Type, Err>
+  readonly dividends: (symbol: string) => Effect.Effect<typeof Dividends.Type, Err>
+  readonly corporateActions: (symbol: string) => Effect.Effect<typeof CorporateActions.Type, Err>
+  readonly announcements: (query: AnnouncementQuery) => Effect.Effect<typeof Announcements.Type, PageErr>
+  readonly news: (query: AnnouncementQuery) => Effect.Effect<typeof News.Type, PageErr>
+  /** 404 DATA_NOT_FOUND unless the symbol is listed. */
+  readonly requireListed: (symbol: string) => Effect.Effect<Ticker, Err>
+}>()("psx/market/Filings") {
+  static readonly layer = Layer.effect(
+    Filings,
+    Effect.gen(function*() {
+      const model = yield* MarketReadModel
+      const cursors = yield* Cursors
+
+      const withListed = <A>(raw: string, f: (snapshot: MarketSnapshot, data: SymbolData) => A) =>
+        Effect.flatMap(model.snapshot, (snapshot) => Effect.map(listed(snapshot, raw), (data) => f(snapshot, data)))
+
+      const dividends = Effect.fn("Filings.dividends")(function*(raw: string) {
+        const today = karachiDate(yield* Clock.currentTimeMillis)
+        return yield* withListed(raw, (snapshot, data) => dividendsOf(snapshot, data, today))
+      })
+
+      const announcements = Effect.fn("Filings.announcements")(function*(q: AnnouncementQuery) {
+        const snapshot = yield* model.snapshot
+        const data = q.symbol !== undefined ? yield* listed(snapshot, q.symbol) : undefined
+        const limit = q.limit ?? ANNOUNCEMENTS_DEFAULT_LIMIT
+        const scope = `ann:${data?.security.symbol ?? ""}:${q.date_from ?? ""}:${q.date_to ?? ""}`
+        const after = yield* cursors.decode(scope, q.cursor)
+        const all = withinDays(data?.announcements ?? snapshot.announcements, q)
+        const { page, next } = pageAfter(all, after, limit)
+        return {
+          total: all.length,
+          next_cursor: next !== undefined ? yield* cursors.encode(scope, next) : null,
+          items: page.map(announcementItem),
+          sources: page.length > 0 ? sourcesOf(snapshot, page.map((r) => r.dataset)) : []
+        }
+      })
+
+      // News events are grouped once per snapshot (a snapshot is immutable).
+      const eventsBySnapshot = new WeakMap<MarketSnapshot, ReturnType<typeof newsEventsOf>>()
+      const news = Effect.fn("Filings.news")(function*(q: AnnouncementQuery) {
+        const snapshot = yield* model.snapshot
+        const symbol = q.symbol !== undefined ? (yield* listed(snapshot, q.symbol)).security.symbol : undefined
+        const limit = q.limit ?? ANNOUNCEMENTS_DEFAULT_LIMIT
+        const scope = `news:${symbol ?? ""}:${q.date_from ?? ""}:${q.date_to ?? ""}`
+        const after = yield* cursors.decode(scope, q.cursor)
+        const events = eventsBySnapshot.get(snapshot) ?? newsEventsOf(snapshot.news)
+        eventsBySnapshot.set(snapshot, events)
+        const all = withinDays(symbol === undefined ? events : events.filter((e) => e.symbols.includes(symbol)), q)
+        const { page, next } = pageAfter(all, after, limit)
+        const known = symbol === undefined ? events.length > 0 : events.some((e) => e.symbols.includes(symbol))
+        return {
+          coverage: known ? "recorded" as const : "unknown" as const,
+          ...(known ? {} : {
+            note: events.length === 0
+              ? "No news source is configured: this is unknown, not an absence of news. Company filings are at /v1/announcements."
+              : `No recorded news item is tagged ${symbol}: unknown, not an absence of news (the recorded feeds tag a few dozen symbols). Company filings are at /v1/announcements.`
+          }),
+          total: all.length,
+          next_cursor: next !== undefined ? yield* cursors.encode(scope, next) : null,
+          items: page.map(({ datasets: _, ...item }) => item),
+          sources: page.length > 0 ? sourcesOf(snapshot, page.flatMap((e) => e.datasets)) : []
+        }
+      })
+
+      return {
+        financials: (raw: string) => withListed(raw, financialsOf),
+        dividends,
+        corporateActions: (raw: string) => withListed(raw, corporateActionsOf),
+        announcements,
+        news,
+        requireListed: (raw: string) =>
+          Effect.flatMap(model.snapshot, (snapshot) =>
+            Effect.flatMap(parseTicker(raw), (symbol) =>
+              snapshot.symbols.has(symbol)
+                ? Effect.succeed(symbol)
+                : Effect.fail(new DataNotFound({ message: `unknown symbol ${symbol}`, symbol }))))
+      }
+    })
+  )
+}

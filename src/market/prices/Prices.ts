@@ -1,0 +1,174 @@
+/**
+ * Daily price history, newest first, never adjusted for corporate actions,
+ * read from the columnar series of the market read model.
+ *
+ * Two recorded series exist: `as_traded` (closing prices as they traded) and
+ * `eod` (the exchange's timeseries, restated for splits made before it was
+ * recorded). `series=auto` (default) serves `merged` — as-traded where
+ * recorded, else eod — only for symbols whose eod series is verified as
+ * traded over the overlap of the two; every other symbol gets `eod` alone
+ * with `restated_by_source` true (a whole-history factor) or "unknown" (no
+ * evidence), so the two are never mixed (domain/market/Restated.ts).
+ *
+ * A named `range` counts back from the newest row of the series (the data
+ * may end before today) and also returns the window's own close-based high,
+ * low and change; flagged rows (source glitches) are left out of it.
+ */
+import { Context, Effect, Layer } from "effect"
+import { DataNotFound, InvalidRequest, type InvalidSymbol, type SourceUnavailable } from "../../../domain/Errors.ts"
+import { addDays } from "../../../domain/market/Calendar.ts"
+import { PRICES_DEFAULT_LIMIT, type Range } from "../../../domain/market/Limits.ts"
+import type { PricesResponse } from "../../../domain/market/Schemas.ts"
+import { datasetAt, indexAtOrBefore, known, type PriceSeries } from "../../../domain/market/Series.ts"
+import type { SymbolData } from "../../../domain/market/Snapshot.ts"
+import { parseTicker } from "../../../domain/market/Ticker.ts"
+import { Cursors } from "../../paging/Cursors.ts"
+import { MarketReadModel } from "../readmodel/ReadModel.ts"
+import { sourcesOf } from "../provenance/Provenance.ts"
+
+export interface PricesQuery {
+  readonly date_from?: string | undefined
+  readonly date_to?: string | undefined
+  readonly limit?: number | undefined
+  readonly range?: Range | undefined
+  readonly series?: "auto" | "as_traded" | "eod" | undefined
+  readonly cursor?: string | undefined
+}
+
+const MONTHS: Partial<Record<Range, number>> = { "1M": 1, "3M": 3, "6M": 6, "1Y": 12, "2Y": 24, "3Y": 36, "5Y": 60 }
+
+/** The first date of a named window ending on `newest` (undefined: the whole history). */
+export const rangeStart = (range: Range, newest: string): string | undefined => {
+  if (range === "MAX") return undefined
+  if (range === "YTD") return `${newest.slice(0, 4)}-01-01`
+  const d = new Date(newest + "T00:00:00Z")
+  d.setUTCMonth(d.getUTCMonth() - (MONTHS[range] ?? 0))
+  return addDays(d.toISOString().slice(0, 10), 1)
+}
+
+/** The series served for a request, and whether the source restated it. */
+export const chooseSeries = (data: SymbolData, wanted: PricesQuery["series"]) => {
+  const r = data.restatement
+  const auto = data.prices?.series ?? "eod"
+  const label: "as_traded" | "eod" | "merged" = wanted === "as_traded" || wanted === "eod" ? wanted : auto
+  const series = label === "as_traded" ? data.asTraded : label === "eod" ? data.eod : data.prices
+  const restatedBySource: boolean | "unknown" = label === "eod" ? r.restated : false
+  return { label, series, restatedBySource, restatement: r }
+}
+
+const round = (v: number, places: number) => Math.round(v * 10 ** places) / 10 ** places
+
+/** Close-based high, low and change over rows [lo, hi] that are not flagged. */
+export const windowStats = (s: PriceSeries, lo: number, hi: number) => {
+  let high = -Infinity, low = Infinity, first: number | undefined, last: number | undefined
+  for (let i = lo; i <= hi; i++) {
+    if (s.flag[i] !== undefined) continue
+    const c = s.close[i]!
+    if (c > high) high = c
+    if (c < low) low = c
+    if (first === undefined) first = c
+    last = c
+  }
+  if (first === undefined || last === undefined) return undefined
+  return {
+    high,
+    low,
+    first_close: first,
+    last_close: last,
+    change: round(last - first, 4),
+    change_pct: round((last / first - 1) * 100, 4)
+  }
+}
+
+type PricesError = InvalidSymbol | InvalidRequest | DataNotFound | SourceUnavailable
+
+export class Prices extends Context.Service<Prices, {
+  readonly history: (symbol: string, query: PricesQuery) => Effect.Effect<typeof PricesResponse.Type, PricesError>
+  /** Unflagged closes of the default series from `fromDate` on, oldest first. */
+  readonly closes: (symbol: string, fromDate: string) => Effect.Effect<ReadonlyArray<{ date: string; close: number }>, SourceUnavailable>
+}>()("psx/market/Prices") {
+  static readonly layer = Layer.effect(
+    Prices,
+    Effect.gen(function*() {
+      const model = yield* MarketReadModel
+      const cursors = yield* Cursors
+
+      const history = Effect.fn("Prices.history")(function*(raw: string, q: PricesQuery) {
+        const symbol = yield* parseTicker(raw)
+        const limit = q.limit ?? PRICES_DEFAULT_LIMIT
+        if (q.date_from && q.date_to && q.date_from > q.date_to) {
+          return yield* new InvalidRequest({ message: `query field \`date_from\` (${q.date_from}) is after \`date_to\` (${q.date_to})` })
+        }
+        if (q.range && (q.date_from || q.date_to)) {
+          return yield* new InvalidRequest({ message: "query fields `range` and `date_from`/`date_to` cannot be combined" })
+        }
+        const snapshot = yield* model.snapshot
+        const data = snapshot.symbols.get(symbol)
+        if (data === undefined) return yield* new DataNotFound({ message: `unknown symbol ${symbol}`, symbol })
+        const { label, series: s, restatedBySource, restatement } = chooseSeries(data, q.series)
+        const newest = s?.dates[s.dates.length - 1]
+        if (s === undefined || newest === undefined) {
+          return yield* new DataNotFound({ message: `no ${label} price history is recorded for ${symbol}`, symbol })
+        }
+        const from = q.range ? rangeStart(q.range, newest) : q.date_from
+        const to = q.range ? newest : q.date_to
+        const scope = `prices:${symbol}:${label}:${from ?? ""}:${to ?? ""}`
+        const after = yield* cursors.decode(scope, q.cursor)
+        const lo = from === undefined ? 0 : indexAtOrBefore(s, addDays(from, -1)) + 1
+        const hi = to === undefined ? s.dates.length - 1 : indexAtOrBefore(s, to)
+        const total = Math.max(0, hi - lo + 1)
+        const start = after === undefined ? hi : Math.min(hi, indexAtOrBefore(s, addDays(String(after[0]), -1)))
+        const end = Math.max(lo, start - limit + 1)
+        const items = []
+        for (let i = start; i >= end && i >= lo; i--) {
+          items.push({
+            date: s.dates[i]!,
+            ...(known(s.open[i]) !== undefined ? { open: s.open[i]! } : {}),
+            ...(known(s.high[i]) !== undefined ? { high: s.high[i]! } : {}),
+            ...(known(s.low[i]) !== undefined ? { low: s.low[i]! } : {}),
+            close: s.close[i]!,
+            ...(known(s.volume[i]) !== undefined ? { volume: s.volume[i]! } : {}),
+            ...(s.flag[i] !== undefined ? { flag: s.flag[i]! } : {})
+          })
+        }
+        const more = end > lo && start >= lo
+        const stats = q.range && total > 0 ? windowStats(s, lo, hi) : undefined
+        const datasets = new Set<string>()
+        for (let i = lo; i <= hi; i++) datasets.add(datasetAt(s, i))
+        return {
+          symbol,
+          adjusted: false as const,
+          series: label,
+          restated_by_source: restatedBySource,
+          ...(restatement.restated !== false
+            ? {
+              note: `eod series of ${symbol}: ${restatement.basis}. series=eod is the exchange's series` +
+                (restatement.restated === true ? " restated by the source" : "") +
+                `; series=as_traded is as traded where recorded. They are not mixed.`
+            }
+            : {}),
+          total,
+          next_cursor: more && items.length > 0 ? yield* cursors.encode(scope, [items[items.length - 1]!.date]) : null,
+          ...(stats && q.range
+            ? { window: { range: q.range, from: s.dates[lo]!, to: s.dates[hi]!, ...stats, basis: "close" as const } }
+            : {}),
+          items,
+          sources: sourcesOf(snapshot, [...datasets].sort())
+        }
+      })
+
+      const closes = (symbol: string, fromDate: string) =>
+        Effect.map(model.snapshot, (snapshot) => {
+          const s = snapshot.symbols.get(symbol)?.prices
+          if (s === undefined) return []
+          const out: Array<{ date: string; close: number }> = []
+          for (let i = indexAtOrBefore(s, addDays(fromDate, -1)) + 1; i < s.dates.length; i++) {
+            if (s.flag[i] === undefined) out.push({ date: s.dates[i]!, close: s.close[i]! })
+          }
+          return out
+        })
+
+      return { history, closes }
+    })
+  )
+}

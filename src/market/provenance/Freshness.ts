@@ -1,0 +1,167 @@
+/**
+ * Dataset freshness and coverage and per-symbol provenance (from the read
+ * model), and warming of the fundamentals projection (a write, in SQL).
+ *
+ * Warming, exactly: the projection holds one row per listed equity with the
+ * screener and company-page figures as recorded. A row is due when it was
+ * never checked or was checked more than a day ago. Warming takes up to `n`
+ * due equities (oldest check first); for one with no row it creates one from
+ * the latest recorded delayed quote (its price and that quote's date as the
+ * as-of; neither when no quote is recorded), and it stamps every row of the
+ * batch as checked (`warmed_at`). It never changes or estimates a recorded
+ * figure: with the bundled pack there is nothing newer to fetch.
+ *
+ * With PSX_SOURCE=portal (and the crawler present) warming fetches instead:
+ * the company page and payouts of the n stalest or never-fetched symbols
+ * (src/ingest/LiveWarming.ts), and freshness adds the crawl's progress and
+ * last error per dataset.
+ */
+import { karachiDate } from "../../../domain/market/Calendar.ts"
+import type { MarketSnapshot } from "../../../domain/market/Snapshot.ts"
+import { newsEventsOf } from "../../../domain/news/NewsSchemas.ts"
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import type { DataNotFound, InvalidSymbol, SourceUnavailable } from "../../../domain/Errors.ts"
+import type { Freshness as FreshnessRecord, IngestResult, SymbolSources } from "../../../domain/market/Schemas.ts"
+import { AppConfig } from "../../config/AppConfig.ts"
+import { storeUnavailable } from "../../db/Rows.ts"
+import { listed } from "../filings/Filings.ts"
+import { MarketReadModel } from "../readmodel/ReadModel.ts"
+import { sourcesOf } from "./Provenance.ts"
+import { PortalCrawler } from "../../ingest/PortalCrawler.ts"
+import { crawlFreshness, makeLiveWarming } from "../../ingest/LiveWarming.ts"
+
+const AREAS = ["universe", "quote", "prices", "fundamentals", "profile", "financials", "dividends", "corporate_actions", "announcements", "index_membership", "news"]
+
+/** A symbol's news coverage: the events tagged with it, per dataset, with their first and last publication days. */
+const newsCoverage = (snapshot: MarketSnapshot, symbol: string) => {
+  const byDataset = new Map<string, { dataset: string; rows: number; first?: string; last?: string }>()
+  for (const e of newsEventsOf(snapshot.news.filter((n) => n.symbol === symbol))) {
+    const day = karachiDate(Date.parse(e.published_at))
+    for (const dataset of e.datasets) {
+      const c = byDataset.get(dataset) ?? { dataset, rows: 0 }
+      byDataset.set(dataset, {
+        dataset,
+        rows: c.rows + 1,
+        first: c.first === undefined || day < c.first ? day : c.first,
+        last: c.last === undefined || day > c.last ? day : c.last
+      })
+    }
+  }
+  return [...byDataset.values()]
+}
+
+export class Freshness extends Context.Service<Freshness, {
+  readonly freshness: Effect.Effect<typeof FreshnessRecord.Type, SourceUnavailable>
+  readonly symbolSources: (symbol: string) => Effect.Effect<typeof SymbolSources.Type, InvalidSymbol | DataNotFound | SourceUnavailable>
+  readonly warmFundamentals: (n: number) => Effect.Effect<typeof IngestResult.Type, SourceUnavailable>
+}>()("psx/market/Freshness") {
+  static readonly layer = Layer.effect(
+    Freshness,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const model = yield* MarketReadModel
+      const config = yield* AppConfig
+      const crawler = Option.getOrUndefined(yield* Effect.serviceOption(PortalCrawler))
+
+      const freshness = Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        const snapshot = yield* model.snapshot
+        // The crawl's own state is not market data (it is not in the read model): one small query, portal mode only.
+        const crawl = config.source === "portal" ? yield* crawlFreshness(now).pipe(Effect.provideService(SqlClient.SqlClient, sql), storeUnavailable) : undefined
+        return {
+          now: new Date(now).toISOString(),
+          source_mode: config.source,
+          ...(crawl !== undefined ? { crawl } : {}),
+          ...(snapshot.dataPack !== undefined ? { data_pack: snapshot.dataPack } : {}),
+          datasets: [...snapshot.datasets.values()].map((d) => {
+            const asOfMs = Date.parse(d.as_of.length === 7 ? `${d.as_of}-01` : d.as_of)
+            return {
+              dataset: d.id,
+              title: d.title,
+              source: d.source,
+              upstream: d.upstream,
+              rows: d.rows,
+              as_of: d.as_of,
+              retrieved_at: d.retrieved_at,
+              loaded_at: d.loaded_at,
+              recorded_in: `${d.repository}@${d.commit}`,
+              licence: d.licence,
+              ...(d.coverage_symbols !== undefined ? { symbols: d.coverage_symbols } : {}),
+              ...(d.coverage_first !== undefined ? { first_date: d.coverage_first } : {}),
+              ...(d.coverage_last !== undefined ? { last_date: d.coverage_last } : {}),
+              ...(Number.isFinite(asOfMs) ? { age_days: Math.floor((now - asOfMs) / 86_400_000) } : {}),
+              ...(d.notes !== undefined ? { notes: d.notes } : {})
+            }
+          })
+        }
+      })
+
+      const symbolSources = Effect.fn("Freshness.symbolSources")(function*(raw: string) {
+        const snapshot = yield* model.snapshot
+        const data = yield* listed(snapshot, raw)
+        const areas = AREAS.map((area) => {
+          const mine = area === "news" ? newsCoverage(snapshot, data.security.symbol) : data.areas.get(area) ?? []
+          const firsts = mine.flatMap((r) => (r.first !== undefined ? [r.first] : [])).sort()
+          const lasts = mine.flatMap((r) => (r.last !== undefined ? [r.last] : [])).sort()
+          return {
+            area,
+            coverage: mine.length > 0 ? "recorded" as const : "unknown" as const,
+            rows: mine.reduce((n, r) => n + r.rows, 0),
+            ...(firsts[0] !== undefined ? { first_date: firsts[0] } : {}),
+            ...(lasts.length > 0 ? { last_date: lasts[lasts.length - 1]! } : {}),
+            sources: sourcesOf(snapshot, mine.map((r) => r.dataset))
+          }
+        })
+        return {
+          symbol: data.security.symbol,
+          areas,
+          notice: "Market data © Pakistan Stock Exchange; redistribution is restricted by the exchange's legal notice. " +
+            "Each source names the recording it was read from and when."
+        }
+      })
+
+      const warmPack = Effect.fn("Freshness.warmPack")(function*(n: number) {
+        const now = new Date(yield* Clock.currentTimeMillis).toISOString()
+        const stale = `s.security_type = 'equity' AND (f.symbol IS NULL OR f.warmed_at IS NULL OR f.warmed_at < $1::timestamptz - interval '1 day')`
+        const batch = yield* sql.unsafe<{ symbol: string }>(
+          `SELECT s.symbol FROM securities s LEFT JOIN fundamentals f ON f.symbol = s.symbol
+           WHERE ${stale} ORDER BY f.warmed_at NULLS FIRST, s.symbol LIMIT ${n}`,
+          [now]
+        ).pipe(storeUnavailable)
+        const symbols = batch.map((b) => b.symbol)
+        if (symbols.length > 0) {
+          yield* sql.unsafe(
+            `INSERT INTO fundamentals (symbol, price, as_of, dataset, warmed_at)
+             SELECT s.symbol, q.price, q.as_of::date::text, coalesce(q.dataset, 'universe'), $2::timestamptz
+             FROM securities s LEFT JOIN quotes q ON q.symbol = s.symbol
+             WHERE s.symbol = ANY($1::text[])
+             ON CONFLICT (symbol) DO UPDATE SET warmed_at = excluded.warmed_at`,
+            [symbols, now]
+          ).pipe(storeUnavailable)
+        }
+        const counts = yield* sql.unsafe<{ remaining: number; universe: number }>(
+          `SELECT count(*) FILTER (WHERE ${stale})::int AS remaining, count(*) FILTER (WHERE s.security_type = 'equity')::int AS universe
+           FROM securities s LEFT JOIN fundamentals f ON f.symbol = s.symbol`,
+          [now]
+        ).pipe(storeUnavailable)
+        return {
+          warmed: symbols.length,
+          batch: n,
+          remaining: counts[0]?.remaining ?? 0,
+          universe: counts[0]?.universe ?? 0,
+          source: config.source === "portal"
+            ? "portal (recorded screener and company facts; rows created from the latest delayed quote)"
+            : "data pack: nothing newer to fetch; missing rows created from the latest recorded quote, existing rows stamped as checked",
+          symbols
+        }
+      })
+
+      const warmLive = crawler === undefined ? undefined : yield* makeLiveWarming(crawler)
+      const warmFundamentals = (n: number) =>
+        warmLive !== undefined && config.source === "portal" ? warmLive(n).pipe(Effect.provideService(SqlClient.SqlClient, sql), storeUnavailable) : warmPack(n)
+
+      return { freshness, symbolSources, warmFundamentals }
+    })
+  )
+}

@@ -1,0 +1,210 @@
+/**
+ * The per-symbol figures derived from one read-model snapshot — analytics,
+ * technicals, screen figures, sector medians and valuation — computed once
+ * and kept with that snapshot, so no request scans a price history.
+ *
+ * - Per snapshot, per symbol, on first use: `analytics` (with the symbol's
+ *   latest quote and corporate actions) and `technicals`.
+ * - Per snapshot and Karachi day (trailing dividend yields count back 12
+ *   months from the day): every listed security's screen figures (ascending
+ *   by symbol), each equity sector's medians (`Valuation.sectorMedians`, on
+ *   the same P/E, yield and market-cap rules as the symbol's own valuation,
+ *   so like is compared with like), and the inputs of each valuation.
+ *
+ * `makeFigureMemo` holds them in a WeakMap keyed by the snapshot object: a
+ * snapshot swapped out is dropped with its figures.
+ */
+import { analytics as analyticsOf, type LatestQuote } from "../../../domain/market/Analytics.ts"
+import type { AnalyticsFigures, ScreenFigures, SectorMedians, TechnicalsFigures } from "../../../domain/market/AnalyticsSchemas.ts"
+import { defined } from "../../../domain/market/Figures.ts"
+import { seriesBasis } from "../../../domain/market/Restated.ts"
+import { exDividendOn, screenFigures, type ScreenTable, screenTable } from "../../../domain/market/Screener.ts"
+import type { MarketSnapshot, SymbolData } from "../../../domain/market/Snapshot.ts"
+import { technicals as technicalsOf } from "../../../domain/market/Technicals.ts"
+import { type FundamentalsInput, type PeerFigures, peerFigures, type PriceInput, sectorMedians, type TrailingYieldInput } from "../../../domain/market/Valuation.ts"
+import { dividendsOf } from "../filings/Filings.ts"
+
+export interface SymbolFigures {
+  readonly analytics: AnalyticsFigures | undefined
+  readonly technicals: TechnicalsFigures | undefined
+}
+
+/** What a symbol's valuation is computed from (the same inputs its screen figures used). */
+export interface ValuationInputs {
+  readonly fundamentals: FundamentalsInput | undefined
+  readonly price: PriceInput | undefined
+  readonly trailing: TrailingYieldInput | undefined
+  readonly medians: SectorMedians | undefined
+  /** Datasets the inputs came from. */
+  readonly datasets: ReadonlyArray<string>
+}
+
+export interface DayFigures {
+  readonly day: string
+  /** Every listed security's screen figures, ascending by symbol. */
+  readonly rows: ReadonlyArray<ScreenFigures>
+  readonly bySymbol: ReadonlyMap<string, ScreenFigures>
+  /** The rows in columns, as the screener filters them. */
+  readonly table: ScreenTable
+  readonly valuation: ReadonlyMap<string, ValuationInputs>
+  /** Datasets any screen figure was read from. */
+  readonly datasets: ReadonlyArray<string>
+}
+
+const latestQuote = (data: SymbolData): LatestQuote | undefined => {
+  const q = data.quote
+  return q === undefined ? undefined : {
+    price: q.price,
+    as_of: q.as_of,
+    ...defined({ previous_close: q.previous_close, change_pct: q.change_pct, volume: q.volume })
+  }
+}
+
+/** The fundamentals row as the valuation rules read it; as-of is the row's, else its dataset's. */
+const fundamentalsInput = (snapshot: MarketSnapshot, data: SymbolData) => {
+  const f = data.fundamentals
+  const asOf = f?.as_of ?? (f !== undefined ? snapshot.datasets.get(f.dataset)?.as_of : undefined)
+  if (f === undefined || asOf === undefined) return undefined
+  return {
+    as_of: asOf,
+    ...defined({
+      market_cap: f.market_cap,
+      pe_ttm: f.pe_ttm,
+      eps: f.eps,
+      dividend_yield_pct: f.dividend_yield_pct,
+      shares_outstanding: f.shares_outstanding,
+      free_float_shares: f.free_float_shares,
+      volume_30d_avg: f.volume_30d_avg
+    })
+  }
+}
+
+const computeSymbol = (data: SymbolData): SymbolFigures => {
+  const s = data.prices
+  if (s === undefined) return { analytics: undefined, technicals: undefined }
+  const actions = data.actions.map((a) => ({ kind: a.kind, ...defined({ ex_date: a.ex_date, ratio: a.ratio }) }))
+  const price_series = seriesBasis(s.series, data.restatement)
+  const analytics = analyticsOf(s, { quote: latestQuote(data), actions })
+  const technicals = technicalsOf(s, actions)
+  return {
+    analytics: analytics === undefined ? undefined : labelled(analytics, price_series),
+    technicals: technicals === undefined ? undefined : { ...technicals, price_series }
+  }
+}
+
+/**
+ * Analytics with the series they rest on. On a series the source restated
+ * (prices divided by the split factor, volumes not), close × volume mixes
+ * two bases before the split: value traded is then withheld and said so.
+ */
+const labelled = (a: AnalyticsFigures, price_series: ReturnType<typeof seriesBasis>): AnalyticsFigures => {
+  if (price_series.restated_by_source !== true || a.liquidity_30d === undefined) return { ...a, price_series }
+  const { value_traded: _v, avg_value_traded: _a, ...liquidity } = a.liquidity_30d
+  return {
+    ...a,
+    price_series,
+    liquidity_30d: liquidity,
+    unavailable: [...a.unavailable, {
+      figure: "liquidity_30d.value_traded",
+      reason: "the series is restated by its source for a split (closes divided, volumes not): close × volume would mix two bases"
+    }]
+  }
+}
+
+/** A 0 P/E on the screener for a priced line is a loss-maker; a 0 yield a non-payer's 0 (Snapshot.ts `zeroShown`). */
+const withExchangeZeros = (p: PeerFigures, zero: SymbolData["zeroShown"] | undefined): PeerFigures => ({
+  ...p,
+  ...(zero?.pe === true && p.pe_ttm === undefined ? { loss_making: true } : {}),
+  ...(zero?.dividend_yield === true && p.dividend_yield_pct === undefined ? { dividend_yield_pct: 0 } : {})
+})
+
+const computeDay = (snapshot: MarketSnapshot, day: string, symbolFigures: (data: SymbolData) => SymbolFigures): DayFigures => {
+  const rows: Array<ScreenFigures> = []
+  const inputs = new Map<string, Omit<ValuationInputs, "medians">>()
+  const datasets = new Set<string>(["universe"])
+  for (const security of snapshot.securities) {
+    const data = snapshot.symbols.get(security.symbol)!
+    const { analytics, technicals } = symbolFigures(data)
+    const quote = latestQuote(data)
+    const fundamentals = fundamentalsInput(snapshot, data)
+    const div = dividendsOf(snapshot, data, day)
+    const trailing = div.ttm_dividend_yield_pct !== undefined && quote !== undefined
+      ? { yield_pct: div.ttm_dividend_yield_pct, as_of: quote.as_of }
+      : undefined
+    const exDay = quote !== undefined ? quote.as_of.slice(0, 10) : analytics?.as_of
+    const row = screenFigures({
+      symbol: security.symbol,
+      name: security.name,
+      sector: security.sector_name,
+      sector_code: security.sector_code,
+      security_type: security.security_type,
+      inside_kse100: data.kse100 !== undefined,
+      series: data.prices,
+      quote,
+      fundamentals,
+      trailing,
+      ex_dividend: exDay === undefined ? null : exDividendOn(exDay, data.actions, data.payoutCoverage?.coverage),
+      analytics,
+      technicals
+    })
+    rows.push(row)
+    const used = [
+      ...(quote !== undefined ? [data.quote!.dataset] : data.prices?.datasets ?? []),
+      ...(fundamentals !== undefined ? [data.fundamentals!.dataset] : []),
+      ...(trailing !== undefined ? data.payoutDatasets : []),
+      ...(data.kse100 !== undefined ? [data.kse100.dataset] : [])
+    ]
+    for (const d of [...used, ...(data.prices?.datasets ?? [])]) datasets.add(d)
+    const price = row.price !== undefined && row.price_as_of !== undefined ? { price: row.price, as_of: row.price_as_of } : undefined
+    inputs.set(security.symbol, { fundamentals, price, trailing, datasets: [...new Set(used)] })
+  }
+  const medians = new Map<string, SectorMedians>()
+  for (const [sector, members] of snapshot.sectorMembers) {
+    const code = snapshot.symbols.get(members[0]!)?.security.sector_code
+    const peers = members.map((m) => {
+      const i = inputs.get(m)
+      return withExchangeZeros(peerFigures(i?.fundamentals, i?.price, i?.trailing), snapshot.symbols.get(m)?.zeroShown)
+    })
+    medians.set(sector, sectorMedians(peers, defined({ sector, sector_code: code })))
+  }
+  const valuation = new Map<string, ValuationInputs>()
+  for (const [symbol, i] of inputs) {
+    const sector = snapshot.symbols.get(symbol)!.security.sector_name
+    valuation.set(symbol, { ...i, medians: sector !== undefined ? medians.get(sector) : undefined })
+  }
+  return { day, rows, bySymbol: new Map(rows.map((r) => [r.symbol, r])), table: screenTable(rows), valuation, datasets: [...datasets] }
+}
+
+interface Memo {
+  readonly symbols: Map<string, SymbolFigures>
+  day: DayFigures | undefined
+}
+
+/** A memo of the figures of each snapshot it is asked about (held as long as the snapshot is). */
+export const makeFigureMemo = () => {
+  const memos = new WeakMap<MarketSnapshot, Memo>()
+  const memoOf = (snapshot: MarketSnapshot) => {
+    let m = memos.get(snapshot)
+    if (m === undefined) {
+      m = { symbols: new Map(), day: undefined }
+      memos.set(snapshot, m)
+    }
+    return m
+  }
+  const symbol = (snapshot: MarketSnapshot, data: SymbolData): SymbolFigures => {
+    const m = memoOf(snapshot)
+    let f = m.symbols.get(data.security.symbol)
+    if (f === undefined) {
+      f = computeSymbol(data)
+      m.symbols.set(data.security.symbol, f)
+    }
+    return f
+  }
+  const day = (snapshot: MarketSnapshot, date: string): DayFigures => {
+    const m = memoOf(snapshot)
+    if (m.day === undefined || m.day.day !== date) m.day = computeDay(snapshot, date, (data) => symbol(snapshot, data))
+    return m.day
+  }
+  return { symbol, day }
+}
+export type FigureMemo = ReturnType<typeof makeFigureMemo>

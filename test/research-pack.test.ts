@@ -1,0 +1,203 @@
+/**
+ * The research datasets of the pack (issue 20) on the vendored recordings
+ * (test/fixtures/research) and through the API over the bundled pack:
+ * filings dated from the title, not the export's read date; sales equal to
+ * the recording; EPS and payouts from the company pages; news as events with
+ * their sources.
+ */
+import { assert, describe, it, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { readFileSync } from "node:fs"
+import { newsEvents, parseFeedFile } from "../domain/news/News.ts"
+import { parseAnnouncementExport } from "../domain/psx/CompanyAnnouncements.ts"
+import { parseCompanyPage, parseCompanyPagePayouts } from "../domain/psx/CompanyPage.ts"
+import { csvRecords } from "../domain/psx/Csv.ts"
+import { parseSalesExport, parseScreenerExport } from "../domain/psx/ScreenerExport.ts"
+import { karachiDateOfEpoch } from "../domain/psx/Values.ts"
+import { get, TestApp } from "./support/TestApp.ts"
+
+const fixture = (f: string) => readFileSync(new URL(`./fixtures/research/${f}`, import.meta.url), "utf8")
+const karachiDay = (iso: string) => karachiDateOfEpoch(Date.parse(iso) / 1000)
+const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+/** "Oct 27, 2025 Title…" → 2025-10-27, read here independently of the parser. */
+const titleDate = (headline: string) => {
+  const m = /^(\w{3}) (\d{1,2}), (\d{4}) /.exec(headline)!
+  return `${m[3]}-${String(MONTHS.indexOf(m[1]!.toLowerCase()) + 1).padStart(2, "0")}-${m[2]!.padStart(2, "0")}`
+}
+
+const exportRows = csvRecords(fixture("announcements_ABOT_AIRLINK.csv"))
+const ogdcSales = JSON.parse(fixture("financials_OGDC_AABS.json"))["OGDC"] as Record<string, number>
+const mcbPage = parseCompanyPage(fixture("MCB_psx_financials_payouts.html"))
+const trgPayouts = parseCompanyPagePayouts("TRG", fixture("TRG_psx_financials_payouts.html"))
+
+describe("parsers on the vendored recordings", () => {
+  it("ABOT and AIRLINK filings carry the date at the start of the title, never the export's read date", () => {
+    const parsed = parseAnnouncementExport(fixture("announcements_ABOT_AIRLINK.csv"))
+    assert.strictEqual(parsed.rows.length, exportRows.length)
+    for (const symbol of ["ABOT", "AIRLINK"]) {
+      const mine = exportRows.filter((r) => r["symbol"] === symbol)
+      assert.isAbove(mine.length, 5)
+      for (const raw of mine) {
+        const id = /(\d+)\.pdf$/.exec(raw["pdf_url"]!)?.[1]
+        const headline = raw["headline"]!.replace(/\s+/g, " ").trim()
+        const a = parsed.rows.find((x) => x.symbol === symbol && (id !== undefined ? x.id === id : headline.endsWith(x.title)))!
+        assert.strictEqual(karachiDay(a.publishedAt), titleDate(headline), headline)
+        assert.isTrue(headline.endsWith(` ${a.title}`))
+      }
+    }
+    // The export's own column is the day it read the page for most rows: it must not survive anywhere.
+    const readDay = exportRows.filter((r) => r["announcement_date"] === "2026-01-23").length
+    assert.isAbove(readDay, 10)
+    assert.isFalse(parsed.rows.some((a) => karachiDay(a.publishedAt) === "2026-01-23"))
+  })
+
+  it("OGDC sales 2022-2025 in thousands of rupees, annual, equal to the recording", () => {
+    const lines = parseSalesExport(JSON.parse(fixture("financials_OGDC_AABS.json"))).rows.filter((l) => l.symbol === "OGDC")
+    assert.deepStrictEqual(Object.fromEntries(lines.map((l) => [l.period, l.value])), ogdcSales)
+    assert.isTrue(lines.every((l) => l.periodType === "annual" && l.units === "thousands" && l.line === "Sales"))
+  })
+
+  it("MCB EPS from its company page: rupees, annual and quarterly apart", () => {
+    const eps = mcbPage.statements.filter((l) => /^EPS/.test(l.line))
+    assert.deepStrictEqual(eps.filter((l) => l.periodType === "annual").map((l) => [l.period, l.value]), [
+      ["2024", 48.62], ["2023", 50.32], ["2022", 27.63], ["2021", 26]
+    ])
+    assert.isTrue(eps.every((l) => l.units === "rupees"))
+    assert.isTrue(eps.filter((l) => l.periodType === "quarterly").every((l) => /^Q\d \d{4}$/.test(l.period)))
+  })
+
+  it("TRG payouts from its company page, including the old rows with the letter O for zero and rights in words", () => {
+    const rows = trgPayouts.rows.map((r) => [r.details.trim(), r.bookClosureFrom ?? null])
+    assert.deepStrictEqual(rows, [
+      ["44%(i) (D)", "2021-06-14"],
+      ["22.45% AT PAR (R)", "2015-08-28"],
+      ["15.57% AT PAR VALEU (R)", "2014-08-25"],
+      ["0.1%(i) (D)", "2009-05-20"],
+      ["6O% (R)", "2006-05-13"],
+      ["6O% (R)", null]
+    ])
+    assert.deepStrictEqual(trgPayouts.skipped, { "unreadable details": 2 }) // the two "DIVIDEND … NIL" rows
+  })
+
+  it("a story carried by Business Recorder and by Google News is one event with two sources", () => {
+    const items = parseFeedFile(JSON.parse(fixture("news_OGDC_and_one_republished.json"))).rows
+    const events = newsEvents([...items, ...items]) // overlapping fetches repeat items
+    const mari = events.filter((e) => /Letter of Award for Spinwam/.test(e.title))
+    assert.strictEqual(mari.length, 1)
+    assert.deepStrictEqual(mari[0]!.sources.map((s) => s.publisher), ["Business Recorder", "Business Recorder"])
+    assert.deepStrictEqual(mari[0]!.symbols, ["MARI"])
+    assert.strictEqual(new Set(events.flatMap((e) => e.sources.map((s) => s.url))).size, items.length)
+  })
+})
+
+/** 11:00 in Karachi on Monday 23 November 2026. */
+const NOW = "2026-11-23T06:00:00.000Z"
+
+layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServices: true })("the research datasets through the API", (it) => {
+  it.effect("ABOT and AIRLINK filings are served with their real dates, once each", () =>
+    Effect.gen(function*() {
+      for (const symbol of ["ABOT", "AIRLINK"]) {
+        const r = yield* get(`/v1/announcements?symbol=${symbol}&limit=200`)
+        assert.strictEqual(r.status, 200)
+        const ids = r.body.items.map((a: any) => a.id)
+        assert.strictEqual(new Set(ids).size, ids.length)
+        for (const raw of exportRows.filter((x) => x["symbol"] === symbol && x["pdf_url"] !== "")) {
+          const id = /(\d+)\.pdf$/.exec(raw["pdf_url"]!)![1]
+          const a = r.body.items.find((x: any) => x.id === id)
+          assert.isDefined(a, `${symbol} document ${id}`)
+          assert.strictEqual(karachiDay(a.published_at), titleDate(raw["headline"]!))
+          assert.strictEqual(a.source_type, "filing")
+        }
+        assert.include(r.body.sources.map((s: any) => s.dataset), "announcements_company_pages")
+      }
+    }))
+
+  it.effect("OGDC sales 2022-2025 equal the recording; MCB EPS from its page; annual and quarterly periods apart", () =>
+    Effect.gen(function*() {
+      const ogdc = (yield* get("/v1/financials/OGDC")).body
+      assert.strictEqual(ogdc.coverage, "recorded")
+      const sales = Object.fromEntries(ogdc.periods.filter((p: any) => p.period_type === "annual").map((p: any) =>
+        [p.period, p.lines.find((l: any) => l.line === "Sales")?.value]
+      ))
+      assert.deepStrictEqual(sales, ogdcSales)
+      assert.include(ogdc.sources.map((s: any) => s.dataset), "financials_sales")
+      const mcb = (yield* get("/v1/financials/MCB")).body
+      const eps = (type: string) =>
+        mcb.periods.filter((p: any) => p.period_type === type).map((p: any) => [p.period, p.lines.find((l: any) => /^EPS/.test(l.line))?.value])
+      const fromPage = (type: string) =>
+        mcbPage.statements.filter((l) => l.periodType === type && /^EPS/.test(l.line)).map((l) => [l.period, l.value])
+      assert.deepStrictEqual(eps("annual"), fromPage("annual"))
+      assert.deepStrictEqual(eps("quarterly"), fromPage("quarterly"))
+      assert.isTrue(mcb.periods.every((p: any) => p.period_type === (/^Q/.test(p.period) ? "quarterly" : "annual")))
+      assert.include(mcb.units, "thousands")
+    }))
+
+  it.effect("TRG payouts: book closure, last buy date and the day it trades ex", () =>
+    Effect.gen(function*() {
+      const d = (yield* get("/v1/dividends/TRG")).body
+      assert.strictEqual(d.coverage, "recorded")
+      const cash = d.items.find((i: any) => i.details.trim() === "44%(i) (D)")
+      // Book closure from 14 Jun 2021 (a Monday) under T+2: last buy Wed 9 Jun; XD from Thu 10 Jun.
+      assert.deepStrictEqual([cash.book_closure_from, cash.last_buy_date, cash.ex_date], ["2021-06-14", "2021-06-09", "2021-06-10"])
+      const actions = (yield* get("/v1/corporate-actions/TRG")).body.items
+      const xd = actions.find((a: any) => a.kind === "cash_dividend" && a.details.includes("44%(i)"))
+      assert.strictEqual(xd.ex_date, "2021-06-10")
+      assert.strictEqual(d.items.filter((i: any) => i.kind === "right").length, trgPayouts.rows.filter((r) => r.parts[0]?.kind === "right").length)
+    }))
+
+  it.effect("/v1/news?symbol=OGDC gives only OGDC items, published_at from the publisher, no event_date", () =>
+    Effect.gen(function*() {
+      const r = yield* get("/v1/news?symbol=OGDC&limit=200")
+      assert.strictEqual(r.status, 200)
+      assert.strictEqual(r.body.coverage, "recorded")
+      assert.isAbove(r.body.total, 5)
+      assert.isTrue(r.body.items.every((n: any) => n.symbols.includes("OGDC")))
+      assert.isTrue(r.body.items.every((n: any) => n.published_at_basis === "publisher" && !("event_date" in n)))
+      const fixtureItems = parseFeedFile(JSON.parse(fixture("news_OGDC_and_one_republished.json"))).rows.filter((i) => i.symbol === "OGDC")
+      for (const item of fixtureItems) {
+        const served = r.body.items.find((n: any) => n.sources.some((s: any) => s.url === item.url))
+        assert.isDefined(served, item.title)
+        assert.strictEqual(served.sources.find((s: any) => s.url === item.url).published_at, item.publishedAt)
+      }
+      const page = yield* get(`/v1/news?symbol=OGDC&limit=3`)
+      const next = yield* get(`/v1/news?symbol=OGDC&limit=3&cursor=${page.body.next_cursor}`)
+      assert.deepStrictEqual([...page.body.items, ...next.body.items].map((n: any) => n.id), r.body.items.slice(0, 6).map((n: any) => n.id))
+      const none = yield* get("/v1/news?symbol=ABOT")
+      assert.strictEqual(none.body.coverage, "unknown")
+    }))
+
+  it.effect("a republished item is served once, with both sources", () =>
+    Effect.gen(function*() {
+      const r = yield* get("/v1/news?date_from=2026-08-03&date_to=2026-08-03&limit=200")
+      const mari = r.body.items.filter((n: any) => /Letter of Award for Spinwam/.test(n.title))
+      assert.strictEqual(mari.length, 1)
+      assert.isTrue(mari[0].republished)
+      assert.strictEqual(mari[0].sources.length, 2)
+      const sources = yield* get("/v1/ai/sources/OGDC")
+      const news = sources.body.areas.find((a: any) => a.area === "news")
+      assert.strictEqual(news.coverage, "recorded")
+      assert.strictEqual(news.rows, (yield* get("/v1/news?symbol=OGDC&limit=1")).body.total)
+    }))
+
+  it.effect("KSE-100 membership as of 2026-08-04 from that day's screener; both snapshots kept, the newest served and named", () =>
+    Effect.gen(function*() {
+      const slice = parseScreenerExport(JSON.parse(fixture("screener_2026-08-04_slice.json")))
+      assert.strictEqual(slice.takenAt, "2026-08-04T17:23:38.308Z")
+      const kse = (yield* get("/v1/indices/KSE100")).body
+      assert.strictEqual(kse.constituents_as_of, "2026-08-04")
+      assert.strictEqual(kse.constituents.length, 100)
+      assert.include(kse.sources.map((s: any) => s.dataset), "screener_2026_08_04")
+      const members = new Set(kse.constituents.map((c: any) => c.symbol))
+      for (const r of slice.rows) assert.strictEqual(members.has(r.symbol), r.listedIn.includes("KSE100"), r.symbol)
+      const ogdc = (yield* get("/v1/companies/OGDC")).body
+      const row = slice.rows.find((r) => r.symbol === "OGDC")!
+      assert.strictEqual(ogdc.ratios.as_of, slice.takenAt)
+      assert.strictEqual(ogdc.ratios.market_cap, row.marketCap)
+      assert.include(ogdc.sources.map((s: any) => s.dataset), "screener_2026_08_04")
+      const sql = yield* SqlClient.SqlClient
+      const kept = yield* sql<{ dataset: string; as_of: string }>`
+        select dataset, as_of from fundamentals_snapshots where symbol = 'OGDC' order by as_of`
+      assert.deepStrictEqual(kept.map((k) => k.dataset), ["screener", "screener_2026_08_04"])
+    }))
+})

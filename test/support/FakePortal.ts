@@ -1,0 +1,167 @@
+/**
+ * A loopback stand-in for dps.psx.com.pk (node:http on 127.0.0.1, a free
+ * port) that answers every route the crawler uses with recorded responses
+ * (test/fixtures/psx and test/fixtures/portal; see their PROVENANCE.md).
+ *
+ * The session. Price routes follow a "last session" cursor over the days of
+ * the vendored `/timeseries/eod` slices: `/timeseries/eod/{SYM}` answers the
+ * recorded rows up to that day (newest first, epochs as recorded), and
+ * `/market-watch` answers that day's recorded close and volume (LDCP = the
+ * recorded close of the day before) laid out in the recorded market-watch
+ * table (its real header row). That market-watch body is therefore
+ * SYNTHESISED from recorded eod figures: no figure is invented, but no such
+ * page was recorded. `advance()` moves the cursor to the next recorded day.
+ *
+ * Faults on command: `hang` (never answers), `403`, `500`, and `headers`
+ * (every HTML table header renamed, as a portal reorganisation would).
+ * Per-symbol routes without a recording answer 404 ("not recorded").
+ */
+import { Context, Effect, Layer } from "effect"
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
+import { readFixture, readPsx } from "./Fixtures.ts"
+
+export type PortalFault = "none" | "hang" | "403" | "500" | "headers"
+
+/** Symbols with a vendored eod slice (test/fixtures/portal/eod). */
+export const eodSymbols = ["BOP", "HBL", "LUCK", "MCB", "MEBL", "OGDC", "TRG"] as const
+/** Symbols with a recorded company page. */
+export const companyPages: Readonly<Record<string, () => string>> = {
+  HBL: () => readPsx("nmnbkhr__psx_ohlcv/hblpsx.txt"),
+  ...Object.fromEntries(["BOP", "MCB", "MEBL", "TRG"].map((s) => [s, () => readFixture("portal", `company/${s}.html`)]))
+}
+/** Symbols with a recorded `POST /company/payouts` answer. */
+export const companyPayouts: Readonly<Record<string, () => string>> = {
+  MEBL: () => readPsx("uzairbukhari__psx-portfolio/tests/fixtures/psx-mebl-payouts.html")
+}
+
+export interface EodRow {
+  readonly date: string
+  readonly epoch: number
+  readonly close: number
+  readonly volume: number
+}
+
+/** A vendored eod slice, oldest first (`date,close,volume`, the date a UTC rendering of the recorded epoch). */
+export const eodRows = (symbol: string): ReadonlyArray<EodRow> =>
+  readFixture("portal", `eod/${symbol}.csv`).trim().split("\n").slice(1).map((line) => {
+    const [stamp = "", close = "", volume = ""] = line.split(",")
+    const epoch = Date.parse(`${stamp.replace(" ", "T")}Z`) / 1000
+    return { date: stamp.slice(0, 10), epoch, close: Number(close), volume: Number(volume) }
+  })
+
+/** Every recorded session day of the slices, ascending. */
+export const sessionDays = (): ReadonlyArray<string> =>
+  [...new Set(eodSymbols.flatMap((s) => eodRows(s).map((r) => r.date)))].sort()
+
+export interface FakePortalHandle {
+  readonly url: string
+  /** Requests seen, in order: method, path and body. */
+  readonly seen: Array<{ readonly method: string; readonly url: string; readonly body: string }>
+  readonly setFault: (fault: PortalFault) => void
+  /** The last session day the portal shows. */
+  readonly lastSession: () => string
+  /** Moves the last session to the next recorded day (fails at the end of the recording). */
+  readonly advance: () => string
+  readonly close: () => void
+}
+
+const marketWatchHead = () => {
+  const page = readPsx("umairsandhu__psx-dps/tests/fixtures/market_watch.html")
+  return page.slice(0, page.indexOf("<tbody"))
+}
+
+const cell = (n: number | undefined) => (n === undefined ? "<td class=\"right\"></td>" : `<td class="right" data-order="${n}">${n}</td>`)
+
+/** The market watch of `day`: recorded close and volume, LDCP the previous recorded close (see the file comment). */
+const marketWatchOf = (day: string) => {
+  const rows = eodSymbols.flatMap((symbol) => {
+    const all = eodRows(symbol)
+    const i = all.findIndex((r) => r.date === day)
+    if (i < 0) return []
+    const today = all[i]!
+    const ldcp = i > 0 ? all[i - 1]!.close : undefined
+    return [
+      `<tr><td data-search="${symbol}" data-order="${symbol}"><a class="tbl__symbol" href="/company/${symbol}"><strong>${symbol}</strong></a></td>` +
+      `<td></td><td></td>${cell(ldcp)}${cell(undefined)}${cell(undefined)}${cell(undefined)}${cell(today.close)}` +
+      `${cell(undefined)}${cell(undefined)}${cell(today.volume)}</tr>`
+    ]
+  })
+  return `${marketWatchHead()}<tbody class="tbl__body">${rows.join("")}</tbody></table>`
+}
+
+/** Every header cell's text gets a "NEW " prefix (inside any markup the cell wraps it in). */
+const renameHeaders = (html: string) => html.replace(/(<th[^>]*>)(\s*(?:<[^>]+>\s*)*)([^<\s])/g, "$1$2NEW $3")
+
+export const startFakePortal = (): Promise<FakePortalHandle> =>
+  new Promise((resolve) => {
+    const days = sessionDays()
+    let cursor = days.length - 2
+    let fault: PortalFault = "none"
+    const seen: FakePortalHandle["seen"] = []
+    const answer = (req: IncomingMessage, body: string, res: ServerResponse) => {
+      const send = (status: number, text: string, type = "text/html") => {
+        res.writeHead(status, { "content-type": type })
+        res.end(fault === "headers" && type === "text/html" ? renameHeaders(text) : text)
+      }
+      if (fault === "hang") return
+      if (fault === "403") return send(403, "<html><body>Forbidden</body></html>")
+      if (fault === "500") return send(500, "<html><body>Internal Server Error</body></html>")
+      const url = req.url ?? "/"
+      const form = new URLSearchParams(body)
+      const day = days[cursor]!
+      if (url === "/symbols") return send(200, readPsx("mtauha__psxdata/tests/fixtures/symbols.json"), "application/json")
+      if (url === "/screener") return send(200, readPsx("mtauha__psxdata/tests/fixtures/screener.html"))
+      if (url === "/market-watch") return send(200, marketWatchOf(day))
+      if (url === "/indices/KSE100") return send(200, readPsx("mtauha__psxdata/tests/fixtures/indices_KSE100.html"))
+      if (url === "/sector-summary/sectorwise") return send(200, readPsx("mtauha__psxdata/tests/fixtures/sector_summary.html"))
+      if (url === "/payouts") return send(200, readPsx("afireseeker-cloud__Pakistan-Stock-Market-Events-Calendar/payouts_sample.html"))
+      if (url === "/announcements") {
+        return form.get("symbol") === "HUBC"
+          ? send(200, readPsx("yasir-a__psx-data/tests/fixtures/announcements_hubc.html"))
+          : send(200, readPsx("umairsandhu__psx-dps/tests/fixtures/announcements.html"))
+      }
+      const eod = /^\/timeseries\/eod\/([A-Z0-9.-]+)$/.exec(url)
+      if (eod && (eodSymbols as ReadonlyArray<string>).includes(eod[1]!)) {
+        const data = eodRows(eod[1]!).filter((r) => r.date <= day).reverse().map((r) => [r.epoch, r.close, r.volume])
+        return send(200, JSON.stringify({ status: 1, message: "", data }), "application/json")
+      }
+      const company = /^\/company\/([A-Z0-9.-]+)$/.exec(url)
+      if (company && companyPages[company[1]!]) return send(200, companyPages[company[1]!]!())
+      if (url === "/company/payouts" && companyPayouts[form.get("symbol") ?? ""]) return send(200, companyPayouts[form.get("symbol")!]!())
+      return send(404, "not recorded")
+    }
+    const server = createServer((req, res) => {
+      let body = ""
+      req.on("data", (c) => (body += c))
+      req.on("end", () => {
+        seen.push({ method: req.method ?? "GET", url: req.url ?? "/", body })
+        answer(req, body, res)
+      })
+    })
+    server.listen(0, "127.0.0.1", () => {
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        seen,
+        setFault: (f) => (fault = f),
+        lastSession: () => days[cursor]!,
+        advance: () => {
+          if (cursor + 1 >= days.length) throw new Error("the recording has no later session")
+          cursor++
+          return days[cursor]!
+        },
+        close: () => {
+          server.closeAllConnections()
+          server.close()
+        }
+      })
+    })
+  })
+
+/** The fake portal for the life of a scope. */
+export const fakePortal = Effect.acquireRelease(Effect.promise(startFakePortal), (p) => Effect.sync(() => p.close()))
+
+/** The fake portal as a service of a test layer. */
+export class FakePortal extends Context.Service<FakePortal, FakePortalHandle>()("test/FakePortal") {
+  static readonly layer = Layer.effect(FakePortal, fakePortal)
+}
