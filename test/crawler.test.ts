@@ -15,6 +15,7 @@ import { Database } from "../src/db/Database.ts"
 import { PortalCrawler } from "../src/ingest/PortalCrawler.ts"
 import { PortalLeader, PortalRefresh } from "../src/ingest/PortalRefresh.ts"
 import { PsxPortal } from "../src/sources/PsxPortal.ts"
+import { MarketReadModel } from "../src/market/readmodel/ReadModel.ts"
 import { companyPages, companyPayouts, eodRows, eodSymbols, FakePortal } from "./support/FakePortal.ts"
 import { readPsx } from "./support/Fixtures.ts"
 import { MovableClock, MovableClockLayer } from "./support/MovableClock.ts"
@@ -55,6 +56,12 @@ export const liveApp = () =>
     Layer.provideMerge(MovableClockLayer(FRIDAY_EVENING))
   )
 const app = liveApp()
+
+/**
+ * The read model polls the store and may have built a version from the middle of a pass; after
+ * a pass has returned, every write is committed, so one refresh makes the served snapshot whole.
+ */
+const caughtUp = MarketReadModel.use((model) => model.refresh).pipe(Effect.orDie)
 
 /** Polls the running service until `ok` holds (the read model picks writes up by polling the store), with a deadline. */
 const until = <A, R>(probe: Effect.Effect<A, never, R>, ok: (a: A) => boolean, what: string, ms = 60_000) =>
@@ -101,6 +108,7 @@ describe("portal crawler", () => {
         assert.strictEqual(of("company_payouts").fetched, Object.keys(companyPayouts).length)
         assert.strictEqual(of("eod").requests, of("company").requests, "every listed non-debt symbol was asked for")
         const day = fake.lastSession()
+        yield* caughtUp
         // Every recorded symbol's history and quote, once the running service has picked the writes up.
         yield* until(servedHistory("HBL"), (b) => b.items?.[0]?.date === day, `HBL's history to ${day}`)
         const companies = yield* get("/v1/companies?limit=1")
@@ -150,6 +158,7 @@ describe("portal crawler", () => {
         assert.isAbove(board.written, 0)
         const eod = summary.datasets.find((d) => d.dataset === "eod")!
         assert.strictEqual(eod.written, 0, "the eod series agrees with the day the board closed: nothing to correct")
+        yield* caughtUp
         yield* until(servedHistory("OGDC"), (b) => b.items?.[0]?.date === next, `OGDC's close of ${next}`)
         for (const symbol of eodSymbols) {
           const recorded = recordedUpTo(symbol, next)
