@@ -31,7 +31,8 @@
  *   closes 5 and 20 sessions before the last point.
  */
 import type { AnalyticsFigures } from "./AnalyticsSchemas.ts"
-import { changePct, defined, karachiDate, round, type Unavailable, week52Start } from "./Figures.ts"
+import { karachiDateOf } from "../Karachi.ts"
+import { changePct, defined, round, type Unavailable, week52Start } from "./Figures.ts"
 import type { PriceSeries } from "./Series.ts"
 import { type ActionRecord, adjustCloses, cleanRows, findSteps, type Step } from "./Steps.ts"
 
@@ -61,7 +62,7 @@ const points = (s: PriceSeries, quote: LatestQuote | undefined): Points => {
   const rows = cleanRows(s).slice(-HISTORY)
   const dates = rows.map((i) => s.dates[i]!)
   const closes = rows.map((i) => s.close[i]!)
-  const quoteDay = quote !== undefined && Number.isFinite(quote.price) && quote.price > 0 ? karachiDate(quote.as_of) : undefined
+  const quoteDay = quote !== undefined && Number.isFinite(quote.price) && quote.price > 0 ? karachiDateOf(quote.as_of) : undefined
   const quoted = quoteDay !== undefined && (dates.length === 0 || quoteDay > dates[dates.length - 1]!)
   if (quoted) {
     dates.push(quoteDay)

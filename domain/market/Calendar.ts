@@ -11,6 +11,7 @@
  * scripts/derive-calendar.ts), or none (`unverified`: weekdays assumed open).
  */
 import { Clock, Effect } from "effect"
+import { addDays, DAY_MS, karachiDate, karachiInstant, karachiMinutes, toDay } from "../Karachi.ts"
 import { recordedCalendar } from "./RecordedCalendar.ts"
 import { limitNote, priceLimitOn, settlementOn } from "./Rules.ts"
 import type { CalendarBasis, MarketStatus, SessionTimes, TradingDayStatus } from "./StatusSchema.ts"
@@ -63,19 +64,12 @@ const fixedByMonthDay = new Map(fixedDateHolidays.map((h) => [h.monthDay, h.name
 const recordedClosures: ReadonlySet<string> = new Set(recordedCalendar.closures)
 const recordedWeekendSessions: ReadonlySet<string> = new Set(recordedCalendar.weekend_sessions)
 
-const DAY = 86_400_000
-export const KARACHI_OFFSET_MS = 5 * 3_600_000
+/** Day arithmetic and the Karachi offset live in domain/Karachi.ts; re-exported for this module's callers. */
+export { addDays, fromDay, KARACHI_OFFSET_MS, karachiDate, karachiMinutes, toDay } from "../Karachi.ts"
 
-export const toDay = (iso: string) => Date.parse(iso.slice(0, 10) + "T00:00:00Z") / DAY
-export const fromDay = (day: number) => new Date(day * DAY).toISOString().slice(0, 10)
-export const addDays = (iso: string, n: number) => fromDay(toDay(iso) + n)
 /** 0 = Sunday … 6 = Saturday. */
-export const weekday = (iso: string) => new Date(toDay(iso) * DAY).getUTCDay()
+export const weekday = (iso: string) => new Date(toDay(iso) * DAY_MS).getUTCDay()
 const weekdayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
-/** The Karachi calendar date of an instant. */
-export const karachiDate = (epochMs: number) => new Date(epochMs + KARACHI_OFFSET_MS).toISOString().slice(0, 10)
-/** Minutes past Karachi midnight of an instant. */
-export const karachiMinutes = (epochMs: number) => Math.floor(((epochMs + KARACHI_OFFSET_MS) % DAY) / 60_000)
 
 export const isWeekend = (iso: string) => {
   const w = weekday(iso)
@@ -394,7 +388,7 @@ export const freshnessCutoff = (nowMs: number, maxDelayMinutes = 30): number => 
     const today = karachiDate(nowMs)
     const beforeOpen = status.is_trading_day && karachiMinutes(nowMs) < (sessionsOn(today)[0]?.start ?? 0)
     const lastSession = status.is_trading_day && !beforeOpen ? today : previousTradingDay(today)
-    cutoff = toDay(lastSession) * DAY - KARACHI_OFFSET_MS
+    cutoff = karachiInstant(lastSession)
   }
   memo = { minute, delay: maxDelayMinutes, cutoff }
   return cutoff

@@ -31,7 +31,7 @@
  *   needs the subscription price): the observed close ratio, so the step
  *   day's own move counts as 0% rather than as a fall.
  */
-import { addDays } from "./Figures.ts"
+import { addDays } from "../Karachi.ts"
 import { priceLimitOn } from "./Rules.ts"
 import type { PriceSeries } from "./Series.ts"
 

@@ -12,7 +12,7 @@
  */
 import { Clock, Context, Effect, Layer } from "effect"
 import { DataNotFound, type SourceUnavailable } from "../../../domain/Errors.ts"
-import { karachiDate } from "../../../domain/market/Calendar.ts"
+import { karachiDate, wholeDays } from "../../../domain/Karachi.ts"
 import { openPayouts, payoutCoverageNote } from "../../../domain/market/DividendCalendar.ts"
 import type { PayoutRecord } from "../../../domain/market/Dividends.ts"
 import * as M from "../../../domain/market/MarketSchemas.ts"
@@ -36,12 +36,10 @@ interface Derived {
   readonly payoutDatasets: ReadonlyArray<string>
 }
 
-const DAY_MS = 86_400_000
-
 /** A dataset's age in whole days at `now` (a month-only as-of counts from the 1st). */
 export const ageDays = (d: DatasetRow, now: number): number | undefined => {
   const asOf = Date.parse(d.as_of.length === 7 ? `${d.as_of}-01` : d.as_of)
-  return Number.isFinite(asOf) ? Math.floor((now - asOf) / DAY_MS) : undefined
+  return Number.isFinite(asOf) ? wholeDays(asOf, now) : undefined
 }
 
 const constituent = (m: SectorMember): Rec<typeof M.Constituent> => ({

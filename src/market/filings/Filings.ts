@@ -7,7 +7,7 @@
  */
 import { Clock, Context, Effect, Layer } from "effect"
 import { DataNotFound, type InvalidRequest, type InvalidSymbol, type SourceUnavailable } from "../../../domain/Errors.ts"
-import { karachiDate } from "../../../domain/market/Calendar.ts"
+import { DAY_MS, karachiDate, karachiInstant } from "../../../domain/Karachi.ts"
 import { dividendRows, fiscalYearEndMonth, trailing } from "../../../domain/market/Dividends.ts"
 import { faceValueOn } from "../../../domain/market/FaceValues.ts"
 import { ANNOUNCEMENTS_DEFAULT_LIMIT } from "../../../domain/market/Limits.ts"
@@ -105,13 +105,13 @@ export const corporateActionsOf = (snapshot: MarketSnapshot, data: SymbolData): 
 })
 
 /** Karachi-day bounds of an announcement filter, as instants (published_at is UTC). */
-const dayStart = (date: string) => new Date(Date.parse(date + "T00:00:00Z") - 5 * 3_600_000).toISOString()
+const dayStart = (date: string) => new Date(karachiInstant(date)).toISOString()
 
 /** Rows published within the Karachi days date_from..date_to (either may be open). */
 const withinDays = <R extends { readonly published_at: string }>(rows: ReadonlyArray<R>, q: AnnouncementQuery) => {
   const from = q.date_from !== undefined ? dayStart(q.date_from) : undefined
   const to = q.date_to !== undefined ? dayStart(q.date_to.slice(0, 10)) : undefined
-  const toEnd = to !== undefined ? new Date(Date.parse(to) + 86_400_000).toISOString() : undefined
+  const toEnd = to !== undefined ? new Date(Date.parse(to) + DAY_MS).toISOString() : undefined
   return rows.filter((r) => (from === undefined || r.published_at >= from) && (toEnd === undefined || r.published_at < toEnd))
 }
 

@@ -16,7 +16,7 @@
  * (src/ingest/LiveWarming.ts), and freshness adds the crawl's progress and
  * last error per dataset.
  */
-import { karachiDate } from "../../../domain/market/Calendar.ts"
+import { karachiDate, wholeDays } from "../../../domain/Karachi.ts"
 import type { MarketSnapshot } from "../../../domain/market/Snapshot.ts"
 import { newsEventsOf } from "../../../domain/news/NewsSchemas.ts"
 import { Clock, Context, Effect, Layer, Option } from "effect"
@@ -90,7 +90,7 @@ export class Freshness extends Context.Service<Freshness, {
               ...(d.coverage_symbols !== undefined ? { symbols: d.coverage_symbols } : {}),
               ...(d.coverage_first !== undefined ? { first_date: d.coverage_first } : {}),
               ...(d.coverage_last !== undefined ? { last_date: d.coverage_last } : {}),
-              ...(Number.isFinite(asOfMs) ? { age_days: Math.floor((now - asOfMs) / 86_400_000) } : {}),
+              ...(Number.isFinite(asOfMs) ? { age_days: wholeDays(asOfMs, now) } : {}),
               ...(d.notes !== undefined ? { notes: d.notes } : {})
             }
           })
