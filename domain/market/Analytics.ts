@@ -32,7 +32,8 @@
  */
 import type { AnalyticsFigures } from "./AnalyticsSchemas.ts"
 import { karachiDateOf } from "../Karachi.ts"
-import { changePct, defined, round, type Unavailable, week52Start } from "./Figures.ts"
+import { changePct, round, type Unavailable, week52Start } from "./Figures.ts"
+import { defined } from "../Objects.ts"
 import type { PriceSeries } from "./Series.ts"
 import { type ActionRecord, adjustCloses, cleanRows, findSteps, type Step } from "./Steps.ts"
 

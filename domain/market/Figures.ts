@@ -1,8 +1,7 @@
 /**
  * Small helpers shared by the per-symbol computations (analytics,
  * technicals, valuation, screener): rounding for output, the 52-week
- * window, and building records whose unknown figures are absent keys (never
- * 0, never null).
+ * window, and why a figure could not be given (absent keys: domain/Objects.ts).
  */
 import { addDays } from "../Karachi.ts"
 
@@ -25,13 +24,6 @@ export const changePct = (from: number, to: number): number => (to / from - 1) *
 export const WEEK52_DAYS = 364
 /** The first date inside the 52-week window ending on `last`. */
 export const week52Start = (last: string): string => addDays(last, 1 - WEEK52_DAYS)
-
-/** Only the keys whose values are defined (unknown figures become absent keys). */
-export const defined = <T extends Record<string, unknown>>(o: T): { [K in keyof T]?: Exclude<T[K], undefined> } => {
-  const out: Record<string, unknown> = {}
-  for (const k in o) if (o[k] !== undefined) out[k] = o[k]
-  return out as { [K in keyof T]?: Exclude<T[K], undefined> }
-}
 
 /** A figure that could not be given, and why. */
 export interface Unavailable {

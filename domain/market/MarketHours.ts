@@ -7,6 +7,7 @@ import { addDays, karachiDate, karachiMinutes } from "../Karachi.ts"
 import type { MarketStatus, SessionTimes } from "./StatusSchema.ts"
 import { settlementDays } from "./TradeRules.ts"
 import { calendarBasisOf, isTradingDay, nextTradingDay, previousTradingDay, tradingDayStatus, weekday, weekdayNames } from "./TradingDays.ts"
+import { defined } from "../Objects.ts"
 
 type PhaseName = "pre_open" | "order_matching" | "trading" | "post_close"
 interface Phase {
@@ -130,7 +131,7 @@ export const marketStatus = (epochMs: number): Omit<MarketStatus, "now" | "time_
     calendar: day.calendar,
     ...(day.reason ? { closed_reason: day.reason } : {}),
     ...(day.holiday ? { holiday: day.holiday } : {}),
-    ...(day.holiday_provisional !== undefined ? { holiday_provisional: day.holiday_provisional } : {}),
+    ...defined({ holiday_provisional: day.holiday_provisional }),
     ...(day.note ? { calendar_note: day.note } : {}),
     today_sessions: sessionTimesOn(date),
     next_session: nextSession(date, minutes),

@@ -5,7 +5,8 @@
  */
 import { analytics, type LatestQuote } from "./Analytics.ts"
 import type { AnalyticsFigures, ScreenFigures, TechnicalsFigures } from "./AnalyticsSchemas.ts"
-import { defined, round } from "./Figures.ts"
+import { round } from "./Figures.ts"
+import { defined } from "../Objects.ts"
 import type { PriceSeries } from "./Series.ts"
 import type { ActionRecord } from "./Steps.ts"
 import { technicals } from "./Technicals.ts"

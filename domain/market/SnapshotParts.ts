@@ -7,6 +7,7 @@ import type { PayoutRecord } from "./Dividends.ts"
 import { datasetAt, type PriceSeries } from "./Series.ts"
 import type { AreaCoverage } from "./Snapshot.ts"
 import type { ActionRow, FundamentalsRow, MembershipRow, PayoutRow } from "./StoreRows.ts"
+import { defined } from "../Objects.ts"
 
 export const groupBy = <A>(rows: ReadonlyArray<A>, key: (a: A) => string) => {
   const out = new Map<string, Array<A>>()
@@ -64,14 +65,16 @@ export const toPayout = (r: PayoutRow): PayoutRecord => ({
   symbol: r.symbol,
   details: r.details,
   kind: r.kind,
-  ...(r.announced_at !== undefined ? { announcedAt: r.announced_at } : {}),
-  ...(r.period_end !== undefined ? { periodEnd: r.period_end } : {}),
-  ...(r.period_type !== undefined ? { periodType: r.period_type } : {}),
-  ...(r.percent !== undefined ? { percent: r.percent } : {}),
-  ...(r.amount_per_share !== undefined ? { amountPerShare: r.amount_per_share } : {}),
-  ...(r.sequence !== undefined ? { sequence: r.sequence } : {}),
-  ...(r.book_closure_from !== undefined ? { bookClosureFrom: r.book_closure_from } : {}),
-  ...(r.book_closure_to !== undefined ? { bookClosureTo: r.book_closure_to } : {})
+  ...defined({
+    announcedAt: r.announced_at,
+    periodEnd: r.period_end,
+    periodType: r.period_type,
+    percent: r.percent,
+    amountPerShare: r.amount_per_share,
+    sequence: r.sequence,
+    bookClosureFrom: r.book_closure_from,
+    bookClosureTo: r.book_closure_to
+  })
 })
 
 /** A market cap of 0 is the exchange's blank (LPCL, PAKCEM on the 2026-04-08 screener), never a figure: absent. */

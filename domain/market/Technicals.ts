@@ -35,7 +35,8 @@
  *   `volatility_high`, else `volatility_normal`.
  */
 import type { TechnicalsFigures } from "./AnalyticsSchemas.ts"
-import { defined, round, type Unavailable } from "./Figures.ts"
+import { round, type Unavailable } from "./Figures.ts"
+import { defined } from "../Objects.ts"
 import type { PriceSeries } from "./Series.ts"
 import { type ActionRecord, adjustCloses, cleanRows, findSteps } from "./Steps.ts"
 

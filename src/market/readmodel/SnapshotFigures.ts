@@ -16,7 +16,7 @@
  */
 import { analytics as analyticsOf, type LatestQuote } from "../../../domain/market/Analytics.ts"
 import type { AnalyticsFigures, ScreenFigures, SectorMedians, TechnicalsFigures } from "../../../domain/market/AnalyticsSchemas.ts"
-import { defined } from "../../../domain/market/Figures.ts"
+import { defined } from "../../../domain/Objects.ts"
 import { seriesBasis } from "../../../domain/market/Restated.ts"
 import { type ScreenTable, screenTable } from "../../../domain/market/Screener.ts"
 import { exDividendOn, screenFigures } from "../../../domain/market/ScreenerFigures.ts"
