@@ -31,7 +31,9 @@
  *   closes 5 and 20 sessions before the last point.
  */
 import type { AnalyticsFigures } from "./AnalyticsSchemas.ts"
-import { changePct, defined, karachiDate, round, type Unavailable, week52Start } from "./Figures.ts"
+import { karachiDateOf } from "../Karachi.ts"
+import { changePct, round, type Unavailable, week52Start } from "./Figures.ts"
+import { defined } from "../Objects.ts"
 import type { PriceSeries } from "./Series.ts"
 import { type ActionRecord, adjustCloses, cleanRows, findSteps, type Step } from "./Steps.ts"
 
@@ -61,7 +63,7 @@ const points = (s: PriceSeries, quote: LatestQuote | undefined): Points => {
   const rows = cleanRows(s).slice(-HISTORY)
   const dates = rows.map((i) => s.dates[i]!)
   const closes = rows.map((i) => s.close[i]!)
-  const quoteDay = quote !== undefined && Number.isFinite(quote.price) && quote.price > 0 ? karachiDate(quote.as_of) : undefined
+  const quoteDay = quote !== undefined && Number.isFinite(quote.price) && quote.price > 0 ? karachiDateOf(quote.as_of) : undefined
   const quoted = quoteDay !== undefined && (dates.length === 0 || quoteDay > dates[dates.length - 1]!)
   if (quoted) {
     dates.push(quoteDay)
@@ -72,6 +74,113 @@ const points = (s: PriceSeries, quote: LatestQuote | undefined): Points => {
 
 const stepsIn = (steps: ReadonlyArray<Step>, from: string, to: string) => steps.filter((st) => st.date > from && st.date <= to)
 
+type Missing = (figure: string, reason: string) => void
+
+/** The first point examined for steps: the longest session window (20 back from the last point) and the 52 weeks. */
+const firstExamined = (dates: ReadonlyArray<string>, w52From: string) => {
+  const n = dates.length
+  let first = n - 1
+  while (first > 0 && (dates[first - 1]! >= w52From || first > n - 21)) first--
+  return first
+}
+
+/** Percent change over the last `k` sessions of the step-adjusted closes. */
+const performance = (adjusted: ArrayLike<number>, k: number, missing: Missing) => {
+  const n = adjusted.length
+  if (n <= k) {
+    missing(`performance_${k}d_pct`, `needs ${k + 1} sessions; ${n} recorded`)
+    return undefined
+  }
+  return round(changePct(adjusted[n - 1 - k]!, adjusted[n - 1]!))
+}
+
+/** The high of the last `k` adjusted closes and the last close's fall from it, in percent. */
+const drawdown = (adjusted: ArrayLike<number>, k: number, missing: Missing): { high?: number; dd?: number } => {
+  const n = adjusted.length
+  if (n < k) {
+    missing(`drawdown_${k}d_pct`, `needs ${k} sessions; ${n} recorded`)
+    return {}
+  }
+  let high = -Infinity
+  for (let i = n - k; i < n; i++) high = Math.max(high, adjusted[i]!)
+  return { high: round(high), dd: round((1 - adjusted[n - 1]! / high) * 100) }
+}
+
+/** The 52-week high and low, intraday when every row has a usable high and low, else on closes (unadjusted). */
+const week52Range = (s: PriceSeries, cleanRows: ReadonlyArray<number>, from: string, missing: Missing) => {
+  const rows = cleanRows.filter((i) => s.dates[i]! >= from)
+  if (rows.length === 0) {
+    missing("week52", "no recorded session in the last 52 weeks")
+    return undefined
+  }
+  const intraday = rows.every((i) => Number.isFinite(s.high[i]!) && Number.isFinite(s.low[i]!) && s.high[i]! >= s.low[i]! && s.high[i]! > 0)
+  let hi = rows[0]!, lo = rows[0]!
+  const hv = (i: number) => (intraday ? s.high[i]! : s.close[i]!)
+  const lv = (i: number) => (intraday ? s.low[i]! : s.close[i]!)
+  for (const i of rows) {
+    if (hv(i) > hv(hi)) hi = i
+    if (lv(i) < lv(lo)) lo = i
+  }
+  return {
+    high: hv(hi),
+    low: lv(lo),
+    high_date: s.dates[hi]!,
+    low_date: s.dates[lo]!,
+    from: s.dates[rows[0]!]!,
+    to: s.dates[rows[rows.length - 1]!]!,
+    sessions: rows.length,
+    basis: intraday ? "intraday" as const : "close" as const,
+    adjusted: false as const
+  }
+}
+
+/** Volume and value traded over the last 30 clean sessions (sessions without a recorded volume left out of the averages). */
+const liquidity30d = (s: PriceSeries, cleanRows: ReadonlyArray<number>, missing: Missing) => {
+  const rows = cleanRows.slice(-LIQUIDITY_SESSIONS)
+  if (rows.length < LIQUIDITY_SESSIONS) {
+    missing("liquidity_30d", `needs ${LIQUIDITY_SESSIONS} sessions; ${rows.length} recorded`)
+    return undefined
+  }
+  let known = 0, volume = 0, value = 0, traded = 0
+  for (const i of rows) {
+    const v = s.volume[i]!
+    if (!Number.isFinite(v)) continue
+    known++
+    volume += v
+    value += v * s.close[i]!
+    if (v > 0) traded++
+  }
+  if (known === 0) missing("liquidity_30d.avg_volume", "no volume recorded in the window")
+  return {
+    sessions: rows.length,
+    days_traded: traded,
+    ...(known > 0
+      ? { avg_volume: round(volume / known, 2), value_traded: round(value, 2), avg_value_traded: round(value / known, 2) }
+      : {})
+  }
+}
+
+/** The reference closes as recorded: the previous close (the quote's when it is the last point), 5 and 20 sessions back. */
+const references = (p: Points, quote: LatestQuote | undefined) => {
+  const n = p.dates.length
+  const ref = (k: number): { close?: number; date?: string | undefined } => (n > k ? { close: p.closes[n - 1 - k]!, date: p.dates[n - 1 - k]! } : {})
+  const prev = p.quoted && quote?.previous_close !== undefined ? { close: quote.previous_close, date: p.dates[n - 2] } : ref(1)
+  const r5 = ref(5), r20 = ref(20)
+  return defined({
+    previous_close: prev.close,
+    previous_close_date: prev.date,
+    close_5d_ago: r5.close,
+    close_5d_ago_date: r5.date,
+    close_20d_ago: r20.close,
+    close_20d_ago_date: r20.date
+  })
+}
+
+/** The steps shown: those in the 20-session window and in the 52 weeks, once each, by date. */
+const stepsShown = (windowSteps: ReadonlyArray<Step>, steps: ReadonlyArray<Step>, week52: { from: string; to: string } | undefined) =>
+  [...new Map([...windowSteps, ...(week52 ? stepsIn(steps, week52.from, week52.to) : [])].map((st) => [st.date, st])).values()]
+    .sort((a, b) => (a.date < b.date ? -1 : 1))
+
 /** The analytics of one series; `undefined` when it has no clean row and no quote. */
 export const analytics = (
   s: PriceSeries,
@@ -81,111 +190,27 @@ export const analytics = (
   const n = p.dates.length
   if (n === 0) return undefined
   const unavailable: Array<Unavailable> = []
-  const missing = (figure: string, reason: string) => unavailable.push({ figure, reason })
+  const missing: Missing = (figure, reason) => unavailable.push({ figure, reason })
   const lastDate = p.dates[n - 1]!
-  const last = p.closes[n - 1]!
-
-  // Steps over the longest session window (20 back from the last point) and the 52 weeks.
   const w52From = week52Start(lastDate)
-  let firstExamined = n - 1
-  while (firstExamined > 0 && (p.dates[firstExamined - 1]! >= w52From || firstExamined > n - 21)) firstExamined--
-  const steps = findSteps(p.dates, p.closes, options.actions, firstExamined + 1)
+  const steps = findSteps(p.dates, p.closes, options.actions, firstExamined(p.dates, w52From) + 1)
   const adjusted = adjustCloses(p.dates, p.closes, steps)
-
-  const back = (k: number) => (n > k ? n - 1 - k : undefined)
-  const perf = (k: number) => {
-    const i = back(k)
-    if (i === undefined) {
-      missing(`performance_${k}d_pct`, `needs ${k + 1} sessions; ${n} recorded`)
-      return undefined
-    }
-    return round(changePct(adjusted[i]!, adjusted[n - 1]!))
-  }
-  const drawdown = (k: number) => {
-    if (n < k) {
-      missing(`drawdown_${k}d_pct`, `needs ${k} sessions; ${n} recorded`)
-      return {}
-    }
-    let high = -Infinity
-    for (let i = n - k; i < n; i++) high = Math.max(high, adjusted[i]!)
-    return { high: round(high), dd: round((1 - adjusted[n - 1]! / high) * 100) }
-  }
-  const dd5 = drawdown(5), dd20 = drawdown(20)
+  // The order of `unavailable` is part of the answer: drawdowns, 52 weeks, liquidity, then performance.
+  const dd5 = drawdown(adjusted, 5, missing), dd20 = drawdown(adjusted, 20, missing)
   const windowSteps = stepsIn(steps, p.dates[Math.max(0, n - 21)]!, lastDate)
-
-  const week52 = (() => {
-    const rows = p.rows.filter((i) => s.dates[i]! >= w52From)
-    if (rows.length === 0) {
-      missing("week52", "no recorded session in the last 52 weeks")
-      return undefined
-    }
-    const intraday = rows.every((i) => Number.isFinite(s.high[i]!) && Number.isFinite(s.low[i]!) && s.high[i]! >= s.low[i]! && s.high[i]! > 0)
-    let hi = rows[0]!, lo = rows[0]!
-    const hv = (i: number) => (intraday ? s.high[i]! : s.close[i]!)
-    const lv = (i: number) => (intraday ? s.low[i]! : s.close[i]!)
-    for (const i of rows) {
-      if (hv(i) > hv(hi)) hi = i
-      if (lv(i) < lv(lo)) lo = i
-    }
-    return {
-      high: hv(hi),
-      low: lv(lo),
-      high_date: s.dates[hi]!,
-      low_date: s.dates[lo]!,
-      from: s.dates[rows[0]!]!,
-      to: s.dates[rows[rows.length - 1]!]!,
-      sessions: rows.length,
-      basis: intraday ? "intraday" as const : "close" as const,
-      adjusted: false as const
-    }
-  })()
-
-  const liquidity = (() => {
-    const rows = p.rows.slice(-LIQUIDITY_SESSIONS)
-    if (rows.length < LIQUIDITY_SESSIONS) {
-      missing("liquidity_30d", `needs ${LIQUIDITY_SESSIONS} sessions; ${rows.length} recorded`)
-      return undefined
-    }
-    let known = 0, volume = 0, value = 0, traded = 0
-    for (const i of rows) {
-      const v = s.volume[i]!
-      if (!Number.isFinite(v)) continue
-      known++
-      volume += v
-      value += v * s.close[i]!
-      if (v > 0) traded++
-    }
-    if (known === 0) missing("liquidity_30d.avg_volume", "no volume recorded in the window")
-    return {
-      sessions: rows.length,
-      days_traded: traded,
-      ...(known > 0
-        ? { avg_volume: round(volume / known, 2), value_traded: round(value, 2), avg_value_traded: round(value / known, 2) }
-        : {})
-    }
-  })()
-
-  const ref = (k: number) => {
-    const i = back(k)
-    return i === undefined ? {} : { close: p.closes[i]!, date: p.dates[i]! }
-  }
-  const prev = p.quoted && options.quote?.previous_close !== undefined
-    ? { close: options.quote.previous_close, date: p.dates[n - 2] }
-    : ref(1)
-  const r5 = ref(5), r20 = ref(20)
-
-  const allSteps = [...new Map([...windowSteps, ...(week52 ? stepsIn(steps, week52.from, week52.to) : [])].map((st) => [st.date, st])).values()]
-    .sort((a, b) => (a.date < b.date ? -1 : 1))
+  const week52 = week52Range(s, p.rows, w52From, missing)
+  const liquidity = liquidity30d(s, p.rows, missing)
+  const perf5 = performance(adjusted, 5, missing), perf20 = performance(adjusted, 20, missing)
   return {
     symbol: s.symbol,
     series: s.series,
     as_of: lastDate,
-    last_price: last,
+    last_price: p.closes[n - 1]!,
     last_price_basis: p.quoted ? "quote" : "close",
     last_price_as_of: p.quoted ? options.quote!.as_of : lastDate,
     ...defined({
-      performance_5d_pct: perf(5),
-      performance_20d_pct: perf(20),
+      performance_5d_pct: perf5,
+      performance_20d_pct: perf20,
       high_5d: dd5.high,
       drawdown_5d_pct: dd5.dd,
       high_20d: dd20.high,
@@ -193,16 +218,9 @@ export const analytics = (
       week52,
       liquidity_30d: liquidity
     }),
-    reference: defined({
-      previous_close: prev.close,
-      previous_close_date: prev.date,
-      close_5d_ago: r5.close,
-      close_5d_ago_date: r5.date,
-      close_20d_ago: r20.close,
-      close_20d_ago_date: r20.date
-    }),
+    reference: references(p, options.quote),
     adjusted_for_steps: windowSteps.length > 0,
-    steps: allSteps,
+    steps: stepsShown(windowSteps, steps, week52),
     unavailable
   }
 }

@@ -10,6 +10,7 @@
  * and the response says which (`value_basis`).
  */
 import { median } from "./Stats.ts"
+import { defined } from "../Objects.ts"
 
 export type ExMarker = "XD" | "XB" | "XR"
 
@@ -173,8 +174,7 @@ export const movers = (lines: ReadonlyArray<BoardLine>, n = 10, listed: Readonly
     const v = valueTraded(line)!
     eligible.push({
       symbol: line.symbol,
-      ...(line.name !== undefined ? { name: line.name } : {}),
-      ...(line.sector_code !== undefined ? { sector_code: line.sector_code } : {}),
+      ...defined({ name: line.name, sector_code: line.sector_code }),
       price: line.price!,
       previous_close: line.previous_close!,
       ...c,
@@ -225,9 +225,9 @@ export const sectorTone = (
       const name = sectorNames.get(code)
       return {
         sector_code: code,
-        ...(name !== undefined ? { sector: name } : {}),
+        ...defined({ sector: name }),
         ...breadth(group, listed),
-        ...(m !== undefined ? { median_change_pct: m } : {})
+        ...defined({ median_change_pct: m })
       }
     })
 }

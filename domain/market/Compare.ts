@@ -26,6 +26,7 @@
  */
 import type { ComparisonFigures, ScreenFigures } from "./AnalyticsSchemas.ts"
 import type { NumericFigure } from "./Screener.ts"
+import { defined } from "../Objects.ts"
 
 export const COMPARE_MIN_SYMBOLS = 2
 export const COMPARE_MAX_SYMBOLS = 10
@@ -107,8 +108,7 @@ export const compare = (
       const bands = vs.map((v) => (v === undefined ? undefined : band(ms, v)))
       const values = figures.map((f, i) => ({
         symbol: f.symbol,
-        ...(vs[i] !== undefined ? { value: vs[i] } : {}),
-        ...(bands[i] !== undefined ? { band: bands[i] } : {})
+        ...defined({ value: vs[i], band: bands[i] })
       }))
       const [a, b] = bands
       const base = { measure: ms.measure, better: ms.better, bands: ms.text, values }
@@ -131,7 +131,7 @@ export const compare = (
   const metrics = MEASURES.map((ms) => {
     const values = figures.map((f) => {
       const v = valueOf(f, ms)
-      return { symbol: f.symbol, ...(v !== undefined ? { value: v } : {}) }
+      return { symbol: f.symbol, ...defined({ value: v }) }
     })
     const known = values.filter((v): v is { symbol: string; value: number } => v.value !== undefined)
     const best = known.length === 0

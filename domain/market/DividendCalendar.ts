@@ -23,6 +23,7 @@ import {
 } from "./Calendar.ts"
 import { repairExDate, type PayoutRecord } from "./Dividends.ts"
 import type { CalendarBasis } from "./StatusSchema.ts"
+import { defined } from "../Objects.ts"
 
 export interface Entitlement {
   readonly book_closure_from: string
@@ -91,10 +92,12 @@ export const openPayouts = (payouts: ReadonlyArray<PayoutRecord>, nowMs: number)
       symbol: p.symbol,
       kind: p.kind,
       details: p.details,
-      ...(p.percent !== undefined ? { percent: p.percent } : {}),
-      ...(p.announcedAt !== undefined ? { announced_at: p.announcedAt } : {}),
-      ...(to !== undefined ? { book_closure_to: to } : {}),
-      ...(repaired.ex_date_as_published !== undefined ? { book_closure_from_as_published: repaired.ex_date_as_published } : {}),
+      ...defined({
+        percent: p.percent,
+        announced_at: p.announcedAt,
+        book_closure_to: to,
+        book_closure_from_as_published: repaired.ex_date_as_published
+      }),
       ...ent
     })
   }

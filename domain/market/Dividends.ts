@@ -22,6 +22,7 @@
  *   in the exchange's own unit, percent of face value.
  */
 import { exDate, lastBuyDate } from "./Calendar.ts"
+import { defined } from "../Objects.ts"
 
 export interface PayoutRecord {
   readonly symbol: string
@@ -94,7 +95,7 @@ const exFields = (closure: ReturnType<typeof repairExDate>) => {
     book_closure_from: closure.ex_date,
     ...(closure.ex_date_corrected ? { ex_date_corrected: true as const, ex_date_as_published: closure.ex_date_as_published! } : {}),
     ...(xd !== undefined ? { ex_date: xd, calendar_year: Number(xd.slice(0, 4)) } : {}),
-    ...(last !== undefined ? { last_buy_date: last } : {})
+    ...defined({ last_buy_date: last })
   }
 }
 
@@ -124,15 +125,14 @@ export const dividendRows = (
       return {
         kind: p.kind,
         details: p.details,
-        ...(fiscalYear !== undefined ? { fiscal_year: fiscalYear } : {}),
+        ...defined({ fiscal_year: fiscalYear }),
         ...(pe ? { period_end: pe } : {}),
         ...(p.periodType ? { period_label: `${periodLabels[p.periodType] ?? p.periodType} to ${pe ?? "?"}` } : {}),
         ...(ex ? exFields(ex) : {}),
         ...(p.bookClosureTo ? { book_closure_to: p.bookClosureTo } : {}),
         ...(p.announcedAt ? { announced_at: p.announcedAt } : {}),
         ...(p.sequence ? { sequence: p.sequence } : {}),
-        ...(p.percent !== undefined ? { percent: p.percent } : {}),
-        ...(amount !== undefined ? { amount_per_share: amount } : {})
+        ...defined({ percent: p.percent, amount_per_share: amount })
       }
     })
     .sort((a, b) => ((b.ex_date ?? b.announced_at ?? "") < (a.ex_date ?? a.announced_at ?? "") ? -1 : 1))

@@ -6,28 +6,12 @@
  */
 import { Schema } from "effect"
 import { PriceSeriesBasis, TechnicalsFigures } from "./TechnicalsSchema.ts"
+import { Announcement, DividendRow, FinancialPeriod } from "./FilingSchemas.ts"
+import { Instant, IsoDate, Num, opt, Page, Source } from "./RecordParts.ts"
 
-const Num = Schema.Finite
-const opt = <S extends Schema.Top>(s: S) => Schema.optionalKey(s)
-const IsoDate = Schema.String.annotate({ description: "Calendar date, YYYY-MM-DD (Asia/Karachi)" })
-const Instant = Schema.String.annotate({ description: "Instant, ISO 8601 UTC" })
-
-/** Where a figure came from and when. */
-export const Source = Schema.Struct({
-  dataset: Schema.String,
-  source: Schema.String,
-  as_of: Schema.String.annotate({ description: "The market date or instant the figures describe" }),
-  retrieved_at: Schema.String.annotate({
-    description: "When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC)"
-  }),
-  recorded_in: opt(Schema.String)
-})
-export type Source = typeof Source.Type
-
-export const Page = Schema.Struct({
-  total: Schema.Int,
-  next_cursor: Schema.NullOr(Schema.String).annotate({ description: "Pass as `cursor` for the next page; null on the last page" })
-})
+export * from "./FilingSchemas.ts"
+export * from "./ProvenanceSchemas.ts"
+export { Page, Source } from "./RecordParts.ts"
 
 export const CompanySummary = Schema.Struct({
   symbol: Schema.String,
@@ -124,112 +108,6 @@ export const PricesResponse = Schema.Struct({
   sources: Schema.Array(Source)
 })
 
-export const FinancialLine = Schema.Struct({
-  line: Schema.String,
-  value: Num,
-  units: Schema.Literals(["thousands", "rupees"])
-})
-export const FinancialPeriod = Schema.Struct({
-  period: Schema.String,
-  period_type: Schema.Literals(["annual", "quarterly"]),
-  fiscal_year: opt(Schema.Int),
-  quarter: opt(Schema.Int),
-  fiscal_year_end: opt(Schema.String),
-  lines: Schema.Array(FinancialLine)
-})
-export const Financials = Schema.Struct({
-  symbol: Schema.String,
-  statement: Schema.Literal("income"),
-  units: Schema.String,
-  coverage: Schema.Literals(["recorded", "unknown"]),
-  periods: Schema.Array(FinancialPeriod),
-  sources: Schema.Array(Source)
-})
-
-export const DividendRow = Schema.Struct({
-  fiscal_year: opt(Schema.Int),
-  period_end: opt(IsoDate),
-  period_label: opt(Schema.String),
-  calendar_year: opt(Schema.Int),
-  ex_date: opt(IsoDate.annotate({
-    description: "The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date, before the book closure starts"
-  })),
-  book_closure_from: opt(IsoDate.annotate({ description: "Start of the exchange's book closure" })),
-  ex_date_corrected: opt(Schema.Literal(true).annotate({ description: "The closure start was published before the announcement; its year was moved forward" })),
-  ex_date_as_published: opt(IsoDate.annotate({ description: "The closure start as published, when corrected" })),
-  book_closure_to: opt(IsoDate),
-  last_buy_date: opt(IsoDate),
-  announced_at: opt(Instant),
-  kind: Schema.Literals(["cash", "bonus", "right"]),
-  sequence: opt(Schema.String),
-  percent: opt(Num),
-  amount_per_share: opt(Num.annotate({ description: "Rupees per share (percent × face value)" })),
-  details: Schema.String
-})
-export const Dividends = Schema.Struct({
-  symbol: Schema.String,
-  coverage: Schema.Literals(["recorded", "unknown"]),
-  data_coverage_start: opt(IsoDate),
-  face_value: opt(Num),
-  ttm_dividend_percent: opt(Num.annotate({ description: "Trailing 12 months of cash payouts, in percent of face value" })),
-  ttm_dividend_per_share: opt(Num.annotate({ description: "Rupees; only when the face value is known" })),
-  ttm_dividend_yield_pct: opt(Num),
-  ttm_from: opt(IsoDate.annotate({ description: "Start (exclusive) of the trailing 12-month window" })),
-  ttm_to: opt(IsoDate.annotate({
-    description: "End of the trailing window: today, or the end of the payout record when it stops earlier (then the figure is as of that date)"
-  })),
-  years_paid: opt(Schema.Int.annotate({ description: "Of the last five calendar years covered by the record (years_covered), how many had a cash payout" })),
-  years_covered: opt(Schema.Int.annotate({ description: "How many of the last five calendar years the payout record covers; fewer than 5 = a partial measure" })),
-  items: Schema.Array(DividendRow),
-  sources: Schema.Array(Source)
-})
-
-export const CorporateAction = Schema.Struct({
-  kind: Schema.String,
-  ex_date: opt(IsoDate),
-  ratio: opt(Num),
-  details: Schema.String,
-  dataset: Schema.String
-})
-export const CorporateActions = Schema.Struct({
-  symbol: Schema.String,
-  items: Schema.Array(CorporateAction),
-  sources: Schema.Array(Source)
-})
-
-export const Announcement = Schema.Struct({
-  id: Schema.String,
-  symbol: Schema.String,
-  company_name: opt(Schema.String),
-  published_at: Instant,
-  title: Schema.String,
-  document_url: opt(Schema.String),
-  image_url: opt(Schema.String),
-  revoked: Schema.Boolean,
-  source_type: Schema.Literal("filing")
-})
-export const Announcements = Schema.Struct({
-  ...Page.fields,
-  items: Schema.Array(Announcement),
-  sources: Schema.Array(Source)
-})
-
-export const NewsItem = Schema.Struct({
-  id: Schema.String,
-  symbol: opt(Schema.String),
-  title: Schema.String,
-  url: opt(Schema.String),
-  published_at: Instant,
-  event_date: opt(IsoDate),
-  republished: Schema.Boolean
-})
-export const News = Schema.Struct({
-  coverage: Schema.Literals(["recorded", "unknown"]),
-  note: opt(Schema.String),
-  ...Page.fields,
-  items: Schema.Array(NewsItem)
-})
-
 export const Ratios = Schema.Struct({
   pe_ttm: opt(Num),
   eps: opt(Num),
@@ -293,65 +171,3 @@ export const Stock = Schema.Struct({
   }))
 })
 
-export const DatasetFreshness = Schema.Struct({
-  dataset: Schema.String,
-  title: Schema.String,
-  source: Schema.String,
-  upstream: Schema.String,
-  rows: Schema.Int,
-  symbols: opt(Schema.Int),
-  first_date: opt(IsoDate),
-  last_date: opt(IsoDate),
-  as_of: Schema.String,
-  retrieved_at: Schema.String.annotate({
-    description: "When the figures were fetched from upstream: the recording's retrieval date or month, or the live read's instant"
-  }),
-  loaded_at: Instant.annotate({ description: "When this service loaded the dataset into its store" }),
-  age_days: opt(Schema.Int.annotate({ description: "Days from as_of to now" })),
-  recorded_in: Schema.String,
-  licence: Schema.String,
-  notes: opt(Schema.String)
-})
-/** The live crawler's progress on one dataset kind (with PSX_SOURCE=portal). */
-export const CrawlFreshness = Schema.Struct({
-  dataset: Schema.String.annotate({ description: "Dataset kind: symbols, screener, market_watch, eod, company, …" }),
-  keys: Schema.Int.annotate({ description: "Pages tried at least once (one per symbol for per-symbol datasets)" }),
-  fetched: Schema.Int.annotate({ description: "Pages fetched successfully at least once" }),
-  failing: Schema.Int.annotate({ description: "Pages whose latest attempt failed (their last good figures are kept)" }),
-  last_success: opt(Instant),
-  last_attempt: opt(Instant),
-  age_seconds: opt(Schema.Int.annotate({ description: "Seconds since the last successful fetch" })),
-  error: opt(Schema.Literal("SOURCE_UNAVAILABLE").annotate({ description: "Present when the latest attempt failed" })),
-  last_error: opt(Schema.String),
-  last_error_at: opt(Instant)
-})
-
-export const Freshness = Schema.Struct({
-  now: Instant,
-  source_mode: Schema.Literals(["pack", "portal"]),
-  data_pack: opt(Schema.String),
-  datasets: Schema.Array(DatasetFreshness),
-  crawl: opt(Schema.Array(CrawlFreshness).annotate({ description: "The live portal crawl per dataset (PSX_SOURCE=portal only)" }))
-})
-
-export const SymbolSources = Schema.Struct({
-  symbol: Schema.String,
-  areas: Schema.Array(Schema.Struct({
-    area: Schema.String,
-    coverage: Schema.Literals(["recorded", "unknown"]),
-    rows: Schema.Int,
-    first_date: opt(IsoDate),
-    last_date: opt(IsoDate),
-    sources: Schema.Array(Source)
-  })),
-  notice: Schema.String
-})
-
-export const IngestResult = Schema.Struct({
-  warmed: Schema.Int,
-  batch: Schema.Int,
-  remaining: Schema.Int,
-  universe: Schema.Int,
-  source: Schema.String,
-  symbols: Schema.Array(Schema.String)
-})

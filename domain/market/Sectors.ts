@@ -14,6 +14,7 @@
  */
 import { breadth, type BoardLine, type Breadth, lineKind } from "./Board.ts"
 import { median } from "./Stats.ts"
+import { defined } from "../Objects.ts"
 
 export interface SectorRef {
   readonly code: string
@@ -74,11 +75,11 @@ export const sectorValuation = (members: ReadonlyArray<SectorMember>): SectorVal
   const medianPe = median(pes)
   const medianYield = median(yields)
   return {
-    ...(medianPe !== undefined ? { median_pe: medianPe } : {}),
+    ...defined({ median_pe: medianPe }),
     pe_peers: pes.length,
     loss_makers_excluded: losses.length,
     without_pe: members.length - pes.length - losses.length,
-    ...(medianYield !== undefined ? { median_dividend_yield_pct: medianYield } : {}),
+    ...defined({ median_dividend_yield_pct: medianYield }),
     yield_peers: yields.length,
     without_yield: members.length - yields.length
   }
@@ -106,7 +107,7 @@ export const sectorFigures = (sector: SectorRef, members: ReadonlyArray<SectorMe
     code: sector.code,
     id: sectorSlug(sector.name),
     name: sector.name,
-    ...(medianChange !== undefined ? { median_change_pct: medianChange } : {}),
+    ...defined({ median_change_pct: medianChange }),
     change_peers: changes.length,
     ...sectorValuation(lines),
     breadth: breadth(lines, listed),

@@ -7,7 +7,7 @@
 import type { PriceSeriesRow } from "./StoreRows.ts"
 import type { PriceSeries } from "./Series.ts"
 
-const DAY_MS = 86_400_000
+import { fromDay } from "../Karachi.ts"
 
 /** Interns ISO date strings so the same day is one string across every series. */
 export const makeDateInterner = () => {
@@ -15,7 +15,7 @@ export const makeDateInterner = () => {
   return (day: number): string => {
     let s = byDay.get(day)
     if (s === undefined) {
-      s = new Date(day * DAY_MS).toISOString().slice(0, 10)
+      s = fromDay(day)
       byDay.set(day, s)
     }
     return s

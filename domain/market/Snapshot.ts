@@ -14,8 +14,20 @@
 import type { PayoutRecord } from "./Dividends.ts"
 import { lineKind } from "./Board.ts"
 import { type Restatement, restatementOf } from "./Restated.ts"
-import { datasetAt, type PriceSeries } from "./Series.ts"
+import type { PriceSeries } from "./Series.ts"
 import { decodeSeries, makeDateInterner, mergeSeries } from "./SeriesCodec.ts"
+import {
+  byDesc,
+  byExDate,
+  coverage,
+  exchangeZeros,
+  groupBy,
+  newestFirst,
+  newestSet,
+  seriesCoverage,
+  toPayout,
+  withoutZeroCap
+} from "./SnapshotParts.ts"
 import type {
   ActionRow,
   AnnouncementRow,
@@ -27,6 +39,7 @@ import type {
   MembershipRow,
   NewsRow,
   PayoutCoverageRow,
+  PayoutRow,
   ProfileRow,
   QuoteRow,
   RatioRow,
@@ -107,100 +120,11 @@ export interface MarketSnapshot {
   readonly rejected: ReadonlyArray<string>
 }
 
-const groupBy = <A>(rows: ReadonlyArray<A>, key: (a: A) => string) => {
-  const out = new Map<string, Array<A>>()
-  for (const r of rows) {
-    const k = key(r)
-    const list = out.get(k)
-    if (list) list.push(r)
-    else out.set(k, [r])
-  }
-  return out
-}
-
-const byDesc = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0)
-
-const coverage = <A>(rows: ReadonlyArray<A>, dataset: (a: A) => string, date: (a: A) => string | undefined) => {
-  const per = new Map<string, { rows: number; first?: string; last?: string }>()
-  for (const r of rows) {
-    const d = dataset(r)
-    const c = per.get(d) ?? { rows: 0 }
-    const day = date(r)
-    per.set(d, {
-      rows: c.rows + 1,
-      ...(day !== undefined
-        ? { first: c.first === undefined || day < c.first ? day : c.first, last: c.last === undefined || day > c.last ? day : c.last }
-        : c.first !== undefined && c.last !== undefined
-        ? { first: c.first, last: c.last }
-        : {})
-    })
-  }
-  return [...per].map(([d, c]): AreaCoverage => ({ dataset: d, ...c }))
-}
-
-const seriesCoverage = (series: ReadonlyArray<PriceSeries | undefined>): ReadonlyArray<AreaCoverage> => {
-  const per = new Map<string, { rows: number; first: string; last: string }>()
-  for (const s of series) {
-    if (s === undefined) continue
-    for (let i = 0; i < s.dates.length; i++) {
-      const d = datasetAt(s, i), day = s.dates[i]!
-      const c = per.get(d)
-      if (c === undefined) per.set(d, { rows: 1, first: day, last: day })
-      else {
-        c.rows++
-        if (day < c.first) c.first = day
-        if (day > c.last) c.last = day
-      }
-    }
-  }
-  return [...per].map(([dataset, c]) => ({ dataset, ...c }))
-}
-
-const toPayout = (r: import("./StoreRows.ts").PayoutRow): PayoutRecord => ({
-  symbol: r.symbol,
-  details: r.details,
-  kind: r.kind,
-  ...(r.announced_at !== undefined ? { announcedAt: r.announced_at } : {}),
-  ...(r.period_end !== undefined ? { periodEnd: r.period_end } : {}),
-  ...(r.period_type !== undefined ? { periodType: r.period_type } : {}),
-  ...(r.percent !== undefined ? { percent: r.percent } : {}),
-  ...(r.amount_per_share !== undefined ? { amountPerShare: r.amount_per_share } : {}),
-  ...(r.sequence !== undefined ? { sequence: r.sequence } : {}),
-  ...(r.book_closure_from !== undefined ? { bookClosureFrom: r.book_closure_from } : {}),
-  ...(r.book_closure_to !== undefined ? { bookClosureTo: r.book_closure_to } : {})
-})
-
-/** A market cap of 0 is the exchange's blank (LPCL, PAKCEM on the 2026-04-08 screener), never a figure: absent. */
-const withoutZeroCap = (r: FundamentalsRow): FundamentalsRow => {
-  if (r.market_cap === undefined || r.market_cap > 0) return r
-  const { market_cap: _, ...rest } = r
-  return rest
-}
-
-/**
- * Which figures the screener showed as 0 for a line it priced with a known
- * market cap: the pack drops a 0 P/E or yield (it reads as "no figure"), but
- * on such a line a 0 P/E is a loss-maker and a 0 yield a non-payer.
- */
-const exchangeZeros = (f: FundamentalsRow | undefined) => {
-  const live = f !== undefined && f.dataset === "screener" && f.market_cap !== undefined && f.market_cap > 0
-  return { pe: live && f.pe_ttm === undefined && f.eps === undefined, dividend_yield: live && f.dividend_yield_pct === undefined }
-}
-
-/** Builds the snapshot from the store's rows. Pure; `builtAt` is passed in. */
-/** The members at the newest effective date among `members`, heaviest first. */
-const newestSet = (members: ReadonlyArray<MembershipRow>) => {
-  const newest = members.reduce((d, m) => (m.effective_date > d ? m.effective_date : d), "")
-  return members
-    .filter((m) => m.effective_date === newest)
-    .sort((a, b) => (b.weight_pct ?? -Infinity) - (a.weight_pct ?? -Infinity) || (a.symbol < b.symbol ? -1 : 1))
-}
-
-export const buildSnapshot = (rows: StoreRows, builtAt: number): MarketSnapshot => {
-  const rejected: Array<string> = []
+/** The price series of every symbol, decoded; a row that cannot be decoded goes to `rejected`. */
+const decodeAllSeries = (rows: StoreRows["series"], rejected: Array<string>) => {
   const dateOf = makeDateInterner()
-  const series = new Map<string, { as_traded?: PriceSeries; eod?: PriceSeries }>()
-  for (const row of rows.series) {
+  const series = new Map<string, OwnSeries>()
+  for (const row of rows) {
     const decoded = decodeSeries(row, dateOf)
     if (typeof decoded === "string") {
       rejected.push(decoded)
@@ -208,82 +132,101 @@ export const buildSnapshot = (rows: StoreRows, builtAt: number): MarketSnapshot 
     }
     series.set(row.symbol, { ...series.get(row.symbol), [row.series]: decoded })
   }
-  const fundamentals = new Map(rows.fundamentals.map((r) => [r.symbol, withoutZeroCap(r)]))
-  const profiles = new Map(rows.profiles.map((r) => [r.symbol, r]))
-  const quotes = new Map(rows.quotes.map((r) => [r.symbol, r]))
-  const coverageRows = new Map(rows.payoutCoverage.map((r) => [r.symbol, r]))
-  const disagreements = new Map(rows.disagreements.map((r) => [r.symbol, r]))
-  const payouts = groupBy(rows.payouts, (r) => r.symbol)
-  const actions = groupBy(rows.actions, (r) => r.symbol)
-  const lines = groupBy(rows.financialLines, (r) => r.symbol)
-  const ratios = groupBy(rows.ratios, (r) => r.symbol)
-  const announcements = [...rows.announcements].sort((a, b) => byDesc(a.published_at, b.published_at) || byDesc(a.id, b.id))
-  const annBySymbol = groupBy(announcements, (r) => r.symbol)
+  return series
+}
+type OwnSeries = { as_traded?: PriceSeries; eod?: PriceSeries }
 
+/** Each index's members, and its members with weights, at their newest effective dates. */
+const indexSets = (membership: StoreRows["membership"]) => {
   const indexMembers = new Map<string, ReadonlyArray<MembershipRow>>()
   const indexWeights = new Map<string, ReadonlyArray<MembershipRow>>()
-  for (const [code, members] of groupBy(rows.membership, (r) => r.index_code)) {
+  for (const [code, members] of groupBy(membership, (r) => r.index_code)) {
     indexMembers.set(code, newestSet(members))
     indexWeights.set(code, newestSet(members.filter((m) => m.weight_pct !== undefined)))
   }
-  const kse100 = new Map((indexMembers.get("KSE100") ?? []).map((m) => [m.symbol, m]))
+  return { indexMembers, indexWeights }
+}
 
-  const securities = [...rows.securities].sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0))
-  const symbols = new Map<string, SymbolData>()
-  for (const security of securities) {
-    const s = security.symbol
-    const own = series.get(s) ?? {}
-    const disagreement = disagreements.get(s)
-    const restatement = restatementOf(own.as_traded, own.eod, disagreement)
-    const prices = own.as_traded !== undefined && own.eod !== undefined
-      ? restatement.restated === false ? mergeSeries(own.as_traded, own.eod) : own.eod
-      : own.as_traded ?? own.eod
-    const myPayouts = payouts.get(s) ?? []
-    const myActions = [...(actions.get(s) ?? [])].sort((a, b) =>
-      a.ex_date === b.ex_date ? (a.id < b.id ? -1 : 1) : a.ex_date === undefined ? 1 : b.ex_date === undefined ? -1 : byDesc(a.ex_date, b.ex_date)
-    )
-    const myAnn = annBySymbol.get(s) ?? []
-    const myLines = lines.get(s) ?? []
-    const quote = quotes.get(s)
-    const fund = fundamentals.get(s)
-    const profile = profiles.get(s)
-    const member = kse100.get(s)
-    const areas = new Map<string, ReadonlyArray<AreaCoverage>>([
-      ["universe", [{ dataset: security.dataset, rows: 1 }]],
-      ["quote", quote ? [{ dataset: quote.dataset, rows: 1, first: quote.as_of.slice(0, 10), last: quote.as_of.slice(0, 10) }] : []],
-      ["prices", seriesCoverage([own.as_traded, own.eod])],
-      ["fundamentals", fund ? [{ dataset: fund.dataset, rows: 1 }] : []],
-      ["profile", profile ? [{ dataset: profile.dataset, rows: 1 }] : []],
-      ["financials", coverage(myLines, (r) => r.dataset, () => undefined)],
-      ["dividends", coverage(myPayouts, (r) => r.dataset, (r) => r.book_closure_from)],
-      ["corporate_actions", coverage(myActions, (r) => r.dataset, (r) => r.ex_date)],
-      ["announcements", coverage(myAnn, (r) => r.dataset, (r) => r.published_at.slice(0, 10))],
-      ["index_membership", member ? [{ dataset: member.dataset, rows: 1, first: member.effective_date, last: member.effective_date }] : []],
-      ["news", []]
-    ])
-    symbols.set(s, {
-      security,
-      fundamentals: fund,
-      profile,
-      quote,
-      payouts: myPayouts.map(toPayout),
-      payoutDatasets: [...new Set(myPayouts.map((p) => p.dataset))],
-      payoutCoverage: coverageRows.get(s),
-      actions: myActions,
-      announcements: myAnn,
-      financialLines: myLines,
-      ratios: [...(ratios.get(s) ?? [])].sort((a, b) => byDesc(a.period, b.period)),
-      asTraded: own.as_traded,
-      eod: own.eod,
-      prices,
-      disagreement,
-      restatement,
-      kse100: member,
-      zeroShown: exchangeZeros(fund),
-      areas
-    })
+/** The store's per-symbol rows, looked up by symbol. */
+const rowsBySymbol = (
+  rows: StoreRows,
+  series: ReadonlyMap<string, OwnSeries>,
+  announcements: ReadonlyArray<AnnouncementRow>,
+  kse100: ReadonlyArray<MembershipRow>
+) => ({
+  series,
+  fundamentals: new Map(rows.fundamentals.map((r) => [r.symbol, withoutZeroCap(r)])),
+  profiles: new Map(rows.profiles.map((r) => [r.symbol, r])),
+  quotes: new Map(rows.quotes.map((r) => [r.symbol, r])),
+  coverageRows: new Map(rows.payoutCoverage.map((r) => [r.symbol, r])),
+  disagreements: new Map(rows.disagreements.map((r) => [r.symbol, r])),
+  payouts: groupBy(rows.payouts, (r) => r.symbol),
+  actions: groupBy(rows.actions, (r) => r.symbol),
+  lines: groupBy(rows.financialLines, (r) => r.symbol),
+  ratios: groupBy(rows.ratios, (r) => r.symbol),
+  announcements: groupBy(announcements, (r) => r.symbol),
+  kse100: new Map(kse100.map((m) => [m.symbol, m]))
+})
+type RowsBySymbol = ReturnType<typeof rowsBySymbol>
+
+/** The series served by default (see `SymbolData.prices`). */
+const servedSeries = (own: OwnSeries, restatement: Restatement) =>
+  own.as_traded !== undefined && own.eod !== undefined
+    ? restatement.restated === false ? mergeSeries(own.as_traded, own.eod) : own.eod
+    : own.as_traded ?? own.eod
+
+/** Provenance per data area of one symbol (see /v1/ai/sources). */
+const areasOf = (security: SecurityRow, own: OwnSeries, payoutRows: ReadonlyArray<PayoutRow>, d: Omit<SymbolData, "areas">) =>
+  new Map<string, ReadonlyArray<AreaCoverage>>([
+    ["universe", [{ dataset: security.dataset, rows: 1 }]],
+    ["quote", d.quote ? [{ dataset: d.quote.dataset, rows: 1, first: d.quote.as_of.slice(0, 10), last: d.quote.as_of.slice(0, 10) }] : []],
+    ["prices", seriesCoverage([own.as_traded, own.eod])],
+    ["fundamentals", d.fundamentals ? [{ dataset: d.fundamentals.dataset, rows: 1 }] : []],
+    ["profile", d.profile ? [{ dataset: d.profile.dataset, rows: 1 }] : []],
+    ["financials", coverage(d.financialLines, (r) => r.dataset, () => undefined)],
+    ["dividends", coverage(payoutRows, (r) => r.dataset, (r) => r.book_closure_from)],
+    ["corporate_actions", coverage(d.actions, (r) => r.dataset, (r) => r.ex_date)],
+    ["announcements", coverage(d.announcements, (r) => r.dataset, (r) => r.published_at.slice(0, 10))],
+    [
+      "index_membership",
+      d.kse100 ? [{ dataset: d.kse100.dataset, rows: 1, first: d.kse100.effective_date, last: d.kse100.effective_date }] : []
+    ],
+    ["news", []]
+  ])
+
+/** Everything the snapshot keeps for one security. */
+const symbolData = (security: SecurityRow, by: RowsBySymbol): SymbolData => {
+  const s = security.symbol
+  const own = by.series.get(s) ?? {}
+  const disagreement = by.disagreements.get(s)
+  const restatement = restatementOf(own.as_traded, own.eod, disagreement)
+  const payoutRows = by.payouts.get(s) ?? []
+  const fundamentals = by.fundamentals.get(s)
+  const data: Omit<SymbolData, "areas"> = {
+    security,
+    fundamentals,
+    profile: by.profiles.get(s),
+    quote: by.quotes.get(s),
+    payouts: payoutRows.map(toPayout),
+    payoutDatasets: [...new Set(payoutRows.map((p) => p.dataset))],
+    payoutCoverage: by.coverageRows.get(s),
+    actions: [...(by.actions.get(s) ?? [])].sort(byExDate),
+    announcements: by.announcements.get(s) ?? [],
+    financialLines: by.lines.get(s) ?? [],
+    ratios: [...(by.ratios.get(s) ?? [])].sort((a, b) => byDesc(a.period, b.period)),
+    asTraded: own.as_traded,
+    eod: own.eod,
+    prices: servedSeries(own, restatement),
+    disagreement,
+    restatement,
+    kse100: by.kse100.get(s),
+    zeroShown: exchangeZeros(fundamentals)
   }
+  return { ...data, areas: areasOf(security, own, payoutRows, data) }
+}
 
+/** Ordinary equities by sector name, largest market cap first (unknown caps last, then by symbol). */
+const sectorPeers = (securities: ReadonlyArray<SecurityRow>, fundamentals: RowsBySymbol["fundamentals"]) => {
   const sectorMembers = new Map<string, ReadonlyArray<string>>()
   // Peers are ordinary lines: rights (JVDCR1), preference, debt and derivative lines are not a company's peers.
   const listed: ReadonlySet<string> = new Set(securities.map((s) => s.symbol))
@@ -300,21 +243,31 @@ export const buildSnapshot = (rows: StoreRows, builtAt: number): MarketSnapshot 
         .map((m) => m.symbol)
     )
   }
+  return sectorMembers
+}
 
+/** Builds the snapshot from the store's rows. Pure; `builtAt` is passed in. */
+export const buildSnapshot = (rows: StoreRows, builtAt: number): MarketSnapshot => {
+  const rejected: Array<string> = []
+  const series = decodeAllSeries(rows.series, rejected)
+  const announcements = [...rows.announcements].sort(newestFirst)
+  const { indexMembers, indexWeights } = indexSets(rows.membership)
+  const by = rowsBySymbol(rows, series, announcements, indexMembers.get("KSE100") ?? [])
+  const securities = [...rows.securities].sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0))
   return {
     version: rows.version,
     builtAt,
     dataPack: rows.dataPack,
     datasets: new Map(rows.datasets.map((d) => [d.id, d])),
     securities,
-    symbols,
+    symbols: new Map(securities.map((security) => [security.symbol, symbolData(security, by)])),
     sectors: [...rows.sectors].sort((a, b) => (a.code < b.code ? -1 : 1)),
-    sectorMembers,
+    sectorMembers: sectorPeers(securities, by.fundamentals),
     indexLevels: [...rows.indexLevels].sort((a, b) => (a.code < b.code ? -1 : 1)),
     indexMembers,
     indexWeights,
     announcements,
-    news: [...rows.news].sort((a, b) => byDesc(a.published_at, b.published_at) || byDesc(a.id, b.id)),
+    news: [...rows.news].sort(newestFirst),
     rejected
   }
 }

@@ -31,9 +31,10 @@
  *   needs the subscription price): the observed close ratio, so the step
  *   day's own move counts as 0% rather than as a fall.
  */
-import { addDays } from "./Figures.ts"
+import { addDays } from "../Karachi.ts"
 import { priceLimitOn } from "./Rules.ts"
 import type { PriceSeries } from "./Series.ts"
+import { defined } from "../Objects.ts"
 
 /** A corporate action as recorded (the `corporate_actions` rows). */
 export interface ActionRecord {
@@ -103,7 +104,7 @@ export const findSteps = (
     close_after: closes[i]!,
     factor,
     basis,
-    ...(kind !== undefined ? { kind } : {})
+    ...defined({ kind })
   })
   for (let i = start; i < dates.length; i++) {
     if (beyondLimit(closes[i - 1]!, closes[i]!, dates[i]!)) steps.set(i, make(i, closes[i]! / closes[i - 1]!, "detected"))

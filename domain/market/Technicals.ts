@@ -36,6 +36,7 @@
  */
 import type { TechnicalsFigures } from "./AnalyticsSchemas.ts"
 import { round, type Unavailable } from "./Figures.ts"
+import { defined } from "../Objects.ts"
 import type { PriceSeries } from "./Series.ts"
 import { type ActionRecord, adjustCloses, cleanRows, findSteps } from "./Steps.ts"
 
@@ -125,6 +126,79 @@ const versus = (price: number, level: number) => {
   return a > b ? "above" as const : a < b ? "below" as const : "at" as const
 }
 
+/** What each indicator reads, and where it records its label or why it is missing. */
+interface Reading {
+  /** The step-adjusted closes, oldest first. */
+  readonly c: ArrayLike<number>
+  readonly n: number
+  readonly last: number
+  readonly labels: Array<string>
+  readonly unavailable: Array<Unavailable>
+}
+
+const short = (x: Reading, figure: string, need: number) => void x.unavailable.push({ figure, reason: `needs ${need} sessions; ${x.n} recorded` })
+
+const smaOf = (x: Reading, k: 20 | 50 | 200) => {
+  const v = sma(x.c, k)
+  if (v === undefined) return short(x, `sma_${k}`, k)
+  const vs = versus(x.last, v)
+  x.labels.push(`${vs}_sma${k}`)
+  return { value: round(v), price_vs: vs }
+}
+
+const rsiOf = (x: Reading) => {
+  const v = rsi(x.c)
+  if (v === undefined) return short(x, "rsi_14", RSI_PERIOD + 1)
+  const zone = v >= RSI_OVERBOUGHT ? "overbought" as const : v <= RSI_OVERSOLD ? "oversold" as const : "neutral" as const
+  x.labels.push(`rsi_${zone}`)
+  return { value: round(v, 2), zone }
+}
+
+const macdOf = (x: Reading) => {
+  const m = macd(x.c)
+  if (m === undefined) return short(x, "macd", MACD_SLOW + MACD_SIGNAL - 1)
+  const state = `${versus(m.macd, m.signal)}_signal` as const
+  x.labels.push(`macd_${state}`)
+  return { macd: round(m.macd), signal: round(m.signal), histogram: round(m.histogram), state }
+}
+
+const bollingerOf = (x: Reading) => {
+  const { c, n, last } = x
+  const mid = sma(c, BOLLINGER_PERIOD)
+  if (mid === undefined) return short(x, "bollinger", BOLLINGER_PERIOD)
+  let v = 0
+  for (let i = n - BOLLINGER_PERIOD; i < n; i++) v += (c[i]! - mid) ** 2
+  const sd = Math.sqrt(v / BOLLINGER_PERIOD)
+  const upper = mid + BOLLINGER_WIDTH * sd, lower = mid - BOLLINGER_WIDTH * sd
+  if (!(upper > lower)) return void x.unavailable.push({ figure: "bollinger", reason: "the last 20 closes are all equal" })
+  const position = last > upper ? "above_upper" as const : last >= mid ? "upper_half" as const : last >= lower ? "lower_half" as const : "below_lower" as const
+  x.labels.push(`bollinger_${position}`)
+  return { middle: round(mid), upper: round(upper), lower: round(lower), percent_b: round((last - lower) / (upper - lower)), position }
+}
+
+/** Classic floor pivots from the last session's recorded high, low and close (as recorded, unadjusted). */
+const pivotsOf = (x: Reading, s: PriceSeries, i: number) => {
+  const h = s.high[i]!, l = s.low[i]!, cl = s.close[i]!
+  if (!Number.isFinite(h) || !Number.isFinite(l) || h < l) {
+    return void x.unavailable.push({ figure: "pivots", reason: `no intraday high and low recorded for ${s.dates[i]} (${s.series} series)` })
+  }
+  const pv = (h + l + cl) / 3
+  return {
+    session_date: s.dates[i]!, high: h, low: l, close: cl,
+    pivot: round(pv), r1: round(2 * pv - l), r2: round(pv + (h - l)), r3: round(h + 2 * (pv - l)),
+    s1: round(2 * pv - h), s2: round(pv - (h - l)), s3: round(l - 2 * (h - pv))
+  }
+}
+
+const volatilityOf = (x: Reading) => {
+  const sd = logReturnStdev(x.c)
+  if (sd === undefined) return short(x, "volatility_20d", VOLATILITY_RETURNS + 1)
+  const annual = sd * Math.sqrt(TRADING_DAYS_PER_YEAR) * 100
+  const level = annual < VOLATILITY_LOW_PCT ? "low" as const : annual >= VOLATILITY_HIGH_PCT ? "high" as const : "normal" as const
+  x.labels.push(`volatility_${level}`)
+  return { daily_stdev_pct: round(sd * 100), annualised_pct: round(annual, 2), level }
+}
+
 /** The technicals of one series; undefined when it has no clean row. */
 export const technicals = (s: PriceSeries, actions: ReadonlyArray<ActionRecord> = []): TechnicalsFigures | undefined => {
   const rows = cleanRows(s).slice(-LOOKBACK)
@@ -134,86 +208,30 @@ export const technicals = (s: PriceSeries, actions: ReadonlyArray<ActionRecord> 
   const raw = rows.map((i) => s.close[i]!)
   const steps = findSteps(dates, raw, actions)
   const c = adjustCloses(dates, raw, steps)
-  const last = c[n - 1]!
-  const labels: Array<string> = []
-  const unavailable: Array<Unavailable> = []
-  const short = (figure: string, need: number) => unavailable.push({ figure, reason: `needs ${need} sessions; ${n} recorded` })
-
-  const smaOf = (k: 20 | 50 | 200) => {
-    const v = sma(c, k)
-    if (v === undefined) return void short(`sma_${k}`, k)
-    const vs = versus(last, v)
-    labels.push(`${vs}_sma${k}`)
-    return { value: round(v), price_vs: vs }
-  }
-  const sma20 = smaOf(20), sma50 = smaOf(50), sma200 = smaOf(200)
-
-  const rsiValue = rsi(c)
-  const rsi14 = rsiValue === undefined
-    ? void short("rsi_14", RSI_PERIOD + 1)
-    : { value: round(rsiValue, 2), zone: rsiValue >= RSI_OVERBOUGHT ? "overbought" as const : rsiValue <= RSI_OVERSOLD ? "oversold" as const : "neutral" as const }
-  if (rsi14) labels.push(`rsi_${rsi14.zone}`)
-
-  const m = macd(c)
-  const macdOut = m === undefined ? void short("macd", MACD_SLOW + MACD_SIGNAL - 1) : (() => {
-    const state = versus(m.macd, m.signal)
-    return { macd: round(m.macd), signal: round(m.signal), histogram: round(m.histogram), state: `${state}_signal` as const }
-  })()
-  if (macdOut) labels.push(`macd_${macdOut.state}`)
-
-  const bollinger = (() => {
-    const mid = sma(c, BOLLINGER_PERIOD)
-    if (mid === undefined) return void short("bollinger", BOLLINGER_PERIOD)
-    let v = 0
-    for (let i = n - BOLLINGER_PERIOD; i < n; i++) v += (c[i]! - mid) ** 2
-    const sd = Math.sqrt(v / BOLLINGER_PERIOD)
-    const upper = mid + BOLLINGER_WIDTH * sd, lower = mid - BOLLINGER_WIDTH * sd
-    if (!(upper > lower)) return void unavailable.push({ figure: "bollinger", reason: "the last 20 closes are all equal" })
-    const position = last > upper ? "above_upper" as const : last >= mid ? "upper_half" as const : last >= lower ? "lower_half" as const : "below_lower" as const
-    labels.push(`bollinger_${position}`)
-    return { middle: round(mid), upper: round(upper), lower: round(lower), percent_b: round((last - lower) / (upper - lower)), position }
-  })()
-
-  const pivots = (() => {
-    const i = rows[n - 1]!
-    const h = s.high[i]!, l = s.low[i]!, cl = s.close[i]!
-    if (!Number.isFinite(h) || !Number.isFinite(l) || h < l) {
-      return void unavailable.push({ figure: "pivots", reason: `no intraday high and low recorded for ${s.dates[i]} (${s.series} series)` })
-    }
-    const pv = (h + l + cl) / 3
-    return {
-      session_date: s.dates[i]!, high: h, low: l, close: cl,
-      pivot: round(pv), r1: round(2 * pv - l), r2: round(pv + (h - l)), r3: round(h + 2 * (pv - l)),
-      s1: round(2 * pv - h), s2: round(pv - (h - l)), s3: round(l - 2 * (h - pv))
-    }
-  })()
-
-  const vol = (() => {
-    const sd = logReturnStdev(c)
-    if (sd === undefined) return void short("volatility_20d", VOLATILITY_RETURNS + 1)
-    const annual = sd * Math.sqrt(TRADING_DAYS_PER_YEAR) * 100
-    const level = annual < VOLATILITY_LOW_PCT ? "low" as const : annual >= VOLATILITY_HIGH_PCT ? "high" as const : "normal" as const
-    labels.push(`volatility_${level}`)
-    return { daily_stdev_pct: round(sd * 100), annualised_pct: round(annual, 2), level }
-  })()
-
-  if (steps.length > 0) labels.push("step_in_window")
+  const x: Reading = { c, n, last: c[n - 1]!, labels: [], unavailable: [] }
+  // Each indicator appends its label and its reason in this order, which the answer keeps.
+  const sma20 = smaOf(x, 20), sma50 = smaOf(x, 50), sma200 = smaOf(x, 200)
+  const rsi14 = rsiOf(x), macdOut = macdOf(x), bollinger = bollingerOf(x)
+  const pivots = pivotsOf(x, s, rows[n - 1]!), vol = volatilityOf(x)
+  if (steps.length > 0) x.labels.push("step_in_window")
   return {
     symbol: s.symbol,
     series: s.series,
     as_of: dates[n - 1]!,
     last_close: raw[n - 1]!,
-    labels,
-    ...(sma20 ? { sma_20: sma20 } : {}),
-    ...(sma50 ? { sma_50: sma50 } : {}),
-    ...(sma200 ? { sma_200: sma200 } : {}),
-    ...(rsi14 ? { rsi_14: rsi14 } : {}),
-    ...(macdOut ? { macd: macdOut } : {}),
-    ...(bollinger ? { bollinger } : {}),
-    ...(pivots ? { pivots } : {}),
-    ...(vol ? { volatility_20d: vol } : {}),
+    labels: x.labels,
+    ...defined({
+      sma_20: sma20,
+      sma_50: sma50,
+      sma_200: sma200,
+      rsi_14: rsi14,
+      macd: macdOut,
+      bollinger,
+      pivots,
+      volatility_20d: vol
+    }),
     adjusted_for_steps: steps.length > 0,
     steps,
-    unavailable
+    unavailable: x.unavailable
   }
 }

@@ -23,7 +23,8 @@
  *   `below` or `above`.
  */
 import type { SectorMedians, ValuationFigures } from "./AnalyticsSchemas.ts"
-import { defined, round, type Unavailable } from "./Figures.ts"
+import { round, type Unavailable } from "./Figures.ts"
+import { defined } from "../Objects.ts"
 import { median } from "./Stats.ts"
 
 /** The fundamentals row's fields used here (all may be absent). */
@@ -114,8 +115,7 @@ export const sectorMedians = (
   const yields = peers.filter((p) => usable(p.dividend_yield_pct)).map((p) => p.dividend_yield_pct!)
   const caps = peers.filter((p) => usable(p.market_cap)).map((p) => p.market_cap!)
   return {
-    ...defined({ sector: sector.sector, sector_code: sector.sector_code }),
-    ...defined({ pe_ttm: median(pe) }),
+    ...defined({ sector: sector.sector, sector_code: sector.sector_code, pe_ttm: median(pe) }),
     pe_peers: pe.length,
     pe_excluded_loss_making: peers.filter((p) => p.loss_making === true).length,
     ...defined({ dividend_yield_pct: median(yields) }),
@@ -160,7 +160,7 @@ export const valuation = (input: {
       dividend_yield_pct: place("dividend_yield_pct", dividendYield(input.fundamentals, input.trailing), m?.dividend_yield_pct, m?.yield_peers, 4),
       market_cap: place("market_cap", marketCap(input.fundamentals, input.price), m?.market_cap, m?.market_cap_peers, 0)
     }),
-    ...(m !== undefined ? { sector_medians: m } : {}),
+    ...defined({ sector_medians: m }),
     unavailable
   }
 }

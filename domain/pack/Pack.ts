@@ -4,6 +4,7 @@
  * date; a missing value is null in its column, never 0).
  */
 import { Option, Result, Schema, SchemaIssue } from "effect"
+import { fromDay, toDay } from "../Karachi.ts"
 import type { PriceRow } from "../psx/Prices.ts"
 
 /** A date, a month, or an instant, at the precision the recording gives it. */
@@ -86,9 +87,6 @@ export const EncodedSeries = Schema.Struct({
 })
 export type EncodedSeries = typeof EncodedSeries.Type
 
-const DAY = 86_400_000
-const toDay = (iso: string) => Date.parse(iso + "T00:00:00Z") / DAY
-const fromDay = (day: number) => new Date(day * DAY).toISOString().slice(0, 10)
 
 /** Rows in ascending date order → columns. */
 export const encodeSeries = (rows: ReadonlyArray<PriceRow>): EncodedSeries => {

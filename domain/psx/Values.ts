@@ -5,6 +5,7 @@
  * negatives in parentheses, trailing "%", "892.2M"-style abbreviations, and
  * the letter O typed for a zero in old rows.
  */
+import { karachiDate, karachiInstant } from "../Karachi.ts"
 
 const scale: Record<string, number> = { K: 1e3, M: 1e6, B: 1e9, T: 1e12 }
 
@@ -46,12 +47,8 @@ const iso = (y: number, m: number, d: number): string | undefined => {
   return `${y}-${pad(m)}-${pad(d)}`
 }
 
-/** Karachi is UTC+5 all year (no daylight saving). */
-export const KARACHI_OFFSET_SECONDS = 5 * 3600
-
 /** The Asia/Karachi calendar date of an epoch in seconds. */
-export const karachiDateOfEpoch = (epochSeconds: number): string =>
-  new Date((epochSeconds + KARACHI_OFFSET_SECONDS) * 1000).toISOString().slice(0, 10)
+export const karachiDateOfEpoch = (epochSeconds: number): string => karachiDate(epochSeconds * 1000)
 
 /**
  * A calendar date (YYYY-MM-DD) from "Jan 3, 2025", "August 6, 2026 3:37 PM",
@@ -90,8 +87,7 @@ export const parseKarachiDateTime = (date: string | undefined, time?: string): s
     h = Number(clock[1]) % 12 + (clock[3]!.toUpperCase() === "PM" ? 12 : 0)
     min = Number(clock[2])
   }
-  const [y = NaN, mo = NaN, d = NaN] = day.split("-").map(Number)
-  return new Date(Date.UTC(y, mo - 1, d, h, min) - KARACHI_OFFSET_SECONDS * 1000).toISOString()
+  return new Date(karachiInstant(day, h, min)).toISOString()
 }
 
 /** "19/08/2026  - 20/08/2026 " → both dates; either may be missing. */

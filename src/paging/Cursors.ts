@@ -10,9 +10,9 @@
 import { Clock, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import { InvalidRequest } from "../../domain/Errors.ts"
+import { DAY_MS } from "../../domain/Karachi.ts"
 import { AppConfig } from "../config/AppConfig.ts"
 
-const DAY_MS = 24 * 3_600_000
 
 /**
  * A cursor expires at the end of the UTC day after the one it was issued on (24 to 48 hours): the same for

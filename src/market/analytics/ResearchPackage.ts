@@ -17,7 +17,7 @@
 import { newsEventsOf } from "../../../domain/news/NewsSchemas.ts"
 import { karachiDate, quoteIsFresh } from "../../../domain/market/Calendar.ts"
 import type { ResearchPackage } from "../../../domain/market/AnalyticsSchemas.ts"
-import { defined } from "../../../domain/market/Figures.ts"
+import { defined } from "../../../domain/Objects.ts"
 import { researchCaveats } from "../../../domain/market/Research.ts"
 import type { MarketSnapshot, SymbolData } from "../../../domain/market/Snapshot.ts"
 import { valuation } from "../../../domain/market/Valuation.ts"

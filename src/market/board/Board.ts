@@ -12,7 +12,7 @@
  */
 import { Clock, Context, Effect, Layer } from "effect"
 import { DataNotFound, type SourceUnavailable } from "../../../domain/Errors.ts"
-import { karachiDate } from "../../../domain/market/Calendar.ts"
+import { karachiDate, wholeDays } from "../../../domain/Karachi.ts"
 import { openPayouts, payoutCoverageNote } from "../../../domain/market/DividendCalendar.ts"
 import type { PayoutRecord } from "../../../domain/market/Dividends.ts"
 import * as M from "../../../domain/market/MarketSchemas.ts"
@@ -22,6 +22,7 @@ import type { DatasetRow } from "../../../domain/market/StoreRows.ts"
 import { type BoardFigures, boardFigures } from "./BoardFigures.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
 import { sourcesOf } from "../provenance/Provenance.ts"
+import { defined } from "../../../domain/Objects.ts"
 
 type Rec<S extends { readonly Type: unknown }> = S["Type"]
 
@@ -36,24 +37,24 @@ interface Derived {
   readonly payoutDatasets: ReadonlyArray<string>
 }
 
-const DAY_MS = 86_400_000
-
 /** A dataset's age in whole days at `now` (a month-only as-of counts from the 1st). */
 export const ageDays = (d: DatasetRow, now: number): number | undefined => {
   const asOf = Date.parse(d.as_of.length === 7 ? `${d.as_of}-01` : d.as_of)
-  return Number.isFinite(asOf) ? Math.floor((now - asOf) / DAY_MS) : undefined
+  return Number.isFinite(asOf) ? wholeDays(asOf, now) : undefined
 }
 
 const constituent = (m: SectorMember): Rec<typeof M.Constituent> => ({
   symbol: m.symbol,
   name: m.name,
-  ...(m.security_type !== undefined ? { security_type: m.security_type } : {}),
-  ...(m.inside_kse100 !== undefined ? { inside_kse100: m.inside_kse100 } : {}),
-  ...(m.price !== undefined ? { price: m.price } : {}),
-  ...(m.change_pct !== undefined ? { change_pct: m.change_pct } : {}),
-  ...(m.market_cap !== undefined ? { market_cap: m.market_cap } : {}),
-  ...(m.pe_ttm !== undefined ? { pe_ttm: m.pe_ttm } : {}),
-  ...(m.dividend_yield_pct !== undefined ? { dividend_yield_pct: m.dividend_yield_pct } : {})
+  ...defined({
+    security_type: m.security_type,
+    inside_kse100: m.inside_kse100,
+    price: m.price,
+    change_pct: m.change_pct,
+    market_cap: m.market_cap,
+    pe_ttm: m.pe_ttm,
+    dividend_yield_pct: m.dividend_yield_pct
+  })
 })
 
 const derive = (snapshot: MarketSnapshot): Derived => {
@@ -125,7 +126,7 @@ export class MarketBoard extends Context.Service<MarketBoard, {
           ...(figures.date !== undefined ? { breadth: { date: figures.date, ...figures.breadth, basis: figures.basis } } : {}),
           freshness: [...snapshot.datasets.values()].map((d) => {
             const age = ageDays(d, now)
-            return { dataset: d.id, as_of: d.as_of, ...(age !== undefined ? { age_days: age } : {}) }
+            return { dataset: d.id, as_of: d.as_of, ...defined({ age_days: age }) }
           }),
           quotes: "delayed" as const,
           sources: sourcesOf(snapshot, [...snapshot.indexLevels.map((l) => l.dataset), "universe", ...figures.quoteDatasets])
@@ -174,11 +175,11 @@ export class MarketBoard extends Context.Service<MarketBoard, {
         const { median_pe, pe_peers, loss_makers_excluded, without_pe, median_dividend_yield_pct, yield_peers, without_yield } = figures
         return {
           ...head,
-          ...(median_pe !== undefined ? { median_pe } : {}),
+          ...defined({ median_pe }),
           pe_peers,
           loss_makers_excluded,
           without_pe,
-          ...(median_dividend_yield_pct !== undefined ? { median_dividend_yield_pct } : {}),
+          ...defined({ median_dividend_yield_pct }),
           yield_peers,
           without_yield,
           sources: sourcesOf(snapshot, ["sectors", "universe", ...derived.figures.fundamentalsDatasets])

@@ -18,6 +18,7 @@ import type { IndexLevelSummary } from "../../../domain/market/MarketSchemas.ts"
 import { type SectorFigures, sectorFigures, type SectorMember } from "../../../domain/market/Sectors.ts"
 import type { MarketSnapshot, SymbolData } from "../../../domain/market/Snapshot.ts"
 import type { IndexLevelRow } from "../../../domain/market/StoreRows.ts"
+import { defined } from "../../../domain/Objects.ts"
 
 /** Movers per list (gainers, losers, most active). */
 export const MOVERS_PER_LIST = 10
@@ -112,23 +113,22 @@ export const boardFigures = (snapshot: MarketSnapshot): BoardFigures => {
     lines.push({
       symbol: security.symbol,
       name: security.name,
-      ...(security.sector_code !== undefined ? { sector_code: security.sector_code } : {}),
+      ...defined({ sector_code: security.sector_code }),
       security_type: security.security_type,
       inside_kse100: data.kse100 !== undefined,
       ...(ofDay
         ? {
           price: q.price,
-          ...(q.previous_close !== undefined ? { previous_close: q.previous_close } : {}),
-          ...(q.change !== undefined ? { change: q.change } : {}),
-          ...(q.change_pct !== undefined ? { change_pct: q.change_pct } : {}),
-          ...(q.volume !== undefined ? { volume: q.volume } : {})
+          ...defined({ previous_close: q.previous_close, change: q.change, change_pct: q.change_pct, volume: q.volume })
         }
         : {}),
       ...(markers.length > 0 ? { ex_markers: markers } : {}),
-      ...(f?.market_cap !== undefined ? { market_cap: f.market_cap } : {}),
-      ...(f?.pe_ttm !== undefined ? { pe_ttm: f.pe_ttm } : {}),
-      ...(f?.eps !== undefined ? { eps: f.eps } : {}),
-      ...(f?.dividend_yield_pct !== undefined ? { dividend_yield_pct: f.dividend_yield_pct } : {}),
+      ...defined({
+        market_cap: f?.market_cap,
+        pe_ttm: f?.pe_ttm,
+        eps: f?.eps,
+        dividend_yield_pct: f?.dividend_yield_pct
+      }),
       ...(data.zeroShown.pe ? { pe_zero_shown: true } : {}),
       ...(data.zeroShown.dividend_yield ? { yield_zero_shown: true } : {})
     })

@@ -12,6 +12,7 @@ import type { MarketSnapshot } from "../../../domain/market/Snapshot.ts"
 import { indexSummary } from "./BoardFigures.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
 import { sourcesOf } from "../provenance/Provenance.ts"
+import { defined } from "../../../domain/Objects.ts"
 
 const listNote = "Levels are current only (no history). Only KSE-100 membership is tracked: its constituents and " +
   "weights are at GET /v1/indices/KSE100; other indices have no constituents here."
@@ -63,7 +64,7 @@ export class MarketIndexes extends Context.Service<MarketIndexes, {
           ...(l !== undefined ? indexSummary(l) : { code }),
           history: "none" as const,
           constituents_tracked: isTracked,
-          constituents: members.map((m) => ({ symbol: m.symbol, ...(m.weight_pct !== undefined ? { weight_pct: m.weight_pct } : {}) })),
+          constituents: members.map((m) => ({ symbol: m.symbol, ...defined({ weight_pct: m.weight_pct }) })),
           ...(members[0] !== undefined ? { constituents_as_of: members[0].effective_date } : {}),
           ...(isTracked ? {} : { note: untrackedIndexNote(code) }),
           sources: sourcesOf(snap, [...(l ? [l.dataset] : []), ...(members[0] ? [members[0].dataset] : [])])

@@ -26,6 +26,7 @@ import { announcementItem, dividendsOf, financialsOf, listed } from "../filings/
 import { quoteRecord } from "../quotes/Quotes.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
 import { sourcesOf } from "../provenance/Provenance.ts"
+import { defined } from "../../../domain/Objects.ts"
 
 export interface CompaniesQuery {
   readonly limit?: number | undefined
@@ -59,14 +60,16 @@ export const companyOf = (snapshot: MarketSnapshot, data: SymbolData, now: numbe
   const quote = embeddedQuote(snapshot, data, now)
   const ratios = f !== undefined
     ? {
-      ...(f.as_of !== undefined ? { as_of: f.as_of } : {}),
-      ...(f.pe_ttm !== undefined ? { pe_ttm: f.pe_ttm } : {}),
-      ...(f.eps !== undefined ? { eps: f.eps } : {}),
-      ...(f.dividend_yield_pct !== undefined ? { dividend_yield_pct: f.dividend_yield_pct } : {}),
-      ...(f.market_cap !== undefined ? { market_cap: f.market_cap } : {}),
-      ...(f.free_float_shares !== undefined ? { free_float_shares: f.free_float_shares } : {}),
-      ...(f.shares_outstanding !== undefined ? { shares_outstanding: f.shares_outstanding } : {}),
-      ...(f.face_value !== undefined ? { face_value: f.face_value } : {})
+      ...defined({
+        as_of: f.as_of,
+        pe_ttm: f.pe_ttm,
+        eps: f.eps,
+        dividend_yield_pct: f.dividend_yield_pct,
+        market_cap: f.market_cap,
+        free_float_shares: f.free_float_shares,
+        shares_outstanding: f.shares_outstanding,
+        face_value: f.face_value
+      })
     }
     : undefined
   const datasets = ["universe", ...(f ? [f.dataset] : []), ...(data.profile?.description !== undefined ? [data.profile.dataset] : [])]
@@ -77,15 +80,17 @@ export const companyOf = (snapshot: MarketSnapshot, data: SymbolData, now: numbe
     listed_in: f?.listed_in ?? [],
     inside_kse100: data.kse100 !== undefined,
     dividend_coverage: div.coverage,
-    ...(s.sector_name !== undefined ? { sector: s.sector_name } : {}),
-    ...(s.sector_code !== undefined ? { sector_code: s.sector_code } : {}),
-    ...(data.kse100?.weight_pct !== undefined ? { kse100_weight_pct: data.kse100.weight_pct } : {}),
-    ...(data.profile?.description !== undefined ? { description: data.profile.description } : {}),
-    ...(data.profile?.fiscal_year_end !== undefined ? { fiscal_year_end: data.profile.fiscal_year_end } : {}),
-    ...(quote !== undefined ? { quote } : {}),
-    ...(ratios !== undefined ? { ratios } : {}),
-    ...(div.ttm_dividend_per_share !== undefined ? { ttm_dividend_per_share: div.ttm_dividend_per_share } : {}),
-    ...(div.ttm_dividend_yield_pct !== undefined ? { ttm_dividend_yield_pct: div.ttm_dividend_yield_pct } : {}),
+    ...defined({
+      sector: s.sector_name,
+      sector_code: s.sector_code,
+      kse100_weight_pct: data.kse100?.weight_pct,
+      description: data.profile?.description,
+      fiscal_year_end: data.profile?.fiscal_year_end,
+      quote,
+      ratios,
+      ttm_dividend_per_share: div.ttm_dividend_per_share,
+      ttm_dividend_yield_pct: div.ttm_dividend_yield_pct
+    }),
     sources: [...sourcesOf(snapshot, datasets), ...div.sources.filter((x) => !datasets.includes(x.dataset))]
   }
   return { company, div }
@@ -106,8 +111,7 @@ export const stockOf = (
     return {
       symbol: p,
       name: peer.security.name,
-      ...(peer.fundamentals?.pe_ttm !== undefined ? { pe_ttm: peer.fundamentals.pe_ttm } : {}),
-      ...(peer.fundamentals?.dividend_yield_pct !== undefined ? { dividend_yield_pct: peer.fundamentals.dividend_yield_pct } : {})
+      ...defined({ pe_ttm: peer.fundamentals?.pe_ttm, dividend_yield_pct: peer.fundamentals?.dividend_yield_pct })
     }
   })
   // Medians, never means; loss-makers (no positive P/E) are left out of the P/E median; a non-payer's
@@ -146,8 +150,7 @@ export const stockOf = (
     ...(c.sector !== undefined
       ? {
         sector_medians: {
-          ...(medPe !== undefined ? { pe_ttm: medPe } : {}),
-          ...(medYield !== undefined ? { dividend_yield_pct: medYield } : {}),
+          ...defined({ pe_ttm: medPe, dividend_yield_pct: medYield }),
           pe_peers: pes.length,
           yield_peers: yields.length
         }
@@ -157,15 +160,14 @@ export const stockOf = (
     filings: data.announcements.slice(0, FILINGS_IN_STOCK).map(announcementItem),
     financials: financialsOf(snapshot, data).periods,
     derived: {
-      ...(c.ratios?.market_cap !== undefined ? { market_cap: c.ratios.market_cap } : {}),
+      ...defined({ market_cap: c.ratios?.market_cap }),
       ...(week52 !== undefined && s !== undefined ? { week52, price_series: seriesBasis(s.series, data.restatement) } : {}),
       ...(bounds && last ? {
         circuit_breaker: { lower: bounds.lower, upper: bounds.upper, session: bounds.session, previous_close: last.price, rule: bounds.rule }
       } : {}),
-      ...(marginPct !== undefined ? { net_margin_pct: marginPct } : {}),
-      ...(growthPct !== undefined ? { eps_growth_pct: growthPct } : {})
+      ...defined({ net_margin_pct: marginPct, eps_growth_pct: growthPct })
     },
-    ...(technicals !== undefined ? { technicals } : {})
+    ...defined({ technicals })
   }
 }
 
@@ -205,7 +207,7 @@ export class Companies extends Context.Service<Companies, {
         const items = hits.slice(0, SEARCH_MAX).map(({ rank, s }) => ({
           symbol: s.symbol,
           name: s.name,
-          ...(s.sector_name !== undefined ? { sector: s.sector_name } : {}),
+          ...defined({ sector: s.sector_name }),
           match: (["exact_ticker", "ticker_prefix", "name"] as const)[rank]
         }))
         return { query: q, items, total: items.length, sources: sourcesOf(snapshot, ["universe"]) }
@@ -233,8 +235,7 @@ export class Companies extends Context.Service<Companies, {
             name: s.name,
             security_type: s.security_type,
             inside_kse100: snapshot.symbols.get(s.symbol)?.kse100 !== undefined,
-            ...(s.sector_name !== undefined ? { sector: s.sector_name } : {}),
-            ...(s.sector_code !== undefined ? { sector_code: s.sector_code } : {})
+            ...defined({ sector: s.sector_name, sector_code: s.sector_code })
           })),
           sources: sourcesOf(snapshot, ["universe", "index_kse100"])
         }

@@ -7,7 +7,7 @@
  */
 import { Clock, Context, Effect, Layer } from "effect"
 import { DataNotFound, type InvalidRequest, type InvalidSymbol, type SourceUnavailable } from "../../../domain/Errors.ts"
-import { karachiDate } from "../../../domain/market/Calendar.ts"
+import { DAY_MS, karachiDate, karachiInstant } from "../../../domain/Karachi.ts"
 import { dividendRows, fiscalYearEndMonth, trailing } from "../../../domain/market/Dividends.ts"
 import { faceValueOn } from "../../../domain/market/FaceValues.ts"
 import { ANNOUNCEMENTS_DEFAULT_LIMIT } from "../../../domain/market/Limits.ts"
@@ -19,6 +19,7 @@ import { parseTicker, type Ticker } from "../../../domain/market/Ticker.ts"
 import { Cursors } from "../../paging/Cursors.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
 import { sourcesOf } from "../provenance/Provenance.ts"
+import { defined } from "../../../domain/Objects.ts"
 
 export interface AnnouncementQuery {
   readonly symbol?: string | undefined
@@ -51,9 +52,7 @@ export const financialsOf = (snapshot: MarketSnapshot, data: SymbolData): typeof
       periods.set(key, {
         period: r.period,
         period_type: r.period_type,
-        ...(r.fiscal_year !== undefined ? { fiscal_year: r.fiscal_year } : {}),
-        ...(r.quarter !== undefined ? { quarter: r.quarter } : {}),
-        ...(fiscalYearEnd !== undefined ? { fiscal_year_end: fiscalYearEnd } : {}),
+        ...defined({ fiscal_year: r.fiscal_year, quarter: r.quarter, fiscal_year_end: fiscalYearEnd }),
         lines: own
       })
     }
@@ -84,8 +83,7 @@ export const dividendsOf = (snapshot: MarketSnapshot, data: SymbolData, today: s
   return {
     symbol: data.security.symbol,
     coverage,
-    ...(start !== undefined ? { data_coverage_start: start } : {}),
-    ...(faceValue !== undefined ? { face_value: faceValue } : {}),
+    ...defined({ data_coverage_start: start, face_value: faceValue }),
     ...t,
     items,
     sources: coverage === "recorded" ? sourcesOf(snapshot, [...data.payoutDatasets, ...(quote ? [quote.dataset] : [])]) : []
@@ -98,20 +96,19 @@ export const corporateActionsOf = (snapshot: MarketSnapshot, data: SymbolData): 
     kind: a.kind,
     details: a.details,
     dataset: a.dataset,
-    ...(a.ex_date !== undefined ? { ex_date: a.ex_date } : {}),
-    ...(a.ratio !== undefined ? { ratio: a.ratio } : {})
+    ...defined({ ex_date: a.ex_date, ratio: a.ratio })
   })),
   sources: sourcesOf(snapshot, data.actions.map((a) => a.dataset))
 })
 
 /** Karachi-day bounds of an announcement filter, as instants (published_at is UTC). */
-const dayStart = (date: string) => new Date(Date.parse(date + "T00:00:00Z") - 5 * 3_600_000).toISOString()
+const dayStart = (date: string) => new Date(karachiInstant(date)).toISOString()
 
 /** Rows published within the Karachi days date_from..date_to (either may be open). */
 const withinDays = <R extends { readonly published_at: string }>(rows: ReadonlyArray<R>, q: AnnouncementQuery) => {
   const from = q.date_from !== undefined ? dayStart(q.date_from) : undefined
   const to = q.date_to !== undefined ? dayStart(q.date_to.slice(0, 10)) : undefined
-  const toEnd = to !== undefined ? new Date(Date.parse(to) + 86_400_000).toISOString() : undefined
+  const toEnd = to !== undefined ? new Date(Date.parse(to) + DAY_MS).toISOString() : undefined
   return rows.filter((r) => (from === undefined || r.published_at >= from) && (toEnd === undefined || r.published_at < toEnd))
 }
 
@@ -137,9 +134,7 @@ export const announcementItem = (r: AnnouncementRow) => ({
   title: r.title,
   revoked: r.revoked,
   source_type: "filing" as const,
-  ...(r.company_name !== undefined ? { company_name: r.company_name } : {}),
-  ...(r.document_url !== undefined ? { document_url: r.document_url } : {}),
-  ...(r.image_url !== undefined ? { image_url: r.image_url } : {})
+  ...defined({ company_name: r.company_name, document_url: r.document_url, image_url: r.image_url })
 })
 
 export class Filings extends Context.Service<Filings, {

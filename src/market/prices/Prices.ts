@@ -25,6 +25,7 @@ import { parseTicker } from "../../../domain/market/Ticker.ts"
 import { Cursors } from "../../paging/Cursors.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
 import { sourcesOf } from "../provenance/Provenance.ts"
+import { defined } from "../../../domain/Objects.ts"
 
 export interface PricesQuery {
   readonly date_from?: string | undefined
@@ -128,7 +129,7 @@ export class Prices extends Context.Service<Prices, {
             ...(known(s.low[i]) !== undefined ? { low: s.low[i]! } : {}),
             close: s.close[i]!,
             ...(known(s.volume[i]) !== undefined ? { volume: s.volume[i]! } : {}),
-            ...(s.flag[i] !== undefined ? { flag: s.flag[i]! } : {})
+            ...defined({ flag: s.flag[i] })
           })
         }
         const more = end > lo && start >= lo

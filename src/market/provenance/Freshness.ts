@@ -16,7 +16,7 @@
  * (src/ingest/LiveWarming.ts), and freshness adds the crawl's progress and
  * last error per dataset.
  */
-import { karachiDate } from "../../../domain/market/Calendar.ts"
+import { karachiDate, wholeDays } from "../../../domain/Karachi.ts"
 import type { MarketSnapshot } from "../../../domain/market/Snapshot.ts"
 import { newsEventsOf } from "../../../domain/news/NewsSchemas.ts"
 import { Clock, Context, Effect, Layer, Option } from "effect"
@@ -30,6 +30,7 @@ import { MarketReadModel } from "../readmodel/ReadModel.ts"
 import { sourcesOf } from "./Provenance.ts"
 import { PortalCrawler } from "../../ingest/PortalCrawler.ts"
 import { crawlFreshness, makeLiveWarming } from "../../ingest/LiveWarming.ts"
+import { defined } from "../../../domain/Objects.ts"
 
 const AREAS = ["universe", "quote", "prices", "fundamentals", "profile", "financials", "dividends", "corporate_actions", "announcements", "index_membership", "news"]
 
@@ -72,8 +73,7 @@ export class Freshness extends Context.Service<Freshness, {
         return {
           now: new Date(now).toISOString(),
           source_mode: config.source,
-          ...(crawl !== undefined ? { crawl } : {}),
-          ...(snapshot.dataPack !== undefined ? { data_pack: snapshot.dataPack } : {}),
+          ...defined({ crawl, data_pack: snapshot.dataPack }),
           datasets: [...snapshot.datasets.values()].map((d) => {
             const asOfMs = Date.parse(d.as_of.length === 7 ? `${d.as_of}-01` : d.as_of)
             return {
@@ -87,11 +87,9 @@ export class Freshness extends Context.Service<Freshness, {
               loaded_at: d.loaded_at,
               recorded_in: `${d.repository}@${d.commit}`,
               licence: d.licence,
-              ...(d.coverage_symbols !== undefined ? { symbols: d.coverage_symbols } : {}),
-              ...(d.coverage_first !== undefined ? { first_date: d.coverage_first } : {}),
-              ...(d.coverage_last !== undefined ? { last_date: d.coverage_last } : {}),
-              ...(Number.isFinite(asOfMs) ? { age_days: Math.floor((now - asOfMs) / 86_400_000) } : {}),
-              ...(d.notes !== undefined ? { notes: d.notes } : {})
+              ...defined({ symbols: d.coverage_symbols, first_date: d.coverage_first, last_date: d.coverage_last }),
+              ...(Number.isFinite(asOfMs) ? { age_days: wholeDays(asOfMs, now) } : {}),
+              ...defined({ notes: d.notes })
             }
           })
         }
@@ -108,7 +106,7 @@ export class Freshness extends Context.Service<Freshness, {
             area,
             coverage: mine.length > 0 ? "recorded" as const : "unknown" as const,
             rows: mine.reduce((n, r) => n + r.rows, 0),
-            ...(firsts[0] !== undefined ? { first_date: firsts[0] } : {}),
+            ...defined({ first_date: firsts[0] }),
             ...(lasts.length > 0 ? { last_date: lasts[lasts.length - 1]! } : {}),
             sources: sourcesOf(snapshot, mine.map((r) => r.dataset))
           }

@@ -22,6 +22,7 @@ import type { QuoteRow } from "../../../domain/market/StoreRows.ts"
 import { parseTicker } from "../../../domain/market/Ticker.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
 import { sourcesOf } from "../provenance/Provenance.ts"
+import { defined } from "../../../domain/Objects.ts"
 
 export type QuoteError = InvalidSymbol | DataNotFound | DataStale | DataUnverified | SourceUnavailable
 
@@ -38,13 +39,15 @@ export const quoteRecord = (snapshot: MarketSnapshot, data: SymbolData, q: Quote
     symbol: q.symbol,
     status: "delayed",
     price: q.price,
-    ...(q.previous_close !== undefined ? { previous_close: q.previous_close } : {}),
-    ...(q.change !== undefined ? { change: q.change } : {}),
-    ...(q.change_pct !== undefined ? { change_pct: q.change_pct } : {}),
-    ...(q.open !== undefined ? { open: q.open } : {}),
-    ...(q.high !== undefined ? { high: q.high } : {}),
-    ...(q.low !== undefined ? { low: q.low } : {}),
-    ...(q.volume !== undefined ? { volume: q.volume } : {}),
+    ...defined({
+      previous_close: q.previous_close,
+      change: q.change,
+      change_pct: q.change_pct,
+      open: q.open,
+      high: q.high,
+      low: q.low,
+      volume: q.volume
+    }),
     as_of: q.as_of,
     basis: q.basis,
     stale,
@@ -55,9 +58,9 @@ export const quoteRecord = (snapshot: MarketSnapshot, data: SymbolData, q: Quote
         : exDividend === false
         ? "recorded payout history shows no ex day (the trading day after a payout's last buy date) on this trading day"
         : "no payout record for this symbol: undetermined",
-      recent_actions: actions.map((a) => ({ kind: a.kind, ...(a.ex_date !== undefined ? { ex_date: a.ex_date } : {}), details: a.details }))
+      recent_actions: actions.map((a) => ({ kind: a.kind, ...defined({ ex_date: a.ex_date }), details: a.details }))
     },
-    ...(source !== undefined ? { source } : {})
+    ...defined({ source })
   }
 }
 

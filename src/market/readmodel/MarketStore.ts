@@ -19,6 +19,160 @@ const PROJECT_BATCH = 64
 
 const f8 = (c: string) => `${c}::float8 AS ${c.split(".").pop()}`
 
+/** Reads rows with a query and decodes them with a row Schema; a failure is SOURCE_UNAVAILABLE. */
+const makeReader = (sql: SqlClient.SqlClient) => <S extends Schema.Codec<any, any>>(schema: S, query: string) =>
+  sql.unsafe(query).pipe(
+    Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(schema))),
+    storeUnavailable
+  )
+type Reader = ReturnType<typeof makeReader>
+
+// One batch of dirty pairs per transaction: short, so a single-connection store keeps serving others between them.
+const projectBatch = (sql: SqlClient.SqlClient, rows: Reader) => Effect.gen(function*() {
+  const dirty = yield* rows(
+    Schema.Struct({ symbol: Schema.String, series: Schema.String }),
+    `DELETE FROM price_series_dirty WHERE (symbol, series) IN
+       (SELECT symbol, series FROM price_series_dirty ORDER BY symbol, series LIMIT ${PROJECT_BATCH} FOR UPDATE SKIP LOCKED)
+     RETURNING symbol, series`
+  )
+  if (dirty.length === 0) return 0
+  const symbols = dirty.map((d) => d.symbol)
+  const series = dirty.map((d) => d.series)
+  const pairs = `(SELECT * FROM unnest($1::text[], $2::text[]) AS d(symbol, series))`
+  yield* sql.unsafe(`DELETE FROM price_series p USING ${pairs} d WHERE p.symbol = d.symbol AND p.series = d.series`, [
+    symbols,
+    series
+  ])
+  const bytes = (expr: string) => `string_agg(${expr}, ''::bytea ORDER BY p.date)`
+  const fig = (c: string) => bytes(`float8send(coalesce(p.${c}::float8, 'NaN'))`)
+  yield* sql.unsafe(
+    `INSERT INTO price_series (symbol, series, rows, dates, open, high, low, close, volume, datasets, dataset_index, flags)
+     SELECT p.symbol, p.series, count(*)::int,
+            ${bytes("int4send(p.date - DATE '1970-01-01')")},
+            ${fig("open")}, ${fig("high")}, ${fig("low")}, ${fig("close")}, ${fig("volume")},
+            g.datasets,
+            ${bytes("int2send((array_position(g.datasets, p.dataset) - 1)::int2)")},
+            coalesce(jsonb_object_agg((p.date - DATE '1970-01-01')::text, p.flag) FILTER (WHERE p.flag IS NOT NULL), '{}'::jsonb)
+     FROM daily_prices p
+     JOIN (SELECT x.symbol, x.series, array_agg(DISTINCT x.dataset ORDER BY x.dataset) AS datasets
+             FROM daily_prices x JOIN ${pairs} d ON d.symbol = x.symbol AND d.series = x.series
+            GROUP BY x.symbol, x.series) g ON g.symbol = p.symbol AND g.series = p.series
+     GROUP BY p.symbol, p.series, g.datasets`,
+    [symbols, series]
+  )
+  return dirty.length
+}).pipe(sql.withTransaction, storeUnavailable)
+
+// The price projection is tens of megabytes: read it in chunks so no single reply (and the driver's
+// receive buffer, which keeps the size of the largest reply) is that large.
+const seriesInChunks = (rows: Reader) => Effect.gen(function*() {
+  const out: Array<R.PriceSeriesRow> = []
+  let after = ""
+  while (true) {
+    const chunk = yield* rows(
+      R.PriceSeriesRow,
+      `SELECT symbol, series, rows::float8 AS rows, dates, open, high, low, close, volume, datasets, dataset_index, flags
+       FROM price_series WHERE symbol || '|' || series > '${after.replaceAll("'", "''")}'
+       ORDER BY symbol || '|' || series LIMIT ${SERIES_CHUNK}`
+    )
+    out.push(...chunk)
+    const last = chunk[chunk.length - 1]
+    if (chunk.length < SERIES_CHUNK || last === undefined) return out
+    after = `${last.symbol}|${last.series}`
+  }
+})
+
+/** The datasets, sectors, listed securities and indexes. */
+const catalogueRows = (rows: Reader) => Effect.gen(function*() {
+  return {
+    datasets: yield* rows(
+      R.DatasetRow,
+      `SELECT id, title, source, upstream, repository, commit, licence, recorded_at, as_of,
+              retrieved_at, ${iso("loaded_at")} AS loaded_at, rows::float8 AS rows, notes, coverage_symbols::float8 AS coverage_symbols,
+              coverage_first::text, coverage_last::text
+       FROM datasets ORDER BY id`
+    ),
+    sectors: yield* rows(R.SectorRow, `SELECT code, name, dataset FROM sectors`),
+    securities: yield* rows(
+      R.SecurityRow,
+      `SELECT symbol, name, sector_code, sector_name, security_type, search_text, dataset FROM securities`
+    ),
+    membership: yield* rows(
+      R.MembershipRow,
+      `SELECT index_code, symbol, effective_date::text, ${f8("weight_pct")}, dataset FROM index_membership`
+    ),
+    indexLevels: yield* rows(
+      R.IndexLevelRow,
+      `SELECT code, name, ${f8("level")}, ${f8("previous")}, as_of::text, previous_date::text, dataset FROM index_levels`
+    )
+  }
+})
+
+/** Prices and company figures: disagreements between price sources, quotes, fundamentals and profiles. */
+const quoteRows = (rows: Reader) => Effect.gen(function*() {
+  return {
+    disagreements: yield* rows(
+      R.DisagreementRow,
+      `SELECT symbol, ${f8("factor")}, ${f8("points")}, ${f8("agreeing")}, first_date::text, last_date::text, dataset
+       FROM price_disagreements`
+    ),
+    quotes: yield* rows(
+      R.QuoteRow,
+      `SELECT symbol, ${f8("price")}, ${f8("previous_close")}, ${f8("open")}, ${f8("high")}, ${f8("low")}, ${f8("change")},
+              ${f8("change_pct")}, ${f8("volume")}, ${iso("as_of")} AS as_of, basis, dataset FROM quotes`
+    ),
+    fundamentals: yield* rows(
+      R.FundamentalsRow,
+      `SELECT symbol, ${
+        ["market_cap", "price", "change_pct", "change_year_pct", "pe_ttm", "dividend_yield_pct", "free_float_shares",
+          "volume_30d_avg", "shares_outstanding", "face_value", "eps"].map(f8).join(", ")
+      }, listed_in, as_of, dataset FROM fundamentals`
+    ),
+    profiles: yield* rows(
+      R.ProfileRow,
+      `SELECT symbol, description, fiscal_year_end, ${
+        ["shares", "free_float_shares", "free_float_pct", "market_cap", "week52_low", "week52_high"].map(f8).join(", ")
+      }, ${iso("as_of")} AS as_of, dataset FROM company_profiles`
+    )
+  }
+})
+
+/** What companies report and announce: financial lines, ratios, payouts, corporate actions, announcements and news. */
+const companyRows = (rows: Reader) => Effect.gen(function*() {
+  return {
+    financialLines: yield* rows(
+      R.FinancialLineRow,
+      `SELECT symbol, period_type, period, fiscal_year::float8 AS fiscal_year, quarter::float8 AS quarter, line,
+              ${f8("value")}, units, dataset
+       FROM financial_lines ORDER BY symbol, period_type, fiscal_year DESC NULLS LAST, quarter DESC NULLS LAST, line`
+    ),
+    ratios: yield* rows(R.RatioRow, `SELECT symbol, period, name, ${f8("value")}, dataset FROM company_ratios`),
+    payouts: yield* rows(
+      R.PayoutRow,
+      `SELECT id, symbol, ${iso("announced_at")} AS announced_at, period_end::text, period_type, details, kind,
+              ${f8("percent")}, ${f8("amount_per_share")}, sequence, book_closure_from::text, book_closure_to::text, dataset
+       FROM payouts ORDER BY symbol, id`
+    ),
+    payoutCoverage: yield* rows(
+      R.PayoutCoverageRow,
+      `SELECT symbol, coverage, data_coverage_start::text, dataset FROM payout_coverage`
+    ),
+    actions: yield* rows(
+      R.ActionRow,
+      `SELECT id, symbol, kind, ex_date::text, ${f8("ratio")}, details, dataset FROM corporate_actions`
+    ),
+    announcements: yield* rows(
+      R.AnnouncementRow,
+      `SELECT id, symbol, company_name, ${iso("published_at")} AS published_at, title, document_url, image_url, revoked, dataset
+       FROM announcements`
+    ),
+    news: yield* rows(
+      R.NewsRow,
+      `SELECT id, symbol, title, url, ${iso("published_at")} AS published_at, event_date::text, republished, dataset FROM news_items`
+    )
+  }
+})
+
 export class MarketStore extends Context.Service<MarketStore, {
   /** The store's market version (bumped by a trigger on every market write). */
   readonly version: Effect.Effect<number, SourceUnavailable>
@@ -33,77 +187,18 @@ export class MarketStore extends Context.Service<MarketStore, {
       const sql = yield* SqlClient.SqlClient
       const database = yield* Database
 
-      const rows = <S extends Schema.Codec<any, any>>(schema: S, query: string) =>
-        sql.unsafe(query).pipe(
-          Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(schema))),
-          storeUnavailable
-        )
+      const rows = makeReader(sql)
 
       const version = rows(Schema.Struct({ version: Schema.Finite }), `SELECT version::float8 AS version FROM market_version`).pipe(
         Effect.map((r) => r[0]?.version ?? 0)
       )
 
-      // One batch of dirty pairs per transaction: short, so a single-connection store keeps serving others between them.
-      const projectBatch = Effect.gen(function*() {
-        const dirty = yield* rows(
-          Schema.Struct({ symbol: Schema.String, series: Schema.String }),
-          `DELETE FROM price_series_dirty WHERE (symbol, series) IN
-             (SELECT symbol, series FROM price_series_dirty ORDER BY symbol, series LIMIT ${PROJECT_BATCH} FOR UPDATE SKIP LOCKED)
-           RETURNING symbol, series`
-        )
-        if (dirty.length === 0) return 0
-        const symbols = dirty.map((d) => d.symbol)
-        const series = dirty.map((d) => d.series)
-        const pairs = `(SELECT * FROM unnest($1::text[], $2::text[]) AS d(symbol, series))`
-        yield* sql.unsafe(`DELETE FROM price_series p USING ${pairs} d WHERE p.symbol = d.symbol AND p.series = d.series`, [
-          symbols,
-          series
-        ])
-        const bytes = (expr: string) => `string_agg(${expr}, ''::bytea ORDER BY p.date)`
-        const fig = (c: string) => bytes(`float8send(coalesce(p.${c}::float8, 'NaN'))`)
-        yield* sql.unsafe(
-          `INSERT INTO price_series (symbol, series, rows, dates, open, high, low, close, volume, datasets, dataset_index, flags)
-           SELECT p.symbol, p.series, count(*)::int,
-                  ${bytes("int4send(p.date - DATE '1970-01-01')")},
-                  ${fig("open")}, ${fig("high")}, ${fig("low")}, ${fig("close")}, ${fig("volume")},
-                  g.datasets,
-                  ${bytes("int2send((array_position(g.datasets, p.dataset) - 1)::int2)")},
-                  coalesce(jsonb_object_agg((p.date - DATE '1970-01-01')::text, p.flag) FILTER (WHERE p.flag IS NOT NULL), '{}'::jsonb)
-           FROM daily_prices p
-           JOIN (SELECT x.symbol, x.series, array_agg(DISTINCT x.dataset ORDER BY x.dataset) AS datasets
-                   FROM daily_prices x JOIN ${pairs} d ON d.symbol = x.symbol AND d.series = x.series
-                  GROUP BY x.symbol, x.series) g ON g.symbol = p.symbol AND g.series = p.series
-           GROUP BY p.symbol, p.series, g.datasets`,
-          [symbols, series]
-        )
-        return dirty.length
-      }).pipe(sql.withTransaction, storeUnavailable)
-
       const projectPrices = Effect.gen(function*() {
         let total = 0
         while (true) {
-          const n = yield* projectBatch
+          const n = yield* projectBatch(sql, rows)
           total += n
           if (n < PROJECT_BATCH) return total
-        }
-      })
-
-      // The price projection is tens of megabytes: read it in chunks so no single reply (and the driver's
-      // receive buffer, which keeps the size of the largest reply) is that large.
-      const seriesInChunks = Effect.gen(function*() {
-        const out: Array<R.PriceSeriesRow> = []
-        let after = ""
-        while (true) {
-          const chunk = yield* rows(
-            R.PriceSeriesRow,
-            `SELECT symbol, series, rows::float8 AS rows, dates, open, high, low, close, volume, datasets, dataset_index, flags
-             FROM price_series WHERE symbol || '|' || series > '${after.replaceAll("'", "''")}'
-             ORDER BY symbol || '|' || series LIMIT ${SERIES_CHUNK}`
-          )
-          out.push(...chunk)
-          const last = chunk[chunk.length - 1]
-          if (chunk.length < SERIES_CHUNK || last === undefined) return out
-          after = `${last.symbol}|${last.series}`
         }
       })
 
@@ -116,80 +211,10 @@ export class MarketStore extends Context.Service<MarketStore, {
         return {
           version: v,
           dataPack: dataPack[0]?.v,
-          datasets: yield* rows(
-            R.DatasetRow,
-            `SELECT id, title, source, upstream, repository, commit, licence, recorded_at, as_of,
-                    retrieved_at, ${iso("loaded_at")} AS loaded_at, rows::float8 AS rows, notes, coverage_symbols::float8 AS coverage_symbols,
-                    coverage_first::text, coverage_last::text
-             FROM datasets ORDER BY id`
-          ),
-          sectors: yield* rows(R.SectorRow, `SELECT code, name, dataset FROM sectors`),
-          securities: yield* rows(
-            R.SecurityRow,
-            `SELECT symbol, name, sector_code, sector_name, security_type, search_text, dataset FROM securities`
-          ),
-          membership: yield* rows(
-            R.MembershipRow,
-            `SELECT index_code, symbol, effective_date::text, ${f8("weight_pct")}, dataset FROM index_membership`
-          ),
-          indexLevels: yield* rows(
-            R.IndexLevelRow,
-            `SELECT code, name, ${f8("level")}, ${f8("previous")}, as_of::text, previous_date::text, dataset FROM index_levels`
-          ),
-          disagreements: yield* rows(
-            R.DisagreementRow,
-            `SELECT symbol, ${f8("factor")}, ${f8("points")}, ${f8("agreeing")}, first_date::text, last_date::text, dataset
-             FROM price_disagreements`
-          ),
-          quotes: yield* rows(
-            R.QuoteRow,
-            `SELECT symbol, ${f8("price")}, ${f8("previous_close")}, ${f8("open")}, ${f8("high")}, ${f8("low")}, ${f8("change")},
-                    ${f8("change_pct")}, ${f8("volume")}, ${iso("as_of")} AS as_of, basis, dataset FROM quotes`
-          ),
-          fundamentals: yield* rows(
-            R.FundamentalsRow,
-            `SELECT symbol, ${
-              ["market_cap", "price", "change_pct", "change_year_pct", "pe_ttm", "dividend_yield_pct", "free_float_shares",
-                "volume_30d_avg", "shares_outstanding", "face_value", "eps"].map(f8).join(", ")
-            }, listed_in, as_of, dataset FROM fundamentals`
-          ),
-          profiles: yield* rows(
-            R.ProfileRow,
-            `SELECT symbol, description, fiscal_year_end, ${
-              ["shares", "free_float_shares", "free_float_pct", "market_cap", "week52_low", "week52_high"].map(f8).join(", ")
-            }, ${iso("as_of")} AS as_of, dataset FROM company_profiles`
-          ),
-          financialLines: yield* rows(
-            R.FinancialLineRow,
-            `SELECT symbol, period_type, period, fiscal_year::float8 AS fiscal_year, quarter::float8 AS quarter, line,
-                    ${f8("value")}, units, dataset
-             FROM financial_lines ORDER BY symbol, period_type, fiscal_year DESC NULLS LAST, quarter DESC NULLS LAST, line`
-          ),
-          ratios: yield* rows(R.RatioRow, `SELECT symbol, period, name, ${f8("value")}, dataset FROM company_ratios`),
-          payouts: yield* rows(
-            R.PayoutRow,
-            `SELECT id, symbol, ${iso("announced_at")} AS announced_at, period_end::text, period_type, details, kind,
-                    ${f8("percent")}, ${f8("amount_per_share")}, sequence, book_closure_from::text, book_closure_to::text, dataset
-             FROM payouts ORDER BY symbol, id`
-          ),
-          payoutCoverage: yield* rows(
-            R.PayoutCoverageRow,
-            `SELECT symbol, coverage, data_coverage_start::text, dataset FROM payout_coverage`
-          ),
-          actions: yield* rows(
-            R.ActionRow,
-            `SELECT id, symbol, kind, ex_date::text, ${f8("ratio")}, details, dataset FROM corporate_actions`
-          ),
-          announcements: yield* rows(
-            R.AnnouncementRow,
-            `SELECT id, symbol, company_name, ${iso("published_at")} AS published_at, title, document_url, image_url, revoked, dataset
-             FROM announcements`
-          ),
-          news: yield* rows(
-            R.NewsRow,
-            `SELECT id, symbol, title, url, ${iso("published_at")} AS published_at, event_date::text, republished, dataset FROM news_items`
-          ),
-          series: yield* seriesInChunks
+          ...(yield* catalogueRows(rows)),
+          ...(yield* quoteRows(rows)),
+          ...(yield* companyRows(rows)),
+          series: yield* seriesInChunks(rows)
         } satisfies R.StoreRows
       })
       // On PostgreSQL, one consistent view of every table (a concurrent ingest shows in the next build, whole). The

@@ -16,9 +16,10 @@
  */
 import { analytics as analyticsOf, type LatestQuote } from "../../../domain/market/Analytics.ts"
 import type { AnalyticsFigures, ScreenFigures, SectorMedians, TechnicalsFigures } from "../../../domain/market/AnalyticsSchemas.ts"
-import { defined } from "../../../domain/market/Figures.ts"
+import { defined } from "../../../domain/Objects.ts"
 import { seriesBasis } from "../../../domain/market/Restated.ts"
-import { exDividendOn, screenFigures, type ScreenTable, screenTable } from "../../../domain/market/Screener.ts"
+import { type ScreenTable, screenTable } from "../../../domain/market/Screener.ts"
+import { exDividendOn, screenFigures } from "../../../domain/market/ScreenerFigures.ts"
 import type { MarketSnapshot, SymbolData } from "../../../domain/market/Snapshot.ts"
 import { technicals as technicalsOf } from "../../../domain/market/Technicals.ts"
 import { type FundamentalsInput, type PeerFigures, peerFigures, type PriceInput, sectorMedians, type TrailingYieldInput } from "../../../domain/market/Valuation.ts"

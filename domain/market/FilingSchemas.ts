@@ -1,0 +1,113 @@
+/**
+ * What a company reports and announces, as served: financial statements,
+ * dividends, corporate actions, announcements and news.
+ */
+import { Schema } from "effect"
+import { Instant, IsoDate, Num, opt, Page, Source } from "./RecordParts.ts"
+
+export const FinancialLine = Schema.Struct({
+  line: Schema.String,
+  value: Num,
+  units: Schema.Literals(["thousands", "rupees"])
+})
+export const FinancialPeriod = Schema.Struct({
+  period: Schema.String,
+  period_type: Schema.Literals(["annual", "quarterly"]),
+  fiscal_year: opt(Schema.Int),
+  quarter: opt(Schema.Int),
+  fiscal_year_end: opt(Schema.String),
+  lines: Schema.Array(FinancialLine)
+})
+export const Financials = Schema.Struct({
+  symbol: Schema.String,
+  statement: Schema.Literal("income"),
+  units: Schema.String,
+  coverage: Schema.Literals(["recorded", "unknown"]),
+  periods: Schema.Array(FinancialPeriod),
+  sources: Schema.Array(Source)
+})
+
+export const DividendRow = Schema.Struct({
+  fiscal_year: opt(Schema.Int),
+  period_end: opt(IsoDate),
+  period_label: opt(Schema.String),
+  calendar_year: opt(Schema.Int),
+  ex_date: opt(IsoDate.annotate({
+    description: "The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date, before the book closure starts"
+  })),
+  book_closure_from: opt(IsoDate.annotate({ description: "Start of the exchange's book closure" })),
+  ex_date_corrected: opt(Schema.Literal(true).annotate({ description: "The closure start was published before the announcement; its year was moved forward" })),
+  ex_date_as_published: opt(IsoDate.annotate({ description: "The closure start as published, when corrected" })),
+  book_closure_to: opt(IsoDate),
+  last_buy_date: opt(IsoDate),
+  announced_at: opt(Instant),
+  kind: Schema.Literals(["cash", "bonus", "right"]),
+  sequence: opt(Schema.String),
+  percent: opt(Num),
+  amount_per_share: opt(Num.annotate({ description: "Rupees per share (percent × face value)" })),
+  details: Schema.String
+})
+export const Dividends = Schema.Struct({
+  symbol: Schema.String,
+  coverage: Schema.Literals(["recorded", "unknown"]),
+  data_coverage_start: opt(IsoDate),
+  face_value: opt(Num),
+  ttm_dividend_percent: opt(Num.annotate({ description: "Trailing 12 months of cash payouts, in percent of face value" })),
+  ttm_dividend_per_share: opt(Num.annotate({ description: "Rupees; only when the face value is known" })),
+  ttm_dividend_yield_pct: opt(Num),
+  ttm_from: opt(IsoDate.annotate({ description: "Start (exclusive) of the trailing 12-month window" })),
+  ttm_to: opt(IsoDate.annotate({
+    description: "End of the trailing window: today, or the end of the payout record when it stops earlier (then the figure is as of that date)"
+  })),
+  years_paid: opt(Schema.Int.annotate({ description: "Of the last five calendar years covered by the record (years_covered), how many had a cash payout" })),
+  years_covered: opt(Schema.Int.annotate({ description: "How many of the last five calendar years the payout record covers; fewer than 5 = a partial measure" })),
+  items: Schema.Array(DividendRow),
+  sources: Schema.Array(Source)
+})
+
+export const CorporateAction = Schema.Struct({
+  kind: Schema.String,
+  ex_date: opt(IsoDate),
+  ratio: opt(Num),
+  details: Schema.String,
+  dataset: Schema.String
+})
+export const CorporateActions = Schema.Struct({
+  symbol: Schema.String,
+  items: Schema.Array(CorporateAction),
+  sources: Schema.Array(Source)
+})
+
+export const Announcement = Schema.Struct({
+  id: Schema.String,
+  symbol: Schema.String,
+  company_name: opt(Schema.String),
+  published_at: Instant,
+  title: Schema.String,
+  document_url: opt(Schema.String),
+  image_url: opt(Schema.String),
+  revoked: Schema.Boolean,
+  source_type: Schema.Literal("filing")
+})
+export const Announcements = Schema.Struct({
+  ...Page.fields,
+  items: Schema.Array(Announcement),
+  sources: Schema.Array(Source)
+})
+
+export const NewsItem = Schema.Struct({
+  id: Schema.String,
+  symbol: opt(Schema.String),
+  title: Schema.String,
+  url: opt(Schema.String),
+  published_at: Instant,
+  event_date: opt(IsoDate),
+  republished: Schema.Boolean
+})
+export const News = Schema.Struct({
+  coverage: Schema.Literals(["recorded", "unknown"]),
+  note: opt(Schema.String),
+  ...Page.fields,
+  items: Schema.Array(NewsItem)
+})
+
