@@ -87,6 +87,44 @@ const valueOf = (f: ScreenFigures, ms: Measure): number | undefined => {
   return v !== undefined && Number.isFinite(v) ? v : undefined
 }
 
+/** Two symbols: per measure the stronger band wins a point. */
+const headToHead = (figures: ReadonlyArray<ScreenFigures>, symbols: ReadonlyArray<string>) => {
+  const points = [0, 0]
+  const measures = MEASURES.map((ms) => {
+    const vs = figures.map((f) => valueOf(f, ms))
+    const bands = vs.map((v) => (v === undefined ? undefined : band(ms, v)))
+    const values = figures.map((f, i) => ({
+      symbol: f.symbol,
+      ...defined({ value: vs[i], band: bands[i] })
+    }))
+    const [a, b] = bands
+    const base = { measure: ms.measure, better: ms.better, bands: ms.text, values }
+    if (a === undefined || b === undefined) return { ...base, outcome: "unknown" as const }
+    if (a === b) return { ...base, outcome: "tie" as const }
+    const w = a > b ? 0 : 1
+    points[w]!++
+    return { ...base, winner: symbols[w]!, outcome: "win" as const }
+  })
+  const totals = symbols.map((symbol, i) => ({ symbol, points: points[i]! }))
+  return { measures, totals, ...(points[0] !== points[1] ? { leader: symbols[points[0]! > points[1]! ? 0 : 1]! } : {}) }
+}
+
+/** Three or more symbols: per measure the best known value wins. */
+const perMetric = (figures: ReadonlyArray<ScreenFigures>) =>
+  MEASURES.map((ms) => {
+    const values = figures.map((f) => {
+      const v = valueOf(f, ms)
+      return { symbol: f.symbol, ...defined({ value: v }) }
+    })
+    const known = values.filter((v): v is { symbol: string; value: number } => v.value !== undefined)
+    const best = known.length === 0
+      ? undefined
+      : ms.better === "higher"
+      ? Math.max(...known.map((v) => v.value))
+      : Math.min(...known.map((v) => v.value))
+    return { measure: ms.measure, better: ms.better, values, winners: known.filter((v) => v.value === best).map((v) => v.symbol) }
+  })
+
 /** Compares the symbols of `raw`, looking up each one's figures; a failure names its reason. */
 export const compare = (
   raw: string,
@@ -102,50 +140,20 @@ export const compare = (
   }
   const symbols = figures.map((f) => f.symbol)
   if (figures.length === 2) {
-    const points = [0, 0]
-    const measures = MEASURES.map((ms) => {
-      const vs = figures.map((f) => valueOf(f, ms))
-      const bands = vs.map((v) => (v === undefined ? undefined : band(ms, v)))
-      const values = figures.map((f, i) => ({
-        symbol: f.symbol,
-        ...defined({ value: vs[i], band: bands[i] })
-      }))
-      const [a, b] = bands
-      const base = { measure: ms.measure, better: ms.better, bands: ms.text, values }
-      if (a === undefined || b === undefined) return { ...base, outcome: "unknown" as const }
-      if (a === b) return { ...base, outcome: "tie" as const }
-      const w = a > b ? 0 : 1
-      points[w]!++
-      return { ...base, winner: symbols[w]!, outcome: "win" as const }
-    })
-    const totals = symbols.map((symbol, i) => ({ symbol, points: points[i]! }))
     return {
       comparison: {
         symbols,
         mode: "head_to_head",
-        head_to_head: { measures, totals, ...(points[0] !== points[1] ? { leader: symbols[points[0]! > points[1]! ? 0 : 1]! } : {}) },
+        head_to_head: headToHead(figures, symbols),
         rule: "Per measure the stronger band wins 1 point; equal bands tie; an unknown value scores nobody. Bands are documented per measure."
       }
     }
   }
-  const metrics = MEASURES.map((ms) => {
-    const values = figures.map((f) => {
-      const v = valueOf(f, ms)
-      return { symbol: f.symbol, ...defined({ value: v }) }
-    })
-    const known = values.filter((v): v is { symbol: string; value: number } => v.value !== undefined)
-    const best = known.length === 0
-      ? undefined
-      : ms.better === "higher"
-      ? Math.max(...known.map((v) => v.value))
-      : Math.min(...known.map((v) => v.value))
-    return { measure: ms.measure, better: ms.better, values, winners: known.filter((v) => v.value === best).map((v) => v.symbol) }
-  })
   return {
     comparison: {
       symbols,
       mode: "per_metric",
-      metrics,
+      metrics: perMetric(figures),
       rule: "Per measure the best known value wins (several winners on an exact tie; none when no value is known)."
     }
   }

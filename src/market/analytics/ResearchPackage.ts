@@ -41,6 +41,39 @@ export const researchInstant = (now: number, symbol: string): { readonly at: num
   return { at, until: at + RESEARCH_WINDOW_MS }
 }
 
+/** The symbol's news, one item per event (several sources of one story are one event), newest first. */
+const newsEvents = (snapshot: MarketSnapshot, symbol: string) =>
+  newsEventsOf(snapshot.news.filter((n) => n.symbol === symbol)).slice(0, RESEARCH_NEWS)
+
+const newsItem = (n: ReturnType<typeof newsEvents>[number], symbol: string) => ({
+  id: n.id,
+  title: n.title,
+  published_at: n.published_at,
+  republished: n.republished,
+  symbol,
+  url: n.url,
+  ...defined({ event_date: n.event_date })
+})
+
+/** Who the company is: name, type, listing, sector and profile. */
+const profileOf = (data: SymbolData) => {
+  const s = data.security, profile = data.profile
+  return {
+    symbol: s.symbol,
+    name: s.name,
+    security_type: s.security_type,
+    listed_in: data.fundamentals?.listed_in ?? [],
+    inside_kse100: data.kse100 !== undefined,
+    ...defined({
+      sector: s.sector_name,
+      sector_code: s.sector_code,
+      kse100_weight_pct: data.kse100?.weight_pct,
+      description: profile?.description,
+      fiscal_year_end: profile?.fiscal_year_end
+    })
+  }
+}
+
 /** The package of one listed symbol, dated `at` (from `researchInstant`); `day` must be the figures of at's Karachi day. */
 export const researchOf = (
   snapshot: MarketSnapshot,
@@ -58,17 +91,8 @@ export const researchOf = (
   const value = valuation({ symbol, ...(inputs !== undefined ? inputs : {}) })
   const dividends = dividendsOf(snapshot, data, karachiDate(at))
   const filings = data.announcements.slice(0, RESEARCH_FILINGS).map(announcementItem)
-  // One item per news event (several sources of one story are one event).
-  const events = newsEventsOf(snapshot.news.filter((n) => n.symbol === symbol)).slice(0, RESEARCH_NEWS)
-  const news = events.map((n) => ({
-    id: n.id,
-    title: n.title,
-    published_at: n.published_at,
-    republished: n.republished,
-    symbol,
-    url: n.url,
-    ...defined({ event_date: n.event_date })
-  }))
+  const events = newsEvents(snapshot, symbol)
+  const news = events.map((n) => newsItem(n, symbol))
   const { analytics, technicals } = figures
   const profile = data.profile
   const datasets = [
@@ -86,20 +110,7 @@ export const researchOf = (
   return {
     symbol,
     generated_at: new Date(at).toISOString(),
-    profile: {
-      symbol,
-      name: s.name,
-      security_type: s.security_type,
-      listed_in: data.fundamentals?.listed_in ?? [],
-      inside_kse100: data.kse100 !== undefined,
-      ...defined({
-        sector: s.sector_name,
-        sector_code: s.sector_code,
-        kse100_weight_pct: data.kse100?.weight_pct,
-        description: profile?.description,
-        fiscal_year_end: profile?.fiscal_year_end
-      })
-    },
+    profile: profileOf(data),
     ...(quote !== undefined ? { quote, quote_age_seconds: Math.max(0, Math.floor((at - Date.parse(quote.as_of)) / 1_000)) } : {}),
     ...defined({ analytics, technicals }),
     valuation: value,

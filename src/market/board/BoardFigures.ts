@@ -17,7 +17,7 @@ import { repairExDate } from "../../../domain/market/Dividends.ts"
 import type { IndexLevelSummary } from "../../../domain/market/MarketSchemas.ts"
 import { type SectorFigures, sectorFigures, type SectorMember } from "../../../domain/market/Sectors.ts"
 import type { MarketSnapshot, SymbolData } from "../../../domain/market/Snapshot.ts"
-import type { IndexLevelRow } from "../../../domain/market/StoreRows.ts"
+import type { IndexLevelRow, QuoteRow, SecurityRow } from "../../../domain/market/StoreRows.ts"
 import { defined } from "../../../domain/Objects.ts"
 
 /** Movers per list (gainers, losers, most active). */
@@ -85,8 +85,8 @@ const markersOn = (data: SymbolData, date: string, datasets: Set<string>): Reado
 const byCapThenSymbol = (a: SectorMember, b: SectorMember) =>
   (b.market_cap ?? -1) - (a.market_cap ?? -1) || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0)
 
-/** Derives the board, sector and index figures of a snapshot. */
-export const boardFigures = (snapshot: MarketSnapshot): BoardFigures => {
+/** The latest recorded session: the Karachi date of the newest quote. */
+const latestSession = (snapshot: MarketSnapshot) => {
   let date: string | undefined
   for (const data of snapshot.symbols.values()) {
     const q = data.quote
@@ -94,46 +94,38 @@ export const boardFigures = (snapshot: MarketSnapshot): BoardFigures => {
     const day = karachiDate(Date.parse(q.as_of))
     if (date === undefined || day > date) date = day
   }
-  const quoteDatasets = new Set<string>()
-  const quoteBases = new Set<string>()
-  const markerDatasets = new Set<string>()
-  const fundamentalsDatasets = new Set<string>()
-  const lines: Array<SectorMember> = []
-  for (const security of snapshot.securities) {
-    const data = snapshot.symbols.get(security.symbol)!
-    const q = data.quote
-    const f = data.fundamentals
-    const ofDay = q !== undefined && date !== undefined && karachiDate(Date.parse(q.as_of)) === date
-    if (ofDay) {
-      quoteDatasets.add(q.dataset)
-      quoteBases.add(q.basis)
-    }
-    if (f !== undefined) fundamentalsDatasets.add(f.dataset)
-    const markers = ofDay ? markersOn(data, date!, markerDatasets) : []
-    lines.push({
-      symbol: security.symbol,
-      name: security.name,
-      ...defined({ sector_code: security.sector_code }),
-      security_type: security.security_type,
-      inside_kse100: data.kse100 !== undefined,
-      ...(ofDay
-        ? {
-          price: q.price,
-          ...defined({ previous_close: q.previous_close, change: q.change, change_pct: q.change_pct, volume: q.volume })
-        }
-        : {}),
-      ...(markers.length > 0 ? { ex_markers: markers } : {}),
-      ...defined({
-        market_cap: f?.market_cap,
-        pe_ttm: f?.pe_ttm,
-        eps: f?.eps,
-        dividend_yield_pct: f?.dividend_yield_pct
-      }),
-      ...(data.zeroShown.pe ? { pe_zero_shown: true } : {}),
-      ...(data.zeroShown.dividend_yield ? { yield_zero_shown: true } : {})
-    })
+  return date
+}
+
+/** One security's line on the board: its quote only when it is of the session `ofDay`. */
+const boardLine = (security: SecurityRow, data: SymbolData, ofDay: QuoteRow | undefined, markers: ReadonlyArray<ExMarker>): SectorMember => {
+  const f = data.fundamentals
+  return {
+    symbol: security.symbol,
+    name: security.name,
+    ...defined({ sector_code: security.sector_code }),
+    security_type: security.security_type,
+    inside_kse100: data.kse100 !== undefined,
+    ...(ofDay
+      ? {
+        price: ofDay.price,
+        ...defined({ previous_close: ofDay.previous_close, change: ofDay.change, change_pct: ofDay.change_pct, volume: ofDay.volume })
+      }
+      : {}),
+    ...(markers.length > 0 ? { ex_markers: markers } : {}),
+    ...defined({
+      market_cap: f?.market_cap,
+      pe_ttm: f?.pe_ttm,
+      eps: f?.eps,
+      dividend_yield_pct: f?.dividend_yield_pct
+    }),
+    ...(data.zeroShown.pe ? { pe_zero_shown: true } : {}),
+    ...(data.zeroShown.dividend_yield ? { yield_zero_shown: true } : {})
   }
-  const listed: ReadonlySet<string> = new Set(snapshot.securities.map((s) => s.symbol))
+}
+
+/** Lines by sector code, largest market cap first. */
+const sectorGroups = (lines: ReadonlyArray<SectorMember>) => {
   const members = new Map<string, Array<SectorMember>>()
   for (const line of lines) {
     if (line.sector_code === undefined) continue
@@ -142,14 +134,43 @@ export const boardFigures = (snapshot: MarketSnapshot): BoardFigures => {
     else members.set(line.sector_code, [line])
   }
   for (const group of members.values()) group.sort(byCapThenSymbol)
+  return members
+}
+
+/** What the breadth of session `date` rests on. */
+const sessionBasis = (date: string | undefined, quoteBases: ReadonlySet<string>, quoteDatasets: ReadonlySet<string>) => {
   const bases = [...quoteBases].map((b) => (b === "daily_close" ? "daily closes" : "delayed intraday board readings")).join(" and ")
+  return date === undefined
+    ? "no quote is recorded"
+    : `Every listed security except debt, by its delayed quote of ${date} (${bases}; ${[...quoteDatasets].join(", ")}): ` +
+      "advancers, decliners and unchanged by the sign of the change from the previous close; not_priced: no trade " +
+      `that day, no previous close, or no quote of ${date}`
+}
+
+/** Derives the board, sector and index figures of a snapshot. */
+export const boardFigures = (snapshot: MarketSnapshot): BoardFigures => {
+  const date = latestSession(snapshot)
+  const quoteDatasets = new Set<string>()
+  const quoteBases = new Set<string>()
+  const markerDatasets = new Set<string>()
+  const fundamentalsDatasets = new Set<string>()
+  const lines: Array<SectorMember> = []
+  for (const security of snapshot.securities) {
+    const data = snapshot.symbols.get(security.symbol)!
+    const q = data.quote
+    const ofDay = q !== undefined && date !== undefined && karachiDate(Date.parse(q.as_of)) === date ? q : undefined
+    if (ofDay) {
+      quoteDatasets.add(ofDay.dataset)
+      quoteBases.add(ofDay.basis)
+    }
+    if (data.fundamentals !== undefined) fundamentalsDatasets.add(data.fundamentals.dataset)
+    lines.push(boardLine(security, data, ofDay, ofDay ? markersOn(data, date!, markerDatasets) : []))
+  }
+  const listed: ReadonlySet<string> = new Set(snapshot.securities.map((s) => s.symbol))
+  const members = sectorGroups(lines)
   return {
     date,
-    basis: date === undefined
-      ? "no quote is recorded"
-      : `Every listed security except debt, by its delayed quote of ${date} (${bases}; ${[...quoteDatasets].join(", ")}): ` +
-        "advancers, decliners and unchanged by the sign of the change from the previous close; not_priced: no trade " +
-        `that day, no previous close, or no quote of ${date}`,
+    basis: sessionBasis(date, quoteBases, quoteDatasets),
     lines,
     listed,
     breadth: breadth(lines, listed),

@@ -16,7 +16,7 @@ import { seriesBasis } from "../../../domain/market/Restated.ts"
 import { COMPANIES_DEFAULT_LIMIT, SEARCH_MAX } from "../../../domain/market/Limits.ts"
 import type { CompaniesPage, Company, Quote, SearchResult, Stock } from "../../../domain/market/Schemas.ts"
 import type { TechnicalsFigures } from "../../../domain/market/TechnicalsSchema.ts"
-import { indexAtOrBefore } from "../../../domain/market/Series.ts"
+import { indexAtOrBefore, type PriceSeries } from "../../../domain/market/Series.ts"
 import type { MarketSnapshot, SymbolData } from "../../../domain/market/Snapshot.ts"
 import { median } from "../../../domain/market/Stats.ts"
 import type { SecurityRow } from "../../../domain/market/StoreRows.ts"
@@ -96,16 +96,9 @@ export const companyOf = (snapshot: MarketSnapshot, data: SymbolData, now: numbe
   return { company, div }
 }
 
-/** The full-company payload; `technicals` are the symbol's memoised figures (Analytics). */
-export const stockOf = (
-  snapshot: MarketSnapshot,
-  data: SymbolData,
-  now: number,
-  technicals?: TechnicalsFigures | undefined
-): typeof Stock.Type => {
-  const { company: c, div } = companyOf(snapshot, data, now)
-  const symbol = c.symbol
-  const peers = (c.sector !== undefined ? snapshot.sectorMembers.get(c.sector) ?? [] : []).flatMap((p) => {
+/** The sector's other lines with their P/E and yield, largest market cap first. */
+const peersOf = (snapshot: MarketSnapshot, sector: string | undefined) =>
+  (sector !== undefined ? snapshot.sectorMembers.get(sector) ?? [] : []).flatMap((p) => {
     const peer = snapshot.symbols.get(p)
     if (peer === undefined) return []
     return {
@@ -114,48 +107,53 @@ export const stockOf = (
       ...defined({ pe_ttm: peer.fundamentals?.pe_ttm, dividend_yield_pct: peer.fundamentals?.dividend_yield_pct })
     }
   })
-  // Medians, never means; loss-makers (no positive P/E) are left out of the P/E median; a non-payer's
-  // yield, shown as 0 by the exchange on a priced line, enters the yield median as 0 (domain/market/Sectors.ts).
+
+/**
+ * Medians, never means; loss-makers (no positive P/E) are left out of the P/E median; a non-payer's yield, shown
+ * as 0 by the exchange on a priced line, enters the yield median as 0 (domain/market/Sectors.ts).
+ */
+const sectorMedians = (snapshot: MarketSnapshot, peers: ReturnType<typeof peersOf>) => {
   const pes = peers.map((p) => p.pe_ttm).filter((v): v is number => v !== undefined && v > 0)
   const yields = peers.flatMap((p) =>
     p.dividend_yield_pct !== undefined ? [p.dividend_yield_pct] : snapshot.symbols.get(p.symbol)?.zeroShown.dividend_yield ? [0] : []
   )
-  const medPe = median(pes)
-  const medYield = median(yields)
+  return { ...defined({ pe_ttm: median(pes), dividend_yield_pct: median(yields) }), pe_peers: pes.length, yield_peers: yields.length }
+}
+
+/** The one 52-week window (Figures.ts week52Start) of clean closes, ending on the quote's Karachi day, as /analytics uses it. */
+const week52Closes = (s: PriceSeries, quoteAsOf: string) => {
+  const from = week52Start(karachiDate(Date.parse(quoteAsOf)))
+  let hi = -Infinity, lo = Infinity, first: string | undefined, lastDate: string | undefined
+  for (let i = indexAtOrBefore(s, addDays(from, -1)) + 1; i < s.dates.length; i++) {
+    if (s.flag[i] !== undefined) continue
+    const close = s.close[i]!
+    if (close > hi) hi = close
+    if (close < lo) lo = close
+    first ??= s.dates[i]
+    lastDate = s.dates[i]
+  }
+  return first !== undefined && lastDate !== undefined ? { high: hi, low: lo, from: first, to: lastDate, basis: "close" as const } : undefined
+}
+
+/** The full-company payload; `technicals` are the symbol's memoised figures (Analytics). */
+export const stockOf = (
+  snapshot: MarketSnapshot,
+  data: SymbolData,
+  now: number,
+  technicals?: TechnicalsFigures | undefined
+): typeof Stock.Type => {
+  const { company: c, div } = companyOf(snapshot, data, now)
+  const peers = peersOf(snapshot, c.sector)
   const last = c.quote
   const s = data.prices
-  let week52: { high: number; low: number; from: string; to: string; basis: "close" } | undefined
-  if (last !== undefined && s !== undefined) {
-    // The one 52-week window (Figures.ts week52Start), ending on the quote's Karachi day, as /analytics uses it.
-    const from = week52Start(karachiDate(Date.parse(last.as_of)))
-    let hi = -Infinity, lo = Infinity, first: string | undefined, lastDate: string | undefined
-    for (let i = indexAtOrBefore(s, addDays(from, -1)) + 1; i < s.dates.length; i++) {
-      if (s.flag[i] !== undefined) continue
-      const close = s.close[i]!
-      if (close > hi) hi = close
-      if (close < lo) lo = close
-      first ??= s.dates[i]
-      lastDate = s.dates[i]
-    }
-    if (first !== undefined && lastDate !== undefined) week52 = { high: hi, low: lo, from: first, to: lastDate, basis: "close" }
-  }
+  const week52 = last !== undefined && s !== undefined ? week52Closes(s, last.as_of) : undefined
   const ratio = (name: string) => data.ratios.find((r) => r.name === name)?.value
   // Bounds of the next trading session after the quote's day, from its close (the session they apply to is served).
   const bounds = last ? nextSessionBounds(last.price, karachiDate(Date.parse(last.as_of))) : undefined
-  const marginPct = ratio("Net Profit Margin (%)")
-  const growthPct = ratio("EPS Growth (%)")
   return {
     ...c,
-    peers: peers.filter((p) => p.symbol !== symbol).slice(0, PEERS_IN_STOCK),
-    ...(c.sector !== undefined
-      ? {
-        sector_medians: {
-          ...defined({ pe_ttm: medPe, dividend_yield_pct: medYield }),
-          pe_peers: pes.length,
-          yield_peers: yields.length
-        }
-      }
-      : {}),
+    peers: peers.filter((p) => p.symbol !== c.symbol).slice(0, PEERS_IN_STOCK),
+    ...(c.sector !== undefined ? { sector_medians: sectorMedians(snapshot, peers) } : {}),
     dividends: div.items,
     filings: data.announcements.slice(0, FILINGS_IN_STOCK).map(announcementItem),
     financials: financialsOf(snapshot, data).periods,
@@ -165,7 +163,7 @@ export const stockOf = (
       ...(bounds && last ? {
         circuit_breaker: { lower: bounds.lower, upper: bounds.upper, session: bounds.session, previous_close: last.price, rule: bounds.rule }
       } : {}),
-      ...defined({ net_margin_pct: marginPct, eps_growth_pct: growthPct })
+      ...defined({ net_margin_pct: ratio("Net Profit Margin (%)"), eps_growth_pct: ratio("EPS Growth (%)") })
     },
     ...defined({ technicals })
   }

@@ -83,6 +83,28 @@ export const windowStats = (s: PriceSeries, lo: number, hi: number) => {
 
 type PricesError = InvalidSymbol | InvalidRequest | DataNotFound | SourceUnavailable
 
+/** One row of a price history: unknown figures are absent keys. */
+const priceItem = (s: PriceSeries, i: number) => ({
+  date: s.dates[i]!,
+  ...defined({ open: known(s.open[i]), high: known(s.high[i]), low: known(s.low[i]) }),
+  close: s.close[i]!,
+  ...defined({ volume: known(s.volume[i]), flag: s.flag[i] })
+})
+
+/** A date window is either a named range or date_from..date_to, in order. */
+const checkWindow = (q: PricesQuery) =>
+  q.date_from && q.date_to && q.date_from > q.date_to
+    ? Effect.fail(new InvalidRequest({ message: `query field \`date_from\` (${q.date_from}) is after \`date_to\` (${q.date_to})` }))
+    : q.range && (q.date_from || q.date_to)
+    ? Effect.fail(new InvalidRequest({ message: "query fields `range` and `date_from`/`date_to` cannot be combined" }))
+    : Effect.void
+
+/** Why the eod series is not served merged: restated by the source, or not known not to be. */
+const restatementNote = (symbol: string, restatement: { readonly restated: boolean | "unknown"; readonly basis: string }) =>
+  `eod series of ${symbol}: ${restatement.basis}. series=eod is the exchange's series` +
+  (restatement.restated === true ? " restated by the source" : "") +
+  `; series=as_traded is as traded where recorded. They are not mixed.`
+
 export class Prices extends Context.Service<Prices, {
   readonly history: (symbol: string, query: PricesQuery) => Effect.Effect<typeof PricesResponse.Type, PricesError>
   /** Unflagged closes of the default series from `fromDate` on, oldest first. */
@@ -97,12 +119,7 @@ export class Prices extends Context.Service<Prices, {
       const history = Effect.fn("Prices.history")(function*(raw: string, q: PricesQuery) {
         const symbol = yield* parseTicker(raw)
         const limit = q.limit ?? PRICES_DEFAULT_LIMIT
-        if (q.date_from && q.date_to && q.date_from > q.date_to) {
-          return yield* new InvalidRequest({ message: `query field \`date_from\` (${q.date_from}) is after \`date_to\` (${q.date_to})` })
-        }
-        if (q.range && (q.date_from || q.date_to)) {
-          return yield* new InvalidRequest({ message: "query fields `range` and `date_from`/`date_to` cannot be combined" })
-        }
+        yield* checkWindow(q)
         const snapshot = yield* model.snapshot
         const data = snapshot.symbols.get(symbol)
         if (data === undefined) return yield* new DataNotFound({ message: `unknown symbol ${symbol}`, symbol })
@@ -121,17 +138,7 @@ export class Prices extends Context.Service<Prices, {
         const start = after === undefined ? hi : Math.min(hi, indexAtOrBefore(s, addDays(String(after[0]), -1)))
         const end = Math.max(lo, start - limit + 1)
         const items = []
-        for (let i = start; i >= end && i >= lo; i--) {
-          items.push({
-            date: s.dates[i]!,
-            ...(known(s.open[i]) !== undefined ? { open: s.open[i]! } : {}),
-            ...(known(s.high[i]) !== undefined ? { high: s.high[i]! } : {}),
-            ...(known(s.low[i]) !== undefined ? { low: s.low[i]! } : {}),
-            close: s.close[i]!,
-            ...(known(s.volume[i]) !== undefined ? { volume: s.volume[i]! } : {}),
-            ...defined({ flag: s.flag[i] })
-          })
-        }
+        for (let i = start; i >= end && i >= lo; i--) items.push(priceItem(s, i))
         const more = end > lo && start >= lo
         const stats = q.range && total > 0 ? windowStats(s, lo, hi) : undefined
         const datasets = new Set<string>()
@@ -141,13 +148,7 @@ export class Prices extends Context.Service<Prices, {
           adjusted: false as const,
           series: label,
           restated_by_source: restatedBySource,
-          ...(restatement.restated !== false
-            ? {
-              note: `eod series of ${symbol}: ${restatement.basis}. series=eod is the exchange's series` +
-                (restatement.restated === true ? " restated by the source" : "") +
-                `; series=as_traded is as traded where recorded. They are not mixed.`
-            }
-            : {}),
+          ...(restatement.restated !== false ? { note: restatementNote(symbol, restatement) } : {}),
           total,
           next_cursor: more && items.length > 0 ? yield* cursors.encode(scope, [items[items.length - 1]!.date]) : null,
           ...(stats && q.range

@@ -17,7 +17,8 @@
  * last error per dataset.
  */
 import { karachiDate, wholeDays } from "../../../domain/Karachi.ts"
-import type { MarketSnapshot } from "../../../domain/market/Snapshot.ts"
+import type { MarketSnapshot, SymbolData } from "../../../domain/market/Snapshot.ts"
+import type { DatasetRow } from "../../../domain/market/StoreRows.ts"
 import { newsEventsOf } from "../../../domain/news/NewsSchemas.ts"
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
@@ -52,6 +53,41 @@ const newsCoverage = (snapshot: MarketSnapshot, symbol: string) => {
   return [...byDataset.values()]
 }
 
+/** One dataset's provenance and age (a month-only as-of counts from the 1st). */
+const datasetFreshness = (d: DatasetRow, now: number) => {
+  const asOfMs = Date.parse(d.as_of.length === 7 ? `${d.as_of}-01` : d.as_of)
+  return {
+    dataset: d.id,
+    title: d.title,
+    source: d.source,
+    upstream: d.upstream,
+    rows: d.rows,
+    as_of: d.as_of,
+    retrieved_at: d.retrieved_at,
+    loaded_at: d.loaded_at,
+    recorded_in: `${d.repository}@${d.commit}`,
+    licence: d.licence,
+    ...defined({ symbols: d.coverage_symbols, first_date: d.coverage_first, last_date: d.coverage_last }),
+    ...(Number.isFinite(asOfMs) ? { age_days: wholeDays(asOfMs, now) } : {}),
+    ...defined({ notes: d.notes })
+  }
+}
+
+/** What one data area of a symbol holds: coverage, row count, first and last dates, sources. */
+const areaSources = (snapshot: MarketSnapshot, data: SymbolData, area: string) => {
+  const mine = area === "news" ? newsCoverage(snapshot, data.security.symbol) : data.areas.get(area) ?? []
+  const firsts = mine.flatMap((r) => (r.first !== undefined ? [r.first] : [])).sort()
+  const lasts = mine.flatMap((r) => (r.last !== undefined ? [r.last] : [])).sort()
+  return {
+    area,
+    coverage: mine.length > 0 ? "recorded" as const : "unknown" as const,
+    rows: mine.reduce((n, r) => n + r.rows, 0),
+    ...defined({ first_date: firsts[0] }),
+    ...(lasts.length > 0 ? { last_date: lasts[lasts.length - 1]! } : {}),
+    sources: sourcesOf(snapshot, mine.map((r) => r.dataset))
+  }
+}
+
 export class Freshness extends Context.Service<Freshness, {
   readonly freshness: Effect.Effect<typeof FreshnessRecord.Type, SourceUnavailable>
   readonly symbolSources: (symbol: string) => Effect.Effect<typeof SymbolSources.Type, InvalidSymbol | DataNotFound | SourceUnavailable>
@@ -74,43 +110,14 @@ export class Freshness extends Context.Service<Freshness, {
           now: new Date(now).toISOString(),
           source_mode: config.source,
           ...defined({ crawl, data_pack: snapshot.dataPack }),
-          datasets: [...snapshot.datasets.values()].map((d) => {
-            const asOfMs = Date.parse(d.as_of.length === 7 ? `${d.as_of}-01` : d.as_of)
-            return {
-              dataset: d.id,
-              title: d.title,
-              source: d.source,
-              upstream: d.upstream,
-              rows: d.rows,
-              as_of: d.as_of,
-              retrieved_at: d.retrieved_at,
-              loaded_at: d.loaded_at,
-              recorded_in: `${d.repository}@${d.commit}`,
-              licence: d.licence,
-              ...defined({ symbols: d.coverage_symbols, first_date: d.coverage_first, last_date: d.coverage_last }),
-              ...(Number.isFinite(asOfMs) ? { age_days: wholeDays(asOfMs, now) } : {}),
-              ...defined({ notes: d.notes })
-            }
-          })
+          datasets: [...snapshot.datasets.values()].map((d) => datasetFreshness(d, now))
         }
       })
 
       const symbolSources = Effect.fn("Freshness.symbolSources")(function*(raw: string) {
         const snapshot = yield* model.snapshot
         const data = yield* listed(snapshot, raw)
-        const areas = AREAS.map((area) => {
-          const mine = area === "news" ? newsCoverage(snapshot, data.security.symbol) : data.areas.get(area) ?? []
-          const firsts = mine.flatMap((r) => (r.first !== undefined ? [r.first] : [])).sort()
-          const lasts = mine.flatMap((r) => (r.last !== undefined ? [r.last] : [])).sort()
-          return {
-            area,
-            coverage: mine.length > 0 ? "recorded" as const : "unknown" as const,
-            rows: mine.reduce((n, r) => n + r.rows, 0),
-            ...defined({ first_date: firsts[0] }),
-            ...(lasts.length > 0 ? { last_date: lasts[lasts.length - 1]! } : {}),
-            sources: sourcesOf(snapshot, mine.map((r) => r.dataset))
-          }
-        })
+        const areas = AREAS.map((area) => areaSources(snapshot, data, area))
         return {
           symbol: data.security.symbol,
           areas,
