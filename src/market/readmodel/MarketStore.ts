@@ -126,7 +126,7 @@ export class MarketStore extends Context.Service<MarketStore, {
           sectors: yield* rows(R.SectorRow, `SELECT code, name, dataset FROM sectors`),
           securities: yield* rows(
             R.SecurityRow,
-            `SELECT symbol, name, sector_code, sector_name, security_type, search_text, dataset FROM securities`
+            `SELECT symbol, name, sector_code, sector_name, security_type, search_text, dataset, delisted_on::text FROM securities`
           ),
           membership: yield* rows(
             R.MembershipRow,
