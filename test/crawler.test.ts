@@ -7,61 +7,17 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Context, Duration, Effect, Exit, Layer, Scope } from "effect"
 import { SqlClient } from "effect/sql"
-import { FetchHttpClient } from "effect/http"
 import { parseCompanyPage } from "../domain/psx/CompanyPage.ts"
 import { parseCompanyPayouts } from "../domain/psx/Filings.ts"
 import { parseIndexConstituents, parseSectors } from "../domain/psx/Listing.ts"
 import { Database } from "../src/db/Database.ts"
 import { PortalCrawler } from "../src/ingest/PortalCrawler.ts"
 import { PortalLeader, PortalRefresh } from "../src/ingest/PortalRefresh.ts"
-import { PsxPortal } from "../src/sources/PsxPortal.ts"
-import { MarketReadModel } from "../src/market/readmodel/ReadModel.ts"
-import { companyPages, companyPayouts, eodRows, eodSymbols, FakePortal } from "./support/FakePortal.ts"
+import { closedHistories, companyPages, companyPayouts, eodRows, eodSymbols, FakePortal } from "./support/FakePortal.ts"
 import { readPsx } from "./support/Fixtures.ts"
-import { MovableClock, MovableClockLayer } from "./support/MovableClock.ts"
-import { NodeHttpServer } from "@effect/platform-node"
-import { HttpRouter } from "effect/http"
-import { BodyLimit, Routes, Services } from "../src/http/Server.ts"
-import { get, TestStore } from "./support/TestApp.ts"
-import { TestConfig } from "./support/TestDatabase.ts"
-
-/** After the post-close of Friday 2026-05-22 (the fake portal's first last session), Karachi 18:00. */
-const FRIDAY_EVENING = "2026-05-22T13:00:00.000Z"
-/** After the post-close of Monday 2026-05-25, the next recorded session, Karachi 17:00. */
-const MONDAY_EVENING = "2026-05-25T12:00:00.000Z"
-
-export const PortalOnFake = Layer.unwrap(Effect.map(FakePortal, (fake) =>
-  Layer.effect(PsxPortal, PsxPortal.make({
-    baseUrl: fake.url,
-    minIntervalMs: 0,
-    timeout: Duration.millis(1500),
-    retries: 1,
-    userAgent: "psx-data-service/test"
-  })).pipe(Layer.provide(FetchHttpClient.layer))
-)).pipe(Layer.provideMerge(FakePortal.layer))
-
-/**
- * The whole service in portal mode (as TestApp builds it) with the crawler under its services, so
- * `/v1/ingest/fundamentals` fetches through it, over the fake portal, on a clock the test moves.
- */
-export const liveApp = () =>
-  HttpRouter.serve(Routes, { disableLogger: true, disableListenLog: true }).pipe(
-    Layer.provideMerge(NodeHttpServer.layerTest),
-    Layer.provide(BodyLimit),
-    Layer.provideMerge(Services),
-    Layer.provideMerge(PortalCrawler.layer),
-    Layer.provideMerge(PortalOnFake),
-    Layer.provideMerge(TestStore()),
-    Layer.provideMerge(TestConfig({ source: "portal", rateLimit: { perSecond: 10_000, burst: 10_000 } })),
-    Layer.provideMerge(MovableClockLayer(FRIDAY_EVENING))
-  )
-const app = liveApp()
-
-/**
- * The read model polls the store and may have built a version from the middle of a pass; after
- * a pass has returned, every write is committed, so one refresh makes the served snapshot whole.
- */
-const caughtUp = MarketReadModel.use((model) => model.refresh).pipe(Effect.orDie)
+import { caughtUp, liveApp, MONDAY_EVENING } from "./support/LiveApp.ts"
+import { MovableClock } from "./support/MovableClock.ts"
+import { get } from "./support/TestApp.ts"
 
 /** Polls the running service until `ok` holds (the read model picks writes up by polling the store), with a deadline. */
 const until = <A, R>(probe: Effect.Effect<A, never, R>, ok: (a: A) => boolean, what: string, ms = 60_000) =>
@@ -92,7 +48,7 @@ const storeFingerprint = Effect.gen(function*() {
 }).pipe(Effect.orDie)
 
 describe("portal crawler", () => {
-  layer(app, { excludeTestServices: true, timeout: 300_000 })("against the fake portal, from an empty store", (it) => {
+  layer(liveApp(), { excludeTestServices: true, timeout: 300_000 })("against the fake portal, from an empty store", (it) => {
     it.effect("one pass serves the universe, histories, quotes, payouts, income statements, KSE-100 and sectors as recorded", () =>
       Effect.gen(function*() {
         const crawler = yield* PortalCrawler
@@ -103,7 +59,7 @@ describe("portal crawler", () => {
           ["sectors", "symbols", "screener", "kse100", "market_watch", "payouts", "announcements"].map((k) => [k, of(k).fetched, of(k).failed]),
           ["sectors", "symbols", "screener", "kse100", "market_watch", "payouts", "announcements"].map((k) => [k, 1, 0])
         )
-        assert.strictEqual(of("eod").fetched, eodSymbols.length, "every recorded history")
+        assert.strictEqual(of("eod").fetched, eodSymbols.length + Object.keys(closedHistories).length, "every recorded history")
         assert.strictEqual(of("company").fetched, Object.keys(companyPages).length, "every recorded company page")
         assert.strictEqual(of("company_payouts").fetched, Object.keys(companyPayouts).length)
         assert.strictEqual(of("eod").requests, of("company").requests, "every listed non-debt symbol was asked for")

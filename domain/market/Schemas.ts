@@ -135,6 +135,10 @@ export const Company = Schema.Struct({
   ttm_dividend_per_share: opt(Num),
   ttm_dividend_yield_pct: opt(Num),
   dividend_coverage: Schema.Literals(["recorded", "unknown"]),
+  delisted_on: opt(IsoDate.annotate({
+    description: "The day the symbol was first seen gone from the exchange's listing; absent while listed. A delisted " +
+      "company keeps its history, payouts and filings, and is left out of the company list, the screener and peers."
+  })),
   sources: Schema.Array(Source)
 })
 

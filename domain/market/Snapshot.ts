@@ -231,7 +231,7 @@ const sectorPeers = (securities: ReadonlyArray<SecurityRow>, fundamentals: RowsB
   // Peers are ordinary lines: rights (JVDCR1), preference, debt and derivative lines are not a company's peers.
   const listed: ReadonlySet<string> = new Set(securities.map((s) => s.symbol))
   const ordinaryEquity = securities.filter((s) =>
-    s.security_type === "equity" && s.sector_name &&
+    s.security_type === "equity" && s.delisted_on === undefined && s.sector_name &&
     lineKind({ symbol: s.symbol, name: s.name, security_type: s.security_type, ...(s.sector_code ? { sector_code: s.sector_code } : {}) }, listed) === "security"
   )
   for (const [name, members] of groupBy(ordinaryEquity, (s) => s.sector_name!)) {

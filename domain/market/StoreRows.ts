@@ -49,7 +49,9 @@ export const SecurityRow = Schema.Struct({
   sector_name: t,
   security_type: Schema.Literals(["equity", "etf", "debt", "right", "preference", "other"]),
   search_text: Schema.String,
-  dataset: Schema.String
+  dataset: Schema.String,
+  /** The Karachi day the symbol was first seen gone from the exchange's listing; absent while listed. */
+  delisted_on: t
 })
 export type SecurityRow = typeof SecurityRow.Type
 

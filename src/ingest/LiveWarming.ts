@@ -39,7 +39,7 @@ export const makeLiveWarming = (crawler: typeof PortalCrawler.Service) =>
         SELECT count(*) FILTER (WHERE c.succeeded_at IS NULL OR c.succeeded_at < ${dueBefore}::timestamptz)::int AS remaining,
           count(*)::int AS universe
         FROM securities s LEFT JOIN crawl_state c ON c.kind = 'company' AND c.key = s.symbol
-        WHERE NOT s.is_debt`)
+        WHERE NOT s.is_debt AND s.delisted_on IS NULL`)
       return {
         warmed: warmed.filter((ok) => ok).length,
         batch: mine.length,

@@ -115,6 +115,7 @@ export class PortalCrawler extends Context.Service<PortalCrawler, {
             : yield* provided(symbolKeys(d.kind, {
               ...(options.symbols !== undefined ? { symbols: options.symbols } : {}),
               ...(options.dueOnly ? { dueBefore: iso(now - d.everyMs) } : {}),
+              ...(d.includeDelisted === true ? { includeDelisted: true } : {}),
               ...(options.maxRequests !== undefined ? { limit: Math.max(0, options.maxRequests - requests) } : {})
             })).pipe(Effect.orElseSucceed(() => [] as ReadonlyArray<string>))
           const s = { dataset: d.kind, requests: 0, fetched: 0, failed: 0, read: 0, written: 0, unchanged: 0, reasons: {} as Record<string, number> }

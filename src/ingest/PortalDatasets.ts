@@ -9,10 +9,12 @@
 import { Effect } from "effect"
 import type { SqlClient, SqlError } from "effect/sql"
 import type { SourceUnavailable } from "../../domain/Errors.ts"
+import { karachiDate } from "../../domain/market/Calendar.ts"
 import { parseKarachiDateTime } from "../../domain/psx/Values.ts"
 import type { PsxPortal } from "../sources/PsxPortal.ts"
-import { boardClose, boardQuotes, writeEod } from "./PortalPrices.ts"
+import { boardClose, boardQuotes, writeEod, writeHistorical } from "./PortalPrices.ts"
 import { addWritten, upsertChanged, type Written } from "./Changes.ts"
+import { applyListing } from "./Delistings.ts"
 import { payoutCoverageUpsert, readSectorMaps, writeMembership } from "./PortalStore.ts"
 import {
   announcementRow,
@@ -63,6 +65,8 @@ export interface PortalDataset {
   /** The table whose rows carry this dataset (for row counts and coverage in freshness). */
   readonly table: string
   readonly dateColumn?: string
+  /** Also for symbols gone from the listing (default: listed symbols only). */
+  readonly includeDelisted?: boolean
   readonly run: DatasetRun
 }
 
@@ -86,12 +90,14 @@ const sectors: PortalDataset = {
 
 const symbols: PortalDataset = {
   kind: "symbols", title: "Listed securities (live)", route: "/symbols", scope: "market", everyMs: DAY, table: "securities",
-  run: (_key, { portal }) =>
+  run: (_key, { portal, now }) =>
     Effect.map(portal.symbols, (parsed) =>
       Effect.gen(function*() {
       const maps = yield* readSectorMaps
       const w = yield* upsertChanged(securitiesTable, parsed.rows.map((s) => securityRow(s, maps, "portal_symbols")))
-      return outcome(parsed.rows.length, w, parsed.skipped)
+      // Whatever left the listing is marked delisted (first day seen gone), never deleted.
+      const listing = yield* applyListing(parsed.rows.map((s) => s.symbol), karachiDate(now))
+      return outcome(parsed.rows.length, addWritten(w, listing), { ...parsed.skipped, ...listing.skipped })
     }))
 }
 
@@ -163,6 +169,17 @@ const eod: PortalDataset = {
     }))
 }
 
+const historical: PortalDataset = {
+  kind: "historical", title: "Daily open, high and low, exchange history page (live)", route: "POST /historical", scope: "symbol",
+  everyMs: 7 * DAY, table: "daily_prices", dateColumn: "date", includeDelisted: true,
+  run: (symbol, { portal }) =>
+    Effect.map(portal.historical(symbol), (parsed) =>
+      Effect.gen(function*() {
+      const w = yield* writeHistorical(symbol, parsed.rows)
+      return outcome(parsed.rows.length, w, { ...parsed.skipped, ...w.skipped })
+    }))
+}
+
 /** "Fri, Sep 19, 2025 4:49 PM" → the instant (Karachi), when the page states one. */
 const pageAsOf = (text: string | undefined) => parseKarachiDateTime(text?.replace(/^[A-Za-z]{3},\s*/, ""))
 
@@ -205,6 +222,7 @@ export const portalDatasets: ReadonlyArray<PortalDataset> = [
   marketPayouts,
   announcements,
   eod,
+  historical,
   company,
   companyPayouts
 ]

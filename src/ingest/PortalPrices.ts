@@ -118,3 +118,49 @@ export const writeEod = (symbol: string, rows: ReadonlyArray<PriceRow>) =>
     })))
     return { ...w, skipped: {} as Record<string, number> }
   })
+
+/**
+ * The same session's figures: closes within a paisa (the page rounds to 2 places where eod keeps 4, and the
+ * recordings differ by a paisa on some days) and, where both are known, the same volume.
+ */
+const sameDay = (stored: { close: number; volume: number | null }, page: PriceRow) =>
+  Math.abs(stored.close - page.close) <= 0.01 + 1e-9 &&
+  (stored.volume === null || page.volume === undefined || stored.volume === page.volume)
+const storedDay = Schema.Struct({ date: Schema.String, close: Schema.Number, volume: Schema.NullOr(Schema.Number) })
+
+/**
+ * `POST /historical` (OHLCV): open, high and low for the stored eod days whose
+ * close and volume it repeats. A day that differs belongs to another series (the
+ * page may be as traded where eod is restated) and a day with no stored eod
+ * row is not added: the two series are never mixed. An enriched row's
+ * dataset becomes `portal_historical`, whose page carries all its figures.
+ */
+export const writeHistorical = (symbol: string, rows: ReadonlyArray<PriceRow>) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const stored = yield* decodeRows(storedDay)(sql`
+      SELECT date::text AS date, close::float8 AS close, volume::float8 AS volume FROM daily_prices
+      WHERE symbol = ${symbol} AND series = 'eod'`)
+    const days = new Map(stored.map((r) => [r.date, r]))
+    const skipped: Record<string, number> = {}
+    const skip = (why: string) => (skipped[why] = (skipped[why] ?? 0) + 1)
+    const agreeing = rows.filter((r) => {
+      const day = days.get(r.date)
+      if (day === undefined) return skip("no stored eod day (not added: eod is the series)"), false
+      if (!sameDay(day, r)) return skip("close or volume differs from the stored eod series"), false
+      if (r.open === undefined && r.high === undefined && r.low === undefined) return skip("no open, high or low"), false
+      return true
+    })
+    if (agreeing.length === 0) return { written: 0, unchanged: 0, skipped }
+    const changed = yield* decodeRows(Schema.Struct({ date: Schema.String }))(sql.unsafe(
+      `UPDATE daily_prices d SET open = coalesce(t.open, d.open), high = coalesce(t.high, d.high),
+         low = coalesce(t.low, d.low), dataset = 'portal_historical'
+       FROM jsonb_to_recordset($1::jsonb) AS t(date date, open numeric, high numeric, low numeric)
+       WHERE d.symbol = $2 AND d.series = 'eod' AND d.date = t.date
+         AND (d.open, d.high, d.low, d.dataset) IS DISTINCT FROM
+             (coalesce(t.open, d.open), coalesce(t.high, d.high), coalesce(t.low, d.low), 'portal_historical')
+       RETURNING d.date::text AS date`,
+      [JSON.stringify(agreeing.map((r) => ({ date: r.date, open: r.open ?? null, high: r.high ?? null, low: r.low ?? null }))), symbol]
+    ))
+    return { written: changed.length, unchanged: agreeing.length - changed.length, skipped }
+  })

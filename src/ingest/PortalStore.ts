@@ -136,22 +136,31 @@ const keyRow = Schema.Struct({ key: Schema.String })
  * The keys of a per-symbol dataset, stalest first (never fetched, then the
  * oldest success). `dueBefore`: only keys last fetched before that instant,
  * and not failed after it (a failing key waits its turn instead of being
- * retried at every tick).
+ * retried at every tick). A delisted symbol is left out unless asked for.
  */
-export const symbolKeys = (kind: string, options: { readonly symbols?: ReadonlyArray<string>; readonly dueBefore?: string; readonly limit?: number }) =>
+export const symbolKeys = (
+  kind: string,
+  options: {
+    readonly symbols?: ReadonlyArray<string>
+    readonly dueBefore?: string
+    readonly limit?: number
+    /** Also symbols gone from the listing (their history can still be completed). */
+    readonly includeDelisted?: boolean
+  }
+) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const only = options.symbols !== undefined && options.symbols.length > 0
     const rows = yield* decodeRows(keyRow)(sql.unsafe(
       `SELECT s.symbol AS key FROM securities s
        LEFT JOIN crawl_state c ON c.kind = $1 AND c.key = s.symbol
-       WHERE NOT s.is_debt
+       WHERE NOT s.is_debt AND ($5::boolean OR s.delisted_on IS NULL)
          AND ($2::text[] IS NULL OR s.symbol = ANY($2::text[]))
          AND ($3::timestamptz IS NULL OR ((c.succeeded_at IS NULL OR c.succeeded_at < $3::timestamptz)
               AND (c.last_error_at IS NULL OR c.last_error_at < $3::timestamptz)))
        ORDER BY c.succeeded_at NULLS FIRST, c.attempted_at NULLS FIRST, s.symbol
        LIMIT $4`,
-      [kind, only ? options.symbols : null, options.dueBefore ?? null, options.limit ?? 100_000]
+      [kind, only ? options.symbols : null, options.dueBefore ?? null, options.limit ?? 100_000, options.includeDelisted === true]
     ))
     return rows.map((r) => r.key)
   })

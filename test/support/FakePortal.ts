@@ -15,6 +15,13 @@
  * Faults on command: `hang` (never answers), `403`, `500`, and `headers`
  * (every HTML table header renamed, as a portal reorganisation would).
  * Per-symbol routes without a recording answer 404 ("not recorded").
+ *
+ * Listing: `dropFromListing` leaves symbols out of the recorded `/symbols`
+ * (as after a delisting or a rename); the rest of the body is the recording.
+ * Closed histories: ENGRO stopped trading on 2025-01-03 (the scheme that
+ * created ENGROH) but stays in the recorded listing; its vendored eod days
+ * (30 sessions of 2021) and its whole recorded `POST /historical` (OHLCV)
+ * are served as recorded, whatever the session cursor says.
  */
 import { Context, Effect, Layer } from "effect"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
@@ -30,6 +37,14 @@ export const companyPages: Readonly<Record<string, () => string>> = {
   HBL: () => readPsx("nmnbkhr__psx_ohlcv/hblpsx.txt"),
   ...Object.fromEntries(["BOP", "MCB", "MEBL", "TRG"].map((s) => [s, () => readFixture("portal", `company/${s}.html`)]))
 }
+/** Symbols whose vendored eod days (before the slices) are all served: `date,close,volume` as recorded. */
+export const closedHistories: Readonly<Record<string, () => string>> = {
+  ENGRO: () => readPsx("I-Zaifa__psx-analyzer/data/csv/symbols/ENGRO.csv")
+}
+/** Symbols with a recorded `POST /historical` (whole history, OHLCV) answer. */
+export const historicalPages: Readonly<Record<string, () => string>> = {
+  ENGRO: () => readPsx("mtauha__psxdata/tests/fixtures/historical_engro.html")
+}
 /** Symbols with a recorded `POST /company/payouts` answer. */
 export const companyPayouts: Readonly<Record<string, () => string>> = {
   MEBL: () => readPsx("uzairbukhari__psx-portfolio/tests/fixtures/psx-mebl-payouts.html")
@@ -42,9 +57,9 @@ export interface EodRow {
   readonly volume: number
 }
 
-/** A vendored eod slice, oldest first (`date,close,volume`, the date a UTC rendering of the recorded epoch). */
+/** A vendored eod slice (or closed history), oldest first (`date,close,volume`, the date a UTC rendering of the recorded epoch). */
 export const eodRows = (symbol: string): ReadonlyArray<EodRow> =>
-  readFixture("portal", `eod/${symbol}.csv`).trim().split("\n").slice(1).map((line) => {
+  (closedHistories[symbol]?.() ?? readFixture("portal", `eod/${symbol}.csv`)).trim().split("\n").slice(1).map((line) => {
     const [stamp = "", close = "", volume = ""] = line.split(",")
     const epoch = Date.parse(`${stamp.replace(" ", "T")}Z`) / 1000
     return { date: stamp.slice(0, 10), epoch, close: Number(close), volume: Number(volume) }
@@ -63,6 +78,8 @@ export interface FakePortalHandle {
   readonly lastSession: () => string
   /** Moves the last session to the next recorded day (fails at the end of the recording). */
   readonly advance: () => string
+  /** Leaves these symbols out of `/symbols` from now on (an empty list restores the recording). */
+  readonly dropFromListing: (symbols: ReadonlyArray<string>) => void
   readonly close: () => void
 }
 
@@ -98,6 +115,7 @@ export const startFakePortal = (): Promise<FakePortalHandle> =>
     const days = sessionDays()
     let cursor = days.length - 2
     let fault: PortalFault = "none"
+    let dropped: ReadonlySet<string> = new Set()
     const seen: FakePortalHandle["seen"] = []
     const answer = (req: IncomingMessage, body: string, res: ServerResponse) => {
       const send = (status: number, text: string, type = "text/html") => {
@@ -110,7 +128,13 @@ export const startFakePortal = (): Promise<FakePortalHandle> =>
       const url = req.url ?? "/"
       const form = new URLSearchParams(body)
       const day = days[cursor]!
-      if (url === "/symbols") return send(200, readPsx("mtauha__psxdata/tests/fixtures/symbols.json"), "application/json")
+      if (url === "/symbols") {
+        const recorded = readPsx("mtauha__psxdata/tests/fixtures/symbols.json")
+        const listing = dropped.size === 0
+          ? recorded
+          : JSON.stringify((JSON.parse(recorded) as Array<{ symbol: string }>).filter((s) => !dropped.has(s.symbol)))
+        return send(200, listing, "application/json")
+      }
       if (url === "/screener") return send(200, readPsx("mtauha__psxdata/tests/fixtures/screener.html"))
       if (url === "/market-watch") return send(200, marketWatchOf(day))
       if (url === "/indices/KSE100") return send(200, readPsx("mtauha__psxdata/tests/fixtures/indices_KSE100.html"))
@@ -125,6 +149,13 @@ export const startFakePortal = (): Promise<FakePortalHandle> =>
       if (eod && (eodSymbols as ReadonlyArray<string>).includes(eod[1]!)) {
         const data = eodRows(eod[1]!).filter((r) => r.date <= day).reverse().map((r) => [r.epoch, r.close, r.volume])
         return send(200, JSON.stringify({ status: 1, message: "", data }), "application/json")
+      }
+      if (eod && closedHistories[eod[1]!]) {
+        const data = eodRows(eod[1]!).slice().reverse().map((r) => [r.epoch, r.close, r.volume])
+        return send(200, JSON.stringify({ status: 1, message: "", data }), "application/json")
+      }
+      if (url === "/historical" && historicalPages[form.get("symbol") ?? ""] && !form.has("month")) {
+        return send(200, historicalPages[form.get("symbol")!]!())
       }
       const company = /^\/company\/([A-Z0-9.-]+)$/.exec(url)
       if (company && companyPages[company[1]!]) return send(200, companyPages[company[1]!]!())
@@ -150,6 +181,7 @@ export const startFakePortal = (): Promise<FakePortalHandle> =>
           cursor++
           return days[cursor]!
         },
+        dropFromListing: (symbols) => (dropped = new Set(symbols)),
         close: () => {
           server.closeAllConnections()
           server.close()

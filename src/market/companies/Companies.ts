@@ -89,7 +89,8 @@ export const companyOf = (snapshot: MarketSnapshot, data: SymbolData, now: numbe
       quote,
       ratios,
       ttm_dividend_per_share: div.ttm_dividend_per_share,
-      ttm_dividend_yield_pct: div.ttm_dividend_yield_pct
+      ttm_dividend_yield_pct: div.ttm_dividend_yield_pct,
+      delisted_on: s.delisted_on
     }),
     sources: [...sourcesOf(snapshot, datasets), ...div.sources.filter((x) => !datasets.includes(x.dataset))]
   }
@@ -217,7 +218,9 @@ export class Companies extends Context.Service<Companies, {
         const scope = `companies:${q.sector ?? ""}:${q.security_type ?? ""}:${q.inside_kse100 ?? ""}`
         const after = yield* cursors.decode(scope, q.cursor)
         const sector = q.sector?.toUpperCase()
+        // The universe of listed companies: a delisted one is still served by symbol, not listed here.
         const all = snapshot.securities.filter((s) =>
+          s.delisted_on === undefined &&
           (sector === undefined || s.sector_name?.toUpperCase() === sector || s.sector_code === q.sector) &&
           (q.security_type === undefined || s.security_type === q.security_type) &&
           (q.inside_kse100 === undefined || snapshot.symbols.get(s.symbol)?.kse100 !== undefined === q.inside_kse100)

@@ -95,7 +95,7 @@ const catalogueRows = (rows: Reader) => Effect.gen(function*() {
     sectors: yield* rows(R.SectorRow, `SELECT code, name, dataset FROM sectors`),
     securities: yield* rows(
       R.SecurityRow,
-      `SELECT symbol, name, sector_code, sector_name, security_type, search_text, dataset FROM securities`
+      `SELECT symbol, name, sector_code, sector_name, security_type, search_text, dataset, delisted_on::text FROM securities`
     ),
     membership: yield* rows(
       R.MembershipRow,

@@ -148,7 +148,8 @@ const computeDay = (snapshot: MarketSnapshot, day: string, symbolFigures: (data:
       analytics,
       technicals
     })
-    rows.push(row)
+    // A delisted symbol keeps its figures (valuation, analytics) but leaves the screen of listed securities.
+    if (security.delisted_on === undefined) rows.push(row)
     const used = [
       ...(quote !== undefined ? [data.quote!.dataset] : data.prices?.datasets ?? []),
       ...(fundamentals !== undefined ? [data.fundamentals!.dataset] : []),
