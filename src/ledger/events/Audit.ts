@@ -27,6 +27,7 @@ import { COLUMNS, eventRows, exportLine, toStored } from "./StoredRows.ts"
 type Verify = typeof VerifyResult.Type
 const BATCH = 10_000
 const MAX_VERIFIED = 10_000
+const YIELD_EVERY = 2_000
 
 /** The positions a replay of `entries` gives (sorted by symbol), or undefined when a quantity went negative. */
 const replayed = (entries: ReadonlyArray<Entry>): ReadonlyArray<Position> | undefined => {
@@ -201,9 +202,18 @@ export class Audit extends Context.Service<Audit, {
 
       const verifyAll = Effect.fn("Audit.verifyAll")(function*(onProgress?: (done: number, total: number) => Effect.Effect<void>) {
         const started = yield* Clock.currentTimeMillis
-        const totals = yield* sql<{ streams: number }>`select count(distinct stream_id)::int as streams from events`
+        const fetchPage = (after: readonly [string, number]) =>
+          Effect.flatMap(
+            sql.unsafe(`SELECT ${COLUMNS} FROM events WHERE (stream_id, version) > ($1, $2) ORDER BY stream_id, version LIMIT ${BATCH}`, [...after]),
+            eventRows
+          )
+        // The stream count, the live projection and the first page load together.
+        const [totals, live, first] = yield* Effect.all([
+          sql<{ streams: number }>`select count(distinct stream_id)::int as streams from events`,
+          liveHoldings,
+          fetchPage(["", 0])
+        ], { concurrency: 3 })
         const totalStreams = totals[0]?.streams ?? 0
-        const live = yield* liveHoldings
         const failures: Array<Verify> = []
         let events = 0
         let done = 0
@@ -220,17 +230,16 @@ export class Audit extends Context.Service<Audit, {
             failures.push({ stream_id: s.id, ok: false, events: s.at.version, ...(s.failure ? { first_failure: s.failure } : {}), projection_matches })
           }
         }
-        const fetchPage = (after: readonly [string, number]) =>
-          Effect.flatMap(
-            sql.unsafe(`SELECT ${COLUMNS} FROM events WHERE (stream_id, version) > ($1, $2) ORDER BY stream_id, version LIMIT ${BATCH}`, [...after]),
-            eventRows
-          )
-        let page = yield* fetchPage(["", 0])
+        let page = first
         while (page.length > 0) {
-          // The next batch loads while this one is checked.
+          // The next batch loads while this one is checked: the fetch is started, and the check yields now and
+          // then, so the query is sent and its rows are read while this page is hashed and replayed.
           const tail = page[page.length - 1]!
           const nextPage = yield* Effect.forkChild(fetchPage([tail.stream_id, tail.version]))
-          for (const row of page) {
+          yield* Effect.yieldNow
+          for (let i = 0; i < page.length; i++) {
+            const row = page[i]!
+            if (i % YIELD_EVERY === YIELD_EVERY - 1) yield* Effect.yieldNow
             if (current === undefined || current.id !== row.stream_id) {
               if (current) finish(current)
               current = { id: row.stream_id, at: NOTHING_VERIFIED, entries: [], positions: [], failure: undefined }
