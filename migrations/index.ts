@@ -11,6 +11,7 @@ import m0006 from "./0006_market_version.ts"
 import m0007 from "./0007_fundamentals_snapshots.ts"
 import m0010 from "./0010_crawl_state.ts"
 import m0013 from "./0013_ledger_exact_chain.ts"
+import m0014 from "./0014_anonymous_expiry.ts"
 import m0015 from "./0015_securities_delisted.ts"
 
 export const migrations = {
@@ -23,5 +24,6 @@ export const migrations = {
   "0007_fundamentals_snapshots": m0007,
   "0010_crawl_state": m0010,
   "0013_ledger_exact_chain": m0013,
+  "0014_anonymous_expiry": m0014,
   "0015_securities_delisted": m0015
 }

@@ -199,29 +199,54 @@ const unentitled = (symbol: string, date: string, entry: Entry, what: string): R
 
 const exact = (b: Book) => isExact(b.quantity, b.fraction, b.cost, b.realized, b.gross, b.tax)
 
-/** Replays a whole stream (every event of it) into positions, or the first failure. */
-export const replay = (entries: ReadonlyArray<Entry>): ReplayResult => {
-  const books = new Map<string, Book>()
-  const timeline = new QuantityTimeline()
-  const applied: Array<Applied> = []
-  for (const entry of orderedEntries(entries)) {
+/**
+ * A replay that takes one entry at a time, in application order: each
+ * position event applied to its symbol's book with the timeline of the
+ * quantities before it. `replay` runs it over a whole stream; the verifier
+ * also steps it over events that apply after every earlier one, so a stream
+ * recorded in date order is replayed once, not once per event.
+ */
+export class Replayer {
+  private readonly books = new Map<string, Book>()
+  private readonly timeline = new QuantityTimeline()
+
+  /** Applies `entry` (which must sort after every entry applied so far): what it did, undefined if it moves no position, or the failure. */
+  step(entry: Entry): Applied | ReplayFailure | undefined {
     const ev = entry.event
-    if (ev.type === "TransactionReversed" || ev.type === "DonationRecorded" || ev.type === "TaxStatusRecorded") continue
-    const step = applyEvent(books.get(ev.symbol) ?? EMPTY_BOOK, entry, ev, timeline)
+    if (ev.type === "TransactionReversed" || ev.type === "DonationRecorded" || ev.type === "TaxStatusRecorded") return undefined
+    const step = applyEvent(this.books.get(ev.symbol) ?? EMPTY_BOOK, entry, ev, this.timeline)
     if ("_tag" in step) return step
     if (step.book.quantity < 0) return { _tag: "Negative", symbol: ev.symbol, date: entry.effective_date }
     if (!exact(step.book)) return { _tag: "TooLarge", symbol: ev.symbol }
-    books.set(ev.symbol, step.book)
-    timeline.record(ev.symbol, entry.effective_date, step.book.quantity)
-    applied.push({
+    this.books.set(ev.symbol, step.book)
+    this.timeline.record(ev.symbol, entry.effective_date, step.book.quantity)
+    return {
       entry,
       symbol: ev.symbol,
       quantity: step.book.quantity,
       ...(step.dividend !== undefined ? { dividend_net: fromPaisa(step.dividend) } : {})
-    })
+    }
   }
-  const state = new Map([...books].sort(([a], [b]) => a.localeCompare(b)).map(([s, b]) => [s, positionOf(s, b)] as const))
-  return { _tag: "Ok", state, applied }
+
+  /** The positions so far, by symbol in order. */
+  state(): ReadonlyMap<string, Position> {
+    return new Map([...this.books].sort(([a], [b]) => a.localeCompare(b)).map(([s, b]) => [s, positionOf(s, b)] as const))
+  }
+}
+
+/** Whether a step failed. */
+export const isFailure = (r: Applied | ReplayFailure | undefined): r is ReplayFailure => r !== undefined && "_tag" in r
+
+/** Replays a whole stream (every event of it) into positions, or the first failure. */
+export const replay = (entries: ReadonlyArray<Entry>): ReplayResult => {
+  const replayer = new Replayer()
+  const applied: Array<Applied> = []
+  for (const entry of orderedEntries(entries)) {
+    const r = replayer.step(entry)
+    if (isFailure(r)) return r
+    if (r !== undefined) applied.push(r)
+  }
+  return { _tag: "Ok", state: replayer.state(), applied }
 }
 
 /** The filer status recorded as in force on `date` (the newest by date, then version), or undefined. */

@@ -15,14 +15,15 @@
  * - after each event the stream replays: no negative position on any date,
  *   no entitlement without shares, every figure exact.
  *
- * Pure; its cost grows with the stream times the number of events that are
- * not plain in-order trades (those are checked against running positions).
+ * Pure. Events in date order are checked against a running replay, one step
+ * each; only a backdated event or a reversal replays the stream up to it, so
+ * the cost grows with the stream times the number of those.
  */
 import { isTradingDay, lastBuyDate, settlementDate } from "../market/Calendar.ts"
 import { describeFailure } from "./Decider.ts"
 import type { LedgerEvent } from "./Events.ts"
 import { hasPlaces, LIMITS } from "./Money.ts"
-import { applyTrade, bookOf, type Entry, type Position, positionOf, replay } from "./Replay.ts"
+import { type Entry, isFailure, orderedEntries, type Position, Replayer } from "./Replay.ts"
 import { FIRST_SESSION } from "./Schemas.ts"
 import { dividendWithholdingRules, withholdingPct } from "./Taxes.ts"
 
@@ -32,21 +33,38 @@ export interface DecisionFailure {
   readonly reason: string
 }
 
-const tradeProblem = (ev: Extract<LedgerEvent, { type: "TradeRecorded" }>): string | undefined => {
+/** Calendar answers asked again and again over one stream (a few hundred dates for thousands of trades), memoised per check. */
+interface CalendarMemo {
+  readonly tradingDay: (date: string) => boolean
+  readonly settles: (date: string) => string
+  readonly lastBuy: (date: string) => string | undefined
+}
+const memo = <A>(f: (date: string) => A) => {
+  const known = new Map<string, A>()
+  return (date: string): A => {
+    if (known.has(date)) return known.get(date)!
+    const a = f(date)
+    known.set(date, a)
+    return a
+  }
+}
+const calendarMemo = (): CalendarMemo => ({ tradingDay: memo(isTradingDay), settles: memo(settlementDate), lastBuy: memo(lastBuyDate) })
+
+const tradeProblem = (ev: Extract<LedgerEvent, { type: "TradeRecorded" }>, cal: CalendarMemo): string | undefined => {
   if (!Number.isInteger(ev.quantity) || ev.quantity < 1 || ev.quantity > LIMITS.quantity) return "the quantity is not a whole number of shares within bounds"
   if (!hasPlaces(ev.price, 2) || ev.price <= 0 || ev.price > LIMITS.price) return "the price is not a rupee amount in paisa within bounds"
   if (!hasPlaces(ev.fees, 2) || ev.fees < 0 || ev.fees > LIMITS.fees) return "the fees are not a rupee amount in paisa within bounds"
   if (ev.trade_date < FIRST_SESSION) return `the trade date is before the first recorded session (${FIRST_SESSION})`
-  if (!isTradingDay(ev.trade_date)) return `${ev.trade_date} is not a PSX trading day`
-  const settles = settlementDate(ev.trade_date)
+  if (!cal.tradingDay(ev.trade_date)) return `${ev.trade_date} is not a PSX trading day`
+  const settles = cal.settles(ev.trade_date)
   return ev.settlement_date === settles ? undefined : `settlement ${ev.settlement_date} where the settlement rule gives ${settles}`
 }
 
-const entitlementProblem = (ev: Extract<LedgerEvent, { type: "DividendRecorded" | "BonusRecorded" }>): string | undefined => {
+const entitlementProblem = (ev: Extract<LedgerEvent, { type: "DividendRecorded" | "BonusRecorded" }>, cal: CalendarMemo): string | undefined => {
   if (ev.entitlement_date === undefined) return undefined // recorded before entitlements were derived: amounts as stored
   if (ev.book_closure_from === undefined) return "an entitlement without its book closure"
   if (ev.book_closure_from > ev.trade_date) return "the book closure starts after the credit date"
-  const last = lastBuyDate(ev.book_closure_from)
+  const last = cal.lastBuy(ev.book_closure_from)
   return ev.entitlement_date === last ? undefined : `entitlement date ${ev.entitlement_date} where the last buy date is ${last}`
 }
 
@@ -60,62 +78,87 @@ const taxProblem = (ev: Extract<LedgerEvent, { type: "DividendRecorded" }>): str
   return ev.tax_rate_pct === pct ? undefined : `withholding at ${ev.tax_rate_pct}% where the rule gives ${pct}%`
 }
 
-const reversalProblem = (ev: Extract<LedgerEvent, { type: "TransactionReversed" }>, before: ReadonlyArray<Entry>) => {
-  const target = before.find((e) => e.event_id === ev.reverses)
+/** What the check keeps of the events before the current one. */
+interface Running {
+  lastEffective: string
+  replayer: Replayer
+  /** Every event so far, in version order (a backdated event or a reversal replays them). */
+  readonly seen: Array<Entry>
+  readonly byId: Map<string, Entry>
+  readonly reversed: Set<string>
+  readonly cal: CalendarMemo
+}
+
+const reversalProblem = (ev: Extract<LedgerEvent, { type: "TransactionReversed" }>, run: Running) => {
+  const target = run.byId.get(ev.reverses)
   if (target === undefined) return `reverses ${ev.reverses}, which is not an earlier event of this stream`
   if (target.event.type === "TransactionReversed" || target.event.type === "DonationRecorded") return "reverses an event that cannot be reversed"
-  return before.some((e) => e.event.type === "TransactionReversed" && e.event.reverses === ev.reverses) ? "reverses an event twice" : undefined
+  return run.reversed.has(ev.reverses) ? "reverses an event twice" : undefined
 }
 
 /** The rule an event breaks on its own, given the events before it. */
-const eventProblem = (e: Entry, before: ReadonlyArray<Entry>): string | undefined => {
+const eventProblem = (e: Entry, run: Running): string | undefined => {
   const ev = e.event
   switch (ev.type) {
     case "TradeRecorded":
-      return tradeProblem(ev)
+      return tradeProblem(ev, run.cal)
     case "BonusRecorded":
-      return entitlementProblem(ev)
+      return entitlementProblem(ev, run.cal)
     case "DividendRecorded":
-      return entitlementProblem(ev) ?? taxProblem(ev)
+      return entitlementProblem(ev, run.cal) ?? taxProblem(ev)
     case "TransactionReversed":
-      return reversalProblem(ev, before)
+      return reversalProblem(ev, run)
     default:
       return undefined
   }
 }
 
-/** Running positions of the events checked so far. */
-interface Running {
-  readonly lastEffective: string
-  readonly positions: Map<string, Position>
-}
-
-/** Whether the stream up to `e` replays (checked against running positions for a trade in date order); updates `run`. */
-const replayProblem = (run: Running, e: Entry, entries: () => ReadonlyArray<Entry>): string | undefined => {
+/**
+ * Whether the stream up to `e` replays; updates `run`. An event that applies
+ * after every earlier one (a date on or after all of them, not a reversal)
+ * is one more step of the running replay, which is exactly what replaying
+ * the whole prefix would do; anything else replays the prefix from scratch.
+ */
+const replayProblem = (run: Running, e: Entry): string | undefined => {
   const ev = e.event
   if (ev.type === "DonationRecorded" || ev.type === "TaxStatusRecorded") return undefined
-  if (ev.type === "TradeRecorded" && e.effective_date >= run.lastEffective) {
-    const book = applyTrade(bookOf(run.positions.get(ev.symbol)), ev)
-    if (book.quantity < 0) return describeFailure({ _tag: "Negative", symbol: ev.symbol, date: e.effective_date })
-    run.positions.set(ev.symbol, positionOf(ev.symbol, book))
-    return undefined
+  if (ev.type !== "TransactionReversed" && e.effective_date >= run.lastEffective) {
+    const r = run.replayer.step(e)
+    return isFailure(r) ? describeFailure(r) : undefined
   }
-  const r = replay(entries())
-  if (r._tag !== "Ok") return describeFailure(r)
-  run.positions.clear()
-  for (const [symbol, p] of r.state) run.positions.set(symbol, p)
+  const replayer = new Replayer()
+  for (const entry of orderedEntries([...run.seen, e])) {
+    const r = replayer.step(entry)
+    if (isFailure(r)) return describeFailure(r)
+  }
+  run.replayer = replayer
   return undefined
+}
+
+/**
+ * Walks a stream in version order: the first event the decision rules would
+ * not have accepted, or the positions the whole stream replays to (the same
+ * as `replay`'s, without replaying it again).
+ */
+export const checkAndReplay = (stream: ReadonlyArray<Entry>):
+  | { readonly _tag: "Fail"; readonly failure: DecisionFailure }
+  | { readonly _tag: "Ok"; readonly state: ReadonlyMap<string, Position> } =>
+{
+  const run: Running = { lastEffective: "", replayer: new Replayer(), seen: [], byId: new Map(), reversed: new Set(), cal: calendarMemo() }
+  const sorted = stream.every((e, i) => i === 0 || stream[i - 1]!.version < e.version) ? stream : [...stream].sort((a, b) => a.version - b.version)
+  for (const e of sorted) {
+    const reason = eventProblem(e, run) ?? replayProblem(run, e)
+    if (reason !== undefined) return { _tag: "Fail", failure: { event_id: e.event_id, version: e.version, reason } }
+    run.seen.push(e)
+    run.byId.set(e.event_id, e)
+    if (e.event.type === "TransactionReversed") run.reversed.add(e.event.reverses)
+    if (e.effective_date > run.lastEffective) run.lastEffective = e.effective_date
+  }
+  return { _tag: "Ok", state: run.replayer.state() }
 }
 
 /** The first event of a stream (in version order) that the decision rules would not have accepted. */
 export const checkDecisions = (stream: ReadonlyArray<Entry>): DecisionFailure | undefined => {
-  let run: Running = { lastEffective: "", positions: new Map() }
-  const seen: Array<Entry> = []
-  for (const e of [...stream].sort((a, b) => a.version - b.version)) {
-    const reason = eventProblem(e, seen) ?? replayProblem(run, e, () => [...seen, e])
-    if (reason !== undefined) return { event_id: e.event_id, version: e.version, reason }
-    seen.push(e)
-    if (e.effective_date > run.lastEffective) run = { ...run, lastEffective: e.effective_date }
-  }
-  return undefined
+  const r = checkAndReplay(stream)
+  return r._tag === "Fail" ? r.failure : undefined
 }

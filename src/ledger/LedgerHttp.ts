@@ -10,6 +10,7 @@ import { Audit } from "./events/Audit.ts"
 import { CurrentPrincipal, PortfolioAuthLive } from "./accounts/BearerAuthLive.ts"
 import { Donations } from "./donations/Donations.ts"
 import { EventStore } from "./events/EventStore.ts"
+import { AnonymousExpiry } from "./accounts/AnonymousExpiry.ts"
 import { Keys } from "./accounts/Keys.ts"
 import { LedgerSigner } from "./signing/Signing.ts"
 import { LEDGER_DEFAULT_LIMIT } from "./LedgerApi.ts"
@@ -80,5 +81,5 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
 export const LedgerServices = PortfolioViews.layer.pipe(
   Layer.provideMerge(Layer.mergeAll(Portfolio.layer, Donations.layer, Audit.layer.pipe(Layer.provideMerge(LedgerSigner.layer)), PortfolioAuthLive)),
   Layer.provideMerge(Layer.mergeAll(LedgerWriter.layer, MarketFacts.layer)),
-  Layer.provideMerge(Layer.mergeAll(Keys.layer, EventStore.layer))
+  Layer.provideMerge(Layer.mergeAll(Keys.layer, EventStore.layer, AnonymousExpiry.layer))
 )

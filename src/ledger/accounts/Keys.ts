@@ -30,6 +30,9 @@ import { sha256 } from "../events/EventStore.ts"
 export type { Principal }
 export type KeyInfo = typeof KeyInfoSchema.Type
 
+/** How stale a user's `last_seen_at` may get before an authentication writes it again (the expiry TTL is longer). */
+export const SEEN_EVERY_MS = 3_600_000
+
 const newSecret = (kind: "session" | "key") => `psx_${kind === "session" ? "s" : "k"}_${randomBytes(24).toString("base64url")}`
 
 const KeyRow = Schema.Struct({
@@ -48,7 +51,8 @@ const AuthRow = Schema.Struct({
   kind: Schema.Literals(["session", "key"]),
   grants: Schema.Array(Schema.Literals(GRANTS)),
   secret_hash: Schema.String,
-  revoked: Schema.Boolean
+  revoked: Schema.Boolean,
+  stale: Schema.Boolean
 })
 const decodeAuthRows = Schema.decodeUnknownEffect(Schema.Array(AuthRow))
 
@@ -161,13 +165,23 @@ export class Keys extends Context.Service<Keys, {
             return yield* new Unauthorized({ message: "missing or malformed bearer credential" })
           }
           const digest = sha256(secret)
+          const at = yield* Clock.currentTimeMillis
           const rows = yield* sql.unsafe(
-            `SELECT id, user_id, kind, grants, secret_hash, revoked_at IS NOT NULL AS revoked FROM api_keys WHERE secret_hash = $1`,
-            [digest]
+            `SELECT k.id, k.user_id, k.kind, k.grants, k.secret_hash, k.revoked_at IS NOT NULL AS revoked,
+                    coalesce(u.last_seen_at, u.created_at) < $2::timestamptz AS stale
+             FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.secret_hash = $1`,
+            [digest, new Date(at - SEEN_EVERY_MS).toISOString()]
           ).pipe(Effect.flatMap(decodeAuthRows), storeUnavailable)
           const r = rows[0]
           if (r === undefined || !sameDigest(r.secret_hash, digest)) return yield* new Unauthorized({ message: "unknown credential" })
           if (r.revoked) return yield* new Unauthorized({ message: "this key was revoked" })
+          if (r.stale) {
+            // Marks the user seen (at most hourly). The expiry sweep deletes only users idle for longer
+            // than its TTL and re-checks that under the row lock, so no row here means the sweep won.
+            const touched = yield* sql`UPDATE users SET last_seen_at = ${new Date(at).toISOString()}::timestamptz WHERE id = ${r.user_id} RETURNING id`
+              .pipe(storeUnavailable)
+            if (touched.length === 0) return yield* new Unauthorized({ message: "unknown credential" })
+          }
           return { userId: r.user_id, keyId: r.id, kind: r.kind, grants: r.grants }
         })
 

@@ -17,7 +17,7 @@ import { Clock, Context, Effect, Fiber, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { checkCheckpoint, type SignedCheckpoint } from "../../../domain/ledger/Checkpoint.ts"
 import { type Entry, evolve, type Position, replay } from "../../../domain/ledger/Decider.ts"
-import { checkDecisions } from "../../../domain/ledger/ReplayCheck.ts"
+import { checkAndReplay } from "../../../domain/ledger/ReplayCheck.ts"
 import type { VerifyResult } from "../../../domain/ledger/Schemas.ts"
 import { LedgerSigner, type SignatureCheck } from "../signing/Signing.ts"
 import { decodePositions, HOLDING_COLUMNS, readHoldings, samePositions, writeHoldings } from "../portfolio/Projection.ts"
@@ -27,6 +27,7 @@ import { COLUMNS, eventRows, exportLine, toStored } from "./StoredRows.ts"
 type Verify = typeof VerifyResult.Type
 const BATCH = 10_000
 const MAX_VERIFIED = 10_000
+const YIELD_EVERY = 2_000
 
 /** The positions a replay of `entries` gives (sorted by symbol), or undefined when a quantity went negative. */
 const replayed = (entries: ReadonlyArray<Entry>): ReadonlyArray<Position> | undefined => {
@@ -44,13 +45,27 @@ const positionsAfter = (positions: ReadonlyMap<string, Position>, at: Verified, 
   [...entries.reduce(evolve, { version: at.version, lastEffective: at.last_effective, positions }).positions.values()]
     .sort((a, b) => a.symbol.localeCompare(b.symbol))
 
-/** The first event the decision rules would not have accepted, as a verify failure. */
-const decisionFailureOf = (entries: ReadonlyArray<Entry>, rows: ReadonlyArray<{ readonly version: number; readonly position: number }>): Failure | undefined => {
-  const f = checkDecisions(entries)
-  if (f === undefined) return undefined
-  const position = rows.find((r) => r.version === f.version)?.position ?? 0
-  return { event_id: f.event_id, version: f.version, position, reason: `decision: ${f.reason}` }
+/** A full replay: the positions (absent when the stream does not replay), or a decision failure. */
+interface Replayed {
+  readonly failure?: Failure | undefined
+  readonly positions?: ReadonlyArray<Position> | undefined
 }
+
+/**
+ * A portfolio stream's full replay with the decision rules re-run (one pass):
+ * its positions, or the first event the rules would not have accepted as a
+ * verify failure. `positionAt(version)` gives that event's ledger position.
+ */
+const decidedReplay = (entries: ReadonlyArray<Entry>, positionAt: (version: number) => number): Replayed => {
+  const r = checkAndReplay(entries)
+  if (r._tag === "Ok") return { positions: [...r.state.values()] }
+  const f = r.failure
+  return { failure: { event_id: f.event_id, version: f.version, position: positionAt(f.version), reason: `decision: ${f.reason}` } }
+}
+
+/** Positions a stream's events replay to: with the decision rules for a portfolio stream, else the plain replay. */
+const replayStream = (streamId: string, entries: ReadonlyArray<Entry>, positionAt: (version: number) => number): Replayed =>
+  streamId.startsWith("portfolio-") ? decidedReplay(entries, positionAt) : { positions: replayed(entries) }
 
 /** A checkpoint that does not hold, as a verify failure at the event of its version. */
 const checkpointFailures = (
@@ -128,12 +143,15 @@ export class Audit extends Context.Service<Audit, {
           return yield* verifyStream(streamId)
         }
         // A full replay also re-runs the decision rules: a valid chain of events the decider would have refused fails.
-        if (failure === undefined && keep === undefined && streamId.startsWith("portfolio-")) failure = decisionFailureOf(entries, rows.map((r) => ({ version: r.version, position: Number(r.position) })))
+        const full = failure === undefined && keep === undefined
+          ? replayStream(streamId, entries, (v) => Number(rows[v - 1]?.position ?? 0))
+          : undefined
+        if (full?.failure !== undefined) failure = full.failure
         const positions = failure !== undefined
           ? undefined
           : keep !== undefined
           ? positionsAfter(keep.positions, keep.at, entries)
-          : replayed(entries)
+          : full?.positions
         const live = yield* withSql(readHoldings(streamId))
         const projection_matches = !streamId.startsWith("portfolio-") || (positions !== undefined && samePositions(positions, live))
         const checkpoints = yield* signer.checkpointsOf(streamId, keep?.checkpointId ?? "0")
@@ -184,16 +202,27 @@ export class Audit extends Context.Service<Audit, {
 
       const verifyAll = Effect.fn("Audit.verifyAll")(function*(onProgress?: (done: number, total: number) => Effect.Effect<void>) {
         const started = yield* Clock.currentTimeMillis
-        const totals = yield* sql<{ streams: number }>`select count(distinct stream_id)::int as streams from events`
+        const fetchPage = (after: readonly [string, number]) =>
+          Effect.flatMap(
+            sql.unsafe(`SELECT ${COLUMNS} FROM events WHERE (stream_id, version) > ($1, $2) ORDER BY stream_id, version LIMIT ${BATCH}`, [...after]),
+            eventRows
+          )
+        // The stream count, the live projection and the first page load together.
+        const [totals, live, first] = yield* Effect.all([
+          sql<{ streams: number }>`select count(distinct stream_id)::int as streams from events`,
+          liveHoldings,
+          fetchPage(["", 0])
+        ], { concurrency: 3 })
         const totalStreams = totals[0]?.streams ?? 0
-        const live = yield* liveHoldings
         const failures: Array<Verify> = []
         let events = 0
         let done = 0
-        let current: { id: string; at: Verified; entries: Array<Entry>; rows: Array<{ version: number; position: number }>; failure: Failure | undefined } | undefined
+        // A stream being checked: its verified prefix, its typed entries and each version's ledger position.
+        let current: { id: string; at: Verified; entries: Array<Entry>; positions: Array<string>; failure: Failure | undefined } | undefined
         const finish = (s: NonNullable<typeof current>) => {
-          if (s.failure === undefined && s.id.startsWith("portfolio-")) s.failure = decisionFailureOf(s.entries, s.rows)
-          const positions = s.failure === undefined ? replayed(s.entries) : undefined
+          const r = s.failure === undefined ? replayStream(s.id, s.entries, (v) => Number(s.positions[v - 1] ?? 0)) : undefined
+          if (r?.failure !== undefined) s.failure = r.failure
+          const positions = s.failure === undefined ? r?.positions : undefined
           const projection_matches = !s.id.startsWith("portfolio-") || (positions !== undefined && samePositions(positions, live.get(s.id) ?? []))
           events += s.at.version + (s.failure ? 1 : 0)
           done++
@@ -201,27 +230,26 @@ export class Audit extends Context.Service<Audit, {
             failures.push({ stream_id: s.id, ok: false, events: s.at.version, ...(s.failure ? { first_failure: s.failure } : {}), projection_matches })
           }
         }
-        const fetchPage = (after: readonly [string, number]) =>
-          Effect.flatMap(
-            sql.unsafe(`SELECT ${COLUMNS} FROM events WHERE (stream_id, version) > ($1, $2) ORDER BY stream_id, version LIMIT ${BATCH}`, [...after]),
-            eventRows
-          )
-        let page = yield* fetchPage(["", 0])
+        let page = first
         while (page.length > 0) {
-          // The next batch loads while this one is checked.
+          // The next batch loads while this one is checked: the fetch is started, and the check yields now and
+          // then, so the query is sent and its rows are read while this page is hashed and replayed.
           const tail = page[page.length - 1]!
           const nextPage = yield* Effect.forkChild(fetchPage([tail.stream_id, tail.version]))
-          for (const row of page) {
+          yield* Effect.yieldNow
+          for (let i = 0; i < page.length; i++) {
+            const row = page[i]!
+            if (i % YIELD_EVERY === YIELD_EVERY - 1) yield* Effect.yieldNow
             if (current === undefined || current.id !== row.stream_id) {
               if (current) finish(current)
-              current = { id: row.stream_id, at: NOTHING_VERIFIED, entries: [], rows: [], failure: undefined }
+              current = { id: row.stream_id, at: NOTHING_VERIFIED, entries: [], positions: [], failure: undefined }
             }
             if (current.failure !== undefined) continue
             const r = checkRow(current.at, row)
             if (r._tag === "Fail") current.failure = r.failure
             else {
               current.at = r.at
-              current.rows.push({ version: row.version, position: Number(row.position) })
+              current.positions.push(row.position)
               if (r.entry) current.entries.push(r.entry)
             }
           }

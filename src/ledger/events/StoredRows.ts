@@ -55,13 +55,18 @@ export const eventRows = (rows: ReadonlyArray<unknown>): Effect.Effect<ReadonlyA
 
 /** The text hashed for a row, from its exact stored bytes (format 2) or the format 1 re-encoding. */
 export const hashInput = (prev: string, r: EventRow): string =>
-  r.payload_json !== null
-    ? chainInputV2(prev, { ...r, payload_json: r.payload_json, metadata_json: r.metadata_json ?? "null" })
+  r.payload_json !== null && r.metadata_json !== null
+    ? chainInputV2(prev, r as EventRow & { readonly payload_json: string; readonly metadata_json: string })
+    : r.payload_json !== null
+    ? chainInputV2(prev, { ...r, payload_json: r.payload_json, metadata_json: "null" })
     : chainInput(prev, { ...r, payload: JSON.parse(r.payload_v1 ?? "null") })
 
-/** The keys each event type's Schema declares. */
-const knownKeys = new Map<string, ReadonlySet<string>>(
-  LedgerEvent.members.map((m) => [String(m.fields.type.literal), new Set(Object.keys(m.fields))])
+/** Each event type's Schema: the keys it declares, and its decoder (a payload is decoded by its own type's member, not tried against the union). */
+const members = new Map(
+  LedgerEvent.members.map((m) => [String(m.fields.type.literal), {
+    keys: new Set(Object.keys(m.fields)) as ReadonlySet<string>,
+    decode: Schema.decodeUnknownExit(m as Schema.Codec<LedgerEvent>)
+  }])
 )
 /** The metadata keys the service writes (format 1 rows also hold `causation_id`). */
 export const METADATA_KEYS: ReadonlySet<string> = new Set([
@@ -71,8 +76,6 @@ export const METADATA_KEYS: ReadonlySet<string> = new Set([
   "causation_id",
   "idempotency_key"
 ])
-
-const decodeEvent = Schema.decodeUnknownExit(LedgerEvent)
 
 /** A row's payload and metadata parsed and checked: the typed event, or why the stored JSON is not one. */
 export const readPayload = (r: EventRow): { readonly event: LedgerEvent; readonly metadata: unknown } | { readonly problem: string } => {
@@ -85,12 +88,12 @@ export const readPayload = (r: EventRow): { readonly event: LedgerEvent; readonl
     return { problem: "the stored JSON does not parse" }
   }
   if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return { problem: "the stored payload is not an object" }
-  const known = knownKeys.get(String((payload as { type?: unknown }).type))
-  if (known === undefined) return { problem: `the stored payload has an unknown type ${JSON.stringify((payload as { type?: unknown }).type)}` }
-  const extra = Object.keys(payload).filter((k) => !known.has(k))
+  const member = members.get(String((payload as { type?: unknown }).type))
+  if (member === undefined) return { problem: `the stored payload has an unknown type ${JSON.stringify((payload as { type?: unknown }).type)}` }
+  const extra = Object.keys(payload).filter((k) => !member.keys.has(k))
   if (typeof metadata === "object" && metadata !== null) extra.push(...Object.keys(metadata).filter((k) => !METADATA_KEYS.has(k)).map((k) => `metadata.${k}`))
   if (extra.length > 0) return { problem: `the stored JSON holds keys no schema knows: ${extra.join(", ")}` }
-  const decoded = decodeEvent(payload)
+  const decoded = member.decode(payload)
   return Exit.isSuccess(decoded) ? { event: decoded.value, metadata } : { problem: "the stored payload is not a valid event of its type" }
 }
 
