@@ -60,22 +60,25 @@ const App = Layer.mergeAll(HttpRouter.serve(Routes, { disableLogger: true, disab
 const get = (url: string, headers: Record<string, string> = {}) =>
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
-    const response = yield* client.execute(HttpClientRequest.get(url).pipe(HttpClientRequest.setHeaders(headers)))
+    // Retried once: a pooled connection may be closed by the server just as it is reused.
+    const response = yield* client.execute(HttpClientRequest.get(url).pipe(HttpClientRequest.setHeaders(headers))).pipe(
+      Effect.retry({ times: 1 })
+    )
     return { status: response.status, headers: response.headers, text: yield* response.text }
   }).pipe(Effect.orDie)
 
 /** One request per endpoint the fast path keeps (and its aliases). */
 const KEPT = [
   "/v1/quotes/HUBC?allow_stale=true", "/v1/quotes/MEBL?allow_stale=true", "/v1/stocks/HUBC", "/v1/companies/HUBC",
-  "/v1/companies/NOPE", "/v1/prices/HUBC", "/v1/prices/HUBC?range=1Y", "/v1/prices/SYS?range=5Y", "/v1/companies?limit=50",
+  "/v1/prices/HUBC", "/v1/prices/HUBC?range=1Y", "/v1/prices/SYS?range=5Y", "/v1/companies?limit=50",
   "/v1/companies?limit=5&inside_kse100=true", "/v1/market/board", "/v1/sectors/board", "/v1/stocks/LUCK/research",
   "/v1/stocks/LUCK/rh", "/v1/ai/research/LUCK", "/v1/screener?pe_max=15&limit=5",
   "/v1/quotes/HUBC?allow_stale=true&unknown=1"
 ]
 
-/** Requests the fast path hands on: not kept, or not decodable (the HttpApi answers the 400). */
+/** Requests the fast path hands on: not kept (an unlisted ticker…), or not decodable (the HttpApi answers the 400). */
 const HANDED_ON = [
-  "/v1/quotes/HUBC", "/v1/quotes/hubc?allow_stale=true", "/v1/prices/HUBC?range=2W", "/v1/prices/HUBC?limit=5",
+  "/v1/companies/NOPE", "/v1/quotes/HUBC", "/v1/quotes/hubc?allow_stale=true", "/v1/prices/HUBC?range=2W", "/v1/prices/HUBC?limit=5",
   "/v1/screener?pe_maxx=1", "/v1/stocks/HUBC/analytics", "/v1/quotes/H%00?allow_stale=true"
 ]
 

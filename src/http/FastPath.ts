@@ -50,7 +50,7 @@ export const routesOf = (endpoints: ReadonlySet<string>, config: Partial<FindMyW
   HttpApi.reflect(Api, {
     onGroup: () => {},
     onEndpoint: ({ endpoint, group, mergedAnnotations }) => {
-      const name = `${group.identifier}.${endpoint.name}`
+      const name = `${group.identifier}.${endpoint.identifier}`
       if (endpoint.method !== "GET" || !endpoints.has(name)) return
       const annotations = Context.merge(Api.annotations, mergedAnnotations)
       const params = decoderOf(endpoint.params, parseOptionsOf(annotations, "params"))

@@ -54,12 +54,16 @@ const utf8 = new TextEncoder()
 
 /** One JSON text per decoded value whatever its key order; absent (undefined) keys leave no trace. */
 export const canonicalKey = (value: unknown): string => {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null"
   if (Array.isArray(value)) return `[${value.map(canonicalKey).join(",")}]`
-  if (value !== null && typeof value === "object") {
-    const keys = Object.keys(value).filter((k) => (value as any)[k] !== undefined).sort()
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalKey((value as any)[k])}`).join(",")}}`
+  const keys = Object.keys(value)
+  if (keys.length > 1) keys.sort()
+  let text = "{"
+  for (const k of keys) {
+    const v = (value as Record<string, unknown>)[k]
+    if (v !== undefined) text += `${text.length > 1 ? "," : ""}${JSON.stringify(k)}:${canonicalKey(v)}`
   }
-  return JSON.stringify(value) ?? "null"
+  return text + "}"
 }
 
 const encoder = <A, I>(schema: Schema.Codec<A, I>) => {
