@@ -240,8 +240,8 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
   it.effect("the board routes' fast-path bytes are exactly what the HttpApi pipeline encodes", () =>
     Effect.gen(function*() {
       const answers = yield* EncodedAnswers
-      for (const path of ["/v1/market/board", "/v1/sectors/board"]) {
-        const encoded = yield* answers.lookup(path)
+      for (const [path, endpoint] of [["/v1/market/board", "board.marketBoard"], ["/v1/sectors/board", "board.sectorBoard"]] as const) {
+        const encoded = yield* answers.lookup(endpoint, {})
         assert.isDefined(encoded, path)
         const fast = yield* getText(path)
         const full = yield* getText(path, { "cache-control": "no-cache" })

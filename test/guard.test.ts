@@ -8,12 +8,13 @@ import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { GuardLive } from "../src/http/Guard.ts"
 import { RateLimiter } from "../src/http/RateLimiter.ts"
+import { RequestIds } from "../src/http/RequestId.ts"
 
 const app = Layer.mergeAll(
   HttpRouter.add("GET", "/boom", Effect.die(new Error("relation \"secret\" does not exist: SELECT * FROM secret"))),
   HttpRouter.add("GET", "/ok", Effect.succeed(HttpServerResponse.text("ok"))),
   GuardLive
-).pipe(Layer.provide(Layer.succeed(RateLimiter, RateLimiter.make(1000, 1000))))
+).pipe(Layer.provide([Layer.succeed(RateLimiter, RateLimiter.make(1000, 1000)), RequestIds.layer]))
 
 describe("guard", () => {
   it.effect("a defect is a 500 INTERNAL record without internals, with the request id", () =>

@@ -9,31 +9,34 @@
  * - Every request has a deadline: a request still unanswered after
  *   `deadlineMs` gets a 503 SOURCE_UNAVAILABLE record (a response already
  *   under way, such as a stream, is left alone).
- * - A fast path (FastPath.ts) may answer first, in plain node:http, with the
- *   read model's pre-encoded bytes; everything else goes to the HttpApi
- *   router through the Effect handler.
+ * - A fast path (FastPath.ts, attached through `FastPathSlot`) may answer
+ *   first, in plain node:http, with the read model's pre-encoded bytes;
+ *   everything else goes to the HttpApi router through the Effect handler.
  *
  * It is an `HttpServer` like NodeHttpServer's (whose request handler it
  * uses), without upgrades: the service has no WebSocket routes.
  */
 import { NodeHttpServer } from "@effect/platform-node"
-import { Duration, Effect, Layer, Scope } from "effect"
+import { Context, Duration, Effect, Layer, Scope } from "effect"
 import { HttpServer, HttpServerError } from "effect/http"
 import * as NetAddress from "effect/net/NetAddress"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 
 export type NodeHandler = (request: IncomingMessage, response: ServerResponse) => void
 
-/** Answers a request in plain node:http and returns true, or returns false to let the Effect pipeline answer. */
-export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean
+/** Answers a request in plain node:http, or calls `next` to let the Effect pipeline answer it. */
+export type FastPath = (request: IncomingMessage, response: ServerResponse, next: () => void) => void
+
+/** Where the fast path is attached to the front door (for the scope of the caller). */
+export class FastPathSlot extends Context.Service<FastPathSlot, {
+  readonly attach: (fastPath: FastPath) => Effect.Effect<void, never, Scope.Scope>
+}>()("psx/http/FastPathSlot") {}
 
 export interface FrontDoorOptions {
   readonly port: number
   readonly host: string
   /** How long a request may wait for its answer (ms). */
   readonly deadlineMs: number
-  /** Tried before the Effect pipeline, once the routes are attached. */
-  readonly fastPath?: () => FastPath | undefined
 }
 
 /** How long a graceful shutdown waits for requests in flight. */
@@ -66,11 +69,23 @@ export const make = Effect.fnUntraced(function*(options: FrontDoorOptions) {
   let app: NodeHandler = unattached("starting")
   let fast: FastPath | undefined
   const deadline = `no answer within ${options.deadlineMs} ms`
-  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000 }, (request, response) => {
-    if (fast !== undefined && fast(request, response)) return
+  const toApp = (request: IncomingMessage, response: ServerResponse) => {
     const timer = setTimeout(() => unavailable(response, deadline), options.deadlineMs)
     response.once("close", () => clearTimeout(timer))
     app(request, response)
+  }
+  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000 }, (request, response) => {
+    if (fast === undefined) toApp(request, response)
+    else fast(request, response, () => toApp(request, response))
+  })
+  const slot = FastPathSlot.of({
+    attach: (fastPath) =>
+      Effect.acquireRelease(Effect.sync(() => {
+        fast = fastPath
+      }), () =>
+        Effect.sync(() => {
+          fast = undefined
+        }))
   })
 
   yield* Effect.callback<void, HttpServerError.ServeError>((resume) => {
@@ -96,7 +111,7 @@ export const make = Effect.fnUntraced(function*(options: FrontDoorOptions) {
     return yield* new HttpServerError.ServeError({ cause: new Error(`cannot read the address the server listens on`) })
   }
 
-  return HttpServer.make({
+  const httpServer = HttpServer.make({
     address: address.success,
     serve: Effect.fnUntraced(function*(httpApp, middleware) {
       const serveScope = yield* Effect.scope
@@ -110,11 +125,11 @@ export const make = Effect.fnUntraced(function*(options: FrontDoorOptions) {
         close
       ))
       app = handler as NodeHandler
-      fast = options.fastPath?.()
     })
   })
+  return Context.make(HttpServer.HttpServer, httpServer).pipe(Context.add(FastPathSlot, slot))
 })
 
-/** The front door as the `HttpServer` (with Node's HTTP platform services). */
+/** The front door as the `HttpServer` and its `FastPathSlot` (with Node's HTTP platform services). */
 export const layer = (options: FrontDoorOptions) =>
-  Layer.mergeAll(Layer.effect(HttpServer.HttpServer, make(options)), NodeHttpServer.layerHttpServices)
+  Layer.mergeAll(Layer.effectContext(make(options)), NodeHttpServer.layerHttpServices)

@@ -3,21 +3,20 @@
  *
  * - gives each request an id (`x-request-id`, echoed back; handlers read it as `ServerRequestId`);
  * - applies the per-client rate limit (health and readiness are exempt);
- * - serves the read model's encoded answers for the hottest canonical market
- *   URLs (market/readmodel/EncodedAnswers.ts) before the HttpApi pipeline;
+ * - takes over, uncharged and with its id, a request the node:http fast path
+ *   (FastPath.ts) charged and then handed on;
  * - answers an unknown route with a 404 error record;
  * - turns a defect into 500 INTERNAL with no stack or SQL in the body, logged
  *   server-side with the request id; a malformed or oversized body that only
  *   the platform sees becomes 400 INVALID_REQUEST;
  * - writes one structured log line per request (status, duration).
  */
-import { Cause, Effect, type Types } from "effect"
+import { Cause, Clock, Effect, type Types } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { type ErrorCode, statusOf } from "../../domain/Errors.ts"
-import { EncodedAnswers } from "../market/readmodel/EncodedAnswers.ts"
 import { RateLimiter, type RouteKind } from "./RateLimiter.ts"
-import { ServerRequestId } from "./RequestId.ts"
+import { RequestIds, ServerRequestId } from "./RequestId.ts"
 import { describeSchemaError } from "./Validation.ts"
 
 const errorResponse = (code: ErrorCode, message: string, headers?: Record<string, string>) =>
@@ -25,13 +24,10 @@ const errorResponse = (code: ErrorCode, message: string, headers?: Record<string
 
 const exempt = new Set(["/health", "/ready"])
 
-let sequence = 0
-const nextRequestId = () => `${Date.now().toString(36)}-${(++sequence).toString(36)}`
-
 /** Private routes: the portfolio, the keys and the session (PortfolioApi, AccountApi). */
 const PRIVATE = "/v1/me/"
 
-const kindOf = (method: string, path: string): RouteKind =>
+export const kindOf = (method: string, path: string): RouteKind =>
   !path.startsWith(PRIVATE) ? "public" : method === "POST" && path === "/v1/me/session" ? "session" : "private"
 
 /** The rate-limit bucket of a request (RateLimiter.bucketOf). */
@@ -70,8 +66,8 @@ type Handler = Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhand
 
 export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
   const limiter = yield* RateLimiter
-  // Optional so the guard can stand alone (a router of its own in tests); the service always provides it.
-  const answers = yield* Effect.serviceOption(EncodedAnswers)
+  const ids = yield* RequestIds
+  const clock = yield* Clock.Clock
   return (httpEffect: Handler): Effect.Effect<
     HttpServerResponse.HttpServerResponse,
     Types.unhandled,
@@ -79,8 +75,9 @@ export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
   > =>
     Effect.withFiber((fiber) => {
       const request = fiber.context.mapUnsafe.get(HttpServerRequest.HttpServerRequest.key) as HttpServerRequest.HttpServerRequest
-      const start = Date.now()
-      const requestId = nextRequestId()
+      const start = clock.currentTimeMillisUnsafe()
+      const handedOff = ids.takeHandOff(request.source)
+      const requestId = handedOff ?? ids.next(start)
       const q = request.url.indexOf("?")
       const path = q === -1 ? request.url : request.url.slice(0, q)
       const handle = (wait: number) =>
@@ -104,15 +101,9 @@ export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
             ? Effect.logWarning({ msg: "probe failed", requestId, path, status: response.status })
             : Effect.void)
       }
-      const encoded = request.method === "GET" && request.headers["cache-control"] !== "no-cache"
-      const serve = (wait: number) =>
-        wait > 0 || !encoded || answers._tag === "None"
-          ? handle(wait)
-          : Effect.flatMap(answers.value.lookup(request.url), (answer) =>
-            answer === undefined
-              ? handle(0)
-              : Effect.succeed(HttpServerResponse.uint8Array(answer.body, { status: answer.status, contentType: "application/json" })))
-      return Effect.flatMap(Effect.flatMap(limiter.take(bucketOf(limiter, request, path)), serve), (response) =>
+      // A handed-off request was charged by the fast path already.
+      const charge = handedOff !== undefined ? Effect.succeed(0) : limiter.take(bucketOf(limiter, request, path))
+      return Effect.flatMap(Effect.flatMap(charge, handle), (response) =>
         Effect.as(
           Effect.logInfo({
             msg: "request",
@@ -120,7 +111,7 @@ export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
             method: request.method,
             path,
             status: response.status,
-            ms: Date.now() - start
+            ms: clock.currentTimeMillisUnsafe() - start
           }),
           HttpServerResponse.setHeader(response, "x-request-id", requestId)
         ))

@@ -38,6 +38,8 @@ export interface Bucket {
 export interface RateLimiterShape {
   /** Takes a token from `bucket`; answers 0 when allowed, else the seconds to wait. */
   readonly take: (bucket: Bucket) => Effect.Effect<number>
+  /** `take` at a known instant, synchronously (the node:http fast path reads the clock itself). */
+  readonly takeAt: (bucket: Bucket, now: number) => number
   /** The bucket a request is charged to (see the module comment). */
   readonly bucketOf: (kind: RouteKind, authorization: string | undefined, address: string) => Bucket
   /** Records that `credential` (the bearer secret) authenticated as `principal`, on behalf of key `keyId`. */
@@ -72,25 +74,26 @@ export class RateLimiter extends Context.Service<RateLimiter, RateLimiterShape>(
       sessions: { perSecond: perSecond / 50, burst: Math.max(5, Math.floor(burst / 10)) }
     }
     let lastNow = 0
+    const takeAt = ({ key: client, limit }: Bucket, now: number) => {
+      lastNow = now
+      const { perSecond, burst } = limits[limit]
+      const bucket = buckets.get(client)
+      if (bucket === undefined) {
+        touch(buckets, client, { tokens: burst - 1, at: now }, maxBuckets)
+        return 0
+      }
+      bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * perSecond)
+      bucket.at = now
+      touch(buckets, client, bucket, maxBuckets)
+      if (bucket.tokens >= 1) {
+        bucket.tokens -= 1
+        return 0
+      }
+      return Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond))
+    }
     return {
-      take: ({ key: client, limit }) =>
-        Effect.map(Clock.currentTimeMillis, (now) => {
-          lastNow = now
-          const { perSecond, burst } = limits[limit]
-          const bucket = buckets.get(client)
-          if (bucket === undefined) {
-            touch(buckets, client, { tokens: burst - 1, at: now }, maxBuckets)
-            return 0
-          }
-          bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * perSecond)
-          bucket.at = now
-          touch(buckets, client, bucket, maxBuckets)
-          if (bucket.tokens >= 1) {
-            bucket.tokens -= 1
-            return 0
-          }
-          return Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond))
-        }),
+      take: (bucket) => Effect.map(Clock.currentTimeMillis, (now) => takeAt(bucket, now)),
+      takeAt,
       bucketOf: (kind, authorization, address) => {
         if (kind === "public") return { key: `ip:${address}`, limit: "requests" }
         if (kind === "session") return { key: `session:${address}`, limit: "sessions" }

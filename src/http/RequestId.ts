@@ -1,11 +1,44 @@
 /**
- * The id this server gives each request (the guard sets it and echoes it as
- * `x-request-id`). Handlers that record a request, such as a ledger append,
- * read it here; the client's own `X-Request-Id` header is a different thing,
- * kept apart. Outside a request it is absent.
+ * The id this server gives each request (the guard or the fast path sets it
+ * and echoes it as `x-request-id`). Handlers that record a request, such as a
+ * ledger append, read it as `ServerRequestId`; the client's own
+ * `X-Request-Id` header is a different thing, kept apart. Outside a request
+ * it is absent.
  */
-import { Context } from "effect"
+import { Context, Layer } from "effect"
 
 export const ServerRequestId = Context.Reference<string | undefined>("psx/http/ServerRequestId", {
   defaultValue: () => undefined
 })
+
+export interface RequestIdsShape {
+  /** A new id: the time in base 36 and a sequence number, unique within the process. */
+  readonly next: (now: number) => string
+  /**
+   * Marks a Node request the fast path has already charged to its rate limit
+   * and given an id, before it hands it to the Effect pipeline.
+   */
+  readonly handOff: (request: object, id: string) => void
+  /** The id the fast path gave a request it handed off (then the guard charges nothing), once. */
+  readonly takeHandOff: (request: object) => string | undefined
+}
+
+export class RequestIds extends Context.Service<RequestIds, RequestIdsShape>()("psx/http/RequestIds") {
+  static readonly make = (): RequestIdsShape => {
+    let sequence = 0
+    const handedOff = new WeakMap<object, string>()
+    return {
+      next: (now) => `${now.toString(36)}-${(++sequence).toString(36)}`,
+      handOff: (request, id) => {
+        handedOff.set(request, id)
+      },
+      takeHandOff: (request) => {
+        const id = handedOff.get(request)
+        if (id !== undefined) handedOff.delete(request)
+        return id
+      }
+    }
+  }
+
+  static readonly layer = Layer.sync(RequestIds, RequestIds.make)
+}

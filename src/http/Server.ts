@@ -19,8 +19,10 @@ import { Api } from "./Api.ts"
 import { DocsLive } from "./Docs.ts"
 import * as FrontDoor from "./FrontDoor.ts"
 import { Cursors } from "../paging/Cursors.ts"
+import { FastPathLive } from "./FastPath.ts"
 import { GuardLive } from "./Guard.ts"
 import { RateLimiter } from "./RateLimiter.ts"
+import { RequestIds } from "./RequestId.ts"
 import { ValidationLive } from "./Validation.ts"
 
 /** The feature services the routes use; provided outside the server so tools and tests share them. */
@@ -28,7 +30,8 @@ export const Services = Readiness.layer.pipe(
   Layer.provideMerge(LedgerServices),
   Layer.provideMerge(MarketServices),
   Layer.provideMerge(Cursors.layer),
-  Layer.provideMerge(RateLimiter.layer)
+  Layer.provideMerge(RateLimiter.layer),
+  Layer.provideMerge(RequestIds.layer)
 )
 
 /** Request bodies are small JSON documents: anything over 1 MiB is refused (400 INVALID_REQUEST). */
@@ -58,8 +61,11 @@ export const FrontDoorLive = Layer.unwrap(
     FrontDoor.layer({ port: config.port, host: config.host, deadlineMs: REQUEST_DEADLINE_MS }))
 )
 
-/** The routes, attached to the `HttpServer` (FrontDoorLive) once the services are built. */
-export const layer = HttpRouter.serve(Routes, { disableLogger: true }).pipe(
+/**
+ * The routes, attached to the `HttpServer` (FrontDoorLive) once the services
+ * are built, with the fast path for the read model's encoded answers.
+ */
+export const layer = Layer.mergeAll(HttpRouter.serve(Routes, { disableLogger: true }), FastPathLive).pipe(
   Layer.provide(BodyLimit),
   Layer.provideMerge(Services)
 )
