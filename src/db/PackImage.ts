@@ -6,6 +6,7 @@
  */
 import { NodeServices } from "@effect/platform-node"
 import { Effect, Layer, References } from "effect"
+import type { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"
 import { renameSync, rmSync } from "node:fs"
 import { dirname, join } from "node:path"
@@ -13,11 +14,11 @@ import { PackImport } from "../ingest/PackImport.ts"
 import { MarketStore } from "../market/readmodel/MarketStore.ts"
 import { DataPack } from "../sources/DataPack.ts"
 import { LOCK_FILE } from "./DataDirLock.ts"
-import { layerEmbedded } from "./Database.ts"
+import { type Database, layerEmbedded } from "./Database.ts"
 import { currentImage, imagePath, PackImageError } from "./StoreImage.ts"
 
-/** Migrates a fresh embedded store in `dir`, imports the pack and projects its prices; closes it (flushed) at the end. */
-const fillStore = (dir: string) =>
+/** Imports the pack into the store `database` gives (migrated as it is built) and projects its prices. */
+export const fillStore = <E>(database: Layer.Layer<Database | SqlClient.SqlClient, E>) =>
   Effect.gen(function*() {
     const importer = yield* PackImport
     yield* importer.run()
@@ -26,7 +27,7 @@ const fillStore = (dir: string) =>
   }).pipe(
     Effect.provide(
       Layer.mergeAll(PackImport.layer, MarketStore.layer).pipe(
-        Layer.provideMerge(layerEmbedded(dir, { seed: false })),
+        Layer.provideMerge(database),
         Layer.provide(DataPack.layer),
         Layer.provide(NodeServices.layer),
         Layer.provide(Layer.succeed(References.MinimumLogLevel, "Warn"))
@@ -46,7 +47,8 @@ export const buildImage = Effect.gen(function*() {
   const scratch = join(dirname(target), `.building-${process.pid}-${randomBytes(4).toString("hex")}`)
   yield* Effect.ensuring(
     Effect.gen(function*() {
-      yield* fillStore(scratch)
+      // Closed (flushed to disk) when fillStore's layers are released, before the move.
+      yield* fillStore(layerEmbedded(scratch))
       yield* Effect.try({
         try: () => rmSync(join(scratch, LOCK_FILE), { force: true }),
         catch: (cause) => new PackImageError({ message: `cannot clean the store image in ${scratch}`, cause })

@@ -65,7 +65,9 @@ export const seedFromImage = (dataDir: string) =>
       const image = currentImage()
       if (dataDir.startsWith("memory://") || image === undefined || !isEmptyStore(dataDir)) return false
       const target = resolve(dataDir)
-      cpSync(image, target, { recursive: true, filter: (src) => !src.endsWith(`/${PG_VERSION}`) && !src.endsWith(`/${LOCK_FILE}`) })
+      const last = join(image, PG_VERSION)
+      const lock = join(image, LOCK_FILE)
+      cpSync(image, target, { recursive: true, filter: (src) => src !== last && src !== lock })
       cpSync(join(image, PG_VERSION), join(target, PG_VERSION))
       return true
     },
