@@ -29,8 +29,8 @@ export const imageRoot = fileURLToPath(new URL("../../.data/", import.meta.url))
 const PG_VERSION = "PG_VERSION"
 
 const pgliteVersion = () => {
-  // The package does not export its package.json: find it beside its entry (dist/index.js).
-  const manifest = fileURLToPath(new URL("../package.json", import.meta.resolve("@electric-sql/pglite")))
+  // The package does not export its package.json, and vitest's module runner has no import.meta.resolve.
+  const manifest = fileURLToPath(new URL("../../node_modules/@electric-sql/pglite/package.json", import.meta.url))
   return String((JSON.parse(readFileSync(manifest, "utf8")) as { version?: unknown }).version)
 }
 
