@@ -6,11 +6,11 @@
  */
 import { NodeServices } from "@effect/platform-node"
 import { Effect, Layer, References } from "effect"
-import type { SqlClient } from "effect/sql"
+import { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"
 import { renameSync, rmSync } from "node:fs"
 import { dirname, join } from "node:path"
-import { PackImport } from "../ingest/PackImport.ts"
+import { PackImport, PREBUILT_MARK } from "../ingest/PackImport.ts"
 import { MarketStore } from "../market/readmodel/MarketStore.ts"
 import { DataPack } from "../sources/DataPack.ts"
 import { LOCK_FILE } from "./DataDirLock.ts"
@@ -24,6 +24,9 @@ export const fillStore = <E>(database: Layer.Layer<Database | SqlClient.SqlClien
     yield* importer.run()
     const store = yield* MarketStore
     yield* store.projectPrices
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`INSERT INTO service_meta (key, value, updated_at) VALUES (${PREBUILT_MARK}, 'true'::jsonb, now())
+      ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = now()`
   }).pipe(
     Effect.provide(
       Layer.mergeAll(PackImport.layer, MarketStore.layer).pipe(

@@ -34,11 +34,14 @@ const pgliteVersion = () => {
   return String((JSON.parse(readFileSync(manifest, "utf8")) as { version?: unknown }).version)
 }
 
+/** Bumped when what the image holds changes (2: the prebuilt mark of PackImport). */
+const IMAGE_FORMAT = 2
+
 /** The key of the image for the pack in `packDir` under this code's migrations and PGlite. */
 export const imageKey = (packDir: string = defaultPackDirectory) =>
   createHash("sha256")
     .update(readFileSync(join(packDir, "manifest.json")))
-    .update(`\0${Object.keys(migrations).join(",")}\0${pgliteVersion()}`)
+    .update(`\0${IMAGE_FORMAT}\0${Object.keys(migrations).join(",")}\0${pgliteVersion()}`)
     .digest("hex")
     .slice(0, 16)
 
