@@ -18,6 +18,8 @@ export const SLOW_SUITES = [
 export default defineConfig(({ mode }) => ({
   test: {
     include: ["test/**/*.test.ts"],
+    // The pack's prebuilt store, made once (test/support/GlobalSetup.ts) and copied by each file that needs it.
+    globalSetup: ["test/support/GlobalSetup.ts"],
     exclude: mode === "quick" ? ["**/node_modules/**", ...SLOW_SUITES] : ["**/node_modules/**"],
     testTimeout: 120_000,
     hookTimeout: 120_000,

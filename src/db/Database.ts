@@ -13,6 +13,7 @@ import { migrations } from "../../migrations/index.ts"
 import { AppConfig } from "../config/AppConfig.ts"
 import { lockDataDir } from "./DataDirLock.ts"
 import { type EmbeddedServer, serveEmbedded } from "./EmbeddedPostgres.ts"
+import { seedFromImage } from "./StoreImage.ts"
 
 export interface DatabaseShape {
   readonly mode: "postgres" | "embedded"
@@ -36,27 +37,44 @@ export const layerPostgres = (url: Redacted.Redacted, maxConnections = 10, mode:
     Layer.effectDiscard(runMigrations)
   ).pipe(Layer.provideMerge(PgClient.layer({ url, maxConnections, ...clientOptions })))
 
-/** The embedded PGlite store in `dataDir`, migrated. */
-export const layerEmbedded = (dataDir: string) =>
+/** Seeds from the image when it can; a failed copy only costs the import it would have saved. */
+const seedStore = (dataDir: string) =>
+  seedFromImage(dataDir).pipe(
+    Effect.tap((seeded) => seeded ? Effect.logInfo({ msg: "the store starts from the prebuilt pack image", dataDir }) : Effect.void),
+    Effect.catch((e) => Effect.logWarning({ msg: e.message, cause: String(e.cause) }))
+  )
+
+/**
+ * The embedded PGlite store in `dataDir`, migrated. With `seed`, an empty
+ * directory starts as a copy of the prebuilt store image when one matches the
+ * pack (StoreImage.ts), so the pack is installed without an import.
+ */
+export const layerEmbedded = (dataDir: string, options: { readonly seed?: boolean } = {}) =>
   Layer.unwrap(
-    Effect.map(Effect.andThen(lockDataDir(dataDir), serveEmbedded(dataDir)), (server) =>
-      Layer.mergeAll(
-        makeDatabase("embedded", Option.some(server)),
-        Layer.effectDiscard(runMigrations)
-      ).pipe(Layer.provideMerge(PgClient.layer({
-        path: server.socketPath,
-        username: "postgres",
-        database: "postgres",
-        maxConnections: 1,
-        ...clientOptions
-      }))))
+    Effect.map(
+      lockDataDir(dataDir).pipe(
+        Effect.andThen(options.seed === true ? seedStore(dataDir) : Effect.void),
+        Effect.andThen(serveEmbedded(dataDir))
+      ),
+      (server) =>
+        Layer.mergeAll(
+          makeDatabase("embedded", Option.some(server)),
+          Layer.effectDiscard(runMigrations)
+        ).pipe(Layer.provideMerge(PgClient.layer({
+          path: server.socketPath,
+          username: "postgres",
+          database: "postgres",
+          maxConnections: 1,
+          ...clientOptions
+        })))
+    )
   )
 
 /** The store the configuration names. */
 export const layer = Layer.unwrap(
   Effect.map(AppConfig, (config) =>
     Option.match(config.databaseUrl, {
-      onNone: () => layerEmbedded(config.dataDir),
+      onNone: () => layerEmbedded(config.dataDir, { seed: config.autoImport }),
       onSome: (url) => layerPostgres(url)
     }))
 )

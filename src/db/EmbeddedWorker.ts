@@ -25,6 +25,13 @@ import { Reply, Request, Setup } from "./EmbeddedProtocol.ts"
  */
 const CONNECTION_SLOTS = 8
 
+/**
+ * PGlite's memory is one WASM heap that grows to its peak and never shrinks:
+ * smaller buffers keep that peak (and so the service's RSS) down. The market
+ * tables are read once into the read model, so a large buffer cache buys little.
+ */
+const MEMORY_SETTINGS = ["-c", "shared_buffers=16MB", "-c", "work_mem=4MB", "-c", "maintenance_work_mem=16MB"]
+
 const decodeRequest = Schema.decodeUnknownOption(Request)
 const describe = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause))
 
@@ -43,7 +50,7 @@ const serve = (port: MessagePort) =>
       Effect.mapError((e) => `bad embedded store setup: ${e.message}`)
     )
     const db = yield* Effect.tryPromise({
-      try: () => PGlite.create(setup.dataDir),
+      try: () => PGlite.create(setup.dataDir, { startParams: [...PGlite.defaultStartParams, ...MEMORY_SETTINGS] }),
       catch: (cause) => `cannot open the embedded store at ${setup.dataDir}: ${describe(cause)}`
     })
     const close = Effect.tryPromise({

@@ -17,6 +17,13 @@ import { importSteps, type StepContext } from "./PackSteps.ts"
 import type { StepSummary } from "./Progress.ts"
 import { datasetsTable } from "./Tables.ts"
 
+/**
+ * Marks a prebuilt store (src/db/PackImage.ts): its datasets' `loaded_at` is
+ * when the image was built, so the first start on it stamps them with the
+ * instant this service loaded them, as an import would have, and drops the mark.
+ */
+export const PREBUILT_MARK = "data_pack_prebuilt"
+
 export type ImportState = "not_started" | "importing" | "installed" | "failed"
 
 export interface ImportSummary {
@@ -84,11 +91,19 @@ export class PackImport extends Context.Service<PackImport, {
           return steps
         })
 
+      const stampPrebuilt = (version: string) =>
+        Effect.gen(function*() {
+          const loadedAt = new Date(yield* Clock.currentTimeMillis).toISOString()
+          const marks = yield* sql`DELETE FROM service_meta WHERE key = ${PREBUILT_MARK} RETURNING key`
+          if (marks.length > 0) yield* sql`UPDATE datasets SET loaded_at = ${loadedAt} WHERE pack_version = ${version}`
+        }).pipe(sql.withTransaction, Effect.orDie)
+
       const run = Effect.fn("PackImport.run")(function*(options?: { readonly force?: boolean }) {
         const started = yield* Clock.currentTimeMillis
         const manifest = yield* pack.manifest
         const installed = yield* installedVersion
         if (installed === manifest.version && options?.force !== true) {
+          yield* stampPrebuilt(manifest.version)
           yield* Ref.set(state, "installed")
           return { packVersion: manifest.version, imported: false, steps: [], seconds: 0 } satisfies ImportSummary
         }

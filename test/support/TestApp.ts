@@ -11,12 +11,15 @@ import { BodyLimit, Routes, Services } from "../../src/http/Server.ts"
 import { PackImport } from "../../src/ingest/PackImport.ts"
 import { DataPack } from "../../src/sources/DataPack.ts"
 import { ShiftedClockLayer } from "./ShiftedClock.ts"
-import { TestConfig, TestDatabase } from "./TestDatabase.ts"
+import { TestConfig, TestDatabaseWith } from "./TestDatabase.ts"
 
-/** The store for a test file with the importer; `withPack` imports the bundled pack first. */
+/**
+ * The store for a test file with the importer; `withPack` installs the bundled pack first (from its prebuilt
+ * store when there is one, else by importing it).
+ */
 export const TestStore = (options: { readonly withPack?: boolean } = {}) => {
   const store = PackImport.layer.pipe(
-    Layer.provideMerge(TestDatabase),
+    Layer.provideMerge(TestDatabaseWith({ pack: options.withPack === true })),
     Layer.provideMerge(Layer.succeed(References.MinimumLogLevel, "Warn")),
     Layer.provide(DataPack.layer),
     Layer.provideMerge(NodeServices.layer)

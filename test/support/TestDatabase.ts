@@ -16,6 +16,8 @@ import { join } from "node:path"
 import { AppConfig } from "../../src/config/AppConfig.ts"
 import { layerEmbedded, layerPostgres } from "../../src/db/Database.ts"
 import { serveEmbedded } from "../../src/db/EmbeddedPostgres.ts"
+import { seedFromImage } from "../../src/db/StoreImage.ts"
+import { hasTemplate, templateName } from "./PackTemplate.ts"
 
 export interface DbProxyShape {
   /** Drops every connection and refuses new ones. */
@@ -78,12 +80,12 @@ const adminUrl = (url: string, database: string) => {
   return u.toString()
 }
 
-/** A throwaway database on the server named by `url`, dropped when the scope closes. */
-export const throwawayDatabase = (url: string) =>
+/** A throwaway database on the server named by `url` (a copy of `template` when given), dropped when the scope closes. */
+export const throwawayDatabase = (url: string, template?: string) =>
   Effect.gen(function*() {
     const name = `psx_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`
     const admin = yield* PgClient.make({ url: Redacted.make(adminUrl(url, "postgres")), maxConnections: 1 })
-    yield* admin.unsafe(`CREATE DATABASE ${name}`)
+    yield* admin.unsafe(template === undefined ? `CREATE DATABASE ${name}` : `CREATE DATABASE ${name} TEMPLATE ${template}`)
     yield* Effect.addFinalizer(() =>
       admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).pipe(Effect.ignore)
     )
@@ -92,12 +94,18 @@ export const throwawayDatabase = (url: string) =>
 
 export const isRealPostgres = process.env["DATABASE_URL"] !== undefined && process.env["DATABASE_URL"] !== ""
 
-/** Database, SqlClient, PgClient and DbProxy for one test file. */
-export const TestDatabase = Layer.unwrap(
+/**
+ * Database, SqlClient, PgClient and DbProxy for one test file. With `pack`,
+ * the store starts with the pack installed when the pack's prebuilt store
+ * exists (the image, or the PostgreSQL template: test/support/PackTemplate.ts);
+ * otherwise it starts empty and the caller's import fills it.
+ */
+export const TestDatabaseWith = (options: { readonly pack: boolean }) => Layer.unwrap(
   Effect.gen(function*() {
     const url = process.env["DATABASE_URL"]
     if (url !== undefined && url !== "") {
-      const db = yield* throwawayDatabase(url)
+      const template = options.pack && (yield* Effect.orDie(hasTemplate(url))) ? templateName() : undefined
+      const db = yield* throwawayDatabase(url, template)
       const { port, proxy } = yield* startProxy({ host: db.hostname || "127.0.0.1", port: Number(db.port || 5432) })
       db.hostname = "127.0.0.1"
       db.port = String(port)
@@ -105,11 +113,15 @@ export const TestDatabase = Layer.unwrap(
     }
     const dir = mkdtempSync(join(tmpdir(), "psx-test-"))
     yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
+    if (options.pack) yield* Effect.orDie(seedFromImage(dir))
     const server = yield* serveEmbedded(dir)
     const { port, proxy } = yield* startProxy({ path: server.socketPath })
     return layerEmbeddedVia(port).pipe(Layer.merge(Layer.succeed(DbProxy, proxy)))
   })
 )
+
+/** An empty store for one test file. */
+export const TestDatabase = TestDatabaseWith({ pack: false })
 
 /** The embedded store reached over the proxy's TCP port (one connection, as in production). */
 const layerEmbeddedVia = (port: number) =>

@@ -1,0 +1,54 @@
+/**
+ * The pack, imported once per machine rather than once per test file: on the
+ * embedded store the prebuilt image (src/db/StoreImage.ts), on PostgreSQL a
+ * template database `psx_pack_<image key>` that each file's throwaway
+ * database is created from (`CREATE DATABASE … TEMPLATE`, about a second).
+ * Both are keyed like the image, so a new pack or migration rebuilds them.
+ * Built by the vitest global setup (test/support/GlobalSetup.ts).
+ */
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Redacted } from "effect"
+import { Reactivity } from "effect/reactivity"
+import { layerPostgres } from "../../src/db/Database.ts"
+import { fillStore } from "../../src/db/PackImage.ts"
+import { imageKey } from "../../src/db/StoreImage.ts"
+
+export const templateName = () => `psx_pack_${imageKey()}`
+
+const urlFor = (url: string, database: string) => {
+  const u = new URL(url)
+  u.pathname = `/${database}`
+  return u.toString()
+}
+
+const admin = (url: string) => PgClient.make({ url: Redacted.make(urlFor(url, "postgres")), maxConnections: 1 })
+
+/** Whether the server at `url` holds the current template. */
+export const hasTemplate = (url: string) =>
+  Effect.gen(function*() {
+    const client = yield* admin(url)
+    const rows = yield* client.unsafe<{ n: number }>(`SELECT count(*)::int AS n FROM pg_database WHERE datname = $1`, [templateName()])
+    return (rows[0]?.n ?? 0) > 0
+  }).pipe(Effect.scoped, Effect.provide(Reactivity.layer))
+
+/**
+ * Builds the template unless the server has it: filled under a scratch name,
+ * then renamed, so a concurrent build or an interrupted one never leaves a
+ * half-filled template under the real name.
+ */
+export const buildTemplate = (url: string) =>
+  Effect.gen(function*() {
+    if (yield* hasTemplate(url)) return
+    const name = templateName()
+    const scratch = `${name}_build_${process.pid}`
+    const client = yield* admin(url)
+    yield* client.unsafe(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`)
+    yield* client.unsafe(`CREATE DATABASE ${scratch}`)
+    yield* fillStore(layerPostgres(Redacted.make(urlFor(url, scratch)), 2)).pipe(
+      Effect.tapError(() => client.unsafe(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`).pipe(Effect.ignore))
+    )
+    // A concurrent build that finished first wins; ours is then dropped.
+    yield* client.unsafe(`ALTER DATABASE ${scratch} RENAME TO ${name}`).pipe(
+      Effect.catch(() => client.unsafe(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`))
+    )
+  }).pipe(Effect.scoped, Effect.provide(Reactivity.layer))
