@@ -5,7 +5,8 @@
  * one test can read the portal after one session's close and then after the
  * next one's.
  */
-import { Clock, Context, Effect, Layer } from "effect"
+import { Clock, Context, Layer } from "effect"
+import { wallClock } from "./ShiftedClock.ts"
 
 export class MovableClock extends Context.Service<MovableClock, { readonly moveTo: (iso: string) => void }>()("test/MovableClock") {}
 
@@ -13,15 +14,7 @@ export const MovableClockLayer = (startIso: string) => {
   const live = Clock.Clock.defaultValue()
   let offset = Date.parse(startIso) - live.currentTimeMillisUnsafe()
   const millis = () => live.currentTimeMillisUnsafe() + offset
-  const clock: Clock.Clock = {
-    currentTimeMillisUnsafe: millis,
-    currentTimeMillis: Effect.sync(millis),
-    currentTimeNanosUnsafe: () => BigInt(millis()) * 1_000_000n,
-    currentTimeNanos: Effect.sync(() => BigInt(millis()) * 1_000_000n),
-    monotonicTimeNanosUnsafe: () => live.monotonicTimeNanosUnsafe(),
-    monotonicTimeNanos: live.monotonicTimeNanos,
-    sleep: (duration) => live.sleep(duration)
-  }
+  const clock = wallClock(millis)
   return Layer.mergeAll(
     Layer.succeed(Clock.Clock, clock),
     Layer.succeed(MovableClock, MovableClock.of({ moveTo: (iso) => (offset = Date.parse(iso) - live.currentTimeMillisUnsafe()) }))

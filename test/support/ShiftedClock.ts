@@ -8,7 +8,7 @@
 import { Clock, Effect, Layer } from "effect"
 
 /** The live clock with its wall time read from `millis`. */
-const wallClock = (millis: () => number): Clock.Clock => {
+export const wallClock = (millis: () => number): Clock.Clock => {
   const live = Clock.Clock.defaultValue()
   return {
     currentTimeMillisUnsafe: millis,

@@ -33,6 +33,7 @@ import { canonicalJson, chainInputV2, GENESIS } from "../../../domain/ledger/Cha
 import { effectiveDate, type LedgerEvent, type StoredEvent } from "../../../domain/ledger/Events.ts"
 import type { Position } from "../../../domain/ledger/Decider.ts"
 import { makeGroupCommit } from "./GroupCommit.ts"
+import { holdingsUpsert } from "../portfolio/Projection.ts"
 import { StreamCache } from "./StreamCache.ts"
 import { COLUMNS, decodeStored, type EventRow, eventRows, rowBytes, toStored } from "./StoredRows.ts"
 
@@ -104,18 +105,7 @@ const APPEND = `WITH ins AS (
   FROM jsonb_to_recordset($1::jsonb) AS t(version int, event_id text, type text, payload_json text,
     effective_date date, last_effective date, prev_hash text, hash text)
   RETURNING position, version
-), p AS (
-  SELECT * FROM jsonb_to_recordset($5::jsonb) AS t(symbol text, quantity numeric, cost numeric, realized_pnl numeric,
-    dividends_gross numeric, dividends_net numeric, tax_withheld numeric, fractional_entitlements numeric)
-), up AS (
-  INSERT INTO holdings (stream_id, symbol, quantity, cost, realized_pnl, dividends_gross, dividends_net, tax_withheld,
-                        fractional_entitlements, as_of_version)
-  SELECT $2, symbol, quantity, cost, realized_pnl, dividends_gross, dividends_net, tax_withheld, fractional_entitlements, $6 FROM p
-  ON CONFLICT (stream_id, symbol) DO UPDATE SET quantity = excluded.quantity, cost = excluded.cost,
-    realized_pnl = excluded.realized_pnl, dividends_gross = excluded.dividends_gross,
-    dividends_net = excluded.dividends_net, tax_withheld = excluded.tax_withheld,
-    fractional_entitlements = excluded.fractional_entitlements, as_of_version = excluded.as_of_version
-), gone AS (
+), ${holdingsUpsert("$5", "$2", "$6")}, gone AS (
   DELETE FROM holdings WHERE $11::boolean AND stream_id = $2 AND symbol NOT IN (SELECT symbol FROM p)
 ), idem AS (
   INSERT INTO idempotency (user_id, key, request_hash, event_id, version, created_at)

@@ -25,6 +25,24 @@ export const positionsOf = (events: ReadonlyArray<StoredEvent>): ReadonlyArray<P
   return r._tag === "Ok" ? [...r.state.values()].sort((a, b) => a.symbol.localeCompare(b.symbol)) : []
 }
 
+/**
+ * The statement parts that write positions: `p`, the positions of a jsonb parameter, and `up`, their upsert into
+ * `holdings`. Shared by the append (EventStore) and a rebuild; the arguments are the placeholders to use.
+ */
+export const holdingsUpsert = (positions: string, streamId: string, version: string) => `p AS (
+  SELECT * FROM jsonb_to_recordset(${positions}::jsonb) AS t(symbol text, quantity numeric, cost numeric, realized_pnl numeric,
+    dividends_gross numeric, dividends_net numeric, tax_withheld numeric, fractional_entitlements numeric)
+), up AS (
+  INSERT INTO holdings (stream_id, symbol, quantity, cost, realized_pnl, dividends_gross, dividends_net, tax_withheld,
+                        fractional_entitlements, as_of_version)
+  SELECT ${streamId}, symbol, quantity, cost, realized_pnl, dividends_gross, dividends_net, tax_withheld, fractional_entitlements,
+    ${version} FROM p
+  ON CONFLICT (stream_id, symbol) DO UPDATE SET quantity = excluded.quantity, cost = excluded.cost,
+    realized_pnl = excluded.realized_pnl, dividends_gross = excluded.dividends_gross,
+    dividends_net = excluded.dividends_net, tax_withheld = excluded.tax_withheld,
+    fractional_entitlements = excluded.fractional_entitlements, as_of_version = excluded.as_of_version
+)`
+
 /** Writes the stream's positions (replacing what was there): with its last event, the state appends decide from. */
 export const writeHoldings = (streamId: string, events: ReadonlyArray<StoredEvent>) =>
   Effect.gen(function*() {
@@ -33,18 +51,7 @@ export const writeHoldings = (streamId: string, events: ReadonlyArray<StoredEven
     const version = events.length > 0 ? events[events.length - 1]!.version : 0
     // One statement: upsert every position, drop rows of symbols no longer in the replay.
     yield* sql.unsafe(
-      `WITH p AS (
-         SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(symbol text, quantity numeric, cost numeric, realized_pnl numeric,
-           dividends_gross numeric, dividends_net numeric, tax_withheld numeric, fractional_entitlements numeric)
-       ), up AS (
-         INSERT INTO holdings (stream_id, symbol, quantity, cost, realized_pnl, dividends_gross, dividends_net, tax_withheld,
-                               fractional_entitlements, as_of_version)
-         SELECT $2, symbol, quantity, cost, realized_pnl, dividends_gross, dividends_net, tax_withheld, fractional_entitlements, $3 FROM p
-         ON CONFLICT (stream_id, symbol) DO UPDATE SET quantity = excluded.quantity, cost = excluded.cost,
-           realized_pnl = excluded.realized_pnl, dividends_gross = excluded.dividends_gross,
-           dividends_net = excluded.dividends_net, tax_withheld = excluded.tax_withheld,
-           fractional_entitlements = excluded.fractional_entitlements, as_of_version = excluded.as_of_version
-       )
+      `WITH ${holdingsUpsert("$1", "$2", "$3")}
        DELETE FROM holdings WHERE stream_id = $2 AND symbol NOT IN (SELECT symbol FROM p)`,
       [JSON.stringify(positions), streamId, version]
     )
