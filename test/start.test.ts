@@ -12,14 +12,14 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit } from "effect"
-import { type ChildProcess, spawn, spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import { get as httpGet } from "node:http"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DataDirLocked, LOCK_FILE, lockDataDir } from "../src/db/DataDirLock.ts"
-import { startService, throwawayStore } from "./support/ServiceProcess.ts"
+import { spawnServe, startService, throwawayStore } from "./support/ServiceProcess.ts"
 import { isRealPostgres } from "./support/TestDatabase.ts"
 
 /** A recorded symbol of the bundled pack (test/fixtures and data/pack both carry it). */
@@ -69,20 +69,6 @@ const send = (url: string, path: string): Promise<Outcome> =>
       resolve({ path, status: 0, failure: e.code === "ECONNREFUSED" ? "refused" : e.code === "TIMEOUT" ? "timeout" : `error:${e.code}` }))
   })
 
-const spawnService = (env: Record<string, string>, port: number): ChildProcess =>
-  spawn(process.execPath, ["src/main.ts", "serve"], {
-    env: {
-      PATH: process.env["PATH"] ?? "",
-      HOME: process.env["HOME"] ?? "/tmp",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "Warn",
-      PSX_READ_MODEL_POLL_MS: "200",
-      ...env
-    },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-
 describe("start-up", () => {
   it.live("every request at every phase of start gets an answer; installed means the data is served", () =>
     Effect.gen(function*() {
@@ -90,7 +76,7 @@ describe("start-up", () => {
       const port = yield* Effect.promise(freePort)
       const url = `http://127.0.0.1:${port}`
       const child = yield* Effect.acquireRelease(
-        Effect.sync(() => spawnService(store.env, port)),
+        Effect.sync(() => spawnServe(port, store.env)),
         (c) => Effect.sync(() => c.kill("SIGKILL"))
       )
       const output: Array<string> = []
@@ -146,7 +132,7 @@ describe("start-up", () => {
       const first = yield* startService(store, { env: { PSX_AUTO_IMPORT: "false" } })
       const port = yield* Effect.promise(freePort)
       const second = yield* Effect.acquireRelease(
-        Effect.sync(() => spawnService({ ...store.env, PSX_AUTO_IMPORT: "false" }, port)),
+        Effect.sync(() => spawnServe(port, { ...store.env, PSX_AUTO_IMPORT: "false" })),
         (c) => Effect.sync(() => c.kill("SIGKILL"))
       )
       const output: Array<string> = []

@@ -70,6 +70,22 @@ export const call = (url: string, init: RequestInit & { readonly timeoutMs?: num
     }
   })
 
+/** `node src/main.ts serve` on a port, with a small environment (nothing of the caller's but PATH and HOME). */
+export const spawnServe = (port: number, env: Record<string, string>) =>
+  spawn(process.execPath, ["src/main.ts", "serve"], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env["PATH"] ?? "",
+      HOME: process.env["HOME"] ?? "/tmp",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "Warn",
+      PSX_READ_MODEL_POLL_MS: "200",
+      ...env
+    },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+
 /**
  * Starts a service process on `store` and waits until `/ready` says ready (and, with `awaitPack`, that the data
  * pack is installed). Killed with SIGKILL when the scope closes if still running.
@@ -83,20 +99,7 @@ export const startService = (
     const chunks: Array<string> = []
     const child = yield* Effect.acquireRelease(
       Effect.sync(() => {
-        const c = spawn(process.execPath, ["src/main.ts", "serve"], {
-          cwd: ROOT,
-          env: {
-            PATH: process.env["PATH"] ?? "",
-            HOME: process.env["HOME"] ?? "/tmp",
-            PORT: String(port),
-            HOST: "127.0.0.1",
-            LOG_LEVEL: "Warn",
-            PSX_READ_MODEL_POLL_MS: "200",
-            ...store.env,
-            ...options.env
-          },
-          stdio: ["ignore", "pipe", "pipe"]
-        })
+        const c = spawnServe(port, { ...store.env, ...options.env })
         c.stdout!.on("data", (d) => chunks.push(String(d)))
         c.stderr!.on("data", (d) => chunks.push(String(d)))
         return c
