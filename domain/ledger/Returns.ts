@@ -9,6 +9,7 @@
  * in that day (buys at cost with fees, less sale proceeds after fees). Days
  * with no capital at risk are skipped. The return is Π(1 + r) − 1.
  */
+import { addDays } from "../Karachi.ts"
 import { type Entry, orderedEntries, replay } from "./Replay.ts"
 
 export interface PeriodReturn {
@@ -82,7 +83,7 @@ export const periodReturns = (entries: ReadonlyArray<Entry>, closes: Closes, end
   const first = orderedEntries(entries)[0]?.effective_date
   if (first === undefined) return []
   // The day before the first event: its close is the base of the first day's return.
-  const inception = new Date(Date.parse(first + "T00:00:00Z") - 86_400_000).toISOString().slice(0, 10)
+  const inception = addDays(first, -1)
   const periods: ReadonlyArray<[string, string]> = [
     ["1M", shiftMonths(end, 1)],
     ["3M", shiftMonths(end, 3)],

@@ -8,11 +8,12 @@
  */
 import { Clock, Effect, Ref, Schema, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
+import { DAY_MS } from "../../domain/Karachi.ts"
 import { decodeRows } from "./Bulk.ts"
 import type { PortalCrawler } from "./PortalCrawler.ts"
 import { crawlStatus, symbolKeys } from "./PortalStore.ts"
 
-const WEEK_MS = 7 * 86_400_000
+const WEEK_MS = 7 * DAY_MS
 
 const countsRow = Schema.Struct({ remaining: Schema.Int, universe: Schema.Int })
 

@@ -15,20 +15,20 @@
  */
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { closeMinutes, KARACHI_OFFSET_MS, lastCompletedSession, marketStatus, toDay } from "../../domain/market/Calendar.ts"
+import { karachiInstant } from "../../domain/Karachi.ts"
+import { closeMinutes, lastCompletedSession, marketStatus } from "../../domain/market/Calendar.ts"
 import type { BoardRow, PriceRow } from "../../domain/psx/Prices.ts"
 import { decodeRows } from "./Bulk.ts"
 import { upsertChanged, type Written } from "./Changes.ts"
 import { boardQuoteRow, corporateActionsTable, dailyPricesTable, quotesTable } from "./Tables.ts"
 
-const DAY_MS = 86_400_000
 /** Board phases in which the figures are moving: a quote is as of the moment it was read. */
 const inSession = new Set(["pre_open", "order_matching", "opening", "trading", "between_sessions", "after_trading", "post_close"])
 /** Phases in which the board shows a finished session. */
 const afterSession = new Set(["after_close", "non_trading_day", "before_open"])
 
 /** The instant a session day's trading closed (Karachi). */
-export const closeInstant = (day: string) => toDay(day) * DAY_MS + closeMinutes(day) * 60_000 - KARACHI_OFFSET_MS
+export const closeInstant = (day: string) => karachiInstant(day, 0, closeMinutes(day))
 
 export const boardQuotes = (rows: ReadonlyArray<BoardRow>, now: number) =>
   Effect.gen(function*() {

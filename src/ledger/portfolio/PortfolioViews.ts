@@ -10,6 +10,7 @@
  */
 import { Context, Effect, Layer } from "effect"
 import type { InvalidRequest, SourceUnavailable } from "../../../domain/Errors.ts"
+import { addDays } from "../../../domain/Karachi.ts"
 import { analyse } from "../../../domain/ledger/Analysis.ts"
 import type { Principal } from "../../../domain/ledger/Grants.ts"
 import { periodReturns } from "../../../domain/ledger/Returns.ts"
@@ -104,7 +105,7 @@ export class PortfolioViews extends Context.Service<PortfolioViews, {
         const entries = toEntries(events)
         const first = events.reduce<string | undefined>((m, e) => (m === undefined || e.effective_date < m ? e.effective_date : m), undefined)
         // Closes from two weeks before the first trade: the return's first day needs the close before it.
-        const since = first ? new Date(Date.parse(first) - 14 * 86_400_000).toISOString().slice(0, 10) : "9999-12-31"
+        const since = first ? addDays(first, -14) : "9999-12-31"
         const closes = new Map(yield* Effect.forEach(symbols, (symbol) => Effect.map(prices.closes(symbol, since), (rows) => [symbol, rows] as const)))
         const end = [...closes.values()].flatMap((rows) => rows.map((r) => r.date)).sort().pop()
         const periods = end ? periodReturns(entries, closes, end) : []

@@ -2,11 +2,9 @@
  * How long an encoded answer stays true: until a calendar boundary can change
  * it (a quote turning stale, a new Karachi day, a new cursor day).
  */
-import { karachiDate, quoteIsFresh } from "../../../domain/market/Calendar.ts"
+import { DAY_MS, nextKarachiMidnight } from "../../../domain/Karachi.ts"
+import { quoteIsFresh } from "../../../domain/market/Calendar.ts"
 import type { SymbolData } from "../../../domain/market/Snapshot.ts"
-
-const DAY_MS = 86_400_000
-const KARACHI_OFFSET_MS = 5 * 3_600_000
 
 /** The first instant after `now` at which a fresh quote of `asOfMs` turns stale (Infinity when it already is). */
 export const freshUntil = (asOfMs: number, now: number): number => {
@@ -22,7 +20,7 @@ export const freshUntil = (asOfMs: number, now: number): number => {
 }
 
 /** The next Karachi midnight after `now`. */
-export const nextKarachiDay = (now: number) => Date.parse(karachiDate(now) + "T00:00:00Z") - KARACHI_OFFSET_MS + DAY_MS
+export const nextKarachiDay = nextKarachiMidnight
 
 /** Until when the quote embedded in an answer keeps its `stale` flag. */
 export const quoteValidUntil = (data: SymbolData | undefined, now: number) => {
