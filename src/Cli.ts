@@ -21,6 +21,7 @@ import { PortalCrawler } from "./ingest/PortalCrawler.ts"
 import { PortalLeader, PortalRefresh } from "./ingest/PortalRefresh.ts"
 import { refreshCommand } from "./ingest/RefreshCommand.ts"
 import { DataPack } from "./sources/DataPack.ts"
+import { NewsFeeds } from "./sources/NewsFeeds.ts"
 import { PsxPortal } from "./sources/PsxPortal.ts"
 import { jsonLinesLogger } from "./observability/JsonLogger.ts"
 import { Cursors } from "./paging/Cursors.ts"
@@ -67,7 +68,7 @@ const AutoImport = Layer.effectDiscard(Effect.gen(function*() {
 }))
 
 /** The crawler over the live portal (used by the schedule and by `refresh`). */
-const CrawlerLive = PortalCrawler.layer.pipe(Layer.provide(PsxPortal.layer))
+const CrawlerLive = PortalCrawler.layer.pipe(Layer.provide(PsxPortal.layer), Layer.provide(NewsFeeds.layer))
 
 /** With PSX_SOURCE=portal, the live portal crawl runs on the Karachi calendar (off by default). */
 const PortalLive = PortalRefresh.scheduled.pipe(

@@ -13,6 +13,7 @@ import type { AddressInfo } from "node:net"
 import type { SourceUnavailable } from "../domain/Errors.ts"
 import { PortalCrawler } from "../src/ingest/PortalCrawler.ts"
 import { PsxPortal } from "../src/sources/PsxPortal.ts"
+import { NoNewsFeeds } from "./support/FakePortal.ts"
 import { readPsx } from "./support/Fixtures.ts"
 import { TestStore } from "./support/TestApp.ts"
 
@@ -148,7 +149,7 @@ describe("PSX portal adapter", () => {
 
 describe("portal refresh", () => {
   layer(
-    PortalCrawler.layer.pipe(Layer.provideMerge(PortalLive), Layer.provideMerge(TestStore())),
+    PortalCrawler.layer.pipe(Layer.provide(NoNewsFeeds), Layer.provideMerge(PortalLive), Layer.provideMerge(TestStore())),
     { excludeTestServices: true, timeout: 120_000 }
   )("into an empty store", (it) => {
     // The board (market watch) is dated by the calendar at the moment it is read, so it is tested in

@@ -17,6 +17,7 @@ import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { PortalCrawler } from "../src/ingest/PortalCrawler.ts"
 import { PsxPortal } from "../src/sources/PsxPortal.ts"
+import { NoNewsFeeds } from "./support/FakePortal.ts"
 import { TestStore } from "./support/TestApp.ts"
 
 type Mode = "good" | "hang" | "403" | "462" | "html" | "truncated" | "empty"
@@ -93,7 +94,7 @@ const faults: ReadonlyArray<Mode> = ["hang", "403", "462", "html", "truncated", 
 
 describe("upstream faults", () => {
   layer(
-    PortalCrawler.layer.pipe(Layer.provideMerge(PortalLive), Layer.provideMerge(TestStore())),
+    PortalCrawler.layer.pipe(Layer.provide(NoNewsFeeds), Layer.provideMerge(PortalLive), Layer.provideMerge(TestStore())),
     { excludeTestServices: true, timeout: 120_000 }
   )("a misbehaving portal", (it) => {
     it.effect("every fault is SOURCE_UNAVAILABLE from the adapter, within its timeout, never an empty success", () =>

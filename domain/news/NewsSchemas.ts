@@ -3,8 +3,9 @@
  * item per event, with every source that carried it. `published_at` is the
  * first publisher's own time (`published_at_basis: "publisher"`);
  * `event_date`, when the thing reported happened, is absent when unknown
- * (always, for feed news). `symbols` are tags attached by the recording's
- * author from keywords, not an exchange field.
+ * (always, for feed news). `symbols` are tags, not an exchange field: the
+ * recording author's keywords for the pack's news, the feed reader's ticker
+ * and company-name match for live news (domain/news/Rss.ts).
  */
 import { Schema } from "effect"
 import { Page, Source } from "../market/Schemas.ts"
@@ -24,7 +25,8 @@ export const NewsItem = Schema.Struct({
   id: Schema.String,
   title: Schema.String,
   symbols: Schema.Array(Schema.String).annotate({
-    description: "Tickers the story was tagged with by the recording's keyword match (not an exchange field); empty for market-wide news"
+    description: "Tickers the story was tagged with (not an exchange field): by the recording's keyword match for recorded news, by ticker " +
+      "or distinctive company name in the headline and summary for news read live from publishers' feeds; empty for market-wide news"
   }),
   published_at: Instant.annotate({ description: "The first publisher's own time (never the time the service read it)" }),
   published_at_basis: Schema.Literal("publisher"),

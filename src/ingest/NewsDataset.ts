@@ -15,7 +15,7 @@ import { NewsRow } from "../../domain/market/StoreRows.ts"
 import type { NewsFeeds } from "../sources/NewsFeeds.ts"
 import { decodeRows } from "./Bulk.ts"
 import { upsertChanged } from "./Changes.ts"
-import type { DatasetWrite, Outcome } from "./PortalDatasets.ts"
+import type { DatasetWrite, Outcome, PortalDataset } from "./PortalDatasets.ts"
 import { newsRows, newsTable } from "./Tables.ts"
 
 /** The dataset id of live news: its rows, provenance and crawl state. */
@@ -82,3 +82,20 @@ export const writeNews = (items: ReadonlyArray<RssItem>, skipped: Readonly<Recor
     const newest = fresh.reduce((m, it) => (it.publishedAt > m ? it.publishedAt : m), earliest)
     return { read: items.length, written: w.written + gone.length, unchanged: w.unchanged, skipped, asOf: newest } satisfies Outcome
   })
+
+/**
+ * Live news as a crawler dataset: every configured feed every 30 minutes,
+ * written under the publishers' provenance (not the exchange's).
+ */
+export const news: PortalDataset = {
+  kind: "news", title: "Business news (live, publishers' RSS and Atom feeds)", route: "RSS feeds", scope: "market",
+  everyMs: 30 * 60_000, table: "news_items", dateColumn: "published_at",
+  provenance: {
+    id: NEWS_DATASET,
+    source: "publishers' RSS and Atom feeds (PSX_NEWS_FEEDS)",
+    upstream: "the configured feed addresses",
+    licence: "headlines, addresses and times belong to their publishers; the service stores no article text",
+    notes: "read live by the crawler; symbols tagged by ticker and company name; republished copies join one event"
+  },
+  run: (_key, { feeds }) => Effect.map(readFeeds(feeds), ({ items, skipped }) => writeNews(items, skipped))
+}

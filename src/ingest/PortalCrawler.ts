@@ -13,9 +13,10 @@
  */
 import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { NewsFeeds } from "../sources/NewsFeeds.ts"
 import { PsxPortal } from "../sources/PsxPortal.ts"
 import { decodeRows } from "./Bulk.ts"
-import { type DatasetWrite, type PortalDataset, portalDatasets } from "./PortalDatasets.ts"
+import { type DatasetWrite, type Outcome, type PortalDataset, portalDatasets, type RunContext } from "./PortalDatasets.ts"
 import { type Attempt, type CrawlStatus, crawlStatus, recordAttempts, recordProvenance, symbolKeys } from "./PortalStore.ts"
 
 export interface PassOptions {
@@ -56,6 +57,41 @@ export const isRefusal = (message: string) => /HTTP (403|429|5\d\d)|timed? ?out|
 const REFUSALS_BEFORE_STOP = 3
 const lastSuccess = Schema.Struct({ ms: Schema.NullOr(Schema.Number) })
 
+type RunResult =
+  | { readonly ok: true; readonly outcome: Outcome; readonly at: string }
+  | { readonly ok: false; readonly message: string; readonly at: string }
+
+type Tally = { -readonly [K in keyof Omit<DatasetSummary, "ms" | "reasons">]: DatasetSummary[K] } & {
+  readonly reasons: Record<string, number>
+}
+
+const iso = (ms: number) => new Date(ms).toISOString()
+const bump = (reasons: Record<string, number>, why: string, n = 1) => {
+  reasons[why] = (reasons[why] ?? 0) + n
+}
+
+/** Counts one attempt into its dataset's tally and hands back its crawl-state row. */
+const tallyAttempt = (s: Tally, d: PortalDataset, key: string, r: RunResult): Attempt => {
+  s.requests++
+  if (!r.ok) {
+    s.failed++
+    bump(s.reasons, reasonOf(r.message, key))
+    return { kind: d.kind, key, at: r.at, ok: false, read: 0, written: 0, unchanged: 0, error: r.message.slice(0, 500) }
+  }
+  s.fetched++
+  s.read += r.outcome.read
+  s.written += r.outcome.written
+  s.unchanged += r.outcome.unchanged
+  for (const [why, n] of Object.entries(r.outcome.skipped)) bump(s.reasons, `left out: ${why}`, n)
+  return { kind: d.kind, key, at: r.at, ok: true, read: r.outcome.read, written: r.outcome.written, unchanged: r.outcome.unchanged }
+}
+
+/** An absent page (404) waits its turn; a refusal is a warning; a page that no longer parses is an error naming the route. */
+const logFailure = (d: PortalDataset, key: string, message: string) => {
+  const log = /HTTP 404/.test(message) ? Effect.logDebug : isRefusal(message) ? Effect.logWarning : Effect.logError
+  return log({ msg: "portal dataset failed; nothing written", route: d.route, key, error: message })
+}
+
 /** A reason without the volatile parts (symbols, numbers), so failures group. */
 const reasonOf = (message: string, key: string) =>
   (key === "*" ? message : message.replace(new RegExp(`(?<=[ /=])${key.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&")}(?=[ )/,]|$)`, "g"), "{SYM}"))
@@ -71,108 +107,96 @@ export class PortalCrawler extends Context.Service<PortalCrawler, {
   /** Progress and last error per dataset kind. */
   readonly status: Effect.Effect<ReadonlyArray<CrawlStatus>>
 }>()("psx/ingest/PortalCrawler") {
-  static readonly layer = Layer.effect(
-    PortalCrawler,
-    Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      const portal = yield* PsxPortal
-      const provided = <A, E>(e: Effect.Effect<A, E, SqlClient.SqlClient>) => Effect.provideService(e, SqlClient.SqlClient, sql)
-      const iso = (ms: number) => new Date(ms).toISOString()
+  static readonly make = Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const portal = yield* PsxPortal
+    const feeds = yield* NewsFeeds
+    const provided = <A, E>(e: Effect.Effect<A, E, SqlClient.SqlClient>) => Effect.provideService(e, SqlClient.SqlClient, sql)
 
-      /** One dataset for one key: fetch, then write in a transaction; the attempt as a crawl-state row. */
-      const runOne = (d: PortalDataset, key: string) =>
-        Effect.gen(function*() {
-          const now = yield* Clock.currentTimeMillis
-          const fetched = yield* Effect.result(d.run(key, { portal, now }))
-          if (fetched._tag === "Failure") return { ok: false as const, message: fetched.failure.message, at: iso(now) }
-          const write: DatasetWrite = fetched.success
-          const written = yield* sql.withTransaction(provided(Effect.gen(function*() {
-            const o = yield* write
-            const loadedAt = iso(yield* Clock.currentTimeMillis)
-            if (o.written > 0) yield* recordProvenance(d, iso(now), o.asOf ?? iso(now), loadedAt, o.skipped)
-            return o
-          }))).pipe(Effect.result)
-          if (written._tag === "Failure") return { ok: false as const, message: `store: ${String(written.failure).slice(0, 200)}`, at: iso(now) }
-          return { ok: true as const, outcome: written.success, at: iso(now) }
-        })
-
-      const pass = Effect.fn("PortalCrawler.pass")(function*(options: PassOptions = {}) {
-        const started = yield* Clock.currentTimeMillis
-        const chosen = portalDatasets.filter((d) => options.datasets === undefined || options.datasets.includes(d.kind))
-        const summaries: Array<DatasetSummary> = []
-        let requests = 0
-        let refusals = 0
-        let stopped: string | undefined
-        const pending: Array<Attempt> = []
-        const flush = Effect.suspend(() => provided(recordAttempts(pending.splice(0)))).pipe(
-          Effect.catchCause((cause) => Effect.logError({ msg: "crawl state not recorded", cause: String(cause) }))
-        )
-        for (const d of chosen) {
-          const t0 = yield* Clock.currentTimeMillis
-          const now = t0
-          const keys = d.scope === "market"
-            ? (options.dueOnly ? yield* dueMarket(d, now) : true) ? ["*"] : []
-            : yield* provided(symbolKeys(d.kind, {
-              ...(options.symbols !== undefined ? { symbols: options.symbols } : {}),
-              ...(options.dueOnly ? { dueBefore: iso(now - d.everyMs) } : {}),
-              ...(d.includeDelisted === true ? { includeDelisted: true } : {}),
-              ...(options.maxRequests !== undefined ? { limit: Math.max(0, options.maxRequests - requests) } : {})
-            })).pipe(Effect.orElseSucceed(() => [] as ReadonlyArray<string>))
-          const s = { dataset: d.kind, requests: 0, fetched: 0, failed: 0, read: 0, written: 0, unchanged: 0, reasons: {} as Record<string, number> }
-          for (const key of keys) {
-            if (stopped !== undefined || (options.maxRequests !== undefined && requests >= options.maxRequests)) break
-            const r = yield* runOne(d, key)
-            requests++
-            s.requests++
-            if (r.ok) {
-              refusals = 0
-              s.fetched++
-              s.read += r.outcome.read
-              s.written += r.outcome.written
-              s.unchanged += r.outcome.unchanged
-              for (const [why, n] of Object.entries(r.outcome.skipped)) s.reasons[`left out: ${why}`] = (s.reasons[`left out: ${why}`] ?? 0) + n
-              pending.push({ kind: d.kind, key, at: r.at, ok: true, read: r.outcome.read, written: r.outcome.written, unchanged: r.outcome.unchanged })
-            } else {
-              s.failed++
-              const why = reasonOf(r.message, key)
-              s.reasons[why] = (s.reasons[why] ?? 0) + 1
-              // An absent page (404) is recorded and waits its turn; a refusal is a warning; a page that
-              // no longer parses (no rows, unknown headers) is an error naming the route.
-              const log = /HTTP 404/.test(r.message) ? Effect.logDebug : isRefusal(r.message) ? Effect.logWarning : Effect.logError
-              yield* log({ msg: "portal dataset failed; nothing written", route: d.route, key, error: r.message })
-              pending.push({ kind: d.kind, key, at: r.at, ok: false, read: 0, written: 0, unchanged: 0, error: r.message.slice(0, 500) })
-              refusals = isRefusal(r.message) ? refusals + 1 : 0
-              if (refusals >= REFUSALS_BEFORE_STOP) stopped = `the portal refused ${refusals} requests in a row (${why}); backing off`
-            }
-            if (pending.length >= 25) yield* flush
-            if (options.onProgress) yield* options.onProgress({ dataset: d.kind, done: s.requests, total: keys.length })
-          }
-          if (stopped !== undefined && s.requests < keys.length) {
-            s.reasons[`not tried: ${stopped}`] = keys.length - s.requests
-          }
-          yield* flush
-          summaries.push({ ...s, ms: (yield* Clock.currentTimeMillis) - t0 })
-        }
-        const seconds = ((yield* Clock.currentTimeMillis) - started) / 1000
-        return { datasets: summaries, requests, seconds, ...(stopped !== undefined ? { stopped } : {}) } satisfies PassSummary
-      })
-
-      /** A market-wide page is due when its last success is older than its period. */
-      const dueMarket = (d: PortalDataset, now: number) =>
-        provided(Effect.gen(function*() {
-          const rows = yield* decodeRows(lastSuccess)(sql`
-            SELECT (extract(epoch FROM succeeded_at) * 1000)::float8 AS ms FROM crawl_state WHERE kind = ${d.kind} AND key = '*'`)
-          const last = rows[0]?.ms
-          return last === undefined || last === null || last < now - d.everyMs
-        })).pipe(Effect.orElseSucceed(() => false))
-
-      const fetchCompany = Effect.fn("PortalCrawler.fetchCompany")(function*(symbol: string) {
-        const summary = yield* pass({ datasets: ["company", "company_payouts"], symbols: [symbol] })
-        return summary.datasets.some((d) => d.fetched > 0)
-      })
-
-      const status = provided(crawlStatus).pipe(Effect.orElseSucceed(() => []))
-      return { pass, fetchCompany, status }
+    /** One dataset for one key: fetch, then write in a transaction; the attempt as a crawl-state row. */
+    const runOne = Effect.fn("PortalCrawler.runOne")(function*(d: PortalDataset, key: string) {
+      const now = yield* Clock.currentTimeMillis
+      const ctx: RunContext = { portal, feeds, now }
+      const fetched = yield* Effect.result(d.run(key, ctx))
+      if (fetched._tag === "Failure") return { ok: false, message: fetched.failure.message, at: iso(now) } satisfies RunResult
+      const write: DatasetWrite = fetched.success
+      const written = yield* sql.withTransaction(provided(Effect.gen(function*() {
+        const o = yield* write
+        const loadedAt = iso(yield* Clock.currentTimeMillis)
+        if (o.written > 0) yield* recordProvenance(d, iso(now), o.asOf ?? iso(now), loadedAt, o.skipped)
+        return o
+      }))).pipe(Effect.result)
+      if (written._tag === "Failure") return { ok: false, message: `store: ${String(written.failure).slice(0, 200)}`, at: iso(now) } satisfies RunResult
+      return { ok: true, outcome: written.success, at: iso(now) } satisfies RunResult
     })
-  )
+
+    /** A market-wide page is due when its last success is older than its period. */
+    const dueMarket = (d: PortalDataset, now: number) =>
+      provided(Effect.gen(function*() {
+        const rows = yield* decodeRows(lastSuccess)(sql`
+          SELECT (extract(epoch FROM succeeded_at) * 1000)::float8 AS ms FROM crawl_state WHERE kind = ${d.kind} AND key = '*'`)
+        const last = rows[0]?.ms
+        return last === undefined || last === null || last < now - d.everyMs
+      })).pipe(Effect.orElseSucceed(() => false))
+
+    /** The keys a dataset visits in this pass: `*` for a market page, else symbols stalest first. */
+    const keysOf = (d: PortalDataset, options: PassOptions, now: number, budget: number | undefined) =>
+      d.scope === "market"
+        ? Effect.map(options.dueOnly ? dueMarket(d, now) : Effect.succeed(true), (due) => (due ? ["*"] : []))
+        : provided(symbolKeys(d.kind, {
+          ...(options.symbols !== undefined ? { symbols: options.symbols } : {}),
+          ...(options.dueOnly ? { dueBefore: iso(now - d.everyMs) } : {}),
+          ...(d.includeDelisted === true ? { includeDelisted: true } : {}),
+          ...(budget !== undefined ? { limit: Math.max(0, budget) } : {})
+        })).pipe(Effect.orElseSucceed(() => [] as ReadonlyArray<string>))
+
+    const pass = Effect.fn("PortalCrawler.pass")(function*(options: PassOptions = {}) {
+      const started = yield* Clock.currentTimeMillis
+      const chosen = portalDatasets.filter((d) => options.datasets === undefined || options.datasets.includes(d.kind))
+      const summaries: Array<DatasetSummary> = []
+      const state = { requests: 0, refusals: 0, stopped: undefined as string | undefined }
+      const pending: Array<Attempt> = []
+      const flush = Effect.suspend(() => provided(recordAttempts(pending.splice(0)))).pipe(
+        Effect.catchCause((cause) => Effect.logError({ msg: "crawl state not recorded", cause: String(cause) }))
+      )
+      const budgetLeft = () => (options.maxRequests === undefined ? undefined : options.maxRequests - state.requests)
+      for (const d of chosen) {
+        const t0 = yield* Clock.currentTimeMillis
+        const keys = yield* keysOf(d, options, t0, budgetLeft())
+        const s: Tally = { dataset: d.kind, requests: 0, fetched: 0, failed: 0, read: 0, written: 0, unchanged: 0, reasons: {} }
+        for (const key of keys) {
+          if (state.stopped !== undefined || (budgetLeft() ?? 1) <= 0) break
+          const r = yield* runOne(d, key)
+          state.requests++
+          pending.push(tallyAttempt(s, d, key, r))
+          if (r.ok) state.refusals = 0
+          else {
+            yield* logFailure(d, key, r.message)
+            state.refusals = isRefusal(r.message) ? state.refusals + 1 : 0
+            if (state.refusals >= REFUSALS_BEFORE_STOP) {
+              state.stopped = `the portal refused ${state.refusals} requests in a row (${reasonOf(r.message, key)}); backing off`
+            }
+          }
+          if (pending.length >= 25) yield* flush
+          if (options.onProgress) yield* options.onProgress({ dataset: d.kind, done: s.requests, total: keys.length })
+        }
+        if (state.stopped !== undefined && s.requests < keys.length) bump(s.reasons, `not tried: ${state.stopped}`, keys.length - s.requests)
+        yield* flush
+        summaries.push({ ...s, ms: (yield* Clock.currentTimeMillis) - t0 })
+      }
+      const seconds = ((yield* Clock.currentTimeMillis) - started) / 1000
+      const { requests, stopped } = state
+      return { datasets: summaries, requests, seconds, ...(stopped !== undefined ? { stopped } : {}) } satisfies PassSummary
+    })
+
+    const fetchCompany = Effect.fn("PortalCrawler.fetchCompany")(function*(symbol: string) {
+      const summary = yield* pass({ datasets: ["company", "company_payouts"], symbols: [symbol] })
+      return summary.datasets.some((d) => d.fetched > 0)
+    })
+
+    const status = provided(crawlStatus).pipe(Effect.orElseSucceed(() => []))
+    return PortalCrawler.of({ pass, fetchCompany, status })
+  })
+
+  static readonly layer = Layer.effect(PortalCrawler, PortalCrawler.make)
 }

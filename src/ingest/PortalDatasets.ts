@@ -11,10 +11,12 @@ import type { SqlClient, SqlError } from "effect/sql"
 import type { SourceUnavailable } from "../../domain/Errors.ts"
 import { karachiDate } from "../../domain/market/Calendar.ts"
 import { parseKarachiDateTime } from "../../domain/psx/Values.ts"
+import type { NewsFeeds } from "../sources/NewsFeeds.ts"
 import type { PsxPortal } from "../sources/PsxPortal.ts"
 import { boardClose, boardQuotes, writeEod, writeHistorical } from "./PortalPrices.ts"
 import { addWritten, upsertChanged, type Written } from "./Changes.ts"
 import { applyListing } from "./Delistings.ts"
+import { news } from "./NewsDataset.ts"
 import { payoutCoverageUpsert, readSectorMaps, writeMembership } from "./PortalStore.ts"
 import {
   announcementRow,
@@ -44,6 +46,8 @@ export interface Outcome extends Written {
 
 export interface RunContext {
   readonly portal: typeof PsxPortal.Service
+  /** The publishers' news feeds (the one dataset not read from the portal). */
+  readonly feeds: typeof NewsFeeds.Service
   /** Now, epoch ms (from the Clock). */
   readonly now: number
 }
@@ -53,8 +57,18 @@ export type DatasetWrite = Effect.Effect<Outcome, SqlError.SqlError, SqlClient.S
 /** Fetches and parses (no store access), handing back the write. */
 export type DatasetRun = (key: string, ctx: RunContext) => Effect.Effect<DatasetWrite, SourceUnavailable>
 
+/** Whose figures a dataset holds, when they are not the exchange portal's. */
+export interface DatasetProvenance {
+  /** The provenance row's id (and the `dataset` column of the rows it writes). */
+  readonly id: string
+  readonly source: string
+  readonly upstream: string
+  readonly licence: string
+  readonly notes: string
+}
+
 export interface PortalDataset {
-  /** Kind; the provenance row is `portal_<kind>`. */
+  /** Kind; the provenance row is `portal_<kind>` unless `provenance` names another owner. */
   readonly kind: string
   readonly title: string
   /** The route, as the portal names it (for provenance and error messages). */
@@ -67,6 +81,7 @@ export interface PortalDataset {
   readonly dateColumn?: string
   /** Also for symbols gone from the listing (default: listed symbols only). */
   readonly includeDelisted?: boolean
+  readonly provenance?: DatasetProvenance
   readonly run: DatasetRun
 }
 
@@ -224,7 +239,8 @@ export const portalDatasets: ReadonlyArray<PortalDataset> = [
   eod,
   historical,
   company,
-  companyPayouts
+  companyPayouts,
+  news
 ]
 
 export const datasetKinds = portalDatasets.map((d) => d.kind)

@@ -11,6 +11,7 @@ import { Sector } from "../../domain/pack/Datasets.ts"
 import type { IndexConstituent } from "../../domain/psx/Listing.ts"
 import { decodeRows, upsert } from "./Bulk.ts"
 import type { Written } from "./Changes.ts"
+import type { PortalDataset } from "./PortalDatasets.ts"
 import { datasetsTable, indexMembershipTable } from "./Tables.ts"
 
 export const PORTAL = "https://dps.psx.com.pk"
@@ -72,7 +73,7 @@ const coverageRow = Schema.Struct({
 
 /** The provenance row of a live dataset, with its row count and coverage, after a run that wrote something. */
 export const recordProvenance = (
-  d: { readonly kind: string; readonly title: string; readonly route: string; readonly table: string; readonly dateColumn?: string },
+  d: Pick<PortalDataset, "kind" | "title" | "route" | "table" | "dateColumn" | "provenance">,
   fetchedAt: string,
   asOf: string,
   loadedAt: string,
@@ -80,7 +81,7 @@ export const recordProvenance = (
 ) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const id = `portal_${d.kind}`
+    const id = d.provenance?.id ?? `portal_${d.kind}`
     const symbolColumn = d.table === "sectors" ? "code" : "symbol"
     const dates = d.dateColumn ? `min(${d.dateColumn})::text AS first, max(${d.dateColumn})::text AS last` : "NULL AS first, NULL AS last"
     const [c] = yield* decodeRows(coverageRow)(sql.unsafe(
@@ -88,10 +89,13 @@ export const recordProvenance = (
       [id]
     ))
     const path = d.route.replace(/^POST /, "")
+    const owner = d.provenance ?? {
+      source: `PSX data portal ${d.route}`, upstream: `${PORTAL}${path}`, licence: LICENCE, notes: "read live by the portal crawler"
+    }
     yield* upsert(datasetsTable, [{
-      id, title: d.title, source: `PSX data portal ${d.route}`, upstream: `${PORTAL}${path}`, path, repository: "live portal",
-      commit: "-", licence: LICENCE, recorded_at: fetchedAt, as_of: asOf, retrieved_at: fetchedAt, loaded_at: loadedAt,
-      rows: c?.rows ?? 0, skipped, notes: "read live by the portal crawler", pack_version: null
+      id, title: d.title, source: owner.source, upstream: owner.upstream, path, repository: d.provenance ? "live feeds" : "live portal",
+      commit: "-", licence: owner.licence, recorded_at: fetchedAt, as_of: asOf, retrieved_at: fetchedAt, loaded_at: loadedAt,
+      rows: c?.rows ?? 0, skipped, notes: owner.notes, pack_version: null
     }])
     yield* sql`UPDATE datasets SET coverage_symbols = ${c?.symbols ?? null}, coverage_first = ${c?.first ?? null}::date,
       coverage_last = ${c?.last ?? null}::date WHERE id = ${id}`

@@ -207,7 +207,8 @@ export class MarketApi extends HttpApiGroup.make("market")
         `${ANNOUNCEMENTS_MAX_LIMIT}) and cursor (the previous page's next_cursor). published_at is the publisher's own time; ` +
         "event_date (when the reported event happened) is kept apart and absent when unknown. The same story from two " +
         "outlets, or republished, is one item with several sources (republished: true). Symbol tags come from the " +
-        "recording's keyword match, not the exchange. Where no news is recorded (for the symbol), coverage is unknown, not 'no news'."
+        "recording's keyword match (recorded news) or from tickers and company names in live feed items, not the exchange. " +
+        "Live news is read from publishers' RSS and Atom feeds every 30 minutes in portal mode; its provenance is the publishers'. Where no news is recorded (for the symbol), coverage is unknown, not 'no news'."
     )),
     HttpApiEndpoint.get("freshness", "/v1/freshness", { success: S.Freshness, error: SourceUnavailable }).annotateMerge(
       describe(

@@ -9,8 +9,8 @@
  * that does not parse into rows — is SOURCE_UNAVAILABLE, never an empty
  * success. Parsing is done by the pure parsers in domain/psx.
  */
-import { Clock, Config, Context, Duration, Effect, Layer, Schedule, Semaphore } from "effect"
-import { FetchHttpClient, HttpClient, HttpClientError, HttpClientRequest } from "effect/http"
+import { Config, Context, Duration, Effect, Layer } from "effect"
+import { FetchHttpClient, HttpClient, HttpClientRequest } from "effect/http"
 import { SourceUnavailable } from "../../domain/Errors.ts"
 import { type CompanyPage, parseCompanyPage } from "../../domain/psx/CompanyPage.ts"
 import { type Announcement, parseAnnouncements, parseCompanyPayouts, parseMarketPayouts, type PayoutRow } from "../../domain/psx/Filings.ts"
@@ -25,6 +25,7 @@ import {
   type Sector
 } from "../../domain/psx/Listing.ts"
 import type { Parsed } from "../../domain/psx/Parsed.ts"
+import { makePoliteFetch } from "./PoliteFetch.ts"
 import { unknownHeaders } from "./PortalHeaders.ts"
 import {
   type BoardRow,
@@ -57,7 +58,54 @@ export const portalConfig = Config.all({
 type Result<A> = Effect.Effect<Parsed<A>, SourceUnavailable>
 
 /** The HTTP status a failed request carries, if it got an answer at all. */
-const statusOf = (e: unknown): number | undefined => (HttpClientError.isHttpClientError(e) ? e.response?.status : undefined)
+type FetchText = (what: string, request: HttpClientRequest.HttpClientRequest) => Effect.Effect<string, SourceUnavailable>
+
+/** A parse that read nothing is a failure, not an empty success. */
+const rowsOf = <A>(what: string, parsed: Parsed<A>): Effect.Effect<Parsed<A>, SourceUnavailable> =>
+  parsed.rows.length > 0
+    ? Effect.succeed(parsed)
+    : Effect.fail(new SourceUnavailable({ message: `PSX portal: ${what} held no rows (an unknown symbol, a holiday, or a changed page)` }))
+
+/** An HTML page is parsed only when its table headers are the ones the parser was written for. */
+const checked = <A>(what: string, route: string, text: string, parse: (text: string) => Parsed<A>) => {
+  const unknown = unknownHeaders(route, text)
+  return unknown === undefined
+    ? rowsOf(what, parse(text))
+    : Effect.fail(new SourceUnavailable({ message: `PSX portal: ${what} (${route}) has unknown table headers: ${unknown}` }))
+}
+
+/** GET and POST readers of HTML tables and JSON over one polite fetch: rows, or SOURCE_UNAVAILABLE. */
+const readers = (fetchText: FetchText) => ({
+  get: <A>(what: string, path: string, parse: (text: string) => Parsed<A>, route = path) =>
+    Effect.flatMap(fetchText(what, HttpClientRequest.get(path)), (text) => checked(what, route, text, parse)),
+  post: <A>(what: string, path: string, form: Record<string, string>, parse: (text: string) => Parsed<A>) =>
+    Effect.flatMap(
+      fetchText(what, HttpClientRequest.post(path).pipe(HttpClientRequest.bodyUrlParams(form))),
+      (text) => checked(what, `POST ${path}`, text, parse)
+    ),
+  getJson: <A>(what: string, path: string, parse: (u: unknown) => Parsed<A>) =>
+    fetchText(what, HttpClientRequest.get(path)).pipe(
+      Effect.flatMap((text) =>
+        Effect.try({
+          try: (): unknown => JSON.parse(text),
+          catch: () => new SourceUnavailable({ message: `PSX portal: ${what} answered something that is not JSON` })
+        })
+      ),
+      Effect.flatMap((value) => rowsOf(what, parse(value)))
+    ),
+  /** The company page, when its tables are the known ones and it names a company. */
+  companyPage: (symbol: string, path: string) =>
+    Effect.flatMap(fetchText(`company ${symbol}`, HttpClientRequest.get(path)), (text) => {
+      const unknown = unknownHeaders("/company/{SYM}", text)
+      if (unknown !== undefined) {
+        return Effect.fail(new SourceUnavailable({ message: `PSX portal: company ${symbol} (/company/{SYM}) has unknown table headers: ${unknown}` }))
+      }
+      const page = parseCompanyPage(text)
+      return page.name === undefined
+        ? Effect.fail(new SourceUnavailable({ message: `PSX portal: company page for ${symbol} held no company` }))
+        : Effect.succeed(page)
+    })
+})
 
 export class PsxPortal extends Context.Service<PsxPortal, {
   readonly symbols: Result<ListedSymbol>
@@ -85,71 +133,9 @@ export class PsxPortal extends Context.Service<PsxPortal, {
         ),
         HttpClient.filterStatusOk
       )
-      const gate = yield* Semaphore.make(1)
-      let last = 0
-
-      /** One request, spaced from the previous one, with timeout and retries; the body as text. */
-      const fetchText = (what: string, request: HttpClientRequest.HttpClientRequest) =>
-        gate.withPermit(Effect.gen(function*() {
-          const now = yield* Clock.currentTimeMillis
-          const wait = last + options.minIntervalMs - now
-          if (wait > 0) yield* Effect.sleep(Duration.millis(wait))
-          last = yield* Clock.currentTimeMillis
-          return yield* client.execute(request).pipe(
-            Effect.flatMap((res) => res.text),
-            Effect.timeout(options.timeout)
-          )
-        })).pipe(
-          Effect.retry({
-            times: options.retries,
-            schedule: Schedule.exponential(Duration.millis(250)),
-            while: (e) => {
-              // Retry what can pass: transport faults, time-outs and 5xx; not a 404.
-              const status = statusOf(e)
-              return status === undefined || status >= 500
-            }
-          }),
-          Effect.mapError((e) => {
-            const status = statusOf(e)
-            const detail = (e instanceof Error ? e.message : String(e)).slice(0, 160)
-            return new SourceUnavailable({
-              message: `PSX portal: ${what} failed (${status !== undefined ? `HTTP ${status}: ` : ""}${detail})`
-            })
-          })
-        )
-
-      /** A parse that read nothing is a failure, not an empty success. */
-      const rowsOf = <A>(what: string, parsed: Parsed<A>): Effect.Effect<Parsed<A>, SourceUnavailable> =>
-        parsed.rows.length > 0
-          ? Effect.succeed(parsed)
-          : Effect.fail(new SourceUnavailable({ message: `PSX portal: ${what} held no rows (an unknown symbol, a holiday, or a changed page)` }))
-
-      /** An HTML page is parsed only when its table headers are the ones the parser was written for. */
-      const checked = <A>(what: string, route: string, text: string, parse: (text: string) => Parsed<A>) => {
-        const unknown = unknownHeaders(route, text)
-        return unknown === undefined
-          ? rowsOf(what, parse(text))
-          : Effect.fail(new SourceUnavailable({ message: `PSX portal: ${what} (${route}) has unknown table headers: ${unknown}` }))
-      }
-      const get = <A>(what: string, path: string, parse: (text: string) => Parsed<A>, route = path) =>
-        Effect.flatMap(fetchText(what, HttpClientRequest.get(path)), (text) => checked(what, route, text, parse))
-      const post = <A>(what: string, path: string, form: Record<string, string>, parse: (text: string) => Parsed<A>) =>
-        Effect.flatMap(
-          fetchText(what, HttpClientRequest.post(path).pipe(HttpClientRequest.bodyUrlParams(form))),
-          (text) => checked(what, `POST ${path}`, text, parse)
-        )
-      const getJson = <A>(what: string, path: string, parse: (u: unknown) => Parsed<A>) =>
-        fetchText(what, HttpClientRequest.get(path)).pipe(
-          Effect.flatMap((text) =>
-            Effect.try({
-              try: (): unknown => JSON.parse(text),
-              catch: () => new SourceUnavailable({ message: `PSX portal: ${what} answered something that is not JSON` })
-            })
-          ),
-          Effect.flatMap((value) => rowsOf(what, parse(value)))
-        )
+      const fetchText = yield* makePoliteFetch(client, options, "PSX portal")
+      const { get, post, getJson, companyPage } = readers(fetchText)
       const sym = (s: string) => encodeURIComponent(s.trim().toUpperCase())
-
       return PsxPortal.of({
         symbols: getJson("symbols", "/symbols", parseSymbols),
         eod: (s) => getJson(`eod ${s}`, `/timeseries/eod/${sym(s)}`, parseEod),
@@ -167,17 +153,7 @@ export class PsxPortal extends Context.Service<PsxPortal, {
           post("announcements", "/announcements", { type: "C", ...(s ? { symbol: s.toUpperCase() } : {}) }, parseAnnouncements),
         companyPayouts: (s) => post(`payouts ${s}`, "/company/payouts", { symbol: s.toUpperCase() }, (t) => parseCompanyPayouts(s, t)),
         marketPayouts: post("payouts", "/payouts", {}, parseMarketPayouts),
-        companyPage: (s) =>
-          Effect.flatMap(fetchText(`company ${s}`, HttpClientRequest.get(`/company/${sym(s)}`)), (text) => {
-            const unknown = unknownHeaders("/company/{SYM}", text)
-            if (unknown !== undefined) {
-              return Effect.fail(new SourceUnavailable({ message: `PSX portal: company ${s} (/company/{SYM}) has unknown table headers: ${unknown}` }))
-            }
-            const page = parseCompanyPage(text)
-            return page.name === undefined
-              ? Effect.fail(new SourceUnavailable({ message: `PSX portal: company page for ${s} held no company` }))
-              : Effect.succeed(page)
-          })
+        companyPage: (s) => companyPage(s, `/company/${sym(s)}`)
       })
     })
 

@@ -16,6 +16,10 @@
  * (every HTML table header renamed, as a portal reorganisation would).
  * Per-symbol routes without a recording answer 404 ("not recorded").
  *
+ * News: `/feeds/{file}` answers the feed fixtures of test/fixtures/news
+ * (synthetic envelopes around recorded items; see its README) while
+ * `publishFeeds` lists the file; the others answer 404.
+ *
  * Listing: `dropFromListing` leaves symbols out of the recorded `/symbols`
  * (as after a delisting or a rename); the rest of the body is the recording.
  * Closed histories: ENGRO stopped trading on 2025-01-03 (the scheme that
@@ -23,9 +27,11 @@
  * (30 sessions of 2021) and its whole recorded `POST /historical` (OHLCV)
  * are served as recorded, whatever the session cursor says.
  */
-import { Context, Effect, Layer } from "effect"
+import { Context, Duration, Effect, Layer } from "effect"
+import { FetchHttpClient } from "effect/http"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
+import { NewsFeeds } from "../../src/sources/NewsFeeds.ts"
 import { readFixture, readPsx } from "./Fixtures.ts"
 
 export type PortalFault = "none" | "hang" | "403" | "500" | "headers"
@@ -49,6 +55,9 @@ export const historicalPages: Readonly<Record<string, () => string>> = {
 export const companyPayouts: Readonly<Record<string, () => string>> = {
   MEBL: () => readPsx("uzairbukhari__psx-portfolio/tests/fixtures/psx-mebl-payouts.html")
 }
+
+/** The news feed fixtures (test/fixtures/news). */
+export const newsFeedFiles = ["dawn-business.rss", "google-news.rss", "brecorder.atom"] as const
 
 export interface EodRow {
   readonly date: string
@@ -80,6 +89,8 @@ export interface FakePortalHandle {
   readonly advance: () => string
   /** Leaves these symbols out of `/symbols` from now on (an empty list restores the recording). */
   readonly dropFromListing: (symbols: ReadonlyArray<string>) => void
+  /** The feed files `/feeds/{file}` answers from now on (default: every one of newsFeedFiles). */
+  readonly publishFeeds: (files: ReadonlyArray<string>) => void
   readonly close: () => void
 }
 
@@ -116,6 +127,7 @@ export const startFakePortal = (): Promise<FakePortalHandle> =>
     let cursor = days.length - 2
     let fault: PortalFault = "none"
     let dropped: ReadonlySet<string> = new Set()
+    let feeds: ReadonlySet<string> = new Set(newsFeedFiles)
     const seen: FakePortalHandle["seen"] = []
     const answer = (req: IncomingMessage, body: string, res: ServerResponse) => {
       const send = (status: number, text: string, type = "text/html") => {
@@ -135,6 +147,8 @@ export const startFakePortal = (): Promise<FakePortalHandle> =>
           : JSON.stringify((JSON.parse(recorded) as Array<{ symbol: string }>).filter((s) => !dropped.has(s.symbol)))
         return send(200, listing, "application/json")
       }
+      const feed = /^\/feeds\/([a-z.-]+)$/.exec(url)
+      if (feed && feeds.has(feed[1]!)) return send(200, readFixture("news", feed[1]!), "application/xml")
       if (url === "/screener") return send(200, readPsx("mtauha__psxdata/tests/fixtures/screener.html"))
       if (url === "/market-watch") return send(200, marketWatchOf(day))
       if (url === "/indices/KSE100") return send(200, readPsx("mtauha__psxdata/tests/fixtures/indices_KSE100.html"))
@@ -182,6 +196,7 @@ export const startFakePortal = (): Promise<FakePortalHandle> =>
           return days[cursor]!
         },
         dropFromListing: (symbols) => (dropped = new Set(symbols)),
+        publishFeeds: (files) => (feeds = new Set(files)),
         close: () => {
           server.closeAllConnections()
           server.close()
@@ -197,3 +212,19 @@ export const fakePortal = Effect.acquireRelease(Effect.promise(startFakePortal),
 export class FakePortal extends Context.Service<FakePortal, FakePortalHandle>()("test/FakePortal") {
   static readonly layer = Layer.effect(FakePortal, fakePortal)
 }
+
+/** The news feeds read from the fake portal's `/feeds/` (every fixture file, whether published or not). */
+export const NewsOnFake = Layer.unwrap(Effect.map(FakePortal, (fake) =>
+  Layer.effect(NewsFeeds, NewsFeeds.make({
+    feeds: newsFeedFiles.map((f) => `${fake.url}/feeds/${f}`),
+    minIntervalMs: 0,
+    timeout: Duration.millis(1500),
+    retries: 1,
+    userAgent: "psx-data-service/test"
+  })).pipe(Layer.provide(FetchHttpClient.layer))
+))
+
+/** No news feed configured (a news run is SOURCE_UNAVAILABLE): for tests about the portal alone. */
+export const NoNewsFeeds = Layer.effect(NewsFeeds, NewsFeeds.make({
+  feeds: [], minIntervalMs: 0, timeout: Duration.millis(500), retries: 0, userAgent: "psx-data-service/test"
+})).pipe(Layer.provide(FetchHttpClient.layer))

@@ -10,7 +10,7 @@ import { PortalCrawler } from "../../src/ingest/PortalCrawler.ts"
 import { BodyLimit, Routes, Services } from "../../src/http/Server.ts"
 import { MarketReadModel } from "../../src/market/readmodel/ReadModel.ts"
 import { PsxPortal } from "../../src/sources/PsxPortal.ts"
-import { FakePortal } from "./FakePortal.ts"
+import { FakePortal, NewsOnFake } from "./FakePortal.ts"
 import { MovableClockLayer } from "./MovableClock.ts"
 import { TestStore } from "./TestApp.ts"
 import { TestConfig } from "./TestDatabase.ts"
@@ -28,7 +28,7 @@ export const PortalOnFake = Layer.unwrap(Effect.map(FakePortal, (fake) =>
     retries: 1,
     userAgent: "psx-data-service/test"
   })).pipe(Layer.provide(FetchHttpClient.layer))
-)).pipe(Layer.provideMerge(FakePortal.layer))
+)).pipe(Layer.provideMerge(NewsOnFake), Layer.provideMerge(FakePortal.layer))
 
 /**
  * The whole service in portal mode (as TestApp builds it) with the crawler under its services, so

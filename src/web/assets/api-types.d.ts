@@ -350,7 +350,7 @@ export interface paths {
         };
         /**
          * List news items
-         * @description News events, newest first by first publication. Parameters: symbol (items tagged with that ticker), date_from and date_to (YYYY-MM-DD, Karachi days of published_at), limit (default 50, at most 200) and cursor (the previous page's next_cursor). published_at is the publisher's own time; event_date (when the reported event happened) is kept apart and absent when unknown. The same story from two outlets, or republished, is one item with several sources (republished: true). Symbol tags come from the recording's keyword match, not the exchange. Where no news is recorded (for the symbol), coverage is unknown, not 'no news'.
+         * @description News events, newest first by first publication. Parameters: symbol (items tagged with that ticker), date_from and date_to (YYYY-MM-DD, Karachi days of published_at), limit (default 50, at most 200) and cursor (the previous page's next_cursor). published_at is the publisher's own time; event_date (when the reported event happened) is kept apart and absent when unknown. The same story from two outlets, or republished, is one item with several sources (republished: true). Symbol tags come from the recording's keyword match (recorded news) or from tickers and company names in live feed items, not the exchange. Live news is read from publishers' RSS and Atom feeds every 30 minutes in portal mode; its provenance is the publishers'. Where no news is recorded (for the symbol), coverage is unknown, not 'no news'.
          */
         get: operations["market.news"];
         put?: never;
@@ -3170,7 +3170,7 @@ export interface operations {
                         items: {
                             id: string;
                             title: string;
-                            /** @description Tickers the story was tagged with by the recording's keyword match (not an exchange field); empty for market-wide news */
+                            /** @description Tickers the story was tagged with (not an exchange field): by the recording's keyword match for recorded news, by ticker or distinctive company name in the headline and summary for news read live from publishers' feeds; empty for market-wide news */
                             symbols: string[];
                             /** @description The first publisher's own time (never the time the service read it) */
                             published_at: string;
