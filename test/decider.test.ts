@@ -117,6 +117,13 @@ describe("14: bad input is refused before anything is recorded", () => {
     given().when({ ...body, trade_date: "2021-02-08" }, { ...facts, firstSession: "2021-02-09" })
       .thenRejects(/before HUBC's first recorded session \(2021-02-09\)/)
   })
+  it("a symbol delisted on a day: no buy or sell on or after it; trades before it stand", () => {
+    const delisted = { ...facts, delistedOn: "2026-05-22" }
+    given().when(body, delisted).thenRejects(/HUBC left the exchange's listing on 2026-05-22/)
+    given(trade("buy", "HUBC", 100, 215, "2026-05-18")).when({ ...body, kind: "sell", trade_date: "2026-05-25" }, delisted)
+      .thenRejects(/cannot be bought or sold on or after that day/)
+    given().when({ ...body, trade_date: "2026-05-21" }, delisted).then([{ type: "TradeRecorded", symbol: "HUBC", trade_date: "2026-05-21" }])
+  })
 })
 
 describe("9 and 10: bonus fractions and entitlement dates", () => {

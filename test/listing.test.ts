@@ -13,7 +13,7 @@ import { eodRows, FakePortal, historicalPages } from "./support/FakePortal.ts"
 import { readPsx } from "./support/Fixtures.ts"
 import { caughtUp, liveApp, MONDAY_EVENING } from "./support/LiveApp.ts"
 import { MovableClock } from "./support/MovableClock.ts"
-import { get } from "./support/TestApp.ts"
+import { get, post } from "./support/TestApp.ts"
 
 const historical = parseHistorical(historicalPages["ENGRO"]!())
 const eod = new Map(eodRows("ENGRO").map((r) => [r.date, r]))
@@ -60,6 +60,17 @@ describe("listing and exchange history pages", () => {
         assert.strictEqual(company.body.name, "Engro Corporation Limited")
         assert.deepStrictEqual(yield* servedEngro, before, "its history is kept, figure for figure")
         assert.strictEqual(yield* listedTotal, 1028, "the company list holds listed companies only")
+
+        // The ledger refuses a trade of ENGRO dated on or after the day it left the listing; an earlier one stands.
+        const token = (yield* post("/v1/me/session", {})).body.token as string
+        const auth = { authorization: `Bearer ${token}` }
+        const buy = { kind: "buy", symbol: "ENGRO", quantity: 10, price: 250, trade_date: "2026-05-22" }
+        const refused = yield* post("/v1/me/transactions", buy, auth)
+        assert.strictEqual(refused.status, 400)
+        assert.deepStrictEqual([refused.body.error, refused.body.symbol], ["INVALID_REQUEST", "ENGRO"])
+        assert.match(refused.body.message, /left the exchange's listing on 2026-05-22/)
+        assert.strictEqual((yield* post("/v1/me/transactions", { ...buy, trade_date: "2025-01-03", price: 265 }, auth)).status, 201)
+        assert.strictEqual((yield* get("/v1/me/ledger", auth)).body.total, 1, "only the trade before the delisting is recorded")
 
         // Read again on Monday: still gone, still dated the day first seen gone; no longer crawled per symbol.
         clock.moveTo(MONDAY_EVENING)

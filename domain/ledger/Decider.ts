@@ -40,6 +40,8 @@ export interface Context {
   readonly circuit?: { readonly lower: number; readonly upper: number; readonly previous_date?: string } | undefined
   /** The symbol's first recorded session: no trade may be dated earlier. */
   readonly firstSession?: string | undefined
+  /** The Karachi day the symbol was first seen gone from the exchange's listing: no buy or sell on or after it. */
+  readonly delistedOn?: string | undefined
   /** The book closure of the recorded payout a dividend or bonus belongs to, when the body names none. */
   readonly bookClosure?: string | undefined
 }
@@ -164,6 +166,9 @@ const draftTrade = (body: Extract<Command, { kind: "buy" | "sell" }>, facts: Con
   if (!facts.isTradingDay(trade_date)) return reject(`body field \`trade_date\`: ${trade_date} is not a PSX trading day`, symbol)
   if (facts.firstSession !== undefined && trade_date < facts.firstSession) {
     return reject(`body field \`trade_date\`: ${trade_date} is before ${symbol}'s first recorded session (${facts.firstSession})`, symbol)
+  }
+  if (facts.delistedOn !== undefined && trade_date >= facts.delistedOn) {
+    return reject(`body field \`trade_date\`: ${symbol} left the exchange's listing on ${facts.delistedOn}; it cannot be bought or sold on or after that day`, symbol)
   }
   if (body.quantity * body.price > LIMITS.tradeValue) {
     return reject(`body: a trade worth more than Rs ${LIMITS.tradeValue.toLocaleString("en")} is beyond the ledger's bound`, symbol)

@@ -91,7 +91,7 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
         "status (filer or not) from a date, or reverses an earlier event (with a reason); events are never changed. No " +
         "order is placed. Quantities are whole shares (1 to 1,000,000,000); money is rupees with at most two decimals " +
         "(paisa; four for a dividend per share), bounded; dates are real calendar dates from 2004-01-01 (the first " +
-        "recorded session) and, for a trade, not before the symbol's first recorded session.\n\n" +
+        "recorded session) and, for a trade, not before the symbol's first recorded session and not on or after the day the symbol left the exchange's listing (delisted_on).\n\n" +
         "Entitlement: a dividend or bonus is owed on the shares held at the end of the last buy date of its book closure " +
         "(`book_closure_from`, or the recorded payout's): the last trading day whose settlement (T+2 for trades to 6 Feb " +
         "2026, T+1 from 9 Feb 2026, trading days only) falls before the closure starts. The event stores the percent or " +

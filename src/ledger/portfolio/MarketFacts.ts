@@ -2,7 +2,7 @@
  * What the ledger asks the market, answered from the market read model (no
  * SQL on market tables from the ledger): a trade's circuit-breaker bounds
  * from the previous trading day's as-traded close (`previousClose`, the one
- * definition), the symbol's first recorded session, the book closure of a
+ * definition), the symbol's first recorded session and its delisting day, the book closure of a
  * recorded payout, and sectors and the newest KSE-100 weights for analysis.
  *
  * Owns: turning market facts into the decider's context. Does not own: the
@@ -19,6 +19,7 @@ import { MarketReadModel } from "../../market/readmodel/ReadModel.ts"
 export interface TradeFacts {
   readonly circuit?: { readonly lower: number; readonly upper: number; readonly previous_date: string } | undefined
   readonly firstSession?: string | undefined
+  readonly delistedOn?: string | undefined
 }
 
 export interface IndexFacts {
@@ -50,7 +51,8 @@ export class MarketFacts extends Context.Service<MarketFacts, {
         const bounds = prev ? circuitBounds(prev.close, date) : undefined
         return {
           ...(prev && bounds ? { circuit: { lower: bounds.lower, upper: bounds.upper, previous_date: prev.date } } : {}),
-          firstSession: firstSessionOf(data)
+          firstSession: firstSessionOf(data),
+          ...(data.security.delisted_on !== undefined ? { delistedOn: data.security.delisted_on } : {})
         }
       })
 
