@@ -3,11 +3,13 @@
  * `npm run ingest` against it first) and reports the time to load and build
  * it and the memory it holds: resident set size and V8 heap + array buffers
  * (after a full GC) before the first build, with the snapshot held, and after
- * it is dropped. Run with `npm run bench:readmodel` (node --expose-gc).
+ * it is dropped; then the cost of a small write: one symbol's rows reloaded
+ * and folded into the held snapshot. Run with `npm run bench:readmodel` (node --expose-gc).
  */
 import { Effect, Layer, Redacted } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { buildSnapshot, type MarketSnapshot } from "../domain/market/Snapshot.ts"
+import { updateSnapshot } from "../domain/market/SnapshotUpdate.ts"
 import { layerPostgres } from "../src/db/Database.ts"
 import { MarketStore } from "../src/market/readmodel/MarketStore.ts"
 
@@ -43,6 +45,19 @@ const program = Effect.gen(function*() {
         `heap + array buffers ${held.heap} MB (+${held.heap - before.heap})`
     )
   }
+  // A small write's cost: one symbol's rows reloaded and folded into the held snapshot (the crawler's per-symbol writes).
+  const version = yield* store.version
+  const symbols = [...holder.snapshot!.symbols.keys()]
+  const times: Array<number> = []
+  for (let i = 0; i < 20; i++) {
+    const symbol = symbols[(i * 37) % symbols.length]!
+    const t0 = performance.now()
+    const rows = yield* store.loadSymbols(version, [symbol])
+    holder.snapshot = updateSnapshot(holder.snapshot!, rows, [symbol], Date.now())
+    times.push(performance.now() - t0)
+  }
+  times.sort((a, b) => a - b)
+  console.log(`update of one symbol (20 symbols across the universe): median ${times[10]!.toFixed(1)} ms, max ${times[19]!.toFixed(1)} ms`)
   holder.snapshot = undefined
   yield* store.version
   const after = memory()

@@ -14,7 +14,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 
-const MARKET_TABLES = [
+export const MARKET_TABLES = [
   "datasets",
   "sectors",
   "securities",

@@ -121,7 +121,7 @@ export interface MarketSnapshot {
 }
 
 /** The price series of every symbol, decoded; a row that cannot be decoded goes to `rejected`. */
-const decodeAllSeries = (rows: StoreRows["series"], rejected: Array<string>) => {
+export const decodeAllSeries = (rows: StoreRows["series"], rejected: Array<string>) => {
   const dateOf = makeDateInterner()
   const series = new Map<string, OwnSeries>()
   for (const row of rows) {
@@ -148,7 +148,7 @@ const indexSets = (membership: StoreRows["membership"]) => {
 }
 
 /** The store's per-symbol rows, looked up by symbol. */
-const rowsBySymbol = (
+export const rowsBySymbol = (
   rows: StoreRows,
   series: ReadonlyMap<string, OwnSeries>,
   announcements: ReadonlyArray<AnnouncementRow>,
@@ -167,7 +167,7 @@ const rowsBySymbol = (
   announcements: groupBy(announcements, (r) => r.symbol),
   kse100: new Map(kse100.map((m) => [m.symbol, m]))
 })
-type RowsBySymbol = ReturnType<typeof rowsBySymbol>
+export type RowsBySymbol = ReturnType<typeof rowsBySymbol>
 
 /** The series served by default (see `SymbolData.prices`). */
 const servedSeries = (own: OwnSeries, restatement: Restatement) =>
@@ -195,7 +195,7 @@ const areasOf = (security: SecurityRow, own: OwnSeries, payoutRows: ReadonlyArra
   ])
 
 /** Everything the snapshot keeps for one security. */
-const symbolData = (security: SecurityRow, by: RowsBySymbol): SymbolData => {
+export const symbolData = (security: SecurityRow, by: RowsBySymbol): SymbolData => {
   const s = security.symbol
   const own = by.series.get(s) ?? {}
   const disagreement = by.disagreements.get(s)
@@ -226,7 +226,7 @@ const symbolData = (security: SecurityRow, by: RowsBySymbol): SymbolData => {
 }
 
 /** Ordinary equities by sector name, largest market cap first (unknown caps last, then by symbol). */
-const sectorPeers = (securities: ReadonlyArray<SecurityRow>, fundamentals: RowsBySymbol["fundamentals"]) => {
+export const sectorPeers = (securities: ReadonlyArray<SecurityRow>, fundamentals: RowsBySymbol["fundamentals"]) => {
   const sectorMembers = new Map<string, ReadonlyArray<string>>()
   // Peers are ordinary lines: rights (JVDCR1), preference, debt and derivative lines are not a company's peers.
   const listed: ReadonlySet<string> = new Set(securities.map((s) => s.symbol))
@@ -246,6 +246,20 @@ const sectorPeers = (securities: ReadonlyArray<SecurityRow>, fundamentals: RowsB
   return sectorMembers
 }
 
+export const bySymbol = (a: { readonly symbol: string }, b: { readonly symbol: string }) =>
+  a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0
+
+/** The parts of a snapshot read whole from small tables (and the news), whatever else is rebuilt. */
+export const wholeTables = (rows: StoreRows, builtAt: number) => ({
+  version: rows.version,
+  builtAt,
+  dataPack: rows.dataPack,
+  datasets: new Map(rows.datasets.map((d) => [d.id, d])),
+  sectors: [...rows.sectors].sort((a, b) => (a.code < b.code ? -1 : 1)),
+  indexLevels: [...rows.indexLevels].sort((a, b) => (a.code < b.code ? -1 : 1)),
+  news: [...rows.news].sort(newestFirst)
+})
+
 /** Builds the snapshot from the store's rows. Pure; `builtAt` is passed in. */
 export const buildSnapshot = (rows: StoreRows, builtAt: number): MarketSnapshot => {
   const rejected: Array<string> = []
@@ -253,21 +267,15 @@ export const buildSnapshot = (rows: StoreRows, builtAt: number): MarketSnapshot 
   const announcements = [...rows.announcements].sort(newestFirst)
   const { indexMembers, indexWeights } = indexSets(rows.membership)
   const by = rowsBySymbol(rows, series, announcements, indexMembers.get("KSE100") ?? [])
-  const securities = [...rows.securities].sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0))
+  const securities = [...rows.securities].sort(bySymbol)
   return {
-    version: rows.version,
-    builtAt,
-    dataPack: rows.dataPack,
-    datasets: new Map(rows.datasets.map((d) => [d.id, d])),
+    ...wholeTables(rows, builtAt),
     securities,
     symbols: new Map(securities.map((security) => [security.symbol, symbolData(security, by)])),
-    sectors: [...rows.sectors].sort((a, b) => (a.code < b.code ? -1 : 1)),
     sectorMembers: sectorPeers(securities, by.fundamentals),
-    indexLevels: [...rows.indexLevels].sort((a, b) => (a.code < b.code ? -1 : 1)),
     indexMembers,
     indexWeights,
     announcements,
-    news: [...rows.news].sort(newestFirst),
     rejected
   }
 }

@@ -20,12 +20,23 @@ const PROJECT_BATCH = 64
 const f8 = (c: string) => `${c}::float8 AS ${c.split(".").pop()}`
 
 /** Reads rows with a query and decodes them with a row Schema; a failure is SOURCE_UNAVAILABLE. */
-const makeReader = (sql: SqlClient.SqlClient) => <S extends Schema.Codec<any, any>>(schema: S, query: string) =>
-  sql.unsafe(query).pipe(
+const makeReader = (sql: SqlClient.SqlClient) =>
+<S extends Schema.Codec<any, any>>(schema: S, query: string, params: ReadonlyArray<unknown> = []) =>
+  sql.unsafe(query, params as Array<unknown>).pipe(
     Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(schema))),
     storeUnavailable
   )
 type Reader = ReturnType<typeof makeReader>
+
+/** Every row, or only those of some symbols (`$1`). */
+export type Scope = { readonly symbols?: ReadonlyArray<string> }
+/** A reader over one scope: `where` is the filter on a table's symbol column ("" for every row). */
+const scoped = (rows: Reader, scope: Scope) => {
+  const where = scope.symbols === undefined ? "" : " WHERE symbol = ANY($1::text[])"
+  const params = scope.symbols === undefined ? [] : [scope.symbols]
+  return <S extends Schema.Codec<any, any>>(schema: S, query: (where: string) => string) => rows(schema, query(where), params)
+}
+type ScopedReader = ReturnType<typeof scoped>
 
 // One batch of dirty pairs per transaction: short, so a single-connection store keeps serving others between them.
 const projectBatch = (sql: SqlClient.SqlClient, rows: Reader) => Effect.gen(function*() {
@@ -82,9 +93,11 @@ const seriesInChunks = (rows: Reader) => Effect.gen(function*() {
   }
 })
 
-/** The datasets, sectors, listed securities and indexes. */
+/** The small whole tables: the data pack installed, datasets, sectors and index levels. */
 const catalogueRows = (rows: Reader) => Effect.gen(function*() {
+  const dataPack = yield* rows(Schema.Struct({ v: Schema.String }), `SELECT value #>> '{}' AS v FROM service_meta WHERE key = 'data_pack'`)
   return {
+    dataPack: dataPack[0]?.v,
     datasets: yield* rows(
       R.DatasetRow,
       `SELECT id, title, source, upstream, repository, commit, licence, recorded_at, as_of,
@@ -93,14 +106,6 @@ const catalogueRows = (rows: Reader) => Effect.gen(function*() {
        FROM datasets ORDER BY id`
     ),
     sectors: yield* rows(R.SectorRow, `SELECT code, name, dataset FROM sectors`),
-    securities: yield* rows(
-      R.SecurityRow,
-      `SELECT symbol, name, sector_code, sector_name, security_type, search_text, dataset, delisted_on::text FROM securities`
-    ),
-    membership: yield* rows(
-      R.MembershipRow,
-      `SELECT index_code, symbol, effective_date::text, ${f8("weight_pct")}, dataset FROM index_membership`
-    ),
     indexLevels: yield* rows(
       R.IndexLevelRow,
       `SELECT code, name, ${f8("level")}, ${f8("previous")}, as_of::text, previous_date::text, dataset FROM index_levels`
@@ -108,70 +113,124 @@ const catalogueRows = (rows: Reader) => Effect.gen(function*() {
   }
 })
 
-/** Prices and company figures: disagreements between price sources, quotes, fundamentals and profiles. */
-const quoteRows = (rows: Reader) => Effect.gen(function*() {
+/** Listed securities and index membership. */
+const listingRows = (rows: ScopedReader) => Effect.gen(function*() {
   return {
-    disagreements: yield* rows(
-      R.DisagreementRow,
-      `SELECT symbol, ${f8("factor")}, ${f8("points")}, ${f8("agreeing")}, first_date::text, last_date::text, dataset
-       FROM price_disagreements`
+    securities: yield* rows(
+      R.SecurityRow,
+      (w) => `SELECT symbol, name, sector_code, sector_name, security_type, search_text, dataset, delisted_on::text FROM securities${w}`
     ),
-    quotes: yield* rows(
-      R.QuoteRow,
-      `SELECT symbol, ${f8("price")}, ${f8("previous_close")}, ${f8("open")}, ${f8("high")}, ${f8("low")}, ${f8("change")},
-              ${f8("change_pct")}, ${f8("volume")}, ${iso("as_of")} AS as_of, basis, dataset FROM quotes`
-    ),
-    fundamentals: yield* rows(
-      R.FundamentalsRow,
-      `SELECT symbol, ${
-        ["market_cap", "price", "change_pct", "change_year_pct", "pe_ttm", "dividend_yield_pct", "free_float_shares",
-          "volume_30d_avg", "shares_outstanding", "face_value", "eps"].map(f8).join(", ")
-      }, listed_in, as_of, dataset FROM fundamentals`
-    ),
-    profiles: yield* rows(
-      R.ProfileRow,
-      `SELECT symbol, description, fiscal_year_end, ${
-        ["shares", "free_float_shares", "free_float_pct", "market_cap", "week52_low", "week52_high"].map(f8).join(", ")
-      }, ${iso("as_of")} AS as_of, dataset FROM company_profiles`
+    membership: yield* rows(
+      R.MembershipRow,
+      (w) => `SELECT index_code, symbol, effective_date::text, ${f8("weight_pct")}, dataset FROM index_membership${w}`
     )
   }
 })
 
-/** What companies report and announce: financial lines, ratios, payouts, corporate actions, announcements and news. */
-const companyRows = (rows: Reader) => Effect.gen(function*() {
+/** Prices and company figures: disagreements between price sources, quotes, fundamentals and profiles. */
+const quoteRows = (rows: ScopedReader) => Effect.gen(function*() {
   return {
-    financialLines: yield* rows(
-      R.FinancialLineRow,
-      `SELECT symbol, period_type, period, fiscal_year::float8 AS fiscal_year, quarter::float8 AS quarter, line,
-              ${f8("value")}, units, dataset
-       FROM financial_lines ORDER BY symbol, period_type, fiscal_year DESC NULLS LAST, quarter DESC NULLS LAST, line`
+    disagreements: yield* rows(
+      R.DisagreementRow,
+      (w) => `SELECT symbol, ${f8("factor")}, ${f8("points")}, ${f8("agreeing")}, first_date::text, last_date::text, dataset
+       FROM price_disagreements${w}`
     ),
-    ratios: yield* rows(R.RatioRow, `SELECT symbol, period, name, ${f8("value")}, dataset FROM company_ratios`),
-    payouts: yield* rows(
-      R.PayoutRow,
-      `SELECT id, symbol, ${iso("announced_at")} AS announced_at, period_end::text, period_type, details, kind,
-              ${f8("percent")}, ${f8("amount_per_share")}, sequence, book_closure_from::text, book_closure_to::text, dataset
-       FROM payouts ORDER BY symbol, id`
+    quotes: yield* rows(
+      R.QuoteRow,
+      (w) => `SELECT symbol, ${f8("price")}, ${f8("previous_close")}, ${f8("open")}, ${f8("high")}, ${f8("low")}, ${f8("change")},
+              ${f8("change_pct")}, ${f8("volume")}, ${iso("as_of")} AS as_of, basis, dataset FROM quotes${w}`
     ),
-    payoutCoverage: yield* rows(
-      R.PayoutCoverageRow,
-      `SELECT symbol, coverage, data_coverage_start::text, dataset FROM payout_coverage`
+    fundamentals: yield* rows(
+      R.FundamentalsRow,
+      (w) => `SELECT symbol, ${
+        ["market_cap", "price", "change_pct", "change_year_pct", "pe_ttm", "dividend_yield_pct", "free_float_shares",
+          "volume_30d_avg", "shares_outstanding", "face_value", "eps"].map(f8).join(", ")
+      }, listed_in, as_of, dataset FROM fundamentals${w}`
     ),
-    actions: yield* rows(
-      R.ActionRow,
-      `SELECT id, symbol, kind, ex_date::text, ${f8("ratio")}, details, dataset FROM corporate_actions`
-    ),
-    announcements: yield* rows(
-      R.AnnouncementRow,
-      `SELECT id, symbol, company_name, ${iso("published_at")} AS published_at, title, document_url, image_url, revoked, dataset
-       FROM announcements`
-    ),
-    news: yield* rows(
-      R.NewsRow,
-      `SELECT id, symbol, title, url, ${iso("published_at")} AS published_at, event_date::text, republished, dataset FROM news_items`
+    profiles: yield* rows(
+      R.ProfileRow,
+      (w) => `SELECT symbol, description, fiscal_year_end, ${
+        ["shares", "free_float_shares", "free_float_pct", "market_cap", "week52_low", "week52_high"].map(f8).join(", ")
+      }, ${iso("as_of")} AS as_of, dataset FROM company_profiles${w}`
     )
   }
 })
+
+/** What companies report and announce: financial lines, ratios, payouts, corporate actions and announcements. */
+const companyRows = (rows: ScopedReader) => Effect.gen(function*() {
+  return {
+    financialLines: yield* rows(
+      R.FinancialLineRow,
+      (w) => `SELECT symbol, period_type, period, fiscal_year::float8 AS fiscal_year, quarter::float8 AS quarter, line,
+              ${f8("value")}, units, dataset
+       FROM financial_lines${w} ORDER BY symbol, period_type, fiscal_year DESC NULLS LAST, quarter DESC NULLS LAST, line`
+    ),
+    ratios: yield* rows(R.RatioRow, (w) => `SELECT symbol, period, name, ${f8("value")}, dataset FROM company_ratios${w}`),
+    payouts: yield* rows(
+      R.PayoutRow,
+      (w) => `SELECT id, symbol, ${iso("announced_at")} AS announced_at, period_end::text, period_type, details, kind,
+              ${f8("percent")}, ${f8("amount_per_share")}, sequence, book_closure_from::text, book_closure_to::text, dataset
+       FROM payouts${w} ORDER BY symbol, id`
+    ),
+    payoutCoverage: yield* rows(
+      R.PayoutCoverageRow,
+      (w) => `SELECT symbol, coverage, data_coverage_start::text, dataset FROM payout_coverage${w}`
+    ),
+    actions: yield* rows(
+      R.ActionRow,
+      (w) => `SELECT id, symbol, kind, ex_date::text, ${f8("ratio")}, details, dataset FROM corporate_actions${w}`
+    ),
+    announcements: yield* rows(
+      R.AnnouncementRow,
+      (w) => `SELECT id, symbol, company_name, ${iso("published_at")} AS published_at, title, document_url, image_url, revoked, dataset
+       FROM announcements${w}`
+    )
+  }
+})
+
+/** News, whole (a story may carry no symbol). */
+const newsRows = (rows: Reader) =>
+  rows(
+    R.NewsRow,
+    `SELECT id, symbol, title, url, ${iso("published_at")} AS published_at, event_date::text, republished, dataset FROM news_items`
+  )
+
+/** The price series of some symbols (few: one query). */
+const seriesOf = (rows: Reader, symbols: ReadonlyArray<string>) =>
+  rows(
+    R.PriceSeriesRow,
+    `SELECT symbol, series, rows::float8 AS rows, dates, open, high, low, close, volume, datasets, dataset_index, flags
+     FROM price_series WHERE symbol = ANY($1::text[]) ORDER BY symbol, series`,
+    [symbols]
+  )
+
+/** What moved since a version: the tables and symbols (`null`: anything in that table), or that the log no longer reaches back. */
+export interface Changes {
+  readonly version: number
+  readonly reachable: boolean
+  readonly touched: ReadonlyArray<{ readonly tbl: string; readonly symbol: string | null }>
+}
+
+/** A day's log is kept; an older snapshot rebuilds whole. */
+const PRUNE_AFTER = "1 day"
+const CHANGES_LIMIT = 2_000
+
+const changesSince = (rows: Reader, since: number, version: number) => Effect.gen(function*() {
+  const [pruned] = yield* rows(Schema.Struct({ through: Schema.Finite }), `SELECT through::float8 AS through FROM market_changes_pruned`)
+  const touched = yield* rows(
+    Schema.Struct({ tbl: Schema.String, symbol: Schema.NullOr(Schema.String) }),
+    `SELECT DISTINCT tbl, symbol FROM market_changes WHERE version > $1 AND version <= $2 LIMIT ${CHANGES_LIMIT}`,
+    [since, version]
+  )
+  return { version, reachable: (pruned?.through ?? 0) <= since && touched.length < CHANGES_LIMIT, touched } satisfies Changes
+})
+
+const pruneChanges = (sql: SqlClient.SqlClient) =>
+  sql.unsafe(`WITH gone AS (DELETE FROM market_changes WHERE at < now() - interval '${PRUNE_AFTER}' RETURNING version)
+    UPDATE market_changes_pruned SET through = GREATEST(through, (SELECT coalesce(max(version), 0) FROM gone)) WHERE id = 1`).pipe(
+    Effect.asVoid,
+    storeUnavailable
+  )
 
 export class MarketStore extends Context.Service<MarketStore, {
   /** The store's market version (bumped by a trigger on every market write). */
@@ -180,6 +239,12 @@ export class MarketStore extends Context.Service<MarketStore, {
   readonly projectPrices: Effect.Effect<number, SourceUnavailable>
   /** Every market row, decoded. */
   readonly load: Effect.Effect<R.StoreRows, SourceUnavailable>
+  /** The current version and what moved since `version` (the change log). */
+  readonly changesSince: (version: number) => Effect.Effect<Changes, SourceUnavailable>
+  /** The rows of some symbols only, with the small whole tables and the news (`membership` left empty). */
+  readonly loadSymbols: (version: number, symbols: ReadonlyArray<string>) => Effect.Effect<R.StoreRows, SourceUnavailable>
+  /** Drops change-log rows older than a day. */
+  readonly prune: Effect.Effect<void, SourceUnavailable>
 }>()("psx/market/MarketStore") {
   static readonly layer = Layer.effect(
     MarketStore,
@@ -202,19 +267,31 @@ export class MarketStore extends Context.Service<MarketStore, {
         }
       })
 
+      const every = scoped(rows, {})
       const loadAll = Effect.gen(function*() {
         const v = yield* version
-        const dataPack = yield* rows(
-          Schema.Struct({ v: Schema.String }),
-          `SELECT value #>> '{}' AS v FROM service_meta WHERE key = 'data_pack'`
-        )
         return {
           version: v,
-          dataPack: dataPack[0]?.v,
           ...(yield* catalogueRows(rows)),
-          ...(yield* quoteRows(rows)),
-          ...(yield* companyRows(rows)),
+          ...(yield* listingRows(every)),
+          ...(yield* quoteRows(every)),
+          ...(yield* companyRows(every)),
+          news: yield* newsRows(rows),
           series: yield* seriesInChunks(rows)
+        } satisfies R.StoreRows
+      })
+      const loadSymbols = (v: number, symbols: ReadonlyArray<string>) => Effect.gen(function*() {
+        const some = scoped(rows, { symbols })
+        const listing = yield* listingRows(some)
+        return {
+          version: v,
+          ...(yield* catalogueRows(rows)),
+          securities: listing.securities,
+          membership: [],
+          ...(yield* quoteRows(some)),
+          ...(yield* companyRows(some)),
+          news: yield* newsRows(rows),
+          series: yield* seriesOf(rows, symbols)
         } satisfies R.StoreRows
       })
       // On PostgreSQL, one consistent view of every table (a concurrent ingest shows in the next build, whole). The
@@ -222,16 +299,23 @@ export class MarketStore extends Context.Service<MarketStore, {
       // its tables are read one short query at a time; a write in between moves the version, and the next poll
       // rebuilds.
       const consistent = database.mode === "postgres"
-        ? (effect: typeof loadAll) =>
+        ? <A>(effect: Effect.Effect<A, SourceUnavailable>) =>
           effect.pipe(
             sql.withTransaction,
             Effect.provideService(SqlClient.BeginTransaction, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"),
             storeUnavailable
           )
-        : (effect: typeof loadAll) => effect
+        : <A>(effect: Effect.Effect<A, SourceUnavailable>) => effect
       const load = consistent(loadAll)
 
-      return { version, projectPrices, load }
+      return {
+        version,
+        projectPrices,
+        load,
+        changesSince: (since: number) => Effect.flatMap(version, (v) => changesSince(rows, since, v)),
+        loadSymbols: (v: number, symbols: ReadonlyArray<string>) => consistent(loadSymbols(v, symbols)),
+        prune: pruneChanges(sql)
+      }
     })
   )
 }

@@ -11,12 +11,19 @@
  * or once a minute while it runs). The new snapshot is swapped in whole;
  * readers holding the old one finish with it.
  *
+ * A small write costs its symbols only: the store logs which symbols each
+ * write touched (`market_changes`), and when few moved the new snapshot is
+ * the old one with those symbols' rows reloaded and rebuilt
+ * (domain/market/SnapshotUpdate.ts); a large or market-wide write (an
+ * import, index membership) rebuilds whole.
+ *
  * Encoded answers (`answers`) belong to the snapshot they were made from and
  * go with it.
  */
 import { Clock, Context, Duration, Effect, Layer, Schedule } from "effect"
 import { SourceUnavailable } from "../../../domain/Errors.ts"
 import { buildSnapshot, type MarketSnapshot } from "../../../domain/market/Snapshot.ts"
+import { planUpdate, updateSnapshot } from "../../../domain/market/SnapshotUpdate.ts"
 import { AppConfig } from "../../config/AppConfig.ts"
 import { MarketStore } from "./MarketStore.ts"
 
@@ -35,6 +42,30 @@ export interface ReadModelState {
 /** How long a build may wait behind a store that keeps changing before it loads anyway. */
 const MAX_DEFER_MS = 60_000
 
+/** How often the change log is pruned (by any instance; rows older than a day go). */
+const PRUNE_EVERY_MS = 3_600_000
+
+/** Whether the poll should build now: once the version has stopped moving for one poll, or kept moving for MAX_DEFER_MS. */
+const settledPoll = () => {
+  let seen: { version: number; since: number } | undefined
+  return (version: number, now: number, current: number | undefined): boolean => {
+    if (current === version) {
+      seen = undefined
+      return false
+    }
+    if (seen === undefined) {
+      seen = { version, since: now }
+      if (current !== undefined) return false
+    }
+    if (seen.version !== version && now - seen.since < MAX_DEFER_MS) {
+      seen = { version, since: seen.since }
+      return false
+    }
+    seen = undefined
+    return true
+  }
+}
+
 export class MarketReadModel extends Context.Service<MarketReadModel, {
   /** The current snapshot; SOURCE_UNAVAILABLE until the first build has succeeded. */
   readonly snapshot: Effect.Effect<MarketSnapshot, SourceUnavailable>
@@ -49,6 +80,7 @@ export class MarketReadModel extends Context.Service<MarketReadModel, {
       const store = yield* MarketStore
       const config = yield* AppConfig
       let current: ReadModelState | undefined
+      let prunedAt = 0
 
       const build = Effect.gen(function*() {
         const started = yield* Clock.currentTimeMillis
@@ -71,10 +103,39 @@ export class MarketReadModel extends Context.Service<MarketReadModel, {
         return snapshot
       }).pipe(Effect.withSpan("MarketReadModel.build"))
 
+      /** The few symbols a write touched, folded into the current snapshot; a whole build when the log says so. */
+      const update = Effect.gen(function*() {
+        const prev = current
+        if (prev === undefined) return yield* build
+        const started = yield* Clock.currentTimeMillis
+        const changes = yield* store.changesSince(prev.snapshot.version)
+        const plan = planUpdate(changes)
+        if (plan === "whole") return yield* build
+        const projected = yield* store.projectPrices
+        const rows = yield* store.loadSymbols(changes.version, plan)
+        const loaded = yield* Clock.currentTimeMillis
+        const snapshot = updateSnapshot(prev.snapshot, rows, plan, loaded)
+        current = { snapshot, answers: new Map() }
+        const done = yield* Clock.currentTimeMillis
+        yield* Effect.logDebug({
+          msg: "market read model updated",
+          version: snapshot.version,
+          symbols: plan.length,
+          seriesProjected: projected,
+          loadMs: loaded - started,
+          buildMs: done - loaded
+        })
+        if (done - prunedAt > PRUNE_EVERY_MS) {
+          prunedAt = done
+          yield* store.prune.pipe(Effect.catch((e) => Effect.logWarning({ msg: "market change log not pruned", error: e.message })))
+        }
+        return snapshot
+      }).pipe(Effect.withSpan("MarketReadModel.update"))
+
       const refresh = Effect.gen(function*() {
         const version = yield* store.version
         if (current !== undefined && current.snapshot.version === version) return false
-        yield* build
+        yield* update
         return true
       })
 
@@ -82,26 +143,10 @@ export class MarketReadModel extends Context.Service<MarketReadModel, {
         Effect.catch((e) => Effect.logError({ msg: "market read model: first build failed; retrying in the background", error: e.message }))
       )
 
-      // Poll: rebuild once the version has stopped moving for one interval (or has kept moving for MAX_DEFER_MS).
-      let seen: { version: number; since: number } | undefined
+      const due = settledPoll()
       const poll = Effect.gen(function*() {
         const version = yield* store.version
-        const now = yield* Clock.currentTimeMillis
-        if (current !== undefined && current.snapshot.version === version) {
-          seen = undefined
-          return
-        }
-        if (seen === undefined) {
-          seen = { version, since: now }
-          if (current !== undefined) return
-        }
-        const settled = seen.version === version
-        if (!settled && now - seen.since < MAX_DEFER_MS) {
-          seen = { version, since: seen.since }
-          return
-        }
-        seen = undefined
-        yield* build
+        if (due(version, yield* Clock.currentTimeMillis, current?.snapshot.version)) yield* update
       }).pipe(
         Effect.catch((e) => Effect.logWarning({ msg: "market read model: poll failed; serving the last snapshot", error: e.message }))
       )
