@@ -13,7 +13,7 @@ import m0010 from "./0010_crawl_state.ts"
 import m0013 from "./0013_ledger_exact_chain.ts"
 import m0014 from "./0014_anonymous_expiry.ts"
 import m0015 from "./0015_securities_delisted.ts"
-import m0016 from "./0016_market_changes.ts"
+import m0016 from "./0016_market_change_log.ts"
 
 export const migrations = {
   "0001_service": m0001,
@@ -27,5 +27,5 @@ export const migrations = {
   "0013_ledger_exact_chain": m0013,
   "0014_anonymous_expiry": m0014,
   "0015_securities_delisted": m0015,
-  "0016_market_changes": m0016
+  "0016_market_change_log": m0016
 }

@@ -3,7 +3,7 @@
  * read answers from, with no SQL on the read path.
  *
  * It is built from the store when the service starts, and rebuilt whenever
- * the store's market version moves: every write to a market table bumps it
+ * the store's market version moves: every statement that changes a market row bumps it
  * (a statement trigger), whoever writes — this instance's ingest, another
  * instance sharing the PostgreSQL, or a script. Each instance polls the
  * version (`PSX_READ_MODEL_POLL_MS`, default 1 s) and rebuilds once it has

@@ -11,8 +11,8 @@
  *   the same P/E, yield and market-cap rules as the symbol's own valuation,
  *   so like is compared with like), and the inputs of each valuation.
  *
- * `makeFigureMemo` holds them in a WeakMap keyed by the snapshot object: a
- * snapshot swapped out is dropped with its figures.
+ * `makeFigureMemo` holds them in WeakMaps keyed by the objects they were
+ * computed from: a snapshot swapped out is dropped with its figures.
  */
 import { analytics as analyticsOf, type LatestQuote } from "../../../domain/market/Analytics.ts"
 import type { AnalyticsFigures, ScreenFigures, SectorMedians, TechnicalsFigures } from "../../../domain/market/AnalyticsSchemas.ts"
@@ -177,35 +177,29 @@ const computeDay = (snapshot: MarketSnapshot, day: string, symbolFigures: (data:
   return { day, rows, bySymbol: new Map(rows.map((r) => [r.symbol, r])), table: screenTable(rows), valuation, datasets: [...datasets] }
 }
 
-interface Memo {
-  readonly symbols: Map<string, SymbolFigures>
-  day: DayFigures | undefined
-}
-
-/** A memo of the figures of each snapshot it is asked about (held as long as the snapshot is). */
+/**
+ * A memo of figures, held as long as what they were computed from: a
+ * symbol's by its `SymbolData` object (a snapshot updated for a few symbols
+ * keeps the others' objects, and so their figures), the day's by snapshot.
+ */
 export const makeFigureMemo = () => {
-  const memos = new WeakMap<MarketSnapshot, Memo>()
-  const memoOf = (snapshot: MarketSnapshot) => {
-    let m = memos.get(snapshot)
-    if (m === undefined) {
-      m = { symbols: new Map(), day: undefined }
-      memos.set(snapshot, m)
-    }
-    return m
-  }
-  const symbol = (snapshot: MarketSnapshot, data: SymbolData): SymbolFigures => {
-    const m = memoOf(snapshot)
-    let f = m.symbols.get(data.security.symbol)
+  const symbols = new WeakMap<SymbolData, SymbolFigures>()
+  const days = new WeakMap<MarketSnapshot, DayFigures>()
+  const symbol = (_snapshot: MarketSnapshot, data: SymbolData): SymbolFigures => {
+    let f = symbols.get(data)
     if (f === undefined) {
       f = computeSymbol(data)
-      m.symbols.set(data.security.symbol, f)
+      symbols.set(data, f)
     }
     return f
   }
   const day = (snapshot: MarketSnapshot, date: string): DayFigures => {
-    const m = memoOf(snapshot)
-    if (m.day === undefined || m.day.day !== date) m.day = computeDay(snapshot, date, (data) => symbol(snapshot, data))
-    return m.day
+    let d = days.get(snapshot)
+    if (d === undefined || d.day !== date) {
+      d = computeDay(snapshot, date, (data) => symbol(snapshot, data))
+      days.set(snapshot, d)
+    }
+    return d
   }
   return { symbol, day }
 }
