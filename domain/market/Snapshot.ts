@@ -16,6 +16,7 @@ import { lineKind } from "./Board.ts"
 import { type Restatement, restatementOf } from "./Restated.ts"
 import type { PriceSeries } from "./Series.ts"
 import { decodeSeries, makeDateInterner, mergeSeries } from "./SeriesCodec.ts"
+import { runSteps, type Steps } from "../Steps.ts"
 import {
   byDesc,
   byExDate,
@@ -120,20 +121,23 @@ export interface MarketSnapshot {
   readonly rejected: ReadonlyArray<string>
 }
 
+/** Items of work between two pauses of a build. */
+const SLICE = 32
+
 /** The price series of every symbol, decoded; a row that cannot be decoded goes to `rejected`. */
-export const decodeAllSeries = (rows: StoreRows["series"], rejected: Array<string>) => {
+export function* decodeSeriesSteps(rows: StoreRows["series"], rejected: Array<string>): Steps<Map<string, OwnSeries>> {
   const dateOf = makeDateInterner()
   const series = new Map<string, OwnSeries>()
-  for (const row of rows) {
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!
     const decoded = decodeSeries(row, dateOf)
-    if (typeof decoded === "string") {
-      rejected.push(decoded)
-      continue
-    }
-    series.set(row.symbol, { ...series.get(row.symbol), [row.series]: decoded })
+    if (typeof decoded === "string") rejected.push(decoded)
+    else series.set(row.symbol, { ...series.get(row.symbol), [row.series]: decoded })
+    if (i % SLICE === SLICE - 1) yield
   }
   return series
 }
+export const decodeAllSeries = (rows: StoreRows["series"], rejected: Array<string>) => runSteps(decodeSeriesSteps(rows, rejected))
 type OwnSeries = { as_traded?: PriceSeries; eod?: PriceSeries }
 
 /** Each index's members, and its members with weights, at their newest effective dates. */
@@ -260,18 +264,26 @@ export const wholeTables = (rows: StoreRows, builtAt: number) => ({
   news: [...rows.news].sort(newestFirst)
 })
 
-/** Builds the snapshot from the store's rows. Pure; `builtAt` is passed in. */
-export const buildSnapshot = (rows: StoreRows, builtAt: number): MarketSnapshot => {
+/** Builds the snapshot from the store's rows, in steps (see `Steps`). Pure; `builtAt` is passed in. */
+export function* snapshotSteps(rows: StoreRows, builtAt: number): Steps<MarketSnapshot> {
   const rejected: Array<string> = []
-  const series = decodeAllSeries(rows.series, rejected)
+  const series = yield* decodeSeriesSteps(rows.series, rejected)
   const announcements = [...rows.announcements].sort(newestFirst)
+  yield
   const { indexMembers, indexWeights } = indexSets(rows.membership)
   const by = rowsBySymbol(rows, series, announcements, indexMembers.get("KSE100") ?? [])
+  yield
   const securities = [...rows.securities].sort(bySymbol)
+  const symbols = new Map<string, SymbolData>()
+  for (const security of securities) {
+    symbols.set(security.symbol, symbolData(security, by))
+    if (symbols.size % SLICE === 0) yield
+  }
+  yield
   return {
     ...wholeTables(rows, builtAt),
     securities,
-    symbols: new Map(securities.map((security) => [security.symbol, symbolData(security, by)])),
+    symbols,
     sectorMembers: sectorPeers(securities, by.fundamentals),
     indexMembers,
     indexWeights,
@@ -280,26 +292,5 @@ export const buildSnapshot = (rows: StoreRows, builtAt: number): MarketSnapshot 
   }
 }
 
-/** The snapshot of an empty store. */
-export const emptySnapshot = (builtAt: number): MarketSnapshot =>
-  buildSnapshot({
-    version: 0,
-    dataPack: undefined,
-    datasets: [],
-    sectors: [],
-    securities: [],
-    membership: [],
-    indexLevels: [],
-    disagreements: [],
-    quotes: [],
-    fundamentals: [],
-    profiles: [],
-    financialLines: [],
-    ratios: [],
-    payouts: [],
-    payoutCoverage: [],
-    actions: [],
-    announcements: [],
-    news: [],
-    series: []
-  }, builtAt)
+/** Builds the snapshot from the store's rows at once. Pure; `builtAt` is passed in. */
+export const buildSnapshot = (rows: StoreRows, builtAt: number): MarketSnapshot => runSteps(snapshotSteps(rows, builtAt))

@@ -13,7 +13,8 @@
  */
 import { Data, Effect } from "effect"
 import { createHash } from "node:crypto"
-import { cpSync, existsSync, readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
+import { cp } from "node:fs/promises"
 import { join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { migrations } from "../../migrations/index.ts"
@@ -63,17 +64,19 @@ export const isEmptyStore = (dataDir: string) => !existsSync(join(resolve(dataDi
  * copies again over it).
  */
 export const seedFromImage = (dataDir: string) =>
-  Effect.try({
-    try: () => {
-      const image = currentImage()
-      if (dataDir.startsWith("memory://") || image === undefined || !isEmptyStore(dataDir)) return false
-      const target = resolve(dataDir)
-      const last = join(image, PG_VERSION)
-      const lock = join(image, LOCK_FILE)
-      cpSync(image, target, { recursive: true, filter: (src) => src !== last && src !== lock })
-      cpSync(join(image, PG_VERSION), join(target, PG_VERSION))
-      return true
-    },
-    catch: (cause) => new PackImageError({ message: `cannot copy the store image into ${dataDir}`, cause })
+  Effect.suspend(() => {
+    const image = currentImage()
+    if (dataDir.startsWith("memory://") || image === undefined || !isEmptyStore(dataDir)) return Effect.succeed(false)
+    const target = resolve(dataDir)
+    const last = join(image, PG_VERSION)
+    const lock = join(image, LOCK_FILE)
+    // Copied off the event loop (the port is open by now, and /ready must keep answering).
+    return Effect.tryPromise({
+      try: () =>
+        cp(image, target, { recursive: true, filter: (src) => src !== last && src !== lock })
+          .then(() => cp(last, join(target, PG_VERSION)))
+          .then(() => true),
+      catch: (cause) => new PackImageError({ message: `cannot copy the store image into ${dataDir}`, cause })
+    })
   })
 

@@ -33,6 +33,7 @@ import type { MarketSnapshot, SymbolData } from "../../../domain/market/Snapshot
 import { valuation as valuationOf } from "../../../domain/market/Valuation.ts"
 import { Cursors } from "../../paging/Cursors.ts"
 import { listed } from "../filings/Filings.ts"
+import { cooperatively } from "../readmodel/Cooperative.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
 import { researchInstant, researchOf } from "./ResearchPackage.ts"
 import { makeFigureMemo } from "../readmodel/SnapshotFigures.ts"
@@ -58,6 +59,8 @@ export class Analytics extends Context.Service<Analytics, {
   readonly research: (symbol: string) => Effect.Effect<ResearchPackage, SymbolErr>
   /** A listed symbol's technicals in a snapshot, from the memo (for the full-company payload). */
   readonly technicalsOf: (snapshot: MarketSnapshot, data: SymbolData) => TechnicalsFigures | undefined
+  /** Computes a snapshot's figures for today a slice at a time (the service keeps answering meanwhile); at once if known. */
+  readonly prepare: (snapshot: MarketSnapshot) => Effect.Effect<void>
 }>()("psx/market/Analytics") {
   static readonly layer = Layer.effect(
     Analytics,
@@ -142,19 +145,24 @@ export class Analytics extends Context.Service<Analytics, {
         })
       )
 
+      const prepare = Effect.fn("Analytics.prepare")(function*(snapshot: MarketSnapshot) {
+        const now = yield* Clock.currentTimeMillis
+        return yield* cooperatively(memo.daySteps(snapshot, karachiDate(now)))
+      })
+
       // Compute each new snapshot's figures in the background, so the first request does not wait for them.
       let warmed: MarketSnapshot | undefined
       const warm = Effect.gen(function*() {
         const state = model.state()
         if (state === undefined || state.snapshot === warmed) return
         warmed = state.snapshot
-        const now = yield* Clock.currentTimeMillis
-        const day = memo.day(state.snapshot, karachiDate(now))
+        const started = yield* Clock.currentTimeMillis
+        const day = yield* prepare(state.snapshot)
         yield* Effect.logInfo({
           msg: "market figures computed",
           version: state.snapshot.version,
           symbols: day.rows.length,
-          ms: (yield* Clock.currentTimeMillis) - now
+          ms: (yield* Clock.currentTimeMillis) - started
         })
       })
       yield* warm.pipe(Effect.repeat(Schedule.spaced(Duration.millis(250))), Effect.forkScoped)
@@ -166,7 +174,8 @@ export class Analytics extends Context.Service<Analytics, {
         screen,
         compare,
         research,
-        technicalsOf: (snapshot: MarketSnapshot, data: SymbolData) => memo.symbol(snapshot, data).technicals
+        technicalsOf: (snapshot: MarketSnapshot, data: SymbolData) => memo.symbol(snapshot, data).technicals,
+        prepare: (snapshot: MarketSnapshot) => Effect.asVoid(prepare(snapshot))
       }
     })
   )

@@ -157,7 +157,7 @@ export class EncodedAnswers extends Context.Service<EncodedAnswers, {
           return p === undefined ? Effect.succeed(undefined) : p.hit !== undefined ? Effect.succeed(p.hit) : fill(p)
         })
 
-      yield* warm(model, lookup).pipe(Effect.repeat(Schedule.spaced(Duration.millis(250))), Effect.forkScoped)
+      yield* warm(model, yield* Analytics, lookup).pipe(Effect.repeat(Schedule.spaced(Duration.millis(250))), Effect.forkScoped)
       return { endpoints: new Set(answerers.keys()), probe, fill, lookup }
     })
   )
@@ -244,6 +244,7 @@ const makeAnswerers = Effect.gen(function*() {
  */
 const warm = (
   model: typeof MarketReadModel.Service,
+  analytics: typeof Analytics.Service,
   lookup: (endpoint: string, input: AnswerInput) => Effect.Effect<EncodedAnswer | undefined>
 ) => {
   let warmed: ReadModelState | undefined
@@ -251,6 +252,8 @@ const warm = (
     const state = model.state()
     if (state === undefined || state === warmed) return
     warmed = state
+    // The day's figures first, a slice at a time: the research answers below would otherwise compute them in one go.
+    yield* analytics.prepare(state.snapshot)
     yield* lookup("board.marketBoard", {})
     yield* lookup("board.sectorBoard", {})
     for (const symbol of state.snapshot.symbols.keys()) {

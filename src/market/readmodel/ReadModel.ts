@@ -22,7 +22,8 @@
  */
 import { Clock, Context, Duration, Effect, Layer, Schedule } from "effect"
 import { SourceUnavailable } from "../../../domain/Errors.ts"
-import { buildSnapshot, type MarketSnapshot } from "../../../domain/market/Snapshot.ts"
+import { type MarketSnapshot, snapshotSteps } from "../../../domain/market/Snapshot.ts"
+import { cooperatively } from "./Cooperative.ts"
 import { planUpdate, updateSnapshot } from "../../../domain/market/SnapshotUpdate.ts"
 import { AppConfig } from "../../config/AppConfig.ts"
 import { MarketStore } from "./MarketStore.ts"
@@ -87,7 +88,7 @@ export class MarketReadModel extends Context.Service<MarketReadModel, {
         const projected = yield* store.projectPrices
         const rows = yield* store.load
         const loaded = yield* Clock.currentTimeMillis
-        const snapshot = buildSnapshot(rows, loaded)
+        const snapshot = yield* cooperatively(snapshotSteps(rows, loaded))
         current = { snapshot, answers: new Map() }
         const done = yield* Clock.currentTimeMillis
         yield* Effect.logInfo({

@@ -21,6 +21,7 @@ import { seriesBasis } from "../../../domain/market/Restated.ts"
 import { type ScreenTable, screenTable } from "../../../domain/market/Screener.ts"
 import { exDividendOn, screenFigures } from "../../../domain/market/ScreenerFigures.ts"
 import type { MarketSnapshot, SymbolData } from "../../../domain/market/Snapshot.ts"
+import { runSteps, type Steps } from "../../../domain/Steps.ts"
 import { technicals as technicalsOf } from "../../../domain/market/Technicals.ts"
 import { type FundamentalsInput, type PeerFigures, peerFigures, type PriceInput, sectorMedians, type TrailingYieldInput } from "../../../domain/market/Valuation.ts"
 import { dividendsOf } from "../filings/Filings.ts"
@@ -119,47 +120,49 @@ const withExchangeZeros = (p: PeerFigures, zero: SymbolData["zeroShown"] | undef
   ...(zero?.dividend_yield === true && p.dividend_yield_pct === undefined ? { dividend_yield_pct: 0 } : {})
 })
 
-const computeDay = (snapshot: MarketSnapshot, day: string, symbolFigures: (data: SymbolData) => SymbolFigures): DayFigures => {
-  const rows: Array<ScreenFigures> = []
-  const inputs = new Map<string, Omit<ValuationInputs, "medians">>()
-  const datasets = new Set<string>(["universe"])
-  for (const security of snapshot.securities) {
-    const data = snapshot.symbols.get(security.symbol)!
-    const { analytics, technicals } = symbolFigures(data)
-    const quote = latestQuote(data)
-    const fundamentals = fundamentalsInput(snapshot, data)
-    const div = dividendsOf(snapshot, data, day)
-    const trailing = div.ttm_dividend_yield_pct !== undefined && quote !== undefined
-      ? { yield_pct: div.ttm_dividend_yield_pct, as_of: quote.as_of }
-      : undefined
-    const exDay = quote !== undefined ? quote.as_of.slice(0, 10) : analytics?.as_of
-    const row = screenFigures({
-      symbol: security.symbol,
-      name: security.name,
-      sector: security.sector_name,
-      sector_code: security.sector_code,
-      security_type: security.security_type,
-      inside_kse100: data.kse100 !== undefined,
-      series: data.prices,
-      quote,
-      fundamentals,
-      trailing,
-      ex_dividend: exDay === undefined ? null : exDividendOn(exDay, data.actions, data.payoutCoverage?.coverage),
-      analytics,
-      technicals
-    })
-    // A delisted symbol keeps its figures (valuation, analytics) but leaves the screen of listed securities.
-    if (security.delisted_on === undefined) rows.push(row)
-    const used = [
-      ...(quote !== undefined ? [data.quote!.dataset] : data.prices?.datasets ?? []),
-      ...(fundamentals !== undefined ? [data.fundamentals!.dataset] : []),
-      ...(trailing !== undefined ? data.payoutDatasets : []),
-      ...(data.kse100 !== undefined ? [data.kse100.dataset] : [])
-    ]
-    for (const d of [...used, ...(data.prices?.datasets ?? [])]) datasets.add(d)
-    const price = row.price !== undefined && row.price_as_of !== undefined ? { price: row.price, as_of: row.price_as_of } : undefined
-    inputs.set(security.symbol, { fundamentals, price, trailing, datasets: [...new Set(used)] })
-  }
+/** One security's screen row, the inputs of its valuation and the datasets they came from. */
+const screenRowOf = (
+  snapshot: MarketSnapshot,
+  security: MarketSnapshot["securities"][number],
+  day: string,
+  symbolFigures: (data: SymbolData) => SymbolFigures
+) => {
+  const data = snapshot.symbols.get(security.symbol)!
+  const { analytics, technicals } = symbolFigures(data)
+  const quote = latestQuote(data)
+  const fundamentals = fundamentalsInput(snapshot, data)
+  const div = dividendsOf(snapshot, data, day)
+  const trailing = div.ttm_dividend_yield_pct !== undefined && quote !== undefined
+    ? { yield_pct: div.ttm_dividend_yield_pct, as_of: quote.as_of }
+    : undefined
+  const exDay = quote !== undefined ? quote.as_of.slice(0, 10) : analytics?.as_of
+  const row = screenFigures({
+    symbol: security.symbol,
+    name: security.name,
+    sector: security.sector_name,
+    sector_code: security.sector_code,
+    security_type: security.security_type,
+    inside_kse100: data.kse100 !== undefined,
+    series: data.prices,
+    quote,
+    fundamentals,
+    trailing,
+    ex_dividend: exDay === undefined ? null : exDividendOn(exDay, data.actions, data.payoutCoverage?.coverage),
+    analytics,
+    technicals
+  })
+  const used = [
+    ...(quote !== undefined ? [data.quote!.dataset] : data.prices?.datasets ?? []),
+    ...(fundamentals !== undefined ? [data.fundamentals!.dataset] : []),
+    ...(trailing !== undefined ? data.payoutDatasets : []),
+    ...(data.kse100 !== undefined ? [data.kse100.dataset] : [])
+  ]
+  const price = row.price !== undefined && row.price_as_of !== undefined ? { price: row.price, as_of: row.price_as_of } : undefined
+  return { row, used: [...used, ...(data.prices?.datasets ?? [])], inputs: { fundamentals, price, trailing, datasets: [...new Set(used)] } }
+}
+
+/** Each equity sector's medians, over the same inputs as each member's own valuation. */
+const sectorMediansOf = (snapshot: MarketSnapshot, inputs: ReadonlyMap<string, Omit<ValuationInputs, "medians">>) => {
   const medians = new Map<string, SectorMedians>()
   for (const [sector, members] of snapshot.sectorMembers) {
     const code = snapshot.symbols.get(members[0]!)?.security.sector_code
@@ -169,6 +172,22 @@ const computeDay = (snapshot: MarketSnapshot, day: string, symbolFigures: (data:
     })
     medians.set(sector, sectorMedians(peers, defined({ sector, sector_code: code })))
   }
+  return medians
+}
+
+function* daySteps(snapshot: MarketSnapshot, day: string, symbolFigures: (data: SymbolData) => SymbolFigures): Steps<DayFigures> {
+  const rows: Array<ScreenFigures> = []
+  const inputs = new Map<string, Omit<ValuationInputs, "medians">>()
+  const datasets = new Set<string>(["universe"])
+  for (const security of snapshot.securities) {
+    const one = screenRowOf(snapshot, security, day, symbolFigures)
+    // A delisted symbol keeps its figures (valuation, analytics) but leaves the screen of listed securities.
+    if (security.delisted_on === undefined) rows.push(one.row)
+    for (const d of one.used) datasets.add(d)
+    inputs.set(security.symbol, one.inputs)
+    if (inputs.size % 32 === 0) yield
+  }
+  const medians = sectorMediansOf(snapshot, inputs)
   const valuation = new Map<string, ValuationInputs>()
   for (const [symbol, i] of inputs) {
     const sector = snapshot.symbols.get(symbol)!.security.sector_name
@@ -193,14 +212,15 @@ export const makeFigureMemo = () => {
     }
     return f
   }
-  const day = (snapshot: MarketSnapshot, date: string): DayFigures => {
-    let d = days.get(snapshot)
-    if (d === undefined || d.day !== date) {
-      d = computeDay(snapshot, date, (data) => symbol(snapshot, data))
-      days.set(snapshot, d)
-    }
+  /** The day's figures, in steps (domain/Steps.ts): each security's a slice at a time. */
+  function* dayFigureSteps(snapshot: MarketSnapshot, date: string): Steps<DayFigures> {
+    const known = days.get(snapshot)
+    if (known !== undefined && known.day === date) return known
+    const d = yield* daySteps(snapshot, date, (data) => symbol(snapshot, data))
+    days.set(snapshot, d)
     return d
   }
-  return { symbol, day }
+  const day = (snapshot: MarketSnapshot, date: string): DayFigures => runSteps(dayFigureSteps(snapshot, date))
+  return { symbol, day, daySteps: dayFigureSteps }
 }
 export type FigureMemo = ReturnType<typeof makeFigureMemo>
