@@ -17,19 +17,12 @@ import { closedHistories, companyPages, companyPayouts, eodRows, eodSymbols, Fak
 import { readPsx } from "./support/Fixtures.ts"
 import { caughtUp, liveApp, MONDAY_EVENING } from "./support/LiveApp.ts"
 import { MovableClock } from "./support/MovableClock.ts"
+import { pollUntil } from "./support/Eventually.ts"
 import { get } from "./support/TestApp.ts"
 
 /** Polls the running service until `ok` holds (the read model picks writes up by polling the store), with a deadline. */
-const until = <A, R>(probe: Effect.Effect<A, never, R>, ok: (a: A) => boolean, what: string, ms = 60_000) =>
-  Effect.gen(function*() {
-    const deadline = Date.now() + ms
-    for (;;) {
-      const a = yield* probe
-      if (ok(a)) return a
-      if (Date.now() > deadline) return assert.fail(`the service did not serve ${what} within ${ms / 1000} s`)
-      yield* Effect.sleep(Duration.millis(200))
-    }
-  })
+const until = <A, R>(probe: Effect.Effect<A, never, R>, ok: (a: A) => boolean, what: string) =>
+  pollUntil(`the service serves ${what}`, probe, ok, { within: "60 seconds", every: "200 millis" })
 
 const recordedUpTo = (symbol: string, day: string) => eodRows(symbol).filter((r) => r.date <= day).reverse()
 const servedHistory = (symbol: string) => Effect.map(get(`/v1/prices/${symbol}?date_from=2026-01-01&limit=100`), (r) => r.body)

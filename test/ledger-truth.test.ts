@@ -11,6 +11,7 @@ import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { MarketReadModel } from "../src/market/readmodel/ReadModel.ts"
+import { waitUntil } from "./support/Eventually.ts"
 import { get, post, type Reply, TestApp } from "./support/TestApp.ts"
 
 const START = "2026-11-21T05:00:00.000Z"
@@ -143,7 +144,7 @@ layer(TestApp({ withPack: true, now: START }), { timeout: 600_000, excludeTestSe
         INSERT INTO index_membership (index_code, symbol, effective_date, weight_pct, dataset)
         SELECT index_code, symbol, effective_date - 365, weight_pct, dataset FROM index_membership WHERE index_code = 'KSE100'`
       // Wait (with a deadline) for the read model to load the new import.
-      for (let i = 0; i < 600 && (yield* model.snapshot).version === version; i++) yield* Effect.sleep("100 millis")
+      yield* waitUntil("the read model loads the new import", Effect.map(model.snapshot, (s) => s.version !== version), { within: "60 seconds" })
       assert.notStrictEqual((yield* model.snapshot).version, version, "the read model rebuilt")
       const after = (yield* get("/v1/me/analyze", bearer(t))).body.sectors[0]
       assert.deepStrictEqual(after, before)
