@@ -163,6 +163,29 @@ export class EncodedAnswers extends Context.Service<EncodedAnswers, {
   )
 }
 
+/** Each cached answer's encoder (its route's success schema). */
+const bytes = {
+  quote: encoder(S.Quote),
+  stock: encoder(S.Stock),
+  company: encoder(S.Company),
+  companies: encoder(S.CompaniesPage),
+  prices: encoder(S.PricesResponse),
+  marketBoard: encoder(MarketBoardRecord),
+  sectorBoard: encoder(SectorBoard),
+  research: encoder(ResearchPackage),
+  screen: encoder(ScreenerPage)
+}
+const always = () => true
+
+/** The research package (served under three paths). */
+const researchAnswerer = (analytics: typeof Analytics.Service): Answerer => ({
+  name: "research",
+  accepts: listed,
+  open: false,
+  // Dated to the symbol's 5-minute window (ResearchPackage.researchInstant): made again when that turns over.
+  make: (i, _d, now) => answerOf(analytics.research(symbolOf(i)!), bytes.research, researchInstant(now, symbolOf(i)!).until)
+})
+
 /** The answerers, by endpoint (`group.endpoint` in the Api). */
 const makeAnswerers = Effect.gen(function*() {
   const quotes = yield* Quotes
@@ -170,25 +193,7 @@ const makeAnswerers = Effect.gen(function*() {
   const prices = yield* Prices
   const board = yield* MarketBoard
   const analytics = yield* Analytics
-  const bytes = {
-    quote: encoder(S.Quote),
-    stock: encoder(S.Stock),
-    company: encoder(S.Company),
-    companies: encoder(S.CompaniesPage),
-    prices: encoder(S.PricesResponse),
-    marketBoard: encoder(MarketBoardRecord),
-    sectorBoard: encoder(SectorBoard),
-    research: encoder(ResearchPackage),
-    screen: encoder(ScreenerPage)
-  }
-  const always = () => true
-  const research: Answerer = {
-    name: "research",
-    accepts: listed,
-    open: false,
-    // Dated to the symbol's 5-minute window (ResearchPackage.researchInstant): made again when that turns over.
-    make: (i, _d, now) => answerOf(analytics.research(symbolOf(i)!), bytes.research, researchInstant(now, symbolOf(i)!).until)
-  }
+  const research = researchAnswerer(analytics)
   const until = (data: SymbolData | undefined, now: number, other: number) => Math.min(quoteValidUntil(data, now), other)
   return new Map<string, Answerer>([
     ["market.quote", {

@@ -13,6 +13,7 @@ import type { SourceUnavailable } from "../../../domain/Errors.ts"
 import * as R from "../../../domain/market/StoreRows.ts"
 import { Database } from "../../db/Database.ts"
 import { iso, storeUnavailable } from "../../db/Rows.ts"
+import { type Changes, changesSince, pruneChanges } from "./ChangeLog.ts"
 
 const SERIES_CHUNK = 64
 const PROJECT_BATCH = 64
@@ -20,13 +21,13 @@ const PROJECT_BATCH = 64
 const f8 = (c: string) => `${c}::float8 AS ${c.split(".").pop()}`
 
 /** Reads rows with a query and decodes them with a row Schema; a failure is SOURCE_UNAVAILABLE. */
-const makeReader = (sql: SqlClient.SqlClient) =>
+export const makeReader = (sql: SqlClient.SqlClient) =>
 <S extends Schema.Codec<any, any>>(schema: S, query: string, params: ReadonlyArray<unknown> = []) =>
   sql.unsafe(query, params as Array<unknown>).pipe(
     Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(schema))),
     storeUnavailable
   )
-type Reader = ReturnType<typeof makeReader>
+export type Reader = ReturnType<typeof makeReader>
 
 /** Every row, or only those of some symbols (`$1`). */
 export type Scope = { readonly symbols?: ReadonlyArray<string> }
@@ -204,31 +205,60 @@ const seriesOf = (rows: Reader, symbols: ReadonlyArray<string>) =>
     [symbols]
   )
 
-/** What moved since a version: the tables and symbols (`null`: anything in that table), or that the log no longer reaches back. */
-export interface Changes {
-  readonly version: number
-  readonly reachable: boolean
-  readonly touched: ReadonlyArray<{ readonly tbl: string; readonly symbol: string | null }>
-}
+/** Every market row (the whole snapshot's input). */
+const loadEvery = (rows: Reader, version: Effect.Effect<number, SourceUnavailable>) =>
+  Effect.gen(function*() {
+    const every = scoped(rows, {})
+    return {
+      version: yield* version,
+      ...(yield* catalogueRows(rows)),
+      ...(yield* listingRows(every)),
+      ...(yield* quoteRows(every)),
+      ...(yield* companyRows(every)),
+      news: yield* newsRows(rows),
+      series: yield* seriesInChunks(rows)
+    } satisfies R.StoreRows
+  })
 
-/** A day's log is kept; an older snapshot rebuilds whole. */
-const PRUNE_AFTER = "1 day"
-const CHANGES_LIMIT = 2_000
+/** Some symbols' rows, with the small whole tables and the news (`membership` left empty). */
+const loadSome = (rows: Reader, version: number, symbols: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const some = scoped(rows, { symbols })
+    const listing = yield* listingRows(some)
+    return {
+      version,
+      ...(yield* catalogueRows(rows)),
+      securities: listing.securities,
+      membership: [],
+      ...(yield* quoteRows(some)),
+      ...(yield* companyRows(some)),
+      news: yield* newsRows(rows),
+      series: yield* seriesOf(rows, symbols)
+    } satisfies R.StoreRows
+  })
 
-const changesSince = (rows: Reader, since: number, version: number) => Effect.gen(function*() {
-  const [pruned] = yield* rows(Schema.Struct({ through: Schema.Finite }), `SELECT through::float8 AS through FROM market_changes_pruned`)
-  const touched = yield* rows(
-    Schema.Struct({ tbl: Schema.String, symbol: Schema.NullOr(Schema.String) }),
-    `SELECT DISTINCT tbl, symbol FROM market_changes WHERE version > $1 AND version <= $2 LIMIT ${CHANGES_LIMIT}`,
-    [since, version]
-  )
-  return { version, reachable: (pruned?.through ?? 0) <= since && touched.length < CHANGES_LIMIT, touched } satisfies Changes
-})
+/** Re-projects every dirty price series, a batch per transaction; how many. */
+const projectAll = (sql: SqlClient.SqlClient, rows: Reader) =>
+  Effect.gen(function*() {
+    let total = 0
+    while (true) {
+      const n = yield* projectBatch(sql, rows)
+      total += n
+      if (n < PROJECT_BATCH) return total
+    }
+  })
 
-const pruneChanges = (sql: SqlClient.SqlClient) =>
-  sql.unsafe(`WITH gone AS (DELETE FROM market_changes WHERE at < now() - interval '${PRUNE_AFTER}' RETURNING version)
-    UPDATE market_changes_pruned SET through = GREATEST(through, (SELECT coalesce(max(version), 0) FROM gone)) WHERE id = 1`).pipe(
-    Effect.asVoid,
+/**
+ * On PostgreSQL, one consistent view of every table (a concurrent ingest shows in the next build, whole). The
+ * embedded store has one connection: a transaction there would hold every other request for the whole load, so
+ * its tables are read one short query at a time; a write in between moves the version, and the next poll
+ * rebuilds.
+ */
+const consistentOn = (sql: SqlClient.SqlClient, mode: string) =>
+<A>(effect: Effect.Effect<A, SourceUnavailable>): Effect.Effect<A, SourceUnavailable> =>
+  mode !== "postgres" ? effect : effect.pipe(
+    sql.withTransaction,
+    Effect.provideService(SqlClient.BeginTransaction, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"),
     storeUnavailable
   )
 
@@ -250,71 +280,19 @@ export class MarketStore extends Context.Service<MarketStore, {
     MarketStore,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const database = yield* Database
-
+      const consistent = consistentOn(sql, (yield* Database).mode)
       const rows = makeReader(sql)
-
       const version = rows(Schema.Struct({ version: Schema.Finite }), `SELECT version::float8 AS version FROM market_version`).pipe(
-        Effect.map((r) => r[0]?.version ?? 0)
+        Effect.map((r) => r[0]?.version ?? 0),
+        Effect.withSpan("MarketStore.version")
       )
-
-      const projectPrices = Effect.gen(function*() {
-        let total = 0
-        while (true) {
-          const n = yield* projectBatch(sql, rows)
-          total += n
-          if (n < PROJECT_BATCH) return total
-        }
-      })
-
-      const every = scoped(rows, {})
-      const loadAll = Effect.gen(function*() {
-        const v = yield* version
-        return {
-          version: v,
-          ...(yield* catalogueRows(rows)),
-          ...(yield* listingRows(every)),
-          ...(yield* quoteRows(every)),
-          ...(yield* companyRows(every)),
-          news: yield* newsRows(rows),
-          series: yield* seriesInChunks(rows)
-        } satisfies R.StoreRows
-      })
-      const loadSymbols = (v: number, symbols: ReadonlyArray<string>) => Effect.gen(function*() {
-        const some = scoped(rows, { symbols })
-        const listing = yield* listingRows(some)
-        return {
-          version: v,
-          ...(yield* catalogueRows(rows)),
-          securities: listing.securities,
-          membership: [],
-          ...(yield* quoteRows(some)),
-          ...(yield* companyRows(some)),
-          news: yield* newsRows(rows),
-          series: yield* seriesOf(rows, symbols)
-        } satisfies R.StoreRows
-      })
-      // On PostgreSQL, one consistent view of every table (a concurrent ingest shows in the next build, whole). The
-      // embedded store has one connection: a transaction there would hold every other request for the whole load, so
-      // its tables are read one short query at a time; a write in between moves the version, and the next poll
-      // rebuilds.
-      const consistent = database.mode === "postgres"
-        ? <A>(effect: Effect.Effect<A, SourceUnavailable>) =>
-          effect.pipe(
-            sql.withTransaction,
-            Effect.provideService(SqlClient.BeginTransaction, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"),
-            storeUnavailable
-          )
-        : <A>(effect: Effect.Effect<A, SourceUnavailable>) => effect
-      const load = consistent(loadAll)
-
       return {
         version,
-        projectPrices,
-        load,
-        changesSince: (since: number) => Effect.flatMap(version, (v) => changesSince(rows, since, v)),
-        loadSymbols: (v: number, symbols: ReadonlyArray<string>) => consistent(loadSymbols(v, symbols)),
-        prune: pruneChanges(sql)
+        projectPrices: projectAll(sql, rows).pipe(Effect.withSpan("MarketStore.projectPrices")),
+        load: consistent(loadEvery(rows, version)).pipe(Effect.withSpan("MarketStore.load")),
+        changesSince: Effect.fn("MarketStore.changesSince")((since: number) => Effect.flatMap(version, (v) => changesSince(rows, since, v))),
+        loadSymbols: Effect.fn("MarketStore.loadSymbols")((v: number, symbols: ReadonlyArray<string>) => consistent(loadSome(rows, v, symbols))),
+        prune: pruneChanges(sql).pipe(Effect.withSpan("MarketStore.prune"))
       }
     })
   )

@@ -67,6 +67,70 @@ const settledPoll = () => {
   }
 }
 
+/** What one instance holds: the current state, and when it last pruned the change log. */
+interface Held {
+  current: ReadModelState | undefined
+  prunedAt: number
+}
+type Store = typeof MarketStore.Service
+
+/** A whole build: every market row loaded, the snapshot built a slice at a time. */
+const buildWhole = (store: Store, held: Held) =>
+  Effect.gen(function*() {
+    const started = yield* Clock.currentTimeMillis
+    const projected = yield* store.projectPrices
+    const rows = yield* store.load
+    const loaded = yield* Clock.currentTimeMillis
+    const snapshot = yield* cooperatively(snapshotSteps(rows, loaded))
+    held.current = { snapshot, answers: new Map() }
+    const done = yield* Clock.currentTimeMillis
+    yield* Effect.logInfo({
+      msg: "market read model built",
+      version: snapshot.version,
+      symbols: snapshot.symbols.size,
+      seriesProjected: projected,
+      loadMs: loaded - started,
+      buildMs: done - loaded,
+      rejected: snapshot.rejected.length
+    })
+    for (const reason of snapshot.rejected.slice(0, 20)) yield* Effect.logWarning({ msg: "read model row rejected", reason })
+    return snapshot
+  }).pipe(Effect.withSpan("MarketReadModel.build"))
+
+/** Drops change-log rows older than a day, at most once per PRUNE_EVERY_MS. */
+const pruneNow = (store: Store, held: Held, now: number) =>
+  now - held.prunedAt <= PRUNE_EVERY_MS ? Effect.void : Effect.suspend(() => {
+    held.prunedAt = now
+    return store.prune.pipe(Effect.catch((e) => Effect.logWarning({ msg: "market change log not pruned", error: e.message })))
+  })
+
+/** The few symbols a write touched, folded into the current snapshot; a whole build when the log says so. */
+const updateFew = (store: Store, held: Held) =>
+  Effect.gen(function*() {
+    const prev = held.current
+    if (prev === undefined) return yield* buildWhole(store, held)
+    const started = yield* Clock.currentTimeMillis
+    const changes = yield* store.changesSince(prev.snapshot.version)
+    const plan = planUpdate(changes)
+    if (plan === "whole") return yield* buildWhole(store, held)
+    const projected = yield* store.projectPrices
+    const rows = yield* store.loadSymbols(changes.version, plan)
+    const loaded = yield* Clock.currentTimeMillis
+    const snapshot = updateSnapshot(prev.snapshot, rows, plan, loaded)
+    held.current = { snapshot, answers: new Map() }
+    const done = yield* Clock.currentTimeMillis
+    yield* Effect.logDebug({
+      msg: "market read model updated",
+      version: snapshot.version,
+      symbols: plan.length,
+      seriesProjected: projected,
+      loadMs: loaded - started,
+      buildMs: done - loaded
+    })
+    yield* pruneNow(store, held, done)
+    return snapshot
+  }).pipe(Effect.withSpan("MarketReadModel.update"))
+
 export class MarketReadModel extends Context.Service<MarketReadModel, {
   /** The current snapshot; SOURCE_UNAVAILABLE until the first build has succeeded. */
   readonly snapshot: Effect.Effect<MarketSnapshot, SourceUnavailable>
@@ -80,74 +144,23 @@ export class MarketReadModel extends Context.Service<MarketReadModel, {
     Effect.gen(function*() {
       const store = yield* MarketStore
       const config = yield* AppConfig
-      let current: ReadModelState | undefined
-      let prunedAt = 0
-
-      const build = Effect.gen(function*() {
-        const started = yield* Clock.currentTimeMillis
-        const projected = yield* store.projectPrices
-        const rows = yield* store.load
-        const loaded = yield* Clock.currentTimeMillis
-        const snapshot = yield* cooperatively(snapshotSteps(rows, loaded))
-        current = { snapshot, answers: new Map() }
-        const done = yield* Clock.currentTimeMillis
-        yield* Effect.logInfo({
-          msg: "market read model built",
-          version: snapshot.version,
-          symbols: snapshot.symbols.size,
-          seriesProjected: projected,
-          loadMs: loaded - started,
-          buildMs: done - loaded,
-          rejected: snapshot.rejected.length
-        })
-        for (const reason of snapshot.rejected.slice(0, 20)) yield* Effect.logWarning({ msg: "read model row rejected", reason })
-        return snapshot
-      }).pipe(Effect.withSpan("MarketReadModel.build"))
-
-      /** The few symbols a write touched, folded into the current snapshot; a whole build when the log says so. */
-      const update = Effect.gen(function*() {
-        const prev = current
-        if (prev === undefined) return yield* build
-        const started = yield* Clock.currentTimeMillis
-        const changes = yield* store.changesSince(prev.snapshot.version)
-        const plan = planUpdate(changes)
-        if (plan === "whole") return yield* build
-        const projected = yield* store.projectPrices
-        const rows = yield* store.loadSymbols(changes.version, plan)
-        const loaded = yield* Clock.currentTimeMillis
-        const snapshot = updateSnapshot(prev.snapshot, rows, plan, loaded)
-        current = { snapshot, answers: new Map() }
-        const done = yield* Clock.currentTimeMillis
-        yield* Effect.logDebug({
-          msg: "market read model updated",
-          version: snapshot.version,
-          symbols: plan.length,
-          seriesProjected: projected,
-          loadMs: loaded - started,
-          buildMs: done - loaded
-        })
-        if (done - prunedAt > PRUNE_EVERY_MS) {
-          prunedAt = done
-          yield* store.prune.pipe(Effect.catch((e) => Effect.logWarning({ msg: "market change log not pruned", error: e.message })))
-        }
-        return snapshot
-      }).pipe(Effect.withSpan("MarketReadModel.update"))
+      const held: Held = { current: undefined, prunedAt: 0 }
 
       const refresh = Effect.gen(function*() {
         const version = yield* store.version
-        if (current !== undefined && current.snapshot.version === version) return false
-        yield* update
+        if (held.current !== undefined && held.current.snapshot.version === version) return false
+        yield* updateFew(store, held)
         return true
       })
 
-      yield* build.pipe(
+      yield* buildWhole(store, held).pipe(
         Effect.catch((e) => Effect.logError({ msg: "market read model: first build failed; retrying in the background", error: e.message }))
       )
 
       const due = settledPoll()
       const poll = Effect.gen(function*() {
         const version = yield* store.version
-        if (due(version, yield* Clock.currentTimeMillis, current?.snapshot.version)) yield* update
+        if (due(version, yield* Clock.currentTimeMillis, held.current?.snapshot.version)) yield* updateFew(store, held)
       }).pipe(
         Effect.catch((e) => Effect.logWarning({ msg: "market read model: poll failed; serving the last snapshot", error: e.message }))
       )
@@ -157,11 +170,11 @@ export class MarketReadModel extends Context.Service<MarketReadModel, {
       )
 
       const snapshot = Effect.suspend(() =>
-        current !== undefined
-          ? Effect.succeed(current.snapshot)
+        held.current !== undefined
+          ? Effect.succeed(held.current.snapshot)
           : Effect.fail(new SourceUnavailable({ message: "market data is not loaded yet; try again shortly" }))
       )
-      return { snapshot, state: () => current, refresh }
+      return { snapshot, state: () => held.current, refresh }
     })
   )
 }
