@@ -40,15 +40,16 @@ const CLOSE_LIMIT = Duration.seconds(30)
 
 const decodeReply = Schema.decodeUnknownOption(Reply)
 
-/** The thread and its request/reply channel. Nothing here blocks: replies complete deferreds. */
-const spawnThread = (setup: Setup) => {
-  const worker = new Worker(new URL("./EmbeddedWorker.ts", import.meta.url), { workerData: setup })
-  const opened = Deferred.makeUnsafe<void, EmbeddedStartError>()
-  const ended = Deferred.makeUnsafe<EmbeddedStartError>()
-  const pending = new Map<number, Deferred.Deferred<void, EmbeddedStartError>>()
-  let nextId = 0
-  let failure: { message: string; cause?: unknown } | undefined
+/** What the thread's replies complete: its opening, its end, and each pending request. */
+interface Waiting {
+  readonly opened: Deferred.Deferred<void, EmbeddedStartError>
+  readonly ended: Deferred.Deferred<EmbeddedStartError>
+  readonly pending: Map<number, Deferred.Deferred<void, EmbeddedStartError>>
+}
 
+/** Wires the thread's messages, errors and exit to the deferreds; gives whether it failed to open or crashed. */
+const listen = (worker: Worker, { ended, opened, pending }: Waiting) => {
+  let failure: { message: string; cause?: unknown } | undefined
   const settle = (id: number, outcome: Effect.Effect<void, EmbeddedStartError>) => {
     const waiting = pending.get(id)
     pending.delete(id)
@@ -79,6 +80,18 @@ const spawnThread = (setup: Setup) => {
     for (const id of [...pending.keys()]) settle(id, Effect.fail(gone))
   })
 
+  return () => failure !== undefined
+}
+
+/** The thread and its request/reply channel. Nothing here blocks: replies complete deferreds. */
+const spawnThread = (setup: Setup) => {
+  const worker = new Worker(new URL("./EmbeddedWorker.ts", import.meta.url), { workerData: setup })
+  const opened = Deferred.makeUnsafe<void, EmbeddedStartError>()
+  const ended = Deferred.makeUnsafe<EmbeddedStartError>()
+  const pending = new Map<number, Deferred.Deferred<void, EmbeddedStartError>>()
+  let nextId = 0
+
+  const failed = listen(worker, { opened, ended, pending })
   const ask = (op: Request["op"]) =>
     Effect.suspend(() => {
       if (Deferred.isDoneUnsafe(ended)) return Effect.flatMap(Deferred.await(ended), Effect.fail)
@@ -92,7 +105,7 @@ const spawnThread = (setup: Setup) => {
   // Runs as a finalizer (uninterruptible): the waits are made interruptible so their limits apply.
   const close = Effect.suspend(() =>
     // A thread that failed to open, or has ended, has nothing to close.
-    failure !== undefined || Deferred.isDoneUnsafe(ended) ? Effect.void : Effect.interruptible(ask("close")).pipe(
+    failed() || Deferred.isDoneUnsafe(ended) ? Effect.void : Effect.interruptible(ask("close")).pipe(
       Effect.timeout(CLOSE_LIMIT),
       Effect.catchCause((cause) =>
         Effect.logWarning({ msg: "the embedded store did not close cleanly", cause: Cause.pretty(cause) })

@@ -20,7 +20,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Context, Duration, Effect, Layer, Scope } from "effect"
 import { HttpServer, HttpServerError } from "effect/http"
 import * as NetAddress from "effect/net/NetAddress"
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 
 export type NodeHandler = (request: IncomingMessage, response: ServerResponse) => void
 
@@ -65,6 +65,36 @@ const unattached = (phase: "starting" | "stopping"): NodeHandler => (request, re
     : "the service is stopping")
 }
 
+/** Listens on the port, failing with ServeError when it cannot. */
+const listen = (server: Server, options: FrontDoorOptions) =>
+  Effect.callback<void, HttpServerError.ServeError>((resume) => {
+    const onError = (cause: Error) => resume(Effect.fail(new HttpServerError.ServeError({ cause })))
+    server.once("error", onError)
+    server.listen({ port: options.port, host: options.host }, () => {
+      server.off("error", onError)
+      resume(Effect.void)
+    })
+  })
+
+/** Stops listening and lets open requests finish, up to SHUTDOWN_WAIT; then every connection is closed. */
+const closing = (server: Server) =>
+  Effect.callback<void>((resume) => {
+    if (!server.listening) return resume(Effect.void)
+    server.close(() => resume(Effect.void))
+    server.closeIdleConnections()
+  }).pipe(Effect.timeoutOrElse({ duration: SHUTDOWN_WAIT, orElse: () => Effect.sync(() => server.closeAllConnections()) }))
+
+/** The address the server listens on. */
+const boundAddress = (server: Server) => {
+  const bound = server.address()
+  const address = typeof bound === "object" && bound !== null
+    ? NetAddress.inetAddressFromIpString(bound.address, bound.port)
+    : undefined
+  return address === undefined || address._tag === "Failure"
+    ? Effect.fail(new HttpServerError.ServeError({ cause: new Error(`cannot read the address the server listens on`) }))
+    : Effect.succeed(address.success)
+}
+
 export const make = Effect.fnUntraced(function*(options: FrontDoorOptions) {
   let app: NodeHandler = unattached("starting")
   let fast: FastPath | undefined
@@ -88,31 +118,13 @@ export const make = Effect.fnUntraced(function*(options: FrontDoorOptions) {
         }))
   })
 
-  yield* Effect.callback<void, HttpServerError.ServeError>((resume) => {
-    const onError = (cause: Error) => resume(Effect.fail(new HttpServerError.ServeError({ cause })))
-    server.once("error", onError)
-    server.listen({ port: options.port, host: options.host }, () => {
-      server.off("error", onError)
-      resume(Effect.void)
-    })
-  })
-  const close = Effect.callback<void>((resume) => {
-    if (!server.listening) return resume(Effect.void)
-    server.close(() => resume(Effect.void))
-    server.closeIdleConnections()
-  }).pipe(Effect.timeoutOrElse({ duration: SHUTDOWN_WAIT, orElse: () => Effect.sync(() => server.closeAllConnections()) }))
+  yield* listen(server, options)
+  const close = closing(server)
   yield* Effect.addFinalizer(() => close)
-
-  const bound = server.address()
-  const address = typeof bound === "object" && bound !== null
-    ? NetAddress.inetAddressFromIpString(bound.address, bound.port)
-    : undefined
-  if (address === undefined || address._tag === "Failure") {
-    return yield* new HttpServerError.ServeError({ cause: new Error(`cannot read the address the server listens on`) })
-  }
+  const address = yield* boundAddress(server)
 
   const httpServer = HttpServer.make({
-    address: address.success,
+    address,
     serve: Effect.fnUntraced(function*(httpApp, middleware) {
       const serveScope = yield* Effect.scope
       const scope = Scope.forkUnsafe(serveScope, "parallel")

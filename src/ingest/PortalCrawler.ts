@@ -99,6 +99,51 @@ const reasonOf = (message: string, key: string) =>
     .replace(/\s+/g, " ")
     .slice(0, 160)
 
+/** What a crawl runs with: the store, the portal and the news feeds. */
+interface CrawlDeps {
+  readonly sql: SqlClient.SqlClient
+  readonly portal: typeof PsxPortal.Service
+  readonly feeds: typeof NewsFeeds.Service
+}
+const storeOf = (deps: CrawlDeps) => <A, E>(e: Effect.Effect<A, E, SqlClient.SqlClient>) => Effect.provideService(e, SqlClient.SqlClient, deps.sql)
+
+/** One dataset for one key: fetch, then write in a transaction; the attempt as a crawl-state row. */
+const runOne = (deps: CrawlDeps) => Effect.fn("PortalCrawler.runOne")(function*(d: PortalDataset, key: string) {
+  const now = yield* Clock.currentTimeMillis
+  const ctx: RunContext = { portal: deps.portal, feeds: deps.feeds, now }
+  const fetched = yield* Effect.result(d.run(key, ctx))
+  if (fetched._tag === "Failure") return { ok: false, message: fetched.failure.message, at: iso(now) } satisfies RunResult
+  const write: DatasetWrite = fetched.success
+  const written = yield* deps.sql.withTransaction(storeOf(deps)(Effect.gen(function*() {
+    const o = yield* write
+    const loadedAt = iso(yield* Clock.currentTimeMillis)
+    if (o.written > 0) yield* recordProvenance(d, iso(now), o.asOf ?? iso(now), loadedAt, o.skipped)
+    return o
+  }))).pipe(Effect.result)
+  if (written._tag === "Failure") return { ok: false, message: `store: ${String(written.failure).slice(0, 200)}`, at: iso(now) } satisfies RunResult
+  return { ok: true, outcome: written.success, at: iso(now) } satisfies RunResult
+})
+
+/** A market-wide page is due when its last success is older than its period. */
+const dueMarket = (deps: CrawlDeps, d: PortalDataset, now: number) =>
+  storeOf(deps)(Effect.gen(function*() {
+    const rows = yield* decodeRows(lastSuccess)(deps.sql`
+      SELECT (extract(epoch FROM succeeded_at) * 1000)::float8 AS ms FROM crawl_state WHERE kind = ${d.kind} AND key = '*'`)
+    const last = rows[0]?.ms
+    return last === undefined || last === null || last < now - d.everyMs
+  })).pipe(Effect.orElseSucceed(() => false))
+
+/** The keys a dataset visits in this pass: `*` for a market page, else symbols stalest first. */
+const keysOf = (deps: CrawlDeps, d: PortalDataset, options: PassOptions, now: number, budget: number | undefined) =>
+  d.scope === "market"
+    ? Effect.map(options.dueOnly ? dueMarket(deps, d, now) : Effect.succeed(true), (due) => (due ? ["*"] : []))
+    : storeOf(deps)(symbolKeys(d.kind, {
+      ...(options.symbols !== undefined ? { symbols: options.symbols } : {}),
+      ...(options.dueOnly ? { dueBefore: iso(now - d.everyMs) } : {}),
+      ...(d.includeDelisted === true ? { includeDelisted: true } : {}),
+      ...(budget !== undefined ? { limit: Math.max(0, budget) } : {})
+    })).pipe(Effect.orElseSucceed(() => [] as ReadonlyArray<string>))
+
 export class PortalCrawler extends Context.Service<PortalCrawler, {
   /** One pass over the chosen datasets and symbols; failures are reported, never thrown. */
   readonly pass: (options?: PassOptions) => Effect.Effect<PassSummary>
@@ -108,47 +153,9 @@ export class PortalCrawler extends Context.Service<PortalCrawler, {
   readonly status: Effect.Effect<ReadonlyArray<CrawlStatus>>
 }>()("psx/ingest/PortalCrawler") {
   static readonly make = Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const portal = yield* PsxPortal
-    const feeds = yield* NewsFeeds
-    const provided = <A, E>(e: Effect.Effect<A, E, SqlClient.SqlClient>) => Effect.provideService(e, SqlClient.SqlClient, sql)
-
-    /** One dataset for one key: fetch, then write in a transaction; the attempt as a crawl-state row. */
-    const runOne = Effect.fn("PortalCrawler.runOne")(function*(d: PortalDataset, key: string) {
-      const now = yield* Clock.currentTimeMillis
-      const ctx: RunContext = { portal, feeds, now }
-      const fetched = yield* Effect.result(d.run(key, ctx))
-      if (fetched._tag === "Failure") return { ok: false, message: fetched.failure.message, at: iso(now) } satisfies RunResult
-      const write: DatasetWrite = fetched.success
-      const written = yield* sql.withTransaction(provided(Effect.gen(function*() {
-        const o = yield* write
-        const loadedAt = iso(yield* Clock.currentTimeMillis)
-        if (o.written > 0) yield* recordProvenance(d, iso(now), o.asOf ?? iso(now), loadedAt, o.skipped)
-        return o
-      }))).pipe(Effect.result)
-      if (written._tag === "Failure") return { ok: false, message: `store: ${String(written.failure).slice(0, 200)}`, at: iso(now) } satisfies RunResult
-      return { ok: true, outcome: written.success, at: iso(now) } satisfies RunResult
-    })
-
-    /** A market-wide page is due when its last success is older than its period. */
-    const dueMarket = (d: PortalDataset, now: number) =>
-      provided(Effect.gen(function*() {
-        const rows = yield* decodeRows(lastSuccess)(sql`
-          SELECT (extract(epoch FROM succeeded_at) * 1000)::float8 AS ms FROM crawl_state WHERE kind = ${d.kind} AND key = '*'`)
-        const last = rows[0]?.ms
-        return last === undefined || last === null || last < now - d.everyMs
-      })).pipe(Effect.orElseSucceed(() => false))
-
-    /** The keys a dataset visits in this pass: `*` for a market page, else symbols stalest first. */
-    const keysOf = (d: PortalDataset, options: PassOptions, now: number, budget: number | undefined) =>
-      d.scope === "market"
-        ? Effect.map(options.dueOnly ? dueMarket(d, now) : Effect.succeed(true), (due) => (due ? ["*"] : []))
-        : provided(symbolKeys(d.kind, {
-          ...(options.symbols !== undefined ? { symbols: options.symbols } : {}),
-          ...(options.dueOnly ? { dueBefore: iso(now - d.everyMs) } : {}),
-          ...(d.includeDelisted === true ? { includeDelisted: true } : {}),
-          ...(budget !== undefined ? { limit: Math.max(0, budget) } : {})
-        })).pipe(Effect.orElseSucceed(() => [] as ReadonlyArray<string>))
+    const deps: CrawlDeps = { sql: yield* SqlClient.SqlClient, portal: yield* PsxPortal, feeds: yield* NewsFeeds }
+    const provided = storeOf(deps)
+    const run = runOne(deps)
 
     const pass = Effect.fn("PortalCrawler.pass")(function*(options: PassOptions = {}) {
       const started = yield* Clock.currentTimeMillis
@@ -162,11 +169,11 @@ export class PortalCrawler extends Context.Service<PortalCrawler, {
       const budgetLeft = () => (options.maxRequests === undefined ? undefined : options.maxRequests - state.requests)
       for (const d of chosen) {
         const t0 = yield* Clock.currentTimeMillis
-        const keys = yield* keysOf(d, options, t0, budgetLeft())
+        const keys = yield* keysOf(deps, d, options, t0, budgetLeft())
         const s: Tally = { dataset: d.kind, requests: 0, fetched: 0, failed: 0, read: 0, written: 0, unchanged: 0, reasons: {} }
         for (const key of keys) {
           if (state.stopped !== undefined || (budgetLeft() ?? 1) <= 0) break
-          const r = yield* runOne(d, key)
+          const r = yield* run(d, key)
           state.requests++
           pending.push(tallyAttempt(s, d, key, r))
           if (r.ok) state.refusals = 0

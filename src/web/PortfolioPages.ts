@@ -6,34 +6,8 @@
 import { html, renderPage } from "./Layout.ts"
 import { dataTable, field, signedOut } from "./PageParts.ts"
 
-export const portfolioPage = () =>
-  renderPage({
-    section: "portfolio",
-    title: "Portfolio",
-    scripts: ["/assets/portfolio.js"],
-    styles: ["/assets/vendor/uplot.css"],
-    body: html`
-${signedOut}
-<section aria-labelledby="h-holdings">
-  <h2 id="h-holdings">Holdings</h2>
-  <p class="hint">Market values use the latest <span class="badge">delayed</span> quote, with its as-of time.
-  A dash means unknown (no quote), never zero.</p>
-  <p id="holdings-status" role="status" aria-live="polite"></p>
-  <div id="pnl"></div>
-  ${dataTable("holdings-table", "Positions held", ["Symbol", "#Quantity", "#Average cost", "#Market price", "#Market value", "Quote as of", "#Unrealized P/L", "#Realized P/L", "#Dividends (net)", "#Tax withheld", "#Fractions (cash due)"], { footer: true })}
-</section>
-<section aria-labelledby="h-value">
-  <h2 id="h-value">Value over time</h2>
-  <div id="value"></div>
-</section>
-<section aria-labelledby="h-allocation">
-  <h2 id="h-allocation">Allocation</h2>
-  <div id="allocation"></div>
-</section>
-<section aria-labelledby="h-income">
-  <h2 id="h-income">Dividend income</h2>
-  <div id="income"></div>
-</section>
+/** The form that records a transaction (fields shown per kind). */
+const transactionForm = html`
 <section aria-labelledby="h-record">
   <h2 id="h-record">Record a transaction</h2>
   <p class="hint">No order is placed: this records what you did at your broker. Rejections change nothing and show
@@ -72,7 +46,37 @@ ${signedOut}
   </form>
   <p id="tx-error" class="error" role="alert"></p>
   <div id="tx-result" role="status" aria-live="polite"></div>
+</section>`
+
+export const portfolioPage = () =>
+  renderPage({
+    section: "portfolio",
+    title: "Portfolio",
+    scripts: ["/assets/portfolio.js"],
+    styles: ["/assets/vendor/uplot.css"],
+    body: html`
+${signedOut}
+<section aria-labelledby="h-holdings">
+  <h2 id="h-holdings">Holdings</h2>
+  <p class="hint">Market values use the latest <span class="badge">delayed</span> quote, with its as-of time.
+  A dash means unknown (no quote), never zero.</p>
+  <p id="holdings-status" role="status" aria-live="polite"></p>
+  <div id="pnl"></div>
+  ${dataTable("holdings-table", "Positions held", ["Symbol", "#Quantity", "#Average cost", "#Market price", "#Market value", "Quote as of", "#Unrealized P/L", "#Realized P/L", "#Dividends (net)", "#Tax withheld", "#Fractions (cash due)"], { footer: true })}
 </section>
+<section aria-labelledby="h-value">
+  <h2 id="h-value">Value over time</h2>
+  <div id="value"></div>
+</section>
+<section aria-labelledby="h-allocation">
+  <h2 id="h-allocation">Allocation</h2>
+  <div id="allocation"></div>
+</section>
+<section aria-labelledby="h-income">
+  <h2 id="h-income">Dividend income</h2>
+  <div id="income"></div>
+</section>
+${transactionForm}
 <section aria-labelledby="h-history">
   <h2 id="h-history">Transaction history</h2>
   <p class="hint">Events are never changed or deleted: "Reverse…" records a reversal event with your reason.</p>
