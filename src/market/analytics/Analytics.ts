@@ -36,7 +36,7 @@ import { listed } from "../filings/Filings.ts"
 import { cooperatively } from "../readmodel/Cooperative.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
 import { researchInstant, researchOf } from "./ResearchPackage.ts"
-import { makeFigureMemo } from "../readmodel/SnapshotFigures.ts"
+import { type FigureMemo, makeFigureMemo } from "../readmodel/SnapshotFigures.ts"
 import { sourcesOf } from "../provenance/Provenance.ts"
 
 type SymbolErr = InvalidSymbol | DataNotFound | SourceUnavailable
@@ -49,6 +49,128 @@ export const screenScope = (request: ScreenRequest): string => {
 }
 
 const noPrices = (symbol: string) => new DataNotFound({ message: `no clean price history is recorded for ${symbol}`, symbol })
+
+/** What the methods read: the read model, the paging cursors and the figure memo. */
+interface FigureContext {
+  readonly model: typeof MarketReadModel.Service
+  readonly cursors: typeof Cursors.Service
+  readonly memo: FigureMemo
+}
+
+/** A listed symbol's figures from the memo: analytics, technicals, valuation and the research package. */
+const symbolMethods = ({ model, memo }: FigureContext) => {
+  const withListed = <A>(raw: string, f: (snapshot: MarketSnapshot, data: SymbolData, now: number) => Effect.Effect<A, SymbolErr>) =>
+    Effect.gen(function*() {
+      const snapshot = yield* model.snapshot
+      const data = yield* listed(snapshot, raw)
+      return yield* f(snapshot, data, yield* Clock.currentTimeMillis)
+    })
+  const seriesSources = (snapshot: MarketSnapshot, data: SymbolData, quoted: boolean) =>
+    sourcesOf(snapshot, [...(data.prices?.datasets ?? []), ...(quoted && data.quote ? [data.quote.dataset] : [])])
+
+  const analytics = Effect.fn("Analytics.analytics")((raw: string) =>
+    withListed(raw, (snapshot, data) => {
+      const a = memo.symbol(snapshot, data).analytics
+      return a === undefined
+        ? Effect.fail(noPrices(data.security.symbol))
+        : Effect.succeed({ ...a, sources: seriesSources(snapshot, data, a.last_price_basis === "quote") })
+    })
+  )
+
+  const technicals = Effect.fn("Analytics.technicals")((raw: string) =>
+    withListed(raw, (snapshot, data) => {
+      const t = memo.symbol(snapshot, data).technicals
+      return t === undefined ? Effect.fail(noPrices(data.security.symbol)) : Effect.succeed({ ...t, sources: seriesSources(snapshot, data, false) })
+    })
+  )
+
+  const valuation = Effect.fn("Analytics.valuation")((raw: string) =>
+    withListed(raw, (snapshot, data, now) => {
+      const symbol = data.security.symbol
+      const inputs = memo.day(snapshot, karachiDate(now)).valuation.get(symbol)
+      return Effect.succeed({
+        ...valuationOf({ symbol, ...(inputs !== undefined ? inputs : {}) }),
+        sources: sourcesOf(snapshot, inputs?.datasets ?? [])
+      })
+    })
+  )
+
+  const research = Effect.fn("Analytics.research")((raw: string) =>
+    withListed(raw, (snapshot, data, now) => {
+      const { at } = researchInstant(now, data.security.symbol)
+      return Effect.succeed(researchOf(snapshot, data, memo.symbol(snapshot, data), memo.day(snapshot, karachiDate(at)), at))
+    })
+  )
+
+  return { analytics, technicals, valuation, research }
+}
+
+/** The market-wide figures of the day: the screener and the comparison. */
+const marketMethods = ({ model, cursors, memo }: FigureContext) => {
+  const screen = Effect.fn("Analytics.screen")(function*(request: ScreenRequest) {
+    const snapshot = yield* model.snapshot
+    const day = memo.day(snapshot, karachiDate(yield* Clock.currentTimeMillis))
+    const scope = screenScope(request)
+    const after = yield* cursors.decode(scope, request.cursor)
+    const page = screenRows(day.table, request, after !== undefined ? String(after[0]) : undefined)
+    return {
+      total: page.total,
+      next_cursor: page.next_after !== undefined ? yield* cursors.encode(scope, [page.next_after]) : null,
+      items: page.items,
+      left_out_unknown: page.left_out_unknown,
+      unknown_by_filter: page.unknown_by_filter,
+      order: "symbol ascending",
+      sources: sourcesOf(snapshot, day.datasets)
+    }
+  })
+
+  const compare = Effect.fn("Analytics.compare")(function*(raw: string) {
+    const snapshot = yield* model.snapshot
+    const day = memo.day(snapshot, karachiDate(yield* Clock.currentTimeMillis))
+    const result = compareFigures(raw, (s) => day.bySymbol.get(s))
+    if ("reason" in result) {
+      const symbol = result.symbol !== undefined ? { symbol: result.symbol } : {}
+      return yield* result.reason === "unknown_symbol"
+        ? new DataNotFound({ message: result.message, ...symbol })
+        : result.reason === "invalid_symbol"
+        ? new InvalidSymbol({ message: `query field \`symbols\`: ${result.message}`, ...symbol })
+        : new InvalidRequest({ message: `query field \`symbols\`: ${result.message}`, ...symbol })
+    }
+    const datasets = result.comparison.symbols.flatMap((s) => day.valuation.get(s)?.datasets ?? [])
+    return { ...result.comparison, sources: sourcesOf(snapshot, datasets) }
+  })
+
+  return { screen, compare }
+}
+
+/**
+ * Each new snapshot's figures computed in the background, a slice at a time,
+ * so the first request does not wait for them; `prepare` does it on demand.
+ */
+const preparation = ({ model, memo }: FigureContext) => {
+  const prepare = Effect.fn("Analytics.prepare")(function*(snapshot: MarketSnapshot) {
+    const now = yield* Clock.currentTimeMillis
+    return yield* cooperatively(memo.daySteps(snapshot, karachiDate(now)))
+  })
+
+  // Compute each new snapshot's figures in the background, so the first request does not wait for them.
+  let warmed: MarketSnapshot | undefined
+  const warm = Effect.gen(function*() {
+    const state = model.state()
+    if (state === undefined || state.snapshot === warmed) return
+    warmed = state.snapshot
+    const started = yield* Clock.currentTimeMillis
+    const day = yield* prepare(state.snapshot)
+    yield* Effect.logInfo({
+      msg: "market figures computed",
+      version: state.snapshot.version,
+      symbols: day.rows.length,
+      ms: (yield* Clock.currentTimeMillis) - started
+    })
+  })
+
+  return { prepare, warm }
+}
 
 export class Analytics extends Context.Service<Analytics, {
   readonly analytics: (symbol: string) => Effect.Effect<typeof StockAnalytics.Type, SymbolErr>
@@ -65,116 +187,13 @@ export class Analytics extends Context.Service<Analytics, {
   static readonly layer = Layer.effect(
     Analytics,
     Effect.gen(function*() {
-      const model = yield* MarketReadModel
-      const cursors = yield* Cursors
-      const memo = makeFigureMemo()
-
-      const withListed = <A>(raw: string, f: (snapshot: MarketSnapshot, data: SymbolData, now: number) => Effect.Effect<A, SymbolErr>) =>
-        Effect.gen(function*() {
-          const snapshot = yield* model.snapshot
-          const data = yield* listed(snapshot, raw)
-          return yield* f(snapshot, data, yield* Clock.currentTimeMillis)
-        })
-      const seriesSources = (snapshot: MarketSnapshot, data: SymbolData, quoted: boolean) =>
-        sourcesOf(snapshot, [...(data.prices?.datasets ?? []), ...(quoted && data.quote ? [data.quote.dataset] : [])])
-
-      const analytics = Effect.fn("Analytics.analytics")((raw: string) =>
-        withListed(raw, (snapshot, data) => {
-          const a = memo.symbol(snapshot, data).analytics
-          return a === undefined
-            ? Effect.fail(noPrices(data.security.symbol))
-            : Effect.succeed({ ...a, sources: seriesSources(snapshot, data, a.last_price_basis === "quote") })
-        })
-      )
-
-      const technicals = Effect.fn("Analytics.technicals")((raw: string) =>
-        withListed(raw, (snapshot, data) => {
-          const t = memo.symbol(snapshot, data).technicals
-          return t === undefined ? Effect.fail(noPrices(data.security.symbol)) : Effect.succeed({ ...t, sources: seriesSources(snapshot, data, false) })
-        })
-      )
-
-      const valuation = Effect.fn("Analytics.valuation")((raw: string) =>
-        withListed(raw, (snapshot, data, now) => {
-          const symbol = data.security.symbol
-          const inputs = memo.day(snapshot, karachiDate(now)).valuation.get(symbol)
-          return Effect.succeed({
-            ...valuationOf({ symbol, ...(inputs !== undefined ? inputs : {}) }),
-            sources: sourcesOf(snapshot, inputs?.datasets ?? [])
-          })
-        })
-      )
-
-      const screen = Effect.fn("Analytics.screen")(function*(request: ScreenRequest) {
-        const snapshot = yield* model.snapshot
-        const day = memo.day(snapshot, karachiDate(yield* Clock.currentTimeMillis))
-        const scope = screenScope(request)
-        const after = yield* cursors.decode(scope, request.cursor)
-        const page = screenRows(day.table, request, after !== undefined ? String(after[0]) : undefined)
-        return {
-          total: page.total,
-          next_cursor: page.next_after !== undefined ? yield* cursors.encode(scope, [page.next_after]) : null,
-          items: page.items,
-          left_out_unknown: page.left_out_unknown,
-          unknown_by_filter: page.unknown_by_filter,
-          order: "symbol ascending",
-          sources: sourcesOf(snapshot, day.datasets)
-        }
-      })
-
-      const compare = Effect.fn("Analytics.compare")(function*(raw: string) {
-        const snapshot = yield* model.snapshot
-        const day = memo.day(snapshot, karachiDate(yield* Clock.currentTimeMillis))
-        const result = compareFigures(raw, (s) => day.bySymbol.get(s))
-        if ("reason" in result) {
-          const symbol = result.symbol !== undefined ? { symbol: result.symbol } : {}
-          return yield* result.reason === "unknown_symbol"
-            ? new DataNotFound({ message: result.message, ...symbol })
-            : result.reason === "invalid_symbol"
-            ? new InvalidSymbol({ message: `query field \`symbols\`: ${result.message}`, ...symbol })
-            : new InvalidRequest({ message: `query field \`symbols\`: ${result.message}`, ...symbol })
-        }
-        const datasets = result.comparison.symbols.flatMap((s) => day.valuation.get(s)?.datasets ?? [])
-        return { ...result.comparison, sources: sourcesOf(snapshot, datasets) }
-      })
-
-      const research = Effect.fn("Analytics.research")((raw: string) =>
-        withListed(raw, (snapshot, data, now) => {
-          const { at } = researchInstant(now, data.security.symbol)
-          return Effect.succeed(researchOf(snapshot, data, memo.symbol(snapshot, data), memo.day(snapshot, karachiDate(at)), at))
-        })
-      )
-
-      const prepare = Effect.fn("Analytics.prepare")(function*(snapshot: MarketSnapshot) {
-        const now = yield* Clock.currentTimeMillis
-        return yield* cooperatively(memo.daySteps(snapshot, karachiDate(now)))
-      })
-
-      // Compute each new snapshot's figures in the background, so the first request does not wait for them.
-      let warmed: MarketSnapshot | undefined
-      const warm = Effect.gen(function*() {
-        const state = model.state()
-        if (state === undefined || state.snapshot === warmed) return
-        warmed = state.snapshot
-        const started = yield* Clock.currentTimeMillis
-        const day = yield* prepare(state.snapshot)
-        yield* Effect.logInfo({
-          msg: "market figures computed",
-          version: state.snapshot.version,
-          symbols: day.rows.length,
-          ms: (yield* Clock.currentTimeMillis) - started
-        })
-      })
+      const ctx: FigureContext = { model: yield* MarketReadModel, cursors: yield* Cursors, memo: makeFigureMemo() }
+      const { prepare, warm } = preparation(ctx)
       yield* warm.pipe(Effect.repeat(Schedule.spaced(Duration.millis(250))), Effect.forkScoped)
-
       return {
-        analytics,
-        technicals,
-        valuation,
-        screen,
-        compare,
-        research,
-        technicalsOf: (snapshot: MarketSnapshot, data: SymbolData) => memo.symbol(snapshot, data).technicals,
+        ...symbolMethods(ctx),
+        ...marketMethods(ctx),
+        technicalsOf: (snapshot: MarketSnapshot, data: SymbolData) => ctx.memo.symbol(snapshot, data).technicals,
         prepare: (snapshot: MarketSnapshot) => Effect.asVoid(prepare(snapshot))
       }
     })
