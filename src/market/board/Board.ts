@@ -90,6 +90,97 @@ const derive = (snapshot: MarketSnapshot): Derived => {
   }
 }
 
+/** The current snapshot with what the board derives from it (memoized per snapshot). */
+type Current = Effect.Effect<{ readonly snapshot: MarketSnapshot; readonly derived: Derived }, SourceUnavailable>
+
+/** GET /v1/market/snapshot: index levels, breadth, dataset freshness. */
+const marketSnapshotOf = (current: Current) =>
+  Effect.gen(function*() {
+    const { snapshot, derived: { figures } } = yield* current
+    const now = yield* Clock.currentTimeMillis
+    return {
+      indices: figures.indices,
+      ...(figures.date !== undefined ? { breadth: { date: figures.date, ...figures.breadth, basis: figures.basis } } : {}),
+      freshness: [...snapshot.datasets.values()].map((d) => {
+        const age = ageDays(d, now)
+        return { dataset: d.id, as_of: d.as_of, ...defined({ age_days: age }) }
+      }),
+      quotes: "delayed" as const,
+      sources: sourcesOf(snapshot, [...snapshot.indexLevels.map((l) => l.dataset), "universe", ...figures.quoteDatasets])
+    }
+  }).pipe(Effect.withSpan("MarketBoard.snapshot"))
+
+
+/** One sector by id: its figures, its peers and its valuation medians. */
+const sectorMethods = (current: Current) => {
+  /** The sector an id names, with its lines and figures. */
+  const find = (raw: string) =>
+    Effect.flatMap(current, ({ snapshot, derived }) => {
+      const found = resolveSector(derived.figures.sectors, raw)
+      if (found === undefined) {
+        return Effect.fail(
+          new DataNotFound({
+            message: `no sector ${JSON.stringify(raw.slice(0, 80))}: ids are a PSX sector code (e.g. 0807) or its slug ` +
+              "(e.g. commercial-banks); GET /v1/sectors lists them"
+          })
+        )
+      }
+      return Effect.succeed({
+        snapshot,
+        derived,
+        figures: found,
+        lines: derived.figures.members.get(found.code) ?? [],
+        head: { id: sectorSlug(found.name), code: found.code, name: found.name }
+      })
+    })
+
+  const sector = Effect.fn("MarketBoard.sector")(function*(id: string) {
+    const { derived, figures, lines } = yield* find(id)
+    return { ...figures, members: lines.map(constituent), sources: derived.sectorBoard.sources }
+  })
+
+  const peers = Effect.fn("MarketBoard.peers")(function*(id: string) {
+    const { derived, lines, head } = yield* find(id)
+    return { ...head, peers: sectorPeers(lines, derived.figures.listed).map(constituent), sources: derived.sectorBoard.sources }
+  })
+
+  const valuation = Effect.fn("MarketBoard.valuation")(function*(id: string) {
+    const { snapshot, derived, figures, head } = yield* find(id)
+    const { median_pe, pe_peers, loss_makers_excluded, without_pe, median_dividend_yield_pct, yield_peers, without_yield } = figures
+    return {
+      ...head,
+      ...defined({ median_pe }),
+      pe_peers,
+      loss_makers_excluded,
+      without_pe,
+      ...defined({ median_dividend_yield_pct }),
+      yield_peers,
+      without_yield,
+      sources: sourcesOf(snapshot, ["sectors", "universe", ...derived.figures.fundamentalsDatasets])
+    }
+  })
+
+  return { sector, peers, valuation }
+}
+
+/** Open payouts judged now (Clock) in Asia/Karachi. */
+const dividendCalendarOf = (current: Current) =>
+  Effect.gen(function*() {
+    const { snapshot, derived } = yield* current
+    const now = yield* Clock.currentTimeMillis
+    const items = openPayouts(derived.payouts, now)
+    const asOf = derived.payoutDatasets.map((d) => snapshot.datasets.get(d)?.as_of).filter((d) => d !== undefined).sort().at(-1)
+    return {
+      today: karachiDate(now),
+      items,
+      coverage: asOf === undefined
+        ? "No payout is recorded: payouts of every symbol are unknown, not absent."
+        : payoutCoverageNote(derived.payoutSymbols, asOf, items.length),
+      sources: sourcesOf(snapshot, derived.payoutDatasets)
+    }
+  }).pipe(Effect.withSpan("MarketBoard.dividendCalendar"))
+
+
 export class MarketBoard extends Context.Service<MarketBoard, {
   /** GET /v1/market/snapshot: index levels, breadth of the latest session, dataset freshness. */
   readonly snapshot: Effect.Effect<Rec<typeof M.MarketSnapshot>, SourceUnavailable>
@@ -109,7 +200,7 @@ export class MarketBoard extends Context.Service<MarketBoard, {
     Effect.gen(function*() {
       const model = yield* MarketReadModel
       const memo = new WeakMap<MarketSnapshot, Derived>()
-      const current = Effect.map(model.snapshot, (snapshot) => {
+      const current: Current = Effect.map(model.snapshot, (snapshot) => {
         let derived = memo.get(snapshot)
         if (derived === undefined) {
           derived = derive(snapshot)
@@ -118,20 +209,7 @@ export class MarketBoard extends Context.Service<MarketBoard, {
         return { snapshot, derived }
       })
 
-      const snapshot = Effect.gen(function*() {
-        const { snapshot, derived: { figures } } = yield* current
-        const now = yield* Clock.currentTimeMillis
-        return {
-          indices: figures.indices,
-          ...(figures.date !== undefined ? { breadth: { date: figures.date, ...figures.breadth, basis: figures.basis } } : {}),
-          freshness: [...snapshot.datasets.values()].map((d) => {
-            const age = ageDays(d, now)
-            return { dataset: d.id, as_of: d.as_of, ...defined({ age_days: age }) }
-          }),
-          quotes: "delayed" as const,
-          sources: sourcesOf(snapshot, [...snapshot.indexLevels.map((l) => l.dataset), "universe", ...figures.quoteDatasets])
-        }
-      }).pipe(Effect.withSpan("MarketBoard.snapshot"))
+      const snapshot = marketSnapshotOf(current)
 
       const board = Effect.flatMap(current, ({ derived }) =>
         derived.board !== undefined
@@ -139,67 +217,8 @@ export class MarketBoard extends Context.Service<MarketBoard, {
           : Effect.fail(new DataNotFound({ message: "no quote is recorded: the market board has no session to show" }))
       ).pipe(Effect.withSpan("MarketBoard.board"))
 
-      /** The sector an id names, with its lines and figures. */
-      const find = (raw: string) =>
-        Effect.flatMap(current, ({ snapshot, derived }) => {
-          const found = resolveSector(derived.figures.sectors, raw)
-          if (found === undefined) {
-            return Effect.fail(
-              new DataNotFound({
-                message: `no sector ${JSON.stringify(raw.slice(0, 80))}: ids are a PSX sector code (e.g. 0807) or its slug ` +
-                  "(e.g. commercial-banks); GET /v1/sectors lists them"
-              })
-            )
-          }
-          return Effect.succeed({
-            snapshot,
-            derived,
-            figures: found,
-            lines: derived.figures.members.get(found.code) ?? [],
-            head: { id: sectorSlug(found.name), code: found.code, name: found.name }
-          })
-        })
-
-      const sector = Effect.fn("MarketBoard.sector")(function*(id: string) {
-        const { derived, figures, lines } = yield* find(id)
-        return { ...figures, members: lines.map(constituent), sources: derived.sectorBoard.sources }
-      })
-
-      const peers = Effect.fn("MarketBoard.peers")(function*(id: string) {
-        const { derived, lines, head } = yield* find(id)
-        return { ...head, peers: sectorPeers(lines, derived.figures.listed).map(constituent), sources: derived.sectorBoard.sources }
-      })
-
-      const valuation = Effect.fn("MarketBoard.valuation")(function*(id: string) {
-        const { snapshot, derived, figures, head } = yield* find(id)
-        const { median_pe, pe_peers, loss_makers_excluded, without_pe, median_dividend_yield_pct, yield_peers, without_yield } = figures
-        return {
-          ...head,
-          ...defined({ median_pe }),
-          pe_peers,
-          loss_makers_excluded,
-          without_pe,
-          ...defined({ median_dividend_yield_pct }),
-          yield_peers,
-          without_yield,
-          sources: sourcesOf(snapshot, ["sectors", "universe", ...derived.figures.fundamentalsDatasets])
-        }
-      })
-
-      const dividendCalendar = Effect.gen(function*() {
-        const { snapshot, derived } = yield* current
-        const now = yield* Clock.currentTimeMillis
-        const items = openPayouts(derived.payouts, now)
-        const asOf = derived.payoutDatasets.map((d) => snapshot.datasets.get(d)?.as_of).filter((d) => d !== undefined).sort().at(-1)
-        return {
-          today: karachiDate(now),
-          items,
-          coverage: asOf === undefined
-            ? "No payout is recorded: payouts of every symbol are unknown, not absent."
-            : payoutCoverageNote(derived.payoutSymbols, asOf, items.length),
-          sources: sourcesOf(snapshot, derived.payoutDatasets)
-        }
-      }).pipe(Effect.withSpan("MarketBoard.dividendCalendar"))
+      const { sector, peers, valuation } = sectorMethods(current)
+      const dividendCalendar = dividendCalendarOf(current)
 
       return {
         snapshot,
