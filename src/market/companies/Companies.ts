@@ -170,6 +170,27 @@ export const stockOf = (
   }
 }
 
+/** Securities matching a search, ranked exact ticker, ticker prefix, then name words (equities first, shorter tickers first). */
+const searchHits = (securities: ReadonlyArray<SecurityRow>, ticker: string, words: ReadonlyArray<string>) => {
+  const hits: Array<{ s: SecurityRow; rank: 0 | 1 | 2 }> = []
+  for (const s of securities) {
+    const rank = matchRank(s, ticker, words)
+    if (rank !== undefined) hits.push({ s, rank })
+  }
+  hits.sort((a, b) =>
+    a.rank - b.rank ||
+    Number(a.s.security_type !== "equity") - Number(b.s.security_type !== "equity") ||
+    a.s.symbol.length - b.s.symbol.length ||
+    (a.s.symbol < b.s.symbol ? -1 : 1)
+  )
+  return hits.slice(0, SEARCH_MAX).map(({ rank, s }) => ({
+    symbol: s.symbol,
+    name: s.name,
+    ...defined({ sector: s.sector_name }),
+    match: (["exact_ticker", "ticker_prefix", "name"] as const)[rank]
+  }))
+}
+
 export class Companies extends Context.Service<Companies, {
   readonly search: (q: string) => Effect.Effect<typeof SearchResult.Type, InvalidRequest | SourceUnavailable>
   readonly list: (q: CompaniesQuery) => Effect.Effect<typeof CompaniesPage.Type, InvalidRequest | SourceUnavailable>
@@ -190,25 +211,7 @@ export class Companies extends Context.Service<Companies, {
         const snapshot = yield* model.snapshot
         const key = searchKey(q)
         if (key === "") return { query: q, items: [], total: 0, sources: [] }
-        const ticker = q.toUpperCase()
-        const words = key.split(" ")
-        const hits: Array<{ s: SecurityRow; rank: 0 | 1 | 2 }> = []
-        for (const s of snapshot.securities) {
-          const rank = matchRank(s, ticker, words)
-          if (rank !== undefined) hits.push({ s, rank })
-        }
-        hits.sort((a, b) =>
-          a.rank - b.rank ||
-          Number(a.s.security_type !== "equity") - Number(b.s.security_type !== "equity") ||
-          a.s.symbol.length - b.s.symbol.length ||
-          (a.s.symbol < b.s.symbol ? -1 : 1)
-        )
-        const items = hits.slice(0, SEARCH_MAX).map(({ rank, s }) => ({
-          symbol: s.symbol,
-          name: s.name,
-          ...defined({ sector: s.sector_name }),
-          match: (["exact_ticker", "ticker_prefix", "name"] as const)[rank]
-        }))
+        const items = searchHits(snapshot.securities, q.toUpperCase(), key.split(" "))
         return { query: q, items, total: items.length, sources: sourcesOf(snapshot, ["universe"]) }
       })
 

@@ -137,6 +137,37 @@ export const announcementItem = (r: AnnouncementRow) => ({
   ...defined({ company_name: r.company_name, document_url: r.document_url, image_url: r.image_url })
 })
 
+/** GET /v1/news: news events (grouped once per snapshot, which is immutable), newest first, paged. */
+const newsOf = (model: typeof MarketReadModel.Service, cursors: typeof Cursors.Service) => {
+  const eventsBySnapshot = new WeakMap<MarketSnapshot, ReturnType<typeof newsEventsOf>>()
+  const news = Effect.fn("Filings.news")(function*(q: AnnouncementQuery) {
+    const snapshot = yield* model.snapshot
+    const symbol = q.symbol !== undefined ? (yield* listed(snapshot, q.symbol)).security.symbol : undefined
+    const limit = q.limit ?? ANNOUNCEMENTS_DEFAULT_LIMIT
+    const scope = `news:${symbol ?? ""}:${q.date_from ?? ""}:${q.date_to ?? ""}`
+    const after = yield* cursors.decode(scope, q.cursor)
+    const events = eventsBySnapshot.get(snapshot) ?? newsEventsOf(snapshot.news)
+    eventsBySnapshot.set(snapshot, events)
+    const all = withinDays(symbol === undefined ? events : events.filter((e) => e.symbols.includes(symbol)), q)
+    const { page, next } = pageAfter(all, after, limit)
+    const known = symbol === undefined ? events.length > 0 : events.some((e) => e.symbols.includes(symbol))
+    return {
+      coverage: known ? "recorded" as const : "unknown" as const,
+      ...(known ? {} : {
+        note: events.length === 0
+          ? "No news source is configured: this is unknown, not an absence of news. Company filings are at /v1/announcements."
+          : `No recorded news item is tagged ${symbol}: unknown, not an absence of news (the recorded feeds tag a few dozen symbols). Company filings are at /v1/announcements.`
+      }),
+      total: all.length,
+      next_cursor: next !== undefined ? yield* cursors.encode(scope, next) : null,
+      items: page.map(({ datasets: _, ...item }) => item),
+      sources: page.length > 0 ? sourcesOf(snapshot, page.flatMap((e) => e.datasets)) : []
+    }
+  })
+
+  return news
+}
+
 export class Filings extends Context.Service<Filings, {
   readonly financials: (symbol: string) => Effect.Effect<typeof Financials.Type, Err>
   readonly dividends: (symbol: string) => Effect.Effect<typeof Dividends.Type, Err>
@@ -176,32 +207,7 @@ export class Filings extends Context.Service<Filings, {
         }
       })
 
-      // News events are grouped once per snapshot (a snapshot is immutable).
-      const eventsBySnapshot = new WeakMap<MarketSnapshot, ReturnType<typeof newsEventsOf>>()
-      const news = Effect.fn("Filings.news")(function*(q: AnnouncementQuery) {
-        const snapshot = yield* model.snapshot
-        const symbol = q.symbol !== undefined ? (yield* listed(snapshot, q.symbol)).security.symbol : undefined
-        const limit = q.limit ?? ANNOUNCEMENTS_DEFAULT_LIMIT
-        const scope = `news:${symbol ?? ""}:${q.date_from ?? ""}:${q.date_to ?? ""}`
-        const after = yield* cursors.decode(scope, q.cursor)
-        const events = eventsBySnapshot.get(snapshot) ?? newsEventsOf(snapshot.news)
-        eventsBySnapshot.set(snapshot, events)
-        const all = withinDays(symbol === undefined ? events : events.filter((e) => e.symbols.includes(symbol)), q)
-        const { page, next } = pageAfter(all, after, limit)
-        const known = symbol === undefined ? events.length > 0 : events.some((e) => e.symbols.includes(symbol))
-        return {
-          coverage: known ? "recorded" as const : "unknown" as const,
-          ...(known ? {} : {
-            note: events.length === 0
-              ? "No news source is configured: this is unknown, not an absence of news. Company filings are at /v1/announcements."
-              : `No recorded news item is tagged ${symbol}: unknown, not an absence of news (the recorded feeds tag a few dozen symbols). Company filings are at /v1/announcements.`
-          }),
-          total: all.length,
-          next_cursor: next !== undefined ? yield* cursors.encode(scope, next) : null,
-          items: page.map(({ datasets: _, ...item }) => item),
-          sources: page.length > 0 ? sourcesOf(snapshot, page.flatMap((e) => e.datasets)) : []
-        }
-      })
+      const news = newsOf(model, cursors)
 
       return {
         financials: (raw: string) => withListed(raw, financialsOf),

@@ -88,6 +88,47 @@ const areaSources = (snapshot: MarketSnapshot, data: SymbolData, area: string) =
   }
 }
 
+/**
+ * Pack mode's fundamentals warm-up: the n stalest equities get a fundamentals
+ * row from their latest recorded quote (or are stamped as checked); nothing is fetched.
+ */
+const warmPackOf = (sql: SqlClient.SqlClient, source: string) => Effect.fn("Freshness.warmPack")(function*(n: number) {
+  const now = new Date(yield* Clock.currentTimeMillis).toISOString()
+  const stale = `s.security_type = 'equity' AND (f.symbol IS NULL OR f.warmed_at IS NULL OR f.warmed_at < $1::timestamptz - interval '1 day')`
+  const batch = yield* sql.unsafe<{ symbol: string }>(
+    `SELECT s.symbol FROM securities s LEFT JOIN fundamentals f ON f.symbol = s.symbol
+     WHERE ${stale} ORDER BY f.warmed_at NULLS FIRST, s.symbol LIMIT ${n}`,
+    [now]
+  ).pipe(storeUnavailable)
+  const symbols = batch.map((b) => b.symbol)
+  if (symbols.length > 0) {
+    yield* sql.unsafe(
+      `INSERT INTO fundamentals (symbol, price, as_of, dataset, warmed_at)
+       SELECT s.symbol, q.price, q.as_of::date::text, coalesce(q.dataset, 'universe'), $2::timestamptz
+       FROM securities s LEFT JOIN quotes q ON q.symbol = s.symbol
+       WHERE s.symbol = ANY($1::text[])
+       ON CONFLICT (symbol) DO UPDATE SET warmed_at = excluded.warmed_at`,
+      [symbols, now]
+    ).pipe(storeUnavailable)
+  }
+  const counts = yield* sql.unsafe<{ remaining: number; universe: number }>(
+    `SELECT count(*) FILTER (WHERE ${stale})::int AS remaining, count(*) FILTER (WHERE s.security_type = 'equity')::int AS universe
+     FROM securities s LEFT JOIN fundamentals f ON f.symbol = s.symbol`,
+    [now]
+  ).pipe(storeUnavailable)
+  return {
+    warmed: symbols.length,
+    batch: n,
+    remaining: counts[0]?.remaining ?? 0,
+    universe: counts[0]?.universe ?? 0,
+    source: source === "portal"
+      ? "portal (recorded screener and company facts; rows created from the latest delayed quote)"
+      : "data pack: nothing newer to fetch; missing rows created from the latest recorded quote, existing rows stamped as checked",
+    symbols
+  }
+})
+
+
 export class Freshness extends Context.Service<Freshness, {
   readonly freshness: Effect.Effect<typeof FreshnessRecord.Type, SourceUnavailable>
   readonly symbolSources: (symbol: string) => Effect.Effect<typeof SymbolSources.Type, InvalidSymbol | DataNotFound | SourceUnavailable>
@@ -126,41 +167,7 @@ export class Freshness extends Context.Service<Freshness, {
         }
       })
 
-      const warmPack = Effect.fn("Freshness.warmPack")(function*(n: number) {
-        const now = new Date(yield* Clock.currentTimeMillis).toISOString()
-        const stale = `s.security_type = 'equity' AND (f.symbol IS NULL OR f.warmed_at IS NULL OR f.warmed_at < $1::timestamptz - interval '1 day')`
-        const batch = yield* sql.unsafe<{ symbol: string }>(
-          `SELECT s.symbol FROM securities s LEFT JOIN fundamentals f ON f.symbol = s.symbol
-           WHERE ${stale} ORDER BY f.warmed_at NULLS FIRST, s.symbol LIMIT ${n}`,
-          [now]
-        ).pipe(storeUnavailable)
-        const symbols = batch.map((b) => b.symbol)
-        if (symbols.length > 0) {
-          yield* sql.unsafe(
-            `INSERT INTO fundamentals (symbol, price, as_of, dataset, warmed_at)
-             SELECT s.symbol, q.price, q.as_of::date::text, coalesce(q.dataset, 'universe'), $2::timestamptz
-             FROM securities s LEFT JOIN quotes q ON q.symbol = s.symbol
-             WHERE s.symbol = ANY($1::text[])
-             ON CONFLICT (symbol) DO UPDATE SET warmed_at = excluded.warmed_at`,
-            [symbols, now]
-          ).pipe(storeUnavailable)
-        }
-        const counts = yield* sql.unsafe<{ remaining: number; universe: number }>(
-          `SELECT count(*) FILTER (WHERE ${stale})::int AS remaining, count(*) FILTER (WHERE s.security_type = 'equity')::int AS universe
-           FROM securities s LEFT JOIN fundamentals f ON f.symbol = s.symbol`,
-          [now]
-        ).pipe(storeUnavailable)
-        return {
-          warmed: symbols.length,
-          batch: n,
-          remaining: counts[0]?.remaining ?? 0,
-          universe: counts[0]?.universe ?? 0,
-          source: config.source === "portal"
-            ? "portal (recorded screener and company facts; rows created from the latest delayed quote)"
-            : "data pack: nothing newer to fetch; missing rows created from the latest recorded quote, existing rows stamped as checked",
-          symbols
-        }
-      })
+      const warmPack = warmPackOf(sql, config.source)
 
       const warmLive = crawler === undefined ? undefined : yield* makeLiveWarming(crawler)
       const warmFundamentals = (n: number) =>
