@@ -63,6 +63,191 @@ export interface RecordOptions {
   readonly clientRequestId?: string | undefined
 }
 
+/** What the write path uses. */
+interface WriteDeps {
+  readonly sql: SqlClient.SqlClient
+  readonly store: typeof EventStore.Service
+  readonly writer: typeof LedgerWriter.Service
+  readonly market: typeof MarketFacts.Service
+  readonly filings: typeof Filings.Service
+  readonly value: (p: Position) => Effect.Effect<typeof Holding.Type, SourceUnavailable>
+}
+
+/**
+ * Writers to one stream in this process queue behind a striped lock, so they
+ * rarely collide; the expected-version check in the database still decides
+ * between processes (and is what a conflict retry relies on).
+ */
+const stripedLocks = Effect.map(Effect.forEach(Array.from({ length: 64 }), () => Semaphore.make(1)), (stripes) => (streamId: string) => {
+  let h = 0
+  for (let i = 0; i < streamId.length; i++) h = (h * 31 + streamId.charCodeAt(i)) | 0
+  return stripes[Math.abs(h) % stripes.length]!
+})
+
+/** A holding valued at its latest delayed quote (market fields absent when no quote is known). */
+const valueWith = (quotes: typeof Quotes.Service) =>
+  (p: Position) =>
+    Effect.gen(function*() {
+      const quote = p.quantity > 0 ? yield* quotes.latest(p.symbol) : undefined
+      const marketValue = quote ? Math.round(p.quantity * quote.price * 100) / 100 : undefined
+      return {
+        symbol: p.symbol,
+        quantity: p.quantity,
+        ...(p.quantity > 0 ? { average_cost: Math.round((p.cost / p.quantity) * 10_000) / 10_000 } : {}),
+        cost: p.cost,
+        ...(quote && marketValue !== undefined
+          ? {
+            market_price: quote.price,
+            market_value: marketValue,
+            unrealized_pnl: Math.round((marketValue - p.cost) * 100) / 100,
+            quote_as_of: quote.as_of,
+            quote_stale: quote.stale
+          }
+          : {}),
+        realized_pnl: p.realized_pnl,
+        dividends_gross: p.dividends_gross,
+        dividends_net: p.dividends_net,
+        tax_withheld: p.tax_withheld,
+        fractional_entitlements: p.fractional_entitlements
+      } satisfies typeof Holding.Type
+    })
+
+
+/** The market facts a command is decided with (asked of the market, never read from its tables here). */
+const factsWith = (market: typeof MarketFacts.Service) =>
+  (command: Command, today: string) =>
+    Effect.gen(function*() {
+      const base: DeciderContext = { today, isTradingDay, settlementDate }
+      if (command.kind === "buy" || command.kind === "sell") return { ...base, ...(yield* market.trade(command.symbol, command.trade_date)) }
+      if ((command.kind === "dividend" || command.kind === "bonus") && command.book_closure_from === undefined) {
+        const kind = command.kind === "bonus" ? "bonus" : "cash"
+        return { ...base, bookClosure: yield* market.bookClosure(command.symbol, kind, command.trade_date) }
+      }
+      return base
+    })
+
+
+/** The answer to a write: the event, and the holding it touched; an earlier request's answer by its key. */
+const replies = ({ sql, store, value }: WriteDeps) => {
+  const mayRead = (principal: Principal) => effectiveGrants(principal).includes("portfolio:read")
+
+  /** The event, and the holding it touched when the caller may read holdings and this is not a replay. */
+  const respond = (event: StoredEvent, positions: ReadonlyArray<Position>, principal: Principal, replayed: boolean) =>
+    Effect.gen(function*() {
+      const symbol = "symbol" in event.event && event.event.symbol !== "" ? event.event.symbol : undefined
+      const position = symbol && mayRead(principal) && !replayed ? positions.find((p) => p.symbol === symbol) : undefined
+      return {
+        event: toEventRecord(event),
+        ...(position ? { holding: yield* value(position) } : {}),
+        flags: event.event.type === "TradeRecorded" ? event.event.flags : [],
+        replayed
+      } satisfies typeof RecordResult.Type
+    })
+
+  /** An earlier request with this key: the original event only, or 409 for another body. */
+  const lookupIdempotent = (principal: Principal, key: string, requestHash: string) =>
+    Effect.gen(function*() {
+      const userId = principal.userId
+      const rows = yield* sql<{ request_hash: string; event_id: string; version: number | null }>`
+        SELECT request_hash, event_id, version FROM idempotency WHERE user_id = ${userId} AND key = ${key}`.pipe(storeUnavailable)
+      const hit = rows[0]
+      if (hit === undefined) return undefined
+      if (hit.request_hash !== requestHash) {
+        return yield* new IdempotencyMismatch({ message: `Idempotency-Key ${key} was used before with a different body` })
+      }
+      const event = yield* store.readEvent(streamOf(userId), hit.event_id, hit.version).pipe(storeUnavailable)
+      if (event === undefined) return yield* Effect.die(new Error(`idempotency record points at a missing event ${hit.event_id}`))
+      return yield* respond(event, [], principal, true)
+    })
+
+  return { respond, lookupIdempotent }
+}
+
+/** Records a command: decided against fresh state under the stream's stripe, retried on a concurrent write. */
+const makeRecord = (d: WriteDeps, stripeOf: (streamId: string) => Semaphore.Semaphore) => {
+  const { respond, lookupIdempotent } = replies(d)
+  const factsFor = factsWith(d.market)
+  const attempt = (principal: Principal, command: Command, options: RecordOptions, requestHash: string) =>
+    Effect.gen(function*() {
+      const streamId = streamOf(principal.userId)
+      if (options.idempotencyKey) {
+        const previous = yield* lookupIdempotent(principal, options.idempotencyKey, requestHash)
+        if (previous) return previous
+      }
+      const facts = yield* factsFor(command, karachiDate(yield* Clock.currentTimeMillis))
+      const written = yield* d.writer.write(
+        streamId,
+        command,
+        facts,
+        {
+          actor_key_id: principal.keyId,
+          request_id: options.requestId,
+          client_request_id: options.clientRequestId,
+          idempotency_key: options.idempotencyKey
+        },
+        options.idempotencyKey ? { user_id: principal.userId, key: options.idempotencyKey, request_hash: requestHash } : undefined
+      )
+      if (written._tag === "Rejected") return yield* new InvalidRequest(written.rejection)
+      return yield* respond(written.event, written.positions, principal, false)
+    })
+
+  const record = Effect.fn("Portfolio.record")(function*(principal: Principal, command: Command, options: RecordOptions) {
+    const normalised: Command = "symbol" in command ? { ...command, symbol: yield* d.filings.requireListed(command.symbol) } : command
+    const requestHash = sha256(canonicalJson(normalised))
+    return yield* stripeOf(streamOf(principal.userId)).withPermit(attempt(principal, normalised, options, requestHash)).pipe(
+      // Decide against fresh state and try again when another writer got there first.
+      Effect.retry({
+        while: (e) => e instanceof ConcurrencyConflict,
+        times: 1000,
+        schedule: Schedule.jittered(Schedule.spaced("1 millis"))
+      }),
+      Effect.catchTag("ConcurrencyConflict", () =>
+        Effect.die(new Internal({ message: "the portfolio was too busy to record this; try again" }))),
+      Effect.catchTag("SqlError", (e) =>
+        Effect.logError({ msg: "ledger write failed", error: e.message }).pipe(
+          // The store could not be reached: a 503 the client may retry (with its Idempotency-Key, a retry of a
+          // write that did commit returns the original event). Any other refusal is a defect.
+          Effect.andThen(e.cause._tag === "ConnectionError"
+            ? Effect.fail(new SourceUnavailable({ message: "the store did not answer; retry with the same Idempotency-Key" }))
+            : Effect.die(new Internal({ message: "the store refused the write; nothing was recorded" })))
+        ))
+    )
+  })
+
+  return record
+}
+
+/** Reads of a portfolio: holdings valued now, a page of history, every event. */
+const readsOf = (sql: SqlClient.SqlClient, cursors: typeof Cursors.Service, store: typeof EventStore.Service, value: WriteDeps["value"]) => {
+  const holdings = Effect.fn("Portfolio.holdings")(function*(principal: Principal) {
+    const positions = yield* readHoldings(streamOf(principal.userId)).pipe(
+      Effect.provideService(SqlClient.SqlClient, sql),
+      storeUnavailable
+    )
+    return yield* Effect.forEach(positions, value)
+  })
+
+  /** A page of the stream, newest first, read from the store (never the whole stream). */
+  const history = (principal: Principal, limit: number, cursor: string | undefined) =>
+    Effect.gen(function*() {
+      const streamId = streamOf(principal.userId)
+      const scope = `history:${streamId}`
+      const before = yield* cursors.decode(scope, cursor)
+      const page = yield* store.readPage(streamId, before === undefined ? undefined : Number(before[0]), limit + 1).pipe(storeUnavailable)
+      const items = page.events.slice(0, limit)
+      return {
+        total: page.total,
+        next_cursor: page.events.length > limit ? yield* cursors.encode(scope, [items[items.length - 1]!.version]) : null,
+        items: items.map(toEventRecord)
+      }
+    })
+
+  /** Every event of the stream (for views that sum over all of it): the stream cache's prefix plus what is new. */
+  const events = (principal: Principal) => store.readStream(streamOf(principal.userId)).pipe(storeUnavailable)
+
+  return { holdings, history, events }
+}
+
 export class Portfolio extends Context.Service<Portfolio, {
   readonly record: (principal: Principal, command: Command, options: RecordOptions) => Effect.Effect<typeof RecordResult.Type, RecordError>
   readonly holdings: (principal: Principal) => Effect.Effect<ReadonlyArray<typeof Holding.Type>, SourceUnavailable>
@@ -77,165 +262,13 @@ export class Portfolio extends Context.Service<Portfolio, {
     Portfolio,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const cursors = yield* Cursors
       const store = yield* EventStore
-      const writer = yield* LedgerWriter
-      const quotes = yield* Quotes
-      const filings = yield* Filings
-      const market = yield* MarketFacts
-      // Writers to one stream in this process queue behind a striped lock, so
-      // they rarely collide; the expected-version check in the database still
-      // decides between processes (and is what a conflict retry relies on).
-      const stripes = yield* Effect.forEach(Array.from({ length: 64 }), () => Semaphore.make(1))
-      const stripeOf = (streamId: string) => {
-        let h = 0
-        for (let i = 0; i < streamId.length; i++) h = (h * 31 + streamId.charCodeAt(i)) | 0
-        return stripes[Math.abs(h) % stripes.length]!
+      const value = valueWith(yield* Quotes)
+      const deps: WriteDeps = { sql, store, writer: yield* LedgerWriter, market: yield* MarketFacts, filings: yield* Filings, value }
+      return {
+        record: makeRecord(deps, yield* stripedLocks),
+        ...readsOf(sql, yield* Cursors, store, value)
       }
-
-      const mayRead = (principal: Principal) => effectiveGrants(principal).includes("portfolio:read")
-
-      /** The event, and the holding it touched when the caller may read holdings and this is not a replay. */
-      const respond = (event: StoredEvent, positions: ReadonlyArray<Position>, principal: Principal, replayed: boolean) =>
-        Effect.gen(function*() {
-          const symbol = "symbol" in event.event && event.event.symbol !== "" ? event.event.symbol : undefined
-          const position = symbol && mayRead(principal) && !replayed ? positions.find((p) => p.symbol === symbol) : undefined
-          return {
-            event: toEventRecord(event),
-            ...(position ? { holding: yield* value(position) } : {}),
-            flags: event.event.type === "TradeRecorded" ? event.event.flags : [],
-            replayed
-          } satisfies typeof RecordResult.Type
-        })
-
-      /** An earlier request with this key: the original event only, or 409 for another body. */
-      const lookupIdempotent = (principal: Principal, key: string, requestHash: string) =>
-        Effect.gen(function*() {
-          const userId = principal.userId
-          const rows = yield* sql<{ request_hash: string; event_id: string; version: number | null }>`
-            SELECT request_hash, event_id, version FROM idempotency WHERE user_id = ${userId} AND key = ${key}`.pipe(storeUnavailable)
-          const hit = rows[0]
-          if (hit === undefined) return undefined
-          if (hit.request_hash !== requestHash) {
-            return yield* new IdempotencyMismatch({ message: `Idempotency-Key ${key} was used before with a different body` })
-          }
-          const event = yield* store.readEvent(streamOf(userId), hit.event_id, hit.version).pipe(storeUnavailable)
-          if (event === undefined) return yield* Effect.die(new Error(`idempotency record points at a missing event ${hit.event_id}`))
-          return yield* respond(event, [], principal, true)
-        })
-
-      /** The market facts a command is decided with (asked of the market, never read from its tables here). */
-      const factsFor = (command: Command, today: string) =>
-        Effect.gen(function*() {
-          const base: DeciderContext = { today, isTradingDay, settlementDate }
-          if (command.kind === "buy" || command.kind === "sell") return { ...base, ...(yield* market.trade(command.symbol, command.trade_date)) }
-          if ((command.kind === "dividend" || command.kind === "bonus") && command.book_closure_from === undefined) {
-            const kind = command.kind === "bonus" ? "bonus" : "cash"
-            return { ...base, bookClosure: yield* market.bookClosure(command.symbol, kind, command.trade_date) }
-          }
-          return base
-        })
-
-      const attempt = (principal: Principal, command: Command, options: RecordOptions, requestHash: string) =>
-        Effect.gen(function*() {
-          const streamId = streamOf(principal.userId)
-          if (options.idempotencyKey) {
-            const previous = yield* lookupIdempotent(principal, options.idempotencyKey, requestHash)
-            if (previous) return previous
-          }
-          const facts = yield* factsFor(command, karachiDate(yield* Clock.currentTimeMillis))
-          const written = yield* writer.write(
-            streamId,
-            command,
-            facts,
-            {
-              actor_key_id: principal.keyId,
-              request_id: options.requestId,
-              client_request_id: options.clientRequestId,
-              idempotency_key: options.idempotencyKey
-            },
-            options.idempotencyKey ? { user_id: principal.userId, key: options.idempotencyKey, request_hash: requestHash } : undefined
-          )
-          if (written._tag === "Rejected") return yield* new InvalidRequest(written.rejection)
-          return yield* respond(written.event, written.positions, principal, false)
-        })
-
-      const record = Effect.fn("Portfolio.record")(function*(principal: Principal, command: Command, options: RecordOptions) {
-        const normalised: Command = "symbol" in command ? { ...command, symbol: yield* filings.requireListed(command.symbol) } : command
-        const requestHash = sha256(canonicalJson(normalised))
-        return yield* stripeOf(streamOf(principal.userId)).withPermit(attempt(principal, normalised, options, requestHash)).pipe(
-          // Decide against fresh state and try again when another writer got there first.
-          Effect.retry({
-            while: (e) => e instanceof ConcurrencyConflict,
-            times: 1000,
-            schedule: Schedule.jittered(Schedule.spaced("1 millis"))
-          }),
-          Effect.catchTag("ConcurrencyConflict", () =>
-            Effect.die(new Internal({ message: "the portfolio was too busy to record this; try again" }))),
-          Effect.catchTag("SqlError", (e) =>
-            Effect.logError({ msg: "ledger write failed", error: e.message }).pipe(
-              // The store could not be reached: a 503 the client may retry (with its Idempotency-Key, a retry of a
-              // write that did commit returns the original event). Any other refusal is a defect.
-              Effect.andThen(e.cause._tag === "ConnectionError"
-                ? Effect.fail(new SourceUnavailable({ message: "the store did not answer; retry with the same Idempotency-Key" }))
-                : Effect.die(new Internal({ message: "the store refused the write; nothing was recorded" })))
-            ))
-        )
-      })
-
-      const value = (p: Position) =>
-        Effect.gen(function*() {
-          const quote = p.quantity > 0 ? yield* quotes.latest(p.symbol) : undefined
-          const marketValue = quote ? Math.round(p.quantity * quote.price * 100) / 100 : undefined
-          return {
-            symbol: p.symbol,
-            quantity: p.quantity,
-            ...(p.quantity > 0 ? { average_cost: Math.round((p.cost / p.quantity) * 10_000) / 10_000 } : {}),
-            cost: p.cost,
-            ...(quote && marketValue !== undefined
-              ? {
-                market_price: quote.price,
-                market_value: marketValue,
-                unrealized_pnl: Math.round((marketValue - p.cost) * 100) / 100,
-                quote_as_of: quote.as_of,
-                quote_stale: quote.stale
-              }
-              : {}),
-            realized_pnl: p.realized_pnl,
-            dividends_gross: p.dividends_gross,
-            dividends_net: p.dividends_net,
-            tax_withheld: p.tax_withheld,
-            fractional_entitlements: p.fractional_entitlements
-          } satisfies typeof Holding.Type
-        })
-
-      const holdings = Effect.fn("Portfolio.holdings")(function*(principal: Principal) {
-        const positions = yield* readHoldings(streamOf(principal.userId)).pipe(
-          Effect.provideService(SqlClient.SqlClient, sql),
-          storeUnavailable
-        )
-        return yield* Effect.forEach(positions, value)
-      })
-
-      /** A page of the stream, newest first, read from the store (never the whole stream). */
-      const history = (principal: Principal, limit: number, cursor: string | undefined) =>
-        Effect.gen(function*() {
-          const streamId = streamOf(principal.userId)
-          const scope = `history:${streamId}`
-          const before = yield* cursors.decode(scope, cursor)
-          const page = yield* store.readPage(streamId, before === undefined ? undefined : Number(before[0]), limit + 1).pipe(storeUnavailable)
-          const items = page.events.slice(0, limit)
-          return {
-            total: page.total,
-            next_cursor: page.events.length > limit ? yield* cursors.encode(scope, [items[items.length - 1]!.version]) : null,
-            items: items.map(toEventRecord)
-          }
-        })
-
-      /** Every event of the stream (for views that sum over all of it): the stream cache's prefix plus what is new. */
-      const events = (principal: Principal) => store.readStream(streamOf(principal.userId)).pipe(storeUnavailable)
-
-      return { record, holdings, history, events }
     })
   )
 }

@@ -58,6 +58,76 @@ export const totalsOf = (holdings: ReadonlyArray<typeof Holding.Type>) => {
   }
 }
 
+/**
+ * Time-weighted returns over the standard periods, at recorded closes from
+ * two weeks before the first trade (the return's first day needs the close before it).
+ */
+const returnsOf = (prices: typeof Prices.Service, symbols: ReadonlyArray<string>, events: ReadonlyArray<StoredEvent>) =>
+  Effect.gen(function*() {
+    const first = events.reduce<string | undefined>((m, e) => (m === undefined || e.effective_date < m ? e.effective_date : m), undefined)
+    const since = first ? addDays(first, -14) : "9999-12-31"
+    const closes = new Map(yield* Effect.forEach(symbols, (symbol) => Effect.map(prices.closes(symbol, since), (rows) => [symbol, rows] as const)))
+    const end = [...closes.values()].flatMap((rows) => rows.map((r) => r.date)).sort().pop()
+    return { end, periods: end ? periodReturns(toEntries(events), closes, end) : [] }
+  })
+
+/** Dividends received, gross and net of the tax withheld. */
+const dividendIncome = (items: ReadonlyArray<typeof Holding.Type>) => ({
+  gross: cents(items.reduce((s, h) => s + h.dividends_gross, 0)),
+  net: cents(items.reduce((s, h) => s + h.dividends_net, 0)),
+  tax_withheld: cents(items.reduce((s, h) => s + h.tax_withheld, 0)),
+  tax_note: NET_OF_TAX_NOTE
+})
+
+/** The parts of the analysis that cannot be given, and why. */
+const unavailableParts = (hasReturns: boolean, hasHoldings: boolean, costWeights: boolean) => [
+  {
+    part: "benchmark returns",
+    reason: "KSE-100 returns over the same periods need index level history, which the service does not hold " +
+      "(index levels are current only)"
+  },
+  ...(!hasReturns && hasHoldings ? [{ part: "returns", reason: "a holding has no recorded close in the period, so the return is unknown" }] : []),
+  ...(costWeights ? [{ part: "market-value weights", reason: "not every open position has a known quote; weights use cost" }] : [])
+]
+
+/** GET /v1/me/analyze: allocation against the KSE-100's sectors, returns and dividend income. */
+const analyzeWith = (
+  portfolio: typeof Portfolio.Service,
+  prices: typeof Prices.Service,
+  market: typeof MarketFacts.Service,
+  sources: typeof Sources.Service
+) =>
+  Effect.fn("PortfolioViews.analyze")(function*(p: Principal) {
+  const items = yield* portfolio.holdings(p)
+  const symbols = items.map((h) => h.symbol)
+  const events = yield* portfolio.events(p)
+  const { end, periods } = yield* returnsOf(prices, symbols, events)
+  const { meta, sectors: index } = yield* market.index(symbols)
+  const bySymbol = new Map(meta.map((m) => [m.symbol, m]))
+  const a = analyse(
+    items.filter((h) => h.quantity > 0).map((h) => ({
+      symbol: h.symbol,
+      sector: bySymbol.get(h.symbol)?.sector_name ?? undefined,
+      cost: h.cost,
+      market_value: h.market_value,
+      in_kse100: bySymbol.get(h.symbol)?.kse100 === true
+    })),
+    index.map((i) => ({ sector: i.sector, weight_pct: i.weight }))
+  )
+  return {
+    portfolio: streamOf(p.userId),
+    benchmark: "KSE-100 constituents" as const,
+    ...a,
+    dividend_income: dividendIncome(items),
+    ...(periods.length > 0 && end
+      ? { returns: { basis: "time-weighted, daily chain-linked at recorded closes, dividends (net) included; fees in cost", to: end, periods } }
+      : {}),
+    unavailable: unavailableParts(periods.length > 0, items.length > 0, a.weight_basis === "cost"),
+    sources: yield* sources.of(["index_kse100", "universe"])
+  }
+})
+
+
 export class PortfolioViews extends Context.Service<PortfolioViews, {
   readonly holdings: (p: Principal) => Effect.Effect<typeof Holdings.Type, SourceUnavailable>
   readonly portfolio: (p: Principal, limit: number, cursor: string | undefined) => Effect.Effect<typeof PortfolioView.Type, InvalidRequest | SourceUnavailable>
@@ -98,58 +168,7 @@ export class PortfolioViews extends Context.Service<PortfolioViews, {
         }
       })
 
-      const analyze = Effect.fn("PortfolioViews.analyze")(function*(p: Principal) {
-        const items = yield* portfolio.holdings(p)
-        const symbols = items.map((h) => h.symbol)
-        const events = yield* portfolio.events(p)
-        const entries = toEntries(events)
-        const first = events.reduce<string | undefined>((m, e) => (m === undefined || e.effective_date < m ? e.effective_date : m), undefined)
-        // Closes from two weeks before the first trade: the return's first day needs the close before it.
-        const since = first ? addDays(first, -14) : "9999-12-31"
-        const closes = new Map(yield* Effect.forEach(symbols, (symbol) => Effect.map(prices.closes(symbol, since), (rows) => [symbol, rows] as const)))
-        const end = [...closes.values()].flatMap((rows) => rows.map((r) => r.date)).sort().pop()
-        const periods = end ? periodReturns(entries, closes, end) : []
-        const { meta, sectors: index } = yield* market.index(symbols)
-        const bySymbol = new Map(meta.map((m) => [m.symbol, m]))
-        const a = analyse(
-          items.filter((h) => h.quantity > 0).map((h) => ({
-            symbol: h.symbol,
-            sector: bySymbol.get(h.symbol)?.sector_name ?? undefined,
-            cost: h.cost,
-            market_value: h.market_value,
-            in_kse100: bySymbol.get(h.symbol)?.kse100 === true
-          })),
-          index.map((i) => ({ sector: i.sector, weight_pct: i.weight }))
-        )
-        return {
-          portfolio: streamOf(p.userId),
-          benchmark: "KSE-100 constituents" as const,
-          ...a,
-          dividend_income: {
-            gross: cents(items.reduce((s, h) => s + h.dividends_gross, 0)),
-            net: cents(items.reduce((s, h) => s + h.dividends_net, 0)),
-            tax_withheld: cents(items.reduce((s, h) => s + h.tax_withheld, 0)),
-            tax_note: NET_OF_TAX_NOTE
-          },
-          ...(periods.length > 0 && end
-            ? { returns: { basis: "time-weighted, daily chain-linked at recorded closes, dividends (net) included; fees in cost", to: end, periods } }
-            : {}),
-          unavailable: [
-            {
-              part: "benchmark returns",
-              reason: "KSE-100 returns over the same periods need index level history, which the service does not hold " +
-                "(index levels are current only)"
-            },
-            ...(periods.length === 0 && items.length > 0
-              ? [{ part: "returns", reason: "a holding has no recorded close in the period, so the return is unknown" }]
-              : []),
-            ...(a.weight_basis === "cost"
-              ? [{ part: "market-value weights", reason: "not every open position has a known quote; weights use cost" }]
-              : [])
-          ],
-          sources: yield* sources.of(["index_kse100", "universe"])
-        }
-      })
+      const analyze = analyzeWith(portfolio, prices, market, sources)
 
       return { holdings, portfolio: view, analyze }
     })
