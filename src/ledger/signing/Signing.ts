@@ -87,6 +87,146 @@ const fromRow = (r: typeof CheckpointRows.Type[number]): SignedCheckpoint & { re
 
 export type SignatureCheck = (keyId: string, bytes: string, signature: string) => boolean | "unknown key"
 
+type Config = typeof AppConfig.Service
+/** The signing key: its private and public halves and its id. */
+interface SigningKey {
+  readonly privateKey: KeyObject
+  readonly publicKey: KeyObject
+  readonly keyId: string
+}
+
+/** The configured private key, else (embedded) the one kept in the data directory, else a key of this process. */
+const loadPrivateKey = (config: Config, embedded: boolean) =>
+  Effect.gen(function*() {
+    if (Option.isSome(config.ledgerSigningKey)) return createPrivateKey(Redacted.value(config.ledgerSigningKey.value))
+    if (Option.isSome(config.ledgerSigningKeyFile)) return createPrivateKey(readFileSync(config.ledgerSigningKeyFile.value, "utf8"))
+    const generate = () => generateKeyPairSync("ed25519").privateKey
+    if (!embedded) {
+      yield* Effect.logWarning({ msg: "no LEDGER_SIGNING_KEY(_FILE) configured: checkpoints are signed with a key of this process" })
+      return generate()
+    }
+    const path = join(config.dataDir, KEY_FILE)
+    if (existsSync(path)) return createPrivateKey(readFileSync(path, "utf8"))
+    const key = generate()
+    mkdirSync(config.dataDir, { recursive: true })
+    writeFileSync(path, key.export({ type: "pkcs8", format: "pem" }), { mode: 0o600, flag: "wx" })
+    return key
+  })
+
+/** The signing key, made or read once and recorded in signing_keys. */
+const signingKeyOnce = (sql: SqlClient.SqlClient, config: Config, embedded: boolean) =>
+  Effect.cached(Effect.gen(function*() {
+    const privateKey = yield* Effect.try(() => loadPrivateKey(config, embedded)).pipe(Effect.flatten, Effect.orDie)
+    if (privateKey.asymmetricKeyType !== "ed25519") {
+      return yield* Effect.die(new Error("the ledger signing key must be an Ed25519 private key (PEM, PKCS#8)"))
+    }
+    const publicKey = createPublicKey(privateKey)
+    const keyId = keyIdOf(publicKey)
+    const now = new Date(yield* Clock.currentTimeMillis).toISOString()
+    yield* sql`INSERT INTO signing_keys (key_id, public_key_pem, first_used_at)
+               VALUES (${keyId}, ${String(publicKey.export({ type: "spki", format: "pem" }))}, ${now}::timestamptz)
+               ON CONFLICT (key_id) DO NOTHING`
+    return { privateKey, publicKey, keyId }
+  }))
+
+/** The pinned keys and the signing key's own: never the database's list. */
+const trustedKeysOnce = (config: Config, current: Effect.Effect<SigningKey, SqlError.SqlError>) =>
+  Effect.cached(Effect.gen(function*() {
+    const pinned = Option.isSome(config.ledgerTrustedKeys)
+      ? config.ledgerTrustedKeys.value
+      : Option.isSome(config.ledgerTrustedKeysFile)
+      ? yield* Effect.try(() => readFileSync(config.ledgerTrustedKeysFile.pipe(Option.getOrThrow), "utf8")).pipe(Effect.orDie)
+      : ""
+    const keys = new Map(yield* Effect.try(() => publicKeysFromPem(pinned)).pipe(Effect.orDie))
+    const own = yield* current
+    keys.set(own.keyId, own.publicKey)
+    return keys as ReadonlyMap<string, KeyObject>
+  }))
+
+
+/** A stream's checkpoint: the standing one while the head has not moved, else a new one signed and stored. */
+const makeCheckpoint = (sql: SqlClient.SqlClient, current: Effect.Effect<SigningKey, SqlError.SqlError>) => {
+  const latestOf = (streamId: string) =>
+    Effect.flatMap(
+      sql.unsafe(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE stream_id = $1 ORDER BY version DESC, id DESC LIMIT 1`, [streamId]),
+      Schema.decodeUnknownEffect(CheckpointRows)
+    ).pipe(Effect.orDie, Effect.map((rows) => (rows[0] ? fromRow(rows[0]) : undefined)))
+
+  const checkpoint = Effect.fn("LedgerSigner.checkpoint")(function*(streamId: string) {
+    const key = yield* current
+    const heads = yield* Effect.flatMap(
+      sql`SELECT version, hash FROM events WHERE stream_id = ${streamId} ORDER BY version DESC LIMIT 1`,
+      Schema.decodeUnknownEffect(HeadRows)
+    ).pipe(Effect.orDie)
+    const head = heads[0]
+    if (head === undefined) return yield* new DataNotFound({ message: `stream ${streamId} has no events yet: nothing to sign` })
+    // The head has not moved since the latest checkpoint this key signed (and that one verifies): it stands.
+    const latest = yield* latestOf(streamId)
+    if (
+      latest !== undefined && latest.version === head.version && latest.head_hash === head.hash && latest.key_id === key.keyId &&
+      checkCheckpoint(latest, () => head.hash, verifyWith(new Map([[key.keyId, key.publicKey]]))) === undefined
+    ) {
+      const { id: _, ...signedCheckpoint } = latest
+      return signedCheckpoint
+    }
+    const body = {
+      format: CHECKPOINT_FORMAT,
+      stream_id: streamId,
+      version: head.version,
+      head_hash: head.hash,
+      signed_at: new Date(yield* Clock.currentTimeMillis).toISOString(),
+      key_id: key.keyId
+    } as const
+    const signed = checkpointBytes(body)
+    const signature = sign(null, Buffer.from(signed, "utf8"), key.privateKey).toString("base64")
+    yield* sql`INSERT INTO checkpoints (stream_id, version, key_id, signed, signature, signed_at)
+               VALUES (${streamId}, ${head.version}, ${key.keyId}, ${signed}, ${signature}, ${body.signed_at}::timestamptz)`
+    return { ...body, signed, signature }
+  })
+
+  return checkpoint
+}
+
+/** The keys a verifier trusts, with when each was first used here. */
+const makePublicKeys = (sql: SqlClient.SqlClient, current: Effect.Effect<SigningKey, SqlError.SqlError>, trusted: Effect.Effect<ReadonlyMap<string, KeyObject>, SqlError.SqlError>) =>
+  Effect.fn("LedgerSigner.publicKeys")(function*() {
+    const key = yield* current
+    const keys = yield* trusted
+    const rows = yield* Effect.flatMap(
+      sql.unsafe(`SELECT key_id, ${iso("first_used_at")} AS first_used_at FROM signing_keys`),
+      Schema.decodeUnknownEffect(KeyRows)
+    ).pipe(Effect.orDie)
+    const firstUsed = new Map(rows.map((r) => [r.key_id, r.first_used_at]))
+    return [...keys].map(([keyId, publicKey]) => ({
+      key_id: keyId,
+      algorithm: "Ed25519" as const,
+      public_key_pem: String(publicKey.export({ type: "spki", format: "pem" })),
+      ...(firstUsed.has(keyId) ? { first_used_at: firstUsed.get(keyId)! } : {}),
+      current: keyId === key.keyId
+    })).sort((a, b) => (a.first_used_at ?? "~").localeCompare(b.first_used_at ?? "~") || a.key_id.localeCompare(b.key_id))
+  })()
+
+
+/** Stored checkpoints: all of them, or a stream's after a given id. */
+const checkpointReads = (sql: SqlClient.SqlClient) => {
+  const readCheckpoints = (where: string, params: ReadonlyArray<unknown>) =>
+    Effect.flatMap(
+      sql.unsafe(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints ${where} ORDER BY id`, params),
+      Schema.decodeUnknownEffect(CheckpointRows)
+    ).pipe(Effect.orDie, Effect.map((rows) => rows.map(fromRow)))
+
+  const allCheckpoints = Effect.fn("LedgerSigner.allCheckpoints")(function*() {
+    const rows = yield* readCheckpoints("", [])
+    return rows.map(({ id: _, ...c }) => c)
+  })()
+
+  const checkpointsOf = Effect.fn("LedgerSigner.checkpointsOf")(function*(streamId: string, afterId: string) {
+    return yield* readCheckpoints("WHERE stream_id = $1 AND id > $2::bigint", [streamId, afterId])
+  })
+
+  return { allCheckpoints, checkpointsOf }
+}
+
 export class LedgerSigner extends Context.Service<LedgerSigner, {
   /** The stream's checkpoint at its current head: the latest one when the head has not moved, else a new one. DATA_NOT_FOUND for an empty stream. */
   readonly checkpoint: (streamId: string) => Effect.Effect<SignedCheckpoint, DataNotFound | SqlError.SqlError>
@@ -106,126 +246,18 @@ export class LedgerSigner extends Context.Service<LedgerSigner, {
       const config = yield* AppConfig
       const database = yield* Effect.serviceOption(Database)
       const embedded = Option.isSome(database) && database.value.mode === "embedded"
-
-      const loadPrivate = Effect.gen(function*() {
-        if (Option.isSome(config.ledgerSigningKey)) return createPrivateKey(Redacted.value(config.ledgerSigningKey.value))
-        if (Option.isSome(config.ledgerSigningKeyFile)) return createPrivateKey(readFileSync(config.ledgerSigningKeyFile.value, "utf8"))
-        const generate = () => generateKeyPairSync("ed25519").privateKey
-        if (!embedded) {
-          yield* Effect.logWarning({ msg: "no LEDGER_SIGNING_KEY(_FILE) configured: checkpoints are signed with a key of this process" })
-          return generate()
-        }
-        const path = join(config.dataDir, KEY_FILE)
-        if (existsSync(path)) return createPrivateKey(readFileSync(path, "utf8"))
-        const key = generate()
-        mkdirSync(config.dataDir, { recursive: true })
-        writeFileSync(path, key.export({ type: "pkcs8", format: "pem" }), { mode: 0o600, flag: "wx" })
-        return key
-      })
-
       // On first use: a process that never signs never reads or makes a key.
-      const current = yield* Effect.cached(Effect.gen(function*() {
-        const privateKey = yield* Effect.try(() => loadPrivate).pipe(Effect.flatten, Effect.orDie)
-        if (privateKey.asymmetricKeyType !== "ed25519") {
-          return yield* Effect.die(new Error("the ledger signing key must be an Ed25519 private key (PEM, PKCS#8)"))
-        }
-        const publicKey = createPublicKey(privateKey)
-        const keyId = keyIdOf(publicKey)
-        const now = new Date(yield* Clock.currentTimeMillis).toISOString()
-        yield* sql`INSERT INTO signing_keys (key_id, public_key_pem, first_used_at)
-                   VALUES (${keyId}, ${String(publicKey.export({ type: "spki", format: "pem" }))}, ${now}::timestamptz)
-                   ON CONFLICT (key_id) DO NOTHING`
-        return { privateKey, publicKey, keyId }
-      }))
-
-      /** The pinned keys and the signing key's own: never the database's list. */
-      const trusted = yield* Effect.cached(Effect.gen(function*() {
-        const pinned = Option.isSome(config.ledgerTrustedKeys)
-          ? config.ledgerTrustedKeys.value
-          : Option.isSome(config.ledgerTrustedKeysFile)
-          ? yield* Effect.try(() => readFileSync(config.ledgerTrustedKeysFile.pipe(Option.getOrThrow), "utf8")).pipe(Effect.orDie)
-          : ""
-        const keys = new Map(yield* Effect.try(() => publicKeysFromPem(pinned)).pipe(Effect.orDie))
-        const own = yield* current
-        keys.set(own.keyId, own.publicKey)
-        return keys as ReadonlyMap<string, KeyObject>
-      }))
-
+      const current = yield* signingKeyOnce(sql, config, embedded)
+      const trusted = yield* trustedKeysOnce(config, current)
       const verifier = Effect.fn("LedgerSigner.verifier")(function*() {
         return verifyWith(yield* trusted)
       })()
-
-      const latestOf = (streamId: string) =>
-        Effect.flatMap(
-          sql.unsafe(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE stream_id = $1 ORDER BY version DESC, id DESC LIMIT 1`, [streamId]),
-          Schema.decodeUnknownEffect(CheckpointRows)
-        ).pipe(Effect.orDie, Effect.map((rows) => (rows[0] ? fromRow(rows[0]) : undefined)))
-
-      const checkpoint = Effect.fn("LedgerSigner.checkpoint")(function*(streamId: string) {
-        const key = yield* current
-        const heads = yield* Effect.flatMap(
-          sql`SELECT version, hash FROM events WHERE stream_id = ${streamId} ORDER BY version DESC LIMIT 1`,
-          Schema.decodeUnknownEffect(HeadRows)
-        ).pipe(Effect.orDie)
-        const head = heads[0]
-        if (head === undefined) return yield* new DataNotFound({ message: `stream ${streamId} has no events yet: nothing to sign` })
-        // The head has not moved since the latest checkpoint this key signed (and that one verifies): it stands.
-        const latest = yield* latestOf(streamId)
-        if (
-          latest !== undefined && latest.version === head.version && latest.head_hash === head.hash && latest.key_id === key.keyId &&
-          checkCheckpoint(latest, () => head.hash, verifyWith(new Map([[key.keyId, key.publicKey]]))) === undefined
-        ) {
-          const { id: _, ...signedCheckpoint } = latest
-          return signedCheckpoint
-        }
-        const body = {
-          format: CHECKPOINT_FORMAT,
-          stream_id: streamId,
-          version: head.version,
-          head_hash: head.hash,
-          signed_at: new Date(yield* Clock.currentTimeMillis).toISOString(),
-          key_id: key.keyId
-        } as const
-        const signed = checkpointBytes(body)
-        const signature = sign(null, Buffer.from(signed, "utf8"), key.privateKey).toString("base64")
-        yield* sql`INSERT INTO checkpoints (stream_id, version, key_id, signed, signature, signed_at)
-                   VALUES (${streamId}, ${head.version}, ${key.keyId}, ${signed}, ${signature}, ${body.signed_at}::timestamptz)`
-        return { ...body, signed, signature }
-      })
-
-      const publicKeys = Effect.fn("LedgerSigner.publicKeys")(function*() {
-        const key = yield* current
-        const keys = yield* trusted
-        const rows = yield* Effect.flatMap(
-          sql.unsafe(`SELECT key_id, ${iso("first_used_at")} AS first_used_at FROM signing_keys`),
-          Schema.decodeUnknownEffect(KeyRows)
-        ).pipe(Effect.orDie)
-        const firstUsed = new Map(rows.map((r) => [r.key_id, r.first_used_at]))
-        return [...keys].map(([keyId, publicKey]) => ({
-          key_id: keyId,
-          algorithm: "Ed25519" as const,
-          public_key_pem: String(publicKey.export({ type: "spki", format: "pem" })),
-          ...(firstUsed.has(keyId) ? { first_used_at: firstUsed.get(keyId)! } : {}),
-          current: keyId === key.keyId
-        })).sort((a, b) => (a.first_used_at ?? "~").localeCompare(b.first_used_at ?? "~") || a.key_id.localeCompare(b.key_id))
-      })()
-
-      const readCheckpoints = (where: string, params: ReadonlyArray<unknown>) =>
-        Effect.flatMap(
-          sql.unsafe(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints ${where} ORDER BY id`, params),
-          Schema.decodeUnknownEffect(CheckpointRows)
-        ).pipe(Effect.orDie, Effect.map((rows) => rows.map(fromRow)))
-
-      const allCheckpoints = Effect.fn("LedgerSigner.allCheckpoints")(function*() {
-        const rows = yield* readCheckpoints("", [])
-        return rows.map(({ id: _, ...c }) => c)
-      })()
-
-      const checkpointsOf = Effect.fn("LedgerSigner.checkpointsOf")(function*(streamId: string, afterId: string) {
-        return yield* readCheckpoints("WHERE stream_id = $1 AND id > $2::bigint", [streamId, afterId])
-      })
-
-      return { checkpoint, publicKeys, verifier, allCheckpoints, checkpointsOf }
+      return {
+        checkpoint: makeCheckpoint(sql, current),
+        publicKeys: makePublicKeys(sql, current, trusted),
+        verifier,
+        ...checkpointReads(sql)
+      }
     })
   )
 }
