@@ -33,9 +33,12 @@ import { canonicalJson, chainInputV2, GENESIS } from "../../../domain/ledger/Cha
 import { effectiveDate, type LedgerEvent, type StoredEvent } from "../../../domain/ledger/Events.ts"
 import type { Position } from "../../../domain/ledger/Decider.ts"
 import { makeGroupCommit } from "./GroupCommit.ts"
+
+type GroupCommit = Effect.Success<ReturnType<typeof makeGroupCommit>>
 import { holdingsUpsert } from "../portfolio/Projection.ts"
 import { StreamCache } from "./StreamCache.ts"
-import { COLUMNS, decodeStored, type EventRow, eventRows, rowBytes, toStored } from "./StoredRows.ts"
+import { streamReads } from "./EventReads.ts"
+import type { EventRow } from "./StoredRows.ts"
 
 export { COLUMNS, decodeStored } from "./StoredRows.ts"
 
@@ -80,7 +83,7 @@ export interface Head {
   /** The latest effective date among its events (absent for an empty stream). */
   readonly last_effective?: string | undefined
 }
-export const EMPTY_HEAD: Head = { version: 0, hash: GENESIS }
+export { EMPTY_HEAD } from "./EventReads.ts"
 
 export interface AppendOptions {
   /** The positions the append changed (or, with `replaceAll`, every position of the stream); same statement. */
@@ -133,6 +136,73 @@ const draftsOf = (streamId: string, from: Head, events: ReadonlyArray<LedgerEven
   return { drafts, head: { version: from.version + drafts.length, hash: prev, last_effective: lastEffective } satisfies Head }
 }
 
+/** Several events, an idempotency record or a replacement: one APPEND statement; a unique violation is a conflict. */
+const appendMany = (
+  sql: SqlClient.SqlClient,
+  streamId: string,
+  drafts: ReturnType<typeof draftsOf>["drafts"],
+  metadataJson: string,
+  now: string,
+  nextVersion: number,
+  options: AppendOptions | undefined,
+  conflict: ConcurrencyConflict
+) =>
+  sql.unsafe<{ position: string }>(APPEND, [
+    JSON.stringify(drafts.map(omitEvent)),
+    streamId,
+    metadataJson,
+    now,
+    options?.positions ? JSON.stringify(options.positions) : null,
+    nextVersion,
+    options?.idempotency?.user_id ?? null,
+    options?.idempotency?.key ?? null,
+    options?.idempotency?.request_hash ?? null,
+    drafts[0]?.event_id ?? null,
+    options?.replaceAll === true
+  ]).pipe(
+    Effect.catchTag("SqlError", (e): Effect.Effect<never, ConcurrencyConflict | SqlError.SqlError> =>
+      isUniqueViolation(e) ? Effect.fail(conflict) : Effect.fail(e))
+  )
+
+/** Appends a stream's events: one alone through the group commit, several (or with an idempotency record) in one statement. */
+const makeAppend = (sql: SqlClient.SqlClient, groupCommit: GroupCommit) =>
+  Effect.fn("EventStore.append")(function*(
+  streamId: string,
+  from: Head,
+  events: ReadonlyArray<LedgerEvent>,
+  metadata: EventMetadata,
+  options?: AppendOptions
+) {
+  const now = new Date(yield* Clock.currentTimeMillis).toISOString()
+  const metadataJson = canonicalJson(metadata)
+  const { drafts, head: next } = draftsOf(streamId, from, events, metadataJson, now)
+  const positions = options?.positions
+  const idem = options?.idempotency
+  const conflict = new ConcurrencyConflict({ stream_id: streamId, expected: from.version })
+  const single = drafts.length === 1 && idem === undefined && options?.replaceAll !== true
+  const rows: ReadonlyArray<{ readonly position: string }> = single
+    ? yield* Effect.flatMap(
+      groupCommit({
+        row: { ...omitEvent(drafts[0]!), stream_id: streamId, metadata_json: metadataJson, recorded_at: now },
+        positions: positions ?? []
+      }),
+      (r) => (r === "conflict" ? Effect.fail(conflict) : Effect.succeed([r]))
+    )
+    : yield* appendMany(sql, streamId, drafts, metadataJson, now, next.version, options, conflict)
+  const appended = drafts.map((d, i): StoredEvent => ({
+    position: Number(rows[i]?.position ?? 0),
+    stream_id: streamId,
+    version: d.version,
+    event_id: d.event_id,
+    recorded_at: now,
+    effective_date: d.effective_date,
+    event: d.event,
+    prev_hash: d.prev_hash,
+    hash: d.hash
+  }))
+  return { appended, head: next }
+})
+
 export class EventStore extends Context.Service<EventStore, {
   /** Every event of a stream in version order (the known prefix from a byte-bounded cache; only newer rows are read). */
   readonly readStream: (streamId: string) => Effect.Effect<ReadonlyArray<StoredEvent>, SqlError.SqlError>
@@ -176,114 +246,8 @@ export class EventStore extends Context.Service<EventStore, {
       // Streams are append-only: a cached prefix stays true; only newer versions are read.
       const cache = new StreamCache<StoredEvent>()
 
-      const selectRows = (where: string, params: ReadonlyArray<unknown>) =>
-        Effect.flatMap(sql.unsafe(`SELECT ${COLUMNS} FROM events ${where}`, params), eventRows)
-
-      const readStream = Effect.fn("EventStore.readStream")(function*(streamId: string) {
-        const known = cache.get(streamId) ?? []
-        const after = known.length > 0 ? known[known.length - 1]!.version : 0
-        const rows = yield* selectRows(`WHERE stream_id = $1 AND version > $2 ORDER BY version`, [streamId, after])
-        if (rows.length === 0) return known
-        const fresh = yield* decodeStored(rows)
-        const all = [...known, ...fresh]
-        cache.set(streamId, all, rows.reduce((n, r) => n + rowBytes(r), 0))
-        return all
-      })
-
-      const head = Effect.fn("EventStore.head")(function*(streamId: string) {
-        const rows = yield* sql.unsafe<{ version: number; hash: string; last_effective: string }>(
-          `SELECT version, hash, last_effective::text AS last_effective FROM events WHERE stream_id = $1 ORDER BY version DESC LIMIT 1`,
-          [streamId]
-        )
-        const last = rows[0]
-        return last ? { version: last.version, hash: last.hash, last_effective: last.last_effective } : EMPTY_HEAD
-      })
-
-      const readPage = Effect.fn("EventStore.readPage")(function*(streamId: string, beforeVersion: number | undefined, limit: number) {
-        const rows = yield* selectRows(
-          `WHERE stream_id = $1 AND version < $2 ORDER BY version DESC LIMIT ${Math.max(1, Math.floor(limit))}`,
-          [streamId, beforeVersion ?? 2_147_483_647]
-        )
-        const total = beforeVersion === undefined ? (rows[0]?.version ?? 0) : (yield* head(streamId)).version
-        return { events: yield* decodeStored(rows), total }
-      })
-
-      const readEvent = Effect.fn("EventStore.readEvent")(function*(streamId: string, eventId: string, version?: number | null) {
-        const rows = typeof version === "number"
-          ? yield* selectRows(`WHERE stream_id = $1 AND version = $2 AND event_id = $3`, [streamId, version, eventId])
-          : yield* selectRows(`WHERE stream_id = $1 AND event_id = $2`, [streamId, eventId])
-        return rows[0] ? toStored(rows[0]) : undefined
-      })
-
-      const append = Effect.fn("EventStore.append")(function*(
-        streamId: string,
-        from: Head,
-        events: ReadonlyArray<LedgerEvent>,
-        metadata: EventMetadata,
-        options?: AppendOptions
-      ) {
-        const now = new Date(yield* Clock.currentTimeMillis).toISOString()
-        const metadataJson = canonicalJson(metadata)
-        const { drafts, head: next } = draftsOf(streamId, from, events, metadataJson, now)
-        const positions = options?.positions
-        const idem = options?.idempotency
-        const conflict = new ConcurrencyConflict({ stream_id: streamId, expected: from.version })
-        const single = drafts.length === 1 && idem === undefined && options?.replaceAll !== true
-        const rows: ReadonlyArray<{ readonly position: string }> = single
-          ? yield* Effect.flatMap(
-            groupCommit({
-              row: { ...omitEvent(drafts[0]!), stream_id: streamId, metadata_json: metadataJson, recorded_at: now },
-              positions: positions ?? []
-            }),
-            (r) => (r === "conflict" ? Effect.fail(conflict) : Effect.succeed([r]))
-          )
-          : yield* sql.unsafe<{ position: string }>(APPEND, [
-            JSON.stringify(drafts.map(omitEvent)),
-            streamId,
-            metadataJson,
-            now,
-            positions ? JSON.stringify(positions) : null,
-            next.version,
-            idem?.user_id ?? null,
-            idem?.key ?? null,
-            idem?.request_hash ?? null,
-            drafts[0]?.event_id ?? null,
-            options?.replaceAll === true
-          ]).pipe(
-            Effect.catchTag("SqlError", (e): Effect.Effect<never, ConcurrencyConflict | SqlError.SqlError> =>
-              isUniqueViolation(e) ? Effect.fail(conflict) : Effect.fail(e))
-          )
-        const appended = drafts.map((d, i): StoredEvent => ({
-          position: Number(rows[i]?.position ?? 0),
-          stream_id: streamId,
-          version: d.version,
-          event_id: d.event_id,
-          recorded_at: now,
-          effective_date: d.effective_date,
-          event: d.event,
-          prev_hash: d.prev_hash,
-          hash: d.hash
-        }))
-        return { appended, head: next }
-      })
-
-      const readAllRows = Effect.fn("EventStore.readAllRows")(function*(from: Checkpoint | undefined, limit: number) {
-        const rows = yield* selectRows(
-          `WHERE txn < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
-             AND (txn, position) > ($1::bigint, $2::bigint)
-           ORDER BY txn, position LIMIT ${Math.max(1, Math.floor(limit))}`,
-          [from?.tx ?? "0", from?.position ?? 0]
-        )
-        const last = rows[rows.length - 1]
-        return { rows, next: last ? { tx: last.tx, position: Number(last.position) } : from }
-      })
-
-      const readAll = Effect.fn("EventStore.readAll")(function*(from: Checkpoint | undefined, limit: number) {
-        const page = yield* readAllRows(from, limit)
-        return { events: yield* decodeStored(page.rows), next: page.next }
-      })
-
-      return { readStream, readPage, readEvent, head, append, readAllRows, readAll }
+      const append = makeAppend(sql, groupCommit)
+      return { ...streamReads(sql, cache), append }
     })
   )
 }

@@ -1,0 +1,74 @@
+/**
+ * The event store's reads: a whole stream (its known prefix from the
+ * byte-bounded cache, only newer rows read), a page of it, one event, its
+ * head, and pages of the whole ledger for catch-up readers.
+ */
+import { Effect } from "effect"
+import type { SqlClient } from "effect/sql"
+import { GENESIS } from "../../../domain/ledger/Chain.ts"
+import type { StoredEvent } from "../../../domain/ledger/Events.ts"
+import type { Checkpoint, Head } from "./EventStore.ts"
+import type { StreamCache } from "./StreamCache.ts"
+import { COLUMNS, decodeStored, eventRows, rowBytes, toStored } from "./StoredRows.ts"
+
+/** The head of a stream with no events. */
+export const EMPTY_HEAD: Head = { version: 0, hash: GENESIS }
+
+export const streamReads = (sql: SqlClient.SqlClient, cache: StreamCache<StoredEvent>) => {
+  const selectRows = (where: string, params: ReadonlyArray<unknown>) =>
+    Effect.flatMap(sql.unsafe(`SELECT ${COLUMNS} FROM events ${where}`, params), eventRows)
+
+  const readStream = Effect.fn("EventStore.readStream")(function*(streamId: string) {
+    const known = cache.get(streamId) ?? []
+    const after = known.length > 0 ? known[known.length - 1]!.version : 0
+    const rows = yield* selectRows(`WHERE stream_id = $1 AND version > $2 ORDER BY version`, [streamId, after])
+    if (rows.length === 0) return known
+    const fresh = yield* decodeStored(rows)
+    const all = [...known, ...fresh]
+    cache.set(streamId, all, rows.reduce((n, r) => n + rowBytes(r), 0))
+    return all
+  })
+
+  const head = Effect.fn("EventStore.head")(function*(streamId: string) {
+    const rows = yield* sql.unsafe<{ version: number; hash: string; last_effective: string }>(
+      `SELECT version, hash, last_effective::text AS last_effective FROM events WHERE stream_id = $1 ORDER BY version DESC LIMIT 1`,
+      [streamId]
+    )
+    const last = rows[0]
+    return last ? { version: last.version, hash: last.hash, last_effective: last.last_effective } : EMPTY_HEAD
+  })
+
+  const readPage = Effect.fn("EventStore.readPage")(function*(streamId: string, beforeVersion: number | undefined, limit: number) {
+    const rows = yield* selectRows(
+      `WHERE stream_id = $1 AND version < $2 ORDER BY version DESC LIMIT ${Math.max(1, Math.floor(limit))}`,
+      [streamId, beforeVersion ?? 2_147_483_647]
+    )
+    const total = beforeVersion === undefined ? (rows[0]?.version ?? 0) : (yield* head(streamId)).version
+    return { events: yield* decodeStored(rows), total }
+  })
+
+  const readEvent = Effect.fn("EventStore.readEvent")(function*(streamId: string, eventId: string, version?: number | null) {
+    const rows = typeof version === "number"
+      ? yield* selectRows(`WHERE stream_id = $1 AND version = $2 AND event_id = $3`, [streamId, version, eventId])
+      : yield* selectRows(`WHERE stream_id = $1 AND event_id = $2`, [streamId, eventId])
+    return rows[0] ? toStored(rows[0]) : undefined
+  })
+
+  const readAllRows = Effect.fn("EventStore.readAllRows")(function*(from: Checkpoint | undefined, limit: number) {
+    const rows = yield* selectRows(
+      `WHERE txn < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+         AND (txn, position) > ($1::bigint, $2::bigint)
+       ORDER BY txn, position LIMIT ${Math.max(1, Math.floor(limit))}`,
+      [from?.tx ?? "0", from?.position ?? 0]
+    )
+    const last = rows[rows.length - 1]
+    return { rows, next: last ? { tx: last.tx, position: Number(last.position) } : from }
+  })
+
+  const readAll = Effect.fn("EventStore.readAll")(function*(from: Checkpoint | undefined, limit: number) {
+    const page = yield* readAllRows(from, limit)
+    return { events: yield* decodeStored(page.rows), next: page.next }
+  })
+
+  return { readStream, readPage, readEvent, head, readAllRows, readAll }
+}
