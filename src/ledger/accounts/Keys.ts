@@ -77,6 +77,105 @@ const forbidManage = new Forbidden({
   message: "managing keys needs the owner's session token, or a key holding the grant keys:manage"
 })
 
+type Now = Effect.Effect<string>
+
+/** The key table: a new key's row, keys selected as records, and a new anonymous session. */
+const keyStore = (sql: SqlClient.SqlClient, now: Now) => {
+  const insertKey = (userId: string, kind: "session" | "key", grants: ReadonlyArray<Grant>, label: string | undefined, at: string) =>
+    Effect.gen(function*() {
+      const secret = newSecret(kind)
+      const id = randomUUID()
+      yield* sql`
+        INSERT INTO api_keys (id, user_id, secret_hash, prefix, kind, label, grants, created_at)
+        VALUES (${id}, ${userId}, ${sha256(secret)}, ${secret.slice(0, 10)}, ${kind}, ${label ?? null},
+                ${`{${grants.join(",")}}`}::text[], ${at}::timestamptz)`
+      return { secret, id }
+    })
+
+  const createSession = Effect.fn("Keys.createSession")(function*() {
+    const at = yield* now
+    const userId = randomUUID()
+    const token = yield* sql.withTransaction(Effect.gen(function*() {
+      yield* sql`INSERT INTO users (id, created_at) VALUES (${userId}, ${at}::timestamptz)`
+      return (yield* insertKey(userId, "session", SESSION_GRANTS, "session", at)).secret
+    }))
+    return { token, user: { id: userId, created_at: at }, grants: SESSION_GRANTS }
+  }, storeUnavailable)()
+
+  const SELECT = `SELECT id, prefix, kind, label, grants, ${iso("created_at")} AS created_at, ${iso("revoked_at")} AS revoked_at FROM api_keys`
+  const selectKeys = (where: string, params: ReadonlyArray<unknown>) =>
+    Effect.flatMap(sql.unsafe(`${SELECT} ${where}`, params), decodeKeyRows).pipe(storeUnavailable)
+  return { insertKey, createSession, selectKeys }
+}
+
+/** Key management by its owner (the session token, or a key holding keys:manage). */
+const keyManagement = (sql: SqlClient.SqlClient, now: Now, limiter: typeof RateLimiter.Service) => {
+  const { insertKey, selectKeys } = keyStore(sql, now)
+  const mustManage = (p: Principal) => (mayManageKeys(p) ? Effect.void : Effect.fail(forbidManage))
+
+  const createKey = Effect.fn("Keys.createKey")(function*(owner: Principal, grants: ReadonlyArray<Grant>, label: string | undefined) {
+      yield* mustManage(owner)
+      const unique = GRANTS.filter((g) => grants.includes(g))
+      const beyond = grantsBeyond(owner, { kind: "key", grants: unique })
+      if (beyond.length > 0) {
+        return yield* new Forbidden({ message: `a credential can never mint one with more grants than itself: it lacks ${beyond.join(", ")}` })
+      }
+      const at = yield* now
+      const { secret, id } = yield* insertKey(owner.userId, "key", unique, label, at).pipe(storeUnavailable)
+      const rows = yield* selectKeys("WHERE id = $1", [id])
+      return { ...toInfo(rows[0]!), key: secret }
+    })
+
+  const list = Effect.fn("Keys.list")((owner: Principal) =>
+    Effect.andThen(
+      mustManage(owner),
+      Effect.map(selectKeys("WHERE user_id = $1 ORDER BY created_at, id", [owner.userId]), (rows) => rows.map(toInfo))
+    ))
+
+  const revoke = Effect.fn("Keys.revoke")(function*(owner: Principal, id: string) {
+      yield* mustManage(owner)
+      const target = (yield* selectKeys("WHERE id = $1 AND user_id = $2", [id, owner.userId]))[0]
+      if (target === undefined) return yield* new DataNotFound({ message: `no key ${id} for this user` })
+      const beyond = grantsBeyond(owner, target)
+      if (beyond.length > 0) {
+        return yield* new Forbidden({ message: `a key can never revoke a credential holding more than itself: ${beyond.join(", ")}` })
+      }
+      const at = yield* now
+      yield* sql`UPDATE api_keys SET revoked_at = coalesce(revoked_at, ${at}::timestamptz) WHERE id = ${id}`.pipe(storeUnavailable)
+      // Its later requests are charged to their address again.
+      limiter.forgetKey(id)
+      return toInfo((yield* selectKeys("WHERE id = $1", [id]))[0]!)
+    })
+  return { createKey, list, revoke }
+}
+
+/** A bearer secret → its principal (marking the user seen at most hourly). */
+const makeAuthenticate = (sql: SqlClient.SqlClient) =>
+  Effect.fn("Keys.authenticate")(function*(secret: string) {
+      if (secret.length < 10 || secret.length > 200 || !/^[\x21-\x7e]+$/u.test(secret)) {
+        return yield* new Unauthorized({ message: "missing or malformed bearer credential" })
+      }
+      const digest = sha256(secret)
+      const at = yield* Clock.currentTimeMillis
+      const rows = yield* sql.unsafe(
+        `SELECT k.id, k.user_id, k.kind, k.grants, k.secret_hash, k.revoked_at IS NOT NULL AS revoked,
+                coalesce(u.last_seen_at, u.created_at) < $2::timestamptz AS stale
+         FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.secret_hash = $1`,
+        [digest, new Date(at - SEEN_EVERY_MS).toISOString()]
+      ).pipe(Effect.flatMap(decodeAuthRows), storeUnavailable)
+      const r = rows[0]
+      if (r === undefined || !sameDigest(r.secret_hash, digest)) return yield* new Unauthorized({ message: "unknown credential" })
+      if (r.revoked) return yield* new Unauthorized({ message: "this key was revoked" })
+      if (r.stale) {
+        // Marks the user seen (at most hourly). The expiry sweep deletes only users idle for longer
+        // than its TTL and re-checks that under the row lock, so no row here means the sweep won.
+        const touched = yield* sql`UPDATE users SET last_seen_at = ${new Date(at).toISOString()}::timestamptz WHERE id = ${r.user_id} RETURNING id`
+          .pipe(storeUnavailable)
+        if (touched.length === 0) return yield* new Unauthorized({ message: "unknown credential" })
+      }
+      return { userId: r.user_id, keyId: r.id, kind: r.kind, grants: r.grants }
+    })
+
 export class Keys extends Context.Service<Keys, {
   readonly createSession: Effect.Effect<
     { readonly token: string; readonly user: { readonly id: string; readonly created_at: string }; readonly grants: ReadonlyArray<Grant> },
@@ -94,103 +193,17 @@ export class Keys extends Context.Service<Keys, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const limiter = yield* RateLimiter
-      const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
-
-      const insertKey = (userId: string, kind: "session" | "key", grants: ReadonlyArray<Grant>, label: string | undefined, at: string) =>
-        Effect.gen(function*() {
-          const secret = newSecret(kind)
-          const id = randomUUID()
-          yield* sql`
-            INSERT INTO api_keys (id, user_id, secret_hash, prefix, kind, label, grants, created_at)
-            VALUES (${id}, ${userId}, ${sha256(secret)}, ${secret.slice(0, 10)}, ${kind}, ${label ?? null},
-                    ${`{${grants.join(",")}}`}::text[], ${at}::timestamptz)`
-          return { secret, id }
-        })
-
-      const createSession = Effect.gen(function*() {
-        const at = yield* now
-        const userId = randomUUID()
-        const token = yield* sql.withTransaction(Effect.gen(function*() {
-          yield* sql`INSERT INTO users (id, created_at) VALUES (${userId}, ${at}::timestamptz)`
-          return (yield* insertKey(userId, "session", SESSION_GRANTS, "session", at)).secret
-        }))
-        return { token, user: { id: userId, created_at: at }, grants: SESSION_GRANTS }
-      }).pipe(storeUnavailable)
-
-      const SELECT = `SELECT id, prefix, kind, label, grants, ${iso("created_at")} AS created_at, ${iso("revoked_at")} AS revoked_at FROM api_keys`
-      const selectKeys = (where: string, params: ReadonlyArray<unknown>) =>
-        Effect.flatMap(sql.unsafe(`${SELECT} ${where}`, params), decodeKeyRows).pipe(storeUnavailable)
-
-      const mustManage = (p: Principal) => (mayManageKeys(p) ? Effect.void : Effect.fail(forbidManage))
-
-      const createKey = (owner: Principal, grants: ReadonlyArray<Grant>, label: string | undefined) =>
-        Effect.gen(function*() {
-          yield* mustManage(owner)
-          const unique = GRANTS.filter((g) => grants.includes(g))
-          const beyond = grantsBeyond(owner, { kind: "key", grants: unique })
-          if (beyond.length > 0) {
-            return yield* new Forbidden({ message: `a credential can never mint one with more grants than itself: it lacks ${beyond.join(", ")}` })
-          }
-          const at = yield* now
-          const { secret, id } = yield* insertKey(owner.userId, "key", unique, label, at).pipe(storeUnavailable)
-          const rows = yield* selectKeys("WHERE id = $1", [id])
-          return { ...toInfo(rows[0]!), key: secret }
-        })
-
-      const list = (owner: Principal) =>
-        Effect.andThen(
-          mustManage(owner),
-          Effect.map(selectKeys("WHERE user_id = $1 ORDER BY created_at, id", [owner.userId]), (rows) => rows.map(toInfo))
-        )
-
-      const revoke = (owner: Principal, id: string) =>
-        Effect.gen(function*() {
-          yield* mustManage(owner)
-          const target = (yield* selectKeys("WHERE id = $1 AND user_id = $2", [id, owner.userId]))[0]
-          if (target === undefined) return yield* new DataNotFound({ message: `no key ${id} for this user` })
-          const beyond = grantsBeyond(owner, target)
-          if (beyond.length > 0) {
-            return yield* new Forbidden({ message: `a key can never revoke a credential holding more than itself: ${beyond.join(", ")}` })
-          }
-          const at = yield* now
-          yield* sql`UPDATE api_keys SET revoked_at = coalesce(revoked_at, ${at}::timestamptz) WHERE id = ${id}`.pipe(storeUnavailable)
-          // Its later requests are charged to their address again.
-          limiter.forgetKey(id)
-          return toInfo((yield* selectKeys("WHERE id = $1", [id]))[0]!)
-        })
-
-      const authenticate = (secret: string) =>
-        Effect.gen(function*() {
-          if (secret.length < 10 || secret.length > 200 || !/^[\x21-\x7e]+$/u.test(secret)) {
-            return yield* new Unauthorized({ message: "missing or malformed bearer credential" })
-          }
-          const digest = sha256(secret)
-          const at = yield* Clock.currentTimeMillis
-          const rows = yield* sql.unsafe(
-            `SELECT k.id, k.user_id, k.kind, k.grants, k.secret_hash, k.revoked_at IS NOT NULL AS revoked,
-                    coalesce(u.last_seen_at, u.created_at) < $2::timestamptz AS stale
-             FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.secret_hash = $1`,
-            [digest, new Date(at - SEEN_EVERY_MS).toISOString()]
-          ).pipe(Effect.flatMap(decodeAuthRows), storeUnavailable)
-          const r = rows[0]
-          if (r === undefined || !sameDigest(r.secret_hash, digest)) return yield* new Unauthorized({ message: "unknown credential" })
-          if (r.revoked) return yield* new Unauthorized({ message: "this key was revoked" })
-          if (r.stale) {
-            // Marks the user seen (at most hourly). The expiry sweep deletes only users idle for longer
-            // than its TTL and re-checks that under the row lock, so no row here means the sweep won.
-            const touched = yield* sql`UPDATE users SET last_seen_at = ${new Date(at).toISOString()}::timestamptz WHERE id = ${r.user_id} RETURNING id`
-              .pipe(storeUnavailable)
-            if (touched.length === 0) return yield* new Unauthorized({ message: "unknown credential" })
-          }
-          return { userId: r.user_id, keyId: r.id, kind: r.kind, grants: r.grants }
-        })
-
+      const now: Now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
       const require = (principal: Principal, grant: Grant) =>
         principal.grants.includes(grant)
           ? Effect.void
           : Effect.fail(new Forbidden({ message: `this credential lacks the grant ${grant}` }))
-
-      return { createSession, createKey, list, revoke, authenticate, require }
+      return {
+        createSession: keyStore(sql, now).createSession,
+        ...keyManagement(sql, now, limiter),
+        authenticate: makeAuthenticate(sql),
+        require
+      }
     })
   )
 }
