@@ -12,7 +12,15 @@ import { decodeRows, upsert } from "./Bulk.ts"
 import { companySteps } from "./CompanySteps.ts"
 import { makeProgress } from "./Progress.ts"
 import { dateOf, type ImportStep, provenance, summary } from "./Steps.ts"
-import { dailyPricesTable, securitiesTable, securityRow } from "./Tables.ts"
+import {
+  dailyPricesTable,
+  indexLevelsTable,
+  indexMembershipTable,
+  priceDisagreementsTable,
+  sectorsTable,
+  securitiesTable,
+  securityRow
+} from "./Tables.ts"
 
 export type { ImportStep, StepContext } from "./Steps.ts"
 
@@ -21,8 +29,7 @@ const sectors: ImportStep = {
   run: ({ read }) =>
     Effect.gen(function*() {
       const rows = yield* read("sectors")
-      yield* upsert({ table: "sectors", columns: { code: "text", name: "text", dataset: "text" }, key: ["code"] },
-        rows.map((s) => ({ ...s, dataset: "sectors" })))
+      yield* upsert(sectorsTable, rows.map((s) => ({ ...s, dataset: "sectors" })))
       return summary("sectors", rows.length, rows.length)
     })
 }
@@ -71,14 +78,7 @@ const indexMembership: ImportStep = {
           free_float_shares: r.freeFloatShares ?? null, market_cap: r.marketCap ?? null, dataset: listed
         })
       }
-      yield* upsert({
-        table: "index_membership",
-        columns: {
-          index_code: "text", symbol: "text", effective_date: "date", weight_pct: "numeric",
-          free_float_shares: "numeric", market_cap: "numeric", dataset: "text"
-        },
-        key: ["index_code", "symbol", "effective_date"]
-      }, rows)
+      yield* upsert(indexMembershipTable, rows)
       return summary("index_membership", rows.length, rows.length)
     })
 }
@@ -88,14 +88,7 @@ const indexLevels: ImportStep = {
   run: ({ read }) =>
     Effect.gen(function*() {
       const levels = yield* read("index_levels")
-      yield* upsert({
-        table: "index_levels",
-        columns: {
-          code: "text", name: "text", level: "numeric", previous: "numeric", as_of: "date",
-          previous_date: "date", dataset: "text"
-        },
-        key: ["code"]
-      }, levels.map((l) => ({
+      yield* upsert(indexLevelsTable, levels.map((l) => ({
         code: l.code, name: l.name, level: l.level, previous: l.previous ?? null, as_of: l.date,
         previous_date: l.previousDate ?? null, dataset: "index_levels"
       })))
@@ -170,14 +163,7 @@ const priceDisagreements: ImportStep = {
   run: ({ read }) =>
     Effect.gen(function*() {
       const { disagreements } = yield* read("price_disagreements")
-      yield* upsert({
-        table: "price_disagreements",
-        columns: {
-          symbol: "text", factor: "numeric", points: "integer", agreeing: "integer", first_date: "date",
-          last_date: "date", dataset: "text"
-        },
-        key: ["symbol"]
-      }, disagreements.map((d) => ({
+      yield* upsert(priceDisagreementsTable, disagreements.map((d) => ({
         symbol: d.symbol, factor: d.factor, points: d.points, agreeing: d.agreeing, first_date: d.from,
         last_date: d.to, dataset: "price_disagreements"
       })))

@@ -174,6 +174,24 @@ export const indexMembershipTable: UpsertSpec = {
   key: ["index_code", "symbol", "effective_date"]
 }
 
+export const indexLevelsTable: UpsertSpec = {
+  table: "index_levels",
+  columns: {
+    code: "text", name: "text", level: "numeric", previous: "numeric", as_of: "date",
+    previous_date: "date", dataset: "text"
+  },
+  key: ["code"]
+}
+
+export const priceDisagreementsTable: UpsertSpec = {
+  table: "price_disagreements",
+  columns: {
+    symbol: "text", factor: "numeric", points: "integer", agreeing: "integer", first_date: "date",
+    last_date: "date", dataset: "text"
+  },
+  key: ["symbol"]
+}
+
 export const dailyPricesTable: UpsertSpec = {
   table: "daily_prices",
   columns: {
