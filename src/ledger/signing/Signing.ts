@@ -244,8 +244,7 @@ export class LedgerSigner extends Context.Service<LedgerSigner, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const config = yield* AppConfig
-      const database = yield* Effect.serviceOption(Database)
-      const embedded = Option.isSome(database) && database.value.mode === "embedded"
+      const embedded = (yield* Database).mode === "embedded"
       // On first use: a process that never signs never reads or makes a key.
       const current = yield* signingKeyOnce(sql, config, embedded)
       const trusted = yield* trustedKeysOnce(config, current)
