@@ -1,6 +1,26 @@
+// @ts-check
 // Shared by every page: the token (this tab's sessionStorage only, sent only
 // as `Authorization: Bearer`), requests to the API, DOM building without
 // innerHTML, number and time formatting, the header's session line.
+
+/** @typedef {import("./api-types").operations} Operations */
+/** @typedef {{ error: string, message: string, symbol?: string }} ErrorRecord */
+/**
+ * The success body of an operation of the API (its 200 or 201 JSON), from the
+ * types generated from the OpenAPI document (`npm run web:types`).
+ * @template {keyof Operations} Op
+ * @typedef {Operations[Op]["responses"] extends { 200: { content: { "application/json": infer B } } } ? B
+ *   : Operations[Op]["responses"] extends { 201: { content: { "application/json": infer C } } } ? C : never} Success
+ */
+/**
+ * A reply: the success body when `ok`, the service's error record otherwise.
+ * @template [T=any]
+ * @typedef {{ status: number, ok: true, body: T } | { status: number, ok: false, body: ErrorRecord }} Reply
+ */
+/**
+ * An element found by id, typed as the form controls, buttons and tables the pages look up.
+ * @typedef {HTMLInputElement & HTMLFormElement & HTMLTableSectionElement} Found
+ */
 
 const TOKEN_KEY = "psx.token"
 
@@ -17,8 +37,15 @@ export const clearToken = () => {
 /**
  * Calls the API. Returns { status, body, ok }; body is the parsed JSON (an
  * error record {error, message} on failure). `token` defaults to this tab's.
+ * Name the operation's reply type with `Success<"group.endpoint">` where it is used.
+ * @template [T=any]
+ * @param {string} method
+ * @param {string} path
+ * @param {{ token?: string | null, body?: unknown, idempotencyKey?: string }} [options]
+ * @returns {Promise<Reply<T>>}
  */
 export const api = async (method, path, options = {}) => {
+  /** @type {Record<string, string>} */
   const headers = { accept: "application/json" }
   const token = options.token === undefined ? getToken() : options.token
   if (token) headers.authorization = `Bearer ${token}`
@@ -35,16 +62,17 @@ export const api = async (method, path, options = {}) => {
       referrerPolicy: "no-referrer"
     })
   } catch (e) {
-    return { status: 0, ok: false, body: { error: "NETWORK", message: `the service did not answer (${e.message})` } }
+    return { status: 0, ok: false, body: { error: "NETWORK", message: `the service did not answer (${e instanceof Error ? e.message : String(e)})` } }
   }
   const text = await response.text()
-  let body = text
+  /** @type {any} */
+  let body
   try {
     body = text === "" ? null : JSON.parse(text)
   } catch {
     body = { error: "INTERNAL", message: text.slice(0, 200) }
   }
-  return { status: response.status, ok: response.ok, body }
+  return response.ok ? { status: response.status, ok: true, body } : { status: response.status, ok: false, body }
 }
 
 /** The API's own words for a failed call. */
@@ -75,7 +103,8 @@ export const el = (tag, attrs = {}, ...children) => {
   return node
 }
 
-export const $ = (id) => document.getElementById(id)
+/** @param {string} id @returns {Found} */
+export const $ = (id) => /** @type {Found} */ (document.getElementById(id))
 
 export const setText = (id, text, kind) => {
   const node = $(id)
@@ -135,7 +164,7 @@ export const fillRows = (tbody, rows, { append = false } = {}) => {
 export const wireCopyButtons = () => {
   for (const button of document.querySelectorAll("button[data-copy]")) {
     button.addEventListener("click", async () => {
-      const input = $(button.dataset.copy)
+      const input = $(/** @type {HTMLElement} */ (button).dataset.copy ?? "")
       const status = button.closest(".once")?.querySelector(".copy-status")
       try {
         await navigator.clipboard.writeText(input.value)
@@ -164,8 +193,8 @@ export const requireSession = () => {
   const notice = $("needs-session")
   if (notice) notice.hidden = Boolean(token)
   if (!token) {
-    for (const table of document.querySelectorAll("main .table-wrap")) table.hidden = true
-    for (const control of document.querySelectorAll("main form button, main form input, main form select, main section > button")) {
+    for (const table of document.querySelectorAll("main .table-wrap")) /** @type {HTMLElement} */ (table).hidden = true
+    for (const control of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("main form button, main form input, main form select, main section > button"))) {
       control.disabled = true
     }
   }

@@ -19,8 +19,8 @@ const dark = window.matchMedia("(prefers-color-scheme: dark)")
 /**
  * Mounts a chart that rebuilds itself on resize and on a theme change.
  * @param {HTMLElement} container
- * @param {(width: number, colours: ReturnType<typeof palette>) => object} options
- * @param {Array<Array<number | null>>} data
+ * @param {(width: number, colours: ReturnType<typeof palette>) => uPlot.Options} options
+ * @param {uPlot.AlignedData} data
  * @param {{ label: string }} described
  */
 const mount = (container, options, data, described) => {
@@ -99,7 +99,7 @@ export const barChart = (container, spec) => {
   const n = spec.series.length
   const across = spec.horizontal === true
   const xs = spec.categories.map((_, i) => i)
-  const bars = uPlot.paths.bars
+  const bars = /** @type {NonNullable<typeof uPlot.paths.bars>} */ (uPlot.paths.bars)
   return mount(
     container,
     (width, c) => ({

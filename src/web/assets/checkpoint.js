@@ -1,3 +1,4 @@
+// @ts-check
 // The latest signed checkpoint of this ledger and the service's public
 // signing key, shown as served, with a check of the signature in this
 // browser (Web Crypto) when the key's format allows it.
@@ -18,7 +19,10 @@ const fromBase64 = (text) => {
   return Uint8Array.from(bin, (c) => c.charCodeAt(0))
 }
 
-/** The key material as Web Crypto wants it, or undefined when the format is not one we know. */
+/**
+ * The key material as Web Crypto wants it, or undefined when the format is not one we know.
+ * @returns {{ format: "jwk", data: JsonWebKey } | { format: "spki" | "raw", data: Uint8Array<ArrayBuffer> } | undefined}
+ */
 const keyMaterial = (key) => {
   if (key.jwk && typeof key.jwk === "object") return { format: "jwk", data: key.jwk }
   const pub = firstString(key, PUBLIC)
@@ -27,7 +31,7 @@ const keyMaterial = (key) => {
   if (text.startsWith("-----BEGIN PUBLIC KEY-----")) {
     return { format: "spki", data: fromBase64(text.replace(/-----[^-]+-----/g, "")) }
   }
-  if (/^[0-9a-f]{64}$/i.test(text)) return { format: "raw", data: Uint8Array.from(text.match(/../g), (h) => parseInt(h, 16)) }
+  if (/^[0-9a-f]{64}$/i.test(text)) return { format: "raw", data: Uint8Array.from(text.match(/../g) ?? [], (h) => parseInt(h, 16)) }
   try {
     const bytes = fromBase64(text)
     return { format: bytes.length === 32 ? "raw" : "spki", data: bytes }
@@ -42,11 +46,13 @@ const verifyInBrowser = async (key, algorithm, signed, signature) => {
   const alg = /ecdsa|p-?256|es256/i.test(algorithm ?? "") ? { name: "ECDSA", namedCurve: "P-256" } : { name: "Ed25519" }
   const verifyAlg = alg.name === "ECDSA" ? { name: "ECDSA", hash: "SHA-256" } : { name: "Ed25519" }
   try {
-    const cryptoKey = await crypto.subtle.importKey(material.format, material.data, alg, false, ["verify"])
+    const cryptoKey = material.format === "jwk"
+      ? await crypto.subtle.importKey("jwk", material.data, alg, false, ["verify"])
+      : await crypto.subtle.importKey(material.format, material.data, alg, false, ["verify"])
     const ok = await crypto.subtle.verify(verifyAlg, cryptoKey, fromBase64(signature), new TextEncoder().encode(signed))
     return ok ? true : false
   } catch (e) {
-    return `This browser could not check it (${e.message}).`
+    return `This browser could not check it (${e instanceof Error ? e.message : String(e)}).`
   }
 }
 

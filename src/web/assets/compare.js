@@ -2,6 +2,8 @@
 // Compare page: 2 to 10 symbols from GET /v1/compare. Two symbols: each
 // measure's bands (1 weakest to 5 strongest), the winner or a tie, points
 // and the leader. Three or more: each measure's values and its winners.
+/** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
+/** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
 import { $, api, badge, describeError, el, fmtCompact, fmtMoney, setText, unknown } from "./api.js"
 import { num, sourcesNote, symbolLink, table } from "./ui.js"
 
@@ -73,6 +75,7 @@ const compare = async (raw) => {
   const symbols = raw.toUpperCase().split(/[\s,]+/).filter(Boolean)
   setText("compare-error", "")
   $("compare-result").replaceChildren(el("p", { class: "hint" }, "Comparing…"))
+  /** @type {Reply<Success<"analytics.compare">>} */
   const reply = await api("GET", `/v1/compare?${new URLSearchParams({ symbols: symbols.join(",") })}`, { token: null })
   if (!reply.ok) {
     $("compare-result").replaceChildren()

@@ -1,6 +1,8 @@
 // @ts-check
 // Donations page: records a pending donation (POST /v1/donations; no payment
 // is taken) and shows the record the service kept, or the API's message.
+/** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
+/** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
 import { $, api, badge, describeError, el, fmtMoney, fmtTime, randomKey, setText } from "./api.js"
 import { fact, facts } from "./ui.js"
 
@@ -12,6 +14,7 @@ $("donate-form").addEventListener("submit", async (event) => {
   setText("donate-error", "")
   $("donate-result").replaceChildren()
   const body = { amount: raw !== "" && Number.isFinite(amount) ? amount : raw, currency: "PKR", ...(note ? { note } : {}) }
+  /** @type {Reply<Success<"account.donate">>} */
   const reply = await api("POST", "/v1/donations", { body, token: null, idempotencyKey: randomKey() })
   if (!reply.ok) return setText("donate-error", `Not recorded. ${describeError(reply)}`)
   const d = reply.body

@@ -1,5 +1,8 @@
+// @ts-check
 // One line of text for a ledger event, shared by the portfolio history and
 // the ledger page; and the user's whole ledger, read page by page.
+/** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
+/** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
 import { api } from "./api.js"
 
 const qty = new Intl.NumberFormat("en-US", { maximumFractionDigits: 4 })
@@ -51,7 +54,10 @@ export const describeEvent = (event) => {
 
 /** @typedef {{ event_id: string, version: number, type: string, effective_date: string, payload: any }} LedgerEvent */
 
-/** Every event of the user's ledger, oldest first (pages of 1,000). */
+/**
+ * Every event of the user's ledger, oldest first (pages of 1,000).
+ * @returns {Promise<{ ok: true, events: LedgerEvent[] } | { ok: false, reply: Reply }>}
+ */
 export const allEvents = async () => {
   /** @type {LedgerEvent[]} */
   const events = []
@@ -59,14 +65,15 @@ export const allEvents = async () => {
   for (let page = 0; page < 50; page++) {
     const query = new URLSearchParams({ limit: "1000" })
     if (cursor) query.set("cursor", cursor)
+    /** @type {Reply<Success<"portfolio.ledger">>} */
     const reply = await api("GET", `/v1/me/ledger?${query}`)
-    if (!reply.ok) return { ok: false, reply }
+    if (!reply.ok) return { ok: /** @type {const} */ (false), reply }
     events.push(...reply.body.items)
     cursor = reply.body.next_cursor
     if (!cursor) break
   }
   events.sort((a, b) => a.version - b.version)
-  return { ok: true, events }
+  return { ok: /** @type {const} */ (true), events }
 }
 
 /** Event ids a later TransactionReversed event undid. @param {LedgerEvent[]} events */

@@ -1,5 +1,8 @@
+// @ts-check
 // Keys page: create a key with chosen grants (shown once, with a copy
 // button), list keys and sessions, revoke. Managed with the session token.
+/** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
+/** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
 import { $, api, badge, describeError, el, fillRows, fmtTime, getToken, requireSession, setText, unknown, wireCopyButtons } from "./api.js"
 
 wireCopyButtons()
@@ -8,6 +11,7 @@ const isThisTab = (key) => key.kind === "session" && (getToken() ?? "").startsWi
 
 const revoke = async (key, button) => {
   button.disabled = true
+  /** @type {Reply<Success<"portfolio.revokeKey">>} */
   const reply = await api("DELETE", `/v1/me/keys/${encodeURIComponent(key.id)}`)
   if (!reply.ok) {
     button.disabled = false
@@ -24,6 +28,7 @@ const lastUsed = (key) => {
 }
 
 const load = async () => {
+  /** @type {Reply<Success<"portfolio.listKeys">>} */
   const reply = await api("GET", "/v1/me/keys")
   if (!reply.ok) {
     const hint = reply.status === 403 ? " Keys are managed with the session token, not with an API key." : ""
@@ -55,17 +60,19 @@ const load = async () => {
 $("key-form").addEventListener("submit", async (event) => {
   event.preventDefault()
   setText("key-error", "")
-  const form = event.target
-  const grants = Array.from(form.querySelectorAll("input[name=grant]:checked"), (i) => i.value)
+  const form = /** @type {HTMLFormElement} */ (event.target)
+  const grants = Array.from(form.querySelectorAll("input[name=grant]:checked"), (i) => /** @type {HTMLInputElement} */ (i).value)
   const label = $("key-label").value.trim()
-  const submit = form.querySelector("button[type=submit]")
+  const submit = /** @type {HTMLButtonElement} */ (form.querySelector("button[type=submit]"))
   submit.disabled = true
+  /** @type {Reply<Success<"portfolio.createKey">>} */
   const reply = await api("POST", "/v1/me/keys", { body: label === "" ? { grants } : { grants, label } })
   submit.disabled = false
-  if (reply.status !== 201) return setText("key-error", describeError(reply))
+  if (!reply.ok) return setText("key-error", describeError(reply))
   $("new-key-value").value = reply.body.key
   $("new-key").hidden = false
-  $("new-key").querySelector(".copy-status").textContent = `Created ${reply.body.label ?? reply.body.prefix} with ${
+  const copyStatus = /** @type {HTMLElement} */ ($("new-key").querySelector(".copy-status"))
+  copyStatus.textContent = `Created ${reply.body.label ?? reply.body.prefix} with ${
     reply.body.grants.length === 0 ? "market data only" : reply.body.grants.join(" and ")
   }.`
   $("new-key-value").focus()

@@ -1,5 +1,8 @@
+// @ts-check
 // Ledger page: the events with their hashes, the server-side verify (chain
 // and replay), and the latest signed checkpoint with the public key to check it.
+/** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
+/** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
 import { $, api, describeError, el, fillRows, fmtTime, requireSession, setText } from "./api.js"
 import { renderCheckpoint } from "./checkpoint.js"
 import { allEvents, describeEvent, reversedIds } from "./events.js"
@@ -36,7 +39,8 @@ const loadEvents = async (more = false) => {
   let order = ""
   if (page.items.length > 1) {
     order = page.items[0].version > page.items[page.items.length - 1].version ? ", newest first" : ", oldest first"
-    $("events-table").querySelector("caption").textContent = `Ledger events${order}`
+    const caption = /** @type {HTMLElement} */ ($("events-table").querySelector("caption"))
+    caption.textContent = `Ledger events${order}`
   }
   cursor = page.next_cursor
   $("events-more").hidden = cursor === null
@@ -46,6 +50,7 @@ const loadEvents = async (more = false) => {
 $("verify").addEventListener("click", async () => {
   const out = $("verify-result")
   out.replaceChildren(el("p", {}, "Verifying…"))
+  /** @type {Reply<Success<"portfolio.verify">>} */
   const reply = await api("GET", "/v1/me/ledger/verify")
   if (!reply.ok) return out.replaceChildren(el("p", { class: "error" }, describeError(reply)))
   const v = reply.body

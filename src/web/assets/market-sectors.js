@@ -2,6 +2,8 @@
 // The market page's sector board (every sector's medians, breadth and
 // constituents) and the dividend calendar (open payouts with their last buy
 // date, and what the recorded payouts cover). Unknown medians stay unknown.
+/** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
+/** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
 import { api, badge, el, fmtQty, unknown } from "./api.js"
 import { num, showError, showLoading, sourcesNote, symbolLink, table } from "./ui.js"
 
@@ -14,6 +16,7 @@ const median = (v, peers, suffix = "") =>
 /** @param {HTMLElement} out */
 export const loadSectors = async (out) => {
   showLoading(out, "Loading the sector board…")
+  /** @type {Reply<Success<"board.sectorBoard">>} */
   const reply = await api("GET", "/v1/sectors/board", { token: null })
   if (!reply.ok) return showError(out, reply)
   const items = /** @type {any[]} */ (reply.body.items)
@@ -50,6 +53,7 @@ const earns = (p) =>
 /** @param {HTMLElement} out */
 export const loadCalendar = async (out) => {
   showLoading(out, "Loading the dividend calendar…")
+  /** @type {Reply<Success<"board.dividendCalendar">>} */
   const reply = await api("GET", "/v1/calendar/dividends", { token: null })
   if (!reply.ok) return showError(out, reply)
   const cal = reply.body

@@ -2,6 +2,8 @@
 // Market page: the board of the latest recorded session (index, breadth,
 // movers, sector tone) from /v1/market/board, the sector board, the dividend
 // calendar and company search. Absent figures are shown as unknown.
+/** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
+/** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
 import { $, api, badge, el, fmtCompact, fmtMoney, fmtPct, fmtQty, fmtSigned, fmtTime, setText, unknown } from "./api.js"
 import { barChart } from "./charts.js"
 import { loadCalendar, loadSectors } from "./market-sectors.js"
@@ -112,9 +114,11 @@ const renderBoard = (board) => {
 const loadBoard = async (startedAt = Date.now()) => {
   const out = $("board")
   if (out.childElementCount === 0) showLoading(out, "Loading the board…")
+  /** @type {Reply<Success<"board.marketBoard">>} */
   const reply = await api("GET", "/v1/market/board", { token: null })
   if (reply.ok) return renderBoard(reply.body)
   if (reply.status === 404 && reply.body?.error === "DATA_NOT_FOUND") {
+    /** @type {Reply<Success<"ready">>} */
     const ready = await api("GET", "/ready", { token: null })
     const importing = ready.ok && ready.body?.data_pack === "importing"
     const patient = Date.now() - startedAt < BOARD_PATIENCE_MS
@@ -138,6 +142,7 @@ const search = async (q) => {
   out.replaceChildren()
   if (q.trim() === "") return setText("search-count", "")
   setText("search-count", "Searching…", "")
+  /** @type {Reply<Success<"market.search">>} */
   const reply = await api("GET", `/v1/search?${new URLSearchParams({ q })}`, { token: null })
   if (!reply.ok) return setText("search-count", `${reply.body?.error ?? "ERROR"}: ${reply.body?.message ?? reply.status}`, "error")
   const items = reply.body.items
@@ -155,6 +160,7 @@ $("search-form").addEventListener("submit", (event) => {
 })
 
 const loadStatus = async () => {
+  /** @type {Reply<Success<"market.status">>} */
   const reply = await api("GET", "/v1/market/status", { token: null })
   if (!reply.ok) return
   const s = reply.body

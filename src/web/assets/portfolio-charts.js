@@ -3,6 +3,8 @@
 // position and by sector beside the KSE-100's sector weights, and dividend
 // income by month (gross and net). Everything is drawn from what the API
 // serves: the user's own ledger events, recorded daily closes, /v1/me/analyze.
+/** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
+/** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
 import { api, el, fmtMoney, fmtPct, unknown } from "./api.js"
 import { barChart, lineChart } from "./charts.js"
 import { reversedIds } from "./events.js"
@@ -16,6 +18,7 @@ const closesFrom = async (symbol, from) => {
   for (let page = 0; page < 10; page++) {
     const query = new URLSearchParams({ date_from: from, limit: "1000" })
     if (cursor) query.set("cursor", cursor)
+    /** @type {Reply<Success<"market.prices">>} */
     const reply = await api("GET", `/v1/prices/${encodeURIComponent(symbol)}?${query}`, { token: null })
     if (!reply.ok) break
     rows.push(...reply.body.items.filter((/** @type {any} */ r) => !r.flag && typeof r.close === "number"))

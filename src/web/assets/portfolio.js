@@ -1,6 +1,9 @@
+// @ts-check
 // Portfolio page: holdings with their delayed quotes, a form recording a
 // buy, sell, dividend, bonus issue or split (the API's own messages on
 // rejection), and the transaction history, newest first.
+/** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
+/** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
 import {
   $,
   api,
@@ -102,6 +105,7 @@ const renderPnl = (t, flows) =>
 
 /** The charts, allocation and income: from the whole ledger, the recorded closes and /v1/me/analyze. */
 const loadPictures = async (portfolio, events) => {
+  /** @type {Reply<Success<"portfolio.analyze">>} */
   const analysis = await api("GET", "/v1/me/analyze")
   if (!events.ok) return $("value").replaceChildren(el("p", { class: "error" }, describeError(events.reply)))
   renderIncome($("income"), events.events, portfolio, analysis.ok ? analysis.body : undefined)
@@ -126,10 +130,10 @@ const load = async (more = false) => {
 // Show only the fields of the chosen kind.
 const kindSelect = $("tx-kind")
 const showFields = () => {
-  for (const field of document.querySelectorAll("#tx-form .field[data-kinds]")) {
-    const on = field.dataset.kinds.split(" ").includes(kindSelect.value)
+  for (const field of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#tx-form .field[data-kinds]"))) {
+    const on = (field.dataset.kinds ?? "").split(" ").includes(kindSelect.value)
     field.hidden = !on
-    for (const input of field.querySelectorAll("input, select")) input.disabled = !on
+    for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (field.querySelectorAll("input, select"))) input.disabled = !on
     field.querySelector("select")?.querySelector("option")?.replaceChildren(kindSelect.value === "tax_status" ? "Choose…" : "As recorded for the portfolio")
   }
 }
@@ -166,17 +170,18 @@ $("tx-form").addEventListener("submit", async (event) => {
   if ((kind === "dividend" || kind === "tax_status") && filer !== "") body.filer = filer === "filer"
   setText("tx-error", "")
   setText("tx-result", "Recording…", "pending")
-  const submit = event.target.querySelector("button[type=submit]")
+  const submit = /** @type {HTMLButtonElement} */ (/** @type {HTMLFormElement} */ (event.target).querySelector("button[type=submit]"))
   submit.disabled = true
+  /** @type {Reply<Success<"portfolio.transact">>} */
   const reply = await api("POST", "/v1/me/transactions", { body, idempotencyKey: randomKey() })
   submit.disabled = false
-  if (reply.status !== 201) {
+  if (!reply.ok) {
     setText("tx-result", "", "")
     return setText("tx-error", `Not recorded. ${describeError(reply)}`)
   }
   const d = describeEvent(reply.body.event)
   // A key without portfolio:read gets only the event back: its flags are then the event's own.
-  const given = reply.body.flags ?? reply.body.event.payload?.flags ?? []
+  const given = reply.body.flags ?? /** @type {{ flags?: string[] } | undefined} */ (reply.body.event.payload)?.flags ?? []
   const flags = given.length ? ` Flags: ${given.join("; ")}.` : ""
   setText("tx-result", `Recorded: ${d.kind} ${d.symbol ?? ""} ${d.details} on ${reply.body.event.effective_date}.${flags}`, "ok")
   for (const name of [...Object.values(FIELDS).flat(), "book_closure_from", "filer"]) $(`tx-${name}`).value = ""

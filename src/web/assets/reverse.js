@@ -2,6 +2,8 @@
 // The reversal action on a ledger row: events are never changed, so a
 // mistake is undone by a TransactionReversed event that names it and says
 // why. The reason is required; the API's own message shows on a rejection.
+/** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
+/** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
 import { api, badge, describeError, el, randomKey } from "./api.js"
 
 /**
@@ -43,6 +45,7 @@ export const reverseAction = (event, label, reversed, onDone) => {
       message.textContent = "Say why this event is reversed: the reason is kept in the ledger."
       return reason.focus()
     }
+    /** @type {Reply<Success<"portfolio.transact">>} */
     const reply = await api("POST", "/v1/me/transactions", {
       body: { kind: "reversal", event_id: event.event_id, reason: reason.value.trim() },
       idempotencyKey: randomKey()

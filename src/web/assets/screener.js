@@ -2,6 +2,8 @@
 // Screener page: the spec's filters as a form, sent as GET /v1/screener
 // query parameters, with paging by the API's cursors (a stack of the ones
 // seen, for "Previous page"). The API's own message shows on a rejection.
+/** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
+/** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
 import { $, api, describeError, el, fmtCompact, fmtMoney, fmtPct, setText, unknown } from "./api.js"
 import { num, sourcesNote, symbolLink, table } from "./ui.js"
 
@@ -24,7 +26,7 @@ const filters = () => {
       if (value !== "") q.set(name, value)
     }
   }
-  q.set("limit", /** @type {HTMLSelectElement} */ ($("sc-limit")).value)
+  q.set("limit", $("sc-limit").value)
   return q
 }
 
@@ -72,6 +74,7 @@ const run = async () => {
   if (cursor) q.set("cursor", cursor)
   setText("screen-error", "")
   setText("screen-status", "Screening…", "")
+  /** @type {Reply<Success<"analytics.screen">>} */
   const reply = await api("GET", `/v1/screener?${q}`, { token: null })
   if (!reply.ok) {
     setText("screen-status", "", "")
@@ -98,6 +101,7 @@ $("screen-prev").addEventListener("click", () => {
 
 /** Fills the sector list, then restores filters from the address (a shared screen link). */
 const start = async () => {
+  /** @type {Reply<Success<"board.sectors">>} */
   const reply = await api("GET", "/v1/sectors", { token: null })
   if (reply.ok) {
     $("sc-sectors").replaceChildren(...reply.body.items.map((/** @type {any} */ s) => el("option", { value: s.code }, s.name)))
@@ -110,7 +114,7 @@ const start = async () => {
     else if (node instanceof HTMLInputElement && node.type === "checkbox") node.checked = value === "true"
     else if (node) /** @type {HTMLInputElement} */ (node).value = value
   }
-  if (given.get("limit")) /** @type {HTMLSelectElement} */ ($("sc-limit")).value = given.get("limit") ?? "50"
+  if (given.get("limit")) $("sc-limit").value = given.get("limit") ?? "50"
   query = filters()
   run()
 }

@@ -1,5 +1,8 @@
+// @ts-check
 // Start page: create an anonymous session (token shown once, with a "saved
 // it" step) or resume one with a token or key; forget the token.
+/** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
+/** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
 import { $, api, clearToken, describeError, getToken, setText, setToken, wireCopyButtons } from "./api.js"
 
 wireCopyButtons()
@@ -8,9 +11,10 @@ $("create-session").addEventListener("click", async () => {
   const button = $("create-session")
   button.disabled = true
   setText("create-error", "")
+  /** @type {Reply<Success<"account.session">>} */
   const reply = await api("POST", "/v1/me/session", { token: null })
   button.disabled = false
-  if (reply.status !== 201) return setText("create-error", describeError(reply))
+  if (!reply.ok) return setText("create-error", describeError(reply))
   setToken(reply.body.token)
   $("new-token").value = reply.body.token
   $("token-box").hidden = false
@@ -23,12 +27,14 @@ $("create-session").addEventListener("click", async () => {
 })
 
 $("saved-ack").addEventListener("change", (event) => {
-  $("next-steps").hidden = !event.target.checked
+  const ack = /** @type {HTMLInputElement} */ (event.target)
+  $("next-steps").hidden = !ack.checked
   // Once saved, the token leaves the screen (this tab still holds it).
-  if (event.target.checked) {
+  if (ack.checked) {
     $("new-token").value = ""
     $("token-box").hidden = true
-    document.querySelector("#new-session .copy-status").textContent = "The token is no longer shown on this page; this tab still holds it."
+    const copyStatus = /** @type {HTMLElement} */ (document.querySelector("#new-session .copy-status"))
+    copyStatus.textContent = "The token is no longer shown on this page; this tab still holds it."
   }
 })
 
@@ -40,6 +46,7 @@ $("resume-form").addEventListener("submit", async (event) => {
   setText("resume-result", "Checking…", "")
   // Listing keys is the cheapest call that proves a credential: 200 for a
   // session, 403 for a valid key that may not manage keys, 401 otherwise.
+  /** @type {Reply<Success<"portfolio.listKeys">>} */
   const reply = await api("GET", "/v1/me/keys", { token })
   input.value = ""
   if (reply.status === 200 || reply.status === 403) {

@@ -1,11 +1,14 @@
+// @ts-check
 // Symbol page: the delayed quote and a chart of daily closes drawn by uPlot
 // (served from this origin), with the window's own high, low and change;
 // then dividends, announcements, financials, technicals and provenance.
+/** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
+/** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
 import { $, api, badge, describeError, el, fmtMoney, fmtPct, fmtQty, fmtSigned, fmtTime, unknown } from "./api.js"
 import { lineChart } from "./charts.js"
 import { renderAnnouncements, renderDividends, renderFinancials, renderProvenance, renderTechnicals } from "./symbol-sections.js"
 
-const symbol = $("symbol-root").dataset.symbol
+const symbol = $("symbol-root").dataset.symbol ?? ""
 const path = encodeURIComponent(symbol)
 let chart
 
@@ -13,7 +16,7 @@ const fact = (label, value) => [el("dt", {}, label), el("dd", {}, value)]
 
 const renderQuote = (company, quote) => {
   const out = $("quote")
-  if (company?.name) document.querySelector("h1").textContent = `${symbol}: ${company.name}`
+  if (company?.name) /** @type {HTMLElement} */ (document.querySelector("h1")).textContent = `${symbol}: ${company.name}`
   if (!quote) return out.replaceChildren(el("p", {}, "No quote is recorded for this symbol."))
   out.replaceChildren(
     el(
@@ -45,9 +48,11 @@ const renderQuote = (company, quote) => {
 }
 
 const loadQuote = async () => {
+  /** @type {Reply<Success<"market.stock">>} */
   const stock = await api("GET", `/v1/stocks/${path}`, { token: null })
   if (!stock.ok) return $("quote").replaceChildren(el("p", { class: "error" }, describeError(stock)))
   if (stock.body.quote) return renderQuote(stock.body, stock.body.quote)
+  /** @type {Reply<Success<"market.quote">>} */
   const quote = await api("GET", `/v1/quotes/${path}?allow_stale=true`, { token: null })
   renderQuote(stock.body, quote.ok ? quote.body : undefined)
 }
@@ -58,7 +63,8 @@ const draw = (rows, label) => {
 }
 
 const loadPrices = async (range) => {
-  for (const b of document.querySelectorAll("button.range")) b.setAttribute("aria-pressed", String(b.dataset.range === range))
+  for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("button.range"))) b.setAttribute("aria-pressed", String(b.dataset.range === range))
+  /** @type {Reply<Success<"market.prices">>} */
   const reply = await api("GET", `/v1/prices/${path}?${new URLSearchParams({ range, limit: "1000" })}`, { token: null })
   const caption = $("chart-caption")
   const out = $("window")
@@ -118,7 +124,7 @@ const loadSections = async () => {
   else fail("announcements", announcements)
 }
 
-for (const b of document.querySelectorAll("button.range")) b.addEventListener("click", () => loadPrices(b.dataset.range))
+for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("button.range"))) b.addEventListener("click", () => loadPrices(b.dataset.range))
 
 loadQuote()
 loadPrices("1Y")
