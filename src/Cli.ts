@@ -21,6 +21,7 @@ import { PortalCrawler } from "./ingest/PortalCrawler.ts"
 import { PortalLeader, PortalRefresh } from "./ingest/PortalRefresh.ts"
 import { refreshCommand } from "./ingest/RefreshCommand.ts"
 import { DataPack } from "./sources/DataPack.ts"
+import { FundamentalsWarming } from "./market/provenance/FundamentalsWarming.ts"
 import { NewsFeeds } from "./sources/NewsFeeds.ts"
 import { PsxPortal } from "./sources/PsxPortal.ts"
 import { jsonLinesLogger } from "./observability/JsonLogger.ts"
@@ -74,6 +75,7 @@ const CrawlerLive = PortalCrawler.layer.pipe(Layer.provide(PsxPortal.layer), Lay
 const PortalLive = PortalRefresh.scheduled.pipe(
   Layer.provide(PortalRefresh.layer),
   Layer.provide(PortalLeader.layer),
+  Layer.provideMerge(FundamentalsWarming.live),
   Layer.provideMerge(CrawlerLive)
 )
 
@@ -107,6 +109,7 @@ const serveCommand = Command.make("serve", {}, () => serve).pipe(
  */
 const mcpLayer = McpStdio.pipe(
   Layer.provide(MarketServices),
+  Layer.provide(FundamentalsWarming.pack),
   Layer.provide(Cursors.layer),
   Layer.provideMerge(AutoImport),
   Layer.provideMerge(storeWith(baseWith(logging(Logger.withConsoleError(Logger.formatJson)))))

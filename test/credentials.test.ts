@@ -13,6 +13,7 @@ import { TestClock } from "effect/testing"
 import { HttpRouter } from "effect/http"
 import { MAX_BUCKETS, RateLimiter } from "../src/http/RateLimiter.ts"
 import { BodyLimit, Routes, Services } from "../src/http/Server.ts"
+import { FundamentalsWarming } from "../src/market/provenance/FundamentalsWarming.ts"
 import { waitUntil } from "./support/Eventually.ts"
 import { get, post } from "./support/TestApp.ts"
 import { TestStore } from "./support/TestApp.ts"
@@ -79,6 +80,7 @@ const App = HttpRouter.serve(Routes, { disableLogger: true, disableListenLog: tr
   Layer.provideMerge(NodeHttpServer.layerTest),
   Layer.provide(BodyLimit),
   Layer.provideMerge(Services),
+  Layer.provide(FundamentalsWarming.pack),
   Layer.provideMerge(Layer.mergeAll(Logger.layer([capture]), Layer.succeed(References.MinimumLogLevel, "All"))),
   Layer.provideMerge(TestStore()),
   Layer.provideMerge(TestConfig({ rateLimit: { perSecond: 1, burst: 12 } }))

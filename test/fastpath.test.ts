@@ -16,6 +16,7 @@ import { FetchHttpClient, HttpClient, HttpClientRequest, HttpRouter, HttpServer 
 import { FastPathLive } from "../src/http/FastPath.ts"
 import * as FrontDoor from "../src/http/FrontDoor.ts"
 import { BodyLimit, Routes, Services } from "../src/http/Server.ts"
+import { FundamentalsWarming } from "../src/market/provenance/FundamentalsWarming.ts"
 import { CURSOR_SECRET, NOW, recorded, render, SAMPLE } from "./support/AnswerSample.ts"
 import { sendRaw } from "./support/RawHttp.ts"
 import { FrozenClockLayer } from "./support/ShiftedClock.ts"
@@ -51,6 +52,7 @@ const App = Layer.mergeAll(HttpRouter.serve(Routes, { disableLogger: true, disab
   Layer.provide(RecordingSlot),
   Layer.provide(BodyLimit),
   Layer.provideMerge(Services),
+  Layer.provide(FundamentalsWarming.pack),
   Layer.provideMerge(Door),
   Layer.provideMerge(TestStore({ withPack: true })),
   Layer.provideMerge(TestConfig({ rateLimit: { perSecond: 1, burst: 400 }, cursorSecret: Option.some(Redacted.make(CURSOR_SECRET)) })),

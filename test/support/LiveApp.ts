@@ -7,6 +7,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Duration, Effect, Layer } from "effect"
 import { FetchHttpClient, HttpRouter } from "effect/http"
 import { PortalCrawler } from "../../src/ingest/PortalCrawler.ts"
+import { FundamentalsWarming } from "../../src/market/provenance/FundamentalsWarming.ts"
 import { BodyLimit, Routes, Services } from "../../src/http/Server.ts"
 import { MarketReadModel } from "../../src/market/readmodel/ReadModel.ts"
 import { PsxPortal } from "../../src/sources/PsxPortal.ts"
@@ -39,6 +40,7 @@ export const liveApp = () =>
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provide(BodyLimit),
     Layer.provideMerge(Services),
+    Layer.provide(FundamentalsWarming.live),
     Layer.provideMerge(PortalCrawler.layer),
     Layer.provideMerge(PortalOnFake),
     Layer.provideMerge(TestStore()),

@@ -9,6 +9,7 @@ import { HttpClient, HttpClientRequest, HttpRouter } from "effect/http"
 import type { AppConfig } from "../../src/config/AppConfig.ts"
 import { BodyLimit, Routes, Services } from "../../src/http/Server.ts"
 import { PackImport } from "../../src/ingest/PackImport.ts"
+import { FundamentalsWarming } from "../../src/market/provenance/FundamentalsWarming.ts"
 import { DataPack } from "../../src/sources/DataPack.ts"
 import { ShiftedClockLayer } from "./ShiftedClock.ts"
 import { TestConfig, TestDatabaseWith } from "./TestDatabase.ts"
@@ -39,6 +40,7 @@ export const TestApp = (
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provide(BodyLimit),
     Layer.provideMerge(Services),
+    Layer.provide(FundamentalsWarming.pack),
     Layer.provideMerge(TestStore({ withPack: withPack ?? false })),
     Layer.provideMerge(TestConfig({ rateLimit: { perSecond: 10_000, burst: 10_000 }, ...overrides }))
   )

@@ -20,7 +20,7 @@ import { karachiDate, wholeDays } from "../../../domain/Karachi.ts"
 import type { MarketSnapshot, SymbolData } from "../../../domain/market/Snapshot.ts"
 import type { DatasetRow } from "../../../domain/market/StoreRows.ts"
 import { newsEventsOf } from "../../../domain/news/NewsSchemas.ts"
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { DataNotFound, InvalidSymbol, SourceUnavailable } from "../../../domain/Errors.ts"
 import type { Freshness as FreshnessRecord, IngestResult, SymbolSources } from "../../../domain/market/Schemas.ts"
@@ -29,8 +29,8 @@ import { storeUnavailable } from "../../db/Rows.ts"
 import { listed } from "../filings/Filings.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
 import { sourcesOf } from "./Provenance.ts"
-import { PortalCrawler } from "../../ingest/PortalCrawler.ts"
-import { crawlFreshness, makeLiveWarming } from "../../ingest/LiveWarming.ts"
+import { crawlFreshness } from "../../ingest/LiveWarming.ts"
+import { FundamentalsWarming } from "./FundamentalsWarming.ts"
 import { defined } from "../../../domain/Objects.ts"
 
 const AREAS = ["universe", "quote", "prices", "fundamentals", "profile", "financials", "dividends", "corporate_actions", "announcements", "index_membership", "news"]
@@ -88,47 +88,6 @@ const areaSources = (snapshot: MarketSnapshot, data: SymbolData, area: string) =
   }
 }
 
-/**
- * Pack mode's fundamentals warm-up: the n stalest equities get a fundamentals
- * row from their latest recorded quote (or are stamped as checked); nothing is fetched.
- */
-const warmPackOf = (sql: SqlClient.SqlClient, source: string) => Effect.fn("Freshness.warmPack")(function*(n: number) {
-  const now = new Date(yield* Clock.currentTimeMillis).toISOString()
-  const stale = `s.security_type = 'equity' AND (f.symbol IS NULL OR f.warmed_at IS NULL OR f.warmed_at < $1::timestamptz - interval '1 day')`
-  const batch = yield* sql.unsafe<{ symbol: string }>(
-    `SELECT s.symbol FROM securities s LEFT JOIN fundamentals f ON f.symbol = s.symbol
-     WHERE ${stale} ORDER BY f.warmed_at NULLS FIRST, s.symbol LIMIT ${n}`,
-    [now]
-  ).pipe(storeUnavailable)
-  const symbols = batch.map((b) => b.symbol)
-  if (symbols.length > 0) {
-    yield* sql.unsafe(
-      `INSERT INTO fundamentals (symbol, price, as_of, dataset, warmed_at)
-       SELECT s.symbol, q.price, q.as_of::date::text, coalesce(q.dataset, 'universe'), $2::timestamptz
-       FROM securities s LEFT JOIN quotes q ON q.symbol = s.symbol
-       WHERE s.symbol = ANY($1::text[])
-       ON CONFLICT (symbol) DO UPDATE SET warmed_at = excluded.warmed_at`,
-      [symbols, now]
-    ).pipe(storeUnavailable)
-  }
-  const counts = yield* sql.unsafe<{ remaining: number; universe: number }>(
-    `SELECT count(*) FILTER (WHERE ${stale})::int AS remaining, count(*) FILTER (WHERE s.security_type = 'equity')::int AS universe
-     FROM securities s LEFT JOIN fundamentals f ON f.symbol = s.symbol`,
-    [now]
-  ).pipe(storeUnavailable)
-  return {
-    warmed: symbols.length,
-    batch: n,
-    remaining: counts[0]?.remaining ?? 0,
-    universe: counts[0]?.universe ?? 0,
-    source: source === "portal"
-      ? "portal (recorded screener and company facts; rows created from the latest delayed quote)"
-      : "data pack: nothing newer to fetch; missing rows created from the latest recorded quote, existing rows stamped as checked",
-    symbols
-  }
-})
-
-
 export class Freshness extends Context.Service<Freshness, {
   readonly freshness: Effect.Effect<typeof FreshnessRecord.Type, SourceUnavailable>
   readonly symbolSources: (symbol: string) => Effect.Effect<typeof SymbolSources.Type, InvalidSymbol | DataNotFound | SourceUnavailable>
@@ -140,7 +99,7 @@ export class Freshness extends Context.Service<Freshness, {
       const sql = yield* SqlClient.SqlClient
       const model = yield* MarketReadModel
       const config = yield* AppConfig
-      const crawler = Option.getOrUndefined(yield* Effect.serviceOption(PortalCrawler))
+      const warming = yield* FundamentalsWarming
 
       const freshness = Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
@@ -167,11 +126,7 @@ export class Freshness extends Context.Service<Freshness, {
         }
       })
 
-      const warmPack = warmPackOf(sql, config.source)
-
-      const warmLive = crawler === undefined ? undefined : yield* makeLiveWarming(crawler)
-      const warmFundamentals = (n: number) =>
-        warmLive !== undefined && config.source === "portal" ? warmLive(n).pipe(Effect.provideService(SqlClient.SqlClient, sql), storeUnavailable) : warmPack(n)
+      const warmFundamentals = warming.warm
 
       return { freshness, symbolSources, warmFundamentals }
     })
