@@ -75,6 +75,8 @@ export const routesOf = (endpoints: ReadonlySet<string>, config: Partial<FindMyW
 }
 
 const JSON_TYPE = "application/json"
+/** URLs whose match is kept (about a symbol universe's worth for each of the kept endpoints). */
+const MATCH_MEMO = 8_192
 
 const write = (response: ServerResponse, status: number, body: Uint8Array, headers: Record<string, string>) => {
   response.writeHead(status, { ...headers, "content-type": JSON_TYPE, "content-length": body.length })
@@ -100,17 +102,31 @@ export const make = Effect.gen(function*() {
     runFork(Effect.logInfo({ msg: "request", requestId, method: "GET", path, status, ms }))
   }
 
+  /**
+   * A URL's endpoint and decoded input (undefined: not this path's), kept for
+   * the URLs asked most recently (bounded: the oldest is dropped), so a
+   * repeated request is not routed and decoded again.
+   */
+  const matched = new Map<string, { readonly endpoint: string; readonly input: AnswerInput } | undefined>()
+  const matchOf = (url: string) => {
+    if (matched.has(url)) return matched.get(url)
+    const found = router.find("GET", url)
+    const input = found === undefined ? undefined : found.handler.decode(found)
+    const match = found === undefined || input === undefined ? undefined : { endpoint: found.handler.endpoint, input }
+    if (matched.size >= MATCH_MEMO) matched.delete(matched.keys().next().value!)
+    matched.set(url, match)
+    return match
+  }
+
   const send = (response: ServerResponse, answer: EncodedAnswer, requestId: string) =>
     write(response, answer.status, answer.body, { "x-request-id": requestId })
 
   const fastPath: FastPath = (request, response, next) => {
     if (request.method !== "GET" || request.headers["cache-control"] === "no-cache") return next()
-    const found = router.find("GET", request.url!)
-    if (found === undefined) return next()
-    const input = found.handler.decode(found)
-    if (input === undefined) return next()
+    const matched = matchOf(request.url!)
+    if (matched === undefined) return next()
     const start = clock.currentTimeMillisUnsafe()
-    const probe = answers.probe(found.handler.endpoint, input, start)
+    const probe = answers.probe(matched.endpoint, matched.input, start)
     if (probe === undefined) return next()
     // From here the request is this path's: it is charged and has its id.
     const requestId = ids.next(start)
