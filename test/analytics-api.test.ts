@@ -14,25 +14,20 @@ import { technicals } from "../domain/market/Technicals.ts"
 import { seriesBasis } from "../domain/market/Restated.ts"
 import { MarketReadModel } from "../src/market/readmodel/ReadModel.ts"
 import { mcpSession } from "./support/McpSession.ts"
-import { get, getText, post, TestApp } from "./support/TestApp.ts"
+import type { ItemOf, OpenApiOperation, Reply, SuccessOf } from "./support/ReplyTypes.ts"
+import { assertFailed, assertOk, assertSucceeded, bodyOf, get, getText, post, TestApp } from "./support/TestApp.ts"
 
 const NOW = "2026-06-15T06:00:00.000Z"
-
-const isError = (r: { status: number; body: any }, status: number, code: string, mentions?: string) => {
-  assert.strictEqual(r.status, status, JSON.stringify(r.body))
-  assert.strictEqual(r.body.error, code)
-  if (mentions !== undefined) assert.include(r.body.message, mentions)
-}
 
 /** Every item of a screen, walking `next_cursor` from the first page (GET). */
 const walk = (query: string, limit: number) =>
   Effect.gen(function*() {
-    const items: Array<any> = []
+    const items: Array<ItemOf<"/v1/screener">> = []
     let cursor: string | null = null
     let total = -1, pages = 0
     do {
-      const r: { status: number; body: any } = yield* get(`/v1/screener?${query}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`)
-      assert.strictEqual(r.status, 200, JSON.stringify(r.body))
+      const r: Reply<SuccessOf<"/v1/screener">> = yield* get(`/v1/screener?${query}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`)
+      assertOk(r)
       if (total >= 0) assert.strictEqual(r.body.total, total, "total is the same on every page")
       total = r.body.total
       items.push(...r.body.items)
@@ -76,7 +71,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
         const q = data.quote!
         const actions = data.actions.map((a) => ({ kind: a.kind, ex_date: a.ex_date, ratio: a.ratio }))
         const a = yield* get(`/v1/stocks/${symbol}/analytics`)
-        assert.strictEqual(a.status, 200, JSON.stringify(a.body))
+        assertOk(a)
         const { sources, price_series, ...figures } = a.body
         // The served figures carry the series they rest on (domain/market/Restated.ts); the pure computation does not.
         assert.deepStrictEqual(price_series, JSON.parse(JSON.stringify(seriesBasis(data.prices!.series, data.restatement))), symbol)
@@ -85,18 +80,19 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
           actions
         })
         const want = JSON.parse(JSON.stringify(expected))
+        assert.exists(price_series)
         if (price_series.restated_by_source === true && want.liquidity_30d !== undefined) {
           // On a series restated for a split, value traded (restated close × unrestated volume) is withheld and said so.
           delete want.liquidity_30d.value_traded
           delete want.liquidity_30d.avg_value_traded
-          assert.include(figures.unavailable.map((u: any) => u.figure), "liquidity_30d.value_traded", symbol)
-          figures.unavailable = figures.unavailable.filter((u: any) => u.figure !== "liquidity_30d.value_traded")
+          assert.include(figures.unavailable.map((u) => u.figure), "liquidity_30d.value_traded", symbol)
+          figures.unavailable = figures.unavailable.filter((u) => u.figure !== "liquidity_30d.value_traded")
         }
         assert.deepStrictEqual(figures, want, symbol)
         assert.isAbove(sources.length, 0)
         assert.strictEqual(a.body.as_of, "2026-05-25", `${symbol}: the pack's last session`)
         const t = yield* get(`/v1/stocks/${symbol.toLowerCase()}/technicals`)
-        assert.strictEqual(t.status, 200)
+        assertOk(t)
         const { sources: ts, price_series: tps, ...tech } = t.body
         assert.deepStrictEqual(tps, price_series, symbol)
         assert.deepStrictEqual(tech, JSON.parse(JSON.stringify(technicals(data.prices!, actions))), symbol)
@@ -104,38 +100,43 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
         assert.isAbove(ts.length, 0)
         // The full-company payload carries the same technicals.
         const stock = yield* get(`/v1/stocks/${symbol}`)
-        assert.deepStrictEqual(stock.body.technicals, { ...tech, price_series: tps }, `${symbol} /v1/stocks technicals`)
+        assertSucceeded(stock)
+        assert.deepStrictEqual<unknown>(stock.body.technicals, { ...tech, price_series: tps }, `${symbol} /v1/stocks technicals`)
       }
-      isError(yield* get("/v1/stocks/ZZZZQ/analytics"), 404, "DATA_NOT_FOUND", "ZZZZQ")
-      isError(yield* get("/v1/stocks/H$UBC/technicals"), 400, "INVALID_SYMBOL")
+      assertFailed(yield* get("/v1/stocks/ZZZZQ/analytics"), 404, "DATA_NOT_FOUND", "ZZZZQ")
+      assertFailed(yield* get("/v1/stocks/H$UBC/technicals"), 400, "INVALID_SYMBOL")
     }))
 
   it.effect("valuation: P/E, yield and market cap with as-of, basis and position against the sector medians", () =>
     Effect.gen(function*() {
       const v = yield* get("/v1/stocks/LUCK/valuation")
-      assert.strictEqual(v.status, 200, JSON.stringify(v.body))
+      assertOk(v)
       const m = v.body.sector_medians
+      assert.exists(m)
       assert.strictEqual(m.sector, "CEMENT")
       assert.isAbove(m.pe_peers, 3)
-      for (const k of ["pe_ttm", "market_cap"]) {
-        const f = v.body[k]
+      const figures = { pe_ttm: v.body.pe_ttm, market_cap: v.body.market_cap }
+      for (const [k, f] of Object.entries(figures)) {
+        assert.exists(f, k)
         assert.isString(f.as_of, k)
         assert.isString(f.basis, k)
         assert.include(["below", "at", "above"], f.position, k)
+        assert.exists(f.sector_median, k)
         assert.strictEqual(f.position, Math.abs(f.value - f.sector_median) <= Math.abs(f.sector_median) / 100 ? "at" : f.value < f.sector_median ? "below" : "above")
       }
       assert.isAbove(v.body.sources.length, 0)
       // Medians are over the sector's equities: the LUCK and DGKC answers carry the same cement medians.
       const d = yield* get("/v1/stocks/DGKC/valuation")
+      assertSucceeded(d)
       assert.deepStrictEqual(d.body.sector_medians, m)
-      isError(yield* get("/v1/stocks/ZZZZQ/valuation"), 404, "DATA_NOT_FOUND")
+      assertFailed(yield* get("/v1/stocks/ZZZZQ/valuation"), 404, "DATA_NOT_FOUND")
     }))
 
   it.effect("GET and POST screener give identical bodies for equal filters; unknown fields and wrong types are 400 naming the field", () =>
     Effect.gen(function*() {
       const g = yield* get("/v1/screener?dividend_yield_min=4&pe_max=15&sectors=CEMENT,0807&inside_kse100=true&drawdown_mode=any&limit=3")
       const p = yield* post("/v1/screener", { dividend_yield_min: 4, pe_max: 15, sectors: ["CEMENT", "0807"], inside_kse100: true, drawdown_mode: "any", limit: 3 })
-      assert.strictEqual(g.status, 200, JSON.stringify(g.body))
+      assertOk(g)
       assert.deepStrictEqual(p.body, g.body)
       assert.isAbove(g.body.total, 0)
       // A cursor from GET continues the same screen on POST.
@@ -147,7 +148,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
       const every = yield* get(`/v1/screener?${ALL_FILTERS}`)
       const everyPost = yield* post("/v1/screener", Object.fromEntries([...new URLSearchParams(ALL_FILTERS).entries()].map(([k, v]) =>
         [k, k === "sectors" || k === "security_types" ? v.split(",") : k === "drawdown_mode" ? v : v === "true" ? true : Number(v)])))
-      assert.strictEqual(every.status, 200, JSON.stringify(every.body))
+      assertOk(every)
       assert.deepStrictEqual(everyPost.body, every.body)
       assert.deepStrictEqual(Object.keys(every.body.unknown_by_filter).sort(), [
         "daily_change_max", "daily_change_min", "dividend_yield_min", "drawdown_any", "exclude_ex_dividend", "free_float_min_pct",
@@ -155,17 +156,19 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
         "min_value_traded", "pe_max", "pe_min", "sectors", "security_types"
       ])
 
-      isError(yield* get("/v1/screener?pe_maxx=3"), 400, "INVALID_REQUEST", "pe_maxx")
-      isError(yield* get("/v1/screener?pe_max=abc"), 400, "INVALID_REQUEST", "pe_max")
-      isError(yield* get("/v1/screener?inside_kse100=maybe"), 400, "INVALID_REQUEST", "inside_kse100")
-      isError(yield* get("/v1/screener?limit=0"), 400, "INVALID_REQUEST", "limit")
-      isError(yield* post("/v1/screener", { pe_maxx: 3 }), 400, "INVALID_REQUEST", "pe_maxx")
-      isError(yield* post("/v1/screener", { pe_max: "3" }), 400, "INVALID_REQUEST", "pe_max")
-      isError(yield* post("/v1/screener", { sectors: "CEMENT" }), 400, "INVALID_REQUEST", "sectors")
-      isError(yield* get("/v1/screener?cursor=not-a-cursor"), 400, "INVALID_REQUEST", "cursor")
+      assertFailed(yield* get("/v1/screener?pe_maxx=3"), 400, "INVALID_REQUEST", "pe_maxx")
+      assertFailed(yield* get("/v1/screener?pe_max=abc"), 400, "INVALID_REQUEST", "pe_max")
+      assertFailed(yield* get("/v1/screener?inside_kse100=maybe"), 400, "INVALID_REQUEST", "inside_kse100")
+      assertFailed(yield* get("/v1/screener?limit=0"), 400, "INVALID_REQUEST", "limit")
+      assertFailed(yield* post("/v1/screener", { pe_maxx: 3 }), 400, "INVALID_REQUEST", "pe_maxx")
+      assertFailed(yield* post("/v1/screener", { pe_max: "3" }), 400, "INVALID_REQUEST", "pe_max")
+      assertFailed(yield* post("/v1/screener", { sectors: "CEMENT" }), 400, "INVALID_REQUEST", "sectors")
+      assertFailed(yield* get("/v1/screener?cursor=not-a-cursor"), 400, "INVALID_REQUEST", "cursor")
       // A cursor of one screen is refused by another.
       const a = yield* get("/v1/screener?pe_max=20&limit=1")
-      isError(yield* get(`/v1/screener?pe_max=21&limit=1&cursor=${encodeURIComponent(a.body.next_cursor)}`), 400, "INVALID_REQUEST", "cursor")
+      assertSucceeded(a)
+      assert.exists(a.body.next_cursor)
+      assertFailed(yield* get(`/v1/screener?pe_max=21&limit=1&cursor=${encodeURIComponent(a.body.next_cursor)}`), 400, "INVALID_REQUEST", "cursor")
     }))
 
   it.effect("every returned security satisfies every filter; no excluded security with known values does; paging walks to exactly total", () =>
@@ -177,6 +180,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
       let matchedSomewhere = 0
       for (const { checks, query } of SCREENS) {
         const page = yield* get(`/v1/screener?${query}&limit=1`)
+        assertSucceeded(page)
         const { items, total } = yield* walk(query, 7)
         assert.strictEqual(items.length, total, `${query}: paging walks to exactly total`)
         assert.strictEqual(new Set(items.map((r) => r.symbol)).size, total, `${query}: no repeats`)
@@ -197,7 +201,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
       }
       assert.isAbove(matchedSomewhere, 20, "the screens are not all empty")
       const every = yield* get(`/v1/screener?${ALL_FILTERS}`)
-      assert.strictEqual(every.status, 200, JSON.stringify(every.body))
+      assertOk(every)
       assert.strictEqual(every.body.items.length, Math.min(every.body.total, 50), "the first page holds min(total, limit) rows")
       assert.isAtMost(every.body.total + every.body.left_out_unknown, universe.total, "a security is matched or left out, never both")
       assert.isAbove(every.body.left_out_unknown, 0, "with every filter set, some securities are left out for unknown figures")
@@ -206,37 +210,42 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
   it.effect("compare: head to head for two, winners per metric for three or more; clear errors", () =>
     Effect.gen(function*() {
       const two = yield* get("/v1/compare?symbols=HUBC,kapco")
-      assert.strictEqual(two.status, 200, JSON.stringify(two.body))
+      assertOk(two)
       assert.deepStrictEqual(two.body.symbols, ["HUBC", "KAPCO"])
       assert.strictEqual(two.body.mode, "head_to_head")
-      const wins = two.body.head_to_head.measures.filter((m: any) => m.outcome === "win")
+      assert.exists(two.body.head_to_head)
+      const wins = two.body.head_to_head.measures.filter((m) => m.outcome === "win")
       assert.deepStrictEqual(
-        two.body.head_to_head.totals.map((t: any) => t.points),
-        ["HUBC", "KAPCO"].map((s) => wins.filter((m: any) => m.winner === s).length)
+        two.body.head_to_head.totals.map((t) => t.points),
+        ["HUBC", "KAPCO"].map((s) => wins.filter((m) => m.winner === s).length)
       )
       const screen = yield* walk("", 200)
       const hubc = screen.items.find((r) => r.symbol === "HUBC")
-      const pe = two.body.head_to_head.measures.find((m: any) => m.measure === "pe_ttm")
-      assert.strictEqual(pe.values[0].value, hubc.pe_ttm, "measures are the screener's figures")
+      assert.exists(hubc)
+      const pe = two.body.head_to_head.measures.find((m) => m.measure === "pe_ttm")
+      assert.exists(pe)
+      assert.strictEqual(pe.values[0]!.value, hubc.pe_ttm, "measures are the screener's figures")
       const three = yield* get("/v1/compare?symbols=LUCK,DGKC,MLCF")
+      assertSucceeded(three)
       assert.strictEqual(three.body.mode, "per_metric")
+      assert.exists(three.body.metrics)
       assert.strictEqual(three.body.metrics.length, 7)
       assert.isAbove(three.body.sources.length, 0)
       const many = ["HUBC", "KAPCO", "LUCK", "DGKC", "MLCF", "OGDC", "PPL", "MEBL", "MCB", "UBL", "ENGRO"]
       assert.strictEqual(many.length, COMPARE_MAX_SYMBOLS + 1)
-      isError(yield* get(`/v1/compare?symbols=${many.join(",")}`), 400, "INVALID_REQUEST", `at most ${COMPARE_MAX_SYMBOLS}`)
+      assertFailed(yield* get(`/v1/compare?symbols=${many.join(",")}`), 400, "INVALID_REQUEST", `at most ${COMPARE_MAX_SYMBOLS}`)
       assert.strictEqual((yield* get(`/v1/compare?symbols=${many.slice(0, COMPARE_MAX_SYMBOLS).join(",")}`)).status, 200)
-      isError(yield* get("/v1/compare?symbols=HUBC"), 400, "INVALID_REQUEST")
-      isError(yield* get("/v1/compare?symbols=HUBC,hubc"), 400, "INVALID_REQUEST", "HUBC")
-      isError(yield* get("/v1/compare?symbols=HUBC,ZZZZQ"), 404, "DATA_NOT_FOUND", "ZZZZQ")
-      isError(yield* get("/v1/compare?symbols=HUBC,H$B"), 400, "INVALID_SYMBOL")
-      isError(yield* get("/v1/compare"), 400, "INVALID_REQUEST", "symbols")
+      assertFailed(yield* get("/v1/compare?symbols=HUBC"), 400, "INVALID_REQUEST")
+      assertFailed(yield* get("/v1/compare?symbols=HUBC,hubc"), 400, "INVALID_REQUEST", "HUBC")
+      assertFailed(yield* get("/v1/compare?symbols=HUBC,ZZZZQ"), 404, "DATA_NOT_FOUND", "ZZZZQ")
+      assertFailed(yield* get("/v1/compare?symbols=HUBC,H$B"), 400, "INVALID_SYMBOL")
+      assertFailed(yield* get("/v1/compare"), 400, "INVALID_REQUEST", "symbols")
     }))
 
   it.effect("the research package: one body at three paths, with quote staleness, valuation, caveats and sources", () =>
     Effect.gen(function*() {
       const [a, b, c] = [yield* getText("/v1/stocks/SYS/research"), yield* getText("/v1/stocks/SYS/rh"), yield* getText("/v1/ai/research/SYS")]
-      assert.strictEqual(a.status, 200, a.text)
+      assertOk(a)
       // generated_at starts the symbol's 5-minute window; in the unlikely case it turned over between the requests, ask again.
       const again = JSON.parse(a.text).generated_at === JSON.parse(c.text).generated_at ? undefined : yield* getText("/v1/stocks/SYS/research")
       assert.strictEqual(b.text, a.text)
@@ -250,14 +259,14 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
       const codes = r.caveats.map((x: any) => x.code)
       assert.includeMembers(codes, ["no_balance_sheet", "unadjusted_prices", "quote_stale"])
       assert.strictEqual(r.analytics.week52.basis === "close", codes.includes("close_based_52w_range"))
-      const { sources: _, ...valuation } = (yield* get("/v1/stocks/SYS/valuation")).body
+      const { sources: _, ...valuation } = bodyOf(yield* get("/v1/stocks/SYS/valuation"))
       assert.deepStrictEqual(r.valuation, valuation, "the valuation endpoint's figures")
       assert.isAtMost(r.filings.length, 10)
       assert.strictEqual(r.dividends.symbol, "SYS")
       assert.isTrue(r.sources.every((s: any) => typeof s.as_of === "string" && typeof s.dataset === "string"))
       assert.includeMembers(r.sources.map((s: any) => s.dataset), [r.quote.source.dataset])
-      isError(yield* get("/v1/stocks/ZZZZQ/research"), 404, "DATA_NOT_FOUND")
-      isError(yield* get("/v1/ai/research/ZZZZQ"), 404, "DATA_NOT_FOUND")
+      assertFailed(yield* get("/v1/stocks/ZZZZQ/research"), 404, "DATA_NOT_FOUND")
+      assertFailed(yield* get("/v1/ai/research/ZZZZQ"), 404, "DATA_NOT_FOUND")
     }))
 
   it.effect("encoded research answers are byte for byte the HttpApi encoding, for every listed symbol and alias", () =>
@@ -285,6 +294,8 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
   it.effect("encoded screener answers are byte for byte the HttpApi encoding, cursors included", () =>
     Effect.gen(function*() {
       const first = yield* get("/v1/screener?pe_max=15&limit=5")
+      assertSucceeded(first)
+      assert.exists(first.body.next_cursor)
       const urls = [
         `/v1/screener?${ALL_FILTERS}`,
         "/v1/screener?pe_max=15&limit=5",
@@ -296,24 +307,26 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
         const fast = yield* getText(url)
         const again = yield* getText(url)
         const full = yield* getText(url, { "cache-control": "no-cache" })
-        assert.strictEqual(fast.status, 200, url)
+        assertOk(fast, 200, url)
         assert.strictEqual(fast.text, full.text, url)
         assert.strictEqual(again.text, full.text, url)
       }
       // Repeated parameters and rejections are left to the HttpApi pipeline, with the same answers.
       const repeated = yield* get("/v1/screener?sectors=CEMENT&sectors=0807&limit=200")
       assert.deepStrictEqual(repeated.body, (yield* get("/v1/screener?sectors=CEMENT,0807&limit=200")).body)
-      isError(yield* get("/v1/screener?pe_maxx=1"), 400, "INVALID_REQUEST", "pe_maxx")
+      assertFailed(yield* get("/v1/screener?pe_maxx=1"), 400, "INVALID_REQUEST", "pe_maxx")
     }))
 
   it.effect("the tool endpoint: screen_stocks and compare_stocks answer the HTTP bodies", () =>
     Effect.gen(function*() {
       const { call, list: listTools } = yield* mcpSession
       const list = yield* listTools
-      const names = list.body.result.tools.map((t: any) => t.name)
+      assertSucceeded(list)
+      const names = list.body.result.tools.map((t) => t.name)
       assert.includeMembers(names, ["screen_stocks", "compare_stocks", "get_company", "get_quote"])
       const catalogue = yield* get("/v1/ai/tools")
-      assert.includeMembers(catalogue.body.tools.map((t: any) => t.name), ["screen_stocks", "compare_stocks"])
+      assertSucceeded(catalogue)
+      assert.includeMembers(catalogue.body.tools.map((t) => t.name), ["screen_stocks", "compare_stocks"])
       const args = { dividend_yield_min: 5, sectors: ["CEMENT", "FERTILIZER", "0807"], limit: 4 }
       const screen = yield* call("screen_stocks", args)
       assert.isFalse(screen.isError, JSON.stringify(screen.value))
@@ -331,19 +344,20 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
 
   it.effect("the OpenAPI document describes every new route with a summary and its limits", () =>
     Effect.gen(function*() {
-      const doc = (yield* get("/openapi.json")).body
+      const doc = bodyOf(yield* get("/openapi.json"))
       for (const [path, method] of [
         ["/v1/stocks/{symbol}/analytics", "get"], ["/v1/stocks/{symbol}/valuation", "get"], ["/v1/stocks/{sym}/technicals", "get"],
         ["/v1/screener", "get"], ["/v1/screener", "post"], ["/v1/compare", "get"], ["/v1/stocks/{symbol}/research", "get"],
         ["/v1/stocks/{symbol}/rh", "get"], ["/v1/ai/research/{symbol}", "get"]
       ] as const) {
-        const op = doc.paths[path]?.[method]
+        const item: Partial<Record<"get" | "post", OpenApiOperation>> = doc.paths[path]
+        const op = item[method]
         assert.isDefined(op, `${method} ${path}`)
         assert.isString(op.summary)
         assert.isAbove(op.description.length, 100)
       }
       assert.include(doc.paths["/v1/compare"].get.description, `${COMPARE_MAX_SYMBOLS} symbols`)
-      const params = doc.paths["/v1/screener"].get.parameters.map((p: any) => p.name)
+      const params = (doc.paths["/v1/screener"].get.parameters ?? []).map((p) => p.name)
       assert.includeMembers(params, ["dividend_yield_min", "daily_change_max", "drawdown_mode", "pe_min", "pe_max", "min_value_traded",
         "exclude_ex_dividend", "market_cap_min", "free_float_min_pct", "security_types", "sectors", "inside_kse100", "limit", "cursor"])
       Schema.decodeUnknownSync(Schema.Struct({ openapi: Schema.String }))(doc)

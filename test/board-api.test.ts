@@ -17,16 +17,10 @@ import { EncodedAnswers } from "../src/market/readmodel/EncodedAnswers.ts"
 import { shiftedClock } from "./support/ShiftedClock.ts"
 import { apiClient } from "./support/ApiClient.ts"
 import { mcpSession } from "./support/McpSession.ts"
-import { get, getText, post, TestApp } from "./support/TestApp.ts"
+import { assertFailed, assertOk, bodyOf, get, getText, post, TestApp } from "./support/TestApp.ts"
 
 const NOW = "2026-06-15T06:00:00.000Z"
 const SESSION = "2026-05-25"
-
-const isError = (r: { status: number; body: any }, status: number, code: string) => {
-  assert.strictEqual(r.status, status, JSON.stringify(r.body))
-  assert.strictEqual(r.body.error, code)
-  assert.isString(r.body.message)
-}
 
 /** Rows the store holds, decoded. */
 const query = <S extends Schema.Top & { readonly DecodingServices: never }>(schema: S, text: string, params: ReadonlyArray<unknown> = []) =>
@@ -42,7 +36,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
   it.effect("market status answers from the service clock, with its calendar", () =>
     Effect.gen(function*() {
       const r = yield* get("/v1/market/status")
-      assert.strictEqual(r.status, 200)
+      assertOk(r)
       Schema.decodeUnknownSync(MarketStatus)(r.body)
       assert.deepInclude(r.body, { date: "2026-06-15", weekday: "Monday", state: "open", phase: "trading", calendar: "published", settlement: "T+1" })
       assert.strictEqual(r.body.next_trading_day, "2026-06-16")
@@ -122,12 +116,12 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
   it.effect("a sector by code, slug or name is the same answer; an unknown id is 404 on every sector route", () =>
     Effect.gen(function*() {
       const byCode = yield* get("/v1/sectors/0804")
-      assert.strictEqual(byCode.status, 200)
+      assertOk(byCode)
       assert.deepStrictEqual((yield* get("/v1/sectors/cement")).body, byCode.body)
       assert.deepStrictEqual((yield* get("/v1/sectors/CEMENT")).body, byCode.body)
       assert.deepStrictEqual((yield* get("/v1/sectors/0807/peers")).body, (yield* get("/v1/sectors/Commercial%20Banks/peers")).body)
       for (const id of ["nope", "0899", "---"]) {
-        for (const suffix of ["", "/peers", "/valuation"]) isError(yield* get(`/v1/sectors/${id}${suffix}`), 404, "DATA_NOT_FOUND")
+        for (const suffix of ["", "/peers", "/valuation"]) assertFailed(yield* get(`/v1/sectors/${id}${suffix}`), 404, "DATA_NOT_FOUND")
       }
     }))
 
@@ -193,7 +187,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
       assert.include(list.note, "Only KSE-100 membership is tracked")
       assert.deepInclude(list.items.find((i) => i.code === "KSE100"), { constituents_tracked: true, level: 171725.29 })
       const kse = yield* get("/v1/indices/KSE-100")
-      assert.strictEqual(kse.status, 200)
+      assertOk(kse)
       // Membership from the newest record: the screener's index lists on 2026-08-04, which carry no weights.
       assert.deepInclude(kse.body, { code: "KSE100", history: "none", constituents_tracked: true, constituents_as_of: "2026-08-04" })
       assert.strictEqual(kse.body.constituents.length, 100)
@@ -204,21 +198,21 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
       assert.sameMembers(kse.body.constituents.map((c: { symbol: string; weight_pct?: number }) => c.symbol), stored.map((r) => r.symbol))
       assert.isTrue(kse.body.constituents.every((c: { symbol: string; weight_pct?: number }) => c.weight_pct === undefined), "no weight is invented for 2026-08-04")
       for (const other of list.items.filter((i) => i.code !== "KSE100")) {
-        const r = (yield* get(`/v1/indices/${other.code}`)).body
+        const r = bodyOf(yield* get(`/v1/indices/${other.code}`))
         assert.deepStrictEqual([r.constituents_tracked, r.constituents], [false, []])
         assert.include(r.note, "Only KSE-100 membership is tracked")
       }
-      isError(yield* get("/v1/indices/KMI30"), 404, "DATA_NOT_FOUND")
+      assertFailed(yield* get("/v1/indices/KMI30"), 404, "DATA_NOT_FOUND")
     }))
 
   it.effect("the dividend calendar: open payouts with book closure and last buy date, judged by the clock in Karachi", () =>
     Effect.gen(function*() {
       const r = yield* get("/v1/calendar/dividends")
-      assert.strictEqual(r.status, 200)
+      assertOk(r)
       assert.strictEqual(r.body.today, "2026-06-15")
       assert.include(r.body.coverage, "BOP, LUCK, MCB, MEBL, TRG")
       assert.include(r.body.coverage, "unknown, not absent")
-      const bySymbol = new Map(r.body.items.map((i: any) => [i.symbol, i]))
+      const bySymbol = new Map(r.body.items.map((i) => [i.symbol, i]))
       // LUCK closes its books from Tue 18 Aug 2026: a T+1 trade must settle by Mon 17 Aug; Fri 14 Aug is Independence Day.
       assert.deepInclude(bySymbol.get("LUCK"), {
         book_closure_from: "2026-08-18", book_closure_to: "2026-08-25", last_buy_date: "2026-08-13", settles_on: "2026-08-17",
@@ -253,9 +247,9 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
 
   it.effect("the OpenAPI document describes every route and how each movers exclusion is detected", () =>
     Effect.gen(function*() {
-      const doc = (yield* get("/openapi.json")).body
+      const doc = bodyOf(yield* get("/openapi.json"))
       const paths = ["/v1/market/snapshot", "/v1/market/board", "/v1/sectors", "/v1/sectors/board", "/v1/sectors/{id}",
-        "/v1/sectors/{id}/peers", "/v1/sectors/{id}/valuation", "/v1/indices", "/v1/indices/{id}", "/v1/calendar/dividends"]
+        "/v1/sectors/{id}/peers", "/v1/sectors/{id}/valuation", "/v1/indices", "/v1/indices/{id}", "/v1/calendar/dividends"] as const
       for (const p of paths) {
         assert.isString(doc.paths[p]?.get?.summary, p)
         assert.isString(doc.paths[p]?.get?.description, p)
@@ -267,9 +261,9 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
   it.effect("the sector tools answer what their routes answer, as structured content and text", () =>
     Effect.gen(function*() {
       const { call, list } = yield* mcpSession
-      const names = (yield* list).body.result.tools.map((t: any) => t.name)
+      const names = bodyOf(yield* list).result.tools.map((t) => t.name)
       assert.includeMembers(names, ["get_sector", "get_sector_peers", "get_sector_valuation", "get_index", "get_market_snapshot"])
-      const catalogue = (yield* get("/v1/ai/tools")).body.tools.map((t: any) => t.name)
+      const catalogue = bodyOf(yield* get("/v1/ai/tools")).tools.map((t) => t.name)
       assert.sameMembers(catalogue, names)
       for (const [name, id, path] of [
         ["get_sector", "cement", "/v1/sectors/cement"],
@@ -294,13 +288,13 @@ describe("board routes without the pack", () => {
   layer(TestApp())("an empty store", (it) => {
     it.effect("no session to show is 404; lists are empty; the calendar says payouts are unknown", () =>
       Effect.gen(function*() {
-        isError(yield* get("/v1/market/board"), 404, "DATA_NOT_FOUND")
-        const snap = (yield* get("/v1/market/snapshot")).body
+        assertFailed(yield* get("/v1/market/board"), 404, "DATA_NOT_FOUND")
+        const snap = bodyOf(yield* get("/v1/market/snapshot"))
         assert.deepStrictEqual([snap.indices, "breadth" in snap], [[], false])
-        assert.deepStrictEqual((yield* get("/v1/sectors/board")).body.items, [])
-        isError(yield* get("/v1/sectors/0807"), 404, "DATA_NOT_FOUND")
-        isError(yield* get("/v1/indices/KSE100"), 404, "DATA_NOT_FOUND")
-        const cal = (yield* get("/v1/calendar/dividends")).body
+        assert.deepStrictEqual(bodyOf(yield* get("/v1/sectors/board")).items, [])
+        assertFailed(yield* get("/v1/sectors/0807"), 404, "DATA_NOT_FOUND")
+        assertFailed(yield* get("/v1/indices/KSE100"), 404, "DATA_NOT_FOUND")
+        const cal = bodyOf(yield* get("/v1/calendar/dividends"))
         assert.deepStrictEqual(cal.items, [])
         assert.include(cal.coverage, "unknown, not absent")
       }))

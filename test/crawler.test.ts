@@ -18,14 +18,14 @@ import { readPsx } from "./support/Fixtures.ts"
 import { caughtUp, liveApp, MONDAY_EVENING } from "./support/LiveApp.ts"
 import { MovableClock } from "./support/MovableClock.ts"
 import { pollUntil } from "./support/Eventually.ts"
-import { get } from "./support/TestApp.ts"
+import { assertOk, assertSucceeded, bodyOf, get } from "./support/TestApp.ts"
 
 /** Polls the running service until `ok` holds (the read model picks writes up by polling the store), with a deadline. */
 const until = <A, R>(probe: Effect.Effect<A, never, R>, ok: (a: A) => boolean, what: string) =>
   pollUntil(`the service serves ${what}`, probe, ok, { within: "60 seconds", every: "200 millis" })
 
 const recordedUpTo = (symbol: string, day: string) => eodRows(symbol).filter((r) => r.date <= day).reverse()
-const servedHistory = (symbol: string) => Effect.map(get(`/v1/prices/${symbol}?date_from=2026-01-01&limit=100`), (r) => r.body)
+const servedHistory = (symbol: string) => Effect.map(get(`/v1/prices/${symbol}?date_from=2026-01-01&limit=100`), (r) => bodyOf(r))
 const hbl = parseCompanyPage(companyPages["HBL"]!())
 const mebl = parseCompanyPayouts("MEBL", companyPayouts["MEBL"]!())
 
@@ -61,34 +61,40 @@ describe("portal crawler", () => {
         // Every recorded symbol's history and quote, once the running service has picked the writes up.
         yield* until(servedHistory("HBL"), (b) => b.items?.[0]?.date === day, `HBL's history to ${day}`)
         const companies = yield* get("/v1/companies?limit=1")
+        assertSucceeded(companies)
         assert.strictEqual(companies.body.total, 1029, "the listed universe")
         for (const symbol of eodSymbols) {
           const recorded = recordedUpTo(symbol, day)
           const prices = yield* servedHistory(symbol)
-          assert.deepStrictEqual(prices.items.map((i: any) => [i.date, i.close, i.volume]), recorded.map((r) => [r.date, r.close, r.volume]), symbol)
+          assert.deepStrictEqual(prices.items.map((i) => [i.date, i.close, i.volume]), recorded.map((r) => [r.date, r.close, r.volume]), symbol)
           const quote = yield* get(`/v1/quotes/${symbol}?allow_stale=true`)
+          assertSucceeded(quote)
           assert.deepStrictEqual([quote.body.price, quote.body.previous_close, quote.body.volume], [recorded[0]!.close, recorded[1]!.close, recorded[0]!.volume], symbol)
           assert.strictEqual(quote.body.as_of, "2026-05-22T11:30:00.000Z", "dated at Friday's close (16:30 Karachi), not when it was read")
         }
         const dividends = yield* get("/v1/dividends/MEBL")
+        assertSucceeded(dividends)
         assert.deepStrictEqual(
-          dividends.body.items.map((i: any) => `${i.details}|${i.percent}|${i.book_closure_to}`).sort(),
+          dividends.body.items.map((i) => `${i.details}|${i.percent}|${i.book_closure_to}`).sort(),
           mebl.rows.flatMap((r) => r.parts.map((p) => `${r.details}|${p.percent}|${r.bookClosureTo}`)).sort()
         )
         const financials = yield* get("/v1/financials/HBL")
-        const served = financials.body.periods.flatMap((p: any) => p.lines.map((l: any) => `${p.period_type}|${p.period}|${l.line}|${l.value}`)).sort()
-        const types = new Set(financials.body.periods.map((p: any) => p.period_type))
+        assertSucceeded(financials)
+        const served = financials.body.periods.flatMap((p) => p.lines.map((l) => `${p.period_type}|${p.period}|${l.line}|${l.value}`)).sort()
+        const types = new Set(financials.body.periods.map((p) => p.period_type))
         assert.isTrue(types.has("annual"))
         assert.deepStrictEqual(served, hbl.statements.filter((s) => types.has(s.periodType)).map((s) => `${s.periodType}|${s.period}|${s.line}|${s.value}`).sort())
         const kse = yield* get("/v1/indices/KSE100")
+        assertSucceeded(kse)
         const recordedKse = parseIndexConstituents(readPsx("mtauha__psxdata/tests/fixtures/indices_KSE100.html")).rows
         assert.deepStrictEqual(
-          kse.body.constituents.map((c: any) => `${c.symbol}|${c.weight_pct}`).sort(),
+          kse.body.constituents.map((c) => `${c.symbol}|${c.weight_pct}`).sort(),
           recordedKse.map((c) => `${c.symbol}|${c.weightPct}`).sort()
         )
         const sectors = yield* get("/v1/sectors")
+        assertSucceeded(sectors)
         assert.deepStrictEqual(
-          sectors.body.items.map((s: any) => `${s.code}|${s.name}`).sort(),
+          sectors.body.items.map((s) => `${s.code}|${s.name}`).sort(),
           parseSectors(readPsx("mtauha__psxdata/tests/fixtures/sector_summary.html")).rows.map((s) => `${s.code}|${s.name}`).sort()
         )
       }))
@@ -112,9 +118,9 @@ describe("portal crawler", () => {
         for (const symbol of eodSymbols) {
           const recorded = recordedUpTo(symbol, next)
           const prices = yield* servedHistory(symbol)
-          assert.deepStrictEqual(prices.items.map((i: any) => [i.date, i.close, i.volume]), recorded.map((r) => [r.date, r.close, r.volume]), symbol)
+          assert.deepStrictEqual(prices.items.map((i) => [i.date, i.close, i.volume]), recorded.map((r) => [r.date, r.close, r.volume]), symbol)
           const quote = yield* get(`/v1/quotes/${symbol}`)
-          assert.strictEqual(quote.status, 200, `${symbol}: fresh on Monday evening, no allow_stale needed`)
+          assertOk(quote, 200, `${symbol}: fresh on Monday evening, no allow_stale needed`)
           assert.deepStrictEqual([quote.body.price, quote.body.previous_close], [recorded[0]!.close, recorded[1]!.close], symbol)
         }
         const again = yield* crawler.pass({ datasets: ["market_watch"] })
@@ -144,11 +150,13 @@ describe("portal crawler", () => {
             assert.deepStrictEqual(failed, ["sectors", "screener", "kse100"], `${fault}: three refusals, then the pass stops`)
           }
           const freshness = yield* get("/v1/freshness")
-          const crawl = freshness.body.crawl as ReadonlyArray<any>
+          assertSucceeded(freshness)
+          const crawl = freshness.body.crawl ?? []
           const screener = crawl.find((c) => c.dataset === "screener")
-          assert.isString(screener?.last_error, `${fault}: freshness shows the screener's last error`)
+          assert.exists(screener)
+          assert.isString(screener.last_error, `${fault}: freshness shows the screener's last error`)
           assert.include(screener.last_error, fault === "headers" ? "unknown table headers" : "PSX portal")
-          assert.isString(freshness.body.datasets.find((d: any) => d.dataset === "portal_screener")?.as_of, "the last good as-of stays")
+          assert.isString(freshness.body.datasets.find((d) => d.dataset === "portal_screener")?.as_of, "the last good as-of stays")
         }
       }))
   })
@@ -169,8 +177,8 @@ describe("warming fundamentals from the live portal", () => {
         assert.isAbove(tried.requests, 700)
         const before = fake.seen.length
         const [a, b] = yield* Effect.all([get("/v1/ingest/fundamentals?n=2"), get("/v1/ingest/fundamentals?n=2")], { concurrency: 2 })
-        assert.strictEqual(a.status, 200)
-        assert.strictEqual(b.status, 200)
+        assertOk(a)
+        assertOk(b)
         const warmedSymbols = [...a.body.symbols, ...b.body.symbols].sort()
         assert.deepStrictEqual(warmedSymbols, fresh, "the never-fetched symbols, each claimed by one call")
         assert.strictEqual(a.body.warmed + b.body.warmed, 3, "all three pages were recorded")
@@ -178,9 +186,11 @@ describe("warming fundamentals from the live portal", () => {
         assert.deepStrictEqual(companyRequests.map((r) => r.url).sort(), fresh.map((s) => `/company/${s}`), "one request per symbol")
         assert.isAbove(a.body.universe, 700)
         assert.include(a.body.source, "portal")
-        const financials = yield* until(get("/v1/financials/MEBL"), (r) => r.status === 200 && r.body.periods?.length > 0, "MEBL's income statement")
+        const financials = yield* until(get("/v1/financials/MEBL"), (r) => r.ok && r.body.periods.length > 0, "MEBL's income statement")
+        assertSucceeded(financials)
         assert.isAbove(financials.body.periods.length, 0)
         const none = yield* get("/v1/ingest/fundamentals?n=5")
+        assertSucceeded(none)
         assert.deepStrictEqual(none.body.symbols, [], "nothing is due: recently fetched and recently failed pages wait their turn")
       }))
   })

@@ -15,7 +15,7 @@ import { MAX_BUCKETS, RateLimiter } from "../src/http/RateLimiter.ts"
 import { BodyLimit, Routes, Services } from "../src/http/Server.ts"
 import { FundamentalsWarming } from "../src/market/provenance/FundamentalsWarming.ts"
 import { waitUntil } from "./support/Eventually.ts"
-import { get, post } from "./support/TestApp.ts"
+import { assertOk, get, post } from "./support/TestApp.ts"
 import { TestStore } from "./support/TestApp.ts"
 import { TestConfig } from "./support/TestDatabase.ts"
 
@@ -90,11 +90,11 @@ layer(App, { timeout: 120_000, excludeTestServices: true })("credentials over HT
   it.effect("made-up tokens meet 429 from one address; the authenticated user keeps its own bucket; logs carry no secret", () =>
     Effect.gen(function*() {
       const s = yield* post("/v1/me/session", {})
-      assert.strictEqual(s.status, 201)
+      assertOk(s, 201)
       const token = s.body.token as string
       const bearer = { authorization: `Bearer ${token}` }
       const k = yield* post("/v1/me/keys", { grants: ["portfolio:read"] }, bearer)
-      assert.strictEqual(k.status, 201)
+      assertOk(k, 201)
       const key = k.body.key as string
       assert.strictEqual((yield* get("/v1/me/holdings", { authorization: `Bearer ${key}` })).status, 200)
       const statuses: Array<number> = []

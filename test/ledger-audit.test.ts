@@ -26,7 +26,7 @@ import { eventRows } from "../src/ledger/events/StoredRows.ts"
 import { Keys } from "../src/ledger/accounts/Keys.ts"
 import { streamOf } from "../src/ledger/portfolio/Portfolio.ts"
 import { keyIdOf, LedgerSigner } from "../src/ledger/signing/Signing.ts"
-import { get, post, TestApp } from "./support/TestApp.ts"
+import { assertOk, bodyOf, get, post, TestApp } from "./support/TestApp.ts"
 
 const signingKey = generateKeyPairSync("ed25519").privateKey
 const publicPem = createPublicKey(signingKey).export({ type: "spki", format: "pem" }).toString()
@@ -80,7 +80,7 @@ layer(App, { timeout: 300_000, excludeTestServices: true })("ledger audit trail"
   it.effect("the actor and the server's request id are hashed; the client's X-Request-Id is kept apart; changing either fails verify", () =>
     Effect.gen(function*() {
       const r = yield* post("/v1/donations", { amount: 250 }, { "x-request-id": "client-says-42" })
-      assert.strictEqual(r.status, 200)
+      assertOk(r)
       const serverId = r.headers["x-request-id"]!
       assert.notStrictEqual(serverId, "client-says-42")
       const sql = yield* SqlClient.SqlClient
@@ -138,25 +138,25 @@ layer(App, { timeout: 300_000, excludeTestServices: true })("ledger audit trail"
       assert.isFalse(v.ok)
       assert.strictEqual(v.first_failure?.version, 2)
       assert.match(v.first_failure!.reason, new RegExp(`key ${keyId}, which is not among the pinned trusted public keys`))
-      const published = (yield* get("/v1/ledger/signing-key")).body.keys.map((k: any) => k.key_id)
+      const published = bodyOf(yield* get("/v1/ledger/signing-key")).keys.map((k) => k.key_id)
       assert.notInclude(published, keyId, "only pinned keys are published as trusted")
       assert.include(published, keyIdOf(createPublicKey(signingKey)))
     }))
 
   it.effect("a repeated GET of the checkpoint adds no row; a moved head issues a new one", () =>
     Effect.gen(function*() {
-      const session = (yield* post("/v1/me/session", {})).body.token as string
+      const session = bodyOf(yield* post("/v1/me/session", {})).token as string
       const principal = yield* (yield* Keys).authenticate(session)
       const stream = streamOf(principal.userId)
       yield* appendN(stream, 1)
       const sql = yield* SqlClient.SqlClient
       const count = Effect.map(sql<{ n: number }>`SELECT count(*)::int AS n FROM checkpoints WHERE stream_id = ${stream}`, (r) => r[0]!.n)
-      const first = (yield* get("/v1/me/ledger/checkpoint", bearer(session))).body
+      const first = bodyOf(yield* get("/v1/me/ledger/checkpoint", bearer(session)))
       const again = (yield* get("/v1/me/ledger/checkpoint", bearer(session))).body
       assert.deepStrictEqual(again, first)
       assert.strictEqual(yield* count, 1)
       yield* appendN(stream, 1)
-      const moved = (yield* get("/v1/me/ledger/checkpoint", bearer(session))).body
+      const moved = bodyOf(yield* get("/v1/me/ledger/checkpoint", bearer(session)))
       assert.strictEqual(moved.version, first.version + 1)
       assert.strictEqual(yield* count, 2)
     }))

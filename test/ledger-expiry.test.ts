@@ -12,7 +12,7 @@ import { AnonymousExpiry } from "../src/ledger/accounts/AnonymousExpiry.ts"
 import { EventStore } from "../src/ledger/events/EventStore.ts"
 import { streamOf } from "../src/ledger/portfolio/Portfolio.ts"
 import { MovableClock, MovableClockLayer } from "./support/MovableClock.ts"
-import { get, post, TestApp } from "./support/TestApp.ts"
+import { assertOk, get, post, TestApp } from "./support/TestApp.ts"
 
 const T0 = "2026-11-20T03:00:00.000Z"
 const at = (hours: number) => new Date(Date.parse(T0) + hours * 3_600_000).toISOString()
@@ -20,7 +20,7 @@ const App = TestApp().pipe(Layer.provideMerge(MovableClockLayer(T0)))
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 const session = Effect.map(post("/v1/me/session", {}), (r) => {
-  assert.strictEqual(r.status, 201)
+  assertOk(r, 201)
   return { token: r.body.token as string, user: r.body.user.id as string }
 })
 const usersLeft = (ids: ReadonlyArray<string>) =>

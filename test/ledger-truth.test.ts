@@ -12,22 +12,22 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { MarketReadModel } from "../src/market/readmodel/ReadModel.ts"
 import { waitUntil } from "./support/Eventually.ts"
-import { get, post, type Reply, TestApp } from "./support/TestApp.ts"
+import { assertFailed, assertOk, bodyOf, get, payloadOf, post, type Reply, TestApp } from "./support/TestApp.ts"
 
 const START = "2026-11-21T05:00:00.000Z"
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
-const isError = (r: Reply, status: number, code: string) => {
-  assert.strictEqual(r.status, status, JSON.stringify(r.body))
-  assert.strictEqual(r.body.error, code)
-}
-const session = Effect.map(post("/v1/me/session", {}), (r) => r.body.token as string)
+const session = Effect.map(post("/v1/me/session", {}), (r) => bodyOf(r).token as string)
 const send = (token: string, body: unknown, headers: Record<string, string> = {}) =>
   post("/v1/me/transactions", body, { ...bearer(token), ...headers })
-const total = (token: string) => Effect.map(get("/v1/me/ledger", bearer(token)), (r) => r.body.total as number)
+const total = (token: string) => Effect.map(get("/v1/me/ledger", bearer(token)), (r) => bodyOf(r).total as number)
 const holding = (token: string, symbol: string) =>
-  Effect.map(get("/v1/me/holdings", bearer(token)), (r) => r.body.items.find((h: any) => h.symbol === symbol))
-const created = (r: Reply) => {
-  assert.strictEqual(r.status, 201, JSON.stringify(r.body))
+  Effect.map(get("/v1/me/holdings", bearer(token)), (r) => {
+    const found = bodyOf(r).items.find((h) => h.symbol === symbol)
+    assert.exists(found, `a ${symbol} holding`)
+    return found
+  })
+const created = <B, F>(r: Reply<B, F>) => {
+  assertOk(r, 201)
   return r.body
 }
 
@@ -43,26 +43,26 @@ layer(TestApp({ withPack: true, now: START }), { timeout: 600_000, excludeTestSe
         { ...buy, trade_date: "2026-02-30" },
         { ...buy, trade_date: "1900-01-02" },
         { kind: "dividend", symbol: "HUBC", per_share: 5, filer: true, book_closure_from: "2026-05-22", trade_date: "2026-02-30" }
-      ]) isError(yield* send(t, bad), 400, "INVALID_REQUEST")
+      ]) assertFailed(yield* send(t, bad), 400, "INVALID_REQUEST")
       assert.strictEqual(yield* total(t), 0, "nothing appended")
       assert.strictEqual((yield* get("/v1/me/holdings", bearer(t))).status, 200)
       assert.strictEqual((yield* get("/v1/me/portfolio", bearer(t))).status, 200)
       assert.strictEqual((yield* get("/v1/me/analyze", bearer(t))).status, 200)
       const d = yield* post("/v1/donations", { amount: 1.15 })
-      assert.strictEqual(d.status, 200, JSON.stringify(d.body))
+      assertOk(d)
       assert.strictEqual(d.body.amount, 1.15)
     }))
 
   it.effect("15: a write-only key gets the event only; an oversell does not reveal the holding; a replay returns the event only", () =>
     Effect.gen(function*() {
       const owner = yield* session
-      const writer = (yield* post("/v1/me/keys", { grants: ["portfolio:write"] }, bearer(owner))).body.key as string
+      const writer = bodyOf(yield* post("/v1/me/keys", { grants: ["portfolio:write"] }, bearer(owner))).key as string
       const buy = { kind: "buy", symbol: "HUBC", quantity: 100, price: 215.42, trade_date: "2026-05-22" }
       const first = created(yield* send(writer, buy))
       assert.notProperty(first, "holding")
-      assert.strictEqual(first.event.payload.quantity, 100)
+      assert.strictEqual(payloadOf(first.event).quantity, 100)
       const over = yield* send(writer, { ...buy, kind: "sell", quantity: 137, trade_date: "2026-05-25" })
-      isError(over, 400, "INVALID_REQUEST")
+      assertFailed(over, 400, "INVALID_REQUEST")
       assert.notMatch(over.body.message, /100|-37|37/, over.body.message)
       assert.property(created(yield* send(owner, { ...buy, quantity: 1 })), "holding", "a reading credential sees the holding")
       const keyed = created(yield* send(owner, { ...buy, quantity: 2 }, { "idempotency-key": "k-15" }))
@@ -80,10 +80,10 @@ layer(TestApp({ withPack: true, now: START }), { timeout: 600_000, excludeTestSe
       // 2026-06-01's previous trading day is 2026-05-26 (27–29 May are holidays), which has no recorded close:
       // the 2026-05-25 close is not used.
       const later = created(yield* send(t, { kind: "buy", symbol: "HUBC", quantity: 5, price: 300, trade_date: "2026-06-01" }))
-      assert.match(later.flags[0], /circuit-breaker check unknown/)
+      assert.match(later.flags[0] ?? "", /circuit-breaker check unknown/)
       // LUCK's recorded 2026 closes are restated by the source: not as traded, so unknown.
       const luck = created(yield* send(t, { kind: "buy", symbol: "LUCK", quantity: 5, price: 3000, trade_date: "2026-05-25" }))
-      assert.match(luck.flags[0], /circuit-breaker check unknown: no as-traded close of LUCK/)
+      assert.match(luck.flags[0] ?? "", /circuit-breaker check unknown: no as-traded close of LUCK/)
     }))
 
   it.effect("9–11: LUCK 10% bonus and Rs 5 dividend at book closure 05-22; a backdated sale re-derives or is refused", () =>
@@ -92,19 +92,19 @@ layer(TestApp({ withPack: true, now: START }), { timeout: 600_000, excludeTestSe
       created(yield* send(t, { kind: "buy", symbol: "LUCK", quantity: 105, price: 350, trade_date: "2026-05-18" }))
       const entitlement = { symbol: "LUCK", book_closure_from: "2026-05-22", trade_date: "2026-05-22" }
       const bonus = created(yield* send(t, { kind: "bonus", percent: 10, ...entitlement }))
-      assert.strictEqual(bonus.event.payload.entitlement_date, "2026-05-20", "T+1: the last buy date is Wednesday 05-20")
-      assert.notProperty(bonus.event.payload, "shares_added", "stored as a ratio, computed in replay")
+      assert.strictEqual(payloadOf(bonus.event).entitlement_date, "2026-05-20", "T+1: the last buy date is Wednesday 05-20")
+      assert.notProperty(payloadOf(bonus.event), "shares_added", "stored as a ratio, computed in replay")
       created(yield* send(t, { kind: "dividend", per_share: 5, filer: true, ...entitlement }))
       let luck = yield* holding(t, "LUCK")
       assert.deepStrictEqual([luck.quantity, luck.fractional_entitlements], [115, 0.5], "10% of 105 = 10.5: 10 credited, 0.5 owed in cash")
       assert.deepStrictEqual([luck.dividends_gross, luck.tax_withheld, luck.dividends_net], [525, 78.75, 446.25])
       const refused = yield* send(t, { kind: "sell", symbol: "LUCK", quantity: 105, price: 360, trade_date: "2026-05-20" })
-      isError(refused, 400, "INVALID_REQUEST")
+      assertFailed(refused, 400, "INVALID_REQUEST")
       assert.match(refused.body.message, /no LUCK held on 2026-05-20, the entitlement date of the 10% bonus/)
       created(yield* send(t, { kind: "sell", symbol: "LUCK", quantity: 55, price: 360, trade_date: "2026-05-20" }))
       luck = yield* holding(t, "LUCK")
       assert.deepStrictEqual([luck.quantity, luck.fractional_entitlements, luck.dividends_gross], [55, 0, 250], "re-derived on 50 shares")
-      const v = (yield* get("/v1/me/ledger/verify", bearer(t))).body
+      const v = bodyOf(yield* get("/v1/me/ledger/verify", bearer(t)))
       assert.isTrue(v.ok && v.projection_matches, JSON.stringify(v))
     }))
 
@@ -114,18 +114,18 @@ layer(TestApp({ withPack: true, now: START }), { timeout: 600_000, excludeTestSe
       created(yield* send(t, { kind: "buy", symbol: "MEBL", quantity: 100, price: 400, trade_date: "2025-08-22" }))
       created(yield* send(t, { kind: "buy", symbol: "MEBL", quantity: 50, price: 409, trade_date: "2025-08-25" }))
       const d = created(yield* send(t, { kind: "dividend", symbol: "MEBL", per_share: 7, filer: false, trade_date: "2025-09-15" }))
-      assert.deepInclude(d.event.payload, { book_closure_from: "2025-08-27", entitlement_date: "2025-08-22", tax_rate_pct: 30 })
+      assert.deepInclude(payloadOf(d.event), { book_closure_from: "2025-08-27", entitlement_date: "2025-08-22", tax_rate_pct: 30 })
       const mebl = yield* holding(t, "MEBL")
       assert.deepStrictEqual([mebl.dividends_gross, mebl.tax_withheld], [700, 210], "100 entitled shares × Rs 7; a non-filer pays 30%")
-      isError(yield* send(t, { kind: "dividend", symbol: "HUBC", per_share: 7, filer: true, trade_date: "2025-09-15" }), 400, "INVALID_REQUEST")
+      assertFailed(yield* send(t, { kind: "dividend", symbol: "HUBC", per_share: 7, filer: true, trade_date: "2025-09-15" }), 400, "INVALID_REQUEST")
     }))
 
   it.effect("13: net figures say what tax they are net of, here and in the OpenAPI document", () =>
     Effect.gen(function*() {
       const t = yield* session
-      const h = (yield* get("/v1/me/holdings", bearer(t))).body
+      const h = bodyOf(yield* get("/v1/me/holdings", bearer(t)))
       assert.match(h.tax_note, /before capital gains tax/)
-      const p = (yield* get("/v1/me/portfolio", bearer(t))).body
+      const p = bodyOf(yield* get("/v1/me/portfolio", bearer(t)))
       assert.match(p.totals.tax_note, /after withholding tax/)
       const doc = JSON.stringify((yield* get("/openapi.json")).body)
       assert.include(doc, "before capital gains tax")
@@ -135,7 +135,8 @@ layer(TestApp({ withPack: true, now: START }), { timeout: 600_000, excludeTestSe
     Effect.gen(function*() {
       const t = yield* session
       created(yield* send(t, { kind: "buy", symbol: "HUBC", quantity: 100, price: 215.42, trade_date: "2026-05-22" }))
-      const before = (yield* get("/v1/me/analyze", bearer(t))).body.sectors[0]
+      const before = bodyOf(yield* get("/v1/me/analyze", bearer(t))).sectors[0]
+      assert.exists(before)
       assert.isNumber(before.kse100_pct)
       const model = yield* MarketReadModel
       const version = (yield* model.snapshot).version
@@ -146,7 +147,7 @@ layer(TestApp({ withPack: true, now: START }), { timeout: 600_000, excludeTestSe
       // Wait (with a deadline) for the read model to load the new import.
       yield* waitUntil("the read model loads the new import", Effect.map(model.snapshot, (s) => s.version !== version), { within: "60 seconds" })
       assert.notStrictEqual((yield* model.snapshot).version, version, "the read model rebuilt")
-      const after = (yield* get("/v1/me/analyze", bearer(t))).body.sectors[0]
+      const after = bodyOf(yield* get("/v1/me/analyze", bearer(t))).sectors[0]
       assert.deepStrictEqual(after, before)
     }))
 })

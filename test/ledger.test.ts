@@ -29,27 +29,16 @@ import { Keys } from "../src/ledger/accounts/Keys.ts"
 import { Portfolio, streamOf } from "../src/ledger/portfolio/Portfolio.ts"
 import { positionsOf, readHoldings, samePositions } from "../src/ledger/portfolio/Projection.ts"
 import { pollUntil } from "./support/Eventually.ts"
-import { get, post, type Reply, TestApp } from "./support/TestApp.ts"
+import { assertFailed, assertOk, assertSucceeded, bodyOf, del, get, payloadOf, post, TestApp } from "./support/TestApp.ts"
 import { isRealPostgres } from "./support/TestDatabase.ts"
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
-const isError = (r: Reply, status: number, code: string) => {
-  assert.strictEqual(r.status, status, JSON.stringify(r.body))
-  assert.strictEqual(r.body.error, code)
-}
 const session = Effect.map(post("/v1/me/session", {}), (r) => {
-  assert.strictEqual(r.status, 201)
+  assertOk(r, 201)
   return r.body.token as string
 })
 const send = (token: string, body: unknown, headers: Record<string, string> = {}) =>
   post("/v1/me/transactions", body, { ...bearer(token), ...headers })
-const del = (path: string, headers: Record<string, string> = {}) =>
-  Effect.gen(function*() {
-    const client = yield* HttpClient.HttpClient
-    const response = yield* client.execute(HttpClientRequest.make("DELETE")(path).pipe(HttpClientRequest.setHeaders(headers)))
-    const text = yield* response.text
-    return { status: response.status, headers: response.headers, body: /^[[{]/u.test(text) ? JSON.parse(text) : text } as Reply
-  }).pipe(Effect.orDie)
 const userOf = (token: string) => Effect.flatMap(Keys, (k) => k.authenticate(token))
 
 // The service's clock in this file starts at 2026-11-21 10:00 in Karachi and runs at the real rate (so
@@ -77,12 +66,12 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
   it.effect("a session is 201 with a token and a user; the token works as a bearer credential", () =>
     Effect.gen(function*() {
       const r = yield* post("/v1/me/session", {})
-      assert.strictEqual(r.status, 201)
+      assertOk(r, 201)
       assert.match(r.body.token, /^psx_s_/)
       assert.isString(r.body.user.id)
       assert.deepStrictEqual(r.body.grants, ["portfolio:read", "portfolio:write"])
       const h = yield* get("/v1/me/holdings", bearer(r.body.token))
-      assert.strictEqual(h.status, 200)
+      assertOk(h)
       assert.deepStrictEqual(h.body.items, [])
       const sql = yield* SqlClient.SqlClient
       const stored = yield* sql<{ n: number }>`select count(*)::int as n from api_keys where secret_hash = ${r.body.token}`
@@ -91,21 +80,23 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
 
   it.effect("missing, unknown and revoked credentials are 401; a key without the grant is 403", () =>
     Effect.gen(function*() {
-      isError(yield* get("/v1/me/holdings"), 401, "UNAUTHORIZED")
-      isError(yield* get("/v1/me/portfolio", { authorization: "Bearer psx_s_nope_nope_nope" }), 401, "UNAUTHORIZED")
-      isError(yield* get("/v1/me/analyze", { authorization: "Basic abc" }), 401, "UNAUTHORIZED")
+      assertFailed(yield* get("/v1/me/holdings"), 401, "UNAUTHORIZED")
+      assertFailed(yield* get("/v1/me/portfolio", { authorization: "Bearer psx_s_nope_nope_nope" }), 401, "UNAUTHORIZED")
+      assertFailed(yield* get("/v1/me/analyze", { authorization: "Basic abc" }), 401, "UNAUTHORIZED")
       const token = yield* session
       const readOnly = yield* post("/v1/me/keys", { grants: ["portfolio:read"], label: "reader" }, bearer(token))
-      assert.strictEqual(readOnly.status, 201)
+      assertOk(readOnly, 201)
       assert.match(readOnly.body.key, /^psx_k_/)
       assert.strictEqual((yield* get("/v1/me/holdings", bearer(readOnly.body.key))).status, 200)
-      isError(yield* send(readOnly.body.key, buyHubc), 403, "FORBIDDEN")
+      assertFailed(yield* send(readOnly.body.key, buyHubc), 403, "FORBIDDEN")
       const writeOnly = yield* post("/v1/me/keys", { grants: ["portfolio:write"] }, bearer(token))
+      assertSucceeded(writeOnly)
       assert.strictEqual((yield* send(writeOnly.body.key, buyHubc)).status, 201)
-      isError(yield* get("/v1/me/holdings", bearer(writeOnly.body.key)), 403, "FORBIDDEN")
+      assertFailed(yield* get("/v1/me/holdings", bearer(writeOnly.body.key)), 403, "FORBIDDEN")
       const keys = yield* get("/v1/me/keys", bearer(token))
+      assertSucceeded(keys)
       assert.strictEqual(keys.body.length, 3)
-      assert.isTrue(keys.body.every((k: any) => k.key === undefined), "no secrets listed")
+      assert.isTrue(keys.body.every((k) => !("key" in k)), "no secrets listed")
       const revoked = yield* Effect.flatMap(
         Effect.succeed(readOnly.body.id as string),
         (id) => Effect.gen(function*() {
@@ -115,7 +106,7 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
         })
       )
       assert.isString(revoked.revoked_at)
-      isError(yield* get("/v1/me/holdings", bearer(readOnly.body.key)), 401, "UNAUTHORIZED")
+      assertFailed(yield* get("/v1/me/holdings", bearer(readOnly.body.key)), 401, "UNAUTHORIZED")
     }))
 
   it.effect("a user can never read or write another user's ledger", () =>
@@ -124,71 +115,78 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
       const bob = yield* session
       assert.strictEqual((yield* send(alice, buyHubc)).status, 201)
       const bobs = yield* get("/v1/me/holdings", bearer(bob))
+      assertSucceeded(bobs)
       assert.deepStrictEqual(bobs.body.items, [])
       const alices = yield* get("/v1/me/ledger", bearer(alice))
+      assertSucceeded(alices)
       assert.strictEqual(alices.body.total, 1)
       // Bob cannot reverse Alice's event: it is not in his stream.
-      const r = yield* send(bob, { kind: "reversal", event_id: alices.body.items[0].event_id, reason: "not mine" })
-      isError(r, 400, "INVALID_REQUEST")
-      assert.strictEqual((yield* get("/v1/me/ledger", bearer(alice))).body.total, 1)
+      const r = yield* send(bob, { kind: "reversal", event_id: alices.body.items[0]!.event_id, reason: "not mine" })
+      assertFailed(r, 400, "INVALID_REQUEST")
+      assert.strictEqual(bodyOf(yield* get("/v1/me/ledger", bearer(alice))).total, 1)
     }))
 
   it.effect("recording: holdings at the delayed quote; rejections change nothing", () =>
     Effect.gen(function*() {
       const t = yield* session
       const r = yield* send(t, buyHubc)
-      assert.strictEqual(r.status, 201)
-      assert.strictEqual(r.body.event.payload.settlement_date, "2026-05-25")
+      assertOk(r, 201)
+      assert.strictEqual(payloadOf(r.body.event).settlement_date, "2026-05-25")
+      assert.exists(r.body.holding)
       assert.deepStrictEqual(r.body.holding.quantity, 100)
       assert.strictEqual(r.body.holding.average_cost, 216.62, "(100 × 215.42 + 120 fees) / 100")
       assert.strictEqual(r.body.holding.market_price, 219.5)
       assert.strictEqual(r.body.holding.market_value, 21950)
       assert.isTrue(r.body.holding.quote_stale)
-      isError(yield* send(t, { ...buyHubc, kind: "sell", quantity: 101, trade_date: "2026-05-25" }), 400, "INVALID_REQUEST")
-      isError(yield* send(t, { ...buyHubc, quantity: 0 }), 400, "INVALID_REQUEST")
-      isError(yield* send(t, { ...buyHubc, price: -1 }), 400, "INVALID_REQUEST")
-      isError(yield* send(t, { ...buyHubc, trade_date: "2026-05-23" }), 400, "INVALID_REQUEST")
-      isError(yield* send(t, { ...buyHubc, trade_date: "2099-01-05" }), 400, "INVALID_REQUEST")
-      isError(yield* send(t, { ...buyHubc, symbol: "ZZZZ" }), 404, "DATA_NOT_FOUND")
-      isError(yield* send(t, { ...buyHubc, symbol: "HU$BC" }), 400, "INVALID_SYMBOL")
-      isError(yield* send(t, { ...buyHubc, kind: "gift" }), 400, "INVALID_REQUEST")
-      isError(yield* send(t, "{not json"), 400, "INVALID_REQUEST")
-      assert.strictEqual((yield* get("/v1/me/ledger", bearer(t))).body.total, 1, "nothing appended by the rejections")
+      assertFailed(yield* send(t, { ...buyHubc, kind: "sell", quantity: 101, trade_date: "2026-05-25" }), 400, "INVALID_REQUEST")
+      assertFailed(yield* send(t, { ...buyHubc, quantity: 0 }), 400, "INVALID_REQUEST")
+      assertFailed(yield* send(t, { ...buyHubc, price: -1 }), 400, "INVALID_REQUEST")
+      assertFailed(yield* send(t, { ...buyHubc, trade_date: "2026-05-23" }), 400, "INVALID_REQUEST")
+      assertFailed(yield* send(t, { ...buyHubc, trade_date: "2099-01-05" }), 400, "INVALID_REQUEST")
+      assertFailed(yield* send(t, { ...buyHubc, symbol: "ZZZZ" }), 404, "DATA_NOT_FOUND")
+      assertFailed(yield* send(t, { ...buyHubc, symbol: "HU$BC" }), 400, "INVALID_SYMBOL")
+      assertFailed(yield* send(t, { ...buyHubc, kind: "gift" }), 400, "INVALID_REQUEST")
+      assertFailed(yield* send(t, "{not json"), 400, "INVALID_REQUEST")
+      assert.strictEqual(bodyOf(yield* get("/v1/me/ledger", bearer(t))).total, 1, "nothing appended by the rejections")
       const flagged = yield* send(t, { ...buyHubc, price: 300, trade_date: "2026-05-25" })
-      assert.strictEqual(flagged.status, 201)
-      assert.match(flagged.body.flags[0], /outside 2026-05-25's circuit-breaker bounds 193\.88–236\.96/)
+      assertOk(flagged, 201)
+      assert.match(flagged.body.flags[0] ?? "", /outside 2026-05-25's circuit-breaker bounds 193\.88–236\.96/)
       const p = yield* get("/v1/me/portfolio", bearer(t))
+      assertSucceeded(p)
       assert.strictEqual(p.body.transactions.total, 2)
       assert.strictEqual(p.body.cash_flows.invested, 100 * 215.42 + 120 + 100 * 300 + 120)
       const a = yield* get("/v1/me/analyze", bearer(t))
+      assertSucceeded(a)
       assert.strictEqual(a.body.overlap.symbols_in_kse100, 1)
-      assert.strictEqual(a.body.sectors[0].sector, "POWER GENERATION & DISTRIBUTION")
-      assert.isNumber(a.body.sectors[0].kse100_pct)
-      assert.strictEqual(a.body.unavailable[0].part, "benchmark returns")
+      assert.strictEqual(a.body.sectors[0]!.sector, "POWER GENERATION & DISTRIBUTION")
+      assert.isNumber(a.body.sectors[0]!.kse100_pct)
+      assert.strictEqual(a.body.unavailable[0]!.part, "benchmark returns")
+      assert.exists(a.body.returns)
       assert.strictEqual(a.body.returns.to, "2026-05-25")
-      assert.isNumber(a.body.returns.periods.find((x: any) => x.period === "since_inception").return_pct)
+      assert.isNumber(a.body.returns.periods.find((x) => x.period === "since_inception")!.return_pct)
     }))
 
   it.effect("the same Idempotency-Key and body returns the original result; another body is 409", () =>
     Effect.gen(function*() {
       const t = yield* session
       const first = yield* send(t, buyHubc, { "idempotency-key": "order-1" })
+      assertSucceeded(first)
       const again = yield* send(t, buyHubc, { "idempotency-key": "order-1" })
-      assert.strictEqual(again.status, 201)
+      assertOk(again, 201)
       assert.isTrue(again.body.replayed)
       assert.strictEqual(again.body.event.event_id, first.body.event.event_id)
-      isError(yield* send(t, { ...buyHubc, quantity: 5 }, { "idempotency-key": "order-1" }), 409, "INVALID_REQUEST")
-      assert.strictEqual((yield* get("/v1/me/ledger", bearer(t))).body.total, 1)
+      assertFailed(yield* send(t, { ...buyHubc, quantity: 5 }, { "idempotency-key": "order-1" }), 409, "INVALID_REQUEST")
+      assert.strictEqual(bodyOf(yield* get("/v1/me/ledger", bearer(t))).total, 1)
     }))
 
   it.effect("donations are created pending; a bad amount is 400", () =>
     Effect.gen(function*() {
       const d = yield* post("/v1/donations", { amount: 1500, currency: "PKR", note: "for the data" })
-      assert.strictEqual(d.status, 200)
+      assertOk(d)
       assert.strictEqual(d.body.status, "pending")
-      isError(yield* post("/v1/donations", { amount: 0 }), 400, "INVALID_REQUEST")
-      isError(yield* post("/v1/donations", { amount: 10.001 }), 400, "INVALID_REQUEST")
-      isError(yield* post("/v1/donations", { amount: 5, currency: "USD" }), 400, "INVALID_REQUEST")
+      assertFailed(yield* post("/v1/donations", { amount: 0 }), 400, "INVALID_REQUEST")
+      assertFailed(yield* post("/v1/donations", { amount: 10.001 }), 400, "INVALID_REQUEST")
+      assertFailed(yield* post("/v1/donations", { amount: 5, currency: "USD" }), 400, "INVALID_REQUEST")
     }))
 
   it.effect("the database refuses UPDATE, DELETE and TRUNCATE on events; verify finds an altered row", () =>
@@ -196,8 +194,9 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
       const t = yield* session
       yield* send(t, buyHubc)
       const second = yield* send(t, { ...buyHubc, quantity: 50, trade_date: "2026-05-25", price: 219.5 })
+      assertSucceeded(second)
       yield* send(t, { kind: "sell", symbol: "HUBC", quantity: 20, price: 219.5, trade_date: "2026-05-25" })
-      assert.isTrue((yield* get("/v1/me/ledger/verify", bearer(t))).body.ok)
+      assert.isTrue(bodyOf(yield* get("/v1/me/ledger/verify", bearer(t))).ok)
       const sql = yield* SqlClient.SqlClient
       const id = second.body.event.event_id as string
       for (const stmt of [`UPDATE events SET payload = payload WHERE event_id = '${id}'`, `DELETE FROM events WHERE event_id = '${id}'`, "TRUNCATE events"]) {
@@ -209,7 +208,9 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
       yield* sql.unsafe(`UPDATE events SET payload_json = replace(payload_json, '"quantity":50,', '"quantity":5000,') WHERE event_id = '${id}'`)
       yield* sql.unsafe("ALTER TABLE events ENABLE TRIGGER events_no_update_delete")
       const v = yield* get("/v1/me/ledger/verify", bearer(t))
+      assertSucceeded(v)
       assert.isFalse(v.body.ok)
+      assert.exists(v.body.first_failure)
       assert.strictEqual(v.body.first_failure.event_id, id)
       assert.strictEqual(v.body.first_failure.version, 2)
       assert.match(v.body.first_failure.reason, /altered/)
@@ -247,35 +248,35 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
     Effect.gen(function*() {
       const t = yield* session
       const r = yield* send(t, { ...buyHubc, trade_date: "2026-11-23" })
-      isError(r, 400, "INVALID_REQUEST")
+      assertFailed(r, 400, "INVALID_REQUEST")
       assert.include(r.body.message, "today is 2026-11-21")
     }))
 
   it.effect("key management needs the session or keys:manage, and never reaches beyond the caller's own grants", () =>
     Effect.gen(function*() {
       const owner = yield* session
-      const rw = (yield* post("/v1/me/keys", { grants: ["portfolio:read", "portfolio:write"] }, bearer(owner))).body
-      const ro = (yield* post("/v1/me/keys", { grants: ["portfolio:read"] }, bearer(owner))).body
+      const rw = bodyOf(yield* post("/v1/me/keys", { grants: ["portfolio:read", "portfolio:write"] }, bearer(owner)))
+      const ro = bodyOf(yield* post("/v1/me/keys", { grants: ["portfolio:read"] }, bearer(owner)))
       assert.deepStrictEqual(ro.grants, ["portfolio:read"], "keys:manage is never given by default")
-      const sessionId = (yield* get("/v1/me/keys", bearer(owner))).body.find((k: any) => k.kind === "session").id
+      const sessionId = bodyOf(yield* get("/v1/me/keys", bearer(owner))).find((k) => k.kind === "session")!.id
       // The finding: a read-only key revoked the owner's keys and session, and minted copies of itself.
-      isError(yield* del(`/v1/me/keys/${rw.id}`, bearer(ro.key)), 403, "FORBIDDEN")
-      isError(yield* del(`/v1/me/keys/${sessionId}`, bearer(ro.key)), 403, "FORBIDDEN")
-      isError(yield* post("/v1/me/keys", { grants: ["portfolio:read"] }, bearer(ro.key)), 403, "FORBIDDEN")
-      isError(yield* get("/v1/me/keys", bearer(ro.key)), 403, "FORBIDDEN")
+      assertFailed(yield* del(`/v1/me/keys/${rw.id}`, bearer(ro.key)), 403, "FORBIDDEN")
+      assertFailed(yield* del(`/v1/me/keys/${sessionId}`, bearer(ro.key)), 403, "FORBIDDEN")
+      assertFailed(yield* post("/v1/me/keys", { grants: ["portfolio:read"] }, bearer(ro.key)), 403, "FORBIDDEN")
+      assertFailed(yield* get("/v1/me/keys", bearer(ro.key)), 403, "FORBIDDEN")
       assert.strictEqual((yield* get("/v1/me/holdings", bearer(owner))).status, 200, "the owner is not locked out")
       assert.strictEqual((yield* get("/v1/me/holdings", bearer(rw.key))).status, 200)
       // A key without keys:manage cannot mint one holding it.
-      isError(yield* post("/v1/me/keys", { grants: ["keys:manage"] }, bearer(rw.key)), 403, "FORBIDDEN")
+      assertFailed(yield* post("/v1/me/keys", { grants: ["keys:manage"] }, bearer(rw.key)), 403, "FORBIDDEN")
       // A manager key manages only what it holds itself.
-      const mgr = (yield* post("/v1/me/keys", { grants: ["keys:manage", "portfolio:read"] }, bearer(owner))).body
+      const mgr = bodyOf(yield* post("/v1/me/keys", { grants: ["keys:manage", "portfolio:read"] }, bearer(owner)))
       assert.strictEqual((yield* post("/v1/me/keys", { grants: ["portfolio:read"] }, bearer(mgr.key))).status, 201)
-      isError(yield* post("/v1/me/keys", { grants: ["portfolio:write"] }, bearer(mgr.key)), 403, "FORBIDDEN")
-      isError(yield* del(`/v1/me/keys/${rw.id}`, bearer(mgr.key)), 403, "FORBIDDEN")
-      isError(yield* del(`/v1/me/keys/${sessionId}`, bearer(mgr.key)), 403, "FORBIDDEN")
+      assertFailed(yield* post("/v1/me/keys", { grants: ["portfolio:write"] }, bearer(mgr.key)), 403, "FORBIDDEN")
+      assertFailed(yield* del(`/v1/me/keys/${rw.id}`, bearer(mgr.key)), 403, "FORBIDDEN")
+      assertFailed(yield* del(`/v1/me/keys/${sessionId}`, bearer(mgr.key)), 403, "FORBIDDEN")
       assert.strictEqual((yield* get("/v1/me/keys", bearer(mgr.key))).status, 200)
       assert.strictEqual((yield* del(`/v1/me/keys/${ro.id}`, bearer(mgr.key))).status, 200)
-      isError(yield* get("/v1/me/holdings", bearer(ro.key)), 401, "UNAUTHORIZED")
+      assertFailed(yield* get("/v1/me/holdings", bearer(ro.key)), 401, "UNAUTHORIZED")
       // The owner's session manages everything, itself included.
       assert.strictEqual((yield* del(`/v1/me/keys/${mgr.id}`, bearer(owner))).status, 200)
       const doc = JSON.stringify((yield* get("/openapi.json")).body)
@@ -286,47 +287,48 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
   it.effect("ids, bodies and query values the store cannot hold are 400 or 404 records, never a 500", () =>
     Effect.gen(function*() {
       const t = yield* session
-      isError(yield* del("/v1/me/keys/%E2%80%AE%00x", bearer(t)), 400, "INVALID_REQUEST")
-      isError(yield* del("/v1/me/keys/%E2%80%AEx", bearer(t)), 404, "DATA_NOT_FOUND")
+      assertFailed(yield* del("/v1/me/keys/%E2%80%AE%00x", bearer(t)), 400, "INVALID_REQUEST")
+      assertFailed(yield* del("/v1/me/keys/%E2%80%AEx", bearer(t)), 404, "DATA_NOT_FOUND")
       for (const path of [`/v1/me/keys/${"k".repeat(300)}`, "/v1/me/keys/%ED%A0%80", "/v1/me/keys/%FF", "/v1/me/keys/%0Ax"]) {
         const r = yield* del(path, bearer(t))
         assert.oneOf(r.status, [400, 404], `${path}: ${JSON.stringify(r.body)}`)
-        assert.isString(r.body.error)
+        assertFailed(r, r.status)
       }
-      isError(yield* send(t, { kind: "reversal", event_id: "a\u0000b", reason: "typo" }), 400, "INVALID_REQUEST")
-      isError(yield* send(t, { kind: "reversal", event_id: "\u202e", reason: "typo" }), 400, "INVALID_REQUEST")
-      isError(yield* send(t, { kind: "reversal", event_id: "\ud800", reason: "typo" }), 400, "INVALID_REQUEST")
-      isError(yield* send(t, { ...buyHubc, symbol: "HU\u0000BC" }), 400, "INVALID_SYMBOL")
-      isError(yield* post("/v1/donations", { amount: 5, note: "thanks\u0000" }), 400, "INVALID_REQUEST")
-      isError(yield* post("/v1/me/keys", { grants: [], label: "a\u0000" }, bearer(t)), 400, "INVALID_REQUEST")
-      isError(yield* get("/v1/me/ledger?cursor=%00", bearer(t)), 400, "INVALID_REQUEST")
+      assertFailed(yield* send(t, { kind: "reversal", event_id: "a\u0000b", reason: "typo" }), 400, "INVALID_REQUEST")
+      assertFailed(yield* send(t, { kind: "reversal", event_id: "\u202e", reason: "typo" }), 400, "INVALID_REQUEST")
+      assertFailed(yield* send(t, { kind: "reversal", event_id: "\ud800", reason: "typo" }), 400, "INVALID_REQUEST")
+      assertFailed(yield* send(t, { ...buyHubc, symbol: "HU\u0000BC" }), 400, "INVALID_SYMBOL")
+      assertFailed(yield* post("/v1/donations", { amount: 5, note: "thanks\u0000" }), 400, "INVALID_REQUEST")
+      assertFailed(yield* post("/v1/me/keys", { grants: [], label: "a\u0000" }, bearer(t)), 400, "INVALID_REQUEST")
+      assertFailed(yield* get("/v1/me/ledger?cursor=%00", bearer(t)), 400, "INVALID_REQUEST")
       assert.strictEqual((yield* send(t, buyHubc, { "idempotency-key": "\u00e9t\u00e9-1" })).status, 201)
     }))
 
   it.effect("signed checkpoints: verified with the public key alone; a forgery is rejected; a rewrite-and-rehash is caught offline at its version", () =>
     Effect.gen(function*() {
       const t = yield* session
-      isError(yield* get("/v1/me/ledger/checkpoint", bearer(t)), 404, "DATA_NOT_FOUND")
+      assertFailed(yield* get("/v1/me/ledger/checkpoint", bearer(t)), 404, "DATA_NOT_FOUND")
       const checkpoints: Array<SignedCheckpoint> = []
       for (const trade of [buyHubc, { ...buyHubc, quantity: 50, trade_date: "2026-05-25", price: 219.5 }, { kind: "sell", symbol: "HUBC", quantity: 20, price: 219.5, trade_date: "2026-05-25" }]) {
         assert.strictEqual((yield* send(t, trade)).status, 201)
         const c = yield* get("/v1/me/ledger/checkpoint", bearer(t))
-        assert.strictEqual(c.status, 200)
+        assertOk(c)
         checkpoints.push(c.body)
       }
       // Public: no credential needed.
-      const published = (yield* get("/v1/ledger/signing-key")).body.keys
-      const current = published.find((k: any) => k.current)
+      const published = bodyOf(yield* get("/v1/ledger/signing-key")).keys
+      const current = published.find((k) => k.current)
+      assert.exists(current)
       assert.strictEqual(current.algorithm, "Ed25519")
       const publicKey = createPublicKey(current.public_key_pem)
-      const ledger = (yield* get("/v1/me/ledger", bearer(t))).body
+      const ledger = bodyOf(yield* get("/v1/me/ledger", bearer(t)))
       checkpoints.forEach((c, i) => {
         assert.strictEqual(c.version, i + 1)
         assert.strictEqual(c.key_id, current.key_id)
         assert.include(c.signed, `"head_hash":"${c.head_hash}"`, "the head hash is verbatim in the signed bytes")
         assert.isTrue(verify(null, Buffer.from(c.signed, "utf8"), publicKey, Buffer.from(c.signature, "base64")))
       })
-      assert.strictEqual(checkpoints[2]!.head_hash, ledger.items[0].hash)
+      assert.strictEqual(checkpoints[2]!.head_hash, ledger.items[0]!.hash)
       const forged = { ...checkpoints[2]!, version: 2, signed: checkpoints[2]!.signed.replace(`"version":3`, `"version":2`) }
       assert.isFalse(verify(null, Buffer.from(forged.signed, "utf8"), publicKey, Buffer.from(forged.signature, "base64")))
 
@@ -340,7 +342,7 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
       })
       const dir = mkdtempSync(join(tmpdir(), "psx-ledger-export-"))
       const keyFile = join(dir, "signing-key.pem")
-      writeFileSync(keyFile, published.map((k: any) => k.public_key_pem).join("\n"))
+      writeFileSync(keyFile, published.map((k) => k.public_key_pem).join("\n"))
       const cli = (lines: ReadonlyArray<string>, name: string) => {
         const file = join(dir, name)
         writeFileSync(file, lines.join("\n") + "\n")
@@ -356,6 +358,7 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
           assert.isTrue(Exit.isSuccess(decoded), line)
           if (Exit.isSuccess(decoded)) "checkpoint" in decoded.value ? cps.push(decoded.value.checkpoint) : events.push(decoded.value)
         }
+        assert.exists(current)
         return verifyExport(events, cps, sha256, verifyWith(publicKeysFromPem(current.public_key_pem)))
       }
       const clean = yield* exportOf
@@ -404,12 +407,12 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
         LedgerSigner
       )
       const early = yield* earlierSigner.checkpoint(stream)
-      const late = (yield* get("/v1/me/ledger/checkpoint", bearer(t))).body
+      const late = bodyOf(yield* get("/v1/me/ledger/checkpoint", bearer(t)))
       assert.notStrictEqual(early.key_id, late.key_id)
-      const keys = (yield* get("/v1/ledger/signing-key")).body.keys
-      assert.includeMembers(keys.map((k: any) => k.key_id), [early.key_id, late.key_id])
-      assert.deepStrictEqual(keys.filter((k: any) => k.current).map((k: any) => k.key_id), [late.key_id])
-      const check = verifyWith(publicKeysFromPem(keys.map((k: any) => k.public_key_pem).join("\n")))
+      const keys = bodyOf(yield* get("/v1/ledger/signing-key")).keys
+      assert.includeMembers(keys.map((k) => k.key_id), [early.key_id, late.key_id])
+      assert.deepStrictEqual(keys.filter((k) => k.current).map((k) => k.key_id), [late.key_id])
+      const check = verifyWith(publicKeysFromPem(keys.map((k) => k.public_key_pem).join("\n")))
       assert.isTrue(check(early.key_id, early.signed, early.signature))
       assert.isTrue(check(late.key_id, late.signed, late.signature))
       assert.strictEqual(check("0000000000000000", late.signed, late.signature), "unknown key")
@@ -420,16 +423,18 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
       const t = yield* session
       assert.strictEqual((yield* send(t, buyHubc)).status, 201)
       const second = yield* send(t, { ...buyHubc, quantity: 40, trade_date: "2026-05-25", price: 219.5 })
+      assertSucceeded(second)
       // Backdated before the second buy: decided from the history.
       assert.strictEqual((yield* send(t, { kind: "sell", symbol: "HUBC", quantity: 60, price: 216, trade_date: "2026-05-22" })).status, 201)
-      isError(yield* send(t, { kind: "sell", symbol: "HUBC", quantity: 50, price: 216, trade_date: "2026-05-22" }), 400, "INVALID_REQUEST")
+      assertFailed(yield* send(t, { kind: "sell", symbol: "HUBC", quantity: 50, price: 216, trade_date: "2026-05-22" }), 400, "INVALID_REQUEST")
       assert.strictEqual((yield* send(t, { kind: "reversal", event_id: second.body.event.event_id, reason: "entered twice" })).status, 201)
       // In order again: decided from the kept state, which must know the reversal.
-      isError(yield* send(t, { kind: "sell", symbol: "HUBC", quantity: 41, price: 219.5, trade_date: "2026-05-25" }), 400, "INVALID_REQUEST")
+      assertFailed(yield* send(t, { kind: "sell", symbol: "HUBC", quantity: 41, price: 219.5, trade_date: "2026-05-25" }), 400, "INVALID_REQUEST")
       const last = yield* send(t, { kind: "sell", symbol: "HUBC", quantity: 40, price: 219.5, trade_date: "2026-05-25" })
-      assert.strictEqual(last.status, 201)
+      assertOk(last, 201)
+      assert.exists(last.body.holding)
       assert.strictEqual(last.body.holding.quantity, 0)
-      const v = (yield* get("/v1/me/ledger/verify", bearer(t))).body
+      const v = bodyOf(yield* get("/v1/me/ledger/verify", bearer(t)))
       assert.isTrue(v.ok && v.projection_matches, JSON.stringify(v))
       const stream = streamOf((yield* userOf(t)).userId)
       const store = yield* EventStore
@@ -444,15 +449,16 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
           yield* sql.unsafe("ALTER TABLE events ENABLE TRIGGER events_no_update_delete")
         })
       yield* drift("2026-01-02")
-      const drifted = (yield* get("/v1/me/ledger/verify", bearer(t))).body
+      const drifted = bodyOf(yield* get("/v1/me/ledger/verify", bearer(t)))
       assert.isFalse(drifted.ok)
+      assert.exists(drifted.first_failure)
       assert.strictEqual(drifted.first_failure.version, 5)
       assert.match(drifted.first_failure.reason, /last_effective 2026-01-02 where the stream's latest effective date is 2026-05-25/)
       yield* drift("2026-05-25")
       yield* sql`UPDATE holdings SET quantity = 7 WHERE stream_id = ${stream}`
-      assert.isFalse((yield* get("/v1/me/ledger/verify", bearer(t))).body.projection_matches)
+      assert.isFalse(bodyOf(yield* get("/v1/me/ledger/verify", bearer(t))).projection_matches)
       yield* (yield* Audit).rebuildAll
-      assert.isTrue((yield* get("/v1/me/ledger/verify", bearer(t))).body.ok)
+      assert.isTrue(bodyOf(yield* get("/v1/me/ledger/verify", bearer(t))).ok)
     }))
 
   it.effect("the whole-ledger catch-up reader gives every event exactly once, in commit-safe order", () =>

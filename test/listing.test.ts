@@ -13,13 +13,13 @@ import { eodRows, FakePortal, historicalPages } from "./support/FakePortal.ts"
 import { readPsx } from "./support/Fixtures.ts"
 import { caughtUp, liveApp, MONDAY_EVENING } from "./support/LiveApp.ts"
 import { MovableClock } from "./support/MovableClock.ts"
-import { get, post } from "./support/TestApp.ts"
+import { assertFailed, assertOk, bodyOf, get, post } from "./support/TestApp.ts"
 
 const historical = parseHistorical(historicalPages["ENGRO"]!())
 const eod = new Map(eodRows("ENGRO").map((r) => [r.date, r]))
 /** ENGRO's vendored eod weeks, as served: newest first. */
-const servedEngro = Effect.map(get("/v1/prices/ENGRO?date_from=2021-10-01&date_to=2021-11-30&limit=100"), (r) => r.body.items as ReadonlyArray<any>)
-const listedTotal = Effect.map(get("/v1/companies?limit=1"), (r) => r.body.total as number)
+const servedEngro = Effect.map(get("/v1/prices/ENGRO?date_from=2021-10-01&date_to=2021-11-30&limit=100"), (r) => bodyOf(r).items as ReadonlyArray<any>)
+const listedTotal = Effect.map(get("/v1/companies?limit=1"), (r) => bodyOf(r).total as number)
 
 describe("listing and exchange history pages", () => {
   layer(liveApp(), { excludeTestServices: true, timeout: 300_000 })("against the fake portal", (it) => {
@@ -55,22 +55,22 @@ describe("listing and exchange history pages", () => {
         assert.strictEqual(gone.datasets[0]!.written, 1, "one change: ENGRO marked delisted")
         yield* caughtUp
         const company = yield* get("/v1/companies/ENGRO")
-        assert.strictEqual(company.status, 200, "a delisted company is still served by its symbol")
+        assertOk(company, 200, "a delisted company is still served by its symbol")
         assert.strictEqual(company.body.delisted_on, "2026-05-22", "the Karachi day it was first seen gone")
         assert.strictEqual(company.body.name, "Engro Corporation Limited")
         assert.deepStrictEqual(yield* servedEngro, before, "its history is kept, figure for figure")
         assert.strictEqual(yield* listedTotal, 1028, "the company list holds listed companies only")
 
         // The ledger refuses a trade of ENGRO dated on or after the day it left the listing; an earlier one stands.
-        const token = (yield* post("/v1/me/session", {})).body.token as string
+        const token = bodyOf(yield* post("/v1/me/session", {})).token as string
         const auth = { authorization: `Bearer ${token}` }
         const buy = { kind: "buy", symbol: "ENGRO", quantity: 10, price: 250, trade_date: "2026-05-22" }
         const refused = yield* post("/v1/me/transactions", buy, auth)
-        assert.strictEqual(refused.status, 400)
+        assertFailed(refused, 400)
         assert.deepStrictEqual([refused.body.error, refused.body.symbol], ["INVALID_REQUEST", "ENGRO"])
         assert.match(refused.body.message, /left the exchange's listing on 2026-05-22/)
         assert.strictEqual((yield* post("/v1/me/transactions", { ...buy, trade_date: "2025-01-03", price: 265 }, auth)).status, 201)
-        assert.strictEqual((yield* get("/v1/me/ledger", auth)).body.total, 1, "only the trade before the delisting is recorded")
+        assert.strictEqual(bodyOf(yield* get("/v1/me/ledger", auth)).total, 1, "only the trade before the delisting is recorded")
 
         // Read again on Monday: still gone, still dated the day first seen gone; no longer crawled per symbol.
         clock.moveTo(MONDAY_EVENING)
@@ -80,7 +80,7 @@ describe("listing and exchange history pages", () => {
         assert.strictEqual(of(monday, "historical").requests, 1, "its history page still can be (the portal keeps it)")
         assert.strictEqual(of(monday, "historical").written, 0, "and it repeats what is stored")
         yield* caughtUp
-        assert.strictEqual((yield* get("/v1/companies/ENGRO")).body.delisted_on, "2026-05-22")
+        assert.strictEqual(bodyOf(yield* get("/v1/companies/ENGRO")).delisted_on, "2026-05-22")
 
         // A listing that lacks a hundred symbols at once is a truncated page, not a hundred delistings.
         const recorded = (JSON.parse(readPsx("mtauha__psxdata/tests/fixtures/symbols.json")) as Array<{ symbol: string }>).map((s) => s.symbol)
@@ -96,7 +96,7 @@ describe("listing and exchange history pages", () => {
         const back = yield* crawler.pass({ datasets: ["symbols"] })
         assert.strictEqual(back.datasets[0]!.written, 1, "one change: ENGRO listed again")
         yield* caughtUp
-        assert.isUndefined((yield* get("/v1/companies/ENGRO")).body.delisted_on)
+        assert.isUndefined(bodyOf(yield* get("/v1/companies/ENGRO")).delisted_on)
         assert.strictEqual(yield* listedTotal, 1029)
       }))
   })

@@ -12,7 +12,8 @@ import { readFileSync } from "node:fs"
 import { PackImport } from "../src/ingest/PackImport.ts"
 import { MarketReadModel } from "../src/market/readmodel/ReadModel.ts"
 import { mcpSession } from "./support/McpSession.ts"
-import { get, getText, post, TestApp } from "./support/TestApp.ts"
+import type { SuccessOf } from "./support/ReplyTypes.ts"
+import { assertFailed, assertOk, assertSucceeded, bodyOf, get, getText, post, type Reply, TestApp } from "./support/TestApp.ts"
 
 /** 11:00 in Karachi on Monday 15 June 2026: three weeks after the pack's last recorded session (25 May). */
 const NOW = "2026-06-15T06:00:00.000Z"
@@ -20,12 +21,6 @@ const NOW = "2026-06-15T06:00:00.000Z"
 const RAW = new URL("./fixtures/market-raw/", import.meta.url)
 const csvRow = (file: string, date: string) =>
   readFileSync(new URL(file, RAW), "utf8").split("\n").find((l) => l.includes(date))!.split(",")
-
-const isError = (r: { status: number; body: any }, status: number, code: string) => {
-  assert.strictEqual(r.status, status, JSON.stringify(r.body))
-  assert.strictEqual(r.body.error, code)
-  assert.isString(r.body.message)
-}
 
 layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServices: true })("market data over the bundled pack", (it) => {
   it.effect("a second import of the same pack does nothing", () =>
@@ -64,14 +59,17 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
   it.effect("freshness lists every dataset with its real as-of dates; prices run to 2026-05-25", () =>
     Effect.gen(function*() {
       const r = yield* get("/v1/freshness")
-      assert.strictEqual(r.status, 200)
-      const eod = r.body.datasets.find((d: any) => d.dataset === "prices_eod")
+      assertOk(r)
+      const eod = r.body.datasets.find((d) => d.dataset === "prices_eod")
+      assert.exists(eod)
       assert.strictEqual(eod.last_date, "2026-05-25")
       assert.strictEqual(eod.first_date, "2021-02-08")
+      assert.exists(eod.symbols)
       assert.isAbove(eod.symbols, 600)
       assert.strictEqual(eod.age_days, 21, "2026-05-25 to the service's 2026-06-15")
       assert.strictEqual(r.body.now.slice(0, 13), NOW.slice(0, 13), "the service's clock")
-      const at = r.body.datasets.find((d: any) => d.dataset === "prices_as_traded")
+      const at = r.body.datasets.find((d) => d.dataset === "prices_as_traded")
+      assert.exists(at)
       assert.strictEqual(at.last_date, "2023-05-26")
       assert.isString(r.body.data_pack)
     }))
@@ -167,27 +165,30 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
       let quoted = 0, priced = 0
       for (const r of rows) {
         const quote = yield* get(`/v1/quotes/${r.symbol}?allow_stale=true`)
-        if (r.price === null) isError(quote, 404, "DATA_NOT_FOUND")
-        else if (quote.status === 200) {
+        if (r.price === null) assertFailed(quote, 404, "DATA_NOT_FOUND")
+        else if (quote.ok) {
+          assert.strictEqual(quote.status, 200)
           quoted++
           assert.strictEqual(quote.body.price, r.price, r.symbol)
           absentOr(quote.body, "previous_close", r.previous_close)
           absentOr(quote.body, "volume", r.volume)
           assert.strictEqual(quote.body.as_of, r.as_of)
-        } else isError(quote, 409, "DATA_UNVERIFIED")
+        } else assertFailed(quote, 409, "DATA_UNVERIFIED")
         const stock = yield* get(`/v1/stocks/${r.symbol}`)
-        assert.strictEqual(stock.status, 200, r.symbol)
+        assertOk(stock, 200, r.symbol)
         assert.strictEqual(stock.body.name, r.name)
         absentOr(stock.body, "sector", r.sector)
         absentOr(stock.body.derived, "market_cap", r.market_cap)
         if (r.w52_high !== null && r.price !== null) {
+          assert.exists(stock.body.derived.week52)
           assert.strictEqual(stock.body.derived.week52.high, r.w52_high, `${r.symbol} 52-week high`)
           assert.strictEqual(stock.body.derived.week52.low, r.w52_low)
         } else assert.notProperty(stock.body.derived, "week52")
         const prices = yield* get(`/v1/prices/${r.symbol}?range=1Y`)
-        if (r.total === null) isError(prices, 404, "DATA_NOT_FOUND")
+        if (r.total === null) assertFailed(prices, 404, "DATA_NOT_FOUND")
         else {
           priced++
+          assertOk(prices, 200, r.symbol)
           assert.strictEqual(prices.body.total, r.total, `${r.symbol} rows in 1Y`)
           assert.deepStrictEqual(
             [prices.body.window?.from, prices.body.window?.to, prices.body.window?.high, prices.body.window?.low,
@@ -195,7 +196,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
             [r.w_from, r.w_to, r.high, r.low, r.first_close, r.last_close],
             `${r.symbol} 1Y window`
           )
-          assert.strictEqual(prices.body.items[0].date, r.w_to)
+          assert.strictEqual(prices.body.items[0]?.date, r.w_to)
         }
       }
       assert.isAbove(quoted, 500)
@@ -205,26 +206,29 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
   it.effect("search ranks exact ticker, then prefix, then name words, accent- and case-insensitive", () =>
     Effect.gen(function*() {
       const hbl = yield* get("/v1/search?q=hbl")
-      assert.strictEqual(hbl.body.items[0].symbol, "HBL")
-      assert.strictEqual(hbl.body.items[0].match, "exact_ticker")
-      assert.strictEqual(hbl.body.items[1].match, "ticker_prefix")
+      assertSucceeded(hbl)
+      assert.strictEqual(hbl.body.items[0]!.symbol, "HBL")
+      assert.strictEqual(hbl.body.items[0]!.match, "exact_ticker")
+      assert.strictEqual(hbl.body.items[1]!.match, "ticker_prefix")
       const meezan = yield* get("/v1/search?q=M%C3%89EZAN")
-      assert.include(meezan.body.items.map((i: any) => i.symbol), "MEBL")
-      isError(yield* get("/v1/search?q="), 400, "INVALID_REQUEST")
-      isError(yield* get("/v1/search"), 400, "INVALID_REQUEST")
+      assertSucceeded(meezan)
+      assert.include(meezan.body.items.map((i) => i.symbol), "MEBL")
+      assertFailed(yield* get("/v1/search?q="), 400, "INVALID_REQUEST")
+      assertFailed(yield* get("/v1/search"), 400, "INVALID_REQUEST")
     }))
 
   it.effect("walking every page of /v1/companies gives exactly total distinct rows", () =>
     Effect.gen(function*() {
       const first = yield* get("/v1/companies?limit=1")
+      assertSucceeded(first)
       const total = first.body.total
       assert.strictEqual(total, 1029)
       const seen = new Set<string>()
       let cursor: string | null = null
       let pages = 0
       do {
-        const r: any = yield* get(`/v1/companies?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`)
-        assert.strictEqual(r.status, 200)
+        const r: Reply<SuccessOf<"/v1/companies">> = yield* get(`/v1/companies?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`)
+        assertOk(r)
         for (const c of r.body.items) seen.add(c.symbol)
         cursor = r.body.next_cursor
         pages++
@@ -236,54 +240,60 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
   it.effect("companies filter by sector and KSE-100; a tampered cursor is 400", () =>
     Effect.gen(function*() {
       const banks = yield* get("/v1/companies?sector=COMMERCIAL%20BANKS&limit=200")
-      assert.isTrue(banks.body.items.every((c: any) => c.sector === "COMMERCIAL BANKS"))
-      assert.include(banks.body.items.map((c: any) => c.symbol), "MEBL")
+      assertSucceeded(banks)
+      assert.isTrue(banks.body.items.every((c) => c.sector === "COMMERCIAL BANKS"))
+      assert.include(banks.body.items.map((c) => c.symbol), "MEBL")
       const kse = yield* get("/v1/companies?inside_kse100=true&limit=1")
+      assertSucceeded(kse)
       assert.strictEqual(kse.body.total, 100)
       const page = yield* get("/v1/companies?limit=2")
+      assertSucceeded(page)
+      assert.exists(page.body.next_cursor)
       const tampered = page.body.next_cursor.replace(/.$/, (c: string) => (c === "A" ? "B" : "A"))
-      isError(yield* get(`/v1/companies?cursor=${tampered}`), 400, "INVALID_REQUEST")
-      isError(yield* get("/v1/companies?limit=abc"), 400, "INVALID_REQUEST")
-      isError(yield* get("/v1/companies?limit=0"), 400, "INVALID_REQUEST")
-      isError(yield* get("/v1/companies?limit=201"), 400, "INVALID_REQUEST")
+      assertFailed(yield* get(`/v1/companies?cursor=${tampered}`), 400, "INVALID_REQUEST")
+      assertFailed(yield* get("/v1/companies?limit=abc"), 400, "INVALID_REQUEST")
+      assertFailed(yield* get("/v1/companies?limit=0"), 400, "INVALID_REQUEST")
+      assertFailed(yield* get("/v1/companies?limit=201"), 400, "INVALID_REQUEST")
     }))
 
   it.effect("company profile: syntax errors are 400 INVALID_SYMBOL, unknown tickers 404 with the symbol", () =>
     Effect.gen(function*() {
       const hbl = yield* get("/v1/companies/hbl")
-      assert.strictEqual(hbl.status, 200)
+      assertOk(hbl)
       assert.strictEqual(hbl.body.symbol, "HBL")
       assert.strictEqual(hbl.body.sector, "COMMERCIAL BANKS")
       assert.isTrue(hbl.body.inside_kse100)
       // From the newest screener snapshot (2026-08-04), which the ratios name.
+      assert.exists(hbl.body.ratios)
       assert.strictEqual(hbl.body.ratios.pe_ttm, 7.170988086895586)
       assert.strictEqual(hbl.body.ratios.as_of, "2026-08-04T17:23:38.308Z")
       assert.strictEqual(hbl.body.fiscal_year_end, "December")
       assert.notProperty(hbl.body.ratios, "eps", "not recorded: absent, not zero")
-      isError(yield* get("/v1/companies/HB$L"), 400, "INVALID_SYMBOL")
-      isError(yield* get("/v1/companies/ABCDEFGHIJKLMNOPQ"), 400, "INVALID_SYMBOL")
+      assertFailed(yield* get("/v1/companies/HB$L"), 400, "INVALID_SYMBOL")
+      assertFailed(yield* get("/v1/companies/ABCDEFGHIJKLMNOPQ"), 400, "INVALID_SYMBOL")
       const unknown = yield* get("/v1/companies/ZZZZ")
-      isError(unknown, 404, "DATA_NOT_FOUND")
+      assertFailed(unknown, 404, "DATA_NOT_FOUND")
       assert.strictEqual(unknown.body.symbol, "ZZZZ")
     }))
 
   it.effect("quotes are delayed; an old quote is 409 DATA_STALE with its as-of, allow_stale returns it marked stale", () =>
     Effect.gen(function*() {
       const stale = yield* get("/v1/quotes/HUBC")
-      isError(stale, 409, "DATA_STALE")
+      assertFailed(stale, 409, "DATA_STALE")
       assert.strictEqual(stale.body.as_of, "2026-05-25T11:00:00.000Z")
       const q = yield* get("/v1/quotes/HUBC?allow_stale=true")
-      assert.strictEqual(q.status, 200)
+      assertOk(q)
       assert.strictEqual(q.body.status, "delayed")
       assert.isTrue(q.body.stale)
       const raw = csvRow("eod_HUBC.csv", "2026-05-25")
       assert.strictEqual(q.body.price, Number(raw[1]))
       assert.isNull(q.body.corporate_actions.ex_dividend, "no payout record for HUBC: undetermined, not false")
       const mebl = yield* get("/v1/quotes/MEBL?allow_stale=true")
+      assertSucceeded(mebl)
       assert.strictEqual(mebl.body.corporate_actions.ex_dividend, false)
-      isError(yield* get("/v1/quotes/ZZZZ"), 404, "DATA_NOT_FOUND")
-      isError(yield* get("/v1/quotes/a%20b"), 400, "INVALID_SYMBOL")
-      isError(yield* get("/v1/quotes/HUBC?allow_stale=maybe"), 400, "INVALID_REQUEST")
+      assertFailed(yield* get("/v1/quotes/ZZZZ"), 404, "DATA_NOT_FOUND")
+      assertFailed(yield* get("/v1/quotes/a%20b"), 400, "INVALID_SYMBOL")
+      assertFailed(yield* get("/v1/quotes/HUBC?allow_stale=maybe"), 400, "INVALID_REQUEST")
     }))
 
   it.effect("a quote whose day's closes disagree between sources is 409 DATA_UNVERIFIED (SYNTHETIC second close inserted)", () =>
@@ -296,7 +306,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
       const model = yield* MarketReadModel
       assert.isTrue(yield* model.refresh, "the write moved the store's market version")
       const r = yield* get("/v1/quotes/OGDC?allow_stale=true")
-      isError(r, 409, "DATA_UNVERIFIED")
+      assertFailed(r, 409, "DATA_UNVERIFIED")
       assert.include(r.body.message, "synthetic_test")
       yield* sql`DELETE FROM daily_prices WHERE dataset = 'synthetic_test'`
       assert.isTrue(yield* model.refresh)
@@ -306,71 +316,83 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
   it.effect("prices: newest first, adjusted false, close-only rows leave open/high/low out, windows and paging", () =>
     Effect.gen(function*() {
       const r = yield* get("/v1/prices/HUBC?range=1M")
-      assert.strictEqual(r.status, 200)
+      assertOk(r)
       assert.isFalse(r.body.adjusted)
       assert.strictEqual(r.body.series, "merged")
-      const dates = r.body.items.map((i: any) => i.date)
+      const dates = r.body.items.map((i) => i.date)
       assert.deepStrictEqual(dates, [...dates].sort().reverse())
       assert.strictEqual(dates[0], "2026-05-25")
       assert.notProperty(r.body.items[0], "open")
-      const closes = r.body.items.filter((i: any) => !i.flag).map((i: any) => i.close)
+      const closes = r.body.items.filter((i) => !i.flag).map((i) => i.close)
+      assert.exists(r.body.window)
       assert.strictEqual(r.body.window.high, Math.max(...closes))
       assert.strictEqual(r.body.window.low, Math.min(...closes))
       assert.strictEqual(r.body.window.last_close, closes[0])
       const old = yield* get("/v1/prices/HUBC?date_from=2004-01-01&date_to=2004-01-31&limit=5")
-      assert.deepStrictEqual(Object.keys(old.body.items[old.body.items.length - 1]).sort(), ["close", "date", "high", "low", "open", "volume"])
+      assertSucceeded(old)
+      assert.deepStrictEqual(Object.keys(old.body.items[old.body.items.length - 1]!).sort(), ["close", "date", "high", "low", "open", "volume"])
       assert.strictEqual(old.body.items.length, 5)
       const next = yield* get(`/v1/prices/HUBC?date_from=2004-01-01&date_to=2004-01-31&limit=5&cursor=${old.body.next_cursor}`)
-      assert.isTrue(next.body.items[0].date < old.body.items[4].date)
+      assertSucceeded(next)
+      assert.isTrue(next.body.items[0]!.date < old.body.items[4]!.date)
       assert.strictEqual(next.body.total, old.body.total)
-      isError(yield* get("/v1/prices/HUBC?date_from=2026-05-01&date_to=2026-04-01"), 400, "INVALID_REQUEST")
-      isError(yield* get("/v1/prices/HUBC?date_from=2026-02-30"), 400, "INVALID_REQUEST")
-      isError(yield* get("/v1/prices/HUBC?range=7W"), 400, "INVALID_REQUEST")
-      isError(yield* get("/v1/prices/HUBC?limit=1001"), 400, "INVALID_REQUEST")
+      assertFailed(yield* get("/v1/prices/HUBC?date_from=2026-05-01&date_to=2026-04-01"), 400, "INVALID_REQUEST")
+      assertFailed(yield* get("/v1/prices/HUBC?date_from=2026-02-30"), 400, "INVALID_REQUEST")
+      assertFailed(yield* get("/v1/prices/HUBC?range=7W"), 400, "INVALID_REQUEST")
+      assertFailed(yield* get("/v1/prices/HUBC?limit=1001"), 400, "INVALID_REQUEST")
     }))
 
   it.effect("a symbol the exchange restated (LUCK ×0.2) is served as one labelled series, never mixed", () =>
     Effect.gen(function*() {
       const auto = yield* get("/v1/prices/LUCK?date_from=2023-05-01&date_to=2023-06-30&limit=100")
+      assertSucceeded(auto)
       assert.strictEqual(auto.body.series, "eod")
       assert.isTrue(auto.body.restated_by_source)
       assert.include(auto.body.note, "0.2")
       const asTraded = yield* get("/v1/prices/LUCK?series=as_traded&date_from=2023-05-26&date_to=2023-05-26")
-      const eod = auto.body.items.find((i: any) => i.date === "2023-05-26")
-      assert.strictEqual(Math.round((eod.close / asTraded.body.items[0].close) * 100) / 100, 0.2)
+      assertSucceeded(asTraded)
+      const eod = auto.body.items.find((i) => i.date === "2023-05-26")
+      assert.exists(eod)
+      assert.strictEqual(Math.round((eod.close / asTraded.body.items[0]!.close) * 100) / 100, 0.2)
     }))
 
   it.effect("the 2021-10-25 source glitch is flagged on the rows of the source found wrong (PPL: ChubsB, as traded)", () =>
     Effect.gen(function*() {
       const r = yield* get("/v1/prices/PPL?series=as_traded&date_from=2021-10-25&date_to=2021-10-25")
+      assertSucceeded(r)
       assert.match(r.body.items[0]?.flag ?? "", /source_glitch/)
       const eod = yield* get("/v1/prices/PPL?series=eod&date_from=2021-10-25&date_to=2021-10-25")
+      assertSucceeded(eod)
       assert.notProperty(eod.body.items[0], "flag")
     }))
 
   it.effect("financials: income lines only, units stated; unrecorded companies say coverage unknown", () =>
     Effect.gen(function*() {
       const hbl = yield* get("/v1/stocks/HBL/financials")
+      assertSucceeded(hbl)
       assert.strictEqual(hbl.body.statement, "income")
       assert.strictEqual(hbl.body.coverage, "recorded")
-      const y2024 = hbl.body.periods.find((p: any) => p.period === "2024")
-      assert.strictEqual(y2024.lines.find((l: any) => l.line === "Profit after Taxation").value, 56765819)
+      const y2024 = hbl.body.periods.find((p) => p.period === "2024")
+      assert.exists(y2024)
+      assert.strictEqual(y2024.lines.find((l) => l.line === "Profit after Taxation")!.value, 56765819)
       // UBL: no company page and no Sales row recorded (a bank).
-      assert.strictEqual((yield* get("/v1/financials/UBL")).body.coverage, "unknown")
+      assert.strictEqual(bodyOf(yield* get("/v1/financials/UBL")).coverage, "unknown")
     }))
 
   it.effect("dividends: recorded MEBL rows keyed by fiscal year; HUBC coverage unknown, never zero", () =>
     Effect.gen(function*() {
       const mebl = yield* get("/v1/dividends/MEBL")
+      assertSucceeded(mebl)
       assert.strictEqual(mebl.body.coverage, "recorded")
       // POST /company/payouts (7 rows) and the company page's last 10 (3 of them the same payouts).
       assert.strictEqual(mebl.body.data_coverage_start, "2023-05-02")
       assert.strictEqual(mebl.body.items.length, 14)
       assert.deepStrictEqual(
-        Object.keys(mebl.body.items[0]).filter((k) => ["fiscal_year", "period_end", "period_label", "calendar_year", "ex_date"].includes(k)).sort(),
+        Object.keys(mebl.body.items[0]!).filter((k) => ["fiscal_year", "period_end", "period_label", "calendar_year", "ex_date"].includes(k)).sort(),
         ["calendar_year", "ex_date", "fiscal_year", "period_end", "period_label"]
       )
       const hubc = yield* get("/v1/stocks/HUBC/dividends")
+      assertSucceeded(hubc)
       assert.strictEqual(hubc.body.coverage, "unknown")
       assert.notProperty(hubc.body, "ttm_dividend_per_share")
       assert.notProperty(hubc.body, "years_paid")
@@ -380,23 +402,30 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
   it.effect("corporate actions, announcements (filings) and news (coverage unknown)", () =>
     Effect.gen(function*() {
       const luck = yield* get("/v1/corporate-actions/LUCK")
-      assert.include(luck.body.items.map((a: any) => a.kind), "restatement")
+      assertSucceeded(luck)
+      assert.include(luck.body.items.map((a) => a.kind), "restatement")
       const aabs = yield* get("/v1/corporate-actions/AABS")
-      assert.deepStrictEqual(aabs.body.items.map((a: any) => [a.kind, a.ex_date]), [["ex_dividend", "2021-01-21"]])
+      assertSucceeded(aabs)
+      assert.deepStrictEqual(aabs.body.items.map((a) => [a.kind, a.ex_date]), [["ex_dividend", "2021-01-21"]])
       // HUBC: 15 from POST /announcements, 15 more from its company page (none twice).
       const ann = yield* get("/v1/announcements/HUBC?limit=200")
+      assertSucceeded(ann)
       assert.strictEqual(ann.body.total, 30)
-      assert.strictEqual(new Set(ann.body.items.map((a: any) => a.id)).size, 30)
-      assert.isTrue(ann.body.items.every((a: any) => a.source_type === "filing" && a.symbol === "HUBC"))
+      assert.strictEqual(new Set(ann.body.items.map((a) => a.id)).size, 30)
+      assert.isTrue(ann.body.items.every((a) => a.source_type === "filing" && a.symbol === "HUBC"))
       // The market-wide recordings (Feb-Sep 2026); the company-page recordings end on 2026-01-22.
       const all = yield* get("/v1/announcements?limit=5&date_from=2026-02-01")
+      assertSucceeded(all)
       assert.strictEqual(all.body.total, 30)
       const rest = yield* get(`/v1/announcements?limit=50&date_from=2026-02-01&cursor=${all.body.next_cursor}`)
+      assertSucceeded(rest)
       assert.strictEqual(rest.body.items.length, 25)
       const dated = yield* get("/v1/announcements?date_from=2026-09-29&date_to=2026-09-29")
+      assertSucceeded(dated)
       assert.strictEqual(dated.body.total, 3)
       // AABS is not among the symbols the recorded news feeds tag: unknown, not "no news".
       const news = yield* get("/v1/news?symbol=AABS")
+      assertSucceeded(news)
       assert.strictEqual(news.body.coverage, "unknown")
       assert.isString(news.body.note)
     }))
@@ -404,49 +433,60 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
   it.effect("the full-company payload carries peers, sector medians and a derived block; unknown parts are absent", () =>
     Effect.gen(function*() {
       const r = yield* get("/v1/stocks/HBL")
-      assert.strictEqual(r.status, 200)
+      assertOk(r)
       assert.isAbove(r.body.peers.length, 5)
+      assert.exists(r.body.sector_medians)
       assert.isAbove(r.body.sector_medians.pe_peers, 5)
+      assert.exists(r.body.derived.week52)
       assert.strictEqual(r.body.derived.week52.basis, "close")
+      assert.exists(r.body.derived.circuit_breaker)
       assert.isNumber(r.body.derived.circuit_breaker.upper)
       assert.strictEqual(r.body.derived.net_margin_pct, 7.39)
       const hubc = yield* get("/v1/stocks/HUBC")
+      assertSucceeded(hubc)
       assert.notProperty(hubc.body.derived, "net_margin_pct")
     }))
 
   it.effect("sources per data area name the recording; ingest/fundamentals warms in bounded batches", () =>
     Effect.gen(function*() {
       const s = yield* get("/v1/ai/sources/HUBC")
-      const prices = s.body.areas.find((a: any) => a.area === "prices")
+      assertSucceeded(s)
+      const prices = s.body.areas.find((a) => a.area === "prices")
+      assert.exists(prices)
       assert.strictEqual(prices.coverage, "recorded")
-      assert.include(prices.sources.map((x: any) => x.dataset), "prices_eod")
-      assert.strictEqual(s.body.areas.find((a: any) => a.area === "news").coverage, "recorded")
+      assert.include(prices.sources.map((x) => x.dataset), "prices_eod")
+      assert.strictEqual(s.body.areas.find((a) => a.area === "news")!.coverage, "recorded")
       const aabs = yield* get("/v1/ai/sources/AABS")
-      assert.strictEqual(aabs.body.areas.find((a: any) => a.area === "news").coverage, "unknown")
+      assertSucceeded(aabs)
+      assert.strictEqual(aabs.body.areas.find((a) => a.area === "news")!.coverage, "unknown")
       const w = yield* get("/v1/ingest/fundamentals?n=40")
+      assertSucceeded(w)
       assert.deepStrictEqual([w.body.warmed, w.body.batch], [40, 40])
       const w2 = yield* get("/v1/ingest/fundamentals?n=40")
+      assertSucceeded(w2)
       assert.strictEqual(w2.body.remaining, w.body.remaining - 40)
       assert.strictEqual(w2.body.universe, w.body.universe)
-      isError(yield* get("/v1/ingest/fundamentals?n=0"), 400, "INVALID_REQUEST")
-      isError(yield* get("/v1/ingest/fundamentals?n=41"), 400, "INVALID_REQUEST")
+      assertFailed(yield* get("/v1/ingest/fundamentals?n=0"), 400, "INVALID_REQUEST")
+      assertFailed(yield* get("/v1/ingest/fundamentals?n=41"), 400, "INVALID_REQUEST")
     }))
 
   it.effect("the tool endpoint: initialize, tools/list, tools/call with the same figures and error records", () =>
     Effect.gen(function*() {
       const { call, init, list: listTools } = yield* mcpSession
-      assert.strictEqual(init.status, 200)
+      assertOk(init)
       assert.strictEqual(init.body.result.serverInfo.name, "psx-data-service")
       const list = yield* listTools
-      const names = list.body.result.tools.map((t: any) => t.name)
+      assertSucceeded(list)
+      const names = list.body.result.tools.map((t) => t.name)
       assert.includeMembers(names, ["get_company", "get_quote", "get_price_history", "get_financials", "get_dividends",
         "get_corporate_actions", "get_announcements", "get_news", "get_index", "get_market_snapshot"])
-      assert.isTrue(list.body.result.tools.every((t: any) => t.inputSchema.type === "object"))
+      assert.isTrue(list.body.result.tools.every((t) => t.inputSchema.type === "object"))
       const catalogue = yield* get("/v1/ai/tools")
-      assert.deepStrictEqual(catalogue.body.tools.map((t: any) => t.name).sort(), [...names].sort())
+      assertSucceeded(catalogue)
+      assert.deepStrictEqual(catalogue.body.tools.map((t) => t.name).sort(), [...names].sort())
       const quote = yield* call("get_quote", { symbol: "HUBC", allow_stale: true })
       assert.isFalse(quote.isError)
-      assert.strictEqual(quote.value.price, (yield* get("/v1/quotes/HUBC?allow_stale=true")).body.price)
+      assert.strictEqual(quote.value.price, bodyOf(yield* get("/v1/quotes/HUBC?allow_stale=true")).price)
       const stale = yield* call("get_quote", { symbol: "HUBC" })
       assert.isTrue(stale.isError)
       assert.strictEqual(stale.value.error, "DATA_STALE")
@@ -465,7 +505,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
         for (const path of [`/v1/quotes/${s}`, `/v1/companies/${s}`, `/v1/prices/${s}?range=${v}`, `/v1/search?q=${v}`, `/v1/companies?cursor=${v}`, `/v1/dividends/${s}`]) {
           const r = yield* get(path)
           assert.include([200, 400, 404, 409], r.status, `${path} → ${r.status} ${JSON.stringify(r.body)}`)
-          if (r.status !== 200) assert.isString(r.body.error)
+          if (r.status !== 200) assertFailed(r, r.status)
         }
       }),
     { arbitrary: { numRuns: 25 } } as any
@@ -476,8 +516,8 @@ describe("market data without the pack", () => {
   layer(TestApp())("an empty store", (it) => {
     it.effect("answers unknown symbols with 404, not an empty success", () =>
       Effect.gen(function*() {
-        isError(yield* get("/v1/quotes/HUBC"), 404, "DATA_NOT_FOUND")
-        isError(yield* get("/v1/prices/HUBC"), 404, "DATA_NOT_FOUND")
+        assertFailed(yield* get("/v1/quotes/HUBC"), 404, "DATA_NOT_FOUND")
+        assertFailed(yield* get("/v1/prices/HUBC"), 404, "DATA_NOT_FOUND")
       }))
   })
 })

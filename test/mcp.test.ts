@@ -17,7 +17,7 @@ import { Api } from "../src/http/Api.ts"
 import { MAX_BATCH } from "../src/mcp/Envelope.ts"
 import { ServedToolkit } from "../src/mcp/Server.ts"
 import { baseUrl, httpClient, StdioMcp, withStdioMcp } from "./support/McpClients.ts"
-import { get, post, TestApp } from "./support/TestApp.ts"
+import { assertOk, assertSucceeded, get, post, TestApp } from "./support/TestApp.ts"
 
 const NOW = "2026-06-15T06:00:00.000Z"
 
@@ -73,7 +73,7 @@ const argsFor = (e: Entry, inputSchema: any) =>
 
 const httpBody = (e: Entry) =>
   Effect.map(e.request.method === "GET" ? get(e.request.path) : post(e.request.path, e.request.body), (r) => {
-    assert.strictEqual(r.status, 200, `${e.request.method} ${e.request.path}: ${JSON.stringify(r.body)}`)
+    assertOk(r, 200, `${e.request.method} ${e.request.path}: ${JSON.stringify(r.body)}`)
     return r.body
   })
 
@@ -167,7 +167,8 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("MCP: the official S
         assert.match(describe("get_quote"), /delayed/)
         assert.match(describe("get_price_history"), /NOT adjusted/)
         const catalogue = yield* get("/v1/ai/tools")
-        assert.deepStrictEqual(catalogue.body.tools.map((t: any) => t.name).sort(), [...served].sort())
+        assertSucceeded(catalogue)
+        assert.deepStrictEqual(catalogue.body.tools.map((t) => t.name).sort(), [...served].sort())
         assert.match(catalogue.body.authentication, /^None/)
       })))
 
@@ -256,7 +257,7 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("MCP: the official S
         expect(yield* send("[]", session), 400, -32600)
         const old = yield* initialize("2025-03-26")
         const batch = (yield* send(JSON.stringify([ping(6), ping(7)]), old)) as any
-        assert.strictEqual(batch.status, 200, "protocol 2025-03-26 allows a short batch")
+        assertOk(batch, 200, "protocol 2025-03-26 allows a short batch")
         const long = Array.from({ length: 5_000 }, (_, i) => ping(i))
         expect(yield* send(JSON.stringify(long), old), 400, -32600, new RegExp(`at most ${MAX_BATCH}`))
         const huge = JSON.stringify({ jsonrpc: "2.0", id: 8, method: "tools/call", params: { name: "get_company", arguments: { symbol: "A".repeat(2 ** 21) } } })

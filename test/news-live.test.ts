@@ -11,7 +11,7 @@ import { SqlClient } from "effect/sql"
 import { PortalCrawler } from "../src/ingest/PortalCrawler.ts"
 import { FakePortal, newsFeedFiles } from "./support/FakePortal.ts"
 import { caughtUp, liveApp } from "./support/LiveApp.ts"
-import { get } from "./support/TestApp.ts"
+import { bodyOf, get } from "./support/TestApp.ts"
 
 /** The ADB loan story: Dawn's copy, and Google News's copy of it (the same instant). */
 const ADB_DAWN = "https://www.dawn.com/news/2008839/adb-approves-700m-loan-for-pakistans-insurance-sector"
@@ -35,8 +35,8 @@ describe("live news", () => {
         assert.strictEqual(leftOut.filter(([why]) => why.includes("feed unavailable")).length, 2, "the two unpublished feeds, named")
         assert.strictEqual(leftOut.filter(([why]) => !why.includes("feed unavailable")).reduce((n, [, k]) => n + k, 0), 1)
         yield* caughtUp
-        const before = (yield* onJune18).body
-        const adb = before.items.find((i: any) => i.url === ADB_DAWN)
+        const before = bodyOf(yield* onJune18)
+        const adb = before.items.find((i) => i.url === ADB_DAWN)
         assert.isDefined(adb, "Dawn's ADB story is served")
         assert.strictEqual(adb.sources.length, 1)
         assert.strictEqual(adb.published_at, "2026-06-18T07:34:58.000Z", "the publisher's own time (12:34:58 +05:00)")
@@ -46,17 +46,17 @@ describe("live news", () => {
         const second = yield* summaryOf(["news"])
         assert.strictEqual(second.fetched, 1)
         yield* caughtUp
-        const after = (yield* onJune18).body
-        const joined = after.items.filter((i: any) => i.sources.some((s: any) => s.url === ADB_DAWN))
+        const after = bodyOf(yield* onJune18)
+        const joined = after.items.filter((i) => i.sources.some((s) => s.url === ADB_DAWN))
         assert.strictEqual(joined.length, 1, "one event, not two")
-        assert.strictEqual(joined[0].id, adb.id, "the stored event keeps its id")
-        assert.strictEqual(joined[0].sources.length, 2)
-        assert.isTrue(joined[0].sources.some((s: any) => s.url.startsWith("https://news.google.com/")), "Google News's copy")
-        assert.strictEqual(joined[0].republished, true)
-        const ogdc = after.items.find((i: any) => /^OGDC Share Price/.test(i.title))
+        assert.strictEqual(joined[0]!.id, adb.id, "the stored event keeps its id")
+        assert.strictEqual(joined[0]!.sources.length, 2)
+        assert.isTrue(joined[0]!.sources.some((s) => s.url.startsWith("https://news.google.com/")), "Google News's copy")
+        assert.strictEqual(joined[0]!.republished, true)
+        const ogdc = after.items.find((i) => /^OGDC Share Price/.test(i.title))
         assert.deepStrictEqual(ogdc?.symbols, ["OGDC"], "tagged by the ticker in the headline")
-        const bySymbol = (yield* get("/v1/news?symbol=OGDC&date_from=2026-06-01&limit=50")).body
-        assert.include(bySymbol.items.map((i: any) => i.id), ogdc.id)
+        const bySymbol = bodyOf(yield* get("/v1/news?symbol=OGDC&date_from=2026-06-01&limit=50"))
+        assert.include(bySymbol.items.map((i) => i.id), ogdc?.id)
 
         const third = yield* summaryOf(["news"])
         assert.strictEqual(third.written, 0, "the same feeds again change nothing")

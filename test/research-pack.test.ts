@@ -15,7 +15,8 @@ import { parseCompanyPage, parseCompanyPagePayouts } from "../domain/psx/Company
 import { csvRecords } from "../domain/psx/Csv.ts"
 import { parseSalesExport, parseScreenerExport } from "../domain/psx/ScreenerExport.ts"
 import { karachiDateOfEpoch } from "../domain/psx/Values.ts"
-import { get, TestApp } from "./support/TestApp.ts"
+import type { ItemOf } from "./support/ReplyTypes.ts"
+import { assertOk, assertSucceeded, bodyOf, get, TestApp } from "./support/TestApp.ts"
 
 const fixture = (f: string) => readFileSync(new URL(`./fixtures/research/${f}`, import.meta.url), "utf8")
 const karachiDay = (iso: string) => karachiDateOfEpoch(Date.parse(iso) / 1000)
@@ -99,102 +100,111 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
     Effect.gen(function*() {
       for (const symbol of ["ABOT", "AIRLINK"]) {
         const r = yield* get(`/v1/announcements?symbol=${symbol}&limit=200`)
-        assert.strictEqual(r.status, 200)
-        const ids = r.body.items.map((a: any) => a.id)
+        assertOk(r)
+        const ids = r.body.items.map((a) => a.id)
         assert.strictEqual(new Set(ids).size, ids.length)
         for (const raw of exportRows.filter((x) => x["symbol"] === symbol && x["pdf_url"] !== "")) {
           const id = /(\d+)\.pdf$/.exec(raw["pdf_url"]!)![1]
-          const a = r.body.items.find((x: any) => x.id === id)
+          const a: ItemOf<"/v1/announcements"> | undefined = r.body.items.find((x) => x.id === id)
           assert.isDefined(a, `${symbol} document ${id}`)
           assert.strictEqual(karachiDay(a.published_at), titleDate(raw["headline"]!))
           assert.strictEqual(a.source_type, "filing")
         }
-        assert.include(r.body.sources.map((s: any) => s.dataset), "announcements_company_pages")
+        assert.include(r.body.sources.map((s) => s.dataset), "announcements_company_pages")
       }
     }))
 
   it.effect("OGDC sales 2022-2025 equal the recording; MCB EPS from its page; annual and quarterly periods apart", () =>
     Effect.gen(function*() {
-      const ogdc = (yield* get("/v1/financials/OGDC")).body
+      const ogdc = bodyOf(yield* get("/v1/financials/OGDC"))
       assert.strictEqual(ogdc.coverage, "recorded")
-      const sales = Object.fromEntries(ogdc.periods.filter((p: any) => p.period_type === "annual").map((p: any) =>
-        [p.period, p.lines.find((l: any) => l.line === "Sales")?.value]
+      const sales = Object.fromEntries(ogdc.periods.filter((p) => p.period_type === "annual").map((p) =>
+        [p.period, p.lines.find((l) => l.line === "Sales")?.value]
       ))
       assert.deepStrictEqual(sales, ogdcSales)
-      assert.include(ogdc.sources.map((s: any) => s.dataset), "financials_sales")
-      const mcb = (yield* get("/v1/financials/MCB")).body
+      assert.include(ogdc.sources.map((s) => s.dataset), "financials_sales")
+      const mcb = bodyOf(yield* get("/v1/financials/MCB"))
       const eps = (type: string) =>
-        mcb.periods.filter((p: any) => p.period_type === type).map((p: any) => [p.period, p.lines.find((l: any) => /^EPS/.test(l.line))?.value])
+        mcb.periods.filter((p) => p.period_type === type).map((p) => [p.period, p.lines.find((l) => /^EPS/.test(l.line))?.value])
       const fromPage = (type: string) =>
         mcbPage.statements.filter((l) => l.periodType === type && /^EPS/.test(l.line)).map((l) => [l.period, l.value])
       assert.deepStrictEqual(eps("annual"), fromPage("annual"))
       assert.deepStrictEqual(eps("quarterly"), fromPage("quarterly"))
-      assert.isTrue(mcb.periods.every((p: any) => p.period_type === (/^Q/.test(p.period) ? "quarterly" : "annual")))
+      assert.isTrue(mcb.periods.every((p) => p.period_type === (/^Q/.test(p.period) ? "quarterly" : "annual")))
       assert.include(mcb.units, "thousands")
     }))
 
   it.effect("TRG payouts: book closure, last buy date and the day it trades ex", () =>
     Effect.gen(function*() {
-      const d = (yield* get("/v1/dividends/TRG")).body
+      const d = bodyOf(yield* get("/v1/dividends/TRG"))
       assert.strictEqual(d.coverage, "recorded")
-      const cash = d.items.find((i: any) => i.details.trim() === "44%(i) (D)")
+      const cash = d.items.find((i) => i.details.trim() === "44%(i) (D)")
       // Book closure from 14 Jun 2021 (a Monday) under T+2: last buy Wed 9 Jun; XD from Thu 10 Jun.
+      assert.exists(cash)
       assert.deepStrictEqual([cash.book_closure_from, cash.last_buy_date, cash.ex_date], ["2021-06-14", "2021-06-09", "2021-06-10"])
-      const actions = (yield* get("/v1/corporate-actions/TRG")).body.items
-      const xd = actions.find((a: any) => a.kind === "cash_dividend" && a.details.includes("44%(i)"))
+      const actions = bodyOf(yield* get("/v1/corporate-actions/TRG")).items
+      const xd = actions.find((a) => a.kind === "cash_dividend" && a.details.includes("44%(i)"))
+      assert.exists(xd)
       assert.strictEqual(xd.ex_date, "2021-06-10")
-      assert.strictEqual(d.items.filter((i: any) => i.kind === "right").length, trgPayouts.rows.filter((r) => r.parts[0]?.kind === "right").length)
+      assert.strictEqual(d.items.filter((i) => i.kind === "right").length, trgPayouts.rows.filter((r) => r.parts[0]?.kind === "right").length)
     }))
 
   it.effect("/v1/news?symbol=OGDC gives only OGDC items, published_at from the publisher, no event_date", () =>
     Effect.gen(function*() {
       const r = yield* get("/v1/news?symbol=OGDC&limit=200")
-      assert.strictEqual(r.status, 200)
+      assertOk(r)
       assert.strictEqual(r.body.coverage, "recorded")
       assert.isAbove(r.body.total, 5)
-      assert.isTrue(r.body.items.every((n: any) => n.symbols.includes("OGDC")))
-      assert.isTrue(r.body.items.every((n: any) => n.published_at_basis === "publisher" && !("event_date" in n)))
+      assert.isTrue(r.body.items.every((n) => n.symbols.includes("OGDC")))
+      assert.isTrue(r.body.items.every((n) => n.published_at_basis === "publisher" && !("event_date" in n)))
       const fixtureItems = parseFeedFile(JSON.parse(fixture("news_OGDC_and_one_republished.json"))).rows.filter((i) => i.symbol === "OGDC")
       for (const item of fixtureItems) {
-        const served = r.body.items.find((n: any) => n.sources.some((s: any) => s.url === item.url))
+        const served: ItemOf<"/v1/news"> | undefined = r.body.items.find((n) => n.sources.some((s) => s.url === item.url))
         assert.isDefined(served, item.title)
-        assert.strictEqual(served.sources.find((s: any) => s.url === item.url).published_at, item.publishedAt)
+        assert.strictEqual(served.sources.find((s) => s.url === item.url)!.published_at, item.publishedAt)
       }
       const page = yield* get(`/v1/news?symbol=OGDC&limit=3`)
+      assertSucceeded(page)
       const next = yield* get(`/v1/news?symbol=OGDC&limit=3&cursor=${page.body.next_cursor}`)
-      assert.deepStrictEqual([...page.body.items, ...next.body.items].map((n: any) => n.id), r.body.items.slice(0, 6).map((n: any) => n.id))
+      assertSucceeded(next)
+      assert.deepStrictEqual([...page.body.items, ...next.body.items].map((n) => n.id), r.body.items.slice(0, 6).map((n) => n.id))
       const none = yield* get("/v1/news?symbol=ABOT")
+      assertSucceeded(none)
       assert.strictEqual(none.body.coverage, "unknown")
     }))
 
   it.effect("a republished item is served once, with both sources", () =>
     Effect.gen(function*() {
       const r = yield* get("/v1/news?date_from=2026-08-03&date_to=2026-08-03&limit=200")
-      const mari = r.body.items.filter((n: any) => /Letter of Award for Spinwam/.test(n.title))
+      assertSucceeded(r)
+      const mari = r.body.items.filter((n) => /Letter of Award for Spinwam/.test(n.title))
       assert.strictEqual(mari.length, 1)
-      assert.isTrue(mari[0].republished)
-      assert.strictEqual(mari[0].sources.length, 2)
+      assert.isTrue(mari[0]!.republished)
+      assert.strictEqual(mari[0]!.sources.length, 2)
       const sources = yield* get("/v1/ai/sources/OGDC")
-      const news = sources.body.areas.find((a: any) => a.area === "news")
+      assertSucceeded(sources)
+      const news = sources.body.areas.find((a) => a.area === "news")
+      assert.exists(news)
       assert.strictEqual(news.coverage, "recorded")
-      assert.strictEqual(news.rows, (yield* get("/v1/news?symbol=OGDC&limit=1")).body.total)
+      assert.strictEqual(news.rows, bodyOf(yield* get("/v1/news?symbol=OGDC&limit=1")).total)
     }))
 
   it.effect("KSE-100 membership as of 2026-08-04 from that day's screener; both snapshots kept, the newest served and named", () =>
     Effect.gen(function*() {
       const slice = parseScreenerExport(JSON.parse(fixture("screener_2026-08-04_slice.json")))
       assert.strictEqual(slice.takenAt, "2026-08-04T17:23:38.308Z")
-      const kse = (yield* get("/v1/indices/KSE100")).body
+      const kse = bodyOf(yield* get("/v1/indices/KSE100"))
       assert.strictEqual(kse.constituents_as_of, "2026-08-04")
       assert.strictEqual(kse.constituents.length, 100)
-      assert.include(kse.sources.map((s: any) => s.dataset), "screener_2026_08_04")
-      const members = new Set(kse.constituents.map((c: any) => c.symbol))
+      assert.include(kse.sources.map((s) => s.dataset), "screener_2026_08_04")
+      const members = new Set(kse.constituents.map((c) => c.symbol))
       for (const r of slice.rows) assert.strictEqual(members.has(r.symbol), r.listedIn.includes("KSE100"), r.symbol)
-      const ogdc = (yield* get("/v1/companies/OGDC")).body
+      const ogdc = bodyOf(yield* get("/v1/companies/OGDC"))
       const row = slice.rows.find((r) => r.symbol === "OGDC")!
+      assert.exists(ogdc.ratios)
       assert.strictEqual(ogdc.ratios.as_of, slice.takenAt)
       assert.strictEqual(ogdc.ratios.market_cap, row.marketCap)
-      assert.include(ogdc.sources.map((s: any) => s.dataset), "screener_2026_08_04")
+      assert.include(ogdc.sources.map((s) => s.dataset), "screener_2026_08_04")
       const sql = yield* SqlClient.SqlClient
       const kept = yield* sql<{ dataset: string; as_of: string }>`
         select dataset, as_of from fundamentals_snapshots where symbol = 'OGDC' order by as_of`

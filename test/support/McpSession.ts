@@ -30,7 +30,7 @@ export const mcpSession = Effect.gen(function*() {
   const call = (name: string, args: unknown) =>
     Effect.map(rpc({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name, arguments: args } }), (r): ToolAnswer => ({
       isError: r.body.result.isError === true,
-      value: JSON.parse(r.body.result.content[0].text),
+      value: JSON.parse(r.body.result.content[0]?.text ?? "null"),
       structured: r.body.result.structuredContent
     }))
   return { init, rpc, list, call }

@@ -6,11 +6,13 @@
 import { NodeHttpServer, NodeServices } from "@effect/platform-node"
 import { Effect, Layer, References } from "effect"
 import { HttpClient, HttpClientRequest, HttpRouter } from "effect/http"
+import { assert } from "@effect/vitest"
 import type { AppConfig } from "../../src/config/AppConfig.ts"
 import { BodyLimit, Routes, Services } from "../../src/http/Server.ts"
 import { PackImport } from "../../src/ingest/PackImport.ts"
 import { FundamentalsWarming } from "../../src/market/provenance/FundamentalsWarming.ts"
 import { DataPack } from "../../src/sources/DataPack.ts"
+import type { ErrorRecord, FailureOf, Reply, SuccessOf } from "./ReplyTypes.ts"
 import { ShiftedClockLayer } from "./ShiftedClock.ts"
 import { TestConfig, TestDatabaseWith } from "./TestDatabase.ts"
 
@@ -47,21 +49,76 @@ export const TestApp = (
   return now === undefined ? app : app.pipe(Layer.provideMerge(ShiftedClockLayer(now)))
 }
 
-export interface Reply {
-  readonly status: number
-  readonly headers: Readonly<Record<string, string>>
-  readonly body: any
-}
+export type { ErrorRecord, Reply } from "./ReplyTypes.ts"
 
-const send = (request: HttpClientRequest.HttpClientRequest) =>
+/** A reply of any route, for helpers that only read its status and error record. */
+export type AnyReply = Reply<unknown>
+
+const send = <B, F>(request: HttpClientRequest.HttpClientRequest) =>
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
     const response = yield* client.execute(request)
     const text = yield* response.text
-    let body: unknown = text
-    if ((response.headers["content-type"] ?? "").includes("json")) body = JSON.parse(text)
-    return { status: response.status, headers: response.headers, body } as Reply
+    const json = (response.headers["content-type"] ?? "").includes("json")
+    const body: unknown = json ? JSON.parse(text) : text
+    const ok = response.status >= 200 && response.status < 300
+    // The body is what the route's OpenAPI document declares for this status; the tests assert the values.
+    return { status: response.status, headers: response.headers, ok, body } as Reply<B, F>
   }).pipe(Effect.orDie)
+
+/** A reply narrowed to its success (a TestApp reply's `ok` member), or left as it is for other replies. */
+type Succeeded<R> = R extends { readonly ok: boolean } ? Extract<R, { readonly ok: true }> : R
+/** A reply narrowed to its failure (the error record), or left as it is for other replies. */
+type Failed<R> = R extends { readonly ok: boolean } ? Extract<R, { readonly ok: false }> : R
+/** What a status assertion prints: the body text, or the JSON body. */
+interface Answered {
+  readonly status: number
+  readonly body?: unknown
+  readonly text?: string
+}
+const shown = (reply: Answered) =>
+  reply.text ?? (typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body))
+
+/** Asserts a reply succeeded (with `status`, 200 unless said), narrowing its body to the route's success type. */
+export function assertOk<R extends Answered>(reply: R, status = 200, note?: string): asserts reply is Succeeded<R> {
+  assert.strictEqual(reply.status, status, note === undefined ? shown(reply) : `${note}: ${shown(reply)}`)
+}
+
+/**
+ * Asserts a reply failed with `status` and an error record (with the error `code` and a message that
+ * `mentions` a text, when given), narrowing its body to the record.
+ */
+export function assertFailed<R extends Answered>(
+  reply: R,
+  status: number,
+  code?: string,
+  mentions?: string
+): asserts reply is Failed<R> {
+  assert.strictEqual(reply.status, status, shown(reply))
+  const record = (reply.body ?? JSON.parse(reply.text ?? "{}")) as ErrorRecord
+  if (code !== undefined) assert.strictEqual(record.error, code, shown(reply))
+  assert.isString(record.error)
+  assert.isString(record.message)
+  assert.isAbove(record.message.length, 0, "the message says what went wrong")
+  if (mentions !== undefined) assert.include(record.message, mentions)
+}
+
+/** Asserts a reply succeeded with any 2xx status, narrowing its body to the route's success type. */
+export function assertSucceeded<B, F>(reply: Reply<B, F>, note?: string): asserts reply is Extract<Reply<B, F>, { readonly ok: true }> {
+  assert.isTrue(reply.ok, note === undefined ? `${reply.status}: ${shown(reply)}` : `${note}: ${reply.status} ${shown(reply)}`)
+}
+
+/** The body of a reply that succeeded (any 2xx status); the test fails with the answer otherwise. */
+export const bodyOf = <B, F>(reply: Reply<B, F>, note?: string): B => {
+  assertSucceeded(reply, note)
+  return reply.body
+}
+
+/**
+ * A ledger event's payload by field name: the API declares it free-form, since its fields depend on the
+ * event type; tests read the fields of the type they wrote.
+ */
+export const payloadOf = (event: { readonly payload: unknown }) => event.payload as Readonly<Record<string, unknown>>
 
 /** The raw body text, for byte-for-byte comparisons. */
 export const getText = (path: string, headers: Record<string, string> = {}) =>
@@ -71,11 +128,11 @@ export const getText = (path: string, headers: Record<string, string> = {}) =>
     return { status: response.status, text: yield* response.text }
   }).pipe(Effect.orDie)
 
-export const get = (path: string, headers: Record<string, string> = {}) =>
-  send(HttpClientRequest.get(path).pipe(HttpClientRequest.setHeaders(headers)))
+export const get = <P extends string>(path: P, headers: Record<string, string> = {}) =>
+  send<SuccessOf<P>, FailureOf<P>>(HttpClientRequest.get(path).pipe(HttpClientRequest.setHeaders(headers)))
 
-export const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  send(
+export const post = <P extends string>(path: P, body: unknown, headers: Record<string, string> = {}) =>
+  send<SuccessOf<P, "post">, FailureOf<P>>(
     HttpClientRequest.post(path).pipe(
       HttpClientRequest.setHeaders(headers),
       typeof body === "string"
@@ -83,3 +140,6 @@ export const post = (path: string, body: unknown, headers: Record<string, string
         : HttpClientRequest.bodyJsonUnsafe(body)
     )
   )
+
+export const del = <P extends string>(path: P, headers: Record<string, string> = {}) =>
+  send<SuccessOf<P, "delete">, FailureOf<P>>(HttpClientRequest.delete(path).pipe(HttpClientRequest.setHeaders(headers)))
