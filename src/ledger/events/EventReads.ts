@@ -1,13 +1,15 @@
 /**
  * The event store's reads: a whole stream (its known prefix from the
  * byte-bounded cache, only newer rows read), a page of it, one event, its
- * head, and pages of the whole ledger for catch-up readers.
+ * head, its positions and idempotency claims, and pages of the whole ledger
+ * for catch-up readers.
  */
 import { Effect } from "effect"
-import type { SqlClient } from "effect/sql"
+import { SqlClient } from "effect/sql"
 import { GENESIS } from "../../../domain/ledger/Chain.ts"
 import type { StoredEvent } from "../../../domain/ledger/Events.ts"
-import type { Checkpoint, Head } from "./EventStore.ts"
+import type { Checkpoint, Head, IdempotencyClaim } from "./EventStore.ts"
+import { readHoldings } from "../portfolio/Projection.ts"
 import type { StreamCache } from "./StreamCache.ts"
 import { COLUMNS, decodeStored, eventRows, rowBytes, toStored } from "./StoredRows.ts"
 
@@ -70,5 +72,15 @@ export const streamReads = (sql: SqlClient.SqlClient, cache: StreamCache<StoredE
     return { events: yield* decodeStored(page.rows), next: page.next }
   })
 
-  return { readStream, readPage, readEvent, head, readAllRows, readAll }
+  const positions = Effect.fn("EventStore.positions")((streamId: string) =>
+    readHoldings(streamId).pipe(Effect.provideService(SqlClient.SqlClient, sql))
+  )
+
+  const idempotencyClaim = Effect.fn("EventStore.idempotencyClaim")(function*(userId: string, key: string) {
+    const rows = yield* sql<IdempotencyClaim>`
+      SELECT request_hash, event_id, version FROM idempotency WHERE user_id = ${userId} AND key = ${key}`
+    return rows[0]
+  })
+
+  return { readStream, readPage, readEvent, head, positions, idempotencyClaim, readAllRows, readAll }
 }

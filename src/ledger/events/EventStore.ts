@@ -85,6 +85,13 @@ export interface Head {
 }
 export { EMPTY_HEAD } from "./EventReads.ts"
 
+/** What an Idempotency-Key claimed: the hash of the request that used it and the event it recorded. */
+export interface IdempotencyClaim {
+  readonly request_hash: string
+  readonly event_id: string
+  readonly version: number | null
+}
+
 export interface AppendOptions {
   /** The positions the append changed (or, with `replaceAll`, every position of the stream); same statement. */
   readonly positions?: ReadonlyArray<Position> | undefined
@@ -212,6 +219,10 @@ export class EventStore extends Context.Service<EventStore, {
   readonly readEvent: (streamId: string, eventId: string, version?: number | null) => Effect.Effect<StoredEvent | undefined, SqlError.SqlError>
   /** The stream's head: its last row (one index lookup, whatever the stream's length). */
   readonly head: (streamId: string) => Effect.Effect<Head, SqlError.SqlError>
+  /** The stream's positions as its projection holds them (written with each append), by symbol. */
+  readonly positions: (streamId: string) => Effect.Effect<ReadonlyArray<Position>, SqlError.SqlError>
+  /** The claim a user's Idempotency-Key made (the request's hash and the event it recorded), if any. */
+  readonly idempotencyClaim: (userId: string, key: string) => Effect.Effect<IdempotencyClaim | undefined, SqlError.SqlError>
   /**
    * Appends `events` after `head` (the version and hash the caller decided
    * against). The events, the projection rows and the idempotency claim are

@@ -13,7 +13,6 @@
  * data (asks Quotes and MarketFacts), credentials (Keys).
  */
 import { Clock, Context, Effect, Layer, Schedule, Semaphore } from "effect"
-import { SqlClient } from "effect/sql"
 import {
   DataNotFound,
   IdempotencyMismatch,
@@ -35,7 +34,6 @@ import { Quotes } from "../../market/quotes/Quotes.ts"
 import { storeUnavailable } from "../../db/Rows.ts"
 import { ConcurrencyConflict, EventStore, sha256 } from "../events/EventStore.ts"
 import type { Principal } from "../accounts/Keys.ts"
-import { readHoldings } from "./Projection.ts"
 import { MarketFacts } from "./MarketFacts.ts"
 import { LedgerWriter } from "./Writer.ts"
 
@@ -65,7 +63,6 @@ export interface RecordOptions {
 
 /** What the write path uses. */
 interface WriteDeps {
-  readonly sql: SqlClient.SqlClient
   readonly store: typeof EventStore.Service
   readonly writer: typeof LedgerWriter.Service
   readonly market: typeof MarketFacts.Service
@@ -128,7 +125,7 @@ const factsWith = (market: typeof MarketFacts.Service) =>
 
 
 /** The answer to a write: the event, and the holding it touched; an earlier request's answer by its key. */
-const replies = ({ sql, store, value }: WriteDeps) => {
+const replies = ({ store, value }: WriteDeps) => {
   const mayRead = (principal: Principal) => effectiveGrants(principal).includes("portfolio:read")
 
   /** The event, and the holding it touched when the caller may read holdings and this is not a replay. */
@@ -148,9 +145,7 @@ const replies = ({ sql, store, value }: WriteDeps) => {
   const lookupIdempotent = (principal: Principal, key: string, requestHash: string) =>
     Effect.gen(function*() {
       const userId = principal.userId
-      const rows = yield* sql<{ request_hash: string; event_id: string; version: number | null }>`
-        SELECT request_hash, event_id, version FROM idempotency WHERE user_id = ${userId} AND key = ${key}`.pipe(storeUnavailable)
-      const hit = rows[0]
+      const hit = yield* store.idempotencyClaim(userId, key).pipe(storeUnavailable)
       if (hit === undefined) return undefined
       if (hit.request_hash !== requestHash) {
         return yield* new IdempotencyMismatch({ message: `Idempotency-Key ${key} was used before with a different body` })
@@ -218,12 +213,9 @@ const makeRecord = (d: WriteDeps, stripeOf: (streamId: string) => Semaphore.Sema
 }
 
 /** Reads of a portfolio: holdings valued now, a page of history, every event. */
-const readsOf = (sql: SqlClient.SqlClient, cursors: typeof Cursors.Service, store: typeof EventStore.Service, value: WriteDeps["value"]) => {
+const readsOf = (cursors: typeof Cursors.Service, store: typeof EventStore.Service, value: WriteDeps["value"]) => {
   const holdings = Effect.fn("Portfolio.holdings")(function*(principal: Principal) {
-    const positions = yield* readHoldings(streamOf(principal.userId)).pipe(
-      Effect.provideService(SqlClient.SqlClient, sql),
-      storeUnavailable
-    )
+    const positions = yield* store.positions(streamOf(principal.userId)).pipe(storeUnavailable)
     return yield* Effect.forEach(positions, value)
   })
 
@@ -261,13 +253,12 @@ export class Portfolio extends Context.Service<Portfolio, {
   static readonly layer = Layer.effect(
     Portfolio,
     Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
       const store = yield* EventStore
       const value = valueWith(yield* Quotes)
-      const deps: WriteDeps = { sql, store, writer: yield* LedgerWriter, market: yield* MarketFacts, filings: yield* Filings, value }
+      const deps: WriteDeps = { store, writer: yield* LedgerWriter, market: yield* MarketFacts, filings: yield* Filings, value }
       return {
         record: makeRecord(deps, yield* stripedLocks),
-        ...readsOf(sql, yield* Cursors, store, value)
+        ...readsOf(yield* Cursors, store, value)
       }
     })
   )

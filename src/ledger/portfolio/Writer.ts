@@ -15,7 +15,7 @@
  * decider's context), credentials, idempotency lookups (Portfolio).
  */
 import { Context, Effect, Layer } from "effect"
-import { SqlClient, type SqlError } from "effect/sql"
+import type { SqlError } from "effect/sql"
 import {
   type Command,
   type Context as DeciderContext,
@@ -28,7 +28,7 @@ import {
 import type { Position } from "../../../domain/ledger/Replay.ts"
 import type { PortfolioEvent, StoredEvent } from "../../../domain/ledger/Events.ts"
 import { type ConcurrencyConflict, type EventMetadata, EventStore, type Head } from "../events/EventStore.ts"
-import { positionsOf, readHoldings, toEntries } from "./Projection.ts"
+import { positionsOf, toEntries } from "./Projection.ts"
 
 const MAX_CACHED = 10_000
 
@@ -62,7 +62,6 @@ export class LedgerWriter extends Context.Service<LedgerWriter, {
   static readonly layer = Layer.effect(
     LedgerWriter,
     Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
       const store = yield* EventStore
       const states = new Map<string, { readonly head: Head; readonly positions: ReadonlyMap<string, Position> }>()
       const remember = (streamId: string, head: Head, positions: ReadonlyArray<Position>) => {
@@ -74,10 +73,7 @@ export class LedgerWriter extends Context.Service<LedgerWriter, {
         Effect.gen(function*() {
           const known = states.get(streamId)
           if (known !== undefined) return known
-          const [head, positions] = yield* Effect.all([
-            store.head(streamId),
-            readHoldings(streamId).pipe(Effect.provideService(SqlClient.SqlClient, sql))
-          ])
+          const [head, positions] = yield* Effect.all([store.head(streamId), store.positions(streamId)])
           return { head, positions: new Map(positions.map((p) => [p.symbol, p])) }
         })
 
