@@ -2,7 +2,7 @@
  * Progress for long work: a line rewritten in place on a terminal, plain log
  * lines elsewhere (CI, files), and a summary at the end.
  */
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 
 export interface StepSummary {
   readonly dataset: string
@@ -17,15 +17,14 @@ export const makeProgress = (label: string, total: number) => {
   let lastShown = 0
   return {
     advance: (n: number) =>
-      Effect.sync(() => {
+      Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.sync(() => {
         done += n
-        const now = Date.now()
         if (tty && (now - lastShown > 100 || done >= total)) {
           lastShown = now
           const pct = total > 0 ? Math.floor((100 * done) / total) : 100
           process.stderr.write(`\r${label}: ${done.toLocaleString("en")} / ${total.toLocaleString("en")} (${pct}%)   `)
           if (done >= total) process.stderr.write("\n")
         }
-      })
+      }))
   }
 }
