@@ -92,6 +92,11 @@ export interface StoredChainFields {
  * re-encoded to check it.
  */
 export const chainInputV2 = (prevHash: string, f: StoredChainFields) =>
-  `${prevHash}\n{"effective_date":${JSON.stringify(f.effective_date)},"event_id":${JSON.stringify(f.event_id)},` +
-  `"metadata":${f.metadata_json},"payload":${f.payload_json},"recorded_at":${JSON.stringify(f.recorded_at)},` +
-  `"stream_id":${JSON.stringify(f.stream_id)},"version":${f.version}}`
+  `${prevHash}\n{"effective_date":${quoted(f.effective_date)},"event_id":${quoted(f.event_id)},` +
+  `"metadata":${f.metadata_json},"payload":${f.payload_json},"recorded_at":${quoted(f.recorded_at)},` +
+  `"stream_id":${quoted(f.stream_id)},"version":${f.version}}`
+
+/** Characters JSON escapes in a string (quote, backslash, controls, lone surrogates). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/u
+/** A string as JSON, byte for byte what JSON.stringify gives (a plain id or date is quoted as it is, the common case). */
+const quoted = (s: string) => (NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`)

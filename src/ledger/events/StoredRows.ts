@@ -8,7 +8,7 @@
  * them. The payload is parsed once, checked for unknown keys, and decoded by
  * the event Schema once.
  */
-import { Effect, Exit, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { canonicalJson, chainInput, chainInputV2 } from "../../../domain/ledger/Chain.ts"
 import { LedgerEvent, type StoredEvent } from "../../../domain/ledger/Events.ts"
 import { iso } from "../../db/Rows.ts"
@@ -61,11 +61,18 @@ export const hashInput = (prev: string, r: EventRow): string =>
     ? chainInputV2(prev, { ...r, payload_json: r.payload_json, metadata_json: "null" })
     : chainInput(prev, { ...r, payload: JSON.parse(r.payload_v1 ?? "null") })
 
-/** Each event type's Schema: the keys it declares, and its decoder (a payload is decoded by its own type's member, not tried against the union). */
+/**
+ * Each event type's Schema: the keys it declares, and its check (a payload is checked by its own type's
+ * member, not tried against the union). The event Schemas transform nothing (their stored JSON is their
+ * type), so a payload that passes its member's check is that event as it is, and no copy is decoded.
+ */
+// Checked by the compiler: the event Schemas' encoded form is their type (a transformation would not compile here).
+type SameShape<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+export const EVENTS_STORED_AS_TYPED: SameShape<typeof LedgerEvent.Encoded, LedgerEvent> = true
 const members = new Map(
   LedgerEvent.members.map((m) => [String(m.fields.type.literal), {
     keys: new Set(Object.keys(m.fields)) as ReadonlySet<string>,
-    decode: Schema.decodeUnknownExit(m as Schema.Codec<LedgerEvent>)
+    is: Schema.is(m as Schema.Codec<LedgerEvent>)
   }])
 )
 /** The metadata keys the service writes (format 1 rows also hold `causation_id`). */
@@ -76,6 +83,13 @@ export const METADATA_KEYS: ReadonlySet<string> = new Set([
   "causation_id",
   "idempotency_key"
 ])
+
+/** The keys of `record` that `known` does not hold, named with `prefix`. */
+const unknownKeys = (record: object, known: ReadonlySet<string>, prefix: string): Array<string> => {
+  let extra: Array<string> | undefined
+  for (const k in record) if (!known.has(k)) (extra ??= []).push(`${prefix}${k}`)
+  return extra ?? []
+}
 
 /** A row's payload and metadata parsed and checked: the typed event, or why the stored JSON is not one. */
 export const readPayload = (r: EventRow): { readonly event: LedgerEvent; readonly metadata: unknown } | { readonly problem: string } => {
@@ -90,11 +104,10 @@ export const readPayload = (r: EventRow): { readonly event: LedgerEvent; readonl
   if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return { problem: "the stored payload is not an object" }
   const member = members.get(String((payload as { type?: unknown }).type))
   if (member === undefined) return { problem: `the stored payload has an unknown type ${JSON.stringify((payload as { type?: unknown }).type)}` }
-  const extra = Object.keys(payload).filter((k) => !member.keys.has(k))
-  if (typeof metadata === "object" && metadata !== null) extra.push(...Object.keys(metadata).filter((k) => !METADATA_KEYS.has(k)).map((k) => `metadata.${k}`))
+  const extra = unknownKeys(payload, member.keys, "")
+  if (typeof metadata === "object" && metadata !== null) extra.push(...unknownKeys(metadata, METADATA_KEYS, "metadata."))
   if (extra.length > 0) return { problem: `the stored JSON holds keys no schema knows: ${extra.join(", ")}` }
-  const decoded = member.decode(payload)
-  return Exit.isSuccess(decoded) ? { event: decoded.value, metadata } : { problem: "the stored payload is not a valid event of its type" }
+  return member.is(payload) ? { event: payload, metadata } : { problem: "the stored payload is not a valid event of its type" }
 }
 
 /** A stored event with the transaction that wrote it (the catch-up order). */
