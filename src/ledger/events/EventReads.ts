@@ -72,6 +72,11 @@ export const streamReads = (sql: SqlClient.SqlClient, cache: StreamCache<StoredE
     return { events: yield* decodeStored(page.rows), next: page.next }
   })
 
+  return { readStream, readPage, readEvent, head, readAllRows, readAll }
+}
+
+/** What a write is decided from beside the head: the stream's stored positions, and an Idempotency-Key's claim. */
+export const writeStateReads = (sql: SqlClient.SqlClient) => {
   const positions = Effect.fn("EventStore.positions")((streamId: string) =>
     readHoldings(streamId).pipe(Effect.provideService(SqlClient.SqlClient, sql))
   )
@@ -82,5 +87,5 @@ export const streamReads = (sql: SqlClient.SqlClient, cache: StreamCache<StoredE
     return rows[0]
   })
 
-  return { readStream, readPage, readEvent, head, positions, idempotencyClaim, readAllRows, readAll }
+  return { positions, idempotencyClaim }
 }

@@ -37,7 +37,7 @@ import { makeGroupCommit } from "./GroupCommit.ts"
 type GroupCommit = Effect.Success<ReturnType<typeof makeGroupCommit>>
 import { holdingsUpsert } from "../portfolio/Projection.ts"
 import { StreamCache } from "./StreamCache.ts"
-import { streamReads } from "./EventReads.ts"
+import { streamReads, writeStateReads } from "./EventReads.ts"
 import type { EventRow } from "./StoredRows.ts"
 
 export { COLUMNS, decodeStored } from "./StoredRows.ts"
@@ -259,7 +259,7 @@ export class EventStore extends Context.Service<EventStore, {
       const cache = new StreamCache<StoredEvent>()
 
       const append = makeAppend(sql, groupCommit)
-      return { ...streamReads(sql, cache), append }
+      return { ...streamReads(sql, cache), ...writeStateReads(sql), append }
     })
   )
 }
