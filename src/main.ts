@@ -1,6 +1,5 @@
-import { NodeRuntime, NodeServices } from "@effect/platform-node"
-import { Effect } from "effect"
-import { run } from "./Cli.ts"
-import { teardown } from "./Teardown.ts"
+/** The entry point: the process's memory settings first (src/system/MemorySettings.ts), then the command line. */
+import { applyMemorySettings } from "./system/MemorySettings.ts"
 
-run.pipe(Effect.provide(NodeServices.layer), NodeRuntime.runMain({ teardown }))
+applyMemorySettings()
+await import("./Start.ts")
