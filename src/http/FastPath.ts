@@ -83,6 +83,34 @@ const write = (response: ServerResponse, status: number, body: Uint8Array, heade
   response.end(body)
 }
 
+/** The access log line of a request the fast path answered (when Info is logged). */
+const accessLog = (logs: boolean, clock: Clock.Clock, runFork: ReturnType<typeof Effect.runForkWith<never>>) =>
+  (request: IncomingMessage, requestId: string, start: number, status: number) => {
+    if (!logs) return
+    const q = request.url!.indexOf("?")
+    const path = q === -1 ? request.url! : request.url!.slice(0, q)
+    const ms = clock.currentTimeMillisUnsafe() - start
+    runFork(Effect.logInfo({ msg: "request", requestId, method: "GET", path, status, ms }))
+  }
+
+/**
+ * A URL's endpoint and decoded input (undefined: not this path's), kept for
+ * the URLs asked most recently (bounded: the oldest is dropped), so a
+ * repeated request is not routed and decoded again.
+ */
+const matcher = (router: ReturnType<typeof routesOf>) => {
+  const matched = new Map<string, { readonly endpoint: string; readonly input: AnswerInput } | undefined>()
+  return (url: string) => {
+    if (matched.has(url)) return matched.get(url)
+    const found = router.find("GET", url)
+    const input = found === undefined ? undefined : found.handler.decode(found)
+    const match = found === undefined || input === undefined ? undefined : { endpoint: found.handler.endpoint, input }
+    if (matched.size >= MATCH_MEMO) matched.delete(matched.keys().next().value!)
+    matched.set(url, match)
+    return match
+  }
+}
+
 /** Builds the fast path from the running services. */
 export const make = Effect.gen(function*() {
   const answers = yield* EncodedAnswers
@@ -94,29 +122,8 @@ export const make = Effect.gen(function*() {
   const router = routesOf(answers.endpoints, yield* HttpRouter.RouterConfig)
   const runFork = Effect.runForkWith(context)
 
-  const finish = (request: IncomingMessage, requestId: string, start: number, status: number) => {
-    if (!logs) return
-    const q = request.url!.indexOf("?")
-    const path = q === -1 ? request.url! : request.url!.slice(0, q)
-    const ms = clock.currentTimeMillisUnsafe() - start
-    runFork(Effect.logInfo({ msg: "request", requestId, method: "GET", path, status, ms }))
-  }
-
-  /**
-   * A URL's endpoint and decoded input (undefined: not this path's), kept for
-   * the URLs asked most recently (bounded: the oldest is dropped), so a
-   * repeated request is not routed and decoded again.
-   */
-  const matched = new Map<string, { readonly endpoint: string; readonly input: AnswerInput } | undefined>()
-  const matchOf = (url: string) => {
-    if (matched.has(url)) return matched.get(url)
-    const found = router.find("GET", url)
-    const input = found === undefined ? undefined : found.handler.decode(found)
-    const match = found === undefined || input === undefined ? undefined : { endpoint: found.handler.endpoint, input }
-    if (matched.size >= MATCH_MEMO) matched.delete(matched.keys().next().value!)
-    matched.set(url, match)
-    return match
-  }
+  const finish = accessLog(logs, clock, runFork)
+  const matchOf = matcher(router)
 
   const send = (response: ServerResponse, answer: EncodedAnswer, requestId: string) =>
     write(response, answer.status, answer.body, { "x-request-id": requestId })

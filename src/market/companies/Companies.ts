@@ -191,6 +191,17 @@ const searchHits = (securities: ReadonlyArray<SecurityRow>, ticker: string, word
   }))
 }
 
+/** The listed companies a list query's filters keep (a delisted one is still served by symbol, not listed). */
+const listedMatching = (snapshot: MarketSnapshot, q: CompaniesQuery) => {
+  const sector = q.sector?.toUpperCase()
+  return snapshot.securities.filter((s) =>
+    s.delisted_on === undefined &&
+    (sector === undefined || s.sector_name?.toUpperCase() === sector || s.sector_code === q.sector) &&
+    (q.security_type === undefined || s.security_type === q.security_type) &&
+    (q.inside_kse100 === undefined || snapshot.symbols.get(s.symbol)?.kse100 !== undefined === q.inside_kse100)
+  )
+}
+
 export class Companies extends Context.Service<Companies, {
   readonly search: (q: string) => Effect.Effect<typeof SearchResult.Type, InvalidRequest | SourceUnavailable>
   readonly list: (q: CompaniesQuery) => Effect.Effect<typeof CompaniesPage.Type, InvalidRequest | SourceUnavailable>
@@ -220,14 +231,7 @@ export class Companies extends Context.Service<Companies, {
         const limit = q.limit ?? COMPANIES_DEFAULT_LIMIT
         const scope = `companies:${q.sector ?? ""}:${q.security_type ?? ""}:${q.inside_kse100 ?? ""}`
         const after = yield* cursors.decode(scope, q.cursor)
-        const sector = q.sector?.toUpperCase()
-        // The universe of listed companies: a delisted one is still served by symbol, not listed here.
-        const all = snapshot.securities.filter((s) =>
-          s.delisted_on === undefined &&
-          (sector === undefined || s.sector_name?.toUpperCase() === sector || s.sector_code === q.sector) &&
-          (q.security_type === undefined || s.security_type === q.security_type) &&
-          (q.inside_kse100 === undefined || snapshot.symbols.get(s.symbol)?.kse100 !== undefined === q.inside_kse100)
-        )
+        const all = listedMatching(snapshot, q)
         const afterSymbol = after !== undefined ? String(after[0]) : undefined
         const rest = afterSymbol === undefined ? all : all.filter((s) => s.symbol > afterSymbol)
         const page = rest.slice(0, limit)

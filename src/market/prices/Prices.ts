@@ -105,6 +105,22 @@ const restatementNote = (symbol: string, restatement: { readonly restated: boole
   (restatement.restated === true ? " restated by the source" : "") +
   `; series=as_traded is as traded where recorded. They are not mixed.`
 
+/** Rows lo..hi of a series, newest first: the page of `limit` rows before the cursor's date, and whether more follow. */
+const pageOf = (s: PriceSeries, lo: number, hi: number, afterDate: string | undefined, limit: number) => {
+  const start = afterDate === undefined ? hi : Math.min(hi, indexAtOrBefore(s, addDays(afterDate, -1)))
+  const end = Math.max(lo, start - limit + 1)
+  const items = []
+  for (let i = start; i >= end && i >= lo; i--) items.push(priceItem(s, i))
+  return { items, more: end > lo && start >= lo }
+}
+
+/** The datasets rows lo..hi came from, sorted. */
+const datasetsIn = (s: PriceSeries, lo: number, hi: number) => {
+  const datasets = new Set<string>()
+  for (let i = lo; i <= hi; i++) datasets.add(datasetAt(s, i))
+  return [...datasets].sort()
+}
+
 export class Prices extends Context.Service<Prices, {
   readonly history: (symbol: string, query: PricesQuery) => Effect.Effect<typeof PricesResponse.Type, PricesError>
   /** Unflagged closes of the default series from `fromDate` on, oldest first. */
@@ -135,14 +151,8 @@ export class Prices extends Context.Service<Prices, {
         const lo = from === undefined ? 0 : indexAtOrBefore(s, addDays(from, -1)) + 1
         const hi = to === undefined ? s.dates.length - 1 : indexAtOrBefore(s, to)
         const total = Math.max(0, hi - lo + 1)
-        const start = after === undefined ? hi : Math.min(hi, indexAtOrBefore(s, addDays(String(after[0]), -1)))
-        const end = Math.max(lo, start - limit + 1)
-        const items = []
-        for (let i = start; i >= end && i >= lo; i--) items.push(priceItem(s, i))
-        const more = end > lo && start >= lo
+        const { items, more } = pageOf(s, lo, hi, after === undefined ? undefined : String(after[0]), limit)
         const stats = q.range && total > 0 ? windowStats(s, lo, hi) : undefined
-        const datasets = new Set<string>()
-        for (let i = lo; i <= hi; i++) datasets.add(datasetAt(s, i))
         return {
           symbol,
           adjusted: false as const,
@@ -155,7 +165,7 @@ export class Prices extends Context.Service<Prices, {
             ? { window: { range: q.range, from: s.dates[lo]!, to: s.dates[hi]!, ...stats, basis: "close" as const } }
             : {}),
           items,
-          sources: sourcesOf(snapshot, [...datasets].sort())
+          sources: sourcesOf(snapshot, datasetsIn(s, lo, hi))
         }
       })
 
