@@ -23,11 +23,6 @@ export interface Verified {
   /** Whether a format 2 row was seen (a format 1 row after it is a downgrade). */
   readonly exact: boolean
 }
-const failAt = (row: EventRow, reason: string) => ({
-  _tag: "Fail" as const,
-  failure: { event_id: row.event_id, version: row.version, position: Number(row.position), reason }
-})
-
 export const NOTHING_VERIFIED: Verified = { version: 0, hash: GENESIS, last_effective: "", exact: false }
 
 /**
@@ -40,7 +35,10 @@ export const checkRow = (at: Verified, row: EventRow, decode = true):
   | { readonly _tag: "Ok"; readonly at: Verified; readonly entry: Entry | undefined }
   | { readonly _tag: "Fail"; readonly failure: Failure } =>
 {
-  const fail = (reason: string) => failAt(row, reason)
+  const fail = (reason: string) => ({
+    _tag: "Fail" as const,
+    failure: { event_id: row.event_id, version: row.version, position: Number(row.position), reason }
+  })
   const expected = at.version + 1
   if (row.version !== expected) return fail(`version ${row.version} where ${expected} was expected (a gap or a reorder)`)
   if (row.prev_hash !== at.hash) return fail("prev_hash does not match the previous event's hash")

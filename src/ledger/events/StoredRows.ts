@@ -5,8 +5,8 @@
  *
  * Rows are typed by their SQL casts (`COLUMNS`) and checked field by field,
  * not decoded through a Schema: the verifier reads hundreds of thousands of
- * them. The payload is parsed once, checked for unknown keys, and decoded by
- * the event Schema once.
+ * them. The payload is parsed once, checked for unknown keys, and checked by
+ * its event type's Schema once.
  */
 import { Effect, Schema } from "effect"
 import { canonicalJson, chainInput, chainInputV2 } from "../../../domain/ledger/Chain.ts"
@@ -61,14 +61,15 @@ export const hashInput = (prev: string, r: EventRow): string =>
     ? chainInputV2(prev, { ...r, payload_json: r.payload_json, metadata_json: "null" })
     : chainInput(prev, { ...r, payload: JSON.parse(r.payload_v1 ?? "null") })
 
-/**
- * Each event type's Schema: the keys it declares, and its check (a payload is checked by its own type's
- * member, not tried against the union). The event Schemas transform nothing (their stored JSON is their
- * type), so a payload that passes its member's check is that event as it is, and no copy is decoded.
- */
 // Checked by the compiler: the event Schemas' encoded form is their type (a transformation would not compile here).
 type SameShape<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
-export const EVENTS_STORED_AS_TYPED: SameShape<typeof LedgerEvent.Encoded, LedgerEvent> = true
+const EVENTS_STORED_AS_TYPED: SameShape<typeof LedgerEvent.Encoded, LedgerEvent> = true
+
+/**
+ * Each event type's Schema: the keys it declares, and its check (a payload is checked by its own type's
+ * member, not tried against the union). The event Schemas transform nothing (EVENTS_STORED_AS_TYPED), so
+ * a payload that passes its member's check is that event as it is, and no copy is decoded.
+ */
 const members = new Map(
   LedgerEvent.members.map((m) => [String(m.fields.type.literal), {
     keys: new Set(Object.keys(m.fields)) as ReadonlySet<string>,
