@@ -21,7 +21,10 @@ const notFound = [DataNotFound, SourceUnavailable] as const
 
 const sectorRules = "Every sector figure is a median, never a mean. The median P/E takes positive P/Es (TTM) of the " +
   "sector's ordinary lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, " +
-  "lines without a P/E in without_pe. A sector with no usable figure has no median (the field is absent, never 0)."
+  "lines without a P/E in without_pe. The exchange's screener shows no negative P/E: a line it prices with a market cap " +
+  "and shows at P/E 0 is counted as a loss-maker, and a dividend yield it shows as 0 on such a line is a non-payer's 0, " +
+  "which enters the median yield (a sector where most lines paid nothing has a median yield of 0). " +
+  "A sector with no usable figure has no median (the field is absent, never 0)."
 const daySession = "Day figures (price, change, breadth) are of the latest recorded session: a security whose delayed " +
   "quote is older is counted as not priced that day."
 

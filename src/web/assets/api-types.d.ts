@@ -490,7 +490,7 @@ export interface paths {
         };
         /**
          * Every sector's medians, breadth and constituents
-         * @description Per sector: median change of the latest session, median P/E, median dividend yield, breadth counts and constituent counts, with peer counts. Every sector figure is a median, never a mean. The median P/E takes positive P/Es (TTM) of the sector's ordinary lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a P/E in without_pe. A sector with no usable figure has no median (the field is absent, never 0). Day figures (price, change, breadth) are of the latest recorded session: a security whose delayed quote is older is counted as not priced that day.
+         * @description Per sector: median change of the latest session, median P/E, median dividend yield, breadth counts and constituent counts, with peer counts. Every sector figure is a median, never a mean. The median P/E takes positive P/Es (TTM) of the sector's ordinary lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a P/E in without_pe. The exchange's screener shows no negative P/E: a line it prices with a market cap and shows at P/E 0 is counted as a loss-maker, and a dividend yield it shows as 0 on such a line is a non-payer's 0, which enters the median yield (a sector where most lines paid nothing has a median yield of 0). A sector with no usable figure has no median (the field is absent, never 0). Day figures (price, change, breadth) are of the latest recorded session: a security whose delayed quote is older is counted as not priced that day.
          */
         get: operations["board.sectorBoard"];
         put?: never;
@@ -510,7 +510,7 @@ export interface paths {
         };
         /**
          * One sector
-         * @description The sector's figures (as on the sector board) and every member line, largest market cap first, rights and preference lines included (security_type). Every sector figure is a median, never a mean. The median P/E takes positive P/Es (TTM) of the sector's ordinary lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a P/E in without_pe. A sector with no usable figure has no median (the field is absent, never 0). An unknown id is 404 DATA_NOT_FOUND.
+         * @description The sector's figures (as on the sector board) and every member line, largest market cap first, rights and preference lines included (security_type). Every sector figure is a median, never a mean. The median P/E takes positive P/Es (TTM) of the sector's ordinary lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a P/E in without_pe. The exchange's screener shows no negative P/E: a line it prices with a market cap and shows at P/E 0 is counted as a loss-maker, and a dividend yield it shows as 0 on such a line is a non-payer's 0, which enters the median yield (a sector where most lines paid nothing has a median yield of 0). A sector with no usable figure has no median (the field is absent, never 0). An unknown id is 404 DATA_NOT_FOUND.
          */
         get: operations["board.sector"];
         put?: never;
@@ -550,7 +550,7 @@ export interface paths {
         };
         /**
          * A sector's median valuation
-         * @description Median P/E and median dividend yield with peer counts. Every sector figure is a median, never a mean. The median P/E takes positive P/Es (TTM) of the sector's ordinary lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a P/E in without_pe. A sector with no usable figure has no median (the field is absent, never 0). An unknown id is 404 DATA_NOT_FOUND.
+         * @description Median P/E and median dividend yield with peer counts. Every sector figure is a median, never a mean. The median P/E takes positive P/Es (TTM) of the sector's ordinary lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a P/E in without_pe. The exchange's screener shows no negative P/E: a line it prices with a market cap and shows at P/E 0 is counted as a loss-maker, and a dividend yield it shows as 0 on such a line is a non-payer's 0, which enters the median yield (a sector where most lines paid nothing has a median yield of 0). A sector with no usable figure has no median (the field is absent, never 0). An unknown id is 404 DATA_NOT_FOUND.
          */
         get: operations["board.sectorValuation"];
         put?: never;
