@@ -19,7 +19,9 @@
  * variables) are kept. `PSX_MEMORY_SETTINGS=off` starts without them; under
  * Deno, or where `process.execve` is missing, the process runs as started.
  */
-const MARK = "PSX_MEMORY_SETTINGS"
+/** Set to `applied` in the re-executed process; `off` opts out. */
+export const MEMORY_SETTINGS_MARK = "PSX_MEMORY_SETTINGS"
+
 const SEMI_SPACE = "--max-semi-space-size=4"
 const MALLOC: Readonly<Record<string, string>> = {
   MALLOC_ARENA_MAX: "2",
@@ -33,9 +35,9 @@ const semiSpaceGiven = () =>
 /** Re-executes this process with the settings (once); returns when they are in place or not wanted. */
 export const applyMemorySettings = (): void => {
   const execve = (process as { execve?: (file: string, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv) => never }).execve
-  if (process.env[MARK] !== undefined || process.platform !== "linux" || typeof execve !== "function") return
+  if (process.env[MEMORY_SETTINGS_MARK] !== undefined || process.platform !== "linux" || typeof execve !== "function") return
   if ("Deno" in globalThis) return
   const flags = semiSpaceGiven() ? [] : [SEMI_SPACE]
-  const env = { ...MALLOC, ...process.env, [MARK]: "applied" }
+  const env = { ...MALLOC, ...process.env, [MEMORY_SETTINGS_MARK]: "applied" }
   execve(process.execPath, [process.execPath, ...process.execArgv, ...flags, ...process.argv.slice(1)], env)
 }

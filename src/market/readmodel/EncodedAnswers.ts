@@ -31,6 +31,7 @@ import { MarketBoard } from "../board/Board.ts"
 import { Companies } from "../companies/Companies.ts"
 import { Prices } from "../prices/Prices.ts"
 import { Quotes } from "../quotes/Quotes.ts"
+import { settleHeap } from "../../system/HeapSettle.ts"
 import { nextKarachiDay, quoteValidUntil } from "./AnswerValidity.ts"
 import { type EncodedAnswer, MarketReadModel, type ReadModelState } from "./ReadModel.ts"
 
@@ -269,5 +270,7 @@ const warm = (
       yield* lookup("analytics.research", { params: { symbol } })
       yield* Effect.yieldNow
     }
+    // The snapshot is built and its hottest answers encoded: give back what building it left behind.
+    yield* settleHeap()
   })
 }

@@ -1,0 +1,69 @@
+/**
+ * The heap settle after a snapshot is encoded (src/system/HeapSettle.ts): it
+ * collects only where the service's memory settings were applied, and when it
+ * does, V8's heap is compacted (no larger after than before, with a dropped
+ * allocation's pages given back).
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Logger, References } from "effect"
+import { settleHeap } from "../src/system/HeapSettle.ts"
+import { MEMORY_SETTINGS_MARK } from "../src/system/MemorySettings.ts"
+
+interface Settled {
+  readonly message: unknown
+  readonly annotations: Readonly<Record<string, unknown>>
+}
+
+/** Runs settleHeap with the memory-settings mark set to `mark` (or unset), returning its log lines. */
+const settleWith = (mark: string | undefined) =>
+  Effect.gen(function*() {
+    const lines: Array<Settled> = []
+    const capture = Logger.make<unknown, void>(({ fiber, message }) => {
+      lines.push({ message, annotations: fiber.getRef(References.CurrentLogAnnotations) })
+    })
+    const previous = process.env[MEMORY_SETTINGS_MARK]
+    yield* Effect.acquireUseRelease(
+      Effect.sync(() => {
+        if (mark === undefined) delete process.env[MEMORY_SETTINGS_MARK]
+        else process.env[MEMORY_SETTINGS_MARK] = mark
+      }),
+      () => settleHeap().pipe(Effect.provide(Logger.layer([capture]))),
+      () =>
+        Effect.sync(() => {
+          if (previous === undefined) delete process.env[MEMORY_SETTINGS_MARK]
+          else process.env[MEMORY_SETTINGS_MARK] = previous
+        })
+    )
+    return lines
+  })
+
+/** Leaves some megabytes of dropped objects in the old generation. */
+const dropGarbage = () => {
+  let kept: Array<{ readonly n: number; readonly s: string }> | undefined = []
+  for (let i = 0; i < 300_000; i++) kept.push({ n: i, s: `row ${i}` })
+  const size = kept.length
+  kept = undefined
+  return size
+}
+
+describe("heap settle", () => {
+  it.effect("collects and reports when the memory settings were applied", () =>
+    Effect.gen(function*() {
+      assert.strictEqual(dropGarbage(), 300_000)
+      const lines = yield* settleWith("applied")
+      assert.strictEqual(lines.length, 1)
+      const [line] = lines
+      assert.deepStrictEqual(line!.message, ["heap settled"])
+      const before = Number(line!.annotations["heap_mb_before"])
+      const after = Number(line!.annotations["heap_mb_after"])
+      assert.isAbove(before, 0)
+      assert.isAtMost(after, before)
+      assert.isAtLeast(Number(line!.annotations["ms"]), 0)
+    }))
+
+  it.effect("does nothing where they were not (tests, Deno, PSX_MEMORY_SETTINGS=off)", () =>
+    Effect.gen(function*() {
+      assert.deepStrictEqual(yield* settleWith(undefined), [])
+      assert.deepStrictEqual(yield* settleWith("off"), [])
+    }))
+})
