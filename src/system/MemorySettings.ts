@@ -7,13 +7,15 @@
  *   V8 grows it to 64 MiB while the read model loads and keeps it: on the
  *   embedded default that is about 150 MiB of the settled RSS, for a cost in
  *   read throughput that `npm run bench` shows beside bare node:http.
- * - glibc's malloc returning what is freed: blocks of 64 KiB and more (the
- *   store's row buffers while the read model loads) come from mmap and go
- *   back to the system, and two arenas serve every thread instead of eight
- *   per core (`MALLOC_ARENA_MAX`, `MALLOC_MMAP_THRESHOLD_`,
- *   `MALLOC_TRIM_THRESHOLD_`: read by glibc at process start, hence the
- *   re-execution). A 32 KiB threshold saves about 35 MiB more but costs a
- *   fifth of the quote route's throughput in `npm run bench`.
+ * - glibc's malloc returning what is freed: blocks of 32 KiB and more (the
+ *   store's row buffers and the price columns while the read model loads)
+ *   come from mmap and go back to the system when freed, and two arenas serve
+ *   every thread instead of eight per core (`MALLOC_ARENA_MAX`,
+ *   `MALLOC_MMAP_THRESHOLD_`: read by glibc at process start, hence the
+ *   re-execution). The top of the heap is given back only past 1 MiB free
+ *   (`MALLOC_TRIM_THRESHOLD_`): trimming it at 32 KiB moved the break on
+ *   nearly every request and cost a fifth of the quote route's throughput in
+ *   `npm run bench`.
  *
  * Settings the caller gave (a `--max-semi-space-size` flag, or any of these
  * variables) are kept. `PSX_MEMORY_SETTINGS=off` starts without them; under
@@ -25,8 +27,8 @@ export const MEMORY_SETTINGS_MARK = "PSX_MEMORY_SETTINGS"
 const SEMI_SPACE = "--max-semi-space-size=4"
 const MALLOC: Readonly<Record<string, string>> = {
   MALLOC_ARENA_MAX: "2",
-  MALLOC_MMAP_THRESHOLD_: "65536",
-  MALLOC_TRIM_THRESHOLD_: "65536"
+  MALLOC_MMAP_THRESHOLD_: "32768",
+  MALLOC_TRIM_THRESHOLD_: "1048576"
 }
 
 const semiSpaceGiven = () =>
