@@ -6,7 +6,7 @@
  *
  *   npm run setup
  */
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Console, Effect } from "effect"
 import { buildImage } from "../src/db/PackImage.ts"
 

@@ -2,7 +2,7 @@
  * The command line: `serve` (the default), `mcp` (the tools over stdio), `migrate`; room for `ingest` and
  * `ledger …`. Each command builds only the layers it needs.
  */
-import { NodeServices } from "@effect/platform-node"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Cause, Console, Effect, Exit, Layer, Logger, Option, References, Runtime } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { readFileSync } from "node:fs"

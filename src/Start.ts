@@ -1,5 +1,6 @@
 /** The command line on Node's runtime, with the teardown that closes the store. */
-import { NodeRuntime, NodeServices } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect } from "effect"
 import { run } from "./Cli.ts"
 import { teardown } from "./Teardown.ts"

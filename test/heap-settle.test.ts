@@ -1,8 +1,7 @@
 /**
  * The heap settle after a snapshot is encoded (src/system/HeapSettle.ts): it
- * collects only where the service's memory settings were applied, and when it
- * does, V8's heap is compacted (no larger after than before, with a dropped
- * allocation's pages given back).
+ * starts a collection only where the service's memory settings were applied,
+ * and says so with the heap it started from.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Logger, References } from "effect"
@@ -37,27 +36,14 @@ const settleWith = (mark: string | undefined) =>
     return lines
   })
 
-/** Leaves some megabytes of dropped objects in the old generation. */
-const dropGarbage = () => {
-  let kept: Array<{ readonly n: number; readonly s: string }> | undefined = []
-  for (let i = 0; i < 300_000; i++) kept.push({ n: i, s: `row ${i}` })
-  const size = kept.length
-  kept = undefined
-  return size
-}
-
 describe("heap settle", () => {
-  it.effect("collects and reports when the memory settings were applied", () =>
+  it.effect("starts a collection and reports it when the memory settings were applied", () =>
     Effect.gen(function*() {
-      assert.strictEqual(dropGarbage(), 300_000)
       const lines = yield* settleWith("applied")
       assert.strictEqual(lines.length, 1)
       const [line] = lines
-      assert.deepStrictEqual(line!.message, ["heap settled"])
-      const before = Number(line!.annotations["heap_mb_before"])
-      const after = Number(line!.annotations["heap_mb_after"])
-      assert.isAbove(before, 0)
-      assert.isAtMost(after, before)
+      assert.deepStrictEqual(line!.message, ["heap collection started"])
+      assert.isAbove(Number(line!.annotations["heap_mb"]), 0)
       assert.isAtLeast(Number(line!.annotations["ms"]), 0)
     }))
 

@@ -4,7 +4,7 @@
  * (flushed) and moved into place. Run by `npm run setup` and by the tests'
  * global setup.
  */
-import { NodeServices } from "@effect/platform-node"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect, Layer, References } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"

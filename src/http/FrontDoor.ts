@@ -16,7 +16,7 @@
  * It is an `HttpServer` like NodeHttpServer's (whose request handler it
  * uses), without upgrades: the service has no WebSocket routes.
  */
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Context, Duration, Effect, Layer, Scope } from "effect"
 import { HttpServer, HttpServerError } from "effect/http"
 import * as NetAddress from "effect/net/NetAddress"

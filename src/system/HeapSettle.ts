@@ -1,15 +1,17 @@
 /**
- * A memory-reducing full collection of V8's heap, run once a new snapshot of
- * the read model is built and its hottest answers are encoded
+ * A full collection of V8's heap, started once a new snapshot of the read
+ * model is built and its hottest answers are encoded
  * (market/readmodel/EncodedAnswers.ts).
  *
  * Building a snapshot leaves the old generation about twice the size of what
  * stays live (the rows it was folded from, the previous snapshot and its
- * answers), and V8 keeps those pages: on the embedded default the settled RSS
- * stays near 445 MB. One collection with V8's "last resort" flavour compacts
- * the old generation and hands the emptied pages back to the system at once
- * (about 365 MB settled; `npm run bench:start`), for one pause of about a
- * tenth of a second per snapshot.
+ * answers), and V8 keeps those pages until its memory reducer runs, which on
+ * an idle service can be never: settled RSS stays near 445 MB on the embedded
+ * default. A major collection started here runs as V8's incremental,
+ * concurrent marking (no pause of note: /ready keeps answering within its
+ * 100 ms), then compacts and hands the emptied pages back (about 360 MB
+ * settled; `npm run bench:start`). A synchronous "last resort" collection
+ * gives back the same but stops the service for about 150 ms.
  *
  * V8 offers the collector only to code started with `--expose-gc`; the flag
  * is set here and the function taken from a fresh context, so it never becomes
@@ -25,8 +27,8 @@ import { MEMORY_SETTINGS_MARK } from "./MemorySettings.ts"
 
 interface CollectOptions {
   readonly type: "major"
-  readonly execution: "sync"
-  readonly flavor: "last-resort"
+  readonly execution: "sync" | "async" | "async" | "async"
+  readonly flavor: "last-resort" | "regular" | "regular" | "regular"
 }
 type Collect = (options: CollectOptions) => void
 
@@ -37,16 +39,13 @@ const collector = (): Collect | undefined => {
   return typeof gc === "function" ? (gc as Collect) : undefined
 }
 
-/** Compacts V8's heap and returns its free pages; logs the time it took and the heap before and after. */
+/** Starts a major collection alongside the service; logs the heap it started from and how long starting took. */
 export const settleHeap = Effect.fn("Heap.settle")(function*() {
   const collect = yield* Effect.try(collector).pipe(Effect.orElseSucceed(() => undefined))
   if (collect === undefined) return
-  const before = process.memoryUsage().heapTotal
+  const heap = process.memoryUsage().heapTotal
   const started = yield* Clock.currentTimeMillis
-  yield* Effect.sync(() => collect({ type: "major", execution: "sync", flavor: "last-resort" }))
+  yield* Effect.sync(() => collect({ type: "major", execution: "async", flavor: "regular" }))
   const took = (yield* Clock.currentTimeMillis) - started
-  const after = process.memoryUsage().heapTotal
-  yield* Effect.logInfo("heap settled").pipe(
-    Effect.annotateLogs({ ms: took, heap_mb_before: Math.round(before / 1048576), heap_mb_after: Math.round(after / 1048576) })
-  )
+  yield* Effect.logInfo("heap collection started").pipe(Effect.annotateLogs({ ms: took, heap_mb: Math.round(heap / 1048576) }))
 })
