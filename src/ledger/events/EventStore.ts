@@ -253,8 +253,8 @@ export class EventStore extends Context.Service<EventStore, {
     EventStore,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      // Two committers: while one batch commits, the next gathers what queues behind it.
-      const groupCommit = yield* makeGroupCommit(2)
+      // Four committers of at most four appends: while some commit, the next gather what queues behind them.
+      const groupCommit = yield* makeGroupCommit({ workers: 4, batch: 4 })
       // Streams are append-only: a cached prefix stays true; only newer versions are read.
       const cache = new StreamCache<StoredEvent>()
 
