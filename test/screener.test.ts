@@ -99,6 +99,10 @@ describe("request decoding", () => {
     assert.include(failure(decodeScreenQuery({ pe_max: "abc" })), "pe_max")
     assert.include(failure(decodeScreenQuery({ pe_max: "" })), "pe_max")
     assert.include(failure(decodeScreenQuery({ dividend_yield_min: "NaN" })), "dividend_yield_min")
+    // a bound beyond any figure is refused, not read as no filter
+    assert.strictEqual(failure(decodeScreenQuery({ pe_max: "1e302" })), "pe_max: Expected a value between -1000000000000000 and 1000000000000000")
+    assert.include(failure(decodeScreenBody({ market_cap_min: -1e16 })), "market_cap_min")
+    assert.deepStrictEqual(ok(decodeScreenQuery({ market_cap_max: "1e15" })), { market_cap_max: 1e15 })
     assert.include(failure(decodeScreenQuery({ exclude_ex_dividend: "1" })), "exclude_ex_dividend")
     assert.include(failure(decodeScreenQuery({ security_types: "equity,stock" })), "security_types")
     assert.include(failure(decodeScreenQuery({ limit: "0" })), "limit")

@@ -11,7 +11,14 @@ import { SecurityType } from "./AnalyticsSchemas.ts"
 export const SCREENER_DEFAULT_LIMIT = 50
 export const SCREENER_MAX_LIMIT = 200
 
-const num = (description: string) => Schema.optionalKey(Schema.Finite.annotate({ description }))
+/**
+ * A filter's number: finite and at most 10^15 either way (above the market
+ * cap of the whole exchange in rupees), so a bound no figure can reach is
+ * refused rather than read as "no filter".
+ */
+export const SCREENER_NUMBER_BOUND = 1e15
+const FilterNumber = Schema.Finite.check(Schema.isBetween({ minimum: -SCREENER_NUMBER_BOUND, maximum: SCREENER_NUMBER_BOUND }))
+const num = (description: string) => Schema.optionalKey(FilterNumber.annotate({ description }))
 const Limit = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: SCREENER_MAX_LIMIT })).annotate({
   description: `Page size, 1 to ${SCREENER_MAX_LIMIT}; default ${SCREENER_DEFAULT_LIMIT}`
 })
@@ -78,7 +85,7 @@ export type ScreenRequest = typeof ScreenRequest.Type
 const numberParam = (description: string) =>
   Schema.String.check(Schema.isPattern(/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/u, { expected: "a number" }))
     .annotate({ description })
-    .pipe(Schema.decodeTo(Schema.Finite, SchemaTransformation.transform({ decode: Number, encode: String })))
+    .pipe(Schema.decodeTo(FilterNumber, SchemaTransformation.transform({ decode: Number, encode: String })))
 const LimitParam = Schema.String.check(Schema.isPattern(/^\d+$/u, { expected: "a whole number" }))
   .annotate({ description: `Page size, 1 to ${SCREENER_MAX_LIMIT}; default ${SCREENER_DEFAULT_LIMIT}` })
   .pipe(Schema.decodeTo(Limit, SchemaTransformation.transform({ decode: Number, encode: String })))
