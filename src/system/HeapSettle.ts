@@ -27,8 +27,8 @@ import { MEMORY_SETTINGS_MARK } from "./MemorySettings.ts"
 
 interface CollectOptions {
   readonly type: "major"
-  readonly execution: "sync" | "async" | "async" | "async"
-  readonly flavor: "last-resort" | "regular" | "regular" | "regular"
+  readonly execution: "async"
+  readonly flavor: "regular"
 }
 type Collect = (options: CollectOptions) => void
 

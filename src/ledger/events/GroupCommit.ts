@@ -77,7 +77,7 @@ interface Pending {
   readonly done: Deferred.Deferred<GroupedResult, SqlError.SqlError>
 }
 
-/** Starts `workers` committers in the current scope; answers the function that appends through them. */
+/** Starts `options.workers` committers in the current scope; answers the function that appends through them. */
 export const makeGroupCommit = (options: { readonly workers: number; readonly batch: number }) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
