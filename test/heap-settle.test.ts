@@ -5,7 +5,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Logger, References } from "effect"
-import { settleHeap } from "../src/system/HeapSettle.ts"
+import { makeHeapSettle } from "../src/system/HeapSettle.ts"
 import { MEMORY_SETTINGS_MARK } from "../src/system/MemorySettings.ts"
 
 interface Settled {
@@ -13,7 +13,7 @@ interface Settled {
   readonly annotations: Readonly<Record<string, unknown>>
 }
 
-/** Runs settleHeap with the memory-settings mark set to `mark` (or unset), returning its log lines. */
+/** Makes and runs the settle with the memory-settings mark set to `mark` (or unset), returning its log lines. */
 const settleWith = (mark: string | undefined) =>
   Effect.gen(function*() {
     const lines: Array<Settled> = []
@@ -26,7 +26,7 @@ const settleWith = (mark: string | undefined) =>
         if (mark === undefined) delete process.env[MEMORY_SETTINGS_MARK]
         else process.env[MEMORY_SETTINGS_MARK] = mark
       }),
-      () => settleHeap().pipe(Effect.provide(Logger.layer([capture]))),
+      () => Effect.flatMap(makeHeapSettle, (settle) => settle()).pipe(Effect.provide(Logger.layer([capture]))),
       () =>
         Effect.sync(() => {
           if (previous === undefined) delete process.env[MEMORY_SETTINGS_MARK]

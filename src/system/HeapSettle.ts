@@ -39,13 +39,22 @@ const collector = (): Collect | undefined => {
   return typeof gc === "function" ? (gc as Collect) : undefined
 }
 
-/** Starts a major collection alongside the service; logs the heap it started from and how long starting took. */
-export const settleHeap = Effect.fn("Heap.settle")(function*() {
-  const collect = yield* Effect.try(collector).pipe(Effect.orElseSucceed(() => undefined))
-  if (collect === undefined) return
-  const heap = process.memoryUsage().heapTotal
-  const started = yield* Clock.currentTimeMillis
-  yield* Effect.sync(() => collect({ type: "major", execution: "async", flavor: "regular" }))
-  const took = (yield* Clock.currentTimeMillis) - started
-  yield* Effect.logInfo("heap collection started").pipe(Effect.annotateLogs({ ms: took, heap_mb: Math.round(heap / 1048576) }))
-})
+/**
+ * The settle: the collector is looked up once (a fresh `vm` context each
+ * time would be one more context per snapshot); each run starts a major
+ * collection alongside the service and logs the heap it started from and how
+ * long starting took. Where the memory settings were not applied, it does
+ * nothing.
+ */
+export const makeHeapSettle = Effect.map(
+  Effect.try(collector).pipe(Effect.orElseSucceed(() => undefined)),
+  (collect) =>
+    Effect.fn("Heap.settle")(function*() {
+      if (collect === undefined) return
+      const heap = process.memoryUsage().heapTotal
+      const started = yield* Clock.currentTimeMillis
+      yield* Effect.sync(() => collect({ type: "major", execution: "async", flavor: "regular" }))
+      const took = (yield* Clock.currentTimeMillis) - started
+      yield* Effect.logInfo("heap collection started").pipe(Effect.annotateLogs({ ms: took, heap_mb: Math.round(heap / 1048576) }))
+    })
+)

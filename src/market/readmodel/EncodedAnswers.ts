@@ -31,7 +31,7 @@ import { MarketBoard } from "../board/Board.ts"
 import { Companies } from "../companies/Companies.ts"
 import { Prices } from "../prices/Prices.ts"
 import { Quotes } from "../quotes/Quotes.ts"
-import { settleHeap } from "../../system/HeapSettle.ts"
+import { makeHeapSettle } from "../../system/HeapSettle.ts"
 import { nextKarachiDay, quoteValidUntil } from "./AnswerValidity.ts"
 import { type EncodedAnswer, MarketReadModel, type ReadModelState } from "./ReadModel.ts"
 
@@ -158,7 +158,7 @@ export class EncodedAnswers extends Context.Service<EncodedAnswers, {
           return p === undefined ? Effect.succeed(undefined) : p.hit !== undefined ? Effect.succeed(p.hit) : fill(p)
         })
 
-      yield* warm(model, yield* Analytics, lookup).pipe(Effect.repeat(Schedule.spaced(Duration.millis(250))), Effect.forkScoped)
+      yield* warm(model, yield* Analytics, lookup, yield* makeHeapSettle).pipe(Effect.repeat(Schedule.spaced(Duration.millis(250))), Effect.forkScoped)
       return { endpoints: new Set(answerers.keys()), probe, fill, lookup }
     })
   )
@@ -251,7 +251,8 @@ const makeAnswerers = Effect.gen(function*() {
 const warm = (
   model: typeof MarketReadModel.Service,
   analytics: typeof Analytics.Service,
-  lookup: (endpoint: string, input: AnswerInput) => Effect.Effect<EncodedAnswer | undefined>
+  lookup: (endpoint: string, input: AnswerInput) => Effect.Effect<EncodedAnswer | undefined>,
+  settleHeap: () => Effect.Effect<void>
 ) => {
   let warmed: ReadModelState | undefined
   return Effect.gen(function*() {
