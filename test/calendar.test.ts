@@ -25,6 +25,8 @@ import { deriveClosures } from "../domain/market/DeriveCalendar.ts"
 import { entitlement, openPayouts } from "../domain/market/DividendCalendar.ts"
 import type { PayoutRecord } from "../domain/market/Dividends.ts"
 import { recordedCalendar } from "../domain/market/RecordedCalendar.ts"
+import { weekday } from "../domain/market/TradingDays.ts"
+import { DAY_MS, fromDay, toDay } from "../domain/Karachi.ts"
 import { MarketStatus } from "../domain/market/StatusSchema.ts"
 import { parseCloseVolumeCsv } from "../domain/psx/Prices.ts"
 
@@ -177,6 +179,23 @@ describe("trading days on published, recorded and unverified calendars", () => {
       for (const r of parseCloseVolumeCsv(readFileSync(join(dir, f), "utf8")).rows) if ((r.volume ?? 0) > 0) traded.add(r.date)
     }
     assert.deepStrictEqual(deriveClosures(traded), { first: "2025-08-01", last: "2025-08-29", closures: ["2025-08-14"], weekend_sessions: [] })
+  })
+})
+
+describe("calendar-day arithmetic", () => {
+  it("toDay and fromDay agree with Date's UTC calendar on every day from 1600 to 2400, and take what Date takes", () => {
+    const viaDate = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10)
+    for (let day = toDay("1600-01-01"); day <= toDay("2400-12-31"); day++) {
+      const date = viaDate(day)
+      if (fromDay(day) !== date || toDay(date) !== day) assert.fail(`${day}: ${fromDay(day)} / ${toDay(date)}, Date says ${date}`)
+    }
+    // A day past the month's end rolls over as Date.parse does; a month or day out of range, or another shape, is NaN.
+    assert.strictEqual(fromDay(toDay("2026-02-30")), "2026-03-02")
+    for (const bad of ["2026-13-01", "2026-00-10", "2026-01-32", "2026-1-01", "abcd-ef-gh", "+02026-01-01"]) assert.isNaN(toDay(bad), bad)
+    assert.strictEqual(fromDay(toDay("2026-05")), "2026-05-01")
+    assert.strictEqual(weekday("2026-05-22"), 5)
+    assert.strictEqual(weekday("1970-01-01"), 4)
+    assert.strictEqual(weekday("1969-12-28"), 0)
   })
 })
 

@@ -96,7 +96,11 @@ export const chainInputV2 = (prevHash: string, f: StoredChainFields) =>
   `"metadata":${f.metadata_json},"payload":${f.payload_json},"recorded_at":${quoted(f.recorded_at)},` +
   `"stream_id":${quoted(f.stream_id)},"version":${f.version}}`
 
-/** Characters JSON escapes in a string (quote, backslash, controls, lone surrogates). */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/u
+/**
+ * Characters after which JSON.stringify may not quote a string as it is: quote, backslash, controls, and any
+ * surrogate code unit (a lone one is escaped; a paired one is not, and JSON.stringify then says which). Matched
+ * by code unit, without the `u` flag, which is the quicker scan of a plain id or date.
+ */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/
 /** A string as JSON, byte for byte what JSON.stringify gives (a plain id or date is quoted as it is, the common case). */
 const quoted = (s: string) => (NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`)

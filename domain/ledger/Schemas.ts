@@ -3,6 +3,7 @@
  * the OpenAPI document. The transaction body is a union on `kind`.
  */
 import { Cause, Exit, Option, Schema, SchemaIssue } from "effect"
+import { fromDay, toDay } from "../Karachi.ts"
 import { Source } from "../market/Schemas.ts"
 import { recordedCalendar } from "../market/RecordedCalendar.ts"
 import { Grant } from "./Grants.ts"
@@ -19,8 +20,8 @@ const Symbol = Schema.String.annotate({ description: "A PSX ticker" })
 export const FIRST_SESSION = recordedCalendar.first
 
 const isCalendarDate = Schema.makeFilter<string>((s) => {
-  const t = Date.parse(`${s}T00:00:00Z`)
-  return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === s ? undefined : `${s} is not a calendar date`
+  const day = toDay(s)
+  return Number.isFinite(day) && fromDay(day) === s ? undefined : `${s} is not a calendar date`
 })
 const isInLedgerRange = Schema.makeFilter<string>((s) =>
   s < FIRST_SESSION

@@ -3,7 +3,7 @@
  * the published holiday list, the closures derived from the recordings
  * (RecordedCalendar.ts), or none (`unverified`: weekdays assumed open).
  */
-import { addDays, DAY_MS, toDay } from "../Karachi.ts"
+import { addDays, toDay } from "../Karachi.ts"
 import { recordedCalendar } from "./RecordedCalendar.ts"
 import type { CalendarBasis, TradingDayStatus } from "./StatusSchema.ts"
 
@@ -56,7 +56,7 @@ const recordedClosures: ReadonlySet<string> = new Set(recordedCalendar.closures)
 const recordedWeekendSessions: ReadonlySet<string> = new Set(recordedCalendar.weekend_sessions)
 
 /** 0 = Sunday … 6 = Saturday. */
-export const weekday = (iso: string) => new Date(toDay(iso) * DAY_MS).getUTCDay()
+export const weekday = (iso: string) => (((toDay(iso) + 4) % 7) + 7) % 7 // 1970-01-01 was a Thursday
 /** English weekday names, indexed by `weekday`. */
 export const weekdayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
 

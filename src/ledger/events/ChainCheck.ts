@@ -25,6 +25,12 @@ export interface Verified {
 }
 export const NOTHING_VERIFIED: Verified = { version: 0, hash: GENESIS, last_effective: "", exact: false }
 
+/** The failure `row` shows. */
+const failAt = (row: EventRow, reason: string) => ({
+  _tag: "Fail" as const,
+  failure: { event_id: row.event_id, version: row.version, position: Number(row.position), reason }
+})
+
 /**
  * Checks `row` after the prefix `at`: the next prefix and the row's entry, or
  * the failure it shows. With `decode` false only the bytes are checked (the
@@ -35,21 +41,17 @@ export const checkRow = (at: Verified, row: EventRow, decode = true):
   | { readonly _tag: "Ok"; readonly at: Verified; readonly entry: Entry | undefined }
   | { readonly _tag: "Fail"; readonly failure: Failure } =>
 {
-  const fail = (reason: string) => ({
-    _tag: "Fail" as const,
-    failure: { event_id: row.event_id, version: row.version, position: Number(row.position), reason }
-  })
   const expected = at.version + 1
-  if (row.version !== expected) return fail(`version ${row.version} where ${expected} was expected (a gap or a reorder)`)
-  if (row.prev_hash !== at.hash) return fail("prev_hash does not match the previous event's hash")
+  if (row.version !== expected) return failAt(row, `version ${row.version} where ${expected} was expected (a gap or a reorder)`)
+  if (row.prev_hash !== at.hash) return failAt(row, "prev_hash does not match the previous event's hash")
   const exact = row.payload_json !== null
-  if (at.exact && !exact) return fail("a format 1 row (payload not hashed byte for byte) after format 2 rows: a downgrade")
-  if (sha256(hashInput(at.hash, row)) !== row.hash) return fail("the stored hash does not match the event's content: it was altered")
+  if (at.exact && !exact) return failAt(row, "a format 1 row (payload not hashed byte for byte) after format 2 rows: a downgrade")
+  if (sha256(hashInput(at.hash, row)) !== row.hash) return failAt(row, "the stored hash does not match the event's content: it was altered")
   const read = decode ? readPayload(row) : undefined
-  if (read !== undefined && "problem" in read) return fail(read.problem)
+  if (read !== undefined && "problem" in read) return failAt(row, read.problem)
   const lastEffective = row.effective_date > at.last_effective ? row.effective_date : at.last_effective
   if (row.last_effective !== lastEffective) {
-    return fail(`last_effective ${row.last_effective} where the stream's latest effective date is ${lastEffective}`)
+    return failAt(row, `last_effective ${row.last_effective} where the stream's latest effective date is ${lastEffective}`)
   }
   return {
     _tag: "Ok",

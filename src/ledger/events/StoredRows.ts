@@ -85,11 +85,10 @@ export const METADATA_KEYS: ReadonlySet<string> = new Set([
   "idempotency_key"
 ])
 
-/** The keys of `record` that `known` does not hold, named with `prefix`. */
-const unknownKeys = (record: object, known: ReadonlySet<string>, prefix: string): Array<string> => {
-  let extra: Array<string> | undefined
+/** Adds the keys of `record` that `known` does not hold, named with `prefix`, to `extra` (made when one is found). */
+const unknownKeys = (record: object, known: ReadonlySet<string>, prefix: string, extra: Array<string> | undefined) => {
   for (const k in record) if (!known.has(k)) (extra ??= []).push(`${prefix}${k}`)
-  return extra ?? []
+  return extra
 }
 
 /** A row's payload and metadata parsed and checked: the typed event, or why the stored JSON is not one. */
@@ -105,9 +104,9 @@ export const readPayload = (r: EventRow): { readonly event: LedgerEvent; readonl
   if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return { problem: "the stored payload is not an object" }
   const member = members.get(String((payload as { type?: unknown }).type))
   if (member === undefined) return { problem: `the stored payload has an unknown type ${JSON.stringify((payload as { type?: unknown }).type)}` }
-  const extra = unknownKeys(payload, member.keys, "")
-  if (typeof metadata === "object" && metadata !== null) extra.push(...unknownKeys(metadata, METADATA_KEYS, "metadata."))
-  if (extra.length > 0) return { problem: `the stored JSON holds keys no schema knows: ${extra.join(", ")}` }
+  let extra = unknownKeys(payload, member.keys, "", undefined)
+  if (typeof metadata === "object" && metadata !== null) extra = unknownKeys(metadata, METADATA_KEYS, "metadata.", extra)
+  if (extra !== undefined) return { problem: `the stored JSON holds keys no schema knows: ${extra.join(", ")}` }
   return member.is(payload) ? { event: payload, metadata } : { problem: "the stored payload is not a valid event of its type" }
 }
 
