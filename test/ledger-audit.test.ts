@@ -116,6 +116,21 @@ layer(App, { timeout: 300_000, excludeTestServices: true })("ledger audit trail"
       assert.match(all.failures.find((f) => f.stream_id === stream)!.first_failure!.reason, /approved_by/)
     }))
 
+  it.effect("a stored value its event's schema refuses is flagged, even with every hash recomputed", () =>
+    Effect.gen(function*() {
+      const stream = fresh("audit-value")
+      yield* appendN(stream, 3)
+      // Donation 2 of Rs 2 rewritten to a status the schema does not allow, then to a negative amount.
+      yield* rewriteAndRehash(stream, 2, (json) => json.replace(`"status":"pending"`, `"status":"waived"`))
+      const audit = yield* Audit
+      const first = yield* audit.verifyStream(stream)
+      assert.deepStrictEqual([first.ok, first.first_failure?.version], [false, 2])
+      assert.match(first.first_failure!.reason, /not a valid event of its type/)
+      yield* rewriteAndRehash(stream, 2, (json) => json.replace(`"status":"waived"`, `"status":"pending"`).replace(`"amount":2`, `"amount":-2`))
+      const second = yield* audit.verifyAll()
+      assert.match(second.failures.find((f) => f.stream_id === stream)!.first_failure!.reason, /not a valid event of its type/)
+    }))
+
   it.effect("a checkpoint signed by a key that is not pinned fails verification, though the database lists the key", () =>
     Effect.gen(function*() {
       const stream = fresh("audit-unpinned")
