@@ -1,12 +1,16 @@
 /** Query and path parameter schemas shared by the market endpoints (HTTP and MCP). */
 import { Schema } from "effect"
+import { fromDay, toDay } from "./Karachi.ts"
+
+/** A date that is on the calendar (no 2026-02-30): its day number names it back. */
+export const isCalendarDate = Schema.makeFilter<string>((s) => {
+  const day = toDay(s)
+  return Number.isFinite(day) && fromDay(day) === s ? undefined : `${s} is not a calendar date`
+})
 
 export const DateParam = Schema.String.pipe(
   Schema.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/u)),
-  Schema.check(Schema.makeFilter((s: string) => {
-    const d = new Date(s + "T00:00:00Z")
-    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s ? undefined : `${s} is not a calendar date`
-  }))
+  Schema.check(isCalendarDate)
 ).annotate({ description: "A calendar date, YYYY-MM-DD" })
 
 export const limitParam = (max: number, fallback: number) =>

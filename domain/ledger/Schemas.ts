@@ -3,7 +3,7 @@
  * the OpenAPI document. The transaction body is a union on `kind`.
  */
 import { Cause, Exit, Option, Schema, SchemaIssue } from "effect"
-import { fromDay, toDay } from "../Karachi.ts"
+import { isCalendarDate } from "../Params.ts"
 import { Source } from "../market/Schemas.ts"
 import { recordedCalendar } from "../market/RecordedCalendar.ts"
 import { Grant } from "./Grants.ts"
@@ -19,10 +19,6 @@ const Symbol = Schema.String.annotate({ description: "A PSX ticker" })
 /** The first PSX session the service holds (the recorded calendar's first day): no ledger date is earlier. */
 export const FIRST_SESSION = recordedCalendar.first
 
-const isCalendarDate = Schema.makeFilter<string>((s) => {
-  const day = toDay(s)
-  return Number.isFinite(day) && fromDay(day) === s ? undefined : `${s} is not a calendar date`
-})
 const isInLedgerRange = Schema.makeFilter<string>((s) =>
   s < FIRST_SESSION
     ? `${s} is before the first recorded PSX session (${FIRST_SESSION})`
