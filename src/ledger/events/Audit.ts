@@ -3,7 +3,7 @@
  * exact stored bytes, replay the events into a fresh projection and compare
  * it with the live one, and check every signed checkpoint against the pinned
  * keys and the chain; rebuild projections from events; export a stream as
- * NDJSON. Whole-ledger runs stream the events in batches of 10,000 (the next
+ * NDJSON. Whole-ledger runs stream the events in batches of 2,000 (the next
  * batch loads while one is checked) and report progress.
  *
  * `verifyStream` (the API's verify) re-hashes every stored row on every call
