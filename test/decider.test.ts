@@ -106,6 +106,9 @@ describe("14: bad input is refused before anything is recorded", () => {
     given().when({ ...body, quantity: 1e302, price: 1e-300 }).thenRejects(/quantity/)
     given().when({ ...body, quantity: 10.5 }).thenRejects(/quantity/)
     given().when({ ...body, price: 215.425 }).thenRejects(/price.*decimal/)
+    // Too large is said as too large: 1e302 prints as "1e+302", which has no decimals to count.
+    given().when({ ...body, price: 1e302 }).thenRejects(/`price`: Expected a value less than or equal to 1000000$/)
+    given().when({ ...body, fees: 1e302 }).thenRejects(/`fees`: Expected a value less than or equal to/)
     given().when({ ...body, price: 0 }).thenRejects(/price/)
     given().when({ ...body, fees: -1 }).thenRejects(/fees/)
     given().when({ ...body, quantity: 1_000_000_000, price: 999_999 }).thenRejects(/beyond the ledger's bound/)
