@@ -32,11 +32,12 @@ const IsoDate = Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/u), is
 
 /** A decimal amount in (min, max] (or [0, max]) with at most `places` decimals. */
 const decimal = (places: 2 | 4, max: number, allowZero = false) =>
-  // The range first: 1e302 is refused as too large, not for its decimals ("1e+302" has no decimal digits to count).
   Num.check(
+    // Out of range is the range check's to say: 1e302 is refused as too large, not for its decimals ("1e+302").
+    // (The range checks stay last: the OpenAPI document carries the description on them.)
+    Schema.makeFilter<number>((x) => (Math.abs(x) > max || hasPlaces(x, places) ? undefined : `at most ${places} decimal places`)),
     allowZero ? Schema.isGreaterThanOrEqualTo(0) : Schema.isGreaterThan(0),
-    Schema.isLessThanOrEqualTo(max),
-    Schema.makeFilter<number>((x) => (hasPlaces(x, places) ? undefined : `at most ${places} decimal places`))
+    Schema.isLessThanOrEqualTo(max)
   )
 const Rupees = (max: number, allowZero = false) => decimal(2, max, allowZero)
 
