@@ -5,6 +5,7 @@
  */
 import { SourceUnavailable } from "../../domain/Errors.ts"
 import { Cause, Effect } from "effect"
+import { describeStoreError } from "./SqlErrors.ts"
 
 export const num = (v: unknown): number | undefined => {
   if (v === null || v === undefined) return undefined
@@ -24,6 +25,8 @@ export const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'Y
 /** A failed query in a read path: the store is the source, so this is SOURCE_UNAVAILABLE, not a 500. */
 export const storeUnavailable = <A, R>(effect: Effect.Effect<A, unknown, R>) =>
   effect.pipe(
-    Effect.tapCause((cause) => Effect.logError({ msg: "store query failed", cause: Cause.pretty(cause) })),
+    Effect.tapCause((cause) =>
+      Effect.logError({ msg: "store query failed", error: describeStoreError(Cause.squash(cause)), cause: Cause.pretty(cause) })
+    ),
     Effect.mapError(() => new SourceUnavailable({ message: "the store did not answer; try again shortly" }))
   )

@@ -11,6 +11,7 @@ import { Clock, Context, Effect, Layer, Ref, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SourceUnavailable } from "../../domain/Errors.ts"
 import type { PackManifest } from "../../domain/pack/Pack.ts"
+import { retryTransient } from "../db/SqlErrors.ts"
 import { DataPack } from "../sources/DataPack.ts"
 import { decodeRows, upsert } from "./Bulk.ts"
 import { importSteps, type StepContext } from "./PackSteps.ts"
@@ -67,11 +68,12 @@ const importAll = (sql: SqlClient.SqlClient, pack: typeof DataPack.Service, mani
     const ctx: StepContext = { manifest, read: pack.dataset }
     const steps: Array<StepSummary> = []
     for (const step of importSteps) {
-      const done = yield* step.run(ctx).pipe(Effect.withSpan(`PackImport.step`, { attributes: { step: step.name } }))
+      // A step is idempotent upserts: one that lost a deadlock to another writer (a crawl) is run again.
+      const done = yield* retryTransient(step.run(ctx)).pipe(Effect.withSpan(`PackImport.step`, { attributes: { step: step.name } }))
       steps.push(done)
       yield* Effect.logInfo({ msg: "imported", ...done })
     }
-    yield* coverageUpdate(sql)
+    yield* retryTransient(coverageUpdate(sql))
     yield* sql`
       INSERT INTO service_meta (key, value, updated_at) VALUES ('data_pack', ${JSON.stringify(manifest.version)}::jsonb, now())
       ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = now()`

@@ -13,9 +13,11 @@
  */
 import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { describeStoreError } from "../db/SqlErrors.ts"
 import { NewsFeeds } from "../sources/NewsFeeds.ts"
 import { PsxPortal } from "../sources/PsxPortal.ts"
 import { decodeRows } from "./Bulk.ts"
+import { marketTransaction } from "./MarketWrite.ts"
 import { type DatasetWrite, type Outcome, type PortalDataset, portalDatasets, type RunContext } from "./PortalDatasets.ts"
 import { type Attempt, type CrawlStatus, crawlStatus, recordAttempts, recordProvenance, symbolKeys } from "./PortalStore.ts"
 
@@ -114,13 +116,13 @@ const runOne = (deps: CrawlDeps) => Effect.fn("PortalCrawler.runOne")(function*(
   const fetched = yield* Effect.result(d.run(key, ctx))
   if (fetched._tag === "Failure") return { ok: false, message: fetched.failure.message, at: iso(now) } satisfies RunResult
   const write: DatasetWrite = fetched.success
-  const written = yield* deps.sql.withTransaction(storeOf(deps)(Effect.gen(function*() {
+  const written = yield* storeOf(deps)(marketTransaction(Effect.gen(function*() {
     const o = yield* write
     const loadedAt = iso(yield* Clock.currentTimeMillis)
     if (o.written > 0) yield* recordProvenance(d, iso(now), o.asOf ?? iso(now), loadedAt, o.skipped)
     return o
   }))).pipe(Effect.result)
-  if (written._tag === "Failure") return { ok: false, message: `store: ${String(written.failure).slice(0, 200)}`, at: iso(now) } satisfies RunResult
+  if (written._tag === "Failure") return { ok: false, message: `store: ${describeStoreError(written.failure).slice(0, 240)}`, at: iso(now) } satisfies RunResult
   return { ok: true, outcome: written.success, at: iso(now) } satisfies RunResult
 })
 

@@ -12,6 +12,7 @@ import type { IngestResult } from "../../../domain/market/Schemas.ts"
 import { AppConfig } from "../../config/AppConfig.ts"
 import { storeUnavailable } from "../../db/Rows.ts"
 import { makeLiveWarming } from "../../ingest/LiveWarming.ts"
+import { marketTransaction } from "../../ingest/MarketWrite.ts"
 import { PortalCrawler } from "../../ingest/PortalCrawler.ts"
 
 /**
@@ -28,14 +29,14 @@ const warmPackOf = (sql: SqlClient.SqlClient, source: string) => Effect.fn("Fres
   ).pipe(storeUnavailable)
   const symbols = batch.map((b) => b.symbol)
   if (symbols.length > 0) {
-    yield* sql.unsafe(
+    yield* marketTransaction(sql.unsafe(
       `INSERT INTO fundamentals (symbol, price, as_of, dataset, warmed_at)
        SELECT s.symbol, q.price, q.as_of::date::text, coalesce(q.dataset, 'universe'), $2::timestamptz
        FROM securities s LEFT JOIN quotes q ON q.symbol = s.symbol
        WHERE s.symbol = ANY($1::text[])
        ON CONFLICT (symbol) DO UPDATE SET warmed_at = excluded.warmed_at`,
       [symbols, now]
-    ).pipe(storeUnavailable)
+    )).pipe(Effect.provideService(SqlClient.SqlClient, sql), storeUnavailable)
   }
   const counts = yield* sql.unsafe<{ remaining: number; universe: number }>(
     `SELECT count(*) FILTER (WHERE ${stale})::int AS remaining, count(*) FILTER (WHERE s.security_type = 'equity')::int AS universe
