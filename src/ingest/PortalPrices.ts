@@ -116,7 +116,44 @@ export const writeEod = (symbol: string, rows: ReadonlyArray<PriceRow>) =>
       symbol, series: "eod", date: r.date, open: r.open ?? null, high: r.high ?? null, low: r.low ?? null, close: r.close,
       volume: r.volume ?? null, flag: null, dataset: "portal_eod"
     })))
-    return { ...w, skipped: {} as Record<string, number> }
+    const quoted = yield* quoteFromLatestClose(symbol)
+    return { ...w, written: w.written + quoted, skipped: {} as Record<string, number> }
+  })
+
+const latestDay = Schema.Struct({ date: Schema.String })
+
+/**
+ * A symbol's newest stored close as its quote, when no quote is stored for it or the stored one is
+ * older (the market watch did not list it): the quote pack mode derives from the latest close, dated
+ * at that session's close, so it turns stale by the same calendar as a board quote.
+ */
+export const quoteFromLatestClose = (symbol: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const [last] = yield* decodeRows(latestDay)(sql`
+      SELECT date::text AS date FROM daily_prices WHERE symbol = ${symbol} AND series = 'eod' AND flag IS NULL
+      ORDER BY date DESC LIMIT 1`)
+    if (last === undefined) return 0
+    const asOf = new Date(closeInstant(last.date)).toISOString()
+    const written = yield* sql.unsafe(
+      `INSERT INTO quotes (symbol, price, previous_close, open, high, low, change, change_pct, volume, as_of, basis, dataset)
+       SELECT p.symbol, p.close, prev.close, p.open, p.high, p.low,
+         p.close - prev.close, round((p.close / prev.close - 1) * 100, 4), p.volume, $3::timestamptz, 'daily_close', p.dataset
+       FROM daily_prices p
+       LEFT JOIN LATERAL (
+         SELECT close FROM daily_prices q WHERE q.symbol = p.symbol AND q.series = 'eod' AND q.date < p.date AND q.flag IS NULL
+         ORDER BY q.date DESC LIMIT 1
+       ) prev ON true
+       WHERE p.symbol = $1 AND p.series = 'eod' AND p.date = $2::date
+       ON CONFLICT (symbol) DO UPDATE SET price = excluded.price, previous_close = excluded.previous_close,
+         open = excluded.open, high = excluded.high, low = excluded.low, change = excluded.change,
+         change_pct = excluded.change_pct, volume = excluded.volume, as_of = excluded.as_of,
+         basis = excluded.basis, dataset = excluded.dataset
+       WHERE quotes.as_of < excluded.as_of
+       RETURNING symbol`,
+      [symbol, last.date, asOf]
+    )
+    return written.length
   })
 
 /**

@@ -89,6 +89,8 @@ export interface FakePortalHandle {
   readonly advance: () => string
   /** Leaves these symbols out of `/symbols` from now on (an empty list restores the recording). */
   readonly dropFromListing: (symbols: ReadonlyArray<string>) => void
+  /** Leaves these symbols' rows out of `/market-watch` from now on (an empty list restores them). */
+  readonly dropFromBoard: (symbols: ReadonlyArray<string>) => void
   /** The feed files `/feeds/{file}` answers from now on (default: every one of newsFeedFiles). */
   readonly publishFeeds: (files: ReadonlyArray<string>) => void
   readonly close: () => void
@@ -102,8 +104,8 @@ const marketWatchHead = () => {
 const cell = (n: number | undefined) => (n === undefined ? "<td class=\"right\"></td>" : `<td class="right" data-order="${n}">${n}</td>`)
 
 /** The market watch of `day`: recorded close and volume, LDCP the previous recorded close (see the file comment). */
-const marketWatchOf = (day: string) => {
-  const rows = eodSymbols.flatMap((symbol) => {
+const marketWatchOf = (day: string, left: ReadonlySet<string>) => {
+  const rows = eodSymbols.filter((symbol) => !left.has(symbol)).flatMap((symbol) => {
     const all = eodRows(symbol)
     const i = all.findIndex((r) => r.date === day)
     if (i < 0) return []
@@ -127,6 +129,7 @@ export const startFakePortal = (): Promise<FakePortalHandle> =>
     let cursor = days.length - 2
     let fault: PortalFault = "none"
     let dropped: ReadonlySet<string> = new Set()
+    let offBoard: ReadonlySet<string> = new Set()
     let feeds: ReadonlySet<string> = new Set(newsFeedFiles)
     const seen: FakePortalHandle["seen"] = []
     const answer = (req: IncomingMessage, body: string, res: ServerResponse) => {
@@ -150,7 +153,7 @@ export const startFakePortal = (): Promise<FakePortalHandle> =>
       const feed = /^\/feeds\/([a-z.-]+)$/.exec(url)
       if (feed && feeds.has(feed[1]!)) return send(200, readFixture("news", feed[1]!), "application/xml")
       if (url === "/screener") return send(200, readPsx("mtauha__psxdata/tests/fixtures/screener.html"))
-      if (url === "/market-watch") return send(200, marketWatchOf(day))
+      if (url === "/market-watch") return send(200, marketWatchOf(day, offBoard))
       if (url === "/indices/KSE100") return send(200, readPsx("mtauha__psxdata/tests/fixtures/indices_KSE100.html"))
       if (url === "/sector-summary/sectorwise") return send(200, readPsx("mtauha__psxdata/tests/fixtures/sector_summary.html"))
       if (url === "/payouts") return send(200, readPsx("afireseeker-cloud__Pakistan-Stock-Market-Events-Calendar/payouts_sample.html"))
@@ -196,6 +199,7 @@ export const startFakePortal = (): Promise<FakePortalHandle> =>
           return days[cursor]!
         },
         dropFromListing: (symbols) => (dropped = new Set(symbols)),
+        dropFromBoard: (symbols) => (offBoard = new Set(symbols)),
         publishFeeds: (files) => (feeds = new Set(files)),
         close: () => {
           server.closeAllConnections()

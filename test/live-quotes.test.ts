@@ -1,0 +1,47 @@
+/**
+ * Live mode's quotes when the market watch does not list a symbol: the
+ * service holds the symbol's close of that session (from the eod series),
+ * so it derives the quote from it as pack mode does, dated at the session's
+ * close and judged stale by the same calendar. Expected figures are read
+ * from the recording the fake portal replays (test/support/FakePortal.ts).
+ */
+import { assert, describe, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { closeInstant } from "../src/ingest/PortalPrices.ts"
+import { PortalCrawler } from "../src/ingest/PortalCrawler.ts"
+import { eodRows, FakePortal } from "./support/FakePortal.ts"
+import { caughtUp, liveApp } from "./support/LiveApp.ts"
+import { assertFailed, assertOk, get } from "./support/TestApp.ts"
+
+describe("live quotes", () => {
+  layer(liveApp(), { excludeTestServices: true, timeout: 300_000 })("a symbol the market watch leaves out", (it) => {
+    it.effect("gets its quote from its stored close of the session, with the board's freshness rules", () =>
+      Effect.gen(function*() {
+        const crawler = yield* PortalCrawler
+        const fake = yield* FakePortal
+        fake.dropFromBoard(["OGDC"])
+        yield* crawler.pass({ datasets: ["symbols", "market_watch", "eod"], symbols: ["OGDC", "HBL"] })
+        yield* caughtUp
+        const day = fake.lastSession()
+        const recorded = eodRows("OGDC").filter((r) => r.date <= day)
+        const [prev, last] = recorded.slice(-2)
+        assert.strictEqual(last!.date, day)
+        const quote = yield* get("/v1/quotes/OGDC?allow_stale=true")
+        assertOk(quote)
+        assert.deepStrictEqual(
+          [quote.body.price, quote.body.previous_close, quote.body.volume, quote.body.basis, quote.body.as_of],
+          [last!.close, prev!.close, last!.volume, "daily_close", new Date(closeInstant(day)).toISOString()]
+        )
+        // Friday evening, the session just closed: the close is the current quote, no allow_stale needed.
+        assert.isFalse(quote.body.stale)
+        assertOk(yield* get("/v1/quotes/OGDC"))
+        // HBL is on the board: its quote stays the board's reading.
+        const hbl = yield* get("/v1/quotes/HBL?allow_stale=true")
+        assertOk(hbl)
+        assert.strictEqual(hbl.body.basis, "board_snapshot")
+        // A listed symbol with no stored close at all still has no quote.
+        assertFailed(yield* get("/v1/quotes/PSO?allow_stale=true"), 404, "DATA_NOT_FOUND")
+        fake.dropFromBoard([])
+      }))
+  })
+})
