@@ -10,6 +10,7 @@ import { Effect } from "effect"
 import type { SqlClient, SqlError } from "effect/sql"
 import type { SourceUnavailable } from "../../domain/Errors.ts"
 import { karachiDate } from "../../domain/market/Calendar.ts"
+import type { PayoutRow } from "../../domain/psx/Filings.ts"
 import { parseKarachiDateTime } from "../../domain/psx/Values.ts"
 import type { NewsFeeds } from "../sources/NewsFeeds.ts"
 import type { PsxPortal } from "../sources/PsxPortal.ts"
@@ -198,6 +199,18 @@ const historical: PortalDataset = {
 /** "Fri, Sep 19, 2025 4:49 PM" → the instant (Karachi), when the page states one. */
 const pageAsOf = (text: string | undefined) => parseKarachiDateTime(text?.replace(/^[A-Za-z]{3},\s*/, ""))
 
+/**
+ * The company page's payout table: the same rows as `POST /company/payouts` (same ids), so a payout that
+ * route already stored is left as it is, and one only the page lists (the route answered nothing) is added.
+ */
+const pagePayouts = (rows: ReadonlyArray<PayoutRow>, dataset: string) =>
+  Effect.gen(function*() {
+    const w = yield* upsertChanged({ ...payoutsTable, compare: Object.keys(payoutsTable.columns).filter((c) => c !== "id" && c !== "dataset") },
+      payoutRows(rows, dataset))
+    yield* payoutCoverageUpsert(payoutCoverageRows(rows, dataset))
+    return w
+  })
+
 const company: PortalDataset = {
   kind: "company", title: "Company pages (live): profile, equity, income statements, ratios", route: "/company/{SYM}",
   scope: "symbol", everyMs: 7 * DAY, table: "company_profiles",
@@ -210,8 +223,10 @@ const company: PortalDataset = {
         [companyProfileRow(symbol, page, asOf, dataset)])
       const lines = yield* upsertChanged(financialLinesTable, financialLineRows(symbol, page, dataset))
       const ratios = yield* upsertChanged(companyRatiosTable, companyRatioRows(symbol, page, dataset))
-      const read = 1 + page.statements.length + page.ratios.length
-      return outcome(read, addWritten(profile, addWritten(lines, ratios)), page.unreadable > 0 ? { "unreadable value": page.unreadable } : {}, asOf)
+      const payouts = yield* pagePayouts(page.payouts.rows, dataset)
+      const read = 1 + page.statements.length + page.ratios.length + page.payouts.rows.length
+      const skipped = { ...page.payouts.skipped, ...(page.unreadable > 0 ? { "unreadable value": page.unreadable } : {}) }
+      return outcome(read, addWritten(profile, addWritten(lines, addWritten(ratios, payouts))), skipped, asOf)
     }))
 }
 

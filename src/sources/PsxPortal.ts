@@ -12,7 +12,7 @@
 import { Config, Context, Duration, Effect, Layer } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientRequest } from "effect/http"
 import { SourceUnavailable } from "../../domain/Errors.ts"
-import { type CompanyPage, parseCompanyPage } from "../../domain/psx/CompanyPage.ts"
+import { type CompanyPage, parseCompanyPage, parseCompanyPagePayouts } from "../../domain/psx/CompanyPage.ts"
 import { type Announcement, parseAnnouncements, parseCompanyPayouts, parseMarketPayouts, type PayoutRow } from "../../domain/psx/Filings.ts"
 import {
   type IndexConstituent,
@@ -103,7 +103,7 @@ const readers = (fetchText: FetchText) => ({
       const page = parseCompanyPage(text)
       return page.name === undefined
         ? Effect.fail(new SourceUnavailable({ message: `PSX portal: company page for ${symbol} held no company` }))
-        : Effect.succeed(page)
+        : Effect.succeed({ ...page, payouts: parseCompanyPagePayouts(symbol, text) })
     })
 })
 
@@ -119,7 +119,8 @@ export class PsxPortal extends Context.Service<PsxPortal, {
   readonly announcements: (symbol?: string) => Result<Announcement>
   readonly companyPayouts: (symbol: string) => Result<PayoutRow>
   readonly marketPayouts: Result<PayoutRow>
-  readonly companyPage: (symbol: string) => Effect.Effect<CompanyPage, SourceUnavailable>
+  /** The company page, with its payout table (the same rows `POST /company/payouts` lists). */
+  readonly companyPage: (symbol: string) => Effect.Effect<CompanyPage & { readonly payouts: Parsed<PayoutRow> }, SourceUnavailable>
 }>()("psx/sources/PsxPortal") {
   static readonly make = (options: PortalOptions) =>
     Effect.gen(function*() {

@@ -1,20 +1,25 @@
 /**
- * Live mode's quotes when the market watch does not list a symbol: the
- * service holds the symbol's close of that session (from the eod series),
- * so it derives the quote from it as pack mode does, dated at the session's
- * close and judged stale by the same calendar. Expected figures are read
- * from the recording the fake portal replays (test/support/FakePortal.ts).
+ * Live mode where the portal's usual page lacks a symbol, against the
+ * loopback replay of recorded portal pages (test/support/FakePortal.ts);
+ * expected figures are read from the recordings it replays.
+ * - Quotes: when the market watch does not list a symbol, the service holds
+ *   its close of that session (eod series), so it derives the quote from it
+ *   as pack mode does, dated at the session's close, stale by the same calendar.
+ * - Payouts: when `POST /company/payouts` has nothing for a symbol, the
+ *   company page's payout table (the same rows) is used.
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { parseCompanyPagePayouts } from "../domain/psx/CompanyPage.ts"
 import { closeInstant } from "../src/ingest/PortalPrices.ts"
 import { PortalCrawler } from "../src/ingest/PortalCrawler.ts"
 import { eodRows, FakePortal } from "./support/FakePortal.ts"
+import { readFixture } from "./support/Fixtures.ts"
 import { caughtUp, liveApp } from "./support/LiveApp.ts"
 import { assertFailed, assertOk, get } from "./support/TestApp.ts"
 
-describe("live quotes", () => {
-  layer(liveApp(), { excludeTestServices: true, timeout: 300_000 })("a symbol the market watch leaves out", (it) => {
+describe("live mode", () => {
+  layer(liveApp(), { excludeTestServices: true, timeout: 300_000 })("symbols a usual page leaves out", (it) => {
     it.effect("gets its quote from its stored close of the session, with the board's freshness rules", () =>
       Effect.gen(function*() {
         const crawler = yield* PortalCrawler
@@ -42,6 +47,23 @@ describe("live quotes", () => {
         // A listed symbol with no stored close at all still has no quote.
         assertFailed(yield* get("/v1/quotes/PSO?allow_stale=true"), 404, "DATA_NOT_FOUND")
         fake.dropFromBoard([])
+      }))
+
+    it.effect("a symbol whose payouts route answers nothing gets its payouts from its company page", () =>
+      Effect.gen(function*() {
+        const crawler = yield* PortalCrawler
+        const summary = yield* crawler.pass({ datasets: ["company", "company_payouts"], symbols: ["MCB"] })
+        const route = summary.datasets.find((d) => d.dataset === "company_payouts")!
+        assert.strictEqual(route.fetched, 0, "the recording has no payouts answer for MCB")
+        yield* caughtUp
+        const recorded = parseCompanyPagePayouts("MCB", readFixture("portal", "company/MCB.html")).rows
+        assert.isAbove(recorded.length, 0)
+        const dividends = yield* get("/v1/dividends/MCB")
+        assertOk(dividends)
+        assert.deepStrictEqual(
+          dividends.body.items.map((i) => `${i.details}|${i.percent}|${i.book_closure_to}`).sort(),
+          recorded.flatMap((r) => r.parts.map((p) => `${r.details}|${p.percent}|${r.bookClosureTo}`)).sort()
+        )
       }))
   })
 })
