@@ -62,6 +62,15 @@ const fromCause = (cause: Cause.Cause<unknown>, requestId: string) => {
 /** The same answer as the documented /health endpoint (system/SystemHttp.ts), prebuilt. */
 export const livenessResponse = HttpServerResponse.jsonUnsafe({ status: "ok", service: "psx-data-service", version: "1.0.0" })
 
+/** Seconds a client should wait before retrying a 503 (the data loading, the store busy). */
+const RETRY_UNAVAILABLE_AFTER = "5"
+
+/** A 503 answer says when to try again (Retry-After), unless it says so already. */
+const withRetryAfter = (response: HttpServerResponse.HttpServerResponse) =>
+  response.status === 503 && response.headers["retry-after"] === undefined
+    ? HttpServerResponse.setHeader(response, "retry-after", RETRY_UNAVAILABLE_AFTER)
+    : response
+
 type Handler = Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>
 
 export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
@@ -113,7 +122,7 @@ export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
             status: response.status,
             ms: clock.currentTimeMillisUnsafe() - start
           }),
-          HttpServerResponse.setHeader(response, "x-request-id", requestId)
+          withRetryAfter(HttpServerResponse.setHeader(response, "x-request-id", requestId))
         ))
     })
 }), { global: true })

@@ -26,6 +26,7 @@ import { type MarketSnapshot, snapshotSteps } from "../../../domain/market/Snaps
 import { cooperatively } from "./Cooperative.ts"
 import { planUpdate, updateSnapshot } from "../../../domain/market/SnapshotUpdate.ts"
 import { AppConfig } from "../../config/AppConfig.ts"
+import { type ImportState, PackImport } from "../../ingest/PackImport.ts"
 import { MarketStore } from "./MarketStore.ts"
 
 /** An encoded answer and the instant after which it must be made again (calendar boundaries). */
@@ -67,10 +68,26 @@ const settledPoll = () => {
   }
 }
 
-/** What one instance holds: the current state, and when it last pruned the change log. */
+/**
+ * What one instance holds: the current state, when it last pruned the change log, and why its
+ * snapshot must not answer yet (the store holds no data pack while one is being imported).
+ */
 interface Held {
   current: ReadModelState | undefined
   prunedAt: number
+  unloaded: string | undefined
+}
+
+/**
+ * Why a snapshot cannot answer market reads: it holds no data pack while the pack is being imported
+ * (a 404 then would say "not recorded" of data merely not loaded yet), or the import failed. With
+ * auto-import off, or once any pack is in the snapshot, it answers as it is.
+ */
+export const unloadedReason = (snapshot: MarketSnapshot, importState: ImportState, autoImport: boolean) => {
+  if (snapshot.dataPack !== undefined) return undefined
+  if (importState === "failed") return "the data pack could not be imported; the operator must see the service's log"
+  if (importState === "not_started" && !autoImport) return undefined
+  return "the data pack is importing; try again shortly"
 }
 type Store = typeof MarketStore.Service
 
@@ -132,9 +149,9 @@ const updateFew = (store: Store, held: Held) =>
   }).pipe(Effect.withSpan("MarketReadModel.update"))
 
 export class MarketReadModel extends Context.Service<MarketReadModel, {
-  /** The current snapshot; SOURCE_UNAVAILABLE until the first build has succeeded. */
+  /** The current snapshot; SOURCE_UNAVAILABLE until the first build has succeeded, and while the pack is importing into an empty store. */
   readonly snapshot: Effect.Effect<MarketSnapshot, SourceUnavailable>
-  /** The current state, synchronously (undefined before the first build). */
+  /** The current state, synchronously (undefined before the first build, and while `snapshot` fails). */
   readonly state: () => ReadModelState | undefined
   /** Rebuilds now if the store's version differs from the snapshot's; true when it did. */
   readonly refresh: Effect.Effect<boolean, SourceUnavailable>
@@ -144,7 +161,12 @@ export class MarketReadModel extends Context.Service<MarketReadModel, {
     Effect.gen(function*() {
       const store = yield* MarketStore
       const config = yield* AppConfig
-      const held: Held = { current: undefined, prunedAt: 0 }
+      const importer = yield* PackImport
+      const held: Held = { current: undefined, prunedAt: 0, unloaded: undefined }
+      const judgeLoaded = Effect.gen(function*() {
+        const current = held.current
+        held.unloaded = current === undefined ? undefined : unloadedReason(current.snapshot, yield* importer.state, config.autoImport)
+      })
 
       const refresh = Effect.gen(function*() {
         const version = yield* store.version
@@ -156,11 +178,13 @@ export class MarketReadModel extends Context.Service<MarketReadModel, {
       yield* buildWhole(store, held).pipe(
         Effect.catch((e) => Effect.logError({ msg: "market read model: first build failed; retrying in the background", error: e.message }))
       )
+      yield* judgeLoaded
 
       const due = settledPoll()
       const poll = Effect.gen(function*() {
         const version = yield* store.version
         if (due(version, yield* Clock.currentTimeMillis, held.current?.snapshot.version)) yield* updateFew(store, held)
+        yield* judgeLoaded
       }).pipe(
         Effect.catch((e) => Effect.logWarning({ msg: "market read model: poll failed; serving the last snapshot", error: e.message }))
       )
@@ -170,11 +194,14 @@ export class MarketReadModel extends Context.Service<MarketReadModel, {
       )
 
       const snapshot = Effect.suspend(() =>
-        held.current !== undefined
-          ? Effect.succeed(held.current.snapshot)
-          : Effect.fail(new SourceUnavailable({ message: "market data is not loaded yet; try again shortly" }))
+        held.current === undefined
+          ? Effect.fail(new SourceUnavailable({ message: "market data is not loaded yet; try again shortly" }))
+          : held.unloaded !== undefined
+          ? Effect.fail(new SourceUnavailable({ message: held.unloaded }))
+          : Effect.succeed(held.current.snapshot)
       )
-      return { snapshot, state: () => held.current, refresh }
+      const refreshed = Effect.tap(refresh, () => judgeLoaded)
+      return { snapshot, state: () => (held.unloaded === undefined ? held.current : undefined), refresh: refreshed }
     })
   )
 }
