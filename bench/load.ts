@@ -1,53 +1,63 @@
 /**
- * The load generator, run as its own process by the benchmarks so it never
- * shares the server's event loop: autocannon against one URL, or rotating
- * over a list of paths (every connection takes the next path of one shared
- * rotation, so a run walks the whole list again and again).
- *
- *   node bench/load.ts '{"url":"http://127.0.0.1:18080","connections":50,"seconds":10,"paths":["/a","/b"]}'
- *
- * Prints one JSON line: requests/s, p50/p99 latency (ms), non-2xx and errors.
+ * The load generator of the HTTP benchmarks: wrk (a C load generator that
+ * saturates a bare node:http server on this machine, where autocannon
+ * measured itself at half that rate), one thread, pinned to a core of its own
+ * where the machine has more than one, rotating over a list of paths
+ * (bench/wrk-rotate.lua). wrk is a Debian package: `apt-get install wrk`.
  */
-import { Schema } from "effect"
-import { createRequire } from "node:module"
+import { execFileSync } from "node:child_process"
+import { writeFileSync } from "node:fs"
+import { availableParallelism } from "node:os"
+import { join } from "node:path"
 
-// autocannon ships no types; its result is decoded below instead.
-const autocannon: (options: object) => Promise<unknown> = createRequire(import.meta.url)("autocannon")
-const Result = Schema.Struct({
-  requests: Schema.Struct({ average: Schema.Finite, total: Schema.Finite }),
-  latency: Schema.Struct({ p50: Schema.Finite, p99: Schema.Finite }),
-  non2xx: Schema.Finite,
-  errors: Schema.Finite,
-  timeouts: Schema.Finite
-})
-
-interface Job {
-  readonly url: string
-  readonly connections: number
-  readonly seconds: number
-  readonly paths: ReadonlyArray<string>
+export interface LoadResult {
+  readonly rps: number
+  /** Latency percentiles in milliseconds. */
+  readonly p50: number
+  readonly p99: number
+  /** Answers with a status of 400 or more (a rotation over the universe includes 404s and 409s by design). */
+  readonly statusErrors: number
+  /** Connection, read, write errors and time-outs. */
+  readonly socketErrors: number
 }
 
-const job: Job = JSON.parse(process.argv[2] ?? "{}")
-let next = 0
+/** The path to wrk, or a message saying how to install it. */
+export const findWrk = (): string => {
+  try {
+    return execFileSync("sh", ["-c", "command -v wrk"], { encoding: "utf8" }).trim()
+  } catch {
+    throw new Error("the benchmarks need wrk (a load generator that can saturate node:http): apt-get install wrk")
+  }
+}
 
-const result = Schema.decodeUnknownSync(Result)(await autocannon({
-  url: job.url,
-  connections: job.connections,
-  duration: job.seconds,
-  requests: [{
-    method: "GET",
-    setupRequest: (request: { path: string }) => {
-      request.path = job.paths[next++ % job.paths.length]!
-      return request
-    }
-  }]
-}))
-console.log(JSON.stringify({
-  rps: result.requests.average,
-  p50: result.latency.p50,
-  p99: result.latency.p99,
-  non2xx: result.non2xx,
-  errors: result.errors + result.timeouts,
-  requests: result.requests.total
-}))
+const cores = availableParallelism()
+/** The core wrk runs on (the last), and the ones the servers run on (the others), when there are two or more. */
+export const generatorCore = cores >= 2 ? String(cores - 1) : undefined
+export const serverCores = cores >= 2 ? `0-${cores - 2}` : undefined
+
+/** Prefixes a command with `taskset` onto `cpus`, when the machine allows pinning. */
+export const pinned = (cpus: string | undefined, command: ReadonlyArray<string>): ReadonlyArray<string> =>
+  cpus === undefined ? command : ["taskset", "-c", cpus, ...command]
+
+/** One wrk run against `base`, rotating over `paths`, for `seconds`. */
+export const load = (dir: string, base: string, connections: number, seconds: number, paths: ReadonlyArray<string>): LoadResult => {
+  const wrk = findWrk()
+  const list = join(dir, "paths.txt")
+  writeFileSync(list, paths.join("\n") + "\n")
+  const [command, ...args] = pinned(generatorCore, [
+    wrk, "-t1", `-c${connections}`, `-d${seconds}s`, "--latency", "-s", join(import.meta.dirname, "wrk-rotate.lua"), base
+  ])
+  const out = execFileSync(command!, args, { encoding: "utf8", env: { ...process.env, WRK_PATHS: list }, maxBuffer: 4 << 20 })
+  const line = out.split("\n").find((l) => l.startsWith("@@"))
+  if (line === undefined) throw new Error(`wrk printed no result:\n${out}`)
+  const r = JSON.parse(line.slice(2)) as {
+    requests: number; duration_us: number; p50_us: number; p99_us: number; status_errors: number; socket_errors: number
+  }
+  return {
+    rps: r.requests / (r.duration_us / 1e6),
+    p50: r.p50_us / 1000,
+    p99: r.p99_us / 1000,
+    statusErrors: r.status_errors,
+    socketErrors: r.socket_errors
+  }
+}

@@ -1,11 +1,21 @@
 /**
  * HTTP benchmarks: throughput and latency of the service against a bare
  * node:http server answering with the same route's bytes, in one run. The
- * load generator (bench/load.ts, autocannon) is a process of its own.
+ * load generator is wrk (bench/load.ts; `apt-get install wrk`: without it the
+ * bench refuses to report a ratio), one thread on a core of its own; the
+ * service and the bare server share the other cores. Each route is warmed up
+ * (2 s) before its measured run, and the bare server's req/s is printed beside
+ * every ratio so a reader sees it was saturated.
+ *
+ * The service runs at its default settings (LOG_LEVEL Info: one request log
+ * line per request, as users run it), except the rate limit, raised so that
+ * one load generator on one address is not throttled.
  *
  * Rotating targets cycle through every listed symbol (as agents scanning
- * the market do), so no answer is helped by being asked twice in a row; the
- * bare server answers every request with one sample body of the same route.
+ * the market do; symbols without a quote answer 404, a quote without
+ * allow_stale outside a session 409), so no answer is helped by being asked
+ * twice in a row; the bare server answers every request with one sample body
+ * of the same route.
  *
  *   npm run bench                          # every target, both stores
  *   npm run bench -- stocks prices         # some targets
@@ -17,6 +27,7 @@ import { type ChildProcess, execFileSync, fork, spawn } from "node:child_process
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { findWrk, generatorCore, load, type LoadResult, pinned, serverCores } from "./load.ts"
 
 export interface Target {
   readonly name: string
@@ -34,6 +45,7 @@ const SCREEN_ALL_FILTERS = "dividend_yield_min=2&daily_change_max=5&daily_change
 export const targets: ReadonlyArray<Target> = [
   { name: "health", path: "/health", connections: 50 },
   { name: "quotes", path: (s) => `/v1/quotes/${s}?allow_stale=true`, connections: 50 },
+  { name: "quotes-plain", path: (s) => `/v1/quotes/${s}`, connections: 50 },
   { name: "stocks", path: (s) => `/v1/stocks/${s}`, connections: 50 },
   { name: "prices", path: (s) => `/v1/prices/${s}?range=1Y`, connections: 50 },
   { name: "companies", path: "/v1/companies?limit=50", connections: 50 },
@@ -43,7 +55,8 @@ export const targets: ReadonlyArray<Target> = [
   { name: "research", path: (s) => `/v1/stocks/${s}/research`, connections: 50 }
 ]
 
-const seconds = Number(process.env["BENCH_SECONDS"] ?? 10)
+const seconds = Number(process.env["BENCH_SECONDS"] ?? 8)
+const WARM_UP_SECONDS = 2
 const pgAdmin = process.env["BENCH_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres"
 
 const waitFor = async (url: string, ms: number, ready: (body: any) => boolean = () => true) => {
@@ -59,23 +72,6 @@ const waitFor = async (url: string, ms: number, ready: (body: any) => boolean = 
   }
   throw new Error(`${url} did not come up`)
 }
-
-interface Result {
-  readonly rps: number
-  readonly p50: number
-  readonly p99: number
-  readonly non2xx: number
-  readonly errors: number
-}
-
-const load = (url: string, connections: number, paths: ReadonlyArray<string>): Result =>
-  JSON.parse(
-    execFileSync(process.execPath, ["bench/load.ts", JSON.stringify({ url, connections, seconds, paths })], {
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "inherit"],
-      maxBuffer: 16 * 1024 * 1024
-    })
-  )
 
 const listedSymbols = async (base: string) => {
   const out: Array<string> = []
@@ -99,14 +95,14 @@ const withService = async (store: "embedded" | "postgres", body: (base: string, 
   const url = new URL(pgAdmin)
   url.pathname = `/${database}`
   if (store === "postgres") psql(pgAdmin, `CREATE DATABASE ${database}`)
-  const service: ChildProcess = spawn(process.execPath, ["src/main.ts", "serve"], {
+  const [command, ...args] = pinned(serverCores, [process.execPath, "src/main.ts", "serve"])
+  const service: ChildProcess = spawn(command!, args, {
     env: {
       ...process.env,
       PORT: String(port),
       PSX_DATA_DIR: join(dir, "pg"),
       RATE_LIMIT_PER_SECOND: "1000000000",
       RATE_LIMIT_BURST: "1000000000",
-      LOG_LEVEL: "Warn",
       ...(store === "postgres" ? { DATABASE_URL: url.toString() } : { DATABASE_URL: "" })
     },
     stdio: ["ignore", "ignore", process.env["BENCH_SERVICE_LOG"] ? "inherit" : "ignore"]
@@ -139,15 +135,20 @@ const measure = async (base: string, dir: string, chosen: ReadonlyArray<Target>,
       contentType: sample.headers.get("content-type") ?? "application/json",
       body: await sample.text()
     }))
-    const bare = fork(join("bench", "bare-server.ts"), [String(barePort), file], { stdio: "ignore" })
-    await new Promise((r) => bare.once("message", r))
-    const s = load(base, target.connections, paths)
-    const b = load(`http://127.0.0.1:${barePort}`, target.connections, paths)
+    const [command, ...args] = pinned(serverCores, [process.execPath, join("bench", "bare-server.ts"), String(barePort), file])
+    const bare = spawn(command!, args, { stdio: ["ignore", "pipe", "ignore"] })
+    await new Promise((r) => bare.stdout!.once("data", r))
+    const bareBase = `http://127.0.0.1:${barePort}`
+    load(dir, base, target.connections, WARM_UP_SECONDS, paths)
+    const s = load(dir, base, target.connections, seconds, paths)
+    load(dir, bareBase, target.connections, WARM_UP_SECONDS, paths)
+    const b = load(dir, bareBase, target.connections, seconds, paths)
     bare.kill()
     const rotation = paths.length > 1 ? `rotating over ${paths.length} symbols` : paths[0]
+    const ms = (r: LoadResult) => `${r.p50.toFixed(1)}/${r.p99.toFixed(1)}`
     console.log(
       `| ${label} | ${target.name} (${rotation}) | ${target.connections} | ${s.rps.toFixed(0)} | ${b.rps.toFixed(0)} | ` +
-        `${(s.rps / b.rps).toFixed(2)} | ${s.p50}/${s.p99} | ${b.p50}/${b.p99} | ${s.non2xx} | ${s.errors} |`
+        `**${(s.rps / b.rps).toFixed(2)}×** | ${ms(s)} | ${ms(b)} | ${s.statusErrors} | ${s.socketErrors + b.socketErrors} |`
     )
   }
 }
@@ -159,8 +160,10 @@ const main = async () => {
   const wanted = args.filter((a) => !a.startsWith("--"))
   const chosen = wanted.length === 0 ? targets : targets.filter((t) => wanted.includes(t.name))
   const stores = storeArg === "both" ? (["embedded", "postgres"] as const) : ([storeArg] as ReadonlyArray<"embedded" | "postgres">)
-  console.log(`${seconds} s per run; service and bare node:http each loaded by autocannon in its own process`)
-  console.log("| store | target | connections | service req/s | bare req/s | ratio | service p50/p99 ms | bare p50/p99 ms | service non-2xx | errors |")
+  findWrk()
+  console.log(`${seconds} s per run after ${WARM_UP_SECONDS} s of warm-up; wrk, one thread${generatorCore === undefined ? "" : ` on core ${generatorCore}`}; ` +
+    `service and bare node:http${serverCores === undefined ? "" : ` on cores ${serverCores}`}; service at default settings (request log on)`)
+  console.log("| store | target | connections | service req/s | bare req/s | ratio | service p50/p99 ms | bare p50/p99 ms | service ≥400 | socket errors |")
   console.log("|---|---|---|---|---|---|---|---|---|---|")
   for (const store of stores) {
     await withService(store, async (base, dir) => {

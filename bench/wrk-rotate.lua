@@ -1,0 +1,28 @@
+-- wrk script for bench/load.ts: each request takes the next path of a list read
+-- from the file named by WRK_PATHS (one path a line), so a run walks the whole
+-- list again and again; at the end, one JSON line with the figures the bench
+-- reports. No response() callback: it would make wrk hand every response to Lua.
+local paths = {}
+for line in io.lines(os.getenv("WRK_PATHS")) do
+  if line ~= "" then paths[#paths + 1] = line end
+end
+local requests = {}
+local next = 0
+
+-- Formatted per thread, once wrk has set the Host header from the URL.
+init = function(_)
+  for i, p in ipairs(paths) do requests[i] = wrk.format("GET", p) end
+end
+
+request = function()
+  next = next % #requests + 1
+  return requests[next]
+end
+
+done = function(summary, latency, _)
+  local e = summary.errors
+  io.write(string.format(
+    '\n@@{"requests":%d,"duration_us":%d,"p50_us":%d,"p99_us":%d,"status_errors":%d,"socket_errors":%d}\n',
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),
+    e.status, e.connect + e.read + e.write + e.timeout))
+end
