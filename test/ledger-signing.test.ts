@@ -22,7 +22,7 @@ import { canonicalJson } from "../domain/ledger/Chain.ts"
 import { Audit } from "../src/ledger/events/Audit.ts"
 import { Keys } from "../src/ledger/accounts/Keys.ts"
 import { streamOf } from "../src/ledger/portfolio/Portfolio.ts"
-import { keyIdOf, openDeploymentKey } from "../src/ledger/signing/KeySource.ts"
+import { keyIdOf, openDeploymentKey, pemOf } from "../src/ledger/signing/KeySource.ts"
 import { LedgerSigner } from "../src/ledger/signing/Signing.ts"
 // @ts-expect-error: a browser script, type-checked by the website's own tsconfig (src/web/assets), without declarations here
 import { ledgerExport as browserExport } from "../src/web/assets/ledger-export.js"
@@ -99,28 +99,35 @@ layer(TestApp({ now: "2026-11-21T05:00:00.000Z", ...noConfiguredKey() }), { time
     }))
 })
 
-layer(TestApp({ now: "2026-11-21T05:00:00.000Z", ...noConfiguredKey() }), { timeout: 300_000, excludeTestServices: true })("the deployment key's first use", (it) => {
-  it.effect("instances taking up a key at once on a fresh store agree on one key, stored once", () =>
+const passphrase = "a passphrase for this test only"
+layer(
+  TestApp({ now: "2026-11-21T05:00:00.000Z", ...noConfiguredKey(), ledgerKeyPassphrase: Option.some(Redacted.make(passphrase)) }),
+  { timeout: 300_000, excludeTestServices: true }
+)("the deployment key's first use, with a passphrase", (it) => {
+  it.effect("instances taking up a key at once on a fresh store agree on one key, stored once, sealed", () =>
     Effect.scoped(Effect.gen(function*() {
       const instances = yield* Effect.all(Array.from({ length: 4 }, () => anotherInstance), { concurrency: "unbounded" })
       const keys = yield* Effect.all(instances.map((i) => i.signer.publicKeys), { concurrency: "unbounded" })
       const current = keys.map((k) => k.keys.find((x) => x.current)?.key_id)
       assert.strictEqual(new Set(current).size, 1, JSON.stringify(current))
       const sql = yield* SqlClient.SqlClient
-      const rows = yield* sql<{ key_id: string }>`SELECT key_id FROM ledger_deployment_key`
-      assert.deepStrictEqual(rows.map((r) => r.key_id), [current[0]])
+      const rows = yield* sql<{ key_id: string; sealed: boolean; private_key_pem: string }>`SELECT key_id, sealed, private_key_pem FROM ledger_deployment_key`
+      assert.deepStrictEqual(rows.map((r) => [r.key_id, r.sealed]), [[current[0], true]])
+      assert.match(rows[0]!.private_key_pem, /^-----BEGIN ENCRYPTED PRIVATE KEY-----/)
+      const opened = openDeploymentKey(rows[0]!, Option.some(Redacted.make(passphrase)))
+      assert.notTypeOf(opened, "string", String(opened))
     })))
 })
 
 describe("a sealed deployment key", () => {
   const key = generateKeyPairSync("ed25519").privateKey
   const keyId = keyIdOf(createPublicKey(key))
-  const sealedWith = (passphrase: string) => String(key.export({ type: "pkcs8", format: "pem", cipher: "aes-256-cbc", passphrase }))
   const pass = (text: string) => Option.some(Redacted.make(text))
 
   it("opens with its passphrase only; an unsealed or altered row is refused while a passphrase is set", () => {
-    const sealed = { key_id: keyId, private_key_pem: sealedWith("correct horse"), sealed: true }
+    const sealed = { key_id: keyId, private_key_pem: pemOf(key, pass("correct horse")), sealed: true }
     assert.include(sealed.private_key_pem, "ENCRYPTED PRIVATE KEY")
+    assert.notInclude(sealed.private_key_pem, String(key.export({ type: "pkcs8", format: "pem" })).split("\n")[1]!)
     const opened = openDeploymentKey(sealed, pass("correct horse"))
     assert.notTypeOf(opened, "string", String(opened))
     assert.strictEqual(typeof opened !== "string" && keyIdOf(createPublicKey(opened)), keyId)

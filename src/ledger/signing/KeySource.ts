@@ -12,7 +12,8 @@
  *    earlier versions (`<PSX_DATA_DIR>/psx-ledger-signing-key.pem`) offers
  *    that key, so its id (and every checkpoint signed with it) is kept.
  *    With LEDGER_KEY_PASSPHRASE the private half is stored encrypted
- *    (PKCS#8, AES-256-CBC under a PBKDF2 key) and the row is `sealed`;
+ *    (PKCS#8, AES-256-CBC; the passphrase is stretched with scrypt, N = 2^15,
+ *    before PKCS#8's own PBKDF2 of 2,048 rounds) and the row is `sealed`;
  *    without it the row holds the key in the clear and a warning is logged.
  *
  * A sealed row that does not open with the passphrase, a row whose key id is
@@ -22,7 +23,7 @@
  */
 import { Effect, Option, Redacted, Schema } from "effect"
 import { type SqlClient } from "effect/sql"
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto"
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, scryptSync } from "node:crypto"
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import type { AppConfig } from "../../config/AppConfig.ts"
@@ -37,9 +38,17 @@ export const keyIdOf = (publicKey: KeyObject) =>
 const DeploymentRows = Schema.Array(Schema.Struct({ key_id: Schema.String, private_key_pem: Schema.String, sealed: Schema.Boolean }))
 type DeploymentRow = typeof DeploymentRows.Type[number]
 
-const pemOf = (key: KeyObject, passphrase: Option.Option<Redacted.Redacted>) =>
+/**
+ * The passphrase as PKCS#8 encryption takes it: stretched with scrypt first, since PKCS#8's PBKDF2 (2,048 rounds of
+ * HMAC-SHA256) alone makes a guess cheap for someone who copied the row.
+ */
+const stretch = (passphrase: Redacted.Redacted) =>
+  scryptSync(Redacted.value(passphrase), "psx-ledger-deployment-key/1", 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }).toString("base64")
+
+/** The PEM a deployment row holds: sealed (encrypted) with a passphrase, else in the clear. */
+export const pemOf = (key: KeyObject, passphrase: Option.Option<Redacted.Redacted>) =>
   String(Option.isSome(passphrase)
-    ? key.export({ type: "pkcs8", format: "pem", cipher: "aes-256-cbc", passphrase: Redacted.value(passphrase.value) })
+    ? key.export({ type: "pkcs8", format: "pem", cipher: "aes-256-cbc", passphrase: stretch(passphrase.value) })
     : key.export({ type: "pkcs8", format: "pem" }))
 
 /** The private key a deployment row holds, or why it cannot be used. */
@@ -54,7 +63,7 @@ export const openDeploymentKey = (row: DeploymentRow, passphrase: Option.Option<
   let key: KeyObject
   try {
     key = Option.isSome(passphrase)
-      ? createPrivateKey({ key: row.private_key_pem, format: "pem", passphrase: Redacted.value(passphrase.value) })
+      ? createPrivateKey({ key: row.private_key_pem, format: "pem", passphrase: stretch(passphrase.value) })
       : createPrivateKey(row.private_key_pem)
   } catch {
     return "the ledger's deployment key in the store does not open" + (row.sealed ? " with LEDGER_KEY_PASSPHRASE (a wrong passphrase, or the row was replaced)" : "")
