@@ -28,7 +28,7 @@ export interface AppConfigShape {
   readonly ledgerSigningKey: Option.Option<Redacted.Redacted>
   readonly ledgerSigningKeyFile: Option.Option<string>
   /**
-   * Without a configured signing key on PostgreSQL, the deployment key kept in the store is encrypted with this
+   * Without a configured signing key, the deployment key kept in the store is encrypted (sealed) with this
    * passphrase (LEDGER_KEY_PASSPHRASE); absent: it is kept unencrypted there (a warning is logged).
    */
   readonly ledgerKeyPassphrase: Option.Option<Redacted.Redacted>
