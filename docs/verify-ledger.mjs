@@ -3,7 +3,8 @@
 //
 //   node verify-ledger.mjs --public-key trusted-keys.pem export.ndjson
 //
-// The export is what `ledger export` writes: one event per line, then `{"checkpoint": …}` lines. The key file
+// The export is what `ledger export` writes, or the website's Export (the same format, from the items of
+// GET /v1/me/ledger): one event per line, then `{"checkpoint": …}` lines. The key file
 // holds the PEM public key(s) you pinned (as GET /v1/ledger/signing-key published them when you first trusted
 // the service); a checkpoint signed by any other key fails. What is checked:
 //   1. every stream's hash chain recomputes: SHA-256 over the previous hash, a newline and the canonical JSON of
@@ -98,7 +99,10 @@ export const verifyExport = (lines, keys) => {
     const body = { format: c.format, head_hash: c.head_hash, key_id: c.key_id, signed_at: c.signed_at, stream_id: c.stream_id, version: c.version }
     if (canonical(body) !== c.signed) { fail("its fields are not the bytes it signed"); continue }
     const key = keys.get(c.key_id)
-    if (key === undefined) { fail(`signed with key ${c.key_id}, which is not pinned`); continue }
+    if (key === undefined) {
+      fail(`key problem: signed with key ${c.key_id}, which is not pinned (the checkpoint cannot be checked; this says nothing about the events)`)
+      continue
+    }
     if (!verify(null, Buffer.from(c.signed, "utf8"), key, Buffer.from(c.signature, "base64"))) { fail("the signature does not verify"); continue }
     const head = chains.get(c.stream_id)?.heads[c.version]
     if (head === undefined) { fail(`the export holds fewer than ${c.version} events of this stream: events were removed`); continue }

@@ -196,6 +196,8 @@ const verifyDatabase = Effect.gen(function*() {
     yield* Console.log(`FAIL ${f.stream_id}: ${
       f.first_failure
         ? `event ${f.first_failure.event_id} (version ${f.first_failure.version}, position ${f.first_failure.position}): ${f.first_failure.reason}`
+        : f.checkpoint_problem
+        ? `the checkpoint at version ${f.checkpoint_problem.version} (a ${f.checkpoint_problem.kind} problem, not a changed event): ${f.checkpoint_problem.reason}`
         : "the live projection differs from a replay"
     }`)
   }

@@ -131,7 +131,7 @@ layer(App, { timeout: 300_000, excludeTestServices: true })("ledger audit trail"
       assert.match(second.failures.find((f) => f.stream_id === stream)!.first_failure!.reason, /not a valid event of its type/)
     }))
 
-  it.effect("a checkpoint signed by a key that is not pinned fails verification, though the database lists the key", () =>
+  it.effect("a checkpoint signed by a key that is not pinned is a key problem, not a changed event, though the database lists the key", () =>
     Effect.gen(function*() {
       const stream = fresh("audit-unpinned")
       yield* appendN(stream, 2)
@@ -149,13 +149,18 @@ layer(App, { timeout: 300_000, excludeTestServices: true })("ledger audit trail"
                  VALUES (${keyId}, ${attacker.publicKey.export({ type: "spki", format: "pem" }).toString()}, now())`
       yield* sql`INSERT INTO checkpoints (stream_id, version, key_id, signed, signature, signed_at)
                  VALUES (${stream}, ${head.version}, ${keyId}, ${signed}, ${signature}, now())`
+      // A key problem, reported as one: no event is named as changed.
       const v = yield* audit.verifyStream(stream)
       assert.isFalse(v.ok)
-      assert.strictEqual(v.first_failure?.version, 2)
-      assert.match(v.first_failure!.reason, new RegExp(`key ${keyId}, which is not among the pinned trusted public keys`))
-      const published = bodyOf(yield* get("/v1/ledger/signing-key")).keys.map((k) => k.key_id)
-      assert.notInclude(published, keyId, "only pinned keys are published as trusted")
-      assert.include(published, keyIdOf(createPublicKey(signingKey)))
+      assert.isUndefined(v.first_failure, JSON.stringify(v))
+      assert.deepStrictEqual([v.checkpoint_problem?.kind, v.checkpoint_problem?.key_id, v.checkpoint_problem?.version], ["key", keyId, 2])
+      assert.match(v.checkpoint_problem!.reason, new RegExp(`key ${keyId}, which is not among the pinned trusted public keys`))
+      const all = (yield* audit.verifyAll()).failures.filter((f) => f.stream_id === stream)
+      assert.deepStrictEqual(all.map((f) => [f.first_failure, f.checkpoint_problem?.kind]), [[undefined, "key"]])
+      const published = bodyOf(yield* get("/v1/ledger/signing-key"))
+      assert.notInclude(published.keys.map((k) => k.key_id), keyId, "only pinned keys are published as trusted")
+      assert.include(published.keys.map((k) => k.key_id), keyIdOf(createPublicKey(signingKey)))
+      assert.include(published.untrusted_keys.map((k) => k.key_id), keyId, "the key the store records is listed apart, as untrusted")
     }))
 
   it.effect("a repeated GET of the checkpoint adds no row; a moved head issues a new one", () =>

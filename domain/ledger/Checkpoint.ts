@@ -11,6 +11,7 @@
  */
 import { Schema } from "effect"
 import { canonicalJson, chainInput, chainInputV2, GENESIS } from "./Chain.ts"
+import { EventRecord } from "./Schemas.ts"
 
 export const CHECKPOINT_FORMAT = "psx-ledger-checkpoint/1"
 
@@ -35,10 +36,20 @@ export const SigningKey = Schema.Struct({
   key_id: Schema.String.annotate({ description: "First 16 hex digits of SHA-256 over the key's DER (SPKI) encoding" }),
   algorithm: Schema.Literal("Ed25519"),
   public_key_pem: Schema.String,
-  first_used_at: Schema.optionalKey(Schema.String.annotate({ description: "When the service first signed with it (absent: never, here)" })),
+  first_used_at: Schema.optionalKey(Schema.String.annotate({ description: "When the service first took it up to sign (absent: never, here): the start of its validity period" })),
+  last_used_at: Schema.optionalKey(Schema.String.annotate({ description: "When it last signed a checkpoint (absent: it has signed none): the end of its validity period so far" })),
   current: Schema.Boolean
 })
-export const SigningKeys = Schema.Struct({ keys: Schema.Array(SigningKey) })
+export const SigningKeys = Schema.Struct({
+  keys: Schema.Array(SigningKey).annotate({
+    description: "The keys this service trusts: those pinned in its configuration and the one it signs with (`current`). Pin these."
+  }),
+  untrusted_keys: Schema.Array(SigningKey).annotate({
+    description: "Every other key the store records as having signed: neither pinned nor the signing key, so a checkpoint " +
+      "signed with one fails verification as a key problem (an old key not pinned after a rotation, or a key someone " +
+      "with write access to the database added). Listed for auditors; never pin one of these from this list."
+  })
+})
 
 export const checkpointBytes = (body: CheckpointBody) => canonicalJson(body)
 
@@ -60,6 +71,32 @@ export const ExportedEvent = Schema.Struct({
   hash: Schema.String
 })
 export type ExportedEvent = typeof ExportedEvent.Type
+
+/**
+ * An item of the ledger listing (GET /v1/me/ledger): an export line's fields (what `ledger export` writes and the
+ * offline verifier recomputes) beside the listing's own `type` and `payload` (the same object as `event`).
+ */
+export const LedgerItem = Schema.Struct({
+  ...EventRecord.fields,
+  stream_id: Schema.String,
+  event: Schema.Unknown.annotate({ description: "The event as stored (the same object as `payload`): the name `ledger export` and the offline verifier use" }),
+  metadata: Schema.optionalKey(Schema.Unknown.annotate({
+    description: "The metadata the event's hash covers, as stored (the actor's key id, the server's and the client's " +
+      "request ids, the Idempotency-Key). Absent for an event written before the hash covered metadata (chain format 1)"
+  }))
+}).annotate({
+  description: "One ledger event. Its export line, as `ledger export` writes it and docs/verify-ledger.mjs checks it, is the " +
+    "canonical JSON of stream_id, version, event_id, position, recorded_at, effective_date, event, metadata (when present), " +
+    "prev_hash and hash: `hash` is SHA-256 over prev_hash, a newline and the canonical JSON of those fields but position, " +
+    "prev_hash and hash (with the event under the name `payload`)."
+})
+
+export const LedgerListing = Schema.Struct({
+  stream_id: Schema.String,
+  total: Schema.Int,
+  next_cursor: Schema.NullOr(Schema.String),
+  items: Schema.Array(LedgerItem)
+})
 export const ExportLine = Schema.Union([
   Schema.Struct({ checkpoint: SignedCheckpoint }),
   ExportedEvent
@@ -71,6 +108,8 @@ export interface OfflineFailure {
   readonly version: number
   readonly event_id?: string
   readonly reason: string
+  /** A checkpoint's problem (key, signature or chain); absent for an event that does not recompute. */
+  readonly kind?: CheckpointProblem["kind"]
 }
 
 export interface OfflineReport {
@@ -87,29 +126,50 @@ export const exportedHashInput = (prev: string, e: ExportedEvent) =>
     : chainInput(prev, { ...e, payload: e.event })
 
 /**
+ * What is wrong with a checkpoint: its key is not trusted (`key`), its bytes or signature do not hold (`signature`:
+ * the checkpoint itself was forged or altered), or the events do not reach its head (`chain`: the events changed).
+ */
+export interface CheckpointProblem {
+  readonly kind: "key" | "signature" | "chain"
+  readonly reason: string
+}
+
+/**
  * Why a signed checkpoint does not hold, or undefined when it does: its fields
  * are the bytes it signed, it is signed by a trusted (pinned) key, the
  * signature verifies, and the chain recomputes to its head hash at its
  * version (`headAt(version)`: the recomputed or stored hash there, undefined
  * when the stream is shorter).
  */
-export const checkCheckpoint = (
+export const checkpointProblem = (
   c: SignedCheckpoint,
   headAt: (version: number) => string | undefined,
   verifySignature: (keyId: string, bytes: string, signatureBase64: string) => boolean | "unknown key"
-): string | undefined => {
+): CheckpointProblem | undefined => {
   const body = { format: c.format, stream_id: c.stream_id, version: c.version, head_hash: c.head_hash, signed_at: c.signed_at, key_id: c.key_id }
-  if (checkpointBytes(body) !== c.signed) return "the checkpoint's fields are not the bytes it signed"
+  if (checkpointBytes(body) !== c.signed) return { kind: "signature", reason: "the checkpoint's fields are not the bytes it signed" }
   const ok = verifySignature(c.key_id, c.signed, c.signature)
-  if (ok === "unknown key") return `signed with key ${c.key_id}, which is not among the pinned trusted public keys`
-  if (!ok) return "the signature does not verify: a forged or altered checkpoint"
+  if (ok === "unknown key") {
+    return {
+      kind: "key",
+      reason: `signed with key ${c.key_id}, which is not among the pinned trusted public keys: the checkpoint cannot be checked (this says nothing about the events)`
+    }
+  }
+  if (!ok) return { kind: "signature", reason: "the signature does not verify: a forged or altered checkpoint" }
   const head = c.version === 0 ? GENESIS : headAt(c.version)
-  if (head === undefined) return `the ledger holds fewer than ${c.version} events of this stream: events were removed`
+  if (head === undefined) return { kind: "chain", reason: `the ledger holds fewer than ${c.version} events of this stream: events were removed` }
   if (head !== c.head_hash) {
-    return `the events up to version ${c.version} recompute to another head than the signed checkpoint: history was rewritten at or before this version`
+    return {
+      kind: "chain",
+      reason: `the events up to version ${c.version} recompute to another head than the signed checkpoint: history was rewritten at or before this version`
+    }
   }
   return undefined
 }
+
+/** Why a signed checkpoint does not hold (the reason of `checkpointProblem`), or undefined when it does. */
+export const checkCheckpoint = (...args: Parameters<typeof checkpointProblem>): string | undefined =>
+  checkpointProblem(...args)?.reason
 
 /**
  * Verifies an export: every stream's chain recomputes (`hash` of each line is
@@ -152,8 +212,11 @@ export const verifyExport = (
     recomputed.set(stream, heads)
   }
   for (const c of [...checkpoints].sort((a, b) => a.stream_id.localeCompare(b.stream_id) || a.version - b.version)) {
-    const reason = checkCheckpoint(c, (v) => recomputed.get(c.stream_id)?.[v - 1], verifySignature)
-    if (reason !== undefined) failures.push({ stream_id: c.stream_id, version: c.version, reason })
+    const problem = checkpointProblem(c, (v) => recomputed.get(c.stream_id)?.[v - 1], verifySignature)
+    if (problem !== undefined) {
+      const reason = problem.kind === "key" ? `key problem: ${problem.reason}` : problem.reason
+      failures.push({ stream_id: c.stream_id, version: c.version, reason, kind: problem.kind })
+    }
   }
   // One failure per stream and kind is enough to act on: keep the earliest version of each stream first.
   failures.sort((a, b) => a.stream_id.localeCompare(b.stream_id) || a.version - b.version)

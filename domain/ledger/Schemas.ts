@@ -220,13 +220,6 @@ export const Analysis = Schema.Struct({
   sources: Schema.Array(Source)
 })
 
-export const LedgerPage = Schema.Struct({
-  stream_id: Schema.String,
-  total: Schema.Int,
-  next_cursor: Schema.NullOr(Schema.String),
-  items: Schema.Array(EventRecord)
-})
-
 export const VerifyResult = Schema.Struct({
   stream_id: Schema.String,
   ok: Schema.Boolean,
@@ -237,6 +230,18 @@ export const VerifyResult = Schema.Struct({
     version: Schema.Int,
     position: Schema.Int,
     reason: Schema.String
+  })),
+  checkpoint_problem: opt(Schema.Struct({
+    kind: Schema.Literals(["key", "signature"]).annotate({
+      description: "key: signed with a key this service does not trust (not pinned, not its signing key), so the checkpoint " +
+        "cannot be checked; signature: the checkpoint's bytes or signature do not hold (the checkpoint was forged or altered)"
+    }),
+    key_id: Schema.String,
+    version: Schema.Int,
+    reason: Schema.String
+  }).annotate({
+    description: "The first signed checkpoint that cannot vouch for the events, when one cannot: a problem of the checkpoint " +
+      "or its key, not of an event (`first_failure` names a changed event). `ok` is false while one stands."
   })),
   projection_matches: Schema.Boolean
 })

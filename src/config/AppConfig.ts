@@ -27,6 +27,11 @@ export interface AppConfigShape {
   /** The ledger's Ed25519 checkpoint-signing private key (PEM), from LEDGER_SIGNING_KEY or the file LEDGER_SIGNING_KEY_FILE. */
   readonly ledgerSigningKey: Option.Option<Redacted.Redacted>
   readonly ledgerSigningKeyFile: Option.Option<string>
+  /**
+   * Without a configured signing key, the deployment key kept in the store is encrypted (sealed) with this
+   * passphrase (LEDGER_KEY_PASSPHRASE); absent: it is kept unencrypted there (a warning is logged).
+   */
+  readonly ledgerKeyPassphrase: Option.Option<Redacted.Redacted>
   /** MCP sessions: ended after this many idle minutes; at most `cap` kept (least recently used ended first). */
   readonly mcpSessions: { readonly idleMinutes: number; readonly cap: number }
   /**
@@ -66,6 +71,9 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   ),
   ledgerSigningKeyFile: Config.option(Config.String("LEDGER_SIGNING_KEY_FILE")).pipe(
     Config.map(Option.filter((path) => path.trim() !== ""))
+  ),
+  ledgerKeyPassphrase: Config.option(Config.Redacted("LEDGER_KEY_PASSPHRASE")).pipe(
+    Config.map(Option.filter((secret) => Redacted.value(secret) !== ""))
   ),
   mcpSessions: Config.all({
     idleMinutes: positive("PSX_MCP_SESSION_IDLE_MINUTES", 30),

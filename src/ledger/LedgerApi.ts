@@ -12,7 +12,7 @@ import {
   SourceUnavailable,
   Unauthorized
 } from "../../domain/Errors.ts"
-import { SignedCheckpoint, SigningKeys } from "../../domain/ledger/Checkpoint.ts"
+import { LedgerListing, SignedCheckpoint, SigningKeys } from "../../domain/ledger/Checkpoint.ts"
 import * as L from "../../domain/ledger/Schemas.ts"
 import { Cursor, limitParam } from "../../domain/Params.ts"
 import { PortfolioAuth } from "./accounts/BearerAuth.ts"
@@ -49,8 +49,11 @@ export class AccountApi extends HttpApiGroup.make("account")
     ,
     HttpApiEndpoint.get("signingKey", "/v1/ledger/signing-key", { success: SigningKeys, error: SourceUnavailable })
       .annotateMerge(describe("Get the ledger's public signing keys",
-        "Public. Every Ed25519 public key the ledger has signed checkpoints with (PEM, SPKI), by key id; the current one is " +
-          "marked. Old keys stay listed after a rotation, so earlier checkpoints stay verifiable."
+        "Public. The Ed25519 public keys (PEM, SPKI) this service trusts, by key id, each with the period it signed in " +
+          "(first_used_at to last_used_at); the one it signs with is marked `current`. There is one signing key per " +
+          "deployment (the same in every instance and after a restart); a key pinned in the service's configuration " +
+          "(an old key after a rotation) stays listed, so earlier checkpoints stay verifiable. `untrusted_keys` lists every " +
+          "other key the store records as having signed: checkpoints under those fail verification as a key problem."
       ))
   )
   .annotateMerge(OpenApi.annotations({
@@ -111,13 +114,20 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
     )),
     HttpApiEndpoint.get("ledger", "/v1/me/ledger", {
       query: { limit: limitParam(LEDGER_MAX_LIMIT, LEDGER_DEFAULT_LIMIT), cursor: Cursor },
-      success: L.LedgerPage,
+      success: LedgerListing,
       error: [...auth, SourceUnavailable]
-    }).annotateMerge(describe("Page the ledger events", "Grant portfolio:read. This portfolio's events in order, with positions and hashes.")),
+    }).annotateMerge(describe("Page the ledger events",
+      "Grant portfolio:read. This portfolio's events, newest first, with positions and hashes. Each item carries what " +
+        "`ledger export` writes for the event (stream_id, event, metadata, the hashes), so a client can recompute the chain: " +
+        "the items' export lines, oldest first, with the checkpoint of GET /v1/me/ledger/checkpoint as a last line " +
+        "{\"checkpoint\": …}, verify offline with docs/verify-ledger.mjs and the public key of GET /v1/ledger/signing-key."
+    )),
     HttpApiEndpoint.get("verify", "/v1/me/ledger/verify", { success: L.VerifyResult, error: [...auth, SourceUnavailable] })
       .annotateMerge(describe("Verify the ledger's hash chain",
-        "Grant portfolio:read. Recomputes the hash chain and replays the events into a fresh projection: ok, or the first " +
-          "event that does not verify."
+        "Grant portfolio:read. Recomputes the hash chain, replays the events into a fresh projection and checks the signed " +
+          "checkpoints: ok, or the first event that does not verify (`first_failure`), or the first checkpoint that cannot " +
+          "vouch for the events because of its key or its signature (`checkpoint_problem`: a key problem is never reported " +
+          "as a changed event)."
       )),
     HttpApiEndpoint.get("checkpoint", "/v1/me/ledger/checkpoint", {
       success: SignedCheckpoint,

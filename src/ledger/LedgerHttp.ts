@@ -33,7 +33,7 @@ export const AccountHttp = HttpApiBuilder.group(Api, "account", (handlers) =>
     return handlers
       .handle("session", () => keys.createSession)
       .handle("donate", ({ payload }) => Effect.flatMap(ServerRequestId, (id) => donations.create(payload, id)))
-      .handle("signingKey", () => Effect.map(signer.publicKeys, (keys) => ({ keys })).pipe(storeUnavailable))
+      .handle("signingKey", () => signer.publicKeys.pipe(storeUnavailable))
   }))
 
 export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =>
@@ -60,7 +60,7 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
           })))
       .handle("ledger", ({ query }) =>
         withGrant("portfolio:read", (p) =>
-          Effect.map(portfolio.history(p, query.limit ?? LEDGER_DEFAULT_LIMIT, query.cursor), (h) => ({
+          Effect.map(portfolio.ledger(p, query.limit ?? LEDGER_DEFAULT_LIMIT, query.cursor), (h) => ({
             stream_id: streamOf(p.userId),
             total: h.total,
             next_cursor: h.next_cursor,

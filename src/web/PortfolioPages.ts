@@ -109,8 +109,10 @@ before it. Events are never changed; a mistake is corrected by a reversal event.
 </section>
 <section aria-labelledby="h-export">
   <h2 id="h-export">Export</h2>
-  <p>Your whole ledger as NDJSON: one event a line, oldest first, with its hashes, and a last line holding a fresh
-  signed checkpoint of the chain's head, so the file can be checked away from this service.</p>
+  <p>Your whole ledger as NDJSON, in the format <code>ledger export</code> writes: one event a line, oldest first,
+  with its metadata and hashes, and a last line holding a fresh signed checkpoint of the chain's head. Check the file
+  away from this service with <code>node verify-ledger.mjs --public-key key.pem file.ndjson</code> (docs/verify-ledger.mjs,
+  Node's standard library only), where key.pem holds the public key above.</p>
   <button type="button" id="export">Export the ledger (NDJSON)</button>
   <p id="export-status" role="status" aria-live="polite"></p>
 </section>

@@ -353,12 +353,12 @@ const portfolioPictures = (base: string) =>
     assert.strictEqual(await reverse(page, `Dividend HBL of ${trades.sell.date}`, "paid to another account"), 201)
     await page.locator("#income-empty").waitFor()
 
-    // The ledger exports as NDJSON: every event, then the signed checkpoint.
+    // The ledger exports as NDJSON in the `ledger export` format: every event, then the signed checkpoint.
     await page.goto(`${base}/ledger`)
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export the ledger (NDJSON)" }).click()])
     const text = await new Response((await download.createReadStream()) as unknown as ReadableStream).text()
     const lines = text.trim().split("\n").map((l) => JSON.parse(l))
-    assert.deepStrictEqual(lines.slice(0, -1).map((e) => e.type), ["TradeRecorded", "TradeRecorded", "DividendRecorded", "BonusRecorded", "TransactionReversed", "TransactionReversed"])
+    assert.deepStrictEqual(lines.slice(0, -1).map((e) => e.event.type), ["TradeRecorded", "TradeRecorded", "DividendRecorded", "BonusRecorded", "TransactionReversed", "TransactionReversed"])
     assert.strictEqual(lines.at(-1).checkpoint.version, 6)
     assert.strictEqual(lines.at(-1).checkpoint.head_hash, lines.at(-2).hash)
 

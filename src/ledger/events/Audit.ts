@@ -87,9 +87,11 @@ const makeVerifyStream = (
     const projection_matches = !streamId.startsWith("portfolio-") || (positions !== undefined && samePositions(positions, live))
     const checkpoints = yield* signer.checkpointsOf(streamId, keep?.checkpointId ?? "0")
     const check = yield* signer.verifier
-    const cpFailure = checkpointFailures(checkpoints, yield* store.hashesAt(streamId, checkpoints.map((c) => c.version)), check)[0]?.failure
-    const first_failure = failure ?? cpFailure
-    const ok = first_failure === undefined && projection_matches
+    const cps = checkpointFailures(checkpoints, yield* store.hashesAt(streamId, checkpoints.map((c) => c.version)), check)
+    const first_failure = failure ?? cps.find((c) => c.failure)?.failure
+    // An untrusted key or a bad signature is the checkpoint's problem, never reported as a changed event.
+    const checkpoint_problem = cps.find((c) => c.issue)?.issue
+    const ok = first_failure === undefined && checkpoint_problem === undefined && projection_matches
     verified.delete(streamId)
     if (ok && positions !== undefined) {
       if (verified.size >= MAX_VERIFIED) verified.delete(verified.keys().next().value!)
@@ -102,6 +104,7 @@ const makeVerifyStream = (
       events: rows.length,
       ...(at.version > 0 ? { head_hash: at.hash } : {}),
       ...(first_failure ? { first_failure } : {}),
+      ...(checkpoint_problem ? { checkpoint_problem } : {}),
       projection_matches
     }
   })

@@ -46,7 +46,7 @@ export const streamReads = (sql: SqlClient.SqlClient, cache: StreamCache<StoredE
       [streamId, beforeVersion ?? 2_147_483_647]
     )
     const total = beforeVersion === undefined ? (rows[0]?.version ?? 0) : (yield* head(streamId)).version
-    return { events: yield* decodeStored(rows), total }
+    return { events: yield* decodeStored(rows), rows, total }
   })
 
   const readEvent = Effect.fn("EventStore.readEvent")(function*(streamId: string, eventId: string, version?: number | null) {

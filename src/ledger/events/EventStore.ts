@@ -104,6 +104,8 @@ export interface AppendOptions {
 /** One page of a stream, newest first. */
 export interface StreamPage {
   readonly events: ReadonlyArray<StoredEvent>
+  /** The same events as stored (with their metadata), for the ledger listing's export lines. */
+  readonly rows: ReadonlyArray<EventRow>
   /** The stream's length (its head version). */
   readonly total: number
 }

@@ -4,7 +4,7 @@
  * positions after in-order entries on top of a verified prefix, and which
  * signed checkpoints do not hold against the stored chain.
  */
-import { checkCheckpoint, type SignedCheckpoint } from "../../../domain/ledger/Checkpoint.ts"
+import { checkpointProblem, type SignedCheckpoint } from "../../../domain/ledger/Checkpoint.ts"
 import { type Entry, evolve, type Position, replay } from "../../../domain/ledger/Decider.ts"
 import { checkAndReplay } from "../../../domain/ledger/ReplayCheck.ts"
 import type { SignatureCheck } from "../signing/Signing.ts"
@@ -48,17 +48,30 @@ const decidedReplay = (entries: ReadonlyArray<Entry>, positionAt: (version: numb
 export const replayStream = (streamId: string, entries: ReadonlyArray<Entry>, positionAt: (version: number) => number): Replayed =>
   streamId.startsWith("portfolio-") ? decidedReplay(entries, positionAt) : { positions: replayed(entries) }
 
-/** A checkpoint that does not hold, as a verify failure at the event of its version. */
+/** A checkpoint whose key is not trusted or whose signature does not hold: a problem of the checkpoint, not of an event. */
+export interface CheckpointIssue {
+  readonly kind: "key" | "signature"
+  readonly key_id: string
+  readonly version: number
+  readonly reason: string
+}
+
+/**
+ * Checkpoints that do not hold: one whose events do not reach its head as a verify failure at the event of its
+ * version; one with an untrusted key or a bad signature as a checkpoint issue (it says nothing about the events).
+ */
 export const checkpointFailures = (
   checkpoints: ReadonlyArray<SignedCheckpoint>,
   hashes: ReadonlyMap<string, { readonly hash: string; readonly event_id: string; readonly position: number }>,
   check: SignatureCheck
 ) =>
-  checkpoints.flatMap((c): Array<{ readonly stream_id: string; readonly failure: Failure }> => {
+  checkpoints.flatMap((c): Array<{ readonly stream_id: string; readonly failure?: Failure; readonly issue?: CheckpointIssue }> => {
     const at = (v: number) => hashes.get(`${c.stream_id}/${v}`)
-    const reason = checkCheckpoint(c, (v) => at(v)?.hash, check)
-    if (reason === undefined) return []
+    const problem = checkpointProblem(c, (v) => at(v)?.hash, check)
+    if (problem === undefined) return []
+    if (problem.kind !== "chain") {
+      return [{ stream_id: c.stream_id, issue: { kind: problem.kind, key_id: c.key_id, version: c.version, reason: `checkpoint: ${problem.reason}` } }]
+    }
     const e = at(c.version)
-    return [{ stream_id: c.stream_id, failure: { event_id: e?.event_id ?? "", version: c.version, position: e?.position ?? 0, reason: `checkpoint: ${reason}` } }]
+    return [{ stream_id: c.stream_id, failure: { event_id: e?.event_id ?? "", version: c.version, position: e?.position ?? 0, reason: `checkpoint: ${problem.reason}` } }]
   })
-

@@ -137,20 +137,22 @@ export const toStored = (r: EventRow): StoredRowEvent => {
   }
 }
 
-/** An export line (NDJSON) of a row: the fields the chain covers, the payload and metadata as stored, in canonical JSON. */
-export const exportLine = (r: EventRow) =>
-  canonicalJson({
-    stream_id: r.stream_id,
-    version: r.version,
-    event_id: r.event_id,
-    position: Number(r.position),
-    recorded_at: r.recorded_at,
-    effective_date: r.effective_date,
-    event: JSON.parse(r.payload_json ?? r.payload_v1 ?? "null"),
-    metadata: r.payload_json !== null ? JSON.parse(r.metadata_json ?? "null") : undefined,
-    prev_hash: r.prev_hash,
-    hash: r.hash
-  })
+/** An export record of a row: the fields the chain covers, the payload and metadata as stored (no metadata: format 1). */
+export const exportRecord = (r: EventRow) => ({
+  stream_id: r.stream_id,
+  version: r.version,
+  event_id: r.event_id,
+  position: Number(r.position),
+  recorded_at: r.recorded_at,
+  effective_date: r.effective_date,
+  event: JSON.parse(r.payload_json ?? r.payload_v1 ?? "null"),
+  metadata: r.payload_json !== null ? JSON.parse(r.metadata_json ?? "null") : undefined,
+  prev_hash: r.prev_hash,
+  hash: r.hash
+})
+
+/** An export line (NDJSON) of a row: its export record in canonical JSON. */
+export const exportLine = (r: EventRow) => canonicalJson(exportRecord(r))
 
 /** Stored events from rows selected with `COLUMNS`; a row that does not read is a defect of the store. */
 export const decodeStored = (rows: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<StoredRowEvent>> =>

@@ -118,7 +118,16 @@ export const makeVerifyAll = (sql: SqlClient.SqlClient, rows: AuditRows, signer:
     }
     if (t.current) finish(t, t.current)
     const cps = yield* allCheckpointFailures
-    for (const f of cps.failures) t.failures.push({ stream_id: f.stream_id, ok: false, events: f.failure.version, first_failure: f.failure, projection_matches: true })
+    for (const f of cps.failures) {
+      t.failures.push({
+        stream_id: f.stream_id,
+        ok: false,
+        events: f.failure?.version ?? f.issue?.version ?? 0,
+        ...(f.failure ? { first_failure: f.failure } : {}),
+        ...(f.issue ? { checkpoint_problem: f.issue } : {}),
+        projection_matches: true
+      })
+    }
     if (onProgress) yield* onProgress(t.done, totalStreams)
     return { streams: t.done, events: t.events, checkpoints: cps.count, failures: t.failures, seconds: ((yield* Clock.currentTimeMillis) - started) / 1000 }
   })

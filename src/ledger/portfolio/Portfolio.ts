@@ -27,12 +27,14 @@ import type { Command, Context as DeciderContext } from "../../../domain/ledger/
 import { effectiveGrants } from "../../../domain/ledger/Grants.ts"
 import type { Position } from "../../../domain/ledger/Replay.ts"
 import type { StoredEvent } from "../../../domain/ledger/Events.ts"
+import type { LedgerItem } from "../../../domain/ledger/Checkpoint.ts"
 import type { EventRecord, Holding, RecordResult } from "../../../domain/ledger/Schemas.ts"
 import { Cursors } from "../../paging/Cursors.ts"
 import { Filings } from "../../market/filings/Filings.ts"
 import { Quotes } from "../../market/quotes/Quotes.ts"
 import { storeUnavailable } from "../../db/Rows.ts"
 import { ConcurrencyConflict, EventStore, sha256 } from "../events/EventStore.ts"
+import { exportRecord } from "../events/StoredRows.ts"
 import type { Principal } from "../accounts/Keys.ts"
 import { MarketFacts } from "./MarketFacts.ts"
 import { LedgerWriter } from "./Writer.ts"
@@ -219,25 +221,39 @@ const readsOf = (cursors: typeof Cursors.Service, store: typeof EventStore.Servi
     return yield* Effect.forEach(positions, value)
   })
 
-  /** A page of the stream, newest first, read from the store (never the whole stream). */
-  const history = (principal: Principal, limit: number, cursor: string | undefined) =>
+  /** A page of the stream, newest first, read from the store (never the whole stream): its events and their rows. */
+  const pageOf = (principal: Principal, limit: number, cursor: string | undefined) =>
     Effect.gen(function*() {
       const streamId = streamOf(principal.userId)
       const scope = `history:${streamId}`
       const before = yield* cursors.decode(scope, cursor)
       const page = yield* store.readPage(streamId, before === undefined ? undefined : Number(before[0]), limit + 1).pipe(storeUnavailable)
-      const items = page.events.slice(0, limit)
+      const events = page.events.slice(0, limit)
       return {
         total: page.total,
-        next_cursor: page.events.length > limit ? yield* cursors.encode(scope, [items[items.length - 1]!.version]) : null,
-        items: items.map(toEventRecord)
+        next_cursor: page.events.length > limit ? yield* cursors.encode(scope, [events[events.length - 1]!.version]) : null,
+        events,
+        rows: page.rows.slice(0, limit)
       }
     })
+
+  const history = (principal: Principal, limit: number, cursor: string | undefined) =>
+    Effect.map(pageOf(principal, limit, cursor), ({ events, rows: _, ...page }) => ({ ...page, items: events.map(toEventRecord) }))
+
+  /** The ledger listing's page: each event as its export line's fields, with the listing's `type` and `payload`. */
+  const ledger = (principal: Principal, limit: number, cursor: string | undefined) =>
+    Effect.map(pageOf(principal, limit, cursor), ({ events, rows, ...page }) => ({
+      ...page,
+      items: rows.map((row, i): typeof LedgerItem.Type => {
+        const { metadata, ...line } = exportRecord(row)
+        return { ...toEventRecord(events[i]!), ...line, ...(metadata === undefined ? {} : { metadata }) }
+      })
+    }))
 
   /** Every event of the stream (for views that sum over all of it): the stream cache's prefix plus what is new. */
   const events = (principal: Principal) => store.readStream(streamOf(principal.userId)).pipe(storeUnavailable)
 
-  return { holdings, history, events }
+  return { holdings, history, ledger, events }
 }
 
 export class Portfolio extends Context.Service<Portfolio, {
@@ -247,6 +263,12 @@ export class Portfolio extends Context.Service<Portfolio, {
     readonly total: number
     readonly next_cursor: string | null
     readonly items: ReadonlyArray<typeof EventRecord.Type>
+  }, InvalidRequest | SourceUnavailable>
+  /** The ledger listing's page (GET /v1/me/ledger): what `ledger export` writes for each event, newest first. */
+  readonly ledger: (principal: Principal, limit: number, cursor: string | undefined) => Effect.Effect<{
+    readonly total: number
+    readonly next_cursor: string | null
+    readonly items: ReadonlyArray<typeof LedgerItem.Type>
   }, InvalidRequest | SourceUnavailable>
   readonly events: (principal: Principal) => Effect.Effect<ReadonlyArray<StoredEvent>, SourceUnavailable>
 }>()("psx/ledger/Portfolio") {

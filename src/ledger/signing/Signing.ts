@@ -2,41 +2,36 @@
  * The ledger's checkpoint signer: Ed25519 over a stream head's canonical
  * bytes (domain/ledger/Checkpoint.ts), with `node:crypto`.
  *
- * The private key comes from configuration (LEDGER_SIGNING_KEY, a PEM, or
- * the file LEDGER_SIGNING_KEY_FILE). Without one, the embedded store
- * generates a key on first use and keeps it in its data directory
- * (`<PSX_DATA_DIR>/psx-ledger-signing-key.pem`, mode 0600); against a
- * PostgreSQL server without a configured key, each process signs with a key
- * of its own (logged). The private key is never written to the database.
+ * The private key is one per deployment (KeySource.ts): the configured one
+ * (LEDGER_SIGNING_KEY(_FILE)), else the deployment key kept in the store,
+ * made once, so every process, every restart and the CLI sign and verify with
+ * the same key.
  *
  * Trust is pinned in configuration, not read from the database (which the
  * threat model lets an attacker write): the trusted public keys are those in
  * LEDGER_TRUSTED_KEYS (PEM text) or the file LEDGER_TRUSTED_KEYS_FILE (the
- * same file the offline verifier takes), plus the configured signing key's
- * own. A checkpoint signed by any other key fails verification. To rotate,
- * pin the old public key beside the new private key. `signing_keys` only
- * records when each key was first used. A key's id is the first 16 hex digits
- * of SHA-256 over its DER (SPKI) public key.
+ * same file the offline verifier takes), plus the signing key's own. A
+ * checkpoint signed by any other key fails verification as a key problem. To
+ * rotate, pin the old public key beside the new private key. `signing_keys`
+ * records when each key first and last signed; the keys it records that are
+ * not trusted are published apart. A key's id is the first 16 hex digits of
+ * SHA-256 over its DER (SPKI) public key.
  *
  * A checkpoint is issued only when the stream's head has moved since the
  * latest one this key signed; asking again returns that one (no new row).
  */
 import { Clock, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign, verify } from "node:crypto"
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { createPublicKey, type KeyObject, sign, verify } from "node:crypto"
+import { readFileSync } from "node:fs"
 import { DataNotFound } from "../../../domain/Errors.ts"
-import { CHECKPOINT_FORMAT, CheckpointBody, checkCheckpoint, checkpointBytes, type SignedCheckpoint, type SigningKey } from "../../../domain/ledger/Checkpoint.ts"
+import { CHECKPOINT_FORMAT, CheckpointBody, checkCheckpoint, checkpointBytes, type SignedCheckpoint, type SigningKeys } from "../../../domain/ledger/Checkpoint.ts"
 import { AppConfig } from "../../config/AppConfig.ts"
 import { Database } from "../../db/Database.ts"
 import { iso } from "../../db/Rows.ts"
+import { keyIdOf, loadPrivateKey } from "./KeySource.ts"
 
-export const KEY_FILE = "psx-ledger-signing-key.pem"
-
-/** The key id of a public key: 16 hex digits of SHA-256 over its SPKI DER. */
-export const keyIdOf = (publicKey: KeyObject) =>
-  createHash("sha256").update(publicKey.export({ type: "spki", format: "der" })).digest("hex").slice(0, 16)
+export { KEY_FILE, keyIdOf } from "./KeySource.ts"
 
 /** Every public key in a PEM text (one or more `BEGIN PUBLIC KEY` blocks), by key id. */
 export const publicKeysFromPem = (pem: string): ReadonlyMap<string, KeyObject> =>
@@ -54,7 +49,12 @@ export const verifyWith = (keys: ReadonlyMap<string, KeyObject>) => (keyId: stri
   return verify(null, Buffer.from(bytes, "utf8"), key, Buffer.from(signature, "base64"))
 }
 
-const KeyRows = Schema.Array(Schema.Struct({ key_id: Schema.String, first_used_at: Schema.String }))
+const KeyRows = Schema.Array(Schema.Struct({
+  key_id: Schema.String,
+  public_key_pem: Schema.String,
+  first_used_at: Schema.String,
+  last_used_at: Schema.NullOr(Schema.String)
+}))
 const HeadRows = Schema.Array(Schema.Struct({ version: Schema.Int, hash: Schema.String }))
 const CheckpointRows = Schema.Array(Schema.Struct({
   id: Schema.String,
@@ -95,34 +95,16 @@ interface SigningKey {
   readonly keyId: string
 }
 
-/** The configured private key, else (embedded) the one kept in the data directory, else a key of this process. */
-const loadPrivateKey = (config: Config, embedded: boolean) =>
-  Effect.gen(function*() {
-    if (Option.isSome(config.ledgerSigningKey)) return createPrivateKey(Redacted.value(config.ledgerSigningKey.value))
-    if (Option.isSome(config.ledgerSigningKeyFile)) return createPrivateKey(readFileSync(config.ledgerSigningKeyFile.value, "utf8"))
-    const generate = () => generateKeyPairSync("ed25519").privateKey
-    if (!embedded) {
-      yield* Effect.logWarning({ msg: "no LEDGER_SIGNING_KEY(_FILE) configured: checkpoints are signed with a key of this process" })
-      return generate()
-    }
-    const path = join(config.dataDir, KEY_FILE)
-    if (existsSync(path)) return createPrivateKey(readFileSync(path, "utf8"))
-    const key = generate()
-    mkdirSync(config.dataDir, { recursive: true })
-    writeFileSync(path, key.export({ type: "pkcs8", format: "pem" }), { mode: 0o600, flag: "wx" })
-    return key
-  })
-
 /** The signing key, made or read once and recorded in signing_keys. */
 const signingKeyOnce = (sql: SqlClient.SqlClient, config: Config, embedded: boolean) =>
   Effect.cached(Effect.gen(function*() {
-    const privateKey = yield* Effect.try(() => loadPrivateKey(config, embedded)).pipe(Effect.flatten, Effect.orDie)
+    const now = new Date(yield* Clock.currentTimeMillis).toISOString()
+    const privateKey = yield* loadPrivateKey(sql, config, embedded, now).pipe(Effect.orDie)
     if (privateKey.asymmetricKeyType !== "ed25519") {
       return yield* Effect.die(new Error("the ledger signing key must be an Ed25519 private key (PEM, PKCS#8)"))
     }
     const publicKey = createPublicKey(privateKey)
     const keyId = keyIdOf(publicKey)
-    const now = new Date(yield* Clock.currentTimeMillis).toISOString()
     yield* sql`INSERT INTO signing_keys (key_id, public_key_pem, first_used_at)
                VALUES (${keyId}, ${String(publicKey.export({ type: "spki", format: "pem" }))}, ${now}::timestamptz)
                ON CONFLICT (key_id) DO NOTHING`
@@ -179,7 +161,11 @@ const makeCheckpoint = (sql: SqlClient.SqlClient, current: Effect.Effect<Signing
     } as const
     const signed = checkpointBytes(body)
     const signature = sign(null, Buffer.from(signed, "utf8"), key.privateKey).toString("base64")
-    yield* sql`INSERT INTO checkpoints (stream_id, version, key_id, signed, signature, signed_at)
+    // The key's last use moves with the checkpoint, in the same statement.
+    yield* sql`WITH used AS (
+                 UPDATE signing_keys SET last_used_at = greatest(last_used_at, ${body.signed_at}::timestamptz) WHERE key_id = ${key.keyId}
+               )
+               INSERT INTO checkpoints (stream_id, version, key_id, signed, signature, signed_at)
                VALUES (${streamId}, ${head.version}, ${key.keyId}, ${signed}, ${signature}, ${body.signed_at}::timestamptz)`
     return { ...body, signed, signature }
   })
@@ -187,25 +173,43 @@ const makeCheckpoint = (sql: SqlClient.SqlClient, current: Effect.Effect<Signing
   return checkpoint
 }
 
-/** The keys a verifier trusts, with when each was first used here. */
+/** A key's validity period as the store records it: when it was first taken up and when it last signed. */
+const periodOf = (row: typeof KeyRows.Type[number] | undefined) => ({
+  ...(row ? { first_used_at: row.first_used_at } : {}),
+  ...(row?.last_used_at ? { last_used_at: row.last_used_at } : {})
+})
+const byFirstUse = (a: { readonly first_used_at?: string; readonly key_id: string }, b: typeof a) =>
+  (a.first_used_at ?? "~").localeCompare(b.first_used_at ?? "~") || a.key_id.localeCompare(b.key_id)
+
+/**
+ * The keys a verifier trusts (pinned, and the signing key), each with its validity period; and apart, every other
+ * key the store records as having signed (their checkpoints fail verification as a key problem).
+ */
 const makePublicKeys = (sql: SqlClient.SqlClient, current: Effect.Effect<SigningKey, SqlError.SqlError>, trusted: Effect.Effect<ReadonlyMap<string, KeyObject>, SqlError.SqlError>) =>
   Effect.fn("LedgerSigner.publicKeys")(function*() {
     const key = yield* current
     const keys = yield* trusted
     const rows = yield* Effect.flatMap(
-      sql.unsafe(`SELECT key_id, ${iso("first_used_at")} AS first_used_at FROM signing_keys`),
+      sql.unsafe(`SELECT key_id, public_key_pem, ${iso("first_used_at")} AS first_used_at, ${iso("last_used_at")} AS last_used_at FROM signing_keys`),
       Schema.decodeUnknownEffect(KeyRows)
     ).pipe(Effect.orDie)
-    const firstUsed = new Map(rows.map((r) => [r.key_id, r.first_used_at]))
-    return [...keys].map(([keyId, publicKey]) => ({
+    const recorded = new Map(rows.map((r) => [r.key_id, r]))
+    const trustedKeys = [...keys].map(([keyId, publicKey]) => ({
       key_id: keyId,
       algorithm: "Ed25519" as const,
       public_key_pem: String(publicKey.export({ type: "spki", format: "pem" })),
-      ...(firstUsed.has(keyId) ? { first_used_at: firstUsed.get(keyId)! } : {}),
+      ...periodOf(recorded.get(keyId)),
       current: keyId === key.keyId
-    })).sort((a, b) => (a.first_used_at ?? "~").localeCompare(b.first_used_at ?? "~") || a.key_id.localeCompare(b.key_id))
+    }))
+    const untrusted = rows.filter((r) => !keys.has(r.key_id)).map((r) => ({
+      key_id: r.key_id,
+      algorithm: "Ed25519" as const,
+      public_key_pem: r.public_key_pem,
+      ...periodOf(r),
+      current: false
+    }))
+    return { keys: trustedKeys.sort(byFirstUse), untrusted_keys: untrusted.sort(byFirstUse) }
   })()
-
 
 /** Stored checkpoints: all of them, or a stream's after a given id. */
 const checkpointReads = (sql: SqlClient.SqlClient) => {
@@ -230,8 +234,8 @@ const checkpointReads = (sql: SqlClient.SqlClient) => {
 export class LedgerSigner extends Context.Service<LedgerSigner, {
   /** The stream's checkpoint at its current head: the latest one when the head has not moved, else a new one. DATA_NOT_FOUND for an empty stream. */
   readonly checkpoint: (streamId: string) => Effect.Effect<SignedCheckpoint, DataNotFound | SqlError.SqlError>
-  /** The trusted (pinned) public keys, the current one marked. */
-  readonly publicKeys: Effect.Effect<ReadonlyArray<typeof SigningKey.Type>, SqlError.SqlError>
+  /** The trusted (pinned) public keys, the current one marked, and apart the other keys the store records. */
+  readonly publicKeys: Effect.Effect<typeof SigningKeys.Type, SqlError.SqlError>
   /** Checks a signature against the pinned keys only ("unknown key" for any other). */
   readonly verifier: Effect.Effect<SignatureCheck, SqlError.SqlError>
   /** Every checkpoint issued, oldest first (for `ledger export`). */

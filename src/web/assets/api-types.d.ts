@@ -834,7 +834,7 @@ export interface paths {
         };
         /**
          * Get the ledger's public signing keys
-         * @description Public. Every Ed25519 public key the ledger has signed checkpoints with (PEM, SPKI), by key id; the current one is marked. Old keys stay listed after a rotation, so earlier checkpoints stay verifiable.
+         * @description Public. The Ed25519 public keys (PEM, SPKI) this service trusts, by key id, each with the period it signed in (first_used_at to last_used_at); the one it signs with is marked `current`. There is one signing key per deployment (the same in every instance and after a restart); a key pinned in the service's configuration (an old key after a rotation) stays listed, so earlier checkpoints stay verifiable. `untrusted_keys` lists every other key the store records as having signed: checkpoints under those fail verification as a key problem.
          */
         get: operations["account.signingKey"];
         put?: never;
@@ -942,7 +942,7 @@ export interface paths {
         };
         /**
          * Page the ledger events
-         * @description Grant portfolio:read. This portfolio's events in order, with positions and hashes.
+         * @description Grant portfolio:read. This portfolio's events, newest first, with positions and hashes. Each item carries what `ledger export` writes for the event (stream_id, event, metadata, the hashes), so a client can recompute the chain: the items' export lines, oldest first, with the checkpoint of GET /v1/me/ledger/checkpoint as a last line {"checkpoint": …}, verify offline with docs/verify-ledger.mjs and the public key of GET /v1/ledger/signing-key.
          */
         get: operations["portfolio.ledger"];
         put?: never;
@@ -962,7 +962,7 @@ export interface paths {
         };
         /**
          * Verify the ledger's hash chain
-         * @description Grant portfolio:read. Recomputes the hash chain and replays the events into a fresh projection: ok, or the first event that does not verify.
+         * @description Grant portfolio:read. Recomputes the hash chain, replays the events into a fresh projection and checks the signed checkpoints: ok, or the first event that does not verify (`first_failure`), or the first checkpoint that cannot vouch for the events because of its key or its signature (`checkpoint_problem`: a key problem is never reported as a changed event).
          */
         get: operations["portfolio.verify"];
         put?: never;
@@ -6973,14 +6973,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The keys this service trusts: those pinned in its configuration and the one it signs with (`current`). Pin these. */
                         keys: {
                             /** @description First 16 hex digits of SHA-256 over the key's DER (SPKI) encoding */
                             key_id: string;
                             /** @enum {string} */
                             algorithm: "Ed25519";
                             public_key_pem: string;
-                            /** @description When the service first signed with it (absent: never, here) */
+                            /** @description When the service first took it up to sign (absent: never, here): the start of its validity period */
                             first_used_at?: string;
+                            /** @description When it last signed a checkpoint (absent: it has signed none): the end of its validity period so far */
+                            last_used_at?: string;
+                            current: boolean;
+                        }[];
+                        /** @description Every other key the store records as having signed: neither pinned nor the signing key, so a checkpoint signed with one fails verification as a key problem (an old key not pinned after a rotation, or a key someone with write access to the database added). Listed for auditors; never pin one of these from this list. */
+                        untrusted_keys: {
+                            /** @description First 16 hex digits of SHA-256 over the key's DER (SPKI) encoding */
+                            key_id: string;
+                            /** @enum {string} */
+                            algorithm: "Ed25519";
+                            public_key_pem: string;
+                            /** @description When the service first took it up to sign (absent: never, here): the start of its validity period */
+                            first_used_at?: string;
+                            /** @description When it last signed a checkpoint (absent: it has signed none): the end of its validity period so far */
+                            last_used_at?: string;
                             current: boolean;
                         }[];
                     };
@@ -7618,6 +7634,9 @@ export interface operations {
                             payload: unknown;
                             prev_hash: string;
                             hash: string;
+                            stream_id: string;
+                            event: unknown;
+                            metadata?: unknown;
                         }[];
                     };
                 };
@@ -7702,6 +7721,17 @@ export interface operations {
                             event_id: string;
                             version: number;
                             position: number;
+                            reason: string;
+                        };
+                        /** @description The first signed checkpoint that cannot vouch for the events, when one cannot: a problem of the checkpoint or its key, not of an event (`first_failure` names a changed event). `ok` is false while one stands. */
+                        checkpoint_problem?: {
+                            /**
+                             * @description key: signed with a key this service does not trust (not pinned, not its signing key), so the checkpoint cannot be checked; signature: the checkpoint's bytes or signature do not hold (the checkpoint was forged or altered)
+                             * @enum {string}
+                             */
+                            kind: "key" | "signature";
+                            key_id: string;
+                            version: number;
                             reason: string;
                         };
                         projection_matches: boolean;
