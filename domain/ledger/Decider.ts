@@ -21,7 +21,7 @@
 import { lastBuyDate } from "../market/Calendar.ts"
 import type { PortfolioEvent } from "./Events.ts"
 import { LIMITS } from "./Money.ts"
-import { applyTrade, bookOf, type Entry, filerOn, type Position, positionOf, replay, type ReplayFailure } from "./Replay.ts"
+import { applyTrade, bookFailure, bookOf, type Entry, filerOn, type Position, positionOf, replay, type ReplayFailure } from "./Replay.ts"
 import { bodyProblem, type TransactionBody } from "./Schemas.ts"
 import { withholdingPct, withholdingRuleOn } from "./Taxes.ts"
 
@@ -258,10 +258,9 @@ export const describeFailure = (f: ReplayFailure): string => {
 const accept = (event: PortfolioEvent, state: State): Decision => {
   const symbol = "symbol" in event && event.symbol !== "" ? event.symbol : undefined
   if (state.entries === undefined && event.type === "TradeRecorded") {
-    const book = applyTrade(bookOf(state.positions.get(event.symbol)), event)
-    if (book.quantity < 0) return reject(describeFailure({ _tag: "Negative", symbol: event.symbol, date: event.trade_date }), symbol)
-    if (![book.cost, book.realized].every(Number.isSafeInteger)) return reject(describeFailure({ _tag: "TooLarge", symbol: event.symbol }), symbol)
-    return { _tag: "Accepted", events: [event] }
+    // The replay's own check of the book it would reach (Replay.ts `bookFailure`): the same refusals, quantity included.
+    const failure = bookFailure(applyTrade(bookOf(state.positions.get(event.symbol)), event), event.symbol, event.trade_date)
+    return failure === undefined ? { _tag: "Accepted", events: [event] } : reject(describeFailure(failure), symbol)
   }
   const entries = state.entries ?? []
   const effective = event.type === "TransactionReversed"

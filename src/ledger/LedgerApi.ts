@@ -10,7 +10,8 @@ import {
   IdempotencyMismatch,
   InvalidSymbol,
   SourceUnavailable,
-  Unauthorized
+  Unauthorized,
+  WriteConflict
 } from "../../domain/Errors.ts"
 import { SignedCheckpoint, SigningKeys } from "../../domain/ledger/Checkpoint.ts"
 import * as L from "../../domain/ledger/Schemas.ts"
@@ -40,11 +41,13 @@ export class AccountApi extends HttpApiGroup.make("account")
     HttpApiEndpoint.post("donate", "/v1/donations", {
       payload: L.DonationBody,
       success: L.Donation,
-      error: SourceUnavailable
+      error: [WriteConflict, SourceUnavailable]
     }).annotateMerge(describe("Create a donation (pending)",
-      "Creates a donation record in the pending state (200), as an event of the donations ledger. Body: amount (rupees, " +
-        "> 0, at most 10,000,000, two decimals at most), currency PKR (the default), optional note. No payment is taken. " +
-        "A bad amount is 400 INVALID_REQUEST."
+      "Creates a donation record in the pending state (200), as the one event of a ledger stream of its own " +
+        "(`donation-<id>`), so concurrent donations never wait on each other. Body: amount (rupees, > 0, at most " +
+        "10,000,000, two decimals at most), currency PKR (the default), optional note. No payment is taken. A bad amount " +
+        "is 400 INVALID_REQUEST; a write conflict the service could not retry is 409 INVALID_REQUEST (nothing recorded: " +
+        "send it again)."
     ))
     ,
     HttpApiEndpoint.get("signingKey", "/v1/ledger/signing-key", { success: SigningKeys, error: SourceUnavailable })
