@@ -64,4 +64,66 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("issue 35: ledger ha
       const all = yield* (yield* Audit).verifyAll()
       assert.deepStrictEqual(all.failures, [])
     }))
+
+  it.effect("item 12: at most 100 live API keys per user — the 101st is a 400 naming the limit, also when 20 race for the last 10", () =>
+    Effect.gen(function*() {
+      const owner = yield* session
+      const create = (label: string) => post("/v1/me/keys", { grants: ["portfolio:read"], label }, bearer(owner))
+      const first = yield* Effect.forEach(Array.from({ length: 90 }, (_, i) => `k${i + 1}`), create, { concurrency: 10 })
+      assert.deepStrictEqual(first.map((r) => r.status), Array.from({ length: 90 }, () => 201))
+      // 20 concurrent creations for the last 10 places: the count is taken under a lock, so exactly 10 pass.
+      const race = yield* Effect.forEach(Array.from({ length: 20 }, (_, i) => `race${i + 1}`), create, { concurrency: "unbounded" })
+      assert.deepStrictEqual(race.map((r) => r.status).sort(), [...Array.from({ length: 10 }, () => 201), ...Array.from({ length: 10 }, () => 400)])
+      const refused = yield* create("one too many")
+      assertFailed(refused, 400, "INVALID_REQUEST", "already holds 100 live API keys, the most allowed")
+      // Revoking one frees a place; the session token was never counted.
+      const revoked = bodyOf(first[0]!)
+      assertOk(yield* del(`/v1/me/keys/${revoked.id}`, bearer(owner)))
+      assertOk(yield* create("after a revocation"), 201)
+      assertFailed(yield* create("one too many again"), 400, "INVALID_REQUEST", "100 live API keys")
+    }))
+
+  it.effect("item 12: the key list is paged with a signed cursor: every key once, oldest first; a changed or foreign cursor is a 400", () =>
+    Effect.gen(function*() {
+      const owner = yield* session
+      for (let i = 1; i <= 24; i++) assertOk(yield* post("/v1/me/keys", { grants: [], label: `p${i}` }, bearer(owner)), 201)
+      const seen: Array<{ readonly id: string; readonly label?: string | undefined; readonly created_at: string }> = []
+      let cursor: string | null = null
+      let pages = 0
+      do {
+        const path: string = cursor === null ? "/v1/me/keys?limit=10" : `/v1/me/keys?limit=10&cursor=${encodeURIComponent(cursor)}`
+        const page = bodyOf(yield* get(path as "/v1/me/keys", bearer(owner)))
+        assert.strictEqual(page.total, 25, "24 keys and the session")
+        assert.isAtMost(page.items.length, 10)
+        seen.push(...page.items)
+        cursor = page.next_cursor
+        pages++
+      } while (cursor !== null)
+      assert.strictEqual(pages, 3)
+      assert.strictEqual(seen.length, 25)
+      assert.strictEqual(new Set(seen.map((k) => k.id)).size, 25, "no key twice")
+      assert.deepStrictEqual(seen.map((k) => k.label), ["session", ...Array.from({ length: 24 }, (_, i) => `p${i + 1}`)], "oldest first")
+      const firstPage = bodyOf(yield* get("/v1/me/keys?limit=10" as "/v1/me/keys", bearer(owner)))
+      const next = firstPage.next_cursor!
+      assertFailed(yield* get(`/v1/me/keys?cursor=${next.slice(0, -2)}xx` as "/v1/me/keys", bearer(owner)), 400, "INVALID_REQUEST", "cursor")
+      const other = yield* session
+      assertFailed(yield* get(`/v1/me/keys?cursor=${next}` as "/v1/me/keys", bearer(other)), 400, "INVALID_REQUEST", "another query")
+      assertFailed(yield* get("/v1/me/keys?limit=101" as "/v1/me/keys", bearer(owner)), 400, "INVALID_REQUEST", "limit")
+      assert.strictEqual(bodyOf(yield* get("/v1/me/keys", bearer(owner))).items.length, 25, "the default page holds 100")
+    }))
+
+  it.effect("item 9: a key's secret sent as the id to revoke is not echoed in the 404; nor a token given as an event to reverse", () =>
+    Effect.gen(function*() {
+      const owner = yield* session
+      const key = bodyOf(yield* post("/v1/me/keys", { grants: ["portfolio:read"] }, bearer(owner))).key
+      for (const secret of [key, owner]) {
+        const r = yield* del(`/v1/me/keys/${secret}`, bearer(owner))
+        assertFailed(r, 404, "DATA_NOT_FOUND", "no such key")
+        assert.notInclude(JSON.stringify(r.body), secret)
+        assert.notInclude(JSON.stringify(r.body), secret.slice(6), "not even the secret part")
+      }
+      const reversal = yield* post("/v1/me/transactions", { kind: "reversal", event_id: key, reason: "pasted the wrong thing" }, bearer(owner))
+      assertFailed(reversal, 400, "INVALID_REQUEST", "no event (the id given) in this portfolio")
+      assert.notInclude(JSON.stringify(reversal.body), key.slice(6))
+    }))
 })

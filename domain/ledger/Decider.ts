@@ -132,9 +132,13 @@ const draft = (body: Command, facts: Context, state: State): Drafted => {
   }
 }
 
+/** An event id as a message may repeat it: an event's UUID (or a short id) as given; anything else, which may be a secret pasted in its place, not at all. */
+const shownId = (id: string) =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/iu.test(id) || /^[\w-]{1,12}$/u.test(id) ? id : "(the id given)"
+
 const draftReversal = (body: Extract<Command, { kind: "reversal" }>, entries: ReadonlyArray<Entry>): Drafted => {
   const target = entries.find((e) => e.event_id === body.event_id)
-  if (target === undefined) return reject(`no event ${body.event_id} in this portfolio`)
+  if (target === undefined) return reject(`no event ${shownId(body.event_id)} in this portfolio`)
   const t = target.event
   if (t.type === "TransactionReversed" || t.type === "DonationRecorded") return reject(`event ${body.event_id} cannot be reversed`)
   if (entries.some((e) => e.event.type === "TransactionReversed" && e.event.reverses === body.event_id)) {
