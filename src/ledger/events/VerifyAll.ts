@@ -71,6 +71,30 @@ const checkInto = (t: Tally, row: EventRow) => {
   }
 }
 
+/**
+ * One result per stream that does not verify, by stream id: its own first failure, or the checkpoint failure
+ * at the lowest version when that comes first (or the stream had none of its own), so a stream with a
+ * rewritten event and three checkpoints that no longer hold is counted once.
+ */
+export const perStream = (
+  streams: ReadonlyArray<Verify>,
+  checkpoints: ReadonlyArray<{ readonly stream_id: string; readonly failure: Failure }>
+): ReadonlyArray<Verify> => {
+  const byStream = new Map(streams.map((f) => [f.stream_id, f]))
+  for (const { stream_id, failure } of checkpoints) {
+    const known = byStream.get(stream_id)
+    if (known?.first_failure !== undefined && known.first_failure.version <= failure.version) continue
+    byStream.set(stream_id, {
+      stream_id,
+      ok: false,
+      events: known?.events ?? failure.version,
+      first_failure: failure,
+      projection_matches: known?.projection_matches ?? true
+    })
+  }
+  return [...byStream.values()].sort((a, b) => a.stream_id.localeCompare(b.stream_id))
+}
+
 export const makeVerifyAll = (sql: SqlClient.SqlClient, rows: AuditRows, signer: typeof LedgerSigner.Service) => {
   /** Every checkpoint issued, checked against the pinned keys and the stored chain. */
   const allCheckpointFailures = Effect.gen(function*() {
@@ -118,8 +142,8 @@ export const makeVerifyAll = (sql: SqlClient.SqlClient, rows: AuditRows, signer:
     }
     if (t.current) finish(t, t.current)
     const cps = yield* allCheckpointFailures
-    for (const f of cps.failures) t.failures.push({ stream_id: f.stream_id, ok: false, events: f.failure.version, first_failure: f.failure, projection_matches: true })
     if (onProgress) yield* onProgress(t.done, totalStreams)
-    return { streams: t.done, events: t.events, checkpoints: cps.count, failures: t.failures, seconds: ((yield* Clock.currentTimeMillis) - started) / 1000 }
+    const failures = perStream(t.failures, cps.failures)
+    return { streams: t.done, events: t.events, checkpoints: cps.count, failures, seconds: ((yield* Clock.currentTimeMillis) - started) / 1000 }
   })
 }
