@@ -15,6 +15,7 @@
  * | DATA_NOT_FOUND     | 404    | unknown symbol, route or record                             |
  * | DATA_STALE         | 409    | the last quote is older than the freshness rule allows      |
  * | INVALID_REQUEST    | 409    | an Idempotency-Key reused with a different body             |
+ * | INVALID_REQUEST    | 409    | a write that lost a race it could not retry (WriteConflict) |
  * | DATA_UNVERIFIED    | 409    | sources disagree, or a price breaks the circuit breaker     |
  * | MARKET_CLOSED      | 409    | an action that needs an open market asked while it is shut  |
  * | RATE_LIMITED       | 429    | the client's token bucket is empty (with Retry-After)       |
@@ -109,6 +110,12 @@ export class InvalidRequest extends Schema.Error<InvalidRequest>("InvalidRequest
 export class IdempotencyMismatch extends Schema.Error<IdempotencyMismatch>("IdempotencyMismatch")(fields("INVALID_REQUEST"), {
   httpApiStatus: 409,
   description: "The Idempotency-Key was used before with a different body"
+}) {}
+
+/** A write lost a race to the same record and could not be retried; nothing was recorded. */
+export class WriteConflict extends Schema.Error<WriteConflict>("WriteConflict")(fields("INVALID_REQUEST"), {
+  httpApiStatus: 409,
+  description: "Another write to the same record got there first and this one could not be retried; nothing was recorded: send it again"
 }) {}
 
 export class Internal extends Schema.Error<Internal>("Internal")(fields("INTERNAL"), {

@@ -15,6 +15,7 @@ import m0014 from "./0014_anonymous_expiry.ts"
 import m0015 from "./0015_securities_delisted.ts"
 import m0016 from "./0016_market_change_log.ts"
 import m0017 from "./0017_ledger_deployment_key.ts"
+import m0018 from "./0018_api_keys_paging.ts"
 
 export const migrations = {
   "0001_service": m0001,
@@ -29,5 +30,6 @@ export const migrations = {
   "0014_anonymous_expiry": m0014,
   "0015_securities_delisted": m0015,
   "0016_market_change_log": m0016,
-  "0017_ledger_deployment_key": m0017
+  "0017_ledger_deployment_key": m0017,
+  "0018_api_keys_paging": m0018
 }

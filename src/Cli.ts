@@ -16,6 +16,7 @@ import { canonicalJson } from "../domain/ledger/Chain.ts"
 import { Audit } from "./ledger/events/Audit.ts"
 import { type Checkpoint, EventStore, sha256 } from "./ledger/events/EventStore.ts"
 import { exportLine } from "./ledger/events/StoredRows.ts"
+import { verifyReport } from "./ledger/events/VerifyReport.ts"
 import { LedgerSigner, publicKeysFromPem, verifyWith } from "./ledger/signing/Signing.ts"
 import { PortalCrawler } from "./ingest/PortalCrawler.ts"
 import { PortalLeader, PortalRefresh } from "./ingest/PortalRefresh.ts"
@@ -190,19 +191,9 @@ const verifyOffline = (publicKeyFile: string, exportFile: string) =>
 
 const verifyDatabase = Effect.gen(function*() {
   const audit = yield* Audit
-  const r = yield* audit.verifyAll(progress("verifying"))
-  yield* Console.log(`${r.streams} streams, ${r.events} events and ${r.checkpoints} signed checkpoints verified in ${r.seconds.toFixed(2)} s`)
-  for (const f of r.failures) {
-    yield* Console.log(`FAIL ${f.stream_id}: ${
-      f.first_failure
-        ? `event ${f.first_failure.event_id} (version ${f.first_failure.version}, position ${f.first_failure.position}): ${f.first_failure.reason}`
-        : f.checkpoint_problem
-        ? `the checkpoint at version ${f.checkpoint_problem.version} (a ${f.checkpoint_problem.kind} problem, not a changed event): ${f.checkpoint_problem.reason}`
-        : "the live projection differs from a replay"
-    }`)
-  }
-  if (r.failures.length > 0) return yield* Effect.fail(new Error(`${r.failures.length} stream(s) do not verify`))
-  yield* Console.log("OK: every hash chain verifies, every projection equals its replay, every checkpoint holds under the pinned keys")
+  const report = verifyReport(yield* audit.verifyAll(progress("verifying")))
+  for (const line of report.lines) yield* Console.log(line)
+  if (report.error !== undefined) return yield* Effect.fail(new Error(report.error))
 }).pipe(Effect.provide(AuditLive))
 
 const ledgerVerify = Command.make("verify", {

@@ -241,3 +241,37 @@ describe("decide(command, state) with evolve and initialState", () => {
     assert.isTrue(needsHistory({ ...body, trade_date: "2026-05-21" }, kept))
   })
 })
+
+describe("issue 35 item 3: a trade decided from the kept positions stays within the ledger's exact range", () => {
+  // 9,007,199 × 1000³ = 9,007,199,000,000,000 shares: just under 2^53 = 9,007,199,254,740,992.
+  const split = (trade_date: string): PortfolioEvent => ({ type: "SplitRecorded", symbol: "OGDC", trade_date, numerator: 1000, denominator: 1 })
+  const ogdc = (quantity: number, trade_date: string) => trade("buy", "OGDC", quantity, 0.01, trade_date)
+  const history = [ogdc(9_007_199, "2026-05-18"), split("2026-05-19"), split("2026-05-20"), split("2026-05-21")]
+
+  it("the issue's sequence: after three 1000:1 splits a buy of 1,000,000,000 @ 0.01 would hold 9,007,200,000,000,000: refused", () => {
+    const full = stateOf(history)
+    assert.strictEqual(full.positions.get("OGDC")!.quantity, 9_007_199_000_000_000)
+    const kept: State = { version: full.version, lastEffective: full.lastEffective, positions: full.positions }
+    const body: Command = { kind: "buy", symbol: "OGDC", quantity: 1_000_000_000, price: 0.01, trade_date: "2026-05-22" }
+    assert.isFalse(needsHistory(body, kept), "dated after every event: the fast path decides it")
+    const d = decide({ body, facts }, kept)
+    assert.deepStrictEqual(d, { _tag: "Rejected", rejection: { message: "this would take OGDC's figures beyond the ledger's exact range", symbol: "OGDC" } })
+    assert.deepStrictEqual(decide({ body, facts }, full), d, "the full replay refuses it the same way")
+    assert.isUndefined(checkDecisions(entriesOf(history)), "what was accepted verifies")
+  })
+  it("a split that would push a holding past 2^53 shares is refused; a sale dated last is still accepted", () => {
+    given(ogdc(9_007_200, "2026-05-18"), split("2026-05-19"), split("2026-05-20"))
+      .when({ kind: "split", symbol: "OGDC", numerator: 1000, denominator: 1, trade_date: "2026-05-21" })
+      .thenRejects(/OGDC's figures beyond the ledger's exact range/)
+    given(...history).when({ kind: "sell", symbol: "OGDC", quantity: 1, price: 0.01, trade_date: "2026-05-22" })
+      .then([{ type: "TradeRecorded", side: "sell", quantity: 1 }])
+  })
+  it("money beyond 2^51 paisa (Rs 22,517,998,136,852.48) is refused: kept as rupees it would not read back the same", () => {
+    // 23 buys of 1,000,000,000 @ 1,000 (Rs 10^12 each, the largest trade) cost 2.3 × 10^15 paisa > 2^51 = 2,251,799,813,685,248.
+    const big = Array.from({ length: 22 }, () => trade("buy", "OGDC", 1_000_000_000, 1000, "2026-05-18"))
+    given(...big).when({ kind: "buy", symbol: "OGDC", quantity: 1_000_000_000, price: 1000, trade_date: "2026-05-18" })
+      .thenRejects(/beyond the ledger's exact range/)
+    given(...big.slice(1)).when({ kind: "buy", symbol: "OGDC", quantity: 1_000_000_000, price: 1000, trade_date: "2026-05-18" })
+      .then([{ type: "TradeRecorded", side: "buy" }])
+  })
+})

@@ -23,6 +23,7 @@ import { Audit } from "../src/ledger/events/Audit.ts"
 import { COLUMNS, EventStore, sha256 } from "../src/ledger/events/EventStore.ts"
 import { StreamCache } from "../src/ledger/events/StreamCache.ts"
 import { eventRows } from "../src/ledger/events/StoredRows.ts"
+import { verifyReport } from "../src/ledger/events/VerifyReport.ts"
 import { Keys } from "../src/ledger/accounts/Keys.ts"
 import { streamOf } from "../src/ledger/portfolio/Portfolio.ts"
 import { keyIdOf, LedgerSigner } from "../src/ledger/signing/Signing.ts"
@@ -214,6 +215,44 @@ layer(App, { timeout: 300_000, excludeTestServices: true })("ledger audit trail"
       assert.include(bad.stdout, `FAIL ${stream} version 3 (event ${victim.event_id})`)
       assert.include(bad.stdout, `event ${victim.event_id} (version 3) was rewritten`)
       assert.notInclude(bad.stdout, "version 2 (", "nothing before the rewrite is blamed")
+    }))
+
+  it.effect("issue 35 item 13: `ledger verify` counts failing streams, not failures, and names no empty event", () =>
+    Effect.gen(function*() {
+      const signer = yield* LedgerSigner
+      const signedEach = (stream: string, n: number) =>
+        Effect.gen(function*() {
+          for (let i = 0; i < n; i++) {
+            yield* appendN(stream, 1)
+            yield* signer.checkpoint(stream)
+          }
+        })
+      // Seven failures in four streams, as the issue found: three checkpoints that no longer hold after a
+      // rewrite with every hash recomputed, two more of those, a checkpoint past a removed event, an altered event.
+      const [three, two, removed, altered] = ["cp3", "cp2", "removed", "altered"].map((n) => fresh(`audit-count-${n}`))
+      yield* signedEach(three!, 3)
+      yield* rewriteAndRehash(three!, 1, (json) => json.replace(`"amount":1,`, `"amount":7,`))
+      yield* signedEach(two!, 2)
+      yield* rewriteAndRehash(two!, 1, (json) => json.replace(`"amount":1,`, `"amount":7,`))
+      yield* signedEach(removed!, 3)
+      yield* tamper("DELETE FROM events WHERE stream_id = $1 AND version = 3", [removed!])
+      yield* appendN(altered!, 2)
+      const victim = (yield* rowsOf(altered!))[1]!
+      yield* tamper("UPDATE events SET payload_json = replace(payload_json, '\"amount\":2', '\"amount\":20') WHERE event_id = $1", [victim.event_id])
+
+      const all = yield* (yield* Audit).verifyAll()
+      const mine = [three!, two!, removed!, altered!]
+      const failures = all.failures.filter((f) => mine.includes(f.stream_id))
+      assert.deepStrictEqual(failures.map((f) => f.stream_id).sort(), [...mine].sort(), "one result per stream")
+      const report = verifyReport({ ...all, failures })
+      assert.strictEqual(report.error, "4 stream(s) do not verify")
+      const fails = report.lines.filter((l) => l.startsWith("FAIL "))
+      assert.strictEqual(fails.length, 4)
+      for (const line of fails) assert.notMatch(line, /event \(|event {2}/, `no empty event id: ${line}`)
+      assert.include(fails.find((l) => l.includes(three!)), "version 1", "the earliest broken checkpoint is named")
+      assert.include(fails.find((l) => l.includes(removed!)), "version 3 (no event is stored at that version)")
+      assert.include(fails.find((l) => l.includes(removed!)), "events were removed")
+      assert.include(fails.find((l) => l.includes(altered!)), `event ${victim.event_id} (version 2`)
     }))
 
   it.effect("the ledger listing pages from the store, newest first, with the stream's length", () =>

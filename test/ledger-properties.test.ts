@@ -11,8 +11,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import fc from "fast-check"
 import { addDays, isTradingDay, settlementDate } from "../domain/market/Calendar.ts"
-import { type Command, type Context, decide, type Entry, evolve, initialState, type State } from "../domain/ledger/Decider.ts"
-import { hasPlaces } from "../domain/ledger/Money.ts"
+import { type Command, type Context, decide, type Entry, evolve, initialState, needsHistory, type State } from "../domain/ledger/Decider.ts"
+import { FRACTION_UNITS, fromPaisa, hasPlaces, toPaisa } from "../domain/ledger/Money.ts"
 import { quantityOn, replay } from "../domain/ledger/Replay.ts"
 import { checkDecisions } from "../domain/ledger/ReplayCheck.ts"
 
@@ -100,4 +100,94 @@ describe("ledger properties", () => {
       const body: Command = { kind: "sell", symbol: s, quantity, price: 100, trade_date: state.lastEffective || DAYS[0]! }
       assert.deepStrictEqual(decide({ body, facts }, kept), decide({ body, facts }, state))
     }), { numRuns: 200 }))
+})
+
+/**
+ * Histories that reach the edges of the ledger's exact range (issue 35 item 3): quantities up to the bound of
+ * 1,000,000,000, prices from 0.01 to 1,000, splits up to 1000:1 (9,007,199 shares split three times is just
+ * under 2^53), dated anywhere in the window so that some trades are backdated.
+ */
+const edgeTrade = fc.record({
+  kind: fc.constantFrom("buy" as const, "buy" as const, "sell" as const),
+  symbol,
+  quantity: fc.oneof(
+    fc.integer({ min: 1, max: 1_000 }),
+    fc.integer({ min: 1_000_000, max: 1_000_000_000 }),
+    fc.constantFrom(1_000_000_000, 9_007_199, 9_007_200)
+  ),
+  price: fc.oneof(fc.constant(0.01), fc.constant(1_000), fc.integer({ min: 1, max: 100_000 }).map((p) => p / 100)),
+  fees: fc.integer({ min: 0, max: 5_000 }).map((f) => f / 100),
+  trade_date: day
+})
+const edgeSplit = fc.record({
+  kind: fc.constant("split" as const),
+  symbol,
+  numerator: fc.oneof({ weight: 3, arbitrary: fc.constant(1_000) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 1_000 }) }),
+  denominator: fc.oneof({ weight: 3, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 1_000 }) }),
+  trade_date: day
+})
+/** Commands in date order, mostly (a trade dated last takes the fast path), with a backdated one now and then. */
+const edgeCommands = fc.array(fc.tuple(fc.oneof({ weight: 3, arbitrary: edgeTrade }, { weight: 2, arbitrary: edgeSplit }), fc.boolean(), fc.boolean()), {
+  minLength: 1,
+  maxLength: 40
+})
+/**
+ * Half the histories start a hair under the range's edge, where a buy of up to 1,000,000,000 crosses it:
+ * 9,007,199 shares split 1000:1 three times (the issue's sequence), on the symbol most later commands touch.
+ */
+const edgeHistory = fc.tuple(fc.boolean(), edgeCommands).map(([seeded, steps]) => {
+  let at = 3
+  const seed: ReadonlyArray<Command> = seeded
+    ? [
+      { kind: "buy", symbol: "HUBC", quantity: 9_007_199, price: 0.01, trade_date: DAYS[0]! },
+      ...[1, 2, 3].map((i): Command => ({ kind: "split", symbol: "HUBC", numerator: 1_000, denominator: 1, trade_date: DAYS[i]! }))
+    ]
+    : []
+  return [...seed, ...steps.map(([body, next, backdated]): Command => {
+    if (next && at < DAYS.length - 1) at++
+    return backdated ? body : { ...body, trade_date: DAYS[at]! }
+  })]
+})
+
+describe("issue 35 item 3: the fast path and the full replay decide the same", () => {
+  it("every trade dated on or after every event: accepted or refused alike, and the kept positions equal a replay", () =>
+    fc.assert(fc.property(edgeHistory, (commands) => {
+      let full: State = initialState
+      const stream: Array<Entry> = []
+      for (const body of commands) {
+        const decided = decide({ body, facts }, full)
+        const kept: State = { version: full.version, lastEffective: full.lastEffective, positions: full.positions }
+        if ((body.kind === "buy" || body.kind === "sell") && !needsHistory(body, kept)) {
+          const fast = decide({ body, facts }, kept)
+          assert.deepStrictEqual(fast, decided, `${JSON.stringify(body)} after ${stream.length} events`)
+          if (fast._tag === "Accepted") {
+            const entry: Entry = { event_id: `e${stream.length + 1}`, version: stream.length + 1, effective_date: body.trade_date, event: fast.events[0]! }
+            const replayed = replay([...stream, entry])
+            assert.strictEqual(replayed._tag, "Ok", "what the fast path accepts replays")
+            if (replayed._tag === "Ok") assert.deepStrictEqual(evolve(kept, entry).positions, replayed.state, "the kept positions after it equal a replay")
+          }
+        }
+        if (decided._tag === "Rejected") continue
+        const event = decided.events[0]!
+        const entry: Entry = { event_id: `e${stream.length + 1}`, version: stream.length + 1, effective_date: event.trade_date, event }
+        stream.push(entry)
+        full = evolve(full, entry)
+      }
+      assert.isUndefined(checkDecisions(stream), "verify accepts every event the decider accepted")
+    }), { numRuns: 400 }))
+})
+
+describe("issue 35 item 3: the exact range is one the kept rupee figures read back from", () => {
+  it("every integer of paisa or ten-thousandths of a share within ±2^51 survives its decimal form", () =>
+    fc.assert(fc.property(
+      fc.oneof(fc.integer({ min: -(2 ** 31), max: 2 ** 31 }), fc.double({ min: -(2 ** 51), max: 2 ** 51, noNaN: true }).map(Math.trunc)),
+      (units) => {
+        assert.strictEqual(toPaisa(fromPaisa(units)), units)
+        assert.strictEqual(Math.round((units / FRACTION_UNITS) * FRACTION_UNITS), units)
+      }
+    ), { numRuns: 20_000 }))
+  it("above it some do not (so a wider range would let the kept positions drift from a replay)", () => {
+    // 3,518,479,091,135,688 paisa ≈ 2^51.64 reads back one paisa off.
+    assert.notStrictEqual(toPaisa(fromPaisa(3_518_479_091_135_688)), 3_518_479_091_135_688)
+  })
 })

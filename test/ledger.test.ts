@@ -95,8 +95,9 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
       assertFailed(yield* get("/v1/me/holdings", bearer(writeOnly.body.key)), 403, "FORBIDDEN")
       const keys = yield* get("/v1/me/keys", bearer(token))
       assertSucceeded(keys)
-      assert.strictEqual(keys.body.length, 3)
-      assert.isTrue(keys.body.every((k) => !("key" in k)), "no secrets listed")
+      assert.strictEqual(keys.body.items.length, 3)
+      assert.deepStrictEqual([keys.body.total, keys.body.next_cursor], [3, null])
+      assert.isTrue(keys.body.items.every((k) => !("key" in k)), "no secrets listed")
       const revoked = yield* Effect.flatMap(
         Effect.succeed(readOnly.body.id as string),
         (id) => Effect.gen(function*() {
@@ -258,7 +259,7 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
       const rw = bodyOf(yield* post("/v1/me/keys", { grants: ["portfolio:read", "portfolio:write"] }, bearer(owner)))
       const ro = bodyOf(yield* post("/v1/me/keys", { grants: ["portfolio:read"] }, bearer(owner)))
       assert.deepStrictEqual(ro.grants, ["portfolio:read"], "keys:manage is never given by default")
-      const sessionId = bodyOf(yield* get("/v1/me/keys", bearer(owner))).find((k) => k.kind === "session")!.id
+      const sessionId = bodyOf(yield* get("/v1/me/keys", bearer(owner))).items.find((k) => k.kind === "session")!.id
       // The finding: a read-only key revoked the owner's keys and session, and minted copies of itself.
       assertFailed(yield* del(`/v1/me/keys/${rw.id}`, bearer(ro.key)), 403, "FORBIDDEN")
       assertFailed(yield* del(`/v1/me/keys/${sessionId}`, bearer(ro.key)), 403, "FORBIDDEN")

@@ -54,7 +54,7 @@ layer(TestApp({ withPack: true, now: "2026-06-15T06:00:00.000Z" }), { timeout: 6
       const b = bodyOf(yield* post("/v1/me/session", {})).token as string
       const aKey = bodyOf(yield* post("/v1/me/keys", { grants: ["portfolio:read"] }, bearer(a)))
       const aEvent = bodyOf(yield* post("/v1/me/transactions", buyHubc, bearer(a))).event
-      const aSessionId = bodyOf(yield* get("/v1/me/keys", bearer(a))).find((k) => k.kind === "session")?.id ?? aKey.id
+      const aSessionId = bodyOf(yield* get("/v1/me/keys", bearer(a))).items.find((k) => k.kind === "session")?.id ?? aKey.id
 
       for (const id of [aKey.id, aSessionId]) {
         const r = yield* sendRaw({ method: "DELETE", url: `/v1/me/keys/${id}`, headers: bearer(b) })
@@ -62,7 +62,7 @@ layer(TestApp({ withPack: true, now: "2026-06-15T06:00:00.000Z" }), { timeout: 6
       }
       assert.strictEqual((yield* get("/v1/me/holdings", bearer(aKey.key))).status, 200, "A's key still works")
       assert.strictEqual((yield* get("/v1/me/holdings", bearer(a))).status, 200, "A's session still works")
-      const bKeys = (yield* get("/v1/me/keys", bearer(b))).body as Array<{ id: string }>
+      const bKeys = bodyOf(yield* get("/v1/me/keys", bearer(b))).items
       assert.isFalse(bKeys.some((k) => k.id === aKey.id), "B's list does not show A's keys")
       const bLedger = (yield* get("/v1/me/ledger", bearer(b))).body
       assert.isFalse(JSON.stringify(bLedger).includes(aEvent.event_id), "B's ledger does not show A's events")

@@ -21,7 +21,7 @@
 import { lastBuyDate } from "../market/Calendar.ts"
 import type { PortfolioEvent } from "./Events.ts"
 import { LIMITS } from "./Money.ts"
-import { applyTrade, bookOf, type Entry, filerOn, type Position, positionOf, replay, type ReplayFailure } from "./Replay.ts"
+import { applyTrade, bookFailure, bookOf, type Entry, filerOn, type Position, positionOf, replay, type ReplayFailure } from "./Replay.ts"
 import { bodyProblem, type TransactionBody } from "./Schemas.ts"
 import { withholdingPct, withholdingRuleOn } from "./Taxes.ts"
 
@@ -132,9 +132,13 @@ const draft = (body: Command, facts: Context, state: State): Drafted => {
   }
 }
 
+/** An event id as a message may repeat it: an event's UUID (or a short id) as given; anything else, which may be a secret pasted in its place, not at all. */
+const shownId = (id: string) =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/iu.test(id) || /^[\w-]{1,12}$/u.test(id) ? id : "(the id given)"
+
 const draftReversal = (body: Extract<Command, { kind: "reversal" }>, entries: ReadonlyArray<Entry>): Drafted => {
   const target = entries.find((e) => e.event_id === body.event_id)
-  if (target === undefined) return reject(`no event ${body.event_id} in this portfolio`)
+  if (target === undefined) return reject(`no event ${shownId(body.event_id)} in this portfolio`)
   const t = target.event
   if (t.type === "TransactionReversed" || t.type === "DonationRecorded") return reject(`event ${body.event_id} cannot be reversed`)
   if (entries.some((e) => e.event.type === "TransactionReversed" && e.event.reverses === body.event_id)) {
@@ -258,10 +262,9 @@ export const describeFailure = (f: ReplayFailure): string => {
 const accept = (event: PortfolioEvent, state: State): Decision => {
   const symbol = "symbol" in event && event.symbol !== "" ? event.symbol : undefined
   if (state.entries === undefined && event.type === "TradeRecorded") {
-    const book = applyTrade(bookOf(state.positions.get(event.symbol)), event)
-    if (book.quantity < 0) return reject(describeFailure({ _tag: "Negative", symbol: event.symbol, date: event.trade_date }), symbol)
-    if (![book.cost, book.realized].every(Number.isSafeInteger)) return reject(describeFailure({ _tag: "TooLarge", symbol: event.symbol }), symbol)
-    return { _tag: "Accepted", events: [event] }
+    // The replay's own check of the book it would reach (Replay.ts `bookFailure`): the same refusals, quantity included.
+    const failure = bookFailure(applyTrade(bookOf(state.positions.get(event.symbol)), event), event.symbol, event.trade_date)
+    return failure === undefined ? { _tag: "Accepted", events: [event] } : reject(describeFailure(failure), symbol)
   }
   const entries = state.entries ?? []
   const effective = event.type === "TransactionReversed"

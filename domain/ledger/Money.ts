@@ -46,5 +46,14 @@ export const mulDiv = (a: number, b: number, c: number): number => {
   return Number(n / (2n * BigInt(c)))
 }
 
-/** Whether every figure stays an exact integer (no precision lost anywhere in the replay). */
-export const isExact = (...figures: ReadonlyArray<number>) => figures.every((f) => Number.isSafeInteger(f))
+/**
+ * The largest magnitude of an amount in paisa (or a fraction in ten-thousandths of a share) the ledger holds:
+ * 2^51. Below it an integer survives the trip to its decimal form and back (`toPaisa(fromPaisa(p)) === p`: the
+ * division and the product each round by under a quarter of a unit), so positions kept as rupees — in the
+ * holdings rows, which the decider's fast path reads — are the same figures a replay computes. Rs 22.5 trillion.
+ */
+export const MAX_EXACT_UNITS = 2 ** 51
+
+/** Whether every amount (paisa, or ten-thousandths of a share) is an integer within ±MAX_EXACT_UNITS. */
+export const isExact = (...figures: ReadonlyArray<number>) =>
+  figures.every((f) => Number.isInteger(f) && Math.abs(f) <= MAX_EXACT_UNITS)

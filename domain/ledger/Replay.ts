@@ -197,7 +197,17 @@ const applyEvent = (b: Book, entry: Entry, ev: PositionEvent, timeline: Quantity
 const unentitled = (symbol: string, date: string, entry: Entry, what: string): ReplayFailure =>
   ({ _tag: "Unentitled", symbol, date, event_id: entry.event_id, what })
 
-const exact = (b: Book) => isExact(b.quantity, b.fraction, b.cost, b.realized, b.gross, b.tax)
+/**
+ * Why a book cannot stand, or undefined: a negative quantity, or a figure out of exact range (whole shares up
+ * to 2^53 − 1; amounts and fractions within MAX_EXACT_UNITS). The replay and the decider's fast path both ask
+ * this, so a trade decided from the kept positions is refused exactly when a replay would refuse it.
+ */
+export const bookFailure = (b: Book, symbol: string, date: string): ReplayFailure | undefined =>
+  b.quantity < 0
+    ? { _tag: "Negative", symbol, date }
+    : Number.isSafeInteger(b.quantity) && isExact(b.fraction, b.cost, b.realized, b.gross, b.tax)
+    ? undefined
+    : { _tag: "TooLarge", symbol }
 
 /**
  * A replay that takes one entry at a time, in application order: each
@@ -216,8 +226,8 @@ export class Replayer {
     if (ev.type === "TransactionReversed" || ev.type === "DonationRecorded" || ev.type === "TaxStatusRecorded") return undefined
     const step = applyEvent(this.books.get(ev.symbol) ?? EMPTY_BOOK, entry, ev, this.timeline)
     if ("_tag" in step) return step
-    if (step.book.quantity < 0) return { _tag: "Negative", symbol: ev.symbol, date: entry.effective_date }
-    if (!exact(step.book)) return { _tag: "TooLarge", symbol: ev.symbol }
+    const failure = bookFailure(step.book, ev.symbol, entry.effective_date)
+    if (failure !== undefined) return failure
     this.books.set(ev.symbol, step.book)
     this.timeline.record(ev.symbol, entry.effective_date, step.book.quantity)
     return {

@@ -261,6 +261,14 @@ export const KeyInfo = Schema.Struct({
   created_at: Schema.String,
   revoked_at: opt(Schema.String)
 })
+/** The most unrevoked API keys one user may hold (the session token is not counted). */
+export const MAX_LIVE_KEYS = 100
+
+export const KeyPage = Schema.Struct({
+  total: Schema.Int.annotate({ description: "Every key and session of this user, revoked ones included" }),
+  next_cursor: Schema.NullOr(Schema.String),
+  items: Schema.Array(KeyInfo)
+})
 export const NewKey = Schema.Struct({ ...KeyInfo.fields, key: Schema.String.annotate({ description: "Shown once" }) })
 export const KeyCreateBody = Schema.Struct({
   grants: Schema.Array(Grant).annotate({

@@ -10,7 +10,8 @@ import {
   IdempotencyMismatch,
   InvalidSymbol,
   SourceUnavailable,
-  Unauthorized
+  Unauthorized,
+  WriteConflict
 } from "../../domain/Errors.ts"
 import { LedgerListing, SignedCheckpoint, SigningKeys } from "../../domain/ledger/Checkpoint.ts"
 import * as L from "../../domain/ledger/Schemas.ts"
@@ -26,6 +27,8 @@ const KEY_RULE = "Key management needs the owner's session token, or an API key 
   "revoke the session or a key holding a grant it lacks."
 
 export const LEDGER_DEFAULT_LIMIT = 100
+/** The key list's page size: the default and the most (as many as the live keys one user may hold). */
+export const KEYS_MAX_LIMIT = L.MAX_LIVE_KEYS
 export const LEDGER_MAX_LIMIT = 1000
 
 export class AccountApi extends HttpApiGroup.make("account")
@@ -40,11 +43,13 @@ export class AccountApi extends HttpApiGroup.make("account")
     HttpApiEndpoint.post("donate", "/v1/donations", {
       payload: L.DonationBody,
       success: L.Donation,
-      error: SourceUnavailable
+      error: [WriteConflict, SourceUnavailable]
     }).annotateMerge(describe("Create a donation (pending)",
-      "Creates a donation record in the pending state (200), as an event of the donations ledger. Body: amount (rupees, " +
-        "> 0, at most 10,000,000, two decimals at most), currency PKR (the default), optional note. No payment is taken. " +
-        "A bad amount is 400 INVALID_REQUEST."
+      "Creates a donation record in the pending state (200), as the one event of a ledger stream of its own " +
+        "(`donation-<id>`), so concurrent donations never wait on each other. Body: amount (rupees, > 0, at most " +
+        "10,000,000, two decimals at most), currency PKR (the default), optional note. No payment is taken. A bad amount " +
+        "is 400 INVALID_REQUEST; a write conflict the service could not retry is 409 INVALID_REQUEST (nothing recorded: " +
+        "send it again)."
     ))
     ,
     HttpApiEndpoint.get("signingKey", "/v1/ledger/signing-key", { success: SigningKeys, error: SourceUnavailable })
@@ -143,17 +148,25 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
       success: L.NewKey.pipe(HttpApiSchema.status(201)),
       error: [...auth, SourceUnavailable]
     }).annotateMerge(describe("Create an API key",
-      "Creates an API key for the signed-in user with the chosen grants; the key is shown once. " + KEY_RULE
+      "Creates an API key for the signed-in user with the chosen grants; the key is shown once. A user holds at most " +
+        `${L.MAX_LIVE_KEYS} live (unrevoked) API keys, the session token aside: creating one more is 400 INVALID_REQUEST ` +
+        "naming the limit; revoke one first. " + KEY_RULE
     )),
-    HttpApiEndpoint.get("listKeys", "/v1/me/keys", { success: Schema.Array(L.KeyInfo), error: [...auth, SourceUnavailable] })
-      .annotateMerge(describe("List API keys", "This user's keys and sessions, without secrets. " + KEY_RULE)),
+    HttpApiEndpoint.get("listKeys", "/v1/me/keys", {
+      query: { limit: limitParam(KEYS_MAX_LIMIT, KEYS_MAX_LIMIT), cursor: Cursor },
+      success: L.KeyPage,
+      error: [...auth, SourceUnavailable]
+    }).annotateMerge(describe("List API keys",
+      "This user's keys and sessions, without secrets, oldest first, in pages (`next_cursor` continues; a cursor is " +
+        "signed, belongs to this user and expires). `total` counts revoked ones too. " + KEY_RULE
+    )),
     HttpApiEndpoint.delete("revokeKey", "/v1/me/keys/:id", {
       params: { id: L.Id },
       success: L.KeyInfo,
       error: [...auth, DataNotFound, SourceUnavailable]
     }).annotateMerge(describe("Revoke an API key",
-      "Revokes a key or session; it answers 401 from then on. An id with control characters is 400, an unknown one 404. " +
-        KEY_RULE
+      "Revokes a key or session; it answers 401 from then on. An id with control characters is 400, an unknown one 404 " +
+        "(the answer never repeats the id, in case a secret was sent in its place). " + KEY_RULE
     ))
   )
   .middleware(PortfolioAuth)

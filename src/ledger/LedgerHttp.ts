@@ -13,7 +13,7 @@ import { EventStore } from "./events/EventStore.ts"
 import { AnonymousExpiry } from "./accounts/AnonymousExpiry.ts"
 import { Keys } from "./accounts/Keys.ts"
 import { LedgerSigner } from "./signing/Signing.ts"
-import { LEDGER_DEFAULT_LIMIT } from "./LedgerApi.ts"
+import { KEYS_MAX_LIMIT, LEDGER_DEFAULT_LIMIT } from "./LedgerApi.ts"
 import { Portfolio, streamOf } from "./portfolio/Portfolio.ts"
 import { PortfolioViews } from "./portfolio/PortfolioViews.ts"
 import { MarketFacts } from "./portfolio/MarketFacts.ts"
@@ -72,7 +72,7 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
         withGrant("portfolio:read", (p) =>
           signer.checkpoint(streamOf(p.userId)).pipe(Effect.catchTag("SqlError", (e) => storeUnavailable(Effect.fail(e))))))
       .handle("createKey", ({ payload }) => Effect.flatMap(CurrentPrincipal, (p) => keys.createKey(p, payload.grants, payload.label)))
-      .handle("listKeys", () => Effect.flatMap(CurrentPrincipal, (p) => keys.list(p)))
+      .handle("listKeys", ({ query }) => Effect.flatMap(CurrentPrincipal, (p) => keys.list(p, query.limit ?? KEYS_MAX_LIMIT, query.cursor)))
       .handle("revokeKey", ({ params }) =>
         Effect.flatMap(CurrentPrincipal, (p) => keys.revoke(p, params.id)))
   }))

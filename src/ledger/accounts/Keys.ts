@@ -12,6 +12,12 @@
  *   a grant it lacks (domain/ledger/Grants.ts).
  * - A revoked or unknown credential is 401 UNAUTHORIZED; a valid one without
  *   the grant an endpoint needs is 403 FORBIDDEN.
+ * - A user holds at most MAX_LIVE_KEYS unrevoked API keys (sessions aside);
+ *   creations are counted under a lock on the user's row, so concurrent ones
+ *   cannot pass the bound. The list is paged (creation time, then id) with a
+ *   signed cursor.
+ * - An error never repeats the id it was given: a secret pasted as a key id
+ *   must not come back in a body (or a log of it).
  *
  * Secret comparison: a credential is looked up by the SHA-256 of what was
  * sent (an index probe on a digest the sender cannot steer), and the stored
@@ -20,15 +26,23 @@
 import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomBytes, randomUUID, timingSafeEqual } from "node:crypto"
-import { DataNotFound, Forbidden, type SourceUnavailable, Unauthorized } from "../../../domain/Errors.ts"
+import { DataNotFound, Forbidden, InvalidRequest, type SourceUnavailable, Unauthorized } from "../../../domain/Errors.ts"
 import { type Grant, GRANTS, grantsBeyond, mayManageKeys, type Principal, SESSION_GRANTS } from "../../../domain/ledger/Grants.ts"
-import { KeyInfo as KeyInfoSchema } from "../../../domain/ledger/Schemas.ts"
+import { KeyInfo as KeyInfoSchema, MAX_LIVE_KEYS } from "../../../domain/ledger/Schemas.ts"
 import { iso, storeUnavailable } from "../../db/Rows.ts"
 import { RateLimiter } from "../../http/RateLimiter.ts"
+import { Cursors } from "../../paging/Cursors.ts"
 import { sha256 } from "../events/EventStore.ts"
 
 export type { Principal }
 export type KeyInfo = typeof KeyInfoSchema.Type
+
+/** A page of a user's keys and sessions, oldest first. */
+export interface KeyPage {
+  readonly total: number
+  readonly next_cursor: string | null
+  readonly items: ReadonlyArray<KeyInfo>
+}
 
 /** How stale a user's `last_seen_at` may get before an authentication writes it again (the expiry TTL is longer). */
 export const SEEN_EVERY_MS = 3_600_000
@@ -108,9 +122,21 @@ const keyStore = (sql: SqlClient.SqlClient, now: Now) => {
   return { insertKey, createSession, selectKeys }
 }
 
+/** Inserts a key unless the user already holds MAX_LIVE_KEYS live ones (counted under a lock on the user's row). */
+const boundedInsert = (sql: SqlClient.SqlClient, insertKey: ReturnType<typeof keyStore>["insertKey"]) =>
+  (owner: Principal, grants: ReadonlyArray<Grant>, label: string | undefined, at: string) =>
+    sql.withTransaction(Effect.gen(function*() {
+      yield* sql`SELECT id FROM users WHERE id = ${owner.userId} FOR UPDATE`
+      const live = yield* sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM api_keys WHERE user_id = ${owner.userId} AND kind = 'key' AND revoked_at IS NULL`
+      if ((live[0]?.n ?? 0) >= MAX_LIVE_KEYS) return undefined
+      return yield* insertKey(owner.userId, "key", grants, label, at)
+    })).pipe(storeUnavailable)
+
 /** Key management by its owner (the session token, or a key holding keys:manage). */
-const keyManagement = (sql: SqlClient.SqlClient, now: Now, limiter: typeof RateLimiter.Service) => {
+const keyManagement = (sql: SqlClient.SqlClient, now: Now, limiter: typeof RateLimiter.Service, cursors: typeof Cursors.Service) => {
   const { insertKey, selectKeys } = keyStore(sql, now)
+  const insertBounded = boundedInsert(sql, insertKey)
   const mustManage = (p: Principal) => (mayManageKeys(p) ? Effect.void : Effect.fail(forbidManage))
 
   const createKey = Effect.fn("Keys.createKey")(function*(owner: Principal, grants: ReadonlyArray<Grant>, label: string | undefined) {
@@ -120,22 +146,42 @@ const keyManagement = (sql: SqlClient.SqlClient, now: Now, limiter: typeof RateL
       if (beyond.length > 0) {
         return yield* new Forbidden({ message: `a credential can never mint one with more grants than itself: it lacks ${beyond.join(", ")}` })
       }
-      const at = yield* now
-      const { secret, id } = yield* insertKey(owner.userId, "key", unique, label, at).pipe(storeUnavailable)
-      const rows = yield* selectKeys("WHERE id = $1", [id])
-      return { ...toInfo(rows[0]!), key: secret }
+      const created = yield* insertBounded(owner, unique, label, yield* now)
+      if (created === undefined) {
+        return yield* new InvalidRequest({
+          message: `this user already holds ${MAX_LIVE_KEYS} live API keys, the most allowed: revoke one before creating another`
+        })
+      }
+      const rows = yield* selectKeys("WHERE id = $1", [created.id])
+      return { ...toInfo(rows[0]!), key: created.secret }
     })
 
-  const list = Effect.fn("Keys.list")((owner: Principal) =>
-    Effect.andThen(
-      mustManage(owner),
-      Effect.map(selectKeys("WHERE user_id = $1 ORDER BY created_at, id", [owner.userId]), (rows) => rows.map(toInfo))
-    ))
+  /** A page of the user's keys and sessions, oldest first, after the cursor's (created_at, id). */
+  const list = Effect.fn("Keys.list")(function*(owner: Principal, limit: number, cursor: string | undefined) {
+    yield* mustManage(owner)
+    const scope = `keys:${owner.userId}`
+    const after = yield* cursors.decode(scope, cursor)
+    const where = after === undefined ? "" : "AND (created_at, id) > ($2::timestamptz, $3)"
+    const params = after === undefined ? [owner.userId] : [owner.userId, String(after[0]), String(after[1])]
+    const [rows, total] = yield* Effect.all([
+      selectKeys(`WHERE user_id = $1 ${where} ORDER BY created_at, id LIMIT ${limit + 1}`, params),
+      Effect.map(sql<{ n: number }>`SELECT count(*)::int AS n FROM api_keys WHERE user_id = ${owner.userId}`, (r) => r[0]?.n ?? 0)
+        .pipe(storeUnavailable)
+    ])
+    const items = rows.slice(0, limit)
+    const last = items[items.length - 1]
+    return {
+      total,
+      next_cursor: rows.length > limit && last !== undefined ? yield* cursors.encode(scope, [last.created_at, last.id]) : null,
+      items: items.map(toInfo)
+    } satisfies KeyPage
+  })
 
   const revoke = Effect.fn("Keys.revoke")(function*(owner: Principal, id: string) {
       yield* mustManage(owner)
       const target = (yield* selectKeys("WHERE id = $1 AND user_id = $2", [id, owner.userId]))[0]
-      if (target === undefined) return yield* new DataNotFound({ message: `no key ${id} for this user` })
+      // The id is not repeated: a secret sent in its place must not come back in the answer.
+      if (target === undefined) return yield* new DataNotFound({ message: "no such key for this user" })
       const beyond = grantsBeyond(owner, target)
       if (beyond.length > 0) {
         return yield* new Forbidden({ message: `a key can never revoke a credential holding more than itself: ${beyond.join(", ")}` })
@@ -181,8 +227,11 @@ export class Keys extends Context.Service<Keys, {
     { readonly token: string; readonly user: { readonly id: string; readonly created_at: string }; readonly grants: ReadonlyArray<Grant> },
     SourceUnavailable
   >
-  readonly createKey: (owner: Principal, grants: ReadonlyArray<Grant>, label: string | undefined) => Effect.Effect<KeyInfo & { readonly key: string }, Forbidden | SourceUnavailable>
-  readonly list: (owner: Principal) => Effect.Effect<ReadonlyArray<KeyInfo>, Forbidden | SourceUnavailable>
+  readonly createKey: (owner: Principal, grants: ReadonlyArray<Grant>, label: string | undefined) => Effect.Effect<
+    KeyInfo & { readonly key: string },
+    Forbidden | InvalidRequest | SourceUnavailable
+  >
+  readonly list: (owner: Principal, limit: number, cursor: string | undefined) => Effect.Effect<KeyPage, Forbidden | InvalidRequest | SourceUnavailable>
   readonly revoke: (owner: Principal, id: string) => Effect.Effect<KeyInfo, DataNotFound | Forbidden | SourceUnavailable>
   readonly authenticate: (secret: string) => Effect.Effect<Principal, Unauthorized | SourceUnavailable>
   /** FORBIDDEN unless the principal holds `grant`. */
@@ -200,7 +249,7 @@ export class Keys extends Context.Service<Keys, {
           : Effect.fail(new Forbidden({ message: `this credential lacks the grant ${grant}` }))
       return {
         createSession: keyStore(sql, now).createSession,
-        ...keyManagement(sql, now, limiter),
+        ...keyManagement(sql, now, limiter, yield* Cursors),
         authenticate: makeAuthenticate(sql),
         require
       }

@@ -16,6 +16,7 @@ import { checkpointFailures, replayStream } from "./Replays.ts"
 import { COLUMNS, type EventRow, eventRows } from "./StoredRows.ts"
 
 type Verify = typeof VerifyResult.Type
+type CheckpointProblem = NonNullable<Verify["checkpoint_problem"]>
 // 2,000 rows a page: two pages (the one checked and the one loading) fit in V8's young generation, so rows die
 // young. Pages of 10,000 outlived their scavenges, were promoted and grew the heap, and the page faults of that growth
 // cost a fresh process a third of its first verify (bench:ledger, alternating: 127-160k events/s steady and
@@ -71,6 +72,30 @@ const checkInto = (t: Tally, row: EventRow) => {
   }
 }
 
+/**
+ * One result per stream that does not verify, by stream id: its own first failure, or the checkpoint failure
+ * at the lowest version when that comes first (or the stream had none of its own), so a stream with a
+ * rewritten event and three checkpoints that no longer hold is counted once.
+ */
+export const perStream = (
+  streams: ReadonlyArray<Verify>,
+  checkpoints: ReadonlyArray<{ readonly stream_id: string; readonly failure?: Failure; readonly issue?: CheckpointProblem }>
+): ReadonlyArray<Verify> => {
+  const byStream = new Map(streams.map((f) => [f.stream_id, f]))
+  const failing = (stream_id: string, version: number): Verify =>
+    byStream.get(stream_id) ?? { stream_id, ok: false, events: version, projection_matches: true }
+  for (const { stream_id, failure, issue } of checkpoints) {
+    const known = byStream.get(stream_id)
+    if (failure !== undefined && !(known?.first_failure !== undefined && known.first_failure.version <= failure.version)) {
+      byStream.set(stream_id, { ...failing(stream_id, failure.version), ok: false, first_failure: failure })
+    }
+    if (issue !== undefined && !(known?.checkpoint_problem !== undefined && known.checkpoint_problem.version <= issue.version)) {
+      byStream.set(stream_id, { ...failing(stream_id, issue.version), ok: false, checkpoint_problem: issue })
+    }
+  }
+  return [...byStream.values()].sort((a, b) => a.stream_id.localeCompare(b.stream_id))
+}
+
 export const makeVerifyAll = (sql: SqlClient.SqlClient, rows: AuditRows, signer: typeof LedgerSigner.Service) => {
   /** Every checkpoint issued, checked against the pinned keys and the stored chain. */
   const allCheckpointFailures = Effect.gen(function*() {
@@ -118,17 +143,8 @@ export const makeVerifyAll = (sql: SqlClient.SqlClient, rows: AuditRows, signer:
     }
     if (t.current) finish(t, t.current)
     const cps = yield* allCheckpointFailures
-    for (const f of cps.failures) {
-      t.failures.push({
-        stream_id: f.stream_id,
-        ok: false,
-        events: f.failure?.version ?? f.issue?.version ?? 0,
-        ...(f.failure ? { first_failure: f.failure } : {}),
-        ...(f.issue ? { checkpoint_problem: f.issue } : {}),
-        projection_matches: true
-      })
-    }
     if (onProgress) yield* onProgress(t.done, totalStreams)
-    return { streams: t.done, events: t.events, checkpoints: cps.count, failures: t.failures, seconds: ((yield* Clock.currentTimeMillis) - started) / 1000 }
+    const failures = perStream(t.failures, cps.failures)
+    return { streams: t.done, events: t.events, checkpoints: cps.count, failures, seconds: ((yield* Clock.currentTimeMillis) - started) / 1000 }
   })
 }

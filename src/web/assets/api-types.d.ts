@@ -816,7 +816,7 @@ export interface paths {
         put?: never;
         /**
          * Create a donation (pending)
-         * @description Creates a donation record in the pending state (200), as an event of the donations ledger. Body: amount (rupees, > 0, at most 10,000,000, two decimals at most), currency PKR (the default), optional note. No payment is taken. A bad amount is 400 INVALID_REQUEST.
+         * @description Creates a donation record in the pending state (200), as the one event of a ledger stream of its own (`donation-<id>`), so concurrent donations never wait on each other. Body: amount (rupees, > 0, at most 10,000,000, two decimals at most), currency PKR (the default), optional note. No payment is taken. A bad amount is 400 INVALID_REQUEST; a write conflict the service could not retry is 409 INVALID_REQUEST (nothing recorded: send it again).
          */
         post: operations["account.donate"];
         delete?: never;
@@ -1002,13 +1002,13 @@ export interface paths {
         };
         /**
          * List API keys
-         * @description This user's keys and sessions, without secrets. Key management needs the owner's session token, or an API key holding the grant keys:manage, which is never given by default (403 FORBIDDEN otherwise). A key can never mint a credential with a grant it lacks, and never revoke the session or a key holding a grant it lacks.
+         * @description This user's keys and sessions, without secrets, oldest first, in pages (`next_cursor` continues; a cursor is signed, belongs to this user and expires). `total` counts revoked ones too. Key management needs the owner's session token, or an API key holding the grant keys:manage, which is never given by default (403 FORBIDDEN otherwise). A key can never mint a credential with a grant it lacks, and never revoke the session or a key holding a grant it lacks.
          */
         get: operations["portfolio.listKeys"];
         put?: never;
         /**
          * Create an API key
-         * @description Creates an API key for the signed-in user with the chosen grants; the key is shown once. Key management needs the owner's session token, or an API key holding the grant keys:manage, which is never given by default (403 FORBIDDEN otherwise). A key can never mint a credential with a grant it lacks, and never revoke the session or a key holding a grant it lacks.
+         * @description Creates an API key for the signed-in user with the chosen grants; the key is shown once. A user holds at most 100 live (unrevoked) API keys, the session token aside: creating one more is 400 INVALID_REQUEST naming the limit; revoke one first. Key management needs the owner's session token, or an API key holding the grant keys:manage, which is never given by default (403 FORBIDDEN otherwise). A key can never mint a credential with a grant it lacks, and never revoke the session or a key holding a grant it lacks.
          */
         post: operations["portfolio.createKey"];
         delete?: never;
@@ -1029,7 +1029,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke an API key
-         * @description Revokes a key or session; it answers 401 from then on. An id with control characters is 400, an unknown one 404. Key management needs the owner's session token, or an API key holding the grant keys:manage, which is never given by default (403 FORBIDDEN otherwise). A key can never mint a credential with a grant it lacks, and never revoke the session or a key holding a grant it lacks.
+         * @description Revokes a key or session; it answers 401 from then on. An id with control characters is 400, an unknown one 404 (the answer never repeats the id, in case a secret was sent in its place). Key management needs the owner's session token, or an API key holding the grant keys:manage, which is never given by default (403 FORBIDDEN otherwise). A key can never mint a credential with a grant it lacks, and never revoke the session or a key holding a grant it lacks.
          */
         delete: operations["portfolio.revokeKey"];
         options?: never;
@@ -1112,6 +1112,12 @@ export interface components {
         InvalidSymbolEncoded: {
             /** @enum {string} */
             error: "INVALID_SYMBOL";
+            message: string;
+            symbol?: string;
+        };
+        WriteConflictEncoded: {
+            /** @enum {string} */
+            error: "INVALID_REQUEST";
             message: string;
             symbol?: string;
         };
@@ -6928,6 +6934,15 @@ export interface operations {
                     "application/json": components["schemas"]["InvalidRequestEncoded"];
                 };
             };
+            /** @description Another write to the same record got there first and this one could not be retried; nothing was recorded: send it again */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WriteConflictEncoded"];
+                };
+            };
             /** @description Too many requests from this client; wait the number of seconds in Retry-After */
             429: {
                 headers: {
@@ -7891,7 +7906,10 @@ export interface operations {
     };
     "portfolio.listKeys": {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: string;
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -7905,15 +7923,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        id: string;
-                        prefix: string;
-                        /** @enum {string} */
-                        kind: "session" | "key";
-                        label?: string;
-                        grants: ("portfolio:read" | "portfolio:write" | "keys:manage")[];
-                        created_at: string;
-                        revoked_at?: string;
-                    }[];
+                        /** @description Every key and session of this user, revoked ones included */
+                        total: number;
+                        next_cursor: string | null;
+                        items: {
+                            id: string;
+                            prefix: string;
+                            /** @enum {string} */
+                            kind: "session" | "key";
+                            label?: string;
+                            grants: ("portfolio:read" | "portfolio:write" | "keys:manage")[];
+                            created_at: string;
+                            revoked_at?: string;
+                        }[];
+                    };
                 };
             };
             /** @description The request's path, query or body is not valid; the message names the offending field */

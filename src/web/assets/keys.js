@@ -27,15 +27,27 @@ const lastUsed = (key) => {
   return "last_used_at" in key && key.last_used_at === null ? "never" : unknown()
 }
 
+/** Pages of the key list read at most (100 entries each). */
+const MAX_PAGES = 20
+
 const load = async () => {
-  /** @type {Reply<Success<"portfolio.listKeys">>} */
-  const reply = await api("GET", "/v1/me/keys")
-  if (!reply.ok) {
-    const hint = reply.status === 403 ? " Keys are managed with the session token, not with an API key." : ""
-    return setText("keys-status", `${describeError(reply)}${hint}`, "error")
+  const keys = []
+  let total = 0
+  /** @type {string | null} */
+  let cursor = null
+  for (let page = 0; page < MAX_PAGES && (page === 0 || cursor !== null); page++) {
+    /** @type {Reply<Success<"portfolio.listKeys">>} */
+    const reply = await api("GET", cursor === null ? "/v1/me/keys" : `/v1/me/keys?cursor=${encodeURIComponent(cursor)}`)
+    if (!reply.ok) {
+      const hint = reply.status === 403 ? " Keys are managed with the session token, not with an API key." : ""
+      return setText("keys-status", `${describeError(reply)}${hint}`, "error")
+    }
+    keys.push(...reply.body.items)
+    total = reply.body.total
+    cursor = reply.body.next_cursor
   }
-  const keys = reply.body
-  setText("keys-status", `${keys.length} ${keys.length === 1 ? "entry" : "entries"}.`, "")
+  const shown = keys.length < total ? ` (the oldest ${keys.length} shown)` : ""
+  setText("keys-status", `${total} ${total === 1 ? "entry" : "entries"}${shown}.`, "")
   fillRows($("keys-table").querySelector("tbody"), keys.map((key) => {
     const name = key.label ?? key.prefix
     const action = key.revoked_at
