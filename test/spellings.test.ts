@@ -17,6 +17,7 @@ import { HttpRouter, HttpServer } from "effect/http"
 import { request as httpRequest } from "node:http"
 import { canonicalUrl } from "../src/http/CanonicalUrl.ts"
 import { FastPathLive } from "../src/http/FastPath.ts"
+import { RateLimiter } from "../src/http/RateLimiter.ts"
 import * as FrontDoor from "../src/http/FrontDoor.ts"
 import { BodyLimit, Routes, Services } from "../src/http/Server.ts"
 import { FundamentalsWarming } from "../src/market/provenance/FundamentalsWarming.ts"
@@ -124,6 +125,19 @@ describe("canonical URL", () => {
     assert.strictEqual(redactSecrets(`/v1/me/keys/${id}`), `/v1/me/keys/${id}`)
     assert.strictEqual(redactSecrets("/v1/quotes/HUBC"), "/v1/quotes/HUBC")
   })
+
+  it.effect("a request charged to its user and its address is refused, taking neither token, when either is empty", () =>
+    Effect.gen(function*() {
+      const limiter = RateLimiter.make(1, 2)
+      limiter.authenticated("psx_k_one", "user-1", "key-1", 0)
+      limiter.authenticated("psx_k_two", "user-2", "key-2", 0)
+      const take = (credential: string, address: string) => limiter.take(limiter.bucketOf("private", `Bearer ${credential}`, address))
+      assert.deepStrictEqual([yield* take("psx_k_one", "192.0.2.1"), yield* take("psx_k_one", "192.0.2.1")], [0, 0])
+      assert.isAbove(yield* take("psx_k_two", "192.0.2.1"), 0, "another user from the spent address")
+      // The refused request took none of user-2's two tokens.
+      assert.deepStrictEqual([yield* take("psx_k_two", "192.0.2.2"), yield* take("psx_k_two", "192.0.2.2")], [0, 0])
+      assert.isAbove(yield* take("psx_k_two", "192.0.2.3"), 0, "user-2 is spent from any address")
+    }))
 
   it("the JSON logger drops the service's tokens from any field of a line", () => {
     const secret = `psx_s_${"Zz9_-".repeat(6)}ab`
