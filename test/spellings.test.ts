@@ -121,9 +121,11 @@ describe("canonical URL", () => {
   it("redacts what is shaped like a credential, keeping ids", () => {
     const id = "0b9c5f0e-1234-4a6b-9c0d-112233445566"
     assert.strictEqual(redactSecrets(`/v1/me/keys/psx_k_${"A".repeat(32)}`), "/v1/me/keys/psx_k_[redacted]")
-    assert.strictEqual(redactSecrets(`/x/${"b".repeat(24)}/y`), "/x/[redacted]/y")
+    assert.strictEqual(redactSecrets(`/x/${"bC".repeat(12)}/y`), "/x/[redacted]/y")
     assert.strictEqual(redactSecrets(`/v1/me/keys/${id}`), `/v1/me/keys/${id}`)
     assert.strictEqual(redactSecrets("/v1/quotes/HUBC"), "/v1/quotes/HUBC")
+    assert.strictEqual(redactSecrets("/v1/sectors/oil-and-gas-exploration-companies"), "/v1/sectors/oil-and-gas-exploration-companies")
+    assert.strictEqual(redactSecrets(`/x/${"0123456789abcdef".repeat(2)}`), "/x/[redacted]", "a hex digest")
   })
 
   it.effect("a request charged to its user and its address is refused, taking neither token, when either is empty", () =>
@@ -257,6 +259,16 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("spellings through t
       yield* send(from, "DELETE", `/v1/me/keys/${key}`, bearer)
       yield* send(from, "DELETE", `/v1/me/keys/${escaped}`, bearer)
       yield* send(from, "GET", `/v1/me/keys/${session}`, bearer)
+      // An id the path's schema refuses (a control character): the 400 message names the id, redacted.
+      const refused = yield* send(from, "DELETE", `/v1/me/keys/${key}%01`, bearer)
+      assert.strictEqual(refused.status, 400, refused.text)
+      assert.notInclude(refused.text, key.slice(6), refused.text)
+      // Features name the segment they refuse ("'…' is not a ticker"): the guard redacts it from the answer.
+      for (const target of [`/v1/stocks/${key}`, `/v1/sectors/${key}`, `/v1/indices/${key}`, `/market/${key}`]) {
+        const answer = yield* send(from, "GET", target)
+        assert.isAtLeast(answer.status, 400, target)
+        assert.notInclude(answer.text.toUpperCase(), key.slice(6).toUpperCase(), answer.text)
+      }
       const noRoute = yield* send(from, "GET", `/v1/nothing/${key}?q=1`)
       assertNoRoute(noRoute, "no route")
       assert.notInclude(noRoute.text, key.slice(6))

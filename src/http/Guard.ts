@@ -15,10 +15,10 @@
  *
  * The path it sees is the front door's one spelling of it (CanonicalUrl.ts).
  * A path it logs or names in a message has anything shaped like a credential
- * redacted (observability/Redact.ts).
+ * redacted (observability/Redact.ts); so has an error answer to such a path.
  */
 import { Cause, Clock, Effect, type Types } from "effect"
-import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpBody, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { type ErrorCode, statusOf } from "../../domain/Errors.ts"
 import { RateLimiter, type RouteKind } from "./RateLimiter.ts"
@@ -83,6 +83,19 @@ const unsupportedMediaType = (response: HttpServerResponse.HttpServerResponse, r
   }, { status: 415 })
 }
 
+/**
+ * An error answer to a path holding something shaped like a credential, with
+ * it redacted: a feature's message may name the path segment it refused
+ * (`'psx_k_…' is not a ticker`). Other answers are left as they are.
+ */
+const scrubbed = (response: HttpServerResponse.HttpServerResponse) => {
+  const body = response.body
+  if (response.status < 400 || body._tag !== "Uint8Array") return response
+  const text = new TextDecoder().decode(body.body)
+  const clean = redactSecrets(text)
+  return clean === text ? response : HttpServerResponse.setBody(response, HttpBody.text(clean, body.contentType))
+}
+
 type Handler = Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>
 
 export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
@@ -108,7 +121,10 @@ export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
             "retry-after": String(wait)
           }))
           : Effect.matchCauseEffect(Effect.provideService(httpEffect, ServerRequestId, requestId), {
-            onSuccess: (response) => Effect.succeed(unsupportedMediaType(response, request)),
+            onSuccess: (response) => {
+              const answer = unsupportedMediaType(response, request)
+              return Effect.succeed(logged === path ? answer : scrubbed(answer))
+            },
             onFailure: (cause) => {
               const res = fromCause(cause, requestId)
               return res.status >= 500

@@ -7,10 +7,11 @@
  *
  * - the service's own tokens (Keys.ts): `psx_s_…` (a session) and `psx_k_…`
  *   (an API key) become `psx_s_[redacted]` / `psx_k_[redacted]`;
- * - any other run of 24 or more base64url characters (a bearer token, an
- *   API key of another service; a base64url secret of 18 random bytes or
- *   more) becomes `[redacted]`. A UUID (a key, user or event id) is kept: it
- *   names a record and grants nothing.
+ * - any other run of 24 or more base64url characters that mixes upper and
+ *   lower case, or letters and digits (a bearer token, an API key of another
+ *   service, a hex digest) becomes `[redacted]`. A UUID (a key, user or event
+ *   id) is kept: it names a record and grants nothing; so is a long slug
+ *   (`oil-and-gas-exploration-companies`) or a number.
  *
  * `redactTokens` replaces only the service's own tokens: the JSON logger
  * applies it to every line, whatever wrote it (a defect's message, a cause).
@@ -23,8 +24,12 @@ const SECRETISH = /psx_([a-z])_[A-Za-z0-9_-]*|[A-Za-z0-9_-]{24,}/giu
 const TOKEN = /psx_([a-z])_[A-Za-z0-9_-]*/giu
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/iu
 
+/** Mixed case, or letters and digits: what a random string is and a word, a slug or a number is not. */
+const looksRandom = (run: string) =>
+  (/[A-Z]/u.test(run) && /[a-z]/u.test(run)) || (/[0-9]/u.test(run) && /[A-Za-z]/u.test(run))
+
 const redacted = (match: string, kind: string | undefined) =>
-  kind !== undefined ? `psx_${kind}_[redacted]` : UUID.test(match) ? match : "[redacted]"
+  kind !== undefined ? `psx_${kind}_[redacted]` : !UUID.test(match) && looksRandom(match) ? "[redacted]" : match
 
 const replaceWith = (pattern: RegExp) => (text: string): string => {
   pattern.lastIndex = 0
