@@ -256,8 +256,11 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("spellings through t
       assert.strictEqual(created.status, 201, created.text)
       const key = JSON.parse(created.text).key as string
       const escaped = `%70${key.slice(1)}`
-      yield* send(from, "DELETE", `/v1/me/keys/${key}`, bearer)
-      yield* send(from, "DELETE", `/v1/me/keys/${escaped}`, bearer)
+      for (const target of [`/v1/me/keys/${key}`, `/v1/me/keys/${escaped}`]) {
+        const revoke = yield* send(from, "DELETE", target, bearer)
+        assert.strictEqual(revoke.status, 404, revoke.text)
+        assert.notInclude(revoke.text, key.slice(6), revoke.text)
+      }
       yield* send(from, "GET", `/v1/me/keys/${session}`, bearer)
       // An id the path's schema refuses (a control character): the 400 message names the id, redacted.
       const refused = yield* send(from, "DELETE", `/v1/me/keys/${key}%01`, bearer)
