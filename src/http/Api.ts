@@ -16,7 +16,7 @@ const description = `Delayed, sourced data on securities listed on the Pakistan 
 
 Principles: every figure is deterministic, sourced and timestamped; the service never fabricates a number; an absent field means unknown, never zero; quotes are delayed, never live; every response is bounded.
 
-Errors are the record {error, message, symbol?}. Statuses: INVALID_REQUEST 400 (bad path, query or body, malformed JSON, bad cursor; the message names the field), INVALID_SYMBOL 400, UNAUTHORIZED 401, FORBIDDEN 403, DATA_NOT_FOUND 404 (also unknown routes), DATA_STALE 409, DATA_UNVERIFIED 409, MARKET_CLOSED 409, RATE_LIMITED 429 (with Retry-After), INTERNAL 500 (no internals in the body; quote the request id from x-request-id), SOURCE_UNAVAILABLE 503 (also /ready when the database does not answer).
+Errors are the record {error, message, symbol?}. Statuses: INVALID_REQUEST 400 (bad path, query or body, malformed JSON, bad cursor; the message names the field; 415 for a body that is not application/json), INVALID_SYMBOL 400, UNAUTHORIZED 401, FORBIDDEN 403, DATA_NOT_FOUND 404 (also unknown routes), DATA_STALE 409, DATA_UNVERIFIED 409, MARKET_CLOSED 409, RATE_LIMITED 429 (with Retry-After), INTERNAL 500 (no internals in the body; quote the request id from x-request-id), SOURCE_UNAVAILABLE 503 (also /ready when the database does not answer).
 
 Reads: every market answer comes from one in-memory read model of the store, rebuilt whenever the store's market data changes (this instance's ingest or another instance's; seen within about a second) and swapped whole, so an answer never mixes two versions of the data. The most requested answers are encoded once per version of the data and re-made at the calendar boundaries that change them (a quote turning stale, a new Karachi day). Send Cache-Control: no-cache to have an answer computed afresh (the same bytes). Portfolio routes always read the store.
 
@@ -24,7 +24,9 @@ Authentication: the market-data routes and the MCP tool endpoint (POST /mcp) are
 
 Tools for agents: POST /mcp speaks JSON-RPC 2.0 (MCP, streamable HTTP) with read-only tools that mirror the market routes (same arguments, same records); GET /v1/ai/tools lists them. The same tools run over stdio with \`npm run --silent cli -- mcp\`.
 
-Rate limits: a token bucket per client (the bearer credential when one is sent, else the address): 50 requests a second sustained, bursts of 200, configurable with RATE_LIMIT_PER_SECOND and RATE_LIMIT_BURST. /health and /ready are exempt.
+Paths: each path has one spelling, the one in this document. Case matters, and so do a trailing slash and repeated slashes: /V1/quotes/HUBC, /v1/quotes/HUBC/, //mcp or /mcp;x name no route (404 DATA_NOT_FOUND). A percent-escape of an unreserved character is the character itself (/%6Dcp is /mcp), and an absolute-form request target (http://host/path) is read as its path.
+
+Rate limits: token buckets of 50 requests a second sustained and bursts of 200 (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST). Public routes are charged to the client's address, whatever credential is sent. A portfolio route (/v1/me/…) is charged, for a credential that has authenticated, both to its user and to its address's bucket for authenticated requests, so new sessions from one address share one budget; any other credential to its address's bucket for unauthenticated requests. Creating a session has a bucket of its own per address (a tenth of the burst, at least 5, refilled at a fiftieth of the rate). /health and /ready are exempt.
 
 Market data © Pakistan Stock Exchange. dps.psx.com.pk carries a legal notice restricting dissemination of its market data, live or delayed, without a PSX licence; every figure here names its source and when it was recorded.`
 

@@ -10,7 +10,9 @@
  *
  * What the guard does for every route is done here too, the same way: an id
  * (`x-request-id`), the address's public rate limit (the same buckets, a 429
- * record with Retry-After), one access log line. Anything it cannot answer —
+ * record with Retry-After), one access log line (its path with anything shaped
+ * like a credential redacted). The URL it matches is the front door's one
+ * spelling of it (CanonicalUrl.ts). Anything it cannot answer —
  * no such endpoint, a parameter that does not decode (the HttpApi answers its
  * 400), an input not kept, `Cache-Control: no-cache` — goes to the Effect
  * pipeline untouched. A request it charged but could not answer after all
@@ -22,6 +24,7 @@ import { HttpApi } from "effect/http-api"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { EncodedAnswer } from "../market/readmodel/ReadModel.ts"
 import { type AnswerInput, EncodedAnswers } from "../market/readmodel/EncodedAnswers.ts"
+import { redactSecrets } from "../observability/Redact.ts"
 import { Api } from "./Api.ts"
 import { type FastPath, FastPathSlot } from "./FrontDoor.ts"
 import { RateLimiter } from "./RateLimiter.ts"
@@ -88,7 +91,7 @@ const accessLog = (logs: boolean, clock: Clock.Clock, runFork: ReturnType<typeof
   (request: IncomingMessage, requestId: string, start: number, status: number) => {
     if (!logs) return
     const q = request.url!.indexOf("?")
-    const path = q === -1 ? request.url! : request.url!.slice(0, q)
+    const path = redactSecrets(q === -1 ? request.url! : request.url!.slice(0, q))
     const ms = clock.currentTimeMillisUnsafe() - start
     runFork(Effect.logInfo({ msg: "request", requestId, method: "GET", path, status, ms }))
   }

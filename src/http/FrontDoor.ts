@@ -9,6 +9,9 @@
  * - Every request has a deadline: a request still unanswered after
  *   `deadlineMs` gets a 503 SOURCE_UNAVAILABLE record (a response already
  *   under way, such as a stream, is left alone).
+ * - Before anything looks at a request, its URL is rewritten to its one
+ *   spelling (CanonicalUrl.ts), so the fast path, the guard, its rate
+ *   limiter, the MCP session guard and the router all see the same path.
  * - A fast path (FastPath.ts, attached through `FastPathSlot`) may answer
  *   first, in plain node:http, with the read model's pre-encoded bytes;
  *   everything else goes to the HttpApi router through the Effect handler.
@@ -21,6 +24,7 @@ import { Context, Duration, Effect, Layer, Scope } from "effect"
 import { HttpServer, HttpServerError } from "effect/http"
 import * as NetAddress from "effect/net/NetAddress"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import { canonicalUrl } from "./CanonicalUrl.ts"
 
 export type NodeHandler = (request: IncomingMessage, response: ServerResponse) => void
 
@@ -105,6 +109,8 @@ export const make = Effect.fnUntraced(function*(options: FrontDoorOptions) {
     app(request, response)
   }
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000 }, (request, response) => {
+    const url = canonicalUrl(request.url!)
+    if (url !== request.url) request.url = url
     if (fast === undefined) toApp(request, response)
     else fast(request, response, () => toApp(request, response))
   })

@@ -5,19 +5,26 @@
  * - applies the per-client rate limit (health and readiness are exempt);
  * - takes over, uncharged and with its id, a request the node:http fast path
  *   (FastPath.ts) charged and then handed on;
- * - answers an unknown route with a 404 error record;
+ * - answers an unknown route with a 404 error record, and a body of a content
+ *   type the route does not take (the HttpApi's plain-text 415) with a 415
+ *   INVALID_REQUEST record;
  * - turns a defect into 500 INTERNAL with no stack or SQL in the body, logged
  *   server-side with the request id; a malformed or oversized body that only
  *   the platform sees becomes 400 INVALID_REQUEST;
  * - writes one structured log line per request (status, duration).
+ *
+ * The path it sees is the front door's one spelling of it (CanonicalUrl.ts).
+ * A path it logs or names in a message has anything shaped like a credential
+ * redacted (observability/Redact.ts); so has an error answer to such a path.
  */
 import { Cause, Clock, Effect, type Types } from "effect"
-import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpBody, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { type ErrorCode, statusOf } from "../../domain/Errors.ts"
 import { RateLimiter, type RouteKind } from "./RateLimiter.ts"
 import { RequestIds, ServerRequestId } from "./RequestId.ts"
 import { describeSchemaError } from "./Validation.ts"
+import { redactSecrets } from "../observability/Redact.ts"
 
 const errorResponse = (code: ErrorCode, message: string, headers?: Record<string, string>) =>
   HttpServerResponse.jsonUnsafe({ error: code, message }, { status: statusOf[code], ...(headers ? { headers } : {}) })
@@ -43,7 +50,7 @@ const fromCause = (cause: Cause.Cause<unknown>, requestId: string) => {
     if (HttpServerError.isHttpServerError(value)) {
       const r = value.reason
       if (r._tag === "RouteNotFound") {
-        return errorResponse("DATA_NOT_FOUND", `no route ${r.request.method} ${r.request.url.split("?")[0]}`)
+        return errorResponse("DATA_NOT_FOUND", `no route ${r.request.method} ${redactSecrets(r.request.url.split("?")[0]!)}`)
       }
       if (r._tag === "RequestParseError") {
         return errorResponse("INVALID_REQUEST", r.reason === "BodyTooLarge" ? "request body too large" : "malformed request body")
@@ -71,6 +78,33 @@ const withRetryAfter = (response: HttpServerResponse.HttpServerResponse) =>
     ? HttpServerResponse.setHeader(response, "retry-after", RETRY_UNAVAILABLE_AFTER)
     : response
 
+/**
+ * The HttpApi answers a body of a content type the endpoint does not take with
+ * a plain-text 415; it becomes the error record (a JSON 415 of its own, such
+ * as the MCP endpoint's JSON-RPC error, is kept).
+ */
+const unsupportedMediaType = (response: HttpServerResponse.HttpServerResponse, request: HttpServerRequest.HttpServerRequest) => {
+  if (response.status !== 415 || response.body._tag !== "Uint8Array" || !response.body.contentType.startsWith("text/plain")) return response
+  const sent = redactSecrets((request.headers["content-type"] ?? "").slice(0, 100))
+  return HttpServerResponse.jsonUnsafe({
+    error: "INVALID_REQUEST",
+    message: `unsupported content-type ${JSON.stringify(sent)}: send the body as application/json`
+  }, { status: 415 })
+}
+
+/**
+ * An error answer to a path holding something shaped like a credential, with
+ * it redacted: a feature's message may name the path segment it refused
+ * (`'psx_k_…' is not a ticker`). Other answers are left as they are.
+ */
+const scrubbed = (response: HttpServerResponse.HttpServerResponse) => {
+  const body = response.body
+  if (response.status < 400 || body._tag !== "Uint8Array") return response
+  const text = new TextDecoder().decode(body.body)
+  const clean = redactSecrets(text)
+  return clean === text ? response : HttpServerResponse.setBody(response, HttpBody.text(clean, body.contentType))
+}
+
 type Handler = Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>
 
 export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
@@ -89,16 +123,23 @@ export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
       const requestId = handedOff ?? ids.next(start)
       const q = request.url.indexOf("?")
       const path = q === -1 ? request.url : request.url.slice(0, q)
+      const logged = redactSecrets(path)
       const handle = (wait: number) =>
         wait > 0
           ? Effect.succeed(errorResponse("RATE_LIMITED", `rate limit exceeded; retry after ${wait} s`, {
             "retry-after": String(wait)
           }))
-          : Effect.catchCause(Effect.provideService(httpEffect, ServerRequestId, requestId), (cause) => {
-            const res = fromCause(cause, requestId)
-            return res.status >= 500
-              ? Effect.as(Effect.logError({ msg: "request failed", requestId, cause: Cause.pretty(cause) }), res)
-              : Effect.succeed(res)
+          : Effect.matchCauseEffect(Effect.provideService(httpEffect, ServerRequestId, requestId), {
+            onSuccess: (response) => {
+              const answer = unsupportedMediaType(response, request)
+              return Effect.succeed(logged === path ? answer : scrubbed(answer))
+            },
+            onFailure: (cause) => {
+              const res = fromCause(cause, requestId)
+              return res.status >= 500
+                ? Effect.as(Effect.logError({ msg: "request failed", requestId, cause: Cause.pretty(cause) }), res)
+                : Effect.succeed(res)
+            }
           })
       // Probe traffic (health, readiness) is neither rate limited nor logged
       // unless it fails: load balancers poll it many times a second.
@@ -107,7 +148,7 @@ export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
       if (exempt.has(path)) {
         return Effect.tap(handle(0), (response) =>
           response.status >= 400
-            ? Effect.logWarning({ msg: "probe failed", requestId, path, status: response.status })
+            ? Effect.logWarning({ msg: "probe failed", requestId, path: logged, status: response.status })
             : Effect.void)
       }
       // A handed-off request was charged by the fast path already.
@@ -118,7 +159,7 @@ export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
             msg: "request",
             requestId,
             method: request.method,
-            path,
+            path: logged,
             status: response.status,
             ms: clock.currentTimeMillisUnsafe() - start
           }),

@@ -4,11 +4,16 @@
  * - public routes (market data, MCP, docs, the website) are always charged to
  *   the client's address, whatever bearer credential is sent: minting
  *   sessions does not multiply an address's limit;
- * - private routes (`/v1/me/…`) are charged to the principal (the user) the
- *   credential authenticated as, once it has been seen to authenticate, so a
- *   user's requests are not refused because their address is busy with public
- *   traffic; a missing, made-up or not-yet-checked credential is charged to a
- *   private bucket of its address (rotating invented tokens adds no buckets);
+ * - private routes (`/v1/me/…`) are never charged to the public bucket, so a
+ *   user's requests are not refused because their address is busy with
+ *   public traffic. A credential once seen to authenticate is charged to two
+ *   buckets: its principal's (the user's, from any address) and its
+ *   address's bucket for authenticated requests (whatever user): a request
+ *   takes a token from both, and is refused (taking none) when either is
+ *   empty, so new sessions minted from one address buy no new budget. A
+ *   missing, made-up or not-yet-checked credential is charged to a third
+ *   bucket of its address, for unauthenticated private requests: rotating
+ *   invented tokens adds no buckets and does not drain real users' budget;
  * - creating a session (`POST /v1/me/session`) has a small bucket of its own
  *   per address: a tenth of the burst (at least 5), refilled at a fiftieth of
  *   the rate.
@@ -33,6 +38,8 @@ export type RouteKind = "public" | "private" | "session"
 export interface Bucket {
   readonly key: string
   readonly limit: "requests" | "sessions"
+  /** A second bucket of the same limit the request is charged to as well (a principal's address's). */
+  readonly also?: string
 }
 
 export interface RateLimiterShape {
@@ -74,22 +81,27 @@ export class RateLimiter extends Context.Service<RateLimiter, RateLimiterShape>(
       sessions: { perSecond: perSecond / 50, burst: Math.max(5, Math.floor(burst / 10)) }
     }
     let lastNow = 0
-    const takeAt = ({ key: client, limit }: Bucket, now: number) => {
-      lastNow = now
-      const { perSecond, burst } = limits[limit]
-      const bucket = buckets.get(client)
-      if (bucket === undefined) {
-        touch(buckets, client, { tokens: burst - 1, at: now }, maxBuckets)
-        return 0
-      }
+    /** The bucket under `key`, refilled up to `now` (a new one is full). */
+    const refilled = (key: string, limit: Bucket["limit"], now: number) => {
+      const { burst, perSecond } = limits[limit]
+      const bucket = buckets.get(key) ?? { tokens: burst, at: now }
       bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * perSecond)
       bucket.at = now
-      touch(buckets, client, bucket, maxBuckets)
-      if (bucket.tokens >= 1) {
-        bucket.tokens -= 1
-        return 0
+      touch(buckets, key, bucket, maxBuckets)
+      return bucket
+    }
+    const waitOf = (bucket: { tokens: number }, limit: Bucket["limit"]) =>
+      bucket.tokens >= 1 ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / limits[limit].perSecond))
+    const takeAt = ({ also, key, limit }: Bucket, now: number) => {
+      lastNow = now
+      const first = refilled(key, limit, now)
+      const second = also === undefined ? undefined : refilled(also, limit, now)
+      const wait = Math.max(waitOf(first, limit), second === undefined ? 0 : waitOf(second, limit))
+      if (wait === 0) {
+        first.tokens -= 1
+        if (second !== undefined) second.tokens -= 1
       }
-      return Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond))
+      return wait
     }
     return {
       take: (bucket) => Effect.map(Clock.currentTimeMillis, (now) => takeAt(bucket, now)),
@@ -100,7 +112,9 @@ export class RateLimiter extends Context.Service<RateLimiter, RateLimiterShape>(
         const bearer = bearerOf(authorization)
         if (bearer !== undefined) {
           const hit = known.get(fingerprint(bearer))
-          if (hit !== undefined && lastNow - hit.at <= REMEMBER_MS) return { key: `principal:${hit.principal}`, limit: "requests" }
+          if (hit !== undefined && lastNow - hit.at <= REMEMBER_MS) {
+            return { key: `principal:${hit.principal}`, limit: "requests", also: `authenticated:${address}` }
+          }
         }
         return { key: `private:${address}`, limit: "requests" }
       },

@@ -16,6 +16,7 @@ import { Readiness } from "../system/Readiness.ts"
 import { SystemHttp } from "../system/SystemHttp.ts"
 import { WebLive } from "../web/WebRoutes.ts"
 import { Api } from "./Api.ts"
+import { StrictRouting } from "./CanonicalUrl.ts"
 import { DocsLive } from "./Docs.ts"
 import * as FrontDoor from "./FrontDoor.ts"
 import { Cursors } from "../paging/Cursors.ts"
@@ -25,8 +26,12 @@ import { RateLimiter } from "./RateLimiter.ts"
 import { RequestIds } from "./RequestId.ts"
 import { ValidationLive } from "./Validation.ts"
 
-/** The feature services the routes use; provided outside the server so tools and tests share them. */
+/**
+ * The feature services the routes use; provided outside the server so tools and tests share them
+ * (with the router's strict matching, so every app built from `Routes` routes one spelling per path).
+ */
 export const Services = Readiness.layer.pipe(
+  Layer.provideMerge(StrictRouting),
   Layer.provideMerge(LedgerServices),
   Layer.provideMerge(MarketServices),
   Layer.provideMerge(Cursors.layer),

@@ -6,6 +6,7 @@
 import { Effect, SchemaIssue } from "effect"
 import { type HttpApiError, HttpApiMiddleware } from "effect/http-api"
 import { Internal, InvalidRequest, RateLimited } from "../../domain/Errors.ts"
+import { redactSecrets } from "../observability/Redact.ts"
 
 export class Validation extends HttpApiMiddleware.Service<Validation>()("psx/http/Validation", {
   error: [InvalidRequest, RateLimited, Internal]
@@ -22,18 +23,23 @@ const slotName: Record<HttpApiError.HttpApiSchemaError["kind"], string> = {
   ResponseHeaders: "response header"
 }
 
-/** "query parameter `limit`: Expected a finite number, got \"abc\"" and the like, joined. */
+/**
+ * "query parameter `limit`: Expected a finite number, got \"abc\"" and the like, joined. A path
+ * parameter's value is echoed with anything shaped like a credential redacted (a key's secret sent
+ * where its id belongs).
+ */
 export const describeSchemaError = (error: HttpApiError.HttpApiSchemaError): string => {
   const slot = slotName[error.kind]
   const issues = formatIssues(error.cause.issue).issues
   if (issues.length === 0) return `invalid ${slot}`
-  return issues
+  const message = issues
     .slice(0, 5)
     .map((issue) => {
       const path = (issue.path ?? []).map((p) => String(typeof p === "object" ? p.key : p))
       return path.length > 0 ? `${slot} field \`${path.join(".")}\`: ${issue.message}` : `${slot}: ${issue.message}`
     })
     .join("; ")
+  return error.kind === "Params" ? redactSecrets(message) : message
 }
 
 export const ValidationLive = HttpApiMiddleware.layerSchemaErrorTransform(Validation, (error) =>

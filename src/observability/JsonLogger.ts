@@ -2,8 +2,11 @@
  * JSON-lines logs, cheap enough to write one line per request: each entry is
  * one `JSON.stringify` (an object message is spread into the line), and lines
  * are written in batches every few milliseconds instead of one write each.
+ * A line never carries the service's own tokens (`psx_s_…`, `psx_k_…`),
+ * whatever field holds them: they are redacted (Redact.ts).
  */
 import { Cause, Logger, References } from "effect"
+import { redactTokens } from "./Redact.ts"
 
 const pending: Array<string> = []
 let scheduled = false
@@ -24,7 +27,8 @@ const flush = () => {
 }
 process.once("exit", flush)
 
-export const jsonLinesLogger = Logger.make<unknown, void>(({ cause, date, fiber, logLevel, message }) => {
+/** A log entry as its JSON line (without the newline). */
+export const jsonLine = ({ cause, date, fiber, logLevel, message }: Logger.Options<unknown>): string => {
   const entry: Record<string, unknown> = { time: date.toISOString(), level: logLevel.toLowerCase() }
   const parts = Array.isArray(message) ? message : [message]
   const texts: Array<string> = []
@@ -36,5 +40,7 @@ export const jsonLinesLogger = Logger.make<unknown, void>(({ cause, date, fiber,
   const annotations = fiber.getRef(References.CurrentLogAnnotations)
   for (const key in annotations) entry[key] = annotations[key]
   if (cause.reasons.length > 0) entry["cause"] = Cause.pretty(cause)
-  write(JSON.stringify(entry))
-})
+  return redactTokens(JSON.stringify(entry))
+}
+
+export const jsonLinesLogger = Logger.make<unknown, void>((options) => write(jsonLine(options)))
