@@ -81,7 +81,7 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
     initializeBytes: Config.schema(Schema.Int.check(Schema.isBetween({ minimum: 1_024, maximum: 1_048_576 })), "PSX_MCP_INITIALIZE_BYTES")
       .pipe(Config.withDefault(8_192)),
     budgetBytes: Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1_048_576)), "PSX_MCP_SESSIONS_BYTES")
-      .pipe(Config.withDefault(16_777_216))
+      .pipe(Config.withDefault(8_388_608))
   }),
   ledgerTrustedKeys: Config.option(Config.String("LEDGER_TRUSTED_KEYS")).pipe(
     Config.map(Option.filter((pem) => pem.trim() !== ""))
