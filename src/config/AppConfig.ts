@@ -35,6 +35,11 @@ export interface AppConfigShape {
   /** MCP sessions: ended after this many idle minutes; at most `cap` kept (least recently used ended first). */
   readonly mcpSessions: { readonly idleMinutes: number; readonly cap: number }
   /**
+   * MCP sessions (src/mcp/SessionRegistry.ts): at most `perClient` per address and per credential, an
+   * `initialize` of at most `initializeBytes` bytes of JSON, and `budgetBytes` charged to all sessions together.
+   */
+  readonly mcpSessionLimits: { readonly perClient: number; readonly initializeBytes: number; readonly budgetBytes: number }
+  /**
    * Public keys (PEM, one or more) whose checkpoints verify, from LEDGER_TRUSTED_KEYS or the file
    * LEDGER_TRUSTED_KEYS_FILE; the configured signing key's own public key is trusted besides them.
    */
@@ -78,6 +83,13 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   mcpSessions: Config.all({
     idleMinutes: positive("PSX_MCP_SESSION_IDLE_MINUTES", 30),
     cap: Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "PSX_MCP_SESSIONS").pipe(Config.withDefault(1_000))
+  }),
+  mcpSessionLimits: Config.all({
+    perClient: Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "PSX_MCP_SESSIONS_PER_CLIENT").pipe(Config.withDefault(32)),
+    initializeBytes: Config.schema(Schema.Int.check(Schema.isBetween({ minimum: 1_024, maximum: 1_048_576 })), "PSX_MCP_INITIALIZE_BYTES")
+      .pipe(Config.withDefault(8_192)),
+    budgetBytes: Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1_048_576)), "PSX_MCP_SESSIONS_BYTES")
+      .pipe(Config.withDefault(8_388_608))
   }),
   ledgerTrustedKeys: Config.option(Config.String("LEDGER_TRUSTED_KEYS")).pipe(
     Config.map(Option.filter((pem) => pem.trim() !== ""))

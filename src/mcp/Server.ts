@@ -46,9 +46,9 @@ const registrations = McpServer.toolkit(ServedToolkit).pipe(Layer.provide(Served
  * POST /mcp on the service's HTTP router, with JSON-RPC error bodies for what the transport refuses;
  * DELETE /mcp ends a session; sessions are bounded (Sessions.ts).
  */
-export const McpLive = Layer.mergeAll(
-  McpServer.layerHttp({ ...info, path: "/mcp", registrations, allowSessionTermination: true }).pipe(Layer.provide(JsonRpcEnvelope)),
-  McpSessionsLive
+export const McpLive = McpServer.layerHttp({ ...info, path: "/mcp", registrations, allowSessionTermination: true }).pipe(
+  Layer.provide(JsonRpcEnvelope),
+  Layer.provide(McpSessionsLive)
 )
 
 /** The same tools over stdio (needs `Stdio`; logs must go to stderr, see Cli.ts). */

@@ -1,104 +1,130 @@
 /**
- * Bounds on the MCP sessions of POST /mcp (the transport itself keeps every
- * session until it is ended):
+ * Bounds on the MCP sessions of /mcp (the transport itself keeps every
+ * session, with its decoded `initialize` params, until it is ended):
  *
- * - a session idle for `ttlMs` is ended; at most `cap` are kept, the least
- *   recently used ended first when a new one would exceed it. Ending one is
- *   what `DELETE /mcp` with its `Mcp-Session-Id` does (later requests with it
- *   get 404 -32001 "Session not found");
- * - `initialize` may carry a `clientInfo` of at most CLIENT_INFO_MAX
- *   characters of JSON (400 -32602 otherwise): it is kept with the session.
+ * - an `initialize` is examined before the transport sees it (Initialize.ts):
+ *   over `initializeBytes` bytes of JSON, nested deeper than 32 levels, with a
+ *   `clientInfo` over 1,024 characters or inside a batch it is refused with
+ *   400 and a JSON-RPC error; otherwise the transport gets it without the
+ *   capabilities this server does not use;
+ * - each session is charged its bytes and belongs to its address and its
+ *   credential; the registry (SessionRegistry.ts) says which sessions end when
+ *   a new one would exceed the per-client, overall count or byte limits, or
+ *   when one is idle for `ttlMs`. Ending one is what `DELETE /mcp` with its
+ *   `Mcp-Session-Id` does (later requests with it get 404 -32001).
  *
- * A global router middleware, acting on /mcp only: ending a session runs the
- * router's own DELETE /mcp.
+ * This is a wrapper of the `HttpRouter` given to `McpServer.layerHttp`: every
+ * /mcp route the transport adds runs through it, so the bounds hold for any
+ * spelling of the path the router routes there, and its answers pass through
+ * the service's guard like any other (request id, log line, rate limit).
+ * Sessions are ended by calling the transport's own DELETE handler directly.
  */
 import { Clock, Effect, Layer } from "effect"
-import { McpSchema } from "effect/ai"
 import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { createHash } from "node:crypto"
 import { AppConfig } from "../config/AppConfig.ts"
+import { examine } from "./Initialize.ts"
+import { makeSessionRegistry, type Owner, type RegistryLimits, SESSION_OVERHEAD_BYTES } from "./SessionRegistry.ts"
 
-export interface McpSessionLimits {
-  /** A session unused for this long is ended (ms). */
-  readonly ttlMs: number
-  /** Sessions kept at most. */
-  readonly cap: number
+export { CLIENT_INFO_MAX } from "./Initialize.ts"
+
+export interface McpSessionLimits extends RegistryLimits {
+  /** The most bytes of JSON an `initialize` request may take. */
+  readonly initializeBytes: number
 }
 
-export const CLIENT_INFO_MAX = 1_024
 const SESSION_HEADER = "mcp-session-id"
 
-/** The size of `params.clientInfo` as JSON when the body is one `initialize` request. */
-const clientInfoSize = (text: string) => {
-  if (!text.includes("\"initialize\"")) return 0
-  const value: unknown = (() => {
-    try {
-      return JSON.parse(text)
-    } catch {
-      return undefined
-    }
-  })()
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return 0
-  const message = value as { method?: unknown; params?: { clientInfo?: unknown } }
-  return message.method === "initialize" ? JSON.stringify(message.params?.clientInfo ?? null).length : 0
+type Request = HttpServerRequest.HttpServerRequest
+type Response = HttpServerResponse.HttpServerResponse
+/** A route's handler; the transport's need no services beyond the request. */
+type RouteHandler = (request: Request) => Effect.Effect<Response, unknown>
+
+/** Whose request this is: its address and a digest of its Authorization header, if any. */
+const ownerOf = (request: Request): Owner => {
+  const address = request.remoteAddress
+  const authorization = request.headers["authorization"]
+  return {
+    address: address._tag === "Some" ? address.value : "unknown",
+    principal: authorization === undefined ? undefined : createHash("sha256").update(authorization).digest("base64url")
+  }
 }
 
-const tooLarge = HttpServerResponse.jsonUnsafe({
-  jsonrpc: "2.0",
-  id: null,
-  error: {
-    code: McpSchema.INVALID_PARAMS_ERROR_CODE,
-    message: `Invalid params: clientInfo may be at most ${CLIENT_INFO_MAX} characters of JSON`
-  }
-}, { status: 400 })
+/** The same request with `text` as its body (the transport reads the body again, from the request it is given). */
+const withBody = (request: Request, text: string): Request => {
+  const replaced = Object.create(request) as Request
+  Object.defineProperty(replaced, "text", { value: Effect.succeed(text) })
+  return replaced
+}
 
-/** The session registry: id → last use, in least-recently-used order. */
+const refusal = (id: string | number | null, code: number, message: string) =>
+  HttpServerResponse.jsonUnsafe({ jsonrpc: "2.0", id, error: { code, message } }, { status: 400 })
+
+/** A route handler as a function of the request, whatever form the transport gave it in. */
+const asFunction = (handler: Response | Effect.Effect<Response, unknown> | RouteHandler): RouteHandler =>
+  typeof handler === "function"
+    ? handler
+    : HttpServerResponse.isHttpServerResponse(handler)
+    ? () => Effect.succeed(handler)
+    : () => handler
+
+/** The HttpRouter for `McpServer.layerHttp`, bounding the sessions of the routes it adds. */
 export const makeMcpSessions = (limits: McpSessionLimits) =>
-  HttpRouter.middleware(Effect.sync(() => {
-    const sessions = new Map<string, number>()
-    return (httpEffect) =>
-      Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
-        if (request.url !== "/mcp" && !request.url.startsWith("/mcp?")) return httpEffect
-        const end = (id: string) =>
-          Effect.provideService(
-            httpEffect,
-            HttpServerRequest.HttpServerRequest,
-            HttpServerRequest.fromWeb(new Request("http://localhost/mcp", { method: "DELETE", headers: { [SESSION_HEADER]: id } }))
-          ).pipe(Effect.ignore)
-        return Effect.gen(function*() {
-          const now = yield* Clock.currentTimeMillis
-          for (const [id, at] of sessions) {
-            if (now - at < limits.ttlMs) break
-            sessions.delete(id)
-            yield* end(id)
-          }
-          const id = request.headers[SESSION_HEADER]
-          if (id !== undefined && sessions.delete(id)) sessions.set(id, now)
-          if (request.method === "POST" && id === undefined) {
-            const text = yield* Effect.orElseSucceed(request.text, () => "")
-            if (clientInfoSize(text) > CLIENT_INFO_MAX) return tooLarge
-          }
-          const response = yield* httpEffect
-          // The transport names a new session in a pre-response handler: look after it has.
-          if (id === undefined) {
-            yield* HttpEffect.appendPreResponseHandler((_, final) => {
-              const created = final.headers[SESSION_HEADER]
-              if (created === undefined) return Effect.succeed(final)
-              sessions.set(created, now)
-              const evicted: Array<string> = []
-              for (const oldest of sessions.keys()) {
-                if (sessions.size - evicted.length <= limits.cap) break
-                evicted.push(oldest)
-              }
-              for (const oldest of evicted) sessions.delete(oldest)
-              return Effect.as(Effect.forEach(evicted, end, { discard: true }), final)
-            })
-          }
-          if (request.method === "DELETE" && id !== undefined && response.status < 300) sessions.delete(id)
-          return response
-        })
-      })
-  }), { global: true })
+  Layer.effect(HttpRouter.HttpRouter, Effect.gen(function*() {
+    const router = yield* HttpRouter.HttpRouter
+    const registry = makeSessionRegistry(limits)
+    let terminate: RouteHandler | undefined
+    const end = (id: string) =>
+      terminate === undefined ? Effect.void : terminate(
+        HttpServerRequest.fromWeb(new Request("http://localhost/mcp", { method: "DELETE", headers: { [SESSION_HEADER]: id } }))
+      ).pipe(Effect.ignore)
+    const endAll = (ids: ReadonlyArray<string>) => Effect.forEach(ids, end, { discard: true })
 
-/** The limits from the configuration (PSX_MCP_SESSION_IDLE_MINUTES, PSX_MCP_SESSIONS). */
+    const bounded = (handler: RouteHandler) => (request: Request) =>
+      Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        yield* endAll(registry.expire(now))
+        const id = request.headers[SESSION_HEADER]
+        if (id !== undefined) registry.touch(id, now)
+        let forwarded = request
+        let bytes = SESSION_OVERHEAD_BYTES
+        if (request.method === "POST") {
+          // The route's middleware (Envelope.ts) has read the body already; it is cached.
+          const examined = examine(yield* Effect.orElseSucceed(request.text, () => ""), limits.initializeBytes)
+          if (examined._tag === "Refuse") return refusal(examined.id, examined.code, examined.message)
+          if (examined._tag === "Keep") {
+            forwarded = withBody(request, examined.text)
+            bytes += examined.bytes
+          }
+        }
+        const response = yield* Effect.provideService(handler(forwarded), HttpServerRequest.HttpServerRequest, forwarded)
+        if (id === undefined) {
+          // The transport names a new session in a pre-response handler it added while answering: look after it.
+          yield* HttpEffect.appendPreResponseHandler((_, final) => {
+            const created = final.headers[SESSION_HEADER]
+            if (created === undefined) return Effect.succeed(final)
+            return Effect.as(endAll(registry.admit(created, ownerOf(request), bytes, now)), final)
+          })
+        }
+        if (request.method === "DELETE" && id !== undefined && response.status < 300) registry.remove(id)
+        return response
+      })
+
+    const add: typeof router.add = (method, path, handler, options) => {
+      const run = asFunction(handler as Parameters<typeof asFunction>[0])
+      if (method === "DELETE") terminate = run
+      return router.add(method, path, bounded(run) as never, options)
+    }
+    return HttpRouter.HttpRouter.of({ ...router, add })
+  }))
+
+/**
+ * The limits from the configuration (PSX_MCP_SESSION_IDLE_MINUTES, PSX_MCP_SESSIONS, PSX_MCP_SESSIONS_PER_CLIENT,
+ * PSX_MCP_INITIALIZE_BYTES, PSX_MCP_SESSIONS_BYTES).
+ */
 export const McpSessionsLive = Layer.unwrap(Effect.map(AppConfig, (config) =>
-  makeMcpSessions({ ttlMs: config.mcpSessions.idleMinutes * 60_000, cap: config.mcpSessions.cap })))
+  makeMcpSessions({
+    ttlMs: config.mcpSessions.idleMinutes * 60_000,
+    cap: config.mcpSessions.cap,
+    ...config.mcpSessionLimits
+  })))
