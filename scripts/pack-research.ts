@@ -12,6 +12,7 @@ import type { PackProvenance } from "../domain/pack/Pack.ts"
 import { announcementKey, parseAnnouncementExport, parseCompanyPageAnnouncements } from "../domain/psx/CompanyAnnouncements.ts"
 import { parseCompanyPage, parseCompanyPagePayouts } from "../domain/psx/CompanyPage.ts"
 import type { Announcement } from "../domain/psx/Filings.ts"
+import { filingsInventory } from "./pack-filings.ts"
 import { parseSalesExport, parseScreenerExport } from "../domain/psx/ScreenerExport.ts"
 
 export interface PackWriter {
@@ -42,41 +43,64 @@ const SCREENER = {
 }
 const PAGE_DIR = "aabdullah27__Stock-Analysis-PSX/scraped_data/c03489a1-4481-4640-baaa-2c2d1986431f"
 const PAGE_SYMBOLS = ["BOP", "MCB", "MEBL", "TRG"]
-const DATE_ONLY = "The company page gives each announcement's date, not its time: published_at is 00:00 Asia/Karachi of that date."
+const DATE_ONLY = "The company page gives each announcement's date, not its time: published_on is that Karachi date and published_at " +
+  "is absent."
 
 const merge = (into: Record<string, number>, from: Readonly<Record<string, number>>) => {
   for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v
   return into
 }
 
-const DUPLICATE = "a duplicate of one already in the pack or in this recording (same document id, or same symbol, day and title)"
+const DUPLICATE = "a duplicate of one already in the pack or in this recording (same document id, or same symbol, day and title " +
+  "where one of the two links no document)"
+
+/** What the pack already holds: document ids, and symbol-day-title keys (`announcementKey`) with the documents seen under each. */
+export interface KnownFilings {
+  readonly ids: Set<string>
+  readonly keys: Map<string, Set<string | undefined>>
+}
+
+const knownFrom = (rows: ReadonlyArray<Announcement>): KnownFilings => {
+  const known: KnownFilings = { ids: new Set(), keys: new Map() }
+  for (const a of rows) remember(known, a)
+  return known
+}
+
+const remember = (known: KnownFilings, a: Announcement) => {
+  known.ids.add(a.id)
+  const key = announcementKey(a)
+  known.keys.set(key, (known.keys.get(key) ?? new Set()).add(a.documentUrl))
+}
 
 /**
- * Announcements not already known by document id or by symbol, day and
- * title; the rest counted. Of two records of one announcement, the one
+ * Announcements not already known by document id, nor by symbol, day and
+ * title where one of the two records links no document; the rest counted.
+ * Two filings of one day and title with different documents are two filings
+ * (MQTM 263780 and 263785). Of two records of one announcement, the one
  * linking a document is kept.
  */
-const fresh = (rows: ReadonlyArray<Announcement>, known: { ids: Set<string>; keys: Set<string> }, skipped: Record<string, number>) =>
+const fresh = (rows: ReadonlyArray<Announcement>, known: KnownFilings, skipped: Record<string, number>) =>
   [...rows].sort((a, b) => Number(a.documentUrl === undefined) - Number(b.documentUrl === undefined)).filter((a) => {
-    const key = announcementKey(a)
-    if (known.ids.has(a.id) || known.keys.has(key)) {
+    const documents = known.keys.get(announcementKey(a))
+    const sameFiling = documents !== undefined && (a.documentUrl === undefined || documents.has(undefined))
+    if (known.ids.has(a.id) || sameFiling) {
       skipped[DUPLICATE] = (skipped[DUPLICATE] ?? 0) + 1
       return false
     }
-    known.ids.add(a.id)
-    known.keys.add(key)
+    remember(known, a)
     return true
   })
 
 export const buildResearchDatasets = (w: PackWriter) => {
-  const known = { ids: new Set(w.announcements.map((a) => a.id)), keys: new Set(w.announcements.map(announcementKey)) }
+  const known = knownFrom(w.announcements)
   announcements(w, known)
   companyPages(w, known)
+  filingsInventory(w, (rows, skipped) => fresh(rows, known, skipped))
   screener(w)
   news(w)
 }
 
-const announcements = (w: PackWriter, known: { ids: Set<string>; keys: Set<string> }) => {
+const announcements = (w: PackWriter, known: KnownFilings) => {
   const path = "umarfarooq2044__psx-research-analyst/exports/csv_20260131_0144/announcements.csv"
   const parsed = parseAnnouncementExport(w.read(path))
   const skipped = merge({}, parsed.skipped)
@@ -98,7 +122,7 @@ const announcements = (w: PackWriter, known: { ids: Set<string>; keys: Set<strin
   }, rows)
 }
 
-const companyPages = (w: PackWriter, known: { ids: Set<string>; keys: Set<string> }) => {
+const companyPages = (w: PackWriter, known: KnownFilings) => {
   const pages = Object.fromEntries(PAGE_SYMBOLS.map((s) => [s, w.read(`${PAGE_DIR}/${s}_psx.html`)]))
   const parsed = Object.fromEntries(Object.entries(pages).map(([s, html]) => [s, parseCompanyPage(html)]))
   const unreadable = Object.values(parsed).reduce((n, p) => n + p.unreadable, 0)

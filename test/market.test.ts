@@ -9,8 +9,10 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { readFileSync } from "node:fs"
+import { parseAnnouncements } from "../domain/psx/Filings.ts"
 import { PackImport } from "../src/ingest/PackImport.ts"
 import { MarketReadModel } from "../src/market/readmodel/ReadModel.ts"
+import { readPsx } from "./support/Fixtures.ts"
 import { mcpSession } from "./support/McpSession.ts"
 import type { SuccessOf } from "./support/ReplyTypes.ts"
 import { assertFailed, assertOk, assertSucceeded, bodyOf, get, getText, post, type Reply, TestApp } from "./support/TestApp.ts"
@@ -19,6 +21,24 @@ import { assertFailed, assertOk, assertSucceeded, bodyOf, get, getText, post, ty
 const NOW = "2026-06-15T06:00:00.000Z"
 
 const RAW = new URL("./fixtures/market-raw/", import.meta.url)
+/** Document ids of the three recorded POST /announcements answers (the pack's `announcements`). */
+const portalFilingIds = [
+  "yasir-a__psx-data/tests/fixtures/announcements_hubc.html",
+  "umairsandhu__psx-dps/tests/fixtures/announcements.html",
+  "afireseeker-cloud__Pakistan-Stock-Market-Events-Calendar/announcements_sample.html"
+].flatMap((f) => parseAnnouncements(readPsx(f)).rows.map((a) => a.id))
+/** Document ids of the essashahid filings inventory's filings dated on or after `day` ("Apr 30, 2026" read by hand). */
+const inventoryIdsSince = (day: string) => {
+  const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+  const entries = JSON.parse(readFileSync(new URL("./fixtures/research/filings-inventory.json", import.meta.url), "utf8")).entries
+  return Object.values(entries as Record<string, Record<string, { date: string; url: string } | null>>).flatMap((e) =>
+    [e["interim"], e["annual"]].flatMap((f) => {
+      const m = f ? /^(\w{3}) (\d{1,2}), (\d{4})$/.exec(f.date) : null
+      const iso = m ? `${m[3]}-${String(months.indexOf(m[1]!) + 1).padStart(2, "0")}-${m[2]!.padStart(2, "0")}` : ""
+      return f && iso >= day ? [/(\d+)\.pdf$/.exec(f.url)![1]!] : []
+    })
+  )
+}
 const csvRow = (file: string, date: string) =>
   readFileSync(new URL(file, RAW), "utf8").split("\n").find((l) => l.includes(date))!.split(",")
 
@@ -413,13 +433,17 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
       assert.strictEqual(ann.body.total, 30)
       assert.strictEqual(new Set(ann.body.items.map((a) => a.id)).size, 30)
       assert.isTrue(ann.body.items.every((a) => a.source_type === "filing" && a.symbol === "HUBC"))
-      // The market-wide recordings (Feb-Sep 2026); the company-page recordings end on 2026-01-22.
+      // The market-wide recordings (Feb-Sep 2026) and the filings inventory's filings from February (one of them also in
+      // the market-wide recordings); the company-page recordings end on 2026-01-22.
+      const since = new Set([...portalFilingIds, ...inventoryIdsSince("2026-02-01")])
       const all = yield* get("/v1/announcements?limit=5&date_from=2026-02-01")
       assertSucceeded(all)
-      assert.strictEqual(all.body.total, 30)
-      const rest = yield* get(`/v1/announcements?limit=50&date_from=2026-02-01&cursor=${all.body.next_cursor}`)
+      assert.strictEqual(all.body.total, since.size)
+      assert.strictEqual(all.body.coverage, "recorded")
+      const rest = yield* get(`/v1/announcements?limit=200&date_from=2026-02-01&cursor=${all.body.next_cursor}`)
       assertSucceeded(rest)
-      assert.strictEqual(rest.body.items.length, 25)
+      assert.strictEqual(rest.body.items.length, since.size - 5)
+      assert.sameMembers([...all.body.items, ...rest.body.items].map((a) => a.id), [...since])
       const dated = yield* get("/v1/announcements?date_from=2026-09-29&date_to=2026-09-29")
       assertSucceeded(dated)
       assert.strictEqual(dated.body.total, 3)

@@ -43,14 +43,15 @@ describe("parsers on the vendored recordings", () => {
         const id = /(\d+)\.pdf$/.exec(raw["pdf_url"]!)?.[1]
         const headline = raw["headline"]!.replace(/\s+/g, " ").trim()
         const a = parsed.rows.find((x) => x.symbol === symbol && (id !== undefined ? x.id === id : headline.endsWith(x.title)))!
-        assert.strictEqual(karachiDay(a.publishedAt), titleDate(headline), headline)
+        assert.strictEqual(a.publishedOn, titleDate(headline), headline)
+        assert.isUndefined(a.publishedAt, "a date-only filing has no time")
         assert.isTrue(headline.endsWith(` ${a.title}`))
       }
     }
     // The export's own column is the day it read the page for most rows: it must not survive anywhere.
     const readDay = exportRows.filter((r) => r["announcement_date"] === "2026-01-23").length
     assert.isAbove(readDay, 10)
-    assert.isFalse(parsed.rows.some((a) => karachiDay(a.publishedAt) === "2026-01-23"))
+    assert.isFalse(parsed.rows.some((a) => a.publishedOn === "2026-01-23"))
   })
 
   it("OGDC sales 2022-2025 in thousands of rupees, annual, equal to the recording", () => {
@@ -107,7 +108,8 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
           const id = /(\d+)\.pdf$/.exec(raw["pdf_url"]!)![1]
           const a: ItemOf<"/v1/announcements"> | undefined = r.body.items.find((x) => x.id === id)
           assert.isDefined(a, `${symbol} document ${id}`)
-          assert.strictEqual(karachiDay(a.published_at), titleDate(raw["headline"]!))
+          assert.strictEqual(a.published_on, titleDate(raw["headline"]!))
+          assert.notProperty(a, "published_at", "the company page gives a date, not a time")
           assert.strictEqual(a.source_type, "filing")
         }
         assert.include(r.body.sources.map((s) => s.dataset), "announcements_company_pages")

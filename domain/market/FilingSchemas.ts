@@ -79,17 +79,30 @@ export const CorporateActions = Schema.Struct({
 })
 
 export const Announcement = Schema.Struct({
-  id: Schema.String,
+  id: Schema.String.annotate({ description: "The exchange's document id when the filing links one, else a stable key from its content" }),
   symbol: Schema.String,
   company_name: opt(Schema.String),
-  published_at: Instant,
-  title: Schema.String,
+  published_on: IsoDate.annotate({
+    description: "The date the exchange shows for the filing, in Karachi (YYYY-MM-DD). Always present; date_from/date_to filter on it"
+  }),
+  published_at: opt(Instant.annotate({
+    description: "The exchange's time of the filing (ISO 8601 UTC), only when the source gives a time of day (the portal's " +
+      "announcements list does; company pages and inventories give a date only). Absent when only the date is known: never an invented midnight"
+  })),
+  title: Schema.String.annotate({ description: "The title as the exchange shows it, without its REVOKED marker" }),
   document_url: opt(Schema.String),
   image_url: opt(Schema.String),
-  revoked: Schema.Boolean,
+  revoked: Schema.Boolean.annotate({
+    description: "True only when the exchange's own REVOKED marker is on the filing; a title that speaks of a withdrawal is not a revocation"
+  }),
   source_type: Schema.Literal("filing")
 })
 export const Announcements = Schema.Struct({
+  coverage: Schema.Literals(["recorded", "unknown"]).annotate({
+    description: "recorded: at least one filing of the symbol (of any company, without a symbol) is held, from partial recordings, so a " +
+      "filing not listed may still exist; unknown: none is held, and an empty list is not an absence of filings"
+  }),
+  note: opt(Schema.String),
   ...Page.fields,
   items: Schema.Array(Announcement),
   sources: Schema.Array(Source)

@@ -23,6 +23,7 @@ import {
   coverage,
   exchangeZeros,
   groupBy,
+  filingsNewestFirst,
   newestFirst,
   newestSet,
   seriesCoverage,
@@ -190,7 +191,7 @@ const areasOf = (security: SecurityRow, own: OwnSeries, payoutRows: ReadonlyArra
     ["financials", coverage(d.financialLines, (r) => r.dataset, () => undefined)],
     ["dividends", coverage(payoutRows, (r) => r.dataset, (r) => r.book_closure_from)],
     ["corporate_actions", coverage(d.actions, (r) => r.dataset, (r) => r.ex_date)],
-    ["announcements", coverage(d.announcements, (r) => r.dataset, (r) => r.published_at.slice(0, 10))],
+    ["announcements", coverage(d.announcements, (r) => r.dataset, (r) => r.published_on)],
     [
       "index_membership",
       d.kse100 ? [{ dataset: d.kse100.dataset, rows: 1, first: d.kse100.effective_date, last: d.kse100.effective_date }] : []
@@ -268,7 +269,7 @@ export const wholeTables = (rows: StoreRows, builtAt: number) => ({
 export function* snapshotSteps(rows: StoreRows, builtAt: number): Steps<MarketSnapshot> {
   const rejected: Array<string> = []
   const series = yield* decodeSeriesSteps(rows.series, rejected)
-  const announcements = [...rows.announcements].sort(newestFirst)
+  const announcements = [...rows.announcements].sort(filingsNewestFirst)
   yield
   const { indexMembers, indexWeights } = indexSets(rows.membership)
   const by = rowsBySymbol(rows, series, announcements, indexMembers.get("KSE100") ?? [])

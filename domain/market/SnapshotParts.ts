@@ -25,6 +25,16 @@ export const byDesc = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0)
 export const newestFirst = (a: { readonly published_at: string; readonly id: string }, b: { readonly published_at: string; readonly id: string }) =>
   byDesc(a.published_at, b.published_at) || byDesc(a.id, b.id)
 
+/** A filing's place in newest-first order: its Karachi date, then its time (a date-only filing after the timed ones of its day), then id. */
+export interface FilingPosition {
+  readonly published_on: string
+  readonly published_at?: string | undefined
+  readonly id: string
+}
+/** Filings newest first by `FilingPosition`. */
+export const filingsNewestFirst = (a: FilingPosition, b: FilingPosition) =>
+  byDesc(a.published_on, b.published_on) || byDesc(a.published_at ?? "", b.published_at ?? "") || byDesc(a.id, b.id)
+
 export const coverage = <A>(rows: ReadonlyArray<A>, dataset: (a: A) => string, date: (a: A) => string | undefined) => {
   const per = new Map<string, { rows: number; first?: string; last?: string }>()
   for (const r of rows) {

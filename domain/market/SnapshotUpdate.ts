@@ -10,7 +10,7 @@
  * to the snapshot, few symbols moved, and nothing moved that other symbols'
  * figures depend on (index membership, or a whole symbol table).
  */
-import { newestFirst } from "./SnapshotParts.ts"
+import { filingsNewestFirst } from "./SnapshotParts.ts"
 import {
   bySymbol,
   decodeAllSeries,
@@ -60,7 +60,7 @@ export const updateSnapshot = (
   const changed = new Set(symbols)
   const rejected = [...prev.rejected]
   const series = decodeAllSeries(rows.series, rejected)
-  const theirAnnouncements = [...rows.announcements].sort(newestFirst)
+  const theirAnnouncements = [...rows.announcements].sort(filingsNewestFirst)
   const by = rowsBySymbol(rows, series, theirAnnouncements, prev.indexMembers.get("KSE100") ?? [])
   const securities = [...prev.securities.filter((s) => !changed.has(s.symbol)), ...rows.securities].sort(bySymbol)
   const data = new Map<string, SymbolData>()
@@ -77,7 +77,7 @@ export const updateSnapshot = (
     sectorMembers: sectorPeers(securities, fundamentals),
     indexMembers: prev.indexMembers,
     indexWeights: prev.indexWeights,
-    announcements: [...prev.announcements.filter((a) => !changed.has(a.symbol)), ...theirAnnouncements].sort(newestFirst),
+    announcements: [...prev.announcements.filter((a) => !changed.has(a.symbol)), ...theirAnnouncements].sort(filingsNewestFirst),
     rejected
   }
 }

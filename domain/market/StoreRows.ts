@@ -201,7 +201,10 @@ export const AnnouncementRow = Schema.Struct({
   id: Schema.String,
   symbol: Schema.String,
   company_name: t,
-  published_at: Schema.String,
+  /** The exchange's Karachi date of the filing. */
+  published_on: Schema.String,
+  /** Only when the source gave a time of day. */
+  published_at: t,
   title: Schema.String,
   document_url: t,
   image_url: t,

@@ -134,7 +134,10 @@ export const Announcement = Schema.Struct({
   id: Schema.String,
   symbol: Schema.String,
   companyName: opt(Schema.String),
-  publishedAt: Schema.String,
+  /** The exchange's Karachi date of the filing. */
+  publishedOn: Schema.String,
+  /** Only when the recording gives a time of day. */
+  publishedAt: opt(Schema.String),
   title: Schema.String,
   documentUrl: opt(Schema.String),
   imageUrl: opt(Schema.String),
@@ -177,6 +180,7 @@ export const PackDatasets = {
   company_pages_2025_09: Schema.Record(Schema.String, CompanyPage),
   payouts_company_pages_2025_09: Schema.Array(PayoutRow),
   announcements_company_pages_2025_09: Schema.Array(Announcement),
+  announcements_filings_inventory: Schema.Array(Announcement),
   financials_sales: Schema.Array(SymbolStatementLine),
   screener_2026_08_04: Schema.Array(ScreenerRow),
   news: Schema.Array(NewsEvent)

@@ -5,15 +5,18 @@
  * export of it that put the date at the start of the title
  * ("Oct 27, 2025 Transmission of …").
  *
- * The section gives a date, not a time: `publishedAt` is 00:00 Asia/Karachi
- * of that date (the pack's provenance notes say so). A date an exporter added of its
- * own (e.g. the day it read the page) is never taken for the publication date.
+ * The section gives a date, not a time: `publishedOn` is that Karachi date
+ * and `publishedAt` is absent (never an invented midnight). A date an
+ * exporter added of its own (e.g. the day it read the page) is never taken
+ * for the publication date. `revoked` is set only by the portal's own
+ * REVOKED marker in the title cell; an export carries none.
  */
+import { Schema } from "effect"
 import { csvRecords } from "./Csv.ts"
 import { tables } from "./Html.ts"
 import { collector, defined, type Parsed } from "./Parsed.ts"
-import { type Announcement, contentKey, documentIdOf, documentOf, isRevocation } from "./Filings.ts"
-import { karachiDateOfEpoch, parseDate, parseKarachiDateTime } from "./Values.ts"
+import { type Announcement, contentKey, documentIdOf, documentOf, titleOf } from "./Filings.ts"
+import { parseDate, parseKarachiDateTime } from "./Values.ts"
 
 const datedTitle = /^\s*([A-Za-z]{3,9}\.?\s+\d{1,2},\s*\d{4})(?:\s+([\s\S]*))?$/
 
@@ -21,18 +24,19 @@ const datedTitle = /^\s*([A-Za-z]{3,9}\.?\s+\d{1,2},\s*\d{4})(?:\s+([\s\S]*))?$/
 const announcement = (
   symbol: string,
   date: string,
-  title: string,
+  title: { readonly title: string; readonly revoked: boolean },
   doc: { readonly id?: string | undefined; readonly documentUrl?: string; readonly imageUrl?: string }
 ): Announcement | undefined => {
-  const publishedAt = parseDate(date) !== undefined ? parseKarachiDateTime(date) : undefined
-  if (publishedAt === undefined) return undefined
-  const text = title.replace(/\s+/g, " ").trim()
+  const publishedOn = parseDate(date)
+  if (publishedOn === undefined) return undefined
+  const text = title.title.replace(/\s+/g, " ").trim()
   return {
-    id: doc.id ?? contentKey(symbol, publishedAt, text),
+    // A row without a document keeps the key it had when its time was stored as 00:00 Karachi.
+    id: doc.id ?? contentKey(symbol, parseKarachiDateTime(publishedOn)!, text),
     symbol,
-    publishedAt,
+    publishedOn,
     title: text,
-    revoked: isRevocation(text),
+    revoked: title.revoked,
     ...defined({ documentUrl: doc.documentUrl, imageUrl: doc.imageUrl })
   }
 }
@@ -57,7 +61,7 @@ export const parseAnnouncementExport = (csv: string): Parsed<Announcement> => {
       out.skip("a date but no title")
       continue
     }
-    const a = m ? announcement(symbol, m[1]!, m[2]!, { id, ...(id ? { documentUrl: pdf } : {}) }) : undefined
+    const a = m ? announcement(symbol, m[1]!, { title: m[2]!, revoked: false }, { id, ...(id ? { documentUrl: pdf } : {}) }) : undefined
     if (a === undefined) {
       out.skip("no date at the start of the title")
       continue
@@ -75,7 +79,7 @@ export const parseCompanyPageAnnouncements = (symbol: string, html: string): Par
   const end = html.indexOf('id="financials"', start)
   for (const table of tables(html.slice(start, end < 0 ? undefined : end))) {
     for (const [date, title, links] of table.rows) {
-      const a = date && title ? announcement(symbol.toUpperCase(), date.text, title.text, { id: documentIdOf(links), ...documentOf(links) }) : undefined
+      const a = date && title ? announcement(symbol.toUpperCase(), date.text, titleOf(title), { id: documentIdOf(links), ...documentOf(links) }) : undefined
       if (a === undefined) out.skip("unreadable date")
       else out.rows.push(a)
     }
@@ -88,7 +92,43 @@ export const parseCompanyPageAnnouncements = (symbol: string, html: string): Par
  * carries a document id: symbol, Karachi date and title (case and spacing
  * ignored).
  */
-export const announcementKey = (a: Pick<Announcement, "symbol" | "publishedAt" | "title">) => {
-  const karachiDay = karachiDateOfEpoch(Date.parse(a.publishedAt) / 1000)
-  return `${a.symbol}|${karachiDay}|${a.title.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim()}`
+export const announcementKey = (a: Pick<Announcement, "symbol" | "publishedOn" | "title">) =>
+  `${a.symbol}|${a.publishedOn}|${a.title.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim()}`
+
+const InventoryFiling = Schema.Struct({ title: Schema.String, date: Schema.String, url: Schema.String })
+const FilingsInventory = Schema.Struct({
+  entries: Schema.Record(Schema.String, Schema.Struct({
+    ticker: Schema.String,
+    interim: Schema.NullOr(InventoryFiling),
+    annual: Schema.NullOr(InventoryFiling)
+  }))
+})
+
+/**
+ * A filings inventory (`{entries: {SYM: {ticker, interim, annual}}}`, each
+ * filing `{title, date: "May 29, 2026", url: …/download/document/{id}.pdf}`):
+ * the latest interim and annual report an app found among a company's PSX
+ * announcements. Dated by the exchange's day only. A filing without a
+ * readable date or document is skipped and counted; a null is "none found",
+ * not a filing.
+ */
+export const parseFilingsInventory = (json: unknown): Parsed<Announcement> => {
+  const out = collector<Announcement>()
+  const inventory = Schema.decodeUnknownOption(FilingsInventory)(json)
+  if (inventory._tag === "None") {
+    out.skip("not a filings inventory")
+    return out.done()
+  }
+  for (const entry of Object.values(inventory.value.entries)) {
+    for (const filing of [entry.interim, entry.annual]) {
+      if (filing === null) continue
+      const id = /^https:\/\/dps\.psx\.com\.pk\/download\/document\/(\d+)\.pdf$/.exec(filing.url.trim())?.[1]
+      const a = id !== undefined
+        ? announcement(entry.ticker.trim().toUpperCase(), filing.date, { title: filing.title, revoked: false }, { id, documentUrl: filing.url.trim() })
+        : undefined
+      if (a === undefined) out.skip(id === undefined ? "no document address" : "unreadable date")
+      else out.rows.push(a)
+    }
+  }
+  return out.done()
 }

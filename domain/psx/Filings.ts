@@ -6,18 +6,21 @@
 import { type Cell, tables } from "./Html.ts"
 import { collector, defined, type Parsed } from "./Parsed.ts"
 import { parseFinancialResult, parsePayoutDetails, type PayoutPart, type PeriodType } from "./PayoutNotation.ts"
-import { parseKarachiDateTime, parseRange } from "./Values.ts"
+import { parseDate, parseKarachiDateTime, parseRange } from "./Values.ts"
 
 export interface Announcement {
   /** The portal's document id when the row links one, else a stable key from its content. */
   readonly id: string
   readonly symbol: string
   readonly companyName?: string
-  readonly publishedAt: string
+  /** The Karachi date the exchange shows for the filing (YYYY-MM-DD). */
+  readonly publishedOn: string
+  /** The instant (ISO, UTC), only when the source gives a time of day; a date alone stays a date. */
+  readonly publishedAt?: string
   readonly title: string
   readonly documentUrl?: string
   readonly imageUrl?: string
-  /** The title says the announcement was withdrawn or revoked. */
+  /** The portal marks the row REVOKED (its own tag in the title cell); never read from the title's words. */
   readonly revoked: boolean
 }
 
@@ -34,6 +37,32 @@ export const contentKey = (...parts: ReadonlyArray<string>) => {
   return `row-${h.toString(16)}`
 }
 
+/**
+ * When a filing was published: its Karachi date, and its instant only when
+ * the source gives a time of day ("3:28 PM", in `time` or after the date).
+ * Undefined when the date cannot be read.
+ */
+export const publication = (date: string | undefined, time?: string): { publishedOn: string; publishedAt?: string } | undefined => {
+  const publishedOn = parseDate(date)
+  if (publishedOn === undefined) return undefined
+  const timed = /\d{1,2}:\d{2}\s*[AP]M/i.test(time ?? date ?? "")
+  const publishedAt = timed ? parseKarachiDateTime(date, time) : undefined
+  return publishedAt !== undefined ? { publishedOn, publishedAt } : { publishedOn }
+}
+
+/** The portal's REVOKED marker in a title cell. */
+export const REVOKED = "REVOKED"
+
+/** A title cell's text without the portal's markers, and whether it carries the REVOKED one. */
+export const titleOf = (cell: Cell | undefined): { title: string; revoked: boolean } => {
+  let title = cell?.text ?? ""
+  for (const tag of cell?.tags ?? []) {
+    const at = title.toUpperCase().lastIndexOf(tag)
+    if (at >= 0) title = (title.slice(0, at) + title.slice(at + tag.length)).replace(/\s+/g, " ").trim()
+  }
+  return { title, revoked: (cell?.tags ?? []).includes(REVOKED) }
+}
+
 /** Rows of DATE, TIME, SYMBOL, NAME, TITLE, links. Rows without a readable date or symbol are skipped and counted. */
 export const parseAnnouncements = (html: string): Parsed<Announcement> => {
   const out = collector<Announcement>()
@@ -45,9 +74,9 @@ export const parseAnnouncements = (html: string): Parsed<Announcement> => {
       continue
     }
     const [date, time, sym, name, title, links] = row
-    const publishedAt = parseKarachiDateTime(date?.text, time?.text)
+    const published = publication(date?.text, time?.text)
     const symbol = (sym?.text ?? "").trim().toUpperCase()
-    if (publishedAt === undefined) {
+    if (published === undefined) {
       out.skip("unreadable date")
       continue
     }
@@ -55,23 +84,19 @@ export const parseAnnouncements = (html: string): Parsed<Announcement> => {
       out.skip("no symbol")
       continue
     }
-    const text = title?.text ?? ""
+    const { title: text, revoked } = titleOf(title)
     out.rows.push({
       ...documentOf(links),
-      id: documentIdOf(links) ?? contentKey(symbol, publishedAt, text),
+      id: documentIdOf(links) ?? contentKey(symbol, published.publishedAt ?? published.publishedOn, text),
       symbol,
-      publishedAt,
+      ...published,
       title: text,
-      revoked: isRevocation(text),
+      revoked,
       ...defined({ companyName: name?.text || undefined })
     })
   }
   return out.done()
 }
-
-/** The title says the announcement was withdrawn or revoked. */
-export const isRevocation = (title: string) =>
-  /\b(revoked|withdrawn|withdrawal of|cancell?ation of (the )?announcement)\b/i.test(title)
 
 /** The portal's document id of a row's links cell (its PDF, else its image), when it links one. */
 export const documentIdOf = (links: Cell | undefined): string | undefined => {

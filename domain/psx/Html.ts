@@ -14,6 +14,8 @@ export interface Cell {
   readonly links: ReadonlyArray<string>
   /** `data-*` attributes of elements inside the cell (e.g. `data-title`, `data-images`). */
   readonly inner: Readonly<Record<string, string>>
+  /** Text of the portal's markers inside the cell (`<div class="tag …">REVOKED</div>`), upper-cased. */
+  readonly tags: ReadonlyArray<string>
 }
 
 export interface Table {
@@ -51,7 +53,10 @@ const cellOf = (open: string, body: string): Cell => {
     if (m[1]!.toLowerCase() === "a" && a["href"] !== undefined) links.push(a["href"])
     for (const k in a) if (k.startsWith("data-") && inner[k] === undefined) inner[k] = a[k]!
   }
-  return { text: textOf(body), attrs: attrsOf(open), links, inner }
+  const tags = [...body.matchAll(/<([a-z][a-z0-9]*)\b[^>]*\bclass\s*=\s*"(?:[^"]*\s)?tag(?:\s[^"]*)?"[^>]*>([\s\S]*?)<\/\1>/gi)]
+    .map((m) => textOf(m[2]!).toUpperCase())
+    .filter((t) => t !== "")
+  return { text: textOf(body), attrs: attrsOf(open), links, inner, tags }
 }
 
 const stripComments = (html: string) => html.replace(/<!--[\s\S]*?-->/g, "")

@@ -190,11 +190,9 @@ const corporateActions: ImportStep = {
     })
 }
 
-const ANNOUNCEMENT_DATASETS: ReadonlyArray<"announcements" | "announcements_company_pages" | "announcements_company_pages_2025_09"> = [
-  "announcements",
-  "announcements_company_pages",
-  "announcements_company_pages_2025_09"
-]
+const ANNOUNCEMENT_DATASETS: ReadonlyArray<
+  "announcements" | "announcements_company_pages" | "announcements_company_pages_2025_09" | "announcements_filings_inventory"
+> = ["announcements", "announcements_company_pages", "announcements_company_pages_2025_09", "announcements_filings_inventory"]
 
 /** The pack builder already left out announcements an earlier dataset holds (by document id, or symbol, day and title). */
 const announcements: ImportStep = {

@@ -45,7 +45,7 @@ const coverageUpdate = (sql: SqlClient.SqlClient) =>
         UNION ALL SELECT dataset, count(DISTINCT symbol)::int, NULL, NULL FROM fundamentals GROUP BY dataset
         UNION ALL SELECT dataset, count(DISTINCT symbol)::int, min(effective_date), max(effective_date) FROM index_membership GROUP BY dataset
         UNION ALL SELECT dataset, count(DISTINCT symbol)::int, min(book_closure_from), max(book_closure_from) FROM payouts GROUP BY dataset
-        UNION ALL SELECT dataset, count(DISTINCT symbol)::int, min(published_at)::date, max(published_at)::date FROM announcements GROUP BY dataset
+        UNION ALL SELECT dataset, count(DISTINCT symbol)::int, min(published_on), max(published_on) FROM announcements GROUP BY dataset
         UNION ALL SELECT dataset, count(DISTINCT code)::int, min(as_of), max(as_of) FROM index_levels GROUP BY dataset
         UNION ALL SELECT dataset, count(DISTINCT symbol)::int, NULL, NULL FROM company_profiles GROUP BY dataset
         UNION ALL SELECT dataset, count(DISTINCT symbol)::int, NULL, NULL FROM financial_lines GROUP BY dataset

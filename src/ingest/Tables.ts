@@ -148,14 +148,15 @@ export const payoutCoverageRows = (payouts: ReadonlyArray<PayoutRow>, dataset: s
 export const announcementsTable: UpsertSpec = {
   table: "announcements",
   columns: {
-    id: "text", symbol: "text", company_name: "text", published_at: "timestamptz", title: "text",
+    id: "text", symbol: "text", company_name: "text", published_on: "date", published_at: "timestamptz", title: "text",
     document_url: "text", image_url: "text", revoked: "boolean", dataset: "text"
   },
   key: ["id"]
 }
 
 export const announcementRow = (a: Announcement, dataset: string) => ({
-  id: a.id, symbol: a.symbol, company_name: a.companyName ?? null, published_at: a.publishedAt, title: a.title,
+  id: a.id, symbol: a.symbol, company_name: a.companyName ?? null, published_on: a.publishedOn, published_at: a.publishedAt ?? null,
+  title: a.title,
   document_url: a.documentUrl ?? null, image_url: a.imageUrl ?? null, revoked: a.revoked, dataset
 })
 

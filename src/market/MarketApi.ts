@@ -21,6 +21,12 @@ import { Cursor, DateParam, limitParam, SymbolPath, SymPath } from "../../domain
 
 const symbolErrors = [InvalidSymbol, DataNotFound, SourceUnavailable] as const
 const describe = (summary: string, text: string) => OpenApi.annotations({ summary, description: text })
+/** How a filing is dated, ordered and filtered, and what its coverage says (the three filings endpoints and MCP get_announcements). */
+export const FILING_TIMES = "published_on is the exchange's Karachi date of the filing; published_at, its time, is present only when the " +
+  "source gives one (most recorded filings carry a date only). Order: published_on, then published_at (a date-only filing after the " +
+  "timed ones of its day), then id, newest first; date_from and date_to (YYYY-MM-DD) filter on published_on. revoked is true only " +
+  "under the exchange's own REVOKED marker. coverage is unknown (with a note) when no filing of the symbol is recorded: an empty list " +
+  "is then not an absence of filings."
 
 const BoolParam = Schema.Literals(["true", "false"]).pipe(
   Schema.decodeTo(
@@ -179,14 +185,15 @@ export class MarketApi extends HttpApiGroup.make("market")
       error: symbolErrors
     }).annotateMerge(describe(
       "List company filings",
-      `Company filings (source_type: filing), newest first. Default ${ANNOUNCEMENTS_DEFAULT_LIMIT}, maximum ${ANNOUNCEMENTS_MAX_LIMIT}.`
+      `Company filings (source_type: filing), newest first. Default ${ANNOUNCEMENTS_DEFAULT_LIMIT}, maximum ${ANNOUNCEMENTS_MAX_LIMIT}. ` +
+        FILING_TIMES
     )),
     HttpApiEndpoint.get("symbolAnnouncements", "/v1/announcements/:sym", {
       params: SymPath,
       query: { limit: announcementQuery.limit, cursor: Cursor },
       success: S.Announcements,
       error: symbolErrors
-    }).annotateMerge(describe("List one company's filings", "Filings for one company.")),
+    }).annotateMerge(describe("List one company's filings", `Filings for one company. ${FILING_TIMES}`)),
     HttpApiEndpoint.get("stockAnnouncements", "/v1/stocks/:symbol/announcements", {
       params: SymbolPath,
       query: { limit: announcementQuery.limit, cursor: Cursor },
@@ -194,7 +201,7 @@ export class MarketApi extends HttpApiGroup.make("market")
       error: symbolErrors
     }).annotateMerge(describe(
       "List one company's filings (stock path)",
-      "Filings and notices for one company."
+      `Filings and notices for one company. ${FILING_TIMES}`
     )),
     HttpApiEndpoint.get("news", "/v1/news", {
       query: announcementQuery,

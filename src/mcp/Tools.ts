@@ -31,7 +31,7 @@ import { Filings } from "../market/filings/Filings.ts"
 import { IndexDetail, MarketSnapshot } from "../../domain/market/MarketSchemas.ts"
 import { MarketBoard } from "../market/board/Board.ts"
 import { MarketIndexes } from "../market/board/Indexes.ts"
-import { announcementQuery, pricesQuery } from "../market/MarketApi.ts"
+import { announcementQuery, FILING_TIMES, pricesQuery } from "../market/MarketApi.ts"
 import { Prices } from "../market/prices/Prices.ts"
 import { Quotes } from "../market/quotes/Quotes.ts"
 
@@ -141,7 +141,7 @@ export const GetAnnouncements = marketTool(
   "get_announcements",
   "Company filings to the exchange, newest first (mirrors GET /v1/announcements): source_type is always 'filing' " +
     "(what the company said, not independent press). Filter by symbol and date_from / date_to (YYYY-MM-DD); paged " +
-    "with limit (default 50, at most 200) and cursor (the previous page's next_cursor).",
+    "with limit (default 50, at most 200) and cursor (the previous page's next_cursor). " + FILING_TIMES,
   Schema.Struct(announcementQuery),
   S.Announcements
 )

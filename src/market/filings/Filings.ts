@@ -14,6 +14,7 @@ import { ANNOUNCEMENTS_DEFAULT_LIMIT } from "../../../domain/market/Limits.ts"
 import type { Announcements, CorporateActions, Dividends, FinancialPeriod, Financials } from "../../../domain/market/Schemas.ts"
 import { type News, newsEventsOf } from "../../../domain/news/NewsSchemas.ts"
 import type { MarketSnapshot, SymbolData } from "../../../domain/market/Snapshot.ts"
+import { type FilingPosition, filingsNewestFirst } from "../../../domain/market/SnapshotParts.ts"
 import type { AnnouncementRow } from "../../../domain/market/StoreRows.ts"
 import { parseTicker, type Ticker } from "../../../domain/market/Ticker.ts"
 import { Cursors } from "../../paging/Cursors.ts"
@@ -101,7 +102,7 @@ export const corporateActionsOf = (snapshot: MarketSnapshot, data: SymbolData): 
   sources: sourcesOf(snapshot, data.actions.map((a) => a.dataset))
 })
 
-/** Karachi-day bounds of an announcement filter, as instants (published_at is UTC). */
+/** Karachi-day bounds of a news filter, as instants (published_at is UTC). */
 const dayStart = (date: string) => new Date(karachiInstant(date)).toISOString()
 
 /** Rows published within the Karachi days date_from..date_to (either may be open). */
@@ -126,15 +127,45 @@ const pageAfter = <R extends { readonly published_at: string; readonly id: strin
   return { page, next: rest.length > limit && last !== undefined ? [last.published_at, last.id] : undefined }
 }
 
-/** An announcement as served (a filing). */
+/** Filings whose Karachi date is within date_from..date_to (either may be open). */
+const filedWithin = (rows: ReadonlyArray<AnnouncementRow>, q: AnnouncementQuery) => {
+  const to = q.date_to?.slice(0, 10)
+  return rows.filter((r) => (q.date_from === undefined || r.published_on >= q.date_from) && (to === undefined || r.published_on <= to))
+}
+
+/** The page of filings after a cursor position (published_on, published_at or "", id), in `filingsNewestFirst` order. */
+const filingsAfter = (all: ReadonlyArray<AnnouncementRow>, after: ReadonlyArray<unknown> | undefined, limit: number) => {
+  const position: FilingPosition | undefined = after !== undefined
+    ? { published_on: String(after[0]), published_at: String(after[1]), id: String(after[2]) }
+    : undefined
+  const rest = position === undefined ? all : all.filter((r) => filingsNewestFirst(r, position) > 0)
+  const page = rest.slice(0, limit)
+  const last = page[page.length - 1]
+  return { page, next: rest.length > limit && last !== undefined ? [last.published_on, last.published_at ?? "", last.id] : undefined }
+}
+
+/** Whether any filing is held (of `symbol`, when given), and what to say when none is. */
+const filingCoverage = (snapshot: MarketSnapshot, data: SymbolData | undefined) => {
+  const known = data !== undefined ? data.announcements.length > 0 : snapshot.announcements.length > 0
+  return known
+    ? { coverage: "recorded" as const }
+    : {
+      coverage: "unknown" as const,
+      note: data !== undefined
+        ? `No filing of ${data.security.symbol} is recorded: unknown, not an absence of filings (the recordings hold slices of the exchange's announcements).`
+        : "No filing is recorded: unknown, not an absence of filings."
+    }
+}
+
+/** An announcement as served (a filing): its Karachi date always, its instant only when the source gave a time. */
 export const announcementItem = (r: AnnouncementRow) => ({
   id: r.id,
   symbol: r.symbol,
-  published_at: r.published_at,
+  published_on: r.published_on,
   title: r.title,
   revoked: r.revoked,
   source_type: "filing" as const,
-  ...defined({ company_name: r.company_name, document_url: r.document_url, image_url: r.image_url })
+  ...defined({ published_at: r.published_at, company_name: r.company_name, document_url: r.document_url, image_url: r.image_url })
 })
 
 /** GET /v1/news: news events (grouped once per snapshot, which is immutable), newest first, paged. */
@@ -197,9 +228,10 @@ export class Filings extends Context.Service<Filings, {
         const limit = q.limit ?? ANNOUNCEMENTS_DEFAULT_LIMIT
         const scope = `ann:${data?.security.symbol ?? ""}:${q.date_from ?? ""}:${q.date_to ?? ""}`
         const after = yield* cursors.decode(scope, q.cursor)
-        const all = withinDays(data?.announcements ?? snapshot.announcements, q)
-        const { page, next } = pageAfter(all, after, limit)
+        const all = filedWithin(data?.announcements ?? snapshot.announcements, q)
+        const { page, next } = filingsAfter(all, after, limit)
         return {
+          ...filingCoverage(snapshot, data),
           total: all.length,
           next_cursor: next !== undefined ? yield* cursors.encode(scope, next) : null,
           items: page.map(announcementItem),

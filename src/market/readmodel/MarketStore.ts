@@ -183,8 +183,8 @@ const companyRows = (rows: ScopedReader) => Effect.gen(function*() {
     ),
     announcements: yield* rows(
       R.AnnouncementRow,
-      (w) => `SELECT id, symbol, company_name, ${iso("published_at")} AS published_at, title, document_url, image_url, revoked, dataset
-       FROM announcements${w}`
+      (w) => `SELECT id, symbol, company_name, published_on::text, ${iso("published_at")} AS published_at, title, document_url, image_url,
+       revoked, dataset FROM announcements${w}`
     )
   }
 })

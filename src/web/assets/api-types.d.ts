@@ -290,7 +290,7 @@ export interface paths {
         };
         /**
          * List company filings
-         * @description Company filings (source_type: filing), newest first. Default 50, maximum 200.
+         * @description Company filings (source_type: filing), newest first. Default 50, maximum 200. published_on is the exchange's Karachi date of the filing; published_at, its time, is present only when the source gives one (most recorded filings carry a date only). Order: published_on, then published_at (a date-only filing after the timed ones of its day), then id, newest first; date_from and date_to (YYYY-MM-DD) filter on published_on. revoked is true only under the exchange's own REVOKED marker. coverage is unknown (with a note) when no filing of the symbol is recorded: an empty list is then not an absence of filings.
          */
         get: operations["market.announcements"];
         put?: never;
@@ -310,7 +310,7 @@ export interface paths {
         };
         /**
          * List one company's filings
-         * @description Filings for one company.
+         * @description Filings for one company. published_on is the exchange's Karachi date of the filing; published_at, its time, is present only when the source gives one (most recorded filings carry a date only). Order: published_on, then published_at (a date-only filing after the timed ones of its day), then id, newest first; date_from and date_to (YYYY-MM-DD) filter on published_on. revoked is true only under the exchange's own REVOKED marker. coverage is unknown (with a note) when no filing of the symbol is recorded: an empty list is then not an absence of filings.
          */
         get: operations["market.symbolAnnouncements"];
         put?: never;
@@ -330,7 +330,7 @@ export interface paths {
         };
         /**
          * List one company's filings (stock path)
-         * @description Filings and notices for one company.
+         * @description Filings and notices for one company. published_on is the exchange's Karachi date of the filing; published_at, its time, is present only when the source gives one (most recorded filings carry a date only). Order: published_on, then published_at (a date-only filing after the timed ones of its day), then id, newest first; date_from and date_to (YYYY-MM-DD) filter on published_on. revoked is true only under the exchange's own REVOKED marker. coverage is unknown (with a note) when no filing of the symbol is recorded: an empty list is then not an absence of filings.
          */
         get: operations["market.stockAnnouncements"];
         put?: never;
@@ -1874,14 +1874,19 @@ export interface operations {
                             details: string;
                         }[];
                         filings: {
+                            /** @description The exchange's document id when the filing links one, else a stable key from its content */
                             id: string;
                             symbol: string;
                             company_name?: string;
-                            /** @description Instant, ISO 8601 UTC */
-                            published_at: string;
+                            /** @description The date the exchange shows for the filing, in Karachi (YYYY-MM-DD). Always present; date_from/date_to filter on it */
+                            published_on: string;
+                            /** @description The exchange's time of the filing (ISO 8601 UTC), only when the source gives a time of day (the portal's announcements list does; company pages and inventories give a date only). Absent when only the date is known: never an invented midnight */
+                            published_at?: string;
+                            /** @description The title as the exchange shows it, without its REVOKED marker */
                             title: string;
                             document_url?: string;
                             image_url?: string;
+                            /** @description True only when the exchange's own REVOKED marker is on the filing; a title that speaks of a withdrawal is not a revocation */
                             revoked: boolean;
                             /** @enum {string} */
                             source_type: "filing";
@@ -2878,18 +2883,29 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /**
+                         * @description recorded: at least one filing of the symbol (of any company, without a symbol) is held, from partial recordings, so a filing not listed may still exist; unknown: none is held, and an empty list is not an absence of filings
+                         * @enum {string}
+                         */
+                        coverage: "recorded" | "unknown";
+                        note?: string;
                         total: number;
                         /** @description Pass as `cursor` for the next page; null on the last page */
                         next_cursor: string | null;
                         items: {
+                            /** @description The exchange's document id when the filing links one, else a stable key from its content */
                             id: string;
                             symbol: string;
                             company_name?: string;
-                            /** @description Instant, ISO 8601 UTC */
-                            published_at: string;
+                            /** @description The date the exchange shows for the filing, in Karachi (YYYY-MM-DD). Always present; date_from/date_to filter on it */
+                            published_on: string;
+                            /** @description The exchange's time of the filing (ISO 8601 UTC), only when the source gives a time of day (the portal's announcements list does; company pages and inventories give a date only). Absent when only the date is known: never an invented midnight */
+                            published_at?: string;
+                            /** @description The title as the exchange shows it, without its REVOKED marker */
                             title: string;
                             document_url?: string;
                             image_url?: string;
+                            /** @description True only when the exchange's own REVOKED marker is on the filing; a title that speaks of a withdrawal is not a revocation */
                             revoked: boolean;
                             /** @enum {string} */
                             source_type: "filing";
@@ -2974,18 +2990,29 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /**
+                         * @description recorded: at least one filing of the symbol (of any company, without a symbol) is held, from partial recordings, so a filing not listed may still exist; unknown: none is held, and an empty list is not an absence of filings
+                         * @enum {string}
+                         */
+                        coverage: "recorded" | "unknown";
+                        note?: string;
                         total: number;
                         /** @description Pass as `cursor` for the next page; null on the last page */
                         next_cursor: string | null;
                         items: {
+                            /** @description The exchange's document id when the filing links one, else a stable key from its content */
                             id: string;
                             symbol: string;
                             company_name?: string;
-                            /** @description Instant, ISO 8601 UTC */
-                            published_at: string;
+                            /** @description The date the exchange shows for the filing, in Karachi (YYYY-MM-DD). Always present; date_from/date_to filter on it */
+                            published_on: string;
+                            /** @description The exchange's time of the filing (ISO 8601 UTC), only when the source gives a time of day (the portal's announcements list does; company pages and inventories give a date only). Absent when only the date is known: never an invented midnight */
+                            published_at?: string;
+                            /** @description The title as the exchange shows it, without its REVOKED marker */
                             title: string;
                             document_url?: string;
                             image_url?: string;
+                            /** @description True only when the exchange's own REVOKED marker is on the filing; a title that speaks of a withdrawal is not a revocation */
                             revoked: boolean;
                             /** @enum {string} */
                             source_type: "filing";
@@ -3070,18 +3097,29 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /**
+                         * @description recorded: at least one filing of the symbol (of any company, without a symbol) is held, from partial recordings, so a filing not listed may still exist; unknown: none is held, and an empty list is not an absence of filings
+                         * @enum {string}
+                         */
+                        coverage: "recorded" | "unknown";
+                        note?: string;
                         total: number;
                         /** @description Pass as `cursor` for the next page; null on the last page */
                         next_cursor: string | null;
                         items: {
+                            /** @description The exchange's document id when the filing links one, else a stable key from its content */
                             id: string;
                             symbol: string;
                             company_name?: string;
-                            /** @description Instant, ISO 8601 UTC */
-                            published_at: string;
+                            /** @description The date the exchange shows for the filing, in Karachi (YYYY-MM-DD). Always present; date_from/date_to filter on it */
+                            published_on: string;
+                            /** @description The exchange's time of the filing (ISO 8601 UTC), only when the source gives a time of day (the portal's announcements list does; company pages and inventories give a date only). Absent when only the date is known: never an invented midnight */
+                            published_at?: string;
+                            /** @description The title as the exchange shows it, without its REVOKED marker */
                             title: string;
                             document_url?: string;
                             image_url?: string;
+                            /** @description True only when the exchange's own REVOKED marker is on the filing; a title that speaks of a withdrawal is not a revocation */
                             revoked: boolean;
                             /** @enum {string} */
                             source_type: "filing";
@@ -5798,14 +5836,19 @@ export interface operations {
                             }[];
                         };
                         filings: {
+                            /** @description The exchange's document id when the filing links one, else a stable key from its content */
                             id: string;
                             symbol: string;
                             company_name?: string;
-                            /** @description Instant, ISO 8601 UTC */
-                            published_at: string;
+                            /** @description The date the exchange shows for the filing, in Karachi (YYYY-MM-DD). Always present; date_from/date_to filter on it */
+                            published_on: string;
+                            /** @description The exchange's time of the filing (ISO 8601 UTC), only when the source gives a time of day (the portal's announcements list does; company pages and inventories give a date only). Absent when only the date is known: never an invented midnight */
+                            published_at?: string;
+                            /** @description The title as the exchange shows it, without its REVOKED marker */
                             title: string;
                             document_url?: string;
                             image_url?: string;
+                            /** @description True only when the exchange's own REVOKED marker is on the filing; a title that speaks of a withdrawal is not a revocation */
                             revoked: boolean;
                             /** @enum {string} */
                             source_type: "filing";
@@ -6267,14 +6310,19 @@ export interface operations {
                             }[];
                         };
                         filings: {
+                            /** @description The exchange's document id when the filing links one, else a stable key from its content */
                             id: string;
                             symbol: string;
                             company_name?: string;
-                            /** @description Instant, ISO 8601 UTC */
-                            published_at: string;
+                            /** @description The date the exchange shows for the filing, in Karachi (YYYY-MM-DD). Always present; date_from/date_to filter on it */
+                            published_on: string;
+                            /** @description The exchange's time of the filing (ISO 8601 UTC), only when the source gives a time of day (the portal's announcements list does; company pages and inventories give a date only). Absent when only the date is known: never an invented midnight */
+                            published_at?: string;
+                            /** @description The title as the exchange shows it, without its REVOKED marker */
                             title: string;
                             document_url?: string;
                             image_url?: string;
+                            /** @description True only when the exchange's own REVOKED marker is on the filing; a title that speaks of a withdrawal is not a revocation */
                             revoked: boolean;
                             /** @enum {string} */
                             source_type: "filing";
@@ -6736,14 +6784,19 @@ export interface operations {
                             }[];
                         };
                         filings: {
+                            /** @description The exchange's document id when the filing links one, else a stable key from its content */
                             id: string;
                             symbol: string;
                             company_name?: string;
-                            /** @description Instant, ISO 8601 UTC */
-                            published_at: string;
+                            /** @description The date the exchange shows for the filing, in Karachi (YYYY-MM-DD). Always present; date_from/date_to filter on it */
+                            published_on: string;
+                            /** @description The exchange's time of the filing (ISO 8601 UTC), only when the source gives a time of day (the portal's announcements list does; company pages and inventories give a date only). Absent when only the date is known: never an invented midnight */
+                            published_at?: string;
+                            /** @description The title as the exchange shows it, without its REVOKED marker */
                             title: string;
                             document_url?: string;
                             image_url?: string;
+                            /** @description True only when the exchange's own REVOKED marker is on the filing; a title that speaks of a withdrawal is not a revocation */
                             revoked: boolean;
                             /** @enum {string} */
                             source_type: "filing";

@@ -50,12 +50,13 @@ export const renderAnnouncements = (out, page, symbol) => {
   const items = /** @type {any[]} */ (page?.items ?? [])
   out.replaceChildren(
     items.length === 0
-      ? unknownNote(`No announcement of ${symbol} is recorded. The service holds only a recent slice of the exchange's announcements, so others are unknown, not absent.`)
+      ? unknownNote(page?.note ?? `No announcement of ${symbol} is recorded. The service holds only slices of the exchange's announcements, so others are unknown, not absent.`)
       : table(
         `Announcements of ${symbol}`,
         [["Published"], ["Title"], ["Document"]],
+        // A filing dated by the exchange without a time shows its date alone (published_at is absent), never a made-up 00:00.
         items.map((a) => [
-          { cell: fmtTime(a.published_at), class: "nowrap" },
+          { cell: fmtTime(a.published_at ?? a.published_on), class: "nowrap" },
           el("span", {}, a.title, a.revoked ? [" ", badge("revoked", "warn")] : []),
           a.document_url ? el("a", { href: a.document_url, rel: "noopener noreferrer" }, "at the exchange") : unknown()
         ])
