@@ -8,10 +8,11 @@
  *   request id header the HttpApi pipeline gives (`Cache-Control: no-cache`);
  * - what it does not keep (a lower-case ticker, an unknown one, a query that
  *   does not decode, another endpoint) is handed on untouched;
- * - it charges the address's rate limit like the guard, with the 429 record.
+ * - it charges the address's rate limit like the guard, with the 429 record;
+ * - it writes one access log line per request it answers, with the guard's fields.
  */
 import { assert, layer } from "@effect/vitest"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Effect, Layer, Logger, Option, Redacted, References } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientRequest, HttpRouter, HttpServer } from "effect/http"
 import { FastPathLive } from "../src/http/FastPath.ts"
 import * as FrontDoor from "../src/http/FrontDoor.ts"
@@ -48,8 +49,16 @@ const Door = HttpServer.layerTestClient.pipe(
   Layer.provideMerge(FrontDoor.layer({ port: 0, host: "127.0.0.1", deadlineMs: 30_000 }))
 )
 
+/** Every log entry's message, as the loggers in force receive it. */
+const logged: Array<unknown> = []
+const CaptureLogs = Layer.mergeAll(
+  Logger.layer([Logger.make((options) => void logged.push(options.message))]),
+  Layer.succeed(References.MinimumLogLevel, "Info")
+)
+
 const App = Layer.mergeAll(HttpRouter.serve(Routes, { disableLogger: true, disableListenLog: true }), FastPathLive).pipe(
   Layer.provide(RecordingSlot),
+  Layer.provideMerge(CaptureLogs),
   Layer.provide(BodyLimit),
   Layer.provideMerge(Services),
   Layer.provide(FundamentalsWarming.pack),
@@ -111,6 +120,22 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("fast path", (it) =>
         assert.match(fast.headers["x-request-id"] ?? "", /^[0-9a-z]+-[0-9a-z]+$/u, url)
         assert.notStrictEqual(fast.headers["x-request-id"], full.headers["x-request-id"], url)
       }
+    }))
+
+  it.effect("each answer the fast path gives is one access log line with the guard's fields", () =>
+    Effect.gen(function*() {
+      const requestLine = (id: string | undefined) =>
+        logged.flat().filter((m): m is Record<string, unknown> => typeof m === "object" && m !== null && (m as { requestId?: unknown }).requestId === id)
+      const fast = yield* get("/v1/stocks/HUBC")
+      const full = yield* get("/v1/stocks/HUBC", { "cache-control": "no-cache" })
+      const [fastLine, ...moreFast] = requestLine(fast.headers["x-request-id"])
+      const [fullLine] = requestLine(full.headers["x-request-id"])
+      assert.deepStrictEqual(moreFast, [], "one line per request")
+      assert.deepStrictEqual(
+        { ...fastLine, requestId: "", ms: typeof fastLine?.["ms"] },
+        { msg: "request", requestId: "", method: "GET", path: "/v1/stocks/HUBC", status: 200, ms: "number" }
+      )
+      assert.deepStrictEqual(Object.keys(fastLine!).sort(), Object.keys(fullLine!).sort(), "the guard's fields")
     }))
 
   it.effect("what the fast path does not keep is handed on to the HttpApi pipeline", () =>

@@ -18,7 +18,7 @@
  * pipeline untouched. A request it charged but could not answer after all
  * goes on with its id, marked so the guard does not charge it again.
  */
-import { Clock, Context, Effect, Layer, LogLevel, References, Result, Schema, type SchemaAST } from "effect"
+import { Cause, Clock, Context, Effect, Layer, Logger, LogLevel, References, Result, Schema, type SchemaAST } from "effect"
 import { FindMyWay, HttpRouter } from "effect/http"
 import { HttpApi } from "effect/http-api"
 import type { IncomingMessage, ServerResponse } from "node:http"
@@ -86,15 +86,26 @@ const write = (response: ServerResponse, status: number, body: Uint8Array, heade
   response.end(body)
 }
 
-/** The access log line of a request the fast path answered (when Info is logged). */
-const accessLog = (logs: boolean, clock: Clock.Clock, runFork: ReturnType<typeof Effect.runForkWith<never>>) =>
-  (request: IncomingMessage, requestId: string, start: number, status: number) => {
+/**
+ * The access log line of a request the fast path answered (when Info is logged): the same entry the guard's
+ * `Effect.logInfo` makes, handed straight to the loggers in force when the fast path was built, on the fiber
+ * that built it, so a request costs no fiber of its own; the JSON logger batches its writes.
+ */
+const accessLog = Effect.gen(function*() {
+  const logs = LogLevel.isGreaterThanOrEqualTo("Info", yield* References.MinimumLogLevel)
+  const loggers = yield* Logger.CurrentLoggers
+  const clock = yield* Clock.Clock
+  const fiber = yield* Effect.withFiber((fiber) => Effect.succeed(fiber))
+  return (request: IncomingMessage, requestId: string, start: number, status: number) => {
     if (!logs) return
     const q = request.url!.indexOf("?")
     const path = redactSecrets(q === -1 ? request.url! : request.url!.slice(0, q))
-    const ms = clock.currentTimeMillisUnsafe() - start
-    runFork(Effect.logInfo({ msg: "request", requestId, method: "GET", path, status, ms }))
+    const now = clock.currentTimeMillisUnsafe()
+    const message = [{ msg: "request", requestId, method: "GET", path, status, ms: now - start }]
+    const date = new Date(now)
+    for (const logger of loggers) logger.log({ message, logLevel: "Info", cause: Cause.empty, fiber, date })
   }
+})
 
 /**
  * A URL's endpoint and decoded input (undefined: not this path's), kept for
@@ -121,11 +132,10 @@ export const make = Effect.gen(function*() {
   const ids = yield* RequestIds
   const context = yield* Effect.context<never>()
   const clock = yield* Clock.Clock
-  const logs = LogLevel.isGreaterThanOrEqualTo("Info", yield* References.MinimumLogLevel)
   const router = routesOf(answers.endpoints, yield* HttpRouter.RouterConfig)
   const runFork = Effect.runForkWith(context)
 
-  const finish = accessLog(logs, clock, runFork)
+  const finish = yield* accessLog
   const matchOf = matcher(router)
 
   const send = (response: ServerResponse, answer: EncodedAnswer, requestId: string) =>

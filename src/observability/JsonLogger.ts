@@ -1,18 +1,23 @@
 /**
  * JSON-lines logs, cheap enough to write one line per request: each entry is
  * one `JSON.stringify` (an object message is spread into the line), and lines
- * are written in batches every few milliseconds instead of one write each.
+ * are written in batches (every 20 ms, or once 64 KiB wait) instead of one
+ * write each.
  * A line never carries the service's own tokens (`psx_s_…`, `psx_k_…`),
  * whatever field holds them: they are redacted (Redact.ts).
  */
 import { Cause, Logger, References } from "effect"
 import { redactTokens } from "./Redact.ts"
 
+/** Lines waiting are written once they reach this many bytes (UTF-16 code units), or after 20 ms. */
+const FLUSH_AT_BYTES = 64 * 1024
 const pending: Array<string> = []
+let pendingBytes = 0
 let scheduled = false
 const write = (line: string) => {
   pending.push(line)
-  if (pending.length >= 512) flush()
+  pendingBytes += line.length + 1
+  if (pendingBytes >= FLUSH_AT_BYTES) flush()
   else if (!scheduled) {
     scheduled = true
     setTimeout(flush, 20).unref?.()
@@ -23,6 +28,7 @@ const flush = () => {
   if (pending.length === 0) return
   const chunk = pending.join("\n") + "\n"
   pending.length = 0
+  pendingBytes = 0
   process.stdout.write(chunk)
 }
 process.once("exit", flush)
