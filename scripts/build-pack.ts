@@ -17,24 +17,19 @@
  * revert across many symbols at once are recorded as source glitches.
  */
 import { createHash } from "node:crypto"
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { gzipSync } from "node:zlib"
 import { parseCompanyPage } from "../domain/psx/CompanyPage.ts"
 import { type Announcement, parseAnnouncements, parseCompanyPayouts, parseMarketPayouts } from "../domain/psx/Filings.ts"
-import { parseIndexConstituents, parseScreener, parseSectors, parseSymbols } from "../domain/psx/Listing.ts"
-import {
-  parseCloseVolumeCsv,
-  parseHistorical,
-  parseMarketSummary,
-  parseMarketWatch,
-  parseOhlcvCsv,
-  type PriceRow
-} from "../domain/psx/Prices.ts"
-import { parseNumber } from "../domain/psx/Values.ts"
+import { listedFromScreener, parseIndexConstituents, parseScreener, parseSectors, parseSymbols } from "../domain/psx/Listing.ts"
+import { changeColumn } from "../domain/psx/PriceCsv.ts"
+import { parseHistorical, parseMarketWatch, type PriceRow } from "../domain/psx/Prices.ts"
+import { parseScreenerExport } from "../domain/psx/ScreenerExport.ts"
 import { encodeSeries, manifestProblems, type PackManifest, type PackProvenance } from "../domain/pack/Pack.ts"
-import { changeColumn, judgeGlitchDays } from "../domain/pack/GlitchVerdict.ts"
+import { judgeGlitchDays } from "../domain/pack/GlitchVerdict.ts"
 import { findDisagreements } from "../domain/pack/Restatements.ts"
+import { AS_TRADED_DIR, EOD_DIR, KSE100_CLOSES, MARKET_SUMMARY, packCsvFiles, readPackCsv } from "./pack-csv.ts"
 import { buildResearchDatasets } from "./pack-research.ts"
 
 const raw = resolve(process.argv[2] ?? process.env["PSX_RAW_DIR"] ?? "../shared/data/psx-raw")
@@ -173,26 +168,53 @@ add({
   notes: "The recording has no date of its own beyond 'Sep 2026'; used as a parser fixture, not as a quote."
 }, watch.rows)
 
+// Securities listed after the April listing: the August screener is the first recording that names them.
+const AUGUST_SCREENER = "alihamza098__psx-stock-screener/data_snapshot.json"
+const august = parseScreenerExport(JSON.parse(read(AUGUST_SCREENER)))
+const since = listedFromScreener(symbols.rows, august.rows)
+if (august.takenAt === undefined) throw new Error(`${AUGUST_SCREENER}: no timestamp, so no as-of`)
+add({
+  id: "universe_2026_08_04",
+  file: "universe_2026_08_04.json",
+  title: "Securities the 2026-08-04 screener shows that the April listing lacks (listed since), with name and sector",
+  source: "PSX data portal GET /screener (the cells' data-order values, exported as JSON)",
+  upstream: "https://dps.psx.com.pk/screener",
+  path: AUGUST_SCREENER,
+  repository: "github.com/alihamza098/psx-stock-screener",
+  commit: "ccc63e9e7be6be1988df973d6d8d249e87eaabef",
+  licence: "none found (internal test use); data © Pakistan Stock Exchange",
+  recordedAt: august.takenAt,
+  asOf: august.takenAt,
+  rows: since.rows.length,
+  skipped: since.skipped,
+  notes: "The first recording that shows each of them; symbol, name and sector code only. Not ETF, not debt: the " +
+    "portal's screener lists neither (none of the April listing's 9 ETFs and 282 debt lines is in its screener)."
+}, since.rows)
+
 // ------------------------------------------------------------------ prices
 type Series = Map<string, ReadonlyArray<PriceRow>>
-const eod: Series = new Map()
-const eodSkipped: Record<string, number> = {}
-for (const f of readdirSync(join(raw, "I-Zaifa__psx-analyzer/data/csv/symbols")).sort()) {
-  const p = parseCloseVolumeCsv(read(`I-Zaifa__psx-analyzer/data/csv/symbols/${f}`))
-  for (const [k, v] of Object.entries(p.skipped)) eodSkipped[k] = (eodSkipped[k] ?? 0) + v
-  if (p.rows.length > 0) eod.set(f.replace(/\.csv$/, "").trim().toUpperCase(), p.rows)
+// Every CSV is read by its header (scripts/pack-csv.ts): an unknown header stops the build with the file's name.
+const csvFiles = packCsvFiles(raw)
+const symbolOfFile = (path: string) => path.slice(path.lastIndexOf("/") + 1).replace(/\.csv$/, "").trim().toUpperCase()
+const layoutsMet = new Map<string, Array<string>>()
+const readSeries = (dir: string, withText?: (symbol: string, text: string) => void) => {
+  const series: Series = new Map()
+  const skipped: Record<string, number> = {}
+  for (const { path } of csvFiles.filter((f) => f.path.startsWith(`${dir}/`))) {
+    const text = read(path)
+    const p = readPackCsv(path, text, "price")
+    layoutsMet.set(p.layout!, [...(layoutsMet.get(p.layout!) ?? []), symbolOfFile(path)])
+    for (const [k, v] of Object.entries(p.skipped)) skipped[k] = (skipped[k] ?? 0) + v
+    if (p.rows.length > 0) series.set(symbolOfFile(path), p.rows)
+    withText?.(symbolOfFile(path), text)
+  }
+  return { series, skipped }
 }
-const asTraded: Series = new Map()
-const atSkipped: Record<string, number> = {}
+const { series: eod, skipped: eodSkipped } = readSeries(EOD_DIR)
+const eodOhlcv = (layoutsMet.get("ohlcv") ?? []).sort()
 const asTradedChanges = new Map<string, ReadonlyMap<string, number>>()
-for (const f of readdirSync(join(raw, "ChubsB__KSE-100-Data")).filter((f) => f.endsWith(".csv")).sort()) {
-  const text = read(`ChubsB__KSE-100-Data/${f}`)
-  const p = parseOhlcvCsv(text)
-  for (const [k, v] of Object.entries(p.skipped)) atSkipped[k] = (atSkipped[k] ?? 0) + v
-  if (p.rows.length > 0) asTraded.set(f.replace(/\.csv$/, "").trim().toUpperCase(), p.rows)
-  // The as-traded recording's own change column: evidence for which source is wrong on a glitch day.
-  asTradedChanges.set(f.replace(/\.csv$/, "").trim().toUpperCase(), changeColumn(text))
-}
+// The as-traded recording's own change column: evidence for which source is wrong on a glitch day.
+const { series: asTraded, skipped: atSkipped } = readSeries(AS_TRADED_DIR, (s, text) => asTradedChanges.set(s, changeColumn(text)))
 const engro = parseHistorical(read("mtauha__psxdata/tests/fixtures/historical_engro.html"))
 /** The newest date of a recording's rows; a recording without rows has no as-of and stops the build. */
 const newest = (rows: ReadonlyArray<PriceRow>, what: string) => {
@@ -201,7 +223,7 @@ const newest = (rows: ReadonlyArray<PriceRow>, what: string) => {
   if (last === undefined) throw new Error(`${what}: no rows, so no as-of date`)
   return last
 }
-const summary = parseMarketSummary(read("nmnbkhr__psx_ohlcv/market_summary_2021-01-21.csv"))
+const summary = readPackCsv(MARKET_SUMMARY, read(MARKET_SUMMARY), "market_summary")
 
 // Disagreements between the eod recording and the as-traded recording, and
 // source glitch days (domain/pack/Restatements.ts).
@@ -226,7 +248,10 @@ add({
   asOf: newest([...eod.values()].flat(), "prices_eod"),
   rows: count(eod),
   skipped: eodSkipped,
-  notes: "Close and volume only (no open/high/low). Restated by the exchange for splits made before the recording; " +
+  notes: "Close and volume only (no open/high/low), except the files recorded in the layout date,open,high,low,close,volume " +
+    `(the recorder's POST /historical fallback: ${eodOhlcv.join(", ")}), read by their header with their open, high and low. ` +
+    "A price of 0 is the recording's blank and is left out; a volume of 0 (no trade) is kept. " +
+    "Restated by the exchange for splits made before the recording; " +
     "not adjusted for dividends. Symbols in price_disagreements are restated over their whole history here."
 }, encodeAll(eod))
 
@@ -241,7 +266,8 @@ add({
   asOf: newest([...asTraded.values()].flat(), "prices_as_traded"),
   rows: count(asTraded),
   skipped: atSkipped,
-  notes: "Unadjusted, as traded. Volume 0 rows are days without a trade (price carried) as recorded."
+  notes: "Unadjusted, as traded. Volume 0 rows are days without a trade (price carried) as recorded; an open, high or low " +
+    "of 0 is the recording's blank and is left out (counted in skipped). KSE100.csv holds a header and no row."
 }, encodeAll(asTraded))
 
 add({
@@ -271,7 +297,9 @@ add({
   recordedAt: "2026-05-24",
   asOf: "2021-01-21",
   rows: summary.rows.length,
-  skipped: summary.skipped
+  skipped: summary.skipped,
+  notes: "Read by its header. An open, high, low or previous close of 0 (a line that did not trade, e.g. BAFLTFC6) is the " +
+    "file's blank and is left out; a volume of 0 is that day's fact and is kept."
 }, summary.rows)
 
 add({
@@ -295,29 +323,38 @@ add({
     "decided from the as-traded recording's own change column (GlitchVerdict.ts); that source's row is flagged, both when undecided."
 }, { disagreements, glitchDays })
 
-// -------------------------------------------------------------- index level
-const kseLevels = read("I-Zaifa__psx-analyzer/data/csv/macro_kse100.csv").trim().split(/\r?\n/).slice(1)
-const lastLevel = kseLevels[kseLevels.length - 1]!.split(",")
-const prevLevel = kseLevels[kseLevels.length - 2]!.split(",")
+// ------------------------------------------------------ index level, history
+const kse = readPackCsv(KSE100_CLOSES, read(KSE100_CLOSES), "price")
+const [prevLevel, lastLevel] = kse.rows.slice(-2)
+if (lastLevel === undefined || prevLevel === undefined) throw new Error(`${KSE100_CLOSES}: fewer than two closes`)
+const KSE100_SOURCE = {
+  source: "PSX data portal GET /timeseries/eod/KSE100 (2021 on) and Yahoo Finance ^KSE (2010-2021), per the recorder's README",
+  upstream: "https://dps.psx.com.pk/timeseries/eod/KSE100; https://finance.yahoo.com/quote/%5EKSE",
+  path: KSE100_CLOSES,
+  ...IZAIFA,
+  asOf: lastLevel.date
+}
 add({
   id: "index_levels",
   file: "index_levels.json",
-  title: "Current KSE-100 level (current level only; no history is served)",
-  source: "PSX data portal GET /timeseries/eod/KSE100",
-  upstream: "https://dps.psx.com.pk/timeseries/eod/KSE100",
-  path: "I-Zaifa__psx-analyzer/data/csv/macro_kse100.csv",
-  ...IZAIFA,
-  asOf: lastLevel[0]!,
+  title: "Current KSE-100 level and the previous close",
+  ...KSE100_SOURCE,
   rows: 1,
-  skipped: {}
-}, [{
-  code: "KSE100",
-  name: "KSE-100 Index",
-  date: lastLevel[0],
-  level: parseNumber(lastLevel[1]),
-  previous: parseNumber(prevLevel[1]),
-  previousDate: prevLevel[0]
-}])
+  skipped: {},
+  notes: "The last two rows of the recorded daily closes (index_history_kse100)."
+}, [{ code: "KSE100", name: "KSE-100 Index", date: lastLevel.date, level: lastLevel.close, previous: prevLevel.close, previousDate: prevLevel.date }])
+
+add({
+  id: "index_history_kse100",
+  file: "index_history_kse100.json.gz",
+  title: `KSE-100 daily closes, ${kse.rows[0]!.date} to ${lastLevel.date}`,
+  ...KSE100_SOURCE,
+  rows: kse.rows.length,
+  skipped: kse.skipped,
+  notes: "Index points at each day's close; no open, high, low or volume was recorded. The recording mixes two sources and " +
+    "does not say which row came from which: the recorder's README names Yahoo Finance ^KSE for 2010-2021 and PSX's " +
+    "/timeseries/eod/KSE100 after. Closes are as recorded (the older rows carry Yahoo's float rounding, e.g. 9437.8496)."
+}, { KSE100: encodeSeries(kse.rows) })
 
 // The analyzer's master.csv also carries company-page columns (eps, pe_ratio,
 // face_value, …), but they are mis-scraped (HBL's "eps" is its 2022 EPS growth,
