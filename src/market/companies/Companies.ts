@@ -72,7 +72,7 @@ export const companyOf = (snapshot: MarketSnapshot, data: SymbolData, now: numbe
       })
     }
     : undefined
-  const datasets = ["universe", ...(f ? [f.dataset] : []), ...(data.profile?.description !== undefined ? [data.profile.dataset] : [])]
+  const datasets = [s.dataset, ...(f ? [f.dataset] : []), ...(data.profile?.description !== undefined ? [data.profile.dataset] : [])]
   const company: typeof Company.Type = {
     symbol: s.symbol,
     name: s.name,
@@ -245,7 +245,8 @@ export class Companies extends Context.Service<Companies, {
             inside_kse100: snapshot.symbols.get(s.symbol)?.kse100 !== undefined,
             ...defined({ sector: s.sector_name, sector_code: s.sector_code })
           })),
-          sources: sourcesOf(snapshot, ["universe", "index_kse100"])
+          // The listing each security came from (those listed after April: the screener that first showed them).
+          sources: sourcesOf(snapshot, [...new Set(["universe", ...page.map((s) => s.dataset)]), "index_kse100"])
         }
       })
 
