@@ -43,8 +43,9 @@ const whole = [
   // The eod recording's one file in the date,open,high,low,close,volume layout, and the KSE-100 closes (issue 34).
   "I-Zaifa__psx-analyzer/data/csv/symbols/786R.csv",
   "I-Zaifa__psx-analyzer/data/csv/macro_kse100.csv",
-  // The August screener: the symbols listed after April and its zeros (issue 34).
-  "alihamza098__psx-stock-screener/data_snapshot.json"
+  // The August screener and its Sales export: the symbols listed after April, their sales, and its zeros (issue 34).
+  "alihamza098__psx-stock-screener/data_snapshot.json",
+  "alihamza098__psx-stock-screener/financials.json"
 ]
 for (const p of whole) put(p, readFileSync(join(raw, p)))
 

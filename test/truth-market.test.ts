@@ -204,6 +204,12 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
         assert.strictEqual(r.body.name, august.data.find((d) => d.symbol === symbol)!.name)
         assert.include(r.body.sources.map((s) => s.dataset), "universe_2026_08_04", symbol)
       }
+      // Their recorded Sales are now reached: SLM's fiscal 2025 line as financials.json records it (thousands of rupees).
+      const sales = JSON.parse(readPsx("alihamza098__psx-stock-screener/financials.json")) as Record<string, Record<string, number>>
+      const f = yield* get("/v1/financials/SLM")
+      assertSucceeded(f)
+      const fy2025 = f.body.periods.find((p) => p.period === "2025")!
+      assert.deepInclude(fy2025.lines.find((l) => l.line === "Sales"), { value: sales["SLM"]!["2025"]!, units: "thousands" })
     }))
 
   it.effect("9. no zero for unknown: BAFLTFC6 on 2021-01-21 has no open/high/low (volume 0 kept); AEL's free float of 0.0 is absent", () =>
