@@ -191,6 +191,12 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
       })
       const q = bodyOf(yield* get("/v1/quotes/786R?allow_stale=true"))
       assert.deepInclude(q, { price: line["close"]!, previous_close: prev["close"]! })
+      // Its 52-week range and circuit band follow from the recorded closes (all nine sessions are within the year).
+      const text = readPsx("I-Zaifa__psx-analyzer/data/csv/symbols/786R.csv")
+      const closes = text.trim().split(/\r?\n/).slice(1).map((l) => recordedLine(text, l.slice(0, 10))["close"]!)
+      const stock = bodyOf(yield* get("/v1/stocks/786R"))
+      assert.deepInclude(stock.derived.week52, { high: Math.max(...closes), low: Math.min(...closes), basis: "close" })
+      assert.strictEqual(stock.derived.circuit_breaker?.previous_close, line["close"]!)
     }))
 
   it.effect("8. SLM, SPSL and SELECT (first shown by the 2026-08-04 screener) are listed, named as recorded, with their provenance", () =>

@@ -223,7 +223,8 @@ export class Companies extends Context.Service<Companies, {
         const key = searchKey(q)
         if (key === "") return { query: q, items: [], total: 0, sources: [] }
         const items = searchHits(snapshot.securities, q.toUpperCase(), key.split(" "))
-        return { query: q, items, total: items.length, sources: sourcesOf(snapshot, ["universe"]) }
+        const listings = items.map((i) => snapshot.symbols.get(i.symbol)?.security.dataset ?? "universe")
+        return { query: q, items, total: items.length, sources: sourcesOf(snapshot, [...new Set(["universe", ...listings])]) }
       })
 
       const list = Effect.fn("Companies.list")(function*(q: CompaniesQuery) {
