@@ -26,6 +26,7 @@ import { listedFromScreener, parseIndexConstituents, parseScreener, parseSectors
 import { parseMarketWatch } from "../domain/psx/Prices.ts"
 import { parseScreenerExport } from "../domain/psx/ScreenerExport.ts"
 import { manifestProblems, type PackManifest, type PackProvenance } from "../domain/pack/Pack.ts"
+import { ANNOUNCEMENT_EXPORT, readPackCsv } from "./pack-csv.ts"
 import { buildPriceDatasets } from "./pack-prices.ts"
 import { buildResearchDatasets } from "./pack-research.ts"
 import { MTAUHA } from "./pack-sources.ts"
@@ -249,6 +250,8 @@ add({
 }, [...announcements.values()])
 
 // ---------------------------------- company pages, screener export, news
+// The announcement export is a CSV too: its header is checked like every other (scripts/pack-csv.ts).
+readPackCsv(ANNOUNCEMENT_EXPORT, read(ANNOUNCEMENT_EXPORT), "announcement_export")
 buildResearchDatasets({ raw, read, add, announcements: [...announcements.values()] })
 
 // --------------------------------------------------------------- manifest

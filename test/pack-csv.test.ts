@@ -8,10 +8,10 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { parseMarketSummary, parsePriceCsv } from "../domain/psx/PriceCsv.ts"
-import { readPackCsv } from "../scripts/pack-csv.ts"
+import { type CsvReader, readPackCsv } from "../scripts/pack-csv.ts"
 import { readPsx } from "./support/Fixtures.ts"
 
-type Headers = ReadonlyArray<{ readonly path: string; readonly reader: "price" | "market_summary"; readonly header: string }>
+type Headers = ReadonlyArray<{ readonly path: string; readonly reader: CsvReader; readonly header: string }>
 const headers: Headers = JSON.parse(readPsx("csv-headers.json"))
 
 /** The recorded line of `date` in a CSV, as a record keyed by the header's names (split by hand: no quotes in these files). */
@@ -23,12 +23,12 @@ const recordedLine = (text: string, date: string) => {
 }
 
 describe("every recorded CSV the pack reads is read by its header", () => {
-  it("each of the 716 files' header is a layout its reader knows (613 eod, 101 as traded, KSE-100, the market summary)", () => {
-    assert.strictEqual(headers.length, 613 + 101 + 1 + 1)
+  it("each of the 717 files' header is a layout its reader knows (613 eod, 101 as traded, KSE-100, the market summary, the announcement export)", () => {
+    assert.strictEqual(headers.length, 613 + 101 + 1 + 1 + 1)
     for (const f of headers) {
-      const read = f.reader === "price" ? parsePriceCsv(`${f.header}\n`) : parseMarketSummary(`${f.header}\n`)
-      assert.isDefined(read.layout, `${f.path}: header ${f.header}`)
+      assert.doesNotThrow(() => readPackCsv(f.path, `${f.header}\n`, f.reader), `${f.path}: header ${f.header}`)
     }
+    assert.strictEqual(parseMarketSummary(`${headers.find((f) => f.reader === "market_summary")!.header}\n`).layout, "summary")
     const layouts = new Map<string, Array<string>>()
     for (const f of headers.filter((f) => f.reader === "price")) {
       const layout = parsePriceCsv(`${f.header}\n`).layout!
@@ -42,6 +42,7 @@ describe("every recorded CSV the pack reads is read by its header", () => {
 
   it("an unknown header stops the read, naming the file; a known one in another column order reads by name", () => {
     assert.throws(() => readPackCsv("X/PRICE.csv", "date,price,volume\n2026-01-02,2.47,198132\n", "price"), /X\/PRICE\.csv: unknown CSV header "date,price,volume"/)
+    assert.throws(() => readPackCsv("Y/announcements.csv", "symbol,title,pdf\nHUBC,x,y\n", "announcement_export"), /Y\/announcements\.csv: unknown CSV header/)
     const p = parsePriceCsv("volume,close,date\n198132,2.47,2026-01-02\n")
     assert.deepStrictEqual(p.rows, [{ date: "2026-01-02", close: 2.47, volume: 198132 }])
   })
