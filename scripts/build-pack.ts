@@ -9,7 +9,7 @@
  * The manifest is checked against its schema before it is written: a dataset
  * whose provenance lacks a field (or has it empty) fails the build.
  *
- * Price series: the `/timeseries/eod` recording (I-Zaifa) is restated by the
+ * Price series (scripts/pack-prices.ts; every CSV read by its header): the `/timeseries/eod` recording (I-Zaifa) is restated by the
  * exchange for splits made before it was recorded; the ChubsB recording and
  * the `/historical` pages are as traded. Both are kept as separate series;
  * where they disagree by a whole-history factor the disagreement is recorded
@@ -17,25 +17,19 @@
  * revert across many symbols at once are recorded as source glitches.
  */
 import { createHash } from "node:crypto"
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { gzipSync } from "node:zlib"
 import { parseCompanyPage } from "../domain/psx/CompanyPage.ts"
 import { type Announcement, parseAnnouncements, parseCompanyPayouts, parseMarketPayouts } from "../domain/psx/Filings.ts"
-import { parseIndexConstituents, parseScreener, parseSectors, parseSymbols } from "../domain/psx/Listing.ts"
-import {
-  parseCloseVolumeCsv,
-  parseHistorical,
-  parseMarketSummary,
-  parseMarketWatch,
-  parseOhlcvCsv,
-  type PriceRow
-} from "../domain/psx/Prices.ts"
-import { parseNumber } from "../domain/psx/Values.ts"
-import { encodeSeries, manifestProblems, type PackManifest, type PackProvenance } from "../domain/pack/Pack.ts"
-import { changeColumn, judgeGlitchDays } from "../domain/pack/GlitchVerdict.ts"
-import { findDisagreements } from "../domain/pack/Restatements.ts"
+import { listedFromScreener, parseIndexConstituents, parseScreener, parseSectors, parseSymbols } from "../domain/psx/Listing.ts"
+import { parseMarketWatch } from "../domain/psx/Prices.ts"
+import { parseScreenerExport } from "../domain/psx/ScreenerExport.ts"
+import { manifestProblems, type PackManifest, type PackProvenance } from "../domain/pack/Pack.ts"
+import { ANNOUNCEMENT_EXPORT, readPackCsv } from "./pack-csv.ts"
+import { buildPriceDatasets } from "./pack-prices.ts"
 import { buildResearchDatasets } from "./pack-research.ts"
+import { MTAUHA } from "./pack-sources.ts"
 
 const raw = resolve(process.argv[2] ?? process.env["PSX_RAW_DIR"] ?? "../shared/data/psx-raw")
 const outDir = resolve("data/pack")
@@ -59,25 +53,6 @@ const add = (
   const w = write(p.file, value)
   datasets.push({ ...p, ...w })
   log(`${p.id.padEnd(24)} ${String(p.rows).padStart(8)} rows  ${String(w.bytes).padStart(9)} B  skipped ${JSON.stringify(p.skipped)}`)
-}
-
-const MTAUHA = {
-  repository: "github.com/mtauha/psxdata",
-  commit: "2efc0c0e7f4cd67f69299c6c103fa9b311eb2305",
-  licence: "MIT (recording); data © Pakistan Stock Exchange",
-  recordedAt: "2026-04-08"
-}
-const IZAIFA = {
-  repository: "github.com/I-Zaifa/psx-analyzer",
-  commit: "45b2e559e32af60b9cb2c2bca28719405141125c",
-  licence: "MIT (recording); data © Pakistan Stock Exchange",
-  recordedAt: "2026-07-08"
-}
-const CHUBSB = {
-  repository: "github.com/ChubsB/KSE-100-Data",
-  commit: "92e707ffe673fb8a4baf66de778e7a63948dba7b",
-  licence: "MIT (recording); data © Pakistan Stock Exchange",
-  recordedAt: "2023-05-27"
 }
 
 // ---------------------------------------------------------------- universe
@@ -173,151 +148,30 @@ add({
   notes: "The recording has no date of its own beyond 'Sep 2026'; used as a parser fixture, not as a quote."
 }, watch.rows)
 
-// ------------------------------------------------------------------ prices
-type Series = Map<string, ReadonlyArray<PriceRow>>
-const eod: Series = new Map()
-const eodSkipped: Record<string, number> = {}
-for (const f of readdirSync(join(raw, "I-Zaifa__psx-analyzer/data/csv/symbols")).sort()) {
-  const p = parseCloseVolumeCsv(read(`I-Zaifa__psx-analyzer/data/csv/symbols/${f}`))
-  for (const [k, v] of Object.entries(p.skipped)) eodSkipped[k] = (eodSkipped[k] ?? 0) + v
-  if (p.rows.length > 0) eod.set(f.replace(/\.csv$/, "").trim().toUpperCase(), p.rows)
-}
-const asTraded: Series = new Map()
-const atSkipped: Record<string, number> = {}
-const asTradedChanges = new Map<string, ReadonlyMap<string, number>>()
-for (const f of readdirSync(join(raw, "ChubsB__KSE-100-Data")).filter((f) => f.endsWith(".csv")).sort()) {
-  const text = read(`ChubsB__KSE-100-Data/${f}`)
-  const p = parseOhlcvCsv(text)
-  for (const [k, v] of Object.entries(p.skipped)) atSkipped[k] = (atSkipped[k] ?? 0) + v
-  if (p.rows.length > 0) asTraded.set(f.replace(/\.csv$/, "").trim().toUpperCase(), p.rows)
-  // The as-traded recording's own change column: evidence for which source is wrong on a glitch day.
-  asTradedChanges.set(f.replace(/\.csv$/, "").trim().toUpperCase(), changeColumn(text))
-}
-const engro = parseHistorical(read("mtauha__psxdata/tests/fixtures/historical_engro.html"))
-/** The newest date of a recording's rows; a recording without rows has no as-of and stops the build. */
-const newest = (rows: ReadonlyArray<PriceRow>, what: string) => {
-  const dates = rows.map((r) => r.date).sort()
-  const last = dates[dates.length - 1]
-  if (last === undefined) throw new Error(`${what}: no rows, so no as-of date`)
-  return last
-}
-const summary = parseMarketSummary(read("nmnbkhr__psx_ohlcv/market_summary_2021-01-21.csv"))
-
-// Disagreements between the eod recording and the as-traded recording, and
-// source glitch days (domain/pack/Restatements.ts).
-// Which source is wrong on each glitch day is decided from each source's own evidence (GlitchVerdict.ts).
-const found = findDisagreements(eod, asTraded)
-const disagreements = found.disagreements
-const glitchDays = judgeGlitchDays(found.glitchDays, eod, asTraded, asTradedChanges, disagreements)
-log(`glitch days: ${glitchDays.map((g) => `${g.date} (${g.symbols} symbols; ${g.reason})`).join(", ")}`)
-log(`whole-history disagreements: ${disagreements.map((d) => `${d.symbol}×${d.factor}`).join(" ")}`)
-
-const encodeAll = (s: Series) => Object.fromEntries([...s].map(([k, rows]) => [k, encodeSeries(rows)]))
-const count = (s: Series) => [...s.values()].reduce((n, r) => n + r.length, 0)
-
+// Securities listed after the April listing: the August screener is the first recording that names them.
+const AUGUST_SCREENER = "alihamza098__psx-stock-screener/data_snapshot.json"
+const august = parseScreenerExport(JSON.parse(read(AUGUST_SCREENER)))
+const since = listedFromScreener(symbols.rows, august.rows)
+if (august.takenAt === undefined) throw new Error(`${AUGUST_SCREENER}: no timestamp, so no as-of`)
 add({
-  id: "prices_eod",
-  file: "prices_eod.json.gz",
-  title: "Daily close and volume, ~613 symbols (the exchange's /timeseries/eod)",
-  source: "PSX data portal GET /timeseries/eod/{SYMBOL}",
-  upstream: "https://dps.psx.com.pk/timeseries/eod/{SYMBOL}",
-  path: "I-Zaifa__psx-analyzer/data/csv/symbols/*.csv",
-  ...IZAIFA,
-  asOf: newest([...eod.values()].flat(), "prices_eod"),
-  rows: count(eod),
-  skipped: eodSkipped,
-  notes: "Close and volume only (no open/high/low). Restated by the exchange for splits made before the recording; " +
-    "not adjusted for dividends. Symbols in price_disagreements are restated over their whole history here."
-}, encodeAll(eod))
+  id: "universe_2026_08_04",
+  file: "universe_2026_08_04.json",
+  title: "Securities the 2026-08-04 screener shows that the April listing lacks (listed since), with name and sector",
+  source: "PSX data portal GET /screener (the cells' data-order values, exported as JSON)",
+  upstream: "https://dps.psx.com.pk/screener",
+  path: AUGUST_SCREENER,
+  repository: "github.com/alihamza098/psx-stock-screener",
+  commit: "ccc63e9e7be6be1988df973d6d8d249e87eaabef",
+  licence: "none found (internal test use); data © Pakistan Stock Exchange",
+  recordedAt: august.takenAt,
+  asOf: august.takenAt,
+  rows: since.rows.length,
+  skipped: since.skipped,
+  notes: "The first recording that shows each of them; symbol, name and sector code only. Not ETF, not debt: the " +
+    "portal's screener lists neither (none of the April listing's 9 ETFs and 282 debt lines is in its screener)."
+}, since.rows)
 
-add({
-  id: "prices_as_traded",
-  file: "prices_as_traded.json.gz",
-  title: "Daily OHLCV as traded, 100 KSE-100 names (as of 2023-05-27)",
-  source: "PSX closing prices (verified against the exchange's 2021-01-21 market summary)",
-  upstream: "https://dps.psx.com.pk (closing prices)",
-  path: "ChubsB__KSE-100-Data/*.csv",
-  ...CHUBSB,
-  asOf: newest([...asTraded.values()].flat(), "prices_as_traded"),
-  rows: count(asTraded),
-  skipped: atSkipped,
-  notes: "Unadjusted, as traded. Volume 0 rows are days without a trade (price carried) as recorded."
-}, encodeAll(asTraded))
-
-add({
-  id: "prices_historical_engro",
-  file: "prices_historical_engro.json.gz",
-  title: "ENGRO daily OHLCV from the exchange's historical page",
-  source: "PSX data portal POST /historical (symbol=ENGRO)",
-  upstream: "https://dps.psx.com.pk/historical",
-  path: "mtauha__psxdata/tests/fixtures/historical_engro.html",
-  ...MTAUHA,
-  asOf: newest(engro.rows, "historical_engro.html"),
-  rows: engro.rows.length,
-  skipped: engro.skipped,
-  notes: "As traded. ENGRO stopped trading after the 2025 scheme that created ENGROH."
-}, { ENGRO: encodeSeries(engro.rows) })
-
-add({
-  id: "market_summary_20210121",
-  file: "market_summary_20210121.json.gz",
-  title: "Whole-market daily summary for 2021-01-21 with ex-markers (XD, XB, XR)",
-  source: "PSX daily market summary file /download/mkt_summary/2021-01-21.Z",
-  upstream: "https://dps.psx.com.pk/download/mkt_summary/2021-01-21.Z",
-  path: "nmnbkhr__psx_ohlcv/market_summary_2021-01-21.csv",
-  repository: "github.com/nmnbkhr/psx_ohlcv",
-  commit: "1711e893fc1fe6a4bc56613b9f21a93a3f9426a4",
-  licence: "MIT (recording); data © Pakistan Stock Exchange",
-  recordedAt: "2026-05-24",
-  asOf: "2021-01-21",
-  rows: summary.rows.length,
-  skipped: summary.skipped
-}, summary.rows)
-
-add({
-  id: "price_disagreements",
-  file: "price_disagreements.json",
-  title: "Where the eod recording and the as-traded recording disagree, and source glitch days",
-  source: "Derived by scripts/build-pack.ts from prices_eod and prices_as_traded",
-  upstream: "derived",
-  path: "scripts/build-pack.ts",
-  repository: "this project",
-  commit: "-",
-  licence: "-",
-  // Derived: retrieved when the newer of its two inputs was.
-  recordedAt: IZAIFA.recordedAt,
-  asOf: newest([...eod.values()].flat(), "prices_eod"),
-  rows: disagreements.length + glitchDays.length,
-  skipped: {},
-  notes: "Retrieved as of its newer input (prices_eod). factor = eod close / as-traded close over the overlap (a split or consolidation after 2023-05-26). " +
-    "Glitch days: dates on which at least 20 symbols' eod closes differ by more than 0.5% from the as-traded closes " +
-    "(after the whole-history factor) while the series agree around them. Per symbol, `wrong` names the source whose row is wrong, " +
-    "decided from the as-traded recording's own change column (GlitchVerdict.ts); that source's row is flagged, both when undecided."
-}, { disagreements, glitchDays })
-
-// -------------------------------------------------------------- index level
-const kseLevels = read("I-Zaifa__psx-analyzer/data/csv/macro_kse100.csv").trim().split(/\r?\n/).slice(1)
-const lastLevel = kseLevels[kseLevels.length - 1]!.split(",")
-const prevLevel = kseLevels[kseLevels.length - 2]!.split(",")
-add({
-  id: "index_levels",
-  file: "index_levels.json",
-  title: "Current KSE-100 level (current level only; no history is served)",
-  source: "PSX data portal GET /timeseries/eod/KSE100",
-  upstream: "https://dps.psx.com.pk/timeseries/eod/KSE100",
-  path: "I-Zaifa__psx-analyzer/data/csv/macro_kse100.csv",
-  ...IZAIFA,
-  asOf: lastLevel[0]!,
-  rows: 1,
-  skipped: {}
-}, [{
-  code: "KSE100",
-  name: "KSE-100 Index",
-  date: lastLevel[0],
-  level: parseNumber(lastLevel[1]),
-  previous: parseNumber(prevLevel[1]),
-  previousDate: prevLevel[0]
-}])
+buildPriceDatasets({ raw, read, add, log })
 
 // The analyzer's master.csv also carries company-page columns (eps, pe_ratio,
 // face_value, …), but they are mis-scraped (HBL's "eps" is its 2022 EPS growth,
@@ -396,6 +250,8 @@ add({
 }, [...announcements.values()])
 
 // ---------------------------------- company pages, screener export, news
+// The announcement export is a CSV too: its header is checked like every other (scripts/pack-csv.ts).
+readPackCsv(ANNOUNCEMENT_EXPORT, read(ANNOUNCEMENT_EXPORT), "announcement_export")
 buildResearchDatasets({ raw, read, add, announcements: [...announcements.values()] })
 
 // --------------------------------------------------------------- manifest

@@ -3,13 +3,15 @@
  * ../shared/data/psx-raw, so the tests run on a clone with nothing beside it.
  * Paths are kept as in the recording; a file over 100 kB is stored gzipped
  * (`<path>.gz`, byte-for-byte the recording once unzipped); the two big CSV
- * recordings are cut down to the dates the tests name (test/fixtures/psx/PROVENANCE.md).
+ * recordings are cut down to the dates the tests name (test/fixtures/psx/PROVENANCE.md); the header line of
+ * every CSV the pack reads is kept in csv-headers.json.
  *
  *   node scripts/cut-fixtures.ts [<path to psx-raw>]
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { gzipSync } from "node:zlib"
+import { packCsvFiles } from "./pack-csv.ts"
 
 const raw = resolve(process.argv[2] ?? "../shared/data/psx-raw")
 const out = resolve("test/fixtures/psx")
@@ -37,7 +39,13 @@ const whole = [
   "nmnbkhr__psx_ohlcv/hblpsx.txt",
   "afireseeker-cloud__Pakistan-Stock-Market-Events-Calendar/announcements_sample.html",
   "afireseeker-cloud__Pakistan-Stock-Market-Events-Calendar/payouts_sample.html",
-  "uzairbukhari__psx-portfolio/tests/fixtures/psx-mebl-payouts.html"
+  "uzairbukhari__psx-portfolio/tests/fixtures/psx-mebl-payouts.html",
+  // The eod recording's one file in the date,open,high,low,close,volume layout, and the KSE-100 closes (issue 34).
+  "I-Zaifa__psx-analyzer/data/csv/symbols/786R.csv",
+  "I-Zaifa__psx-analyzer/data/csv/macro_kse100.csv",
+  // The August screener and its Sales export: the symbols listed after April, their sales, and its zeros (issue 34).
+  "alihamza098__psx-stock-screener/data_snapshot.json",
+  "alihamza098__psx-stock-screener/financials.json"
 ]
 for (const p of whole) put(p, readFileSync(join(raw, p)))
 
@@ -70,4 +78,12 @@ for (const f of readdirSync(join(raw, EOD))) {
   cut(AS_TRADED, other, (l) => l.slice(1, 11))
 }
 cut(AS_TRADED, "GADT.csv", (l) => l.slice(1, 11))
+
+// The header line of every CSV the pack build reads, so a test checks them all.
+const firstLine = (path: string) => readFileSync(join(raw, path), "utf8").split(/\r?\n/)[0]!
+put("csv-headers.json", Buffer.from(JSON.stringify(
+  packCsvFiles(raw).map(({ path, reader }) => ({ path, reader, header: firstLine(path) })),
+  null,
+  1
+) + "\n"))
 process.stderr.write(`fixtures cut from ${raw} into ${out}\n`)

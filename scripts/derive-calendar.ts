@@ -15,7 +15,8 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { holidays2026 } from "../domain/market/Calendar.ts"
 import { deriveClosures } from "../domain/market/DeriveCalendar.ts"
-import { parseCloseVolumeCsv, parseOhlcvCsv, type PriceRow } from "../domain/psx/Prices.ts"
+import { parsePriceCsv } from "../domain/psx/PriceCsv.ts"
+import type { PriceRow } from "../domain/psx/Prices.ts"
 import type { Parsed } from "../domain/psx/Parsed.ts"
 
 const raw = resolve(process.argv[2] ?? "../shared/data/psx-raw")
@@ -27,14 +28,14 @@ const sources = [
     commit: "92e707ffe673fb8a4baf66de778e7a63948dba7b",
     dir: "ChubsB__KSE-100-Data",
     path: "*.csv",
-    parse: parseOhlcvCsv
+    parse: parsePriceCsv
   },
   {
     repository: "github.com/I-Zaifa/psx-analyzer",
     commit: "45b2e559e32af60b9cb2c2bca28719405141125c",
     dir: "I-Zaifa__psx-analyzer/data/csv/symbols",
     path: "data/csv/symbols/*.csv",
-    parse: parseCloseVolumeCsv
+    parse: parsePriceCsv
   }
 ] satisfies ReadonlyArray<{ repository: string; commit: string; dir: string; path: string; parse: (csv: string) => Parsed<PriceRow> }>
 

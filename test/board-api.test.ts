@@ -181,7 +181,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
       assert.deepInclude(valuation, { id: "commercial-banks", code: "0807", median_pe: 7.1498 })
     }))
 
-  it.effect("indices: current level only; KSE-100 with its 100 recorded constituents, the others say membership is not tracked", () =>
+  it.effect("indices: current level; KSE-100 with its 100 recorded constituents, the others say membership is not tracked", () =>
     Effect.gen(function*() {
       const list = yield* (yield* apiClient).board.indices()
       assert.include(list.note, "Only KSE-100 membership is tracked")
@@ -189,7 +189,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
       const kse = yield* get("/v1/indices/KSE-100")
       assertOk(kse)
       // Membership from the newest record: the screener's index lists on 2026-08-04, which carry no weights.
-      assert.deepInclude(kse.body, { code: "KSE100", history: "none", constituents_tracked: true, constituents_as_of: "2026-08-04" })
+      assert.deepInclude(kse.body, { code: "KSE100", constituents_tracked: true, constituents_as_of: "2026-08-04" })
       assert.strictEqual(kse.body.constituents.length, 100)
       const stored = yield* query(
         Schema.Struct({ symbol: Schema.String }),

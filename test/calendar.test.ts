@@ -28,7 +28,7 @@ import { recordedCalendar } from "../domain/market/RecordedCalendar.ts"
 import { weekday } from "../domain/market/TradingDays.ts"
 import { DAY_MS, fromDay, toDay } from "../domain/Karachi.ts"
 import { MarketStatus } from "../domain/market/StatusSchema.ts"
-import { parseCloseVolumeCsv } from "../domain/psx/Prices.ts"
+import { parsePriceCsv } from "../domain/psx/PriceCsv.ts"
 
 const at = (iso: string) => Date.parse(iso)
 /** Karachi wall-clock time to an instant (UTC+5). */
@@ -176,7 +176,7 @@ describe("trading days on published, recorded and unverified calendars", () => {
     const dir = join(import.meta.dirname, "fixtures/market/eod_2025-08")
     const traded = new Set<string>()
     for (const f of readdirSync(dir)) {
-      for (const r of parseCloseVolumeCsv(readFileSync(join(dir, f), "utf8")).rows) if ((r.volume ?? 0) > 0) traded.add(r.date)
+      for (const r of parsePriceCsv(readFileSync(join(dir, f), "utf8")).rows) if ((r.volume ?? 0) > 0) traded.add(r.date)
     }
     assert.deepStrictEqual(deriveClosures(traded), { first: "2025-08-01", last: "2025-08-29", closures: ["2025-08-14"], weekend_sessions: [] })
   })

@@ -6,9 +6,10 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { readdirSync } from "node:fs"
-import { changeColumn, judgeGlitchDays, wrongSource } from "../domain/pack/GlitchVerdict.ts"
+import { judgeGlitchDays, wrongSource } from "../domain/pack/GlitchVerdict.ts"
 import { findDisagreements } from "../domain/pack/Restatements.ts"
-import { parseCloseVolumeCsv, parseOhlcvCsv, type PriceRow } from "../domain/psx/Prices.ts"
+import { changeColumn, parsePriceCsv } from "../domain/psx/PriceCsv.ts"
+import type { PriceRow } from "../domain/psx/Prices.ts"
 import { psxFixturesDir, readPsx } from "./support/Fixtures.ts"
 
 const EOD = "I-Zaifa__psx-analyzer/data/csv/symbols"
@@ -16,8 +17,8 @@ const AS_TRADED = "ChubsB__KSE-100-Data"
 const symbolOf = (f: string) => f.replace(/\.csv$/, "").trim().toUpperCase()
 const load = (dir: string, parse: (text: string) => { readonly rows: ReadonlyArray<PriceRow> }) =>
   new Map(readdirSync(`${psxFixturesDir}${dir}`).map((f) => [symbolOf(f), parse(readPsx(`${dir}/${f}`)).rows]))
-const eod = load(EOD, parseCloseVolumeCsv)
-const asTraded = load(AS_TRADED, parseOhlcvCsv)
+const eod = load(EOD, parsePriceCsv)
+const asTraded = load(AS_TRADED, parsePriceCsv)
 const changes = new Map(readdirSync(`${psxFixturesDir}${AS_TRADED}`).map((f) => [symbolOf(f), changeColumn(readPsx(`${AS_TRADED}/${f}`))]))
 
 describe("2021-10-25: the as-traded recording is the wrong one", () => {

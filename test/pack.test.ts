@@ -15,6 +15,7 @@ import { join } from "node:path"
 import { manifestProblems, PackManifest } from "../domain/pack/Pack.ts"
 import { PackImport } from "../src/ingest/PackImport.ts"
 import { DataPack, defaultPackDirectory } from "../src/sources/DataPack.ts"
+import { readPsx } from "./support/Fixtures.ts"
 import { TestStore } from "./support/TestApp.ts"
 
 const shipped: unknown = JSON.parse(readFileSync(join(defaultPackDirectory, "manifest.json"), "utf8"))
@@ -70,7 +71,7 @@ layer(TestStore(), { timeout: 300_000, excludeTestServices: true })("importing t
         return yield* importer.run({ force: true })
       }).pipe(Effect.provide(TestClock.layer()))
       assert.deepStrictEqual(summary.steps.map((s) => s.dataset), [
-        "sectors", "universe", "index_membership", "index_levels", "daily_prices", "price_disagreements",
+        "sectors", "universe", "index_membership", "index_levels", "index_closes", "daily_prices", "price_disagreements",
         "quotes (derived)", "fundamentals", "company_pages", "financials_sales", "payouts", "corporate_actions (derived)",
         "announcements", "news"
       ])
@@ -89,6 +90,20 @@ layer(TestStore(), { timeout: 300_000, excludeTestServices: true })("importing t
       assert.strictEqual(rows.find((r) => r.id === "screener")!.retrieved_at, "2026-04-08")
       assert.strictEqual(rows.find((r) => r.id === "prices_eod")!.retrieved_at, "2026-07-08")
     }), 300_000)
+
+  it.effect("KSE-100's recorded closes are stored each with its dataset; the securities listed since April name the screener that first showed them", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const lines = readPsx("I-Zaifa__psx-analyzer/data/csv/macro_kse100.csv").trim().split(/\r?\n/).slice(1)
+      const closes = yield* sql<{ code: string; dataset: string; n: number; first: string; last: string }>`
+        select code, dataset, count(*)::int as n, min(date)::text as first, max(date)::text as last from index_closes group by 1, 2`
+      assert.deepStrictEqual(closes.map((c) => [c.code, c.dataset, c.n, c.first, c.last]), [
+        ["KSE100", "index_history_kse100", lines.length, lines[0]!.slice(0, 10), lines[lines.length - 1]!.slice(0, 10)]
+      ])
+      const since = yield* sql<{ symbol: string }>`select symbol from securities where dataset = 'universe_2026_08_04' order by 1`
+      assert.includeMembers(since.map((r) => r.symbol), ["SELECT", "SLM", "SPSL"])
+      assert.strictEqual(since.length, 10)
+    }))
 
   it.effect("rows are dated from the manifest: index membership as shown on 2026-04-08, the board quote at 10:05 UTC", () =>
     Effect.gen(function*() {

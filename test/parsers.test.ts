@@ -6,15 +6,10 @@
 import { assert, describe, it } from "@effect/vitest"
 import { parseCompanyPage } from "../domain/psx/CompanyPage.ts"
 import { parseAnnouncements, parseCompanyPayouts, parseMarketPayouts } from "../domain/psx/Filings.ts"
-import { parseIndexConstituents, parseScreener, parseSectors, parseSymbols } from "../domain/psx/Listing.ts"
-import {
-  parseCloseVolumeCsv,
-  parseEod,
-  parseHistorical,
-  parseMarketSummary,
-  parseMarketWatch,
-  parseOhlcvCsv
-} from "../domain/psx/Prices.ts"
+import { listedFromScreener, parseIndexConstituents, parseScreener, parseSectors, parseSymbols } from "../domain/psx/Listing.ts"
+import { parseScreenerExport } from "../domain/psx/ScreenerExport.ts"
+import { parseMarketSummary, parsePriceCsv } from "../domain/psx/PriceCsv.ts"
+import { parseEod, parseHistorical, parseMarketWatch } from "../domain/psx/Prices.ts"
 import { readPsx } from "./support/Fixtures.ts"
 
 const read = readPsx
@@ -106,22 +101,24 @@ describe("price parsers", () => {
   it("market summary 2021-01-21: every row, ex-markers split off the name", () => {
     const p = parseMarketSummary(read("nmnbkhr__psx_ohlcv/market_summary_2021-01-21.csv"))
     const lines = read("nmnbkhr__psx_ohlcv/market_summary_2021-01-21.csv").trim().split("\n").length - 1
-    assert.strictEqual(p.rows.length + Object.values(p.skipped).reduce((a, b) => a + b, 0), lines)
+    // Rows left out are counted by row reasons; a price of 0 left out of a kept row is counted apart.
+    const rowsLeftOut = (p.skipped["unreadable row"] ?? 0) + (p.skipped["duplicate row"] ?? 0)
+    assert.strictEqual(p.rows.length + rowsLeftOut, lines)
     const aabs = p.rows.find((r) => r.symbol === "AABS")!
     assert.deepStrictEqual([aabs.name, aabs.exMarkers, aabs.close, aabs.prevClose], ["AL-Abbas Sugar", ["XD"], 348, 349])
     assert.deepStrictEqual(p.rows.find((r) => r.symbol === "AMBL")!.exMarkers, ["XR"])
   })
 
   it("the eod CSV recording: calendar dates from UTC timestamps, close and volume only", () => {
-    const p = parseCloseVolumeCsv(read("I-Zaifa__psx-analyzer/data/csv/symbols/HUBC.csv"))
+    const p = parsePriceCsv(read("I-Zaifa__psx-analyzer/data/csv/symbols/HUBC.csv"))
     assert.deepStrictEqual(p.rows[0], { date: "2021-05-26", close: 77.48, volume: 6033448 })
     assert.isUndefined(p.rows[0]!.open)
   })
 
   it("the as-traded OHLCV recording: the duplicate GADT date is counted, not kept", () => {
-    const p = parseOhlcvCsv(read("ChubsB__KSE-100-Data/GADT.csv"))
+    const p = parsePriceCsv(read("ChubsB__KSE-100-Data/GADT.csv"))
     assert.strictEqual(p.skipped["duplicate date"], 1)
-    const hubc = parseOhlcvCsv(read("ChubsB__KSE-100-Data/HUBC.csv"))
+    const hubc = parsePriceCsv(read("ChubsB__KSE-100-Data/HUBC.csv"))
     assert.deepStrictEqual(hubc.rows[0], { date: "2004-01-01", open: 38.45, high: 39, low: 38.35, close: 38.5, volume: 22002000 })
   })
 
@@ -191,5 +188,65 @@ describe("filing parsers", () => {
     assert.strictEqual(c.ratios.find((r) => r.period === "2024" && r.name === "EPS Growth (%)")!.value, -0.15)
     assert.isFalse(c.statements.some((s) => /assets|liabilities|equity/i.test(s.line)), "no balance-sheet lines")
     assert.strictEqual(c.unreadable, 0)
+  })
+})
+
+describe("issue 34: zeros the recordings write for 'no figure' are absent; a day's volume of 0 is kept", () => {
+  const summaryText = read("nmnbkhr__psx_ohlcv/market_summary_2021-01-21.csv")
+  const august = JSON.parse(read("alihamza098__psx-stock-screener/data_snapshot.json")) as {
+    data: ReadonlyArray<{ symbol: string; name: string; sectorCode?: string; freeFloat: number; mcap: number; volume: number; change: number }>
+  }
+
+  it("market summary 2021-01-21, BAFLTFC6 (no trade): open/high/low 0.0 are absent, volume 0 and close 100.375 kept", () => {
+    const lines = summaryText.split(/\r?\n/)
+    const names = lines[0]!.split(",")
+    const cells = lines.find((l) => l.includes(",BAFLTFC6,"))!.split(",")
+    const raw = Object.fromEntries(names.map((n, i) => [n, cells[i]!]))
+    assert.deepStrictEqual([raw["open"], raw["high"], raw["low"], raw["volume"], raw["close"]], ["0.0", "0.0", "0.0", "0", "100.375"])
+    const row = parseMarketSummary(summaryText).rows.find((r) => r.symbol === "BAFLTFC6")!
+    assert.isUndefined(row.open)
+    assert.isUndefined(row.high)
+    assert.isUndefined(row.low)
+    assert.deepStrictEqual([row.close, row.volume], [100.375, 0])
+  })
+
+  it("an as-traded row with a low of 0 keeps its close and leaves the low out, counted", () => {
+    const p = parsePriceCsv(`"Date_","Open","High","Low","Close","Change","ChangeP","Volume"\n"2016-09-23T00:00:00.000Z",135,135.99,0,135,-1,-0.73,1900\n`)
+    assert.deepStrictEqual(p.rows, [{ date: "2016-09-23", open: 135, high: 135.99, close: 135, volume: 1900 }])
+    assert.deepStrictEqual(p.skipped, { "low of 0 (no figure)": 1 })
+  })
+
+  it("the August screener: the 81 free floats of 0 are absent; market caps of 0 too; a day's change of 0 is kept", () => {
+    const zeroFloat = august.data.filter((d) => d.freeFloat === 0).map((d) => d.symbol)
+    assert.strictEqual(zeroFloat.length, 81)
+    const rows = new Map(parseScreenerExport(august).rows.map((r) => [r.symbol, r]))
+    for (const s of zeroFloat) assert.isUndefined(rows.get(s)!.freeFloatShares, s)
+    for (const d of august.data.filter((d) => d.mcap === 0)) assert.isUndefined(rows.get(d.symbol)!.marketCap, d.symbol)
+    for (const d of august.data.filter((d) => d.change === 0)) assert.strictEqual(rows.get(d.symbol)!.changePct, 0, d.symbol)
+    assert.isFalse([...rows.values()].some((r) => r.freeFloatShares === 0 || r.marketCap === 0 || r.price === 0))
+    // AASM rose 10.79% that day yet shows a 30-day average volume of 0: that 0 is not a figure.
+    const aasm = august.data.find((d) => d.symbol === "AASM")!
+    assert.deepStrictEqual([aasm.volume, aasm.change > 0], [0, true])
+    assert.isUndefined(rows.get("AASM")!.volume30dAvg)
+  })
+
+  it("the April screener: a free float, market cap or price of 0 is absent", () => {
+    const p = parseScreener(read("mtauha__psxdata/tests/fixtures/screener.html"))
+    assert.isFalse(p.rows.some((r) => r.freeFloatShares === 0 || r.marketCap === 0 || r.price === 0))
+    assert.strictEqual(p.skipped["freeFloatShares of 0 (no figure)"], 83)
+  })
+
+  it("symbols listed after April: the 10 the August screener shows and the April listing lacks, with its name and sector", () => {
+    const listing = parseSymbols(JSON.parse(read("mtauha__psxdata/tests/fixtures/symbols.json"))).rows
+    const april = new Set(listing.map((s) => s.symbol))
+    const expected = august.data.filter((d) => !april.has(d.symbol)).map((d) => d.symbol).sort()
+    assert.strictEqual(expected.length, 10)
+    const since = listedFromScreener(listing, parseScreenerExport(august).rows)
+    assert.deepStrictEqual(since.rows.map((r) => r.symbol).sort(), expected)
+    assert.includeMembers(expected, ["SLM", "SPSL", "SELECT"])
+    const slm = august.data.find((d) => d.symbol === "SLM")!
+    assert.deepStrictEqual(since.rows.find((r) => r.symbol === "SLM"), {
+      symbol: "SLM", name: slm.name, sectorCode: slm.sectorCode!, isEtf: false, isDebt: false
+    })
   })
 })

@@ -9,15 +9,15 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { parseCloseVolumeCsv, parseOhlcvCsv } from "../domain/psx/Prices.ts"
+import { parsePriceCsv } from "../domain/psx/PriceCsv.ts"
 import { upsert } from "../src/ingest/Bulk.ts"
 import { writeEod } from "../src/ingest/PortalPrices.ts"
 import { dailyPricesTable } from "../src/ingest/Tables.ts"
 import { readPsx } from "./support/Fixtures.ts"
 import { TestStore } from "./support/TestApp.ts"
 
-const asTraded = parseOhlcvCsv(readPsx("ChubsB__KSE-100-Data/LUCK.csv")).rows
-const restated = parseCloseVolumeCsv(readPsx("I-Zaifa__psx-analyzer/data/csv/symbols/LUCK.csv")).rows
+const asTraded = parsePriceCsv(readPsx("ChubsB__KSE-100-Data/LUCK.csv")).rows
+const restated = parsePriceCsv(readPsx("I-Zaifa__psx-analyzer/data/csv/symbols/LUCK.csv")).rows
 
 describe("eod cross-check", () => {
   layer(TestStore(), { excludeTestServices: true, timeout: 120_000 })("a history restated by the exchange", (it) => {

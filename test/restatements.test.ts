@@ -7,15 +7,16 @@
 import { assert, describe, it } from "@effect/vitest"
 import { readdirSync } from "node:fs"
 import { findDisagreements, glitchDays, RULES, wholeHistoryFactor } from "../domain/pack/Restatements.ts"
-import { parseCloseVolumeCsv, parseOhlcvCsv, type PriceRow } from "../domain/psx/Prices.ts"
+import { parsePriceCsv } from "../domain/psx/PriceCsv.ts"
+import type { PriceRow } from "../domain/psx/Prices.ts"
 import { psxFixturesDir, readPsx } from "./support/Fixtures.ts"
 
 const EOD = "I-Zaifa__psx-analyzer/data/csv/symbols"
 const AS_TRADED = "ChubsB__KSE-100-Data"
 const load = (dir: string, parse: (text: string) => { readonly rows: ReadonlyArray<PriceRow> }) =>
   new Map(readdirSync(`${psxFixturesDir}${dir}`).map((f) => [f.replace(/\.csv$/, "").trim().toUpperCase(), parse(readPsx(`${dir}/${f}`)).rows]))
-const eod = load(EOD, parseCloseVolumeCsv)
-const asTraded = load(AS_TRADED, parseOhlcvCsv)
+const eod = load(EOD, parsePriceCsv)
+const asTraded = load(AS_TRADED, parsePriceCsv)
 
 describe("whole-history restatement factors", () => {
   it("LUCK and SYS: the eod closes are 0.2 × the as-traded closes on every shared day (the 5-for-1 splits)", () => {

@@ -9,10 +9,10 @@ import { settlementDate } from "../domain/market/Calendar.ts"
 import type { Entry } from "../domain/ledger/Decider.ts"
 import type { PortfolioEvent } from "../domain/ledger/Events.ts"
 import { periodReturns, twr } from "../domain/ledger/Returns.ts"
-import { parseCloseVolumeCsv } from "../domain/psx/Prices.ts"
+import { parsePriceCsv } from "../domain/psx/PriceCsv.ts"
 
 const closesOf = (symbol: string) =>
-  parseCloseVolumeCsv(readFileSync(new URL(`./fixtures/ledger/${symbol}.csv`, import.meta.url), "utf8"))
+  parsePriceCsv(readFileSync(new URL(`./fixtures/ledger/${symbol}.csv`, import.meta.url), "utf8"))
     .rows.filter((r) => r.date >= "2026-05-01").map((r) => ({ date: r.date, close: r.close }))
 const closes = new Map([["HUBC", closesOf("HUBC")], ["MEBL", closesOf("MEBL")]])
 

@@ -8,7 +8,9 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { MarketReadModel } from "../src/market/readmodel/ReadModel.ts"
-import { assertOk, assertSucceeded, bodyOf, get, TestApp } from "./support/TestApp.ts"
+import { closeOnOrBefore, indexCloses } from "../domain/market/IndexHistory.ts"
+import { readPsx } from "./support/Fixtures.ts"
+import { assertFailed, assertOk, assertSucceeded, bodyOf, get, TestApp } from "./support/TestApp.ts"
 
 /** 11:00 in Karachi on Monday 15 June 2026: three weeks after the pack's last recorded session (25 May). */
 const NOW = "2026-06-15T06:00:00.000Z"
@@ -166,3 +168,105 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
     }))
 })
 
+
+/** The recorded line of `date` in a price CSV (no quotes in these files), keyed by the header's names. */
+const recordedLine = (text: string, date: string) => {
+  const lines = text.split(/\r?\n/)
+  const names = lines[0]!.split(",")
+  const cells = lines.find((l) => l.startsWith(date))!.split(",")
+  return Object.fromEntries(names.map((n, i) => [n, Number(cells[i])])) as Record<string, number>
+}
+const kse100Csv = readPsx("I-Zaifa__psx-analyzer/data/csv/macro_kse100.csv")
+const kse100Rows = kse100Csv.trim().split(/\r?\n/).slice(1).map((l) => l.split(","))
+
+layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServices: true })("issue 34: every recorded series read right", (it) => {
+  it.effect("5. 786R 2026-01-02 is served as recorded (close 2.47, volume 198,132, open 2.64, high 2.77, low 2.25), and so is its quote", () =>
+    Effect.gen(function*() {
+      const line = recordedLine(readPsx("I-Zaifa__psx-analyzer/data/csv/symbols/786R.csv"), "2026-01-02")
+      const prev = recordedLine(readPsx("I-Zaifa__psx-analyzer/data/csv/symbols/786R.csv"), "2026-01-01")
+      const r = yield* get("/v1/prices/786R?date_from=2026-01-02&date_to=2026-01-02")
+      assertSucceeded(r)
+      assert.deepInclude(r.body.items[0], {
+        date: "2026-01-02", open: line["open"]!, high: line["high"]!, low: line["low"]!, close: line["close"]!, volume: line["volume"]!
+      })
+      const q = bodyOf(yield* get("/v1/quotes/786R?allow_stale=true"))
+      assert.deepInclude(q, { price: line["close"]!, previous_close: prev["close"]! })
+      // Its 52-week range and circuit band follow from the recorded closes (all nine sessions are within the year).
+      const text = readPsx("I-Zaifa__psx-analyzer/data/csv/symbols/786R.csv")
+      const closes = text.trim().split(/\r?\n/).slice(1).map((l) => recordedLine(text, l.slice(0, 10))["close"]!)
+      const stock = bodyOf(yield* get("/v1/stocks/786R"))
+      assert.deepInclude(stock.derived.week52, { high: Math.max(...closes), low: Math.min(...closes), basis: "close" })
+      assert.strictEqual(stock.derived.circuit_breaker?.previous_close, line["close"]!)
+    }))
+
+  it.effect("8. SLM, SPSL and SELECT (first shown by the 2026-08-04 screener) are listed, named as recorded, with their provenance", () =>
+    Effect.gen(function*() {
+      const august = JSON.parse(readPsx("alihamza098__psx-stock-screener/data_snapshot.json")) as {
+        data: ReadonlyArray<{ symbol: string; name: string }>
+      }
+      for (const symbol of ["SLM", "SPSL", "SELECT"]) {
+        const r = yield* get(`/v1/companies/${symbol}`)
+        assertSucceeded(r)
+        assert.strictEqual(r.body.name, august.data.find((d) => d.symbol === symbol)!.name)
+        assert.include(r.body.sources.map((s) => s.dataset), "universe_2026_08_04", symbol)
+      }
+      // Their recorded Sales are now reached: SLM's fiscal 2025 line as financials.json records it (thousands of rupees).
+      const sales = JSON.parse(readPsx("alihamza098__psx-stock-screener/financials.json")) as Record<string, Record<string, number>>
+      const f = yield* get("/v1/financials/SLM")
+      assertSucceeded(f)
+      const fy2025 = f.body.periods.find((p) => p.period === "2025")!
+      assert.deepInclude(fy2025.lines.find((l) => l.line === "Sales"), { value: sales["SLM"]!["2025"]!, units: "thousands" })
+    }))
+
+  it.effect("9. no zero for unknown: BAFLTFC6 on 2021-01-21 has no open/high/low (volume 0 kept); AEL's free float of 0.0 is absent", () =>
+    Effect.gen(function*() {
+      const r = yield* get("/v1/prices/BAFLTFC6?series=as_traded&date_from=2021-01-21&date_to=2021-01-21")
+      assertSucceeded(r)
+      const row = r.body.items[0]!
+      assert.deepStrictEqual([row.close, row.volume, row.open, row.high, row.low], [100.375, 0, undefined, undefined, undefined])
+      const august = JSON.parse(readPsx("alihamza098__psx-stock-screener/data_snapshot.json")) as {
+        data: ReadonlyArray<{ symbol: string; freeFloat: number }>
+      }
+      assert.strictEqual(august.data.find((d) => d.symbol === "AEL")!.freeFloat, 0)
+      const ael = bodyOf(yield* get("/v1/companies/AEL"))
+      assert.notProperty(ael.ratios ?? {}, "free_float_shares")
+      const s = yield* snapshot
+      for (const d of august.data.filter((d) => d.freeFloat === 0)) {
+        assert.notStrictEqual(s.symbols.get(d.symbol)?.fundamentals?.free_float_shares, 0, d.symbol)
+      }
+    }))
+
+  it.effect("14. /v1/indices/KSE100: its 3,984 recorded closes, a year by default, any window by range or dates, bounded", () =>
+    Effect.gen(function*() {
+      const last = kse100Rows[kse100Rows.length - 1]!
+      const all = bodyOf(yield* get("/v1/indices/KSE100?range=MAX&limit=1000")).history!
+      assert.deepInclude(all, { recorded: kse100Rows.length, first_date: kse100Rows[0]![0]!, last_date: last[0]!, in_window: 3984, truncated: true })
+      assert.strictEqual(all.items.length, 1000)
+      assert.deepStrictEqual(all.items[0], { date: last[0]!, close: Number(last[1]) })
+      // The default window: a year back from the last close (2025-05-26 .. 2026-05-25).
+      const year = bodyOf(yield* get("/v1/indices/KSE100")).history!
+      const inYear = kse100Rows.filter((r) => r[0]! >= "2025-05-26")
+      assert.deepInclude(year, { window_from: "2025-05-26", in_window: inYear.length, truncated: false })
+      assert.deepStrictEqual(year.items.map((i) => i.date), inYear.map((r) => r[0]).reverse())
+      // A date window: the closes as recorded, newest first, and the change over it worked from them.
+      const week = bodyOf(yield* get("/v1/indices/KSE100?date_from=2026-05-18&date_to=2026-05-25")).history!
+      const rows = kse100Rows.filter((r) => r[0]! >= "2026-05-18" && r[0]! <= "2026-05-25")
+      assert.deepStrictEqual(week.items, rows.map((r) => ({ date: r[0]!, close: Number(r[1]) })).reverse())
+      const [first, lastClose] = [Number(rows[0]![1]), Number(rows[rows.length - 1]![1])]
+      assert.strictEqual(week.change, Math.round((lastClose - first) * 1e4) / 1e4)
+      assert.strictEqual(week.high, Math.max(...rows.map((r) => Number(r[1]))))
+      assertFailed(yield* get("/v1/indices/KSE100?date_from=2026-05-25&date_to=2026-05-18"), 400, "INVALID_REQUEST")
+      assertFailed(yield* get("/v1/indices/KSE100?limit=1001"), 400, "INVALID_REQUEST")
+      const sources = bodyOf(yield* get("/v1/indices/KSE100?range=1M")).sources.map((s) => s.dataset)
+      assert.include(sources, "index_history_kse100")
+    }))
+
+  it.effect("14. other features read the closes from the snapshot: the close in force on a day without a session is the last before it", () =>
+    Effect.gen(function*() {
+      const kse = indexCloses(yield* snapshot, "KSE100")!
+      // 2026-05-23/24 is a weekend: the close in force is Friday 2026-05-22's.
+      const friday = kse100Rows.find((r) => r[0] === "2026-05-22")!
+      assert.deepStrictEqual(closeOnOrBefore(kse, "2026-05-24"), { date: "2026-05-22", close: Number(friday[1]), dataset: "index_history_kse100" })
+      assert.isUndefined(closeOnOrBefore(kse, "2009-12-31"), "no close before the first recorded one")
+    }))
+})

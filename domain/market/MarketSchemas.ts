@@ -167,9 +167,32 @@ export const SectorValuation = Schema.Struct({
 
 export const IndexConstituent = Schema.Struct({ symbol: Schema.String, weight_pct: opt(Num) })
 
+export const IndexClose = Schema.Struct({ date: IsoDate, close: Num.annotate({ description: "Index points at the day's close" }) })
+
+export const IndexHistory = Schema.Struct({
+  basis: Schema.Literal("daily_close").annotate({ description: "Closes only: no open, high, low or volume is recorded" }),
+  first_date: IsoDate.annotate({ description: "The first recorded close" }),
+  last_date: IsoDate.annotate({ description: "The last recorded close" }),
+  recorded: Count.annotate({ description: "Closes recorded in all" }),
+  window_from: opt(IsoDate.annotate({ description: "The window's first day asked for (absent: from the first close)" })),
+  window_to: opt(IsoDate.annotate({ description: "The window's last day asked for (absent: to the last close)" })),
+  in_window: Count.annotate({ description: "Closes in the window" }),
+  items: Schema.Array(IndexClose).annotate({ description: "Newest first, at most `limit` of the window's closes" }),
+  truncated: Schema.Boolean.annotate({
+    description: "The window holds more closes than `limit`: the oldest were left out (ask again with date_to before the last item)"
+  }),
+  high: opt(Num.annotate({ description: "Highest close of the whole window" })),
+  low: opt(Num.annotate({ description: "Lowest close of the whole window" })),
+  first_close: opt(Num),
+  last_close: opt(Num),
+  change: opt(Num.annotate({ description: "last_close - first_close of the window, in points" })),
+  change_pct: opt(Num.annotate({ description: "Percent change from first_close to last_close" })),
+  note: Schema.String
+})
+
 export const IndexDetail = Schema.Struct({
   ...IndexLevelSummary.fields,
-  history: Schema.Literal("none").annotate({ description: "Index levels are current only" }),
+  history: opt(IndexHistory.annotate({ description: "The recorded daily closes in the window asked for; absent when none are recorded" })),
   constituents_tracked: Schema.Boolean.annotate({ description: "Only KSE-100 membership is tracked" }),
   constituents: Schema.Array(IndexConstituent),
   constituents_as_of: opt(IsoDate),

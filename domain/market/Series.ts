@@ -34,8 +34,8 @@ export const length = (s: PriceSeries): number => s.dates.length
 /** A known figure or undefined (NaN means unknown). */
 export const known = (v: number | undefined): number | undefined => (v === undefined || Number.isNaN(v) ? undefined : v)
 
-/** Index of the last row whose date is on or before `date`, or -1. */
-export const indexAtOrBefore = (s: PriceSeries, date: string): number => {
+/** Index of the last row whose date is on or before `date`, or -1 (any series of ascending dates). */
+export const indexAtOrBefore = (s: { readonly dates: ReadonlyArray<string> }, date: string): number => {
   let lo = 0, hi = s.dates.length - 1, found = -1
   while (lo <= hi) {
     const mid = (lo + hi) >> 1

@@ -30,6 +30,7 @@ import {
   toPayout,
   withoutZeroCap
 } from "./SnapshotParts.ts"
+import { type IndexCloses, indexClosesOf } from "./IndexHistory.ts"
 import type {
   ActionRow,
   AnnouncementRow,
@@ -111,6 +112,8 @@ export interface MarketSnapshot {
   /** Equities by sector name, largest market cap first (unknown caps last, then by symbol). */
   readonly sectorMembers: ReadonlyMap<string, ReadonlyArray<string>>
   readonly indexLevels: ReadonlyArray<IndexLevelRow>
+  /** Each index's recorded daily closes, by code (IndexHistory.ts reads them). */
+  readonly indexCloses: ReadonlyMap<string, IndexCloses>
   /** Constituents per index code at the newest effective date, heaviest first. */
   readonly indexMembers: ReadonlyMap<string, ReadonlyArray<MembershipRow>>
   /** Each index's members at the newest effective date that carries weights (a newer list may give membership only). */
@@ -262,6 +265,7 @@ export const wholeTables = (rows: StoreRows, builtAt: number) => ({
   datasets: new Map(rows.datasets.map((d) => [d.id, d])),
   sectors: [...rows.sectors].sort((a, b) => (a.code < b.code ? -1 : 1)),
   indexLevels: [...rows.indexLevels].sort((a, b) => (a.code < b.code ? -1 : 1)),
+  indexCloses: indexClosesOf(rows.indexCloses),
   news: [...rows.news].sort(newestFirst)
 })
 

@@ -27,7 +27,7 @@ import type { FundamentalsRow, StoreRows } from "./StoreRows.ts"
 export const UPDATE_SYMBOLS_LIMIT = 64
 
 /** Tables whose rows are always reloaded whole by an update (small, or not per symbol). */
-const WHOLE_TABLES: ReadonlySet<string> = new Set(["datasets", "sectors", "index_levels", "service_meta", "news_items"])
+const WHOLE_TABLES: ReadonlySet<string> = new Set(["datasets", "sectors", "index_levels", "index_closes", "service_meta", "news_items"])
 
 export interface ChangeLog {
   readonly reachable: boolean

@@ -78,6 +78,10 @@ export const IndexLevelRow = Schema.Struct({
 })
 export type IndexLevelRow = typeof IndexLevelRow.Type
 
+/** One daily close of an index (migration 0022). */
+export const IndexCloseRow = Schema.Struct({ code: Schema.String, date: Schema.String, close: Schema.Finite, dataset: Schema.String })
+export type IndexCloseRow = typeof IndexCloseRow.Type
+
 export const DisagreementRow = Schema.Struct({
   symbol: Schema.String,
   factor: Schema.Finite,
@@ -251,6 +255,7 @@ export interface StoreRows {
   readonly securities: ReadonlyArray<SecurityRow>
   readonly membership: ReadonlyArray<MembershipRow>
   readonly indexLevels: ReadonlyArray<IndexLevelRow>
+  readonly indexCloses: ReadonlyArray<IndexCloseRow>
   readonly disagreements: ReadonlyArray<DisagreementRow>
   readonly quotes: ReadonlyArray<QuoteRow>
   readonly fundamentals: ReadonlyArray<FundamentalsRow>

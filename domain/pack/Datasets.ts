@@ -164,10 +164,12 @@ export const NewsEvent = Schema.Struct({
 export const PackDatasets = {
   sectors: Schema.Array(Sector),
   universe: Schema.Array(ListedSymbol),
+  universe_2026_08_04: Schema.Array(ListedSymbol),
   screener: Schema.Array(ScreenerRow),
   index_kse100: Schema.Array(IndexConstituent),
   board_allshr: Schema.Array(IndexConstituent),
   index_levels: Schema.Array(IndexLevel),
+  index_history_kse100: SeriesBySymbol,
   prices_eod: SeriesBySymbol,
   prices_as_traded: SeriesBySymbol,
   prices_historical_engro: SeriesBySymbol,

@@ -21,18 +21,6 @@ import type { GlitchDay, SeriesBySymbol } from "./Restatements.ts"
 /** Two prices in rupees are the same figure within a paisa of rounding. */
 const SAME = 0.011
 
-/** `Date_` → `Change` of a ChubsB CSV (`"Date_","Open","High","Low","Close","Change","ChangeP","Volume"`). */
-export const changeColumn = (csv: string): ReadonlyMap<string, number> => {
-  const out = new Map<string, number>()
-  for (const line of csv.split(/\r?\n/).slice(1)) {
-    const c = line.split(",")
-    const date = (c[0] ?? "").replace(/"/g, "").slice(0, 10)
-    const change = Number(c[5])
-    if (/^\d{4}-\d{2}-\d{2}$/.test(date) && c[5] !== undefined && c[5] !== "" && Number.isFinite(change)) out.set(date, change)
-  }
-  return out
-}
-
 export type Verdict = "as_traded" | "eod" | "undecided"
 
 /** Which source is wrong for one symbol on `date`; `factor` = eod / as traded (a whole-history restatement, else 1). */

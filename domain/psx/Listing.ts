@@ -5,7 +5,7 @@
  */
 import { cellNumber, tables } from "./Html.ts"
 import { collector, defined, type Parsed } from "./Parsed.ts"
-import { parseNumber } from "./Values.ts"
+import { nonZero, parseNumber, positive } from "./Values.ts"
 
 export interface ListedSymbol {
   readonly symbol: string
@@ -69,11 +69,46 @@ const byName = (headers: ReadonlyArray<{ attrs: Readonly<Record<string, string>>
   return index
 }
 
+type ScreenerFigure = "marketCap" | "price" | "changePct" | "changeYearPct" | "peTtm" | "dividendYieldPct" | "freeFloatShares" | "volume30dAvg"
+
+/** The portal's screener column (`data-name`) of each figure. */
+const SCREENER_COLUMNS: Readonly<Record<ScreenerFigure, string>> = {
+  marketCap: "marketCap", price: "close", changePct: "percentChange", changeYearPct: "changeYear", peTtm: "peRatio",
+  dividendYieldPct: "dividendYield", freeFloatShares: "freeFloat", volume30dAvg: "volume30Avg"
+}
+
 /**
- * `GET /screener`, numbers read from `data-order`. The portal writes 0 where
- * it has no figure (P/E of a loss-maker, yield of a non-payer); such a 0
- * cannot be told from "unknown", so it is left out, never served as 0.
+ * The screener's figures with its zeros decided per field (shared by the page
+ * and its JSON export). The portal writes 0 where it has no figure:
+ * - a price, market cap or free float of 0 is unknown (no line is priced at 0
+ *   or floats no share: 81 lines of the August snapshot show free float 0.0);
+ * - a P/E, dividend yield or change over a year of 0 cannot be told from "no
+ *   figure" (a loss-maker, a non-payer, a line listed under a year ago);
+ * - a 30-day average volume of 0 is unknown too: 53 lines show it beside a
+ *   change on the day, so they traded (AASM +10.79%, 30-day volume 0);
+ * - the day's change of 0 is a fact (the close equals the previous close) and is kept.
+ * Each 0 left out is counted.
  */
+export const screenerFigures = (figure: (name: ScreenerFigure) => number | undefined, skip: (reason: string) => void) => {
+  const read = (name: ScreenerFigure, rule: (n: number | undefined) => number | undefined) => {
+    const v = figure(name)
+    if (v === 0 && rule(v) === undefined) skip(`${name} of 0 (no figure)`)
+    return rule(v)
+  }
+  const kept = (n: number | undefined) => n
+  return defined({
+    marketCap: read("marketCap", positive),
+    price: read("price", positive),
+    changePct: read("changePct", kept),
+    changeYearPct: read("changeYearPct", nonZero),
+    peTtm: read("peTtm", nonZero),
+    dividendYieldPct: read("dividendYieldPct", nonZero),
+    freeFloatShares: read("freeFloatShares", positive),
+    volume30dAvg: read("volume30dAvg", nonZero)
+  })
+}
+
+/** `GET /screener`, numbers read from `data-order`; zeros as `screenerFigures` decides. */
 export const parseScreener = (html: string): Parsed<ScreenerRow> => {
   const out = collector<ScreenerRow>()
   const table = tables(html)[0]
@@ -92,8 +127,6 @@ export const parseScreener = (html: string): Parsed<ScreenerRow> => {
       if (c !== undefined && v === undefined && c.text !== "") out.skip(`unreadable ${name}`)
       return v
     }
-    const pe = num("peRatio")
-    const dy = num("dividendYield")
     const listed = (cell("listed")?.text ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "")
     out.rows.push({
       symbol,
@@ -101,16 +134,33 @@ export const parseScreener = (html: string): Parsed<ScreenerRow> => {
       ...defined({
         name: cell("symbol")?.inner["data-title"],
         sectorCode: cell("sector")?.text || undefined,
-        marketCap: num("marketCap"),
-        price: num("close"),
-        changePct: num("percentChange"),
-        changeYearPct: num("changeYear"),
-        peTtm: pe === 0 ? undefined : pe,
-        dividendYieldPct: dy === 0 ? undefined : dy,
-        freeFloatShares: num("freeFloat"),
-        volume30dAvg: num("volume30Avg")
+        ...screenerFigures((name) => num(SCREENER_COLUMNS[name]), out.skip)
       })
     })
+  }
+  return out.done()
+}
+
+/**
+ * Securities a later screener shows that a listing lacks (listed since), as
+ * listed securities: symbol, name and sector code as the screener gives them,
+ * nothing else. The portal's screener lists neither ETFs nor debt (none of the
+ * April listing's 9 ETFs and 282 debt lines is in its screener), so a line it
+ * shows is neither. A row without a name is left out and counted.
+ */
+export const listedFromScreener = (
+  listing: ReadonlyArray<ListedSymbol>,
+  screener: ReadonlyArray<ScreenerRow>
+): Parsed<ListedSymbol & { readonly sectorCode?: string }> => {
+  const out = collector<ListedSymbol & { readonly sectorCode?: string }>()
+  const known = new Set(listing.map((s) => s.symbol))
+  for (const r of screener) {
+    if (known.has(r.symbol)) continue
+    if (r.name === undefined) {
+      out.skip("no name")
+      continue
+    }
+    out.rows.push({ symbol: r.symbol, name: r.name, isEtf: false, isDebt: false, ...defined({ sectorCode: r.sectorCode }) })
   }
   return out.done()
 }
@@ -129,7 +179,10 @@ export interface IndexConstituent {
   readonly marketCap?: number
 }
 
-/** `GET /indices/{CODE}`: constituents with index weight; free float and market cap are read from `data-order` (units, not millions). */
+/**
+ * `GET /indices/{CODE}`: constituents with index weight; free float and market cap are read from `data-order` (units,
+ * not millions). A price, free float or market cap of 0 is unknown; a volume, change or (rounded) weight of 0 is kept.
+ */
 export const parseIndexConstituents = (html: string): Parsed<IndexConstituent> => {
   const out = collector<IndexConstituent>()
   const table = tables(html).find((t) => t.headers.some((c) => /IDX WTG/i.test(c.text)))
@@ -159,15 +212,15 @@ export const parseIndexConstituents = (html: string): Parsed<IndexConstituent> =
       symbol,
       ...defined({
         name: row[idx.name]?.text || undefined,
-        ldcp: n(idx.ldcp),
-        current: n(idx.current),
+        ldcp: positive(n(idx.ldcp)),
+        current: positive(n(idx.current)),
         change: n(idx.change),
         changePct: n(idx.changePct),
         weightPct: n(idx.weight),
         indexPoints: n(idx.points),
         volume: n(idx.volume),
-        freeFloatShares: n(idx.ff),
-        marketCap: n(idx.mcap)
+        freeFloatShares: positive(n(idx.ff)),
+        marketCap: positive(n(idx.mcap))
       })
     })
   }

@@ -1,12 +1,12 @@
 /**
  * Parsers for daily prices: `POST /historical` (OHLCV table), `GET
  * /timeseries/eod/{SYM}` (JSON, close + volume + open, newest first),
- * `/market-watch` (the delayed board), the daily market-summary file, and
- * the two recorded CSV layouts in the bundled pack.
+ * `/market-watch` (the delayed board) and `/timeseries/int` (intraday ticks).
+ * The recorded CSV files are read by their header in PriceCsv.ts.
  */
 import { cellNumber, tables } from "./Html.ts"
 import { collector, defined, type Parsed } from "./Parsed.ts"
-import { karachiDateOfEpoch, parseDate, parseNumber } from "./Values.ts"
+import { karachiDateOfEpoch, parseDate, parseNumber, positive } from "./Values.ts"
 
 export interface PriceRow {
   readonly date: string
@@ -23,7 +23,7 @@ const validRow = (r: PriceRow) =>
   (r.volume === undefined || r.volume >= 0)
 
 /** Keeps a row once per date and only when consistent; counts what it leaves out. */
-const dailyRows = () => {
+export const dailyRows = () => {
   const out = collector<PriceRow>()
   const seen = new Set<string>()
   return {
@@ -61,9 +61,9 @@ export const parseHistorical = (html: string): Parsed<PriceRow> => {
       date,
       close,
       ...defined({
-        open: parseNumber(cellNumber(row[i.open])),
-        high: parseNumber(cellNumber(row[i.high])),
-        low: parseNumber(cellNumber(row[i.low])),
+        open: positive(parseNumber(cellNumber(row[i.open]))),
+        high: positive(parseNumber(cellNumber(row[i.high]))),
+        low: positive(parseNumber(cellNumber(row[i.low]))),
         volume: parseNumber(cellNumber(row[i.volume]))
       })
     })
@@ -122,7 +122,7 @@ export interface BoardRow {
   readonly volume?: number
 }
 
-/** `/market-watch`: columns found by their `data-name`. */
+/** `/market-watch`: columns found by their `data-name`; a price of 0 (no trade yet) is absent, a volume of 0 is kept. */
 export const parseMarketWatch = (html: string): Parsed<BoardRow> => {
   const out = collector<BoardRow>()
   const table = tables(html)[0]
@@ -142,109 +142,15 @@ export const parseMarketWatch = (html: string): Parsed<BoardRow> => {
       ...defined({
         name: sc?.inner["data-title"],
         sectorCode: row[at("sector")]?.text || undefined,
-        ldcp: n("ldcp"),
-        open: n("open"),
-        high: n("high"),
-        low: n("low"),
-        current: n("close"),
+        ldcp: positive(n("ldcp")),
+        open: positive(n("open")),
+        high: positive(n("high")),
+        low: positive(n("low")),
+        current: positive(n("close")),
         change: n("change"),
         changePct: n("percentChange"),
         volume: n("volume")
       })
-    })
-  }
-  return out.done()
-}
-
-export interface SummaryRow extends PriceRow {
-  readonly symbol: string
-  readonly sectorCode: string
-  readonly name: string
-  readonly prevClose?: number
-  /** Ex-markers PSX appends to the short name on the ex-day: XD cash, XB bonus, XR right. */
-  readonly exMarkers: ReadonlyArray<"XD" | "XB" | "XR">
-}
-
-const csvLines = (text: string) => text.split(/\r?\n/).filter((l) => l.trim() !== "")
-const csvCells = (line: string) => line.split(",").map((c) => c.replace(/^"|"$/g, "").trim())
-
-/** The daily market summary (CSV rendering: date,symbol,sector_code,company_name,open,high,low,close,volume,prev_close). */
-export const parseMarketSummary = (csv: string): Parsed<SummaryRow> => {
-  const out = collector<SummaryRow>()
-  const seen = new Set<string>()
-  for (const line of csvLines(csv).slice(1)) {
-    const c = csvCells(line)
-    const date = parseDate(c[0])
-    const symbol = (c[1] ?? "").toUpperCase()
-    const close = parseNumber(c[7])
-    if (date === undefined || symbol === "" || close === undefined) {
-      out.skip("unreadable row")
-      continue
-    }
-    if (seen.has(symbol)) {
-      out.skip("duplicate row")
-      continue
-    }
-    seen.add(symbol)
-    const rawName = c[3] ?? ""
-    const markers: Array<"XD" | "XB" | "XR"> = []
-    let name = rawName
-    for (;;) {
-      const m = /(XD|XB|XR)$/.exec(name)
-      if (!m) break
-      markers.unshift(m[1] === "XD" ? "XD" : m[1] === "XB" ? "XB" : "XR")
-      name = name.slice(0, -2)
-    }
-    out.rows.push({
-      date,
-      symbol,
-      sectorCode: c[2] ?? "",
-      name: name.trim(),
-      close,
-      exMarkers: markers,
-      ...defined({
-        open: parseNumber(c[4]),
-        high: parseNumber(c[5]),
-        low: parseNumber(c[6]),
-        volume: parseNumber(c[8]),
-        prevClose: parseNumber(c[9])
-      })
-    })
-  }
-  return out.done()
-}
-
-/** `date,close,volume` rows (the `/timeseries/eod` recording in the pack); dates are UTC timestamps. */
-export const parseCloseVolumeCsv = (csv: string): Parsed<PriceRow> => {
-  const out = dailyRows()
-  for (const line of csvLines(csv).slice(1)) {
-    const c = csvCells(line)
-    const date = parseDate(c[0])
-    const close = parseNumber(c[1])
-    if (date === undefined || close === undefined) {
-      out.skip("unreadable row")
-      continue
-    }
-    out.add({ date, close, ...defined({ volume: parseNumber(c[2]) }) })
-  }
-  return out.done()
-}
-
-/** `"Date_","Open","High","Low","Close","Change","ChangeP","Volume"` rows (full OHLCV recording). */
-export const parseOhlcvCsv = (csv: string): Parsed<PriceRow> => {
-  const out = dailyRows()
-  for (const line of csvLines(csv).slice(1)) {
-    const c = csvCells(line)
-    const date = (c[0] ?? "").slice(0, 10)
-    const close = parseNumber(c[4])
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || close === undefined) {
-      out.skip("unreadable row")
-      continue
-    }
-    out.add({
-      date,
-      close,
-      ...defined({ open: parseNumber(c[1]), high: parseNumber(c[2]), low: parseNumber(c[3]), volume: parseNumber(c[7]) })
     })
   }
   return out.done()

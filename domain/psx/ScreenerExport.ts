@@ -9,17 +9,24 @@
  *   (`{SYM: {"2025": 401177969, …}}`, thousands of rupees, keyed by the
  *   portal's fiscal-year label).
  *
- * As with the portal's own page, a 0 P/E or 0 yield cannot be told from "no
- * figure" and is left out; a field an exporter added of its own is not read.
+ * Zeros are decided per field as on the portal's own page (`screenerFigures`
+ * in Listing.ts: a 0 free float, market cap, P/E, yield… is left out); a
+ * field an exporter added of its own is not read.
  */
 import type { StatementLine } from "./CompanyPage.ts"
-import { type ScreenerRow } from "./Listing.ts"
+import { type ScreenerRow, screenerFigures } from "./Listing.ts"
 import { collector, defined, type Parsed } from "./Parsed.ts"
 
 const symbolPattern = /^[A-Z0-9][A-Z0-9.\-]{0,15}$/
 const finite = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : undefined)
 const text = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined)
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v)
+
+/** The export's field of each screener figure. */
+const EXPORT_FIELDS = {
+  marketCap: "mcap", price: "price", changePct: "change", changeYearPct: "yearChange", peTtm: "pe",
+  dividendYieldPct: "divYield", freeFloatShares: "freeFloat", volume30dAvg: "volume"
+} as const
 
 /** The snapshot's rows, and the instant it was taken (epoch seconds in the export). */
 export const parseScreenerExport = (json: unknown): Parsed<ScreenerRow> & { readonly takenAt?: string } => {
@@ -32,23 +39,14 @@ export const parseScreenerExport = (json: unknown): Parsed<ScreenerRow> & { read
       out.skip("bad symbol")
       continue
     }
-    const pe = finite(item["pe"])
-    const dy = finite(item["divYield"])
     out.rows.push({
       symbol,
       listedIn: (text(item["listedIn"]) ?? "").split(",").map((s) => s.trim()).filter((s) => s !== ""),
       ...defined({
         name: text(item["name"]),
-        sectorCode: text(item["sectorCode"]),
-        marketCap: finite(item["mcap"]),
-        price: finite(item["price"]),
-        changePct: finite(item["change"]),
-        changeYearPct: finite(item["yearChange"]),
-        peTtm: pe === 0 ? undefined : pe,
-        dividendYieldPct: dy === 0 ? undefined : dy,
-        freeFloatShares: finite(item["freeFloat"]),
-        volume30dAvg: finite(item["volume"])
-      })
+        sectorCode: text(item["sectorCode"])
+      }),
+      ...screenerFigures((name) => finite(item[EXPORT_FIELDS[name]]), out.skip)
     })
   }
   const done = out.done()

@@ -35,6 +35,21 @@ export const parseNumber = (raw: string | undefined | null): number | undefined 
   return negative ? -n : n
 }
 
+/**
+ * A price, a share count or a market cap. The portal and the recordings write 0
+ * where they have no figure (no open on a day without a trade, no free float
+ * on record); no security is priced at, or floats, 0 shares, so 0 is unknown.
+ */
+export const positive = (n: number | undefined): number | undefined => (n !== undefined && n > 0 ? n : undefined)
+
+/**
+ * A figure the portal writes as 0 when it has none, where a real 0 cannot be
+ * told from it (a P/E, a dividend yield, a change over a year, a 30-day
+ * average volume): 0 is unknown. A day's volume or change of 0 is a fact and
+ * is not read through this.
+ */
+export const nonZero = (n: number | undefined): number | undefined => (n === 0 ? undefined : n)
+
 const months: Record<string, number> = {
   jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12
 }

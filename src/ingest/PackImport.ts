@@ -47,6 +47,7 @@ const coverageUpdate = (sql: SqlClient.SqlClient) =>
         UNION ALL SELECT dataset, count(DISTINCT symbol)::int, min(book_closure_from), max(book_closure_from) FROM payouts GROUP BY dataset
         UNION ALL SELECT dataset, count(DISTINCT symbol)::int, min(published_on), max(published_on) FROM announcements GROUP BY dataset
         UNION ALL SELECT dataset, count(DISTINCT code)::int, min(as_of), max(as_of) FROM index_levels GROUP BY dataset
+        UNION ALL SELECT dataset, count(DISTINCT code)::int, min(date), max(date) FROM index_closes GROUP BY dataset
         UNION ALL SELECT dataset, count(DISTINCT symbol)::int, NULL, NULL FROM company_profiles GROUP BY dataset
         UNION ALL SELECT dataset, count(DISTINCT symbol)::int, NULL, NULL FROM financial_lines GROUP BY dataset
         UNION ALL SELECT dataset, count(DISTINCT symbol)::int, min((published_at AT TIME ZONE 'Asia/Karachi')::date),

@@ -14,6 +14,7 @@ import { makeProgress } from "./Progress.ts"
 import { dateOf, type ImportStep, provenance, summary } from "./Steps.ts"
 import {
   dailyPricesTable,
+  indexClosesTable,
   indexLevelsTable,
   indexMembershipTable,
   priceDisagreementsTable,
@@ -40,12 +41,17 @@ const universe: ImportStep = {
     Effect.gen(function*() {
       const sectorRows = yield* read("sectors")
       const rows = yield* read("universe")
+      // Listed after the April listing: the first recording that shows them is their provenance.
+      const since = yield* read("universe_2026_08_04")
       const maps = {
         codeByName: new Map(sectorRows.map((s) => [s.name, s.code])),
         nameByCode: new Map(sectorRows.map((s) => [s.code, s.name]))
       }
-      yield* upsert(securitiesTable, rows.map((s) => securityRow(s, maps, "universe")))
-      return summary("universe", rows.length, rows.length)
+      yield* upsert(securitiesTable, [
+        ...rows.map((s) => securityRow(s, maps, "universe")),
+        ...since.map((s) => securityRow(s, maps, "universe_2026_08_04"))
+      ])
+      return summary("universe", rows.length + since.length, rows.length + since.length)
     })
 }
 
@@ -93,6 +99,18 @@ const indexLevels: ImportStep = {
         previous_date: l.previousDate ?? null, dataset: "index_levels"
       })))
       return summary("index_levels", levels.length, levels.length)
+    })
+}
+
+const indexCloses: ImportStep = {
+  name: "index_closes",
+  run: ({ read }) =>
+    Effect.gen(function*() {
+      const rows = Object.entries(yield* read("index_history_kse100")).flatMap(([code, enc]) =>
+        decodeSeries(enc).map((r) => ({ code, date: r.date, close: r.close, dataset: "index_history_kse100" }))
+      )
+      yield* upsert(indexClosesTable, rows)
+      return summary("index_closes", rows.length, rows.length)
     })
 }
 
@@ -227,6 +245,7 @@ export const importSteps: ReadonlyArray<ImportStep> = [
   universe,
   indexMembership,
   indexLevels,
+  indexCloses,
   dailyPrices,
   priceDisagreements,
   quotes,

@@ -184,6 +184,13 @@ export const indexLevelsTable: UpsertSpec = {
   key: ["code"]
 }
 
+/** An index's daily closes (migration 0022). */
+export const indexClosesTable: UpsertSpec = {
+  table: "index_closes",
+  columns: { code: "text", date: "date", close: "numeric", dataset: "text" },
+  key: ["code", "date"]
+}
+
 export const priceDisagreementsTable: UpsertSpec = {
   table: "price_disagreements",
   columns: {

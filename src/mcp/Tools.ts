@@ -30,6 +30,7 @@ import { Companies } from "../market/companies/Companies.ts"
 import { Filings } from "../market/filings/Filings.ts"
 import { IndexDetail, MarketSnapshot } from "../../domain/market/MarketSchemas.ts"
 import { MarketBoard } from "../market/board/Board.ts"
+import { indexQuery } from "../market/board/BoardApi.ts"
 import { MarketIndexes } from "../market/board/Indexes.ts"
 import { announcementQuery, FILING_TIMES, pricesQuery } from "../market/MarketApi.ts"
 import { Prices } from "../market/prices/Prices.ts"
@@ -161,9 +162,10 @@ export const GetNews = marketTool(
 export const GetIndex = marketTool(
   "get_index",
   "One index (mirrors GET /v1/indices/{id}): its current level, previous level and change (points, percent) with " +
-    "as_of, and its constituents with weights in percent. Current level only: there is no index history " +
-    "(history: 'none'). Codes: KSE100, ALLSHR.",
-  Schema.Struct({ id: Schema.String.annotate({ description: "Index code, e.g. KSE100 or ALLSHR (case-insensitive)" }) }),
+    "as_of, its recorded daily closes in a window (history: range 1M..MAX, default 1Y, or date_from/date_to; newest " +
+    "first, at most limit, default 260, maximum 1000; with the window's high, low and change) and its constituents " +
+    "with weights in percent. Codes: KSE100 (closes from 2010), ALLSHR.",
+  Schema.Struct({ id: Schema.String.annotate({ description: "Index code, e.g. KSE100 or ALLSHR (case-insensitive)" }), ...indexQuery }),
   IndexDetail
 )
 
@@ -205,7 +207,7 @@ export const PsxToolkitLive = PsxToolkit.toLayer(Effect.gen(function*() {
     get_corporate_actions: ({ symbol }) => filings.corporateActions(symbol),
     get_announcements: (q) => filings.announcements(q),
     get_news: (q) => filings.news(q),
-    get_index: ({ id }) => indexes.index(id),
+    get_index: ({ id, ...query }) => indexes.index(id, query),
     get_market_snapshot: () => board.snapshot
   })
 }))

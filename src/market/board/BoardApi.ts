@@ -5,8 +5,10 @@
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { DataNotFound, SourceUnavailable } from "../../../domain/Errors.ts"
+import { DataNotFound, InvalidRequest, SourceUnavailable } from "../../../domain/Errors.ts"
 import { MIN_VALUE_TRADED } from "../../../domain/market/Board.ts"
+import { INDEX_HISTORY_DEFAULT_LIMIT, INDEX_HISTORY_MAX_LIMIT, RANGES } from "../../../domain/market/Limits.ts"
+import { DateParam, limitParam } from "../../../domain/Params.ts"
 import * as M from "../../../domain/market/MarketSchemas.ts"
 
 const doc = (summary: string, description: string) => OpenApi.annotations({ summary, description })
@@ -18,6 +20,23 @@ const SectorId = {
 }
 const IndexId = { id: Schema.String.annotate({ description: "An index code, e.g. KSE100 (case and punctuation ignored: KSE-100)" }) }
 const notFound = [DataNotFound, SourceUnavailable] as const
+
+/** Which of an index's recorded closes to serve (shared with the MCP tool get_index). */
+export const indexQuery = {
+  range: Schema.optional(Schema.Literals(RANGES).annotate({
+    description: "A named window counted back from the last recorded close: 1M, 3M, 6M, YTD, 1Y (default), 2Y, 3Y, 5Y, MAX"
+  })),
+  date_from: Schema.optional(DateParam),
+  date_to: Schema.optional(DateParam),
+  limit: limitParam(INDEX_HISTORY_MAX_LIMIT, INDEX_HISTORY_DEFAULT_LIMIT)
+}
+
+const indexHistoryRules = "history: the index's recorded daily closes (KSE-100 from 2010-01-04), newest first, in the window " +
+  "asked for: range (default 1Y, counted back from the last recorded close) or date_from/date_to (not both; date_from after " +
+  `date_to is 400 INVALID_REQUEST). At most limit closes (default ${INDEX_HISTORY_DEFAULT_LIMIT}, maximum ` +
+  `${INDEX_HISTORY_MAX_LIMIT}); truncated says the window held more. high, low and change are over the whole window. ` +
+  "Closes are as recorded and their source is named in sources (a recording mixing Yahoo Finance ^KSE before 2021 and the " +
+  "exchange's series after). Absent for an index with no recorded closes."
 
 const sectorRules = "Every sector figure is a median, never a mean. The median P/E takes positive P/Es (TTM) of the " +
   "sector's ordinary lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, " +
@@ -33,7 +52,7 @@ export class BoardApi extends HttpApiGroup.make("board")
     HttpApiEndpoint.get("marketSnapshot", "/v1/market/snapshot", { success: M.MarketSnapshot, error: SourceUnavailable })
       .annotateMerge(doc(
         "Index levels, breadth and freshness",
-        "Current index levels (no history), breadth of the latest recorded session (advancers + decliners + unchanged = " +
+        "Current index levels (their history is at GET /v1/indices/{id}), breadth of the latest recorded session (advancers + decliners + unchanged = " +
           "securities priced that day; not_priced counted apart) and each dataset's as-of and age in days. " + daySession
       )),
     HttpApiEndpoint.get("marketBoard", "/v1/market/board", { success: M.MarketBoard, error: notFound }).annotateMerge(doc(
@@ -69,12 +88,19 @@ export class BoardApi extends HttpApiGroup.make("board")
       )),
     HttpApiEndpoint.get("indices", "/v1/indices", { success: M.IndexList, error: SourceUnavailable }).annotateMerge(doc(
       "List of indices",
-      "Every index with a recorded level or membership: current level only (no history), and whether its constituents are tracked (only KSE-100's are)."
+      "Every index with a recorded level or membership: its current level, and whether its constituents are tracked (only " +
+        "KSE-100's are). An index's recorded daily closes are at GET /v1/indices/{id} (history)."
     )),
-    HttpApiEndpoint.get("index", "/v1/indices/:id", { params: IndexId, success: M.IndexDetail, error: notFound }).annotateMerge(doc(
-      "One index",
-      "The current level (no history) and, for KSE-100, its recorded constituents with index weights. Other indices carry a note " +
-        "that only KSE-100 membership is tracked. An index with nothing recorded is 404 DATA_NOT_FOUND."
+    HttpApiEndpoint.get("index", "/v1/indices/:id", {
+      params: IndexId,
+      query: indexQuery,
+      success: M.IndexDetail,
+      error: [DataNotFound, SourceUnavailable, InvalidRequest]
+    }).annotateMerge(doc(
+      "One index, with its history of closes",
+      "The current level, its daily closes (history) and, for KSE-100, its recorded constituents with index weights. Other " +
+        "indices carry a note that only KSE-100 membership is tracked. An index with nothing recorded is 404 DATA_NOT_FOUND. " +
+        indexHistoryRules
     )),
     HttpApiEndpoint.get("dividendCalendar", "/v1/calendar/dividends", { success: M.DividendCalendar, error: SourceUnavailable })
       .annotateMerge(doc(
@@ -88,6 +114,6 @@ export class BoardApi extends HttpApiGroup.make("board")
   .annotateMerge(OpenApi.annotations({
     title: "Market board, sectors, indices and calendar",
     description: "The market as a whole on the latest recorded session: status in Asia/Karachi, snapshot, board (breadth, " +
-      "movers, sector tone), sectors with medians, indices (current level only) and the dividend calendar. Public: no key needed."
+      "movers, sector tone), sectors with medians, indices (current level and daily closes) and the dividend calendar. Public: no key needed."
   }))
 {}

@@ -18,6 +18,6 @@ export const BoardHttp = HttpApiBuilder.group(Api, "board", (handlers) =>
       .handle("sectorPeers", ({ params }) => board.peers(params.id))
       .handle("sectorValuation", ({ params }) => board.valuation(params.id))
       .handle("indices", () => indexes.indices)
-      .handle("index", ({ params }) => indexes.index(params.id))
+      .handle("index", ({ params, query }) => indexes.index(params.id, query))
       .handle("dividendCalendar", () => board.dividendCalendar)
   }))

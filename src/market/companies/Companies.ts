@@ -72,7 +72,7 @@ export const companyOf = (snapshot: MarketSnapshot, data: SymbolData, now: numbe
       })
     }
     : undefined
-  const datasets = ["universe", ...(f ? [f.dataset] : []), ...(data.profile?.description !== undefined ? [data.profile.dataset] : [])]
+  const datasets = [s.dataset, ...(f ? [f.dataset] : []), ...(data.profile?.description !== undefined ? [data.profile.dataset] : [])]
   const company: typeof Company.Type = {
     symbol: s.symbol,
     name: s.name,
@@ -223,7 +223,8 @@ export class Companies extends Context.Service<Companies, {
         const key = searchKey(q)
         if (key === "") return { query: q, items: [], total: 0, sources: [] }
         const items = searchHits(snapshot.securities, q.toUpperCase(), key.split(" "))
-        return { query: q, items, total: items.length, sources: sourcesOf(snapshot, ["universe"]) }
+        const listings = items.map((i) => snapshot.symbols.get(i.symbol)?.security.dataset ?? "universe")
+        return { query: q, items, total: items.length, sources: sourcesOf(snapshot, [...new Set(["universe", ...listings])]) }
       })
 
       const list = Effect.fn("Companies.list")(function*(q: CompaniesQuery) {
@@ -245,7 +246,8 @@ export class Companies extends Context.Service<Companies, {
             inside_kse100: snapshot.symbols.get(s.symbol)?.kse100 !== undefined,
             ...defined({ sector: s.sector_name, sector_code: s.sector_code })
           })),
-          sources: sourcesOf(snapshot, ["universe", "index_kse100"])
+          // The listing each security came from (those listed after April: the screener that first showed them).
+          sources: sourcesOf(snapshot, [...new Set(["universe", ...page.map((s) => s.dataset)]), "index_kse100"])
         }
       })
 

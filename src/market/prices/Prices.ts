@@ -17,7 +17,7 @@
 import { Context, Effect, Layer } from "effect"
 import { DataNotFound, InvalidRequest, type InvalidSymbol, type SourceUnavailable } from "../../../domain/Errors.ts"
 import { addDays } from "../../../domain/market/Calendar.ts"
-import { PRICES_DEFAULT_LIMIT, type Range } from "../../../domain/market/Limits.ts"
+import { PRICES_DEFAULT_LIMIT, type Range, rangeStart } from "../../../domain/market/Limits.ts"
 import type { PricesResponse } from "../../../domain/market/Schemas.ts"
 import { datasetAt, indexAtOrBefore, known, type PriceSeries } from "../../../domain/market/Series.ts"
 import type { SymbolData } from "../../../domain/market/Snapshot.ts"
@@ -34,17 +34,6 @@ export interface PricesQuery {
   readonly range?: Range | undefined
   readonly series?: "auto" | "as_traded" | "eod" | undefined
   readonly cursor?: string | undefined
-}
-
-const MONTHS: Partial<Record<Range, number>> = { "1M": 1, "3M": 3, "6M": 6, "1Y": 12, "2Y": 24, "3Y": 36, "5Y": 60 }
-
-/** The first date of a named window ending on `newest` (undefined: the whole history). */
-export const rangeStart = (range: Range, newest: string): string | undefined => {
-  if (range === "MAX") return undefined
-  if (range === "YTD") return `${newest.slice(0, 4)}-01-01`
-  const d = new Date(newest + "T00:00:00Z")
-  d.setUTCMonth(d.getUTCMonth() - (MONTHS[range] ?? 0))
-  return addDays(d.toISOString().slice(0, 10), 1)
 }
 
 /** The series served for a request, and whether the source restated it. */

@@ -94,7 +94,7 @@ const seriesInChunks = (rows: Reader) => Effect.gen(function*() {
   }
 })
 
-/** The small whole tables: the data pack installed, datasets, sectors and index levels. */
+/** The small whole tables: the data pack installed, datasets, sectors, index levels and closes. */
 const catalogueRows = (rows: Reader) => Effect.gen(function*() {
   const dataPack = yield* rows(Schema.Struct({ v: Schema.String }), `SELECT value #>> '{}' AS v FROM service_meta WHERE key = 'data_pack'`)
   return {
@@ -110,7 +110,8 @@ const catalogueRows = (rows: Reader) => Effect.gen(function*() {
     indexLevels: yield* rows(
       R.IndexLevelRow,
       `SELECT code, name, ${f8("level")}, ${f8("previous")}, as_of::text, previous_date::text, dataset FROM index_levels`
-    )
+    ),
+    indexCloses: yield* rows(R.IndexCloseRow, `SELECT code, date::text, ${f8("close")}, dataset FROM index_closes ORDER BY code, date`)
   }
 })
 

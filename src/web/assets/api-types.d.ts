@@ -430,7 +430,7 @@ export interface paths {
         };
         /**
          * Index levels, breadth and freshness
-         * @description Current index levels (no history), breadth of the latest recorded session (advancers + decliners + unchanged = securities priced that day; not_priced counted apart) and each dataset's as-of and age in days. Day figures (price, change, breadth) are of the latest recorded session: a security whose delayed quote is older is counted as not priced that day.
+         * @description Current index levels (their history is at GET /v1/indices/{id}), breadth of the latest recorded session (advancers + decliners + unchanged = securities priced that day; not_priced counted apart) and each dataset's as-of and age in days. Day figures (price, change, breadth) are of the latest recorded session: a security whose delayed quote is older is counted as not priced that day.
          */
         get: operations["board.marketSnapshot"];
         put?: never;
@@ -570,7 +570,7 @@ export interface paths {
         };
         /**
          * List of indices
-         * @description Every index with a recorded level or membership: current level only (no history), and whether its constituents are tracked (only KSE-100's are).
+         * @description Every index with a recorded level or membership: its current level, and whether its constituents are tracked (only KSE-100's are). An index's recorded daily closes are at GET /v1/indices/{id} (history).
          */
         get: operations["board.indices"];
         put?: never;
@@ -589,8 +589,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One index
-         * @description The current level (no history) and, for KSE-100, its recorded constituents with index weights. Other indices carry a note that only KSE-100 membership is tracked. An index with nothing recorded is 404 DATA_NOT_FOUND.
+         * One index, with its history of closes
+         * @description The current level, its daily closes (history) and, for KSE-100, its recorded constituents with index weights. Other indices carry a note that only KSE-100 membership is tracked. An index with nothing recorded is 404 DATA_NOT_FOUND. history: the index's recorded daily closes (KSE-100 from 2010-01-04), newest first, in the window asked for: range (default 1Y, counted back from the last recorded close) or date_from/date_to (not both; date_from after date_to is 400 INVALID_REQUEST). At most limit closes (default 260, maximum 1000); truncated says the window held more. high, low and change are over the whole window. Closes are as recorded and their source is named in sources (a recording mixing Yahoo Finance ^KSE before 2021 and the exchange's series after). Absent for an index with no recorded closes.
          */
         get: operations["board.index"];
         put?: never;
@@ -4392,7 +4392,12 @@ export interface operations {
     };
     "board.index": {
         parameters: {
-            query?: never;
+            query?: {
+                range?: "1M" | "3M" | "6M" | "YTD" | "1Y" | "2Y" | "3Y" | "5Y" | "MAX";
+                date_from?: string;
+                date_to?: string;
+                limit?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -4415,11 +4420,46 @@ export interface operations {
                         change?: number;
                         change_pct?: number;
                         as_of?: string;
-                        /**
-                         * @description Index levels are current only
-                         * @enum {string}
-                         */
-                        history: "none";
+                        /** @description The recorded daily closes in the window asked for; absent when none are recorded */
+                        history?: {
+                            /**
+                             * @description Closes only: no open, high, low or volume is recorded
+                             * @enum {string}
+                             */
+                            basis: "daily_close";
+                            /** @description The first recorded close */
+                            first_date: string;
+                            /** @description The last recorded close */
+                            last_date: string;
+                            /** @description Closes recorded in all */
+                            recorded: number;
+                            /** @description The window's first day asked for (absent: from the first close) */
+                            window_from?: string;
+                            /** @description The window's last day asked for (absent: to the last close) */
+                            window_to?: string;
+                            /** @description Closes in the window */
+                            in_window: number;
+                            /** @description Newest first, at most `limit` of the window's closes */
+                            items: {
+                                /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                                date: string;
+                                /** @description Index points at the day's close */
+                                close: number;
+                            }[];
+                            /** @description The window holds more closes than `limit`: the oldest were left out (ask again with date_to before the last item) */
+                            truncated: boolean;
+                            /** @description Highest close of the whole window */
+                            high?: number;
+                            /** @description Lowest close of the whole window */
+                            low?: number;
+                            first_close?: number;
+                            last_close?: number;
+                            /** @description last_close - first_close of the window, in points */
+                            change?: number;
+                            /** @description Percent change from first_close to last_close */
+                            change_pct?: number;
+                            note: string;
+                        };
                         /** @description Only KSE-100 membership is tracked */
                         constituents_tracked: boolean;
                         constituents: {
