@@ -14,6 +14,7 @@ import m0013 from "./0013_ledger_exact_chain.ts"
 import m0014 from "./0014_anonymous_expiry.ts"
 import m0015 from "./0015_securities_delisted.ts"
 import m0016 from "./0016_market_change_log.ts"
+import m0020 from "./0020_news_source_keywords.ts"
 
 export const migrations = {
   "0001_service": m0001,
@@ -27,5 +28,6 @@ export const migrations = {
   "0013_ledger_exact_chain": m0013,
   "0014_anonymous_expiry": m0014,
   "0015_securities_delisted": m0015,
-  "0016_market_change_log": m0016
+  "0016_market_change_log": m0016,
+  "0020_news_source_keywords": m0020
 }

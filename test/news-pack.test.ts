@@ -57,6 +57,14 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
       const bunny = recorded.filter((i) => i.symbol === "BNL").map((i) => i.url)
       assert.isAtLeast(bunny.length, 3)
       assert.isFalse(bnl.items.some((n) => n.sources.some((s) => bunny.includes(s.url))))
+      // The recording's keyword is kept, apart, on the items it was filed with.
+      for (const item of recorded.filter((i) => i.symbol === "BNL")) {
+        const { items } = yield* allNews(`date_from=${karachiDateOf(item.published)}&date_to=${karachiDateOf(item.published)}`)
+        const n = items.find((x) => x.sources.some((s) => s.url === item.url))
+        assert.exists(n, item.url)
+        assert.isFalse(n.symbols.includes("BNL"))
+        assert.include(n.source_keywords ?? [], "BNL")
+      }
       const hblUrl = recorded.find((i) => i.title.startsWith("HBL declares H1"))!.url
       const hbl = bodyOf(yield* get("/v1/news?symbol=HBL&limit=200"))
       assert.strictEqual(hbl.coverage, "recorded")

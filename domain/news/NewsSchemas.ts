@@ -37,6 +37,10 @@ export const NewsItem = Schema.Struct({
   }),
   published_at_basis: Schema.Literals(["publisher", "first_seen"]),
   event_date: Schema.optionalKey(Schema.String.annotate({ description: "When the reported event happened (YYYY-MM-DD); absent when unknown" })),
+  source_keywords: Schema.optionalKey(Schema.Array(Schema.String).annotate({
+    description: "The words the recording's author searched for to find this item (psx-engine's per-item symbol): not tags and not " +
+      "a claim that the item is about them; absent when the source has none"
+  })),
   republished: Schema.Boolean.annotate({ description: "True when more than one source carried the story (another outlet, or a republication): still one event" }),
   url: Schema.String.annotate({ description: "The first source's address" }),
   sources: Schema.Array(NewsSourceItem)
@@ -79,6 +83,7 @@ export const newsEventsOf = (rows: ReadonlyArray<NewsRow>): ReadonlyArray<NewsIt
     const sources = [...bySource.values()].sort((a, b) => (a.published_at < b.published_at ? -1 : a.published_at > b.published_at ? 1 : 0))
     const first = sources[0]!
     const eventDate = mine.find((r) => r.event_date !== undefined)?.event_date
+    const keywords = [...new Set(mine.flatMap((r) => r.source_keywords?.split(" ") ?? []))].filter((k) => k !== "").sort()
     return {
       id,
       title: publisherOf(first.url ?? "", first.title).headline,
@@ -86,6 +91,7 @@ export const newsEventsOf = (rows: ReadonlyArray<NewsRow>): ReadonlyArray<NewsIt
       published_at: first.published_at,
       published_at_basis: mine.every((r) => FIRST_SEEN_DATASETS.has(r.dataset)) ? "first_seen" as const : "publisher" as const,
       ...(eventDate !== undefined ? { event_date: eventDate } : {}),
+      ...(keywords.length > 0 ? { source_keywords: keywords } : {}),
       republished: sources.length > 1,
       url: first.url ?? "",
       sources: sources.map((s) => ({

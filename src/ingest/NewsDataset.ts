@@ -56,7 +56,7 @@ const storedEvents = (since: string) =>
     const sql = yield* SqlClient.SqlClient
     return yield* decodeRows(NewsRow)(sql`
       SELECT id, symbol, title, url, to_char(published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS published_at,
-        event_date::text AS event_date, republished, dataset
+        event_date::text AS event_date, republished, dataset, source_keywords
       FROM news_items WHERE dataset = ${NEWS_DATASET} AND split_part(id, '/', 1) IN (
         SELECT split_part(id, '/', 1) FROM news_items WHERE dataset = ${NEWS_DATASET} AND published_at >= ${since}::timestamptz)`)
   })

@@ -3181,6 +3181,8 @@ export interface operations {
                             published_at_basis: "publisher" | "first_seen";
                             /** @description When the reported event happened (YYYY-MM-DD); absent when unknown */
                             event_date?: string;
+                            /** @description The words the recording's author searched for to find this item (psx-engine's per-item symbol): not tags and not a claim that the item is about them; absent when the source has none */
+                            source_keywords?: string[];
                             /** @description True when more than one source carried the story (another outlet, or a republication): still one event */
                             republished: boolean;
                             /** @description The first source's address */
