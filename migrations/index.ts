@@ -16,6 +16,7 @@ import m0015 from "./0015_securities_delisted.ts"
 import m0016 from "./0016_market_change_log.ts"
 import m0017 from "./0017_ledger_deployment_key.ts"
 import m0018 from "./0018_api_keys_paging.ts"
+import m0020 from "./0020_news_source_keywords.ts"
 import m0021 from "./0021_filing_dates.ts"
 import m0022 from "./0022_index_closes.ts"
 
@@ -34,6 +35,7 @@ export const migrations = {
   "0016_market_change_log": m0016,
   "0017_ledger_deployment_key": m0017,
   "0018_api_keys_paging": m0018,
+  "0020_news_source_keywords": m0020,
   "0021_filing_dates": m0021,
   "0022_index_closes": m0022
 }

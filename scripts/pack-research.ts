@@ -7,7 +7,9 @@
  */
 import { readdirSync } from "node:fs"
 import { join } from "node:path"
+import { parseHeadlineDigest } from "../domain/news/Headlines.ts"
 import { newsEvents, parseFeedFile, type FeedItem } from "../domain/news/News.ts"
+import { newsTagger } from "../domain/news/Tagger.ts"
 import type { PackProvenance } from "../domain/pack/Pack.ts"
 import { announcementKey, parseAnnouncementExport, parseCompanyPageAnnouncements } from "../domain/psx/CompanyAnnouncements.ts"
 import { parseCompanyPage, parseCompanyPagePayouts } from "../domain/psx/CompanyPage.ts"
@@ -98,6 +100,7 @@ export const buildResearchDatasets = (w: PackWriter) => {
   filingsInventory(w, (rows, skipped) => fresh(rows, known, skipped))
   screener(w)
   news(w)
+  headlines(w)
 }
 
 const announcements = (w: PackWriter, known: KnownFilings) => {
@@ -212,8 +215,9 @@ const news = (w: PackWriter) => {
   const files = ["news_raw_24h.json", ...readdirSync(join(w.raw, folder, "news_raw_24h.history")).sort().map((f) => `news_raw_24h.history/${f}`)]
   const items: Array<FeedItem> = []
   const skipped: Record<string, number> = {}
+  const tag = newsTagger()
   for (const f of files) {
-    const p = parseFeedFile(JSON.parse(w.read(`${folder}/${f}`)))
+    const p = parseFeedFile(JSON.parse(w.read(`${folder}/${f}`)), tag)
     items.push(...p.rows)
     merge(skipped, p.skipped)
   }
@@ -236,8 +240,45 @@ const news = (w: PackWriter) => {
     skipped,
     notes: `${items.length} feed items from ${files.length} overlapping fetches → ${events.length} events. published_at is the ` +
       "publisher's time; no feed gives the date of the event itself, so event_date is absent. The same story from two " +
-      "outlets or republished (title match within 72 hours) is one event with several sources. Symbol tags are the " +
-      "recording author's keyword attribution, not an exchange field. The umarfarooq2044 hourly headlines carry only the " +
-      "time they were read, not a publication time, and are not used."
+      "outlets or republished (same address, or same headline and text within 72 hours, and within 12 hours of the same " +
+      "publisher's last copy) is one event with several sources. Symbols are the companies the headline or summary names " +
+      "(domain/news/company-aliases.json); the recording author's search keyword for each item is kept apart as " +
+      "sourceKeywords and is never a tag. Fetches cover 2026-06-16..06-24 and 2026-07-14..08-07."
+  }, events)
+}
+
+const HEADLINES = "umarfarooq2044__psx-research-analyst/reports"
+
+/** The umarfarooq2044 hourly headline digests: items timed at the first digest that lists them (fetch time, not publication). */
+const headlines = (w: PackWriter) => {
+  const files = readdirSync(join(w.raw, HEADLINES)).filter((f) => /^hourly_news_\d{8}_\d{4}\.csv$/.test(f)).sort()
+  const items: Array<FeedItem> = []
+  const skipped: Record<string, number> = {}
+  const tag = newsTagger()
+  for (const f of files) {
+    const p = parseHeadlineDigest(w.read(`${HEADLINES}/${f}`), tag)
+    items.push(...p.rows)
+    merge(skipped, p.skipped)
+  }
+  const events = newsEvents(items)
+  const newest = items.map((i) => i.publishedAt).sort().pop()
+  if (newest === undefined) throw new Error("news_headlines: no items, so no as-of")
+  w.add({
+    id: "news_headlines",
+    file: "news_headlines.json.gz",
+    title: "Business and world headlines (The News, Investing.com, Dawn, MarketWatch, Express Tribune), 31 Jan-3 Feb 2026",
+    source: "The recording author's hourly headline digests of publishers' RSS feeds; not the exchange",
+    upstream: "publishers' RSS feeds (thenews.com.pk, investing.com, dawn.com, marketwatch.com, tribune.com.pk)",
+    path: `${HEADLINES}/hourly_news_*.csv (${files.length} digests)`,
+    ...RESEARCH,
+    recordedAt: "2026-02-03",
+    asOf: newest,
+    rows: events.length,
+    skipped,
+    notes: `${items.length} digest rows from ${files.length} digests → ${events.length} events. A digest's Time is when it was ` +
+      "fetched (the author's clock, taken as Pakistan time), not when the story was published: published_at is the first " +
+      "digest listing the item, published_at_basis 'first_seen' (published no later than that). A headline the digests " +
+      "later reworded keeps its first wording. The author's sentiment and impact columns are not used. Symbols are the " +
+      "companies the headline names (domain/news/company-aliases.json)."
   }, events)
 }

@@ -114,6 +114,9 @@ export const NewsItem = Schema.Struct({
   title: Schema.String,
   url: opt(Schema.String),
   published_at: Instant,
+  published_at_basis: Schema.Literals(["publisher", "first_seen"]).annotate({
+    description: "publisher: the publisher's own time; first_seen: the first recorded fetch that listed the item (published no later)"
+  }),
   event_date: opt(IsoDate),
   republished: Schema.Boolean
 })

@@ -225,7 +225,9 @@ export const NewsRow = Schema.Struct({
   published_at: Schema.String,
   event_date: t,
   republished: Schema.Boolean,
-  dataset: Schema.String
+  dataset: Schema.String,
+  /** The recording's search keywords, space-separated (not tags). */
+  source_keywords: t
 })
 export type NewsRow = typeof NewsRow.Type
 

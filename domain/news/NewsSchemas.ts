@@ -1,11 +1,13 @@
 /**
  * News as served (`GET /v1/news`, MCP get_news, the research package): one
  * item per event, with every source that carried it. `published_at` is the
- * first publisher's own time (`published_at_basis: "publisher"`);
+ * first publisher's own time (`published_at_basis: "publisher"`), or for the
+ * recorded headline digests, which give only the time they were fetched, the
+ * first fetch that lists the item (`"first_seen"`: published no later);
  * `event_date`, when the thing reported happened, is absent when unknown
  * (always, for feed news). `symbols` are tags, not an exchange field: the
- * recording author's keywords for the pack's news, the feed reader's ticker
- * and company-name match for live news (domain/news/Rss.ts).
+ * companies the headline or summary names (domain/news/Tagger.ts), for
+ * recorded and live news alike.
  */
 import { Schema } from "effect"
 import { Page, Source } from "../market/Schemas.ts"
@@ -25,20 +27,34 @@ export const NewsItem = Schema.Struct({
   id: Schema.String,
   title: Schema.String,
   symbols: Schema.Array(Schema.String).annotate({
-    description: "Tickers the story was tagged with (not an exchange field): by the recording's keyword match for recorded news, by ticker " +
-      "or distinctive company name in the headline and summary for news read live from publishers' feeds; empty for market-wide news"
+    description: "Listed companies the headline or summary names (not an exchange field): by ticker, registered name or a short name " +
+      "people use, from one reviewed alias table, for recorded and live news alike; a recording's search keywords are never tags. " +
+      "Empty when the story names no listed company"
   }),
-  published_at: Instant.annotate({ description: "The first publisher's own time (never the time the service read it)" }),
-  published_at_basis: Schema.Literal("publisher"),
+  published_at: Instant.annotate({
+    description: "The first publisher's own time (basis publisher); for the recorded headline digests, which carry no publication " +
+      "time, the first digest that listed the item (basis first_seen: published no later than this)"
+  }),
+  published_at_basis: Schema.Literals(["publisher", "first_seen"]),
   event_date: Schema.optionalKey(Schema.String.annotate({ description: "When the reported event happened (YYYY-MM-DD); absent when unknown" })),
+  source_keywords: Schema.optionalKey(Schema.Array(Schema.String).annotate({
+    description: "The words the recording's author searched for to find this item (psx-engine's per-item symbol): not tags and not " +
+      "a claim that the item is about them; absent when the source has none"
+  })),
   republished: Schema.Boolean.annotate({ description: "True when more than one source carried the story (another outlet, or a republication): still one event" }),
   url: Schema.String.annotate({ description: "The first source's address" }),
   sources: Schema.Array(NewsSourceItem)
 })
 export type NewsItem = typeof NewsItem.Type
 
+/** Datasets whose times are when the item was first seen (a fetch), not the publisher's. */
+export const FIRST_SEEN_DATASETS: ReadonlySet<string> = new Set(["news_headlines"])
+
 export const News = Schema.Struct({
-  coverage: Schema.Literals(["recorded", "unknown"]),
+  coverage: Schema.Literals(["recorded", "unknown"]).annotate({
+    description: "recorded when news was read for the asked days (and, with symbol, some item names the company); unknown outside " +
+      "the recorded windows, which the note then lists: unknown, not 'no news'"
+  }),
   note: Schema.optionalKey(Schema.String),
   ...Page.fields,
   items: Schema.Array(NewsItem),
@@ -67,13 +83,15 @@ export const newsEventsOf = (rows: ReadonlyArray<NewsRow>): ReadonlyArray<NewsIt
     const sources = [...bySource.values()].sort((a, b) => (a.published_at < b.published_at ? -1 : a.published_at > b.published_at ? 1 : 0))
     const first = sources[0]!
     const eventDate = mine.find((r) => r.event_date !== undefined)?.event_date
+    const keywords = [...new Set(mine.flatMap((r) => r.source_keywords?.split(" ") ?? []))].filter((k) => k !== "").sort()
     return {
       id,
       title: publisherOf(first.url ?? "", first.title).headline,
       symbols: [...new Set(mine.flatMap((r) => (r.symbol !== undefined ? [r.symbol] : [])))].sort(),
       published_at: first.published_at,
-      published_at_basis: "publisher" as const,
+      published_at_basis: mine.every((r) => FIRST_SEEN_DATASETS.has(r.dataset)) ? "first_seen" as const : "publisher" as const,
       ...(eventDate !== undefined ? { event_date: eventDate } : {}),
+      ...(keywords.length > 0 ? { source_keywords: keywords } : {}),
       republished: sources.length > 1,
       url: first.url ?? "",
       sources: sources.map((s) => ({

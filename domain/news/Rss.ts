@@ -1,6 +1,6 @@
 /**
- * Publishers' RSS 2.0 and Atom feeds → feed items, and the tickers a story
- * names. Pure: the text of a feed in, items out (src/sources/NewsFeeds.ts
+ * Publishers' RSS 2.0 and Atom feeds → feed items, tagged with the companies
+ * a story names. Pure: the text of a feed in, items out (src/sources/NewsFeeds.ts
  * fetches). A feed's own time (`pubDate`, `published`, `updated`) is the
  * publisher's; an item without one is left out, never stamped with the time
  * it was read.
@@ -78,58 +78,16 @@ export const parseFeed = (xml: string): Parsed<RssItem> => {
   return out.done()
 }
 
-/** A listed company as the tagger knows it. */
-export interface Listed {
-  readonly symbol: string
-  readonly name: string
-}
-
-const LEGAL_WORDS = /\b(limited|ltd|company|co|corporation|corp|plc|pakistan|the|inc|modaraba|fund)\b\.?/gi
-const normal = (s: string) => ` ${s.toLowerCase().replace(/[^a-z0-9&]+/g, " ").trim()} `
-
 /**
- * The company's distinctive name: without legal words or a dangling "of" or
- * "and", and of two words at least, so that "Petroleum" (Pakistan Petroleum)
- * or "Bank" names nothing; such a company is tagged by its ticker only.
+ * Feed items as the news model takes them, tagged by what their headline and
+ * summary name (the tagger of domain/news/Tagger.ts, the same for recorded
+ * and live news).
  */
-const nameKey = (name: string): string | undefined => {
-  const words = normal(name.replace(LEGAL_WORDS, " ")).trim().split(" ").filter((w) => w !== "")
-  while (words.length > 0 && /^(of|and|&)$/.test(words[words.length - 1]!)) words.pop()
-  return words.length >= 2 ? ` ${words.join(" ")} ` : undefined
-}
-
-/**
- * Tickers that business news writes for something else: the exchange itself
- * (667 of the recorded feed items say "PSX" of the market), a political party
- * and the purchasing managers' index. They are tagged by name only.
- */
-const NOT_TICKERS_IN_NEWS = new Set(["PSX", "PPP", "PMI"])
-
-/**
- * A tagger over the universe: a story names a company by its ticker written
- * in capitals as a word of three letters or more, or by its distinctive name.
- */
-export const symbolTagger = (universe: ReadonlyArray<Listed>) => {
-  const tickers = new Set(
-    universe.filter((c) => /^[A-Z][A-Z0-9]{2,}$/.test(c.symbol) && !NOT_TICKERS_IN_NEWS.has(c.symbol)).map((c) => c.symbol)
-  )
-  const names = universe.flatMap((c) => {
-    const key = nameKey(c.name)
-    return key === undefined ? [] : [[key, c.symbol] as const]
-  })
-  return (text: string): ReadonlyArray<string> => {
-    const found = new Set<string>()
-    for (const word of text.match(/\b[A-Z][A-Z0-9]{2,}\b/g) ?? []) if (tickers.has(word)) found.add(word)
-    const plain = normal(text)
-    for (const [key, symbol] of names) if (plain.includes(key)) found.add(symbol)
-    return [...found].sort()
-  }
-}
-
-/** Feed items as the news model takes them: one per symbol a story names, one untagged when it names none. */
 export const feedItemsOf = (items: ReadonlyArray<RssItem>, tag: (text: string) => ReadonlyArray<string>): ReadonlyArray<FeedItem> =>
-  items.flatMap((it) => {
-    const base = { url: it.url, title: it.title, publishedAt: it.publishedAt }
-    const symbols = tag(`${it.title} ${it.summary}`)
-    return symbols.length === 0 ? [base] : symbols.map((symbol) => ({ ...base, symbol }))
-  })
+  items.map((it) => ({
+    url: it.url,
+    title: it.title,
+    publishedAt: it.publishedAt,
+    ...(it.summary !== "" ? { summary: it.summary } : {}),
+    symbols: tag(`${it.title} ${it.summary}`)
+  }))

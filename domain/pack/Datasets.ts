@@ -157,6 +157,8 @@ export const NewsEvent = Schema.Struct({
   title: Schema.String,
   publishedAt: Schema.String,
   symbols: Schema.Array(Schema.String),
+  /** The recording's own search keywords (not tags); absent when none. */
+  sourceKeywords: Schema.optionalKey(Schema.Array(Schema.String)),
   sources: Schema.NonEmptyArray(NewsSource)
 })
 
@@ -185,7 +187,8 @@ export const PackDatasets = {
   announcements_filings_inventory: Schema.Array(Announcement),
   financials_sales: Schema.Array(SymbolStatementLine),
   screener_2026_08_04: Schema.Array(ScreenerRow),
-  news: Schema.Array(NewsEvent)
+  news: Schema.Array(NewsEvent),
+  news_headlines: Schema.Array(NewsEvent)
 }
 
 export type PackDatasetId = keyof typeof PackDatasets

@@ -213,10 +213,16 @@ const news: ImportStep = {
   name: "news",
   run: ({ read }) =>
     Effect.gen(function*() {
-      const events = yield* read("news")
-      const rows = newsRows(events, "news")
-      yield* upsert(newsTable, rows)
-      return summary("news", events.length, rows.length)
+      let events = 0
+      let written = 0
+      for (const dataset of ["news", "news_headlines"] as const) {
+        const got = yield* read(dataset)
+        const rows = newsRows(got, dataset)
+        yield* upsert(newsTable, rows)
+        events += got.length
+        written += rows.length
+      }
+      return summary("news", events, written)
     })
 }
 

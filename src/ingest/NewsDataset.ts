@@ -1,8 +1,9 @@
 /**
  * News read live from publishers' feeds (src/sources/NewsFeeds.ts) into the
  * same news rows as the pack's recorded news (./Tables.ts newsRows). Each
- * run reads every configured feed, tags stories with the tickers and company
- * names of the stored universe, and groups them into events together with the
+ * run reads every configured feed, tags stories with the companies they name
+ * (the same tagger and alias table as the pack's news, limited to the stored
+ * universe), and groups them into events together with the
  * events already stored in the window, so that a story republished in a later
  * run joins its event instead of becoming a second one.
  */
@@ -10,7 +11,8 @@ import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { SourceUnavailable } from "../../domain/Errors.ts"
 import { EVENT_WINDOW_HOURS, type FeedItem, newsEvents } from "../../domain/news/News.ts"
-import { feedItemsOf, type RssItem, symbolTagger } from "../../domain/news/Rss.ts"
+import { feedItemsOf, type RssItem } from "../../domain/news/Rss.ts"
+import { newsTagger } from "../../domain/news/Tagger.ts"
 import { NewsRow } from "../../domain/market/StoreRows.ts"
 import type { NewsFeeds } from "../sources/NewsFeeds.ts"
 import { decodeRows } from "./Bulk.ts"
@@ -22,7 +24,7 @@ import { newsRows, newsTable } from "./Tables.ts"
 export const NEWS_DATASET = "rss_news"
 const WINDOW_MS = EVENT_WINDOW_HOURS * 3_600_000
 
-const listedRow = Schema.Struct({ symbol: Schema.String, name: Schema.String })
+const listedRow = Schema.Struct({ symbol: Schema.String })
 
 /** Every configured feed, one at a time; a feed that fails is counted, and only all failing fails the run. */
 export const readFeeds = (feeds: typeof NewsFeeds.Service) =>
@@ -54,7 +56,7 @@ const storedEvents = (since: string) =>
     const sql = yield* SqlClient.SqlClient
     return yield* decodeRows(NewsRow)(sql`
       SELECT id, symbol, title, url, to_char(published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS published_at,
-        event_date::text AS event_date, republished, dataset
+        event_date::text AS event_date, republished, dataset, source_keywords
       FROM news_items WHERE dataset = ${NEWS_DATASET} AND split_part(id, '/', 1) IN (
         SELECT split_part(id, '/', 1) FROM news_items WHERE dataset = ${NEWS_DATASET} AND published_at >= ${since}::timestamptz)`)
   })
@@ -67,12 +69,12 @@ const storedEvents = (since: string) =>
 export const writeNews = (items: ReadonlyArray<RssItem>, skipped: Readonly<Record<string, number>>): DatasetWrite =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const universe = yield* decodeRows(listedRow)(sql`SELECT symbol, name FROM securities`)
-    const fresh = feedItemsOf(items, symbolTagger(universe))
+    const universe = yield* decodeRows(listedRow)(sql`SELECT symbol FROM securities`)
+    const fresh = feedItemsOf(items, newsTagger(new Set(universe.map((u) => u.symbol))))
     const earliest = fresh.reduce((m, it) => (it.publishedAt < m ? it.publishedAt : m), fresh[0]!.publishedAt)
     const stored = yield* storedEvents(new Date(Date.parse(earliest) - WINDOW_MS).toISOString())
     const storedItems: ReadonlyArray<FeedItem> = stored.flatMap((r) =>
-      r.url === undefined ? [] : [{ url: r.url, title: r.title, publishedAt: r.published_at, ...(r.symbol !== undefined ? { symbol: r.symbol } : {}) }]
+      r.url === undefined ? [] : [{ url: r.url, title: r.title, publishedAt: r.published_at, symbols: r.symbol !== undefined ? [r.symbol] : [] }]
     )
     const rows = newsRows(newsEvents([...storedItems, ...fresh]), NEWS_DATASET)
     const keep = new Set(rows.map((r) => r.id))
@@ -95,7 +97,7 @@ export const news: PortalDataset = {
     source: "publishers' RSS and Atom feeds (PSX_NEWS_FEEDS)",
     upstream: "the configured feed addresses",
     licence: "headlines, addresses and times belong to their publishers; the service stores no article text",
-    notes: "read live by the crawler; symbols tagged by ticker and company name; republished copies join one event"
+    notes: "read live by the crawler; symbols tagged by the companies a headline or summary names (domain/news/company-aliases.json); republished copies join one event"
   },
   run: (_key, { feeds }) => Effect.map(readFeeds(feeds), ({ items, skipped }) => writeNews(items, skipped))
 }

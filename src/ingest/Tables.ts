@@ -261,7 +261,7 @@ export const newsTable: UpsertSpec = {
   table: "news_items",
   columns: {
     id: "text", symbol: "text", title: "text", url: "text", published_at: "timestamptz", event_date: "date",
-    republished: "boolean", dataset: "text"
+    republished: "boolean", dataset: "text", source_keywords: "text"
   },
   key: ["id"]
 }
@@ -270,7 +270,8 @@ export const newsTable: UpsertSpec = {
  * A news event as rows: one per source and symbol tag (`<event id>/<source
  * index>[/<symbol>]`), each with that source's own title, address and time;
  * a source after the first is a republication. The event's date is not known
- * from a feed, so `event_date` stays NULL. `newsEventsOf` (domain/news)
+ * from a feed, so `event_date` stays NULL. The recording's search keywords
+ * (not tags) ride on every row of the event. `newsEventsOf` (domain/news)
  * groups the rows back into events.
  */
 export const newsRows = (events: ReadonlyArray<NewsEvent>, dataset: string) =>
@@ -278,7 +279,8 @@ export const newsRows = (events: ReadonlyArray<NewsEvent>, dataset: string) =>
     e.sources.flatMap((s, i) =>
       (e.symbols.length > 0 ? e.symbols : [undefined]).map((symbol) => ({
         id: `${e.id}/${i}${symbol !== undefined ? `/${symbol}` : ""}`, symbol: symbol ?? null, title: s.title, url: s.url,
-        published_at: s.publishedAt, event_date: null, republished: i > 0, dataset
+        published_at: s.publishedAt, event_date: null, republished: i > 0, dataset,
+        source_keywords: e.sourceKeywords !== undefined ? e.sourceKeywords.join(" ") : null
       }))
     )
   )

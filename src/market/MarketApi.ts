@@ -211,11 +211,15 @@ export class MarketApi extends HttpApiGroup.make("market")
       "List news items",
       "News events, newest first by first publication. Parameters: symbol (items tagged with that ticker), date_from and " +
         `date_to (YYYY-MM-DD, Karachi days of published_at), limit (default ${ANNOUNCEMENTS_DEFAULT_LIMIT}, at most ` +
-        `${ANNOUNCEMENTS_MAX_LIMIT}) and cursor (the previous page's next_cursor). published_at is the publisher's own time; ` +
+        `${ANNOUNCEMENTS_MAX_LIMIT}) and cursor (the previous page's next_cursor). published_at is the publisher's own time ` +
+        "(published_at_basis publisher), or for the recorded headline digests of 31 Jan-3 Feb 2026 the first fetch that listed " +
+        "the item (first_seen: published no later); " +
         "event_date (when the reported event happened) is kept apart and absent when unknown. The same story from two " +
-        "outlets, or republished, is one item with several sources (republished: true). Symbol tags come from the " +
-        "recording's keyword match (recorded news) or from tickers and company names in live feed items, not the exchange. " +
-        "Live news is read from publishers' RSS and Atom feeds every 30 minutes in portal mode; its provenance is the publishers'. Where no news is recorded (for the symbol), coverage is unknown, not 'no news'."
+        "outlets, or republished (same address, or same headline and text within its window), is one item with several sources " +
+        "(republished: true); a daily column's editions are separate items. Symbols are the listed companies the headline or " +
+        "summary names (ticker, registered or short name, one reviewed alias table), for recorded and live news alike, not the exchange. " +
+        "Live news is read from publishers' RSS and Atom feeds every 30 minutes in portal mode; its provenance is the publishers'. " +
+        "For days outside the recorded windows, or a symbol no recorded item names, coverage is unknown, not 'no news'."
     )),
     HttpApiEndpoint.get("freshness", "/v1/freshness", { success: S.Freshness, error: SourceUnavailable }).annotateMerge(
       describe(

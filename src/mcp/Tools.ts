@@ -149,11 +149,11 @@ export const GetAnnouncements = marketTool(
 
 export const GetNews = marketTool(
   "get_news",
-  "News events (mirrors GET /v1/news), newest first: filter by symbol (items tagged with that ticker by the " +
-    "recording's keyword match, not the exchange) and date_from / date_to (YYYY-MM-DD, Karachi days of published_at); " +
+  "News events (mirrors GET /v1/news), newest first: filter by symbol (items whose headline or summary names " +
+    "the company, not the exchange) and date_from / date_to (YYYY-MM-DD, Karachi days of published_at); " +
     "paged with limit (default 50, at most 200) and cursor. published_at is the publisher's own time; event_date is " +
     "kept apart and absent when unknown. The same story from two outlets or republished is one item with several " +
-    "sources (republished: true), not a new event. Where nothing is recorded, coverage is 'unknown' (not 'no news'); " +
+    "sources (republished: true), not a new event. Outside the recorded days, coverage is 'unknown' (not 'no news'); " +
     "company filings are under get_announcements.",
   Schema.Struct(announcementQuery),
   NewsSchemas.News

@@ -49,6 +49,7 @@ const newsItem = (n: ReturnType<typeof newsEvents>[number], symbol: string) => (
   id: n.id,
   title: n.title,
   published_at: n.published_at,
+  published_at_basis: n.published_at_basis,
   republished: n.republished,
   symbol,
   url: n.url,

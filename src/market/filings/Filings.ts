@@ -12,6 +12,7 @@ import { dividendRows, fiscalYearEndMonth, trailing } from "../../../domain/mark
 import { faceValueOn } from "../../../domain/market/FaceValues.ts"
 import { ANNOUNCEMENTS_DEFAULT_LIMIT } from "../../../domain/market/Limits.ts"
 import type { Announcements, CorporateActions, Dividends, FinancialPeriod, Financials } from "../../../domain/market/Schemas.ts"
+import { overlaps, recordedWindows, type Window, windowsText } from "../../../domain/news/Coverage.ts"
 import { type News, newsEventsOf } from "../../../domain/news/NewsSchemas.ts"
 import type { MarketSnapshot, SymbolData } from "../../../domain/market/Snapshot.ts"
 import { type FilingPosition, filingsNewestFirst } from "../../../domain/market/SnapshotParts.ts"
@@ -170,24 +171,29 @@ export const announcementItem = (r: AnnouncementRow) => ({
 
 /** GET /v1/news: news events (grouped once per snapshot, which is immutable), newest first, paged. */
 const newsOf = (model: typeof MarketReadModel.Service, cursors: typeof Cursors.Service) => {
-  const eventsBySnapshot = new WeakMap<MarketSnapshot, ReturnType<typeof newsEventsOf>>()
+  const eventsBySnapshot = new WeakMap<MarketSnapshot, { events: ReturnType<typeof newsEventsOf>; windows: ReadonlyArray<Window> }>()
   const news = Effect.fn("Filings.news")(function*(q: AnnouncementQuery) {
     const snapshot = yield* model.snapshot
     const symbol = q.symbol !== undefined ? (yield* listed(snapshot, q.symbol)).security.symbol : undefined
     const limit = q.limit ?? ANNOUNCEMENTS_DEFAULT_LIMIT
     const scope = `news:${symbol ?? ""}:${q.date_from ?? ""}:${q.date_to ?? ""}`
     const after = yield* cursors.decode(scope, q.cursor)
-    const events = eventsBySnapshot.get(snapshot) ?? newsEventsOf(snapshot.news)
-    eventsBySnapshot.set(snapshot, events)
+    const grouped = eventsBySnapshot.get(snapshot) ??
+      { events: newsEventsOf(snapshot.news), windows: recordedWindows(snapshot.news.map((r) => r.published_at)) }
+    eventsBySnapshot.set(snapshot, grouped)
+    const { events, windows } = grouped
     const all = withinDays(symbol === undefined ? events : events.filter((e) => e.symbols.includes(symbol)), q)
     const { page, next } = pageAfter(all, after, limit)
-    const known = symbol === undefined ? events.length > 0 : events.some((e) => e.symbols.includes(symbol))
+    const read = overlaps(windows, q.date_from, q.date_to?.slice(0, 10))
+    const known = read && (symbol === undefined || events.some((e) => e.symbols.includes(symbol)))
     return {
       coverage: known ? "recorded" as const : "unknown" as const,
       ...(known ? {} : {
         note: events.length === 0
           ? "No news source is configured: this is unknown, not an absence of news. Company filings are at /v1/announcements."
-          : `No recorded news item is tagged ${symbol}: unknown, not an absence of news (the recorded feeds tag a few dozen symbols). Company filings are at /v1/announcements.`
+          : !read
+          ? `No news was read for these days: unknown, not an absence of news. News is recorded for ${windowsText(windows)}. Company filings are at /v1/announcements.`
+          : `No recorded news item names ${symbol}: unknown, not an absence of news (the recorded feeds are a sample of the press). Company filings are at /v1/announcements.`
       }),
       total: all.length,
       next_cursor: next !== undefined ? yield* cursors.encode(scope, next) : null,

@@ -194,7 +194,7 @@ const companyRows = (rows: ScopedReader) => Effect.gen(function*() {
 const newsRows = (rows: Reader) =>
   rows(
     R.NewsRow,
-    `SELECT id, symbol, title, url, ${iso("published_at")} AS published_at, event_date::text, republished, dataset FROM news_items`
+    `SELECT id, symbol, title, url, ${iso("published_at")} AS published_at, event_date::text, republished, dataset, source_keywords FROM news_items`
   )
 
 /** The price series of some symbols (few: one query). */

@@ -350,7 +350,7 @@ export interface paths {
         };
         /**
          * List news items
-         * @description News events, newest first by first publication. Parameters: symbol (items tagged with that ticker), date_from and date_to (YYYY-MM-DD, Karachi days of published_at), limit (default 50, at most 200) and cursor (the previous page's next_cursor). published_at is the publisher's own time; event_date (when the reported event happened) is kept apart and absent when unknown. The same story from two outlets, or republished, is one item with several sources (republished: true). Symbol tags come from the recording's keyword match (recorded news) or from tickers and company names in live feed items, not the exchange. Live news is read from publishers' RSS and Atom feeds every 30 minutes in portal mode; its provenance is the publishers'. Where no news is recorded (for the symbol), coverage is unknown, not 'no news'.
+         * @description News events, newest first by first publication. Parameters: symbol (items tagged with that ticker), date_from and date_to (YYYY-MM-DD, Karachi days of published_at), limit (default 50, at most 200) and cursor (the previous page's next_cursor). published_at is the publisher's own time (published_at_basis publisher), or for the recorded headline digests of 31 Jan-3 Feb 2026 the first fetch that listed the item (first_seen: published no later); event_date (when the reported event happened) is kept apart and absent when unknown. The same story from two outlets, or republished (same address, or same headline and text within its window), is one item with several sources (republished: true); a daily column's editions are separate items. Symbols are the listed companies the headline or summary names (ticker, registered or short name, one reviewed alias table), for recorded and live news alike, not the exchange. Live news is read from publishers' RSS and Atom feeds every 30 minutes in portal mode; its provenance is the publishers'. For days outside the recorded windows, or a symbol no recorded item names, coverage is unknown, not 'no news'.
          */
         get: operations["market.news"];
         put?: never;
@@ -3205,7 +3205,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {string} */
+                        /**
+                         * @description recorded when news was read for the asked days (and, with symbol, some item names the company); unknown outside the recorded windows, which the note then lists: unknown, not 'no news'
+                         * @enum {string}
+                         */
                         coverage: "recorded" | "unknown";
                         note?: string;
                         total: number;
@@ -3214,14 +3217,16 @@ export interface operations {
                         items: {
                             id: string;
                             title: string;
-                            /** @description Tickers the story was tagged with (not an exchange field): by the recording's keyword match for recorded news, by ticker or distinctive company name in the headline and summary for news read live from publishers' feeds; empty for market-wide news */
+                            /** @description Listed companies the headline or summary names (not an exchange field): by ticker, registered name or a short name people use, from one reviewed alias table, for recorded and live news alike; a recording's search keywords are never tags. Empty when the story names no listed company */
                             symbols: string[];
-                            /** @description The first publisher's own time (never the time the service read it) */
+                            /** @description The first publisher's own time (basis publisher); for the recorded headline digests, which carry no publication time, the first digest that listed the item (basis first_seen: published no later than this) */
                             published_at: string;
                             /** @enum {string} */
-                            published_at_basis: "publisher";
+                            published_at_basis: "publisher" | "first_seen";
                             /** @description When the reported event happened (YYYY-MM-DD); absent when unknown */
                             event_date?: string;
+                            /** @description The words the recording's author searched for to find this item (psx-engine's per-item symbol): not tags and not a claim that the item is about them; absent when the source has none */
+                            source_keywords?: string[];
                             /** @description True when more than one source carried the story (another outlet, or a republication): still one event */
                             republished: boolean;
                             /** @description The first source's address */
@@ -5900,6 +5905,11 @@ export interface operations {
                             url?: string;
                             /** @description Instant, ISO 8601 UTC */
                             published_at: string;
+                            /**
+                             * @description publisher: the publisher's own time; first_seen: the first recorded fetch that listed the item (published no later)
+                             * @enum {string}
+                             */
+                            published_at_basis: "publisher" | "first_seen";
                             /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                             event_date?: string;
                             republished: boolean;
@@ -6374,6 +6384,11 @@ export interface operations {
                             url?: string;
                             /** @description Instant, ISO 8601 UTC */
                             published_at: string;
+                            /**
+                             * @description publisher: the publisher's own time; first_seen: the first recorded fetch that listed the item (published no later)
+                             * @enum {string}
+                             */
+                            published_at_basis: "publisher" | "first_seen";
                             /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                             event_date?: string;
                             republished: boolean;
@@ -6848,6 +6863,11 @@ export interface operations {
                             url?: string;
                             /** @description Instant, ISO 8601 UTC */
                             published_at: string;
+                            /**
+                             * @description publisher: the publisher's own time; first_seen: the first recorded fetch that listed the item (published no later)
+                             * @enum {string}
+                             */
+                            published_at_basis: "publisher" | "first_seen";
                             /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                             event_date?: string;
                             republished: boolean;
