@@ -24,9 +24,9 @@ describe("MEBL dividend history (recorded)", () => {
   const fy = fiscalYearEndMonth(records)
   const rows = dividendRows(records, undefined, fy)
 
-  it("fiscal year ends in December (from the YR rows); rows newest first keyed by fiscal year; ex_date is the XD day", () => {
+  it("fiscal year ends in December (from the YR rows); rows newest first keyed by fiscal year; xd_date is the XD day", () => {
     assert.strictEqual(fy, 12)
-    assert.deepStrictEqual(rows.map((r) => [r.book_closure_from, r.ex_date, r.fiscal_year, r.period_end]), [
+    assert.deepStrictEqual(rows.map((r) => [r.book_closure_from, r.xd_date, r.fiscal_year, r.period_end]), [
       ["2026-08-19", "2026-08-18", 2026, "2026-06-30"],
       ["2026-05-06", "2026-05-05", 2026, "2026-03-31"],
       // Eid 20–23 Mar 2026: last buy Thu 19 Mar (T+1 settles Tue 24 Mar), XD Tue 24 Mar.
@@ -36,6 +36,18 @@ describe("MEBL dividend history (recorded)", () => {
       ["2025-05-02", "2025-04-29", 2025, "2025-03-31"],
       ["2025-03-24", "2025-03-20", 2024, "2024-12-31"]
     ])
+  })
+
+  it("SPEC 2.3: ex_date is the book closure's first day; the XD day is xd_date, beside last_buy_date", () => {
+    // The recording: "80(ii) (D)", book closure 19/08/2026 – 20/08/2026. T+1 since 9 Feb 2026: a trade on Mon 17 Aug
+    // settles Tue 18 Aug, before the closure; one on Tue 18 Aug settles on the 19th, too late. So the last buy date is
+    // 17 Aug and the stock trades ex (XD) on Tue 18 Aug; the book closure, and so ex_date, starts on Wed 19 Aug.
+    const row = rows.find((r) => r.details === "80(ii) (D)")!
+    assert.deepStrictEqual(
+      [row.ex_date, row.book_closure_from, row.book_closure_to, row.last_buy_date, row.xd_date, row.calendar_year],
+      ["2026-08-19", "2026-08-19", "2026-08-20", "2026-08-17", "2026-08-18", 2026]
+    )
+    assert.isTrue(rows.every((r) => r.ex_date === r.book_closure_from))
   })
 
   it("no recorded closure precedes its announcement, so none is repaired", () => {

@@ -80,13 +80,13 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
       assert.match(at.body.items[0]!.flag ?? "", /source_glitch: .*wrong one/)
     }))
 
-  it.effect("4. MEBL 70% (F), book closure from 2025-08-27 (uzairbukhari payouts page): ex_date 2025-08-25, the XD day of the eod drop 409.19 → 396.42", () =>
+  it.effect("4. MEBL 70% (F), book closure from 2025-08-27 (uzairbukhari payouts page): xd_date 2025-08-25, the XD day of the eod drop 409.19 → 396.42", () =>
     Effect.gen(function*() {
       const d = yield* get("/v1/stocks/MEBL/dividends")
       assertSucceeded(d)
       const row = d.body.items.find((r) => r.book_closure_from === "2025-08-27")
       assert.exists(row)
-      assert.deepStrictEqual([row.last_buy_date, row.ex_date], ["2025-08-22", "2025-08-25"])
+      assert.deepStrictEqual([row.ex_date, row.last_buy_date, row.xd_date], ["2025-08-27", "2025-08-22", "2025-08-25"])
       const p = yield* get("/v1/prices/MEBL?date_from=2025-08-22&date_to=2025-08-25")
       assertSucceeded(p)
       assert.deepStrictEqual(p.body.items.map((i) => i.close), [396.42, 409.19])

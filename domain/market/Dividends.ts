@@ -3,11 +3,13 @@
  * ex-date repair, trailing twelve-month dividend per share and yield, and a
  * five-year consistency count. Pure: the caller passes today's date.
  *
- * - `book_closure_from` is the start of the exchange's book closure;
- *   `ex_date` is the day the stock trades ex (XD, XB, XR): the trading day
- *   after the last buy date, under the settlement cycle then in force
- *   (Calendar.ts `exDate`; MEBL's closure from 2025-08-27 went XD on
- *   2025-08-25). Both are absent when that cycle is not sourced.
+ * - `ex_date` is the start of the exchange's book closure (SPEC 2.3), the
+ *   same day as `book_closure_from`; `xd_date` is the day the stock trades ex
+ *   (XD, XB, XR): the trading day after `last_buy_date`, under the
+ *   settlement cycle then in force (Calendar.ts `exDate`; MEBL's closure
+ *   from 2025-08-27 went XD on 2025-08-25). `xd_date` and `last_buy_date`
+ *   are absent when that cycle is not sourced. Trailing windows count a
+ *   payout on its XD day (the day it leaves the price).
  * - When the published closure is dated before the payout's own
  *   announcement (a year typed wrongly), the year is moved forward until the
  *   closure falls on or after the announcement; the row carries
@@ -43,8 +45,11 @@ export interface DividendRow {
   readonly period_end?: string
   readonly period_label?: string
   readonly calendar_year?: number
+  /** The book closure's first day (SPEC 2.3). */
   readonly ex_date?: string
   readonly book_closure_from?: string
+  /** The day the stock trades ex: the trading day after `last_buy_date`. */
+  readonly xd_date?: string
   readonly ex_date_corrected?: true
   readonly ex_date_as_published?: string
   readonly book_closure_to?: string
@@ -88,16 +93,14 @@ export const repairExDate = (bookClosureFrom: string, announcedAt: string | unde
     : { ex_date: bookClosureFrom }
 }
 
-/** The closure start (repaired), the ex day and the last buy date of a payout. */
-const exFields = (closure: ReturnType<typeof repairExDate>) => {
-  const xd = exDate(closure.ex_date), last = lastBuyDate(closure.ex_date)
-  return {
-    book_closure_from: closure.ex_date,
-    ...(closure.ex_date_corrected ? { ex_date_corrected: true as const, ex_date_as_published: closure.ex_date_as_published! } : {}),
-    ...(xd !== undefined ? { ex_date: xd, calendar_year: Number(xd.slice(0, 4)) } : {}),
-    ...defined({ last_buy_date: last })
-  }
-}
+/** The closure start (repaired) as `ex_date` and `book_closure_from`, the XD day and the last buy date of a payout. */
+const exFields = (closure: ReturnType<typeof repairExDate>) => ({
+  ex_date: closure.ex_date,
+  calendar_year: Number(closure.ex_date.slice(0, 4)),
+  book_closure_from: closure.ex_date,
+  ...(closure.ex_date_corrected ? { ex_date_corrected: true as const, ex_date_as_published: closure.ex_date_as_published! } : {}),
+  ...defined({ xd_date: exDate(closure.ex_date), last_buy_date: lastBuyDate(closure.ex_date) })
+})
 
 /**
  * `faceValue`: one face value for every row, or the face value in force on a
@@ -151,7 +154,7 @@ export interface Trailing {
 }
 
 /**
- * Trailing twelve months (ex-dates in (end − 1 year, end]) where `end` is
+ * Trailing twelve months (XD days in (end − 1 year, end]) where `end` is
  * today, or the end of the payout record when it stops earlier (the record
  * cannot show later payouts: the window is bounded by coverage and says so
  * in `ttm_to`), only when the record covers that whole window and every cash
@@ -170,11 +173,11 @@ export const trailing = (
   const end = coverageEnd !== undefined && coverageEnd < today ? coverageEnd : today
   const start = `${Number(end.slice(0, 4)) - 1}${end.slice(4)}`
   const out: { -readonly [K in keyof Trailing]: Trailing[K] } = {}
-  const cash = rows.filter((r) => r.kind === "cash" && r.ex_date !== undefined)
+  const cash = rows.filter((r) => r.kind === "cash" && r.xd_date !== undefined)
   if (coverageStart <= start) {
     out.ttm_from = start
     out.ttm_to = end
-    const window = cash.filter((r) => r.ex_date! > start && r.ex_date! <= end)
+    const window = cash.filter((r) => r.xd_date! > start && r.xd_date! <= end)
     if (window.every((r) => r.percent !== undefined)) {
       out.ttm_dividend_percent = Math.round(window.reduce((s, r) => s + r.percent!, 0) * 10_000) / 10_000
     }
@@ -187,7 +190,7 @@ export const trailing = (
   const year = Number(today.slice(0, 4))
   const covered = (y: number) => `${y}-12-31` >= coverageStart && (coverageEnd === undefined || `${y}-01-01` <= coverageEnd)
   const last5 = [0, 1, 2, 3, 4].map((k) => year - k).filter(covered)
-  const years = new Set(cash.map((r) => Number(r.ex_date!.slice(0, 4))).filter((y) => last5.includes(y)))
+  const years = new Set(cash.map((r) => Number(r.xd_date!.slice(0, 4))).filter((y) => last5.includes(y)))
   out.years_paid = years.size
   out.years_covered = last5.length
   return out

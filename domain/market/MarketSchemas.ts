@@ -189,10 +189,16 @@ export const OpenPayout = Schema.Struct({
   details: Schema.String,
   percent: opt(Num.annotate({ description: "Percent of face value, as the exchange states it" })),
   announced_at: opt(Instant),
+  ex_date: IsoDate.annotate({
+    description: "The first day of the book closure (SPEC 2.3; = book_closure_from). Not the day the stock trades ex: that is xd_date"
+  }),
   book_closure_from: IsoDate,
   book_closure_to: opt(IsoDate),
   book_closure_from_as_published: opt(IsoDate.annotate({ description: "Present when the published year was repaired" })),
   last_buy_date: IsoDate.annotate({ description: "Last trading day whose settlement falls before the book closure starts" }),
+  xd_date: IsoDate.annotate({
+    description: "The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date; a buyer that day is not entitled"
+  }),
   settlement_cycle: Schema.String,
   settles_on: IsoDate,
   next_trade_date: IsoDate,

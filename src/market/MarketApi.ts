@@ -155,7 +155,10 @@ export class MarketApi extends HttpApiGroup.make("market")
     }).annotateMerge(describe(
       "Get dividend history",
       "Dividend history keyed by fiscal year, with the ex-date repair, trailing 12-month DPS and yield, years_paid, " +
-        "data_coverage_start and coverage (unknown: no record for the symbol, never zero)."
+        "data_coverage_start and coverage (unknown: no record for the symbol, never zero). Dates of a payout: ex_date is the " +
+        "first day of the exchange's book closure (SPEC 2.3, = book_closure_from); last_buy_date the last trading day whose " +
+        "trade settles before it (a buyer that day is entitled); xd_date the next trading day, when the stock trades ex (XD, XB, " +
+        "XR) and a buyer is no longer entitled. The trailing 12-month window counts a payout on its xd_date."
     )),
     HttpApiEndpoint.get("stockDividends", "/v1/stocks/:symbol/dividends", {
       params: SymbolPath,

@@ -81,7 +81,8 @@ export class BoardApi extends HttpApiGroup.make("board")
         "Open payouts with their last buy date",
         "Announced payouts whose book closure has not ended (Asia/Karachi, today from the service clock), each with its book closure, " +
           "last_buy_date (the last trading day whose settlement, T+2 for trades until 6 Feb 2026 and T+1 from 9 Feb 2026, skipping " +
-          "weekends and holidays, falls before the closure starts) and whether buying today still earns it. coverage says which " +
+          "weekends and holidays, falls before the closure starts), xd_date (the next trading day, when the stock trades ex) and " +
+          "whether buying today still earns it. ex_date is the closure's first day (SPEC 2.3, = book_closure_from). coverage says which " +
           "symbols' payouts are recorded and up to when: payouts of other symbols are unknown, not absent."
       ))
   )

@@ -230,7 +230,7 @@ export interface paths {
         };
         /**
          * Get dividend history
-         * @description Dividend history keyed by fiscal year, with the ex-date repair, trailing 12-month DPS and yield, years_paid, data_coverage_start and coverage (unknown: no record for the symbol, never zero).
+         * @description Dividend history keyed by fiscal year, with the ex-date repair, trailing 12-month DPS and yield, years_paid, data_coverage_start and coverage (unknown: no record for the symbol, never zero). Dates of a payout: ex_date is the first day of the exchange's book closure (SPEC 2.3, = book_closure_from); last_buy_date the last trading day whose trade settles before it (a buyer that day is entitled); xd_date the next trading day, when the stock trades ex (XD, XB, XR) and a buyer is no longer entitled. The trailing 12-month window counts a payout on its xd_date.
          */
         get: operations["market.dividends"];
         put?: never;
@@ -610,7 +610,7 @@ export interface paths {
         };
         /**
          * Open payouts with their last buy date
-         * @description Announced payouts whose book closure has not ended (Asia/Karachi, today from the service clock), each with its book closure, last_buy_date (the last trading day whose settlement, T+2 for trades until 6 Feb 2026 and T+1 from 9 Feb 2026, skipping weekends and holidays, falls before the closure starts) and whether buying today still earns it. coverage says which symbols' payouts are recorded and up to when: payouts of other symbols are unknown, not absent.
+         * @description Announced payouts whose book closure has not ended (Asia/Karachi, today from the service clock), each with its book closure, last_buy_date (the last trading day whose settlement, T+2 for trades until 6 Feb 2026 and T+1 from 9 Feb 2026, skipping weekends and holidays, falls before the closure starts), xd_date (the next trading day, when the stock trades ex) and whether buying today still earns it. ex_date is the closure's first day (SPEC 2.3, = book_closure_from). coverage says which symbols' payouts are recorded and up to when: payouts of other symbols are unknown, not absent.
          */
         get: operations["board.dividendCalendar"];
         put?: never;
@@ -1842,9 +1842,9 @@ export interface operations {
                             period_end?: string;
                             period_label?: string;
                             calendar_year?: number;
-                            /** @description The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date, before the book closure starts */
+                            /** @description The first day of the exchange's book closure (SPEC 2.3; the same day as book_closure_from). Not the day the stock trades ex: that is xd_date */
                             ex_date?: string;
-                            /** @description Start of the exchange's book closure */
+                            /** @description Start of the exchange's book closure (= ex_date) */
                             book_closure_from?: string;
                             /**
                              * @description The closure start was published before the announcement; its year was moved forward
@@ -1855,8 +1855,10 @@ export interface operations {
                             ex_date_as_published?: string;
                             /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                             book_closure_to?: string;
-                            /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                            /** @description The last trading day whose trade settles before the book closure starts (ex_date): a buyer that day is entitled */
                             last_buy_date?: string;
+                            /** @description The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date, before the book closure starts; a buyer that day is not entitled. Absent when the settlement cycle of the time is not sourced */
+                            xd_date?: string;
                             /** @description Instant, ISO 8601 UTC */
                             announced_at?: string;
                             /** @enum {string} */
@@ -2553,9 +2555,9 @@ export interface operations {
                             period_end?: string;
                             period_label?: string;
                             calendar_year?: number;
-                            /** @description The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date, before the book closure starts */
+                            /** @description The first day of the exchange's book closure (SPEC 2.3; the same day as book_closure_from). Not the day the stock trades ex: that is xd_date */
                             ex_date?: string;
-                            /** @description Start of the exchange's book closure */
+                            /** @description Start of the exchange's book closure (= ex_date) */
                             book_closure_from?: string;
                             /**
                              * @description The closure start was published before the announcement; its year was moved forward
@@ -2566,8 +2568,10 @@ export interface operations {
                             ex_date_as_published?: string;
                             /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                             book_closure_to?: string;
-                            /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                            /** @description The last trading day whose trade settles before the book closure starts (ex_date): a buyer that day is entitled */
                             last_buy_date?: string;
+                            /** @description The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date, before the book closure starts; a buyer that day is not entitled. Absent when the settlement cycle of the time is not sourced */
+                            xd_date?: string;
                             /** @description Instant, ISO 8601 UTC */
                             announced_at?: string;
                             /** @enum {string} */
@@ -2680,9 +2684,9 @@ export interface operations {
                             period_end?: string;
                             period_label?: string;
                             calendar_year?: number;
-                            /** @description The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date, before the book closure starts */
+                            /** @description The first day of the exchange's book closure (SPEC 2.3; the same day as book_closure_from). Not the day the stock trades ex: that is xd_date */
                             ex_date?: string;
-                            /** @description Start of the exchange's book closure */
+                            /** @description Start of the exchange's book closure (= ex_date) */
                             book_closure_from?: string;
                             /**
                              * @description The closure start was published before the announcement; its year was moved forward
@@ -2693,8 +2697,10 @@ export interface operations {
                             ex_date_as_published?: string;
                             /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                             book_closure_to?: string;
-                            /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                            /** @description The last trading day whose trade settles before the book closure starts (ex_date): a buyer that day is entitled */
                             last_buy_date?: string;
+                            /** @description The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date, before the book closure starts; a buyer that day is not entitled. Absent when the settlement cycle of the time is not sourced */
+                            xd_date?: string;
                             /** @description Instant, ISO 8601 UTC */
                             announced_at?: string;
                             /** @enum {string} */
@@ -2785,7 +2791,7 @@ export interface operations {
                         symbol: string;
                         items: {
                             kind: string;
-                            /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                            /** @description The day the stock trades ex for this action (XD, XB, XR). For a payout this is the dividend history's xd_date (the trading day after last_buy_date), not its ex_date (the book closure's first day) */
                             ex_date?: string;
                             ratio?: number;
                             details: string;
@@ -4471,6 +4477,8 @@ export interface operations {
                             percent?: number;
                             /** @description Instant, ISO 8601 UTC */
                             announced_at?: string;
+                            /** @description The first day of the book closure (SPEC 2.3; = book_closure_from). Not the day the stock trades ex: that is xd_date */
+                            ex_date: string;
                             /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                             book_closure_from: string;
                             /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
@@ -4479,6 +4487,8 @@ export interface operations {
                             book_closure_from_as_published?: string;
                             /** @description Last trading day whose settlement falls before the book closure starts */
                             last_buy_date: string;
+                            /** @description The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date; a buyer that day is not entitled */
+                            xd_date: string;
                             settlement_cycle: string;
                             /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                             settles_on: string;
@@ -5756,9 +5766,9 @@ export interface operations {
                                 period_end?: string;
                                 period_label?: string;
                                 calendar_year?: number;
-                                /** @description The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date, before the book closure starts */
+                                /** @description The first day of the exchange's book closure (SPEC 2.3; the same day as book_closure_from). Not the day the stock trades ex: that is xd_date */
                                 ex_date?: string;
-                                /** @description Start of the exchange's book closure */
+                                /** @description Start of the exchange's book closure (= ex_date) */
                                 book_closure_from?: string;
                                 /**
                                  * @description The closure start was published before the announcement; its year was moved forward
@@ -5769,8 +5779,10 @@ export interface operations {
                                 ex_date_as_published?: string;
                                 /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                                 book_closure_to?: string;
-                                /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                                /** @description The last trading day whose trade settles before the book closure starts (ex_date): a buyer that day is entitled */
                                 last_buy_date?: string;
+                                /** @description The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date, before the book closure starts; a buyer that day is not entitled. Absent when the settlement cycle of the time is not sourced */
+                                xd_date?: string;
                                 /** @description Instant, ISO 8601 UTC */
                                 announced_at?: string;
                                 /** @enum {string} */
@@ -6225,9 +6237,9 @@ export interface operations {
                                 period_end?: string;
                                 period_label?: string;
                                 calendar_year?: number;
-                                /** @description The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date, before the book closure starts */
+                                /** @description The first day of the exchange's book closure (SPEC 2.3; the same day as book_closure_from). Not the day the stock trades ex: that is xd_date */
                                 ex_date?: string;
-                                /** @description Start of the exchange's book closure */
+                                /** @description Start of the exchange's book closure (= ex_date) */
                                 book_closure_from?: string;
                                 /**
                                  * @description The closure start was published before the announcement; its year was moved forward
@@ -6238,8 +6250,10 @@ export interface operations {
                                 ex_date_as_published?: string;
                                 /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                                 book_closure_to?: string;
-                                /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                                /** @description The last trading day whose trade settles before the book closure starts (ex_date): a buyer that day is entitled */
                                 last_buy_date?: string;
+                                /** @description The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date, before the book closure starts; a buyer that day is not entitled. Absent when the settlement cycle of the time is not sourced */
+                                xd_date?: string;
                                 /** @description Instant, ISO 8601 UTC */
                                 announced_at?: string;
                                 /** @enum {string} */
@@ -6694,9 +6708,9 @@ export interface operations {
                                 period_end?: string;
                                 period_label?: string;
                                 calendar_year?: number;
-                                /** @description The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date, before the book closure starts */
+                                /** @description The first day of the exchange's book closure (SPEC 2.3; the same day as book_closure_from). Not the day the stock trades ex: that is xd_date */
                                 ex_date?: string;
-                                /** @description Start of the exchange's book closure */
+                                /** @description Start of the exchange's book closure (= ex_date) */
                                 book_closure_from?: string;
                                 /**
                                  * @description The closure start was published before the announcement; its year was moved forward
@@ -6707,8 +6721,10 @@ export interface operations {
                                 ex_date_as_published?: string;
                                 /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                                 book_closure_to?: string;
-                                /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                                /** @description The last trading day whose trade settles before the book closure starts (ex_date): a buyer that day is entitled */
                                 last_buy_date?: string;
+                                /** @description The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date, before the book closure starts; a buyer that day is not entitled. Absent when the settlement cycle of the time is not sourced */
+                                xd_date?: string;
                                 /** @description Instant, ISO 8601 UTC */
                                 announced_at?: string;
                                 /** @enum {string} */

@@ -39,6 +39,10 @@ export const loadSectors = async (out) => {
   )
 }
 
+/** What each payout date means (the same words as the symbol page's dividends). */
+export const DATES_NOTE = "Ex-date is the first day of the book closure; the last buy date is the last day a buyer is " +
+  "entitled; XD is the next trading day, when the stock trades ex and a buyer is no longer entitled."
+
 /** @param {any} p */
 const closure = (p) => `${p.book_closure_from}${p.book_closure_to ? ` to ${p.book_closure_to}` : ""}`
 
@@ -61,17 +65,19 @@ export const loadCalendar = async (out) => {
   out.replaceChildren(
     el("p", {}, "Today in Karachi: ", el("strong", {}, cal.today), "."),
     el("p", { class: "notice", id: "calendar-coverage" }, el("strong", {}, "Coverage: "), cal.coverage),
+    el("p", {}, DATES_NOTE),
     items.length === 0
       ? el("p", { id: "calendar-empty" }, "No recorded payout is open today. Payouts outside the coverage above are unknown, not absent.")
       : table(
         "Open payouts",
-        [["Symbol"], ["Payout"], ["Percent", "num"], ["Book closure"], ["Last buy date"], ["Settles"], ["Still earns it?"]],
+        [["Symbol"], ["Payout"], ["Percent", "num"], ["Book closure (ex-date)"], ["Last buy date"], ["XD (trades ex)"], ["Settles"], ["Still earns it?"]],
         items.map((p) => [
           symbolLink(p.symbol),
           `${p.kind}: ${p.details}`,
           num(typeof p.percent === "number" ? `${p.percent}%` : unknown()),
           closure(p),
           el("strong", {}, p.last_buy_date),
+          p.xd_date,
           el("span", {}, `${p.settlement_cycle}, on ${p.settles_on}`),
           earns(p)
         ]),
