@@ -1,7 +1,10 @@
 /** Dividend rows, the ex-date repair and trailing figures on the recorded MEBL payouts, against hand computation. */
 import { assert, describe, it } from "@effect/vitest"
-import { dividendRows, fiscalYearEndMonth, type PayoutRecord, repairExDate, trailing } from "../domain/market/Dividends.ts"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { dividendRows, fiscalYearEndMonth, type PayoutRecord, payoutPeriod, repairExDate, trailing } from "../domain/market/Dividends.ts"
 import { parseCompanyPayouts } from "../domain/psx/Filings.ts"
+import { parsePayoutDetails } from "../domain/psx/PayoutNotation.ts"
 import { readPsx } from "./support/Fixtures.ts"
 
 const html = readPsx("uzairbukhari__psx-portfolio/tests/fixtures/psx-mebl-payouts.html")
@@ -87,5 +90,72 @@ describe("ex-date repair (SYNTHETIC rows shaped like the recorded ones)", () => 
       ex_date_as_published: "2025-08-19"
     })
     assert.deepStrictEqual(repairExDate("2026-08-19", "2026-08-06T10:37:00.000Z"), { ex_date: "2026-08-19" })
+  })
+})
+
+/** MCB's payouts as the pack holds them from its company page of Sep 2025 (aabdullah27 MCB_psx.html). */
+const mcb: ReadonlyArray<PayoutRecord> = (JSON.parse(
+  readFileSync(join(import.meta.dirname, "../data/pack/payouts_company_pages_2025_09.json"), "utf8")
+) as ReadonlyArray<Record<string, string>>).filter((r) => r["symbol"] === "MCB").map((r) => {
+  const part = parsePayoutDetails(r["details"]!)[0]!
+  return {
+    symbol: "MCB",
+    details: r["details"]!,
+    kind: part.kind,
+    ...(part.percent !== undefined ? { percent: part.percent } : {}),
+    ...(part.sequence ? { sequence: part.sequence } : {}),
+    ...(r["announcedAt"] ? { announcedAt: r["announcedAt"] } : {}),
+    ...(r["periodEnd"] ? { periodEnd: r["periodEnd"] } : {}),
+    ...(r["periodType"] ? { periodType: r["periodType"] } : {})
+  }
+})
+
+describe("MCB payout labels (recorded): fiscal year, period and sequence agree", () => {
+  const rows = dividendRows(mcb, undefined, fiscalYearEndMonth(mcb))
+
+  it("\"60%(i)\" announced 27 Apr 2023 against \"31/12/2022(YR)\" is FY2023's first interim: the first quarter to 2023-03-31", () => {
+    // The page's row: "April 27, 2023 4:33 PM | 31/12/2022(YR) | 60%(i) (D)". MCB's year ends in December (its finals
+    // are for 31/12/2023 and 31/12/2024). An interim is not paid on a closed year: the quarter that had ended when it
+    // was announced is the one to 31 Mar 2023, three months into FY2023.
+    assert.strictEqual(fiscalYearEndMonth(mcb), 12)
+    const row = rows.find((r) => r.details === "60%(i) (D)")!
+    assert.deepStrictEqual(
+      [row.fiscal_year, row.period_end, row.period_label, row.sequence, row.period_corrected, row.period_as_published],
+      [2023, "2023-03-31", "first quarter to 2023-03-31", "interim-1", true, "2022-12-31 (annual)"]
+    )
+  })
+
+  it("every other MCB row keeps its stated period: finals on years, interims on part-years, in sequence within each fiscal year", () => {
+    const byYear = new Map<number, Array<string>>()
+    for (const r of [...rows].reverse()) byYear.set(r.fiscal_year!, [...(byYear.get(r.fiscal_year!) ?? []), `${r.sequence} ${r.period_label}`])
+    assert.deepStrictEqual(Object.fromEntries(byYear), {
+      2023: [
+        "interim-1 first quarter to 2023-03-31",
+        "interim-2 half-year to 2023-06-30",
+        "interim-3 nine months to 2023-09-30",
+        "final annual to 2023-12-31"
+      ],
+      2024: [
+        "interim-1 first quarter to 2024-03-31",
+        "interim-2 half-year to 2024-06-30",
+        "interim-3 nine months to 2024-09-30",
+        "final annual to 2024-12-31"
+      ],
+      2025: ["interim-1 first quarter to 2025-03-31", "interim-2 half-year to 2025-06-30"]
+    })
+    assert.strictEqual(rows.filter((r) => r.period_corrected).length, 1)
+  })
+
+  it("SYNTHETIC: a final stated against a quarter takes the year end before its announcement (June year)", () => {
+    const p = payoutPeriod({
+      symbol: "X",
+      details: "SYNTHETIC 50%(F) (D)",
+      kind: "cash",
+      sequence: "final",
+      announcedAt: "2024-09-20T10:00:00.000Z",
+      periodEnd: "2024-03-31",
+      periodType: "IIIQ"
+    }, 6)
+    assert.deepStrictEqual([p.fiscal_year, p.period_end, p.period_label], [2024, "2024-06-30", "annual to 2024-06-30"])
   })
 })

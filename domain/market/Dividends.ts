@@ -15,9 +15,13 @@
  *   closure falls on or after the announcement; the row carries
  *   `ex_date_corrected` and keeps the closure start as published in
  *   `ex_date_as_published`.
- * - `fiscal_year` is the year in which the fiscal year holding the period
- *   end closes (fiscal year end month from the company's annual rows or its
- *   profile); `calendar_year` is the calendar year of the ex-date.
+ * - `fiscal_year`, `period_end` and `period_label` follow one rule
+ *   (`payoutPeriod`) that agrees with the payout's `sequence`: the fiscal
+ *   year is the year in which the fiscal year holding the period end closes
+ *   (fiscal year end month from the company's annual rows or its profile);
+ *   a stated period that cannot be the payout's (an interim against a whole
+ *   year) is replaced by the period at the announcement and marked
+ *   `period_corrected`. `calendar_year` is the calendar year of the ex-date.
  * - Rupees per share = percent × face value / 100, only when the face value
  *   is known (never assumed: it is Rs 10 for most companies but not all, and
  *   changes with face-value splits). Without it the trailing figure is given
@@ -44,6 +48,8 @@ export interface DividendRow {
   readonly fiscal_year?: number
   readonly period_end?: string
   readonly period_label?: string
+  readonly period_corrected?: true
+  readonly period_as_published?: string
   readonly calendar_year?: number
   /** The book closure's first day (SPEC 2.3). */
   readonly ex_date?: string
@@ -72,12 +78,75 @@ const periodLabels: Record<string, string> = {
 
 const months = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]
 
-/** The fiscal year end month (1-12) from annual payout rows, else from a profile text like "June". */
+/** The fiscal year end month (1-12) from annual payout rows (finals first), else from a profile text like "June". */
 export const fiscalYearEndMonth = (payouts: ReadonlyArray<PayoutRecord>, profileText?: string): number | undefined => {
-  const annual = payouts.find((p) => p.periodType === "YR" && p.periodEnd)
+  const annual = payouts.find((p) => p.periodType === "YR" && p.periodEnd && p.sequence === "final") ??
+    payouts.find((p) => p.periodType === "YR" && p.periodEnd && !p.sequence?.startsWith("interim"))
   if (annual?.periodEnd) return Number(annual.periodEnd.slice(5, 7))
   const i = profileText ? months.indexOf(profileText.trim().toLowerCase()) : -1
   return i >= 0 ? i + 1 : undefined
+}
+
+/** Whether the stated period can be the payout's: a final is for a whole year (YR), an interim for part of one. */
+const periodAgrees = (sequence: string | undefined, periodType: string | undefined) =>
+  sequence === undefined || periodType === undefined ||
+  (sequence === "final" ? periodType === "YR" : !sequence.startsWith("interim") || periodType !== "YR")
+
+const monthEnd = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).toISOString().slice(0, 10)
+const quarterTypes: ReadonlyArray<string> = ["IQ", "HYR", "IIIQ", "YR"]
+
+/**
+ * The period of a payout whose stated period contradicts its sequence (an
+ * interim stated against a whole year): the latest fiscal quarter end before
+ * the announcement, a year end for a final and a part-year end for an
+ * interim (MCB "60%(i)" announced 27 Apr 2023 against "31/12/2022(YR)": the
+ * first quarter to 2023-03-31).
+ */
+const periodAtAnnouncement = (sequence: string, announced: string, fyEndMonth: number) => {
+  for (let k = 0; k < 12; k++) {
+    const total = Number(announced.slice(0, 4)) * 12 + Number(announced.slice(5, 7)) - 1 - k
+    const year = Math.floor(total / 12), month = (total % 12) + 1
+    const intoYear = ((month - fyEndMonth) % 12 + 12) % 12 // months since the fiscal year began, 0 = its end
+    const end = monthEnd(year, month)
+    if (intoYear % 3 !== 0 || end >= announced) continue
+    const type = quarterTypes[(intoYear === 0 ? 12 : intoYear) / 3 - 1]!
+    if ((type === "YR") === (sequence === "final")) return { periodEnd: end, periodType: type }
+  }
+  return undefined
+}
+
+export interface PayoutPeriod {
+  readonly fiscal_year?: number
+  readonly period_end?: string
+  readonly period_label?: string
+  readonly period_corrected?: true
+  readonly period_as_published?: string
+}
+
+/**
+ * One rule for a payout's period, fiscal year and label, so they agree with
+ * its sequence: the stated period when it can be the payout's, else the
+ * period at the announcement (`periodAtAnnouncement`), marked
+ * `period_corrected` with the stated one kept in `period_as_published`. The
+ * fiscal year is the year in which the fiscal year holding the period end
+ * closes; the label names the period type and its end.
+ */
+export const payoutPeriod = (p: PayoutRecord, fyEndMonth: number | undefined): PayoutPeriod => {
+  const announced = p.announcedAt?.slice(0, 10)
+  const derived = !periodAgrees(p.sequence, p.periodType) && fyEndMonth !== undefined && announced !== undefined
+    ? periodAtAnnouncement(p.sequence!, announced, fyEndMonth)
+    : undefined
+  const pe = derived?.periodEnd ?? p.periodEnd, type = derived?.periodType ?? p.periodType
+  return {
+    ...defined({
+      fiscal_year: pe && fyEndMonth !== undefined ? Number(pe.slice(0, 4)) + (Number(pe.slice(5, 7)) > fyEndMonth ? 1 : 0) : undefined,
+      period_end: pe,
+      period_label: type ? `${periodLabels[type] ?? type} to ${pe ?? "?"}` : undefined
+    }),
+    ...(derived
+      ? { period_corrected: true as const, period_as_published: `${p.periodEnd ?? "?"} (${periodLabels[p.periodType!] ?? p.periodType})` }
+      : {})
+  }
 }
 
 const shiftYear = (iso: string, years: number) => `${Number(iso.slice(0, 4)) + years}${iso.slice(4)}`
@@ -121,16 +190,10 @@ export const dividendRows = (
         (p.kind === "cash" && p.percent !== undefined && face !== undefined
           ? Math.round(p.percent * face) / 100
           : undefined)
-      const pe = p.periodEnd
-      const fiscalYear = pe && fyEndMonth !== undefined
-        ? Number(pe.slice(0, 4)) + (Number(pe.slice(5, 7)) > fyEndMonth ? 1 : 0)
-        : undefined
       return {
         kind: p.kind,
         details: p.details,
-        ...defined({ fiscal_year: fiscalYear }),
-        ...(pe ? { period_end: pe } : {}),
-        ...(p.periodType ? { period_label: `${periodLabels[p.periodType] ?? p.periodType} to ${pe ?? "?"}` } : {}),
+        ...payoutPeriod(p, fyEndMonth),
         ...(ex ? exFields(ex) : {}),
         ...(p.bookClosureTo ? { book_closure_to: p.bookClosureTo } : {}),
         ...(p.announcedAt ? { announced_at: p.announcedAt } : {}),

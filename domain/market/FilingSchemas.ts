@@ -30,8 +30,16 @@ export const Financials = Schema.Struct({
 export const DividendRow = Schema.Struct({
   fiscal_year: opt(Schema.Int),
   period_end: opt(IsoDate),
-  period_label: opt(Schema.String),
-  calendar_year: opt(Schema.Int),
+  period_label: opt(Schema.String.annotate({
+    description: "The period the payout is for (\"first quarter to 2023-03-31\"). fiscal_year, period_end and period_label " +
+      "follow one rule that agrees with sequence: a final is for a whole fiscal year, an interim for part of one"
+  })),
+  period_corrected: opt(Schema.Literal(true).annotate({
+    description: "The exchange stated a period that cannot be this payout's (an interim against a whole year): the period is the " +
+      "fiscal quarter that had ended when the payout was announced (MCB 60%(i) of 27 Apr 2023: first quarter to 2023-03-31)"
+  })),
+  period_as_published: opt(Schema.String.annotate({ description: "The period as the exchange stated it, when corrected" })),
+  calendar_year: opt(Schema.Int.annotate({ description: "Calendar year of ex_date" })),
   ex_date: opt(IsoDate.annotate({
     description: "The first day of the exchange's book closure (SPEC 2.3; the same day as book_closure_from). " +
       "Not the day the stock trades ex: that is xd_date"

@@ -1840,7 +1840,16 @@ export interface operations {
                             fiscal_year?: number;
                             /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                             period_end?: string;
+                            /** @description The period the payout is for ("first quarter to 2023-03-31"). fiscal_year, period_end and period_label follow one rule that agrees with sequence: a final is for a whole fiscal year, an interim for part of one */
                             period_label?: string;
+                            /**
+                             * @description The exchange stated a period that cannot be this payout's (an interim against a whole year): the period is the fiscal quarter that had ended when the payout was announced (MCB 60%(i) of 27 Apr 2023: first quarter to 2023-03-31)
+                             * @enum {boolean}
+                             */
+                            period_corrected?: true;
+                            /** @description The period as the exchange stated it, when corrected */
+                            period_as_published?: string;
+                            /** @description Calendar year of ex_date */
                             calendar_year?: number;
                             /** @description The first day of the exchange's book closure (SPEC 2.3; the same day as book_closure_from). Not the day the stock trades ex: that is xd_date */
                             ex_date?: string;
@@ -2553,7 +2562,16 @@ export interface operations {
                             fiscal_year?: number;
                             /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                             period_end?: string;
+                            /** @description The period the payout is for ("first quarter to 2023-03-31"). fiscal_year, period_end and period_label follow one rule that agrees with sequence: a final is for a whole fiscal year, an interim for part of one */
                             period_label?: string;
+                            /**
+                             * @description The exchange stated a period that cannot be this payout's (an interim against a whole year): the period is the fiscal quarter that had ended when the payout was announced (MCB 60%(i) of 27 Apr 2023: first quarter to 2023-03-31)
+                             * @enum {boolean}
+                             */
+                            period_corrected?: true;
+                            /** @description The period as the exchange stated it, when corrected */
+                            period_as_published?: string;
+                            /** @description Calendar year of ex_date */
                             calendar_year?: number;
                             /** @description The first day of the exchange's book closure (SPEC 2.3; the same day as book_closure_from). Not the day the stock trades ex: that is xd_date */
                             ex_date?: string;
@@ -2682,7 +2700,16 @@ export interface operations {
                             fiscal_year?: number;
                             /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                             period_end?: string;
+                            /** @description The period the payout is for ("first quarter to 2023-03-31"). fiscal_year, period_end and period_label follow one rule that agrees with sequence: a final is for a whole fiscal year, an interim for part of one */
                             period_label?: string;
+                            /**
+                             * @description The exchange stated a period that cannot be this payout's (an interim against a whole year): the period is the fiscal quarter that had ended when the payout was announced (MCB 60%(i) of 27 Apr 2023: first quarter to 2023-03-31)
+                             * @enum {boolean}
+                             */
+                            period_corrected?: true;
+                            /** @description The period as the exchange stated it, when corrected */
+                            period_as_published?: string;
+                            /** @description Calendar year of ex_date */
                             calendar_year?: number;
                             /** @description The first day of the exchange's book closure (SPEC 2.3; the same day as book_closure_from). Not the day the stock trades ex: that is xd_date */
                             ex_date?: string;
@@ -5764,7 +5791,16 @@ export interface operations {
                                 fiscal_year?: number;
                                 /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                                 period_end?: string;
+                                /** @description The period the payout is for ("first quarter to 2023-03-31"). fiscal_year, period_end and period_label follow one rule that agrees with sequence: a final is for a whole fiscal year, an interim for part of one */
                                 period_label?: string;
+                                /**
+                                 * @description The exchange stated a period that cannot be this payout's (an interim against a whole year): the period is the fiscal quarter that had ended when the payout was announced (MCB 60%(i) of 27 Apr 2023: first quarter to 2023-03-31)
+                                 * @enum {boolean}
+                                 */
+                                period_corrected?: true;
+                                /** @description The period as the exchange stated it, when corrected */
+                                period_as_published?: string;
+                                /** @description Calendar year of ex_date */
                                 calendar_year?: number;
                                 /** @description The first day of the exchange's book closure (SPEC 2.3; the same day as book_closure_from). Not the day the stock trades ex: that is xd_date */
                                 ex_date?: string;
@@ -6235,7 +6271,16 @@ export interface operations {
                                 fiscal_year?: number;
                                 /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                                 period_end?: string;
+                                /** @description The period the payout is for ("first quarter to 2023-03-31"). fiscal_year, period_end and period_label follow one rule that agrees with sequence: a final is for a whole fiscal year, an interim for part of one */
                                 period_label?: string;
+                                /**
+                                 * @description The exchange stated a period that cannot be this payout's (an interim against a whole year): the period is the fiscal quarter that had ended when the payout was announced (MCB 60%(i) of 27 Apr 2023: first quarter to 2023-03-31)
+                                 * @enum {boolean}
+                                 */
+                                period_corrected?: true;
+                                /** @description The period as the exchange stated it, when corrected */
+                                period_as_published?: string;
+                                /** @description Calendar year of ex_date */
                                 calendar_year?: number;
                                 /** @description The first day of the exchange's book closure (SPEC 2.3; the same day as book_closure_from). Not the day the stock trades ex: that is xd_date */
                                 ex_date?: string;
@@ -6706,7 +6751,16 @@ export interface operations {
                                 fiscal_year?: number;
                                 /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                                 period_end?: string;
+                                /** @description The period the payout is for ("first quarter to 2023-03-31"). fiscal_year, period_end and period_label follow one rule that agrees with sequence: a final is for a whole fiscal year, an interim for part of one */
                                 period_label?: string;
+                                /**
+                                 * @description The exchange stated a period that cannot be this payout's (an interim against a whole year): the period is the fiscal quarter that had ended when the payout was announced (MCB 60%(i) of 27 Apr 2023: first quarter to 2023-03-31)
+                                 * @enum {boolean}
+                                 */
+                                period_corrected?: true;
+                                /** @description The period as the exchange stated it, when corrected */
+                                period_as_published?: string;
+                                /** @description Calendar year of ex_date */
                                 calendar_year?: number;
                                 /** @description The first day of the exchange's book closure (SPEC 2.3; the same day as book_closure_from). Not the day the stock trades ex: that is xd_date */
                                 ex_date?: string;
