@@ -81,7 +81,8 @@ export const SectorMedians = Schema.Struct({
   dividend_yield_pct: opt(Num),
   yield_peers: Schema.Int,
   market_cap: opt(Num),
-  market_cap_peers: Schema.Int
+  market_cap_peers: Schema.Int,
+  not_trading: Schema.Int.annotate({ description: "Sector lines left out of the medians: no recorded trade in the peer window" })
 })
 export type SectorMedians = typeof SectorMedians.Type
 

@@ -114,10 +114,13 @@ export const SectorValuationFields = {
   median_pe: opt(Num.annotate({ description: "Median of positive P/E (TTM); loss-makers left out; absent when none" })),
   pe_peers: Count,
   loss_makers_excluded: Count.annotate({ description: "Loss-makers (negative P/E or EPS) left out of the median P/E" }),
-  without_pe: Count.annotate({ description: "Lines without a P/E (no figure, or a loss the source shows as no figure)" }),
+  without_pe: Count.annotate({ description: "Lines without a P/E (no figure, or 0 on the exchange's screener: unknown, not a loss)" }),
   median_dividend_yield_pct: opt(Num),
   yield_peers: Count,
-  without_yield: Count
+  without_yield: Count,
+  not_trading: Count.annotate({
+    description: "Ordinary lines left out of peers and every median: no recorded trade in the peer window (see the description)"
+  })
 }
 
 export const SectorBoardItem = Schema.Struct({

@@ -16,7 +16,9 @@
  * - Market cap: the exchange's figure (basis `exchange`), else shares
  *   outstanding × price (basis `shares_outstanding_x_price`). Neither: absent.
  * - Sector medians: `Stats.median` (medians only, never means) over the
- *   sector's securities with a usable figure, the symbol itself included.
+ *   sector's peers (the lines that traded in the peer window, PeerRule.ts;
+ *   the others counted in `not_trading`) with a usable figure, the symbol
+ *   itself included. A 0 P/E on the exchange's screener is unknown, not a loss.
  *   Loss-makers are excluded from the median P/E and counted; no usable
  *   figure gives no median (never 0).
  * - Position: `at` when within ±1% of the median (AT_TOLERANCE_PCT), else
@@ -106,10 +108,11 @@ export const peerFigures = (
   })
 }
 
-/** Medians of a sector's peer figures (the symbol itself among them). */
+/** Medians of a sector's peer figures (the symbol itself among them; `not_trading`: lines left out before, PeerRule.ts). */
 export const sectorMedians = (
   peers: ReadonlyArray<PeerFigures>,
-  sector: { readonly sector?: string | undefined; readonly sector_code?: string | undefined } = {}
+  sector: { readonly sector?: string | undefined; readonly sector_code?: string | undefined } = {},
+  not_trading = 0
 ): SectorMedians => {
   const pe = peers.filter((p) => !p.loss_making && usable(p.pe_ttm) && p.pe_ttm > 0).map((p) => p.pe_ttm!)
   const yields = peers.filter((p) => usable(p.dividend_yield_pct)).map((p) => p.dividend_yield_pct!)
@@ -121,7 +124,8 @@ export const sectorMedians = (
     ...defined({ dividend_yield_pct: median(yields) }),
     yield_peers: yields.length,
     ...defined({ market_cap: median(caps) }),
-    market_cap_peers: caps.length
+    market_cap_peers: caps.length,
+    not_trading
   }
 }
 

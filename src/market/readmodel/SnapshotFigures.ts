@@ -7,9 +7,10 @@
  *   latest quote and corporate actions) and `technicals`.
  * - Per snapshot and Karachi day (trailing dividend yields count back 12
  *   months from the day): every listed security's screen figures (ascending
- *   by symbol), each equity sector's medians (`Valuation.sectorMedians`, on
- *   the same P/E, yield and market-cap rules as the symbol's own valuation,
- *   so like is compared with like), and the inputs of each valuation.
+ *   by symbol), each equity sector's medians (`Valuation.sectorMedians` over
+ *   the lines that count as peers, PeerRule.ts, on the same P/E, yield and
+ *   market-cap rules as the symbol's own valuation, so like is compared with
+ *   like), and the inputs of each valuation.
  *
  * `makeFigureMemo` holds them in WeakMaps keyed by the objects they were
  * computed from: a snapshot swapped out is dropped with its figures.
@@ -20,6 +21,7 @@ import { defined } from "../../../domain/Objects.ts"
 import { seriesBasis } from "../../../domain/market/Restated.ts"
 import { type ScreenTable, screenTable } from "../../../domain/market/Screener.ts"
 import { exDividendOn, screenFigures } from "../../../domain/market/ScreenerFigures.ts"
+import { isTradingPeer } from "../../../domain/market/PeerRule.ts"
 import type { MarketSnapshot, SymbolData } from "../../../domain/market/Snapshot.ts"
 import { runSteps, type Steps } from "../../../domain/Steps.ts"
 import { technicals as technicalsOf } from "../../../domain/market/Technicals.ts"
@@ -113,10 +115,12 @@ const labelled = (a: AnalyticsFigures, price_series: ReturnType<typeof seriesBas
   }
 }
 
-/** A 0 P/E on the screener for a priced line is a loss-maker; a 0 yield a non-payer's 0 (Snapshot.ts `zeroShown`). */
+/**
+ * A 0 yield on the screener for a priced line is a non-payer's 0 (Snapshot.ts `zeroShown`). A 0 P/E there is
+ * unknown (it cannot be told from "no figure"), never a loss.
+ */
 const withExchangeZeros = (p: PeerFigures, zero: SymbolData["zeroShown"] | undefined): PeerFigures => ({
   ...p,
-  ...(zero?.pe === true && p.pe_ttm === undefined ? { loss_making: true } : {}),
   ...(zero?.dividend_yield === true && p.dividend_yield_pct === undefined ? { dividend_yield_pct: 0 } : {})
 })
 
@@ -161,16 +165,17 @@ const screenRowOf = (
   return { row, used: [...used, ...(data.prices?.datasets ?? [])], inputs: { fundamentals, price, trailing, datasets: [...new Set(used)] } }
 }
 
-/** Each equity sector's medians, over the same inputs as each member's own valuation. */
+/** Each equity sector's medians over its trading peers (PeerRule.ts), on the same inputs as each member's own valuation. */
 const sectorMediansOf = (snapshot: MarketSnapshot, inputs: ReadonlyMap<string, Omit<ValuationInputs, "medians">>) => {
   const medians = new Map<string, SectorMedians>()
   for (const [sector, members] of snapshot.sectorMembers) {
     const code = snapshot.symbols.get(members[0]!)?.security.sector_code
-    const peers = members.map((m) => {
+    const trading = members.filter((m) => isTradingPeer(snapshot, snapshot.symbols.get(m)))
+    const peers = trading.map((m) => {
       const i = inputs.get(m)
       return withExchangeZeros(peerFigures(i?.fundamentals, i?.price, i?.trailing), snapshot.symbols.get(m)?.zeroShown)
     })
-    medians.set(sector, sectorMedians(peers, defined({ sector, sector_code: code })))
+    medians.set(sector, sectorMedians(peers, defined({ sector, sector_code: code }), members.length - trading.length))
   }
   return medians
 }

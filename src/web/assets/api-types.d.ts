@@ -490,7 +490,7 @@ export interface paths {
         };
         /**
          * Every sector's medians, breadth and constituents
-         * @description Per sector: median change of the latest session, median P/E, median dividend yield, breadth counts and constituent counts, with peer counts. Every sector figure is a median, never a mean. The median P/E takes positive P/Es (TTM) of the sector's ordinary lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a P/E in without_pe. The exchange's screener shows no negative P/E: a line it prices with a market cap and shows at P/E 0 is counted as a loss-maker, and a dividend yield it shows as 0 on such a line is a non-payer's 0, which enters the median yield (a sector where most lines paid nothing has a median yield of 0). A sector with no usable figure has no median (the field is absent, never 0). Day figures (price, change, breadth) are of the latest recorded session: a security whose delayed quote is older is counted as not priced that day.
+         * @description Per sector: median change of the latest session, median P/E, median dividend yield, breadth counts and constituent counts, with peer counts. Every sector figure is a median, never a mean. Peers and every sector median count the sector's ordinary lines (no rights, preference, debt or futures lines) that traded in the 20 sessions up to the market's latest recorded session (the newest day of any delayed quote): a line's last trade is the newest day of its price history or quote with a volume that is not 0. A line with no recorded trade in that window, or none at all, is left out of peers and medians and counted in not_trading (ENGRO, last trade 2025-01-03; FFBL, merged into FFC, 2024-12-20): the exchange's screener keeps showing its last figures, which are not current. The median P/E takes positive P/Es (TTM) of those lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a P/E in without_pe. A P/E of 0 on the exchange's screener cannot be told from "no figure" (BAFL showed 0 after its split and 7.10 in April): it is unknown (without_pe), never a loss. A dividend yield the screener shows as 0 on a line it prices with a market cap is a non-payer's 0 and enters the median yield (a sector where most lines paid nothing has a median yield of 0). A sector with no usable figure has no median (the field is absent, never 0). Day figures (price, change, breadth) are of the latest recorded session: a security whose delayed quote is older is counted as not priced that day.
          */
         get: operations["board.sectorBoard"];
         put?: never;
@@ -510,7 +510,7 @@ export interface paths {
         };
         /**
          * One sector
-         * @description The sector's figures (as on the sector board) and every member line, largest market cap first, rights and preference lines included (security_type). Every sector figure is a median, never a mean. The median P/E takes positive P/Es (TTM) of the sector's ordinary lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a P/E in without_pe. The exchange's screener shows no negative P/E: a line it prices with a market cap and shows at P/E 0 is counted as a loss-maker, and a dividend yield it shows as 0 on such a line is a non-payer's 0, which enters the median yield (a sector where most lines paid nothing has a median yield of 0). A sector with no usable figure has no median (the field is absent, never 0). An unknown id is 404 DATA_NOT_FOUND.
+         * @description The sector's figures (as on the sector board) and every member line, largest market cap first, rights and preference lines included (security_type). Every sector figure is a median, never a mean. Peers and every sector median count the sector's ordinary lines (no rights, preference, debt or futures lines) that traded in the 20 sessions up to the market's latest recorded session (the newest day of any delayed quote): a line's last trade is the newest day of its price history or quote with a volume that is not 0. A line with no recorded trade in that window, or none at all, is left out of peers and medians and counted in not_trading (ENGRO, last trade 2025-01-03; FFBL, merged into FFC, 2024-12-20): the exchange's screener keeps showing its last figures, which are not current. The median P/E takes positive P/Es (TTM) of those lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a P/E in without_pe. A P/E of 0 on the exchange's screener cannot be told from "no figure" (BAFL showed 0 after its split and 7.10 in April): it is unknown (without_pe), never a loss. A dividend yield the screener shows as 0 on a line it prices with a market cap is a non-payer's 0 and enters the median yield (a sector where most lines paid nothing has a median yield of 0). A sector with no usable figure has no median (the field is absent, never 0). An unknown id is 404 DATA_NOT_FOUND.
          */
         get: operations["board.sector"];
         put?: never;
@@ -530,7 +530,7 @@ export interface paths {
         };
         /**
          * A sector's peers
-         * @description The sector's ordinary lines (no rights, preference, debt or futures lines), largest market cap first (unknown caps last), with price and change of the latest session, market cap, P/E and dividend yield where recorded. An unknown id is 404 DATA_NOT_FOUND.
+         * @description The sector's peers, largest market cap first (unknown caps last). Peers and every sector median count the sector's ordinary lines (no rights, preference, debt or futures lines) that traded in the 20 sessions up to the market's latest recorded session (the newest day of any delayed quote): a line's last trade is the newest day of its price history or quote with a volume that is not 0. A line with no recorded trade in that window, or none at all, is left out of peers and medians and counted in not_trading (ENGRO, last trade 2025-01-03; FFBL, merged into FFC, 2024-12-20): the exchange's screener keeps showing its last figures, which are not current. Each with price and change of the latest session, market cap, P/E and dividend yield where recorded. An unknown id is 404 DATA_NOT_FOUND.
          */
         get: operations["board.sectorPeers"];
         put?: never;
@@ -550,7 +550,7 @@ export interface paths {
         };
         /**
          * A sector's median valuation
-         * @description Median P/E and median dividend yield with peer counts. Every sector figure is a median, never a mean. The median P/E takes positive P/Es (TTM) of the sector's ordinary lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a P/E in without_pe. The exchange's screener shows no negative P/E: a line it prices with a market cap and shows at P/E 0 is counted as a loss-maker, and a dividend yield it shows as 0 on such a line is a non-payer's 0, which enters the median yield (a sector where most lines paid nothing has a median yield of 0). A sector with no usable figure has no median (the field is absent, never 0). An unknown id is 404 DATA_NOT_FOUND.
+         * @description Median P/E and median dividend yield with peer counts. Every sector figure is a median, never a mean. Peers and every sector median count the sector's ordinary lines (no rights, preference, debt or futures lines) that traded in the 20 sessions up to the market's latest recorded session (the newest day of any delayed quote): a line's last trade is the newest day of its price history or quote with a volume that is not 0. A line with no recorded trade in that window, or none at all, is left out of peers and medians and counted in not_trading (ENGRO, last trade 2025-01-03; FFBL, merged into FFC, 2024-12-20): the exchange's screener keeps showing its last figures, which are not current. The median P/E takes positive P/Es (TTM) of those lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a P/E in without_pe. A P/E of 0 on the exchange's screener cannot be told from "no figure" (BAFL showed 0 after its split and 7.10 in April): it is unknown (without_pe), never a loss. A dividend yield the screener shows as 0 on a line it prices with a market cap is a non-payer's 0 and enters the median yield (a sector where most lines paid nothing has a median yield of 0). A sector with no usable figure has no median (the field is absent, never 0). An unknown id is 404 DATA_NOT_FOUND.
          */
         get: operations["board.sectorValuation"];
         put?: never;
@@ -3924,11 +3924,13 @@ export interface operations {
                             pe_peers: number;
                             /** @description Loss-makers (negative P/E or EPS) left out of the median P/E */
                             loss_makers_excluded: number;
-                            /** @description Lines without a P/E (no figure, or a loss the source shows as no figure) */
+                            /** @description Lines without a P/E (no figure, or 0 on the exchange's screener: unknown, not a loss) */
                             without_pe: number;
                             median_dividend_yield_pct?: number;
                             yield_peers: number;
                             without_yield: number;
+                            /** @description Ordinary lines left out of peers and every median: no recorded trade in the peer window (see the description) */
+                            not_trading: number;
                             breadth: {
                                 advancers: number;
                                 decliners: number;
@@ -4027,11 +4029,13 @@ export interface operations {
                         pe_peers: number;
                         /** @description Loss-makers (negative P/E or EPS) left out of the median P/E */
                         loss_makers_excluded: number;
-                        /** @description Lines without a P/E (no figure, or a loss the source shows as no figure) */
+                        /** @description Lines without a P/E (no figure, or 0 on the exchange's screener: unknown, not a loss) */
                         without_pe: number;
                         median_dividend_yield_pct?: number;
                         yield_peers: number;
                         without_yield: number;
+                        /** @description Ordinary lines left out of peers and every median: no recorded trade in the peer window (see the description) */
+                        not_trading: number;
                         breadth: {
                             advancers: number;
                             decliners: number;
@@ -4238,11 +4242,13 @@ export interface operations {
                         pe_peers: number;
                         /** @description Loss-makers (negative P/E or EPS) left out of the median P/E */
                         loss_makers_excluded: number;
-                        /** @description Lines without a P/E (no figure, or a loss the source shows as no figure) */
+                        /** @description Lines without a P/E (no figure, or 0 on the exchange's screener: unknown, not a loss) */
                         without_pe: number;
                         median_dividend_yield_pct?: number;
                         yield_peers: number;
                         without_yield: number;
+                        /** @description Ordinary lines left out of peers and every median: no recorded trade in the peer window (see the description) */
+                        not_trading: number;
                         sources: {
                             dataset: string;
                             source: string;
@@ -4815,6 +4821,8 @@ export interface operations {
                             yield_peers: number;
                             market_cap?: number;
                             market_cap_peers: number;
+                            /** @description Sector lines left out of the medians: no recorded trade in the peer window */
+                            not_trading: number;
                         };
                         unavailable: {
                             figure: string;
@@ -5761,6 +5769,8 @@ export interface operations {
                                 yield_peers: number;
                                 market_cap?: number;
                                 market_cap_peers: number;
+                                /** @description Sector lines left out of the medians: no recorded trade in the peer window */
+                                not_trading: number;
                             };
                             unavailable: {
                                 figure: string;
@@ -6241,6 +6251,8 @@ export interface operations {
                                 yield_peers: number;
                                 market_cap?: number;
                                 market_cap_peers: number;
+                                /** @description Sector lines left out of the medians: no recorded trade in the peer window */
+                                not_trading: number;
                             };
                             unavailable: {
                                 figure: string;
@@ -6721,6 +6733,8 @@ export interface operations {
                                 yield_peers: number;
                                 market_cap?: number;
                                 market_cap_peers: number;
+                                /** @description Sector lines left out of the medians: no recorded trade in the peer window */
+                                not_trading: number;
                             };
                             unavailable: {
                                 figure: string;
