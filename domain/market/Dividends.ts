@@ -203,6 +203,9 @@ export const dividendRows = (
     })
     .sort((a, b) => ((b.ex_date ?? b.announced_at ?? "") < (a.ex_date ?? a.announced_at ?? "") ? -1 : 1))
 
+/** Rupees per share over the price, in percent, to 4 decimal places. */
+export const yieldPct = (dps: number, price: number): number => Math.round((dps / price) * 1_000_000) / 10_000
+
 export interface Trailing {
   /** Sum of the cash payouts' percent of face value in the window (the exchange's own unit). */
   readonly ttm_dividend_percent?: number
@@ -247,7 +250,7 @@ export const trailing = (
     if (window.every((r) => r.amount_per_share !== undefined)) {
       const dps = Math.round(window.reduce((s, r) => s + r.amount_per_share!, 0) * 10_000) / 10_000
       out.ttm_dividend_per_share = dps
-      if (price !== undefined && price > 0) out.ttm_dividend_yield_pct = Math.round((dps / price) * 1_000_000) / 10_000
+      if (price !== undefined && price > 0) out.ttm_dividend_yield_pct = yieldPct(dps, price)
     }
   }
   const year = Number(today.slice(0, 4))

@@ -17,6 +17,7 @@
  */
 import { analytics as analyticsOf, type LatestQuote } from "../../../domain/market/Analytics.ts"
 import type { AnalyticsFigures, ScreenFigures, SectorMedians, TechnicalsFigures } from "../../../domain/market/AnalyticsSchemas.ts"
+import { yieldPct } from "../../../domain/market/Dividends.ts"
 import { defined } from "../../../domain/Objects.ts"
 import { seriesBasis } from "../../../domain/market/Restated.ts"
 import { type ScreenTable, screenTable } from "../../../domain/market/Screener.ts"
@@ -25,7 +26,15 @@ import { isTradingPeer } from "../../../domain/market/PeerRule.ts"
 import type { MarketSnapshot, SymbolData } from "../../../domain/market/Snapshot.ts"
 import { runSteps, type Steps } from "../../../domain/Steps.ts"
 import { technicals as technicalsOf } from "../../../domain/market/Technicals.ts"
-import { type FundamentalsInput, type PeerFigures, peerFigures, type PriceInput, sectorMedians, type TrailingYieldInput } from "../../../domain/market/Valuation.ts"
+import {
+  type FundamentalsInput,
+  type PeerFigures,
+  peerFigures,
+  type PriceInput,
+  sectorMedians,
+  type TrailingYieldInput,
+  valuationPrice
+} from "../../../domain/market/Valuation.ts"
 import { dividendsOf } from "../filings/Filings.ts"
 
 export interface SymbolFigures {
@@ -77,6 +86,7 @@ const fundamentalsInput = (snapshot: MarketSnapshot, data: SymbolData) => {
       eps: f.eps,
       dividend_yield_pct: f.dividend_yield_pct,
       shares_outstanding: f.shares_outstanding,
+      price: f.price,
       free_float_shares: f.free_float_shares,
       volume_30d_avg: f.volume_30d_avg
     })
@@ -161,8 +171,15 @@ const screenRowOf = (
     ...(trailing !== undefined ? data.payoutDatasets : []),
     ...(data.kse100 !== undefined ? [data.kse100.dataset] : [])
   ]
-  const price = row.price !== undefined && row.price_as_of !== undefined ? { price: row.price, as_of: row.price_as_of } : undefined
-  return { row, used: [...used, ...(data.prices?.datasets ?? [])], inputs: { fundamentals, price, trailing, datasets: [...new Set(used)] } }
+  const rowPrice = row.price !== undefined && row.price_as_of !== undefined ? { price: row.price, as_of: row.price_as_of } : undefined
+  // One date per valuation (Valuation.ts): the newer of the row's price and the exchange's own; the trailing yield at it.
+  const price = valuationPrice(fundamentals, rowPrice)
+  const dps = div.ttm_dividend_per_share
+  const atPrice = price === rowPrice ? trailing : dps !== undefined && price !== undefined
+    ? { yield_pct: yieldPct(dps, price.price), as_of: price.as_of }
+    : undefined
+  const inputs = { fundamentals, price, trailing: atPrice, datasets: [...new Set(used)] }
+  return { row, used: [...used, ...(data.prices?.datasets ?? [])], inputs }
 }
 
 /** Each equity sector's medians over its trading peers (PeerRule.ts), on the same inputs as each member's own valuation. */

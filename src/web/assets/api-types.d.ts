@@ -650,7 +650,7 @@ export interface paths {
         };
         /**
          * P/E, dividend yield and market cap against the sector medians
-         * @description Trailing P/E = price / trailing EPS (sourced); a loss-maker (EPS ≤ 0) has none, with the reason; without a sourced EPS the exchange's own positive screener P/E (TTM) is used, basis `exchange_pe_ttm`. Trailing dividend yield: trailing 12-month cash payouts over the price (basis `trailing_12m_payouts`), else the exchange's screener yield. Market cap: the exchange's figure, else shares outstanding × price. Each with its as-of and basis, and its position against the sector median (`at` within ±1%). Sector medians (never means) are over the sector's equities on the same rules; loss-makers are left out of the median P/E and counted. The price is the delayed quote (else the last close).
+         * @description Trailing P/E = price / trailing EPS (sourced); a loss-maker (EPS ≤ 0) has none, with the reason; without a sourced EPS the exchange's own positive screener P/E (TTM) is used, basis `exchange_pe_ttm`. Trailing dividend yield: trailing 12-month cash payouts over the price (basis `trailing_12m_payouts`), else the exchange's screener yield. Market cap: the exchange's figure, else shares outstanding × price. Each with its as-of and basis, and its position against the sector median (`at` within ±1%). Sector medians (never means) are over the sector's peers on the same rules (lines that traded in the 20 sessions up to the latest recorded session; the others in not_trading); loss-makers are left out of the median P/E and counted; a 0 P/E on the exchange's screener is unknown, not a loss. One date per valuation: every figure rests on one price (`price`, `price_as_of`), the newer of the delayed quote (else the last close) and the price on the exchange's own screener row, at which the exchange computed its P/E, yield and market cap (MEBL: the screener of 2026-08-04 at 573.7 is newer than the close of 2026-05-25, so all of MEBL's figures are of 2026-08-04). An exchange figure older than the price is carried forward to it with the exchange's inputs of its date (P/E × price / screener price, market cap × price / screener price, yield × screener price / price) and says so in `exchange_as_of`: results or payouts announced after that date are not in it. A figure is never carried back; each figure's `as_of` is the date of the price it rests on.
          */
         get: operations["analytics.valuation"];
         put?: never;
@@ -4777,8 +4777,11 @@ export interface operations {
                         price_as_of?: string;
                         pe_ttm?: {
                             value: number;
+                            /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
                             as_of: string;
                             basis: string;
+                            /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
+                            exchange_as_of?: string;
                             sector_median?: number;
                             peers?: number;
                             /**
@@ -4789,8 +4792,11 @@ export interface operations {
                         };
                         dividend_yield_pct?: {
                             value: number;
+                            /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
                             as_of: string;
                             basis: string;
+                            /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
+                            exchange_as_of?: string;
                             sector_median?: number;
                             peers?: number;
                             /**
@@ -4801,8 +4807,11 @@ export interface operations {
                         };
                         market_cap?: {
                             value: number;
+                            /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
                             as_of: string;
                             basis: string;
+                            /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
+                            exchange_as_of?: string;
                             sector_median?: number;
                             peers?: number;
                             /**
@@ -5725,8 +5734,11 @@ export interface operations {
                             price_as_of?: string;
                             pe_ttm?: {
                                 value: number;
+                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
                                 as_of: string;
                                 basis: string;
+                                /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
+                                exchange_as_of?: string;
                                 sector_median?: number;
                                 peers?: number;
                                 /**
@@ -5737,8 +5749,11 @@ export interface operations {
                             };
                             dividend_yield_pct?: {
                                 value: number;
+                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
                                 as_of: string;
                                 basis: string;
+                                /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
+                                exchange_as_of?: string;
                                 sector_median?: number;
                                 peers?: number;
                                 /**
@@ -5749,8 +5764,11 @@ export interface operations {
                             };
                             market_cap?: {
                                 value: number;
+                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
                                 as_of: string;
                                 basis: string;
+                                /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
+                                exchange_as_of?: string;
                                 sector_median?: number;
                                 peers?: number;
                                 /**
@@ -6207,8 +6225,11 @@ export interface operations {
                             price_as_of?: string;
                             pe_ttm?: {
                                 value: number;
+                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
                                 as_of: string;
                                 basis: string;
+                                /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
+                                exchange_as_of?: string;
                                 sector_median?: number;
                                 peers?: number;
                                 /**
@@ -6219,8 +6240,11 @@ export interface operations {
                             };
                             dividend_yield_pct?: {
                                 value: number;
+                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
                                 as_of: string;
                                 basis: string;
+                                /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
+                                exchange_as_of?: string;
                                 sector_median?: number;
                                 peers?: number;
                                 /**
@@ -6231,8 +6255,11 @@ export interface operations {
                             };
                             market_cap?: {
                                 value: number;
+                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
                                 as_of: string;
                                 basis: string;
+                                /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
+                                exchange_as_of?: string;
                                 sector_median?: number;
                                 peers?: number;
                                 /**
@@ -6689,8 +6716,11 @@ export interface operations {
                             price_as_of?: string;
                             pe_ttm?: {
                                 value: number;
+                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
                                 as_of: string;
                                 basis: string;
+                                /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
+                                exchange_as_of?: string;
                                 sector_median?: number;
                                 peers?: number;
                                 /**
@@ -6701,8 +6731,11 @@ export interface operations {
                             };
                             dividend_yield_pct?: {
                                 value: number;
+                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
                                 as_of: string;
                                 basis: string;
+                                /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
+                                exchange_as_of?: string;
                                 sector_median?: number;
                                 peers?: number;
                                 /**
@@ -6713,8 +6746,11 @@ export interface operations {
                             };
                             market_cap?: {
                                 value: number;
+                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
                                 as_of: string;
                                 basis: string;
+                                /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
+                                exchange_as_of?: string;
                                 sector_median?: number;
                                 peers?: number;
                                 /**
