@@ -50,6 +50,8 @@ export interface ValuationInputs {
   readonly medians: SectorMedians | undefined
   /** Datasets the inputs came from. */
   readonly datasets: ReadonlyArray<string>
+  /** Datasets the symbol's screen row came from (its price may be another than the valuation's). */
+  readonly rowDatasets: ReadonlyArray<string>
 }
 
 export interface DayFigures {
@@ -165,21 +167,40 @@ const screenRowOf = (
     analytics,
     technicals
   })
+  const priceDatasets = quote !== undefined ? [data.quote!.dataset] : data.prices?.datasets ?? []
   const used = [
-    ...(quote !== undefined ? [data.quote!.dataset] : data.prices?.datasets ?? []),
+    ...priceDatasets,
     ...(fundamentals !== undefined ? [data.fundamentals!.dataset] : []),
     ...(trailing !== undefined ? data.payoutDatasets : []),
     ...(data.kse100 !== undefined ? [data.kse100.dataset] : [])
   ]
   const rowPrice = row.price !== undefined && row.price_as_of !== undefined ? { price: row.price, as_of: row.price_as_of } : undefined
-  // One date per valuation (Valuation.ts): the newer of the row's price and the exchange's own; the trailing yield at it.
-  const price = valuationPrice(fundamentals, rowPrice)
-  const dps = div.ttm_dividend_per_share
-  const atPrice = price === rowPrice ? trailing : dps !== undefined && price !== undefined
-    ? { yield_pct: yieldPct(dps, price.price), as_of: price.as_of }
-    : undefined
-  const inputs = { fundamentals, price, trailing: atPrice, datasets: [...new Set(used)] }
+  const inputs = valuationInputsOf(fundamentals, rowPrice, { trailing, dps: div.ttm_dividend_per_share }, used, priceDatasets)
   return { row, used: [...used, ...(data.prices?.datasets ?? [])], inputs }
+}
+
+/**
+ * A valuation's inputs at one price (Valuation.ts `valuationPrice`): the screen row's, or the exchange row's own
+ * when newer; then the trailing yield is taken at that price and the row price's datasets are not its sources.
+ */
+const valuationInputsOf = (
+  fundamentals: ValuationInputs["fundamentals"],
+  rowPrice: PriceInput | undefined,
+  payouts: { readonly trailing: TrailingYieldInput | undefined; readonly dps: number | undefined },
+  used: ReadonlyArray<string>,
+  priceDatasets: ReadonlyArray<string>
+): Omit<ValuationInputs, "medians"> => {
+  const price = valuationPrice(fundamentals, rowPrice)
+  const rowDatasets = [...new Set(used)]
+  if (price === rowPrice) return { fundamentals, price, trailing: payouts.trailing, datasets: rowDatasets, rowDatasets }
+  const dps = payouts.dps
+  return {
+    fundamentals,
+    price,
+    trailing: dps !== undefined && price !== undefined ? { yield_pct: yieldPct(dps, price.price), as_of: price.as_of } : undefined,
+    datasets: rowDatasets.filter((d) => !priceDatasets.includes(d)),
+    rowDatasets
+  }
 }
 
 /** Each equity sector's medians over its trading peers (PeerRule.ts), on the same inputs as each member's own valuation. */

@@ -21,10 +21,12 @@ export const loadSectors = async (out) => {
   if (!reply.ok) return showError(out, reply)
   const items = /** @type {any[]} */ (reply.body.items)
   out.replaceChildren(
-    el("p", { class: "hint" }, "Every figure is a median of the sector's lines, never a mean; the number of lines behind it is in brackets. The median P/E leaves out loss-makers."),
+    el("p", { class: "hint" }, "Every figure is a median of the sector's lines, never a mean; the number of lines behind it is in brackets. " +
+      "Medians count only the lines that traded in the 20 sessions up to the latest recorded session (the others under \"Not trading\"). " +
+      "The median P/E leaves out loss-makers; a P/E the exchange shows as 0 is unknown, not a loss."),
     table(
       "Sector board",
-      [["Sector"], ["Code"], ["Median change %", "num"], ["Median P/E", "num"], ["Median yield %", "num"], ["Up / down / flat", "num"], ["Constituents", "num"]],
+      [["Sector"], ["Code"], ["Median change %", "num"], ["Median P/E", "num"], ["Median yield %", "num"], ["Up / down / flat", "num"], ["Constituents", "num"], ["Not trading", "num"]],
       items.map((s) => [
         s.name,
         s.code,
@@ -32,7 +34,8 @@ export const loadSectors = async (out) => {
         num(median(s.median_pe, s.pe_peers)),
         num(median(s.median_dividend_yield_pct, s.yield_peers, "%")),
         num(`${fmtQty(s.breadth?.advancers)} / ${fmtQty(s.breadth?.decliners)} / ${fmtQty(s.breadth?.unchanged)}`),
-        num(fmtQty(s.constituents))
+        num(fmtQty(s.constituents)),
+        num(fmtQty(s.not_trading))
       ])
     ),
     sourcesNote(reply.body.sources)
