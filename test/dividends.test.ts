@@ -1,11 +1,13 @@
 /** Dividend rows, the ex-date repair and trailing figures on the recorded MEBL payouts, against hand computation. */
-import { assert, describe, it } from "@effect/vitest"
+import { assert, describe, it, layer } from "@effect/vitest"
+import { Effect } from "effect"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { dividendRows, fiscalYearEndMonth, type PayoutRecord, payoutPeriod, repairExDate, trailing } from "../domain/market/Dividends.ts"
 import { parseCompanyPayouts } from "../domain/psx/Filings.ts"
 import { parsePayoutDetails } from "../domain/psx/PayoutNotation.ts"
 import { readPsx } from "./support/Fixtures.ts"
+import { bodyOf, get, TestApp } from "./support/TestApp.ts"
 
 const html = readPsx("uzairbukhari__psx-portfolio/tests/fixtures/psx-mebl-payouts.html")
 const records: ReadonlyArray<PayoutRecord> = parseCompanyPayouts("MEBL", html).rows.flatMap((r) =>
@@ -158,4 +160,23 @@ describe("MCB payout labels (recorded): fiscal year, period and sequence agree",
     }, 6)
     assert.deepStrictEqual([p.fiscal_year, p.period_end, p.period_label], [2024, "2024-06-30", "annual to 2024-06-30"])
   })
+})
+
+layer(TestApp({ withPack: true, now: "2026-08-12T07:00:00.000Z" }), { timeout: 300_000, excludeTestServices: true })("served payouts", (it) => {
+  it.effect("/v1/dividends/MCB serves 60%(i) of 27 Apr 2023 as FY2023's first interim; MEBL's 80%(ii) with ex_date, last buy and xd_date", () =>
+    Effect.gen(function*() {
+      const mcbRow = bodyOf(yield* get("/v1/dividends/MCB")).items.find((r) => r.details === "60%(i) (D)")!
+      assert.deepInclude(mcbRow, {
+        fiscal_year: 2023,
+        period_end: "2023-03-31",
+        period_label: "first quarter to 2023-03-31",
+        sequence: "interim-1",
+        period_corrected: true,
+        period_as_published: "2022-12-31 (annual)"
+      })
+      const meblRow = bodyOf(yield* get("/v1/stocks/MEBL/dividends")).items.find((r) => r.details === "80(ii) (D)")!
+      assert.deepInclude(meblRow, { ex_date: "2026-08-19", book_closure_from: "2026-08-19", last_buy_date: "2026-08-17", xd_date: "2026-08-18" })
+      const open = bodyOf(yield* get("/v1/calendar/dividends")).items.find((p) => p.symbol === "MEBL")!
+      assert.deepInclude(open, { ex_date: "2026-08-19", last_buy_date: "2026-08-17", xd_date: "2026-08-18" })
+    }))
 })

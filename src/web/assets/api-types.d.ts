@@ -1632,7 +1632,7 @@ export interface operations {
                                 basis: string;
                                 recent_actions: {
                                     kind: string;
-                                    /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                                    /** @description The day the stock trades ex for this action (for a payout: its xd_date) */
                                     ex_date?: string;
                                     details: string;
                                 }[];
@@ -1781,7 +1781,7 @@ export interface operations {
                                 basis: string;
                                 recent_actions: {
                                     kind: string;
-                                    /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                                    /** @description The day the stock trades ex for this action (for a payout: its xd_date) */
                                     ex_date?: string;
                                     details: string;
                                 }[];
@@ -2129,7 +2129,7 @@ export interface operations {
                             basis: string;
                             recent_actions: {
                                 kind: string;
-                                /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                                /** @description The day the stock trades ex for this action (for a payout: its xd_date) */
                                 ex_date?: string;
                                 details: string;
                             }[];
@@ -5525,7 +5525,7 @@ export interface operations {
                                 basis: string;
                                 recent_actions: {
                                     kind: string;
-                                    /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                                    /** @description The day the stock trades ex for this action (for a payout: its xd_date) */
                                     ex_date?: string;
                                     details: string;
                                 }[];
@@ -6016,7 +6016,7 @@ export interface operations {
                                 basis: string;
                                 recent_actions: {
                                     kind: string;
-                                    /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                                    /** @description The day the stock trades ex for this action (for a payout: its xd_date) */
                                     ex_date?: string;
                                     details: string;
                                 }[];
@@ -6507,7 +6507,7 @@ export interface operations {
                                 basis: string;
                                 recent_actions: {
                                     kind: string;
-                                    /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                                    /** @description The day the stock trades ex for this action (for a payout: its xd_date) */
                                     ex_date?: string;
                                     details: string;
                                 }[];
