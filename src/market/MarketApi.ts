@@ -14,6 +14,7 @@ import {
   PRICES_MAX_LIMIT,
   RANGES
 } from "../../domain/market/Limits.ts"
+import { PEER_RULE } from "../../domain/market/PeerRule.ts"
 import * as S from "../../domain/market/Schemas.ts"
 import * as NewsSchemas from "../../domain/news/NewsSchemas.ts"
 import { MarketStatus } from "../../domain/market/StatusSchema.ts"
@@ -105,7 +106,8 @@ export class MarketApi extends HttpApiGroup.make("market")
     }).annotateMerge(describe(
       "Get the full-company payload",
       "Full-company payload: profile, quote, ratios, peers, sector medians, dividends, filings, financials and a derived " +
-        "block (market cap, close-based 52-week range, next session's circuit-breaker bounds, margin, growth). Unknown parts are absent."
+        "block (market cap, close-based 52-week range, next session's circuit-breaker bounds, margin, growth). Unknown parts are absent. " +
+        PEER_RULE
     )),
     HttpApiEndpoint.get("quote", "/v1/quotes/:symbol", {
       params: SymbolPath,

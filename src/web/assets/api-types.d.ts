@@ -130,7 +130,7 @@ export interface paths {
         };
         /**
          * Get the full-company payload
-         * @description Full-company payload: profile, quote, ratios, peers, sector medians, dividends, filings, financials and a derived block (market cap, close-based 52-week range, next session's circuit-breaker bounds, margin, growth). Unknown parts are absent.
+         * @description Full-company payload: profile, quote, ratios, peers, sector medians, dividends, filings, financials and a derived block (market cap, close-based 52-week range, next session's circuit-breaker bounds, margin, growth). Unknown parts are absent. Peers and every sector median count the sector's ordinary lines (no rights, preference, debt or futures lines) that traded in the 20 sessions up to the market's latest recorded session (the newest day of any delayed quote): a line's last trade is the newest day of its price history or quote with a volume that is not 0. A line with no recorded trade in that window, or none at all, is left out of peers and medians and counted in not_trading (ENGRO, last trade 2025-01-03; FFBL, merged into FFC, 2024-12-20): the exchange's screener keeps showing its last figures, which are not current.
          */
         get: operations["market.stock"];
         put?: never;
