@@ -132,9 +132,13 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
       const Row = Schema.Struct({ code: Schema.String, pe: Schema.NullOr(Schema.Finite), n: Schema.Int })
       const stored = yield* query(
         Row,
+        // Peers traded in the 20 sessions up to the latest (2026-04-27 to 2026-05-25; domain/market/PeerRule.ts): in the
+        // pack, a quote is the last recorded close of the line.
         `SELECT s.sector_code AS code, percentile_cont(0.5) WITHIN GROUP (ORDER BY f.pe_ttm)::float8 AS pe, count(f.pe_ttm)::int AS n
-         FROM securities s JOIN fundamentals f USING (symbol)
-         WHERE s.security_type = 'equity' AND f.pe_ttm > 0 GROUP BY s.sector_code`
+         FROM securities s JOIN fundamentals f USING (symbol) JOIN quotes q USING (symbol)
+         WHERE s.security_type = 'equity' AND f.pe_ttm > 0 AND ${karachiDay("q.as_of")} >= '2026-04-27'::date
+           AND (q.volume IS NULL OR q.volume <> 0)
+         GROUP BY s.sector_code`
       )
       for (const code of ["0804", "0807", "0820"]) {
         const item = body.items.find((s) => s.code === code)
@@ -145,7 +149,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
       for (const s of body.items) {
         assert.strictEqual(s.breadth.advancers + s.breadth.decliners + s.breadth.unchanged, s.breadth.priced, s.code)
         assert.strictEqual(s.breadth.priced + s.breadth.not_priced, s.ordinary_constituents, s.code)
-        assert.strictEqual(s.pe_peers + s.loss_makers_excluded + s.without_pe, s.ordinary_constituents, s.code)
+        assert.strictEqual(s.pe_peers + s.loss_makers_excluded + s.without_pe + s.not_trading, s.ordinary_constituents, s.code)
         assert.strictEqual("median_pe" in s, s.pe_peers > 0, s.code)
         assert.strictEqual("median_dividend_yield_pct" in s, s.yield_peers > 0, s.code)
         assert.strictEqual("median_change_pct" in s, s.change_peers > 0, s.code)
@@ -170,11 +174,11 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
       assert.strictEqual(members.length, board.constituents)
       assert.includeMembers(sources.map((s) => s.dataset), ["sectors", "universe", "prices_eod", "screener"])
       const peers = yield* api.board.sectorPeers({ params: { id: "0807" } })
-      assert.strictEqual(peers.peers.length, board.ordinary_constituents)
+      assert.strictEqual(peers.peers.length, board.ordinary_constituents - board.not_trading)
       const caps = peers.peers.flatMap((p) => (p.market_cap !== undefined ? [p.market_cap] : []))
       assert.isTrue(caps.every((c, i) => i === 0 || caps[i - 1]! >= c), "largest market cap first")
       const valuation = yield* api.board.sectorValuation({ params: { id: "0807" } })
-      for (const k of ["median_pe", "pe_peers", "loss_makers_excluded", "without_pe", "median_dividend_yield_pct", "yield_peers", "without_yield"] as const) {
+      for (const k of ["median_pe", "pe_peers", "loss_makers_excluded", "without_pe", "median_dividend_yield_pct", "yield_peers", "without_yield", "not_trading"] as const) {
         assert.strictEqual(valuation[k], board[k], k)
       }
       // Medians over each bank's newest screener snapshot (2026-08-04).

@@ -262,6 +262,13 @@ describe("settlement and entitlement", () => {
       ["LUCK", "2026-08-18", "2026-08-13", true],
       ["MEBL", "2026-08-19", "2026-08-17", true]
     ])
+    // SPEC 2.3: ex_date is the closure's first day; the XD day (after the last buy date) is xd_date. MEBL's recorded
+    // closure starts Wed 19 Aug 2026: last buy Mon 17 Aug (T+1 settles Tue 18 Aug), XD Tue 18 Aug. LUCK's closure
+    // starts Tue 18 Aug: last buy Thu 13 Aug (Fri 14 Aug is Independence Day), XD Mon 17 Aug.
+    assert.deepStrictEqual(open.map((p) => [p.symbol, p.ex_date, p.last_buy_date, p.xd_date]), [
+      ["LUCK", "2026-08-18", "2026-08-13", "2026-08-17"],
+      ["MEBL", "2026-08-19", "2026-08-17", "2026-08-18"]
+    ])
     assert.deepStrictEqual(openPayouts(records, pkt("2026-11-22", "12:00")), [])
   })
 })

@@ -144,7 +144,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
       const cash = d.items.find((i) => i.details.trim() === "44%(i) (D)")
       // Book closure from 14 Jun 2021 (a Monday) under T+2: last buy Wed 9 Jun; XD from Thu 10 Jun.
       assert.exists(cash)
-      assert.deepStrictEqual([cash.book_closure_from, cash.last_buy_date, cash.ex_date], ["2021-06-14", "2021-06-09", "2021-06-10"])
+      assert.deepStrictEqual([cash.ex_date, cash.book_closure_from, cash.last_buy_date, cash.xd_date], ["2021-06-14", "2021-06-14", "2021-06-09", "2021-06-10"])
       const actions = bodyOf(yield* get("/v1/corporate-actions/TRG")).items
       const xd = actions.find((a) => a.kind === "cash_dividend" && a.details.includes("44%(i)"))
       assert.exists(xd)

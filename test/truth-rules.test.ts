@@ -34,10 +34,10 @@ const records: ReadonlyArray<PayoutRecord> = mebl.map((r) => ({
   ...(r.announcedAt ? { announcedAt: r.announcedAt } : {})
 }))
 
-describe("4. ex_dividend is the XD day, not the book-closure start", () => {
+describe("4. ex_dividend is the XD day (xd_date), not the book-closure start (ex_date, SPEC 2.3)", () => {
   it("MEBL 70% (F), book closure from 2025-08-27: last buy 2025-08-22 (T+2), XD 2025-08-25, where the eod close fell 409.19 → 396.42", () => {
     const row = dividendRows(records, undefined, 12).find((r) => r.book_closure_from === "2025-08-27")!
-    assert.deepStrictEqual([row.last_buy_date, row.ex_date], ["2025-08-22", "2025-08-25"])
+    assert.deepStrictEqual([row.last_buy_date, row.xd_date, row.ex_date], ["2025-08-22", "2025-08-25", "2025-08-27"])
     const s = loadSeries("MEBL-eod-2025-2026.json", "2026-05-25")
     const i = s.dates.indexOf("2025-08-25")
     assert.deepStrictEqual([s.dates[i - 1], s.close[i - 1], s.close[i]], ["2025-08-22", 409.19, 396.42])
@@ -106,7 +106,7 @@ describe("6. trailing dividends bounded by the record; face value only from a so
     const rows = dividendRows(toRecords(mebl), undefined, 12)
     const t = trailing(rows, "2026-11-23", "2025-03-24", undefined, "2026-08-10")
     assert.deepStrictEqual([t.ttm_from, t.ttm_to], ["2025-08-10", "2026-08-10"])
-    const inWindow = rows.filter((r) => r.kind === "cash" && r.ex_date! > "2025-08-10" && r.ex_date! <= "2026-08-10")
+    const inWindow = rows.filter((r) => r.kind === "cash" && r.xd_date! > "2025-08-10" && r.xd_date! <= "2026-08-10")
     assert.strictEqual(t.ttm_dividend_percent, inWindow.reduce((n, r) => n + r.percent!, 0))
     assert.deepStrictEqual([t.years_covered, t.years_paid], [2, 2])
   })

@@ -5,9 +5,14 @@
  * FY2024 EPS 38.70, 1,466,852,508 shares, market cap Rs 504,186,544.05
  * thousand).
  */
-import { assert, describe, it } from "@effect/vitest"
-import { peerFigures, position, sectorMedians, trailingPe, valuation } from "../domain/market/Valuation.ts"
+import { assert, describe, it, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { gunzipSync } from "node:zlib"
+import { peerFigures, position, sectorMedians, trailingPe, valuation, valuationPrice } from "../domain/market/Valuation.ts"
 import { fundamentalsOf, snapshotRows } from "./support/ScreenerFixture.ts"
+import { bodyOf, get, TestApp } from "./support/TestApp.ts"
 
 const rows = snapshotRows()
 const cement = rows.filter((r) => r.sector_code === "0804")
@@ -90,4 +95,54 @@ describe("P/E from sourced EPS", () => {
     assert.strictEqual(position(10.2, 10), "above")
     assert.strictEqual(position(9.8, 10), "below")
   })
+})
+
+/** The pack's screener of 2026-08-04 (alihamza098 data_snapshot.json, timestamp 1785864218.31 = 2026-08-04 17:23 UTC). */
+const packDir = join(import.meta.dirname, "../data/pack")
+const screener0804 = JSON.parse(gunzipSync(readFileSync(join(packDir, "screener_2026_08_04.json.gz"))).toString("utf8")) as ReadonlyArray<{
+  symbol: string
+  price: number
+  peTtm?: number
+  marketCap?: number
+  dividendYieldPct?: number
+}>
+const screenerAsOf = (JSON.parse(readFileSync(join(packDir, "manifest.json"), "utf8")).datasets as ReadonlyArray<{ id: string; asOf: string }>)
+  .find((d) => d.id === "screener_2026_08_04")!.asOf
+
+describe("one date per valuation", () => {
+  it("the newer of the quote and the exchange row's own price; a tie goes to the quote", () => {
+    const f = { pe_ttm: 10, price: 100, as_of: "2026-08-04T17:23:38.308Z" }
+    assert.deepStrictEqual(valuationPrice(f, { price: 90, as_of: "2026-05-25T11:00:00.000Z" }), { price: 100, as_of: f.as_of })
+    assert.deepStrictEqual(valuationPrice(f, { price: 110, as_of: "2026-08-05T11:00:00.000Z" }), { price: 110, as_of: "2026-08-05T11:00:00.000Z" })
+    assert.deepStrictEqual(valuationPrice({ pe_ttm: 10, as_of: f.as_of }, { price: 90, as_of: "2026-05-25" }), { price: 90, as_of: "2026-05-25" })
+  })
+
+  it("SYNTHETIC: an older exchange row is carried forward to a newer price with its own EPS, shares and dividends", () => {
+    // Row of 2026-04-08: price 50, P/E 10 (EPS 5), cap 5bn (100m shares), yield 4% (Rs 2). Quote 2026-05-25: 60.
+    const f = { pe_ttm: 10, market_cap: 5e9, dividend_yield_pct: 4, price: 50, as_of: "2026-04-08" }
+    const v = valuation({ symbol: "X", fundamentals: f, price: { price: 60, as_of: "2026-05-25T11:00:00.000Z" } })
+    assert.deepStrictEqual(
+      [v.pe_ttm, v.market_cap?.value, v.dividend_yield_pct?.value, v.dividend_yield_pct?.exchange_as_of],
+      [{ value: 12, as_of: "2026-05-25T11:00:00.000Z", basis: "exchange_pe_ttm", exchange_as_of: "2026-04-08" }, 6e9, 3.3333, "2026-04-08"]
+    )
+  })
+})
+
+layer(TestApp({ withPack: true, now: "2026-06-15T06:00:00.000Z" }), { timeout: 300_000, excludeTestServices: true })("MEBL valuation over the pack", (it) => {
+  it.effect("MEBL: P/E, yield and market cap with the price PSX computed them at (573.7 on 2026-08-04), not beside the close of 2026-05-25", () =>
+    Effect.gen(function*() {
+      const row = screener0804.find((r) => r.symbol === "MEBL")!
+      assert.strictEqual(screenerAsOf, "2026-08-04T17:23:38.308Z")
+      // The recording: price 573.7, P/E 11.44196250498604, market cap 1,032,978,203,852.4, yield 6.298899350218805.
+      const v = bodyOf(yield* get("/v1/stocks/MEBL/valuation"))
+      assert.deepStrictEqual([v.price, v.price_as_of], [row.price, screenerAsOf])
+      assert.deepStrictEqual(
+        [v.pe_ttm?.value, v.market_cap?.value, v.dividend_yield_pct?.value],
+        [Math.round(row.peTtm! * 10_000) / 10_000, Math.round(row.marketCap!), Math.round(row.dividendYieldPct! * 10_000) / 10_000]
+      )
+      for (const f of [v.pe_ttm, v.dividend_yield_pct, v.market_cap]) {
+        assert.strictEqual(f?.as_of, v.price_as_of, "every figure is of the price's date")
+        assert.notProperty(f, "exchange_as_of")
+      }
+    }))
 })

@@ -81,14 +81,19 @@ export const SectorMedians = Schema.Struct({
   dividend_yield_pct: opt(Num),
   yield_peers: Schema.Int,
   market_cap: opt(Num),
-  market_cap_peers: Schema.Int
+  market_cap_peers: Schema.Int,
+  not_trading: Schema.Int.annotate({ description: "Sector lines left out of the medians: no recorded trade in the peer window" })
 })
 export type SectorMedians = typeof SectorMedians.Type
 
 export const ValuationFigure = Schema.Struct({
   value: Num,
-  as_of: Schema.String,
+  as_of: Schema.String.annotate({ description: "The date of the price the figure rests on (the answer's price_as_of when known)" }),
   basis: Schema.String,
+  exchange_as_of: opt(Schema.String.annotate({
+    description: "The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count " +
+      "or dividends as of then"
+  })),
   sector_median: opt(Num),
   peers: opt(Schema.Int),
   position: opt(Schema.Literals(["below", "at", "above"]).annotate({ description: "Against the sector median; at = within ±1% of it" }))

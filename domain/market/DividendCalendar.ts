@@ -8,7 +8,9 @@
  * is entitled when the trade settles before the closure starts, so the last
  * buy date is the last trading day whose settlement (T+2 for trades until
  * 6 Feb 2026, T+1 from 9 Feb 2026, skipping weekends and holidays) falls
- * before the closure's first day (`lastBuyDate` in Calendar.ts).
+ * before the closure's first day (`lastBuyDate` in Calendar.ts). `ex_date`
+ * is the closure's first day (SPEC 2.3); `xd_date` the day the stock trades
+ * ex, the trading day after the last buy date.
  */
 import {
   closeMinutes,
@@ -26,8 +28,12 @@ import type { CalendarBasis } from "./StatusSchema.ts"
 import { defined } from "../Objects.ts"
 
 export interface Entitlement {
+  /** The book closure's first day (SPEC 2.3's `ex_date`), the same day as `book_closure_from`. */
+  readonly ex_date: string
   readonly book_closure_from: string
   readonly last_buy_date: string
+  /** The day the stock trades ex: the trading day after the last buy date. */
+  readonly xd_date: string
   readonly settlement_cycle: string
   readonly settles_on: string
   /** The first day a trade can still be placed: today while trading is open, else the next trading day. */
@@ -50,8 +56,10 @@ export const entitlement = (bookClosureFrom: string, nowMs: number): Entitlement
   const next = openToday ? today : nextTradingDay(today)
   const from = today < last ? today : last
   return {
+    ex_date: bookClosureFrom,
     book_closure_from: bookClosureFrom,
     last_buy_date: last,
+    xd_date: nextTradingDay(last),
     settlement_cycle: `T+${days}`,
     settles_on: settlementDate(last),
     next_trade_date: next,

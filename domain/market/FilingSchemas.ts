@@ -30,16 +30,31 @@ export const Financials = Schema.Struct({
 export const DividendRow = Schema.Struct({
   fiscal_year: opt(Schema.Int),
   period_end: opt(IsoDate),
-  period_label: opt(Schema.String),
-  calendar_year: opt(Schema.Int),
-  ex_date: opt(IsoDate.annotate({
-    description: "The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date, before the book closure starts"
+  period_label: opt(Schema.String.annotate({
+    description: "The period the payout is for (\"first quarter to 2023-03-31\"). fiscal_year, period_end and period_label " +
+      "follow one rule that agrees with sequence: a final is for a whole fiscal year, an interim for part of one"
   })),
-  book_closure_from: opt(IsoDate.annotate({ description: "Start of the exchange's book closure" })),
+  period_corrected: opt(Schema.Literal(true).annotate({
+    description: "The exchange stated a period that cannot be this payout's (an interim against a whole year): the period is the " +
+      "fiscal quarter that had ended when the payout was announced (MCB 60%(i) of 27 Apr 2023: first quarter to 2023-03-31)"
+  })),
+  period_as_published: opt(Schema.String.annotate({ description: "The period as the exchange stated it, when corrected" })),
+  calendar_year: opt(Schema.Int.annotate({ description: "Calendar year of ex_date" })),
+  ex_date: opt(IsoDate.annotate({
+    description: "The first day of the exchange's book closure (SPEC 2.3; the same day as book_closure_from). " +
+      "Not the day the stock trades ex: that is xd_date"
+  })),
+  book_closure_from: opt(IsoDate.annotate({ description: "Start of the exchange's book closure (= ex_date)" })),
   ex_date_corrected: opt(Schema.Literal(true).annotate({ description: "The closure start was published before the announcement; its year was moved forward" })),
   ex_date_as_published: opt(IsoDate.annotate({ description: "The closure start as published, when corrected" })),
   book_closure_to: opt(IsoDate),
-  last_buy_date: opt(IsoDate),
+  last_buy_date: opt(IsoDate.annotate({
+    description: "The last trading day whose trade settles before the book closure starts (ex_date): a buyer that day is entitled"
+  })),
+  xd_date: opt(IsoDate.annotate({
+    description: "The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date, before the book closure " +
+      "starts; a buyer that day is not entitled. Absent when the settlement cycle of the time is not sourced"
+  })),
   announced_at: opt(Instant),
   kind: Schema.Literals(["cash", "bonus", "right"]),
   sequence: opt(Schema.String),
@@ -67,7 +82,10 @@ export const Dividends = Schema.Struct({
 
 export const CorporateAction = Schema.Struct({
   kind: Schema.String,
-  ex_date: opt(IsoDate),
+  ex_date: opt(IsoDate.annotate({
+    description: "The day the stock trades ex for this action (XD, XB, XR). For a payout this is the dividend history's " +
+      "xd_date (the trading day after last_buy_date), not its ex_date (the book closure's first day)"
+  })),
   ratio: opt(Num),
   details: Schema.String,
   dataset: Schema.String

@@ -114,10 +114,13 @@ export const SectorValuationFields = {
   median_pe: opt(Num.annotate({ description: "Median of positive P/E (TTM); loss-makers left out; absent when none" })),
   pe_peers: Count,
   loss_makers_excluded: Count.annotate({ description: "Loss-makers (negative P/E or EPS) left out of the median P/E" }),
-  without_pe: Count.annotate({ description: "Lines without a P/E (no figure, or a loss the source shows as no figure)" }),
+  without_pe: Count.annotate({ description: "Lines without a P/E (no figure, or 0 on the exchange's screener: unknown, not a loss)" }),
   median_dividend_yield_pct: opt(Num),
   yield_peers: Count,
-  without_yield: Count
+  without_yield: Count,
+  not_trading: Count.annotate({
+    description: "Ordinary lines left out of peers and every median: no recorded trade in the peer window (see the description)"
+  })
 }
 
 export const SectorBoardItem = Schema.Struct({
@@ -212,10 +215,16 @@ export const OpenPayout = Schema.Struct({
   details: Schema.String,
   percent: opt(Num.annotate({ description: "Percent of face value, as the exchange states it" })),
   announced_at: opt(Instant),
+  ex_date: IsoDate.annotate({
+    description: "The first day of the book closure (SPEC 2.3; = book_closure_from). Not the day the stock trades ex: that is xd_date"
+  }),
   book_closure_from: IsoDate,
   book_closure_to: opt(IsoDate),
   book_closure_from_as_published: opt(IsoDate.annotate({ description: "Present when the published year was repaired" })),
   last_buy_date: IsoDate.annotate({ description: "Last trading day whose settlement falls before the book closure starts" }),
+  xd_date: IsoDate.annotate({
+    description: "The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date; a buyer that day is not entitled"
+  }),
   settlement_cycle: Schema.String,
   settles_on: IsoDate,
   next_trade_date: IsoDate,

@@ -46,7 +46,11 @@ export const CorporateActionState = Schema.Struct({
     description: "True on an ex-dividend day, false when known not to be, null when undetermined (not false)"
   }),
   basis: Schema.String.annotate({ description: "How ex_dividend was determined, or why it could not be" }),
-  recent_actions: Schema.Array(Schema.Struct({ kind: Schema.String, ex_date: opt(IsoDate), details: Schema.String }))
+  recent_actions: Schema.Array(Schema.Struct({
+    kind: Schema.String,
+    ex_date: opt(IsoDate.annotate({ description: "The day the stock trades ex for this action (for a payout: its xd_date)" })),
+    details: Schema.String
+  }))
 })
 
 export const Quote = Schema.Struct({

@@ -75,7 +75,7 @@ export const screenFigures = (input: ScreenInput): ScreenFigures => {
     ? round((lastRow.price / a.reference.previous_close - 1) * 100)
     : undefined
   const volume = q !== undefined ? q.volume : lastRow?.volume
-  const pe = trailingPe(f, price), dy = dividendYield(f, input.trailing), cap = marketCap(f, price)
+  const pe = trailingPe(f, price), dy = dividendYield(f, input.trailing, price), cap = marketCap(f, price)
   const val = (o: typeof pe) => ("value" in o ? round(o.value) : undefined)
   const ff = f?.free_float_shares, so = f?.shares_outstanding
   return {

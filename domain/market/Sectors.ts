@@ -4,15 +4,21 @@
  * median dividend yield, breadth and constituents. Medians only, never
  * means; a sector with no usable figure gets no median (absent, never 0).
  *
- * Median P/E: only positive P/Es of ordinary security lines count.
- * Loss-makers (a negative P/E or EPS, or a 0 P/E on the exchange's
- * screener for a line it prices with a known market cap: it shows no
- * negative P/E) are left out and counted in `loss_makers_excluded`; lines
- * with no P/E at all are counted apart. Median yield: a non-payer (0 yield
- * on such a line) enters it as 0, as the exchange shows it. A market cap of
- * 0 is the exchange's blank: absent (Snapshot.ts), never a figure.
+ * Which lines count: the sector's ordinary lines that traded in the
+ * window of PeerRule.ts (one rule for peers and every median); the others
+ * are counted in `not_trading`.
+ *
+ * Median P/E: only positive P/Es count. Loss-makers (a negative P/E or EPS)
+ * are left out and counted in `loss_makers_excluded`; lines with no P/E
+ * are counted apart in `without_pe`, among them a 0 P/E on the exchange's
+ * screener: it cannot be told from "no figure" (BAFL showed 0 after its
+ * split, 7.10 in April), so it is unknown, never a loss. Median yield: a
+ * non-payer (0 yield on a line the screener prices with a market cap)
+ * enters it as 0, as the exchange shows it. A market cap of 0 is the
+ * exchange's blank: absent (Snapshot.ts), never a figure.
  */
 import { breadth, type BoardLine, type Breadth, lineKind } from "./Board.ts"
+import { tradedSince } from "./PeerRule.ts"
 import { median } from "./Stats.ts"
 import { defined } from "../Objects.ts"
 
@@ -29,9 +35,10 @@ export interface SectorMember extends BoardLine {
   readonly pe_ttm?: number
   readonly eps?: number
   readonly dividend_yield_pct?: number
-  /** The screener showed 0 for the P/E (a loss-maker) / the yield (a non-payer) of this priced line. */
-  readonly pe_zero_shown?: boolean
+  /** The screener showed 0 for the yield of this priced line (a non-payer). */
   readonly yield_zero_shown?: boolean
+  /** The line's last recorded trade (PeerRule.ts `lastTrade`). */
+  readonly last_trade?: string
 }
 
 /** "INV. BANKS / INV. COS. / SECURITIES COS." → "inv-banks-inv-cos-securities-cos". */
@@ -51,22 +58,27 @@ export interface SectorValuation {
   readonly pe_peers: number
   /** Loss-makers left out of the median P/E (negative P/E or EPS). */
   readonly loss_makers_excluded: number
-  /** Lines with no P/E at all (no figure, or a loss the source does not show). */
+  /** Lines with no P/E at all (no figure, or 0 on the screener: unknown). */
   readonly without_pe: number
   readonly median_dividend_yield_pct?: number
   readonly yield_peers: number
   readonly without_yield: number
+  /** Ordinary lines left out of peers and medians: no recorded trade in the window (PeerRule.ts). */
+  readonly not_trading: number
 }
 
 /** Ordinary security lines (not rights, preference, debt or derivative lines). */
 export const ordinary = <M extends SectorMember>(members: ReadonlyArray<M>, listed: ReadonlySet<string>) =>
   members.filter((m) => lineKind(m, listed) === "security")
 
-const isLossMaker = (m: SectorMember) =>
-  (m.pe_ttm !== undefined && m.pe_ttm < 0) || (m.eps !== undefined && m.eps < 0) || m.pe_zero_shown === true
+/** The ordinary lines that count as peers: traded in the window starting `windowStart` (PeerRule.ts; none: all). */
+export const peerLines = <M extends SectorMember>(members: ReadonlyArray<M>, listed: ReadonlySet<string>, windowStart?: string) =>
+  ordinary(members, listed).filter((m) => tradedSince(m.last_trade, windowStart))
 
-/** Median P/E and median yield over the ordinary lines given, with peer counts. */
-export const sectorValuation = (members: ReadonlyArray<SectorMember>): SectorValuation => {
+const isLossMaker = (m: SectorMember) => (m.pe_ttm !== undefined && m.pe_ttm < 0) || (m.eps !== undefined && m.eps < 0)
+
+/** Median P/E and median yield over the peer lines given, with peer counts (`not_trading`: lines left out before). */
+export const sectorValuation = (members: ReadonlyArray<SectorMember>, not_trading = 0): SectorValuation => {
   const losses = members.filter(isLossMaker)
   const pes = members.filter((m) => !isLossMaker(m) && m.pe_ttm !== undefined && m.pe_ttm > 0).map((m) => m.pe_ttm!)
   const yields = members.flatMap((m) =>
@@ -81,7 +93,8 @@ export const sectorValuation = (members: ReadonlyArray<SectorMember>): SectorVal
     without_pe: members.length - pes.length - losses.length,
     ...defined({ median_dividend_yield_pct: medianYield }),
     yield_peers: yields.length,
-    without_yield: members.length - yields.length
+    without_yield: members.length - yields.length,
+    not_trading
   }
 }
 
@@ -89,7 +102,7 @@ export interface SectorFigures extends SectorValuation {
   readonly code: string
   readonly id: string
   readonly name: string
-  /** Median change (%) of the ordinary lines priced that day; absent when none is. */
+  /** Median change (%) of the peer lines priced that day; absent when none is. */
   readonly median_change_pct?: number
   readonly change_peers: number
   readonly breadth: Breadth
@@ -98,10 +111,21 @@ export interface SectorFigures extends SectorValuation {
   readonly ordinary_constituents: number
 }
 
-/** One sector's figures from its members (`listed`: every listed symbol, to recognise rights and preference lines). */
-export const sectorFigures = (sector: SectorRef, members: ReadonlyArray<SectorMember>, listed: ReadonlySet<string>): SectorFigures => {
+/**
+ * One sector's figures from its members (`listed`: every listed symbol, to
+ * recognise rights and preference lines; `windowStart`: the peer window of
+ * PeerRule.ts, none to count every ordinary line). Breadth is of every
+ * ordinary line; medians of the peer lines.
+ */
+export const sectorFigures = (
+  sector: SectorRef,
+  members: ReadonlyArray<SectorMember>,
+  listed: ReadonlySet<string>,
+  windowStart?: string
+): SectorFigures => {
   const lines = ordinary(members, listed)
-  const changes = lines.flatMap((m) => (m.change_pct !== undefined && m.volume !== undefined && m.volume > 0 ? [m.change_pct] : []))
+  const peers = peerLines(lines, listed, windowStart)
+  const changes = peers.flatMap((m) => (m.change_pct !== undefined && m.volume !== undefined && m.volume > 0 ? [m.change_pct] : []))
   const medianChange = median(changes)
   return {
     code: sector.code,
@@ -109,7 +133,7 @@ export const sectorFigures = (sector: SectorRef, members: ReadonlyArray<SectorMe
     name: sector.name,
     ...defined({ median_change_pct: medianChange }),
     change_peers: changes.length,
-    ...sectorValuation(lines),
+    ...sectorValuation(peers, lines.length - peers.length),
     breadth: breadth(lines, listed),
     constituents: members.length,
     ordinary_constituents: lines.length
@@ -120,7 +144,8 @@ export const sectorFigures = (sector: SectorRef, members: ReadonlyArray<SectorMe
 export const sectorBoard = (
   sectors: ReadonlyArray<SectorRef>,
   members: ReadonlyArray<SectorMember>,
-  listed: ReadonlySet<string> = new Set(members.map((m) => m.symbol))
+  listed: ReadonlySet<string> = new Set(members.map((m) => m.symbol)),
+  windowStart?: string
 ): ReadonlyArray<SectorFigures> => {
   const bySector = new Map<string, Array<SectorMember>>()
   for (const m of members) {
@@ -129,12 +154,16 @@ export const sectorBoard = (
     if (group) group.push(m)
     else bySector.set(m.sector_code, [m])
   }
-  return sectors.map((s) => sectorFigures(s, bySector.get(s.code) ?? [], listed))
+  return sectors.map((s) => sectorFigures(s, bySector.get(s.code) ?? [], listed, windowStart))
 }
 
-/** A sector's peers: its ordinary lines, largest market cap first (unknown caps last, by symbol). */
-export const sectorPeers = <M extends SectorMember>(members: ReadonlyArray<M>, listed: ReadonlySet<string>): ReadonlyArray<M> =>
-  [...ordinary(members, listed)].sort((a, b) =>
+/** A sector's peers: its peer lines (`peerLines`), largest market cap first (unknown caps last, by symbol). */
+export const sectorPeers = <M extends SectorMember>(
+  members: ReadonlyArray<M>,
+  listed: ReadonlySet<string>,
+  windowStart?: string
+): ReadonlyArray<M> =>
+  [...peerLines(members, listed, windowStart)].sort((a, b) =>
     (b.market_cap ?? -1) - (a.market_cap ?? -1) || a.symbol.localeCompare(b.symbol)
   )
 

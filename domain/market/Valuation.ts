@@ -16,11 +16,26 @@
  * - Market cap: the exchange's figure (basis `exchange`), else shares
  *   outstanding × price (basis `shares_outstanding_x_price`). Neither: absent.
  * - Sector medians: `Stats.median` (medians only, never means) over the
- *   sector's securities with a usable figure, the symbol itself included.
+ *   sector's peers (the lines that traded in the peer window, PeerRule.ts;
+ *   the others counted in `not_trading`) with a usable figure, the symbol
+ *   itself included. A 0 P/E on the exchange's screener is unknown, not a loss.
  *   Loss-makers are excluded from the median P/E and counted; no usable
  *   figure gives no median (never 0).
  * - Position: `at` when within ±1% of the median (AT_TOLERANCE_PCT), else
  *   `below` or `above`.
+ *
+ * One date per valuation (`valuationPrice`): the figures rest on one price,
+ * the newer of the delayed quote and the price on the exchange's own
+ * screener row (the price its P/E, yield and market cap were computed at).
+ * MEBL: the screener of 2026-08-04 (price 573.7) is newer than the last
+ * close of 2026-05-25 (490.2), so its valuation is of 2026-08-04 at 573.7,
+ * as the exchange computed it. An exchange figure older than the price is
+ * carried forward to it with the exchange's own inputs of its date, shown
+ * in `exchange_as_of`: P/E × price / screener price (its trailing EPS),
+ * market cap × price / screener price (its share count), yield × screener
+ * price / price (its trailing dividends); earnings or payouts announced
+ * after `exchange_as_of` are not in them. A figure is never carried back,
+ * and one without the screener's price stays at its own `as_of`.
  */
 import type { SectorMedians, ValuationFigures } from "./AnalyticsSchemas.ts"
 import { round, type Unavailable } from "./Figures.ts"
@@ -34,6 +49,8 @@ export interface FundamentalsInput {
   readonly eps?: number | undefined
   readonly dividend_yield_pct?: number | undefined
   readonly shares_outstanding?: number | undefined
+  /** The price on the exchange's row, which its P/E, yield and market cap were computed at. */
+  readonly price?: number | undefined
   readonly as_of: string
 }
 
@@ -50,10 +67,31 @@ export interface TrailingYieldInput {
 
 export const AT_TOLERANCE_PCT = 1
 
-type Figure = { readonly value: number; readonly as_of: string; readonly basis: string }
+type Figure = { readonly value: number; readonly as_of: string; readonly basis: string; readonly exchange_as_of?: string }
 type Outcome = Figure | { readonly reason: string; readonly loss_making?: true }
 
 const usable = (v: number | undefined): v is number => v !== undefined && Number.isFinite(v)
+
+/** The one price a valuation rests on: the newer of `quote` and the exchange row's own price (a tie goes to the quote). */
+export const valuationPrice = (f: FundamentalsInput | undefined, quote: PriceInput | undefined): PriceInput | undefined =>
+  f !== undefined && usable(f.price) && f.price > 0 && (quote === undefined || f.as_of > quote.as_of)
+    ? { price: f.price, as_of: f.as_of }
+    : quote
+
+/**
+ * An exchange figure of the row's date, at `price`: as is when the price is not newer than the row; carried
+ * forward by `scale(price / row price)` when the row has its price; else as is (its own as_of).
+ */
+const exchangeFigure = (
+  f: FundamentalsInput,
+  value: number,
+  basis: string,
+  price: PriceInput | undefined,
+  scale: (ratio: number) => number
+): Figure =>
+  price !== undefined && price.as_of > f.as_of && usable(f.price) && f.price > 0
+    ? { value: value * scale(price.price / f.price), as_of: price.as_of, basis, exchange_as_of: f.as_of }
+    : { value, as_of: f.as_of, basis }
 
 /** Trailing P/E by the rules above, or why there is none. */
 export const trailingPe = (f: FundamentalsInput | undefined, price: PriceInput | undefined): Outcome => {
@@ -62,21 +100,25 @@ export const trailingPe = (f: FundamentalsInput | undefined, price: PriceInput |
     if (eps <= 0) return { reason: `loss-maker: trailing EPS is ${eps}, so a P/E is not meaningful`, loss_making: true }
     if (price !== undefined) return { value: price.price / eps, as_of: price.as_of, basis: "price_over_trailing_eps" }
   }
-  if (f !== undefined && usable(f.pe_ttm) && f.pe_ttm > 0) return { value: f.pe_ttm, as_of: f.as_of, basis: "exchange_pe_ttm" }
+  if (f !== undefined && usable(f.pe_ttm) && f.pe_ttm > 0) return exchangeFigure(f, f.pe_ttm, "exchange_pe_ttm", price, (r) => r)
   if (usable(eps)) return { reason: "no price to divide the trailing EPS by" }
   return { reason: "no sourced EPS (and no exchange P/E) for this symbol" }
 }
 
-export const dividendYield = (f: FundamentalsInput | undefined, trailing: TrailingYieldInput | undefined): Outcome =>
+export const dividendYield = (
+  f: FundamentalsInput | undefined,
+  trailing: TrailingYieldInput | undefined,
+  price?: PriceInput
+): Outcome =>
   trailing !== undefined && usable(trailing.yield_pct)
     ? { value: trailing.yield_pct, as_of: trailing.as_of, basis: "trailing_12m_payouts" }
     : f !== undefined && usable(f.dividend_yield_pct)
-    ? { value: f.dividend_yield_pct, as_of: f.as_of, basis: "exchange_screener" }
+    ? exchangeFigure(f, f.dividend_yield_pct, "exchange_screener", price, (r) => 1 / r)
     : { reason: "no recorded payouts and no exchange yield figure" }
 
 export const marketCap = (f: FundamentalsInput | undefined, price: PriceInput | undefined): Outcome =>
   f !== undefined && usable(f.market_cap)
-    ? { value: f.market_cap, as_of: f.as_of, basis: "exchange" }
+    ? exchangeFigure(f, f.market_cap, "exchange", price, (r) => r)
     : f !== undefined && usable(f.shares_outstanding) && price !== undefined
     ? { value: f.shares_outstanding * price.price, as_of: price.as_of, basis: "shares_outstanding_x_price" }
     : { reason: "no market cap or shares outstanding recorded" }
@@ -101,15 +143,16 @@ export const peerFigures = (
   return defined({
     pe_ttm: value(pe),
     loss_making: "loss_making" in pe ? true : undefined,
-    dividend_yield_pct: value(dividendYield(f, trailing)),
+    dividend_yield_pct: value(dividendYield(f, trailing, price)),
     market_cap: value(marketCap(f, price))
   })
 }
 
-/** Medians of a sector's peer figures (the symbol itself among them). */
+/** Medians of a sector's peer figures (the symbol itself among them; `not_trading`: lines left out before, PeerRule.ts). */
 export const sectorMedians = (
   peers: ReadonlyArray<PeerFigures>,
-  sector: { readonly sector?: string | undefined; readonly sector_code?: string | undefined } = {}
+  sector: { readonly sector?: string | undefined; readonly sector_code?: string | undefined } = {},
+  not_trading = 0
 ): SectorMedians => {
   const pe = peers.filter((p) => !p.loss_making && usable(p.pe_ttm) && p.pe_ttm > 0).map((p) => p.pe_ttm!)
   const yields = peers.filter((p) => usable(p.dividend_yield_pct)).map((p) => p.dividend_yield_pct!)
@@ -121,7 +164,8 @@ export const sectorMedians = (
     ...defined({ dividend_yield_pct: median(yields) }),
     yield_peers: yields.length,
     ...defined({ market_cap: median(caps) }),
-    market_cap_peers: caps.length
+    market_cap_peers: caps.length,
+    not_trading
   }
 }
 
@@ -149,6 +193,7 @@ export const valuation = (input: {
       value: round(o.value, dp),
       as_of: o.as_of,
       basis: o.basis,
+      ...(o.exchange_as_of !== undefined ? { exchange_as_of: o.exchange_as_of } : {}),
       ...(median !== undefined ? { sector_median: median, peers: peers!, position: position(o.value, median) } : {})
     }
   }
@@ -157,7 +202,7 @@ export const valuation = (input: {
     ...defined({ price: input.price?.price, price_as_of: input.price?.as_of }),
     ...defined({
       pe_ttm: place("pe_ttm", trailingPe(input.fundamentals, input.price), m?.pe_ttm, m?.pe_peers, 4),
-      dividend_yield_pct: place("dividend_yield_pct", dividendYield(input.fundamentals, input.trailing), m?.dividend_yield_pct, m?.yield_peers, 4),
+      dividend_yield_pct: place("dividend_yield_pct", dividendYield(input.fundamentals, input.trailing, input.price), m?.dividend_yield_pct, m?.yield_peers, 4),
       market_cap: place("market_cap", marketCap(input.fundamentals, input.price), m?.market_cap, m?.market_cap_peers, 0)
     }),
     ...defined({ sector_medians: m }),

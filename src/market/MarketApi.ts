@@ -14,6 +14,7 @@ import {
   PRICES_MAX_LIMIT,
   RANGES
 } from "../../domain/market/Limits.ts"
+import { PEER_RULE } from "../../domain/market/PeerRule.ts"
 import * as S from "../../domain/market/Schemas.ts"
 import * as NewsSchemas from "../../domain/news/NewsSchemas.ts"
 import { MarketStatus } from "../../domain/market/StatusSchema.ts"
@@ -111,7 +112,8 @@ export class MarketApi extends HttpApiGroup.make("market")
     }).annotateMerge(describe(
       "Get the full-company payload",
       "Full-company payload: profile, quote, ratios, peers, sector medians, dividends, filings, financials and a derived " +
-        "block (market cap, close-based 52-week range, next session's circuit-breaker bounds, margin, growth). Unknown parts are absent."
+        "block (market cap, close-based 52-week range, next session's circuit-breaker bounds, margin, growth). Unknown parts are absent. " +
+        PEER_RULE
     )),
     HttpApiEndpoint.get("quote", "/v1/quotes/:symbol", {
       params: SymbolPath,
@@ -161,7 +163,10 @@ export class MarketApi extends HttpApiGroup.make("market")
     }).annotateMerge(describe(
       "Get dividend history",
       "Dividend history keyed by fiscal year, with the ex-date repair, trailing 12-month DPS and yield, years_paid, " +
-        "data_coverage_start and coverage (unknown: no record for the symbol, never zero)."
+        "data_coverage_start and coverage (unknown: no record for the symbol, never zero). Dates of a payout: ex_date is the " +
+        "first day of the exchange's book closure (SPEC 2.3, = book_closure_from); last_buy_date the last trading day whose " +
+        "trade settles before it (a buyer that day is entitled); xd_date the next trading day, when the stock trades ex (XD, XB, " +
+        "XR) and a buyer is no longer entitled. The trailing 12-month window counts a payout on its xd_date."
     )),
     HttpApiEndpoint.get("stockDividends", "/v1/stocks/:symbol/dividends", {
       params: SymbolPath,

@@ -9,6 +9,7 @@ import { Effect, Schema } from "effect"
 import { Toolkit } from "effect/ai"
 import * as M from "../../domain/market/MarketSchemas.ts"
 import { MarketBoard } from "../market/board/Board.ts"
+import { PEER_RULE } from "../../domain/market/PeerRule.ts"
 import { marketTool } from "./Tools.ts"
 
 const sectorId = {
@@ -19,7 +20,8 @@ const sectorId = {
 }
 const medians = "Every sector figure is a median, never a mean; a sector with no usable figure has no median (the field " +
   "is absent, never 0). The median P/E uses positive trailing-12-month P/Es only: loss-makers are left out and counted " +
-  "(loss_makers_excluded), lines without a P/E are counted in without_pe. Yields are percent."
+  "(loss_makers_excluded), lines without a P/E (a 0 on the exchange's screener among them: unknown, not a loss) are " +
+  `counted in without_pe. Yields are percent. ${PEER_RULE}`
 const tool = <const N extends string, A extends Schema.Top>(name: N, description: string, success: A) =>
   marketTool(name, description, Schema.Struct(sectorId), success)
 

@@ -122,7 +122,8 @@ export const GetDividends = marketTool(
   "get_dividends",
   "Dividend, bonus and right history of one symbol keyed by fiscal year (mirrors GET /v1/dividends/{symbol}): " +
     "ex_date is the start of the exchange's book closure (a repaired year carries ex_date_corrected and the " +
-    "original ex_date_as_published), amount_per_share in rupees, percent of face value; trailing 12-month dividend " +
+    "original ex_date_as_published); last_buy_date is the last day a buyer is entitled and xd_date the next trading " +
+    "day, when the stock trades ex; amount_per_share in rupees, percent of face value; trailing 12-month dividend " +
     "per share and yield (percent), years_paid of the last five. History starts at data_coverage_start: fewer rows " +
     "before it mean a short record, not a stopped payer; coverage 'unknown' is unknown, never zero.",
   symbolArgs,

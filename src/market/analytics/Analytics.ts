@@ -136,7 +136,7 @@ const marketMethods = ({ model, cursors, memo }: FigureContext) => {
         ? new InvalidSymbol({ message: `query field \`symbols\`: ${result.message}`, ...symbol })
         : new InvalidRequest({ message: `query field \`symbols\`: ${result.message}`, ...symbol })
     }
-    const datasets = result.comparison.symbols.flatMap((s) => day.valuation.get(s)?.datasets ?? [])
+    const datasets = result.comparison.symbols.flatMap((s) => day.valuation.get(s)?.rowDatasets ?? [])
     return { ...result.comparison, sources: sourcesOf(snapshot, datasets) }
   })
 

@@ -37,8 +37,15 @@ const VALUATION = "Trailing P/E = price / trailing EPS (sourced); a loss-maker (
   "sourced EPS the exchange's own positive screener P/E (TTM) is used, basis `exchange_pe_ttm`. Trailing dividend yield: trailing " +
   "12-month cash payouts over the price (basis `trailing_12m_payouts`), else the exchange's screener yield. Market cap: the " +
   "exchange's figure, else shares outstanding × price. Each with its as-of and basis, and its position against the sector median " +
-  "(`at` within ±1%). Sector medians (never means) are over the sector's equities on the same rules; loss-makers are left out of " +
-  "the median P/E and counted. The price is the delayed quote (else the last close)."
+  "(`at` within ±1%). Sector medians (never means) are over the sector's peers on the same rules (lines that traded in the 20 " +
+  "sessions up to the latest recorded session; the others in not_trading); loss-makers are left out of the median P/E and " +
+  "counted; a 0 P/E on the exchange's screener is unknown, not a loss. One date per valuation: every figure rests on one price " +
+  "(`price`, `price_as_of`), the newer of the delayed quote (else the last close) and the price on the exchange's own screener " +
+  "row, at which the exchange computed its P/E, yield and market cap (MEBL: the screener of 2026-08-04 at 573.7 is newer than " +
+  "the close of 2026-05-25, so all of MEBL's figures are of 2026-08-04). An exchange figure older than the price is carried " +
+  "forward to it with the exchange's inputs of its date (P/E × price / screener price, market cap × price / screener price, " +
+  "yield × screener price / price) and says so in `exchange_as_of`: results or payouts announced after that date are not in " +
+  "it. A figure is never carried back; each figure's `as_of` is the date of the price it rests on."
 
 const SCREENER = "Server-side over every listed security on the delayed snapshot, ordered by symbol. Filters (all optional): " +
   "dividend_yield_min, daily_change_min, daily_change_max (0 = at or below the previous close), drawdown_5d_min, drawdown_20d_min " +

@@ -141,12 +141,14 @@ const sectorMethods = (current: Current) => {
 
   const peers = Effect.fn("MarketBoard.peers")(function*(id: string) {
     const { derived, lines, head } = yield* find(id)
-    return { ...head, peers: sectorPeers(lines, derived.figures.listed).map(constituent), sources: derived.sectorBoard.sources }
+    const peers = sectorPeers(lines, derived.figures.listed, derived.figures.peerWindowStart)
+    return { ...head, peers: peers.map(constituent), sources: derived.sectorBoard.sources }
   })
 
   const valuation = Effect.fn("MarketBoard.valuation")(function*(id: string) {
     const { snapshot, derived, figures, head } = yield* find(id)
-    const { median_pe, pe_peers, loss_makers_excluded, without_pe, median_dividend_yield_pct, yield_peers, without_yield } = figures
+    const { median_pe, pe_peers, loss_makers_excluded, without_pe, median_dividend_yield_pct, yield_peers, without_yield, not_trading } =
+      figures
     return {
       ...head,
       ...defined({ median_pe }),
@@ -156,6 +158,7 @@ const sectorMethods = (current: Current) => {
       ...defined({ median_dividend_yield_pct }),
       yield_peers,
       without_yield,
+      not_trading,
       sources: sourcesOf(snapshot, ["sectors", "universe", ...derived.figures.fundamentalsDatasets])
     }
   })

@@ -10,6 +10,7 @@ import { MIN_VALUE_TRADED } from "../../../domain/market/Board.ts"
 import { INDEX_HISTORY_DEFAULT_LIMIT, INDEX_HISTORY_MAX_LIMIT, RANGES } from "../../../domain/market/Limits.ts"
 import { DateParam, limitParam } from "../../../domain/Params.ts"
 import * as M from "../../../domain/market/MarketSchemas.ts"
+import { PEER_RULE } from "../../../domain/market/PeerRule.ts"
 
 const doc = (summary: string, description: string) => OpenApi.annotations({ summary, description })
 
@@ -38,12 +39,12 @@ const indexHistoryRules = "history: the index's recorded daily closes (KSE-100 f
   "Closes are as recorded and their source is named in sources (a recording mixing Yahoo Finance ^KSE before 2021 and the " +
   "exchange's series after). Absent for an index with no recorded closes."
 
-const sectorRules = "Every sector figure is a median, never a mean. The median P/E takes positive P/Es (TTM) of the " +
-  "sector's ordinary lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, " +
-  "lines without a P/E in without_pe. The exchange's screener shows no negative P/E: a line it prices with a market cap " +
-  "and shows at P/E 0 is counted as a loss-maker, and a dividend yield it shows as 0 on such a line is a non-payer's 0, " +
-  "which enters the median yield (a sector where most lines paid nothing has a median yield of 0). " +
-  "A sector with no usable figure has no median (the field is absent, never 0)."
+const sectorRules = `Every sector figure is a median, never a mean. ${PEER_RULE} The median P/E takes positive P/Es (TTM) of ` +
+  "those lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a " +
+  "P/E in without_pe. A P/E of 0 on the exchange's screener cannot be told from \"no figure\" (BAFL showed 0 after its split " +
+  "and 7.10 in April): it is unknown (without_pe), never a loss. A dividend yield the screener shows as 0 on a line it prices " +
+  "with a market cap is a non-payer's 0 and enters the median yield (a sector where most lines paid nothing has a median " +
+  "yield of 0). A sector with no usable figure has no median (the field is absent, never 0)."
 const daySession = "Day figures (price, change, breadth) are of the latest recorded session: a security whose delayed " +
   "quote is older is counted as not priced that day."
 
@@ -78,7 +79,7 @@ export class BoardApi extends HttpApiGroup.make("board")
     HttpApiEndpoint.get("sectorPeers", "/v1/sectors/:id/peers", { params: SectorId, success: M.SectorPeers, error: notFound })
       .annotateMerge(doc(
         "A sector's peers",
-        "The sector's ordinary lines (no rights, preference, debt or futures lines), largest market cap first (unknown caps last), " +
+        `The sector's peers, largest market cap first (unknown caps last). ${PEER_RULE} Each ` +
           "with price and change of the latest session, market cap, P/E and dividend yield where recorded. An unknown id is 404 DATA_NOT_FOUND."
       )),
     HttpApiEndpoint.get("sectorValuation", "/v1/sectors/:id/valuation", { params: SectorId, success: M.SectorValuation, error: notFound })
@@ -107,7 +108,8 @@ export class BoardApi extends HttpApiGroup.make("board")
         "Open payouts with their last buy date",
         "Announced payouts whose book closure has not ended (Asia/Karachi, today from the service clock), each with its book closure, " +
           "last_buy_date (the last trading day whose settlement, T+2 for trades until 6 Feb 2026 and T+1 from 9 Feb 2026, skipping " +
-          "weekends and holidays, falls before the closure starts) and whether buying today still earns it. coverage says which " +
+          "weekends and holidays, falls before the closure starts), xd_date (the next trading day, when the stock trades ex) and " +
+          "whether buying today still earns it. ex_date is the closure's first day (SPEC 2.3, = book_closure_from). coverage says which " +
           "symbols' payouts are recorded and up to when: payouts of other symbols are unknown, not absent."
       ))
   )

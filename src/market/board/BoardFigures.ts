@@ -9,12 +9,14 @@
  * its delayed quote only when that quote is of the session; a security with
  * an older quote is on the board without them (not priced that day), never
  * with yesterday's price. Valuation figures (market cap, P/E, yield) are the
- * fundamentals as recorded, with their own as-of in the sources.
+ * fundamentals as recorded, with their own as-of in the sources. Sector
+ * medians count the lines that traded in the peer window (PeerRule.ts).
  */
 import { type Breadth, breadth, type ExMarker, movers, type Movers, sectorTone, type SectorTone } from "../../../domain/market/Board.ts"
 import { exDate, karachiDate } from "../../../domain/market/Calendar.ts"
 import { repairExDate } from "../../../domain/market/Dividends.ts"
 import type { IndexLevelSummary } from "../../../domain/market/MarketSchemas.ts"
+import { lastTrade, latestSession, snapshotPeerWindow } from "../../../domain/market/PeerRule.ts"
 import { type SectorFigures, sectorFigures, type SectorMember } from "../../../domain/market/Sectors.ts"
 import type { MarketSnapshot, SymbolData } from "../../../domain/market/Snapshot.ts"
 import type { IndexLevelRow, QuoteRow, SecurityRow } from "../../../domain/market/StoreRows.ts"
@@ -40,6 +42,8 @@ export interface BoardFigures {
   readonly tone: ReadonlyArray<SectorTone>
   /** Every recorded sector's figures, by code. */
   readonly sectors: ReadonlyArray<SectorFigures>
+  /** The first session of the peer window (PeerRule.ts); undefined without quotes. */
+  readonly peerWindowStart: string | undefined
   /** Every line of a sector, by sector code, largest market cap first (unknown caps last, then by symbol). */
   readonly members: ReadonlyMap<string, ReadonlyArray<SectorMember>>
   /** Datasets the day figures, the ex-markers and the valuation figures were read from. */
@@ -85,18 +89,6 @@ const markersOn = (data: SymbolData, date: string, datasets: Set<string>): Reado
 const byCapThenSymbol = (a: SectorMember, b: SectorMember) =>
   (b.market_cap ?? -1) - (a.market_cap ?? -1) || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0)
 
-/** The latest recorded session: the Karachi date of the newest quote. */
-const latestSession = (snapshot: MarketSnapshot) => {
-  let date: string | undefined
-  for (const data of snapshot.symbols.values()) {
-    const q = data.quote
-    if (q === undefined) continue
-    const day = karachiDate(Date.parse(q.as_of))
-    if (date === undefined || day > date) date = day
-  }
-  return date
-}
-
 /** One security's line on the board: its quote only when it is of the session `ofDay`. */
 const boardLine = (security: SecurityRow, data: SymbolData, ofDay: QuoteRow | undefined, markers: ReadonlyArray<ExMarker>): SectorMember => {
   const f = data.fundamentals
@@ -119,8 +111,8 @@ const boardLine = (security: SecurityRow, data: SymbolData, ofDay: QuoteRow | un
       eps: f?.eps,
       dividend_yield_pct: f?.dividend_yield_pct
     }),
-    ...(data.zeroShown.pe ? { pe_zero_shown: true } : {}),
-    ...(data.zeroShown.dividend_yield ? { yield_zero_shown: true } : {})
+    ...(data.zeroShown.dividend_yield ? { yield_zero_shown: true } : {}),
+    ...defined({ last_trade: lastTrade(data) })
   }
 }
 
@@ -168,6 +160,7 @@ export const boardFigures = (snapshot: MarketSnapshot): BoardFigures => {
   }
   const listed: ReadonlySet<string> = new Set(snapshot.securities.map((s) => s.symbol))
   const members = sectorGroups(lines)
+  const peerWindowStart = snapshotPeerWindow(snapshot)
   return {
     date,
     basis: sessionBasis(date, quoteBases, quoteDatasets),
@@ -176,7 +169,8 @@ export const boardFigures = (snapshot: MarketSnapshot): BoardFigures => {
     breadth: breadth(lines, listed),
     movers: movers(lines, MOVERS_PER_LIST, listed),
     tone: sectorTone(lines, new Map(snapshot.sectors.map((s) => [s.code, s.name])), listed),
-    sectors: snapshot.sectors.map((s) => sectorFigures(s, members.get(s.code) ?? [], listed)),
+    sectors: snapshot.sectors.map((s) => sectorFigures(s, members.get(s.code) ?? [], listed, peerWindowStart)),
+    peerWindowStart,
     members,
     quoteDatasets: [...quoteDatasets],
     markerDatasets: [...markerDatasets],

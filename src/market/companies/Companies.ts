@@ -9,6 +9,7 @@
  */
 import { Clock, Context, Effect, Layer } from "effect"
 import { InvalidRequest, type DataNotFound, type InvalidSymbol, type SourceUnavailable } from "../../../domain/Errors.ts"
+import { isTradingPeer } from "../../../domain/market/PeerRule.ts"
 import { addDays, karachiDate, nextSessionBounds, quoteIsFresh } from "../../../domain/market/Calendar.ts"
 import { searchKey } from "../../../domain/market/Classify.ts"
 import { week52Start } from "../../../domain/market/Figures.ts"
@@ -97,11 +98,11 @@ export const companyOf = (snapshot: MarketSnapshot, data: SymbolData, now: numbe
   return { company, div }
 }
 
-/** The sector's other lines with their P/E and yield, largest market cap first. */
+/** The sector's lines that count as peers (PeerRule.ts) with their P/E and yield, largest market cap first. */
 const peersOf = (snapshot: MarketSnapshot, sector: string | undefined) =>
   (sector !== undefined ? snapshot.sectorMembers.get(sector) ?? [] : []).flatMap((p) => {
     const peer = snapshot.symbols.get(p)
-    if (peer === undefined) return []
+    if (peer === undefined || !isTradingPeer(snapshot, peer)) return []
     return {
       symbol: p,
       name: peer.security.name,

@@ -7,23 +7,34 @@
  *   latest quote and corporate actions) and `technicals`.
  * - Per snapshot and Karachi day (trailing dividend yields count back 12
  *   months from the day): every listed security's screen figures (ascending
- *   by symbol), each equity sector's medians (`Valuation.sectorMedians`, on
- *   the same P/E, yield and market-cap rules as the symbol's own valuation,
- *   so like is compared with like), and the inputs of each valuation.
+ *   by symbol), each equity sector's medians (`Valuation.sectorMedians` over
+ *   the lines that count as peers, PeerRule.ts, on the same P/E, yield and
+ *   market-cap rules as the symbol's own valuation, so like is compared with
+ *   like), and the inputs of each valuation.
  *
  * `makeFigureMemo` holds them in WeakMaps keyed by the objects they were
  * computed from: a snapshot swapped out is dropped with its figures.
  */
 import { analytics as analyticsOf, type LatestQuote } from "../../../domain/market/Analytics.ts"
 import type { AnalyticsFigures, ScreenFigures, SectorMedians, TechnicalsFigures } from "../../../domain/market/AnalyticsSchemas.ts"
+import { yieldPct } from "../../../domain/market/Dividends.ts"
 import { defined } from "../../../domain/Objects.ts"
 import { seriesBasis } from "../../../domain/market/Restated.ts"
 import { type ScreenTable, screenTable } from "../../../domain/market/Screener.ts"
 import { exDividendOn, screenFigures } from "../../../domain/market/ScreenerFigures.ts"
+import { isTradingPeer } from "../../../domain/market/PeerRule.ts"
 import type { MarketSnapshot, SymbolData } from "../../../domain/market/Snapshot.ts"
 import { runSteps, type Steps } from "../../../domain/Steps.ts"
 import { technicals as technicalsOf } from "../../../domain/market/Technicals.ts"
-import { type FundamentalsInput, type PeerFigures, peerFigures, type PriceInput, sectorMedians, type TrailingYieldInput } from "../../../domain/market/Valuation.ts"
+import {
+  type FundamentalsInput,
+  type PeerFigures,
+  peerFigures,
+  type PriceInput,
+  sectorMedians,
+  type TrailingYieldInput,
+  valuationPrice
+} from "../../../domain/market/Valuation.ts"
 import { dividendsOf } from "../filings/Filings.ts"
 
 export interface SymbolFigures {
@@ -39,6 +50,8 @@ export interface ValuationInputs {
   readonly medians: SectorMedians | undefined
   /** Datasets the inputs came from. */
   readonly datasets: ReadonlyArray<string>
+  /** Datasets the symbol's screen row came from (its price may be another than the valuation's). */
+  readonly rowDatasets: ReadonlyArray<string>
 }
 
 export interface DayFigures {
@@ -75,6 +88,7 @@ const fundamentalsInput = (snapshot: MarketSnapshot, data: SymbolData) => {
       eps: f.eps,
       dividend_yield_pct: f.dividend_yield_pct,
       shares_outstanding: f.shares_outstanding,
+      price: f.price,
       free_float_shares: f.free_float_shares,
       volume_30d_avg: f.volume_30d_avg
     })
@@ -113,10 +127,12 @@ const labelled = (a: AnalyticsFigures, price_series: ReturnType<typeof seriesBas
   }
 }
 
-/** A 0 P/E on the screener for a priced line is a loss-maker; a 0 yield a non-payer's 0 (Snapshot.ts `zeroShown`). */
+/**
+ * A 0 yield on the screener for a priced line is a non-payer's 0 (Snapshot.ts `zeroShown`). A 0 P/E there is
+ * unknown (it cannot be told from "no figure"), never a loss.
+ */
 const withExchangeZeros = (p: PeerFigures, zero: SymbolData["zeroShown"] | undefined): PeerFigures => ({
   ...p,
-  ...(zero?.pe === true && p.pe_ttm === undefined ? { loss_making: true } : {}),
   ...(zero?.dividend_yield === true && p.dividend_yield_pct === undefined ? { dividend_yield_pct: 0 } : {})
 })
 
@@ -151,26 +167,53 @@ const screenRowOf = (
     analytics,
     technicals
   })
+  const priceDatasets = quote !== undefined ? [data.quote!.dataset] : data.prices?.datasets ?? []
   const used = [
-    ...(quote !== undefined ? [data.quote!.dataset] : data.prices?.datasets ?? []),
+    ...priceDatasets,
     ...(fundamentals !== undefined ? [data.fundamentals!.dataset] : []),
     ...(trailing !== undefined ? data.payoutDatasets : []),
     ...(data.kse100 !== undefined ? [data.kse100.dataset] : [])
   ]
-  const price = row.price !== undefined && row.price_as_of !== undefined ? { price: row.price, as_of: row.price_as_of } : undefined
-  return { row, used: [...used, ...(data.prices?.datasets ?? [])], inputs: { fundamentals, price, trailing, datasets: [...new Set(used)] } }
+  const rowPrice = row.price !== undefined && row.price_as_of !== undefined ? { price: row.price, as_of: row.price_as_of } : undefined
+  const inputs = valuationInputsOf(fundamentals, rowPrice, { trailing, dps: div.ttm_dividend_per_share }, used, priceDatasets)
+  return { row, used: [...used, ...(data.prices?.datasets ?? [])], inputs }
 }
 
-/** Each equity sector's medians, over the same inputs as each member's own valuation. */
+/**
+ * A valuation's inputs at one price (Valuation.ts `valuationPrice`): the screen row's, or the exchange row's own
+ * when newer; then the trailing yield is taken at that price and the row price's datasets are not its sources.
+ */
+const valuationInputsOf = (
+  fundamentals: ValuationInputs["fundamentals"],
+  rowPrice: PriceInput | undefined,
+  payouts: { readonly trailing: TrailingYieldInput | undefined; readonly dps: number | undefined },
+  used: ReadonlyArray<string>,
+  priceDatasets: ReadonlyArray<string>
+): Omit<ValuationInputs, "medians"> => {
+  const price = valuationPrice(fundamentals, rowPrice)
+  const rowDatasets = [...new Set(used)]
+  if (price === rowPrice) return { fundamentals, price, trailing: payouts.trailing, datasets: rowDatasets, rowDatasets }
+  const dps = payouts.dps
+  return {
+    fundamentals,
+    price,
+    trailing: dps !== undefined && price !== undefined ? { yield_pct: yieldPct(dps, price.price), as_of: price.as_of } : undefined,
+    datasets: rowDatasets.filter((d) => !priceDatasets.includes(d)),
+    rowDatasets
+  }
+}
+
+/** Each equity sector's medians over its trading peers (PeerRule.ts), on the same inputs as each member's own valuation. */
 const sectorMediansOf = (snapshot: MarketSnapshot, inputs: ReadonlyMap<string, Omit<ValuationInputs, "medians">>) => {
   const medians = new Map<string, SectorMedians>()
   for (const [sector, members] of snapshot.sectorMembers) {
     const code = snapshot.symbols.get(members[0]!)?.security.sector_code
-    const peers = members.map((m) => {
+    const trading = members.filter((m) => isTradingPeer(snapshot, snapshot.symbols.get(m)))
+    const peers = trading.map((m) => {
       const i = inputs.get(m)
       return withExchangeZeros(peerFigures(i?.fundamentals, i?.price, i?.trailing), snapshot.symbols.get(m)?.zeroShown)
     })
-    medians.set(sector, sectorMedians(peers, defined({ sector, sector_code: code })))
+    medians.set(sector, sectorMedians(peers, defined({ sector, sector_code: code }), members.length - trading.length))
   }
   return medians
 }

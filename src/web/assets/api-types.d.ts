@@ -130,7 +130,7 @@ export interface paths {
         };
         /**
          * Get the full-company payload
-         * @description Full-company payload: profile, quote, ratios, peers, sector medians, dividends, filings, financials and a derived block (market cap, close-based 52-week range, next session's circuit-breaker bounds, margin, growth). Unknown parts are absent.
+         * @description Full-company payload: profile, quote, ratios, peers, sector medians, dividends, filings, financials and a derived block (market cap, close-based 52-week range, next session's circuit-breaker bounds, margin, growth). Unknown parts are absent. Peers and every sector median count the sector's ordinary lines (no rights, preference, debt or futures lines) that traded in the 20 sessions up to the market's latest recorded session (the newest day of any delayed quote): a line's last trade is the newest day of its price history or quote with a volume that is not 0. A line with no recorded trade in that window, or none at all, is left out of peers and medians and counted in not_trading (ENGRO, last trade 2025-01-03; FFBL, merged into FFC, 2024-12-20): the exchange's screener keeps showing its last figures, which are not current.
          */
         get: operations["market.stock"];
         put?: never;
@@ -230,7 +230,7 @@ export interface paths {
         };
         /**
          * Get dividend history
-         * @description Dividend history keyed by fiscal year, with the ex-date repair, trailing 12-month DPS and yield, years_paid, data_coverage_start and coverage (unknown: no record for the symbol, never zero).
+         * @description Dividend history keyed by fiscal year, with the ex-date repair, trailing 12-month DPS and yield, years_paid, data_coverage_start and coverage (unknown: no record for the symbol, never zero). Dates of a payout: ex_date is the first day of the exchange's book closure (SPEC 2.3, = book_closure_from); last_buy_date the last trading day whose trade settles before it (a buyer that day is entitled); xd_date the next trading day, when the stock trades ex (XD, XB, XR) and a buyer is no longer entitled. The trailing 12-month window counts a payout on its xd_date.
          */
         get: operations["market.dividends"];
         put?: never;
@@ -490,7 +490,7 @@ export interface paths {
         };
         /**
          * Every sector's medians, breadth and constituents
-         * @description Per sector: median change of the latest session, median P/E, median dividend yield, breadth counts and constituent counts, with peer counts. Every sector figure is a median, never a mean. The median P/E takes positive P/Es (TTM) of the sector's ordinary lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a P/E in without_pe. The exchange's screener shows no negative P/E: a line it prices with a market cap and shows at P/E 0 is counted as a loss-maker, and a dividend yield it shows as 0 on such a line is a non-payer's 0, which enters the median yield (a sector where most lines paid nothing has a median yield of 0). A sector with no usable figure has no median (the field is absent, never 0). Day figures (price, change, breadth) are of the latest recorded session: a security whose delayed quote is older is counted as not priced that day.
+         * @description Per sector: median change of the latest session, median P/E, median dividend yield, breadth counts and constituent counts, with peer counts. Every sector figure is a median, never a mean. Peers and every sector median count the sector's ordinary lines (no rights, preference, debt or futures lines) that traded in the 20 sessions up to the market's latest recorded session (the newest day of any delayed quote): a line's last trade is the newest day of its price history or quote with a volume that is not 0. A line with no recorded trade in that window, or none at all, is left out of peers and medians and counted in not_trading (ENGRO, last trade 2025-01-03; FFBL, merged into FFC, 2024-12-20): the exchange's screener keeps showing its last figures, which are not current. The median P/E takes positive P/Es (TTM) of those lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a P/E in without_pe. A P/E of 0 on the exchange's screener cannot be told from "no figure" (BAFL showed 0 after its split and 7.10 in April): it is unknown (without_pe), never a loss. A dividend yield the screener shows as 0 on a line it prices with a market cap is a non-payer's 0 and enters the median yield (a sector where most lines paid nothing has a median yield of 0). A sector with no usable figure has no median (the field is absent, never 0). Day figures (price, change, breadth) are of the latest recorded session: a security whose delayed quote is older is counted as not priced that day.
          */
         get: operations["board.sectorBoard"];
         put?: never;
@@ -510,7 +510,7 @@ export interface paths {
         };
         /**
          * One sector
-         * @description The sector's figures (as on the sector board) and every member line, largest market cap first, rights and preference lines included (security_type). Every sector figure is a median, never a mean. The median P/E takes positive P/Es (TTM) of the sector's ordinary lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a P/E in without_pe. The exchange's screener shows no negative P/E: a line it prices with a market cap and shows at P/E 0 is counted as a loss-maker, and a dividend yield it shows as 0 on such a line is a non-payer's 0, which enters the median yield (a sector where most lines paid nothing has a median yield of 0). A sector with no usable figure has no median (the field is absent, never 0). An unknown id is 404 DATA_NOT_FOUND.
+         * @description The sector's figures (as on the sector board) and every member line, largest market cap first, rights and preference lines included (security_type). Every sector figure is a median, never a mean. Peers and every sector median count the sector's ordinary lines (no rights, preference, debt or futures lines) that traded in the 20 sessions up to the market's latest recorded session (the newest day of any delayed quote): a line's last trade is the newest day of its price history or quote with a volume that is not 0. A line with no recorded trade in that window, or none at all, is left out of peers and medians and counted in not_trading (ENGRO, last trade 2025-01-03; FFBL, merged into FFC, 2024-12-20): the exchange's screener keeps showing its last figures, which are not current. The median P/E takes positive P/Es (TTM) of those lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a P/E in without_pe. A P/E of 0 on the exchange's screener cannot be told from "no figure" (BAFL showed 0 after its split and 7.10 in April): it is unknown (without_pe), never a loss. A dividend yield the screener shows as 0 on a line it prices with a market cap is a non-payer's 0 and enters the median yield (a sector where most lines paid nothing has a median yield of 0). A sector with no usable figure has no median (the field is absent, never 0). An unknown id is 404 DATA_NOT_FOUND.
          */
         get: operations["board.sector"];
         put?: never;
@@ -530,7 +530,7 @@ export interface paths {
         };
         /**
          * A sector's peers
-         * @description The sector's ordinary lines (no rights, preference, debt or futures lines), largest market cap first (unknown caps last), with price and change of the latest session, market cap, P/E and dividend yield where recorded. An unknown id is 404 DATA_NOT_FOUND.
+         * @description The sector's peers, largest market cap first (unknown caps last). Peers and every sector median count the sector's ordinary lines (no rights, preference, debt or futures lines) that traded in the 20 sessions up to the market's latest recorded session (the newest day of any delayed quote): a line's last trade is the newest day of its price history or quote with a volume that is not 0. A line with no recorded trade in that window, or none at all, is left out of peers and medians and counted in not_trading (ENGRO, last trade 2025-01-03; FFBL, merged into FFC, 2024-12-20): the exchange's screener keeps showing its last figures, which are not current. Each with price and change of the latest session, market cap, P/E and dividend yield where recorded. An unknown id is 404 DATA_NOT_FOUND.
          */
         get: operations["board.sectorPeers"];
         put?: never;
@@ -550,7 +550,7 @@ export interface paths {
         };
         /**
          * A sector's median valuation
-         * @description Median P/E and median dividend yield with peer counts. Every sector figure is a median, never a mean. The median P/E takes positive P/Es (TTM) of the sector's ordinary lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a P/E in without_pe. The exchange's screener shows no negative P/E: a line it prices with a market cap and shows at P/E 0 is counted as a loss-maker, and a dividend yield it shows as 0 on such a line is a non-payer's 0, which enters the median yield (a sector where most lines paid nothing has a median yield of 0). A sector with no usable figure has no median (the field is absent, never 0). An unknown id is 404 DATA_NOT_FOUND.
+         * @description Median P/E and median dividend yield with peer counts. Every sector figure is a median, never a mean. Peers and every sector median count the sector's ordinary lines (no rights, preference, debt or futures lines) that traded in the 20 sessions up to the market's latest recorded session (the newest day of any delayed quote): a line's last trade is the newest day of its price history or quote with a volume that is not 0. A line with no recorded trade in that window, or none at all, is left out of peers and medians and counted in not_trading (ENGRO, last trade 2025-01-03; FFBL, merged into FFC, 2024-12-20): the exchange's screener keeps showing its last figures, which are not current. The median P/E takes positive P/Es (TTM) of those lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a P/E in without_pe. A P/E of 0 on the exchange's screener cannot be told from "no figure" (BAFL showed 0 after its split and 7.10 in April): it is unknown (without_pe), never a loss. A dividend yield the screener shows as 0 on a line it prices with a market cap is a non-payer's 0 and enters the median yield (a sector where most lines paid nothing has a median yield of 0). A sector with no usable figure has no median (the field is absent, never 0). An unknown id is 404 DATA_NOT_FOUND.
          */
         get: operations["board.sectorValuation"];
         put?: never;
@@ -610,7 +610,7 @@ export interface paths {
         };
         /**
          * Open payouts with their last buy date
-         * @description Announced payouts whose book closure has not ended (Asia/Karachi, today from the service clock), each with its book closure, last_buy_date (the last trading day whose settlement, T+2 for trades until 6 Feb 2026 and T+1 from 9 Feb 2026, skipping weekends and holidays, falls before the closure starts) and whether buying today still earns it. coverage says which symbols' payouts are recorded and up to when: payouts of other symbols are unknown, not absent.
+         * @description Announced payouts whose book closure has not ended (Asia/Karachi, today from the service clock), each with its book closure, last_buy_date (the last trading day whose settlement, T+2 for trades until 6 Feb 2026 and T+1 from 9 Feb 2026, skipping weekends and holidays, falls before the closure starts), xd_date (the next trading day, when the stock trades ex) and whether buying today still earns it. ex_date is the closure's first day (SPEC 2.3, = book_closure_from). coverage says which symbols' payouts are recorded and up to when: payouts of other symbols are unknown, not absent.
          */
         get: operations["board.dividendCalendar"];
         put?: never;
@@ -650,7 +650,7 @@ export interface paths {
         };
         /**
          * P/E, dividend yield and market cap against the sector medians
-         * @description Trailing P/E = price / trailing EPS (sourced); a loss-maker (EPS ≤ 0) has none, with the reason; without a sourced EPS the exchange's own positive screener P/E (TTM) is used, basis `exchange_pe_ttm`. Trailing dividend yield: trailing 12-month cash payouts over the price (basis `trailing_12m_payouts`), else the exchange's screener yield. Market cap: the exchange's figure, else shares outstanding × price. Each with its as-of and basis, and its position against the sector median (`at` within ±1%). Sector medians (never means) are over the sector's equities on the same rules; loss-makers are left out of the median P/E and counted. The price is the delayed quote (else the last close).
+         * @description Trailing P/E = price / trailing EPS (sourced); a loss-maker (EPS ≤ 0) has none, with the reason; without a sourced EPS the exchange's own positive screener P/E (TTM) is used, basis `exchange_pe_ttm`. Trailing dividend yield: trailing 12-month cash payouts over the price (basis `trailing_12m_payouts`), else the exchange's screener yield. Market cap: the exchange's figure, else shares outstanding × price. Each with its as-of and basis, and its position against the sector median (`at` within ±1%). Sector medians (never means) are over the sector's peers on the same rules (lines that traded in the 20 sessions up to the latest recorded session; the others in not_trading); loss-makers are left out of the median P/E and counted; a 0 P/E on the exchange's screener is unknown, not a loss. One date per valuation: every figure rests on one price (`price`, `price_as_of`), the newer of the delayed quote (else the last close) and the price on the exchange's own screener row, at which the exchange computed its P/E, yield and market cap (MEBL: the screener of 2026-08-04 at 573.7 is newer than the close of 2026-05-25, so all of MEBL's figures are of 2026-08-04). An exchange figure older than the price is carried forward to it with the exchange's inputs of its date (P/E × price / screener price, market cap × price / screener price, yield × screener price / price) and says so in `exchange_as_of`: results or payouts announced after that date are not in it. A figure is never carried back; each figure's `as_of` is the date of the price it rests on.
          */
         get: operations["analytics.valuation"];
         put?: never;
@@ -1638,7 +1638,7 @@ export interface operations {
                                 basis: string;
                                 recent_actions: {
                                     kind: string;
-                                    /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                                    /** @description The day the stock trades ex for this action (for a payout: its xd_date) */
                                     ex_date?: string;
                                     details: string;
                                 }[];
@@ -1787,7 +1787,7 @@ export interface operations {
                                 basis: string;
                                 recent_actions: {
                                     kind: string;
-                                    /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                                    /** @description The day the stock trades ex for this action (for a payout: its xd_date) */
                                     ex_date?: string;
                                     details: string;
                                 }[];
@@ -1846,11 +1846,20 @@ export interface operations {
                             fiscal_year?: number;
                             /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                             period_end?: string;
+                            /** @description The period the payout is for ("first quarter to 2023-03-31"). fiscal_year, period_end and period_label follow one rule that agrees with sequence: a final is for a whole fiscal year, an interim for part of one */
                             period_label?: string;
+                            /**
+                             * @description The exchange stated a period that cannot be this payout's (an interim against a whole year): the period is the fiscal quarter that had ended when the payout was announced (MCB 60%(i) of 27 Apr 2023: first quarter to 2023-03-31)
+                             * @enum {boolean}
+                             */
+                            period_corrected?: true;
+                            /** @description The period as the exchange stated it, when corrected */
+                            period_as_published?: string;
+                            /** @description Calendar year of ex_date */
                             calendar_year?: number;
-                            /** @description The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date, before the book closure starts */
+                            /** @description The first day of the exchange's book closure (SPEC 2.3; the same day as book_closure_from). Not the day the stock trades ex: that is xd_date */
                             ex_date?: string;
-                            /** @description Start of the exchange's book closure */
+                            /** @description Start of the exchange's book closure (= ex_date) */
                             book_closure_from?: string;
                             /**
                              * @description The closure start was published before the announcement; its year was moved forward
@@ -1861,8 +1870,10 @@ export interface operations {
                             ex_date_as_published?: string;
                             /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                             book_closure_to?: string;
-                            /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                            /** @description The last trading day whose trade settles before the book closure starts (ex_date): a buyer that day is entitled */
                             last_buy_date?: string;
+                            /** @description The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date, before the book closure starts; a buyer that day is not entitled. Absent when the settlement cycle of the time is not sourced */
+                            xd_date?: string;
                             /** @description Instant, ISO 8601 UTC */
                             announced_at?: string;
                             /** @enum {string} */
@@ -2129,7 +2140,7 @@ export interface operations {
                             basis: string;
                             recent_actions: {
                                 kind: string;
-                                /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                                /** @description The day the stock trades ex for this action (for a payout: its xd_date) */
                                 ex_date?: string;
                                 details: string;
                             }[];
@@ -2562,11 +2573,20 @@ export interface operations {
                             fiscal_year?: number;
                             /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                             period_end?: string;
+                            /** @description The period the payout is for ("first quarter to 2023-03-31"). fiscal_year, period_end and period_label follow one rule that agrees with sequence: a final is for a whole fiscal year, an interim for part of one */
                             period_label?: string;
+                            /**
+                             * @description The exchange stated a period that cannot be this payout's (an interim against a whole year): the period is the fiscal quarter that had ended when the payout was announced (MCB 60%(i) of 27 Apr 2023: first quarter to 2023-03-31)
+                             * @enum {boolean}
+                             */
+                            period_corrected?: true;
+                            /** @description The period as the exchange stated it, when corrected */
+                            period_as_published?: string;
+                            /** @description Calendar year of ex_date */
                             calendar_year?: number;
-                            /** @description The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date, before the book closure starts */
+                            /** @description The first day of the exchange's book closure (SPEC 2.3; the same day as book_closure_from). Not the day the stock trades ex: that is xd_date */
                             ex_date?: string;
-                            /** @description Start of the exchange's book closure */
+                            /** @description Start of the exchange's book closure (= ex_date) */
                             book_closure_from?: string;
                             /**
                              * @description The closure start was published before the announcement; its year was moved forward
@@ -2577,8 +2597,10 @@ export interface operations {
                             ex_date_as_published?: string;
                             /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                             book_closure_to?: string;
-                            /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                            /** @description The last trading day whose trade settles before the book closure starts (ex_date): a buyer that day is entitled */
                             last_buy_date?: string;
+                            /** @description The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date, before the book closure starts; a buyer that day is not entitled. Absent when the settlement cycle of the time is not sourced */
+                            xd_date?: string;
                             /** @description Instant, ISO 8601 UTC */
                             announced_at?: string;
                             /** @enum {string} */
@@ -2689,11 +2711,20 @@ export interface operations {
                             fiscal_year?: number;
                             /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                             period_end?: string;
+                            /** @description The period the payout is for ("first quarter to 2023-03-31"). fiscal_year, period_end and period_label follow one rule that agrees with sequence: a final is for a whole fiscal year, an interim for part of one */
                             period_label?: string;
+                            /**
+                             * @description The exchange stated a period that cannot be this payout's (an interim against a whole year): the period is the fiscal quarter that had ended when the payout was announced (MCB 60%(i) of 27 Apr 2023: first quarter to 2023-03-31)
+                             * @enum {boolean}
+                             */
+                            period_corrected?: true;
+                            /** @description The period as the exchange stated it, when corrected */
+                            period_as_published?: string;
+                            /** @description Calendar year of ex_date */
                             calendar_year?: number;
-                            /** @description The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date, before the book closure starts */
+                            /** @description The first day of the exchange's book closure (SPEC 2.3; the same day as book_closure_from). Not the day the stock trades ex: that is xd_date */
                             ex_date?: string;
-                            /** @description Start of the exchange's book closure */
+                            /** @description Start of the exchange's book closure (= ex_date) */
                             book_closure_from?: string;
                             /**
                              * @description The closure start was published before the announcement; its year was moved forward
@@ -2704,8 +2735,10 @@ export interface operations {
                             ex_date_as_published?: string;
                             /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                             book_closure_to?: string;
-                            /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                            /** @description The last trading day whose trade settles before the book closure starts (ex_date): a buyer that day is entitled */
                             last_buy_date?: string;
+                            /** @description The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date, before the book closure starts; a buyer that day is not entitled. Absent when the settlement cycle of the time is not sourced */
+                            xd_date?: string;
                             /** @description Instant, ISO 8601 UTC */
                             announced_at?: string;
                             /** @enum {string} */
@@ -2796,7 +2829,7 @@ export interface operations {
                         symbol: string;
                         items: {
                             kind: string;
-                            /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                            /** @description The day the stock trades ex for this action (XD, XB, XR). For a payout this is the dividend history's xd_date (the trading day after last_buy_date), not its ex_date (the book closure's first day) */
                             ex_date?: string;
                             ratio?: number;
                             details: string;
@@ -3940,11 +3973,13 @@ export interface operations {
                             pe_peers: number;
                             /** @description Loss-makers (negative P/E or EPS) left out of the median P/E */
                             loss_makers_excluded: number;
-                            /** @description Lines without a P/E (no figure, or a loss the source shows as no figure) */
+                            /** @description Lines without a P/E (no figure, or 0 on the exchange's screener: unknown, not a loss) */
                             without_pe: number;
                             median_dividend_yield_pct?: number;
                             yield_peers: number;
                             without_yield: number;
+                            /** @description Ordinary lines left out of peers and every median: no recorded trade in the peer window (see the description) */
+                            not_trading: number;
                             breadth: {
                                 advancers: number;
                                 decliners: number;
@@ -4043,11 +4078,13 @@ export interface operations {
                         pe_peers: number;
                         /** @description Loss-makers (negative P/E or EPS) left out of the median P/E */
                         loss_makers_excluded: number;
-                        /** @description Lines without a P/E (no figure, or a loss the source shows as no figure) */
+                        /** @description Lines without a P/E (no figure, or 0 on the exchange's screener: unknown, not a loss) */
                         without_pe: number;
                         median_dividend_yield_pct?: number;
                         yield_peers: number;
                         without_yield: number;
+                        /** @description Ordinary lines left out of peers and every median: no recorded trade in the peer window (see the description) */
+                        not_trading: number;
                         breadth: {
                             advancers: number;
                             decliners: number;
@@ -4254,11 +4291,13 @@ export interface operations {
                         pe_peers: number;
                         /** @description Loss-makers (negative P/E or EPS) left out of the median P/E */
                         loss_makers_excluded: number;
-                        /** @description Lines without a P/E (no figure, or a loss the source shows as no figure) */
+                        /** @description Lines without a P/E (no figure, or 0 on the exchange's screener: unknown, not a loss) */
                         without_pe: number;
                         median_dividend_yield_pct?: number;
                         yield_peers: number;
                         without_yield: number;
+                        /** @description Ordinary lines left out of peers and every median: no recorded trade in the peer window (see the description) */
+                        not_trading: number;
                         sources: {
                             dataset: string;
                             source: string;
@@ -4560,6 +4599,8 @@ export interface operations {
                             percent?: number;
                             /** @description Instant, ISO 8601 UTC */
                             announced_at?: string;
+                            /** @description The first day of the book closure (SPEC 2.3; = book_closure_from). Not the day the stock trades ex: that is xd_date */
+                            ex_date: string;
                             /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                             book_closure_from: string;
                             /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
@@ -4568,6 +4609,8 @@ export interface operations {
                             book_closure_from_as_published?: string;
                             /** @description Last trading day whose settlement falls before the book closure starts */
                             last_buy_date: string;
+                            /** @description The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date; a buyer that day is not entitled */
+                            xd_date: string;
                             settlement_cycle: string;
                             /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                             settles_on: string;
@@ -4823,8 +4866,11 @@ export interface operations {
                         price_as_of?: string;
                         pe_ttm?: {
                             value: number;
+                            /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
                             as_of: string;
                             basis: string;
+                            /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
+                            exchange_as_of?: string;
                             sector_median?: number;
                             peers?: number;
                             /**
@@ -4835,8 +4881,11 @@ export interface operations {
                         };
                         dividend_yield_pct?: {
                             value: number;
+                            /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
                             as_of: string;
                             basis: string;
+                            /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
+                            exchange_as_of?: string;
                             sector_median?: number;
                             peers?: number;
                             /**
@@ -4847,8 +4896,11 @@ export interface operations {
                         };
                         market_cap?: {
                             value: number;
+                            /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
                             as_of: string;
                             basis: string;
+                            /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
+                            exchange_as_of?: string;
                             sector_median?: number;
                             peers?: number;
                             /**
@@ -4867,6 +4919,8 @@ export interface operations {
                             yield_peers: number;
                             market_cap?: number;
                             market_cap_peers: number;
+                            /** @description Sector lines left out of the medians: no recorded trade in the peer window */
+                            not_trading: number;
                         };
                         unavailable: {
                             figure: string;
@@ -5560,7 +5614,7 @@ export interface operations {
                                 basis: string;
                                 recent_actions: {
                                     kind: string;
-                                    /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                                    /** @description The day the stock trades ex for this action (for a payout: its xd_date) */
                                     ex_date?: string;
                                     details: string;
                                 }[];
@@ -5769,8 +5823,11 @@ export interface operations {
                             price_as_of?: string;
                             pe_ttm?: {
                                 value: number;
+                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
                                 as_of: string;
                                 basis: string;
+                                /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
+                                exchange_as_of?: string;
                                 sector_median?: number;
                                 peers?: number;
                                 /**
@@ -5781,8 +5838,11 @@ export interface operations {
                             };
                             dividend_yield_pct?: {
                                 value: number;
+                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
                                 as_of: string;
                                 basis: string;
+                                /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
+                                exchange_as_of?: string;
                                 sector_median?: number;
                                 peers?: number;
                                 /**
@@ -5793,8 +5853,11 @@ export interface operations {
                             };
                             market_cap?: {
                                 value: number;
+                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
                                 as_of: string;
                                 basis: string;
+                                /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
+                                exchange_as_of?: string;
                                 sector_median?: number;
                                 peers?: number;
                                 /**
@@ -5813,6 +5876,8 @@ export interface operations {
                                 yield_peers: number;
                                 market_cap?: number;
                                 market_cap_peers: number;
+                                /** @description Sector lines left out of the medians: no recorded trade in the peer window */
+                                not_trading: number;
                             };
                             unavailable: {
                                 figure: string;
@@ -5843,11 +5908,20 @@ export interface operations {
                                 fiscal_year?: number;
                                 /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                                 period_end?: string;
+                                /** @description The period the payout is for ("first quarter to 2023-03-31"). fiscal_year, period_end and period_label follow one rule that agrees with sequence: a final is for a whole fiscal year, an interim for part of one */
                                 period_label?: string;
+                                /**
+                                 * @description The exchange stated a period that cannot be this payout's (an interim against a whole year): the period is the fiscal quarter that had ended when the payout was announced (MCB 60%(i) of 27 Apr 2023: first quarter to 2023-03-31)
+                                 * @enum {boolean}
+                                 */
+                                period_corrected?: true;
+                                /** @description The period as the exchange stated it, when corrected */
+                                period_as_published?: string;
+                                /** @description Calendar year of ex_date */
                                 calendar_year?: number;
-                                /** @description The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date, before the book closure starts */
+                                /** @description The first day of the exchange's book closure (SPEC 2.3; the same day as book_closure_from). Not the day the stock trades ex: that is xd_date */
                                 ex_date?: string;
-                                /** @description Start of the exchange's book closure */
+                                /** @description Start of the exchange's book closure (= ex_date) */
                                 book_closure_from?: string;
                                 /**
                                  * @description The closure start was published before the announcement; its year was moved forward
@@ -5858,8 +5932,10 @@ export interface operations {
                                 ex_date_as_published?: string;
                                 /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                                 book_closure_to?: string;
-                                /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                                /** @description The last trading day whose trade settles before the book closure starts (ex_date): a buyer that day is entitled */
                                 last_buy_date?: string;
+                                /** @description The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date, before the book closure starts; a buyer that day is not entitled. Absent when the settlement cycle of the time is not sourced */
+                                xd_date?: string;
                                 /** @description Instant, ISO 8601 UTC */
                                 announced_at?: string;
                                 /** @enum {string} */
@@ -6039,7 +6115,7 @@ export interface operations {
                                 basis: string;
                                 recent_actions: {
                                     kind: string;
-                                    /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                                    /** @description The day the stock trades ex for this action (for a payout: its xd_date) */
                                     ex_date?: string;
                                     details: string;
                                 }[];
@@ -6248,8 +6324,11 @@ export interface operations {
                             price_as_of?: string;
                             pe_ttm?: {
                                 value: number;
+                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
                                 as_of: string;
                                 basis: string;
+                                /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
+                                exchange_as_of?: string;
                                 sector_median?: number;
                                 peers?: number;
                                 /**
@@ -6260,8 +6339,11 @@ export interface operations {
                             };
                             dividend_yield_pct?: {
                                 value: number;
+                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
                                 as_of: string;
                                 basis: string;
+                                /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
+                                exchange_as_of?: string;
                                 sector_median?: number;
                                 peers?: number;
                                 /**
@@ -6272,8 +6354,11 @@ export interface operations {
                             };
                             market_cap?: {
                                 value: number;
+                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
                                 as_of: string;
                                 basis: string;
+                                /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
+                                exchange_as_of?: string;
                                 sector_median?: number;
                                 peers?: number;
                                 /**
@@ -6292,6 +6377,8 @@ export interface operations {
                                 yield_peers: number;
                                 market_cap?: number;
                                 market_cap_peers: number;
+                                /** @description Sector lines left out of the medians: no recorded trade in the peer window */
+                                not_trading: number;
                             };
                             unavailable: {
                                 figure: string;
@@ -6322,11 +6409,20 @@ export interface operations {
                                 fiscal_year?: number;
                                 /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                                 period_end?: string;
+                                /** @description The period the payout is for ("first quarter to 2023-03-31"). fiscal_year, period_end and period_label follow one rule that agrees with sequence: a final is for a whole fiscal year, an interim for part of one */
                                 period_label?: string;
+                                /**
+                                 * @description The exchange stated a period that cannot be this payout's (an interim against a whole year): the period is the fiscal quarter that had ended when the payout was announced (MCB 60%(i) of 27 Apr 2023: first quarter to 2023-03-31)
+                                 * @enum {boolean}
+                                 */
+                                period_corrected?: true;
+                                /** @description The period as the exchange stated it, when corrected */
+                                period_as_published?: string;
+                                /** @description Calendar year of ex_date */
                                 calendar_year?: number;
-                                /** @description The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date, before the book closure starts */
+                                /** @description The first day of the exchange's book closure (SPEC 2.3; the same day as book_closure_from). Not the day the stock trades ex: that is xd_date */
                                 ex_date?: string;
-                                /** @description Start of the exchange's book closure */
+                                /** @description Start of the exchange's book closure (= ex_date) */
                                 book_closure_from?: string;
                                 /**
                                  * @description The closure start was published before the announcement; its year was moved forward
@@ -6337,8 +6433,10 @@ export interface operations {
                                 ex_date_as_published?: string;
                                 /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                                 book_closure_to?: string;
-                                /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                                /** @description The last trading day whose trade settles before the book closure starts (ex_date): a buyer that day is entitled */
                                 last_buy_date?: string;
+                                /** @description The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date, before the book closure starts; a buyer that day is not entitled. Absent when the settlement cycle of the time is not sourced */
+                                xd_date?: string;
                                 /** @description Instant, ISO 8601 UTC */
                                 announced_at?: string;
                                 /** @enum {string} */
@@ -6518,7 +6616,7 @@ export interface operations {
                                 basis: string;
                                 recent_actions: {
                                     kind: string;
-                                    /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                                    /** @description The day the stock trades ex for this action (for a payout: its xd_date) */
                                     ex_date?: string;
                                     details: string;
                                 }[];
@@ -6727,8 +6825,11 @@ export interface operations {
                             price_as_of?: string;
                             pe_ttm?: {
                                 value: number;
+                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
                                 as_of: string;
                                 basis: string;
+                                /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
+                                exchange_as_of?: string;
                                 sector_median?: number;
                                 peers?: number;
                                 /**
@@ -6739,8 +6840,11 @@ export interface operations {
                             };
                             dividend_yield_pct?: {
                                 value: number;
+                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
                                 as_of: string;
                                 basis: string;
+                                /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
+                                exchange_as_of?: string;
                                 sector_median?: number;
                                 peers?: number;
                                 /**
@@ -6751,8 +6855,11 @@ export interface operations {
                             };
                             market_cap?: {
                                 value: number;
+                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
                                 as_of: string;
                                 basis: string;
+                                /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
+                                exchange_as_of?: string;
                                 sector_median?: number;
                                 peers?: number;
                                 /**
@@ -6771,6 +6878,8 @@ export interface operations {
                                 yield_peers: number;
                                 market_cap?: number;
                                 market_cap_peers: number;
+                                /** @description Sector lines left out of the medians: no recorded trade in the peer window */
+                                not_trading: number;
                             };
                             unavailable: {
                                 figure: string;
@@ -6801,11 +6910,20 @@ export interface operations {
                                 fiscal_year?: number;
                                 /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                                 period_end?: string;
+                                /** @description The period the payout is for ("first quarter to 2023-03-31"). fiscal_year, period_end and period_label follow one rule that agrees with sequence: a final is for a whole fiscal year, an interim for part of one */
                                 period_label?: string;
+                                /**
+                                 * @description The exchange stated a period that cannot be this payout's (an interim against a whole year): the period is the fiscal quarter that had ended when the payout was announced (MCB 60%(i) of 27 Apr 2023: first quarter to 2023-03-31)
+                                 * @enum {boolean}
+                                 */
+                                period_corrected?: true;
+                                /** @description The period as the exchange stated it, when corrected */
+                                period_as_published?: string;
+                                /** @description Calendar year of ex_date */
                                 calendar_year?: number;
-                                /** @description The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date, before the book closure starts */
+                                /** @description The first day of the exchange's book closure (SPEC 2.3; the same day as book_closure_from). Not the day the stock trades ex: that is xd_date */
                                 ex_date?: string;
-                                /** @description Start of the exchange's book closure */
+                                /** @description Start of the exchange's book closure (= ex_date) */
                                 book_closure_from?: string;
                                 /**
                                  * @description The closure start was published before the announcement; its year was moved forward
@@ -6816,8 +6934,10 @@ export interface operations {
                                 ex_date_as_published?: string;
                                 /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                                 book_closure_to?: string;
-                                /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                                /** @description The last trading day whose trade settles before the book closure starts (ex_date): a buyer that day is entitled */
                                 last_buy_date?: string;
+                                /** @description The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date, before the book closure starts; a buyer that day is not entitled. Absent when the settlement cycle of the time is not sourced */
+                                xd_date?: string;
                                 /** @description Instant, ISO 8601 UTC */
                                 announced_at?: string;
                                 /** @enum {string} */

@@ -4,6 +4,7 @@
 // provenance. Each says "unknown" where the service does not know, never 0.
 import { badge, el, fmtMoney, fmtPct, fmtQty, fmtTime, unknown } from "./api.js"
 import { fact, facts, known, num, sourcesNote, table } from "./ui.js"
+import { DATES_NOTE } from "./market-sectors.js"
 
 /** A section's honest empty state. @param {string} text */
 const unknownNote = (text) => el("p", { class: "unknown-note" }, badge("unknown"), " ", text)
@@ -27,20 +28,20 @@ export const renderDividends = (out, dividends, symbol) => {
       ? unknownNote(`The service holds no payout record for ${symbol}: its dividends are unknown, not none.`)
       : items.length === 0
       ? el("p", {}, "No payout is recorded in the covered period.")
-      : table(
+      : [el("p", {}, DATES_NOTE), table(
         `Payouts of ${symbol}`,
-        [["Period"], ["Kind"], ["Percent", "num"], ["Details"], ["Last buy date"], ["Ex-date"], ["Book closure to"], ["Announced"]],
+        [["Period"], ["Kind"], ["Percent", "num"], ["Details"], ["Last buy date"], ["XD (trades ex)"], ["Book closure (ex-date)"], ["Announced"]],
         items.map((d) => [
           d.period_label ?? d.fiscal_year,
           `${d.kind}${d.sequence ? ` (${d.sequence})` : ""}`,
           num(typeof d.percent === "number" ? `${d.percent}%` : unknown()),
           d.details ?? unknown(),
           known(d.last_buy_date),
-          known(d.ex_date),
-          known(d.book_closure_to),
+          known(d.xd_date),
+          d.ex_date ? `${d.ex_date}${d.book_closure_to && d.book_closure_to !== d.ex_date ? ` to ${d.book_closure_to}` : ""}` : unknown(),
           fmtTime(d.announced_at)
         ])
-      ),
+      )],
     sourcesNote(dividends?.sources)
   )
 }
