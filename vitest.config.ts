@@ -10,6 +10,7 @@ export const SLOW_SUITES = [
   "test/faults.test.ts",
   "test/instances.test.ts",
   "test/mcp.test.ts",
+  "test/mcp-sessions.test.ts",
   "test/security.test.ts",
   "test/upstream-faults.test.ts",
   "test/e2e/**"

@@ -223,7 +223,7 @@ const ledgerRebuild = Command.make("rebuild", {}, () =>
 
 const ledgerExport = Command.make("export", {
   stream: Flag.String("stream").pipe(
-    Flag.withDescription("One stream id (portfolio-<user id> or donations); without it, the whole ledger in commit-safe order"),
+    Flag.withDescription("One stream id (portfolio-<user id>, donation-<id>, or donations for those recorded before streams per donation); without it, the whole ledger in commit-safe order"),
     Flag.optional
   )
 }, ({ stream }) =>
