@@ -7,7 +7,7 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Context, Duration, Effect, Exit, Layer, Scope } from "effect"
 import { SqlClient } from "effect/sql"
-import { parseCompanyPage } from "../domain/psx/CompanyPage.ts"
+import { parseCompanyPage, parseCompanyPagePayouts } from "../domain/psx/CompanyPage.ts"
 import { parseCompanyPayouts } from "../domain/psx/Filings.ts"
 import { parseIndexConstituents, parseSectors } from "../domain/psx/Listing.ts"
 import { Database } from "../src/db/Database.ts"
@@ -28,6 +28,7 @@ const recordedUpTo = (symbol: string, day: string) => eodRows(symbol).filter((r)
 const servedHistory = (symbol: string) => Effect.map(get(`/v1/prices/${symbol}?date_from=2026-01-01&limit=100`), (r) => bodyOf(r))
 const hbl = parseCompanyPage(companyPages["HBL"]!())
 const mebl = parseCompanyPayouts("MEBL", companyPayouts["MEBL"]!())
+const meblPage = parseCompanyPagePayouts("MEBL", companyPages["MEBL"]!())
 
 /** What a fault must leave alone: every market table (the read model's version included) and every dataset's provenance. */
 const storeFingerprint = Effect.gen(function*() {
@@ -74,9 +75,11 @@ describe("portal crawler", () => {
         }
         const dividends = yield* get("/v1/dividends/MEBL")
         assertSucceeded(dividends)
+        // The payouts route's rows and the company page's payout table (the same kind of rows, reaching further back).
+        const payoutKeys = (rows: typeof mebl.rows) => rows.flatMap((r) => r.parts.map((p) => `${r.details}|${p.percent}|${r.bookClosureTo}`))
         assert.deepStrictEqual(
           dividends.body.items.map((i) => `${i.details}|${i.percent}|${i.book_closure_to}`).sort(),
-          mebl.rows.flatMap((r) => r.parts.map((p) => `${r.details}|${p.percent}|${r.bookClosureTo}`)).sort()
+          [...new Set([...payoutKeys(mebl.rows), ...payoutKeys(meblPage.rows)])].sort()
         )
         const financials = yield* get("/v1/financials/HBL")
         assertSucceeded(financials)
