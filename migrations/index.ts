@@ -17,6 +17,7 @@ import m0016 from "./0016_market_change_log.ts"
 import m0017 from "./0017_ledger_deployment_key.ts"
 import m0018 from "./0018_api_keys_paging.ts"
 import m0021 from "./0021_filing_dates.ts"
+import m0024 from "./0024_entitlement_dismissals.ts"
 
 export const migrations = {
   "0001_service": m0001,
@@ -33,5 +34,6 @@ export const migrations = {
   "0016_market_change_log": m0016,
   "0017_ledger_deployment_key": m0017,
   "0018_api_keys_paging": m0018,
-  "0021_filing_dates": m0021
+  "0021_filing_dates": m0021,
+  "0024_entitlement_dismissals": m0024
 }
