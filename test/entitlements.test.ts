@@ -14,8 +14,9 @@
  *
  * The service's clock starts at 2026-11-21 10:00 Karachi time.
  */
-import { assert, layer } from "@effect/vitest"
+import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { entitlementsOf, type PayoutFact } from "../domain/ledger/Entitlements.ts"
 import { assertFailed, assertOk, bodyOf, get, post, type Reply, TestApp } from "./support/TestApp.ts"
 
 const START = "2026-11-21T05:00:00.000Z"
@@ -148,4 +149,37 @@ layer(TestApp({ withPack: true, now: START }), { timeout: 600_000, excludeTestSe
       assert.isAtLeast(one.total, 2)
       assert.strictEqual(one.items[0]!.book_closure_from, "2026-08-19", "newest book closure first")
     }))
+})
+
+/** The bonus and right rules on the portal's own texts (domain/psx/PayoutNotation.ts examples), worked by hand. */
+describe("entitlement figures for a bonus and a right (pure)", () => {
+  const payout = (kind: "bonus" | "right", percent: number, details: string, face?: number): PayoutFact => ({
+    id: "0000abcd", symbol: "XYZ", kind, details, percent, bookClosureFrom: "2026-05-22", dataset: "test",
+    ...(face !== undefined ? { faceValue: { rupees: face, source: "test" } } : {})
+  })
+  const holding105 = [{ event_id: "b1", version: 1, effective_date: "2026-05-18", event: {
+    type: "TradeRecorded" as const, side: "buy" as const, symbol: "XYZ", quantity: 105, price: 10, fees: 0,
+    trade_date: "2026-05-18", settlement_date: "2026-05-19", flags: []
+  } }]
+
+  it("a 10% bonus on 105 shares credits 10 whole shares and owes half a share in cash (its rupees not recorded)", () => {
+    const [e] = entitlementsOf([payout("bonus", 10, "10% (B)")], holding105, "2026-11-21", new Set())
+    assert.deepStrictEqual([e?.last_buy_date, e?.shares_held, e?.bonus_shares, e?.fractional_entitlement], ["2026-05-20", 105, 10, 0.5])
+    assert.notProperty(e, "gross")
+    assert.match(e?.notes.join(" ") ?? "", /fraction is paid in cash/)
+  })
+
+  it("a right at par offers whole shares at the face value; at a premium of Rs 2, at face value + 2; without a face value, no price", () => {
+    const par = entitlementsOf([payout("right", 22.45, "22.45% AT PAR (R)", 10)], holding105, "2026-11-21", new Set())[0]
+    assert.deepStrictEqual([par?.right_shares, par?.right_price], [23, 10], "105 × 22.45% = 23.57: 23 whole shares")
+    const premium = entitlementsOf([payout("right", 70, "70% AT A PREMIUM OF Rs.2/= PER SHARE (R)", 10)], holding105, "2026-11-21", new Set())[0]
+    assert.deepStrictEqual([premium?.right_shares, premium?.right_price], [73, 12], "105 × 70% = 73.5: 73 shares at Rs 10 + 2")
+    const unknown = entitlementsOf([payout("right", 70, "70% AT A PREMIUM OF Rs.2/= PER SHARE (R)")], holding105, "2026-11-21", new Set())[0]
+    assert.notProperty(unknown, "right_price")
+  })
+
+  it("the same payout in two recordings is listed once, under its smallest id", () => {
+    const a = payout("bonus", 10, "10% (B)"), b = { ...a, id: "0000abce", announcedAt: "2026-05-01T10:00:00.000Z" }
+    assert.deepStrictEqual(entitlementsOf([b, a], holding105, "2026-11-21", new Set()).map((e) => e.id), ["ent-0000abcd"])
+  })
 })

@@ -176,6 +176,17 @@ const figuresOf = (p: PayoutFact, held: number, credit: string, entries: Readonl
   }
 }
 
+/** One payout per symbol, kind, book closure and size: the same payout seen in two recordings (a different announcement time) keeps its smallest id. */
+const samePayoutOnce = (payouts: ReadonlyArray<PayoutFact>) => {
+  const kept = new Map<string, PayoutFact>()
+  for (const p of payouts) {
+    const key = [p.symbol, p.kind, p.bookClosureFrom, p.percent, p.amountPerShare].join("|")
+    const had = kept.get(key)
+    if (had === undefined || p.id < had.id) kept.set(key, p)
+  }
+  return [...kept.values()]
+}
+
 /**
  * The entitlements of a portfolio: one per payout of a symbol in its ledger whose last buy date is before
  * `today` and on which shares were held (or a matching event is recorded). Newest book closure first.
@@ -188,7 +199,7 @@ export const entitlementsOf = (
 ): ReadonlyArray<Entitlement> => {
   const held = timelineOf(entries)
   const out: Array<Entitlement> = []
-  for (const p of payouts) {
+  for (const p of samePayoutOnce(payouts)) {
     const last = lastBuyDate(p.bookClosureFrom)
     if (last === undefined || last >= today) continue
     const shares = held(p.symbol, last)
