@@ -120,9 +120,9 @@ const timelineOf = (entries: ReadonlyArray<Entry>): Timeline => {
 
 type Recorded = Entry & { readonly event: DividendRecorded | Extract<Entry["event"], { type: "BonusRecorded" }> }
 
-/** The non-reversed dividend or bonus event of the payout's symbol with the same book closure. */
-const recordedFor = (p: PayoutFact, entries: ReadonlyArray<Entry>): Recorded | undefined =>
-  orderedEntries(entries).find((e): e is Recorded => {
+/** The non-reversed dividend or bonus event of the payout's symbol with the same book closure (`ordered`: Replay.ts `orderedEntries`). */
+const recordedFor = (p: PayoutFact, ordered: ReadonlyArray<Entry>): Recorded | undefined =>
+  ordered.find((e): e is Recorded => {
     const ev = e.event
     const kindMatches = p.kind === "cash" ? ev.type === "DividendRecorded" : p.kind === "bonus" && ev.type === "BonusRecorded"
     return kindMatches && "book_closure_from" in ev && ev.symbol === p.symbol && ev.book_closure_from === p.bookClosureFrom
@@ -198,12 +198,13 @@ export const entitlementsOf = (
   dismissed: ReadonlySet<string>
 ): ReadonlyArray<Entitlement> => {
   const held = timelineOf(entries)
+  const ordered = orderedEntries(entries)
   const out: Array<Entitlement> = []
   for (const p of samePayoutOnce(payouts)) {
     const last = lastBuyDate(p.bookClosureFrom)
     if (last === undefined || last >= today) continue
     const shares = held(p.symbol, last)
-    const rec = recordedFor(p, entries)
+    const rec = recordedFor(p, ordered)
     if (shares <= 0 && rec === undefined) continue
     const credit = p.bookClosureTo ?? p.bookClosureFrom
     const xd = exDate(p.bookClosureFrom)
