@@ -19,6 +19,7 @@ import m0018 from "./0018_api_keys_paging.ts"
 import m0020 from "./0020_news_source_keywords.ts"
 import m0021 from "./0021_filing_dates.ts"
 import m0022 from "./0022_index_closes.ts"
+import m0024 from "./0024_entitlement_dismissals.ts"
 
 export const migrations = {
   "0001_service": m0001,
@@ -37,5 +38,7 @@ export const migrations = {
   "0018_api_keys_paging": m0018,
   "0020_news_source_keywords": m0020,
   "0021_filing_dates": m0021,
-  "0022_index_closes": m0022
+  "0022_index_closes": m0022,
+  "0021_filing_dates": m0021,
+  "0024_entitlement_dismissals": m0024
 }

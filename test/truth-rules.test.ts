@@ -92,7 +92,9 @@ describe("6. trailing dividends bounded by the record; face value only from a so
   it("LUCK 250% (F), closure 2026-08-18 (afireseeker /payouts page): Rs 5 on its Rs 2 face value (split 28 Apr 2025); 200% of Sep 2025 = Rs 4", () => {
     assert.strictEqual(faceValueOn("LUCK", "2025-04-18")?.rupees, 10)
     assert.isUndefined(faceValueOn("LUCK", "2025-04-23"), "suspended for the change: no face value claimed")
-    assert.isUndefined(faceValueOn("MEBL", "2026-01-01"), "no sourced record: unknown, never Rs 10")
+    assert.isUndefined(faceValueOn("HUBC", "2026-01-01"), "no sourced record: unknown, never Rs 10")
+    // MEBL's record: the news of 6 Aug 2026 says "declares Rs8 dividend" for the payout PSX lists as "80(ii) (D)".
+    assert.strictEqual(faceValueOn("MEBL", "2026-08-18")?.rupees, 8 / 0.8)
     const rows = dividendRows(luck, (d) => faceValueOn("LUCK", d)?.rupees, undefined)
     assert.deepStrictEqual(rows.map((r) => [r.book_closure_from, r.percent, r.amount_per_share]), [
       ["2026-08-18", 250, 5],

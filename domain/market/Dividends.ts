@@ -31,6 +31,9 @@ import { exDate, lastBuyDate } from "./Calendar.ts"
 import { defined } from "../Objects.ts"
 
 export interface PayoutRecord {
+  /** The store's payout id (stable, from the payout's content) and the dataset it came from. */
+  readonly id?: string
+  readonly dataset?: string
   readonly symbol: string
   readonly announcedAt?: string
   readonly periodEnd?: string

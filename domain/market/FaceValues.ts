@@ -27,6 +27,13 @@ export const faceValueRecords: ReadonlyArray<FaceValueRecord> = [
     rupees: 10,
     until: "2025-04-18",
     source: "Business Recorder, Feb 2025: LUCK's notice to PSX of 20 Feb 2025 ('293,000,000 ordinary shares of Rs10/- each')"
+  },
+  {
+    symbol: "MEBL",
+    rupees: 10,
+    source: "Mettis Global, 6 Aug 2026 (the pack's news, news-8b2fb0bc): 'Meezan Bank H1 profit rises 3%, declares Rs8 dividend', " +
+      "the payout PSX lists as '80(ii) (D)' (Rs 8 = 80% of Rs 10); Pakistan Company News, 2019: final cash dividend " +
+      "'Rs. 2/- per share i.e. 20%'. No sub-division of MEBL is recorded between them (no restated eod series)"
   }
 ]
 

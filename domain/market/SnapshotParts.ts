@@ -72,6 +72,8 @@ export const seriesCoverage = (series: ReadonlyArray<PriceSeries | undefined>): 
 }
 
 export const toPayout = (r: PayoutRow): PayoutRecord => ({
+  id: r.id,
+  dataset: r.dataset,
   symbol: r.symbol,
   details: r.details,
   kind: r.kind,

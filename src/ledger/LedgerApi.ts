@@ -14,6 +14,7 @@ import {
   WriteConflict
 } from "../../domain/Errors.ts"
 import { LedgerListing, SignedCheckpoint, SigningKeys } from "../../domain/ledger/Checkpoint.ts"
+import { EntitlementAction, EntitlementId, Entitlements } from "../../domain/ledger/EntitlementSchemas.ts"
 import * as L from "../../domain/ledger/Schemas.ts"
 import { Cursor, limitParam } from "../../domain/Params.ts"
 import { PortfolioAuth } from "./accounts/BearerAuth.ts"
@@ -30,6 +31,53 @@ export const LEDGER_DEFAULT_LIMIT = 100
 /** The key list's page size: the default and the most (as many as the live keys one user may hold). */
 export const KEYS_MAX_LIMIT = L.MAX_LIVE_KEYS
 export const LEDGER_MAX_LIMIT = 1000
+/** The entitlement list's page size: the default and the most. */
+export const ENTITLEMENTS_DEFAULT_LIMIT = 100
+export const ENTITLEMENTS_MAX_LIMIT = 500
+
+/** Entitlements (issue 38 item 1): the list, accept and dismiss. */
+const ENTITLEMENT_RULE = "An entitlement follows a payout the market records (cash dividend, bonus or right issue) of a symbol " +
+  "in this ledger, once its last buy date has passed: the shares held at the end of the last buy date (the last trading day " +
+  "whose settlement, T+2 for trades to 6 Feb 2026 and T+1 from 9 Feb 2026, trading days only, falls before the book closure " +
+  "starts) decide it. Cash per share = percent × the company's face value in force on the ex day / 100 (LUCK's is Rs 2 " +
+  "from 28 Apr 2025; unknown face value: rupees absent, never an assumed Rs 10); tax is withheld by the rule in force on the " +
+  "credit date (15% filers, 30% non-filers) with the filer status the portfolio recorded (absent status: tax and net absent). " +
+  "A bonus is whole shares plus the fraction owed as cash (whose rupees are not recorded). A right lists the whole shares " +
+  "offered and, when the payout's text states par or a premium, their price. Splits are not listed (no dated record). " +
+  "Amounts are computed on read, so a backdated trade that changes the position changes them; a recorded event whose " +
+  "figures no longer match says so (`matches: false`, `mismatch`). The id is `ent-` and the payout's id, stable across reads."
+const entitlementEndpoints = [
+  HttpApiEndpoint.get("entitlements", "/v1/me/entitlements", {
+    query: { limit: limitParam(ENTITLEMENTS_MAX_LIMIT, ENTITLEMENTS_DEFAULT_LIMIT) },
+    success: Entitlements,
+    error: [...auth, SourceUnavailable]
+  }).annotateMerge(describe("List what the portfolio is owed by recorded payouts",
+    "Grant portfolio:read. " + ENTITLEMENT_RULE + " Newest book closure first, at most `limit` items (`total` counts all). " +
+      "State: `due` (no matching event), `recorded` (a dividend or bonus event of the symbol with the same book closure " +
+      "exists, however it was recorded) or `dismissed`. Opt-in recording as entitlements fall due is not offered."
+  )),
+  HttpApiEndpoint.post("acceptEntitlement", "/v1/me/entitlements/:id/accept", {
+    params: { id: EntitlementId },
+    success: EntitlementAction,
+    error: [...auth, InvalidSymbol, DataNotFound, IdempotencyMismatch, SourceUnavailable]
+  }).annotateMerge(describe("Record an entitlement",
+    "Grant portfolio:write. Records the entitlement's dividend (per share) or bonus (percent) with its book closure, on its " +
+      "credit date (the end of the book closure), through the same decider and rules as POST /v1/me/transactions; the " +
+      "event's metadata names the payout and its dataset (`source`) and the entitlement (`causation_id`). Idempotent: an " +
+      "entitlement already recorded (by accept or by hand) answers its event with `recorded_now: false` and records nothing. " +
+      "A right (offered, not credited), a cash payout without a known face value, a portfolio without a recorded filer " +
+      "status, or a credit date still ahead is 400 INVALID_REQUEST and records nothing; an id this portfolio does not have " +
+      "is 404. To record the warrant's own amounts instead, use POST /v1/me/transactions with gross_amount and tax_withheld."
+  )),
+  HttpApiEndpoint.post("dismissEntitlement", "/v1/me/entitlements/:id/dismiss", {
+    params: { id: EntitlementId },
+    success: EntitlementAction,
+    error: [...auth, DataNotFound, SourceUnavailable]
+  }).annotateMerge(describe("Dismiss an entitlement",
+    "Grant portfolio:write. Hides the entitlement: it stays in the list with state `dismissed` (a recorded one stays " +
+      "`recorded`). Dismissing twice is the same as once; an id this portfolio does not have is 404."
+  ))
+] as const
 
 export class AccountApi extends HttpApiGroup.make("account")
   .add(
@@ -85,6 +133,7 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
         "Grant portfolio:read. Benchmarked against the KSE-100 constituents: sector weights beside the index's, overlap, " +
           "concentration, dividend income. Parts that cannot be computed are listed in `unavailable` with the reason."
       )),
+    ...entitlementEndpoints,
     HttpApiEndpoint.post("transact", "/v1/me/transactions", {
       payload: L.TransactionBody,
       headers: {

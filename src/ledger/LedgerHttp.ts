@@ -13,7 +13,8 @@ import { EventStore } from "./events/EventStore.ts"
 import { AnonymousExpiry } from "./accounts/AnonymousExpiry.ts"
 import { Keys } from "./accounts/Keys.ts"
 import { LedgerSigner } from "./signing/Signing.ts"
-import { KEYS_MAX_LIMIT, LEDGER_DEFAULT_LIMIT } from "./LedgerApi.ts"
+import { Entitlements } from "./entitlements/Entitlements.ts"
+import { ENTITLEMENTS_DEFAULT_LIMIT, KEYS_MAX_LIMIT, LEDGER_DEFAULT_LIMIT } from "./LedgerApi.ts"
 import { Portfolio, streamOf } from "./portfolio/Portfolio.ts"
 import { PortfolioViews } from "./portfolio/PortfolioViews.ts"
 import { MarketFacts } from "./portfolio/MarketFacts.ts"
@@ -43,6 +44,7 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
     const views = yield* PortfolioViews
     const audit = yield* Audit
     const signer = yield* LedgerSigner
+    const entitlements = yield* Entitlements
 
     const withGrant = <A, E, R>(grant: Grant, f: (p: typeof CurrentPrincipal.Service) => Effect.Effect<A, E, R>) =>
       Effect.flatMap(CurrentPrincipal, (p) => Effect.andThen(keys.require(p, grant), f(p)))
@@ -52,6 +54,11 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
       .handle("portfolio", ({ query }) =>
         withGrant("portfolio:read", (p) => views.portfolio(p, query.limit ?? LEDGER_DEFAULT_LIMIT, query.cursor)))
       .handle("analyze", () => withGrant("portfolio:read", (p) => views.analyze(p)))
+      .handle("entitlements", ({ query }) =>
+        withGrant("portfolio:read", (p) => entitlements.list(p, query.limit ?? ENTITLEMENTS_DEFAULT_LIMIT)))
+      .handle("acceptEntitlement", ({ params }) =>
+        withGrant("portfolio:write", (p) => Effect.flatMap(ServerRequestId, (id) => entitlements.accept(p, params.id, id))))
+      .handle("dismissEntitlement", ({ params }) => withGrant("portfolio:write", (p) => entitlements.dismiss(p, params.id)))
       .handle("transact", ({ payload, headers }) =>
         withGrant("portfolio:write", (p) =>
           Effect.gen(function*() {
@@ -78,7 +85,7 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
   }))
 
 /** The ledger services over a SqlClient (and the market's Quotes and Sources). */
-export const LedgerServices = PortfolioViews.layer.pipe(
+export const LedgerServices = Layer.mergeAll(PortfolioViews.layer, Entitlements.layer).pipe(
   Layer.provideMerge(Layer.mergeAll(Portfolio.layer, Donations.layer, Audit.layer.pipe(Layer.provideMerge(LedgerSigner.layer)), PortfolioAuthLive)),
   Layer.provideMerge(Layer.mergeAll(LedgerWriter.layer, MarketFacts.layer)),
   Layer.provideMerge(Layer.mergeAll(Keys.layer, EventStore.layer, AnonymousExpiry.layer))

@@ -56,6 +56,8 @@ export interface EventMetadata {
   readonly client_request_id?: string | undefined
   readonly causation_id?: string | undefined
   readonly idempotency_key?: string | undefined
+  /** The market record an event follows (an accepted entitlement's payout and its dataset). */
+  readonly source?: string | undefined
 }
 
 /** SHA-256 hex of a text (the one-shot `crypto.hash` where the runtime has it). */

@@ -82,13 +82,14 @@ const members = new Map(
     }]
   })
 )
-/** The metadata keys the service writes (format 1 rows also hold `causation_id`). */
+/** The metadata keys the service writes (format 1 rows also hold `causation_id`; an accepted entitlement writes it and `source`). */
 export const METADATA_KEYS: ReadonlySet<string> = new Set([
   "actor_key_id",
   "request_id",
   "client_request_id",
   "causation_id",
-  "idempotency_key"
+  "idempotency_key",
+  "source"
 ])
 
 /** Adds the keys of `record` that `known` does not hold, named with `prefix`, to `extra` (made when one is found). */

@@ -3,17 +3,22 @@
  * SQL on market tables from the ledger): a trade's circuit-breaker bounds
  * from the previous trading day's as-traded close (`previousClose`, the one
  * definition), the symbol's first recorded session and its delisting day, the book closure of a
- * recorded payout, and sectors and the newest KSE-100 weights for analysis.
+ * recorded payout, the recorded payouts of the symbols a portfolio holds (with the face value in force on
+ * each ex day and their sources, for entitlements), and sectors and the newest KSE-100 weights for analysis.
  *
  * Owns: turning market facts into the decider's context. Does not own: the
  * facts themselves (the read model) or the rules (domain/market/Calendar.ts).
  */
 import { Context, Effect, Layer } from "effect"
 import type { SourceUnavailable } from "../../../domain/Errors.ts"
-import { addDays, circuitBounds } from "../../../domain/market/Calendar.ts"
+import type { PayoutFact } from "../../../domain/ledger/Entitlements.ts"
+import { addDays, circuitBounds, exDate } from "../../../domain/market/Calendar.ts"
+import { faceValueOn } from "../../../domain/market/FaceValues.ts"
+import type { Source } from "../../../domain/market/RecordParts.ts"
 import { repairExDate } from "../../../domain/market/Dividends.ts"
 import { previousClose } from "../../../domain/market/PreviousClose.ts"
 import type { SymbolData } from "../../../domain/market/Snapshot.ts"
+import { sourcesOf } from "../../market/provenance/Provenance.ts"
 import { MarketReadModel } from "../../market/readmodel/ReadModel.ts"
 
 export interface TradeFacts {
@@ -31,6 +36,45 @@ export interface IndexFacts {
 /** How far back from a credit date a recorded book closure may be taken as the payout's. */
 const PAYOUT_WINDOW_DAYS = 120
 
+export interface PayoutFacts {
+  readonly payouts: ReadonlyArray<PayoutFact>
+  /** The sources of the payouts, by dataset. */
+  readonly sources: ReadonlyArray<Source>
+}
+
+/**
+ * The face value in force on a payout's ex day: a dated, sourced record (domain/market/FaceValues.ts) first,
+ * else the company page's figure; absent when neither is recorded (never an assumed Rs 10).
+ */
+const faceValueOf = (data: SymbolData, day: string): PayoutFact["faceValue"] => {
+  const dated = faceValueOn(data.security.symbol, day)
+  if (dated !== undefined) return { rupees: dated.rupees, source: dated.source }
+  const f = data.fundamentals
+  return f?.face_value !== undefined
+    ? { rupees: f.face_value, source: `company page, equity section (dataset ${f.dataset}${f.as_of ? `, as of ${f.as_of}` : ""})` }
+    : undefined
+}
+
+/** A symbol's recorded payouts with a book closure, as the ledger asks for them. */
+const payoutFactsOf = (data: SymbolData): ReadonlyArray<PayoutFact> =>
+  data.payouts.flatMap((p) => {
+    if (p.bookClosureFrom === undefined || p.id === undefined) return []
+    const closure = repairExDate(p.bookClosureFrom, p.announcedAt).ex_date
+    return [{
+      id: p.id,
+      symbol: p.symbol,
+      kind: p.kind,
+      details: p.details,
+      percent: p.percent,
+      amountPerShare: p.amountPerShare,
+      announcedAt: p.announcedAt,
+      bookClosureFrom: closure,
+      bookClosureTo: p.bookClosureTo,
+      faceValue: faceValueOf(data, exDate(closure) ?? closure),
+      dataset: p.dataset ?? "unknown"
+    }]
+  })
+
 const firstSessionOf = (data: SymbolData) =>
   [data.asTraded?.dates[0], data.prices?.dates[0]].filter((d): d is string => d !== undefined).sort()[0]
 
@@ -38,6 +82,7 @@ export class MarketFacts extends Context.Service<MarketFacts, {
   readonly trade: (symbol: string, date: string) => Effect.Effect<TradeFacts, SourceUnavailable>
   readonly bookClosure: (symbol: string, kind: "cash" | "bonus", creditDate: string) => Effect.Effect<string | undefined, SourceUnavailable>
   readonly index: (symbols: ReadonlyArray<string>) => Effect.Effect<IndexFacts, SourceUnavailable>
+  readonly payouts: (symbols: ReadonlyArray<string>) => Effect.Effect<PayoutFacts, SourceUnavailable>
 }>()("psx/ledger/MarketFacts") {
   static readonly layer = Layer.effect(
     MarketFacts,
@@ -83,7 +128,16 @@ export class MarketFacts extends Context.Service<MarketFacts, {
         }
       })
 
-      return { trade, bookClosure, index }
+      const payouts = Effect.fn("MarketFacts.payouts")(function*(symbols: ReadonlyArray<string>) {
+        const snapshot = yield* model.snapshot
+        const found = symbols.flatMap((s) => {
+          const data = snapshot.symbols.get(s)
+          return data === undefined ? [] : payoutFactsOf(data)
+        })
+        return { payouts: found, sources: sourcesOf(snapshot, found.map((p) => p.dataset)) }
+      })
+
+      return { trade, bookClosure, index, payouts }
     })
   )
 }

@@ -61,6 +61,9 @@ export interface RecordOptions {
   readonly requestId?: string | undefined
   /** The client's X-Request-Id, recorded apart from the server's. */
   readonly clientRequestId?: string | undefined
+  /** What caused the write (an accepted entitlement's id) and the market record it follows, kept in the metadata. */
+  readonly causationId?: string | undefined
+  readonly source?: string | undefined
 }
 
 /** What the write path uses. */
@@ -180,7 +183,9 @@ const makeRecord = (d: WriteDeps, stripeOf: (streamId: string) => Semaphore.Sema
           actor_key_id: principal.keyId,
           request_id: options.requestId,
           client_request_id: options.clientRequestId,
-          idempotency_key: options.idempotencyKey
+          idempotency_key: options.idempotencyKey,
+          causation_id: options.causationId,
+          source: options.source
         },
         options.idempotencyKey ? { user_id: principal.userId, key: options.idempotencyKey, request_hash: requestHash } : undefined
       )

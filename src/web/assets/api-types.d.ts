@@ -905,6 +905,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/me/entitlements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List what the portfolio is owed by recorded payouts
+         * @description Grant portfolio:read. An entitlement follows a payout the market records (cash dividend, bonus or right issue) of a symbol in this ledger, once its last buy date has passed: the shares held at the end of the last buy date (the last trading day whose settlement, T+2 for trades to 6 Feb 2026 and T+1 from 9 Feb 2026, trading days only, falls before the book closure starts) decide it. Cash per share = percent × the company's face value in force on the ex day / 100 (LUCK's is Rs 2 from 28 Apr 2025; unknown face value: rupees absent, never an assumed Rs 10); tax is withheld by the rule in force on the credit date (15% filers, 30% non-filers) with the filer status the portfolio recorded (absent status: tax and net absent). A bonus is whole shares plus the fraction owed as cash (whose rupees are not recorded). A right lists the whole shares offered and, when the payout's text states par or a premium, their price. Splits are not listed (no dated record). Amounts are computed on read, so a backdated trade that changes the position changes them; a recorded event whose figures no longer match says so (`matches: false`, `mismatch`). The id is `ent-` and the payout's id, stable across reads. Newest book closure first, at most `limit` items (`total` counts all). State: `due` (no matching event), `recorded` (a dividend or bonus event of the symbol with the same book closure exists, however it was recorded) or `dismissed`. Opt-in recording as entitlements fall due is not offered.
+         */
+        get: operations["portfolio.entitlements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/entitlements/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record an entitlement
+         * @description Grant portfolio:write. Records the entitlement's dividend (per share) or bonus (percent) with its book closure, on its credit date (the end of the book closure), through the same decider and rules as POST /v1/me/transactions; the event's metadata names the payout and its dataset (`source`) and the entitlement (`causation_id`). Idempotent: an entitlement already recorded (by accept or by hand) answers its event with `recorded_now: false` and records nothing. A right (offered, not credited), a cash payout without a known face value, a portfolio without a recorded filer status, or a credit date still ahead is 400 INVALID_REQUEST and records nothing; an id this portfolio does not have is 404. To record the warrant's own amounts instead, use POST /v1/me/transactions with gross_amount and tax_withheld.
+         */
+        post: operations["portfolio.acceptEntitlement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/entitlements/{id}/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dismiss an entitlement
+         * @description Grant portfolio:write. Hides the entitlement: it stays in the list with state `dismissed` (a recorded one stays `recorded`). Dismissing twice is the same as once; an id this portfolio does not have is 404.
+         */
+        post: operations["portfolio.dismissEntitlement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me/transactions": {
         parameters: {
             query?: never;
@@ -7629,6 +7689,354 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenEncoded"];
+                };
+            };
+            /** @description Too many requests from this client; wait the number of seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedEncoded"];
+                };
+            };
+            /** @description An unexpected fault; it is logged with the request id, which the message carries */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                };
+            };
+            /** @description An upstream source could not be reached or its answer not parsed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceUnavailableEncoded"];
+                };
+            };
+        };
+    };
+    "portfolio.entitlements": {
+        parameters: {
+            query?: {
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Today in Asia/Karachi: payouts whose last buy date is before it are listed */
+                        as_of: string;
+                        /** @description How many entitlements there are before the limit */
+                        total: number;
+                        items: {
+                            /** @description An entitlement id: `ent-` and the recorded payout's id (stable across reads) */
+                            id: string;
+                            /** @description The market's payout record this follows */
+                            payout_id: string;
+                            symbol: string;
+                            /** @enum {string} */
+                            kind: "cash_dividend" | "bonus" | "right";
+                            /**
+                             * @description `due`: owed, no matching event; `recorded`: a dividend or bonus event of the symbol with this book closure exists; `dismissed`: hidden by the user
+                             * @enum {string}
+                             */
+                            state: "due" | "recorded" | "dismissed";
+                            /** @description The payout as the exchange states it, e.g. "80(ii) (D)" */
+                            details: string;
+                            /** @description Percent of face value (cash) or of the holding (bonus, right) */
+                            percent?: number;
+                            announced_at?: string;
+                            book_closure_from: string;
+                            book_closure_to?: string;
+                            /** @description The last trading day whose settlement falls before the book closure starts (T+2 to 6 Feb 2026, T+1 from 9 Feb 2026) */
+                            last_buy_date: string;
+                            /** @description The day the stock trades ex (XD, XB, XR): the trading day after the last buy date */
+                            ex_date?: string;
+                            /** @description The date accept records the event on: the end of the book closure (the payment date is not recorded) */
+                            credit_date: string;
+                            /** @description Shares held at the end of the last buy date, from the ledger */
+                            shares_held: number;
+                            /** @description Rupees; the face value in force on the ex day */
+                            face_value?: number;
+                            face_value_source?: string;
+                            /** @description Rupees: percent × face value / 100, or the amount the payout states */
+                            cash_per_share?: number;
+                            /** @description Rupees */
+                            gross?: number;
+                            /** @description The portfolio's recorded filer status on the credit date */
+                            filer?: boolean;
+                            tax_rule?: string;
+                            tax_rate_pct?: number;
+                            /** @description Rupees, by the withholding rule in force on the credit date; absent while the filer status is unrecorded */
+                            tax_withheld?: number;
+                            /** @description Rupees: gross less tax withheld */
+                            net?: number;
+                            /** @description Whole bonus shares credited */
+                            bonus_shares?: number;
+                            /** @description The fraction of a share owed as cash (its rupees are set when the company sells the consolidated fractions: not recorded) */
+                            fractional_entitlement?: number;
+                            /** @description Whole right shares offered */
+                            right_shares?: number;
+                            /** @description Rupees per right share, when the payout's text states par or a premium */
+                            right_price?: number;
+                            recorded_event_id?: string;
+                            /** @description Whether the recorded event's figures match what the position now entitles */
+                            matches?: boolean;
+                            /** @description How the recorded event differs (e.g. after a backdated trade changed the position) */
+                            mismatch?: string;
+                            notes: string[];
+                            /** @description The dataset of the payout record (see `sources`) */
+                            dataset: string;
+                        }[];
+                        sources: {
+                            dataset: string;
+                            source: string;
+                            /** @description The market date or instant the figures describe */
+                            as_of: string;
+                            /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
+                            retrieved_at: string;
+                            recorded_in?: string;
+                        }[];
+                        notes: string[];
+                    };
+                };
+            };
+            /** @description The request's path, query or body is not valid; the message names the offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestEncoded"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedEncoded"];
+                };
+            };
+            /** @description The credential lacks the grant this endpoint needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenEncoded"];
+                };
+            };
+            /** @description Too many requests from this client; wait the number of seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedEncoded"];
+                };
+            };
+            /** @description An unexpected fault; it is logged with the request id, which the message carries */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                };
+            };
+            /** @description An upstream source could not be reached or its answer not parsed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceUnavailableEncoded"];
+                };
+            };
+        };
+    };
+    "portfolio.acceptEntitlement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description An entitlement id: `ent-` and the recorded payout's id (stable across reads) */
+                        id: string;
+                        /** @enum {string} */
+                        state: "due" | "recorded" | "dismissed";
+                        /** @description The dividend or bonus event that records it */
+                        event_id?: string;
+                        /** @description True when this request recorded the event; false when it already was */
+                        recorded_now?: boolean;
+                    };
+                };
+            };
+            /** @description The symbol is outside the ticker alphabet (A-Z, 0-9, '-', '.') or longer than 16 characters | The request's path, query or body is not valid; the message names the offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidSymbolEncoded"] | components["schemas"]["InvalidRequestEncoded"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedEncoded"];
+                };
+            };
+            /** @description The credential lacks the grant this endpoint needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenEncoded"];
+                };
+            };
+            /** @description Unknown company, quote, route or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataNotFoundEncoded"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with a different body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdempotencyMismatchEncoded"];
+                };
+            };
+            /** @description Too many requests from this client; wait the number of seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedEncoded"];
+                };
+            };
+            /** @description An unexpected fault; it is logged with the request id, which the message carries */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                };
+            };
+            /** @description An upstream source could not be reached or its answer not parsed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceUnavailableEncoded"];
+                };
+            };
+        };
+    };
+    "portfolio.dismissEntitlement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description An entitlement id: `ent-` and the recorded payout's id (stable across reads) */
+                        id: string;
+                        /** @enum {string} */
+                        state: "due" | "recorded" | "dismissed";
+                        /** @description The dividend or bonus event that records it */
+                        event_id?: string;
+                        /** @description True when this request recorded the event; false when it already was */
+                        recorded_now?: boolean;
+                    };
+                };
+            };
+            /** @description The request's path, query or body is not valid; the message names the offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestEncoded"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedEncoded"];
+                };
+            };
+            /** @description The credential lacks the grant this endpoint needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenEncoded"];
+                };
+            };
+            /** @description Unknown company, quote, route or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataNotFoundEncoded"];
                 };
             };
             /** @description Too many requests from this client; wait the number of seconds in Retry-After */
