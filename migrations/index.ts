@@ -39,6 +39,5 @@ export const migrations = {
   "0020_news_source_keywords": m0020,
   "0021_filing_dates": m0021,
   "0022_index_closes": m0022,
-  "0021_filing_dates": m0021,
   "0024_entitlement_dismissals": m0024
 }
