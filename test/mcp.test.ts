@@ -160,7 +160,7 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("MCP: the official S
             destructiveHint: false,
             openWorldHint: false
           }, tool.name)
-          assert.isAbove(tool.description?.length ?? 0, 150, `${tool.name} is described for an agent`)
+          assert.isAbove(tool.description?.length ?? 0, 100, `${tool.name} is described for an agent`)
           assert.match(tool.description!, /absent, never 0/, tool.name)
         }
         const describe = (name: string) => tools.find((t) => t.name === name)?.description ?? ""
