@@ -9,7 +9,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import { Effect } from "effect"
 import { writeFileSync } from "node:fs"
-import { cutLists, MAX_BYTES, MAX_ITEMS } from "../src/mcp/Bounds.ts"
+import { McpSchema } from "effect/ai"
+import { boundedHandle, cutLists, MAX_BYTES, MAX_ITEMS } from "../src/mcp/Bounds.ts"
 import { ServedToolkit } from "../src/mcp/Server.ts"
 import { httpClient } from "./support/McpClients.ts"
 import { mcpSession } from "./support/McpSession.ts"
@@ -172,8 +173,10 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
         const client = yield* httpClient
         const result = yield* promise(() => client.callTool({ name: "get_price_history", arguments: { symbol: "OGDC", range: "MAX", limit: 1000 } }))
         const page = result.structuredContent as any
-        assert.isAtMost(page.items.length, MAX_ITEMS)
-        assert.deepStrictEqual(page.items, (yield* body("/v1/prices/OGDC?range=MAX&limit=1000")).items.slice(0, page.items.length))
+        assert.strictEqual(page.items.length, MAX_ITEMS, "1,000 price rows are about 64 KB: the item bound cuts first")
+        const route = yield* body(`/v1/prices/OGDC?range=MAX&limit=${MAX_ITEMS}`)
+        assert.deepStrictEqual(page, route, "the route's answer for limit 250, cursor included")
+        assert.deepStrictEqual(page.items, (yield* body("/v1/prices/OGDC?range=MAX&limit=1000")).items.slice(0, MAX_ITEMS))
         assert.isString(page.next_cursor)
         const small = yield* promise(() => client.callTool({ name: "get_news", arguments: { limit: 5 } }))
         assert.strictEqual((small.content as Array<unknown>).length, 1)
@@ -190,6 +193,21 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
         assert.deepStrictEqual(members, record.members.slice(0, members.length))
         assert.isAtMost(Buffer.byteLength(JSON.stringify(cut)), 2_000)
         assert.deepStrictEqual(cut["sources"], record.sources)
+      }))
+
+    it.effect("through the tool handler: the cut record, the note naming the list and total, and _meta psx/cut", () =>
+      Effect.gen(function*() {
+        const record = { id: "big", members: Array.from({ length: 300 }, (_, i) => ({ symbol: `S${i}` })) }
+        const tool = new McpSchema.Tool({ name: "get_sector", inputSchema: { type: "object", properties: { id: { type: "string" } } } })
+        const handle = boundedHandle(tool, () =>
+          Effect.succeed(new McpSchema.CallToolResult({ structuredContent: record, content: [{ type: "text", text: JSON.stringify(record) }] })),
+          { maxItems: MAX_ITEMS, maxBytes: MAX_BYTES })
+        const result = (yield* handle({ id: "big" })) as McpSchema.CallToolResult
+        const served = result.structuredContent as typeof record
+        assert.deepStrictEqual(served.members, record.members.slice(0, MAX_ITEMS))
+        assert.deepStrictEqual(JSON.parse((result.content[0] as { text: string }).text), served)
+        assert.match((result.content[1] as { text: string }).text, /members: the first 250 of 300.*get_sector does not page/s)
+        assert.deepStrictEqual((result._meta as any)["psx/cut"].lists, { members: { served: MAX_ITEMS, total: 300 } })
       }))
   })
 })

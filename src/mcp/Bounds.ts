@@ -110,7 +110,8 @@ const boundPaged = (tool: string, handle: Handle, payload: Rec, first: Rec, boun
       result = again
       record = again.structuredContent
     }
-    if (over(record, bounds)) return yield* Effect.succeed(boundOther(tool, result!, record, bounds))
+    // One entry alone over the byte bound: its lists are cut as a record that does not page would be.
+    if (over(record, bounds)) return boundOther(tool, result!, record, bounds)
     const served = (record["items"] as ReadonlyArray<unknown>).length
     return cutResult(result!, record, pageNote(tool, served, had, record["next_cursor"], bounds), {
       max_items: bounds.maxItems,
