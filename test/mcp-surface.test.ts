@@ -76,7 +76,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
         assert.isFalse(validate({ pe_max: 15, nope: 1 }) as boolean, "unknown arguments are still refused")
       }))
 
-    it.effect("the official SDK client calls every tool and validates each result against its listed output schema", () =>
+    it.effect("the official SDK client calls every tool and validates each result against its outline; each also fits its complete schema", () =>
       Effect.scoped(Effect.gen(function*() {
         const client = yield* httpClient
         const { tools } = yield* promise(() => client.listTools())
@@ -86,6 +86,8 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
           assert.notStrictEqual(result.isError, true, `${name}: ${JSON.stringify(result.content)}`)
           const outline = tools.find((t) => t.name === name)!.outputSchema!
           assert.includeMembers(Object.keys(result.structuredContent as object), (outline.required ?? []) as Array<string>, name)
+          const full = ajv.compile(yield* read(client, `psx://schemas/${name}`))
+          assert.isTrue(full(result.structuredContent) as boolean, `${name} against its complete schema: ${ajv.errorsText(full.errors)}`)
         }
       })))
   })
