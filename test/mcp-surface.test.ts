@@ -15,7 +15,7 @@ import { boundedHandle, cutLists, MAX_BYTES, MAX_ITEMS } from "../src/mcp/Bounds
 import { ServedToolkit } from "../src/mcp/Server.ts"
 import { httpClient } from "./support/McpClients.ts"
 import { mcpSession } from "./support/McpSession.ts"
-import { assertOk, get, TestApp } from "./support/TestApp.ts"
+import { assertOk, get, post, TestApp } from "./support/TestApp.ts"
 
 const NOW = "2026-06-15T06:00:00.000Z"
 const LIST_BUDGET = 20_000
@@ -176,6 +176,11 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
         assert.deepInclude((result._meta as any)["psx/cut"], { served, page_would_hold: 200, next_cursor: page.next_cursor })
         const next = yield* promise(() => client.callTool({ name: "get_news", arguments: { limit: served, cursor: page.next_cursor } }))
         assert.deepStrictEqual((next.structuredContent as any).items, full.items.slice(served, 2 * served), "paging goes on")
+        const screened = (yield* promise(() => client.callTool({ name: "screen_stocks", arguments: { limit: 200 } }))).structuredContent as any
+        assert.isBelow(screened.items.length, 200, "200 screener rows are about 96 KB")
+        const posted = yield* post("/v1/screener", { limit: screened.items.length })
+        assertOk(posted, 200, "POST /v1/screener")
+        assert.deepStrictEqual(screened, posted.body, "the screener's answer for the limit that fit, cursor included")
       })))
 
     it.effect(`a page of more than ${MAX_ITEMS} items is cut to ${MAX_ITEMS}; a page within the bounds is untouched`, () =>
