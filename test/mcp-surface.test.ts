@@ -9,7 +9,6 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { McpError } from "@modelcontextprotocol/sdk/types.js"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import { Effect } from "effect"
-import { writeFileSync } from "node:fs"
 import { McpSchema } from "effect/ai"
 import { boundedHandle, cutLists, MAX_BYTES, MAX_ITEMS } from "../src/mcp/Bounds.ts"
 import { ServedToolkit } from "../src/mcp/Server.ts"
@@ -56,8 +55,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
         const session = yield* mcpSession
         const listed = yield* session.list
         const bytes = Buffer.byteLength(JSON.stringify(listed.body.result), "utf8")
-        writeFileSync("/tmp/mcps/tools-list-after.json", JSON.stringify(listed.body.result))
-        assert.isBelow(bytes, LIST_BUDGET)
+        assert.isBelow(bytes, LIST_BUDGET, `tools/list is ${bytes} bytes of JSON`)
         const tools = listed.body.result.tools as Array<any>
         assert.strictEqual(tools.length, Object.keys(ServedToolkit.tools).length)
         for (const tool of tools) {
@@ -111,7 +109,6 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
         assert.deepStrictEqual(universe.sources, first.sources)
         const last = yield* body(`/v1/companies?limit=200&cursor=${(yield* body("/v1/companies?limit=200")).next_cursor}`)
         assert.deepStrictEqual(universe.rows[200][0], last.items[0].symbol, "the second page follows the first")
-        writeFileSync("/tmp/mcps/universe-bytes.txt", String(Buffer.byteLength(JSON.stringify(universe))))
         const indices = yield* read(client, "psx://indices")
         const list = yield* body("/v1/indices")
         assert.deepStrictEqual(indices.items, list.items)
