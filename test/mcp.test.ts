@@ -160,7 +160,7 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("MCP: the official S
             destructiveHint: false,
             openWorldHint: false
           }, tool.name)
-          assert.isAbove(tool.description?.length ?? 0, 150, `${tool.name} is described for an agent`)
+          assert.isAbove(tool.description?.length ?? 0, 100, `${tool.name} is described for an agent`)
           assert.match(tool.description!, /absent, never 0/, tool.name)
         }
         const describe = (name: string) => tools.find((t) => t.name === name)?.description ?? ""
@@ -273,13 +273,19 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("MCP: the official S
   })
 
   describe("over stdio (a spawned `node src/main.ts mcp`, as a desktop host launches it)", () => {
-    it.effect("initialize and tools/list: the same tools as over HTTP; stdout carries only JSON-RPC, logs go to stderr", () =>
+    it.effect("initialize, tools/list, resources and prompts: the same as over HTTP; stdout carries only JSON-RPC, logs go to stderr", () =>
       Effect.gen(function*() {
         const { client, stderr, transportErrors } = yield* StdioMcp
         assert.strictEqual(client.getServerVersion()?.name, "psx-data-service")
         const { tools } = yield* Effect.promise(() => client.listTools())
         assert.deepStrictEqual(tools.map((t) => t.name).sort(), [...served].sort())
         assert.isTrue(tools.every((t) => t.annotations?.readOnlyHint === true && t.outputSchema?.type === "object"))
+        const { resources } = yield* Effect.promise(() => client.listResources())
+        assert.deepStrictEqual(resources.map((r) => r.uri).sort(), ["psx://calendar/dividends", "psx://indices", "psx://sectors", "psx://universe"])
+        const { prompts } = yield* Effect.promise(() => client.listPrompts())
+        assert.deepStrictEqual(prompts.map((p) => p.name).sort(), ["plan_book_closures", "research_symbol", "review_portfolio"])
+        const sectors = yield* Effect.promise(() => client.readResource({ uri: "psx://sectors" }))
+        assert.deepStrictEqual(perProcess(JSON.parse((sectors.contents[0] as { text: string }).text)), perProcess((yield* get("/v1/sectors")).body))
         assert.deepStrictEqual(transportErrors, [], "every stdout line was a JSON-RPC message")
         assert.match(stderr(), /market read model built/, "the service's logs are on stderr")
       }))

@@ -20,7 +20,9 @@ export class AiApi extends HttpApiGroup.make("ai")
       summary: "List the MCP tools",
       description: "Catalogue of the tools served at POST /mcp (JSON-RPC 2.0 over MCP streamable HTTP: initialize, " +
         "tools/list, tools/call) and over stdio (`npm run --silent cli -- mcp`), with their input schemas. The tools " +
-        "read public market data and need no key; tools/list also gives each tool's output schema."
+        "read public market data and need no key; tools/list also outlines each tool's result (its complete schema is the " +
+        "MCP resource psx://schemas/{tool}). /mcp also serves resources (psx://universe, psx://sectors, psx://indices, " +
+        "psx://calendar/dividends) and prompts (research_symbol, review_portfolio, plan_book_closures)."
     }))
   )
   .annotateMerge(OpenApi.annotations({

@@ -13,36 +13,28 @@ import { PEER_RULE } from "../../domain/market/PeerRule.ts"
 import { marketTool } from "./Tools.ts"
 
 const sectorId = {
-  id: Schema.String.annotate({
-    description: "A PSX sector code (e.g. 0807) or the sector's slug or name (e.g. commercial-banks, CEMENT); " +
-      "get them from GET /v1/sectors. An unknown id returns DATA_NOT_FOUND."
-  })
+  id: Schema.String.annotate({ description: "Sector code (0807), slug or name (commercial-banks); list: resource psx://sectors" })
 }
-const medians = "Every sector figure is a median, never a mean; a sector with no usable figure has no median (the field " +
-  "is absent, never 0). The median P/E uses positive trailing-12-month P/Es only: loss-makers are left out and counted " +
-  "(loss_makers_excluded), lines without a P/E (a 0 on the exchange's screener among them: unknown, not a loss) are " +
-  `counted in without_pe. Yields are percent. ${PEER_RULE}`
+const medians = "Sector figures are medians over lines that traded in the last 20 sessions (not_trading counts the rest); " +
+  "the median P/E leaves out loss-makers (counted) and unknown P/Es (a screener 0 is unknown)."
 const tool = <const N extends string, A extends Schema.Top>(name: N, description: string, success: A) =>
   marketTool(name, description, Schema.Struct(sectorId), success)
 
 export const GetSector = tool(
   "get_sector",
-  "One PSX sector: median change (%) of its lines priced in the latest recorded session, median P/E, median dividend " +
-    "yield (%), breadth (advancers, decliners, unchanged, not priced) and every member line with price (Rs), change (%), " +
-    `market cap (Rs), P/E and yield where recorded. Prices are delayed daily figures, not live. ${medians}`,
+  "One sector (= GET /v1/sectors/{id}): median change, P/E and yield (%), breadth and every member line with " +
+    `price, change, market cap, P/E and yield. ${medians}`,
   M.Sector
 )
 export const GetSectorPeers = tool(
   "get_sector_peers",
-  "A sector's peers: its ordinary lines (rights, preference, debt and futures lines left out), largest market cap " +
-    "first (unknown caps last), with price (Rs) and change (%) of the latest recorded session, market cap (Rs), P/E " +
-    "and dividend yield (%) where recorded; an absent figure is unknown.",
+  "A sector's ordinary lines, largest market cap first (= GET /v1/sectors/{id}/peers), with price, change, market " +
+    "cap, P/E and yield.",
   M.SectorPeers
 )
 export const GetSectorValuation = tool(
   "get_sector_valuation",
-  `A sector's median P/E and median dividend yield (%) with peer counts. ${medians} Valuation figures are the ` +
-    "exchange's screener as of the date in sources.",
+  `A sector's median P/E and dividend yield (%) with peer counts (= GET /v1/sectors/{id}/valuation). ${medians}`,
   M.SectorValuation
 )
 

@@ -32,7 +32,7 @@ import { IndexDetail, MarketSnapshot } from "../../domain/market/MarketSchemas.t
 import { MarketBoard } from "../market/board/Board.ts"
 import { indexQuery } from "../market/board/BoardApi.ts"
 import { MarketIndexes } from "../market/board/Indexes.ts"
-import { announcementQuery, FILING_TIMES, pricesQuery } from "../market/MarketApi.ts"
+import { announcementQuery, pricesQuery } from "../market/MarketApi.ts"
 import { Prices } from "../market/prices/Prices.ts"
 import { Quotes } from "../market/quotes/Quotes.ts"
 
@@ -40,8 +40,7 @@ import { Quotes } from "../market/quotes/Quotes.ts"
 export const ToolFailure = Schema.Union([InvalidSymbol, DataNotFound, DataStale, DataUnverified, InvalidRequest, SourceUnavailable])
 
 /** Said once in every description: what any market figure is and is not. */
-export const CAVEATS = "Figures are recorded from the Pakistan Stock Exchange (delayed, never live) and each names its " +
-  "source and as-of; a field that is unknown is absent, never 0. Prices in Pakistani rupees (PKR) unless stated."
+export const CAVEATS = "Unknown is absent, never 0."
 
 /**
  * A read-only market-data tool: annotated read-only, idempotent, not
@@ -55,7 +54,7 @@ export const marketTool = <const N extends string, P extends Schema.Top, A exten
   success: A
 ) =>
   Tool.make(name, {
-    description: `${description}\n\n${CAVEATS}`,
+    description: `${description} ${CAVEATS}`,
     parameters,
     success,
     failure: ToolFailure,
@@ -78,103 +77,84 @@ const quoteArgs = Schema.Struct({
 
 export const GetCompany = marketTool(
   "get_company",
-  "One listed company (mirrors GET /v1/companies/{symbol}): name, sector, security type, KSE-100 membership and " +
-    "weight, its delayed quote, ratios from the exchange's screener (P/E on trailing EPS, market cap in rupees, " +
-    "shares), and trailing 12-month dividend per share (rupees) and yield (percent). dividend_coverage 'unknown' " +
-    "means no payout record is held for it, not that it pays nothing. Errors: INVALID_SYMBOL (malformed ticker), " +
-    "DATA_NOT_FOUND (not listed). Find a ticker from a name with GET /v1/search.",
+  "One listed company (= GET /v1/companies/{symbol}): name, sector, type, KSE-100 weight, delayed quote, " +
+    "screener ratios (P/E, market cap Rs, shares), trailing-12-month dividend per share (Rs) and yield (%). " +
+    "dividend_coverage unknown: no payout record held, not a non-payer.",
   symbolArgs,
   S.Company
 )
 
 export const GetQuote = marketTool(
   "get_quote",
-  "The delayed quote of one symbol (mirrors GET /v1/quotes/{symbol}): price, previous close, change and change_pct " +
-    "(percent), open/high/low, volume (shares), as_of, basis (daily_close or a delayed board snapshot) and the " +
-    "corporate-action state (ex_dividend true/false, or null when undetermined — null is not false). Errors: " +
-    "DATA_STALE when the quote is older than the market calendar allows (pass allow_stale: true to get it marked " +
-    "stale), DATA_UNVERIFIED when the price breaks the circuit-breaker bounds, DATA_NOT_FOUND, INVALID_SYMBOL.",
+  "The delayed quote of one symbol (= GET /v1/quotes/{symbol}): price, change, OHLC, volume, as_of, basis and " +
+    "ex_dividend (null = undetermined, not false). DATA_STALE when too old: pass allow_stale: true to get it marked stale; " +
+    "DATA_UNVERIFIED when outside the circuit-breaker bounds.",
   quoteArgs,
   S.Quote
 )
 
 export const GetPriceHistory = marketTool(
   "get_price_history",
-  "Daily OHLCV rows of one symbol, newest first (mirrors GET /v1/prices/{symbol}); adjusted is always false: prices " +
-    "are NOT adjusted for dividends, bonus issues or rights, so a 30% bonus shows as a step of about 23% that is not " +
-    "a fall. Rows recorded with a close only leave open/high/low out. range (1M, 3M, 6M, YTD, 1Y, 2Y, 3Y, 5Y, MAX) " +
-    "counts back from the newest row and adds that window's close-based high, low and change; or give date_from / " +
-    "date_to (YYYY-MM-DD). Paged: limit (default 250, at most 1000), then pass next_cursor as cursor.",
+  "Daily OHLCV of one symbol, newest first (= GET /v1/prices/{symbol}). NOT adjusted for dividends, bonus or " +
+    "rights: a bonus shows as a step, not a fall. range (1M..MAX) or date_from/date_to (YYYY-MM-DD). Paged: limit, " +
+    "then cursor = next_cursor.",
   Schema.Struct({ ...SymbolPath, ...pricesQuery }),
   S.PricesResponse
 )
 
 export const GetFinancials = marketTool(
   "get_financials",
-  "Income statement lines by period, annual and quarterly (mirrors GET /v1/financials/{symbol}); each line states " +
-    "its units (thousands of rupees or rupees). No balance sheet: return on equity, price to book, debt to equity " +
-    "and free cash flow are never available. coverage 'unknown' means no statement is recorded for the symbol.",
+  "Income statement lines by annual and quarterly period (= GET /v1/financials/{symbol}), each with its units. " +
+    "No balance sheet (no ROE, P/B, debt, free cash flow).",
   symbolArgs,
   S.Financials
 )
 
 export const GetDividends = marketTool(
   "get_dividends",
-  "Dividend, bonus and right history of one symbol keyed by fiscal year (mirrors GET /v1/dividends/{symbol}): " +
-    "ex_date is the start of the exchange's book closure (a repaired year carries ex_date_corrected and the " +
-    "original ex_date_as_published); last_buy_date is the last day a buyer is entitled and xd_date the next trading " +
-    "day, when the stock trades ex; amount_per_share in rupees, percent of face value; trailing 12-month dividend " +
-    "per share and yield (percent), years_paid of the last five. History starts at data_coverage_start: fewer rows " +
-    "before it mean a short record, not a stopped payer; coverage 'unknown' is unknown, never zero.",
+  "Dividend, bonus and right history by fiscal year (= GET /v1/dividends/{symbol}): ex_date (book closure start), " +
+    "last_buy_date, xd_date (first day traded ex), Rs per share, percent of face value; TTM dividend and yield. " +
+    "Nothing before data_coverage_start is recorded.",
   symbolArgs,
   S.Dividends
 )
 
 export const GetCorporateActions = marketTool(
   "get_corporate_actions",
-  "Corporate actions of one symbol with dates (mirrors GET /v1/corporate-actions/{symbol}): bonus issues, rights, " +
-    "splits and restatements, ex-markers and cash events, each naming the dataset it comes from. Use it to explain " +
-    "steps in the unadjusted price history.",
+  "Bonus issues, rights, splits, restatements and cash events of one symbol with dates and datasets " +
+    "(= GET /v1/corporate-actions/{symbol}); explains steps in the unadjusted prices.",
   symbolArgs,
   S.CorporateActions
 )
 
 export const GetAnnouncements = marketTool(
   "get_announcements",
-  "Company filings to the exchange, newest first (mirrors GET /v1/announcements): source_type is always 'filing' " +
-    "(what the company said, not independent press). Filter by symbol and date_from / date_to (YYYY-MM-DD); paged " +
-    "with limit (default 50, at most 200) and cursor (the previous page's next_cursor). " + FILING_TIMES,
+  "Company filings to the exchange, newest first (= GET /v1/announcements): filter by symbol, date_from/" +
+    "date_to (YYYY-MM-DD, published_on); paged with limit and cursor. published_at only when the source gives a time.",
   Schema.Struct(announcementQuery),
   S.Announcements
 )
 
 export const GetNews = marketTool(
   "get_news",
-  "News events (mirrors GET /v1/news), newest first: filter by symbol (items whose headline or summary names " +
-    "the company, not the exchange) and date_from / date_to (YYYY-MM-DD, Karachi days of published_at); " +
-    "paged with limit (default 50, at most 200) and cursor. published_at is the publisher's own time; event_date is " +
-    "kept apart and absent when unknown. The same story from two outlets or republished is one item with several " +
-    "sources (republished: true), not a new event. Outside the recorded days, coverage is 'unknown' (not 'no news'); " +
-    "company filings are under get_announcements.",
+  "News, newest first (= GET /v1/news): filter by symbol (items whose headline or summary names the company) and " +
+    "date_from/date_to (Karachi days); paged with limit and cursor. One story from several outlets is one item; " +
+    "outside the recorded days coverage is unknown. Filings: get_announcements.",
   Schema.Struct(announcementQuery),
   NewsSchemas.News
 )
 
 export const GetIndex = marketTool(
   "get_index",
-  "One index (mirrors GET /v1/indices/{id}): its current level, previous level and change (points, percent) with " +
-    "as_of, its recorded daily closes in a window (history: range 1M..MAX, default 1Y, or date_from/date_to; newest " +
-    "first, at most limit, default 260, maximum 1000; with the window's high, low and change) and its constituents " +
-    "with weights in percent. Codes: KSE100 (closes from 2010), ALLSHR.",
+  "One index (= GET /v1/indices/{id}): level, change, as_of, constituents with weights (%), and daily closes in a " +
+    "window (range, default 1Y, or date_from/date_to; newest first, at most limit; KSE100 from 2010).",
   Schema.Struct({ id: Schema.String.annotate({ description: "Index code, e.g. KSE100 or ALLSHR (case-insensitive)" }), ...indexQuery }),
   IndexDetail
 )
 
 export const GetMarketSnapshot = marketTool(
   "get_market_snapshot",
-  "The market at a glance (mirrors GET /v1/market/snapshot): index levels with change_pct (percent), breadth of " +
-    "the latest recorded session (advancers, decliners, unchanged, with its basis) and each dataset's as_of and " +
-    "age in days. No arguments.",
+  "Index levels, breadth of the latest session and each dataset's as_of (= GET /v1/market/snapshot).",
   Tool.EmptyParams,
   MarketSnapshot
 )

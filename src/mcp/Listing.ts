@@ -1,0 +1,128 @@
+/**
+ * What `tools/list` says of each tool, kept affordable for an agent's context
+ * (issue 40 item 4: it was 54,068 bytes of JSON, about 13k tokens, before the
+ * first call):
+ *
+ * - inputSchema: the route's argument Schema as JSON Schema, with every
+ *   sub-schema that occurs more than once (a bounded number, a nullable date)
+ *   defined once under `$defs` and referenced (`$ref`, JSON Schema 2020-12; a
+ *   sibling `description` keeps each argument's own text);
+ * - outputSchema: the result's outline, its top-level fields with their JSON
+ *   types and which are required. Every result still conforms to it, and hosts
+ *   validate against it; the complete schema of each result is the resource
+ *   `psx://schemas/{tool}` (Resources.ts) and the route's in /openapi.json.
+ *
+ * Pure functions over JSON Schema values.
+ */
+
+type Json = { readonly [key: string]: unknown }
+
+const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value)
+
+/** A sub-schema is worth sharing when its JSON (without its description) is at least this long. */
+const SHARE_MIN_CHARS = 40
+
+const withoutDescription = (node: Json): Json => {
+  const { description: _description, ...rest } = node
+  return rest
+}
+
+const keyOf = (node: Json) => JSON.stringify(withoutDescription(node))
+
+/** Counts each sub-schema below the root's properties, keyed by its JSON without description. */
+const countShapes = (node: unknown, counts: Map<string, number>, root: boolean) => {
+  if (Array.isArray(node)) {
+    for (const child of node) countShapes(child, counts, false)
+    return
+  }
+  if (!isObject(node)) return
+  if (!root && node["$ref"] === undefined) {
+    const key = keyOf(node)
+    if (key.length >= SHARE_MIN_CHARS) counts.set(key, (counts.get(key) ?? 0) + 1)
+  }
+  for (const [name, child] of Object.entries(node)) {
+    if (name !== "$defs") countShapes(child, counts, false)
+  }
+}
+
+const nameFor = (shape: Json, taken: Set<string>) => {
+  const members = Array.isArray(shape["anyOf"]) ? shape["anyOf"] as Array<Json> : undefined
+  const base = members !== undefined
+    ? `Nullable${String(members.find((m) => m["type"] !== "null")?.["type"] ?? "Value")}`
+    : String(shape["type"] ?? "Value")
+  const stem = base.replace(/(^|Nullable)([a-z])/g, (_, head: string, c: string) => head + c.toUpperCase())
+  let name = stem
+  for (let i = 2; taken.has(name); i++) name = `${stem}${i}`
+  taken.add(name)
+  return name
+}
+
+/** The input schema with each repeated sub-schema defined once under `$defs`. */
+export const shareDefinitions = (schema: Json): Json => {
+  const counts = new Map<string, number>()
+  countShapes(schema, counts, true)
+  const existing = isObject(schema["$defs"]) ? schema["$defs"] : {}
+  const taken = new Set(Object.keys(existing))
+  const shared = new Map<string, string>()
+  const defs: Record<string, unknown> = { ...existing }
+  for (const [key, count] of counts) {
+    if (count < 2) continue
+    const shape = JSON.parse(key) as Json
+    const name = nameFor(shape, taken)
+    shared.set(key, name)
+    defs[name] = shape
+  }
+  if (shared.size === 0) return schema
+  const replace = (node: unknown, root: boolean): unknown => {
+    if (Array.isArray(node)) return node.map((child) => replace(child, false))
+    if (!isObject(node)) return node
+    const name = root ? undefined : shared.get(keyOf(node))
+    if (name !== undefined) {
+      return node["description"] === undefined
+        ? { $ref: `#/$defs/${name}` }
+        : { $ref: `#/$defs/${name}`, description: node["description"] }
+    }
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === "$defs" ? v : replace(v, false)]))
+  }
+  const replaced = replace(schema, true) as Json
+  // A shape shared only inside other shared shapes ends up unreferenced: keep the referenced definitions.
+  const used = Object.fromEntries(Object.entries(defs).filter(([name]) =>
+    JSON.stringify({ ...replaced, $defs: defs }).includes(`"#/$defs/${name}"`)
+  ))
+  return { ...replaced, $defs: used }
+}
+
+/** The JSON types a sub-schema admits, resolving `$ref` against the root's `$defs`; undefined when open. */
+const typesOf = (node: unknown, defs: Json): ReadonlyArray<string> | undefined => {
+  if (!isObject(node)) return undefined
+  const ref = node["$ref"]
+  if (typeof ref === "string" && ref.startsWith("#/$defs/")) return typesOf(defs[ref.slice("#/$defs/".length)], defs)
+  const type = node["type"]
+  if (typeof type === "string") return [type]
+  if (Array.isArray(type)) return type as Array<string>
+  const members = node["anyOf"] ?? node["oneOf"]
+  if (!Array.isArray(members)) return undefined
+  const all = members.map((m) => typesOf(m, defs))
+  if (all.some((t) => t === undefined)) return undefined
+  return [...new Set(all.flatMap((t) => t!))]
+}
+
+/** The outline of an output schema: its top-level fields with their JSON types, and which are required. */
+export const outline = (schema: Json): Json => {
+  const defs = isObject(schema["$defs"]) ? schema["$defs"] : {}
+  const properties = isObject(schema["properties"]) ? schema["properties"] : {}
+  const fields = Object.fromEntries(Object.entries(properties).map(([name, field]) => {
+    const types = typesOf(field, defs)
+    const kept: Record<string, unknown> = types === undefined ? {} : { type: types.length === 1 ? types[0] : types }
+    if (isObject(field) && Array.isArray(field["enum"])) kept["enum"] = field["enum"]
+    return [name, kept]
+  }))
+  return {
+    type: "object",
+    properties: fields,
+    ...(Array.isArray(schema["required"]) ? { required: schema["required"] } : {})
+  }
+}
+
+/** The number of bytes of a value's JSON (UTF-8). */
+export const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), "utf8")
