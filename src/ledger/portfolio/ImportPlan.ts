@@ -21,7 +21,7 @@ import {
   type State
 } from "../../../domain/ledger/Decider.ts"
 import type { PortfolioEvent, StoredEvent } from "../../../domain/ledger/Events.ts"
-import { filerOn } from "../../../domain/ledger/Replay.ts"
+import { filerOn, replay } from "../../../domain/ledger/Replay.ts"
 import { type CellProblem, columnOf, commandOf, contentKey } from "../../../domain/ledger/csv/TransactionsCsv.ts"
 import { positionsOf, toEntries } from "./Projection.ts"
 
@@ -96,17 +96,76 @@ const recordedByKey = (history: ReadonlyArray<StoredEvent>) => {
   return { byKey, keyOfId }
 }
 
+/**
+ * The stream as the plan grows it. A command is decided from its symbol's entries and the tax statuses' (a symbol
+ * replays apart from the others; only the filer status crosses symbols), or from every entry for a tax status or
+ * its reversal: the same decision as from the whole stream, at a cost that grows with one symbol's history.
+ */
+const timeline = (history: ReadonlyArray<StoredEvent>, version: number) => {
+  const all: Array<Entry> = [...toEntries(history)]
+  const bySymbol = new Map<string, Array<Entry>>()
+  const shared: Array<Entry> = []
+  const byId = new Map<string, Entry>()
+  let positions = new Map(positionsOf(history).map((p) => [p.symbol, p]))
+  let head = { version, lastEffective: history.reduce((m, e) => (e.effective_date > m ? e.effective_date : m), "") }
+  const file = (e: Entry) => {
+    byId.set(e.event_id, e)
+    const symbol = "symbol" in e.event ? e.event.symbol : ""
+    if (symbol === "") shared.push(e)
+    else {
+      const list = bySymbol.get(symbol)
+      if (list === undefined) bySymbol.set(symbol, [e])
+      else list.push(e)
+    }
+  }
+  all.forEach(file)
+  const scopeOf = (command: Command): string | undefined => {
+    if (command.kind === "tax_status") return undefined
+    if (command.kind !== "reversal") return command.symbol
+    const target = byId.get(command.event_id)?.event
+    return target !== undefined && "symbol" in target && target.symbol !== "" ? target.symbol : undefined
+  }
+  const entriesOf = (scope: string | undefined) => (scope === undefined ? all : [...(bySymbol.get(scope) ?? []), ...shared])
+  return {
+    entries: (command: Command) => entriesOf(scopeOf(command)),
+    /** The state `command` is decided from (no entries when the decider needs none). */
+    stateFor: (command: Command): State => ({
+      ...head,
+      positions,
+      entries: needsHistory(command, head) ? entriesOf(scopeOf(command)) : undefined
+    }),
+    add: (command: Command, entry: Entry) => {
+      const fast = !needsHistory(command, head)
+      const scope = scopeOf(command)
+      all.push(entry)
+      file(entry)
+      if (fast) positions = new Map(evolve({ ...head, positions }, entry).positions)
+      else {
+        const r = replay(entriesOf(scope))
+        if (r._tag === "Ok" && scope === undefined) positions = new Map(r.state)
+        else if (r._tag === "Ok" && scope !== undefined) {
+          const p = r.state.get(scope)
+          positions = new Map(positions)
+          if (p === undefined) positions.delete(scope)
+          else positions.set(scope, p)
+        }
+      }
+      head = { version: entry.version, lastEffective: entry.effective_date > head.lastEffective ? entry.effective_date : head.lastEffective }
+    }
+  }
+}
+
 /** Plans every row (see the module comment); errors for each refused row, by line and column. */
 export const planRows = (history: ReadonlyArray<StoredEvent>, version: number, rows: ReadonlyArray<RowPlanInput>, deps: PlanDeps) =>
   Effect.gen(function*() {
     const { byKey, keyOfId } = recordedByKey(history)
+    const stream = timeline(history, version)
     const fileIds = new Map<string, string>()
     const accepted: Array<Plan["accepted"][number]> = []
     const drafts: Array<StoredEvent> = []
     const errors: Array<RowError> = []
     let skipped = 0
-    const lastEffective = history.reduce((m, e) => (e.effective_date > m ? e.effective_date : m), "")
-    let state: State = { version, lastEffective, positions: new Map(positionsOf(history).map((p) => [p.symbol, p])), entries: toEntries(history) }
+    let next = version
     for (const { line, read } of rows) {
       const fail = (column: string, message: string) => errors.push({ line, column, message })
       if ("column" in read) {
@@ -129,7 +188,7 @@ export const planRows = (history: ReadonlyArray<StoredEvent>, version: number, r
       }
       const raw = body as Command
       const facts = yield* deps.facts(raw)
-      const command = normalised(raw, facts, state.entries ?? [])
+      const command = normalised(raw, facts, stream.entries(raw))
       const key = contentKey(command)
       if (read.eventId !== undefined && keyOfId.has(read.eventId) && keyOfId.get(read.eventId) !== key) {
         fail("event_id", `event ${read.eventId} is recorded with other content: an event is never changed (reverse it and record the correction)`)
@@ -141,16 +200,17 @@ export const planRows = (history: ReadonlyArray<StoredEvent>, version: number, r
         if (read.eventId !== undefined) fileIds.set(read.eventId, match)
         continue
       }
-      const decision = decide({ body: command, facts }, needsHistory(command, state) ? state : { ...state, entries: undefined })
+      const decision = decide({ body: command, facts }, stream.stateFor(command))
       if (decision._tag === "Rejected") {
         fail(columnOfMessage(decision.rejection.message), decision.rejection.message)
         continue
       }
       for (const event of decision.events) {
+        next++
         const draft: StoredEvent = {
           position: 0,
           stream_id: "",
-          version: state.version + 1,
+          version: next,
           event_id: deps.newId(),
           recorded_at: "",
           effective_date: event.trade_date,
@@ -158,7 +218,7 @@ export const planRows = (history: ReadonlyArray<StoredEvent>, version: number, r
           prev_hash: "",
           hash: ""
         }
-        state = evolve(state, draft)
+        stream.add(command, draft)
         drafts.push(draft)
         accepted.push({ line, event, event_id: draft.event_id })
         if (read.eventId !== undefined) fileIds.set(read.eventId, draft.event_id)

@@ -41,6 +41,11 @@ import { factsWith, streamOf } from "./Portfolio.ts"
 import { positionsOf } from "./Projection.ts"
 import { LedgerWriter } from "./Writer.ts"
 
+/** The most time the rows' decisions may take (the request deadline is 30 s). */
+const PLAN_BUDGET = "20 seconds"
+const TOO_SLOW = "deciding this file's rows took over 20 seconds (a row dated before the rows above it is decided against " +
+  "the whole history): sort the rows by trade_date, or import the file in parts; nothing was recorded"
+
 const TOO_LARGE = `the CSV body is over ${IMPORT_LIMITS.bytes.toLocaleString("en")} bytes; nothing was recorded`
 
 /**
@@ -147,7 +152,10 @@ export class TransactionsCsv extends Context.Service<TransactionsCsv, {
             facts: (command: Command) => factsFor(command, today),
             problem: bodyProblem,
             newId: randomUUID
-          })
+          }).pipe(
+            // Planning comes before the append, so stopping it records nothing and the answer beats the request deadline.
+            Effect.timeoutOrElse({ duration: PLAN_BUDGET, orElse: () => Effect.fail(new InvalidRequest({ message: TOO_SLOW })) })
+          )
           const answer = { dry_run: options.dryRun, rows: rows.length, skipped: plan.skipped, errors: plan.errors }
           if (plan.errors.length > 0 && !options.dryRun) {
             const shown = plan.errors.slice(0, 5).map((e) => `line ${e.line}, column ${e.column}: ${e.message}`).join("; ")
