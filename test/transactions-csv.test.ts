@@ -181,6 +181,23 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("transactions as CSV
       assert.strictEqual(payloadOf(events[1]!)["reason"], "typo, \"wrong\" day")
     }))
 
+  it.effect("rows are decided with the rows above them: a filer status and a backdated buy change a dividend", () =>
+    Effect.gen(function*() {
+      const token = yield* session
+      const file = csv(
+        row("2025-07-01", "tax_status", "", "", "", "", "", "", "", "false", "", "", "", "", "", "", ""),
+        row("2026-05-22", "buy", "HUBC", "100", "215.42", "", "", "", "", "", "", "", "", "", "", "", ""),
+        row("2026-06-15", "dividend", "HUBC", "", "", "", "2", "", "", "", "2026-06-01", "", "", "", "", "", ""),
+        row("2026-05-21", "buy", "HUBC", "50", "214", "", "", "", "", "", "", "", "", "", "", "", "")
+      )
+      const reply = yield* importCsv(token, file)
+      assert.strictEqual(reply.status, 200, JSON.stringify(reply.body))
+      // By hand: 150 shares held on the last buy date before the 2026-06-01 closure, Rs 2 a share = Rs 300 gross;
+      // a non-filer's 30% withheld = Rs 90; net Rs 210.
+      const [hubc] = yield* holdingsOf(token)
+      assert.deepStrictEqual([hubc?.quantity, hubc?.dividends_gross, hubc?.tax_withheld, hubc?.dividends_net], [150, 300, 90, 210])
+    }))
+
   it.effect("each hostile file is a 400 and writes nothing, dry run or not", () =>
     Effect.gen(function*() {
       const token = yield* session
