@@ -232,6 +232,7 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("transactions as CSV
       assert.strictEqual((yield* exported(reader.body.key)).status, 200)
       assert.strictEqual((yield* exported(writer.body.key)).status, 403)
       assert.strictEqual((yield* importCsv(reader.body.key, csv())).status, 403)
+      assertFailed(yield* post("/v1/me/transactions/import", { kind: "buy" }, bearer(token)), 415, "INVALID_REQUEST", "send the body as text/csv")
       const empty = yield* importCsv(writer.body.key, csv())
       assert.deepStrictEqual([empty.status, empty.body["rows"], empty.body["recorded"]], [200, 0, 0])
       assert.strictEqual((yield* exported(token)).text, `${HEADER}\r\n`)
