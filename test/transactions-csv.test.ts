@@ -130,11 +130,12 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("transactions as CSV
         row("2026-05-23", "buy", "HUBC", "5", "215.42", "", "", "", "", "", "", "", "", "", "", "", ""),
         row("2026-05-22", "buy", "ZZZZQ", "5", "1", "", "", "", "", "", "", "", "", "", "", "", ""),
         row("2026-05-25", "sell", "HUBC", "500", "219.5", "", "", "", "", "", "", "", "", "", "", "", ""),
-        row("2026-05-25", "split", "HUBC", "5", "", "", "", "", "", "", "", "", "", "", "", "", "")
+        row("2026-05-25", "split", "HUBC", "5", "", "", "", "", "", "", "", "", "", "", "", "", ""),
+        row("", "reversal", "", "", "", "", "", "", "", "", "", "", "", "", "no-such-event", "mistyped", "")
       )
       const plan = yield* importCsv(token, file, "?dry_run=true")
       assert.strictEqual(plan.status, 200, JSON.stringify(plan.body))
-      assert.deepStrictEqual([plan.body["dry_run"], plan.body["rows"], plan.body["recorded"]], [true, 6, 0])
+      assert.deepStrictEqual([plan.body["dry_run"], plan.body["rows"], plan.body["recorded"]], [true, 7, 0])
       const events = plan.body["events"] as ReadonlyArray<{ line: number; type: string; event_id?: string }>
       assert.deepStrictEqual(events.map((e) => [e.line, e.type, e.event_id]), [[2, "TradeRecorded", undefined]])
       const errors = plan.body["errors"] as ReadonlyArray<{ line: number; column: string; message: string }>
@@ -143,7 +144,8 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("transactions as CSV
         [4, "trade_date"],
         [5, "symbol"],
         [6, "kind"],
-        [7, "quantity"]
+        [7, "quantity"],
+        [8, "reverses"]
       ])
       assert.include(errors[1]!.message, "not a PSX trading day")
       assert.include(errors[3]!.message, "sell more HUBC than is held")

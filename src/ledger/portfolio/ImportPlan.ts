@@ -57,8 +57,9 @@ export interface Plan {
   readonly errors: ReadonlyArray<RowError>
 }
 
-/** The column a decider's message names ("body field `x`: …"), else `kind`. */
-const columnOfMessage = (message: string) => columnOf(/body field `([a-z_]+)/u.exec(message)?.[1] ?? "") ?? "kind"
+/** The column a decider's message names ("body field `x`: …"), else a reversal's `reverses`, else `kind`. */
+const columnOfMessage = (message: string, kind?: string) =>
+  columnOf(/body field `([a-z_]+)/u.exec(message)?.[1] ?? "") ?? (kind === "reversal" ? "reverses" : "kind")
 
 /** The defaults the decider fills, filled in, so a row compares with the event it would record. */
 const normalised = (command: Command, facts: DeciderContext, entries: ReadonlyArray<Entry>): Command => {
@@ -202,7 +203,7 @@ export const planRows = (history: ReadonlyArray<StoredEvent>, version: number, r
       }
       const decision = decide({ body: command, facts }, stream.stateFor(command))
       if (decision._tag === "Rejected") {
-        fail(columnOfMessage(decision.rejection.message), decision.rejection.message)
+        fail(columnOfMessage(decision.rejection.message, command.kind), decision.rejection.message)
         continue
       }
       for (const event of decision.events) {
