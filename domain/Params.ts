@@ -1,5 +1,5 @@
 /** Query and path parameter schemas shared by the market endpoints (HTTP and MCP). */
-import { Schema } from "effect"
+import { Schema, SchemaTransformation } from "effect"
 import { fromDay, toDay } from "./Karachi.ts"
 
 /** A date that is on the calendar (no 2026-02-30): its day number names it back. */
@@ -12,6 +12,17 @@ export const DateParam = Schema.String.pipe(
   Schema.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/u)),
   Schema.check(isCalendarDate)
 ).annotate({ description: "A calendar date, YYYY-MM-DD" })
+
+/** A query flag: the text true or false, decoded to a boolean. */
+export const BoolParam = Schema.Literals(["true", "false"]).pipe(
+  Schema.decodeTo(
+    Schema.Boolean,
+    SchemaTransformation.transform({
+      decode: (s: "true" | "false") => s === "true",
+      encode: (b: boolean) => (b ? "true" as const : "false" as const)
+    })
+  )
+).annotate({ description: "true or false" })
 
 export const limitParam = (max: number, fallback: number) =>
   Schema.optional(

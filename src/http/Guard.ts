@@ -88,7 +88,9 @@ const unsupportedMediaType = (response: HttpServerResponse.HttpServerResponse, r
   const sent = redactSecrets((request.headers["content-type"] ?? "").slice(0, 100))
   return HttpServerResponse.jsonUnsafe({
     error: "INVALID_REQUEST",
-    message: `unsupported content-type ${JSON.stringify(sent)}: send the body as application/json`
+    message: `unsupported content-type ${JSON.stringify(sent)}: send the body as ${
+      request.url.split("?")[0] === "/v1/me/transactions/import" ? "text/csv" : "application/json"
+    }`
   }, { status: 415 })
 }
 

@@ -19,6 +19,7 @@ import { Portfolio, streamOf } from "./portfolio/Portfolio.ts"
 import { PortfolioViews } from "./portfolio/PortfolioViews.ts"
 import { MarketFacts } from "./portfolio/MarketFacts.ts"
 import { LedgerWriter } from "./portfolio/Writer.ts"
+import { readCsvBody, TransactionsCsv } from "./portfolio/TransactionsCsv.ts"
 
 /** The client's X-Request-Id (its claim) and the id this server gave the request (its record). */
 const requestIdsOf = Effect.gen(function*() {
@@ -45,6 +46,7 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
     const audit = yield* Audit
     const signer = yield* LedgerSigner
     const entitlements = yield* Entitlements
+    const csv = yield* TransactionsCsv
 
     const withGrant = <A, E, R>(grant: Grant, f: (p: typeof CurrentPrincipal.Service) => Effect.Effect<A, E, R>) =>
       Effect.flatMap(CurrentPrincipal, (p) => Effect.andThen(keys.require(p, grant), f(p)))
@@ -64,6 +66,15 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
           Effect.gen(function*() {
             const ids = yield* requestIdsOf
             return yield* portfolio.record(p, payload, { idempotencyKey: headers["idempotency-key"], ...ids })
+          })))
+      // CSV in and out (issue 38 item 4).
+      .handle("exportTransactions", () => withGrant("portfolio:read", (p) => csv.exportCsv(p)))
+      .handle("importTransactions", ({ payload, query }) =>
+        withGrant("portfolio:write", (p) =>
+          Effect.gen(function*() {
+            const request = yield* HttpServerRequest.HttpServerRequest
+            const text = yield* readCsvBody(payload, request.headers["content-length"])
+            return yield* csv.importCsv(p, text, { dryRun: query.dry_run ?? false, ...(yield* requestIdsOf) })
           })))
       .handle("ledger", ({ query }) =>
         withGrant("portfolio:read", (p) =>
@@ -86,7 +97,7 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
 
 /** The ledger services over a SqlClient (and the market's Quotes and Sources). */
 export const LedgerServices = Layer.mergeAll(PortfolioViews.layer, Entitlements.layer).pipe(
-  Layer.provideMerge(Layer.mergeAll(Portfolio.layer, Donations.layer, Audit.layer.pipe(Layer.provideMerge(LedgerSigner.layer)), PortfolioAuthLive)),
+  Layer.provideMerge(Layer.mergeAll(Portfolio.layer, TransactionsCsv.layer, Donations.layer, Audit.layer.pipe(Layer.provideMerge(LedgerSigner.layer)), PortfolioAuthLive)),
   Layer.provideMerge(Layer.mergeAll(LedgerWriter.layer, MarketFacts.layer)),
   Layer.provideMerge(Layer.mergeAll(Keys.layer, EventStore.layer, AnonymousExpiry.layer))
 )

@@ -2,7 +2,7 @@
  * Market-data endpoints (SPEC 4.1 to 4.3 and the ingest endpoint of 4.5).
  * Definitions only; handlers are in MarketHttp.ts.
  */
-import { Schema, SchemaTransformation } from "effect"
+import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { DataNotFound, DataStale, DataUnverified, InvalidSymbol, SourceUnavailable } from "../../domain/Errors.ts"
 import {
@@ -18,7 +18,7 @@ import { PEER_RULE } from "../../domain/market/PeerRule.ts"
 import * as S from "../../domain/market/Schemas.ts"
 import * as NewsSchemas from "../../domain/news/NewsSchemas.ts"
 import { MarketStatus } from "../../domain/market/StatusSchema.ts"
-import { Cursor, DateParam, limitParam, SymbolPath, SymPath } from "../../domain/Params.ts"
+import { BoolParam, Cursor, DateParam, limitParam, SymbolPath, SymPath } from "../../domain/Params.ts"
 
 const symbolErrors = [InvalidSymbol, DataNotFound, SourceUnavailable] as const
 const describe = (summary: string, text: string) => OpenApi.annotations({ summary, description: text })
@@ -29,15 +29,6 @@ export const FILING_TIMES = "published_on is the exchange's Karachi date of the 
   "under the exchange's own REVOKED marker. coverage is unknown (with a note) when no filing of the symbol is recorded: an empty list " +
   "is then not an absence of filings."
 
-const BoolParam = Schema.Literals(["true", "false"]).pipe(
-  Schema.decodeTo(
-    Schema.Boolean,
-    SchemaTransformation.transform({
-      decode: (s: "true" | "false") => s === "true",
-      encode: (b: boolean) => (b ? "true" as const : "false" as const)
-    })
-  )
-).annotate({ description: "true or false" })
 
 export const announcementQuery = {
   symbol: Schema.optional(Schema.String),

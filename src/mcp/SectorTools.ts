@@ -9,7 +9,6 @@ import { Effect, Schema } from "effect"
 import { Toolkit } from "effect/ai"
 import * as M from "../../domain/market/MarketSchemas.ts"
 import { MarketBoard } from "../market/board/Board.ts"
-import { PEER_RULE } from "../../domain/market/PeerRule.ts"
 import { marketTool } from "./Tools.ts"
 
 const sectorId = {

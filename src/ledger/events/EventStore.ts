@@ -101,6 +101,8 @@ export interface AppendOptions {
   readonly replaceAll?: boolean | undefined
   /** An Idempotency-Key to claim for the first appended event, in the same statement. */
   readonly idempotency?: { readonly user_id: string; readonly key: string; readonly request_hash: string } | undefined
+  /** The events' ids, chosen by the caller (an import whose reversals name events of the same batch); random otherwise. */
+  readonly eventIds?: ReadonlyArray<string> | undefined
 }
 
 /** One page of a stream, newest first. */
@@ -130,12 +132,19 @@ SELECT position::text AS position FROM ins ORDER BY version`
 const omitEvent = <A extends { readonly event: unknown }>({ event: _, ...row }: A) => row
 
 /** Events hashed into the chain after `from`: the rows an append inserts. */
-const draftsOf = (streamId: string, from: Head, events: ReadonlyArray<LedgerEvent>, metadataJson: string, now: string) => {
+const draftsOf = (
+  streamId: string,
+  from: Head,
+  events: ReadonlyArray<LedgerEvent>,
+  metadataJson: string,
+  now: string,
+  eventIds?: ReadonlyArray<string>
+) => {
   let prev = from.hash
   let lastEffective = from.last_effective ?? ""
   const drafts = events.map((event, i) => {
     const version = from.version + i + 1
-    const event_id = randomUUID()
+    const event_id = eventIds?.[i] ?? randomUUID()
     const effective_date = effectiveDate(event, now.slice(0, 10))
     const payload_json = canonicalJson(event)
     const hash = sha256(chainInputV2(prev, { stream_id: streamId, version, event_id, effective_date, recorded_at: now, payload_json, metadata_json: metadataJson }))
@@ -186,7 +195,7 @@ const makeAppend = (sql: SqlClient.SqlClient, groupCommit: GroupCommit) =>
 ) {
   const now = new Date(yield* Clock.currentTimeMillis).toISOString()
   const metadataJson = canonicalJson(metadata)
-  const { drafts, head: next } = draftsOf(streamId, from, events, metadataJson, now)
+  const { drafts, head: next } = draftsOf(streamId, from, events, metadataJson, now, options?.eventIds)
   const positions = options?.positions
   const idem = options?.idempotency
   // Made only when a race is lost: an error captures a stack trace, which costs more than the rest of an append.

@@ -116,7 +116,7 @@ const valueWith = (quotes: typeof Quotes.Service) =>
 
 
 /** The market facts a command is decided with (asked of the market, never read from its tables here). */
-const factsWith = (market: typeof MarketFacts.Service) =>
+export const factsWith = (market: typeof MarketFacts.Service) =>
   (command: Command, today: string) =>
     Effect.gen(function*() {
       const base: DeciderContext = { today, isTradingDay, settlementDate }

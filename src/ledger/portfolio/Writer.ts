@@ -58,6 +58,17 @@ export class LedgerWriter extends Context.Service<LedgerWriter, {
     metadata: EventMetadata,
     idempotency?: { readonly user_id: string; readonly key: string; readonly request_hash: string }
   ) => Effect.Effect<WriteResult, ConcurrencyConflict | SqlError.SqlError>
+  /**
+   * Appends events the caller decided in order, each with this decider, from the stream's whole history at `from`
+   * (an import: all or none, in one statement); `positions` is the stream's every position after them.
+   */
+  readonly writeDecided: (
+    streamId: string,
+    from: Head,
+    events: ReadonlyArray<{ readonly event: PortfolioEvent; readonly event_id: string }>,
+    positions: ReadonlyArray<Position>,
+    metadata: EventMetadata
+  ) => Effect.Effect<ReadonlyArray<StoredEvent>, ConcurrencyConflict | SqlError.SqlError>
 }>()("psx/ledger/LedgerWriter") {
   static readonly layer = Layer.effect(
     LedgerWriter,
@@ -106,7 +117,23 @@ export class LedgerWriter extends Context.Service<LedgerWriter, {
         return { _tag: "Appended" as const, event: appended[0]!, positions }
       })
 
-      return { write }
+      const writeDecided = Effect.fn("LedgerWriter.writeDecided")(function*(
+        streamId: string,
+        from: Head,
+        events: ReadonlyArray<{ readonly event: PortfolioEvent; readonly event_id: string }>,
+        positions: ReadonlyArray<Position>,
+        metadata: EventMetadata
+      ) {
+        const { appended, head } = yield* store.append(streamId, from, events.map((e) => e.event), metadata, {
+          positions,
+          replaceAll: true,
+          eventIds: events.map((e) => e.event_id)
+        }).pipe(Effect.tapError(() => Effect.sync(() => states.delete(streamId))))
+        remember(streamId, head, positions)
+        return appended
+      })
+
+      return { write, writeDecided }
     })
   )
 }

@@ -993,6 +993,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/me/transactions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the transactions as CSV
+         * @description Grant portfolio:read. The portfolio as text/csv (RFC 4180: UTF-8 without a byte-order mark, CRLF line ends, a header line), one row per event in the order recorded. Columns, in this order: trade_date, kind, symbol, quantity, price, fees, per_share, gross_amount, tax_withheld, filer, book_closure_from, percent, numerator, denominator, reverses, reason, event_id. kind is buy, sell, dividend, bonus, split, tax_status or reversal, as in POST /v1/me/transactions; a cell is empty where the kind has no such field. A dividend row carries the book closure, filer status or warrant amounts its event holds; a reversal row the reversed event's id (`reverses`), trade date and symbol. Numbers are plain decimals (a dot, no grouping). Formula injection: a cell that would start with =, +, -, @, a tab or a carriage return is written with a leading apostrophe (OWASP's advice), so a spreadsheet shows it as text and never runs it.
+         */
+        get: operations["portfolio.exportTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/transactions/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import transactions from CSV
+         * @description Grant portfolio:write. Body text/csv in the export's columns (any order; a missing column is an empty one), at most 10,000 rows, 2,000,000 bytes and 1,000 characters a cell. Columns, in this order: trade_date, kind, symbol, quantity, price, fees, per_share, gross_amount, tax_withheld, filer, book_closure_from, percent, numerator, denominator, reverses, reason, event_id. Each row is the body of POST /v1/me/transactions spelt as cells, decided in file order by the same rules (the rows before it applied). All rows or none are recorded, in one append. A row whose content (with the defaults the ledger fills: fees 0, the recorded payout's book closure, the portfolio's filer status) is that of an event already recorded is skipped, so importing the same file twice adds nothing; a row whose event_id names a recorded event of other content is refused. A reversal row's `reverses` may name another row's event_id: the event that row records. A reversal's trade_date and symbol cells are shown only.
+         *
+         *     `dry_run=true` records nothing and answers the events the file would record and every refused row by line (the header is line 1) and column. Without it, any refused row makes the answer 400 INVALID_REQUEST naming the first rows by line and column, and nothing is recorded.
+         *
+         *     The file itself is refused whole (400 INVALID_REQUEST, nothing recorded, dry run or not) when it is larger than the bound, not UTF-8, has an unknown or repeated column, a row with another number of cells than the header, a quote outside RFC 4180's rules, a line break inside a quoted cell, a bare CR, a byte-order mark anywhere but the start, or a cell that would run as a spreadsheet formula (starting with =, +, -, @, a tab or a CR; to mean the text, start the cell with an apostrophe, which the import drops, as the export writes it). A leading byte-order mark, CRLF or LF line ends, quoted cells holding commas or doubled quotes, and blank rows are read as RFC 4180 and spreadsheets write them.
+         */
+        post: operations["portfolio.importTransactions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me/ledger": {
         parameters: {
             query?: never;
@@ -8227,6 +8271,184 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["IdempotencyMismatchEncoded"];
+                };
+            };
+            /** @description Too many requests from this client; wait the number of seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedEncoded"];
+                };
+            };
+            /** @description An unexpected fault; it is logged with the request id, which the message carries */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                };
+            };
+            /** @description An upstream source could not be reached or its answer not parsed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceUnavailableEncoded"];
+                };
+            };
+        };
+    };
+    "portfolio.exportTransactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description The request's path, query or body is not valid; the message names the offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestEncoded"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedEncoded"];
+                };
+            };
+            /** @description The credential lacks the grant this endpoint needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenEncoded"];
+                };
+            };
+            /** @description Too many requests from this client; wait the number of seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedEncoded"];
+                };
+            };
+            /** @description An unexpected fault; it is logged with the request id, which the message carries */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                };
+            };
+            /** @description An upstream source could not be reached or its answer not parsed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceUnavailableEncoded"];
+                };
+            };
+        };
+    };
+    "portfolio.importTransactions": {
+        parameters: {
+            query?: {
+                dry_run?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        dry_run: boolean;
+                        /** @description Data rows read (blank rows not counted) */
+                        rows: number;
+                        /** @description Events recorded (0 in a dry run) */
+                        recorded: number;
+                        /** @description Rows already recorded with the same content, left as they are */
+                        skipped: number;
+                        /** @description The events recorded, or in a dry run the events that would be, in file order */
+                        events: {
+                            line: number;
+                            /** @description Absent in a dry run */
+                            event_id?: string;
+                            type: string;
+                            payload: unknown;
+                        }[];
+                        /** @description Every refused row (a dry run only: otherwise a refused row is a 400) */
+                        errors: {
+                            /** @description The file's line the row starts on (the header is line 1) */
+                            line: number;
+                            /** @description The column at fault (kind when the whole row is) */
+                            column: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The request's path, query or body is not valid; the message names the offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestEncoded"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedEncoded"];
+                };
+            };
+            /** @description The credential lacks the grant this endpoint needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenEncoded"];
                 };
             };
             /** @description Too many requests from this client; wait the number of seconds in Retry-After */
