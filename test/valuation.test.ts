@@ -136,9 +136,11 @@ layer(TestApp({ withPack: true, now: "2026-06-15T06:00:00.000Z" }), { timeout: 3
       // The recording: price 573.7, P/E 11.44196250498604, market cap 1,032,978,203,852.4, yield 6.298899350218805.
       const v = bodyOf(yield* get("/v1/stocks/MEBL/valuation"))
       assert.deepStrictEqual([v.price, v.price_as_of], [row.price, screenerAsOf])
+      // The yield is the trailing 12 months of recorded payouts at the same price (MEBL's face value is Rs 10, a sourced
+      // record): XD days 2025-08-26 (70%), 2025-11-04 (70%), 2026-03-24 (70%) and 2026-05-05 (75%): Rs 28.5 a share.
       assert.deepStrictEqual(
-        [v.pe_ttm?.value, v.market_cap?.value, v.dividend_yield_pct?.value],
-        [Math.round(row.peTtm! * 10_000) / 10_000, Math.round(row.marketCap!), Math.round(row.dividendYieldPct! * 10_000) / 10_000]
+        [v.pe_ttm?.value, v.market_cap?.value, v.dividend_yield_pct?.value, v.dividend_yield_pct?.basis],
+        [Math.round(row.peTtm! * 10_000) / 10_000, Math.round(row.marketCap!), Math.round((28.5 / row.price!) * 100 * 10_000) / 10_000, "trailing_12m_payouts"]
       )
       for (const f of [v.pe_ttm, v.dividend_yield_pct, v.market_cap]) {
         assert.strictEqual(f?.as_of, v.price_as_of, "every figure is of the price's date")

@@ -137,17 +137,16 @@ export const GetAnnouncements = marketTool(
 
 export const GetNews = marketTool(
   "get_news",
-  "News, newest first (= GET /v1/news): filter by symbol (items whose headline or summary names the company) and " +
-    "date_from/date_to (Karachi days); paged with limit and cursor. One story from several outlets is one item; " +
-    "outside the recorded days coverage is unknown. Filings: get_announcements.",
+  "News, newest first (= GET /v1/news): filter by symbol (items naming the company) and date_from/date_to (Karachi " +
+    "days); paged with limit and cursor. One story from several outlets is one item. Filings: get_announcements.",
   Schema.Struct(announcementQuery),
   NewsSchemas.News
 )
 
 export const GetIndex = marketTool(
   "get_index",
-  "One index (= GET /v1/indices/{id}): level, change, as_of, constituents with weights (%), and daily closes in a " +
-    "window (range, default 1Y, or date_from/date_to; newest first, at most limit; KSE100 from 2010).",
+  "One index (= GET /v1/indices/{id}): level, change, constituents with weights (%), daily closes in a window " +
+    "(range or date_from/date_to; at most limit).",
   Schema.Struct({ id: Schema.String.annotate({ description: "Index code, e.g. KSE100 or ALLSHR (case-insensitive)" }), ...indexQuery }),
   IndexDetail
 )
