@@ -176,7 +176,12 @@ layer(TestApp({ withPack: true, now: "2026-06-15T06:00:00.000Z" }), { timeout: 6
       })
       assert.strictEqual(findings.length, 0, report("large and broken bodies", findings, requests.length))
       // POST /mcp keeps the 1 MiB limit too, answering with a JSON-RPC error body (413, -32600; see src/mcp/Envelope.ts).
-      const big = outcomes.filter((_, i) => requests[i]!.body === tenMb && requests[i]!.url !== "/mcp")
+      // The CSV import takes text/csv only: a body sent without that type is refused with 415 before it is read.
+      const csvOnly = (url: string) => url.startsWith("/v1/me/transactions/import")
+      const big = outcomes.filter((_, i) => requests[i]!.body === tenMb && requests[i]!.url !== "/mcp" && !csvOnly(requests[i]!.url))
+      for (const o of outcomes.filter((_, i) => requests[i]!.body === tenMb && csvOnly(requests[i]!.url))) {
+        assert.strictEqual(o._tag === "Answered" ? o.status : 0, 415, "the CSV import refuses a body that is not text/csv")
+      }
       const mcpBig = outcomes.find((_, i) => requests[i]!.body === tenMb && requests[i]!.url === "/mcp")
       assert.strictEqual(mcpBig?._tag === "Answered" ? mcpBig.status : 0, 413, "the MCP transport refuses 10 MB")
       assert.include(mcpBig?._tag === "Answered" ? mcpBig.text : "", "-32600")
