@@ -6,10 +6,10 @@
  * that bumped it first and then wants that row) now queues instead.
  * The embedded store has one connection, so its writers never interleave.
  */
-import { assert, describe, it, layer } from "@effect/vitest"
+import { assert, describe, layer } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { describeStoreError, retryTransient } from "../src/db/SqlErrors.ts"
+import { describeStoreError, isDeadlock, isTransientConflict, isUniqueViolation, retryTransient } from "../src/db/SqlErrors.ts"
 import { marketTransaction } from "../src/ingest/MarketWrite.ts"
 import { pollUntil } from "./support/Eventually.ts"
 import { isRealPostgres, TestDatabase } from "./support/TestDatabase.ts"
@@ -84,6 +84,16 @@ describe.skipIf(!isRealPostgres)("market write lock (PostgreSQL)", () => {
   })
 })
 
-it.skipIf(isRealPostgres)("market write lock: the embedded store has one connection (nothing to interleave)", () => {
-  assert.isFalse(isRealPostgres)
+layer(TestDatabase, { timeout: 60_000 })("store errors (both stores)", (it) => {
+  it.effect("a duplicate key is classified by its SQLSTATE (23505), not by its wording", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`CREATE TABLE unique_probe (k text PRIMARY KEY)`
+      yield* sql`INSERT INTO unique_probe VALUES ('a')`
+      const e = yield* Effect.flip(sql`INSERT INTO unique_probe VALUES ('a')`)
+      assert.isTrue(isUniqueViolation(e))
+      assert.isFalse(isDeadlock(e))
+      assert.isFalse(isTransientConflict(e))
+      assert.match(describeStoreError(e), /^UniqueViolation SQLSTATE 23505: duplicate key value/)
+    }))
 })

@@ -22,6 +22,12 @@ const pgFields = (e: SqlError.SqlError): { readonly code?: string; readonly mess
 /** The SQLSTATE of a store error, when PostgreSQL sent one. */
 export const sqlStateOf = (e: SqlError.SqlError): string | undefined => pgFields(e).code
 
+/** A unique violation (23505): another writer stored the same key first. */
+export const isUniqueViolation = (e: SqlError.SqlError): boolean => e.reason._tag === "UniqueViolation"
+
+/** A deadlock (40P01): PostgreSQL aborted this transaction to free another. */
+export const isDeadlock = (e: SqlError.SqlError): boolean => e.reason._tag === "DeadlockError"
+
 /** A deadlock (40P01) or a serialization failure (40001): the transaction may simply be run again. */
 export const isTransientConflict = (e: unknown): e is SqlError.SqlError =>
   SqlError.isSqlError(e) && (e.reason._tag === "DeadlockError" || e.reason._tag === "SerializationError")

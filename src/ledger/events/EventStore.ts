@@ -28,6 +28,7 @@
  */
 import { Clock, Context, Data, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
+import { isUniqueViolation } from "../../db/SqlErrors.ts"
 import { createHash, hash as cryptoHash, randomUUID } from "node:crypto"
 import { canonicalJson, chainInputV2, GENESIS } from "../../../domain/ledger/Chain.ts"
 import { effectiveDate, type LedgerEvent, type StoredEvent } from "../../../domain/ledger/Events.ts"
@@ -69,13 +70,6 @@ export const sha256: (text: string) => string = typeof cryptoHash === "function"
 export interface Checkpoint {
   readonly tx: string
   readonly position: number
-}
-
-/** A unique-key violation (SQLSTATE 23505), however the driver words it. */
-export const isUniqueViolation = (e: SqlError.SqlError) => {
-  const reason: unknown = e.reason
-  const cause = typeof reason === "object" && reason !== null && "cause" in reason ? String(reason.cause) : ""
-  return /23505|duplicate key|unique/i.test(`${e.message} ${cause} ${JSON.stringify(reason ?? {})}`)
 }
 
 /** Where a stream's next append continues from. */

@@ -21,6 +21,7 @@
  */
 import { Deferred, Effect, Queue } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
+import { isDeadlock } from "../../db/SqlErrors.ts"
 import type { Position } from "../../../domain/ledger/Decider.ts"
 
 /** One stream's event row and the holdings rows it changes. */
@@ -69,8 +70,6 @@ const STATEMENT = `WITH ins AS (
     fractional_entitlements = excluded.fractional_entitlements, as_of_version = excluded.as_of_version
 )
 SELECT stream_id, position::text AS position FROM ins`
-
-const isDeadlock = (e: SqlError.SqlError) => /40P01|deadlock/i.test(`${e.message} ${String((e.reason as { cause?: unknown } | undefined)?.cause ?? "")}`)
 
 interface Pending {
   readonly append: GroupedAppend
