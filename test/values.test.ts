@@ -33,6 +33,10 @@ describe("dates", () => {
     assert.strictEqual(karachiDateOfEpoch(1735902000), "2025-01-03")
     assert.strictEqual(parseKarachiDateTime("Sep 29, 2026", "3:28 PM"), "2026-09-29T10:28:00.000Z")
     assert.strictEqual(parseKarachiDateTime("October 27, 2025 11:09 AM"), "2025-10-27T06:09:00.000Z")
+    // 12 PM is noon and 12 AM midnight; a date with no time of day is no instant (never an invented 00:00).
+    assert.strictEqual(parseKarachiDateTime("Aug 6, 2026", "12:05 PM"), "2026-08-06T07:05:00.000Z")
+    assert.strictEqual(parseKarachiDateTime("Aug 6, 2026", "12:05 AM"), "2026-08-05T19:05:00.000Z")
+    assert.isUndefined(parseKarachiDateTime("August 6, 2026"))
     assert.deepStrictEqual(parseRange("19/08/2026  - 20/08/2026 "), { from: "2026-08-19", to: "2026-08-20" })
   })
 })

@@ -16,7 +16,8 @@ import { csvRecords } from "./Csv.ts"
 import { tables } from "./Html.ts"
 import { collector, defined, type Parsed } from "./Parsed.ts"
 import { type Announcement, contentKey, documentIdOf, documentOf, titleOf } from "./Filings.ts"
-import { parseDate, parseKarachiDateTime } from "./Values.ts"
+import { karachiInstant } from "../Karachi.ts"
+import { parseDate } from "./Values.ts"
 
 const datedTitle = /^\s*([A-Za-z]{3,9}\.?\s+\d{1,2},\s*\d{4})(?:\s+([\s\S]*))?$/
 
@@ -31,8 +32,8 @@ const announcement = (
   if (publishedOn === undefined) return undefined
   const text = title.title.replace(/\s+/g, " ").trim()
   return {
-    // A row without a document keeps the key it had when its time was stored as 00:00 Karachi.
-    id: doc.id ?? contentKey(symbol, parseKarachiDateTime(publishedOn)!, text),
+    // A row without a document keeps the key it had when its time was stored as 00:00 Karachi (a key, never served).
+    id: doc.id ?? contentKey(symbol, new Date(karachiInstant(publishedOn, 0, 0)).toISOString(), text),
     symbol,
     publishedOn,
     title: text,

@@ -90,19 +90,19 @@ export const parseDate = (raw: string | undefined): string | undefined => {
   return undefined
 }
 
-/** An instant (ISO, UTC) from "August 6, 2026 3:37 PM" or "Sep 29, 2026" + "3:28 PM", read as Karachi time. */
+/**
+ * An instant (ISO, UTC) from "August 6, 2026 3:37 PM" or "Sep 29, 2026" + "3:28 PM", read as Karachi time.
+ * A date with no time of day is no instant: undefined (a date-only source time stays a date, never an
+ * invented midnight; read the day with `parseDate`).
+ */
 export const parseKarachiDateTime = (date: string | undefined, time?: string): string | undefined => {
   if (date === undefined) return undefined
   const day = parseDate(date)
   if (day === undefined) return undefined
   const clock = /(\d{1,2}):(\d{2})\s*([AP]M)/i.exec(time ?? date)
-  let h = 0
-  let min = 0
-  if (clock) {
-    h = Number(clock[1]) % 12 + (clock[3]!.toUpperCase() === "PM" ? 12 : 0)
-    min = Number(clock[2])
-  }
-  return new Date(karachiInstant(day, h, min)).toISOString()
+  if (!clock) return undefined
+  const h = Number(clock[1]) % 12 + (clock[3]!.toUpperCase() === "PM" ? 12 : 0)
+  return new Date(karachiInstant(day, h, Number(clock[2]))).toISOString()
 }
 
 /** "19/08/2026  - 20/08/2026 " → both dates; either may be missing. */
