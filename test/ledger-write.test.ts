@@ -8,7 +8,8 @@
  * circuit-breaker bounds 193.88–236.96 for Monday 2026-05-25; settlement is T+1 since 9 Feb 2026.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Exit, Layer, Ref } from "effect"
+import { Cause, Effect, Exit, Layer, Ref } from "effect"
+import { WriteConflict } from "../domain/Errors.ts"
 import { TestClock } from "effect/testing"
 import type { Position } from "../domain/ledger/Replay.ts"
 import type { Command } from "../domain/ledger/Decider.ts"
@@ -151,5 +152,16 @@ describe("ledger write path without a database", () => {
       assert.isTrue(Exit.isSuccess(exit), String(exit))
       assert.strictEqual(after.appends.length, 3, "two lost races, then the append")
       assert.strictEqual(after.events.length, 1)
+    }))
+
+  it.live("a write that keeps losing races is 409 WriteConflict after 7 attempts, with nothing recorded", () =>
+    Effect.gen(function*() {
+      const { exit, after } = yield* recordingNow(emptyStream, { allow: ["head", "positions", "append"], lostRaces: 100 }, (p) =>
+        p.record(owner, buy, {}))
+      assert.isTrue(Exit.isFailure(exit), String(exit))
+      const error = Exit.isFailure(exit) ? Cause.squash(exit.cause) : undefined
+      assert.instanceOf(error, WriteConflict, "a typed 409, not a defect")
+      assert.strictEqual(after.appends.length, 7, "the first attempt and six retries")
+      assert.strictEqual(after.events.length, 0)
     }))
 })

@@ -172,7 +172,7 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
         }))
       },
       success: L.RecordResult.pipe(HttpApiSchema.status(201)),
-      error: [...auth, InvalidSymbol, DataNotFound, IdempotencyMismatch, SourceUnavailable]
+      error: [...auth, InvalidSymbol, DataNotFound, IdempotencyMismatch, WriteConflict, SourceUnavailable]
     }).annotateMerge(describe("Record a transaction",
       "Grant portfolio:write. Records a buy, sell, dividend, bonus issue or split with its trade date, the portfolio's tax " +
         "status (filer or not) from a date, or reverses an earlier event (with a reason); events are never changed. No " +
@@ -191,6 +191,8 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
         "Rejections change nothing and never reveal how many shares are held: selling more than held as of that date (a " +
         "backdated trade may not make any later position negative), a future trade date, a buy or sell on a non-trading " +
         "day, a value out of bounds are 400 INVALID_REQUEST; an unknown symbol is 404, a malformed one 400 INVALID_SYMBOL. " +
+        "A write that keeps losing races to other processes' writes on the same portfolio (retried six times, backing " +
+        "off) is 409 INVALID_REQUEST with nothing recorded: send it again. " +
         "A price outside that day's circuit-breaker bounds (from the previous trading day's as-traded close) is accepted " +
         "and flagged; without that close the flag says the check is unknown.\n\n" +
         "The 201 carries the event and, when the credential also holds portfolio:read, the holding it touched; a replay " +

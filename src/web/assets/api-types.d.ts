@@ -982,7 +982,7 @@ export interface paths {
          *
          *     Taxes: dividend withholding follows the dated rule in force (15% filers, 30% non-filers) with the portfolio's filer status, unless the warrant's gross and tax are given. Realised profit and loss are before capital gains tax.
          *
-         *     Rejections change nothing and never reveal how many shares are held: selling more than held as of that date (a backdated trade may not make any later position negative), a future trade date, a buy or sell on a non-trading day, a value out of bounds are 400 INVALID_REQUEST; an unknown symbol is 404, a malformed one 400 INVALID_SYMBOL. A price outside that day's circuit-breaker bounds (from the previous trading day's as-traded close) is accepted and flagged; without that close the flag says the check is unknown.
+         *     Rejections change nothing and never reveal how many shares are held: selling more than held as of that date (a backdated trade may not make any later position negative), a future trade date, a buy or sell on a non-trading day, a value out of bounds are 400 INVALID_REQUEST; an unknown symbol is 404, a malformed one 400 INVALID_SYMBOL. A write that keeps losing races to other processes' writes on the same portfolio (retried six times, backing off) is 409 INVALID_REQUEST with nothing recorded: send it again. A price outside that day's circuit-breaker bounds (from the previous trading day's as-traded close) is accepted and flagged; without that close the flag says the check is unknown.
          *
          *     The 201 carries the event and, when the credential also holds portfolio:read, the holding it touched; a replay of an Idempotency-Key carries the original event only.
          */
@@ -1207,6 +1207,12 @@ export interface components {
             message: string;
             symbol?: string;
         };
+        WriteConflictEncoded: {
+            /** @enum {string} */
+            error: "INVALID_REQUEST";
+            message: string;
+            symbol?: string;
+        };
         IdempotencyMismatchEncoded: {
             /** @enum {string} */
             error: "INVALID_REQUEST";
@@ -1216,12 +1222,6 @@ export interface components {
         InvalidSymbolEncoded: {
             /** @enum {string} */
             error: "INVALID_SYMBOL";
-            message: string;
-            symbol?: string;
-        };
-        WriteConflictEncoded: {
-            /** @enum {string} */
-            error: "INVALID_REQUEST";
             message: string;
             symbol?: string;
         };
@@ -8264,13 +8264,13 @@ export interface operations {
                     "application/json": components["schemas"]["DataNotFoundEncoded"];
                 };
             };
-            /** @description The Idempotency-Key was used before with a different body */
+            /** @description The Idempotency-Key was used before with a different body | Another write to the same record got there first and this one could not be retried; nothing was recorded: send it again */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["IdempotencyMismatchEncoded"];
+                    "application/json": components["schemas"]["IdempotencyMismatchEncoded"] | components["schemas"]["WriteConflictEncoded"];
                 };
             };
             /** @description Too many requests from this client; wait the number of seconds in Retry-After */
