@@ -147,4 +147,18 @@ layer(TestApp({ withPack: true, now: "2026-06-15T06:00:00.000Z" }), { timeout: 3
         assert.notProperty(f, "exchange_as_of")
       }
     }))
+  it.effect("the screener's MEBL row has the same P/E and yield at the same price, dated by valuation_as_of beside the quote's own date", () =>
+    Effect.gen(function*() {
+      const row = screener0804.find((r) => r.symbol === "MEBL")!
+      const page = bodyOf(yield* get("/v1/screener?sectors=COMMERCIAL%20BANKS&limit=100"))
+      const mebl = page.items.find((r) => r.symbol === "MEBL")!
+      // The row's price is the last close (2026-05-25, 490.2 in the recorded eod series); its valuation figures are
+      // at the exchange screener's own price of 2026-08-04 (573.7), so the row says so instead of mixing two dates.
+      assert.deepStrictEqual([mebl.price, mebl.price_as_of?.slice(0, 10), mebl.valuation_as_of], [490.2, "2026-05-25", screenerAsOf])
+      assert.deepStrictEqual(
+        [mebl.pe_ttm, mebl.dividend_yield_pct],
+        [Math.round(row.peTtm! * 10_000) / 10_000, Math.round((28.5 / row.price!) * 100 * 10_000) / 10_000]
+      )
+    }))
 })
+

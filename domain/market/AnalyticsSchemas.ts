@@ -129,6 +129,11 @@ export const ScreenFigures = Schema.Struct({
   dividend_yield_pct: opt(Num),
   pe_ttm: opt(Num),
   market_cap: opt(Num),
+  valuation_as_of: opt(Schema.String.annotate({
+    description: "The date of the one price dividend_yield_pct, pe_ttm and market_cap rest on (the symbol's valuation: the " +
+      "newer of the row's price and the exchange screener row's own price); it differs from price_as_of when the " +
+      "exchange's screener is newer than the quote"
+  })),
   free_float_shares: opt(Num),
   free_float_pct: opt(Num),
   avg_volume_30d: opt(Num),

@@ -18,6 +18,7 @@
 import { analytics as analyticsOf, type LatestQuote } from "../../../domain/market/Analytics.ts"
 import type { AnalyticsFigures, ScreenFigures, SectorMedians, TechnicalsFigures } from "../../../domain/market/AnalyticsSchemas.ts"
 import { yieldPct } from "../../../domain/market/Dividends.ts"
+import { round } from "../../../domain/market/Figures.ts"
 import { defined } from "../../../domain/Objects.ts"
 import { seriesBasis } from "../../../domain/market/Restated.ts"
 import { type ScreenTable, screenTable } from "../../../domain/market/Screener.ts"
@@ -176,7 +177,25 @@ const screenRowOf = (
   ]
   const rowPrice = row.price !== undefined && row.price_as_of !== undefined ? { price: row.price, as_of: row.price_as_of } : undefined
   const inputs = valuationInputsOf(fundamentals, rowPrice, { trailing, dps: div.ttm_dividend_per_share }, used, priceDatasets)
-  return { row, used: [...used, ...(data.prices?.datasets ?? [])], inputs }
+  return { row: valuedRow(row, inputs), used: [...used, ...(data.prices?.datasets ?? [])], inputs }
+}
+
+/**
+ * The row's P/E, yield and market cap as its valuation has them: at the valuation's one price (the newer of the
+ * row's price and the exchange row's own), dated by `valuation_as_of`, so a screen never divides one date's price
+ * by another date's figure without saying so.
+ */
+const valuedRow = (row: ScreenFigures, inputs: Omit<ValuationInputs, "medians">): ScreenFigures => {
+  const { dividend_yield_pct: _y, pe_ttm: _p, market_cap: _c, valuation_as_of: _a, ...rest } = row
+  const v = peerFigures(inputs.fundamentals, inputs.price, inputs.trailing)
+  const figures = defined({
+    dividend_yield_pct: v.dividend_yield_pct === undefined ? undefined : round(v.dividend_yield_pct),
+    pe_ttm: v.pe_ttm === undefined ? undefined : round(v.pe_ttm),
+    market_cap: v.market_cap === undefined ? undefined : round(v.market_cap)
+  })
+  if (Object.keys(figures).length === 0) return rest
+  const valuation_as_of = inputs.price?.as_of ?? inputs.fundamentals?.as_of
+  return { ...rest, ...figures, ...defined({ valuation_as_of }) }
 }
 
 /**

@@ -5316,6 +5316,8 @@ export interface operations {
                             dividend_yield_pct?: number;
                             pe_ttm?: number;
                             market_cap?: number;
+                            /** @description The date of the one price dividend_yield_pct, pe_ttm and market_cap rest on (the symbol's valuation: the newer of the row's price and the exchange screener row's own price); it differs from price_as_of when the exchange's screener is newer than the quote */
+                            valuation_as_of?: string;
                             free_float_shares?: number;
                             free_float_pct?: number;
                             avg_volume_30d?: number;
@@ -5472,6 +5474,8 @@ export interface operations {
                             dividend_yield_pct?: number;
                             pe_ttm?: number;
                             market_cap?: number;
+                            /** @description The date of the one price dividend_yield_pct, pe_ttm and market_cap rest on (the symbol's valuation: the newer of the row's price and the exchange screener row's own price); it differs from price_as_of when the exchange's screener is newer than the quote */
+                            valuation_as_of?: string;
                             free_float_shares?: number;
                             free_float_pct?: number;
                             avg_volume_30d?: number;
