@@ -7,9 +7,11 @@
  * The embedded store has one connection, so its writers never interleave.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { Deferred, Effect, Fiber, Schema } from "effect"
-import { SqlClient } from "effect/sql"
-import { describeStoreError, isDeadlock, isTransientConflict, isUniqueViolation, retryTransient } from "../src/db/SqlErrors.ts"
+import { Cause, Deferred, Effect, Exit, Fiber, Schema } from "effect"
+import { SqlClient, SqlError } from "effect/sql"
+import { describeStoreError, isDeadlock, isStoreUnavailable, isTransientConflict, isUniqueViolation, retryTransient } from "../src/db/SqlErrors.ts"
+import { storeUnavailable } from "../src/db/Rows.ts"
+import { SourceUnavailable } from "../domain/Errors.ts"
 import { marketTransaction } from "../src/ingest/MarketWrite.ts"
 import { pollUntil } from "./support/Eventually.ts"
 import { isRealPostgres, TestDatabase } from "./support/TestDatabase.ts"
@@ -96,4 +98,18 @@ layer(TestDatabase, { timeout: 60_000 })("store errors (both stores)", (it) => {
       assert.isFalse(isTransientConflict(e))
       assert.match(describeStoreError(e), /^UniqueViolation SQLSTATE 23505: duplicate key value/)
     }))
+  it.effect("a read that fails is mapped once by what the store said: a constraint or syntax error is a defect (500), not a 503", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const syntax = yield* Effect.flip(sql.unsafe("SELEC 1"))
+      assert.isFalse(isStoreUnavailable(syntax), describeStoreError(syntax))
+      const exit = yield* Effect.exit(storeUnavailable(sql.unsafe("SELECT * FROM no_such_table_here")))
+      assert.isTrue(Exit.isFailure(exit) && Cause.hasDies(exit.cause), "an undefined table (42P01) is this code's fault: a defect")
+      // A store that cannot answer (the driver's ConnectionError) is the one 503.
+      const away = new SqlError.SqlError({ reason: new SqlError.ConnectionError({ cause: new Error("connection refused"), message: "away" }) })
+      assert.isTrue(isStoreUnavailable(away))
+      const mapped = yield* Effect.flip(storeUnavailable(Effect.fail(away)))
+      assert.instanceOf(mapped, SourceUnavailable)
+    }))
 })
+

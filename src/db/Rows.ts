@@ -5,7 +5,7 @@
  */
 import { SourceUnavailable } from "../../domain/Errors.ts"
 import { Cause, Effect } from "effect"
-import { describeStoreError } from "./SqlErrors.ts"
+import { describeStoreError, isStoreUnavailable } from "./SqlErrors.ts"
 
 export const num = (v: unknown): number | undefined => {
   if (v === null || v === undefined) return undefined
@@ -22,11 +22,22 @@ export const present = <T extends Record<string, unknown>>(o: T) => {
 
 export const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
 
-/** A failed query in a read path: the store is the source, so this is SOURCE_UNAVAILABLE, not a 500. */
+/**
+ * A failed query, mapped once by what the store said (SqlErrors.ts `isStoreUnavailable`): a store that cannot
+ * answer now is SOURCE_UNAVAILABLE (503, retry); anything else (a constraint, a syntax error, rows that do not
+ * decode) is a fault of this service: a defect, logged with its SQLSTATE and message, answered 500 INTERNAL.
+ */
 export const storeUnavailable = <A, R>(effect: Effect.Effect<A, unknown, R>) =>
   effect.pipe(
-    Effect.tapCause((cause) =>
-      Effect.logError({ msg: "store query failed", error: describeStoreError(Cause.squash(cause)), cause: Cause.pretty(cause) })
-    ),
-    Effect.mapError(() => new SourceUnavailable({ message: "the store did not answer; try again shortly" }))
+    Effect.catchCause((cause) => {
+      const error = Cause.squash(cause)
+      const logged = Effect.logError({ msg: "store query failed", error: describeStoreError(error), cause: Cause.pretty(cause) })
+      if (!Cause.hasFails(cause)) return Effect.andThen(logged, Effect.failCause(cause as Cause.Cause<never>))
+      return Effect.andThen(
+        logged,
+        isStoreUnavailable(error)
+          ? Effect.fail(new SourceUnavailable({ message: "the store did not answer; try again shortly" }))
+          : Effect.die(error)
+      )
+    })
   )

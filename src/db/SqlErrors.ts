@@ -32,6 +32,23 @@ export const isDeadlock = (e: SqlError.SqlError): boolean => e.reason._tag === "
 export const isTransientConflict = (e: unknown): e is SqlError.SqlError =>
   SqlError.isSqlError(e) && (e.reason._tag === "DeadlockError" || e.reason._tag === "SerializationError")
 
+/** Reasons that say the store is away or overloaded for now, not that the request or the code is wrong. */
+const UNAVAILABLE_REASONS = new Set(["ConnectionError", "AuthenticationError", "LockTimeoutError", "StatementTimeoutError", "DeadlockError", "SerializationError"])
+/** SQLSTATE classes of the same: 08 connection exception, 53 insufficient resources, 57 operator intervention. */
+const UNAVAILABLE_CLASSES = new Set(["08", "53", "57"])
+
+/**
+ * Whether a store error means "the store cannot answer now" (a 503 a client may retry): the driver's reason, or
+ * PostgreSQL's SQLSTATE class for a reason the driver left unclassified. A constraint, a syntax error or anything
+ * that is not a store error is a fault of this code instead.
+ */
+export const isStoreUnavailable = (e: unknown): boolean => {
+  if (!SqlError.isSqlError(e)) return false
+  if (UNAVAILABLE_REASONS.has(e.reason._tag)) return true
+  const code = sqlStateOf(e)
+  return e.reason._tag === "UnknownError" && (code === undefined || UNAVAILABLE_CLASSES.has(code.slice(0, 2)))
+}
+
 /** One line for a log: the reason, the SQLSTATE and PostgreSQL's message. */
 export const describeStoreError = (e: unknown): string => {
   if (!SqlError.isSqlError(e)) return String(e)
