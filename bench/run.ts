@@ -95,10 +95,11 @@ const withService = async (store: "embedded" | "postgres", body: (base: string, 
   const url = new URL(pgAdmin)
   url.pathname = `/${database}`
   if (store === "postgres") psql(pgAdmin, `CREATE DATABASE ${database}`)
-  const [command, ...args] = pinned(serverCores, [process.execPath, "src/main.ts", "serve"])
+  const [command, ...args] = pinned(serverCores, ["sh", "scripts/serve.sh"])
   const service: ChildProcess = spawn(command!, args, {
     env: {
       ...process.env,
+      PSX_NODE: process.execPath, // scripts/serve.sh: the service as `npm start` runs it, on this Node
       PORT: String(port),
       PSX_DATA_DIR: join(dir, "pg"),
       RATE_LIMIT_PER_SECOND: "1000000000",

@@ -59,8 +59,8 @@ interface StartResult {
 
 const start = async (dataDir: string): Promise<StartResult> => {
   const t0 = performance.now()
-  const child: ChildProcess = spawn(process.execPath, ["src/main.ts", "serve"], {
-    env: { ...process.env, PORT: String(PORT), PSX_DATA_DIR: dataDir, DATABASE_URL: "", LOG_LEVEL: "Warn" },
+  const child: ChildProcess = spawn("sh", ["scripts/serve.sh"], {
+    env: { ...process.env, PSX_NODE: process.execPath, PORT: String(PORT), PSX_DATA_DIR: dataDir, DATABASE_URL: "", LOG_LEVEL: "Warn" },
     stdio: ["ignore", "ignore", "inherit"]
   })
   const since = () => performance.now() - t0

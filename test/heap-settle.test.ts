@@ -5,8 +5,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Logger, References } from "effect"
-import { makeHeapSettle } from "../src/system/HeapSettle.ts"
-import { MEMORY_SETTINGS_MARK } from "../src/system/MemorySettings.ts"
+import { makeHeapSettle, MEMORY_SETTINGS_MARK } from "../src/system/HeapSettle.ts"
 
 interface Settled {
   readonly message: unknown

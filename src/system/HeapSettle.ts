@@ -16,14 +16,16 @@
  * V8 offers the collector only to code started with `--expose-gc`; the flag
  * is set here and the function taken from a fresh context, so it never becomes
  * a global of the service. It belongs to the memory settings the service
- * starts with (src/system/MemorySettings.ts): where they were not applied
- * (Deno, `PSX_MEMORY_SETTINGS=off`, the test suites, which build the read
- * model again and again), nothing is done.
+ * starts with (scripts/serve.sh, `npm start`, which sets PSX_MEMORY_SETTINGS=applied): where they were not
+ * applied (`node src/main.ts` run directly, Deno, `PSX_MEMORY_SETTINGS=off`, the test suites, which build the
+ * read model again and again), nothing is done.
  */
 import { Clock, Effect } from "effect"
 import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
-import { MEMORY_SETTINGS_MARK } from "./MemorySettings.ts"
+
+/** Set to `applied` by the launcher (scripts/serve.sh) when the service runs with its memory settings. */
+export const MEMORY_SETTINGS_MARK = "PSX_MEMORY_SETTINGS"
 
 interface CollectOptions {
   readonly type: "major"
