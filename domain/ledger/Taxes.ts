@@ -43,7 +43,8 @@ export const withholdingPct = (rule: WithholdingRule, filer: boolean) => (filer 
 
 /** What every net figure says about tax. */
 export const NET_OF_TAX_NOTE = "Net dividends are after withholding tax (recorded per dividend, by rule or as on the warrant); " +
-  "realised profit and loss are before capital gains tax, which the service does not compute."
+  "realised profit and loss are before capital gains tax (only GET /v1/me/tax-statement applies it, by its one dated rule: 15% for " +
+  "filers on shares bought from 1 Jul 2024)."
 
 export interface CapitalGainsRule {
   readonly id: string

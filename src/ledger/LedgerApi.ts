@@ -88,7 +88,8 @@ const entitlementEndpoints = [
   }).annotateMerge(describe("List what the portfolio is owed by recorded payouts",
     "Grant portfolio:read. " + ENTITLEMENT_RULE + " Newest book closure first, at most `limit` items (`total` counts all). " +
       "State: `due` (no matching event), `recorded` (a dividend or bonus event of the symbol with the same book closure " +
-      "exists, however it was recorded) or `dismissed`. Opt-in recording as entitlements fall due is not offered."
+      "exists, however it was recorded) or `dismissed`. A portfolio may opt in to recording them as they fall due " +
+      "(PUT /v1/me/settings)."
   )),
   HttpApiEndpoint.post("acceptEntitlement", "/v1/me/entitlements/:id/accept", {
     params: { id: EntitlementId },

@@ -914,7 +914,7 @@ export interface paths {
         };
         /**
          * List what the portfolio is owed by recorded payouts
-         * @description Grant portfolio:read. An entitlement follows a payout the market records (cash dividend, bonus or right issue) of a symbol in this ledger, once its last buy date has passed: the shares held at the end of the last buy date (the last trading day whose settlement, T+2 for trades to 6 Feb 2026 and T+1 from 9 Feb 2026, trading days only, falls before the book closure starts) decide it. Cash per share = percent × the company's face value in force on the ex day / 100 (LUCK's is Rs 2 from 28 Apr 2025; unknown face value: rupees absent, never an assumed Rs 10); tax is withheld by the rule in force on the credit date (15% filers, 30% non-filers) with the filer status the portfolio recorded (absent status: tax and net absent). A bonus is whole shares plus the fraction owed as cash (whose rupees are not recorded). A right lists the whole shares offered and, when the payout's text states par or a premium, their price. Splits are not listed (no dated record). Amounts are computed on read, so a backdated trade that changes the position changes them; a recorded event whose figures no longer match says so (`matches: false`, `mismatch`). The id is `ent-` and the payout's id, stable across reads. Newest book closure first, at most `limit` items (`total` counts all). State: `due` (no matching event), `recorded` (a dividend or bonus event of the symbol with the same book closure exists, however it was recorded) or `dismissed`. Opt-in recording as entitlements fall due is not offered.
+         * @description Grant portfolio:read. An entitlement follows a payout the market records (cash dividend, bonus or right issue) of a symbol in this ledger, once its last buy date has passed: the shares held at the end of the last buy date (the last trading day whose settlement, T+2 for trades to 6 Feb 2026 and T+1 from 9 Feb 2026, trading days only, falls before the book closure starts) decide it. Cash per share = percent × the company's face value in force on the ex day / 100 (LUCK's is Rs 2 from 28 Apr 2025; unknown face value: rupees absent, never an assumed Rs 10); tax is withheld by the rule in force on the credit date (15% filers, 30% non-filers) with the filer status the portfolio recorded (absent status: tax and net absent). A bonus is whole shares plus the fraction owed as cash (whose rupees are not recorded). A right lists the whole shares offered and, when the payout's text states par or a premium, their price. Splits are not listed (no dated record). Amounts are computed on read, so a backdated trade that changes the position changes them; a recorded event whose figures no longer match says so (`matches: false`, `mismatch`). The id is `ent-` and the payout's id, stable across reads. Newest book closure first, at most `limit` items (`total` counts all). State: `due` (no matching event), `recorded` (a dividend or bonus event of the symbol with the same book closure exists, however it was recorded) or `dismissed`. A portfolio may opt in to recording them as they fall due (PUT /v1/me/settings).
          */
         get: operations["portfolio.entitlements"];
         put?: never;
@@ -7497,7 +7497,7 @@ export interface operations {
                             quote_as_of?: string;
                             quote_stale?: boolean;
                         }[];
-                        /** @description Net dividends are after withholding tax (recorded per dividend, by rule or as on the warrant); realised profit and loss are before capital gains tax, which the service does not compute. */
+                        /** @description Net dividends are after withholding tax (recorded per dividend, by rule or as on the warrant); realised profit and loss are before capital gains tax (only GET /v1/me/tax-statement applies it, by its one dated rule: 15% for filers on shares bought from 1 Jul 2024). */
                         tax_note: string;
                         sources: {
                             dataset: string;
@@ -7614,7 +7614,7 @@ export interface operations {
                             realized_pnl: number;
                             dividends_net: number;
                             market_value_note?: string;
-                            /** @description Net dividends are after withholding tax (recorded per dividend, by rule or as on the warrant); realised profit and loss are before capital gains tax, which the service does not compute. */
+                            /** @description Net dividends are after withholding tax (recorded per dividend, by rule or as on the warrant); realised profit and loss are before capital gains tax (only GET /v1/me/tax-statement applies it, by its one dated rule: 15% for filers on shares bought from 1 Jul 2024). */
                             tax_note: string;
                         };
                         cash_flows: {
@@ -7746,7 +7746,7 @@ export interface operations {
                             gross: number;
                             net: number;
                             tax_withheld: number;
-                            /** @description Net dividends are after withholding tax (recorded per dividend, by rule or as on the warrant); realised profit and loss are before capital gains tax, which the service does not compute. */
+                            /** @description Net dividends are after withholding tax (recorded per dividend, by rule or as on the warrant); realised profit and loss are before capital gains tax (only GET /v1/me/tax-statement applies it, by its one dated rule: 15% for filers on shares bought from 1 Jul 2024). */
                             tax_note: string;
                         };
                         returns?: {
