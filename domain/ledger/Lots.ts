@@ -34,12 +34,14 @@ export class LotBook {
 
   add(symbol: string, lot: Lot) {
     if (lot.quantity <= 0) return
-    this.lots.set(symbol, [...this.of(symbol), lot])
+    const list = this.lots.get(symbol)
+    if (list === undefined) this.lots.set(symbol, [lot])
+    else list.push(lot)
   }
 
   /** Takes `quantity` shares oldest first; the parts taken, each with its days held on `date`. */
   take(symbol: string, quantity: number, date: string): ReadonlyArray<SoldLot> {
-    const left = [...this.of(symbol)]
+    const left = this.lots.get(symbol) ?? []
     const taken: Array<SoldLot> = []
     let want = quantity
     while (want > 0 && left.length > 0) {
@@ -50,7 +52,6 @@ export class LotBook {
       if (part === lot.quantity) left.shift()
       else left[0] = { ...lot, quantity: lot.quantity - part }
     }
-    this.lots.set(symbol, left)
     return taken
   }
 

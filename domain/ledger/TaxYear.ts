@@ -220,11 +220,11 @@ export const taxYearFigures = (entries: ReadonlyArray<Entry>, year: number): Tax
     if (e.effective_date > to) break
     const ev = e.event
     if (ev.type === "TransactionReversed" || ev.type === "TaxStatusRecorded" || ev.type === "DonationRecorded") continue
-    const before = bookOf(replayer.state().get(ev.symbol))
+    const before = replayer.book(ev.symbol)
     const poolFrom = lots.of(ev.symbol).reduce((m, l) => (l.acquired < m ? l.acquired : m), "9999-12-31")
     const applied = replayer.step(e)
     if (isFailure(applied)) return applied
-    const after = bookOf(replayer.state().get(ev.symbol))
+    const after = replayer.book(ev.symbol)
     const list = history.get(ev.symbol) ?? []
     list.push({ date: e.effective_date, quantity: after.quantity })
     history.set(ev.symbol, list)
