@@ -3,12 +3,11 @@
  * endpoints and API-key management. Definitions only; handlers in LedgerHttp.
  */
 import { Schema } from "effect"
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import {
   DataNotFound,
   Forbidden,
   IdempotencyMismatch,
-  InvalidRequest,
   InvalidSymbol,
   SourceUnavailable,
   Unauthorized,
@@ -19,9 +18,8 @@ import { EntitlementAction, EntitlementId, Entitlements } from "../../domain/led
 import * as L from "../../domain/ledger/Schemas.ts"
 import { COLUMNS, IMPORT_LIMITS, ImportResult } from "../../domain/ledger/csv/TransactionsCsv.ts"
 import { BoolParam, Cursor, limitParam } from "../../domain/Params.ts"
-import { Settings, SettingsBody } from "../../domain/ledger/SettingsSchemas.ts"
-import { COST_METHOD_NOTE } from "../../domain/ledger/TaxStatement.ts"
-import { TaxStatement, TaxYearParam } from "../../domain/ledger/TaxStatementSchemas.ts"
+import { settingsEndpoints } from "./settings/SettingsApi.ts"
+import { taxEndpoints } from "./tax/TaxApi.ts"
 import { PortfolioAuth } from "./accounts/BearerAuth.ts"
 
 const describe = (summary: string, text: string) => OpenApi.annotations({ summary, description: text })
@@ -114,46 +112,8 @@ const entitlementEndpoints = [
   ))
 ] as const
 
-/** The tax-year statement (issue 38 item 3) and the portfolio's settings (item 1's opt-in). */
-const TAX_STATEMENT = "Grant portfolio:read. Pakistan's tax year runs from 1 July to 30 June and is named by the year it " +
-  "ends (tax_year=2026: 2025-07-01 to 2026-06-30); default the current one (in Asia/Karachi), a year not yet begun is " +
-  "400 INVALID_REQUEST. A sale belongs to the year of its trade date, a dividend or bonus to that of its credit date, a " +
-  "donation to that of its recording; reversed events are left out.\n\n" +
-  "Cost method: " + COST_METHOD_NOTE + " Each sale: proceeds, the cost removed, the gain (what it adds to the holdings' " +
-  "realized_pnl), the lots sold with their days held. Each dividend: gross, tax withheld and net as recorded (per share = " +
-  "percent × the face value in force), with its book closure and shares entitled. Each bonus: the whole shares received at " +
-  "zero cost and the average cost before and after (as the holdings show it). Donations recorded in this portfolio's " +
-  "ledger (POST /v1/me/donations). closing_positions: the positions at cost at the end of the period (wealth statement).\n\n" +
-  "Tax is computed only by a dated rule: dividend withholding as each dividend recorded it (15% filers, 30% non-filers, or " +
-  "the warrant's figure); capital gains tax at 15% on a sale's gain only for a filer (status in force on the trade date) " +
-  "whose every share held was bought from 1 Jul 2024 (rule cgt-securities-2024-07). No rate is recorded for non-filers, " +
-  "for shares bought earlier or for bonus shares, so none is computed; losses are not set off and the tax collected at " +
-  "source is not known. `return_needs` lists the figures a return asks for and what the statement holds of each."
-const SETTINGS = "`auto_record_entitlements: true` records each entitlement (GET /v1/me/entitlements) as it falls due, as " +
-  "an ordinary event through the same path as POST /v1/me/entitlements/{id}/accept: its metadata names the payout and " +
-  "its dataset (`source`, ending \"recorded automatically …\"), the entitlement (`causation_id`) and, as actor, the " +
-  "credential that turned the setting on. An entitlement falls due on its credit date, the end of the book closure (the " +
-  "payout's payment date is not recorded), in Asia/Karachi; those falling due from the day the setting was turned on " +
-  "(`auto_record_since`) are recorded, earlier ones stay `due` for accept. Not recorded automatically: dismissed ones, " +
-  "rights, dividends without a known face value or a recorded filer status (`skipped` says why). It runs in a background " +
-  "sweep every 15 minutes (PSX_AUTO_RECORD_SWEEP_MINUTES) and once in the PUT that turns it on; reads never record. An " +
-  "entitlement is recorded once however many sweeps run (Idempotency-Key entitlement-<id>, across processes)."
-const taxAndSettingsEndpoints = [
-  HttpApiEndpoint.get("taxStatement", "/v1/me/tax-statement", {
-    query: { tax_year: Schema.optional(TaxYearParam) },
-    success: TaxStatement,
-    error: [...auth, InvalidRequest, SourceUnavailable]
-  }).annotateMerge(describe("Get the tax-year statement", TAX_STATEMENT)),
-  HttpApiEndpoint.get("settings", "/v1/me/settings", { success: Settings, error: [...auth, SourceUnavailable] })
-    .annotateMerge(describe("Get the portfolio's settings", "Grant portfolio:read. " + SETTINGS)),
-  HttpApiEndpoint.put("putSettings", "/v1/me/settings", { payload: SettingsBody, success: Settings, error: [...auth, SourceUnavailable] })
-    .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error" })
-    .annotateMerge(describe("Change the portfolio's settings",
-      "Grant portfolio:write. Body exactly `{\"auto_record_entitlements\": true|false}` (any other field or type: 400 " +
-        "INVALID_REQUEST). Turning it on answers what it recorded at once (`recorded_now`, `skipped`); turning it on " +
-        "again keeps `auto_record_since`; turning it off stops it. " + SETTINGS
-    ))
-  ,
+/** A donation in the portfolio's own ledger (listed by its tax-year statement, issue 38 item 3). */
+const portfolioDonationEndpoints = [
   HttpApiEndpoint.post("donateFromPortfolio", "/v1/me/donations", {
     payload: L.DonationBody,
     success: L.Donation,
@@ -262,8 +222,10 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
       success: ImportResult,
       error: [...auth, SourceUnavailable]
     }).annotateMerge(describe("Import transactions from CSV", CSV_IMPORT)),
-    // The tax-year statement and settings (issue 38 items 3 and 1): one block, so parallel additions merge apart.
-    ...taxAndSettingsEndpoints,
+    // The tax-year statement, settings and a portfolio's donations (issue 38 items 3 and 1): one block, so parallel additions merge apart.
+    ...taxEndpoints,
+    ...settingsEndpoints,
+    ...portfolioDonationEndpoints,
     HttpApiEndpoint.get("ledger", "/v1/me/ledger", {
       query: { limit: limitParam(LEDGER_MAX_LIMIT, LEDGER_DEFAULT_LIMIT), cursor: Cursor },
       success: LedgerListing,
