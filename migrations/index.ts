@@ -20,6 +20,7 @@ import m0020 from "./0020_news_source_keywords.ts"
 import m0021 from "./0021_filing_dates.ts"
 import m0022 from "./0022_index_closes.ts"
 import m0024 from "./0024_entitlement_dismissals.ts"
+import m0025 from "./0025_portfolio_settings.ts"
 
 export const migrations = {
   "0001_service": m0001,
@@ -39,5 +40,6 @@ export const migrations = {
   "0020_news_source_keywords": m0020,
   "0021_filing_dates": m0021,
   "0022_index_closes": m0022,
-  "0024_entitlement_dismissals": m0024
+  "0024_entitlement_dismissals": m0024,
+  "0025_portfolio_settings": m0025
 }

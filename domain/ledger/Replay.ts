@@ -238,6 +238,11 @@ export class Replayer {
     }
   }
 
+  /** One symbol's book so far, in exact units (the tax-year statement reads it around each event). */
+  book(symbol: string): Book {
+    return this.books.get(symbol) ?? EMPTY_BOOK
+  }
+
   /** The positions so far, by symbol in order. */
   state(): ReadonlyMap<string, Position> {
     return new Map([...this.books].sort(([a], [b]) => a.localeCompare(b)).map(([s, b]) => [s, positionOf(s, b)] as const))

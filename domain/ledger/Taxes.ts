@@ -8,9 +8,11 @@
  *   Taxpayers List), double for non-filers. Some categories of company pay
  *   at other rates (the facts say "higher for some categories"); for those,
  *   record the gross amount with the tax the warrant shows (`tax_withheld`).
- * - Capital gains tax (15% for filers on securities bought from 1 Jul 2024)
- *   is not computed: realised profit and loss are before capital gains tax,
- *   and every figure that could be read as net says so.
+ * - Capital gains tax: 15% for filers on securities bought from 1 Jul 2024
+ *   (`capitalGainsRules`). Holdings' realised profit and loss are before it;
+ *   only the tax-year statement (domain/ledger/TaxYear.ts) applies it, to a
+ *   sale the rule covers. No rate is held for non-filers or for shares bought
+ *   before that date, so none is computed for them.
  */
 
 export interface WithholdingRule {
@@ -41,4 +43,28 @@ export const withholdingPct = (rule: WithholdingRule, filer: boolean) => (filer 
 
 /** What every net figure says about tax. */
 export const NET_OF_TAX_NOTE = "Net dividends are after withholding tax (recorded per dividend, by rule or as on the warrant); " +
-  "realised profit and loss are before capital gains tax, which the service does not compute."
+  "realised profit and loss are before capital gains tax (only GET /v1/me/tax-statement applies it, by its one dated rule: 15% for " +
+  "filers on shares bought from 1 Jul 2024)."
+
+export interface CapitalGainsRule {
+  readonly id: string
+  /** Shares acquired on or after this date are covered. */
+  readonly acquired_from: string
+  readonly filer_pct: number
+  readonly note: string
+}
+
+/** Newest first. Only a filer's rate is recorded (docs/PSX-FACTS.md). */
+export const capitalGainsRules: ReadonlyArray<CapitalGainsRule> = [
+  {
+    id: "cgt-securities-2024-07",
+    acquired_from: "2024-07-01",
+    filer_pct: 15,
+    note: "Capital gains tax on securities bought from 1 Jul 2024: 15% for filers; no rate is recorded for non-filers " +
+      "or for securities bought before that date"
+  }
+]
+
+/** The capital gains rule covering shares all acquired on or after `earliestAcquired`, or undefined. */
+export const capitalGainsRuleFor = (earliestAcquired: string): CapitalGainsRule | undefined =>
+  capitalGainsRules.find((r) => earliestAcquired >= r.acquired_from)

@@ -18,6 +18,8 @@ import { EntitlementAction, EntitlementId, Entitlements } from "../../domain/led
 import * as L from "../../domain/ledger/Schemas.ts"
 import { COLUMNS, IMPORT_LIMITS, ImportResult } from "../../domain/ledger/csv/TransactionsCsv.ts"
 import { BoolParam, Cursor, limitParam } from "../../domain/Params.ts"
+import { settingsEndpoints } from "./settings/SettingsApi.ts"
+import { taxEndpoints } from "./tax/TaxApi.ts"
 import { PortfolioAuth } from "./accounts/BearerAuth.ts"
 
 const describe = (summary: string, text: string) => OpenApi.annotations({ summary, description: text })
@@ -84,7 +86,8 @@ const entitlementEndpoints = [
   }).annotateMerge(describe("List what the portfolio is owed by recorded payouts",
     "Grant portfolio:read. " + ENTITLEMENT_RULE + " Newest book closure first, at most `limit` items (`total` counts all). " +
       "State: `due` (no matching event), `recorded` (a dividend or bonus event of the symbol with the same book closure " +
-      "exists, however it was recorded) or `dismissed`. Opt-in recording as entitlements fall due is not offered."
+      "exists, however it was recorded) or `dismissed`. A portfolio may opt in to recording them as they fall due " +
+      "(PUT /v1/me/settings)."
   )),
   HttpApiEndpoint.post("acceptEntitlement", "/v1/me/entitlements/:id/accept", {
     params: { id: EntitlementId },
@@ -106,6 +109,18 @@ const entitlementEndpoints = [
   }).annotateMerge(describe("Dismiss an entitlement",
     "Grant portfolio:write. Hides the entitlement: it stays in the list with state `dismissed` (a recorded one stays " +
       "`recorded`). Dismissing twice is the same as once; an id this portfolio does not have is 404."
+  ))
+] as const
+
+/** A donation in the portfolio's own ledger (listed by its tax-year statement, issue 38 item 3). */
+const portfolioDonationEndpoints = [
+  HttpApiEndpoint.post("donateFromPortfolio", "/v1/me/donations", {
+    payload: L.DonationBody,
+    success: L.Donation,
+    error: [...auth, WriteConflict, SourceUnavailable]
+  }).annotateMerge(describe("Create a donation (pending) in this portfolio's ledger",
+    "Grant portfolio:write. As POST /v1/donations (same body and answer, a pending record, no payment taken), but the " +
+      "donation is an event of this portfolio's own stream, so its tax-year statement lists it. It moves no position."
   ))
 ] as const
 
@@ -209,6 +224,10 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
       success: ImportResult,
       error: [...auth, SourceUnavailable]
     }).annotateMerge(describe("Import transactions from CSV", CSV_IMPORT)),
+    // The tax-year statement, settings and a portfolio's donations (issue 38 items 3 and 1): one block, so parallel additions merge apart.
+    ...taxEndpoints,
+    ...settingsEndpoints,
+    ...portfolioDonationEndpoints,
     HttpApiEndpoint.get("ledger", "/v1/me/ledger", {
       query: { limit: limitParam(LEDGER_MAX_LIMIT, LEDGER_DEFAULT_LIMIT), cursor: Cursor },
       success: LedgerListing,

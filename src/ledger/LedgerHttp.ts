@@ -20,6 +20,9 @@ import { PortfolioViews } from "./portfolio/PortfolioViews.ts"
 import { MarketFacts } from "./portfolio/MarketFacts.ts"
 import { LedgerWriter } from "./portfolio/Writer.ts"
 import { readCsvBody, TransactionsCsv } from "./portfolio/TransactionsCsv.ts"
+import { AutoRecord } from "./settings/AutoRecord.ts"
+import { PortfolioSettings } from "./settings/Settings.ts"
+import { TaxStatements } from "./tax/TaxStatements.ts"
 
 /** The client's X-Request-Id (its claim) and the id this server gave the request (its record). */
 const requestIdsOf = Effect.gen(function*() {
@@ -47,6 +50,9 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
     const signer = yield* LedgerSigner
     const entitlements = yield* Entitlements
     const csv = yield* TransactionsCsv
+    const tax = yield* TaxStatements
+    const autoRecord = yield* AutoRecord
+    const donations = yield* Donations
 
     const withGrant = <A, E, R>(grant: Grant, f: (p: typeof CurrentPrincipal.Service) => Effect.Effect<A, E, R>) =>
       Effect.flatMap(CurrentPrincipal, (p) => Effect.andThen(keys.require(p, grant), f(p)))
@@ -76,6 +82,18 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
             const text = yield* readCsvBody(payload, request.headers["content-length"])
             return yield* csv.importCsv(p, text, { dryRun: query.dry_run ?? false, ...(yield* requestIdsOf) })
           })))
+      // The tax-year statement, settings and a portfolio's donations (issue 38 items 3 and 1).
+      .handle("taxStatement", ({ query }) => withGrant("portfolio:read", (p) => tax.statement(p, query.tax_year)))
+      .handle("settings", () => withGrant("portfolio:read", (p) => autoRecord.settings(p)))
+      .handle("putSettings", ({ payload }) => withGrant("portfolio:write", (p) => autoRecord.update(p, payload.auto_record_entitlements)))
+      .handle("donateFromPortfolio", ({ payload }) =>
+        withGrant("portfolio:write", (p) =>
+          Effect.flatMap(requestIdsOf, (ids) =>
+            donations.createIn(streamOf(p.userId), payload, {
+              actor_key_id: p.keyId,
+              request_id: ids.requestId,
+              client_request_id: ids.clientRequestId
+            }))))
       .handle("ledger", ({ query }) =>
         withGrant("portfolio:read", (p) =>
           Effect.map(portfolio.ledger(p, query.limit ?? LEDGER_DEFAULT_LIMIT, query.cursor), (h) => ({
@@ -96,7 +114,8 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
   }))
 
 /** The ledger services over a SqlClient (and the market's Quotes and Sources). */
-export const LedgerServices = Layer.mergeAll(PortfolioViews.layer, Entitlements.layer).pipe(
+export const LedgerServices = AutoRecord.layer.pipe(
+  Layer.provideMerge(Layer.mergeAll(PortfolioViews.layer, Entitlements.layer, TaxStatements.layer, PortfolioSettings.layer)),
   Layer.provideMerge(Layer.mergeAll(Portfolio.layer, TransactionsCsv.layer, Donations.layer, Audit.layer.pipe(Layer.provideMerge(LedgerSigner.layer)), PortfolioAuthLive)),
   Layer.provideMerge(Layer.mergeAll(LedgerWriter.layer, MarketFacts.layer)),
   Layer.provideMerge(Layer.mergeAll(Keys.layer, EventStore.layer, AnonymousExpiry.layer))

@@ -16,7 +16,7 @@ export interface ErrorRecord {
 }
 
 type Route = keyof paths & string
-type Method = "get" | "post" | "delete"
+type Method = "get" | "post" | "put" | "delete"
 type PathOnly<P extends string> = P extends `${infer Path}?${string}` ? Path : P
 type Segments<S extends string> = S extends `${infer Head}/${infer Tail}` ? [Head, ...Segments<Tail>] : [S]
 type SegmentsMatch<C extends ReadonlyArray<string>, T extends ReadonlyArray<string>> = C extends

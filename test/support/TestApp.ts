@@ -141,5 +141,10 @@ export const post = <P extends string>(path: P, body: unknown, headers: Record<s
     )
   )
 
+export const put = <P extends string>(path: P, body: unknown, headers: Record<string, string> = {}) =>
+  send<SuccessOf<P, "put">, FailureOf<P>>(
+    HttpClientRequest.put(path).pipe(HttpClientRequest.setHeaders(headers), HttpClientRequest.bodyJsonUnsafe(body))
+  )
+
 export const del = <P extends string>(path: P, headers: Record<string, string> = {}) =>
   send<SuccessOf<P, "delete">, FailureOf<P>>(HttpClientRequest.delete(path).pipe(HttpClientRequest.setHeaders(headers)))

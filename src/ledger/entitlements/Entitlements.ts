@@ -43,6 +43,15 @@ export class Entitlements extends Context.Service<Entitlements, {
   readonly list: (principal: Principal, limit: number) => Effect.Effect<typeof EntitlementList.Type, SourceUnavailable>
   readonly accept: (principal: Principal, id: string, requestId: string | undefined) => Effect.Effect<typeof EntitlementAction.Type, WriteError>
   readonly dismiss: (principal: Principal, id: string) => Effect.Effect<typeof EntitlementAction.Type, DataNotFound | SourceUnavailable>
+  /**
+   * Records, through accept's path, every entitlement still `due` whose credit date is from `since` to today
+   * (entitlements falling due while auto-recording is on); `how` is added to the event's `source`. What could not
+   * be recorded (a right, an unknown face value, no filer status, a refused write) is skipped with its reason.
+   */
+  readonly recordDue: (principal: Principal, since: string, how: string) => Effect.Effect<{
+    readonly recorded: ReadonlyArray<typeof EntitlementAction.Type>
+    readonly skipped: ReadonlyArray<{ readonly id: string; readonly reason: string }>
+  }, SourceUnavailable>
 }>()("psx/ledger/Entitlements") {
   static readonly layer = Layer.effect(
     Entitlements,
@@ -83,18 +92,43 @@ export class Entitlements extends Context.Service<Entitlements, {
         return { as_of: today, total: items.length, items: shown, sources: sources.filter((s) => used.has(s.dataset)), notes: LIST_NOTES }
       })
 
+      /** Records an entitlement's event through the ordinary write path, its payout named in the metadata. */
+      const recordOne = (principal: Principal, e: Entitlement, requestId: string | undefined, how?: string) =>
+        Effect.gen(function*() {
+          const command = commandOf(e)
+          if (typeof command === "string") return yield* new InvalidRequest({ message: `entitlement ${e.id}: ${command}`, symbol: e.symbol })
+          const result = yield* portfolio.record(principal, command, {
+            idempotencyKey: `entitlement-${e.id}`,
+            requestId,
+            causationId: e.id,
+            source: `payout ${e.payout_id} (${e.details}, book closure ${e.book_closure_from}) from dataset ${e.dataset}` +
+              (how === undefined ? "" : `; ${how}`)
+          })
+          return { id: e.id, state: "recorded" as const, event_id: result.event.event_id, recorded_now: !result.replayed }
+        })
+
       const accept = Effect.fn("Entitlements.accept")(function*(principal: Principal, id: string, requestId: string | undefined) {
         const e = yield* find(principal, id)
         if (e.state === "recorded") return { id, state: "recorded" as const, event_id: e.recorded_event_id!, recorded_now: false }
-        const command = commandOf(e)
-        if (typeof command === "string") return yield* new InvalidRequest({ message: `entitlement ${id}: ${command}`, symbol: e.symbol })
-        const result = yield* portfolio.record(principal, command, {
-          idempotencyKey: `entitlement-${id}`,
-          requestId,
-          causationId: id,
-          source: `payout ${e.payout_id} (${e.details}, book closure ${e.book_closure_from}) from dataset ${e.dataset}`
-        })
-        return { id, state: "recorded" as const, event_id: result.event.event_id, recorded_now: !result.replayed }
+        return yield* recordOne(principal, e, requestId)
+      })
+
+      const recordDue = Effect.fn("Entitlements.recordDue")(function*(principal: Principal, since: string, how: string) {
+        const { today, items } = yield* all(principal)
+        const falling = items.filter((e) => e.state === "due" && e.credit_date >= since && e.credit_date <= today)
+        const recorded: Array<typeof EntitlementAction.Type> = []
+        const skipped: Array<{ readonly id: string; readonly reason: string }> = []
+        for (const e of falling) {
+          const command = commandOf(e)
+          if (typeof command === "string") {
+            skipped.push({ id: e.id, reason: command })
+            continue
+          }
+          const done = yield* Effect.result(recordOne(principal, e, undefined, how))
+          if (done._tag === "Success") recorded.push(done.success)
+          else skipped.push({ id: e.id, reason: done.failure.message })
+        }
+        return { recorded, skipped }
       })
 
       const dismiss = Effect.fn("Entitlements.dismiss")(function*(principal: Principal, id: string) {
@@ -104,7 +138,7 @@ export class Entitlements extends Context.Service<Entitlements, {
         return { id, state: e.state === "recorded" ? "recorded" as const : "dismissed" as const }
       })
 
-      return { list, accept, dismiss }
+      return { list, accept, dismiss, recordDue }
     })
   )
 }

@@ -914,7 +914,7 @@ export interface paths {
         };
         /**
          * List what the portfolio is owed by recorded payouts
-         * @description Grant portfolio:read. An entitlement follows a payout the market records (cash dividend, bonus or right issue) of a symbol in this ledger, once its last buy date has passed: the shares held at the end of the last buy date (the last trading day whose settlement, T+2 for trades to 6 Feb 2026 and T+1 from 9 Feb 2026, trading days only, falls before the book closure starts) decide it. Cash per share = percent × the company's face value in force on the ex day / 100 (LUCK's is Rs 2 from 28 Apr 2025; unknown face value: rupees absent, never an assumed Rs 10); tax is withheld by the rule in force on the credit date (15% filers, 30% non-filers) with the filer status the portfolio recorded (absent status: tax and net absent). A bonus is whole shares plus the fraction owed as cash (whose rupees are not recorded). A right lists the whole shares offered and, when the payout's text states par or a premium, their price. Splits are not listed (no dated record). Amounts are computed on read, so a backdated trade that changes the position changes them; a recorded event whose figures no longer match says so (`matches: false`, `mismatch`). The id is `ent-` and the payout's id, stable across reads. Newest book closure first, at most `limit` items (`total` counts all). State: `due` (no matching event), `recorded` (a dividend or bonus event of the symbol with the same book closure exists, however it was recorded) or `dismissed`. Opt-in recording as entitlements fall due is not offered.
+         * @description Grant portfolio:read. An entitlement follows a payout the market records (cash dividend, bonus or right issue) of a symbol in this ledger, once its last buy date has passed: the shares held at the end of the last buy date (the last trading day whose settlement, T+2 for trades to 6 Feb 2026 and T+1 from 9 Feb 2026, trading days only, falls before the book closure starts) decide it. Cash per share = percent × the company's face value in force on the ex day / 100 (LUCK's is Rs 2 from 28 Apr 2025; unknown face value: rupees absent, never an assumed Rs 10); tax is withheld by the rule in force on the credit date (15% filers, 30% non-filers) with the filer status the portfolio recorded (absent status: tax and net absent). A bonus is whole shares plus the fraction owed as cash (whose rupees are not recorded). A right lists the whole shares offered and, when the payout's text states par or a premium, their price. Splits are not listed (no dated record). Amounts are computed on read, so a backdated trade that changes the position changes them; a recorded event whose figures no longer match says so (`matches: false`, `mismatch`). The id is `ent-` and the payout's id, stable across reads. Newest book closure first, at most `limit` items (`total` counts all). State: `due` (no matching event), `recorded` (a dividend or bonus event of the symbol with the same book closure exists, however it was recorded) or `dismissed`. A portfolio may opt in to recording them as they fall due (PUT /v1/me/settings).
          */
         get: operations["portfolio.entitlements"];
         put?: never;
@@ -1031,6 +1031,74 @@ export interface paths {
          *     The file itself is refused whole (400 INVALID_REQUEST, nothing recorded, dry run or not) when it is larger than the bound, not UTF-8, has an unknown or repeated column, a row with another number of cells than the header, a quote outside RFC 4180's rules, a line break inside a quoted cell, a bare CR, a byte-order mark anywhere but the start, or a cell that would run as a spreadsheet formula (starting with =, +, -, @, a tab or a CR; to mean the text, start the cell with an apostrophe, which the import drops, as the export writes it). A leading byte-order mark, CRLF or LF line ends, quoted cells holding commas or doubled quotes, and blank rows are read as RFC 4180 and spreadsheets write them.
          */
         post: operations["portfolio.importTransactions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/tax-statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the tax-year statement
+         * @description Grant portfolio:read. Pakistan's tax year runs from 1 July to 30 June and is named by the year it ends (tax_year=2026: 2025-07-01 to 2026-06-30); default the current one (in Asia/Karachi), a year not yet begun is 400 INVALID_REQUEST. A sale belongs to the year of its trade date, a dividend or bonus to that of its credit date, a donation to that of its recording; reversed events are left out.
+         *
+         *     Cost method: Average cost, as the holdings: a buy adds its price × quantity and fees to the position's cost; a sale removes the average cost of the shares it sells (rounded to the paisa) and realises proceeds less fees less that cost; a bonus or split changes the quantity and keeps the cost, so bonus shares come at zero cost and lower the average. Holding periods date the shares sold first in, first out (bonus shares from their credit date); the cost stays average. Each sale: proceeds, the cost removed, the gain (what it adds to the holdings' realized_pnl), the lots sold with their days held. Each dividend: gross, tax withheld and net as recorded (per share = percent × the face value in force), with its book closure and shares entitled. Each bonus: the whole shares received at zero cost and the average cost before and after (as the holdings show it). Donations recorded in this portfolio's ledger (POST /v1/me/donations). closing_positions: the positions at cost at the end of the period (wealth statement).
+         *
+         *     Tax is computed only by a dated rule: dividend withholding as each dividend recorded it (15% filers, 30% non-filers, or the warrant's figure); capital gains tax at 15% on a sale's gain only for a filer (status in force on the trade date) whose every share held was bought from 1 Jul 2024 (rule cgt-securities-2024-07). No rate is recorded for non-filers, for shares bought earlier or for bonus shares, so none is computed; losses are not set off and the tax collected at source is not known. `return_needs` lists the figures a return asks for and what the statement holds of each.
+         */
+        get: operations["portfolio.taxStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the portfolio's settings
+         * @description Grant portfolio:read. `auto_record_entitlements: true` records each entitlement (GET /v1/me/entitlements) as it falls due, as an ordinary event through the same path as POST /v1/me/entitlements/{id}/accept: its metadata names the payout and its dataset (`source`, ending "recorded automatically …"), the entitlement (`causation_id`) and, as actor, the credential that turned the setting on. An entitlement falls due on its credit date, the end of the book closure (the payout's payment date is not recorded), in Asia/Karachi; those falling due from the day the setting was turned on (`auto_record_since`) are recorded, earlier ones stay `due` for accept. Not recorded automatically: dismissed ones, rights, dividends without a known face value or a recorded filer status (`skipped` says why). It runs in a background sweep every 15 minutes (PSX_AUTO_RECORD_SWEEP_MINUTES) and once in the PUT that turns it on; reads never record. An entitlement is recorded once however many sweeps run (Idempotency-Key entitlement-<id>, across processes).
+         */
+        get: operations["portfolio.settings"];
+        /**
+         * Change the portfolio's settings
+         * @description Grant portfolio:write. Body exactly `{"auto_record_entitlements": true|false}` (any other field or type: 400 INVALID_REQUEST). Turning it on answers what it recorded at once (`recorded_now`, `skipped`); turning it on again keeps `auto_record_since`; turning it off stops it. `auto_record_entitlements: true` records each entitlement (GET /v1/me/entitlements) as it falls due, as an ordinary event through the same path as POST /v1/me/entitlements/{id}/accept: its metadata names the payout and its dataset (`source`, ending "recorded automatically …"), the entitlement (`causation_id`) and, as actor, the credential that turned the setting on. An entitlement falls due on its credit date, the end of the book closure (the payout's payment date is not recorded), in Asia/Karachi; those falling due from the day the setting was turned on (`auto_record_since`) are recorded, earlier ones stay `due` for accept. Not recorded automatically: dismissed ones, rights, dividends without a known face value or a recorded filer status (`skipped` says why). It runs in a background sweep every 15 minutes (PSX_AUTO_RECORD_SWEEP_MINUTES) and once in the PUT that turns it on; reads never record. An entitlement is recorded once however many sweeps run (Idempotency-Key entitlement-<id>, across processes).
+         */
+        put: operations["portfolio.putSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/donations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a donation (pending) in this portfolio's ledger
+         * @description Grant portfolio:write. As POST /v1/donations (same body and answer, a pending record, no payment taken), but the donation is an event of this portfolio's own stream, so its tax-year statement lists it. It moves no position.
+         */
+        post: operations["portfolio.donateFromPortfolio"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7433,7 +7501,7 @@ export interface operations {
                             quote_as_of?: string;
                             quote_stale?: boolean;
                         }[];
-                        /** @description Net dividends are after withholding tax (recorded per dividend, by rule or as on the warrant); realised profit and loss are before capital gains tax, which the service does not compute. */
+                        /** @description Net dividends are after withholding tax (recorded per dividend, by rule or as on the warrant); realised profit and loss are before capital gains tax (only GET /v1/me/tax-statement applies it, by its one dated rule: 15% for filers on shares bought from 1 Jul 2024). */
                         tax_note: string;
                         sources: {
                             dataset: string;
@@ -7550,7 +7618,7 @@ export interface operations {
                             realized_pnl: number;
                             dividends_net: number;
                             market_value_note?: string;
-                            /** @description Net dividends are after withholding tax (recorded per dividend, by rule or as on the warrant); realised profit and loss are before capital gains tax, which the service does not compute. */
+                            /** @description Net dividends are after withholding tax (recorded per dividend, by rule or as on the warrant); realised profit and loss are before capital gains tax (only GET /v1/me/tax-statement applies it, by its one dated rule: 15% for filers on shares bought from 1 Jul 2024). */
                             tax_note: string;
                         };
                         cash_flows: {
@@ -7682,7 +7750,7 @@ export interface operations {
                             gross: number;
                             net: number;
                             tax_withheld: number;
-                            /** @description Net dividends are after withholding tax (recorded per dividend, by rule or as on the warrant); realised profit and loss are before capital gains tax, which the service does not compute. */
+                            /** @description Net dividends are after withholding tax (recorded per dividend, by rule or as on the warrant); realised profit and loss are before capital gains tax (only GET /v1/me/tax-statement applies it, by its one dated rule: 15% for filers on shares bought from 1 Jul 2024). */
                             tax_note: string;
                         };
                         returns?: {
@@ -8453,6 +8521,539 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenEncoded"];
+                };
+            };
+            /** @description Too many requests from this client; wait the number of seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedEncoded"];
+                };
+            };
+            /** @description An unexpected fault; it is logged with the request id, which the message carries */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                };
+            };
+            /** @description An upstream source could not be reached or its answer not parsed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceUnavailableEncoded"];
+                };
+            };
+        };
+    };
+    "portfolio.taxStatement": {
+        parameters: {
+            query?: {
+                tax_year?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        portfolio: string;
+                        tax_year: number;
+                        period: {
+                            from: string;
+                            to: string;
+                        };
+                        /** @description Today in Asia/Karachi */
+                        as_of: string;
+                        /** @description Whether the tax year has ended */
+                        complete: boolean;
+                        /**
+                         * @description Average cost, as the holdings: a buy adds its price × quantity and fees to the position's cost; a sale removes the average cost of the shares it sells (rounded to the paisa) and realises proceeds less fees less that cost; a bonus or split changes the quantity and keeps the cost, so bonus shares come at zero cost and lower the average. Holding periods date the shares sold first in, first out (bonus shares from their credit date); the cost stays average.
+                         * @enum {string}
+                         */
+                        cost_method: "average cost";
+                        cost_method_note: string;
+                        sales: {
+                            event_id: string;
+                            symbol: string;
+                            trade_date: string;
+                            settlement_date: string;
+                            quantity: number;
+                            price: number;
+                            fees: number;
+                            /** @description Rupees, two decimals: quantity × price less fees */
+                            proceeds: number;
+                            /** @description Rupees, two decimals: the average cost of the shares sold */
+                            cost: number;
+                            /** @description Rupees per share before the sale (four decimals, as the holdings) */
+                            average_cost: number;
+                            /** @description Rupees, two decimals: proceeds less cost (negative: a loss); what the sale adds to realized_pnl */
+                            gain: number;
+                            /** @description The shares sold, dated first in, first out */
+                            lots: {
+                                acquired: string;
+                                quantity: number;
+                                /** @enum {string} */
+                                how: "buy" | "bonus";
+                                /** @description Calendar days from acquisition to the sale (trade dates) */
+                                days: number;
+                            }[];
+                            holding_days_min: number;
+                            holding_days_max: number;
+                            /** @description The earliest acquisition among every share held when sold (average cost pools them) */
+                            position_acquired_from: string;
+                            /** @description The filer status recorded as in force on the trade date */
+                            filer?: boolean;
+                            /** @description Only where a dated rule covers the sale: a filer, every share held bought on or after the rule's date */
+                            capital_gains_tax?: {
+                                rule: string;
+                                rate_pct: number;
+                                /** @description Rupees, two decimals: the rate on the sale's gain (0 on a loss) */
+                                amount: number;
+                            };
+                            /** @description Why no capital gains tax is computed */
+                            tax_note?: string;
+                        }[];
+                        dividends: {
+                            event_id: string;
+                            symbol: string;
+                            payment_date: string;
+                            book_closure_from?: string;
+                            /** @description The last buy date: the shares held at its end are entitled */
+                            entitlement_date?: string;
+                            shares?: number;
+                            per_share?: number;
+                            /** @description Rupees, two decimals: before tax */
+                            gross: number;
+                            /** @description Rupees, two decimals: as recorded */
+                            tax_withheld: number;
+                            /** @description Rupees, two decimals: gross less tax withheld */
+                            net: number;
+                            /**
+                             * @description rule: the dated withholding rule; warrant: as the warrant shows; none: no tax recorded
+                             * @enum {string}
+                             */
+                            tax_basis: "rule" | "warrant" | "none";
+                            tax_rule?: string;
+                            tax_rate_pct?: number;
+                            filer?: boolean;
+                        }[];
+                        bonuses: {
+                            event_id: string;
+                            symbol: string;
+                            credit_date: string;
+                            percent: number;
+                            book_closure_from?: string;
+                            /** @description Whole shares credited */
+                            shares_received: number;
+                            /** @description The fraction of a share owed as cash (its rupees are not recorded) */
+                            fractional_entitlement: number;
+                            /**
+                             * @description Bonus shares come at zero cost
+                             * @enum {number}
+                             */
+                            cost: 0;
+                            quantity_after: number;
+                            /** @description Rupees, two decimals: the position's cost, unchanged by the bonus */
+                            position_cost: number;
+                            average_cost_before?: number;
+                            /** @description Lower by the bonus: the same cost over more shares, as the holdings show it */
+                            average_cost_after?: number;
+                        }[];
+                        donations: {
+                            event_id: string;
+                            donation_id: string;
+                            date: string;
+                            /** @description Rupees, two decimals: as recorded */
+                            amount: number;
+                            /** @description pending: no payment was taken by this service */
+                            status: string;
+                            note?: string;
+                        }[];
+                        /** @description Positions at the end of the period (or today, before it ends), at cost */
+                        closing_positions: {
+                            symbol: string;
+                            quantity: number;
+                            /** @description Rupees, two decimals: average cost of the position */
+                            cost: number;
+                            average_cost?: number;
+                        }[];
+                        totals: {
+                            sales: {
+                                count: number;
+                                proceeds: number;
+                                cost: number;
+                                /** @description Rupees, two decimals: the sum of the sales with a gain */
+                                gains: number;
+                                /** @description Rupees, two decimals: the sum of the losses, as a positive figure */
+                                losses: number;
+                                /** @description Rupees, two decimals: gains less losses */
+                                net_gain: number;
+                            };
+                            capital_gains_tax?: {
+                                rule: string;
+                                rate_pct: number;
+                                gains_covered: number;
+                                losses_covered: number;
+                                /** @description Rupees, two decimals: the sum of the covered sales' tax */
+                                tax_at_rate: number;
+                                note: string;
+                            };
+                            dividends: {
+                                count: number;
+                                gross: number;
+                                tax_withheld: number;
+                                net: number;
+                            };
+                            bonuses: {
+                                count: number;
+                                shares_received: number;
+                            };
+                            donations: {
+                                count: number;
+                                amount: number;
+                            };
+                        };
+                        /** @description The figures a return for the year asks for, with what this statement holds of each */
+                        return_needs: {
+                            item: string;
+                            amount: number;
+                            note: string;
+                        }[];
+                        notes: string[];
+                    };
+                };
+            };
+            /** @description The request's path, query or body is not valid; the message names the offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestEncoded"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedEncoded"];
+                };
+            };
+            /** @description The credential lacks the grant this endpoint needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenEncoded"];
+                };
+            };
+            /** @description Too many requests from this client; wait the number of seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedEncoded"];
+                };
+            };
+            /** @description An unexpected fault; it is logged with the request id, which the message carries */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                };
+            };
+            /** @description An upstream source could not be reached or its answer not parsed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceUnavailableEncoded"];
+                };
+            };
+        };
+    };
+    "portfolio.settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        auto_record_entitlements: boolean;
+                        /** @description The Karachi date auto-recording was last turned on: entitlements falling due from it are recorded */
+                        auto_record_since?: string;
+                        /** @description When the settings last changed (absent: never set, the defaults) */
+                        updated_at?: string;
+                        /** @description PUT only: the entitlements this request recorded on turning auto-recording on (already due today) */
+                        recorded_now?: {
+                            id: string;
+                            event_id: string;
+                        }[];
+                        /** @description PUT only: due entitlements that cannot be recorded automatically, and why */
+                        skipped?: {
+                            id: string;
+                            reason: string;
+                        }[];
+                        notes: string[];
+                    };
+                };
+            };
+            /** @description The request's path, query or body is not valid; the message names the offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestEncoded"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedEncoded"];
+                };
+            };
+            /** @description The credential lacks the grant this endpoint needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenEncoded"];
+                };
+            };
+            /** @description Too many requests from this client; wait the number of seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedEncoded"];
+                };
+            };
+            /** @description An unexpected fault; it is logged with the request id, which the message carries */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                };
+            };
+            /** @description An upstream source could not be reached or its answer not parsed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceUnavailableEncoded"];
+                };
+            };
+        };
+    };
+    "portfolio.putSettings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description true: record each entitlement as it falls due; false: only by accept */
+                    auto_record_entitlements: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        auto_record_entitlements: boolean;
+                        /** @description The Karachi date auto-recording was last turned on: entitlements falling due from it are recorded */
+                        auto_record_since?: string;
+                        /** @description When the settings last changed (absent: never set, the defaults) */
+                        updated_at?: string;
+                        /** @description PUT only: the entitlements this request recorded on turning auto-recording on (already due today) */
+                        recorded_now?: {
+                            id: string;
+                            event_id: string;
+                        }[];
+                        /** @description PUT only: due entitlements that cannot be recorded automatically, and why */
+                        skipped?: {
+                            id: string;
+                            reason: string;
+                        }[];
+                        notes: string[];
+                    };
+                };
+            };
+            /** @description The request's path, query or body is not valid; the message names the offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestEncoded"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedEncoded"];
+                };
+            };
+            /** @description The credential lacks the grant this endpoint needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenEncoded"];
+                };
+            };
+            /** @description Too many requests from this client; wait the number of seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedEncoded"];
+                };
+            };
+            /** @description An unexpected fault; it is logged with the request id, which the message carries */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                };
+            };
+            /** @description An upstream source could not be reached or its answer not parsed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceUnavailableEncoded"];
+                };
+            };
+        };
+    };
+    "portfolio.donateFromPortfolio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Rupees, > 0, at most 10,000,000, two decimals at most */
+                    amount: number;
+                    /** @enum {string} */
+                    currency?: "PKR";
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        amount: number;
+                        /** @enum {string} */
+                        currency: "PKR";
+                        note?: string;
+                        /** @enum {string} */
+                        status: "pending";
+                        created_at: string;
+                        event_id: string;
+                    };
+                };
+            };
+            /** @description The request's path, query or body is not valid; the message names the offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestEncoded"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedEncoded"];
+                };
+            };
+            /** @description The credential lacks the grant this endpoint needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenEncoded"];
+                };
+            };
+            /** @description Another write to the same record got there first and this one could not be retried; nothing was recorded: send it again */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WriteConflictEncoded"];
                 };
             };
             /** @description Too many requests from this client; wait the number of seconds in Retry-After */
