@@ -17,6 +17,7 @@ import { Audit } from "./ledger/events/Audit.ts"
 import { type Checkpoint, EventStore, sha256 } from "./ledger/events/EventStore.ts"
 import { exportLine } from "./ledger/events/StoredRows.ts"
 import { verifyReport } from "./ledger/events/VerifyReport.ts"
+import { AnswerSignerLive } from "./ledger/signing/AnswerKey.ts"
 import { LedgerSigner, publicKeysFromPem, verifyWith } from "./ledger/signing/Signing.ts"
 import { PortalCrawler } from "./ingest/PortalCrawler.ts"
 import { PortalLeader, PortalRefresh } from "./ingest/PortalRefresh.ts"
@@ -110,6 +111,8 @@ const serveCommand = Command.make("serve", {}, () => serve).pipe(
  */
 const mcpLayer = McpStdio.pipe(
   Layer.provide(MarketServices),
+  // A call may ask for a signed result (`_meta["psx/signed"]`): the ledger's deployment key signs it.
+  Layer.provide(AnswerSignerLive.pipe(Layer.provide(LedgerSigner.layer))),
   Layer.provide(FundamentalsWarming.pack),
   Layer.provide(Cursors.layer),
   Layer.provideMerge(AutoImport),

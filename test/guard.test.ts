@@ -6,6 +6,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
+import { AnswerSigner } from "../src/http/AnswerSigning.ts"
 import { GuardLive } from "../src/http/Guard.ts"
 import { RateLimiter } from "../src/http/RateLimiter.ts"
 import { RequestIds } from "../src/http/RequestId.ts"
@@ -14,7 +15,12 @@ const app = Layer.mergeAll(
   HttpRouter.add("GET", "/boom", Effect.die(new Error("relation \"secret\" does not exist: SELECT * FROM secret"))),
   HttpRouter.add("GET", "/ok", Effect.succeed(HttpServerResponse.text("ok"))),
   GuardLive
-).pipe(Layer.provide([Layer.succeed(RateLimiter, RateLimiter.make(1000, 1000)), RequestIds.layer]))
+).pipe(Layer.provide([
+  Layer.succeed(RateLimiter, RateLimiter.make(1000, 1000)),
+  RequestIds.layer,
+  // Nothing here asks for a signed answer: a signature would be a defect.
+  Layer.succeed(AnswerSigner, AnswerSigner.of({ key: Effect.die("no answer is signed in this test") }))
+]))
 
 describe("guard", () => {
   it.effect("a defect is a 500 INTERNAL record without internals, with the request id", () =>

@@ -11,7 +11,10 @@
  * - turns a defect into 500 INTERNAL with no stack or SQL in the body, logged
  *   server-side with the request id; a malformed or oversized body that only
  *   the platform sees becomes 400 INVALID_REQUEST;
- * - writes one structured log line per request (status, duration).
+ * - writes one structured log line per request (status, duration);
+ * - signs the answer when the request asks (`Accept-Signature` or
+ *   `?signed=true`, AnswerSigning.ts): the router sees the URL without
+ *   `signed`, and the final answer, whatever its status, is signed.
  *
  * The path it sees is the front door's one spelling of it (CanonicalUrl.ts).
  * A path it logs or names in a message has anything shaped like a credential
@@ -21,6 +24,7 @@ import { Cause, Clock, Effect, type Types } from "effect"
 import { HttpBody, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { type ErrorCode, statusOf } from "../../domain/Errors.ts"
+import { AnswerSigner, SignatureRequested, type SignatureRequest, signedResponse, signingAsk, type SigningAsk } from "./AnswerSigning.ts"
 import { RateLimiter, type RouteKind } from "./RateLimiter.ts"
 import { RequestIds, ServerRequestId } from "./RequestId.ts"
 import { describeSchemaError } from "./Validation.ts"
@@ -109,10 +113,90 @@ const scrubbed = (response: HttpServerResponse.HttpServerResponse) => {
 
 type Handler = Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>
 
+/**
+ * The handler as a request that asked for a signature runs it: routed without `signed` (a `signed` value other
+ * than true or false is answered 400), with the ask readable by what signs inside its answer (MCP tool results).
+ */
+const routedAs = (httpEffect: Handler, request: HttpServerRequest.HttpServerRequest, ask: SigningAsk): Handler =>
+  ask.invalid !== undefined
+    ? Effect.succeed(errorResponse("INVALID_REQUEST", ask.invalid))
+    : Effect.provideService(
+      Effect.provideService(httpEffect, HttpServerRequest.HttpServerRequest, request.modify({ url: ask.routedUrl })),
+      SignatureRequested,
+      ask.request
+    )
+
 export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
   const limiter = yield* RateLimiter
   const ids = yield* RequestIds
   const clock = yield* Clock.Clock
+  const signer = yield* AnswerSigner
+
+  /** The answer to a request: its id, its rate-limit charge, errors as records, one log line. */
+  const guarded = (request: HttpServerRequest.HttpServerRequest, httpEffect: Handler): Handler => {
+    const start = clock.currentTimeMillisUnsafe()
+    const handedOff = ids.takeHandOff(request.source)
+    const requestId = handedOff ?? ids.next(start)
+    const q = request.url.indexOf("?")
+    const path = q === -1 ? request.url : request.url.slice(0, q)
+    const logged = redactSecrets(path)
+    const handle = (wait: number) =>
+      wait > 0
+        ? Effect.succeed(errorResponse("RATE_LIMITED", `rate limit exceeded; retry after ${wait} s`, {
+          "retry-after": String(wait)
+        }))
+        : Effect.matchCauseEffect(Effect.provideService(httpEffect, ServerRequestId, requestId), {
+          onSuccess: (response) => {
+            const answer = unsupportedMediaType(response, request)
+            return Effect.succeed(logged === path ? answer : scrubbed(answer))
+          },
+          onFailure: (cause) => {
+            const res = fromCause(cause, requestId)
+            return res.status >= 500
+              ? Effect.as(Effect.logError({ msg: "request failed", requestId, cause: Cause.pretty(cause) }), res)
+              : Effect.succeed(res)
+          }
+        })
+    // Probe traffic (health, readiness) is neither rate limited nor logged
+    // unless it fails: load balancers poll it many times a second.
+    // Liveness is answered here, at the edge: if this runs, the process serves.
+    if (path === "/health" && request.method === "GET") return Effect.succeed(livenessResponse)
+    if (exempt.has(path)) {
+      return Effect.tap(handle(0), (response) =>
+        response.status >= 400
+          ? Effect.logWarning({ msg: "probe failed", requestId, path: logged, status: response.status })
+          : Effect.void)
+    }
+    // A handed-off request was charged by the fast path already.
+    const charge = handedOff !== undefined ? Effect.succeed(0) : limiter.take(bucketOf(limiter, request, path))
+    return Effect.flatMap(Effect.flatMap(charge, handle), (response) =>
+      Effect.as(
+        Effect.logInfo({
+          msg: "request",
+          requestId,
+          method: request.method,
+          path: logged,
+          status: response.status,
+          ms: clock.currentTimeMillisUnsafe() - start
+        }),
+        withRetryAfter(HttpServerResponse.setHeader(response, "x-request-id", requestId))
+      ))
+  }
+
+  /** The final answer, signed as asked (AnswerSigning.ts); a key that cannot be had answers 500 INTERNAL. */
+  const signed = (answer: Handler, request: HttpServerRequest.HttpServerRequest, ask: SignatureRequest): Handler =>
+    Effect.flatMap(answer, (response) =>
+      signer.key.pipe(
+        Effect.map((key) => signedResponse(key, response, request, ask, Math.floor(clock.currentTimeMillisUnsafe() / 1000))),
+        Effect.catchCause((cause) => {
+          const requestId = response.headers["x-request-id"] ?? "?"
+          return Effect.as(
+            Effect.logError({ msg: "the answer could not be signed", requestId, cause: Cause.pretty(cause) }),
+            errorResponse("INTERNAL", `the answer could not be signed; quote request id ${requestId}`, { "x-request-id": requestId })
+          )
+        })
+      ))
+
   return (httpEffect: Handler): Effect.Effect<
     HttpServerResponse.HttpServerResponse,
     Types.unhandled,
@@ -120,52 +204,10 @@ export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
   > =>
     Effect.withFiber((fiber) => {
       const request = fiber.context.mapUnsafe.get(HttpServerRequest.HttpServerRequest.key) as HttpServerRequest.HttpServerRequest
-      const start = clock.currentTimeMillisUnsafe()
-      const handedOff = ids.takeHandOff(request.source)
-      const requestId = handedOff ?? ids.next(start)
-      const q = request.url.indexOf("?")
-      const path = q === -1 ? request.url : request.url.slice(0, q)
-      const logged = redactSecrets(path)
-      const handle = (wait: number) =>
-        wait > 0
-          ? Effect.succeed(errorResponse("RATE_LIMITED", `rate limit exceeded; retry after ${wait} s`, {
-            "retry-after": String(wait)
-          }))
-          : Effect.matchCauseEffect(Effect.provideService(httpEffect, ServerRequestId, requestId), {
-            onSuccess: (response) => {
-              const answer = unsupportedMediaType(response, request)
-              return Effect.succeed(logged === path ? answer : scrubbed(answer))
-            },
-            onFailure: (cause) => {
-              const res = fromCause(cause, requestId)
-              return res.status >= 500
-                ? Effect.as(Effect.logError({ msg: "request failed", requestId, cause: Cause.pretty(cause) }), res)
-                : Effect.succeed(res)
-            }
-          })
-      // Probe traffic (health, readiness) is neither rate limited nor logged
-      // unless it fails: load balancers poll it many times a second.
-      // Liveness is answered here, at the edge: if this runs, the process serves.
-      if (path === "/health" && request.method === "GET") return Effect.succeed(livenessResponse)
-      if (exempt.has(path)) {
-        return Effect.tap(handle(0), (response) =>
-          response.status >= 400
-            ? Effect.logWarning({ msg: "probe failed", requestId, path: logged, status: response.status })
-            : Effect.void)
-      }
-      // A handed-off request was charged by the fast path already.
-      const charge = handedOff !== undefined ? Effect.succeed(0) : limiter.take(bucketOf(limiter, request, path))
-      return Effect.flatMap(Effect.flatMap(charge, handle), (response) =>
-        Effect.as(
-          Effect.logInfo({
-            msg: "request",
-            requestId,
-            method: request.method,
-            path: logged,
-            status: response.status,
-            ms: clock.currentTimeMillisUnsafe() - start
-          }),
-          withRetryAfter(HttpServerResponse.setHeader(response, "x-request-id", requestId))
-        ))
+      // A request that mentions no signature (nearly all) pays this one check.
+      const ask = signingAsk(request)
+      if (ask === undefined) return guarded(request, httpEffect)
+      const answer = guarded(request, routedAs(httpEffect, request, ask))
+      return ask.request === undefined ? answer : signed(answer, request, ask.request)
     })
 }), { global: true })

@@ -7,6 +7,7 @@ import { HttpIncomingMessage, HttpRouter } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { AppConfig } from "../config/AppConfig.ts"
 import { AccountHttp, LedgerServices, PortfolioHttp } from "../ledger/LedgerHttp.ts"
+import { AnswerSignerLive } from "../ledger/signing/AnswerKey.ts"
 import { BoardHttp } from "../market/board/BoardHttp.ts"
 import { AnalyticsHttp } from "../market/analytics/AnalyticsHttp.ts"
 import { MarketHttp, MarketServices } from "../market/MarketHttp.ts"
@@ -32,6 +33,8 @@ import { ValidationLive } from "./Validation.ts"
  */
 export const Services = Readiness.layer.pipe(
   Layer.provideMerge(StrictRouting),
+  // Signed answers (the guard, MCP tool results) use the ledger's deployment key.
+  Layer.provideMerge(AnswerSignerLive),
   Layer.provideMerge(LedgerServices),
   Layer.provideMerge(MarketServices),
   Layer.provideMerge(Cursors.layer),

@@ -22,6 +22,7 @@ import { JsonRpcEnvelope } from "./Envelope.ts"
 import { PromptsLive } from "./Prompts.ts"
 import { ResourcesLive } from "./Resources.ts"
 import { McpSessionsLive } from "./Sessions.ts"
+import { SignedResults } from "./SignedResults.ts"
 import { ServedToolkit, ServedToolkitLive } from "./Toolkits.ts"
 
 export { ServedToolkit, ServedToolkitLive } from "./Toolkits.ts"
@@ -41,13 +42,14 @@ const info = {
     `${MAX_ITEMS} items and ${MAX_BYTES} bytes of JSON: a cut result says so in a second text block (and ` +
     "_meta psx/cut) with the cursor for the rest. tools/list outlines each result; its full schema is the resource " +
     "psx://schemas/{tool}. Reference data: resources psx://universe, psx://sectors, psx://indices, " +
-    "psx://calendar/dividends. No key is needed.",
+    "psx://calendar/dividends. No key is needed. A call whose _meta has \"psx/signed\": true gets its result signed with " +
+    "the service's published key (_meta psx/signature; docs/verify-answer.mjs checks it).",
   protocols: [McpProtocol.v2025_11_25, McpProtocol.v2025_06_18, McpProtocol.v2025_03_26, McpProtocol.v2024_11_05]
 } as const
 
-/** The tools (listed compactly, results bounded: Bounds.ts), resources and prompts. */
+/** The tools (listed compactly, results bounded: Bounds.ts, then signed on request: SignedResults.ts), resources and prompts. */
 const registrations = Layer.mergeAll(
-  McpServer.toolkit(ServedToolkit).pipe(Layer.provide(ServedToolkitLive), Layer.provide(boundedServer())),
+  McpServer.toolkit(ServedToolkit).pipe(Layer.provide(ServedToolkitLive), Layer.provide(boundedServer()), Layer.provide(SignedResults)),
   ResourcesLive,
   PromptsLive
 )

@@ -88,6 +88,12 @@ const fromRow = (r: typeof CheckpointRows.Type[number]): SignedCheckpoint & { re
 export type SignatureCheck = (keyId: string, bytes: string, signature: string) => boolean | "unknown key"
 
 type Config = typeof AppConfig.Service
+/** The signing key as a signer of any bytes, by its id. */
+export interface BytesSigner {
+  readonly keyId: string
+  readonly sign: (bytes: Uint8Array) => Uint8Array
+}
+
 /** The signing key: its private and public halves and its id. */
 interface SigningKey {
   readonly privateKey: KeyObject
@@ -242,6 +248,8 @@ export class LedgerSigner extends Context.Service<LedgerSigner, {
   readonly allCheckpoints: Effect.Effect<ReadonlyArray<SignedCheckpoint>, SqlError.SqlError>
   /** A stream's checkpoints issued after the one with id `afterId`, oldest first, with their ids. */
   readonly checkpointsOf: (streamId: string, afterId: string) => Effect.Effect<ReadonlyArray<SignedCheckpoint & { readonly id: string }>, SqlError.SqlError>
+  /** The same key signing other bytes (signed answers, AnswerKey.ts): its id and an Ed25519 signature of any bytes. */
+  readonly bytesSigner: Effect.Effect<BytesSigner, SqlError.SqlError>
 }>()("psx/ledger/LedgerSigner") {
   static readonly layer = Layer.effect(
     LedgerSigner,
@@ -255,11 +263,16 @@ export class LedgerSigner extends Context.Service<LedgerSigner, {
       const verifier = Effect.fn("LedgerSigner.verifier")(function*() {
         return verifyWith(yield* trusted)
       })()
+      const bytesSigner = Effect.map(current, (key): BytesSigner => ({
+        keyId: key.keyId,
+        sign: (bytes) => sign(null, bytes, key.privateKey)
+      }))
       return {
         checkpoint: makeCheckpoint(sql, current),
         publicKeys: makePublicKeys(sql, current, trusted),
         verifier,
-        ...checkpointReads(sql)
+        ...checkpointReads(sql),
+        bytesSigner
       }
     })
   )
