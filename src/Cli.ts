@@ -2,9 +2,11 @@
  * The command line: `serve` (the default), `mcp` (the tools over stdio), `migrate`; room for `ingest` and
  * `ledger …`. Each command builds only the layers it needs.
  */
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Cause, Console, Effect, Exit, Layer, Logger, Option, References, Runtime } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
+import { HttpRouter } from "effect/http"
 import { readFileSync } from "node:fs"
 import { decodeExportLine, type ExportedEvent, type SignedCheckpoint, verifyExport } from "../domain/ledger/Checkpoint.ts"
 import { AppConfig } from "./config/AppConfig.ts"
@@ -27,8 +29,7 @@ import { FundamentalsWarming } from "./market/provenance/FundamentalsWarming.ts"
 import { NewsFeeds } from "./sources/NewsFeeds.ts"
 import { PsxPortal } from "./sources/PsxPortal.ts"
 import { jsonLinesLogger } from "./observability/JsonLogger.ts"
-import { Cursors } from "./paging/Cursors.ts"
-import { MarketServices } from "./market/MarketHttp.ts"
+import { RouteCaller } from "./mcp/RouteCaller.ts"
 import { McpStdio } from "./mcp/Server.ts"
 
 const logging = (logger: Logger.Logger<unknown, void>) =>
@@ -107,14 +108,17 @@ const serveCommand = Command.make("serve", {}, () => serve).pipe(
 /**
  * The MCP tools over stdio for desktop hosts: stdout carries only JSON-RPC,
  * so every log line (JSON) goes to stderr. Imports the pack on first start
- * like `serve` (tools answer from what is stored meanwhile).
+ * like `serve` (tools answer from what is stored meanwhile). The portfolio
+ * tools (with PSX_API_KEY) call the HTTP API's routes in process; no port is opened.
  */
 const mcpLayer = McpStdio.pipe(
-  Layer.provide(MarketServices),
-  // A call may ask for a signed result (`_meta["psx/signed"]`): the ledger's deployment key signs it.
-  Layer.provide(AnswerSignerLive.pipe(Layer.provide(LedgerSigner.layer))),
+  Layer.provide(RouteCaller.layer.pipe(
+    Layer.provide(Layer.provideMerge(Server.ApiRoutes, HttpRouter.layer)),
+    Layer.provide(NodeHttpServer.layerHttpServices)
+  )),
+  Layer.provide(Server.BodyLimit),
+  Layer.provide(Server.ServicesWithoutPort),
   Layer.provide(FundamentalsWarming.pack),
-  Layer.provide(Cursors.layer),
   Layer.provideMerge(AutoImport),
   Layer.provideMerge(storeWith(baseWith(logging(Logger.withConsoleError(Logger.formatJson)))))
 )

@@ -71,12 +71,13 @@ const open = (from: string, headers: Record<string, string> = {}) =>
     return r.headers["mcp-session-id"] as string
   })
 
-/** tools/list in a session from `from`: 200 while the session is kept, 404 once ended. */
-const listStatus = (from: string, session: string) =>
+/** tools/list in a session from `from` (with the credential it was started with): 200 while the session is kept, 404 once ended. */
+const listStatus = (from: string, session: string, headers: Record<string, string> = {}) =>
   Effect.map(
     mcpFrom(from, JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }), {
       "mcp-session-id": session,
-      "mcp-protocol-version": "2025-06-18"
+      "mcp-protocol-version": "2025-06-18",
+      ...headers
     }),
     (r) => r.status
   )
@@ -184,7 +185,7 @@ describe("MCP sessions under attack", () => {
           const sessions: Array<string> = []
           for (let i = 0; i < 7; i++) sessions.push(yield* open(`127.0.1.${i + 1}`, bearer))
           const statuses: Array<number> = []
-          for (const [i, s] of sessions.entries()) statuses.push(yield* listStatus(`127.0.1.${i + 1}`, s))
+          for (const [i, s] of sessions.entries()) statuses.push(yield* listStatus(`127.0.1.${i + 1}`, s, bearer))
           assert.deepStrictEqual(statuses, [404, 404, 200, 200, 200, 200, 200])
         }))
     }

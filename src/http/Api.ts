@@ -22,7 +22,7 @@ Reads: every market answer comes from one in-memory read model of the store, reb
 
 Authentication: the market-data routes and the MCP tool endpoint (POST /mcp) are public and need no key. Only the portfolio routes need \`Authorization: Bearer <API_KEY>\`.
 
-Tools for agents: POST /mcp speaks JSON-RPC 2.0 (MCP, streamable HTTP) with read-only tools that mirror the market routes (same arguments, same records); GET /v1/ai/tools lists them. The same tools run over stdio with \`npm run --silent cli -- mcp\`.
+Tools for agents: POST /mcp speaks JSON-RPC 2.0 (MCP, streamable HTTP) with read-only tools that mirror the market routes (same arguments, same records); GET /v1/ai/tools lists them. With \`Authorization: Bearer <API_KEY>\` it also serves portfolio tools (holdings, entitlements, the ledger, recording a transaction), each one of the /v1/me routes called with that key: the same grant, answer, error record and rate limit. The same tools run over stdio with \`npm run --silent cli -- mcp\` (the portfolio tools with the key in PSX_API_KEY).
 
 Paths: each path has one spelling, the one in this document. Case matters, and so do a trailing slash and repeated slashes: /V1/quotes/HUBC, /v1/quotes/HUBC/, //mcp or /mcp;x name no route (404 DATA_NOT_FOUND). A percent-escape of an unreserved character is the character itself (/%6Dcp is /mcp), and an absolute-form request target (http://host/path) is read as its path.
 

@@ -27,35 +27,45 @@ import { RateLimiter } from "./RateLimiter.ts"
 import { RequestIds } from "./RequestId.ts"
 import { ValidationLive } from "./Validation.ts"
 
-/**
- * The feature services the routes use; provided outside the server so tools and tests share them
- * (with the router's strict matching, so every app built from `Routes` routes one spelling per path).
- */
-export const Services = Readiness.layer.pipe(
-  Layer.provideMerge(StrictRouting),
+/** The feature services the routes use, but for /ready's (Readiness). */
+const FeatureServices = AnswerSignerLive.pipe(
   // Signed answers (the guard, MCP tool results) use the ledger's deployment key.
-  Layer.provideMerge(AnswerSignerLive),
-  Layer.provideMerge(LedgerServices),
+  Layer.provideMerge(Layer.mergeAll(StrictRouting, LedgerServices)),
   Layer.provideMerge(MarketServices),
   Layer.provideMerge(Cursors.layer),
   Layer.provideMerge(RateLimiter.layer),
   Layer.provideMerge(RequestIds.layer)
 )
 
+/**
+ * The feature services the routes use; provided outside the server so tools and tests share them
+ * (with the router's strict matching, so every app built from `Routes` routes one spelling per path).
+ */
+export const Services = Readiness.layer.pipe(Layer.provideMerge(FeatureServices))
+
+/**
+ * The same for a process that opens no port (the MCP stdio command, which calls the routes in process): /ready
+ * cannot be asked there, so its probe of the store, five times a second, is not run, and a call of it is a defect.
+ */
+export const ServicesWithoutPort = Layer.merge(
+  FeatureServices,
+  Layer.succeed(Readiness, Readiness.of({ report: Effect.die("/ready is not served without a port") }))
+)
+
 /** Request bodies are small JSON documents: anything over 1 MiB is refused (400 INVALID_REQUEST). */
 export const BodyLimit = Layer.succeed(HttpIncomingMessage.MaxBodySize, ByteSize.mebibytes(1))
 
-/** Every route of the service, needing the feature services. */
-export const Routes = Layer.mergeAll(
+/** The HTTP API's routes behind the guard, needing the feature services (the MCP stdio command calls them too). */
+export const ApiRoutes = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
     Layer.provide([SystemHttp, MarketHttp, BoardHttp, AnalyticsHttp, AccountHttp, PortfolioHttp, AiHttp]),
     Layer.provide(ValidationLive)
   ),
-  DocsLive,
-  McpLive,
-  WebLive,
   GuardLive
 )
+
+/** Every route of the service, needing the feature services. */
+export const Routes = Layer.mergeAll(ApiRoutes, DocsLive, McpLive, WebLive)
 
 /** How long any request may wait for its answer before a 503 record (FrontDoor.ts). */
 export const REQUEST_DEADLINE_MS = 30_000

@@ -10,10 +10,13 @@
  * and reference data and research tasks are resources and prompts
  * (Resources.ts, Prompts.ts).
  *
- * Authentication: none. Every tool reads public market data, which SPEC 5
- * makes free and keyless; portfolio data is not exposed as a tool (it stays
- * on the HTTP API behind a bearer key). Requests are rate limited per client
- * like any other route.
+ * Authentication: none for the market tools, which read public market data
+ * (SPEC 5 makes it free and keyless). A caller with a bearer key (over HTTP
+ * the Authorization header, over stdio PSX_API_KEY) is also served the
+ * portfolio tools (PortfolioTools.ts), each a portfolio route called in
+ * process with that key: the route's grant, answers, errors and rate limit.
+ * A session keeps the credential it was started with (Sessions.ts). /mcp
+ * requests are rate limited per client like any other public route.
  */
 import { Layer } from "effect"
 import { McpProtocol, McpServer } from "effect/ai"
@@ -21,15 +24,20 @@ import { boundedServer, MAX_BYTES, MAX_ITEMS } from "./Bounds.ts"
 import { JsonRpcEnvelope } from "./Envelope.ts"
 import { PromptsLive } from "./Prompts.ts"
 import { ResourcesLive } from "./Resources.ts"
+import { McpCredential, PORTFOLIO_TOOLS, PortfolioToolsLive } from "./PortfolioTools.ts"
+import { RouteCaller } from "./RouteCaller.ts"
 import { McpSessionsLive } from "./Sessions.ts"
 import { SignedResults } from "./SignedResults.ts"
 import { ServedToolkit, ServedToolkitLive } from "./Toolkits.ts"
 
 export { ServedToolkit, ServedToolkitLive } from "./Toolkits.ts"
 
-export const AUTHENTICATION = "None: every tool reads public market data, which is free and needs no key (SPEC 5). " +
-  "Portfolio data is not exposed as a tool; it stays on the HTTP API behind Authorization: Bearer <API_KEY>. " +
-  "Calls are rate limited per client address like every other route."
+export const AUTHENTICATION = "None for the market-data tools, which read public data (free, no key: SPEC 5). With " +
+  "Authorization: Bearer <API_KEY> on every request of a session (over stdio: the environment's PSX_API_KEY), tools/list " +
+  `also gives the portfolio tools (${PORTFOLIO_TOOLS.map((t) => t.name).join(", ")}), each its /v1/me route ` +
+  "called with that key: the route's grant, answer and error record (401, 403, 400…), charged to the key's rate limit as " +
+  "the route is. A session keeps the credential it was started with: another one, or none, is 403. /mcp requests are " +
+  "rate limited per client address like every other public route."
 
 const info = {
   name: "psx-data-service",
@@ -42,14 +50,20 @@ const info = {
     `${MAX_ITEMS} items and ${MAX_BYTES} bytes of JSON: a cut result says so in a second text block (and ` +
     "_meta psx/cut) with the cursor for the rest. tools/list outlines each result; its full schema is the resource " +
     "psx://schemas/{tool}. Reference data: resources psx://universe, psx://sectors, psx://indices, " +
-    "psx://calendar/dividends. No key is needed. A call whose _meta has \"psx/signed\": true gets its result signed with " +
-    "the service's published key (_meta psx/signature; docs/verify-answer.mjs checks it).",
+    "psx://calendar/dividends. No key is needed; with a bearer key the portfolio tools of that key's portfolio are " +
+    "listed too (their results are the /v1/me routes' bodies, _meta psx/status the route's HTTP status). A call whose " +
+    "_meta has \"psx/signed\": true gets its result signed with the service's published key (_meta psx/signature; " +
+    "docs/verify-answer.mjs checks it).",
   protocols: [McpProtocol.v2025_11_25, McpProtocol.v2025_06_18, McpProtocol.v2025_03_26, McpProtocol.v2024_11_05]
 } as const
 
-/** The tools (listed compactly, results bounded: Bounds.ts, then signed on request: SignedResults.ts), resources and prompts. */
+/**
+ * The tools (listed compactly, results bounded: Bounds.ts, then signed on request: SignedResults.ts), the portfolio
+ * tools for a caller with a key, resources and prompts.
+ */
 const registrations = Layer.mergeAll(
   McpServer.toolkit(ServedToolkit).pipe(Layer.provide(ServedToolkitLive), Layer.provide(boundedServer()), Layer.provide(SignedResults)),
+  PortfolioToolsLive.pipe(Layer.provide(boundedServer()), Layer.provide(SignedResults)),
   ResourcesLive,
   PromptsLive
 )
@@ -59,9 +73,13 @@ const registrations = Layer.mergeAll(
  * DELETE /mcp ends a session; sessions are bounded (Sessions.ts).
  */
 export const McpLive = McpServer.layerHttp({ ...info, path: "/mcp", registrations, allowSessionTermination: true }).pipe(
+  Layer.provide([RouteCaller.layer, McpCredential.fromRequest]),
   Layer.provide(JsonRpcEnvelope),
   Layer.provide(McpSessionsLive)
 )
 
-/** The same tools over stdio (needs `Stdio`; logs must go to stderr, see Cli.ts). */
-export const McpStdio = McpServer.layerStdio({ ...info, registrations })
+/**
+ * The same tools over stdio (needs `Stdio`, and a RouteCaller over the HTTP API's routes; logs must go to stderr,
+ * see Cli.ts); the portfolio tools' credential is PSX_API_KEY.
+ */
+export const McpStdio = McpServer.layerStdio({ ...info, registrations }).pipe(Layer.provide(McpCredential.fromEnvironment))

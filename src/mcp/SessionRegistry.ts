@@ -14,7 +14,9 @@
  *    recently used session of the address that holds the most bytes. A flood
  *    from some addresses ends their own sessions before anyone else's.
  *
- * A session unused for `ttlMs` is ended whoever holds it.
+ * A session unused for `ttlMs` is ended whoever holds it. A session keeps the
+ * credential it was started with (`heldBy`: Sessions.ts refuses a request of
+ * the session with another credential, or with one when it was started without).
  */
 
 /**
@@ -44,6 +46,7 @@ interface Entry {
   at: number
   readonly bytes: number
   readonly holders: ReadonlyArray<string>
+  readonly principal: string | undefined
 }
 
 interface Holder {
@@ -125,7 +128,7 @@ export const makeSessionRegistry = (limits: RegistryLimits) => {
         while ((holders.get(key)?.ids.size ?? 0) >= limits.perClient && end(oldestOf(key), ended));
       }
       while ((sessions.size + 1 > limits.cap || totalBytes + bytes > limits.budgetBytes) && end(largestHoldersOldest(), ended));
-      sessions.set(id, { at: now, bytes, holders: keys })
+      sessions.set(id, { at: now, bytes, holders: keys, principal: owner.principal })
       totalBytes += bytes
       for (const key of keys) {
         const holder = holders.get(key) ?? { bytes: 0, ids: new Set<string>() }
@@ -134,6 +137,11 @@ export const makeSessionRegistry = (limits: RegistryLimits) => {
         holders.set(key, holder)
       }
       return ended
+    },
+    /** Whether a request with `principal` may use session `id`: its own credential (or none, as it started); true when not kept. */
+    heldBy: (id: string, principal: string | undefined) => {
+      const entry = sessions.get(id)
+      return entry === undefined || entry.principal === principal
     },
     /** Forgets a session ended by its client; false when it was not kept. */
     remove,

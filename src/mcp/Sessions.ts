@@ -8,7 +8,9 @@
  *   400 and a JSON-RPC error; otherwise the transport gets it without the
  *   capabilities this server does not use;
  * - each session is charged its bytes and belongs to its address and its
- *   credential; the registry (SessionRegistry.ts) says which sessions end when
+ *   credential (the `Authorization` header it was started with: a request of
+ *   the session with another, or with one when it started without, is 403
+ *   with a JSON-RPC error, so a session's principal never changes); the registry (SessionRegistry.ts) says which sessions end when
  *   a new one would exceed the per-client, overall count or byte limits, or
  *   when one is idle for `ttlMs`. Ending one is what `DELETE /mcp` with its
  *   `Mcp-Session-Id` does (later requests with it get 404 -32001).
@@ -60,6 +62,17 @@ const withBody = (request: Request, text: string): Request => {
 const refusal = (id: string | number | null, code: number, message: string) =>
   HttpServerResponse.jsonUnsafe({ jsonrpc: "2.0", id, error: { code, message } }, { status: 400 })
 
+/** A request of a session with another credential than the session was started with (or with none). */
+const ANOTHER_CREDENTIAL = HttpServerResponse.jsonUnsafe({
+  jsonrpc: "2.0",
+  id: null,
+  error: {
+    code: -32000,
+    message: "Forbidden: this session was started with another Authorization credential (or none); send the one it " +
+      "started with, or initialize a new session"
+  }
+}, { status: 403 })
+
 /** A route handler as a function of the request, whatever form the transport gave it in. */
 const asFunction = (handler: Response | Effect.Effect<Response, unknown> | RouteHandler): RouteHandler =>
   typeof handler === "function"
@@ -85,6 +98,7 @@ export const makeMcpSessions = (limits: McpSessionLimits) =>
         const now = yield* Clock.currentTimeMillis
         yield* endAll(registry.expire(now))
         const id = request.headers[SESSION_HEADER]
+        if (id !== undefined && !registry.heldBy(id, ownerOf(request).principal)) return ANOTHER_CREDENTIAL
         if (id !== undefined) registry.touch(id, now)
         let forwarded = request
         let bytes = SESSION_OVERHEAD_BYTES

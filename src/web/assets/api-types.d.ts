@@ -1218,7 +1218,7 @@ export interface paths {
         };
         /**
          * List the MCP tools
-         * @description Catalogue of the tools served at POST /mcp (JSON-RPC 2.0 over MCP streamable HTTP: initialize, tools/list, tools/call) and over stdio (`npm run --silent cli -- mcp`), with their input schemas. The tools read public market data and need no key; tools/list also outlines each tool's result (its complete schema is the MCP resource psx://schemas/{tool}). /mcp also serves resources (psx://universe, psx://sectors, psx://indices, psx://calendar/dividends) and prompts (research_symbol, review_portfolio, plan_book_closures).
+         * @description Catalogue of the tools served at POST /mcp (JSON-RPC 2.0 over MCP streamable HTTP: initialize, tools/list, tools/call) and over stdio (`npm run --silent cli -- mcp`), with their input schemas. The market tools read public data and need no key. Like tools/list, a request with Authorization: Bearer <key> (not checked here) also lists the portfolio tools, each a /v1/me route named in its description with the grant it needs. tools/list also outlines each tool's result (its complete schema is the MCP resource psx://schemas/{tool}). /mcp also serves resources (psx://universe, psx://sectors, psx://indices, psx://calendar/dividends) and prompts (research_symbol, review_portfolio, plan_book_closures).
          */
         get: operations["ai.tools"];
         put?: never;
@@ -9669,7 +9669,7 @@ export interface operations {
                         /** @enum {string} */
                         endpoint: "/mcp";
                         protocol: string;
-                        /** @description How the tool endpoint authenticates (it needs no key) */
+                        /** @description How the tool endpoint authenticates (the market tools need no key; the portfolio tools a bearer key) */
                         authentication: string;
                         tools: {
                             name: string;

@@ -1,0 +1,81 @@
+/**
+ * The portfolio tools (issue 38 item 5): served only to a caller with a
+ * bearer credential, each one a portfolio route of the HTTP API called in
+ * process (RouteTools.ts), so it has exactly that route's grant, answers and
+ * errors, and is charged to the principal's rate limit as the route is.
+ *
+ * Who the caller is:
+ * - over HTTP, the `Authorization: Bearer …` header of each POST /mcp request
+ *   (a session keeps the credential it was started with: Sessions.ts refuses
+ *   a request of the session with another);
+ * - over stdio, the environment's PSX_API_KEY (the process is its user's).
+ * Without one the tools are neither listed nor callable (a call is "tool not
+ * found"); with one they are listed, and each call authenticates it again
+ * through the route: an unknown or revoked key is the route's 401 record, a
+ * key without the route's grant its 403 record.
+ */
+import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
+import { McpServer } from "effect/ai"
+import type { Headers } from "effect/http"
+import { PortfolioApi } from "../ledger/LedgerApi.ts"
+import { RouteCaller } from "./RouteCaller.ts"
+import { callRoute, type RouteTool, routeTool } from "./RouteTools.ts"
+
+const routes = PortfolioApi.endpoints
+
+/** Each portfolio tool: its name, the route it is, and what it answers in a line. */
+export const PORTFOLIO_TOOLS: ReadonlyArray<RouteTool> = [
+  routeTool("get_holdings", routes.holdings,
+    "The portfolio's positions: quantity, average cost, market value at the delayed quote, P/L, dividends."),
+  routeTool("get_entitlements", routes.entitlements,
+    "What recorded payouts owe the portfolio: shares held at the last buy date, gross, tax, net; state due/recorded/dismissed."),
+  routeTool("get_ledger", routes.ledger, "The portfolio's events, newest first, with positions and hashes; paged with limit and cursor."),
+  routeTool("record_transaction", routes.transact,
+    "Record a buy, sell, dividend, bonus, split, tax status or reversal (body: the route's JSON body); no order is placed. " +
+      "Same idempotency_key and body: the original answer.")
+  // get_performance: one line here, routeTool("get_performance", routes.performance, "…"), once the route is merged.
+]
+
+const BEARER = /^\s*bearer\s+\S/iu
+
+/** The request's Authorization header when it carries a bearer credential (checked by the route, not here). */
+export const bearerOf = (headers: Headers.Headers) => {
+  const authorization = headers["authorization"]
+  return authorization !== undefined && BEARER.test(authorization) ? authorization : undefined
+}
+
+/** The credential a portfolio tool's route is called with, for one MCP request. */
+export class McpCredential extends Context.Service<McpCredential, {
+  /** The Authorization header to send, from the MCP request's headers (empty on stdio); undefined: none. */
+  readonly of: (headers: Headers.Headers) => string | undefined
+}>()("psx/mcp/McpCredential") {
+  /** Over HTTP: the request's own bearer Authorization header. */
+  static readonly fromRequest = Layer.succeed(McpCredential, McpCredential.of({ of: bearerOf }))
+
+  /** Over stdio: PSX_API_KEY from the environment, for every request of the process. */
+  static readonly fromEnvironment = Layer.effect(McpCredential, Effect.gen(function*() {
+    const key = yield* Config.option(Config.Redacted("PSX_API_KEY"))
+    const secret = Option.getOrUndefined(Option.map(key, (k) => Redacted.value(k).trim()))
+    const authorization = secret === undefined || secret === "" ? undefined : `Bearer ${secret}`
+    return McpCredential.of({ of: () => authorization })
+  }))
+}
+
+/** Shows the portfolio tools only to a request with a credential. */
+const WithCredential = McpServer.visibility(Effect.gen(function*() {
+  const credential = yield* McpCredential
+  return (options: McpServer.MiddlewareOptions) => Effect.succeed(credential.of(options.headers) !== undefined)
+}))
+
+/** Registers the portfolio tools (on the McpServer in context: give it Bounds.ts's `boundedServer`). */
+export const PortfolioToolsLive = Layer.effectDiscard(Effect.gen(function*() {
+  const server = yield* McpServer.McpServer
+  const caller = yield* RouteCaller
+  const credential = yield* McpCredential
+  const services = yield* Effect.context<never>()
+  const authorization = (outer: Option.Option<{ readonly headers: Headers.Headers }>) =>
+    credential.of(Option.match(outer, { onNone: () => ({}) as Headers.Headers, onSome: (r) => r.headers }))
+  for (const tool of PORTFOLIO_TOOLS) {
+    yield* server.addTool({ tool: tool.descriptor, annotations: Context.empty(), services, handle: callRoute(caller, tool, authorization) })
+  }
+})).pipe(Layer.provide(WithCredential.layer))

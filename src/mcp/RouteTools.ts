@@ -1,0 +1,238 @@
+/**
+ * A tool that is one HTTP route of this service (the portfolio tools,
+ * PortfolioTools.ts). Its arguments and result schemas are read off the
+ * route's definition in the HttpApi, and a call is that route's request, run
+ * in process (RouteCaller.ts) with the caller's credential: the tool has the
+ * route's authentication, grant check, validation, rate limit and answers by
+ * construction, with no second definition of any of them.
+ *
+ * - Arguments: the route's path and query fields by name, its JSON body as
+ *   `body`, its request headers with `_` for `-` (`idempotency_key`). They go
+ *   to the route as given and the route decodes them, so a bad value gets the
+ *   route's own 400 INVALID_REQUEST record (as a tool result, which is what MCP
+ *   2025-11-25 asks of input errors). An argument the route does not take, or
+ *   a value no URL can carry (an object in a query field), is refused here with
+ *   the same record.
+ * - Result: the route's body, as `structuredContent` and as its JSON text; a
+ *   refusal is the route's error record with `isError`. `_meta["psx/status"]`
+ *   is the route's HTTP status (201 for a recorded transaction; 409 for a
+ *   reused idempotency key, which the record alone does not tell from 400).
+ */
+import { Context, Effect, Option, Result, Schema, SchemaAST } from "effect"
+import { McpSchema, Tool } from "effect/ai"
+import type { HttpServerResponse } from "effect/http"
+import { HttpServerRequest } from "effect/http"
+import { type HttpApiEndpoint, OpenApi } from "effect/http-api"
+import type { ErrorRecord } from "../../domain/Errors.ts"
+import { RouteCaller } from "./RouteCaller.ts"
+
+type Json = { readonly [key: string]: unknown }
+
+/** The keys of a path, query or header schema (an object of fields). */
+const namesOf = (schema: Schema.Top | undefined): ReadonlyArray<string> => {
+  const ast = schema === undefined ? undefined : SchemaAST.toType(schema.ast)
+  return ast !== undefined && SchemaAST.isObjects(ast) ? ast.propertySignatures.map((p) => String(p.name)) : []
+}
+
+const jsonBodyOf = (endpoint: HttpApiEndpoint.Top): Schema.Top | undefined => {
+  const json = endpoint.payload.get("application/json")
+  if (json === undefined) return undefined
+  return json.schemas.length === 1 ? json.schemas[0] : Schema.Union(json.schemas)
+}
+
+const argumentOf = (header: string) => header.replaceAll("-", "_")
+
+/** Where each argument goes in the route's request. */
+interface Arguments {
+  readonly params: ReadonlyArray<string>
+  readonly query: ReadonlyArray<string>
+  readonly body: boolean
+  /** The header each header argument is sent as. */
+  readonly headers: Readonly<Record<string, string>>
+}
+
+export interface RouteTool {
+  readonly name: string
+  readonly endpoint: HttpApiEndpoint.Top
+  readonly arguments: Arguments
+  /** The tool as tools/list gives it (before Listing.ts compacts it). */
+  readonly descriptor: McpSchema.Tool
+}
+
+const argumentsOf = (endpoint: HttpApiEndpoint.Top): Arguments => ({
+  params: namesOf(endpoint.params),
+  query: namesOf(endpoint.query),
+  body: jsonBodyOf(endpoint) !== undefined,
+  headers: Object.fromEntries(namesOf(endpoint.headers).map((h) => [argumentOf(h), h]))
+})
+
+/** A JSON Schema with an object root: a top-level `$ref` is resolved against its `$defs`. */
+const objectRooted = (schema: Json): Json => {
+  const ref = schema["$ref"]
+  if (typeof ref !== "string" || !ref.startsWith("#/$defs/")) return schema
+  const defs = schema["$defs"] as Record<string, Json>
+  const name = ref.slice("#/$defs/".length)
+  const { [name]: root, ...rest } = defs
+  return { ...root, ...(Object.keys(rest).length > 0 ? { $defs: rest } : {}) }
+}
+
+const jsonOf = (schema: Schema.Top) => objectRooted(Tool.getJsonSchemaFromSchema(schema) as Json)
+
+/**
+ * The tool's input schema: the path, query and header fields as the values they decode to (`limit` an integer,
+ * sent as its text), renamed, and the body as it is sent.
+ */
+const inputSchemaOf = (endpoint: HttpApiEndpoint.Top): Json => {
+  const properties: Record<string, unknown> = {}
+  const required: Array<string> = []
+  let defs: Json = {}
+  const add = (json: Json, rename: (key: string) => string) => {
+    for (const [key, value] of Object.entries((json["properties"] ?? {}) as Json)) properties[rename(key)] = value
+    for (const key of (json["required"] ?? []) as ReadonlyArray<string>) required.push(rename(key))
+    defs = { ...defs, ...(json["$defs"] as Json | undefined) }
+  }
+  const fields = (schema: Schema.Top | undefined) => schema === undefined ? {} : jsonOf(Schema.make(SchemaAST.toType(schema.ast)))
+  add(fields(endpoint.params), (k) => k)
+  add(fields(endpoint.query), (k) => k)
+  add(fields(endpoint.headers), argumentOf)
+  const body = jsonBodyOf(endpoint)
+  if (body !== undefined) {
+    const { $defs, ...json } = jsonOf(body)
+    add({ properties: { body: { ...json, description: `The JSON body of ${endpoint.method} ${endpoint.path}` } }, required: ["body"], $defs }, (k) => k)
+  }
+  return {
+    type: "object",
+    properties,
+    ...(required.length > 0 ? { required } : {}),
+    additionalProperties: false,
+    ...(Object.keys(defs).length > 0 ? { $defs: defs } : {})
+  }
+}
+
+/** The grant the route's description opens with ("Grant portfolio:read."), named in the tool's description. */
+const grantOf = (endpoint: HttpApiEndpoint.Top) =>
+  /^Grant (\S+)\./u.exec(Context.getOrUndefined(endpoint.annotations, OpenApi.Description) ?? "")?.[1]
+
+/** The tool `name` that is `endpoint`: `description` says what it answers (the route and grant are added). */
+export const routeTool = (name: string, endpoint: HttpApiEndpoint.Top, description: string): RouteTool => {
+  const grant = grantOf(endpoint)
+  const reads = endpoint.method === "GET"
+  const success = [...endpoint.success][0]
+  return {
+    name,
+    endpoint,
+    arguments: argumentsOf(endpoint),
+    descriptor: new McpSchema.Tool({
+      name,
+      description: `${description} (= ${endpoint.method} ${endpoint.path}${grant === undefined ? "" : `; grant ${grant}`})`,
+      inputSchema: inputSchemaOf(endpoint) as McpSchema.Tool["inputSchema"],
+      ...(success === undefined ? {} : { outputSchema: jsonOf(success) }),
+      annotations: { readOnlyHint: reads, destructiveHint: false, idempotentHint: reads, openWorldHint: false }
+    })
+  }
+}
+
+const refusal = (message: string) => Result.fail(message)
+
+/** A query or path value as the URL carries it, or undefined when it cannot be one. */
+const textsOf = (value: unknown): ReadonlyArray<string> | undefined => {
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return [String(value)]
+  if (Array.isArray(value) && value.every((v) => ["string", "number", "boolean"].includes(typeof v))) return value.map(String)
+  return undefined
+}
+
+/** The route's path, query, body and headers for the tool's arguments, or why there are none. */
+export const requestParts = (tool: RouteTool, args: unknown): Result.Result<{
+  readonly url: string
+  readonly body: string | undefined
+  readonly headers: Record<string, string>
+}, string> => {
+  const given = args ?? {}
+  if (typeof given !== "object" || Array.isArray(given)) return refusal(`${tool.name} takes its arguments as an object`)
+  const parts = tool.arguments
+  let path: string = tool.endpoint.path
+  const query = new URLSearchParams()
+  const headers: Record<string, string> = {}
+  let body: string | undefined
+  for (const [name, value] of Object.entries(given)) {
+    if (value === undefined || (value === null && name !== "body")) continue
+    if (name === "body" && parts.body) {
+      body = JSON.stringify(value)
+      continue
+    }
+    const header = parts.headers[name]
+    const isPath = parts.params.includes(name)
+    if (header === undefined && !isPath && !parts.query.includes(name)) {
+      const takes = [...parts.params, ...parts.query, ...(parts.body ? ["body"] : []), ...Object.keys(parts.headers)]
+      return refusal(`unknown argument \`${name}\`: ${tool.name} takes ${takes.length === 0 ? "none" : takes.join(", ")}`)
+    }
+    const texts = textsOf(value)
+    if (texts === undefined || (texts.length !== 1 && (header !== undefined || isPath))) {
+      return refusal(`argument \`${name}\` must be a string, number or boolean`)
+    }
+    if (header !== undefined) headers[header] = texts[0]!
+    else if (isPath) path = path.replace(`:${name}`, encodeURIComponent(texts[0]!))
+    else for (const text of texts) query.append(name, text)
+  }
+  const missing = parts.params.find((p) => path.includes(`:${p}`))
+  if (missing !== undefined) return refusal(`argument \`${missing}\` is required`)
+  const search = query.toString()
+  return Result.succeed({ url: search === "" ? path : `${path}?${search}`, body, headers })
+}
+
+const STATUS = "psx/status"
+
+const refused = (message: string) => {
+  const record: ErrorRecord = { error: "INVALID_REQUEST", message }
+  return new McpSchema.CallToolResult({ isError: true, content: [{ type: "text", text: JSON.stringify(record) }], _meta: { [STATUS]: 400 } })
+}
+
+const textOf = (response: HttpServerResponse.HttpServerResponse) => {
+  const body = response.body
+  if (body._tag === "Uint8Array") return new TextDecoder().decode(body.body)
+  if (body._tag === "Empty") return ""
+  if (body._tag === "Raw" && typeof body.body === "string") return body.body
+  return undefined
+}
+
+const parseJson = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Unknown))
+
+/** The route's response as the tool's result. */
+const resultOf = (response: HttpServerResponse.HttpServerResponse) => {
+  const text = textOf(response)
+  if (text === undefined) return Effect.die(`a tool's route answered a ${response.body._tag} body`)
+  const record = parseJson(text)
+  return Effect.succeed(new McpSchema.CallToolResult({
+    ...(response.status >= 400 ? { isError: true } : Option.isSome(record) ? { structuredContent: record.value } : {}),
+    content: [{ type: "text", text }],
+    _meta: { [STATUS]: response.status }
+  }))
+}
+
+/**
+ * The tool's handler: its arguments as the route's request, with `authorization` (the caller's credential)
+ * and, over HTTP, the MCP request's address and X-Request-Id, run through the routes.
+ */
+export const callRoute = (
+  caller: typeof RouteCaller.Service,
+  tool: RouteTool,
+  authorization: (outer: Option.Option<HttpServerRequest.HttpServerRequest>) => string | undefined
+) =>
+  (args: unknown) =>
+    Effect.gen(function*() {
+      const parts = requestParts(tool, args)
+      if (Result.isFailure(parts)) return refused(parts.failure)
+      const outer = yield* Effect.serviceOption(HttpServerRequest.HttpServerRequest)
+      const headers: Record<string, string> = { accept: "application/json", ...parts.success.headers }
+      const credential = authorization(outer)
+      if (credential !== undefined) headers["authorization"] = credential
+      const requestId = Option.getOrUndefined(outer)?.headers["x-request-id"]
+      if (requestId !== undefined) headers["x-request-id"] = requestId
+      if (parts.success.body !== undefined) headers["content-type"] = "application/json"
+      const request = HttpServerRequest.fromWeb(new Request(`http://localhost${parts.success.url}`, {
+        method: tool.endpoint.method,
+        headers,
+        ...(parts.success.body === undefined ? {} : { body: parts.success.body })
+      })).modify({ remoteAddress: Option.flatMap(outer, (r) => r.remoteAddress) })
+      return yield* Effect.flatMap(caller.call(request), resultOf)
+    })
