@@ -24,6 +24,7 @@ import { checkRow, type Failure, NOTHING_VERIFIED, type Verified } from "./Chain
 import { checkpointFailures, incremental, positionsAfter, replayStream } from "./Replays.ts"
 import { type EventRow, exportLine, toStored } from "./StoredRows.ts"
 import { makeVerifyAll } from "./VerifyAll.ts"
+import { isPortfolioStream } from "../../../domain/ledger/Streams.ts"
 
 type Verify = typeof VerifyResult.Type
 const MAX_VERIFIED = 10_000
@@ -84,7 +85,7 @@ const makeVerifyStream = (
       ? positionsAfter(keep.positions, keep.at, entries)
       : full?.positions
     const live = yield* withSql(readHoldings(streamId))
-    const projection_matches = !streamId.startsWith("portfolio-") || (positions !== undefined && samePositions(positions, live))
+    const projection_matches = !isPortfolioStream(streamId) || (positions !== undefined && samePositions(positions, live))
     const checkpoints = yield* signer.checkpointsOf(streamId, keep?.checkpointId ?? "0")
     const check = yield* signer.verifier
     const cps = checkpointFailures(checkpoints, yield* store.hashesAt(streamId, checkpoints.map((c) => c.version)), check)

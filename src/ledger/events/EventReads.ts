@@ -8,10 +8,38 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { GENESIS } from "../../../domain/ledger/Chain.ts"
 import type { StoredEvent } from "../../../domain/ledger/Events.ts"
-import type { Checkpoint, Head, IdempotencyClaim } from "./EventStore.ts"
 import { readHoldings } from "../portfolio/Projection.ts"
 import type { StreamCache } from "./StreamCache.ts"
 import { COLUMNS, decodeStored, eventRows, rowBytes, toStored } from "./StoredRows.ts"
+
+/** A checkpoint of a catch-up reader of the whole ledger. */
+export interface Checkpoint {
+  readonly tx: string
+  readonly position: number
+}
+
+/** Where a stream's next append continues from. */
+export interface Head {
+  readonly version: number
+  readonly hash: string
+  /** The latest effective date among its events (absent for an empty stream). */
+  readonly last_effective?: string | undefined
+}
+
+/** What an Idempotency-Key claimed: the hash of the request that used it and the event it recorded. */
+export interface IdempotencyClaim {
+  readonly request_hash: string
+  readonly event_id: string
+  readonly version: number | null
+}
+
+/**
+ * A SQL condition: the stream whose id `streamIdSql` evaluates to has an event. For a statement over another
+ * table that must check it under its own row locks (the anonymous-user sweep re-checks it in its DELETE), so the
+ * events table is still queried only by this module's text.
+ */
+export const streamHasEventsSql = (streamIdSql: string) =>
+  `EXISTS (SELECT 1 FROM events e WHERE e.stream_id = ${streamIdSql})`
 
 /** The head of a stream with no events. */
 export const EMPTY_HEAD: Head = { version: 0, hash: GENESIS }

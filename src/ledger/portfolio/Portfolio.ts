@@ -28,6 +28,7 @@ import { effectiveGrants } from "../../../domain/ledger/Grants.ts"
 import type { Position } from "../../../domain/ledger/Replay.ts"
 import type { StoredEvent } from "../../../domain/ledger/Events.ts"
 import type { LedgerItem } from "../../../domain/ledger/Checkpoint.ts"
+import { streamOf } from "../../../domain/ledger/Streams.ts"
 import type { EventRecord, Holding, RecordResult } from "../../../domain/ledger/Schemas.ts"
 import { Cursors } from "../../paging/Cursors.ts"
 import { Filings } from "../../market/filings/Filings.ts"
@@ -39,7 +40,7 @@ import type { Principal } from "../accounts/Keys.ts"
 import { MarketFacts } from "./MarketFacts.ts"
 import { LedgerWriter } from "./Writer.ts"
 
-export const streamOf = (userId: string) => `portfolio-${userId}`
+export { streamOf }
 
 export const toEventRecord = (e: StoredEvent): typeof EventRecord.Type => ({
   event_id: e.event_id,
