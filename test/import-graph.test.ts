@@ -15,7 +15,16 @@ import ts from "typescript"
 
 const root = path.resolve(import.meta.dirname, "..")
 
-const INFRASTRUCTURE = ["src/db", "src/http", "src/observability", "src/paging", "src/config", "src/system", "src/sources"]
+const INFRASTRUCTURE = [
+  "src/db",
+  "src/http",
+  "src/observability",
+  "src/paging",
+  "src/config",
+  "src/system",
+  "src/sources",
+  "src/cache"
+]
 const FEATURES = ["src/market", "src/ledger", "src/mcp", "src/web", "src/ingest"]
 
 /** The files that compose layers and commands: they may import every feature. */

@@ -37,8 +37,8 @@ import { makeGroupCommit } from "./GroupCommit.ts"
 
 type GroupCommit = Effect.Success<ReturnType<typeof makeGroupCommit>>
 import { holdingsUpsert } from "../portfolio/Projection.ts"
-import { StreamCache } from "./StreamCache.ts"
-import { type Checkpoint, type Head, type IdempotencyClaim, streamReads, writeStateReads } from "./EventReads.ts"
+import { BoundedCache } from "../../cache/BoundedCache.ts"
+import { type CachedStream, type Checkpoint, type Head, type IdempotencyClaim, STREAM_CACHE, streamReads, writeStateReads } from "./EventReads.ts"
 import type { EventRow } from "./StoredRows.ts"
 
 export { COLUMNS, decodeStored } from "./StoredRows.ts"
@@ -241,8 +241,7 @@ export class EventStore extends Context.Service<EventStore, {
       const sql = yield* SqlClient.SqlClient
       // Four committers of at most four appends: while some commit, the next gather what queues behind them.
       const groupCommit = yield* makeGroupCommit({ workers: 4, batch: 4 })
-      // Streams are append-only: a cached prefix stays true; only newer versions are read.
-      const cache = new StreamCache<StoredEvent>()
+      const cache = new BoundedCache<string, CachedStream>(STREAM_CACHE)
 
       const append = makeAppend(sql, groupCommit)
       return { ...streamReads(sql, cache), ...writeStateReads(sql), append }
