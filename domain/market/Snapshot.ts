@@ -16,7 +16,7 @@ import { lineKind } from "./Board.ts"
 import { type Restatement, restatementOf } from "./Restated.ts"
 import type { PriceSeries } from "./Series.ts"
 import { decodeSeries, makeDateInterner, mergeSeries } from "./SeriesCodec.ts"
-import { runSteps, type Steps } from "../Steps.ts"
+import { runSteps, type Steps } from "../SlicedWork.ts"
 import {
   type AreaCoverage,
   byDesc,
