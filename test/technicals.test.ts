@@ -18,6 +18,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import type { PriceSeries } from "../domain/market/Series.ts"
+import type { TechnicalsFigures } from "../domain/market/AnalyticsSchemas.ts"
 import { rsi, sma, technicals } from "../domain/market/Technicals.ts"
 import { loadSeries } from "./support/SeriesFixture.ts"
 
@@ -76,37 +77,46 @@ const observedStep = (s: PriceSeries, date: string) => {
   return { date, factor: s.close[i]! / s.close[i - 1]! }
 }
 
+type Reference = ReturnType<typeof reference>
+
+/** The service's figures against the reference: every figure (SMA 200 absent when the reference has none). */
+const assertMatchesReference = (t: TechnicalsFigures, r: Reference) => {
+  close(t.sma_20!.value, r.sma20)
+  close(t.sma_50!.value, r.sma50!)
+  if (r.sma200 === undefined) assert.isUndefined(t.sma_200)
+  else close(t.sma_200!.value, r.sma200)
+  close(t.rsi_14!.value, r.rsi14, 0.01)
+  close(t.macd!.macd, r.macd)
+  close(t.macd!.signal, r.signal)
+  close(t.macd!.histogram, r.macd - r.signal)
+  close(t.bollinger!.upper, r.upper)
+  close(t.bollinger!.lower, r.lower)
+  close(t.bollinger!.percent_b, r.percentB)
+  close(t.volatility_20d!.annualised_pct, r.volatilityPct, 0.01)
+}
+
+/** The figures first computed outside the repository (rounded as published; RSI and volatility to 0.01). */
+const assertReproduces = (r: Reference, published: Partial<Record<Exclude<keyof Reference, "sessions">, number>>) => {
+  for (const [figure, value] of Object.entries(published)) {
+    const eps = figure === "rsi14" || figure === "volatilityPct" ? 0.01 : 1e-3
+    close(r[figure as keyof Reference]!, value, eps)
+  }
+}
+
 describe("HUBC as traded, 2023-05-26", () => {
   const s = loadSeries("HUBC-as_traded-2022-2023.json")
   const t = technicals(s)!
   // The 2022-10-11 step, detected (asserted below): 64.18 / 79.03.
   const r = reference(s, [observedStep(s, "2022-10-11")])
 
-  it("the reference reproduces the figures first computed outside the repository", () => {
-    close(r.sma20, 70.188)
-    close(r.sma50!, 69.3224)
-    close(r.sma200!, 64.25503)
-    close(r.rsi14, 39.1523, 0.01)
-    close(r.macd, -0.48870)
-    close(r.signal, -0.06825)
-    close(r.upper, 73.43687)
-    close(r.lower, 66.93913)
-    close(r.percentB, 0.14326)
-    close(r.volatilityPct, 19.9695, 0.01)
-  })
+  it("the reference reproduces the figures first computed outside the repository", () =>
+    assertReproduces(r, {
+      sma20: 70.188, sma50: 69.3224, sma200: 64.25503, rsi14: 39.1523, macd: -0.48870, signal: -0.06825,
+      upper: 73.43687, lower: 66.93913, percentB: 0.14326, volatilityPct: 19.9695
+    }))
 
   it("moving averages, RSI, MACD, Bollinger and volatility with their labels", () => {
-    close(t.sma_20!.value, r.sma20)
-    close(t.sma_50!.value, r.sma50!)
-    close(t.sma_200!.value, r.sma200!)
-    close(t.rsi_14!.value, r.rsi14, 0.01)
-    close(t.macd!.macd, r.macd)
-    close(t.macd!.signal, r.signal)
-    close(t.macd!.histogram, r.macd - r.signal)
-    close(t.bollinger!.upper, r.upper)
-    close(t.bollinger!.lower, r.lower)
-    close(t.bollinger!.percent_b, r.percentB)
-    close(t.volatility_20d!.annualised_pct, r.volatilityPct, 0.01)
+    assertMatchesReference(t, r)
     assert.deepStrictEqual(t.labels, [
       "below_sma20",
       "below_sma50",
@@ -146,25 +156,15 @@ describe("SYS as traded, 2022-04-14: the bonus step of 2022-03-31 is not a fall"
   // The 2022-03-31 step, detected: 378.87 / 717.72.
   const r = reference(s, [observedStep(s, "2022-03-31")])
 
-  it("the reference reproduces the figures first computed outside the repository", () => {
-    close(r.sma20, 386.81526)
-    close(r.sma50!, 370.74905)
-    close(r.sma200!, 376.67343)
-    close(r.rsi14, 68.7661, 0.01)
-    close(r.macd, 10.37031)
-    close(r.signal, 6.88781)
-    close(r.volatilityPct, 31.8419, 0.01)
-  })
+  it("the reference reproduces the figures first computed outside the repository", () =>
+    assertReproduces(r, {
+      sma20: 386.81526, sma50: 370.74905, sma200: 376.67343, rsi14: 68.7661, macd: 10.37031, signal: 6.88781,
+      volatilityPct: 31.8419
+    }))
 
   it("on the step-adjusted basis the price is above its averages and RSI is not oversold", () => {
     assert.deepStrictEqual(t.steps.map((x) => [x.date, x.basis]), [["2022-03-31", "detected"]])
-    close(t.sma_20!.value, r.sma20)
-    close(t.sma_50!.value, r.sma50!)
-    close(t.sma_200!.value, r.sma200!)
-    close(t.rsi_14!.value, r.rsi14, 0.01)
-    close(t.macd!.macd, r.macd)
-    close(t.macd!.signal, r.signal)
-    close(t.volatility_20d!.annualised_pct, r.volatilityPct, 0.01)
+    assertMatchesReference(t, r)
     assert.deepStrictEqual(t.labels, [
       "above_sma20",
       "above_sma50",
@@ -189,10 +189,8 @@ describe("SYS as traded, 2022-04-14: the bonus step of 2022-03-31 is not a fall"
     const r = technicals(s, [{ kind: "bonus", ex_date: "2022-03-31", ratio: 1 }])!
     // A 100% bonus: closes before the ex-date × 1/(1+1).
     const expected = reference(s, [{ date: "2022-03-31", factor: 0.5 }])
-    close(expected.sma20, 377.769)
-    close(expected.rsi14, 72.6073, 0.01)
-    close(r.sma_20!.value, expected.sma20)
-    close(r.rsi_14!.value, expected.rsi14, 0.01)
+    assertReproduces(expected, { sma20: 377.769, rsi14: 72.6073 })
+    assertMatchesReference(r, expected)
     assert.include(r.labels, "rsi_overbought")
     assert.deepStrictEqual(r.steps.map((x) => [x.date, x.factor, x.basis, x.kind]), [["2022-03-31", 0.5, "recorded_action", "bonus"]])
   })
@@ -204,18 +202,9 @@ describe("MEBL from the eod series", () => {
     const t = technicals(s)!
     // No step in the window (asserted below): closes as recorded.
     const r = reference(s, [])
-    close(r.sma20, 484.1495)
-    close(r.sma200!, 450.13225)
-    close(r.rsi14, 55.1506, 0.01)
+    assertReproduces(r, { sma20: 484.1495, sma200: 450.13225, rsi14: 55.1506, percentB: 0.66938, volatilityPct: 21.0292 })
     close(r.macd - r.signal, -0.39468)
-    close(r.percentB, 0.66938)
-    close(r.volatilityPct, 21.0292, 0.01)
-    close(t.sma_20!.value, r.sma20)
-    close(t.sma_200!.value, r.sma200!)
-    close(t.rsi_14!.value, r.rsi14, 0.01)
-    close(t.macd!.histogram, r.macd - r.signal)
-    close(t.bollinger!.percent_b, r.percentB)
-    close(t.volatility_20d!.annualised_pct, r.volatilityPct, 0.01)
+    assertMatchesReference(t, r)
     assert.isUndefined(t.pivots)
     assert.deepStrictEqual(t.unavailable, [{ figure: "pivots", reason: "no intraday high and low recorded for 2026-05-25 (eod series)" }])
     assert.isFalse(t.adjusted_for_steps)
@@ -224,14 +213,14 @@ describe("MEBL from the eod series", () => {
   it("2021-10-29: 61 clean sessions (the flagged 2021-10-25 left out), too short for SMA 200", () => {
     const s = loadSeries("MEBL-eod-2021.json", "2021-10-29")
     const t = technicals(s)!
-    const r = reference(s, [])
+    // The 2021-09-09 step, detected: 136.46 / 154.63 (inside the 61 sessions, older than the last 20).
+    assert.deepStrictEqual(t.steps.map((x) => [x.date, x.basis]), [["2021-09-09", "detected"]])
+    const r = reference(s, [observedStep(s, "2021-09-09")])
     assert.strictEqual(r.sessions, 61)
     assert.isUndefined(t.sma_200)
     assert.deepInclude(t.unavailable, { figure: "sma_200", reason: "needs 200 sessions; 61 recorded" })
-    close(r.sma20, 138.52)
-    close(r.percentB, -0.24373)
-    close(t.sma_20!.value, r.sma20)
-    close(t.bollinger!.percent_b, r.percentB)
+    assertReproduces(r, { sma20: 138.52, percentB: -0.24373 })
+    assertMatchesReference(t, r)
     assert.include(t.labels, "bollinger_below_lower")
   })
 })
