@@ -116,7 +116,7 @@ const ours = async (url: string) => {
     return { latency, appendSeconds, first: verifies[0]!, steady, events }
   })
   const layer = Layer.mergeAll(LedgerWriter.layer, Audit.layer).pipe(
-    Layer.provideMerge(Layer.mergeAll(EventStore.layer, LedgerSigner.layer)),
+    Layer.provideMerge(LedgerSigner.layer.pipe(Layer.provideMerge(EventStore.layer))),
     Layer.provideMerge(layerPostgres(Redacted.make(url), 10)),
     Layer.provideMerge(AppConfig.layer)
   )

@@ -1,5 +1,5 @@
 /**
- * Builds the prebuilt store image (src/db/PackImage.ts) for the bundled pack,
+ * Builds the prebuilt store image (src/ingest/PackImage.ts) for the bundled pack,
  * once: a later run with the same pack, migrations and PGlite does nothing.
  * With it, the first `npm start` on an empty data directory copies the image
  * instead of importing the pack (seconds instead of tens of seconds).
@@ -8,7 +8,7 @@
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Console, Effect } from "effect"
-import { buildImage } from "../src/db/PackImage.ts"
+import { buildImage } from "../src/ingest/PackImage.ts"
 
 NodeRuntime.runMain(Effect.gen(function*() {
   const started = Date.now()

@@ -161,7 +161,7 @@ const ingestCommand = Command.make("ingest", {
   )
 
 const AuditLive = Audit.layer.pipe(
-  Layer.provideMerge(Layer.mergeAll(EventStore.layer, LedgerSigner.layer)),
+  Layer.provideMerge(LedgerSigner.layer.pipe(Layer.provideMerge(EventStore.layer))),
   Layer.provide(StoreLive)
 )
 

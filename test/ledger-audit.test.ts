@@ -7,7 +7,7 @@
  * library only) names a rewritten event. Events are appended through the
  * store (no market data needed); runs on both stores.
  */
-import { assert, describe, it as plain, layer } from "@effect/vitest"
+import { assert, layer } from "@effect/vitest"
 import { Effect, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { spawnSync } from "node:child_process"
@@ -21,7 +21,6 @@ import { checkpointBytes } from "../domain/ledger/Checkpoint.ts"
 import type { LedgerEvent } from "../domain/ledger/Events.ts"
 import { Audit } from "../src/ledger/events/Audit.ts"
 import { COLUMNS, EventStore, sha256 } from "../src/ledger/events/EventStore.ts"
-import { StreamCache } from "../src/ledger/events/StreamCache.ts"
 import { eventRows } from "../src/ledger/events/StoredRows.ts"
 import { verifyReport } from "../src/ledger/events/VerifyReport.ts"
 import { Keys } from "../src/ledger/accounts/Keys.ts"
@@ -267,23 +266,4 @@ layer(App, { timeout: 300_000, excludeTestServices: true })("ledger audit trail"
       assert.deepStrictEqual(next.events.map((e) => e.version), [4, 3, 2])
       assert.strictEqual(next.total, 7)
     }))
-})
-
-describe("stream cache", () => {
-  plain("the stream cache is bounded by bytes: least recently used out first, an oversized stream never kept", () => {
-    const cache = new StreamCache<number>(1_000)
-    cache.set("a", [1], 400)
-    cache.set("b", [2], 400)
-    assert.deepStrictEqual(cache.get("a"), [1])
-    cache.set("c", [3], 400)
-    assert.isUndefined(cache.get("b"), "b was least recently used")
-    assert.deepStrictEqual([cache.get("a"), cache.get("c")], [[1], [3]])
-    assert.strictEqual(cache.size, 800)
-    cache.set("a", [1, 4], 300)
-    assert.isUndefined(cache.get("c"), "growing a pushes c out")
-    assert.strictEqual(cache.size, 700)
-    cache.set("huge", [5], 5_000)
-    assert.isUndefined(cache.get("huge"))
-    assert.strictEqual(cache.size, 700)
-  })
 })

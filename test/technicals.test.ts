@@ -5,34 +5,118 @@
  * MEBL from the eod series to 2026-05-25 (no highs or lows) and to
  * 2021-10-29 (61 clean sessions: too short for SMA 200).
  *
- * The expected values were recomputed outside this code base (a plain
- * Python script written from the formulas in `domain/market/Technicals.ts`'s
- * header: step detection at the price limit, step-adjusted closes over the
- * last 250 clean sessions, SMA, Wilder RSI(14), MACD(12,26,9) with SMA-seeded
- * EMAs, Bollinger(20,2) with population σ, sample σ of 20 log returns ×
- * √250); pivots are checked by hand below.
+ * The expected values are derived below (`reference`), written from the
+ * formulas in `domain/market/Technicals.ts`'s header and sharing no code
+ * with it: the last 250 clean sessions (no flag, a positive close), closes
+ * before each step multiplied by its factor (the observed close ratio of a
+ * detected step, 1/(1+r) for a recorded bonus r; the steps themselves are
+ * asserted by date), SMA, Wilder RSI(14), MACD(12,26,9) with SMA-seeded EMAs,
+ * Bollinger(20,2) with population σ, sample σ of 20 log returns × √250.
+ * The rounded literals beside them are the figures first computed for this
+ * test by a script outside the repository; the reference reproduces them.
+ * Pivots are checked by hand below.
  */
 import { assert, describe, it } from "@effect/vitest"
+import type { PriceSeries } from "../domain/market/Series.ts"
+import type { TechnicalsFigures } from "../domain/market/AnalyticsSchemas.ts"
 import { rsi, sma, technicals } from "../domain/market/Technicals.ts"
 import { loadSeries } from "./support/SeriesFixture.ts"
 
 const close = (a: number, b: number, eps = 1e-3) => assert.closeTo(a, b, eps)
 
+const mean = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0) / xs.length
+const last = <A>(xs: ReadonlyArray<A>, n: number) => xs.slice(xs.length - n)
+
+/** EMA_n over `xs`, seeded by the mean of the first n: one value per x from the n-th on. */
+const emaSeries = (xs: ReadonlyArray<number>, n: number) => {
+  const alpha = 2 / (n + 1)
+  const out = [mean(xs.slice(0, n))]
+  for (const x of xs.slice(n)) out.push(alpha * x + (1 - alpha) * out[out.length - 1]!)
+  return out
+}
+
+/** Every figure of the header's formulas, from the series and its steps (`factor` multiplies the closes before `date`). */
+const reference = (s: PriceSeries, steps: ReadonlyArray<{ readonly date: string; readonly factor: number }>) => {
+  const rows = s.dates.map((date, i) => ({ date, c: s.close[i]!, flag: s.flag[i] }))
+    .filter((r) => r.flag === undefined && r.c > 0)
+    .slice(-250)
+  const c = rows.map((r) => steps.filter((st) => st.date > r.date).reduce((x, st) => x * st.factor, r.c))
+  const changes = c.slice(1).map((x, i) => x - c[i]!)
+  let gain = mean(changes.slice(0, 14).map((d) => Math.max(d, 0)))
+  let loss = mean(changes.slice(0, 14).map((d) => Math.max(-d, 0)))
+  for (const d of changes.slice(14)) {
+    gain = (gain * 13 + Math.max(d, 0)) / 14
+    loss = (loss * 13 + Math.max(-d, 0)) / 14
+  }
+  const ema12 = emaSeries(c, 12), ema26 = emaSeries(c, 26)
+  const macdLine = ema26.map((e26, i) => ema12[i + 14]! - e26)
+  const signal = emaSeries(macdLine, 9)
+  const mid = mean(last(c, 20))
+  const sd = Math.sqrt(mean(last(c, 20).map((x) => (x - mid) ** 2)))
+  const returns = last(c, 21).slice(1).map((x, i) => Math.log(x / last(c, 21)[i]!))
+  const rm = mean(returns)
+  const price = c[c.length - 1]!
+  return {
+    sessions: c.length,
+    sma20: mean(last(c, 20)),
+    sma50: c.length >= 50 ? mean(last(c, 50)) : undefined,
+    sma200: c.length >= 200 ? mean(last(c, 200)) : undefined,
+    rsi14: loss === 0 ? 100 : 100 - 100 / (1 + gain / loss),
+    macd: macdLine[macdLine.length - 1]!,
+    signal: signal[signal.length - 1]!,
+    upper: mid + 2 * sd,
+    lower: mid - 2 * sd,
+    percentB: (price - (mid - 2 * sd)) / (4 * sd),
+    volatilityPct: Math.sqrt(returns.reduce((a, r) => a + (r - rm) ** 2, 0) / 19) * Math.sqrt(250) * 100
+  }
+}
+
+/** The observed close ratio across a detected step: the first clean close on `date` over the one before it. */
+const observedStep = (s: PriceSeries, date: string) => {
+  const i = s.dates.indexOf(date)
+  return { date, factor: s.close[i]! / s.close[i - 1]! }
+}
+
+type Reference = ReturnType<typeof reference>
+
+/** The service's figures against the reference: every figure (SMA 200 absent when the reference has none). */
+const assertMatchesReference = (t: TechnicalsFigures, r: Reference) => {
+  close(t.sma_20!.value, r.sma20)
+  close(t.sma_50!.value, r.sma50!)
+  if (r.sma200 === undefined) assert.isUndefined(t.sma_200)
+  else close(t.sma_200!.value, r.sma200)
+  close(t.rsi_14!.value, r.rsi14, 0.01)
+  close(t.macd!.macd, r.macd)
+  close(t.macd!.signal, r.signal)
+  close(t.macd!.histogram, r.macd - r.signal)
+  close(t.bollinger!.upper, r.upper)
+  close(t.bollinger!.lower, r.lower)
+  close(t.bollinger!.percent_b, r.percentB)
+  close(t.volatility_20d!.annualised_pct, r.volatilityPct, 0.01)
+}
+
+/** The figures first computed outside the repository (rounded as published; RSI and volatility to 0.01). */
+const assertReproduces = (r: Reference, published: Partial<Record<Exclude<keyof Reference, "sessions">, number>>) => {
+  for (const [figure, value] of Object.entries(published)) {
+    const eps = figure === "rsi14" || figure === "volatilityPct" ? 0.01 : 1e-3
+    close(r[figure as keyof Reference]!, value, eps)
+  }
+}
+
 describe("HUBC as traded, 2023-05-26", () => {
-  const t = technicals(loadSeries("HUBC-as_traded-2022-2023.json"))!
+  const s = loadSeries("HUBC-as_traded-2022-2023.json")
+  const t = technicals(s)!
+  // The 2022-10-11 step, detected (asserted below): 64.18 / 79.03.
+  const r = reference(s, [observedStep(s, "2022-10-11")])
+
+  it("the reference reproduces the figures first computed outside the repository", () =>
+    assertReproduces(r, {
+      sma20: 70.188, sma50: 69.3224, sma200: 64.25503, rsi14: 39.1523, macd: -0.48870, signal: -0.06825,
+      upper: 73.43687, lower: 66.93913, percentB: 0.14326, volatilityPct: 19.9695
+    }))
 
   it("moving averages, RSI, MACD, Bollinger and volatility with their labels", () => {
-    close(t.sma_20!.value, 70.188)
-    close(t.sma_50!.value, 69.3224)
-    close(t.sma_200!.value, 64.25503)
-    close(t.rsi_14!.value, 39.1523, 0.01)
-    close(t.macd!.macd, -0.48870)
-    close(t.macd!.signal, -0.06825)
-    close(t.macd!.histogram, -0.42045)
-    close(t.bollinger!.upper, 73.43687)
-    close(t.bollinger!.lower, 66.93913)
-    close(t.bollinger!.percent_b, 0.14326)
-    close(t.volatility_20d!.annualised_pct, 19.9695, 0.01)
+    assertMatchesReference(t, r)
     assert.deepStrictEqual(t.labels, [
       "below_sma20",
       "below_sma50",
@@ -69,15 +153,18 @@ describe("HUBC as traded, 2023-05-26", () => {
 describe("SYS as traded, 2022-04-14: the bonus step of 2022-03-31 is not a fall", () => {
   const s = loadSeries("SYS-as_traded-2021-2022.json", "2022-04-14")
   const t = technicals(s)!
+  // The 2022-03-31 step, detected: 378.87 / 717.72.
+  const r = reference(s, [observedStep(s, "2022-03-31")])
+
+  it("the reference reproduces the figures first computed outside the repository", () =>
+    assertReproduces(r, {
+      sma20: 386.81526, sma50: 370.74905, sma200: 376.67343, rsi14: 68.7661, macd: 10.37031, signal: 6.88781,
+      volatilityPct: 31.8419
+    }))
 
   it("on the step-adjusted basis the price is above its averages and RSI is not oversold", () => {
-    close(t.sma_20!.value, 386.81526)
-    close(t.sma_50!.value, 370.74905)
-    close(t.sma_200!.value, 376.67343)
-    close(t.rsi_14!.value, 68.7661, 0.01)
-    close(t.macd!.macd, 10.37031)
-    close(t.macd!.signal, 6.88781)
-    close(t.volatility_20d!.annualised_pct, 31.8419, 0.01)
+    assert.deepStrictEqual(t.steps.map((x) => [x.date, x.basis]), [["2022-03-31", "detected"]])
+    assertMatchesReference(t, r)
     assert.deepStrictEqual(t.labels, [
       "above_sma20",
       "above_sma50",
@@ -100,8 +187,10 @@ describe("SYS as traded, 2022-04-14: the bonus step of 2022-03-31 is not a fall"
 
   it("SYNTHETIC action: with a recorded 100% bonus the adjustment uses 1/(1+1)", () => {
     const r = technicals(s, [{ kind: "bonus", ex_date: "2022-03-31", ratio: 1 }])!
-    close(r.sma_20!.value, 377.769)
-    close(r.rsi_14!.value, 72.6073, 0.01)
+    // A 100% bonus: closes before the ex-date × 1/(1+1).
+    const expected = reference(s, [{ date: "2022-03-31", factor: 0.5 }])
+    assertReproduces(expected, { sma20: 377.769, rsi14: 72.6073 })
+    assertMatchesReference(r, expected)
     assert.include(r.labels, "rsi_overbought")
     assert.deepStrictEqual(r.steps.map((x) => [x.date, x.factor, x.basis, x.kind]), [["2022-03-31", 0.5, "recorded_action", "bonus"]])
   })
@@ -109,24 +198,29 @@ describe("SYS as traded, 2022-04-14: the bonus step of 2022-03-31 is not a fall"
 
 describe("MEBL from the eod series", () => {
   it("2026-05-25: values, and no pivots without highs and lows (reason given)", () => {
-    const t = technicals(loadSeries("MEBL-eod-2025-2026.json"))!
-    close(t.sma_20!.value, 484.1495)
-    close(t.sma_200!.value, 450.13225)
-    close(t.rsi_14!.value, 55.1506, 0.01)
-    close(t.macd!.histogram, -0.39468)
-    close(t.bollinger!.percent_b, 0.66938)
-    close(t.volatility_20d!.annualised_pct, 21.0292, 0.01)
+    const s = loadSeries("MEBL-eod-2025-2026.json")
+    const t = technicals(s)!
+    // No step in the window (asserted below): closes as recorded.
+    const r = reference(s, [])
+    assertReproduces(r, { sma20: 484.1495, sma200: 450.13225, rsi14: 55.1506, percentB: 0.66938, volatilityPct: 21.0292 })
+    close(r.macd - r.signal, -0.39468)
+    assertMatchesReference(t, r)
     assert.isUndefined(t.pivots)
     assert.deepStrictEqual(t.unavailable, [{ figure: "pivots", reason: "no intraday high and low recorded for 2026-05-25 (eod series)" }])
     assert.isFalse(t.adjusted_for_steps)
   })
 
   it("2021-10-29: 61 clean sessions (the flagged 2021-10-25 left out), too short for SMA 200", () => {
-    const t = technicals(loadSeries("MEBL-eod-2021.json", "2021-10-29"))!
+    const s = loadSeries("MEBL-eod-2021.json", "2021-10-29")
+    const t = technicals(s)!
+    // The 2021-09-09 step, detected: 136.46 / 154.63 (inside the 61 sessions, older than the last 20).
+    assert.deepStrictEqual(t.steps.map((x) => [x.date, x.basis]), [["2021-09-09", "detected"]])
+    const r = reference(s, [observedStep(s, "2021-09-09")])
+    assert.strictEqual(r.sessions, 61)
     assert.isUndefined(t.sma_200)
     assert.deepInclude(t.unavailable, { figure: "sma_200", reason: "needs 200 sessions; 61 recorded" })
-    close(t.sma_20!.value, 138.52)
-    close(t.bollinger!.percent_b, -0.24373)
+    assertReproduces(r, { sma20: 138.52, percentB: -0.24373 })
+    assertMatchesReference(t, r)
     assert.include(t.labels, "bollinger_below_lower")
   })
 })

@@ -9,7 +9,7 @@ import { circuitBounds, exDate, lastBuyDate, nextSessionBounds, settlementDays }
 import { dividendRows, type PayoutRecord, trailing } from "../domain/market/Dividends.ts"
 import { faceValueOn } from "../domain/market/FaceValues.ts"
 import { priceLimitRules, settlementRules } from "../domain/market/Rules.ts"
-import { beyondLimit, priceLimitPct } from "../domain/market/Steps.ts"
+import { beyondLimit, priceLimitPct } from "../domain/market/PriceSteps.ts"
 import { parseCompanyPayouts, parseMarketPayouts } from "../domain/psx/Filings.ts"
 import { readPsx } from "./support/Fixtures.ts"
 import { loadSeries } from "./support/SeriesFixture.ts"

@@ -14,7 +14,7 @@
  *   point of the 5- and 20-session windows, and the quote's previous close is
  *   the previous close).
  * - performance_Nd_pct = (last / close N sessions before it − 1) × 100 on
- *   step-adjusted closes (see `Steps.ts`): a bonus or split inside the window
+ *   step-adjusted closes (see `PriceSteps.ts`): a bonus or split inside the window
  *   is reported in `steps`, not counted as a fall. Needs N + 1 points.
  * - drawdown_Nd_pct = (1 − last / highest step-adjusted close of the last N
  *   points) × 100, ≥ 0; `high_Nd` is that high on the basis of the last
@@ -35,7 +35,7 @@ import { karachiDateOf } from "../Karachi.ts"
 import { changePct, round, type Unavailable, week52Start } from "./Figures.ts"
 import { defined } from "../Objects.ts"
 import type { PriceSeries } from "./Series.ts"
-import { type ActionRecord, adjustCloses, cleanRows, findSteps, type Step } from "./Steps.ts"
+import { type ActionRecord, adjustCloses, cleanRows, findSteps, type Step } from "./PriceSteps.ts"
 
 /** The fields of the latest delayed quote the analytics use. */
 export interface LatestQuote {

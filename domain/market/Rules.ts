@@ -8,7 +8,7 @@
  * is never extended back beyond its source.
  *
  * Used by Calendar.ts (circuit bounds, settlement, last buy date) and
- * Steps.ts (corporate-action steps: a move beyond the limit in force).
+ * PriceSteps.ts (corporate-action steps: a move beyond the limit in force).
  */
 
 export interface DatedRule {

@@ -8,7 +8,7 @@ import type { AnalyticsFigures, ScreenFigures, TechnicalsFigures } from "./Analy
 import { round } from "./Figures.ts"
 import { defined } from "../Objects.ts"
 import type { PriceSeries } from "./Series.ts"
-import type { ActionRecord } from "./Steps.ts"
+import type { ActionRecord } from "./PriceSteps.ts"
 import { technicals } from "./Technicals.ts"
 import { dividendYield, type FundamentalsInput, marketCap, type TrailingYieldInput, trailingPe } from "./Valuation.ts"
 

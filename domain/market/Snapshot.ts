@@ -16,8 +16,9 @@ import { lineKind } from "./Board.ts"
 import { type Restatement, restatementOf } from "./Restated.ts"
 import type { PriceSeries } from "./Series.ts"
 import { decodeSeries, makeDateInterner, mergeSeries } from "./SeriesCodec.ts"
-import { runSteps, type Steps } from "../Steps.ts"
+import { runSteps, type Steps } from "../SlicedWork.ts"
 import {
+  type AreaCoverage,
   byDesc,
   byExDate,
   coverage,
@@ -51,13 +52,6 @@ import type {
   StoreRows
 } from "./StoreRows.ts"
 
-/** Rows of one area for one symbol, per dataset: how many and which dates. */
-export interface AreaCoverage {
-  readonly dataset: string
-  readonly rows: number
-  readonly first?: string
-  readonly last?: string
-}
 
 export interface SymbolData {
   readonly security: SecurityRow

@@ -5,9 +5,16 @@
  */
 import type { PayoutRecord } from "./Dividends.ts"
 import { datasetAt, type PriceSeries } from "./Series.ts"
-import type { AreaCoverage } from "./Snapshot.ts"
 import type { ActionRow, FundamentalsRow, MembershipRow, PayoutRow } from "./StoreRows.ts"
 import { defined } from "../Objects.ts"
+
+/** Rows of one area for one symbol, per dataset: how many and which dates. */
+export interface AreaCoverage {
+  readonly dataset: string
+  readonly rows: number
+  readonly first?: string
+  readonly last?: string
+}
 
 export const groupBy = <A>(rows: ReadonlyArray<A>, key: (a: A) => string) => {
   const out = new Map<string, Array<A>>()

@@ -4,7 +4,7 @@
  *
  * Inputs: one symbol's `PriceSeries` and its recorded corporate actions.
  * Basis: the last `LOOKBACK` (250) clean sessions (flagged rows and rows
- * without a close left out), on step-adjusted closes (`Steps.ts`): a bonus or
+ * without a close left out), on step-adjusted closes (`PriceSteps.ts`): a bonus or
  * split inside the lookback is listed in `steps`, sets the `step_in_window`
  * label, and its day's move is not a fall. Seeding every indicator from the
  * start of the lookback keeps a figure independent of how far back the
@@ -38,7 +38,7 @@ import type { TechnicalsFigures } from "./AnalyticsSchemas.ts"
 import { round, type Unavailable } from "./Figures.ts"
 import { defined } from "../Objects.ts"
 import type { PriceSeries } from "./Series.ts"
-import { type ActionRecord, adjustCloses, cleanRows, findSteps } from "./Steps.ts"
+import { type ActionRecord, adjustCloses, cleanRows, findSteps } from "./PriceSteps.ts"
 
 export const LOOKBACK = 250
 export const RSI_PERIOD = 14

@@ -15,7 +15,7 @@ export const SeriesName = Schema.Literals(["as_traded", "eod", "merged"])
 /** A figure left out, and why. */
 export const Unavailable = Schema.Struct({ figure: Schema.String, reason: Schema.String })
 
-/** A bonus, split or right step between two sessions (prices are never adjusted; see `Steps.ts`). */
+/** A bonus, split or right step between two sessions (prices are never adjusted; see `PriceSteps.ts`). */
 export const PriceStep = Schema.Struct({
   date: IsoDate.annotate({ description: "First session on the new basis" }),
   previous_date: IsoDate,

@@ -5,7 +5,9 @@
  * publisher's; an item without one is left out, never stamped with the time
  * it was read.
  */
+import { ElementType, parseDocument } from "htmlparser2"
 import type { FeedItem } from "./News.ts"
+import { textOf } from "../psx/Html.ts"
 import { collector, type Parsed } from "../psx/Parsed.ts"
 
 /** A feed item with the text the tagger reads (title and description). */
@@ -16,33 +18,54 @@ export interface RssItem {
   readonly summary: string
 }
 
-const entities: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: "\"", apos: "'", nbsp: " " }
+type Document = ReturnType<typeof parseDocument>
+type Node = Document["children"][number]
+type Element = Extract<Node, { readonly attribs: unknown }>
+
+const isElement = (node: Node): node is Element => ElementType.isTag(node)
+
+/** A feed read as XML (htmlparser2's forgiving XML mode: XML's entities decoded, CDATA kept as text). */
+const parseXml = (xml: string) => parseDocument(xml, { xmlMode: true, decodeEntities: true })
+
+/** The character data of nodes, CDATA included, each child element read as a space. */
+const xmlText = (nodes: ReadonlyArray<Node>): string => {
+  let out = ""
+  for (const n of nodes) {
+    if (n.type === ElementType.Text) out += n.data
+    else if (n.type === ElementType.CDATA) out += xmlText(n.children)
+    else if (isElement(n)) out += ` ${xmlText(n.children)} `
+  }
+  return out
+}
+
+/** Every element under `node` in document order. */
+const descendants = (node: Document | Element): Array<Element> =>
+  node.children.filter(isElement).flatMap((e) => [e, ...descendants(e)])
+
+/**
+ * An element's character data as plain text: a feed's title or description often carries HTML (escaped, or in a
+ * CDATA section), read with the HTML reader (domain/psx/Html.ts): tags as spaces, HTML's entities decoded.
+ */
+const plainTextOf = (nodes: ReadonlyArray<Node>): string => textOf(xmlText(nodes))
 
 /** Character data with CDATA sections, entities and tags resolved into plain text. */
-export const plainText = (raw: string): string =>
-  raw
-    .replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, (_, body: string) => body.replace(/&/g, "&amp;").replace(/</g, "&lt;"))
-    .replace(/<[^>]*>/g, " ")
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
-      if (name[0] !== "#") return entities[name.toLowerCase()] ?? whole
-      const code = name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10)
-      return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : whole
-    })
-    .replace(/<[^>]*>/g, " ")
-    .replace(/\s+/g, " ")
-    .trim()
+export const plainText = (raw: string): string => plainTextOf(parseXml(raw).children)
 
-/** The text of the first `<tag>` inside `block` (namespaced tags such as `dc:date` included). */
-const field = (block: string, tag: string): string | undefined => {
-  const m = new RegExp(`<${tag}(?:\\s[^>]*)?>([\\s\\S]*?)</${tag}>`, "i").exec(block)
-  return m ? plainText(m[1]!) : undefined
+/** The lower-cased name, so `pubDate` and `pubdate` are one field (namespaced names such as `dc:date` included). */
+const named = (tag: string) => (e: Element) => e.name.toLowerCase() === tag.toLowerCase()
+
+/** The text of the first `<tag>` inside `item`. */
+const field = (item: ReadonlyArray<Element>, tag: string): string | undefined => {
+  const found = item.find(named(tag))
+  return found ? plainTextOf(found.children) : undefined
 }
 
 /** An Atom link: the `href` of the alternate (or first) `<link>`. */
-const atomLink = (block: string): string | undefined => {
-  const links = [...block.matchAll(/<link\b([^>]*)\/?>/gi)].map((m) => m[1]!)
-  const pick = links.find((a) => /rel\s*=\s*["']alternate["']/i.test(a)) ?? links.find((a) => !/rel\s*=/i.test(a)) ?? links[0]
-  return pick ? /href\s*=\s*["']([^"']+)["']/i.exec(pick)?.[1]?.replace(/&amp;/g, "&") : undefined
+const atomLink = (item: ReadonlyArray<Element>): string | undefined => {
+  const links = item.filter(named("link"))
+  const pick = links.find((l) => l.attribs["rel"]?.toLowerCase() === "alternate") ??
+    links.find((l) => l.attribs["rel"] === undefined) ?? links[0]
+  return pick?.attribs["href"]
 }
 
 /** A feed date (RFC 822 as RSS writes it, or ISO 8601 as Atom does) → ISO UTC, when it names its zone. */
@@ -54,24 +77,25 @@ export const feedTime = (raw: string | undefined): string | undefined => {
   return zoned && Number.isFinite(ms) ? new Date(ms).toISOString() : undefined
 }
 
-const itemOf = (block: string, isAtom: boolean): RssItem | string => {
-  const title = field(block, "title") ?? ""
-  const url = (isAtom ? atomLink(block) : field(block, "link") ?? field(block, "guid"))?.trim() ?? ""
-  const publishedAt = feedTime(isAtom ? field(block, "published") ?? field(block, "updated") : field(block, "pubDate") ?? field(block, "dc:date"))
+const itemOf = (element: Element, isAtom: boolean): RssItem | string => {
+  const item = descendants(element)
+  const title = field(item, "title") ?? ""
+  const url = (isAtom ? atomLink(item) : field(item, "link") ?? field(item, "guid"))?.trim() ?? ""
+  const publishedAt = feedTime(isAtom ? field(item, "published") ?? field(item, "updated") : field(item, "pubDate") ?? field(item, "dc:date"))
   if (title === "") return "no title"
   if (!/^https?:\/\//i.test(url)) return "no address"
   if (publishedAt === undefined) return "no publication time with its zone"
-  const summary = field(block, isAtom ? "summary" : "description") ?? field(block, "content") ?? ""
+  const summary = field(item, isAtom ? "summary" : "description") ?? field(item, "content") ?? ""
   return { url, title, publishedAt, summary: summary.slice(0, 400) }
 }
 
-/** Every `<item>` (RSS) or `<entry>` (Atom) of a feed; what cannot be read is counted, not guessed. */
+/** Every `<item>` (RSS, RDF) or `<entry>` (Atom) of a feed; what cannot be read is counted, not guessed. */
 export const parseFeed = (xml: string): Parsed<RssItem> => {
   const out = collector<RssItem>()
-  const isAtom = !/<rss[\s>]|<rdf:RDF[\s>]/i.test(xml) && /<feed[\s>]/i.test(xml)
-  const tag = isAtom ? "entry" : "item"
-  for (const m of xml.matchAll(new RegExp(`<${tag}(?:\\s[^>]*)?>([\\s\\S]*?)</${tag}>`, "gi"))) {
-    const item = itemOf(m[1]!, isAtom)
+  const all = descendants(parseXml(xml))
+  const isAtom = !all.some((e) => named("rss")(e) || named("rdf:RDF")(e)) && all.some(named("feed"))
+  for (const element of all.filter(named(isAtom ? "entry" : "item"))) {
+    const item = itemOf(element, isAtom)
     if (typeof item === "string") out.skip(item)
     else out.rows.push(item)
   }

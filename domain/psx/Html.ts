@@ -1,12 +1,13 @@
 /**
- * A small, forgiving reader for the HTML tables the PSX portal serves. It
- * knows tables, rows and cells, the attributes on a cell (`data-order`
- * carries the clean number) and the links inside it; it drops comments
- * (the portal ships commented-out columns) and decodes entities.
+ * The HTML tables the PSX portal serves, read with htmlparser2 (a forgiving, maintained HTML parser: no tree
+ * repair, entities decoded, comments kept apart from text). It gives tables, rows and cells, the attributes on a
+ * cell (`data-order` carries the clean number) and the links inside it; the portal's commented-out columns are
+ * comments, so never cells.
  */
+import { ElementType, parseDocument } from "htmlparser2"
 
 export interface Cell {
-  /** Visible text: tags removed, entities decoded, white space collapsed. */
+  /** Visible text: tags read as spaces, entities decoded, white space collapsed. */
   readonly text: string
   /** Attributes of the `<td>`/`<th>` itself. */
   readonly attrs: Readonly<Record<string, string>>
@@ -23,69 +24,88 @@ export interface Table {
   readonly rows: ReadonlyArray<ReadonlyArray<Cell>>
 }
 
-const entities: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: "\"", apos: "'", nbsp: " ", "#39": "'" }
+type Document = ReturnType<typeof parseDocument>
+type Node = Document["children"][number]
+type Element = Extract<Node, { readonly attribs: unknown }>
 
-export const decodeEntities = (s: string): string =>
-  s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+\d*);/gi, (m, e: string) => {
-    if (e[0] === "#") {
-      const code = e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)
-      return Number.isFinite(code) ? String.fromCodePoint(code) : m
+const isElement = (node: Node): node is Element => ElementType.isTag(node)
+
+const elementChildren = (node: Document | Element): Array<Element> => node.children.filter(isElement)
+
+/** Every element under `node` (not itself) in document order, not descending past `stop`. */
+const descendants = (node: Document | Element, stop: (e: Element) => boolean = () => false): Array<Element> => {
+  const out: Array<Element> = []
+  const visit = (n: Document | Element) => {
+    for (const child of elementChildren(n)) {
+      out.push(child)
+      if (!stop(child)) visit(child)
     }
-    return entities[e.toLowerCase()] ?? m
-  })
+  }
+  visit(node)
+  return out
+}
 
-export const textOf = (html: string): string =>
-  decodeEntities(html.replace(/<br\s*\/?>/gi, " ").replace(/<[^>]*>/g, " ")).replace(/\s+/g, " ").trim()
-
-const attrsOf = (tag: string): Record<string, string> => {
-  const out: Record<string, string> = {}
-  for (const m of tag.matchAll(/([a-zA-Z_:][-a-zA-Z0-9_:.]*)\s*=\s*("([^"]*)"|'([^']*)'|([^\s>]+))/g)) {
-    out[m[1]!.toLowerCase()] = decodeEntities(m[3] ?? m[4] ?? m[5] ?? "")
+/** The text of nodes, each tag read as a space (so `a<br>b` and `<td>a</td><td>b</td>` keep their words apart). */
+const rawText = (nodes: ReadonlyArray<Node>): string => {
+  let out = ""
+  for (const n of nodes) {
+    if (n.type === ElementType.Text) out += n.data
+    else if (isElement(n)) out += ` ${rawText(n.children)} `
+    else if (n.type === ElementType.CDATA) out += rawText(n.children)
   }
   return out
 }
 
-const cellOf = (open: string, body: string): Cell => {
+const collapse = (s: string) => s.replace(/\s+/g, " ").trim()
+
+const parse = (html: string) => parseDocument(html, { decodeEntities: true })
+
+/** The visible text of an HTML fragment: tags read as spaces, entities decoded, white space collapsed. */
+export const textOf = (html: string): string => collapse(rawText(parse(html).children))
+
+const hasClass = (e: Element, name: string) => (e.attribs["class"] ?? "").split(/\s+/).includes(name)
+
+const cellOf = (cell: Element): Cell => {
   const links: Array<string> = []
   const inner: Record<string, string> = {}
-  for (const m of body.matchAll(/<([a-z][a-z0-9]*)\b([^>]*)>/gi)) {
-    const a = attrsOf(m[2] ?? "")
-    if (m[1]!.toLowerCase() === "a" && a["href"] !== undefined) links.push(a["href"])
-    for (const k in a) if (k.startsWith("data-") && inner[k] === undefined) inner[k] = a[k]!
+  const tags: Array<string> = []
+  for (const e of descendants(cell)) {
+    if (e.name === "a" && e.attribs["href"] !== undefined) links.push(e.attribs["href"])
+    for (const k in e.attribs) if (k.startsWith("data-") && inner[k] === undefined) inner[k] = e.attribs[k]!
+    if (hasClass(e, "tag")) {
+      const t = collapse(rawText(e.children)).toUpperCase()
+      if (t !== "") tags.push(t)
+    }
   }
-  const tags = [...body.matchAll(/<([a-z][a-z0-9]*)\b[^>]*\bclass\s*=\s*"(?:[^"]*\s)?tag(?:\s[^"]*)?"[^>]*>([\s\S]*?)<\/\1>/gi)]
-    .map((m) => textOf(m[2]!).toUpperCase())
-    .filter((t) => t !== "")
-  return { text: textOf(body), attrs: attrsOf(open), links, inner, tags }
+  return { text: collapse(rawText(cell.children)), attrs: { ...cell.attribs }, links, inner, tags }
 }
 
-const stripComments = (html: string) => html.replace(/<!--[\s\S]*?-->/g, "")
+const isTable = (e: Element) => e.name === "table"
 
-const rowsOf = (html: string, cellTag: "td|th" | "th" | "td") => {
-  const rows: Array<Array<Cell>> = []
-  for (const tr of html.matchAll(/<tr\b[^>]*>([\s\S]*?)(?=<tr\b|<\/tbody|<\/thead|<\/table|$)/gi)) {
-    const cells: Array<Cell> = []
-    const re = new RegExp(`<(${cellTag})\\b([^>]*)>([\\s\\S]*?)<\\/\\1>`, "gi")
-    for (const c of tr[1]!.matchAll(re)) cells.push(cellOf(c[2] ?? "", c[3] ?? ""))
-    if (cells.length > 0) rows.push(cells)
-  }
-  return rows
+/** The rows under `node` (its own table's, not a nested table's) with their `cellName` cells; a row with none is left out. */
+const rowsOf = (node: Document | Element, cellName: "th" | "td"): Array<Array<Cell>> =>
+  descendants(node, isTable)
+    .filter((e) => e.name === "tr")
+    .map((tr) => elementChildren(tr).filter((c) => c.name === cellName).map(cellOf))
+    .filter((cells) => cells.length > 0)
+
+const tableOf = (table: Document | Element): Table => {
+  const own = descendants(table, isTable)
+  const head = own.find((e) => e.name === "thead")
+  const body = own.find((e) => e.name === "tbody")
+  return { headers: head ? (rowsOf(head, "th")[0] ?? []) : [], rows: rowsOf(body ?? table, "td") }
 }
 
 /**
- * Every table in `html`, in document order. A fragment holding only a
- * `<tbody>` (as the portal's POST endpoints return) reads as one table.
+ * Every table in `html`, in document order. A fragment holding only rows (as the portal's POST endpoints
+ * return, a bare `<tbody>`) reads as one table.
  */
 export const tables = (html: string): ReadonlyArray<Table> => {
-  const clean = stripComments(html)
-  const found = [...clean.matchAll(/<table\b[^>]*>([\s\S]*?)<\/table>/gi)].map((m) => m[1]!)
-  const sources = found.length > 0 ? found : clean.includes("<tr") ? [clean] : []
-  return sources.map((t) => {
-    const head = /<thead\b[^>]*>([\s\S]*?)<\/thead>/i.exec(t)
-    const headers = head ? (rowsOf(head[1]!, "th")[0] ?? []) : []
-    const body = /<tbody\b[^>]*>([\s\S]*?)(<\/tbody>|$)/i.exec(t)
-    return { headers, rows: rowsOf(body ? body[1]! : t, "td") }
-  })
+  const document = parse(html)
+  const all = descendants(document)
+  const found = all.filter(isTable)
+  if (found.length > 0) return found.map(tableOf)
+  return all.some((e) => e.name === "tr") ? [tableOf(document)] : []
 }
 
 /** The clean number in a cell: its `data-order` when numeric, else its text. */

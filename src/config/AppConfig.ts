@@ -20,8 +20,6 @@ export interface AppConfigShape {
   readonly autoImport: boolean
   /** Key that signs paging cursors; absent: a random key per process. */
   readonly cursorSecret: Option.Option<Redacted.Redacted>
-  /** With the live portal source, minutes between refreshes. */
-  readonly refreshMinutes: number
   /** How often the market read model checks the store for new data (ms). */
   readonly readModelPollMs: number
   /** The ledger's Ed25519 checkpoint-signing private key (PEM), from LEDGER_SIGNING_KEY or the file LEDGER_SIGNING_KEY_FILE. */
@@ -69,7 +67,6 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   cursorSecret: Config.option(Config.Redacted("CURSOR_SECRET")).pipe(
     Config.map(Option.filter((secret) => Redacted.value(secret) !== ""))
   ),
-  refreshMinutes: positive("PSX_REFRESH_MINUTES", 15),
   readModelPollMs: positive("PSX_READ_MODEL_POLL_MS", 1_000),
   ledgerSigningKey: Config.option(Config.Redacted("LEDGER_SIGNING_KEY")).pipe(
     Config.map(Option.filter((key) => Redacted.value(key).trim() !== ""))

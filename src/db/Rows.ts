@@ -1,10 +1,12 @@
 /**
  * Reading database rows: `numeric` arrives as text and `int8` as BigInt, so
  * figures go through `num`, which keeps NULL as absent (never 0). Instants
- * are selected with `iso(column)` as ISO-8601 text.
+ * are selected with `iso(column)` as ISO-8601 text. `makeReader` reads rows
+ * decoded with a row Schema.
  */
 import { SourceUnavailable } from "../../domain/Errors.ts"
-import { Cause, Effect } from "effect"
+import { Cause, Effect, Schema } from "effect"
+import type { SqlClient } from "effect/sql"
 import { describeStoreError, isStoreUnavailable } from "./SqlErrors.ts"
 
 export const num = (v: unknown): number | undefined => {
@@ -41,3 +43,12 @@ export const storeUnavailable = <A, R>(effect: Effect.Effect<A, unknown, R>) =>
       )
     })
   )
+
+/** Reads rows with a query and decodes them with a row Schema; a failure is mapped by `storeUnavailable`. */
+export const makeReader = (sql: SqlClient.SqlClient) =>
+<S extends Schema.Codec<any, any>>(schema: S, query: string, params: ReadonlyArray<unknown> = []) =>
+  sql.unsafe(query, params as Array<unknown>).pipe(
+    Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(schema))),
+    storeUnavailable
+  )
+export type Reader = ReturnType<typeof makeReader>

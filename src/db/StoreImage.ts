@@ -5,7 +5,7 @@
  * instead of importing ~900k rows (tens of seconds).
  *
  * Owns: the image's key and location, and copying it into an empty data
- * directory (PackImage.ts builds it). Keyed by the pack manifest's bytes, the
+ * directory (src/ingest/PackImage.ts builds it). Keyed by the pack manifest's bytes, the
  * migration list and the PGlite version, so a new pack, a new migration or a
  * new PGlite rebuilds it; a stale image is never used (the start then
  * imports, as on PostgreSQL). The image is a plain directory copy, not a

@@ -10,7 +10,7 @@ import { Effect } from "effect"
 import { exDate, lastBuyDate } from "../../domain/market/Calendar.ts"
 import { repairExDate } from "../../domain/market/Dividends.ts"
 import { upsert } from "./Bulk.ts"
-import { type ImportStep, provenance, summary } from "./Steps.ts"
+import { type ImportStep, provenance, summary } from "./ImportStep.ts"
 import {
   announcementRow,
   announcementsTable,

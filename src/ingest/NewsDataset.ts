@@ -17,7 +17,7 @@ import { NewsRow } from "../../domain/market/StoreRows.ts"
 import type { NewsFeeds } from "../sources/NewsFeeds.ts"
 import { decodeRows } from "./Bulk.ts"
 import { upsertChanged } from "./Changes.ts"
-import type { DatasetWrite, Outcome, PortalDataset } from "./PortalDatasets.ts"
+import type { DatasetWrite, Outcome, PortalDataset } from "./DatasetDefinition.ts"
 import { newsRows, newsTable } from "./Tables.ts"
 
 /** The dataset id of live news: its rows, provenance and crawl state. */

@@ -19,7 +19,7 @@ import type { StepSummary } from "./Progress.ts"
 import { datasetsTable } from "./Tables.ts"
 
 /**
- * Marks a prebuilt store (src/db/PackImage.ts): its datasets' `loaded_at` is
+ * Marks a prebuilt store (src/ingest/PackImage.ts): its datasets' `loaded_at` is
  * when the image was built, so the first start on it stamps them with the
  * instant this service loaded them, as an import would have, and drops the mark.
  */

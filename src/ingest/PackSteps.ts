@@ -11,7 +11,7 @@ import { decodeSeries } from "../../domain/pack/Pack.ts"
 import { decodeRows, upsert } from "./Bulk.ts"
 import { companySteps } from "./CompanySteps.ts"
 import { makeProgress } from "./Progress.ts"
-import { dateOf, type ImportStep, provenance, summary } from "./Steps.ts"
+import { dateOf, type ImportStep, provenance, summary } from "./ImportStep.ts"
 import {
   dailyPricesTable,
   indexClosesTable,
@@ -23,7 +23,7 @@ import {
   securityRow
 } from "./Tables.ts"
 
-export type { ImportStep, StepContext } from "./Steps.ts"
+export type { ImportStep, StepContext } from "./ImportStep.ts"
 
 const sectors: ImportStep = {
   name: "sectors",

@@ -18,7 +18,8 @@ import { NewsFeeds } from "../sources/NewsFeeds.ts"
 import { PsxPortal } from "../sources/PsxPortal.ts"
 import { decodeRows } from "./Bulk.ts"
 import { marketTransaction } from "./MarketWrite.ts"
-import { type DatasetWrite, type Outcome, type PortalDataset, portalDatasets, type RunContext } from "./PortalDatasets.ts"
+import type { DatasetWrite, Outcome, PortalDataset, RunContext } from "./DatasetDefinition.ts"
+import { portalDatasets } from "./PortalDatasets.ts"
 import { type Attempt, type CrawlStatus, crawlStatus, recordAttempts, recordProvenance, symbolKeys } from "./PortalStore.ts"
 
 export interface PassOptions {

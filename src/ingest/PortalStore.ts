@@ -11,7 +11,7 @@ import { Sector } from "../../domain/pack/Datasets.ts"
 import type { IndexConstituent } from "../../domain/psx/Listing.ts"
 import { decodeRows, upsert } from "./Bulk.ts"
 import type { Written } from "./Changes.ts"
-import type { PortalDataset } from "./PortalDatasets.ts"
+import type { PortalDataset } from "./DatasetDefinition.ts"
 import { datasetsTable, indexMembershipTable } from "./Tables.ts"
 
 export const PORTAL = "https://dps.psx.com.pk"

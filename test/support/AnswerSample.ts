@@ -65,9 +65,9 @@ export const recorded = (r: SampleRequest): string | undefined => {
 
 export const storedFiles = (): ReadonlyArray<string> => existsSync(answersDir) ? readdirSync(answersDir).filter((f) => f.endsWith(".txt")).sort() : []
 
-/** Replaces the whole sample. */
+/** Replaces the whole sample (every recorded answer; the folder's README stays). */
 export const record = (answers: ReadonlyArray<readonly [SampleRequest, string]>) => {
-  rmSync(answersDir, { recursive: true, force: true })
   mkdirSync(answersDir, { recursive: true })
+  for (const file of storedFiles()) rmSync(`${answersDir}${file}`)
   for (const [r, text] of answers) writeFileSync(`${answersDir}${fileOf(r)}`, text)
 }

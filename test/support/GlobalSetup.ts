@@ -4,7 +4,7 @@
  * copies it in about a second instead of importing it.
  */
 import { Effect } from "effect"
-import { buildImage } from "../../src/db/PackImage.ts"
+import { buildImage } from "../../src/ingest/PackImage.ts"
 import { buildTemplate } from "./PackTemplate.ts"
 
 export default async function setup() {

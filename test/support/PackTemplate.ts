@@ -10,7 +10,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Redacted } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { layerPostgres } from "../../src/db/Database.ts"
-import { fillStore } from "../../src/db/PackImage.ts"
+import { fillStore } from "../../src/ingest/PackImage.ts"
 import { imageKey } from "../../src/db/StoreImage.ts"
 
 export const templateName = () => `psx_pack_${imageKey()}`

@@ -18,6 +18,8 @@
 import { Clock, Config, Context, Data, Duration, Effect, Layer, Schedule, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { RateLimiter } from "../../http/RateLimiter.ts"
+import { PORTFOLIO_STREAM_PREFIX } from "../../../domain/ledger/Streams.ts"
+import { streamHasEventsSql } from "../events/EventStore.ts"
 import { SEEN_EVERY_MS } from "./Keys.ts"
 
 export interface ExpiryOptions {
@@ -38,7 +40,8 @@ const options: Config.Config<ExpiryOptions> = Config.all({
 class Retry extends Data.TaggedError("Retry")<{}> {}
 
 const IDLE = `coalesce(last_seen_at, created_at)`
-const HAS_EVENTS = `EXISTS (SELECT 1 FROM events e WHERE e.stream_id = 'portfolio-' || users.id)`
+/** The user's portfolio stream has an event: the event store's condition over the stream named as streamOf names it. */
+const HAS_EVENTS = streamHasEventsSql(`'${PORTFOLIO_STREAM_PREFIX}' || users.id`)
 
 export class AnonymousExpiry extends Context.Service<AnonymousExpiry, {
   /** One sweep: marks users found to have events, removes up to `batch` idle users without any; the ids removed. */

@@ -2,7 +2,7 @@
  * The bearer-authentication middleware's definition (tag and security
  * scheme), with no implementation: the API definition imports only this, so
  * a client can import the API without the store. The implementation is in
- * Authorization.ts.
+ * BearerAuthLive.ts.
  */
 import { Context, Schema } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"

@@ -24,12 +24,17 @@ import { checkRow, type Failure, NOTHING_VERIFIED, type Verified } from "./Chain
 import { checkpointFailures, incremental, positionsAfter, replayStream } from "./Replays.ts"
 import { type EventRow, exportLine, toStored } from "./StoredRows.ts"
 import { makeVerifyAll } from "./VerifyAll.ts"
+import { BoundedCache } from "../../cache/BoundedCache.ts"
+import { isPortfolioStream } from "../../../domain/ledger/Streams.ts"
 
 type Verify = typeof VerifyResult.Type
-const MAX_VERIFIED = 10_000
-
-/** The prefix of each stream verified in this process (bounded; dropped on any failure). */
-type VerifiedPrefixes = Map<string, { readonly at: Verified; readonly positions: ReadonlyMap<string, Position>; readonly checkpointId: string }>
+/**
+ * The prefix of each stream verified in this process (dropped on any failure): at most 10,000 streams and 16 MiB,
+ * an entry's bytes estimated as 256 for its head and ids plus 256 a position (a symbol and eight figures).
+ */
+type VerifiedPrefixes = BoundedCache<string, { readonly at: Verified; readonly positions: ReadonlyMap<string, Position>; readonly checkpointId: string }>
+const VERIFIED = { maxEntries: 10_000, maxBytes: 16 * 1024 * 1024 } as const
+const verifiedBytes = (positions: ReadonlyArray<Position>) => 256 + 256 * positions.length
 
 /** Every row re-hashed in order; only rows after `decodedUpTo` decoded into entries; the first failure stops it. */
 const checkRows = (rows: ReadonlyArray<EventRow>, decodedUpTo: number | undefined) => {
@@ -84,7 +89,7 @@ const makeVerifyStream = (
       ? positionsAfter(keep.positions, keep.at, entries)
       : full?.positions
     const live = yield* withSql(readHoldings(streamId))
-    const projection_matches = !streamId.startsWith("portfolio-") || (positions !== undefined && samePositions(positions, live))
+    const projection_matches = !isPortfolioStream(streamId) || (positions !== undefined && samePositions(positions, live))
     const checkpoints = yield* signer.checkpointsOf(streamId, keep?.checkpointId ?? "0")
     const check = yield* signer.verifier
     const cps = checkpointFailures(checkpoints, yield* store.hashesAt(streamId, checkpoints.map((c) => c.version)), check)
@@ -94,9 +99,8 @@ const makeVerifyStream = (
     const ok = first_failure === undefined && checkpoint_problem === undefined && projection_matches
     verified.delete(streamId)
     if (ok && positions !== undefined) {
-      if (verified.size >= MAX_VERIFIED) verified.delete(verified.keys().next().value!)
       const checkpointId = checkpoints[checkpoints.length - 1]?.id ?? keep?.checkpointId ?? "0"
-      verified.set(streamId, { at, positions: new Map(positions.map((p) => [p.symbol, p])), checkpointId })
+      verified.set(streamId, { at, positions: new Map(positions.map((p) => [p.symbol, p])), checkpointId }, verifiedBytes(positions))
     }
     return {
       stream_id: streamId,
@@ -130,7 +134,7 @@ export class Audit extends Context.Service<Audit, {
       const sql = yield* SqlClient.SqlClient
       const signer = yield* LedgerSigner
       const withSql = Effect.provideService(SqlClient.SqlClient, sql)
-      const verified: VerifiedPrefixes = new Map()
+      const verified: VerifiedPrefixes = new BoundedCache(VERIFIED)
       const rows = auditRows(sql)
       const verifyStream = makeVerifyStream(rows, signer, withSql, verified)
       const verifyAll = makeVerifyAll(sql, rows, signer)

@@ -8,27 +8,68 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { GENESIS } from "../../../domain/ledger/Chain.ts"
 import type { StoredEvent } from "../../../domain/ledger/Events.ts"
-import type { Checkpoint, Head, IdempotencyClaim } from "./EventStore.ts"
 import { readHoldings } from "../portfolio/Projection.ts"
-import type { StreamCache } from "./StreamCache.ts"
+import type { BoundedCache } from "../../cache/BoundedCache.ts"
 import { COLUMNS, decodeStored, eventRows, rowBytes, toStored } from "./StoredRows.ts"
+
+/** A checkpoint of a catch-up reader of the whole ledger. */
+export interface Checkpoint {
+  readonly tx: string
+  readonly position: number
+}
+
+/** Where a stream's next append continues from. */
+export interface Head {
+  readonly version: number
+  readonly hash: string
+  /** The latest effective date among its events (absent for an empty stream). */
+  readonly last_effective?: string | undefined
+}
+
+/** What an Idempotency-Key claimed: the hash of the request that used it and the event it recorded. */
+export interface IdempotencyClaim {
+  readonly request_hash: string
+  readonly event_id: string
+  readonly version: number | null
+}
+
+/**
+ * A SQL condition: the stream whose id `streamIdSql` evaluates to has an event. For a statement over another
+ * table that must check it under its own row locks (the anonymous-user sweep re-checks it in its DELETE), so the
+ * events table is still queried only by this module's text.
+ */
+export const streamHasEventsSql = (streamIdSql: string) =>
+  `EXISTS (SELECT 1 FROM events e WHERE e.stream_id = ${streamIdSql})`
 
 /** The head of a stream with no events. */
 export const EMPTY_HEAD: Head = { version: 0, hash: GENESIS }
 
-export const streamReads = (sql: SqlClient.SqlClient, cache: StreamCache<StoredEvent>) => {
+/** A stream's known prefix as the cache keeps it, with the bytes of the rows it was decoded from. */
+export interface CachedStream {
+  readonly events: ReadonlyArray<StoredEvent>
+  readonly bytes: number
+}
+
+/**
+ * The stream cache's bounds: 64 MiB of rows (a few long streams cannot hold the process's memory), and at most
+ * 50,000 streams (each entry's own overhead is not in its bytes).
+ */
+export const STREAM_CACHE = { maxEntries: 50_000, maxBytes: 64 * 1024 * 1024 } as const
+
+export const streamReads = (sql: SqlClient.SqlClient, cache: BoundedCache<string, CachedStream>) => {
   const selectRows = (where: string, params: ReadonlyArray<unknown>) =>
     Effect.flatMap(sql.unsafe(`SELECT ${COLUMNS} FROM events ${where}`, params), eventRows)
 
   const readStream = Effect.fn("EventStore.readStream")(function*(streamId: string) {
-    const known = cache.get(streamId) ?? []
-    const after = known.length > 0 ? known[known.length - 1]!.version : 0
+    // Streams are append-only: a cached prefix stays true; only newer versions are read.
+    const known = cache.get(streamId) ?? { events: [], bytes: 0 }
+    const after = known.events.length > 0 ? known.events[known.events.length - 1]!.version : 0
     const rows = yield* selectRows(`WHERE stream_id = $1 AND version > $2 ORDER BY version`, [streamId, after])
-    if (rows.length === 0) return known
+    if (rows.length === 0) return known.events
     const fresh = yield* decodeStored(rows)
-    const all = [...known, ...fresh]
-    cache.set(streamId, all, rows.reduce((n, r) => n + rowBytes(r), 0))
-    return all
+    const all = { events: [...known.events, ...fresh], bytes: known.bytes + rows.reduce((n, r) => n + rowBytes(r), 0) }
+    cache.set(streamId, all, all.bytes)
+    return all.events
   })
 
   const head = Effect.fn("EventStore.head")(function*(streamId: string) {

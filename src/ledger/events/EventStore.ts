@@ -37,11 +37,12 @@ import { makeGroupCommit } from "./GroupCommit.ts"
 
 type GroupCommit = Effect.Success<ReturnType<typeof makeGroupCommit>>
 import { holdingsUpsert } from "../portfolio/Projection.ts"
-import { StreamCache } from "./StreamCache.ts"
-import { streamReads, writeStateReads } from "./EventReads.ts"
+import { BoundedCache } from "../../cache/BoundedCache.ts"
+import { type CachedStream, type Checkpoint, type Head, type IdempotencyClaim, STREAM_CACHE, streamReads, writeStateReads } from "./EventReads.ts"
 import type { EventRow } from "./StoredRows.ts"
 
 export { COLUMNS, decodeStored } from "./StoredRows.ts"
+export { type Checkpoint, EMPTY_HEAD, type Head, type IdempotencyClaim, streamHasEventsSql } from "./EventReads.ts"
 
 export class ConcurrencyConflict extends Data.TaggedError("ConcurrencyConflict")<{
   readonly stream_id: string
@@ -65,28 +66,6 @@ export interface EventMetadata {
 export const sha256: (text: string) => string = typeof cryptoHash === "function"
   ? (text) => cryptoHash("sha256", text, "hex")
   : (text) => createHash("sha256").update(text).digest("hex")
-
-/** A checkpoint of a catch-up reader of the whole ledger. */
-export interface Checkpoint {
-  readonly tx: string
-  readonly position: number
-}
-
-/** Where a stream's next append continues from. */
-export interface Head {
-  readonly version: number
-  readonly hash: string
-  /** The latest effective date among its events (absent for an empty stream). */
-  readonly last_effective?: string | undefined
-}
-export { EMPTY_HEAD } from "./EventReads.ts"
-
-/** What an Idempotency-Key claimed: the hash of the request that used it and the event it recorded. */
-export interface IdempotencyClaim {
-  readonly request_hash: string
-  readonly event_id: string
-  readonly version: number | null
-}
 
 export interface AppendOptions {
   /** The positions the append changed (or, with `replaceAll`, every position of the stream); same statement. */
@@ -262,8 +241,7 @@ export class EventStore extends Context.Service<EventStore, {
       const sql = yield* SqlClient.SqlClient
       // Four committers of at most four appends: while some commit, the next gather what queues behind them.
       const groupCommit = yield* makeGroupCommit({ workers: 4, batch: 4 })
-      // Streams are append-only: a cached prefix stays true; only newer versions are read.
-      const cache = new StreamCache<StoredEvent>()
+      const cache = new BoundedCache<string, CachedStream>(STREAM_CACHE)
 
       const append = makeAppend(sql, groupCommit)
       return { ...streamReads(sql, cache), ...writeStateReads(sql), append }

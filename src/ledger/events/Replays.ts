@@ -9,6 +9,7 @@ import { type Entry, evolve, type Position, replay } from "../../../domain/ledge
 import { checkAndReplay } from "../../../domain/ledger/ReplayCheck.ts"
 import type { SignatureCheck } from "../signing/Signing.ts"
 import type { Failure, Verified } from "./ChainCheck.ts"
+import { isPortfolioStream } from "../../../domain/ledger/Streams.ts"
 
 /** The positions a replay of `entries` gives (sorted by symbol), or undefined when a quantity went negative. */
 const replayed = (entries: ReadonlyArray<Entry>): ReadonlyArray<Position> | undefined => {
@@ -46,7 +47,7 @@ const decidedReplay = (entries: ReadonlyArray<Entry>, positionAt: (version: numb
 
 /** Positions a stream's events replay to: with the decision rules for a portfolio stream, else the plain replay. */
 export const replayStream = (streamId: string, entries: ReadonlyArray<Entry>, positionAt: (version: number) => number): Replayed =>
-  streamId.startsWith("portfolio-") ? decidedReplay(entries, positionAt) : { positions: replayed(entries) }
+  isPortfolioStream(streamId) ? decidedReplay(entries, positionAt) : { positions: replayed(entries) }
 
 /** A checkpoint whose key is not trusted or whose signature does not hold: a problem of the checkpoint, not of an event. */
 export interface CheckpointIssue {

@@ -14,6 +14,7 @@ import type { AuditRows } from "./AuditRows.ts"
 import { checkRow, type Failure, NOTHING_VERIFIED, type Verified } from "./ChainCheck.ts"
 import { checkpointFailures, replayStream } from "./Replays.ts"
 import { COLUMNS, type EventRow, eventRows } from "./StoredRows.ts"
+import { isPortfolioStream } from "../../../domain/ledger/Streams.ts"
 
 type Verify = typeof VerifyResult.Type
 type CheckpointProblem = NonNullable<Verify["checkpoint_problem"]>
@@ -47,7 +48,7 @@ const finish = (t: Tally, s: Checking) => {
   const r = s.failure === undefined ? replayStream(s.id, s.entries, (v) => Number(s.positions[v - 1] ?? 0)) : undefined
   if (r?.failure !== undefined) s.failure = r.failure
   const positions = s.failure === undefined ? r?.positions : undefined
-  const projection_matches = !s.id.startsWith("portfolio-") || (positions !== undefined && samePositions(positions, t.live.get(s.id) ?? []))
+  const projection_matches = !isPortfolioStream(s.id) || (positions !== undefined && samePositions(positions, t.live.get(s.id) ?? []))
   t.events += s.at.version + (s.failure ? 1 : 0)
   t.done++
   if (s.failure || !projection_matches) {

@@ -29,6 +29,7 @@ import { effectiveGrants } from "../../../domain/ledger/Grants.ts"
 import type { Position } from "../../../domain/ledger/Replay.ts"
 import type { StoredEvent } from "../../../domain/ledger/Events.ts"
 import type { LedgerItem } from "../../../domain/ledger/Checkpoint.ts"
+import { streamOf } from "../../../domain/ledger/Streams.ts"
 import type { EventRecord, Holding, RecordResult } from "../../../domain/ledger/Schemas.ts"
 import { Cursors } from "../../paging/Cursors.ts"
 import { Filings } from "../../market/filings/Filings.ts"
@@ -40,7 +41,7 @@ import type { Principal } from "../accounts/Keys.ts"
 import { MarketFacts } from "./MarketFacts.ts"
 import { LedgerWriter } from "./Writer.ts"
 
-export const streamOf = (userId: string) => `portfolio-${userId}`
+export { streamOf }
 
 /** A write that lost a race to another process: retried 6 times, 5 ms doubling (jittered), about 0.3 s in all. */
 const CONFLICT_RETRIES = { times: 6, schedule: Schedule.jittered(Schedule.exponential("5 millis")) }

@@ -17,8 +17,9 @@
  * not trusted are published apart. A key's id is the first 16 hex digits of
  * SHA-256 over its DER (SPKI) public key.
  *
- * A checkpoint is issued only when the stream's head has moved since the
- * latest one this key signed; asking again returns that one (no new row).
+ * A checkpoint is issued only when the stream's head (read from the event
+ * store) has moved since the latest one this key signed; asking again returns
+ * that one (no new row).
  */
 import { Clock, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
@@ -29,6 +30,7 @@ import { CHECKPOINT_FORMAT, CheckpointBody, checkCheckpoint, checkpointBytes, ty
 import { AppConfig } from "../../config/AppConfig.ts"
 import { Database } from "../../db/Database.ts"
 import { iso } from "../../db/Rows.ts"
+import { EventStore } from "../events/EventStore.ts"
 import { keyIdOf, loadPrivateKey } from "./KeySource.ts"
 
 export { KEY_FILE, keyIdOf } from "./KeySource.ts"
@@ -55,7 +57,6 @@ const KeyRows = Schema.Array(Schema.Struct({
   first_used_at: Schema.String,
   last_used_at: Schema.NullOr(Schema.String)
 }))
-const HeadRows = Schema.Array(Schema.Struct({ version: Schema.Int, hash: Schema.String }))
 const CheckpointRows = Schema.Array(Schema.Struct({
   id: Schema.String,
   stream_id: Schema.String,
@@ -133,7 +134,11 @@ const trustedKeysOnce = (config: Config, current: Effect.Effect<SigningKey, SqlE
 
 
 /** A stream's checkpoint: the standing one while the head has not moved, else a new one signed and stored. */
-const makeCheckpoint = (sql: SqlClient.SqlClient, current: Effect.Effect<SigningKey, SqlError.SqlError>) => {
+const makeCheckpoint = (
+  sql: SqlClient.SqlClient,
+  events: typeof EventStore.Service,
+  current: Effect.Effect<SigningKey, SqlError.SqlError>
+) => {
   const latestOf = (streamId: string) =>
     Effect.flatMap(
       sql.unsafe(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE stream_id = $1 ORDER BY version DESC, id DESC LIMIT 1`, [streamId]),
@@ -142,12 +147,8 @@ const makeCheckpoint = (sql: SqlClient.SqlClient, current: Effect.Effect<Signing
 
   const checkpoint = Effect.fn("LedgerSigner.checkpoint")(function*(streamId: string) {
     const key = yield* current
-    const heads = yield* Effect.flatMap(
-      sql`SELECT version, hash FROM events WHERE stream_id = ${streamId} ORDER BY version DESC LIMIT 1`,
-      Schema.decodeUnknownEffect(HeadRows)
-    ).pipe(Effect.orDie)
-    const head = heads[0]
-    if (head === undefined) return yield* new DataNotFound({ message: `stream ${streamId} has no events yet: nothing to sign` })
+    const head = yield* events.head(streamId)
+    if (head.version === 0) return yield* new DataNotFound({ message: `stream ${streamId} has no events yet: nothing to sign` })
     // The head has not moved since the latest checkpoint this key signed (and that one verifies): it stands.
     const latest = yield* latestOf(streamId)
     if (
@@ -268,7 +269,7 @@ export class LedgerSigner extends Context.Service<LedgerSigner, {
         sign: (bytes) => sign(null, bytes, key.privateKey)
       }))
       return {
-        checkpoint: makeCheckpoint(sql, current),
+        checkpoint: makeCheckpoint(sql, yield* EventStore, current),
         publicKeys: makePublicKeys(sql, current, trusted),
         verifier,
         ...checkpointReads(sql),

@@ -6,8 +6,7 @@
  */
 import { Effect, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
-import { storeUnavailable } from "../../db/Rows.ts"
-import type { Reader } from "./MarketStore.ts"
+import { type Reader, storeUnavailable } from "../../db/Rows.ts"
 
 /** What moved since a version: the tables and symbols (`null`: anything in that table), or that the log no longer reaches back. */
 export interface Changes {

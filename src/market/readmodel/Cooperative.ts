@@ -1,11 +1,11 @@
 /**
- * Long pure work (domain/Steps.ts) run so the service keeps answering: a
+ * Long pure work (domain/SlicedWork.ts) run so the service keeps answering: a
  * slice of about SLICE_MS at a time, yielding to the event loop between
  * slices, so /ready and reads are served while a snapshot or its figures are
  * built.
  */
 import { Clock, Effect } from "effect"
-import type { Steps } from "../../../domain/Steps.ts"
+import type { Steps } from "../../../domain/SlicedWork.ts"
 
 /** The longest stretch the work runs before it lets requests in. */
 const SLICE_MS = 10

@@ -12,22 +12,13 @@ import { SqlClient } from "effect/sql"
 import type { SourceUnavailable } from "../../../domain/Errors.ts"
 import * as R from "../../../domain/market/StoreRows.ts"
 import { Database } from "../../db/Database.ts"
-import { iso, storeUnavailable } from "../../db/Rows.ts"
+import { iso, makeReader, type Reader, storeUnavailable } from "../../db/Rows.ts"
 import { type Changes, changesSince, pruneChanges } from "./ChangeLog.ts"
 
 const SERIES_CHUNK = 64
 const PROJECT_BATCH = 64
 
 const f8 = (c: string) => `${c}::float8 AS ${c.split(".").pop()}`
-
-/** Reads rows with a query and decodes them with a row Schema; a failure is SOURCE_UNAVAILABLE. */
-export const makeReader = (sql: SqlClient.SqlClient) =>
-<S extends Schema.Codec<any, any>>(schema: S, query: string, params: ReadonlyArray<unknown> = []) =>
-  sql.unsafe(query, params as Array<unknown>).pipe(
-    Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(schema))),
-    storeUnavailable
-  )
-export type Reader = ReturnType<typeof makeReader>
 
 /** Every row, or only those of some symbols (`$1`). */
 export type Scope = { readonly symbols?: ReadonlyArray<string> }

@@ -25,7 +25,7 @@ import { type ScreenTable, screenTable } from "../../../domain/market/Screener.t
 import { exDividendOn, screenFigures } from "../../../domain/market/ScreenerFigures.ts"
 import { isTradingPeer } from "../../../domain/market/PeerRule.ts"
 import type { MarketSnapshot, SymbolData } from "../../../domain/market/Snapshot.ts"
-import { runSteps, type Steps } from "../../../domain/Steps.ts"
+import { runSteps, type Steps } from "../../../domain/SlicedWork.ts"
 import { technicals as technicalsOf } from "../../../domain/market/Technicals.ts"
 import {
   type FundamentalsInput,
@@ -274,7 +274,7 @@ export const makeFigureMemo = () => {
     }
     return f
   }
-  /** The day's figures, in steps (domain/Steps.ts): each security's a slice at a time. */
+  /** The day's figures, in steps (domain/SlicedWork.ts): each security's a slice at a time. */
   function* dayFigureSteps(snapshot: MarketSnapshot, date: string): Steps<DayFigures> {
     const known = days.get(snapshot)
     if (known !== undefined && known.day === date) return known

@@ -1,5 +1,5 @@
 /**
- * Builds the prebuilt store image (StoreImage.ts): a fresh embedded store,
+ * Builds the prebuilt store image (src/db/StoreImage.ts): a fresh embedded store,
  * migrated, with the whole pack imported and its prices projected, closed
  * (flushed) and moved into place. Run by `npm run setup` and by the tests'
  * global setup.
@@ -10,12 +10,12 @@ import { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"
 import { renameSync, rmSync } from "node:fs"
 import { dirname, join } from "node:path"
-import { PackImport, PREBUILT_MARK } from "../ingest/PackImport.ts"
+import { LOCK_FILE } from "../db/DataDirLock.ts"
+import { type Database, layerEmbedded } from "../db/Database.ts"
+import { currentImage, imagePath, PackImageError } from "../db/StoreImage.ts"
 import { MarketStore } from "../market/readmodel/MarketStore.ts"
 import { DataPack } from "../sources/DataPack.ts"
-import { LOCK_FILE } from "./DataDirLock.ts"
-import { type Database, layerEmbedded } from "./Database.ts"
-import { currentImage, imagePath, PackImageError } from "./StoreImage.ts"
+import { PackImport, PREBUILT_MARK } from "./PackImport.ts"
 
 /** Imports the pack into the store `database` gives (migrated as it is built) and projects its prices. */
 export const fillStore = <E>(database: Layer.Layer<Database | SqlClient.SqlClient, E>) =>
