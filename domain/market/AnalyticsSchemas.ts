@@ -9,6 +9,7 @@
  * records add the sources the service read them from.
  */
 import { Schema } from "effect"
+import { Adjustment, AdjustmentFields } from "./AdjustmentSchemas.ts"
 import { Announcement, Company, Dividends, NewsItem, Page, Quote, Source } from "./Schemas.ts"
 import { IsoDate, SeriesName, StepFields, TechnicalsFigures, Unavailable } from "./TechnicalsSchema.ts"
 
@@ -29,7 +30,7 @@ export const Week52 = Schema.Struct({
   basis: Schema.Literals(["close", "intraday"]).annotate({
     description: "close: highest and lowest daily close; intraday: daily highs and lows, only when recorded for every session in the window"
   }),
-  adjusted: Schema.Literal(false)
+  adjusted: Schema.Boolean.annotate({ description: "true only in an answer with adjust=splits or total_return" })
 })
 
 export const Liquidity30d = Schema.Struct({
@@ -68,7 +69,11 @@ export const AnalyticsFigures = Schema.Struct({
   ...StepFields
 })
 export type AnalyticsFigures = typeof AnalyticsFigures.Type
-export const StockAnalytics = Schema.Struct({ ...AnalyticsFigures.fields, sources: Schema.Array(Source) })
+export const StockAnalytics = Schema.Struct({
+  ...AnalyticsFigures.fields,
+  adjustment: opt(Adjustment),
+  sources: Schema.Array(Source)
+})
 
 export const Technicals = Schema.Struct({ ...TechnicalsFigures.fields, sources: Schema.Array(Source) })
 
@@ -191,7 +196,13 @@ export const ComparisonFigures = Schema.Struct({
   rule: Schema.String
 })
 export type ComparisonFigures = typeof ComparisonFigures.Type
-export const Comparison = Schema.Struct({ ...ComparisonFigures.fields, sources: Schema.Array(Source) })
+export const Comparison = Schema.Struct({
+  ...ComparisonFigures.fields,
+  adjustments: opt(Schema.Array(Schema.Struct({ symbol: Schema.String, ...AdjustmentFields })).annotate({
+    description: "With adjust=splits or total_return: each symbol's adjusted series (factors and cut) behind its price measures"
+  })),
+  sources: Schema.Array(Source)
+})
 
 export const Caveat = Schema.Struct({
   code: Schema.Literals([

@@ -5,6 +5,7 @@
  * (`ex_dividend`).
  */
 import { Schema } from "effect"
+import { Adjustment } from "./AdjustmentSchemas.ts"
 import { PriceSeriesBasis, TechnicalsFigures } from "./TechnicalsSchema.ts"
 import { Announcement, DividendRow, FinancialPeriod } from "./FilingSchemas.ts"
 import { Instant, IsoDate, Num, opt, Page, Source } from "./RecordParts.ts"
@@ -99,13 +100,14 @@ export const PriceWindow = Schema.Struct({
 
 export const PricesResponse = Schema.Struct({
   symbol: Schema.String,
-  adjusted: Schema.Literal(false),
+  adjusted: Schema.Boolean.annotate({ description: "true exactly when adjust is splits or total_return (then `adjustment` says how)" }),
   series: Schema.Literals(["as_traded", "eod", "merged"]),
   restated_by_source: Schema.Union([Schema.Boolean, Schema.Literal("unknown")]).annotate({
     description: "true: the exchange restated this series for a split or consolidation after it happened (never for dividends); " +
       "false: as traded (verified against an as-traded recording); \"unknown\": no recording shows either, see `note`"
   }),
   note: opt(Schema.String),
+  adjustment: opt(Adjustment),
   ...Page.fields,
   window: opt(PriceWindow),
   items: Schema.Array(PriceRow),

@@ -15,6 +15,7 @@ import {
   RANGES
 } from "../../domain/market/Limits.ts"
 import { PEER_RULE } from "../../domain/market/PeerRule.ts"
+import { AdjustParam } from "../../domain/market/AdjustmentSchemas.ts"
 import * as S from "../../domain/market/Schemas.ts"
 import * as NewsSchemas from "../../domain/news/NewsSchemas.ts"
 import { MarketStatus } from "../../domain/market/StatusSchema.ts"
@@ -123,7 +124,7 @@ export class MarketApi extends HttpApiGroup.make("market")
     )),
     HttpApiEndpoint.get("prices", "/v1/prices/:symbol", {
       params: SymbolPath,
-      query: pricesQuery,
+      query: { ...pricesQuery, adjust: AdjustParam },
       success: S.PricesResponse,
       error: symbolErrors
     }).annotateMerge(describe(

@@ -2,7 +2,8 @@
  * Per-stock analytics, technicals and valuation, the market-wide screener,
  * the comparison and the research package (SPEC 4.2, 4.4), answered from
  * the figures derived once per read-model snapshot (`SnapshotFigures.ts`);
- * no request scans a price history. The figures of each new snapshot are
+ * no request scans a price history, except an analytics or compare request
+ * with `adjust` (AdjustedAnswers.ts: its own series, per request). The figures of each new snapshot are
  * computed in the background as soon as it is swapped in.
  *
  * Owns the figure memo. Does not own the rules (pure, in domain/market:
@@ -25,6 +26,7 @@ import type {
   Technicals,
   Valuation
 } from "../../../domain/market/AnalyticsSchemas.ts"
+import type { AdjustMode } from "../../../domain/market/Adjustment.ts"
 import { karachiDate } from "../../../domain/market/Calendar.ts"
 import { compare as compareFigures } from "../../../domain/market/Compare.ts"
 import { screen as screenRows } from "../../../domain/market/Screener.ts"
@@ -36,10 +38,13 @@ import { listed } from "../filings/Filings.ts"
 import { cooperatively } from "../readmodel/Cooperative.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
 import { researchInstant, researchOf } from "./ResearchPackage.ts"
+import { adjustedAnalyticsAnswer, adjustedLookup } from "./AdjustedAnswers.ts"
 import { type FigureMemo, makeFigureMemo } from "../readmodel/SnapshotFigures.ts"
 import { sourcesOf } from "../provenance/Provenance.ts"
 
 type SymbolErr = InvalidSymbol | DataNotFound | SourceUnavailable
+/** The `adjust` query parameter (absent: none). */
+type AdjustParam = "none" | AdjustMode | undefined
 
 /** The screener's paging scope: the filters (not limit or cursor), keys sorted, so GET and POST share cursors. */
 export const screenScope = (request: ScreenRequest): string => {
@@ -68,8 +73,9 @@ const symbolMethods = ({ model, memo }: FigureContext) => {
   const seriesSources = (snapshot: MarketSnapshot, data: SymbolData, quoted: boolean) =>
     sourcesOf(snapshot, [...(data.prices?.datasets ?? []), ...(quoted && data.quote ? [data.quote.dataset] : [])])
 
-  const analytics = Effect.fn("Analytics.analytics")((raw: string) =>
+  const analytics = Effect.fn("Analytics.analytics")((raw: string, adjust?: AdjustParam) =>
     withListed(raw, (snapshot, data) => {
+      if (adjust !== undefined && adjust !== "none") return adjustedAnalyticsAnswer(snapshot, data, adjust)
       const a = memo.symbol(snapshot, data).analytics
       return a === undefined
         ? Effect.fail(noPrices(data.security.symbol))
@@ -124,10 +130,12 @@ const marketMethods = ({ model, cursors, memo }: FigureContext) => {
     }
   })
 
-  const compare = Effect.fn("Analytics.compare")(function*(raw: string) {
+  const compare = Effect.fn("Analytics.compare")(function*(raw: string, adjust?: AdjustParam) {
     const snapshot = yield* model.snapshot
     const day = memo.day(snapshot, karachiDate(yield* Clock.currentTimeMillis))
-    const result = compareFigures(raw, (s) => day.bySymbol.get(s))
+    const mode = adjust === "none" ? undefined : adjust
+    const adjusted = mode !== undefined ? adjustedLookup(snapshot, (s) => day.bySymbol.get(s), mode) : undefined
+    const result = compareFigures(raw, adjusted?.lookup ?? ((s) => day.bySymbol.get(s)))
     if ("reason" in result) {
       const symbol = result.symbol !== undefined ? { symbol: result.symbol } : {}
       return yield* result.reason === "unknown_symbol"
@@ -137,7 +145,12 @@ const marketMethods = ({ model, cursors, memo }: FigureContext) => {
         : new InvalidRequest({ message: `query field \`symbols\`: ${result.message}`, ...symbol })
     }
     const datasets = result.comparison.symbols.flatMap((s) => day.valuation.get(s)?.rowDatasets ?? [])
-    return { ...result.comparison, sources: sourcesOf(snapshot, datasets) }
+    if (adjusted === undefined) return { ...result.comparison, sources: sourcesOf(snapshot, datasets) }
+    return {
+      ...result.comparison,
+      adjustments: adjusted.adjustments(result.comparison.symbols),
+      sources: sourcesOf(snapshot, [...datasets, ...adjusted.datasets()])
+    }
   })
 
   return { screen, compare }
@@ -173,11 +186,11 @@ const preparation = ({ model, memo }: FigureContext) => {
 }
 
 export class Analytics extends Context.Service<Analytics, {
-  readonly analytics: (symbol: string) => Effect.Effect<typeof StockAnalytics.Type, SymbolErr>
+  readonly analytics: (symbol: string, adjust?: AdjustParam) => Effect.Effect<typeof StockAnalytics.Type, SymbolErr>
   readonly technicals: (symbol: string) => Effect.Effect<typeof Technicals.Type, SymbolErr>
   readonly valuation: (symbol: string) => Effect.Effect<typeof Valuation.Type, SymbolErr>
   readonly screen: (request: ScreenRequest) => Effect.Effect<typeof ScreenerPage.Type, InvalidRequest | SourceUnavailable>
-  readonly compare: (symbols: string) => Effect.Effect<typeof Comparison.Type, InvalidRequest | SymbolErr>
+  readonly compare: (symbols: string, adjust?: AdjustParam) => Effect.Effect<typeof Comparison.Type, InvalidRequest | SymbolErr>
   readonly research: (symbol: string) => Effect.Effect<ResearchPackage, SymbolErr>
   /** A listed symbol's technicals in a snapshot, from the memo (for the full-company payload). */
   readonly technicalsOf: (snapshot: MarketSnapshot, data: SymbolData) => TechnicalsFigures | undefined

@@ -8,6 +8,7 @@
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { DataNotFound, InvalidRequest, InvalidSymbol, SourceUnavailable } from "../../../domain/Errors.ts"
+import { AdjustParam } from "../../../domain/market/AdjustmentSchemas.ts"
 import * as A from "../../../domain/market/AnalyticsSchemas.ts"
 import { COMPARE_MAX_SYMBOLS, COMPARE_MIN_SYMBOLS } from "../../../domain/market/Compare.ts"
 import { SCREENER_DEFAULT_LIMIT, SCREENER_MAX_LIMIT, ScreenQuery, ScreenRequest } from "../../../domain/market/ScreenRequest.ts"
@@ -69,6 +70,15 @@ const COMPARE = `${COMPARE_MIN_SYMBOLS} to ${COMPARE_MAX_SYMBOLS} symbols, comma
   `${COMPARE_MAX_SYMBOLS} symbols, fewer than ${COMPARE_MIN_SYMBOLS} or a repeated symbol: 400 INVALID_REQUEST; a malformed ` +
   "symbol: 400 INVALID_SYMBOL; an unknown one: 404 DATA_NOT_FOUND naming it."
 
+const ADJUSTED = "adjust=splits or total_return: every figure is computed on the symbol's default series adjusted as " +
+  "GET /v1/prices/{symbol} with the same adjust serves it (its factors and cut in `adjustment`), as of that series' last row " +
+  "(the delayed quote, as traded, is not a point of it); the 52-week range is then adjusted; on total_return the rupee figures of " +
+  "liquidity_30d are left out (rupees traded are as traded). 404 DATA_NOT_FOUND when no row survives the cut, with its reason."
+
+const ADJUSTED_COMPARE = "adjust=splits or total_return: the price measures (performance, drawdown, volatility) come from each " +
+  "symbol's adjusted series, as of its last row (unknown when the series is cut to nothing); P/E, yield, market cap and value " +
+  "traded stay as of the day. `adjustments` lists each symbol's factors and cut."
+
 const RESEARCH = "One dated, source-aware package for agents: profile; the delayed quote with `stale` and `quote_age_seconds`; " +
   "the analytics and technicals; valuation against the sector medians; dividend history; the 10 newest filings and news items; " +
   "data caveats (no balance sheet; unadjusted prices, with each bonus or split step in a window named; the close-based 52-week " +
@@ -83,8 +93,12 @@ const research = <const N extends string, const P extends `/${string}`>(name: N,
 
 export class AnalyticsApi extends HttpApiGroup.make("analytics")
   .add(
-    HttpApiEndpoint.get("analytics", "/v1/stocks/:symbol/analytics", { params: SymbolPath, success: A.StockAnalytics, error: symbolErrors })
-      .annotateMerge(doc("Per-stock analytics", ANALYTICS)),
+    HttpApiEndpoint.get("analytics", "/v1/stocks/:symbol/analytics", {
+      params: SymbolPath,
+      query: { adjust: AdjustParam },
+      success: A.StockAnalytics,
+      error: symbolErrors
+    }).annotateMerge(doc("Per-stock analytics", `${ANALYTICS} ${ADJUSTED}`)),
     HttpApiEndpoint.get("valuation", "/v1/stocks/:symbol/valuation", { params: SymbolPath, success: A.Valuation, error: symbolErrors })
       .annotateMerge(doc("P/E, dividend yield and market cap against the sector medians", VALUATION)),
     HttpApiEndpoint.get("technicals", "/v1/stocks/:sym/technicals", { params: SymPath, success: A.Technicals, error: symbolErrors })
@@ -105,11 +119,12 @@ export class AnalyticsApi extends HttpApiGroup.make("analytics")
       query: {
         symbols: Schema.String.annotate({
           description: `Comma-separated tickers, ${COMPARE_MIN_SYMBOLS} to ${COMPARE_MAX_SYMBOLS}, e.g. HUBC,KAPCO`
-        })
+        }),
+        adjust: AdjustParam
       },
       success: A.Comparison,
       error: [InvalidRequest, ...symbolErrors]
-    }).annotateMerge(doc("Side-by-side comparison", COMPARE)),
+    }).annotateMerge(doc("Side-by-side comparison", `${COMPARE} ${ADJUSTED_COMPARE}`)),
     research("research", "/v1/stocks/:symbol/research", "Research package"),
     research("researchLegacy", "/v1/stocks/:symbol/rh", "Research package (legacy alias)"),
     research("researchAlias", "/v1/ai/research/:symbol", "Research package (alias)")

@@ -7,12 +7,12 @@ import { Analytics } from "./Analytics.ts"
 export const AnalyticsHttp = HttpApiBuilder.group(Api, "analytics", (handlers) =>
   Effect.map(Analytics, (analytics) =>
     handlers
-      .handle("analytics", ({ params }) => analytics.analytics(params.symbol))
+      .handle("analytics", ({ params, query }) => analytics.analytics(params.symbol, query.adjust))
       .handle("valuation", ({ params }) => analytics.valuation(params.symbol))
       .handle("technicals", ({ params }) => analytics.technicals(params.sym))
       .handle("screen", ({ query }) => analytics.screen(query))
       .handle("screenPost", ({ payload }) => analytics.screen(payload))
-      .handle("compare", ({ query }) => analytics.compare(query.symbols))
+      .handle("compare", ({ query }) => analytics.compare(query.symbols, query.adjust))
       .handle("research", ({ params }) => analytics.research(params.symbol))
       .handle("researchLegacy", ({ params }) => analytics.research(params.symbol))
       .handle("researchAlias", ({ params }) => analytics.research(params.symbol))))

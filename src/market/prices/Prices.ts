@@ -1,6 +1,9 @@
 /**
- * Daily price history, newest first, never adjusted for corporate actions,
- * read from the columnar series of the market read model.
+ * Daily price history, newest first, read from the columnar series of the
+ * market read model: as recorded, or with `adjust=splits|total_return` put
+ * on the basis of its last row by the recorded corporate actions
+ * (domain/market/Adjustment.ts: the factors applied, and the cut where an
+ * adjustment is not known, are part of the answer).
  *
  * Two recorded series exist: `as_traded` (closing prices as they traded) and
  * `eod` (the exchange's timeseries, restated for splits made before it was
@@ -16,6 +19,7 @@
  */
 import { Context, Effect, Layer } from "effect"
 import { DataNotFound, InvalidRequest, type InvalidSymbol, type SourceUnavailable } from "../../../domain/Errors.ts"
+import { type AdjustMode, adjustedOf, adjustmentRecord, adjustmentSources } from "../../../domain/market/Adjustment.ts"
 import { addDays } from "../../../domain/market/Calendar.ts"
 import { PRICES_DEFAULT_LIMIT, type Range, rangeStart } from "../../../domain/market/Limits.ts"
 import type { PricesResponse } from "../../../domain/market/Schemas.ts"
@@ -33,6 +37,7 @@ export interface PricesQuery {
   readonly limit?: number | undefined
   readonly range?: Range | undefined
   readonly series?: "auto" | "as_traded" | "eod" | undefined
+  readonly adjust?: "none" | AdjustMode | undefined
   readonly cursor?: string | undefined
 }
 
@@ -133,28 +138,34 @@ export class Prices extends Context.Service<Prices, {
         if (s === undefined || newest === undefined) {
           return yield* new DataNotFound({ message: `no ${label} price history is recorded for ${symbol}`, symbol })
         }
+        const mode = q.adjust === "none" ? undefined : q.adjust
+        const adjusted = mode === undefined ? undefined : adjustedOf(data, s, mode)
         const from = q.range ? rangeStart(q.range, newest) : q.date_from
         const to = q.range ? newest : q.date_to
-        const scope = `prices:${symbol}:${label}:${from ?? ""}:${to ?? ""}`
+        const scope = `prices:${symbol}:${label}:${from ?? ""}:${to ?? ""}${mode === undefined ? "" : `:${mode}`}`
         const after = yield* cursors.decode(scope, q.cursor)
-        const lo = from === undefined ? 0 : indexAtOrBefore(s, addDays(from, -1)) + 1
-        const hi = to === undefined ? s.dates.length - 1 : indexAtOrBefore(s, to)
+        const served = adjusted?.series ?? s
+        const lo = from === undefined ? 0 : indexAtOrBefore(served, addDays(from, -1)) + 1
+        const hi = to === undefined ? served.dates.length - 1 : indexAtOrBefore(served, to)
         const total = Math.max(0, hi - lo + 1)
-        const { items, more } = pageOf(s, lo, hi, after === undefined ? undefined : String(after[0]), limit)
-        const stats = q.range && total > 0 ? windowStats(s, lo, hi) : undefined
+        const { items, more } = pageOf(served, lo, hi, after === undefined ? undefined : String(after[0]), limit)
+        const stats = q.range && total > 0 ? windowStats(served, lo, hi) : undefined
         return {
           symbol,
-          adjusted: false as const,
+          adjusted: adjusted !== undefined,
           series: label,
           restated_by_source: restatedBySource,
           ...(restatement.restated !== false ? { note: restatementNote(symbol, restatement) } : {}),
+          ...(mode !== undefined && adjusted !== undefined
+            ? { adjustment: adjustmentRecord(mode, adjusted, served.dates[lo] ?? served.dates[served.dates.length - 1]) }
+            : {}),
           total,
           next_cursor: more && items.length > 0 ? yield* cursors.encode(scope, [items[items.length - 1]!.date]) : null,
           ...(stats && q.range
-            ? { window: { range: q.range, from: s.dates[lo]!, to: s.dates[hi]!, ...stats, basis: "close" as const } }
+            ? { window: { range: q.range, from: served.dates[lo]!, to: served.dates[hi]!, ...stats, basis: "close" as const } }
             : {}),
           items,
-          sources: sourcesOf(snapshot, datasetsIn(s, lo, hi))
+          sources: sourcesOf(snapshot, [...datasetsIn(served, lo, hi), ...(adjusted !== undefined ? adjustmentSources(adjusted) : [])])
         }
       })
 

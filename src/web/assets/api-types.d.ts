@@ -630,7 +630,7 @@ export interface paths {
         };
         /**
          * Per-stock analytics
-         * @description 5- and 20-session performance (last / close N sessions back − 1, ×100, on step-adjusted closes), drawdowns from the 5- and 20-session highest close (1 − last / high, ×100), the 52-week range (clean sessions dated within 364 days of the last; basis `intraday` only when every session has a recorded high and low, else `close`; unadjusted), 30-session liquidity (average volume, value traded = Σ close × volume, days traded) and reference prices (previous close, closes 5 and 20 sessions back). Windows count trading sessions, never calendar days; flagged rows are left out. The last point is the delayed quote when it is newer than the last close. A bonus or split step inside a window is listed in `steps` and is not a fall. A figure without enough history is absent and named in `unavailable`. 404 DATA_NOT_FOUND when no price history is recorded.
+         * @description 5- and 20-session performance (last / close N sessions back − 1, ×100, on step-adjusted closes), drawdowns from the 5- and 20-session highest close (1 − last / high, ×100), the 52-week range (clean sessions dated within 364 days of the last; basis `intraday` only when every session has a recorded high and low, else `close`; unadjusted), 30-session liquidity (average volume, value traded = Σ close × volume, days traded) and reference prices (previous close, closes 5 and 20 sessions back). Windows count trading sessions, never calendar days; flagged rows are left out. The last point is the delayed quote when it is newer than the last close. A bonus or split step inside a window is listed in `steps` and is not a fall. A figure without enough history is absent and named in `unavailable`. 404 DATA_NOT_FOUND when no price history is recorded. adjust=splits or total_return: every figure is computed on the symbol's default series adjusted as GET /v1/prices/{symbol} with the same adjust serves it (its factors and cut in `adjustment`), as of that series' last row (the delayed quote, as traded, is not a point of it); the 52-week range is then adjusted; on total_return the rupee figures of liquidity_30d are left out (rupees traded are as traded). 404 DATA_NOT_FOUND when no row survives the cut, with its reason.
          */
         get: operations["analytics.analytics"];
         put?: never;
@@ -714,7 +714,7 @@ export interface paths {
         };
         /**
          * Side-by-side comparison
-         * @description 2 to 10 symbols, comma-separated. Measures (better direction; five bands, weakest to strongest): performance_20d_pct (higher; < −10, −10..−3, −3..3, 3..10, ≥ 10), drawdown_20d_pct (lower; ≥ 20, 12..20, 7..12, 3..7, < 3), volatility_20d_pct (lower; ≥ 60, 40..60, 25..40, 15..25, < 15), pe_ttm (lower; ≥ 30, 18..30, 12..18, 8..12, < 8), dividend_yield_pct (higher; < 1, 1..3, 3..6, 6..10, ≥ 10), market_cap (higher; < 1bn, 1..5bn, 5..25bn, 25..100bn, ≥ 100bn rupees), avg_value_traded_30d (higher; < 1m, 1..20m, 20..100m, 100..500m, ≥ 500m rupees). Two symbols: head to head, the stronger band wins the measure and a point (equal bands tie; an unknown value scores nobody), with totals and the leader. Three or more: the best known value wins each measure. Over 10 symbols, fewer than 2 or a repeated symbol: 400 INVALID_REQUEST; a malformed symbol: 400 INVALID_SYMBOL; an unknown one: 404 DATA_NOT_FOUND naming it.
+         * @description 2 to 10 symbols, comma-separated. Measures (better direction; five bands, weakest to strongest): performance_20d_pct (higher; < −10, −10..−3, −3..3, 3..10, ≥ 10), drawdown_20d_pct (lower; ≥ 20, 12..20, 7..12, 3..7, < 3), volatility_20d_pct (lower; ≥ 60, 40..60, 25..40, 15..25, < 15), pe_ttm (lower; ≥ 30, 18..30, 12..18, 8..12, < 8), dividend_yield_pct (higher; < 1, 1..3, 3..6, 6..10, ≥ 10), market_cap (higher; < 1bn, 1..5bn, 5..25bn, 25..100bn, ≥ 100bn rupees), avg_value_traded_30d (higher; < 1m, 1..20m, 20..100m, 100..500m, ≥ 500m rupees). Two symbols: head to head, the stronger band wins the measure and a point (equal bands tie; an unknown value scores nobody), with totals and the leader. Three or more: the best known value wins each measure. Over 10 symbols, fewer than 2 or a repeated symbol: 400 INVALID_REQUEST; a malformed symbol: 400 INVALID_SYMBOL; an unknown one: 404 DATA_NOT_FOUND naming it. adjust=splits or total_return: the price measures (performance, drawdown, volatility) come from each symbol's adjusted series, as of its last row (unknown when the series is cut to nothing); P/E, yield, market cap and value traded stay as of the day. `adjustments` lists each symbol's factors and cut.
          */
         get: operations["analytics.compare"];
         put?: never;
@@ -2395,6 +2395,7 @@ export interface operations {
                 range?: "1M" | "3M" | "6M" | "YTD" | "1Y" | "2Y" | "3Y" | "5Y" | "MAX";
                 series?: "auto" | "as_traded" | "eod";
                 cursor?: string;
+                adjust?: "none" | "splits" | "total_return";
             };
             header?: never;
             path: {
@@ -2412,13 +2413,63 @@ export interface operations {
                 content: {
                     "application/json": {
                         symbol: string;
-                        /** @enum {boolean} */
-                        adjusted: false;
+                        /** @description true exactly when adjust is splits or total_return (then `adjustment` says how) */
+                        adjusted: boolean;
                         /** @enum {string} */
                         series: "as_traded" | "eod" | "merged";
                         /** @description true: the exchange restated this series for a split or consolidation after it happened (never for dividends); false: as traded (verified against an as-traded recording); "unknown": no recording shows either, see `note` */
                         restated_by_source: boolean | "unknown";
                         note?: string;
+                        /** @description With adjust=splits or total_return: the factors applied to the rows served and where the series is cut */
+                        adjustment?: {
+                            /** @enum {string} */
+                            adjust: "splits" | "total_return";
+                            /** @description The factors applied to the rows in the answer's window (on prices: those dated after its first row), newest first */
+                            factors: {
+                                /** @description The action's first session on the new basis (XD/XB/XR day): rows before it are multiplied */
+                                date: string;
+                                /** @enum {string} */
+                                kind: "bonus" | "split" | "right" | "cash_dividend";
+                                /** @description The action's price factor (bonus b%: 100/(100+b); split: new/old face value; right: TERP/P; dividend: (P−D)/P) */
+                                factor: number;
+                                /** @description The price factor applied to rows before `date` back to the next older factor: this one times every newer one */
+                                cumulative: number;
+                                /** @description What volumes before `date` are multiplied by (bonus and split) */
+                                volume_factor?: number;
+                                /**
+                                 * @description volumes: the source already restated the prices for this split, so only volumes are adjusted
+                                 * @enum {string}
+                                 */
+                                applied_to: "prices_and_volumes" | "prices" | "volumes";
+                                /** @description The recorded terms and the arithmetic */
+                                terms: string;
+                                /** @description The dataset (see sources) or sourced record the action is read from */
+                                source: string;
+                                face_value_source?: string;
+                            }[];
+                            /** @description Rows before this day are left out: an adjustment there is not known (see cut_reason); never guessed */
+                            cut_before?: string;
+                            cut_reason?: string;
+                            /** @description Actions of the series whose day or terms are not recorded, newest first */
+                            unknown_terms: {
+                                /** @enum {string} */
+                                kind: "bonus" | "split" | "right" | "cash_dividend";
+                                /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                                date?: string;
+                                /** @description When the day is unknown: the earliest it can be */
+                                from?: string;
+                                /** @description When the day is unknown: the latest it can be */
+                                by?: string;
+                                description: string;
+                                reason: string;
+                                source: string;
+                            }[];
+                            /** @description Adjusted prices are rounded to this many decimals, the most the served closes are recorded with; factors are exact fractions until then */
+                            price_decimals: number;
+                            /** @enum {string} */
+                            volumes: "adjusted" | "left_out";
+                            adjustment_notes: string[];
+                        };
                         total: number;
                         /** @description Pass as `cursor` for the next page; null on the last page */
                         next_cursor: string | null;
@@ -4851,7 +4902,9 @@ export interface operations {
     };
     "analytics.analytics": {
         parameters: {
-            query?: never;
+            query?: {
+                adjust?: "none" | "splits" | "total_return";
+            };
             header?: never;
             path: {
                 symbol: string;
@@ -4901,8 +4954,8 @@ export interface operations {
                              * @enum {string}
                              */
                             basis: "close" | "intraday";
-                            /** @enum {boolean} */
-                            adjusted: false;
+                            /** @description true only in an answer with adjust=splits or total_return */
+                            adjusted: boolean;
                         };
                         liquidity_30d?: {
                             /** @description Recorded sessions in the window (30 unless history is shorter) */
@@ -4956,6 +5009,56 @@ export interface operations {
                             figure: string;
                             reason: string;
                         }[];
+                        /** @description With adjust=splits or total_return: the factors applied to the rows served and where the series is cut */
+                        adjustment?: {
+                            /** @enum {string} */
+                            adjust: "splits" | "total_return";
+                            /** @description The factors applied to the rows in the answer's window (on prices: those dated after its first row), newest first */
+                            factors: {
+                                /** @description The action's first session on the new basis (XD/XB/XR day): rows before it are multiplied */
+                                date: string;
+                                /** @enum {string} */
+                                kind: "bonus" | "split" | "right" | "cash_dividend";
+                                /** @description The action's price factor (bonus b%: 100/(100+b); split: new/old face value; right: TERP/P; dividend: (P−D)/P) */
+                                factor: number;
+                                /** @description The price factor applied to rows before `date` back to the next older factor: this one times every newer one */
+                                cumulative: number;
+                                /** @description What volumes before `date` are multiplied by (bonus and split) */
+                                volume_factor?: number;
+                                /**
+                                 * @description volumes: the source already restated the prices for this split, so only volumes are adjusted
+                                 * @enum {string}
+                                 */
+                                applied_to: "prices_and_volumes" | "prices" | "volumes";
+                                /** @description The recorded terms and the arithmetic */
+                                terms: string;
+                                /** @description The dataset (see sources) or sourced record the action is read from */
+                                source: string;
+                                face_value_source?: string;
+                            }[];
+                            /** @description Rows before this day are left out: an adjustment there is not known (see cut_reason); never guessed */
+                            cut_before?: string;
+                            cut_reason?: string;
+                            /** @description Actions of the series whose day or terms are not recorded, newest first */
+                            unknown_terms: {
+                                /** @enum {string} */
+                                kind: "bonus" | "split" | "right" | "cash_dividend";
+                                /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                                date?: string;
+                                /** @description When the day is unknown: the earliest it can be */
+                                from?: string;
+                                /** @description When the day is unknown: the latest it can be */
+                                by?: string;
+                                description: string;
+                                reason: string;
+                                source: string;
+                            }[];
+                            /** @description Adjusted prices are rounded to this many decimals, the most the served closes are recorded with; factors are exact fractions until then */
+                            price_decimals: number;
+                            /** @enum {string} */
+                            volumes: "adjusted" | "left_out";
+                            adjustment_notes: string[];
+                        };
                         sources: {
                             dataset: string;
                             source: string;
@@ -5618,6 +5721,7 @@ export interface operations {
         parameters: {
             query: {
                 symbols: string;
+                adjust?: "none" | "splits" | "total_return";
             };
             header?: never;
             path?: never;
@@ -5670,6 +5774,57 @@ export interface operations {
                             winners: string[];
                         }[];
                         rule: string;
+                        /** @description With adjust=splits or total_return: each symbol's adjusted series (factors and cut) behind its price measures */
+                        adjustments?: {
+                            symbol: string;
+                            /** @enum {string} */
+                            adjust: "splits" | "total_return";
+                            /** @description The factors applied to the rows in the answer's window (on prices: those dated after its first row), newest first */
+                            factors: {
+                                /** @description The action's first session on the new basis (XD/XB/XR day): rows before it are multiplied */
+                                date: string;
+                                /** @enum {string} */
+                                kind: "bonus" | "split" | "right" | "cash_dividend";
+                                /** @description The action's price factor (bonus b%: 100/(100+b); split: new/old face value; right: TERP/P; dividend: (P−D)/P) */
+                                factor: number;
+                                /** @description The price factor applied to rows before `date` back to the next older factor: this one times every newer one */
+                                cumulative: number;
+                                /** @description What volumes before `date` are multiplied by (bonus and split) */
+                                volume_factor?: number;
+                                /**
+                                 * @description volumes: the source already restated the prices for this split, so only volumes are adjusted
+                                 * @enum {string}
+                                 */
+                                applied_to: "prices_and_volumes" | "prices" | "volumes";
+                                /** @description The recorded terms and the arithmetic */
+                                terms: string;
+                                /** @description The dataset (see sources) or sourced record the action is read from */
+                                source: string;
+                                face_value_source?: string;
+                            }[];
+                            /** @description Rows before this day are left out: an adjustment there is not known (see cut_reason); never guessed */
+                            cut_before?: string;
+                            cut_reason?: string;
+                            /** @description Actions of the series whose day or terms are not recorded, newest first */
+                            unknown_terms: {
+                                /** @enum {string} */
+                                kind: "bonus" | "split" | "right" | "cash_dividend";
+                                /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                                date?: string;
+                                /** @description When the day is unknown: the earliest it can be */
+                                from?: string;
+                                /** @description When the day is unknown: the latest it can be */
+                                by?: string;
+                                description: string;
+                                reason: string;
+                                source: string;
+                            }[];
+                            /** @description Adjusted prices are rounded to this many decimals, the most the served closes are recorded with; factors are exact fractions until then */
+                            price_decimals: number;
+                            /** @enum {string} */
+                            volumes: "adjusted" | "left_out";
+                            adjustment_notes: string[];
+                        }[];
                         sources: {
                             dataset: string;
                             source: string;
@@ -5843,8 +5998,8 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 basis: "close" | "intraday";
-                                /** @enum {boolean} */
-                                adjusted: false;
+                                /** @description true only in an answer with adjust=splits or total_return */
+                                adjusted: boolean;
                             };
                             liquidity_30d?: {
                                 /** @description Recorded sessions in the window (30 unless history is shorter) */
@@ -6344,8 +6499,8 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 basis: "close" | "intraday";
-                                /** @enum {boolean} */
-                                adjusted: false;
+                                /** @description true only in an answer with adjust=splits or total_return */
+                                adjusted: boolean;
                             };
                             liquidity_30d?: {
                                 /** @description Recorded sessions in the window (30 unless history is shorter) */
@@ -6845,8 +7000,8 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 basis: "close" | "intraday";
-                                /** @enum {boolean} */
-                                adjusted: false;
+                                /** @description true only in an answer with adjust=splits or total_return */
+                                adjusted: boolean;
                             };
                             liquidity_30d?: {
                                 /** @description Recorded sessions in the window (30 unless history is shorter) */
