@@ -10,7 +10,7 @@ import type { AdjustFactor, UnknownTerms } from "./AdjustmentSchemas.ts"
 import * as Q from "./Rational.ts"
 import { priceLimitRules } from "./Rules.ts"
 import { indexAtOrBefore, type PriceSeries } from "./Series.ts"
-import { beyondLimit } from "./Steps.ts"
+import { beyondLimit } from "./PriceSteps.ts"
 
 export type AdjustMode = "splits" | "total_return"
 
