@@ -128,8 +128,9 @@ export class MarketApi extends HttpApiGroup.make("market")
       success: S.PricesResponse,
       error: symbolErrors
     }).annotateMerge(describe(
-      "Get daily price history (unadjusted)",
-      `Daily OHLCV, newest first, adjusted: false. Default ${PRICES_DEFAULT_LIMIT} rows, maximum ${PRICES_MAX_LIMIT}, then next_cursor. ` +
+      "Get daily price history (as traded, or adjusted on request)",
+      `Daily OHLCV, newest first: as traded by default (adjusted: false); adjust=splits or total_return adjusts it (see the ` +
+        `parameter and the answer's adjustment block). Default ${PRICES_DEFAULT_LIMIT} rows, maximum ${PRICES_MAX_LIMIT}, then next_cursor. ` +
         "Rows recorded with a close only leave open/high/low out. A named range also returns its close-based high, low and change."
     )),
     HttpApiEndpoint.get("financials", "/v1/financials/:symbol", {
@@ -253,7 +254,7 @@ export class MarketApi extends HttpApiGroup.make("market")
   )
   .annotateMerge(OpenApi.annotations({
     title: "Market data",
-    description: "Read-only data on PSX-listed securities: universe, profiles, delayed quotes, unadjusted daily prices, " +
+    description: "Read-only data on PSX-listed securities: universe, profiles, delayed quotes, daily prices (as traded, adjusted on request), " +
       "income statements, dividends, corporate actions, filings, news, provenance and freshness. Public: no key needed."
   }))
 {}

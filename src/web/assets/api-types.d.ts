@@ -169,8 +169,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get daily price history (unadjusted)
-         * @description Daily OHLCV, newest first, adjusted: false. Default 250 rows, maximum 1000, then next_cursor. Rows recorded with a close only leave open/high/low out. A named range also returns its close-based high, low and change.
+         * Get daily price history (as traded, or adjusted on request)
+         * @description Daily OHLCV, newest first: as traded by default (adjusted: false); adjust=splits or total_return adjusts it (see the parameter and the answer's adjustment block). Default 250 rows, maximum 1000, then next_cursor. Rows recorded with a close only leave open/high/low out. A named range also returns its close-based high, low and change.
          */
         get: operations["market.prices"];
         put?: never;
