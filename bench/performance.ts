@@ -13,6 +13,7 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { cpus, loadavg } from "node:os"
+import { waitFor } from "./ready.ts"
 
 const SYMBOLS = ["HUBC", "OGDC", "PPL", "POL", "MCB", "HBL", "ENGRO", "FFC", "EFERT", "PSO", "MARI", "NBP", "BAHL", "MEBL", "DGKC",
   "MLCF", "FCCL", "ABL", "NML", "PIOC"]
@@ -23,20 +24,6 @@ const SAMPLES = Number(process.env["BENCH_PERFORMANCE_SAMPLES"] ?? 300)
 const PORT = 18090
 
 const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
-
-const waitFor = async (url: string, ms: number, ready: (body: any) => boolean) => {
-  const until = Date.now() + ms
-  while (Date.now() < until) {
-    try {
-      const r = await fetch(url, { signal: AbortSignal.timeout(5_000) })
-      if (r.ok && ready(await r.json())) return
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 500))
-  }
-  throw new Error(`${url} did not come up`)
-}
 
 /** CPU seconds a process has used (user + system), from /proc (Linux; 10 ms ticks), or undefined elsewhere. */
 const cpuSecondsOf = (pid: number | undefined) => {

@@ -26,16 +26,10 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import type { SuccessOf } from "./support/ReplyTypes.ts"
-import { assertFailed, assertOk, bodyOf, get, post, type Reply, TestApp } from "./support/TestApp.ts"
+import { bearer, created, send, session } from "./support/Portfolios.ts"
+import { assertFailed, bodyOf, get, post, TestApp } from "./support/TestApp.ts"
 
 const START = "2026-11-21T05:00:00.000Z"
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
-const session = Effect.map(post("/v1/me/session", {}), (r) => bodyOf(r).token as string)
-const send = (token: string, body: unknown) => post("/v1/me/transactions", body, bearer(token))
-const created = <B, F>(r: Reply<B, F>) => {
-  assertOk(r, 201)
-  return r.body
-}
 const buy = (symbol: string, quantity: number, price: number, trade_date: string) => ({ kind: "buy", symbol, quantity, price, trade_date })
 type Answer = SuccessOf<"/v1/me/performance">
 const performance = (token: string, query = "") =>

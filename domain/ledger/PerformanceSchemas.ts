@@ -22,14 +22,19 @@ export const PerformanceDay = Schema.Struct({
     "source's factor, before the split this portfolio records"))
 })
 
+/** What a period's figures and a holding's contribution both state: the values at its ends and what flowed. */
+const flowFields = (whose: string) => ({
+  value_start: opt(Rupees(`${whose} value at the close of \`from\` (0 from inception)`)),
+  value_end: opt(Rupees(`${whose} value at the close of \`to\``)),
+  cash_in: Rupees(`Money ${whose.toLowerCase()} buys put in`),
+  cash_out: Rupees(`Money ${whose.toLowerCase()} sales took out`),
+  dividends: Rupees(`${whose} net dividends`),
+  gain: opt(Rupees("value_end + cash_out + dividends − value_start − cash_in"))
+})
+
 export const Contribution = Schema.Struct({
   symbol: Schema.String,
-  value_start: opt(Rupees("Its value at the period's start")),
-  value_end: opt(Rupees("Its value at the period's end")),
-  cash_in: Rupees("Bought in the period"),
-  cash_out: Rupees("Sold in the period"),
-  dividends: Rupees("Net dividends in the period"),
-  gain: opt(Rupees("value_end + cash_out + dividends − value_start − cash_in")),
+  ...flowFields("Its"),
   contribution: opt(Rate("Its gain over the portfolio's capital (value_start + cash_in): the contributions add up to total_return"))
 })
 
@@ -39,12 +44,7 @@ export const PeriodFigures = Schema.Struct({
   to: d(IsoDate, "The period's last session"),
   from_inception: d(Schema.Boolean, "The period starts with nothing held, at the first event"),
   covers_whole_period: d(Schema.Boolean, "False when the portfolio is younger than the period (it then runs from inception)"),
-  value_start: opt(Rupees("Value at the close of `from` (0 from inception)")),
-  value_end: opt(Rupees("Value at the close of `to`")),
-  cash_in: Rupees("Money put in (buys)"),
-  cash_out: Rupees("Money taken out (sales)"),
-  dividends: Rupees("Net dividends"),
-  gain: opt(Rupees("value_end + cash_out + dividends − value_start − cash_in")),
+  ...flowFields("The portfolio's"),
   twr: opt(Rate("Time-weighted return, daily chain-linked, dividends (net) included")),
   mwr: opt(Rate("Money-weighted return over the period (not annualised): (1 + xirr)^(days / 365) − 1")),
   xirr: opt(Rate("Money-weighted return, annualised (XIRR, actual/365); absent when it does not converge or nothing flowed")),

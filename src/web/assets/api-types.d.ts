@@ -8182,15 +8182,15 @@ export interface operations {
                             from_inception: boolean;
                             /** @description False when the portfolio is younger than the period (it then runs from inception) */
                             covers_whole_period: boolean;
-                            /** @description Value at the close of `from` (0 from inception); rupees, two decimals at most */
+                            /** @description The portfolio's value at the close of `from` (0 from inception); rupees, two decimals at most */
                             value_start?: number;
-                            /** @description Value at the close of `to`; rupees, two decimals at most */
+                            /** @description The portfolio's value at the close of `to`; rupees, two decimals at most */
                             value_end?: number;
-                            /** @description Money put in (buys); rupees, two decimals at most */
+                            /** @description Money the portfolio's buys put in; rupees, two decimals at most */
                             cash_in: number;
-                            /** @description Money taken out (sales); rupees, two decimals at most */
+                            /** @description Money the portfolio's sales took out; rupees, two decimals at most */
                             cash_out: number;
-                            /** @description Net dividends; rupees, two decimals at most */
+                            /** @description The portfolio's net dividends; rupees, two decimals at most */
                             dividends: number;
                             /** @description value_end + cash_out + dividends − value_start − cash_in; rupees, two decimals at most */
                             gain?: number;
@@ -8216,15 +8216,15 @@ export interface operations {
                             difference?: number;
                             contributions: {
                                 symbol: string;
-                                /** @description Its value at the period's start; rupees, two decimals at most */
+                                /** @description Its value at the close of `from` (0 from inception); rupees, two decimals at most */
                                 value_start?: number;
-                                /** @description Its value at the period's end; rupees, two decimals at most */
+                                /** @description Its value at the close of `to`; rupees, two decimals at most */
                                 value_end?: number;
-                                /** @description Bought in the period; rupees, two decimals at most */
+                                /** @description Money its buys put in; rupees, two decimals at most */
                                 cash_in: number;
-                                /** @description Sold in the period; rupees, two decimals at most */
+                                /** @description Money its sales took out; rupees, two decimals at most */
                                 cash_out: number;
-                                /** @description Net dividends in the period; rupees, two decimals at most */
+                                /** @description Its net dividends; rupees, two decimals at most */
                                 dividends: number;
                                 /** @description value_end + cash_out + dividends − value_start − cash_in; rupees, two decimals at most */
                                 gain?: number;
