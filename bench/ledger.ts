@@ -14,8 +14,10 @@
  *    its rate is shown beside it).
  * 3. PostgreSQL's own single-row INSERT+COMMIT rate at 8 clients (pgbench,
  *    10 s), and our appends/s as a ratio of it (target ≥ 0.5×).
+ * 4. GET /v1/me/performance for a portfolio of 20 symbols and 2,000 events
+ *    (bench/performance.ts): p50 and p99 over HTTP (target: p99 ≤ 50 ms).
  *
- *   node bench/ledger.ts [postgres://postgres@127.0.0.1:5432/postgres]
+ *   node bench/ledger.ts [postgres://postgres@127.0.0.1:5432/postgres] [--only=performance]
  */
 import { getPostgreSQLEventStore } from "@event-driven-io/emmett-postgresql"
 import { Effect, Layer, Redacted } from "effect"
@@ -32,8 +34,11 @@ import { EventStore } from "../src/ledger/events/EventStore.ts"
 import { LedgerWriter } from "../src/ledger/portfolio/Writer.ts"
 import { LedgerSigner } from "../src/ledger/signing/Signing.ts"
 import { AppConfig } from "../src/config/AppConfig.ts"
+import { performanceBench, performanceReport } from "./performance.ts"
 
-const admin = process.argv[2] ?? process.env["DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres"
+const positional = process.argv.slice(2).filter((a) => !a.startsWith("--"))
+const onlyPerformance = process.argv.includes("--only=performance")
+const admin = positional[0] ?? process.env["DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres"
 const STREAMS = Number(process.env["BENCH_STREAMS"] ?? 100)
 const PER_STREAM = Number(process.env["BENCH_EVENTS"] ?? 400)
 const SAMPLES = Number(process.env["BENCH_SAMPLES"] ?? 300)
@@ -160,6 +165,12 @@ const pgbench = (url: string) => {
 }
 
 const main = async () => {
+  if (!onlyPerformance) await appendBench()
+  console.log()
+  for (const line of performanceReport(await performanceBench(admin))) console.log(line)
+}
+
+const appendBench = async () => {
   const a = `psx_bench_ledger_${process.pid}`
   const b = `psx_bench_emmett_${process.pid}`
   const c = `psx_bench_pgbench_${process.pid}`

@@ -28,6 +28,7 @@ import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { findWrk, generatorCore, load, type LoadResult, pinned, serverCores } from "./load.ts"
+import { waitFor } from "./ready.ts"
 
 export interface Target {
   readonly name: string
@@ -58,20 +59,6 @@ export const targets: ReadonlyArray<Target> = [
 const seconds = Number(process.env["BENCH_SECONDS"] ?? 8)
 const WARM_UP_SECONDS = 2
 const pgAdmin = process.env["BENCH_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres"
-
-const waitFor = async (url: string, ms: number, ready: (body: any) => boolean = () => true) => {
-  const until = Date.now() + ms
-  while (Date.now() < until) {
-    try {
-      const r = await fetch(url, { signal: AbortSignal.timeout(5_000) })
-      if (r.ok && ready(await r.json())) return
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250))
-  }
-  throw new Error(`${url} did not come up`)
-}
 
 const listedSymbols = async (base: string) => {
   const out: Array<string> = []

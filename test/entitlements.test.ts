@@ -17,16 +17,10 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { entitlementsOf, type PayoutFact } from "../domain/ledger/Entitlements.ts"
-import { assertFailed, assertOk, bodyOf, get, post, type Reply, TestApp } from "./support/TestApp.ts"
+import { bearer, created, send, session } from "./support/Portfolios.ts"
+import { assertFailed, bodyOf, get, post, TestApp } from "./support/TestApp.ts"
 
 const START = "2026-11-21T05:00:00.000Z"
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
-const session = Effect.map(post("/v1/me/session", {}), (r) => bodyOf(r).token as string)
-const send = (token: string, body: unknown) => post("/v1/me/transactions", body, bearer(token))
-const created = <B, F>(r: Reply<B, F>) => {
-  assertOk(r, 201)
-  return r.body
-}
 const list = (token: string, path: "/v1/me/entitlements" | "/v1/me/entitlements?limit=1" = "/v1/me/entitlements") =>
   Effect.map(get(path, bearer(token)), (r) => bodyOf(r))
 const findOne = (token: string, symbol: string, closure: string) =>

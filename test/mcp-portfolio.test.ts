@@ -24,7 +24,7 @@ import { isRealPostgres, throwawayDatabase } from "./support/TestDatabase.ts"
 import { assertOk, bodyOf, del, get, post, TestApp } from "./support/TestApp.ts"
 
 const NOW = "2026-06-15T06:00:00.000Z"
-const PORTFOLIO_TOOLS = ["get_entitlements", "get_holdings", "get_ledger", "record_transaction"]
+const PORTFOLIO_TOOLS = ["get_entitlements", "get_holdings", "get_ledger", "get_performance", "record_transaction"]
 const MARKET_TOOLS = Object.keys(ServedToolkit.tools).sort()
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` })

@@ -1,6 +1,6 @@
 /** Handlers of the session, donation, portfolio and ledger endpoints. */
 import { Effect, Layer } from "effect"
-import { HttpServerRequest } from "effect/http"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import type { Grant } from "../../domain/ledger/Grants.ts"
 import { Api } from "../http/Api.ts"
@@ -14,6 +14,7 @@ import { AnonymousExpiry } from "./accounts/AnonymousExpiry.ts"
 import { Keys } from "./accounts/Keys.ts"
 import { LedgerSigner } from "./signing/Signing.ts"
 import { Entitlements } from "./entitlements/Entitlements.ts"
+import { Performance } from "./performance/Performance.ts"
 import { ENTITLEMENTS_DEFAULT_LIMIT, KEYS_MAX_LIMIT, LEDGER_DEFAULT_LIMIT } from "./LedgerApi.ts"
 import { Portfolio, streamOf } from "./portfolio/Portfolio.ts"
 import { PortfolioViews } from "./portfolio/PortfolioViews.ts"
@@ -53,6 +54,7 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
     const tax = yield* TaxStatements
     const autoRecord = yield* AutoRecord
     const donations = yield* Donations
+    const performance = yield* Performance
 
     const withGrant = <A, E, R>(grant: Grant, f: (p: typeof CurrentPrincipal.Service) => Effect.Effect<A, E, R>) =>
       Effect.flatMap(CurrentPrincipal, (p) => Effect.andThen(keys.require(p, grant), f(p)))
@@ -67,6 +69,10 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
       .handle("acceptEntitlement", ({ params }) =>
         withGrant("portfolio:write", (p) => Effect.flatMap(ServerRequestId, (id) => entitlements.accept(p, params.id, id))))
       .handle("dismissEntitlement", ({ params }) => withGrant("portfolio:write", (p) => entitlements.dismiss(p, params.id)))
+      // Performance (issue 38 item 2).
+      .handle("performance", ({ query }) =>
+        withGrant("portfolio:read", (p) =>
+          Effect.map(performance.json(p, query), (body) => HttpServerResponse.text(body, { contentType: "application/json" }))))
       .handle("transact", ({ payload, headers }) =>
         withGrant("portfolio:write", (p) =>
           Effect.gen(function*() {
@@ -115,7 +121,7 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
 
 /** The ledger services over a SqlClient (and the market's Quotes and Sources). */
 export const LedgerServices = AutoRecord.layer.pipe(
-  Layer.provideMerge(Layer.mergeAll(PortfolioViews.layer, Entitlements.layer, TaxStatements.layer, PortfolioSettings.layer)),
+  Layer.provideMerge(Layer.mergeAll(PortfolioViews.layer, Entitlements.layer, TaxStatements.layer, PortfolioSettings.layer, Performance.layer)),
   Layer.provideMerge(Layer.mergeAll(Portfolio.layer, TransactionsCsv.layer, Donations.layer, Audit.layer.pipe(Layer.provideMerge(LedgerSigner.layer)), PortfolioAuthLive)),
   Layer.provideMerge(Layer.mergeAll(LedgerWriter.layer, MarketFacts.layer)),
   Layer.provideMerge(Layer.mergeAll(Keys.layer, EventStore.layer, AnonymousExpiry.layer))

@@ -32,8 +32,9 @@ export const PORTFOLIO_TOOLS: ReadonlyArray<RouteTool> = [
   routeTool("get_ledger", routes.ledger, "The portfolio's events, newest first, with positions and hashes; paged with limit and cursor."),
   routeTool("record_transaction", routes.transact,
     "Record a buy, sell, dividend, bonus, split, tax status or reversal (body: the route's JSON body); no order is placed. " +
-      "Same idempotency_key and body: the original answer.")
-  // get_performance: one line here, routeTool("get_performance", routes.performance, "…"), once the route is merged.
+      "Same idempotency_key and body: the original answer."),
+  routeTool("get_performance", routes.performance,
+    "Daily value since the first event and 1M-1Y/inception returns (TWR, XIRR, total with dividends) against KSE-100 (a price index).")
 ]
 
 const BEARER = /^\s*bearer\s+\S/iu

@@ -4,19 +4,24 @@
  * from the previous trading day's as-traded close (`previousClose`, the one
  * definition), the symbol's first recorded session and its delisting day, the book closure of a
  * recorded payout, the recorded payouts of the symbols a portfolio holds (with the face value in force on
- * each ex day and their sources, for entitlements), and sectors and the newest KSE-100 weights for analysis.
+ * each ex day and their sources, for entitlements), sectors and the newest KSE-100 weights for analysis, and for
+ * performance the held symbols' daily closes (as traded where recorded, then the served series, with the source's
+ * restatement marked) and KSE-100's recorded closes.
  *
  * Owns: turning market facts into the decider's context. Does not own: the
  * facts themselves (the read model) or the rules (domain/market/Calendar.ts).
  */
 import { Context, Effect, Layer } from "effect"
 import type { SourceUnavailable } from "../../../domain/Errors.ts"
+import type { ValuationCloses } from "../../../domain/ledger/DailyValuation.ts"
 import type { PayoutFact } from "../../../domain/ledger/Entitlements.ts"
 import { addDays, circuitBounds, exDate } from "../../../domain/market/Calendar.ts"
 import { faceValueOn } from "../../../domain/market/FaceValues.ts"
+import { indexCloses, type IndexCloses } from "../../../domain/market/IndexHistory.ts"
 import type { Source } from "../../../domain/market/RecordParts.ts"
 import { repairExDate } from "../../../domain/market/Dividends.ts"
 import { previousClose } from "../../../domain/market/PreviousClose.ts"
+import { datasetAt, type PriceSeries } from "../../../domain/market/Series.ts"
 import type { SymbolData } from "../../../domain/market/Snapshot.ts"
 import { sourcesOf } from "../../market/provenance/Provenance.ts"
 import { MarketReadModel } from "../../market/readmodel/ReadModel.ts"
@@ -75,6 +80,58 @@ const payoutFactsOf = (data: SymbolData): ReadonlyArray<PayoutFact> =>
     }]
   })
 
+export interface PerformanceFacts {
+  /** Each symbol's closes for valuation (symbols without a recorded close are absent). */
+  readonly closes: ReadonlyMap<string, ValuationCloses>
+  readonly index: IndexCloses | undefined
+  /** The sources of the closes used, by dataset. */
+  readonly sources: ReadonlyArray<Source>
+  /** The market snapshot's version they come from (a computed answer is the same while it holds). */
+  readonly version: number
+}
+
+/** The code KSE-100's closes are stored under. */
+const KSE100 = "KSE100"
+
+/** The datasets an index's closes come from, once per snapshot's closes. */
+const indexDatasets = new WeakMap<IndexCloses, ReadonlyArray<string>>()
+const datasetsOf = (closes: IndexCloses) => {
+  let kept = indexDatasets.get(closes)
+  if (kept === undefined) indexDatasets.set(closes, kept = [...new Set(closes.dataset)])
+  return kept
+}
+
+/**
+ * A symbol's closes for valuing whole shares: the as-traded rows where recorded, then the served series' rows after
+ * them (unflagged, positive). When the source restated its series for a split it does not date, the rows taken from
+ * it are marked with its factor. Built once per snapshot's symbol.
+ */
+const valuationCloses = new WeakMap<SymbolData, { readonly closes: ValuationCloses | undefined; readonly datasets: ReadonlyArray<string> }>()
+const valuationClosesOf = (data: SymbolData) => {
+  const kept = valuationCloses.get(data)
+  if (kept !== undefined) return kept
+  const dates: Array<string> = [], close: Array<number> = [], datasets = new Set<string>()
+  const take = (s: PriceSeries, after: string) => {
+    for (let i = 0; i < s.dates.length; i++) {
+      const c = s.close[i]!
+      if (s.dates[i]! <= after || s.flag[i] !== undefined || !(c > 0)) continue
+      dates.push(s.dates[i]!)
+      close.push(c)
+      datasets.add(datasetAt(s, i))
+    }
+  }
+  if (data.asTraded) take(data.asTraded, "")
+  const asTradedEnd = dates.length
+  if (data.prices && data.prices !== data.asTraded) take(data.prices, dates[dates.length - 1] ?? "")
+  const r = data.restatement
+  const restated = r.restated === true && r.factor !== undefined && dates.length > asTradedEnd
+    ? { factor: r.factor, from: dates[asTradedEnd]! }
+    : undefined
+  const built = { closes: dates.length > 0 ? { dates, close, restated } : undefined, datasets: [...datasets] }
+  valuationCloses.set(data, built)
+  return built
+}
+
 const firstSessionOf = (data: SymbolData) =>
   [data.asTraded?.dates[0], data.prices?.dates[0]].filter((d): d is string => d !== undefined).sort()[0]
 
@@ -83,6 +140,7 @@ export class MarketFacts extends Context.Service<MarketFacts, {
   readonly bookClosure: (symbol: string, kind: "cash" | "bonus", creditDate: string) => Effect.Effect<string | undefined, SourceUnavailable>
   readonly index: (symbols: ReadonlyArray<string>) => Effect.Effect<IndexFacts, SourceUnavailable>
   readonly payouts: (symbols: ReadonlyArray<string>) => Effect.Effect<PayoutFacts, SourceUnavailable>
+  readonly performance: (symbols: ReadonlyArray<string>) => Effect.Effect<PerformanceFacts, SourceUnavailable>
 }>()("psx/ledger/MarketFacts") {
   static readonly layer = Layer.effect(
     MarketFacts,
@@ -137,7 +195,23 @@ export class MarketFacts extends Context.Service<MarketFacts, {
         return { payouts: found, sources: sourcesOf(snapshot, found.map((p) => p.dataset)) }
       })
 
-      return { trade, bookClosure, index, payouts }
+      const performance = Effect.fn("MarketFacts.performance")(function*(symbols: ReadonlyArray<string>) {
+        const snapshot = yield* model.snapshot
+        const closes = new Map<string, ValuationCloses>()
+        const datasets = new Set<string>()
+        for (const symbol of symbols) {
+          const data = snapshot.symbols.get(symbol)
+          const v = data === undefined ? undefined : valuationClosesOf(data)
+          if (v?.closes === undefined) continue
+          closes.set(symbol, v.closes)
+          for (const d of v.datasets) datasets.add(d)
+        }
+        const kse = indexCloses(snapshot, KSE100)
+        for (const d of kse ? datasetsOf(kse) : []) datasets.add(d)
+        return { closes, index: kse, sources: sourcesOf(snapshot, datasets), version: snapshot.version }
+      })
+
+      return { trade, bookClosure, index, payouts, performance }
     })
   )
 }

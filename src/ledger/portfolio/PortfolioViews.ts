@@ -8,16 +8,15 @@
  * Does not own: positions (Portfolio), prices, sectors, KSE-100 weights and
  * sources (asked of the market services; no SQL on market tables here).
  */
-import { Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import type { InvalidRequest, SourceUnavailable } from "../../../domain/Errors.ts"
-import { addDays } from "../../../domain/Karachi.ts"
+import { karachiDate } from "../../../domain/Karachi.ts"
 import { analyse } from "../../../domain/ledger/Analysis.ts"
 import type { Principal } from "../../../domain/ledger/Grants.ts"
-import { periodReturns } from "../../../domain/ledger/Returns.ts"
+import { performanceOf } from "../../../domain/ledger/Performance.ts"
 import { NET_OF_TAX_NOTE } from "../../../domain/ledger/Taxes.ts"
 import type { Analysis, Holding, Holdings, Portfolio as PortfolioView } from "../../../domain/ledger/Schemas.ts"
 import type { StoredEvent } from "../../../domain/ledger/Events.ts"
-import { Prices } from "../../market/prices/Prices.ts"
 import { Sources } from "../../market/provenance/Provenance.ts"
 import { MarketFacts } from "./MarketFacts.ts"
 import { Portfolio, streamOf } from "./Portfolio.ts"
@@ -59,16 +58,21 @@ export const totalsOf = (holdings: ReadonlyArray<typeof Holding.Type>) => {
 }
 
 /**
- * Time-weighted returns over the standard periods, at recorded closes from
- * two weeks before the first trade (the return's first day needs the close before it).
+ * Time-weighted returns over the standard periods, the one definition GET /v1/me/performance also answers with
+ * (domain/ledger/Performance.ts), as percentages to four places.
  */
-const returnsOf = (prices: typeof Prices.Service, symbols: ReadonlyArray<string>, events: ReadonlyArray<StoredEvent>) =>
+const returnsOf = (market: typeof MarketFacts.Service, symbols: ReadonlyArray<string>, events: ReadonlyArray<StoredEvent>) =>
   Effect.gen(function*() {
-    const first = events.reduce<string | undefined>((m, e) => (m === undefined || e.effective_date < m ? e.effective_date : m), undefined)
-    const since = first ? addDays(first, -14) : "9999-12-31"
-    const closes = new Map(yield* Effect.forEach(symbols, (symbol) => Effect.map(prices.closes(symbol, since), (rows) => [symbol, rows] as const)))
-    const end = [...closes.values()].flatMap((rows) => rows.map((r) => r.date)).sort().pop()
-    return { end, periods: end ? periodReturns(toEntries(events), closes, end) : [] }
+    const facts = yield* market.performance(symbols)
+    const today = karachiDate(yield* Clock.currentTimeMillis)
+    const r = performanceOf({ entries: toEntries(events), closes: facts.closes, index: facts.index, today })
+    if ("_tag" in r || r.last_session === undefined) return { end: undefined, periods: [] }
+    const periods = r.periods.flatMap((p) =>
+      p.twr === undefined || p.period === "range"
+        ? []
+        : [{ period: p.period, from: p.from, to: p.to, return_pct: Math.round(p.twr * 1_000_000) / 10_000, covers_whole_period: p.covers_whole_period }]
+    )
+    return { end: r.last_session, periods }
   })
 
 /** Dividends received, gross and net of the tax withheld. */
@@ -83,8 +87,8 @@ const dividendIncome = (items: ReadonlyArray<typeof Holding.Type>) => ({
 const unavailableParts = (hasReturns: boolean, hasHoldings: boolean, costWeights: boolean) => [
   {
     part: "benchmark returns",
-    reason: "KSE-100 returns over the same periods need index level history, which the service does not hold " +
-      "(index levels are current only)"
+    reason: "KSE-100's change over the same periods (from its recorded closes since 2010), with money-weighted and total " +
+      "returns, is in GET /v1/me/performance"
   },
   ...(!hasReturns && hasHoldings ? [{ part: "returns", reason: "a holding has no recorded close in the period, so the return is unknown" }] : []),
   ...(costWeights ? [{ part: "market-value weights", reason: "not every open position has a known quote; weights use cost" }] : [])
@@ -93,7 +97,6 @@ const unavailableParts = (hasReturns: boolean, hasHoldings: boolean, costWeights
 /** GET /v1/me/analyze: allocation against the KSE-100's sectors, returns and dividend income. */
 const analyzeWith = (
   portfolio: typeof Portfolio.Service,
-  prices: typeof Prices.Service,
   market: typeof MarketFacts.Service,
   sources: typeof Sources.Service
 ) =>
@@ -101,7 +104,7 @@ const analyzeWith = (
   const items = yield* portfolio.holdings(p)
   const symbols = items.map((h) => h.symbol)
   const events = yield* portfolio.events(p)
-  const { end, periods } = yield* returnsOf(prices, symbols, events)
+  const { end, periods } = yield* returnsOf(market, symbols, events)
   const { meta, sectors: index } = yield* market.index(symbols)
   const bySymbol = new Map(meta.map((m) => [m.symbol, m]))
   const a = analyse(
@@ -120,7 +123,13 @@ const analyzeWith = (
     ...a,
     dividend_income: dividendIncome(items),
     ...(periods.length > 0 && end
-      ? { returns: { basis: "time-weighted, daily chain-linked at recorded closes, dividends (net) included; fees in cost", to: end, periods } }
+      ? {
+        returns: {
+          basis: "time-weighted, daily chain-linked at recorded closes, dividends (net) included; fees in cost (as GET /v1/me/performance)",
+          to: end,
+          periods
+        }
+      }
       : {}),
     unavailable: unavailableParts(periods.length > 0, items.length > 0, a.weight_basis === "cost"),
     sources: yield* sources.of(["index_kse100", "universe"])
@@ -138,7 +147,6 @@ export class PortfolioViews extends Context.Service<PortfolioViews, {
     Effect.gen(function*() {
       const portfolio = yield* Portfolio
       const sources = yield* Sources
-      const prices = yield* Prices
       const market = yield* MarketFacts
 
       const quoteSources = (holdings: ReadonlyArray<typeof Holding.Type>) =>
@@ -168,7 +176,7 @@ export class PortfolioViews extends Context.Service<PortfolioViews, {
         }
       })
 
-      const analyze = analyzeWith(portfolio, prices, market, sources)
+      const analyze = analyzeWith(portfolio, market, sources)
 
       return { holdings, portfolio: view, analyze }
     })

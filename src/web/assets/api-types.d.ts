@@ -965,6 +965,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/me/performance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the portfolio's performance against KSE-100
+         * @description Grant portfolio:read. The portfolio valued at every session's close from its first event to the last session (the newest with a recorded close of a symbol it held or of KSE-100), one row a session: market value, cost of the open positions, net money in, net dividends, KSE-100's close, flags. Shares follow the ledger's replay (the holdings answer's arithmetic), except that a bonus's shares and a cash dividend count on the ex day (the session after the last buy date), when the price drops, so the value line runs through them; a split counts on its date. Closes are as traded where recorded, then the exchange's eod series; a held symbol without a close that session is valued at its last recorded close and the row flagged `carried:SYMBOL`, never estimated; with none before it the value is absent (`no_close:SYMBOL`) and so are the returns that need it.
+         *
+         *     Periods 1M, 3M, 6M, YTD, 1Y and since_inception end at `to` (default: the last session), and `range` runs from `from` when it is given. A period starts from the close of the last session on or before its start date (a month before, the last day of the previous year for YTD, ...); one that would start before the first event runs from inception instead (`covers_whole_period: false`), its first day included from the trade prices. For each: TWR (daily chain-linked: r = (V + D + O) / (V_prev + I) − 1 with money in I at the start of its day and money out O at its end, so selling everything is never a −100% day; days with nothing at risk left out); XIRR (the annual rate at which the flows' present value is zero, days counted actual/365 from the first flow; Newton's method, then bisection; absent, never 0, when nothing flowed or it does not converge) and `mwr`, the same rate over the period's days; total return (gain / (value at start + money in), gain = value at end + money out + net dividends − value at start − money in); KSE-100's change from the close of the period's `from` to that of `to` (the last recorded closes on or before them) and `difference` = twr − that change. KSE-100 is a price index: it leaves out the dividends its constituents pay. Each holding's contribution is its own gain over the portfolio's capital, so they add up to the total return. Returns are decimals (0.25 = 25%) rounded to 6 places; money is rupees with two decimals, computed in paisa.
+         *
+         *     `from` and `to` (YYYY-MM-DD, real dates) narrow the rows; `from` after `to` is 400 INVALID_REQUEST.
+         */
+        get: operations["portfolio.performance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me/transactions": {
         parameters: {
             query?: never;
@@ -8308,6 +8332,188 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DataNotFoundEncoded"];
+                };
+            };
+            /** @description Too many requests from this client; wait the number of seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedEncoded"];
+                };
+            };
+            /** @description An unexpected fault; it is logged with the request id, which the message carries */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                };
+            };
+            /** @description An upstream source could not be reached or its answer not parsed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceUnavailableEncoded"];
+                };
+            };
+        };
+    };
+    "portfolio.performance": {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        portfolio: string;
+                        /** @description The first session a recorded event takes effect on */
+                        first_event?: string;
+                        /** @description The newest session with a recorded close of a symbol held or of KSE-100 (or of the last event) */
+                        last_session?: string;
+                        basis: string;
+                        benchmark: {
+                            /** @enum {string} */
+                            index: "KSE-100";
+                            /** @enum {string} */
+                            kind: "price index";
+                            note: string;
+                        };
+                        periods: {
+                            /**
+                             * @description range: from the query's `from` to `to`
+                             * @enum {string}
+                             */
+                            period: "1M" | "3M" | "6M" | "YTD" | "1Y" | "since_inception" | "range";
+                            /** @description The session whose close the period starts from (from inception: the first event's session, its own day included) */
+                            from: string;
+                            /** @description The period's last session */
+                            to: string;
+                            /** @description The period starts with nothing held, at the first event */
+                            from_inception: boolean;
+                            /** @description False when the portfolio is younger than the period (it then runs from inception) */
+                            covers_whole_period: boolean;
+                            /** @description The portfolio's value at the close of `from` (0 from inception); rupees, two decimals at most */
+                            value_start?: number;
+                            /** @description The portfolio's value at the close of `to`; rupees, two decimals at most */
+                            value_end?: number;
+                            /** @description Money the portfolio's buys put in; rupees, two decimals at most */
+                            cash_in: number;
+                            /** @description Money the portfolio's sales took out; rupees, two decimals at most */
+                            cash_out: number;
+                            /** @description The portfolio's net dividends; rupees, two decimals at most */
+                            dividends: number;
+                            /** @description value_end + cash_out + dividends − value_start − cash_in; rupees, two decimals at most */
+                            gain?: number;
+                            /** @description Time-weighted return, daily chain-linked, dividends (net) included; a decimal (0.25 is 25%), rounded to 6 places */
+                            twr?: number;
+                            /** @description Money-weighted return over the period (not annualised): (1 + xirr)^(days / 365) − 1; a decimal (0.25 is 25%), rounded to 6 places */
+                            mwr?: number;
+                            /** @description Money-weighted return, annualised (XIRR, actual/365); absent when it does not converge or nothing flowed; a decimal (0.25 is 25%), rounded to 6 places */
+                            xirr?: number;
+                            /** @description gain / (value_start + cash_in): the price return with net dividends on the capital at risk; a decimal (0.25 is 25%), rounded to 6 places */
+                            total_return?: number;
+                            kse100?: {
+                                /** @description The date of the close the change starts from (the last recorded on or before the period's `from`) */
+                                from: string;
+                                /** @description The date of the close it ends at */
+                                to: string;
+                                from_close: number;
+                                to_close: number;
+                                /** @description KSE-100's change: a price index (dividends not included); a decimal (0.25 is 25%), rounded to 6 places */
+                                change: number;
+                            };
+                            /** @description twr − kse100.change; a decimal (0.25 is 25%), rounded to 6 places */
+                            difference?: number;
+                            contributions: {
+                                symbol: string;
+                                /** @description Its value at the close of `from` (0 from inception); rupees, two decimals at most */
+                                value_start?: number;
+                                /** @description Its value at the close of `to`; rupees, two decimals at most */
+                                value_end?: number;
+                                /** @description Money its buys put in; rupees, two decimals at most */
+                                cash_in: number;
+                                /** @description Money its sales took out; rupees, two decimals at most */
+                                cash_out: number;
+                                /** @description Its net dividends; rupees, two decimals at most */
+                                dividends: number;
+                                /** @description value_end + cash_out + dividends − value_start − cash_in; rupees, two decimals at most */
+                                gain?: number;
+                                /** @description Its gain over the portfolio's capital (value_start + cash_in): the contributions add up to total_return; a decimal (0.25 is 25%), rounded to 6 places */
+                                contribution?: number;
+                            }[];
+                            note?: string;
+                        }[];
+                        sources: {
+                            dataset: string;
+                            source: string;
+                            /** @description The market date or instant the figures describe */
+                            as_of: string;
+                            /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
+                            retrieved_at: string;
+                            recorded_in?: string;
+                        }[];
+                        /** @description One row per session from `from` (default: the first event) to `to` (default: the last session) */
+                        days: {
+                            /** @description A session (trading day), YYYY-MM-DD */
+                            date: string;
+                            /** @description Market value of the holdings at the session's close (absent: a held symbol has no close on or before it); rupees, two decimals at most */
+                            value?: number;
+                            /** @description Cost of the open positions (average cost, fees included), as GET /v1/me/holdings computes it; rupees, two decimals at most */
+                            cost: number;
+                            /** @description Money put in that session (buys: price × shares + fees) less money taken out (sales: price × shares − fees); rupees, two decimals at most */
+                            net_flow: number;
+                            /** @description Net dividends counted that session (on the ex day, after the tax recorded); rupees, two decimals at most */
+                            dividends: number;
+                            /** @description KSE-100 points at the session's close (absent: no close recorded that day) */
+                            kse100?: number;
+                            /** @description carried:SYMBOL: no close that session, valued at its last recorded close; no_close:SYMBOL: no close on or before it (value unknown); restated:SYMBOL: the source's close restated for a split it does not date, used as it is (no matching split recorded here); unrestated:SYMBOL: that close divided back by the source's factor, before the split this portfolio records */
+                            flags?: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description The request's path, query or body is not valid; the message names the offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestEncoded"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedEncoded"];
+                };
+            };
+            /** @description The credential lacks the grant this endpoint needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenEncoded"];
                 };
             };
             /** @description Too many requests from this client; wait the number of seconds in Retry-After */

@@ -1,0 +1,106 @@
+/**
+ * A portfolio's performance (GET /v1/me/performance): its events valued at
+ * every session's recorded close, with time- and money-weighted returns,
+ * total return with net dividends and KSE-100's change over the standard
+ * periods (domain/ledger/Performance.ts), computed on read.
+ *
+ * The answer depends only on the stream's events (its head version), the
+ * market snapshot, Karachi's date and the query, so the encoded answer is
+ * kept under those in a cache bounded in bytes and entries (src/cache/BoundedCache.ts): a
+ * repeated read encodes nothing, a write or a new snapshot recomputes it.
+ *
+ * Owns: the answer's framing (the stated basis, the benchmark's kind, the
+ * sources), the check of `from` and `to`, and that cache. Does not own: the
+ * events (Portfolio), the closes (asked of MarketFacts), the arithmetic (domain).
+ */
+import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { InvalidRequest, type SourceUnavailable } from "../../../domain/Errors.ts"
+import { performanceOf } from "../../../domain/ledger/Performance.ts"
+import { type Performance as PerformanceAnswer, PerformanceHead } from "../../../domain/ledger/PerformanceSchemas.ts"
+import { karachiDate } from "../../../domain/market/Calendar.ts"
+import type { Principal } from "../accounts/Keys.ts"
+import { BoundedCache } from "../../cache/BoundedCache.ts"
+import { MarketFacts } from "../portfolio/MarketFacts.ts"
+import { Portfolio, streamOf } from "../portfolio/Portfolio.ts"
+import { toEntries } from "../portfolio/Projection.ts"
+
+/** How the figures are computed, stated in every answer. */
+export const PERFORMANCE_BASIS = "Valued at each session's recorded close (as traded where recorded); a held symbol " +
+  "without a close that session is carried at its last close and flagged, never estimated. Buys are money in (price × " +
+  "shares + fees), sales money out (price × shares − fees); a bonus or cash dividend counts on its ex day (the session " +
+  "after its last buy date), a dividend net of the tax recorded; a split on its date. TWR: daily chain-linked, money in " +
+  "at the start of its day, money out at its end. XIRR: annualised, actual/365 days from the first flow. Returns are " +
+  "decimals rounded to 6 places; money is rupees (paisa exact)."
+
+export const KSE100_NOTE = "KSE-100 is a price index: its change leaves out the dividends its constituents pay, so a " +
+  "portfolio's returns (dividends included) have that advantage over it. Its closes are as recorded since 2010."
+
+/** Bytes of encoded answers kept (a 4,000-session history is about 450 KB). */
+const ANSWER_CACHE_BYTES = 32 * 1024 * 1024
+
+export interface PerformanceQuery {
+  readonly from?: string | undefined
+  readonly to?: string | undefined
+}
+
+type Answer = typeof PerformanceAnswer.Type
+const encodeHead = Schema.encodeSync(PerformanceHead)
+/** The answer's JSON: all but the rows through the Schema; the rows (typed, thousands) as they are. */
+const toJson = ({ days, ...head }: Answer) => JSON.stringify({ ...encodeHead(head), days })
+
+export class Performance extends Context.Service<Performance, {
+  /** The answer. */
+  readonly of: (principal: Principal, query: PerformanceQuery) => Effect.Effect<Answer, InvalidRequest | SourceUnavailable>
+  /** The answer as the JSON the route sends, from the cache while its inputs are unchanged. */
+  readonly json: (principal: Principal, query: PerformanceQuery) => Effect.Effect<string, InvalidRequest | SourceUnavailable>
+}>()("psx/ledger/Performance") {
+  static readonly layer = Layer.effect(
+    Performance,
+    Effect.gen(function*() {
+      const portfolio = yield* Portfolio
+      const market = yield* MarketFacts
+      const cache = new BoundedCache<string, { readonly inputs: string; readonly json: string }>({ maxEntries: 10_000, maxBytes: ANSWER_CACHE_BYTES })
+
+      /** What an answer is computed from, and the key that names it (the stream's head, the snapshot, the day). */
+      const gather = (principal: Principal, query: PerformanceQuery) =>
+        Effect.gen(function*() {
+          if (query.from !== undefined && query.to !== undefined && query.from > query.to) {
+            return yield* new InvalidRequest({ message: `query field \`from\` (${query.from}) is after \`to\` (${query.to})` })
+          }
+          const today = karachiDate(yield* Clock.currentTimeMillis)
+          const events = yield* portfolio.events(principal)
+          const symbols = [...new Set(events.flatMap((e) => ("symbol" in e.event && e.event.symbol !== "" ? [e.event.symbol] : [])))]
+          const facts = yield* market.performance(symbols)
+          return { today, events, facts, inputs: `${events[events.length - 1]?.version ?? 0}|${facts.version}|${today}` }
+        })
+
+      const answerOf = (principal: Principal, query: PerformanceQuery, g: Effect.Success<ReturnType<typeof gather>>) => {
+        const result = performanceOf({ entries: toEntries(g.events), closes: g.facts.closes, index: g.facts.index, today: g.today, ...query })
+        if ("_tag" in result) return Effect.die(new Error(`the stream of ${principal.userId} does not replay: ${result._tag}`))
+        return Effect.succeed<Answer>({
+          portfolio: streamOf(principal.userId),
+          ...result,
+          basis: PERFORMANCE_BASIS,
+          benchmark: { index: "KSE-100", kind: "price index", note: KSE100_NOTE },
+          sources: g.facts.sources
+        })
+      }
+
+      const of = Effect.fn("Performance.of")(function*(principal: Principal, query: PerformanceQuery) {
+        return yield* answerOf(principal, query, yield* gather(principal, query))
+      })
+
+      const json = Effect.fn("Performance.json")(function*(principal: Principal, query: PerformanceQuery) {
+        const g = yield* gather(principal, query)
+        const key = `${streamOf(principal.userId)}|${query.from ?? ""}|${query.to ?? ""}`
+        const kept = cache.get(key)
+        if (kept?.inputs === g.inputs) return kept.json
+        const text = JSON.stringify(yield* answerOf(principal, query, g))
+        cache.set(key, { inputs: g.inputs, json: text }, text.length + key.length)
+        return text
+      })
+
+      return { of, json }
+    })
+  )
+}
