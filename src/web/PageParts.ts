@@ -11,9 +11,9 @@ export const signedOut = html`<p class="notice" id="needs-session" hidden>You ar
 export const skeleton = (lines = 3, kind: "lines" | "chart" | "table" = "lines") =>
   html`<div class="skeleton skeleton-${kind}" aria-hidden="true">${Array.from({ length: lines }, () => html`<span></span>`)}</div><p class="visually-hidden loading-note">Loading…</p>`
 
-/** An empty table the page's script fills: a hidden caption, column headers (numeric ones right-aligned). */
-export const dataTable = (id: string, caption: string, columns: ReadonlyArray<string>, options: { readonly footer?: boolean } = {}) =>
-  html`<div class="table-wrap" tabindex="0" role="region" aria-label="${caption}">
+/** An empty table the page's script fills: a hidden caption, column headers (numeric ones right-aligned); with `cards`, a card a row on a phone. */
+export const dataTable = (id: string, caption: string, columns: ReadonlyArray<string>, options: { readonly footer?: boolean; readonly cards?: boolean } = {}) =>
+  html`<div class="table-wrap${options.cards === true ? " cards" : ""}" tabindex="0" role="region" aria-label="${caption}">
   <table id="${id}">
     <caption class="visually-hidden">${caption}</caption>
     <thead><tr>${

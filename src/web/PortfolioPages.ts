@@ -115,7 +115,7 @@ ${signedOut}
     <div class="field"><label for="history-kind">Kind</label><select id="history-kind"><option value="">All kinds</option></select></div>
   </div>
   <p id="history-status" role="status" aria-live="polite"></p>
-  ${dataTable("history-table", "Recorded transactions by trade date, newest first", ["Trade date", "Event", "Symbol", "Details", "Recorded at", "Action"])}
+  ${dataTable("history-table", "Recorded transactions by trade date, newest first", ["Trade date", "Event", "Symbol", "Details", "Recorded at", "Action"], { cards: true })}
   <button type="button" id="history-more" class="secondary" hidden>Show older transactions</button>
 </section>
 ${csvSection}
@@ -155,7 +155,7 @@ before it. Events are never changed; a mistake is corrected by a reversal event.
 <section aria-labelledby="h-events">
   <h2 id="h-events">Events</h2>
   <p id="events-status" role="status" aria-live="polite"></p>
-  ${dataTable("events-table", "Ledger events", ["#Version", "Event", "Effective", "Recorded at", "Previous hash", "Hash", "Action"])}
+  ${dataTable("events-table", "Ledger events", ["#Version", "Event", "Effective", "Recorded at", "Previous hash", "Hash", "Action"], { cards: true })}
   <button type="button" id="events-more" class="secondary" hidden>Show more events</button>
 </section>`
   })

@@ -116,11 +116,13 @@ const markerPlugin = (markers, c) => ({
  * one value per date (null where unknown: the line breaks, never drops to 0).
  * @param {HTMLElement} container
  * @param {{ xs: string[], series: Array<{ label: string, values: Array<number | null>, fill?: boolean, dash?: boolean }>,
- *   label: string, height?: number, format?: Format, markers?: Array<{ date: string, kind: "buy" | "sell" }> }} spec
+ *   label: string, height?: number, format?: Format, legendFormat?: Format, markers?: Array<{ date: string, kind: "buy" | "sell" }> }} spec
+ * `format` labels the axis; `legendFormat` (else `format`) the legend's values.
  */
 export const lineChart = (container, spec) => {
   const xs = spec.xs.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000)
   const format = spec.format ?? plain
+  const legend = spec.legendFormat ?? format
   const markers = (spec.markers ?? []).map((m) => ({ x: Date.parse(`${m.date}T00:00:00Z`) / 1000, kind: m.kind }))
   return mount(
     container,
@@ -142,7 +144,7 @@ export const lineChart = (container, spec) => {
           ...(s.fill ? { fill: `${c.series[i % c.series.length]}22` } : {}),
           value: (/** @type {any} */ _u, /** @type {number | null} */ v, /** @type {number} */ _s, /** @type {number | null} */ idx) => {
             const shown = idx === null ? s.values[lastKnown(s.values)] : v
-            return typeof shown === "number" ? format(shown) : "unknown"
+            return typeof shown === "number" ? legend(shown) : "unknown"
           }
         }))
       ],
@@ -233,7 +235,7 @@ export const barChart = (container, spec) => {
             splits: () => xs,
             values: (/** @type {any} */ _u, /** @type {number[]} */ splits) => splits.map((i) => (across ? fit(spec.categories[i] ?? "", room) : spec.categories[i] ?? ""))
           },
-          { ...axis(c, across ? 40 : 70), ...(across ? { side: 2 } : {}), values: (/** @type {any} */ _u, /** @type {number[]} */ splits) => splits.map(format) }
+          { ...axis(c, across ? 40 : 70), ...(across ? { side: 2, space: 80 } : {}), values: (/** @type {any} */ _u, /** @type {number[]} */ splits) => splits.map(format) }
         ]
       }
     },

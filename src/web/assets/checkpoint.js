@@ -80,7 +80,7 @@ export const renderCheckpoint = async (out) => {
   const parts = [
     el("h3", {}, "Checkpoint"),
     facts(checkpoint, [signed?.name, signature?.name]),
-    signed ? [el("p", {}, el("strong", {}, "Signed text"), ` (${signed.name}, UTF-8)`), el("pre", { class: "signed", tabindex: "0" }, signed.value)] : [],
+    signed ? [el("p", {}, el("strong", {}, "Signed text"), ` (${signed.name}, UTF-8, exactly as signed: its times are UTC)`), el("pre", { class: "signed", tabindex: "0" }, signed.value)] : [],
     signature ? [el("p", {}, el("strong", {}, "Signature"), " (base64)"), el("pre", { class: "signed", tabindex: "0" }, signature.value)] : []
   ]
   let key

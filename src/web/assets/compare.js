@@ -97,7 +97,8 @@ const normalisedChart = async (out, symbols) => {
   lineChart(chart, {
     xs,
     series: lines,
-    format: (v) => formatNumberText(v, 1),
+    format: (v) => formatNumberText(v, 0),
+    legendFormat: (v) => formatNumberText(v, 1),
     label: `Prices rebased to 100 from ${dateText(start)}: ${lines.map((l) => `${l.label} ${l.values.at(-1) ?? "unknown"}`).join(", ")}`
   })
 }

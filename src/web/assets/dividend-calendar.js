@@ -51,7 +51,7 @@ const payoutTable = (caption, items, held, id) =>
       p.last_buy_date ? el("strong", {}, dateText(p.last_buy_date)) : unknown(),
       p.xd_date ? dateText(p.xd_date) : unknown()
     ]),
-    { id, cards: true }
+    { id, cards: true, visibleCaption: false }
   )
 
 /**
@@ -78,7 +78,7 @@ const monthGrid = (month, payouts, held, today) => {
   return el(
     "table",
     { class: "month-grid", id: "calendar-grid" },
-    el("caption", {}, `Book closures starting in ${monthText(month)}`),
+    el("caption", { class: "visually-hidden" }, `Book closures starting in ${monthText(month)}`),
     el("thead", {}, el("tr", {}, ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].map((d) => el("th", { scope: "col" }, d)))),
     el("tbody", {}, weeks)
   )

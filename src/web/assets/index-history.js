@@ -49,6 +49,7 @@ export const loadIndexHistory = async (out, code, range = "1Y") => {
     xs: rows.map((r) => r.date),
     series: [{ label: "Close (points)", values: rows.map((r) => r.close), fill: true }],
     format: (v) => formatNumber(v, 0),
+    legendFormat: (v) => formatNumber(v, 2),
     label: `${reply.body.name ?? code} from ${dateText(first)} to ${dateText(last)}: last close ${fmtPrice(rows.at(-1)?.close)} points`,
     height: 260
   })

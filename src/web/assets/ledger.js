@@ -36,7 +36,7 @@ const loadEvents = async (more = false) => {
         reverseAction(e, `version ${e.version}, ${d.kind}${d.symbol ? ` ${d.symbol}` : ""}`, reversed, () => loadEvents())
       ]
     }),
-    { append: more }
+    { append: more, labels: ["Version", "Event", "Effective", "Recorded at", "Previous hash", "Hash", "Action"] }
   )
   let order = ""
   if (page.items.length > 1) {

@@ -55,7 +55,7 @@ const movers = (caption, list) =>
       caption,
       [["Symbol"], ["Price (Rs)", "num"], ["Change", "num"], ["Traded (Rs)", "num"]],
       list.map((m) => [
-        el("span", {}, symbolLink(String(m.symbol)), m.name ? el("span", { class: "hint block" }, m.name) : ""),
+        m.name ? el("abbr", { title: m.name, class: "plain" }, symbolLink(String(m.symbol))) : symbolLink(String(m.symbol)),
         num(fmtPrice(m.price)),
         num(fmtPct(m.change_pct)),
         num(fmtCompact(m.value_traded))
@@ -71,7 +71,7 @@ const sectorTone = (tone) => {
     "div",
     {},
     el("figure", {}, chart, el("figcaption", {}, "Median change of each sector's priced lines, strongest first. Sectors with no priced line have no bar.")),
-    table(
+    el("details", { class: "sources" }, el("summary", {}, "The same as a table, with advancers and decliners"), table(
       "Sector tone",
       [["Sector"], ["Advancers", "num"], ["Decliners", "num"], ["Unchanged", "num"], ["Median change", "num"]],
       sorted.map((s) => [
@@ -81,7 +81,7 @@ const sectorTone = (tone) => {
         num(fmtQty(s.unchanged)),
         num(fmtPct(s.median_change_pct))
       ])
-    )
+    ))
   )
   requestAnimationFrame(() =>
     barChart(chart, {

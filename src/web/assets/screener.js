@@ -23,14 +23,14 @@ let last
 /** Columns: heading, the field it shows and sorts by, how a value is shown. */
 const COLUMNS = /** @type {Array<{ label: string, key: string, num?: boolean, show: (s: any) => any }>} */ ([
   { label: "Symbol", key: "symbol", show: (s) => el("span", {}, symbolLink(s.symbol), el("span", { class: "hint block" }, s.name)) },
-  { label: "Sector", key: "sector", show: (s) => s.sector ?? unknown() },
+  { label: "Sector", key: "sector", show: (s) => (s.sector ? el("span", { class: "wrap" }, s.sector) : unknown()) },
   { label: "Price (Rs)", key: "price", num: true, show: (s) => fmtPrice(s.price) },
-  { label: "Day's change", key: "change_pct", num: true, show: (s) => fmtPct(s.change_pct) },
-  { label: "Dividend yield", key: "dividend_yield_pct", num: true, show: (s) => (typeof s.dividend_yield_pct === "number" ? `${formatNumberText(s.dividend_yield_pct, 2)}%` : unknown()) },
+  { label: "Change", key: "change_pct", num: true, show: (s) => fmtPct(s.change_pct) },
+  { label: "Yield", key: "dividend_yield_pct", num: true, show: (s) => (typeof s.dividend_yield_pct === "number" ? `${formatNumberText(s.dividend_yield_pct, 2)}%` : unknown()) },
   { label: "P/E", key: "pe_ttm", num: true, show: (s) => (typeof s.pe_ttm === "number" ? formatNumberText(s.pe_ttm, 1) : unknown()) },
-  { label: "Market cap (Rs)", key: "market_cap", num: true, show: (s) => fmtCompact(s.market_cap) },
+  { label: "Mkt cap (Rs)", key: "market_cap", num: true, show: (s) => fmtCompact(s.market_cap) },
   { label: "Traded (Rs)", key: "value_traded", num: true, show: (s) => fmtCompact(s.value_traded) },
-  { label: "Below 20-day high", key: "drawdown_20d_pct", num: true, show: (s) => (typeof s.drawdown_20d_pct === "number" ? `${formatNumberText(s.drawdown_20d_pct, 1)}%` : unknown()) }
+  { label: "Off 20-day high", key: "drawdown_20d_pct", num: true, show: (s) => (typeof s.drawdown_20d_pct === "number" ? `${formatNumberText(s.drawdown_20d_pct, 1)}%` : unknown()) }
 ])
 
 /** The form's own label for a filter parameter. @param {string} name */
@@ -91,7 +91,7 @@ const render = () => {
     $("screen-results"),
     rows.length === 0
       ? el("p", {}, "No security matches these filters.")
-      : el("div", { class: "table-wrap cards", tabindex: "0", role: "region", "aria-label": "Securities matching the filters" }, el("table", { id: "screen-table" }, el("caption", { class: "visually-hidden" }, "Securities matching the filters"), head(), tbody)),
+      : el("div", { class: "table-wrap sticky-first", tabindex: "0", role: "region", "aria-label": "Securities matching the filters" }, el("table", { id: "screen-table" }, el("caption", { class: "visually-hidden" }, "Securities matching the filters"), head(), tbody)),
     sourcesNote(last?.sources)
   )
   $("screen-more").hidden = shown >= rows.length

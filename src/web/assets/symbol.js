@@ -9,6 +9,7 @@
 /** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
 import { $, api, badge, dateText, el, fmtPct, fmtPrice, fmtQty, fmtRsPrice, fmtSigned, fmtTime, getToken, unknown } from "./api.js"
 import { lineChart, rupeeFormat } from "./charts.js"
+import { formatNumber } from "./format.js"
 import { loadPosition } from "./symbol-position.js"
 import { renderAnnouncements, renderDividends, renderFinancials, renderProvenance, renderTechnicals } from "./symbol-sections.js"
 import { fact, facts, show, showError, showLoading, symbolLink } from "./ui.js"
@@ -86,6 +87,7 @@ const draw = (/** @type {any[]} */ rows, /** @type {string} */ label) => {
     xs: rows.map((r) => r.date),
     series: [{ label: "Close", values: rows.map((r) => r.close), fill: true }],
     format: (v) => rupeeFormat(v),
+    legendFormat: (v) => `Rs ${formatNumber(v, 2)}`,
     label,
     height: 320,
     markers: markers.filter((m) => m.date >= first)
