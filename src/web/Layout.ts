@@ -63,11 +63,11 @@ const header = (section: Section) => {
   )
   return html`<header class="site">
   <a class="brand" href="/"><span class="brand-mark" aria-hidden="true">PSX</span><span class="brand-name">PSX data service</span></a>
-  <form class="site-search" role="search" method="get" action="/market" autocomplete="off">
+  <form class="site-search" role="search" aria-label="Site search" method="get" action="/market" autocomplete="off">
     <label for="site-search" class="visually-hidden">Find a company or ticker</label>
     <input id="site-search" name="q" type="search" placeholder="Ticker or company" list="site-search-list" spellcheck="false" autocapitalize="characters">
     <datalist id="site-search-list"></datalist>
-    <button type="submit" class="icon" aria-label="Search">Go</button>
+    <button type="submit" class="icon">Search</button>
   </form>
   <div class="session">
     <span id="session-status" role="status" aria-live="polite" class="visually-hidden"></span>

@@ -19,7 +19,7 @@ export const marketPage = () =>
 </nav>
 <section aria-labelledby="h-search" id="search-section">
   <h2 id="h-search" class="visually-hidden">Find a company</h2>
-  <form id="search-form" method="get" action="/market" role="search" class="inline-form">
+  <form id="search-form" method="get" action="/market" role="search" aria-label="Find a company" class="inline-form">
     <label for="search-q">Find a company by name or ticker</label>
     <div class="row"><input id="search-q" name="q" type="search" spellcheck="false"><button type="submit">Search</button></div>
   </form>
@@ -33,7 +33,7 @@ export const marketPage = () =>
   <div id="board">${skeleton(5, "table")}</div>
 </section>
 <section aria-labelledby="h-sectors">
-  <h2 id="h-sectors">Sector board</h2>
+  <h2 id="h-sectors">Sectors</h2>
   <div id="sectors">${skeleton(5, "table")}</div>
 </section>
 <section aria-labelledby="h-calendar">

@@ -32,8 +32,8 @@ const actions = (e, onChange) => {
     }
     onChange()
   }
-  const accept = /** @type {HTMLButtonElement} */ (el("button", { type: "button", class: "small", "aria-label": `Record ${e.symbol} ${e.details}` }, "Record it"))
-  const dismiss = /** @type {HTMLButtonElement} */ (el("button", { type: "button", class: "secondary small", "aria-label": `Dismiss ${e.symbol} ${e.details}` }, "Dismiss"))
+  const accept = /** @type {HTMLButtonElement} */ (el("button", { type: "button", class: "small", "aria-label": `Record it: ${e.symbol} ${e.details}` }, "Record it"))
+  const dismiss = /** @type {HTMLButtonElement} */ (el("button", { type: "button", class: "secondary small", "aria-label": `Dismiss: ${e.symbol} ${e.details}` }, "Dismiss"))
   accept.addEventListener("click", () => act("accept", accept))
   dismiss.addEventListener("click", () => act("dismiss", dismiss))
   return el("div", { class: "row actions" }, e.kind === "right" ? "" : accept, dismiss, message)

@@ -19,6 +19,8 @@ import { renderAllocation, valueSeries } from "./portfolio-charts.js"
 import { openTransaction, wireTransactionForm } from "./tx-form.js"
 import { showError } from "./ui.js"
 
+let today = karachiToday()
+
 /** Each held symbol's delayed quote (for the day change). @param {string[]} symbols */
 const quotesFor = async (symbols) => {
   const replies = await Promise.all(symbols.map((s) => api("GET", `/v1/quotes/${encodeURIComponent(s)}?allow_stale=true`, { token: null })))
@@ -81,7 +83,9 @@ const load = async () => {
   }
   const portfolio = reply.body
   const symbols = portfolio.holdings.filter((h) => h.quantity > 0).map((h) => h.symbol)
-  const [quotes, payouts] = await Promise.all([quotesFor(symbols), payoutsFor(symbols, karachiToday())])
+  // Today as the service's clock has it (Karachi), else this browser's.
+  today = entitlements.ok && typeof entitlements.body.as_of === "string" ? entitlements.body.as_of : karachiToday()
+  const [quotes, payouts] = await Promise.all([quotesFor(symbols), payoutsFor(symbols, today)])
   const { dayTotal } = renderHoldings($("holdings"), portfolio, quotes, payouts.yields)
   setText("holdings-status", symbols.length ? `${symbols.length} position${symbols.length === 1 ? "" : "s"}.` : "", "")
   renderCards(portfolio, dayTotal, analysis.ok ? analysis.body : undefined)
@@ -96,12 +100,12 @@ const load = async () => {
 wireTransactionForm(load)
 wireHistory()
 wireCsv(load)
-$("add-tx").addEventListener("click", () => openTransaction())
+$("add-tx").addEventListener("click", () => openTransaction(undefined, today))
 
 if (requireSession()) {
   load()
   const add = new URLSearchParams(location.search).get("add")
-  if (add !== null) openTransaction(add.toUpperCase())
+  if (add !== null) openTransaction(add.toUpperCase(), today)
 } else {
   for (const id of ["cards", "holdings", "value", "income", "allocation", "entitlements"]) {
     $(id).removeAttribute("aria-busy")

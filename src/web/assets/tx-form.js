@@ -55,8 +55,11 @@ const fillClose = async () => {
   hint.dataset.base ??= hint.textContent ?? ""
   if ((kind !== "buy" && kind !== "sell") || !/^[A-Z0-9&.\-]{1,12}$/.test(symbol) || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return
   if (price.value !== "" && price.value !== filledPrice) return
+  const before = price.value
   /** @type {Reply<Success<"market.prices">>} */
   const reply = await api("GET", `/v1/prices/${encodeURIComponent(symbol)}?${new URLSearchParams({ date_from: date, date_to: date, limit: "1" })}`, { token: null })
+  // Typed while the close was on its way: the user's price stays.
+  if (price.value !== before) return
   const row = reply.ok ? reply.body.items.find((r) => r.date === date && typeof r.close === "number") : undefined
   if (!row || typeof row.close !== "number") {
     hint.textContent = reply.ok ? `No close of ${symbol} is recorded on ${dateText(date)}: type your price.` : hint.dataset.base
@@ -91,12 +94,13 @@ const body = () => {
 }
 
 /**
- * Opens the dialog, with a symbol filled in when given.
- * @param {string} [symbol]
+ * Opens the dialog, with a symbol filled in when given and the trade date
+ * set to today (the service's Karachi date when the page knows it).
+ * @param {string} [symbol] @param {string} [today]
  */
-export const openTransaction = (symbol) => {
+export const openTransaction = (symbol, today = karachiToday()) => {
   if (symbol) $("tx-symbol").value = symbol
-  if (!$("tx-trade_date").value) $("tx-trade_date").value = karachiToday()
+  if (!$("tx-trade_date").value) $("tx-trade_date").value = today
   echoDate()
   setText("tx-error", "")
   if (!dialog.open) dialog.showModal()
