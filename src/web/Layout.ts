@@ -65,7 +65,7 @@ const header = (section: Section) => {
   <a class="brand" href="/"><span class="brand-mark" aria-hidden="true">PSX</span><span class="brand-name">PSX data service</span></a>
   <form class="site-search" role="search" aria-label="Site search" method="get" action="/market" autocomplete="off">
     <label for="site-search" class="visually-hidden">Find a company or ticker</label>
-    <input id="site-search" name="q" type="search" placeholder="Ticker or company" list="site-search-list" spellcheck="false" autocapitalize="characters">
+    <input id="site-search" name="q" type="search" placeholder="Ticker or name" list="site-search-list" spellcheck="false" autocapitalize="characters">
     <datalist id="site-search-list"></datalist>
     <button type="submit" class="icon">Search</button>
   </form>

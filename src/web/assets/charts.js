@@ -186,7 +186,7 @@ const fit = (text, px) => {
  * suit many categories; with `signed`, a negative bar is drawn in the "down" colour.
  * @param {HTMLElement} container
  * @param {{ categories: string[], series: Array<{ label: string, values: Array<number | null> }>, label: string, height?: number,
- *   horizontal?: boolean, signed?: boolean, format?: Format }} spec
+ *   horizontal?: boolean, signed?: boolean, format?: Format, categoryLabel?: string }} spec
  */
 export const barChart = (container, spec) => {
   const n = spec.series.length
@@ -210,13 +210,17 @@ export const barChart = (container, spec) => {
         cursor: { drag: { x: false, y: false } },
         legend: { show: n > 1 },
         series: [
-          { label: "", value: (/** @type {any} */ _u, /** @type {number} */ i) => spec.categories[Math.round(i)] ?? "" },
+          { label: spec.categoryLabel ?? "Category", value: (/** @type {any} */ _u, /** @type {number | null} */ i) => spec.categories[Math.round(i ?? 0)] ?? "" },
           ...spec.series.map((s, i) => ({
             label: s.label,
             stroke: c.series[i % c.series.length],
             fill: c.series[i % c.series.length],
             width: 0,
-            value: (/** @type {any} */ _u, /** @type {number | null} */ v) => (typeof v === "number" ? format(v) : "unknown"),
+            // Before any hover, the first category's values (the one the legend names).
+            value: (/** @type {any} */ _u, /** @type {number | null} */ v, /** @type {number} */ _s, /** @type {number | null} */ idx) => {
+              const shown = idx === null ? s.values[0] : v
+              return typeof shown === "number" ? format(shown) : "unknown"
+            },
             paths: bars({
               disp: {
                 x0: { unit: 1, values: (/** @type {any} */ u) => xs.map((x) => x - groupOf(u) / 2 + i * (groupOf(u) / n)) },

@@ -36,7 +36,7 @@ const render = () => {
     page.map((e) => {
       const d = describeEvent(e)
       const label = `${d.kind}${d.symbol ? ` ${d.symbol}` : ""} of ${e.effective_date}`
-      return [{ cell: dateText(e.effective_date), class: "nowrap" }, d.kind, d.symbol ?? unknown(), d.details, { cell: fmtTime(e.recorded_at), class: "nowrap" }, reverseAction(e, label, reversed, reload)]
+      return [{ cell: dateText(e.effective_date), class: "nowrap" }, d.kind, d.symbol ?? "", d.details, { cell: fmtTime(e.recorded_at), class: "nowrap" }, reverseAction(e, label, reversed, reload)]
     }),
     { labels: ["Trade date", "Event", "Symbol", "Details", "Recorded at", "Action"] }
   )

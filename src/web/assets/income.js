@@ -117,6 +117,7 @@ export const renderIncome = (out, data) => {
       categories: months.map(([m]) => monthText(m)),
       series: [{ label: "Net", values: months.map(([, g]) => (g.unknown === g.count ? null : g.net)) }],
       format: rupeeFormat,
+      categoryLabel: "Month",
       label: `Dividend income by month, net: ${months.map(([m, g]) => `${monthText(m)} ${g.unknown === g.count ? "unknown" : g.net}`).join("; ")}`
     })
   }

@@ -30,7 +30,8 @@ const indices = (list) =>
       num(signedPoints(i.change)),
       num(fmtPct(i.change_pct)),
       el("span", {}, fmtDate(i.as_of), " ", badge("delayed"))
-    ])
+    ]),
+    { cards: true }
   )
 
 /** @param {any} b */
@@ -90,6 +91,7 @@ const sectorTone = (tone) => {
       horizontal: true,
       signed: true,
       format: percentFormat,
+      categoryLabel: "Sector",
       label: `Median change by sector on the board's session: ${sorted.slice(0, 3).map((s) => `${s.sector} ${s.median_change_pct ?? "unknown"}%`).join(", ")} lead`
     })
   )

@@ -63,7 +63,7 @@ const periodsTable = (perf) => {
       el("span", {}, p.from && p.to ? `${dateText(p.from)} to ${dateText(p.to)}` : unknown(), p.coversWholePeriod === false ? el("span", { class: "hint block" }, "the portfolio started later") : ""),
       ...cols.map(([, show]) => ({ cell: show(p), class: "num" }))
     ]),
-    { id: "returns-table", cards: true }
+    { id: "returns-table" }
   )
 }
 

@@ -144,12 +144,13 @@ export const renderAllocation = (out, portfolio, analysis) => {
       )
     )
   )
-  if (positions.length) barChart(positionChart, { categories: positions.map((p) => p.symbol), series: [{ label: "Weight", values: positions.map((p) => p.pct) }], format: shareFormat, label: `Allocation by position: ${positions.map((p) => `${p.symbol} ${p.pct}%`).join(", ")}`, horizontal: true })
+  if (positions.length) barChart(positionChart, { categories: positions.map((p) => p.symbol), series: [{ label: "Weight", values: positions.map((p) => p.pct) }], format: shareFormat, categoryLabel: "Symbol", label: `Allocation by position: ${positions.map((p) => `${p.symbol} ${p.pct}%`).join(", ")}`, horizontal: true })
   if (sectors.length) {
     barChart(sectorChart, {
       categories: sectors.map((s) => s.sector),
       series: [{ label: "Portfolio", values: sectors.map((s) => s.portfolio_pct) }, { label: "KSE-100", values: sectors.map((s) => s.kse100_pct ?? null) }],
       format: shareFormat,
+      categoryLabel: "Sector",
       label: `Allocation by sector against the KSE-100: ${sectors.map((s) => `${s.sector} ${s.portfolio_pct}% against ${s.kse100_pct ?? "unknown"}%`).join(", ")}`,
       horizontal: true
     })

@@ -60,10 +60,34 @@ const renderCards = (portfolio, dayTotal, analysis) => {
   )
 }
 
-/** The slow part: the value series needs every held symbol's closes. @param {any[]} events @param {any} analysis */
+/**
+ * The return cards from the performance figures, when they carry more than
+ * /v1/me/analyze: since inception's money-weighted return (XIRR) and total
+ * return with dividends, beside the time-weighted one.
+ * @param {import("./performance-adapter.js").Performance} perf
+ */
+const returnCards = (perf) => {
+  const since = perf.periods.find((p) => /since.inception|^all$|^max$/i.test(p.period)) ?? perf.periods.at(-1)
+  if (!since || (since.xirr === undefined && since.totalReturn === undefined)) return
+  const cards = $("cards")
+  cards.querySelector(".card:last-child")?.remove()
+  cards.append(
+    card("Time-weighted return", fmtPct(since.twr), since.benchmark === undefined ? "since the first holding" : el("span", {}, "KSE-100 ", fmtPct(since.benchmark))),
+    card("Money-weighted (XIRR)", fmtPct(since.xirr), "a year, since the first holding"),
+    card("Total return", fmtPct(since.totalReturn), "with dividends, since the first holding")
+  )
+}
+
+/**
+ * The slow part: the value series needs every held symbol's closes. (Issue 38's GET /v1/me/performance serves it
+ * from the server: `fromServer(reply.body)` in place of `fromBrowser(…)` is all the wiring it needs.)
+ * @param {any[]} events @param {any} analysis
+ */
 const loadPerformance = async (events, analysis) => {
   try {
-    renderPerformance($("value"), fromBrowser(await valueSeries(events), analysis))
+    const perf = fromBrowser(await valueSeries(events), analysis)
+    renderPerformance($("value"), perf)
+    returnCards(perf)
   } catch (e) {
     showError($("value"), { status: 0, body: { error: "NETWORK", message: String(e) } }, () => loadPerformance(events, analysis))
   }

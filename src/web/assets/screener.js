@@ -91,6 +91,9 @@ const render = () => {
     $("screen-results"),
     rows.length === 0
       ? el("p", {}, "No security matches these filters.")
+      : el("p", { class: "hint phone-only" }, "Swipe the table sideways for more columns; tap a heading to sort."),
+    rows.length === 0
+      ? ""
       : el("div", { class: "table-wrap sticky-first", tabindex: "0", role: "region", "aria-label": "Securities matching the filters" }, el("table", { id: "screen-table" }, el("caption", { class: "visually-hidden" }, "Securities matching the filters"), head(), tbody)),
     sourcesNote(last?.sources)
   )
