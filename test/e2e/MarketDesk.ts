@@ -97,8 +97,24 @@ const compare = async (page: Page, base: string, watcher: Watcher) => {
   watcher.expectStatus([])
 }
 
+/** A section whose call fails says so in words, keeps the code under "Details", and "Try again" loads it. */
+const retry = async (page: Page, base: string, watcher: Watcher) => {
+  watcher.expectStatus([500])
+  await page.route("**/v1/sectors/board", (route) => route.fulfill({ status: 500, json: { error: "INTERNAL", message: "internal error; quote request id test-1" } }))
+  await page.goto(`${base}/market`)
+  const box = page.locator("#sectors .error-box")
+  await box.waitFor()
+  assert.strictEqual(await box.locator("p").first().textContent(), "Something went wrong on the service. Try again; if it keeps happening, quote the details below.")
+  assert.strictEqual(await box.locator("details p").textContent(), "INTERNAL: internal error; quote request id test-1")
+  await page.unrouteAll()
+  watcher.expectStatus([])
+  await page.locator("#sectors").getByRole("button", { name: "Try again" }).click()
+  await page.getByRole("table", { name: "Sector board" }).waitFor()
+}
+
 export const marketDesk = (base: string) =>
   inBrowser(base, async ({ page, watcher }) => {
+    await retry(page, base, watcher)
     await board(page, base)
     await calendar(page)
     await screener(page, base)

@@ -35,6 +35,8 @@ const holdings = async (page: Page, base: string, shares: Readonly<Record<string
   const closes = await Promise.all(Object.keys(shares).map(async (s) => [s, (await lastClose(base, s)).close] as const))
   const values = closes.map(([s, c]) => [s, shares[s]! * c] as const)
   assert.include((await page.locator("#cards .card").first().textContent()) ?? "", `Rs ${group(values.reduce((a, [, v]) => a + v, 0))}`)
+  // At 1440 px every column shows without scrolling sideways.
+  assert.isTrue(await page.locator(".table-wrap.holdings").evaluate((w) => w.scrollWidth <= w.clientWidth), "the holdings table fits at 1440 px")
   // Sorting by market value, largest first; the expandable row stays under its position.
   await page.locator("#holdings-table th button", { hasText: "Market value" }).click()
   const order = await rows(page).locator("th a").allTextContents()

@@ -37,6 +37,7 @@ const headers = async (base: string) => {
   assert.notMatch(page, /<style|\sstyle=/, "no inline style")
   assert.include(page, `href="/docs"`)
   assert.include(page, `id="site-search"`, "the header's search is on every page")
+  assert.include(page, `class="skeleton skeleton-table"`, "a section shows its shape while it loads, never a blank box")
   const bad = await fetch(`${base}/market/%3Cb%3E`)
   assert.strictEqual(bad.status, 400)
   assert.notInclude(await bad.text(), "<b>")
