@@ -88,7 +88,7 @@ const footer = html`<footer class="site">
 </footer>`
 
 export const renderPage = (page: PageSpec) => {
-  const styles = ["/assets/site.css", ...(page.styles ?? [])].map((href) => html`<link rel="stylesheet" href="${href}">`)
+  const styles = ["/assets/site.css", "/assets/components.css", ...(page.styles ?? [])].map((href) => html`<link rel="stylesheet" href="${href}">`)
   const scripts = ["/assets/site.js", ...page.scripts].map((src) => html`<script type="module" src="${src}"></script>`)
   return html`<!doctype html>
 <html lang="en">

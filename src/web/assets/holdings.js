@@ -78,6 +78,20 @@ const rows = (h, q, y, total) => {
 }
 
 /**
+ * On a phone the headings are hidden behind the cards: a list picks the
+ * column to sort by (the same as a heading's button, which it presses).
+ * @param {HTMLTableElement} table
+ */
+const phoneSort = (table) => {
+  const select = /** @type {HTMLSelectElement} */ (el("select", { id: "holdings-sort" }, el("option", { value: "" }, "as listed"), HEAD.map(([label], i) => el("option", { value: String(i) }, label))))
+  select.addEventListener("change", () => {
+    const button = table.tHead?.rows[0]?.cells[Number(select.value)]?.querySelector("button")
+    if (select.value !== "") button?.click()
+  })
+  return el("div", { class: "field phone-only" }, el("label", { for: "holdings-sort" }, "Sort by"), select)
+}
+
+/**
  * @param {HTMLElement} out
  * @param {any} portfolio GET /v1/me/portfolio
  * @param {Map<string, Quote>} quotes
@@ -118,6 +132,7 @@ export const renderHoldings = (out, portfolio, quotes, yields) => {
   sortable(/** @type {HTMLTableElement} */ (table))
   out.removeAttribute("aria-busy")
   out.replaceChildren(
+    held.length ? phoneSort(/** @type {HTMLTableElement} */ (table)) : "",
     held.length === 0
       ? el("p", {}, "No holdings yet. Use “Add transaction” to record a buy.")
       : el("div", { class: "table-wrap cards holdings", tabindex: "0", role: "region", "aria-label": "Positions held" }, table),
