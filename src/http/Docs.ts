@@ -36,9 +36,9 @@ const decoder = new TextDecoder()
 
 /**
  * The way back to the website, above the reference (styled inline: the docs policy allows inline styles, not
- * scripts). The body clips sideways overflow: Scalar keeps a hidden content-type label past the edge of a phone.
+ * scripts). The page clips sideways overflow: Scalar lays a few hidden labels past the edge of a phone.
  */
-const BACK_BAR = `<style>body{overflow-x:clip}.psx-back{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:center;padding:.5rem 1rem;background:#1a1a1a;color:#fff;` +
+const BACK_BAR = `<style>html,body{overflow-x:clip}.psx-back{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:center;padding:.5rem 1rem;background:#1a1a1a;color:#fff;` +
   `font:15px system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}.psx-back a{color:#fff}.psx-back a:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}</style>` +
   `<nav class="psx-back" aria-label="Site"><a href="/">← PSX data service</a><a href="/market">Market</a><a href="/portfolio">Portfolio</a>` +
   `<a href="/openapi.json">OpenAPI document</a></nav>`

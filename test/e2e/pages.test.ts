@@ -29,7 +29,7 @@ const PAGES: ReadonlyArray<{ readonly path: string; readonly ready: (p: Page) =>
   { path: "/start", ready: (p) => p.getByRole("button", { name: "Create a session" }).waitFor() },
   { path: "/no-such-page", ready: (p) => p.getByRole("heading", { name: "Page not found" }).waitFor() },
   // Scalar's own page: checked for errors and overflow; its markup is Scalar's, so axe is left to its makers.
-  { path: "/docs", ready: (p) => p.getByRole("link", { name: "← PSX data service" }).waitFor(), axe: false }
+  { path: "/docs", ready: (p) => Promise.all([p.getByRole("link", { name: "← PSX data service" }).waitFor(), p.getByRole("heading", { name: "Readiness probe" }).first().waitFor()]), axe: false }
 ]
 
 /** One page at one size: everything the file's header promises. */

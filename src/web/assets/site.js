@@ -12,12 +12,14 @@ const wireSearch = () => {
   if (!input || !list) return
   const go = (/** @type {string} */ symbol) => location.assign(`/market/${encodeURIComponent(symbol)}`)
   const suggestions = attachSuggestions(input, list, { onPick: go })
-  input.form?.addEventListener("submit", (event) => {
-    const symbol = exactTicker(input.value, suggestions.hits())
-    if (symbol) {
-      event.preventDefault()
-      go(symbol)
-    }
+  // Enter on a ticker opens its page (asking the search when its suggestions have not come yet); anything else searches.
+  input.form?.addEventListener("submit", async (event) => {
+    const q = input.value.trim()
+    if (q === "") return event.preventDefault()
+    event.preventDefault()
+    const symbol = exactTicker(q, suggestions.hits()) ?? exactTicker(q, await suggestions.lookUp(q))
+    if (symbol) go(symbol)
+    else location.assign(`/market?${new URLSearchParams({ q })}`)
   })
 }
 

@@ -11,7 +11,7 @@ import { api, el } from "./api.js"
  * @param {HTMLInputElement} input
  * @param {HTMLDataListElement} list
  * @param {{ onPick?: (symbol: string) => void }} [options]
- * @returns {{ hits: () => Hit[] }}
+ * @returns {{ hits: () => Hit[], lookUp: (q: string) => Promise<Hit[]> }}
  */
 export const attachSuggestions = (input, list, options = {}) => {
   /** @type {Hit[]} */
@@ -19,12 +19,16 @@ export const attachSuggestions = (input, list, options = {}) => {
   let asked = 0
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer
-  const lookUp = async (/** @type {string} */ q) => {
+  /** @param {string} q @returns {Promise<Hit[]>} */
+  const lookUp = async (q) => {
     const mine = ++asked
     const reply = await api("GET", `/v1/search?${new URLSearchParams({ q })}`, { token: null })
-    if (mine !== asked || !reply.ok) return
-    hits = reply.body.items
-    list.replaceChildren(...hits.map((h) => el("option", { value: h.symbol, label: `${h.name}${h.sector ? ` · ${h.sector}` : ""}` })))
+    if (!reply.ok) return []
+    if (mine === asked) {
+      hits = reply.body.items
+      list.replaceChildren(...hits.map((h) => el("option", { value: h.symbol, label: `${h.name}${h.sector ? ` · ${h.sector}` : ""}` })))
+    }
+    return reply.body.items
   }
   input.addEventListener("input", (event) => {
     const q = input.value.trim()
@@ -35,7 +39,7 @@ export const attachSuggestions = (input, list, options = {}) => {
     if (q.length === 0) return list.replaceChildren()
     timer = setTimeout(() => lookUp(q), 120)
   })
-  return { hits: () => hits }
+  return { hits: () => hits, lookUp }
 }
 
 /** An exact ticker among the suggestions (or the one hit), for a search box's Enter. @param {string} q @param {Hit[]} hits */
