@@ -1,10 +1,10 @@
 /**
- * `npm run screenshots`: a PNG of each page of the website in
+ * `npm run screenshots`: a PNG of every page of the website in
  * docs/screenshots/, taken in headless Chromium (scripts/install-chromium.sh)
  * against a fresh service on a loopback port with its own temporary store,
- * after the steps a new user takes: a session, two keys, a buy and a sell,
- * a dividend, a bonus, a verify, a search, a screen, a comparison and a
- * pending donation; each page at desktop width and at 360 px (`-narrow`).
+ * signed in to a multi-stock portfolio made through the API
+ * (test/e2e/Portfolio.ts: eight symbols, a sale, dividends, a bonus, a
+ * donation); each page at 1440×900 (`-1440`) and at 390×844 (`-390`).
  * With BASE_URL set, that running service is used instead.
  */
 import { spawn } from "node:child_process"
@@ -15,7 +15,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { CHROMIUM, hasChromium, launch } from "../test/e2e/Browser.ts"
 import type { Page } from "playwright-core"
-import { acknowledgeSaved, createKey, createSession, recordOther, recordTrades, tradesFor } from "../test/e2e/Scenario.ts"
+import { makePortfolio } from "../test/e2e/Portfolio.ts"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const out = join(root, "docs", "screenshots")
@@ -61,77 +61,75 @@ const startService = async () => {
   }
 }
 
-/** What each screenshot shows: the page is opened, then `ready` waits for its content. */
-const PAGES: ReadonlyArray<{ readonly name: string; readonly path: string; readonly ready: (page: Page) => Promise<unknown> }> = [
-  { name: "3-portfolio", path: "/portfolio", ready: (p) => Promise.all([p.locator("#value-chart canvas").waitFor(), p.locator("#income-table").waitFor(), p.locator("#sector-chart canvas").waitFor()]) },
-  { name: "4-ledger", path: "/ledger", ready: async (p) => {
+/** What each screenshot shows: the page is opened, then `ready` waits for its content (and may act on it). */
+const PAGES: ReadonlyArray<{ readonly name: string; readonly path: string; readonly signedOut?: boolean; readonly ready: (page: Page) => Promise<unknown> }> = [
+  { name: "01-home", path: "/", signedOut: true, ready: (p) => p.getByRole("button", { name: "Create a session" }).waitFor() },
+  { name: "02-portfolio", path: "/portfolio", ready: (p) => Promise.all([p.locator("#value-chart canvas").waitFor(), p.locator("#income-table").waitFor(), p.locator("#sector-chart canvas").waitFor()]) },
+  { name: "03-portfolio-holding-open", path: "/portfolio#h-holdings", ready: async (p) => {
+    await p.locator("#holdings-table").waitFor()
+    await p.getByRole("button", { name: "More about OGDC" }).click()
+  } },
+  { name: "04-add-transaction", path: "/portfolio?add=MEBL", ready: async (p) => {
+    await p.locator("#tx-dialog[open]").waitFor()
+    await p.locator("#tx-dialog").getByLabel("Trade date").fill("2026-05-25")
+    await p.waitForFunction(() => (document.getElementById("tx-price") as HTMLInputElement).value !== "")
+  } },
+  { name: "05-import-preview", path: "/portfolio#h-import", ready: async (p) => {
+    await p.locator("#import-file").setInputFiles({ name: "trades.csv", mimeType: "text/csv", buffer: Buffer.from(SAMPLE_CSV) })
+    await p.getByRole("button", { name: "Check the file" }).click()
+    await p.locator("#import-summary").waitFor()
+    await p.locator("#h-import").scrollIntoViewIfNeeded()
+  } },
+  { name: "06-ledger", path: "/ledger", ready: async (p) => {
     await p.getByRole("button", { name: "Verify the ledger" }).click()
     await p.locator("#verify-result .result").waitFor()
   } },
-  { name: "5-market", path: "/market?q=bank", ready: (p) => Promise.all([p.locator("#tone-chart canvas").waitFor(), p.locator("#search-results ul").waitFor(), p.locator("#calendar-coverage").waitFor()]) },
-  { name: "6-symbol", path: "/market/MEBL", ready: (p) => Promise.all([p.locator("#chart canvas").waitFor(), p.locator("#caveats").waitFor(), p.locator("#dividends table").waitFor()]) },
-  { name: "7-screener", path: "/screener?dividend_yield_min=8&limit=25", ready: (p) => p.locator("#screen-table").waitFor() },
-  { name: "8-compare", path: "/compare?symbols=HBL,MEBL", ready: (p) => p.locator("#compare-table").waitFor() },
-  { name: "9-donate", path: "/donate", ready: async (p) => {
-    await p.getByLabel("Amount (rupees)").fill("1500")
-    await p.getByRole("button", { name: "Record the pending donation" }).click()
-    await p.locator("#donate-result .result").waitFor()
-  } }
+  { name: "07-keys", path: "/keys", ready: (p) => p.locator("#keys-table tbody tr").first().waitFor() },
+  { name: "08-market", path: "/market", ready: (p) => Promise.all([p.locator("#index-chart canvas").waitFor(), p.locator("#tone-chart canvas").waitFor(), p.locator("#calendar-grid").waitFor()]) },
+  { name: "09-symbol", path: "/market/MEBL", ready: (p) => Promise.all([p.locator("#chart canvas").waitFor(), p.locator("#position-events").waitFor(), p.locator("#dividends table").waitFor()]) },
+  { name: "10-symbol-unknown", path: "/market/ZZZZ", ready: (p) => p.locator("#symbol-unknown").waitFor() },
+  { name: "11-screener", path: "/screener?dividend_yield_min=8", ready: (p) => p.locator("#screen-table").waitFor() },
+  { name: "12-compare", path: "/compare?symbols=HBL,MEBL", ready: (p) => Promise.all([p.locator("#compare-table").waitFor(), p.locator("#compare-chart canvas").waitFor()]) },
+  { name: "13-compare-three", path: "/compare?symbols=HBL,MEBL,UBL", ready: (p) => Promise.all([p.locator("#compare-table").waitFor(), p.locator("#compare-chart canvas").waitFor()]) },
+  { name: "14-donate", path: "/donate", ready: (p) => p.getByRole("button", { name: "Record the pending donation" }).waitFor() },
+  { name: "15-not-found", path: "/no-such-page", ready: (p) => p.getByRole("heading", { name: "Page not found" }).waitFor() },
+  { name: "16-api-reference", path: "/docs", ready: (p) => Promise.all([p.getByRole("link", { name: "← PSX data service" }).waitFor(), p.getByRole("heading", { name: "Readiness probe" }).first().waitFor()]) }
 ]
 
-const main = async () => {
-  if (!hasChromium()) throw new Error(`no Chromium at ${CHROMIUM}: run bash scripts/install-chromium.sh`)
-  mkdirSync(out, { recursive: true })
-  const service = await startService()
-  const browser = await launch({ width: 1280, height: 900 })
+/** A small file for the import preview: two good rows and one the ledger refuses (a sale of shares not held). */
+const SAMPLE_CSV = "trade_date,kind,symbol,quantity,price,fees\r\n2026-05-22,buy,PSO,50,352.1,26.41\r\n2026-05-25,buy,ENGRO,20,300,0\r\n2026-05-25,sell,FFC,10,541.73,0\r\n"
+
+/** Every page at one size, in a browser holding `token`; `suffix` names the size. */
+const shoot = async (base: string, token: string, size: { readonly width: number; readonly height: number }) => {
+  const browser = await launch(size)
   const { page } = browser
-  const shot = async (name: string) => {
-    await page.waitForLoadState("networkidle")
-    await page.screenshot({ path: join(out, `${name}.png`), fullPage: true })
-    console.log(`wrote docs/screenshots/${name}.png`)
-  }
   try {
-    const { base } = service
-    await createSession(page, base)
-    await shot("1-start")
-    await acknowledgeSaved(page)
-
-    await page.goto(`${base}/keys`)
-    await createKey(page, "research agent (read only)", ["portfolio:read"])
-    await createKey(page, "bookkeeping agent", ["portfolio:read", "portfolio:write"])
-    await shot("2-keys")
-
-    // Bought three trading days before a book closure starting on the sell date: entitled.
-    const hbl = await tradesFor(base, "HBL", 3)
-    await recordTrades(page, base, hbl)
-    const mebl = await tradesFor(base, "MEBL", 3)
-    await recordTrades(page, base, mebl)
-    await recordOther(page, { kind: "dividend", symbol: "HBL", date: hbl.sell.date, bookClosure: hbl.sell.date, gross: 480, tax: 72 })
-    await recordOther(page, { kind: "bonus", symbol: "MEBL", date: mebl.sell.date, bookClosure: mebl.sell.date, percent: 10 })
-    const token = await page.evaluate(() => sessionStorage.getItem("psx.token"))
-    for (const { name, path, ready } of PAGES) {
+    for (const { name, path, signedOut, ready } of PAGES) {
+      await page.goto(`${base}/start`)
+      await page.evaluate((t) => (t === "" ? sessionStorage.removeItem("psx.token") : sessionStorage.setItem("psx.token", t)), signedOut ? "" : token)
       await page.goto(`${base}${path}`)
       await ready(page)
-      await shot(name)
-    }
-    // The same pages at 360 px wide, in a browser holding the same session.
-    const narrow = await launch({ width: 360, height: 800 })
-    try {
-      await narrow.page.goto(`${base}/`)
-      await narrow.page.evaluate((t) => sessionStorage.setItem("psx.token", t ?? ""), token)
-      for (const { name, path, ready } of PAGES) {
-        if (name === "9-donate") continue
-        await narrow.page.goto(`${base}${path}`)
-        await ready(narrow.page)
-        await narrow.page.waitForLoadState("networkidle")
-        await narrow.page.screenshot({ path: join(out, `${name}-narrow.png`), fullPage: true })
-        console.log(`wrote docs/screenshots/${name}-narrow.png`)
-      }
-    } finally {
-      await narrow.close()
+      await page.waitForLoadState("networkidle")
+      await page.waitForFunction(() => Array.from(document.querySelectorAll(".skeleton, [aria-busy=true]")).every((e) => (e as HTMLElement).offsetParent === null), undefined, { timeout: 60_000 }).catch(() => undefined)
+      const file = `${name}-${size.width}.png`
+      await page.screenshot({ path: join(out, file), fullPage: true })
+      console.log(`wrote docs/screenshots/${file}`)
     }
   } finally {
     await browser.close()
+  }
+}
+
+const main = async () => {
+  if (!hasChromium()) throw new Error(`no Chromium at ${CHROMIUM}: run bash scripts/install-chromium.sh`)
+  rmSync(out, { recursive: true, force: true })
+  mkdirSync(out, { recursive: true })
+  const service = await startService()
+  try {
+    const { token } = await makePortfolio(service.base)
+    await shoot(service.base, token, { width: 1440, height: 900 })
+    await shoot(service.base, token, { width: 390, height: 844 })
+  } finally {
     service.stop()
   }
 }

@@ -3,10 +3,12 @@
  * a strict Content-Security-Policy of its own: only the page's own inline
  * scripts run (each allowed by its SHA-256 hash), it talks only to this
  * origin, and it may not be framed (`frame-ancestors 'none'`), since it
- * runs on the origin that keeps the session token.
+ * runs on the origin that keeps the session token. Scalar's web fonts are
+ * left out (they would come from another origin, which the policy refuses):
+ * the page uses the system's fonts. A bar at the top leads back to the site.
  */
 import { Effect, Layer } from "effect"
-import { HttpRouter, HttpServerResponse } from "effect/http"
+import { HttpBody, HttpRouter, HttpServerResponse } from "effect/http"
 import { HttpApiScalar } from "effect/http-api"
 import { createHash } from "node:crypto"
 import { Api } from "./Api.ts"
@@ -32,11 +34,24 @@ export const docsPolicy = (html: string) => {
 
 const decoder = new TextDecoder()
 
+/**
+ * The way back to the website, above the reference (styled inline: the docs policy allows inline styles, not
+ * scripts). The page clips sideways overflow: Scalar lays a few hidden labels past the edge of a phone.
+ */
+const BACK_BAR = `<style>html,body{overflow-x:clip}.psx-back{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:center;padding:.5rem 1rem;background:#1a1a1a;color:#fff;` +
+  `font:15px system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}.psx-back a{color:#fff}.psx-back a:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}</style>` +
+  `<nav class="psx-back" aria-label="Site"><a href="/">← PSX data service</a><a href="/market">Market</a><a href="/portfolio">Portfolio</a>` +
+  `<a href="/openapi.json">OpenAPI document</a></nav>`
+
+/** The reference page with the bar leading back to the site, in the page's own language. */
+export const withBackBar = (html: string) => html.replace("<html>", "<html lang=\"en\">").replace("<body>", `<body>\n    ${BACK_BAR}`)
+
 const withPolicy = Effect.fnUntraced(function*(response: HttpServerResponse.HttpServerResponse) {
   const body = response.body
   if (body._tag !== "Uint8Array" && body._tag !== "Raw") return response
-  const html = body._tag === "Uint8Array" ? decoder.decode(body.body) : String(body.body)
-  return HttpServerResponse.setHeaders(response, {
+  const html = withBackBar(body._tag === "Uint8Array" ? decoder.decode(body.body) : String(body.body))
+  const page = HttpServerResponse.setBody(response, HttpBody.text(html, "text/html; charset=utf-8"))
+  return HttpServerResponse.setHeaders(page, {
     "content-security-policy": docsPolicy(html),
     "x-frame-options": "DENY",
     "x-content-type-options": "nosniff",
@@ -54,4 +69,4 @@ const DocsPolicy = HttpRouter.middleware(Effect.sync(() => {
       }))
 })).layer
 
-export const DocsLive = HttpApiScalar.layer(Api, { path: "/docs" }).pipe(Layer.provide(DocsPolicy))
+export const DocsLive = HttpApiScalar.layer(Api, { path: "/docs", scalar: { withDefaultFonts: false } }).pipe(Layer.provide(DocsPolicy))

@@ -22,7 +22,8 @@ export interface Asset {
 const TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
   ".css": "text/css; charset=utf-8",
-  ".svg": "image/svg+xml"
+  ".svg": "image/svg+xml",
+  ".ico": "image/x-icon"
 }
 const typeOf = (file: string) => TYPES[file.slice(file.lastIndexOf("."))]
 

@@ -29,16 +29,15 @@ export const html = (strings: TemplateStringsArray, ...values: ReadonlyArray<Htm
     return out + text + part
   }, ""))
 
-export type Section = "start" | "keys" | "portfolio" | "ledger" | "market" | "screener" | "compare" | "donate"
+export type Section = "start" | "keys" | "portfolio" | "ledger" | "market" | "screener" | "compare" | "donate" | "none"
 
 const NAV: ReadonlyArray<{ readonly id: Section; readonly href: string; readonly label: string }> = [
-  { id: "start", href: "/", label: "Start" },
-  { id: "keys", href: "/keys", label: "Keys" },
   { id: "portfolio", href: "/portfolio", label: "Portfolio" },
-  { id: "ledger", href: "/ledger", label: "Ledger" },
   { id: "market", href: "/market", label: "Market" },
   { id: "screener", href: "/screener", label: "Screener" },
   { id: "compare", href: "/compare", label: "Compare" },
+  { id: "ledger", href: "/ledger", label: "Ledger" },
+  { id: "keys", href: "/keys", label: "API keys" },
   { id: "donate", href: "/donate", label: "Donate" }
 ]
 
@@ -48,48 +47,70 @@ export interface PageSpec {
   /** Module scripts under /assets/, in order. */
   readonly scripts: ReadonlyArray<string>
   readonly styles?: ReadonlyArray<string>
+  /** A classic script run before the page is drawn (the home page's signed-in redirect). */
+  readonly early?: string
+  /** The heading, when it differs from the title. */
+  readonly heading?: Html
   readonly body: Html
 }
 
-export const renderPage = (page: PageSpec) => {
+/** The site's header: the brand, a search box on every page, the session control, the navigation (a scrolling row on a phone). */
+const header = (section: Section) => {
   const nav = NAV.map((item) =>
-    item.id === page.section
+    item.id === section
       ? html`<li><a href="${item.href}" aria-current="page">${item.label}</a></li>`
       : html`<li><a href="${item.href}">${item.label}</a></li>`
   )
-  const styles = ["/assets/site.css", ...(page.styles ?? [])].map((href) => html`<link rel="stylesheet" href="${href}">`)
-  const scripts = page.scripts.map((src) => html`<script type="module" src="${src}"></script>`)
+  return html`<header class="site">
+  <a class="brand" href="/"><span class="brand-mark" aria-hidden="true">PSX</span><span class="brand-name">PSX data service</span></a>
+  <form class="site-search" role="search" aria-label="Site search" method="get" action="/market" autocomplete="off">
+    <label for="site-search" class="visually-hidden">Find a company or ticker</label>
+    <input id="site-search" name="q" type="search" placeholder="Ticker or name" list="site-search-list" spellcheck="false" autocapitalize="characters">
+    <datalist id="site-search-list"></datalist>
+    <button type="submit" class="icon">Search</button>
+  </form>
+  <div class="session">
+    <span id="session-status" role="status" aria-live="polite" class="visually-hidden"></span>
+    <a id="sign-in" href="/start">Sign in</a>
+    <button type="button" id="sign-out" class="secondary small" title="Forget the token held in this tab" hidden>Sign out</button>
+  </div>
+  <nav aria-label="Site">
+    <ul>${nav}<li><a href="/docs">API reference</a></li></ul>
+  </nav>
+</header>`
+}
+
+const footer = html`<footer class="site">
+  <p>Quotes are delayed, never live. No order is ever placed; no broker is attached.
+  Absent figures are unknown, never zero. Times are Karachi time (PKT). <a href="/docs">API reference</a> · <a href="/openapi.json">OpenAPI document</a></p>
+  <p class="setting"><label for="grouping">Digit grouping</label>
+  <select id="grouping"><option value="intl">12,345,678 (international)</option><option value="lakh">1,23,45,678 (lakh and crore)</option></select></p>
+</footer>`
+
+export const renderPage = (page: PageSpec) => {
+  const styles = ["/assets/site.css", "/assets/components.css", ...(page.styles ?? [])].map((href) => html`<link rel="stylesheet" href="${href}">`)
+  const scripts = ["/assets/site.js", ...page.scripts].map((src) => html`<script type="module" src="${src}"></script>`)
   return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${page.title} · PSX data service</title>
+<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
+${page.early === undefined ? "" : html`<script src="${page.early}"></script>`}
 ${styles}
 ${scripts}
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
-<header class="site">
-  <div class="brand"><a href="/">PSX data service</a></div>
-  <nav aria-label="Site">
-    <ul>${nav}<li><a href="/docs">API reference</a></li></ul>
-  </nav>
-  <div class="session">
-    <span id="session-status" role="status" aria-live="polite"></span>
-    <button type="button" id="sign-out" class="secondary" hidden>Forget token</button>
-  </div>
-</header>
+${header(page.section)}
 <main id="main" tabindex="-1">
-<h1>${page.title}</h1>
+<h1>${page.heading ?? page.title}</h1>
 <noscript><p class="notice">These pages need JavaScript from this service (nothing is loaded from elsewhere).
 The API itself works without it: see the <a href="/docs">API reference</a>.</p></noscript>
 ${page.body}
 </main>
-<footer class="site">
-  <p>Quotes are delayed, never live. No order is ever placed; no broker is attached.
-  Absent figures are unknown, never zero. <a href="/docs">API reference</a> · <a href="/openapi.json">OpenAPI document</a></p>
-</footer>
+${footer}
 </body>
 </html>
 `.markup

@@ -3,7 +3,7 @@
  * the screener and the comparison. Scripts fill them from the public API.
  */
 import { html, renderPage } from "./Layout.ts"
-import { field } from "./PageParts.ts"
+import { field, skeleton } from "./PageParts.ts"
 
 export const marketPage = () =>
   renderPage({
@@ -17,31 +17,30 @@ export const marketPage = () =>
   <a href="#h-board">Board</a> <a href="#h-sectors">Sectors</a> <a href="#h-calendar">Dividend calendar</a>
   <a href="#h-search">Find a company</a> <a href="/screener">Screener</a> <a href="/compare">Compare</a>
 </nav>
-<section aria-labelledby="h-board">
-  <h2 id="h-board">Market board</h2>
-  <p class="hint">The latest recorded session, from the delayed feed. Movers leave out lines that traded under one
-  million rupees.</p>
-  <div id="board"></div>
-</section>
-<section aria-labelledby="h-sectors">
-  <h2 id="h-sectors">Sector board</h2>
-  <div id="sectors"></div>
-</section>
-<section aria-labelledby="h-calendar">
-  <h2 id="h-calendar">Dividend calendar</h2>
-  <p class="hint">Announced payouts whose book closure has not ended, with the last day a purchase still settles in
-  time to earn them (T+2 for trades to 6 Feb 2026, T+1 from 9 Feb 2026).</p>
-  <div id="calendar"></div>
-</section>
-<section aria-labelledby="h-search">
-  <h2 id="h-search">Find a company</h2>
-  <form id="search-form" method="get" action="/market" role="search">
-    <label for="search-q">Company name or ticker</label>
-    <input id="search-q" name="q" type="search" spellcheck="false">
-    <button type="submit">Search</button>
+<section aria-labelledby="h-search" id="search-section">
+  <h2 id="h-search" class="visually-hidden">Find a company</h2>
+  <form id="search-form" method="get" action="/market" role="search" aria-label="Find a company" class="inline-form">
+    <label for="search-q">Find a company by name or ticker</label>
+    <div class="row"><input id="search-q" name="q" type="search" spellcheck="false"><button type="submit">Search</button></div>
   </form>
   <p id="search-count" role="status" aria-live="polite"></p>
   <div id="search-results"></div>
+</section>
+<section aria-labelledby="h-board">
+  <h2 id="h-board">Market board</h2>
+  <p class="hint">The latest recorded session, from the delayed feed. Movers leave out lines that traded under
+  Rs 10 lakh (one million rupees).</p>
+  <div id="board">${skeleton(5, "table")}</div>
+</section>
+<section aria-labelledby="h-sectors">
+  <h2 id="h-sectors">Sectors</h2>
+  <div id="sectors">${skeleton(5, "table")}</div>
+</section>
+<section aria-labelledby="h-calendar">
+  <h2 id="h-calendar">Dividend calendar</h2>
+  <p class="hint">Book closures of recorded payouts, with the last day a purchase still settles in
+  time to earn them (T+2 for trades to 6 Feb 2026, T+1 from 9 Feb 2026).</p>
+  <div id="calendar">${skeleton(4, "table")}</div>
 </section>`
   })
 
@@ -49,7 +48,7 @@ const symbolSection = (id: string, title: string, hint: string) =>
   html`<section aria-labelledby="h-${id}">
   <h2 id="h-${id}">${title}</h2>
   <p class="hint">${hint}</p>
-  <div id="${id}"><p class="hint">Loading…</p></div>
+  <div id="${id}">${skeleton(3)}</div>
 </section>`
 
 export const symbolPage = (symbol: string) =>
@@ -60,9 +59,15 @@ export const symbolPage = (symbol: string) =>
     styles: ["/assets/vendor/uplot.css"],
     body: html`
 <p><a href="/market">Back to the market board</a></p>
+<div id="symbol-missing" hidden></div>
+<div id="symbol-found">
 <section aria-labelledby="h-quote" data-symbol="${symbol}" id="symbol-root">
-  <h2 id="h-quote">Quote</h2>
-  <div id="quote"></div>
+  <h2 id="h-quote" class="visually-hidden">Quote</h2>
+  <div id="quote">${skeleton(2)}</div>
+</section>
+<section aria-labelledby="h-position" id="position-section" hidden>
+  <h2 id="h-position">Your position and trades</h2>
+  <div id="position">${skeleton(2)}</div>
 </section>
 <section aria-labelledby="h-chart">
   <h2 id="h-chart">Price history</h2>
@@ -70,7 +75,7 @@ export const symbolPage = (symbol: string) =>
     ${["1M", "3M", "6M", "1Y", "5Y", "MAX"].map((r) => html`<button type="button" class="range" data-range="${r}" aria-pressed="${r === "1Y" ? "true" : "false"}">${r}</button>`)}
   </div>
   <figure>
-    <div id="chart" class="chart"></div>
+    <div id="chart" class="chart">${skeleton(1, "chart")}</div>
     <figcaption id="chart-caption"></figcaption>
   </figure>
   <div id="window"></div>
@@ -79,19 +84,28 @@ ${symbolSection("dividends", "Dividends", "Payouts as the exchange announced the
 ${symbolSection("announcements", "Announcements", "Filings with the exchange; the documents stay at the exchange.")}
 ${symbolSection("financials", "Financials", "Results as the exchange reported them, newest period first.")}
 ${symbolSection("technicals", "Technical states", "Computed over the last 250 clean sessions.")}
-${symbolSection("provenance", "Research package and its sources", "Where every figure on this page comes from, and what it cannot tell you.")}`
+${symbolSection("provenance", "Research package and its sources", "Where every figure on this page comes from, and what it cannot tell you.")}
+</div>`
   })
 
 const numberFilter = (name: string, label: string, hint = "") => field(`sc-${name}`, label, `inputmode="decimal" data-filter="${name}"`, "", hint)
 
+/**
+ * The screener: results first (every listed security until filters are set),
+ * sortable by any column; the filters in a panel beside them (above them on a
+ * phone, folded away once a screen has run).
+ */
 export const screenerPage = () =>
   renderPage({
     section: "screener",
     title: "Screener",
     scripts: ["/assets/screener.js"],
     body: html`
-<p class="lead">Screen every listed security on the delayed snapshot. All filters are optional. A security whose
+<p class="lead">Every listed security on the delayed snapshot. All filters are optional. A security whose
 figure is unknown for a filter you set does not match, and is counted apart: unknown is not zero.</p>
+<div class="screener">
+<details class="filters" id="filters-box" open>
+<summary>Filters</summary>
 <form id="screen-form" method="get" action="/screener" novalidate autocomplete="off">
   <fieldset><legend>Valuation and income</legend><div class="fields">
     ${numberFilter("dividend_yield_min", "Dividend yield at least (%)")}
@@ -128,18 +142,17 @@ figure is unknown for a filter you set does not match, and is counted apart: unk
     <div class="check"><input type="checkbox" id="sc-exclude_ex_dividend" data-filter="exclude_ex_dividend">
       <label for="sc-exclude_ex_dividend">Only securities known not to be ex-dividend today</label></div>
   </div></fieldset>
-  <div class="field"><label for="sc-limit">Results per page</label>
-    <select id="sc-limit"><option>25</option><option selected>50</option><option>100</option><option>200</option></select></div>
-  <button type="submit">Screen</button>
+  <div class="row"><button type="submit">Screen</button><button type="reset" class="secondary" id="screen-reset">Clear filters</button></div>
 </form>
-<p id="screen-error" class="error" role="alert"></p>
-<section aria-labelledby="h-results">
+</details>
+<section aria-labelledby="h-results" class="results">
   <h2 id="h-results">Results</h2>
+  <p id="screen-error" class="error" role="alert"></p>
   <p id="screen-status" role="status" aria-live="polite"></p>
-  <div id="screen-results"></div>
-  <div class="row pager"><button type="button" id="screen-prev" class="secondary" hidden>Previous page</button>
-  <button type="button" id="screen-next" class="secondary" hidden>Next page</button></div>
-</section>`
+  <div id="screen-results">${skeleton(6, "table")}</div>
+  <div class="row pager"><button type="button" id="screen-more" class="secondary" hidden>Show more</button></div>
+</section>
+</div>`
   })
 
 export const comparePage = () =>
@@ -147,15 +160,15 @@ export const comparePage = () =>
     section: "compare",
     title: "Compare",
     scripts: ["/assets/compare.js"],
+    styles: ["/assets/vendor/uplot.css"],
     body: html`
-<p class="lead">Compare 2 to 10 securities on performance, drawdown, volatility, P/E, dividend yield, market cap and
-liquidity. Two symbols go head to head by bands; three or more are ranked by the best known value. An unknown value
-wins nothing.</p>
-<form id="compare-form" method="get" action="/compare" autocomplete="off">
+<p class="lead">Compare 2 to 10 securities on performance, drawdown, volatility, P/E, dividend yield, size and
+liquidity, with their prices over the same days, each starting at 100.</p>
+<form id="compare-form" method="get" action="/compare" autocomplete="off" class="inline-form">
   <label for="compare-symbols">Symbols (2 to 10, separated by commas or spaces)</label>
-  <input id="compare-symbols" name="symbols" required spellcheck="false" autocapitalize="characters" aria-describedby="compare-hint">
+  <div class="row"><input id="compare-symbols" name="symbols" required spellcheck="false" autocapitalize="characters" aria-describedby="compare-hint">
+  <button type="submit">Compare</button></div>
   <p class="hint" id="compare-hint">For example: HBL, MEBL or HUBC KAPCO PSO.</p>
-  <button type="submit">Compare</button>
 </form>
 <p id="compare-error" class="error" role="alert"></p>
 <div id="compare-result" aria-live="polite"></div>`

@@ -4,12 +4,16 @@
  */
 import { Html, html } from "./Layout.ts"
 
-export const signedOut = html`<p class="notice" id="needs-session" hidden>There is no session in this tab.
-<a href="/">Create or resume one on the Start page</a>; the token stays in this tab only.</p>`
+export const signedOut = html`<p class="notice" id="needs-session" hidden>You are not signed in in this tab.
+<a href="/start">Create or resume a session</a>; the token stays in this tab only.</p>`
 
-/** An empty table the page's script fills: a hidden caption, column headers (numeric ones right-aligned). */
-export const dataTable = (id: string, caption: string, columns: ReadonlyArray<string>, options: { readonly footer?: boolean } = {}) =>
-  html`<div class="table-wrap" tabindex="0" role="region" aria-label="${caption}">
+/** Grey placeholder lines where content is on its way (replaced by the page's script). */
+export const skeleton = (lines = 3, kind: "lines" | "chart" | "table" = "lines") =>
+  html`<div class="skeleton skeleton-${kind}" aria-hidden="true">${Array.from({ length: lines }, () => html`<span></span>`)}</div><p class="visually-hidden loading-note">Loading…</p>`
+
+/** An empty table the page's script fills: a hidden caption, column headers (numeric ones right-aligned); with `cards`, a card a row on a phone. */
+export const dataTable = (id: string, caption: string, columns: ReadonlyArray<string>, options: { readonly footer?: boolean; readonly cards?: boolean } = {}) =>
+  html`<div class="table-wrap${options.cards === true ? " cards" : ""}" tabindex="0" role="region" aria-label="${caption}">
   <table id="${id}">
     <caption class="visually-hidden">${caption}</caption>
     <thead><tr>${

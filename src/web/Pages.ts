@@ -8,14 +8,21 @@
 import { html, renderPage } from "./Layout.ts"
 import { dataTable, signedOut } from "./PageParts.ts"
 
-export const startPage = () =>
+/**
+ * The start page: create or resume a session. At `/` (the home page) a tab
+ * that already holds a token goes straight to its portfolio (home.js, run
+ * before the page is drawn); `/start` always shows this page.
+ */
+export const startPage = (options: { readonly home: boolean }) =>
   renderPage({
     section: "start",
-    title: "Start",
+    title: options.home ? "Track your PSX portfolio" : "Sign in",
     scripts: ["/assets/start.js"],
+    ...(options.home ? { early: "/assets/home.js" } : {}),
     body: html`
 <p class="lead">Portfolio tracking and API keys for the PSX data service. No e-mail, no password: an anonymous
-session gives you a token, and that token is the only way back to your portfolio.</p>
+session gives you a token, and that token is the only way back to your portfolio.
+<a href="/market">See the market</a> without signing in.</p>
 <section aria-labelledby="h-new">
   <h2 id="h-new">Create an anonymous session</h2>
   <p>A new user and a session token with both portfolio grants. Nothing else about you is stored.</p>
@@ -101,7 +108,7 @@ you choose. Keys are managed with your session token.</p>
 <section aria-labelledby="h-list">
   <h2 id="h-list">Your keys and sessions</h2>
   <p id="keys-status" role="status" aria-live="polite"></p>
-  ${dataTable("keys-table", "Keys and sessions of this user", ["Name", "Kind", "Prefix", "Grants", "Created", "Last used", "Status", "Action"])}
+  ${dataTable("keys-table", "Keys and sessions of this user", ["Name", "Kind", "Prefix", "Grants", "Created", "Last used", "Status", "Action"], { cards: true })}
 </section>`
   })
 
@@ -134,4 +141,19 @@ export const donatePage = () =>
   <p id="donate-error" class="error" role="alert"></p>
   <div id="donate-result" role="status" aria-live="polite"></div>
 </section>`
+  })
+
+/** The page a person's browser gets for a path the site does not have. */
+export const notFoundPage = (path: string) =>
+  renderPage({
+    section: "none",
+    title: "Page not found",
+    scripts: [],
+    body: html`
+<p class="lead">There is no page at <code>${path.length > 200 ? `${path.slice(0, 200)}…` : path}</code>.</p>
+<ul>
+  <li><a href="/">Home</a>: your portfolio, or a new session</li>
+  <li><a href="/market">The market board</a>, or search for a ticker at the top of this page</li>
+  <li><a href="/docs">The API reference</a>: API clients get a JSON error record for this path</li>
+</ul>`
   })

@@ -4,12 +4,17 @@
  * checkpoint and export.
  */
 import { html, renderPage } from "./Layout.ts"
-import { dataTable, field, signedOut } from "./PageParts.ts"
+import { dataTable, field, signedOut, skeleton } from "./PageParts.ts"
 
-/** The form that records a transaction (fields shown per kind). */
+/**
+ * The dialog that records a transaction (fields shown per kind), opened by
+ * "Add transaction" at the top of the page. Without scripts the form still
+ * shows, in place, at the foot of the page.
+ */
 const transactionForm = html`
-<section aria-labelledby="h-record">
-  <h2 id="h-record">Record a transaction</h2>
+<dialog id="tx-dialog" aria-labelledby="h-record">
+  <div class="dialog-head"><h2 id="h-record">Add a transaction</h2>
+  <button type="button" class="secondary small" id="tx-close">Close</button></div>
   <p class="hint">No order is placed: this records what you did at your broker. Rejections change nothing and show
   the service's own message.</p>
   <form id="tx-form" method="post" novalidate autocomplete="off">
@@ -21,10 +26,11 @@ const transactionForm = html`
         <option value="tax_status">Tax status (filer or not)</option>
       </select>
     </div>
-    ${field("tx-symbol", "Symbol", `required autocapitalize="characters" spellcheck="false"`, "buy sell dividend bonus split")}
+    ${field("tx-symbol", "Symbol", `required autocapitalize="characters" spellcheck="false" list="tx-symbol-list"`, "buy sell dividend bonus split", "Type a ticker or a company name and pick from the list.")}
+    <datalist id="tx-symbol-list"></datalist>
     ${field("tx-trade_date", "Trade date", `type="date" required`, "buy sell dividend bonus split tax_status", "For a dividend or bonus, the payment or credit date; for a tax status, the day it holds from.")}
     ${field("tx-quantity", "Quantity (shares)", `inputmode="decimal" required`, "buy sell")}
-    ${field("tx-price", "Price (rupees per share)", `inputmode="decimal" required`, "buy sell")}
+    ${field("tx-price", "Price (rupees per share)", `inputmode="decimal" required`, "buy sell", "Filled in with that day's close when one is recorded; change it to your own fill price.")}
     ${field("tx-fees", "Fees (rupees, optional)", `inputmode="decimal"`, "buy sell", "Brokerage, taxes and charges; 0 when left empty.")}
     ${field("tx-per_share", "Dividend per share (rupees)", `inputmode="decimal"`, "dividend", "Or give the gross amount instead.")}
     ${field("tx-gross_amount", "Gross amount (rupees)", `inputmode="decimal"`, "dividend", "As the warrant shows it; with the tax withheld, it replaces the rule.")}
@@ -46,6 +52,22 @@ const transactionForm = html`
   </form>
   <p id="tx-error" class="error" role="alert"></p>
   <div id="tx-result" role="status" aria-live="polite"></div>
+</dialog>`
+
+/** CSV import (a dry run first, then the real import) and export. */
+const csvSection = html`
+<section aria-labelledby="h-import">
+  <h2 id="h-import">Import and export (CSV)</h2>
+  <p>Export every transaction as a spreadsheet file, or import a file in the same columns. An import is checked
+  first: nothing is recorded until you confirm the preview, and then all rows or none are.</p>
+  <p><button type="button" id="export-csv" class="secondary">Export transactions (CSV)</button>
+  <span id="export-csv-status" role="status" aria-live="polite"></span></p>
+  <form id="import-form" class="inline-form">
+    <label for="import-file">CSV file to import</label>
+    <input type="file" id="import-file" accept=".csv,text/csv" required>
+    <button type="submit">Check the file</button>
+  </form>
+  <div id="import-preview" aria-live="polite"></div>
 </section>`
 
 export const portfolioPage = () =>
@@ -56,34 +78,48 @@ export const portfolioPage = () =>
     styles: ["/assets/vendor/uplot.css"],
     body: html`
 ${signedOut}
-<section aria-labelledby="h-holdings">
-  <h2 id="h-holdings">Holdings</h2>
-  <p class="hint">Market values use the latest <span class="badge">delayed</span> quote, with its as-of time.
-  A dash means unknown (no quote), never zero.</p>
-  <p id="holdings-status" role="status" aria-live="polite"></p>
-  <div id="pnl"></div>
-  ${dataTable("holdings-table", "Positions held", ["Symbol", "#Quantity", "#Average cost", "#Market price", "#Market value", "Quote as of", "#Unrealized P/L", "#Realized P/L", "#Dividends (net)", "#Tax withheld", "#Fractions (cash due)"], { footer: true })}
+<div class="page-actions" id="page-actions">
+  <button type="button" id="add-tx">Add transaction</button>
+  <a href="#h-income">Income</a> <a href="#h-history">History</a> <a href="#h-import">Import or export</a>
+</div>
+<section aria-labelledby="h-summary">
+  <h2 id="h-summary" class="visually-hidden">Summary</h2>
+  <div id="cards" class="cards-row">${skeleton(4)}</div>
 </section>
 <section aria-labelledby="h-value">
-  <h2 id="h-value">Value over time</h2>
-  <div id="value"></div>
+  <h2 id="h-value">Performance</h2>
+  <div id="value">${skeleton(1, "chart")}</div>
 </section>
-<section aria-labelledby="h-allocation">
-  <h2 id="h-allocation">Allocation</h2>
-  <div id="allocation"></div>
+<section aria-labelledby="h-holdings">
+  <h2 id="h-holdings">Holdings</h2>
+  <p class="hint">Market values use the latest <span class="badge">delayed</span> quote. A dash means unknown
+  (no quote), never zero. Select a symbol's arrow for its other figures.</p>
+  <p id="holdings-status" role="status" aria-live="polite"></p>
+  <div id="holdings">${skeleton(5, "table")}</div>
 </section>
 <section aria-labelledby="h-income">
   <h2 id="h-income">Dividend income</h2>
-  <div id="income"></div>
+  <div id="entitlements">${skeleton(2)}</div>
+  <div id="income">${skeleton(3, "table")}</div>
 </section>
-${transactionForm}
+<section aria-labelledby="h-allocation">
+  <h2 id="h-allocation">Allocation</h2>
+  <div id="allocation">${skeleton(3)}</div>
+</section>
 <section aria-labelledby="h-history">
   <h2 id="h-history">Transaction history</h2>
-  <p class="hint">Events are never changed or deleted: "Reverse…" records a reversal event with your reason.</p>
+  <p class="hint">By trade date, newest first. Events are never changed or deleted: "Reverse…" records a reversal
+  event with your reason.</p>
+  <div class="row history-filters">
+    <div class="field"><label for="history-symbol">Symbol</label><select id="history-symbol"><option value="">All symbols</option></select></div>
+    <div class="field"><label for="history-kind">Kind</label><select id="history-kind"><option value="">All kinds</option></select></div>
+  </div>
   <p id="history-status" role="status" aria-live="polite"></p>
-  ${dataTable("history-table", "Recorded transactions, newest first", ["Trade date", "Event", "Symbol", "Details", "Recorded at", "Action"])}
+  ${dataTable("history-table", "Recorded transactions by trade date, newest first", ["Trade date", "Event", "Symbol", "Details", "Recorded at", "Action"], { cards: true })}
   <button type="button" id="history-more" class="secondary" hidden>Show older transactions</button>
-</section>`
+</section>
+${csvSection}
+${transactionForm}`
   })
 
 export const ledgerPage = () =>
@@ -119,7 +155,7 @@ before it. Events are never changed; a mistake is corrected by a reversal event.
 <section aria-labelledby="h-events">
   <h2 id="h-events">Events</h2>
   <p id="events-status" role="status" aria-live="polite"></p>
-  ${dataTable("events-table", "Ledger events", ["#Version", "Event", "Effective", "Recorded at", "Previous hash", "Hash", "Action"])}
+  ${dataTable("events-table", "Ledger events", ["#Version", "Event", "Effective", "Recorded at", "Previous hash", "Hash", "Action"], { cards: true })}
   <button type="button" id="events-more" class="secondary" hidden>Show more events</button>
 </section>`
   })

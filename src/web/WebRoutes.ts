@@ -7,12 +7,12 @@
  * `WebLive` is added to the server's `Routes` beside the HttpApi.
  */
 import { Effect } from "effect"
-import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpRouter, HttpServerError, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { parseTicker } from "../../domain/market/Ticker.ts"
 import { type Asset, loadAssets } from "./Assets.ts"
 import { html, renderPage } from "./Layout.ts"
 import { comparePage, marketPage, screenerPage, symbolPage } from "./MarketPages.ts"
-import { donatePage, keysPage, startPage } from "./Pages.ts"
+import { donatePage, keysPage, notFoundPage, startPage } from "./Pages.ts"
 import { ledgerPage, portfolioPage } from "./PortfolioPages.ts"
 
 export const CONTENT_SECURITY_POLICY = [
@@ -77,8 +77,19 @@ const symbolRoute = (request: HttpServerRequest.HttpServerRequest) => {
   )
 }
 
+/**
+ * A path no route serves: a person's browser (its Accept names text/html) gets
+ * a page saying so with the way back; any other client gets the service's
+ * JSON record, as before (the guard answers the router's RouteNotFound).
+ */
+const notFound = (request: HttpServerRequest.HttpServerRequest) =>
+  (request.headers["accept"] ?? "").includes("text/html")
+    ? Effect.succeed(page(notFoundPage(pathOf(request)), 404))
+    : Effect.fail(new HttpServerError.HttpServerError({ reason: new HttpServerError.RouteNotFound({ request }) }))
+
 const pages = [
-  HttpRouter.route("GET", "/", Effect.sync(() => page(startPage()))),
+  HttpRouter.route("GET", "/", Effect.sync(() => page(startPage({ home: true })))),
+  HttpRouter.route("GET", "/start", Effect.sync(() => page(startPage({ home: false })))),
   HttpRouter.route("GET", "/keys", Effect.sync(() => page(keysPage()))),
   HttpRouter.route("GET", "/portfolio", Effect.sync(() => page(portfolioPage()))),
   HttpRouter.route("GET", "/ledger", Effect.sync(() => page(ledgerPage()))),
@@ -91,5 +102,10 @@ const pages = [
 
 /** The website's routes: pages and assets. */
 export const WebLive = HttpRouter.addAll(
-  Effect.map(loadAssets, (assets) => [...pages, ...assets.map((a) => HttpRouter.route("GET", a.path, serveAsset(a)))])
+  Effect.map(loadAssets, (assets) => [
+    ...pages,
+    ...assets.map((a) => HttpRouter.route("GET", a.path, serveAsset(a))),
+    ...assets.filter((a) => a.path === "/assets/favicon.ico").map((a) => HttpRouter.route("GET", "/favicon.ico", serveAsset(a))),
+    HttpRouter.route("GET", "/*", notFound)
+  ])
 )

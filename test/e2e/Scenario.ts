@@ -29,7 +29,7 @@ export const tradesFor = async (base: string, symbol: string, buyAt = 1): Promis
 }
 
 export const createSession = async (page: Page, base: string) => {
-  await page.goto(`${base}/`)
+  await page.goto(`${base}/start`)
   await page.getByRole("button", { name: "Create a session" }).click()
   const token = page.getByLabel("Your session token")
   await token.waitFor()
@@ -52,22 +52,38 @@ export const createKey = async (page: Page, name: string, grants: ReadonlyArray<
   return await page.getByLabel("New key").inputValue()
 }
 
-export const record = async (
-  page: Page,
-  tx: { readonly kind: "buy" | "sell"; readonly symbol: string; readonly date: string; readonly quantity: number; readonly price: number }
-) => {
-  await page.getByLabel("Kind").selectOption(tx.kind)
-  await page.getByLabel("Symbol").fill(tx.symbol)
-  await page.getByLabel("Trade date").fill(tx.date)
-  await page.getByLabel("Quantity (shares)").fill(String(tx.quantity))
-  await page.getByLabel("Price (rupees per share)").fill(String(tx.price))
+/** Opens the "Add transaction" dialog of the portfolio page, unless it is open. */
+export const openDialog = async (page: Page) => {
+  if (await page.locator("#tx-dialog[open]").count()) return
+  await page.getByRole("button", { name: "Add transaction" }).click()
+  await page.locator("#tx-dialog[open]").waitFor()
+}
+
+/** Sends the dialog's form and reads what it answered; `close` closes the dialog after. */
+const send = async (page: Page, close: boolean) => {
   const [response] = await Promise.all([
     page.waitForResponse((r) => r.url().endsWith("/v1/me/transactions")),
     page.getByRole("button", { name: "Record", exact: true }).click()
   ])
   const shown = page.locator(response.status() === 201 ? "#tx-result.ok" : "#tx-error:not(:empty)")
   await shown.waitFor()
-  return { status: response.status(), text: (await shown.textContent()) ?? "" }
+  const text = (await shown.textContent()) ?? ""
+  if (close) await page.getByRole("button", { name: "Close", exact: true }).click()
+  return { status: response.status(), text }
+}
+
+export const record = async (
+  page: Page,
+  tx: { readonly kind: "buy" | "sell"; readonly symbol: string; readonly date: string; readonly quantity: number; readonly price: number },
+  close = true
+) => {
+  await openDialog(page)
+  await page.locator("#tx-dialog").getByLabel("Kind").selectOption(tx.kind)
+  await page.locator("#tx-dialog").getByLabel("Symbol").fill(tx.symbol)
+  await page.locator("#tx-dialog").getByLabel("Trade date").fill(tx.date)
+  await page.locator("#tx-dialog").getByLabel("Quantity (shares)").fill(String(tx.quantity))
+  await page.locator("#tx-dialog").getByLabel("Price (rupees per share)").fill(String(tx.price))
+  return send(page, close)
 }
 
 /** Recording a trade through the whole session: opens the portfolio page and records it. */
@@ -85,23 +101,18 @@ export const recordOther = async (
     | { readonly kind: "dividend"; readonly symbol: string; readonly date: string; readonly bookClosure: string; readonly gross: number; readonly tax: number }
     | { readonly kind: "bonus"; readonly symbol: string; readonly date: string; readonly bookClosure: string; readonly percent: number }
 ) => {
-  await page.getByLabel("Kind").selectOption(tx.kind)
-  await page.getByLabel("Symbol").fill(tx.symbol)
-  await page.getByLabel("Trade date").fill(tx.date)
-  await page.getByLabel("Book closure from (optional)").fill(tx.bookClosure)
+  await openDialog(page)
+  await page.locator("#tx-dialog").getByLabel("Kind").selectOption(tx.kind)
+  await page.locator("#tx-dialog").getByLabel("Symbol").fill(tx.symbol)
+  await page.locator("#tx-dialog").getByLabel("Trade date").fill(tx.date)
+  await page.locator("#tx-dialog").getByLabel("Book closure from (optional)").fill(tx.bookClosure)
   if (tx.kind === "dividend") {
-    await page.getByLabel("Gross amount (rupees)").fill(String(tx.gross))
-    await page.getByLabel("Tax withheld (rupees, optional)").fill(String(tx.tax))
+    await page.locator("#tx-dialog").getByLabel("Gross amount (rupees)").fill(String(tx.gross))
+    await page.locator("#tx-dialog").getByLabel("Tax withheld (rupees, optional)").fill(String(tx.tax))
   } else {
-    await page.getByLabel("Bonus percent").fill(String(tx.percent))
+    await page.locator("#tx-dialog").getByLabel("Bonus percent").fill(String(tx.percent))
   }
-  const [response] = await Promise.all([
-    page.waitForResponse((r) => r.url().endsWith("/v1/me/transactions")),
-    page.getByRole("button", { name: "Record", exact: true }).click()
-  ])
-  const shown = page.locator(response.status() === 201 ? "#tx-result.ok" : "#tx-error:not(:empty)")
-  await shown.waitFor()
-  return { status: response.status(), text: (await shown.textContent()) ?? "" }
+  return send(page, true)
 }
 
 /** Reverses the history row whose reversal button is named `label`, giving `reason`. */

@@ -41,22 +41,23 @@ export const clearToken = () => {
  * @template [T=any]
  * @param {string} method
  * @param {string} path
- * @param {{ token?: string | null, body?: unknown, idempotencyKey?: string }} [options]
+ * @param {{ token?: string | null, body?: unknown, text?: string, contentType?: string, accept?: string, idempotencyKey?: string }} [options]
  * @returns {Promise<Reply<T>>}
  */
 export const api = async (method, path, options = {}) => {
   /** @type {Record<string, string>} */
-  const headers = { accept: "application/json" }
+  const headers = { accept: options.accept ?? "application/json" }
   const token = options.token === undefined ? getToken() : options.token
   if (token) headers.authorization = `Bearer ${token}`
   if (options.body !== undefined) headers["content-type"] = "application/json"
+  if (options.text !== undefined) headers["content-type"] = options.contentType ?? "text/plain"
   if (options.idempotencyKey) headers["idempotency-key"] = options.idempotencyKey
   let response
   try {
     response = await fetch(path, {
       method,
       headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body: options.text !== undefined ? options.text : options.body === undefined ? undefined : JSON.stringify(options.body),
       credentials: "omit",
       cache: "no-store",
       referrerPolicy: "no-referrer"
@@ -67,8 +68,9 @@ export const api = async (method, path, options = {}) => {
   const text = await response.text()
   /** @type {any} */
   let body
+  const json = (response.headers.get("content-type") ?? "").includes("json")
   try {
-    body = text === "" ? null : JSON.parse(text)
+    body = text === "" ? null : json || !response.ok ? JSON.parse(text) : text
   } catch {
     body = { error: "INTERNAL", message: text.slice(0, 200) }
   }
@@ -112,49 +114,31 @@ export const setText = (id, text, kind) => {
   if (kind !== undefined) node.className = kind
 }
 
-/** Unknown is shown as a dash with an explanation, never as 0. */
-export const unknown = () => el("span", { class: "unknown", title: "unknown" }, "—", el("span", { class: "visually-hidden" }, " unknown"))
-
-const number = (digits) => new Intl.NumberFormat("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })
-const quantity = new Intl.NumberFormat("en-US", { maximumFractionDigits: 4 })
-
-const compact = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 2 })
-/** Large rupee amounts as 3.81M, 1.72B (hover shows the full figure). */
-export const fmtCompact = (v) => (typeof v === "number" ? el("span", { title: number(2).format(v) }, compact.format(v)) : unknown())
-export const fmtMoney = (v) => (typeof v === "number" ? number(2).format(v) : unknown())
-export const fmtQty = (v) => (typeof v === "number" ? quantity.format(v) : unknown())
-export const fmtPct = (v) => (typeof v === "number" ? `${v > 0 ? "+" : ""}${number(2).format(v)}%` : unknown())
-export const fmtSigned = (v) =>
-  typeof v === "number"
-    ? el("span", { class: v > 0 ? "pos" : v < 0 ? "neg" : "" }, `${v > 0 ? "+" : ""}${number(2).format(v)}`)
-    : unknown()
-
-const karachi = new Intl.DateTimeFormat("en-GB", {
-  timeZone: "Asia/Karachi",
-  year: "numeric",
-  month: "short",
-  day: "numeric",
-  hour: "2-digit",
-  minute: "2-digit"
-})
-/** An instant shown in the market's time zone (PKT); a bare date is shown as it is. */
-export const fmtTime = (iso) => {
-  if (typeof iso !== "string") return unknown()
-  if (/^\d{4}-\d{2}-\d{2}$/.test(iso)) return iso
-  const d = new Date(iso)
-  return Number.isNaN(d.getTime()) ? iso : `${karachi.format(d)} PKT`
-}
+export { formatNumber as formatNumberText, dateText, fmtAmount, fmtCompact, fmtDate, fmtMoney, fmtPct, fmtPrice, fmtQty, fmtRs, fmtRsPrice, fmtShare, fmtSigned, fmtTime, monthText, timeText, unknown } from "./format.js"
 
 export const badge = (text, kind = "") => el("span", { class: `badge ${kind}`.trim() }, text)
 
-/** Fills a table body with rows (arrays of cells: text, nodes or {cell, class}). */
-export const fillRows = (tbody, rows, { append = false } = {}) => {
+/**
+ * Fills a table body with rows (arrays of cells: text, nodes or {cell, class, sort}).
+ * `sort` is the value the column sorts by (sortable.js); `labels` name each
+ * cell for the card layout on a phone (data-label).
+ * @param {Element | null} tbody
+ * @param {Array<Array<any>>} rows
+ * @param {{ append?: boolean, labels?: string[] }} [options]
+ */
+export const fillRows = (tbody, rows, { append = false, labels = [] } = {}) => {
+  if (!tbody) return
   if (!append) tbody.replaceChildren()
   for (const row of rows) {
     tbody.append(
       el("tr", {}, row.map((c, i) => {
         const spec = c && typeof c === "object" && "cell" in c ? c : { cell: c }
-        return el(i === 0 && spec.header !== false ? "th" : "td", { class: spec.class, scope: i === 0 ? "row" : undefined }, spec.cell)
+        return el(i === 0 && spec.header !== false ? "th" : "td", {
+          class: spec.class,
+          scope: i === 0 ? "row" : undefined,
+          "data-sort": spec.sort === undefined ? undefined : spec.sort === null ? "" : String(spec.sort),
+          "data-label": labels[i] || undefined
+        }, spec.cell)
       }))
     )
   }
@@ -177,14 +161,14 @@ export const wireCopyButtons = () => {
   }
 }
 
-/** The header line: whether this tab holds a token. */
+/** The header's session control: "Sign in" without a token, "Sign out" with one. */
 export const renderSession = () => {
   const status = $("session-status")
-  const out = $("sign-out")
   if (!status) return
   const token = getToken()
-  status.textContent = token ? "A token is held in this tab." : "No session in this tab."
-  out.hidden = !token
+  status.textContent = token ? "Signed in: a token is held in this tab." : "Not signed in."
+  $("sign-out").hidden = !token
+  $("sign-in").hidden = Boolean(token)
 }
 
 /** On pages that need a token: shows the notice and disables the forms when there is none. */
@@ -201,10 +185,3 @@ export const requireSession = () => {
   return token
 }
 
-document.addEventListener("DOMContentLoaded", () => {
-  renderSession()
-  $("sign-out")?.addEventListener("click", () => {
-    clearToken()
-    location.assign("/")
-  })
-})

@@ -2,7 +2,8 @@
 // The latest signed checkpoint of this ledger and the service's public
 // signing key, shown as served, with a check of the signature in this
 // browser (Web Crypto) when the key's format allows it.
-import { api, describeError, el } from "./api.js"
+import { api, describeError, el, timeText } from "./api.js"
+import { showError } from "./ui.js"
 
 const firstString = (obj, names) => {
   for (const n of names) if (typeof obj?.[n] === "string" && obj[n] !== "") return { name: n, value: obj[n] }
@@ -62,7 +63,7 @@ const facts = (obj, skip) =>
     { class: "facts" },
     Object.entries(obj)
       .filter(([k, v]) => !skip.includes(k) && v !== null && typeof v !== "object")
-      .map(([k, v]) => [el("dt", {}, k), el("dd", {}, typeof v === "string" && v.length > 40 ? el("code", { class: "hash" }, v) : String(v))])
+      .map(([k, v]) => [el("dt", {}, k), el("dd", {}, typeof v === "string" && v.length > 40 ? el("code", { class: "hash" }, v) : typeof v === "string" && /^\d{4}-\d{2}-\d{2}T/.test(v) ? el("time", { datetime: v }, timeText(v)) : String(v))])
   )
 
 export const renderCheckpoint = async (out) => {
@@ -70,7 +71,8 @@ export const renderCheckpoint = async (out) => {
   if (cp.status === 404 && cp.body?.message?.startsWith("no route")) {
     return out.replaceChildren(el("p", { class: "notice" }, "Signed checkpoints are not available on this server yet."))
   }
-  if (!cp.ok) return out.replaceChildren(el("p", { class: cp.status === 404 ? "notice" : "error" }, describeError(cp)))
+  if (cp.status === 404) return out.replaceChildren(el("p", { class: "notice" }, "No checkpoint yet: the ledger is empty."))
+  if (!cp.ok) return showError(out, cp, () => renderCheckpoint(out))
   const checkpoint = cp.body
   const signed = firstString(checkpoint, SIGNED)
   const signature = firstString(checkpoint, SIGNATURE)
@@ -78,7 +80,7 @@ export const renderCheckpoint = async (out) => {
   const parts = [
     el("h3", {}, "Checkpoint"),
     facts(checkpoint, [signed?.name, signature?.name]),
-    signed ? [el("p", {}, el("strong", {}, "Signed text"), ` (${signed.name}, UTF-8)`), el("pre", { class: "signed", tabindex: "0" }, signed.value)] : [],
+    signed ? [el("p", {}, el("strong", {}, "Signed text"), ` (${signed.name}, UTF-8, exactly as signed: its times are UTC)`), el("pre", { class: "signed", tabindex: "0" }, signed.value)] : [],
     signature ? [el("p", {}, el("strong", {}, "Signature"), " (base64)"), el("pre", { class: "signed", tabindex: "0" }, signature.value)] : []
   ]
   let key

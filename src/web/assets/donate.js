@@ -3,7 +3,7 @@
 // is taken) and shows the record the service kept, or the API's message.
 /** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
 /** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
-import { $, api, badge, describeError, el, fmtMoney, fmtTime, randomKey, setText } from "./api.js"
+import { $, api, badge, describeError, el, fmtRs, fmtTime, randomKey, setText } from "./api.js"
 import { fact, facts } from "./ui.js"
 
 $("donate-form").addEventListener("submit", async (event) => {
@@ -21,7 +21,7 @@ $("donate-form").addEventListener("submit", async (event) => {
   $("donate-result").replaceChildren(
     el("p", { class: "ok result" }, "Recorded as pending. No payment was taken."),
     facts(
-      fact("Amount", `${fmtMoney(d.amount)} ${d.currency}`),
+      fact("Amount", el("span", {}, fmtRs(d.amount), ` (${d.currency})`)),
       fact("Status", badge(d.status, "warn")),
       fact("Reference", el("code", {}, d.id)),
       fact("Recorded at", fmtTime(d.created_at)),

@@ -4,23 +4,26 @@
 /** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
 /** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
 import { api } from "./api.js"
+import { dateText, formatNumber } from "./format.js"
 
-const qty = new Intl.NumberFormat("en-US", { maximumFractionDigits: 4 })
-const money = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+const qty = { format: (/** @type {number} */ v) => (Number.isInteger(v) ? formatNumber(v, 0) : formatNumber(v, 4).replace(/0+$/, "")) }
+const money = { format: (/** @type {number} */ v) => formatNumber(v, 2) }
+/** A rupee amount without ".00" when whole. @param {number} v */
+const rupees = (v) => `Rs ${formatNumber(v, Number.isInteger(v) ? 0 : 2)}`
 
 /** The book closure and the entitlement date (the last buy date) the API stored, when it did. */
 const entitlement = (p) => [
-  ...(typeof p.book_closure_from === "string" ? [`book closure from ${p.book_closure_from}`] : []),
-  ...(typeof p.entitlement_date === "string" ? [`entitled: shares held at ${p.entitlement_date}`] : [])
+  ...(typeof p.book_closure_from === "string" ? [`book closure from ${dateText(p.book_closure_from)}`] : []),
+  ...(typeof p.entitlement_date === "string" ? [`entitled: shares held at ${dateText(p.entitlement_date)}`] : [])
 ]
 
 /** What was declared (per share, or the warrant's gross and tax), never an amount the API did not store. */
 const dividendDetails = (p) => {
   const declared = typeof p.per_share === "number" ? [`Rs ${money.format(p.per_share)} per share declared`] : []
   const warrant = [
-    ...(typeof p.gross_amount === "number" ? [`gross ${money.format(p.gross_amount)}`] : []),
-    ...(typeof p.tax_withheld === "number" ? [`tax ${money.format(p.tax_withheld)}`] : []),
-    ...(typeof p.net_amount === "number" ? [`net ${money.format(p.net_amount)}`] : [])
+    ...(typeof p.gross_amount === "number" ? [`gross ${rupees(p.gross_amount)}`] : []),
+    ...(typeof p.tax_withheld === "number" ? [`tax ${rupees(p.tax_withheld)}`] : []),
+    ...(typeof p.net_amount === "number" ? [`net ${rupees(p.net_amount)}`] : [])
   ]
   const tax =
     typeof p.tax_rule === "string"
@@ -32,7 +35,7 @@ const dividendDetails = (p) => {
 const DESCRIBE = {
   TradeRecorded: (p) => ({
     kind: p.side === "sell" ? "Sell" : "Buy",
-    details: `${qty.format(p.quantity)} at ${money.format(p.price)}${p.fees ? `, fees ${money.format(p.fees)}` : ""}; settles ${p.settlement_date}`
+    details: `${qty.format(p.quantity)} at Rs ${money.format(p.price)}${p.fees ? `, fees ${rupees(p.fees)}` : ""}; settles ${dateText(p.settlement_date)}`
   }),
   DividendRecorded: (p) => ({ kind: "Dividend", details: dividendDetails(p) }),
   BonusRecorded: (p) => ({
@@ -41,8 +44,8 @@ const DESCRIBE = {
   }),
   SplitRecorded: (p) => ({ kind: "Split", details: `${p.numerator} for ${p.denominator}` }),
   TransactionReversed: (p) => ({ kind: "Reversal", details: `reverses ${p.reverses}: ${p.reason}` }),
-  TaxStatusRecorded: (p) => ({ kind: "Tax status", details: `${p.filer ? "filer" : "non-filer"} from ${p.trade_date}` }),
-  DonationRecorded: (p) => ({ kind: "Donation", details: `${money.format(p.amount)} ${p.currency}, ${p.status}` })
+  TaxStatusRecorded: (p) => ({ kind: "Tax status", details: `${p.filer ? "filer" : "non-filer"} from ${dateText(p.trade_date)}` }),
+  DonationRecorded: (p) => ({ kind: "Donation", details: `${rupees(p.amount)} (${p.currency}), ${p.status}` })
 }
 
 export const describeEvent = (event) => {
@@ -52,7 +55,7 @@ export const describeEvent = (event) => {
   return { ...d, symbol: typeof p.symbol === "string" ? p.symbol : undefined }
 }
 
-/** @typedef {{ event_id: string, version: number, type: string, effective_date: string, payload: any }} LedgerEvent */
+/** @typedef {{ event_id: string, version: number, type: string, effective_date: string, recorded_at: string, payload: any }} LedgerEvent */
 
 /**
  * Every event of the user's ledger, oldest first (pages of 1,000).

@@ -66,7 +66,7 @@ const load = async () => {
       key.revoked_at ? badge(`revoked ${fmtTime(key.revoked_at)}`, "off") : badge("active", "on"),
       action
     ]
-  }))
+  }), { labels: ["Name", "Kind", "Prefix", "Grants", "Created", "Last used", "Status", "Action"] })
 }
 
 $("key-form").addEventListener("submit", async (event) => {

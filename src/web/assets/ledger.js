@@ -3,11 +3,12 @@
 // and replay), and the latest signed checkpoint with the public key to check it.
 /** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
 /** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
-import { $, api, describeError, el, fillRows, fmtTime, requireSession, setText } from "./api.js"
+import { $, api, dateText, el, fillRows, fmtTime, requireSession, setText } from "./api.js"
 import { renderCheckpoint } from "./checkpoint.js"
 import { allEvents, describeEvent, reversedIds } from "./events.js"
 import { ledgerExport } from "./ledger-export.js"
 import { reverseAction } from "./reverse.js"
+import { humanError, showError } from "./ui.js"
 
 const PAGE = 100
 let cursor = null
@@ -18,7 +19,7 @@ const loadEvents = async (more = false) => {
   const query = new URLSearchParams({ limit: String(PAGE) })
   if (more && cursor) query.set("cursor", cursor)
   const [reply, all] = await Promise.all([api("GET", `/v1/me/ledger?${query}`), allEvents()])
-  if (!reply.ok) return setText("events-status", describeError(reply), "error")
+  if (!reply.ok) return setText("events-status", humanError(reply), "error")
   const reversed = all.ok ? reversedIds(all.events) : new Set()
   const page = reply.body
   fillRows(
@@ -28,14 +29,14 @@ const loadEvents = async (more = false) => {
       return [
         { cell: String(e.version), class: "num" },
         el("span", {}, el("strong", {}, d.kind), d.symbol ? ` ${d.symbol}` : "", el("br"), el("span", { class: "hint" }, d.details)),
-        { cell: e.effective_date, class: "nowrap" },
+        { cell: dateText(e.effective_date), class: "nowrap" },
         { cell: fmtTime(e.recorded_at), class: "nowrap" },
         hash(e.prev_hash),
         hash(e.hash),
         reverseAction(e, `version ${e.version}, ${d.kind}${d.symbol ? ` ${d.symbol}` : ""}`, reversed, () => loadEvents())
       ]
     }),
-    { append: more }
+    { append: more, labels: ["Version", "Event", "Effective", "Recorded at", "Previous hash", "Hash", "Action"] }
   )
   let order = ""
   if (page.items.length > 1) {
@@ -53,7 +54,7 @@ $("verify").addEventListener("click", async () => {
   out.replaceChildren(el("p", {}, "Verifying…"))
   /** @type {Reply<Success<"portfolio.verify">>} */
   const reply = await api("GET", "/v1/me/ledger/verify")
-  if (!reply.ok) return out.replaceChildren(el("p", { class: "error" }, describeError(reply)))
+  if (!reply.ok) return showError(out, reply, () => $("verify").click())
   const v = reply.body
   const good = v.ok && v.projection_matches
   out.replaceChildren(
@@ -87,7 +88,7 @@ $("events-more").addEventListener("click", () => loadEvents(true))
 $("export").addEventListener("click", async () => {
   setText("export-status", "Reading the ledger…", "")
   const result = await ledgerExport((path) => api("GET", path))
-  if (!result.ok) return setText("export-status", describeError(result.reply), "error")
+  if (!result.ok) return setText("export-status", humanError(result.reply), "error")
   const blob = new Blob([result.text], { type: "application/x-ndjson" })
   const link = el("a", { href: URL.createObjectURL(blob), download: `psx-ledger-${new Date().toISOString().slice(0, 10)}.ndjson`, id: "export-link" }, "Download the file again")
   $("export-status").replaceChildren(

@@ -4,14 +4,20 @@
 // calendar and company search. Absent figures are shown as unknown.
 /** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
 /** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
-import { $, api, badge, el, fmtCompact, fmtMoney, fmtPct, fmtQty, fmtSigned, fmtTime, setText, unknown } from "./api.js"
-import { barChart } from "./charts.js"
-import { loadCalendar, loadSectors } from "./market-sectors.js"
-import { num, showError, showLoading, sourcesNote, symbolLink, table } from "./ui.js"
+import { $, api, badge, dateText, el, fmtCompact, fmtDate, fmtPct, fmtPrice, fmtQty, setText, unknown } from "./api.js"
+import { barChart, percentFormat } from "./charts.js"
+import { loadIndexHistory } from "./index-history.js"
+import { loadCalendar } from "./dividend-calendar.js"
+import { loadSectors } from "./market-sectors.js"
+import { num, show, showError, showLoading, sourcesNote, symbolLink, table } from "./ui.js"
 
 /** How long the page keeps asking for a board that is still loading on the server. */
 const BOARD_PATIENCE_MS = 120_000
 const BOARD_RETRY_MS = 3_000
+
+/** An index's change in points, coloured. @param {unknown} v */
+const signedPoints = (v) =>
+  typeof v === "number" ? el("span", { class: v > 0 ? "pos" : v < 0 ? "neg" : "flat" }, `${v > 0 ? "+" : v < 0 ? "−" : ""}${fmtPrice(Math.abs(v))}`) : unknown()
 
 /** @param {any[]} list */
 const indices = (list) =>
@@ -20,11 +26,12 @@ const indices = (list) =>
     [["Index"], ["Level", "num"], ["Change", "num"], ["Change %", "num"], ["As of"]],
     list.map((i) => [
       el("span", {}, i.code ?? i.name, i.name && i.code ? el("span", { class: "hint" }, ` ${i.name}`) : ""),
-      num(fmtMoney(i.level)),
-      num(fmtSigned(i.change)),
+      num(fmtPrice(i.level)),
+      num(signedPoints(i.change)),
       num(fmtPct(i.change_pct)),
-      el("span", {}, fmtTime(i.as_of), " ", badge("delayed"))
-    ])
+      el("span", {}, fmtDate(i.as_of), " ", badge("delayed"))
+    ]),
+    { cards: true }
   )
 
 /** @param {any} b */
@@ -47,10 +54,10 @@ const movers = (caption, list) =>
   Array.isArray(list) && list.length > 0
     ? table(
       caption,
-      [["Symbol"], ["Price", "num"], ["Change %", "num"], ["Traded (Rs)", "num"]],
+      [["Symbol"], ["Price (Rs)", "num"], ["Change", "num"], ["Traded (Rs)", "num"]],
       list.map((m) => [
-        symbolLink(String(m.symbol)),
-        num(fmtMoney(m.price)),
+        m.name ? el("abbr", { title: m.name, class: "plain" }, symbolLink(String(m.symbol))) : symbolLink(String(m.symbol)),
+        num(fmtPrice(m.price)),
         num(fmtPct(m.change_pct)),
         num(fmtCompact(m.value_traded))
       ])
@@ -65,9 +72,9 @@ const sectorTone = (tone) => {
     "div",
     {},
     el("figure", {}, chart, el("figcaption", {}, "Median change of each sector's priced lines, strongest first. Sectors with no priced line have no bar.")),
-    table(
+    el("details", { class: "sources" }, el("summary", {}, "The same as a table, with advancers and decliners"), table(
       "Sector tone",
-      [["Sector"], ["Advancers", "num"], ["Decliners", "num"], ["Unchanged", "num"], ["Median change %", "num"]],
+      [["Sector"], ["Advancers", "num"], ["Decliners", "num"], ["Unchanged", "num"], ["Median change", "num"]],
       sorted.map((s) => [
         s.sector,
         num(fmtQty(s.advancers)),
@@ -75,13 +82,16 @@ const sectorTone = (tone) => {
         num(fmtQty(s.unchanged)),
         num(fmtPct(s.median_change_pct))
       ])
-    )
+    ))
   )
   requestAnimationFrame(() =>
     barChart(chart, {
       categories: sorted.map((s) => s.sector),
       series: [{ label: "Median change %", values: sorted.map((s) => (typeof s.median_change_pct === "number" ? s.median_change_pct : null)) }],
       horizontal: true,
+      signed: true,
+      format: percentFormat,
+      categoryLabel: "Sector",
       label: `Median change by sector on the board's session: ${sorted.slice(0, 3).map((s) => `${s.sector} ${s.median_change_pct ?? "unknown"}%`).join(", ")} lead`
     })
   )
@@ -91,10 +101,13 @@ const sectorTone = (tone) => {
 /** @param {any} board */
 const renderBoard = (board) => {
   const m = board.movers ?? {}
-  $("board").replaceChildren(
-    el("p", {}, "Session of ", el("strong", {}, board.date ?? "unknown date"), " ", badge(board.quotes ?? "delayed")),
+  const history = el("div", { id: "index-history" })
+  show(
+    $("board"),
+    el("p", {}, "Session of ", el("strong", {}, fmtDate(board.date)), " ", badge(board.quotes ?? "delayed")),
     el("h3", {}, "Index"),
     Array.isArray(board.indices) && board.indices.length ? indices(board.indices) : el("p", {}, "No index level is recorded: ", unknown()),
+    history,
     el("h3", {}, "Breadth"),
     board.breadth ? breadth(board.breadth) : el("p", {}, unknown()),
     el("h3", {}, "Movers"),
@@ -104,6 +117,8 @@ const renderBoard = (board) => {
     Array.isArray(board.sector_tone) && board.sector_tone.length ? sectorTone(board.sector_tone) : el("p", {}, unknown()),
     sourcesNote(board.sources)
   )
+  const kse = (board.indices ?? []).find((/** @type {any} */ i) => /KSE-?100/i.test(`${i.code}`))
+  if (kse) loadIndexHistory(history, kse.code)
 }
 
 /**
@@ -113,7 +128,7 @@ const renderBoard = (board) => {
  */
 const loadBoard = async (startedAt = Date.now()) => {
   const out = $("board")
-  if (out.childElementCount === 0) showLoading(out, "Loading the board…")
+  if (out.querySelector(".notice") === null) showLoading(out, "Loading the board…", "table")
   /** @type {Reply<Success<"board.marketBoard">>} */
   const reply = await api("GET", "/v1/market/board", { token: null })
   if (reply.ok) return renderBoard(reply.body)
@@ -122,7 +137,8 @@ const loadBoard = async (startedAt = Date.now()) => {
     const ready = await api("GET", "/ready", { token: null })
     const importing = ready.ok && ready.body?.data_pack === "importing"
     const patient = Date.now() - startedAt < BOARD_PATIENCE_MS
-    out.replaceChildren(
+    show(
+      out,
       el(
         "p",
         { class: "notice" },
@@ -133,7 +149,7 @@ const loadBoard = async (startedAt = Date.now()) => {
     if (patient) setTimeout(() => loadBoard(startedAt), BOARD_RETRY_MS)
     return
   }
-  showError(out, reply)
+  showError(out, reply, () => loadBoard())
 }
 
 /** @param {string} q */
@@ -144,7 +160,10 @@ const search = async (q) => {
   setText("search-count", "Searching…", "")
   /** @type {Reply<Success<"market.search">>} */
   const reply = await api("GET", `/v1/search?${new URLSearchParams({ q })}`, { token: null })
-  if (!reply.ok) return setText("search-count", `${reply.body?.error ?? "ERROR"}: ${reply.body?.message ?? reply.status}`, "error")
+  if (!reply.ok) {
+    setText("search-count", "")
+    return showError(out, reply, () => search(q))
+  }
   const items = reply.body.items
   setText("search-count", `${reply.body.total} match${reply.body.total === 1 ? "" : "es"} for “${q}”.`, "")
   out.replaceChildren(
@@ -164,8 +183,8 @@ const loadStatus = async () => {
   const reply = await api("GET", "/v1/market/status", { token: null })
   if (!reply.ok) return
   const s = reply.body
-  const parts = [`The market is ${s.state} (${s.date}, ${s.time_zone}).`]
-  if (s.next_trading_day) parts.push(`Next trading day ${s.next_trading_day}.`)
+  const parts = [`The market is ${s.state} (${dateText(s.date)}, Karachi time).`]
+  if (s.next_trading_day) parts.push(`Next trading day ${dateText(s.next_trading_day)}.`)
   parts.push(`Quotes are ${s.quotes ?? "delayed"}.`)
   $("market-status").textContent = parts.join(" ")
 }

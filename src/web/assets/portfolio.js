@@ -1,193 +1,139 @@
 // @ts-check
-// Portfolio page: holdings with their delayed quotes, a form recording a
-// buy, sell, dividend, bonus issue or split (the API's own messages on
-// rejection), and the transaction history, newest first.
+// Portfolio page, the signed-in home: headline cards, the performance chart,
+// holdings, the entitlements inbox and income, allocation, the history by
+// trade date, CSV in and out, and the "Add transaction" dialog. Each part
+// loads on its own and shows its own error with a "Try again".
 /** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
 /** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
-import {
-  $,
-  api,
-  badge,
-  describeError,
-  el,
-  fillRows,
-  fmtMoney,
-  fmtQty,
-  fmtSigned,
-  fmtTime,
-  randomKey,
-  requireSession,
-  setText,
-  unknown
-} from "./api.js"
-import { allEvents, describeEvent, reversedIds } from "./events.js"
-import { renderAllocation, renderIncome, renderValue, valueSeries } from "./portfolio-charts.js"
-import { reverseAction } from "./reverse.js"
-import { fact, facts } from "./ui.js"
+import { $, api, el, fmtPct, fmtRs, fmtSigned, requireSession, setText } from "./api.js"
+import { wireCsv } from "./csv.js"
+import { renderEntitlements } from "./entitlements.js"
+import { allEvents, reversedIds } from "./events.js"
+import { renderHistory, wireHistory } from "./history.js"
+import { renderHoldings } from "./holdings.js"
+import { renderIncome } from "./income.js"
+import { fromBrowser } from "./performance-adapter.js"
+import { renderPerformance } from "./performance.js"
+import { karachiToday } from "./format.js"
+import { renderAllocation, valueSeries } from "./portfolio-charts.js"
+import { openTransaction, wireTransactionForm } from "./tx-form.js"
+import { showError } from "./ui.js"
 
-const PAGE = 50
-let cursor = null
-let reversed = new Set()
+let today = karachiToday()
 
-const quoteCell = (h) =>
-  typeof h.quote_as_of === "string"
-    ? el("span", {}, el("span", { class: "nowrap" }, fmtTime(h.quote_as_of)), " ", badge("delayed"), h.quote_stale ? [" ", badge("stale", "warn")] : [])
-    : unknown()
+/** Each held symbol's delayed quote (for the day change). @param {string[]} symbols */
+const quotesFor = async (symbols) => {
+  const replies = await Promise.all(symbols.map((s) => api("GET", `/v1/quotes/${encodeURIComponent(s)}?allow_stale=true`, { token: null })))
+  return new Map(replies.flatMap((r, i) => (r.ok ? [[symbols[i] ?? "", r.body]] : [])))
+}
 
-const renderHoldings = (portfolio) => {
-  const rows = portfolio.holdings.map((h) => [
-    el("a", { href: `/market/${encodeURIComponent(h.symbol)}` }, h.symbol),
-    { cell: fmtQty(h.quantity), class: "num" },
-    { cell: fmtMoney(h.average_cost), class: "num" },
-    { cell: fmtMoney(h.market_price), class: "num" },
-    { cell: fmtMoney(h.market_value), class: "num" },
-    quoteCell(h),
-    { cell: fmtSigned(h.unrealized_pnl), class: "num" },
-    { cell: fmtSigned(h.realized_pnl), class: "num" },
-    { cell: fmtMoney(h.dividends_net), class: "num" },
-    { cell: fmtMoney(h.tax_withheld), class: "num" },
-    { cell: fmtMoney(h.fractional_entitlements), class: "num" }
-  ])
-  const table = $("holdings-table")
-  fillRows(table.querySelector("tbody"), rows)
+/** Each held symbol's recorded payouts: the last 12 months' cash per share, and those still ahead. @param {string[]} symbols @param {string} today */
+const payoutsFor = async (symbols, today) => {
+  const replies = await Promise.all(symbols.map((s) => api("GET", `/v1/dividends/${encodeURIComponent(s)}`, { token: null })))
+  const yields = new Map()
+  /** @type {any[]} */
+  const upcoming = []
+  replies.forEach((r, i) => {
+    if (!r.ok || r.body.coverage !== "recorded") return
+    yields.set(symbols[i], { dps: typeof r.body.ttm_dividend_per_share === "number" ? r.body.ttm_dividend_per_share : undefined })
+    upcoming.push(...r.body.items.filter((/** @type {any} */ p) => (p.book_closure_to ?? p.book_closure_from ?? "") >= today).map((/** @type {any} */ p) => ({ ...p, symbol: symbols[i] })))
+  })
+  upcoming.sort((a, b) => a.book_closure_from.localeCompare(b.book_closure_from))
+  return { yields, upcoming }
+}
+
+/** @param {string} label @param {any} value @param {any} [sub] */
+const card = (label, value, sub) => el("div", { class: "card" }, el("p", { class: "card-label" }, label), el("p", { class: "card-value" }, value), sub ? el("p", { class: "card-sub" }, sub) : "")
+
+/** The headline figures. @param {any} portfolio @param {number | undefined} dayTotal @param {any} analysis */
+const renderCards = (portfolio, dayTotal, analysis) => {
   const t = portfolio.totals
-  fillRows(table.querySelector("tfoot"), portfolio.holdings.length === 0 ? [] : [[
-    "Total",
-    { cell: "", class: "num" },
-    { cell: el("span", {}, "cost ", fmtMoney(t.cost)), class: "num" },
-    { cell: "", class: "num" },
-    { cell: fmtMoney(t.market_value), class: "num" },
-    t.market_value_note ?? "",
-    { cell: fmtSigned(t.unrealized_pnl), class: "num" },
-    { cell: fmtSigned(t.realized_pnl), class: "num" },
-    { cell: fmtMoney(t.dividends_net), class: "num" },
-    { cell: fmtMoney(portfolio.cash_flows?.tax_withheld), class: "num" },
-    { cell: "", class: "num" }
-  ]])
-  setText(
-    "holdings-status",
-    portfolio.holdings.length === 0
-      ? "No holdings yet. Record a buy below."
-      : `${portfolio.holdings.length} position${portfolio.holdings.length === 1 ? "" : "s"}; total cost ${fmtMoney(t.cost)} rupees.`,
-    ""
+  const gain = [t.unrealized_pnl, t.realized_pnl, t.dividends_net].every((v) => typeof v === "number") ? t.unrealized_pnl + t.realized_pnl + t.dividends_net : undefined
+  const before = typeof t.market_value === "number" && typeof dayTotal === "number" ? t.market_value - dayTotal : undefined
+  const since = (analysis?.returns?.periods ?? []).find((/** @type {any} */ p) => p.period === "since_inception")
+  $("cards").removeAttribute("aria-busy")
+  $("cards").replaceChildren(
+    card("Market value", fmtRs(t.market_value), el("span", {}, "cost ", fmtRs(t.cost))),
+    card("Day change", fmtSigned(dayTotal, { rs: true }), before ? fmtPct((/** @type {number} */ (dayTotal) / before) * 100) : "last session"),
+    card("Total gain", fmtSigned(gain, { rs: true }), el("span", {}, "unrealised, realised and ", fmtRs(t.dividends_net), " net dividends")),
+    card("Time-weighted return", fmtPct(since?.return_pct), since ? "since the first holding" : "no return yet")
   )
 }
 
-const renderHistory = (transactions, append) => {
-  fillRows(
-    $("history-table").querySelector("tbody"),
-    transactions.items.map((e) => {
-      const d = describeEvent(e)
-      const label = `${d.kind}${d.symbol ? ` ${d.symbol}` : ""} of ${e.effective_date}`
-      return [{ cell: e.effective_date, class: "nowrap" }, d.kind, d.symbol ?? unknown(), d.details, { cell: fmtTime(e.recorded_at), class: "nowrap" }, reverseAction(e, label, reversed, () => load())]
-    }),
-    { append }
+/**
+ * The return cards from the performance figures, when they carry more than
+ * /v1/me/analyze: since inception's money-weighted return (XIRR) and total
+ * return with dividends, beside the time-weighted one.
+ * @param {import("./performance-adapter.js").Performance} perf
+ */
+const returnCards = (perf) => {
+  const since = perf.periods.find((p) => /since.inception|^all$|^max$/i.test(p.period)) ?? perf.periods.at(-1)
+  if (!since || (since.xirr === undefined && since.totalReturn === undefined)) return
+  const cards = $("cards")
+  cards.querySelector(".card:last-child")?.remove()
+  cards.append(
+    card("Time-weighted return", fmtPct(since.twr), since.benchmark === undefined ? "since the first holding" : el("span", {}, "KSE-100 ", fmtPct(since.benchmark))),
+    card("Money-weighted (XIRR)", fmtPct(since.xirr), "a year, since the first holding"),
+    card("Total return", fmtPct(since.totalReturn), "with dividends, since the first holding")
   )
-  cursor = transactions.next_cursor
-  $("history-more").hidden = cursor === null
-  setText("history-status", transactions.total === 0 ? "Nothing recorded yet." : `${transactions.total} recorded.`, "")
 }
 
-const renderPnl = (t, flows) =>
-  $("pnl").replaceChildren(
-    facts(
-      fact("Market value", fmtMoney(t.market_value)),
-      fact("Cost", fmtMoney(t.cost)),
-      fact("Unrealised P/L", fmtSigned(t.unrealized_pnl)),
-      fact("Realised P/L", fmtSigned(t.realized_pnl)),
-      fact("Dividends received (net)", fmtMoney(t.dividends_net)),
-      fact("Dividend tax withheld", fmtMoney(flows?.tax_withheld)),
-      fact("Invested", fmtMoney(flows?.invested)),
-      fact("Sale proceeds", fmtMoney(flows?.proceeds))
-    ),
-    typeof t.tax_note === "string" ? el("p", { class: "hint" }, t.tax_note) : ""
-  )
+/**
+ * The slow part: the value series needs every held symbol's closes. (Issue 38's GET /v1/me/performance serves it
+ * from the server: `fromServer(reply.body)` in place of `fromBrowser(…)` is all the wiring it needs.)
+ * @param {any[]} events @param {any} analysis
+ */
+const loadPerformance = async (events, analysis) => {
+  try {
+    const perf = fromBrowser(await valueSeries(events), analysis)
+    renderPerformance($("value"), perf)
+    returnCards(perf)
+  } catch (e) {
+    showError($("value"), { status: 0, body: { error: "NETWORK", message: String(e) } }, () => loadPerformance(events, analysis))
+  }
+}
 
-/** The charts, allocation and income: from the whole ledger, the recorded closes and /v1/me/analyze. */
-const loadPictures = async (portfolio, events) => {
-  /** @type {Reply<Success<"portfolio.analyze">>} */
-  const analysis = await api("GET", "/v1/me/analyze")
-  if (!events.ok) return $("value").replaceChildren(el("p", { class: "error" }, describeError(events.reply)))
-  renderIncome($("income"), events.events, portfolio, analysis.ok ? analysis.body : undefined)
+const load = async () => {
+  const [reply, ledger, analysis, entitlements] = await Promise.all([
+    api("GET", "/v1/me/portfolio?limit=1"),
+    allEvents(),
+    api("GET", "/v1/me/analyze"),
+    api("GET", "/v1/me/entitlements?limit=200")
+  ])
+  if (!reply.ok || !ledger.ok) {
+    const failed = reply.ok ? /** @type {any} */ (ledger).reply : reply
+    for (const id of ["cards", "holdings", "value", "income", "allocation"]) showError($(id), failed, load)
+    return setText("holdings-status", "")
+  }
+  const portfolio = reply.body
+  const symbols = portfolio.holdings.filter((h) => h.quantity > 0).map((h) => h.symbol)
+  // Today as the service's clock has it (Karachi), else this browser's.
+  today = entitlements.ok && typeof entitlements.body.as_of === "string" ? entitlements.body.as_of : karachiToday()
+  const [quotes, payouts] = await Promise.all([quotesFor(symbols), payoutsFor(symbols, today)])
+  const { dayTotal } = renderHoldings($("holdings"), portfolio, quotes, payouts.yields)
+  setText("holdings-status", symbols.length ? `${symbols.length} position${symbols.length === 1 ? "" : "s"}.` : "", "")
+  renderCards(portfolio, dayTotal, analysis.ok ? analysis.body : undefined)
+  if (entitlements.ok) renderEntitlements($("entitlements"), entitlements.body, load)
+  else showError($("entitlements"), entitlements, load)
+  renderIncome($("income"), { events: ledger.events, entitlements: entitlements.ok ? entitlements.body.items : [], portfolio, analysis: analysis.ok ? analysis.body : undefined, yields: payouts.yields, upcoming: payouts.upcoming })
   renderAllocation($("allocation"), portfolio, analysis.ok ? analysis.body : undefined)
-  renderValue($("value"), await valueSeries(events.events), analysis.ok ? analysis.body : undefined)
+  renderHistory(ledger.events, reversedIds(ledger.events), load)
+  await loadPerformance(ledger.events, analysis.ok ? analysis.body : undefined)
 }
 
-const load = async (more = false) => {
-  const query = new URLSearchParams({ limit: String(PAGE) })
-  if (more && cursor) query.set("cursor", cursor)
-  const [reply, events] = await Promise.all([api("GET", `/v1/me/portfolio?${query}`), more ? undefined : allEvents()])
-  if (!reply.ok) return setText("holdings-status", describeError(reply), "error")
-  if (events?.ok) reversed = reversedIds(events.events)
-  if (!more) {
-    renderHoldings(reply.body)
-    renderPnl(reply.body.totals, reply.body.cash_flows)
-    loadPictures(reply.body, events)
+wireTransactionForm(load)
+wireHistory()
+wireCsv(load)
+$("add-tx").addEventListener("click", () => openTransaction(undefined, today))
+
+if (requireSession()) {
+  load()
+  const add = new URLSearchParams(location.search).get("add")
+  if (add !== null) openTransaction(add.toUpperCase(), today)
+} else {
+  for (const id of ["cards", "holdings", "value", "income", "allocation", "entitlements"]) {
+    $(id).removeAttribute("aria-busy")
+    $(id).replaceChildren()
   }
-  renderHistory(reply.body.transactions, more)
+  $("page-actions").hidden = true
 }
-
-// Show only the fields of the chosen kind.
-const kindSelect = $("tx-kind")
-const showFields = () => {
-  for (const field of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#tx-form .field[data-kinds]"))) {
-    const on = (field.dataset.kinds ?? "").split(" ").includes(kindSelect.value)
-    field.hidden = !on
-    for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (field.querySelectorAll("input, select"))) input.disabled = !on
-    field.querySelector("select")?.querySelector("option")?.replaceChildren(kindSelect.value === "tax_status" ? "Choose…" : "As recorded for the portfolio")
-  }
-}
-kindSelect.addEventListener("change", showFields)
-showFields()
-
-/** A number the API can judge: empty is left out, anything unreadable is sent as typed so the API names it. */
-const numberField = (name) => {
-  const raw = $(`tx-${name}`).value.trim().replaceAll(",", "")
-  if (raw === "") return undefined
-  const n = Number(raw)
-  return Number.isFinite(n) ? n : raw
-}
-
-const FIELDS = {
-  buy: ["quantity", "price", "fees"],
-  sell: ["quantity", "price", "fees"],
-  dividend: ["per_share", "gross_amount", "tax_withheld"],
-  tax_status: [],
-  bonus: ["percent"],
-  split: ["numerator", "denominator"]
-}
-
-$("tx-form").addEventListener("submit", async (event) => {
-  event.preventDefault()
-  const kind = kindSelect.value
-  const body = kind === "tax_status" ? { kind, trade_date: $("tx-trade_date").value } : { kind, symbol: $("tx-symbol").value.trim().toUpperCase(), trade_date: $("tx-trade_date").value }
-  for (const name of FIELDS[kind]) {
-    const v = numberField(name)
-    if (v !== undefined) body[name] = v
-  }
-  if ((kind === "dividend" || kind === "bonus") && $("tx-book_closure_from").value) body.book_closure_from = $("tx-book_closure_from").value
-  const filer = $("tx-filer").value
-  if ((kind === "dividend" || kind === "tax_status") && filer !== "") body.filer = filer === "filer"
-  setText("tx-error", "")
-  setText("tx-result", "Recording…", "pending")
-  const submit = /** @type {HTMLButtonElement} */ (/** @type {HTMLFormElement} */ (event.target).querySelector("button[type=submit]"))
-  submit.disabled = true
-  /** @type {Reply<Success<"portfolio.transact">>} */
-  const reply = await api("POST", "/v1/me/transactions", { body, idempotencyKey: randomKey() })
-  submit.disabled = false
-  if (!reply.ok) {
-    setText("tx-result", "", "")
-    return setText("tx-error", `Not recorded. ${describeError(reply)}`)
-  }
-  const d = describeEvent(reply.body.event)
-  // A key without portfolio:read gets only the event back: its flags are then the event's own.
-  const given = reply.body.flags ?? /** @type {{ flags?: string[] } | undefined} */ (reply.body.event.payload)?.flags ?? []
-  const flags = given.length ? ` Flags: ${given.join("; ")}.` : ""
-  setText("tx-result", `Recorded: ${d.kind} ${d.symbol ?? ""} ${d.details} on ${reply.body.event.effective_date}.${flags}`, "ok")
-  for (const name of [...Object.values(FIELDS).flat(), "book_closure_from", "filer"]) $(`tx-${name}`).value = ""
-  await load()
-})
-
-$("history-more").addEventListener("click", () => load(true))
-
-if (requireSession()) load()

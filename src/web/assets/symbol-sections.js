@@ -2,8 +2,11 @@
 // The symbol page's sections below the chart: dividends with their coverage,
 // announcements, financials, technical states and the research package's
 // provenance. Each says "unknown" where the service does not know, never 0.
-import { badge, el, fmtMoney, fmtPct, fmtQty, fmtTime, unknown } from "./api.js"
-import { fact, facts, known, num, sourcesNote, table } from "./ui.js"
+import { badge, dateText, el, fmtAmount, fmtMoney, fmtPct, fmtQty, fmtTime, unknown } from "./api.js"
+import { fact, facts, known, num, show, sourcesNote, table } from "./ui.js"
+
+/** A date as "25 May 2026", or unknown. @param {unknown} d */
+const knownDate = (d) => (typeof d === "string" && d !== "" ? dateText(d) : unknown())
 import { DATES_NOTE } from "./market-sectors.js"
 
 /** A section's honest empty state. @param {string} text */
@@ -17,10 +20,11 @@ const unknownNote = (text) => el("p", { class: "unknown-note" }, badge("unknown"
 export const renderDividends = (out, dividends, symbol) => {
   const coverage = dividends?.coverage ?? "unknown"
   const items = /** @type {any[]} */ (dividends?.items ?? [])
-  out.replaceChildren(
+  show(
+    out,
     facts(
       fact("Coverage", el("span", { id: "dividend-coverage" }, coverage === "recorded" ? badge("recorded", "on") : badge(coverage))),
-      fact("Recorded since", known(dividends?.data_coverage_start)),
+      fact("Recorded since", knownDate(dividends?.data_coverage_start)),
       fact("Trailing 12 months", typeof dividends?.ttm_dividend_percent === "number" ? `${dividends.ttm_dividend_percent}% of face value` : unknown()),
       fact("Years paid", typeof dividends?.years_paid === "number" ? String(dividends.years_paid) : unknown())
     ),
@@ -36,11 +40,12 @@ export const renderDividends = (out, dividends, symbol) => {
           `${d.kind}${d.sequence ? ` (${d.sequence})` : ""}`,
           num(typeof d.percent === "number" ? `${d.percent}%` : unknown()),
           d.details ?? unknown(),
-          known(d.last_buy_date),
-          known(d.xd_date),
-          d.ex_date ? `${d.ex_date}${d.book_closure_to && d.book_closure_to !== d.ex_date ? ` to ${d.book_closure_to}` : ""}` : unknown(),
+          knownDate(d.last_buy_date),
+          knownDate(d.xd_date),
+          d.ex_date ? `${dateText(d.ex_date)}${d.book_closure_to && d.book_closure_to !== d.ex_date ? ` to ${dateText(d.book_closure_to)}` : ""}` : unknown(),
           fmtTime(d.announced_at)
-        ])
+        ]),
+        { cards: true }
       )],
     sourcesNote(dividends?.sources)
   )
@@ -49,7 +54,8 @@ export const renderDividends = (out, dividends, symbol) => {
 /** @param {HTMLElement} out @param {any} page /v1/stocks/{s}/announcements @param {string} symbol */
 export const renderAnnouncements = (out, page, symbol) => {
   const items = /** @type {any[]} */ (page?.items ?? [])
-  out.replaceChildren(
+  show(
+    out,
     items.length === 0
       ? unknownNote(page?.note ?? `No announcement of ${symbol} is recorded. The service holds only slices of the exchange's announcements, so others are unknown, not absent.`)
       : table(
@@ -71,15 +77,16 @@ const UNITS = /** @type {Record<string, string>} */ ({ thousands: "Rs '000", rup
 /** @param {HTMLElement} out @param {any[] | undefined} periods @param {string} symbol */
 export const renderFinancials = (out, periods, symbol) => {
   if (!Array.isArray(periods) || periods.length === 0) {
-    return out.replaceChildren(unknownNote(`No financial statement of ${symbol} is recorded.`))
+    return show(out, unknownNote(`No financial statement of ${symbol} is recorded.`))
   }
   const shown = periods.slice(0, 6)
   const lines = [...new Set(shown.flatMap((p) => p.lines.map((/** @type {any} */ l) => `${l.line}|${l.units}`)))]
   const value = (/** @type {any} */ p, /** @type {string} */ key) => {
     const l = p.lines.find((/** @type {any} */ x) => `${x.line}|${x.units}` === key)
-    return l === undefined ? unknown() : fmtMoney(l.value)
+    return l === undefined ? unknown() : fmtAmount(l.value)
   }
-  out.replaceChildren(
+  show(
+    out,
     table(
       `Financials of ${symbol}, newest first`,
       [["Line"], ...shown.map((p) => /** @type {[string, string]} */ ([`${p.period} (${p.period_type})`, "num"]))],
@@ -104,10 +111,11 @@ const TECHNICAL_ROWS = /** @type {Array<[string, string, (t: any) => any]>} */ (
 
 /** @param {HTMLElement} out @param {any} t the technicals */
 export const renderTechnicals = (out, t) => {
-  if (!t) return out.replaceChildren(unknownNote("No technical state could be computed: too little price history."))
+  if (!t) return show(out, unknownNote("No technical state could be computed: too little price history."))
   const missing = new Map((t.unavailable ?? []).map((/** @type {any} */ u) => [u.figure, u.reason]))
-  out.replaceChildren(
-    el("p", {}, "States, never a buy or sell rating. As of ", el("strong", {}, t.as_of ?? "unknown"), `, last close `, fmtMoney(t.last_close), "."),
+  show(
+    out,
+    el("p", {}, "States, never a buy or sell rating. As of ", el("strong", {}, dateText(t.as_of) || "unknown"), `, last close Rs `, fmtMoney(t.last_close), "."),
     el("ul", { class: "labels", "aria-label": "State labels" }, (t.labels ?? []).map((/** @type {string} */ l) => el("li", {}, badge(l.replaceAll("_", " "))))),
     facts(
       ...TECHNICAL_ROWS.map(([key, label, show]) =>
@@ -122,7 +130,8 @@ export const renderTechnicals = (out, t) => {
 /** @param {HTMLElement} out @param {any} pkg the research package */
 export const renderProvenance = (out, pkg) => {
   const age = typeof pkg.quote_age_seconds === "number" ? `${fmtQty(Math.round(pkg.quote_age_seconds / 86400))} days` : unknown()
-  out.replaceChildren(
+  show(
+    out,
     facts(
       fact("Package generated", fmtTime(pkg.generated_at)),
       fact("Quote age at that time", age),
@@ -136,7 +145,8 @@ export const renderProvenance = (out, pkg) => {
     table(
       "Sources of the research package",
       [["Dataset"], ["Source"], ["As of"], ["Retrieved"], ["Recorded in"]],
-      (pkg.sources ?? []).map((/** @type {any} */ s) => [s.dataset, s.source ?? unknown(), known(s.as_of), known(s.retrieved_at), el("span", { class: "hash" }, known(s.recorded_in))])
+      (pkg.sources ?? []).map((/** @type {any} */ s) => [s.dataset, s.source ?? unknown(), typeof s.as_of === "string" ? fmtTime(s.as_of) : unknown(), known(s.retrieved_at), el("span", { class: "hash" }, known(s.recorded_in))]),
+      { cards: true }
     ),
     el("p", { class: "hint" }, "The same package is what an agent gets from ", el("code", {}, `/v1/stocks/${pkg.symbol}/research`), ".")
   )

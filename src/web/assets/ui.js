@@ -3,6 +3,7 @@
 // table in a scrollable region, a list of facts, a symbol link, the sources
 // of a figure, and a polite "loading / unknown / error" line.
 import { badge, describeError, el, fillRows, fmtTime, unknown } from "./api.js"
+import { sortable } from "./sortable.js"
 
 /**
  * A table in a keyboard-scrollable region. `head` is [label, class?] pairs;
@@ -10,7 +11,8 @@ import { badge, describeError, el, fillRows, fmtTime, unknown } from "./api.js"
  * @param {string} caption
  * @param {Array<[string, string?]>} head
  * @param {Array<Array<any>>} rows
- * @param {{ id?: string, visibleCaption?: boolean }} [options]
+ * With `sort`, every column with a label sorts on a click of its heading.
+ * @param {{ id?: string, visibleCaption?: boolean, sort?: boolean, cards?: boolean }} [options]
  */
 export const table = (caption, head, rows, options = {}) => {
   const t = el(
@@ -20,8 +22,9 @@ export const table = (caption, head, rows, options = {}) => {
     el("thead", {}, el("tr", {}, head.map(([label, cls]) => el("th", { scope: "col", class: cls }, label)))),
     el("tbody")
   )
-  fillRows(/** @type {HTMLElement} */ (t.querySelector("tbody")), rows)
-  return el("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": caption }, t)
+  fillRows(/** @type {HTMLElement} */ (t.querySelector("tbody")), rows, { labels: head.map(([label]) => label) })
+  if (options.sort) sortable(/** @type {HTMLTableElement} */ (t))
+  return el("div", { class: `table-wrap${options.cards ? " cards" : ""}`, tabindex: "0", role: "region", "aria-label": caption }, t)
 }
 
 /** A number cell, right-aligned. @param {any} cell */
@@ -63,8 +66,62 @@ export const sourcesNote = (sources, caption = "Sources") => {
 /** A line saying when a figure is from, with the delayed badge. @param {string | undefined} asOf */
 export const asOfLine = (asOf) => el("p", { class: "hint" }, "As of ", fmtTime(asOf), " ", badge("delayed"))
 
-/** Replaces a section's content with an error in the API's own words. @param {HTMLElement} out @param {any} reply */
-export const showError = (out, reply) => out.replaceChildren(el("p", { class: "error" }, describeError(reply)))
+/**
+ * What a failed call means for the person reading the page, in plain words
+ * (the API's code and message stay available beside it).
+ * @param {any} reply
+ */
+export const humanError = (reply) => {
+  const message = typeof reply?.body?.message === "string" ? reply.body.message : ""
+  switch (reply?.status) {
+    case 0: return "Could not reach the service. Check the connection, then try again."
+    case 401: return "Your session token was not accepted: it may have expired or been revoked. Sign in again."
+    case 403: return "This token may not do that: it does not hold the grant."
+    case 404: return message ? `Not found: ${message}.` : "Not found."
+    case 429: return "Too many requests in a short time. Wait a few seconds, then try again."
+    case 503: return "The service is still loading its data. Try again in a moment."
+    default:
+      if (reply?.status >= 500) return "Something went wrong on the service. Try again; if it keeps happening, quote the details below."
+      return message ? `${message.charAt(0).toUpperCase()}${message.slice(1)}.` : `The service answered HTTP ${reply?.status}.`
+  }
+}
 
-/** @param {HTMLElement} out @param {string} text */
-export const showLoading = (out, text = "Loading…") => out.replaceChildren(el("p", { class: "hint" }, text))
+/**
+ * Replaces a section's content with what went wrong, in plain words, the
+ * API's own code and message under "Details", and a "Try again" button when
+ * the caller can retry.
+ * @param {HTMLElement} out @param {any} reply @param {() => unknown} [retry]
+ */
+export const showError = (out, reply, retry) => {
+  out.removeAttribute("aria-busy")
+  const button = retry ? el("button", { type: "button", class: "secondary small retry" }, "Try again") : ""
+  if (button) button.addEventListener("click", () => retry?.())
+  out.replaceChildren(
+    el(
+      "div",
+      { class: "error-box", role: "alert" },
+      el("p", {}, humanError(reply)),
+      el("details", {}, el("summary", {}, "Details"), el("p", { class: "hint" }, describeError(reply))),
+      button
+    )
+  )
+}
+
+/**
+ * Grey placeholder lines (a chart's or a table's shape) while the content
+ * loads, announced once as loading.
+ * @param {HTMLElement} out @param {string} [text] @param {"lines" | "chart" | "table"} [kind]
+ */
+export const showLoading = (out, text = "Loading…", kind = "lines") => {
+  out.setAttribute("aria-busy", "true")
+  out.replaceChildren(
+    el("div", { class: `skeleton skeleton-${kind}`, "aria-hidden": "true" }, Array.from({ length: kind === "table" ? 5 : 3 }, () => el("span"))),
+    el("p", { class: "visually-hidden loading-note" }, text)
+  )
+}
+
+/** Ends a section's loading state. @param {HTMLElement} out @param {...any} content */
+export const show = (out, ...content) => {
+  out.removeAttribute("aria-busy")
+  out.replaceChildren(...content.flat().filter((c) => c !== "" && c !== undefined && c !== null))
+}

@@ -1,0 +1,153 @@
+// @ts-check
+// Numbers and dates in one style for the whole site.
+//
+// Rupees: per-share figures (prices, average costs, a dividend per share) keep
+// two decimals; amounts (values, costs, profit, income) drop the paisa when
+// they are whole or Rs 1,000 and more, where paisa are noise (the exact
+// figure is in the tooltip). Large figures (market caps, rupees traded) are
+// compact in lakh and crore. Digit grouping follows a setting kept in this
+// browser: international (12,345,678, Intl 'en-PK') or lakh and crore
+// (1,23,45,678, Intl 'en-IN'). Dates read "25 May 2026"; instants are shown
+// in Karachi time ("25 May 2026, 16:00 PKT") whatever the browser's zone.
+// Unknown is a dash with a spoken "unknown", never 0.
+
+const GROUPING_KEY = "psx.grouping"
+
+/** @returns {"intl" | "lakh"} */
+export const grouping = () => {
+  try {
+    return localStorage.getItem(GROUPING_KEY) === "lakh" ? "lakh" : "intl"
+  } catch {
+    return "intl"
+  }
+}
+
+/** Kept only when it differs from the default, so a visitor who never chooses stores nothing. @param {"intl" | "lakh"} value */
+export const setGrouping = (value) => {
+  if (value === "lakh") localStorage.setItem(GROUPING_KEY, "lakh")
+  else localStorage.removeItem(GROUPING_KEY)
+}
+
+/** @type {Map<string, Intl.NumberFormat>} */
+const formats = new Map()
+/** @param {number} min @param {number} max */
+const nf = (min, max) => {
+  const locale = grouping() === "lakh" ? "en-IN" : "en-PK"
+  const key = `${locale}/${min}/${max}`
+  let f = formats.get(key)
+  if (!f) formats.set(key, (f = new Intl.NumberFormat(locale, { minimumFractionDigits: min, maximumFractionDigits: max })))
+  return f
+}
+
+/** A figure with exactly `dp` decimals, grouped by the setting. @param {number} v @param {number} [dp] */
+export const formatNumber = (v, dp = 2) => nf(dp, dp).format(v)
+
+/** The dash every absent figure shows. */
+export const unknown = () => {
+  const span = document.createElement("span")
+  span.className = "unknown"
+  span.title = "unknown"
+  span.append("—")
+  const spoken = document.createElement("span")
+  spoken.className = "visually-hidden"
+  spoken.append(" unknown")
+  span.append(spoken)
+  return span
+}
+
+/** @param {unknown} v @returns {v is number} */
+const isNum = (v) => typeof v === "number" && Number.isFinite(v)
+
+/** A span with a tooltip and a class. @param {string} text @param {string} [title] @param {string} [cls] */
+const span = (text, title, cls) => {
+  const s = document.createElement("span")
+  if (cls) s.className = cls
+  if (title) s.title = title
+  s.append(text)
+  return s
+}
+
+/** Decimals an amount needs: none when whole or Rs 1,000 and more (paisa are noise there), else two. @param {number} v */
+const amountDp = (v) => (Math.abs(v) >= 1_000 || Number.isInteger(Math.round(v * 100) / 100) ? 0 : 2)
+
+/** A per-share figure: two decimals. */
+export const fmtPrice = (/** @type {unknown} */ v) => (isNum(v) ? formatNumber(v, 2) : unknown())
+/** Kept for the older call sites: a figure with two decimals. */
+export const fmtMoney = fmtPrice
+/** A rupee amount without paisa noise. */
+export const fmtAmount = (/** @type {unknown} */ v) => (isNum(v) ? span(formatNumber(v, amountDp(v)), `Rs ${formatNumber(v, 2)}`) : unknown())
+/** An amount with its currency: "Rs 12,345". */
+export const fmtRs = (/** @type {unknown} */ v) => (isNum(v) ? span(`Rs ${formatNumber(v, amountDp(v))}`, `Rs ${formatNumber(v, 2)}`) : unknown())
+/** A per-share figure with its currency: "Rs 490.20". */
+export const fmtRsPrice = (/** @type {unknown} */ v) => (isNum(v) ? `Rs ${formatNumber(v, 2)}` : unknown())
+export const fmtQty = (/** @type {unknown} */ v) => (isNum(v) ? nf(0, 4).format(v) : unknown())
+
+/** Large rupee figures in lakh and crore ("381.2 crore"); the full figure in the tooltip. */
+export const fmtCompact = (/** @type {unknown} */ v, /** @type {{ rs?: boolean }} */ options = {}) => {
+  if (!isNum(v)) return unknown()
+  const a = Math.abs(v)
+  const [scaled, unit] = a >= 1e7 ? [v / 1e7, " crore"] : a >= 1e5 ? [v / 1e5, " lakh"] : [v, ""]
+  const dp = unit === "" ? 0 : Math.abs(scaled) >= 100 ? 0 : Math.abs(scaled) >= 10 ? 1 : 2
+  return span(`${options.rs ? "Rs " : ""}${formatNumber(scaled, dp)}${unit}`, `Rs ${formatNumber(v, 0)}`)
+}
+
+const sign = (/** @type {number} */ v) => (v > 0 ? "+" : v < 0 ? "−" : "")
+const tone = (/** @type {number} */ v) => (v > 0 ? "pos" : v < 0 ? "neg" : "flat")
+
+/** A percentage with its sign; coloured up or down unless `plain`. */
+export const fmtPct = (/** @type {unknown} */ v, /** @type {{ plain?: boolean, dp?: number }} */ options = {}) => {
+  if (!isNum(v)) return unknown()
+  const text = `${sign(v)}${formatNumber(Math.abs(v), options.dp ?? 2)}%`
+  return options.plain ? text : span(text, undefined, tone(v))
+}
+/** A share of a whole (no sign, no colour): "12.50%". */
+export const fmtShare = (/** @type {unknown} */ v) => (isNum(v) ? `${formatNumber(v, 2)}%` : unknown())
+
+/** A signed rupee amount, coloured: "+1,530" or "−12.50"; `price` keeps two decimals. */
+export const fmtSigned = (/** @type {unknown} */ v, /** @type {{ price?: boolean, rs?: boolean }} */ options = {}) => {
+  if (!isNum(v)) return unknown()
+  const dp = options.price ? 2 : amountDp(v)
+  return span(`${sign(v)}${options.rs ? "Rs " : ""}${formatNumber(Math.abs(v), dp)}`, `${sign(v)}Rs ${formatNumber(Math.abs(v), 2)}`, tone(v))
+}
+
+/** Month names as the site writes them ("Sep", never "Sept"), whatever the browser's locale data. */
+export const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+const DAY = { format: (/** @type {Date} */ d) => `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}` }
+const MONTH = { format: (/** @type {Date} */ d) => `${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}` }
+const WEEKDAY = new Intl.DateTimeFormat("en-GB", { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })
+const KARACHI = new Intl.DateTimeFormat("en-GB", {
+  timeZone: "Asia/Karachi",
+  day: "numeric",
+  month: "numeric",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23"
+})
+const KARACHI_DAY = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Karachi", year: "numeric", month: "2-digit", day: "2-digit" })
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/
+
+/** A calendar date as "25 May 2026" (a bare date is never moved across zones). @param {unknown} d */
+export const dateText = (d) => (typeof d === "string" && DATE_ONLY.test(d) ? DAY.format(new Date(`${d}T00:00:00Z`)) : typeof d === "string" ? d : "")
+/** @param {unknown} d */
+export const fmtDate = (d) => (typeof d === "string" && DATE_ONLY.test(d) ? dateText(d) : typeof d === "string" ? fmtTime(d) : unknown())
+/** "Thursday, 25 May 2026". @param {string} d */
+export const longDate = (d) => (DATE_ONLY.test(d) ? WEEKDAY.format(new Date(`${d}T00:00:00Z`)) : "")
+/** "May 2026" from "2026-05". @param {string} m */
+export const monthText = (m) => (/^\d{4}-\d{2}$/.test(m) ? MONTH.format(new Date(`${m}-01T00:00:00Z`)) : m)
+
+/** An instant as Karachi time: "25 May 2026, 16:00 PKT"; a bare date as "25 May 2026". @param {unknown} iso */
+export const timeText = (iso) => {
+  if (typeof iso !== "string") return ""
+  if (DATE_ONLY.test(iso)) return dateText(iso)
+  const d = new Date(iso)
+  if (Number.isNaN(d.getTime())) return iso
+  const parts = Object.fromEntries(KARACHI.formatToParts(d).map((p) => [p.type, p.value]))
+  return `${parts.day} ${MONTHS[Number(parts.month) - 1]} ${parts.year}, ${parts.hour}:${parts.minute} PKT`
+}
+/** @param {unknown} iso */
+export const fmtTime = (iso) => (typeof iso === "string" ? timeText(iso) : unknown())
+
+/** Today's date in Karachi, YYYY-MM-DD. */
+export const karachiToday = () => KARACHI_DAY.format(new Date())

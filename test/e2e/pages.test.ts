@@ -1,0 +1,113 @@
+/**
+ * Every page of the website at 1440×900 and at 390×844, signed in to a
+ * multi-stock portfolio made through the API (test/e2e/Portfolio.ts): no
+ * console or script error, no CSP refusal, axe-core finds no violation of
+ * any impact, nothing reaches past the right edge at 390 px, the header
+ * takes at most two lines, no chart legend reads "--", no loading skeleton
+ * is left; and the keyboard reaches the skip link and the header's search.
+ */
+import { assert, describe, it as plain, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import type { Page } from "playwright-core"
+import { TestApp } from "../support/TestApp.ts"
+import { CHROMIUM } from "./Browser.ts"
+import { makePortfolio } from "./Portfolio.ts"
+import { axeViolations, baseUrl, holdToken, inBrowser, mode, NOW, overflow, settled, type Watcher } from "./Watch.ts"
+
+/** The pages, each with what shows it has loaded. */
+const PAGES: ReadonlyArray<{ readonly path: string; readonly ready: (p: Page) => Promise<unknown>; readonly axe?: boolean }> = [
+  { path: "/portfolio", ready: (p) => Promise.all([p.locator("#value-chart canvas").waitFor(), p.locator("#income-table").waitFor(), p.locator("#holdings-table").waitFor()]) },
+  { path: "/ledger", ready: (p) => p.locator("#events-table tbody tr").first().waitFor() },
+  { path: "/keys", ready: (p) => p.locator("#keys-table tbody tr").first().waitFor() },
+  { path: "/market", ready: (p) => Promise.all([p.locator("#index-chart canvas").waitFor(), p.locator("#tone-chart canvas").waitFor(), p.locator("#calendar-grid").waitFor()]) },
+  { path: "/market/MEBL", ready: (p) => Promise.all([p.locator("#chart canvas").waitFor(), p.locator("#position-events").waitFor(), p.locator("#caveats").waitFor()]) },
+  { path: "/market/ZZZZ", ready: (p) => p.locator("#symbol-unknown").waitFor() },
+  { path: "/screener?dividend_yield_min=8", ready: (p) => p.locator("#screen-table").waitFor() },
+  { path: "/compare?symbols=HBL,MEBL", ready: (p) => Promise.all([p.locator("#compare-table").waitFor(), p.locator("#compare-chart canvas").waitFor()]) },
+  { path: "/compare?symbols=HBL,MEBL,UBL", ready: (p) => Promise.all([p.locator("#compare-table").waitFor(), p.locator("#compare-chart canvas").waitFor()]) },
+  { path: "/donate", ready: (p) => p.getByRole("button", { name: "Record the pending donation" }).waitFor() },
+  { path: "/start", ready: (p) => p.getByRole("button", { name: "Create a session" }).waitFor() },
+  { path: "/no-such-page", ready: (p) => p.getByRole("heading", { name: "Page not found" }).waitFor() },
+  // Scalar's own page: checked for errors and overflow; its markup is Scalar's, so axe is left to its makers.
+  { path: "/docs", ready: (p) => Promise.all([p.getByRole("link", { name: "← PSX data service" }).waitFor(), p.getByRole("heading", { name: "Readiness probe" }).first().waitFor()]), axe: false }
+]
+
+/** One page at one size: everything the file's header promises. */
+const check = async (page: Page, watcher: Watcher, base: string, spec: (typeof PAGES)[number], narrow: boolean) => {
+  const found: Array<string> = []
+  watcher.expectStatus(spec.path === "/no-such-page" ? [404] : [])
+  const response = await page.goto(`${base}${spec.path}`)
+  await spec.ready(page)
+  if (spec.path !== "/docs") await settled(page)
+  if (spec.path === "/no-such-page") assert.strictEqual(response?.status(), 404)
+  const over = await overflow(page)
+  if (narrow && over > 0) found.push(`reaches ${over} px past the right edge`)
+  if (spec.path !== "/docs") {
+    const header = await page.locator("header.site").evaluate((h) => h.getBoundingClientRect().height)
+    if (header > (narrow ? 96 : 64)) found.push(`header is ${header} px tall`)
+    const legends = await page.locator(".u-legend").allTextContents()
+    if (legends.some((l) => l.includes("--"))) found.push(`a chart legend reads "--": ${legends.join(" / ")}`)
+  }
+  if (spec.axe !== false) found.push(...(await axeViolations(page)))
+  return found.map((f) => `${spec.path} at ${narrow ? 390 : 1440} px: ${f}`)
+}
+
+const everyPage = (base: string, token: string, size: { readonly width: number; readonly height: number }) =>
+  inBrowser(base, async ({ page, watcher }) => {
+    const found: Array<string> = []
+    // Signed out, the home page is the start page; signed in, it is the portfolio.
+    await page.goto(`${base}/`)
+    await page.getByRole("button", { name: "Create a session" }).waitFor()
+    found.push(...(await axeViolations(page)).map((v) => `/ signed out: ${v}`))
+    await holdToken(page, base, token)
+    watcher.setToken(token)
+    await page.goto(`${base}/`)
+    await page.waitForURL(`${base}/portfolio`)
+    for (const spec of PAGES) found.push(...(await check(page, watcher, base, spec, size.width < 600)))
+    assert.deepStrictEqual(found, [])
+  }, size)
+
+const keyboard = (base: string) =>
+  inBrowser(base, async ({ page }) => {
+    for (const path of ["/market", "/portfolio", "/screener"]) {
+      await page.goto(`${base}${path}`)
+      // The first Tab reaches the skip link, which moves focus to the main content; the ring is visible.
+      await page.keyboard.press("Tab")
+      assert.strictEqual(await page.evaluate(() => document.activeElement?.textContent), "Skip to content", path)
+      assert.notStrictEqual(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle), "none", path)
+      await page.keyboard.press("Enter")
+      assert.strictEqual(await page.evaluate(() => document.activeElement?.id), "main", path)
+    }
+    // The header's search from the keyboard: a ticker and Enter open its page.
+    await page.goto(`${base}/market`)
+    await page.keyboard.press("Tab")
+    for (let i = 0; i < 6 && (await page.evaluate(() => document.activeElement?.id)) !== "site-search"; i++) await page.keyboard.press("Tab")
+    assert.strictEqual(await page.evaluate(() => document.activeElement?.id), "site-search")
+    await page.keyboard.type("MEBL")
+    await page.waitForResponse((r) => r.url().includes("/v1/search?q=MEBL"))
+    await page.keyboard.press("Enter")
+    await page.waitForURL(`${base}/market/MEBL`)
+  })
+
+if (mode === "fail") {
+  describe("every page in a real browser", () => {
+    plain("needs Chromium in CI", () => {
+      assert.fail(`CI=true but there is no Chromium at ${CHROMIUM}: run bash scripts/install-chromium.sh`)
+    })
+  })
+}
+
+describe.skipIf(mode !== "run")("every page in a real browser", () => {
+  layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServices: true })("on a loopback server", (it) => {
+    it.effect("each page at 1440 and 390 px: no error, axe clean, no overflow on a phone, two-line header, legends filled", () =>
+      Effect.flatMap(baseUrl, (base) =>
+        Effect.promise(async () => {
+          const made = await makePortfolio(base)
+          await everyPage(base, made.token, { width: 1440, height: 900 })
+          await everyPage(base, made.token, { width: 390, height: 844 })
+        })), 400_000)
+
+    it.effect("the keyboard reaches the skip link and the header's search", () =>
+      Effect.flatMap(baseUrl, (base) => Effect.promise(() => keyboard(base))), 120_000)
+  })
+})
