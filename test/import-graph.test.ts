@@ -44,13 +44,7 @@ const KNOWN_ARROWS = new Set<string>([
   // TODO(src/http/FastPath.ts): the fast path reads the market's encoded answers; the market should hand the
   // http layer an answer lookup (an interface declared in src/http, provided by the market's layer).
   "src/http/FastPath.ts → src/market/readmodel/EncodedAnswers.ts",
-  "src/http/FastPath.ts → src/market/readmodel/ReadModel.ts",
-  // TODO(src/http/Server.ts): /ready reads the pack import's state, the store's market version and the served
-  // snapshot's version. Declare those three as a port in src/system (ReadinessSources), implement it in the
-  // ingest feature, and provide it to `Readiness.layer` in Server.ts (the only place that can wire it).
-  "src/system/Readiness.ts → src/ingest/PackImport.ts",
-  "src/system/Readiness.ts → src/market/readmodel/MarketStore.ts",
-  "src/system/Readiness.ts → src/market/readmodel/ReadModel.ts"
+  "src/http/FastPath.ts → src/market/readmodel/ReadModel.ts"
 ])
 
 const inside = (file: string, folders: ReadonlyArray<string>) => folders.some((f) => file.startsWith(f + "/"))

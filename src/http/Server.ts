@@ -13,6 +13,7 @@ import { AnalyticsHttp } from "../market/analytics/AnalyticsHttp.ts"
 import { MarketHttp, MarketServices } from "../market/MarketHttp.ts"
 import { AiHttp } from "../mcp/Catalogue.ts"
 import { McpLive } from "../mcp/Server.ts"
+import { PackReadinessLive } from "../ingest/PackReadiness.ts"
 import { Readiness } from "../system/Readiness.ts"
 import { SystemHttp } from "../system/SystemHttp.ts"
 import { WebLive } from "../web/WebRoutes.ts"
@@ -41,7 +42,7 @@ const FeatureServices = AnswerSignerLive.pipe(
  * The feature services the routes use; provided outside the server so tools and tests share them
  * (with the router's strict matching, so every app built from `Routes` routes one spelling per path).
  */
-export const Services = Readiness.layer.pipe(Layer.provideMerge(FeatureServices))
+export const Services = Readiness.layer.pipe(Layer.provide(PackReadinessLive), Layer.provideMerge(FeatureServices))
 
 /**
  * The same for a process that opens no port (the MCP stdio command, which calls the routes in process): /ready

@@ -25,7 +25,8 @@ import { datasetsTable } from "./Tables.ts"
  */
 export const PREBUILT_MARK = "data_pack_prebuilt"
 
-export type ImportState = "not_started" | "importing" | "installed" | "failed"
+export type { ImportState } from "../system/Readiness.ts"
+import type { ImportState } from "../system/Readiness.ts"
 
 export interface ImportSummary {
   readonly packVersion: string

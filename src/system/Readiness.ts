@@ -15,9 +15,22 @@
  */
 import { Clock, Context, Deferred, Duration, Effect, Layer, Schedule } from "effect"
 import { Database } from "../db/Database.ts"
-import { type ImportState, PackImport } from "../ingest/PackImport.ts"
-import { MarketStore } from "../market/readmodel/MarketStore.ts"
-import { MarketReadModel } from "../market/readmodel/ReadModel.ts"
+
+/** Where the bundled data pack's import stands. */
+export type ImportState = "not_started" | "importing" | "installed" | "failed"
+
+/**
+ * What /ready asks of the features (given by the composition root, src/http/Server.ts, from the pack import,
+ * the market store and the read model), so this module depends on no feature.
+ */
+export class ReadinessSources extends Context.Service<ReadinessSources, {
+  /** The pack import's state. */
+  readonly importState: Effect.Effect<ImportState>
+  /** The store's market version: a one-row read, the probe of the store. */
+  readonly storeVersion: Effect.Effect<number, unknown>
+  /** The market version of the snapshot the read model serves, if any. */
+  readonly servedVersion: () => number | undefined
+}>()("psx/system/ReadinessSources") {}
 
 export interface ReadinessReport {
   readonly database: "postgres" | "embedded"
@@ -40,9 +53,7 @@ export class Readiness extends Context.Service<Readiness, {
     Readiness,
     Effect.gen(function*() {
       const db = yield* Database
-      const importer = yield* PackImport
-      const model = yield* MarketReadModel
-      const store = yield* MarketStore
+      const sources = yield* ReadinessSources
       let inFlight: { readonly since: number; readonly done: Deferred.Deferred<void> } | undefined
       let failure: string | undefined
       /** The store's market version read by a probe started once the pack was installed. */
@@ -50,11 +61,11 @@ export class Readiness extends Context.Service<Readiness, {
 
       const probe = Effect.gen(function*() {
         if (inFlight !== undefined) return inFlight.done
-        const packInstalled = (yield* importer.state) === "installed"
+        const packInstalled = (yield* sources.importState) === "installed"
         if (!packInstalled) installedAt = undefined
         const done = yield* Deferred.make<void>()
         inFlight = { since: yield* Clock.currentTimeMillis, done }
-        yield* store.version.pipe(
+        yield* sources.storeVersion.pipe(
           Effect.matchCause({
             onFailure: () => {
               failure = `the ${db.mode} database did not answer`
@@ -75,9 +86,9 @@ export class Readiness extends Context.Service<Readiness, {
 
       yield* probe.pipe(Effect.repeat(Schedule.spaced(TICK)), Effect.forkScoped)
 
-      const dataPack = Effect.map(importer.state, (state): ImportState => {
+      const dataPack = Effect.map(sources.importState, (state): ImportState => {
         if (state !== "installed") return state
-        const served = model.state()?.snapshot.version
+        const served = sources.servedVersion()
         return installedAt !== undefined && served !== undefined && served >= installedAt ? "installed" : "importing"
       })
 
