@@ -240,6 +240,14 @@ describe("decide(command, state) with evolve and initialState", () => {
     assert.deepStrictEqual(decide({ body, facts }, kept), decide({ body, facts }, full))
     assert.isTrue(needsHistory({ ...body, trade_date: "2026-05-21" }, kept))
   })
+  it("a backdated trade against the kept positions alone is not guessed: decide answers NeedsHistory, then decides it with the history", () => {
+    const full = stateOf([buy(100, 215.42, "2026-05-20"), sell(30, 219.5, "2026-05-22")])
+    const kept: State = { version: full.version, lastEffective: full.lastEffective, positions: full.positions }
+    // 100 bought on 05-20; selling 71 dated 05-21 (before the sale of 30 on 05-22) would leave −1 on 05-22: refused.
+    const body: Command = { kind: "sell", symbol: "HUBC", quantity: 71, price: 219.5, trade_date: "2026-05-21" }
+    assert.deepStrictEqual(decide({ body, facts }, kept), { _tag: "NeedsHistory" })
+    assert.strictEqual(decide({ body, facts }, full)._tag, "Rejected")
+  })
 })
 
 describe("issue 35 item 3: a trade decided from the kept positions stays within the ledger's exact range", () => {

@@ -64,10 +64,14 @@ export interface State {
 export const initialState: State = { version: 0, lastEffective: "", positions: new Map(), entries: [] }
 
 export type Rejection = { readonly message: string; readonly symbol?: string }
-export type Decision = { readonly _tag: "Accepted"; readonly events: ReadonlyArray<PortfolioEvent> } | {
-  readonly _tag: "Rejected"
-  readonly rejection: Rejection
-}
+/**
+ * What `decide` answers: the events to append, why not, or that this command cannot be decided from the head and
+ * positions alone (a state without `entries`): decide it again with the stream's entries.
+ */
+export type Decision =
+  | { readonly _tag: "Accepted"; readonly events: ReadonlyArray<PortfolioEvent> }
+  | { readonly _tag: "Rejected"; readonly rejection: Rejection }
+  | { readonly _tag: "NeedsHistory" }
 
 const reject = (message: string, symbol?: string): { readonly _tag: "Rejected"; readonly rejection: Rejection } => ({
   _tag: "Rejected",
@@ -101,9 +105,7 @@ export const decide = (command: DecideCommand, state: State): Decision => {
   const { body, facts } = command
   const problem = bodyProblem(body)
   if (problem !== undefined) return reject(problem, "symbol" in body ? body.symbol : undefined)
-  if (needsHistory(body, state) && state.entries === undefined) {
-    throw new Error(`decide: a ${body.kind} command needs the stream's entries`)
-  }
+  if (needsHistory(body, state) && state.entries === undefined) return { _tag: "NeedsHistory" }
   const drafted = draft(body, facts, state)
   return "_tag" in drafted ? drafted : accept(drafted, state)
 }

@@ -206,6 +206,8 @@ export const planRows = (history: ReadonlyArray<StoredEvent>, version: number, r
         fail(columnOfMessage(decision.rejection.message, command.kind), decision.rejection.message)
         continue
       }
+      // stateFor gives the entries whenever the command needs them, so this is never the answer.
+      if (decision._tag === "NeedsHistory") return yield* Effect.die(new Error("import: a row was decided without its history"))
       for (const event of decision.events) {
         next++
         const draft: StoredEvent = {

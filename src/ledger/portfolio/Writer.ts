@@ -21,7 +21,6 @@ import {
   type Context as DeciderContext,
   decide,
   evolve,
-  needsHistory,
   type Rejection,
   type State
 } from "../../../domain/ledger/Decider.ts"
@@ -97,10 +96,13 @@ export class LedgerWriter extends Context.Service<LedgerWriter, {
       ) {
         const kept = yield* stateOf(streamId)
         const head: State = { version: kept.head.version, lastEffective: kept.head.last_effective ?? "", positions: kept.positions }
-        const needs = needsHistory(command, head)
+        // Read → decide → append: from the head and positions alone when that decides it, else from the history.
+        const first = decide({ body: command, facts: ctx }, head)
+        const needs = first._tag === "NeedsHistory"
         const history = needs ? yield* store.readStream(streamId) : []
         const state: State = needs ? { ...head, entries: toEntries(history) } : head
-        const decision = decide({ body: command, facts: ctx }, state)
+        const decision = needs ? decide({ body: command, facts: ctx }, state) : first
+        if (decision._tag === "NeedsHistory") return yield* Effect.die(new Error("decide: the whole history did not decide it"))
         if (decision._tag === "Rejected") return decision
         const drafts = decision.events.map((event, i) => draftOf(event, kept.head.version + i + 1))
         const positions = needs
