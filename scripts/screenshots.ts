@@ -93,7 +93,8 @@ const PAGES: ReadonlyArray<{ readonly name: string; readonly path: string; reado
   { name: "13-compare-three", path: "/compare?symbols=HBL,MEBL,UBL", ready: (p) => Promise.all([p.locator("#compare-table").waitFor(), p.locator("#compare-chart canvas").waitFor()]) },
   { name: "14-donate", path: "/donate", ready: (p) => p.getByRole("button", { name: "Record the pending donation" }).waitFor() },
   { name: "15-not-found", path: "/no-such-page", ready: (p) => p.getByRole("heading", { name: "Page not found" }).waitFor() },
-  { name: "16-api-reference", path: "/docs", ready: (p) => Promise.all([p.getByRole("link", { name: "← PSX data service" }).waitFor(), p.getByRole("heading", { name: "Readiness probe" }).first().waitFor()]) }
+  { name: "16-api-reference", path: "/docs", ready: (p) => Promise.all([p.getByRole("link", { name: "← PSX data service" }).waitFor(), p.getByRole("heading", { name: "Readiness probe" }).first().waitFor()]) },
+  { name: "17-tax-statement", path: "/portfolio/tax", ready: (p) => Promise.all([p.locator("#tax-needs").waitFor(), p.locator("#tax-sales").waitFor()]) }
 ]
 
 /** A small file for the import preview: two good rows and one the ledger refuses (a sale of shares not held). */

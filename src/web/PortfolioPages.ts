@@ -1,7 +1,7 @@
 /**
  * The portfolio and ledger page shells: holdings, charts, allocation,
- * income, the transaction form and history; the ledger's events, verify,
- * checkpoint and export.
+ * income, the transaction form and history; the tax-year statement; the
+ * ledger's events, verify, checkpoint and export.
  */
 import { html, renderPage } from "./Layout.ts"
 import { dataTable, field, signedOut, skeleton } from "./PageParts.ts"
@@ -81,10 +81,11 @@ ${signedOut}
 <div class="page-actions" id="page-actions">
   <button type="button" id="add-tx">Add transaction</button>
   <a href="#h-income">Income</a> <a href="#h-history">History</a> <a href="#h-import">Import or export</a>
+  <a href="/portfolio/tax">Tax-year statement</a>
 </div>
 <section aria-labelledby="h-summary">
   <h2 id="h-summary" class="visually-hidden">Summary</h2>
-  <div id="cards" class="cards-row">${skeleton(4)}</div>
+  <div id="cards" class="cards-row">${skeleton(5)}</div>
 </section>
 <section aria-labelledby="h-value">
   <h2 id="h-value">Performance</h2>
@@ -120,6 +121,30 @@ ${signedOut}
 </section>
 ${csvSection}
 ${transactionForm}`
+  })
+
+/** The tax-year statement (GET /v1/me/tax-statement): a year picker, then what a return asks for and each line behind it. */
+export const taxPage = () =>
+  renderPage({
+    section: "portfolio",
+    title: "Tax-year statement",
+    scripts: ["/assets/tax.js"],
+    body: html`
+${signedOut}
+<p class="lead">What your ledger records for one tax year: sales with their gains and holding periods, dividends
+with the tax withheld, bonus shares, donations, and the figures a return asks for. Pakistan's tax year runs from
+1 July to 30 June and is named by the year it ends (tax year 2026: 1 July 2025 to 30 June 2026).</p>
+<p class="hint no-print"><a href="/portfolio">Back to the portfolio</a></p>
+<form id="tax-form" class="inline-form no-print" method="get" action="/portfolio/tax">
+  <label for="tax-year">Tax year</label>
+  <div class="row">
+    <select id="tax-year" name="tax_year" aria-describedby="tax-year-hint"></select>
+    <button type="submit">Show</button>
+    <button type="button" id="tax-print" class="secondary">Print or save as PDF</button>
+  </div>
+  <p class="hint" id="tax-year-hint">The last complete year is shown first: the one a return is filed for.</p>
+</form>
+<div id="tax-statement">${skeleton(6, "table")}</div>`
   })
 
 export const ledgerPage = () =>

@@ -13,7 +13,7 @@ import { type Asset, loadAssets } from "./Assets.ts"
 import { html, renderPage } from "./Layout.ts"
 import { comparePage, marketPage, screenerPage, symbolPage } from "./MarketPages.ts"
 import { donatePage, keysPage, notFoundPage, startPage } from "./Pages.ts"
-import { ledgerPage, portfolioPage } from "./PortfolioPages.ts"
+import { ledgerPage, portfolioPage, taxPage } from "./PortfolioPages.ts"
 
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
@@ -92,6 +92,7 @@ const pages = [
   HttpRouter.route("GET", "/start", Effect.sync(() => page(startPage({ home: false })))),
   HttpRouter.route("GET", "/keys", Effect.sync(() => page(keysPage()))),
   HttpRouter.route("GET", "/portfolio", Effect.sync(() => page(portfolioPage()))),
+  HttpRouter.route("GET", "/portfolio/tax", Effect.sync(() => page(taxPage()))),
   HttpRouter.route("GET", "/ledger", Effect.sync(() => page(ledgerPage()))),
   HttpRouter.route("GET", "/market", Effect.sync(() => page(marketPage()))),
   HttpRouter.route("GET", "/market/:sym", symbolRoute),

@@ -66,6 +66,20 @@ const inbox = async (page: Page) => {
   assert.deepStrictEqual((await tableRows(page, "income-upcoming")).map((r) => [r[0], r[3]]), [["LUCK", "18 Aug 2026"], ["MEBL", "19 Aug 2026"]])
 }
 
+/** The inbox's setting: on from today (nothing falls due today, so nothing is recorded at once), then off again. */
+const autoRecordSetting = async (page: Page, base: string, token: string) => {
+  const toggle = page.getByLabel("Record payouts automatically as they fall due")
+  assert.isFalse(await toggle.isChecked())
+  const put = page.waitForResponse((r) => r.url().endsWith("/v1/me/settings") && r.request().method() === "PUT")
+  await toggle.check()
+  assert.strictEqual((await put).status(), 200)
+  await page.locator("#auto-record-status", { hasText: "On since 12 Aug 2026" }).waitFor()
+  const settings = (await (await fetch(`${base}/v1/me/settings`, { headers: { authorization: `Bearer ${token}` } })).json()) as Record<string, unknown>
+  assert.deepStrictEqual([settings["auto_record_entitlements"], settings["auto_record_since"]], [true, "2026-08-12"])
+  await toggle.uncheck()
+  await page.locator("#auto-record-status", { hasText: "Off: each payout waits" }).waitFor()
+}
+
 const history = async (page: Page) => {
   const dates = await page.locator("#history-table tbody tr th").allTextContents()
   const iso = dates.map((d) => new Date(`${d} UTC`).toISOString().slice(0, 10))
@@ -138,6 +152,7 @@ export const tracker = async (base: string) => {
     // 7 × 200 = 1,400 gross, 15% = 210, 1,190 net, credited 27 Mar 2026: net 765 + 1,190 = 1,955.
     await income(page, "Rs 1,955", [["Sep 2025", "900", "135", "765"], ["Mar 2026", "1,400", "210", "1,190"]])
     await inbox(page)
+    await autoRecordSetting(page, base, made.token)
     // With the 75% interim recorded: net 1,955 + 1,275 = 3,230.
     await income(page, "Rs 3,230", [["Sep 2025", "900", "135", "765"], ["Mar 2026", "1,400", "210", "1,190"], ["May 2026", "1,500", "225", "1,275"]])
     assert.deepStrictEqual(await tableRows(page, "income-years"), [["2025", "1", "900", "135", "765"], ["2026", "2", "2,900", "435", "2,465"]])

@@ -17,6 +17,7 @@ import { axeViolations, baseUrl, holdToken, inBrowser, mode, NOW, overflow, sett
 /** The pages, each with what shows it has loaded. */
 const PAGES: ReadonlyArray<{ readonly path: string; readonly ready: (p: Page) => Promise<unknown>; readonly axe?: boolean }> = [
   { path: "/portfolio", ready: (p) => Promise.all([p.locator("#value-chart canvas").waitFor(), p.locator("#income-table").waitFor(), p.locator("#holdings-table").waitFor()]) },
+  { path: "/portfolio/tax", ready: (p) => Promise.all([p.locator("#tax-needs").waitFor(), p.locator("#tax-sales").waitFor()]) },
   { path: "/ledger", ready: (p) => p.locator("#events-table tbody tr").first().waitFor() },
   { path: "/keys", ready: (p) => p.locator("#keys-table tbody tr").first().waitFor() },
   { path: "/market", ready: (p) => Promise.all([p.locator("#index-chart canvas").waitFor(), p.locator("#tone-chart canvas").waitFor(), p.locator("#calendar-grid").waitFor()]) },

@@ -5,7 +5,9 @@
  * for a path that does not exist; a session, keys, a buy and a sell through
  * the "Add transaction" dialog, verify, revoke; the signed checkpoint; the
  * market desk; and the portfolio as a tracker over a multi-stock portfolio
- * made through the API (test/e2e/Portfolio.ts), with figures worked by hand.
+ * made through the API (test/e2e/Portfolio.ts), with figures worked by hand;
+ * the performance chart from the server's daily valuation and the tax-year
+ * statement (test/e2e/Performance.ts, TaxStatement.ts).
  * Without /usr/bin/chromium the tests skip with one line, except in CI
  * (CI=true), where a missing browser fails.
  */
@@ -14,7 +16,10 @@ import { Effect } from "effect"
 import { TestApp } from "../support/TestApp.ts"
 import { CHROMIUM } from "./Browser.ts"
 import { checkpointCheck, journey, marketDesk } from "./Journeys.ts"
-import { baseUrl, mode, NOW } from "./Watch.ts"
+import { carriedClose, performanceChart } from "./Performance.ts"
+import { makePortfolio } from "./Portfolio.ts"
+import { donateFromPortfolio, taxStatement } from "./TaxStatement.ts"
+import { baseUrl, holdToken, inBrowser, mode, NOW, settled } from "./Watch.ts"
 import { tracker } from "./Tracker.ts"
 
 const PAGES = ["/", "/start", "/keys", "/portfolio", "/ledger", "/market", "/market/HBL", "/screener", "/compare", "/donate"]
@@ -63,6 +68,23 @@ const headers = async (base: string) => {
   assert.include(docs.headers.get("content-security-policy") ?? "", "font-src 'self' data:")
 }
 
+/** The chart and the statement over one portfolio: the chart at 1440 px, the statement at 1440 and 390 px. */
+const statements = async (base: string) => {
+  const made = await makePortfolio(base)
+  await donateFromPortfolio(base, made.token)
+  for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+    await inBrowser(base, async ({ page, watcher }) => {
+      watcher.setToken(made.token)
+      await holdToken(page, base, made.token)
+      await page.goto(`${base}/portfolio`)
+      await settled(page)
+      if (size.width > 600) await performanceChart(page, base, made)
+      await taxStatement(page, base, made)
+      if (size.width > 600) watcher.setToken(await carriedClose(page, base, (t) => holdToken(page, base, t)))
+    }, size)
+  }
+}
+
 if (mode === "fail") {
   describe("website in a real browser", () => {
     plain("needs Chromium in CI", () => {
@@ -87,5 +109,8 @@ describe.skipIf(mode !== "run")("website in a real browser", () => {
 
     it.effect("portfolio tracker: holdings, income by event, month and year, entitlements, history, trade entry, CSV, symbol panel", () =>
       Effect.flatMap(baseUrl, (base) => Effect.promise(() => tracker(base))), 300_000)
+
+    it.effect("the performance chart reaches the last session with the server's returns; the tax-year statement at both sizes", () =>
+      Effect.flatMap(baseUrl, (base) => Effect.promise(() => statements(base))), 300_000)
   })
 })

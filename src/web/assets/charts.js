@@ -18,6 +18,7 @@ const palette = () => ({
   down: cssVar("--bad"),
   buy: cssVar("--ok"),
   sell: cssVar("--bad"),
+  flag: cssVar("--focus"),
   series: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((i) => cssVar(`--chart-${i}`)).filter(Boolean)
 })
 
@@ -78,9 +79,10 @@ const plain = (v) => {
 }
 
 /**
- * Buy and sell markers on the first series: triangles at the trade's date
- * (up for a buy under the line, down for a sell over it).
- * @param {Array<{ x: number, kind: "buy" | "sell" }>} markers @param {ReturnType<typeof palette>} c
+ * Markers on the first series: triangles at a trade's date (up for a buy
+ * under the line, down for a sell over it), or a ring on a point whose
+ * figure is less sure than the others (a flagged day).
+ * @param {Array<{ x: number, kind: "buy" | "sell" | "flag" }>} markers @param {ReturnType<typeof palette>} c
  */
 const markerPlugin = (markers, c) => ({
   hooks: {
@@ -92,10 +94,18 @@ const markerPlugin = (markers, c) => ({
       for (const m of markers) {
         let i = xs.findIndex((/** @type {number} */ x) => x >= m.x)
         if (i < 0) continue
-        while (i > 0 && ys[i] == null) i--
+        while (m.kind !== "flag" && i > 0 && ys[i] == null) i--
         if (ys[i] == null) continue
         const px = u.valToPos(xs[i], "x", true)
         const py = u.valToPos(ys[i], "y", true)
+        if (m.kind === "flag") {
+          ctx.beginPath()
+          ctx.arc(px, py, r, 0, 2 * Math.PI)
+          ctx.lineWidth = 2.5 * devicePixelRatio
+          ctx.strokeStyle = c.flag
+          ctx.stroke()
+          continue
+        }
         const up = m.kind === "buy"
         const tip = up ? py + r * 0.6 : py - r * 0.6
         const base = up ? tip + r * 1.6 : tip - r * 1.6
@@ -116,8 +126,10 @@ const markerPlugin = (markers, c) => ({
  * one value per date (null where unknown: the line breaks, never drops to 0).
  * @param {HTMLElement} container
  * @param {{ xs: string[], series: Array<{ label: string, values: Array<number | null>, fill?: boolean, dash?: boolean }>,
- *   label: string, height?: number, format?: Format, legendFormat?: Format, markers?: Array<{ date: string, kind: "buy" | "sell" }> }} spec
- * `format` labels the axis; `legendFormat` (else `format`) the legend's values.
+ *   label: string, height?: number, format?: Format, legendFormat?: Format, markers?: Array<{ date: string, kind: "buy" | "sell" | "flag" }>,
+ *   onCursor?: (index: number | null) => void }} spec
+ * `format` labels the axis; `legendFormat` (else `format`) the legend's values; `onCursor` hears the index of the
+ * date under the pointer (null when it leaves).
  */
 export const lineChart = (container, spec) => {
   const xs = spec.xs.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000)
@@ -133,6 +145,7 @@ export const lineChart = (container, spec) => {
       tzDate: (/** @type {number} */ ts) => uPlot.tzDate(new Date(ts * 1000), "Etc/UTC"),
       cursor: { drag: { x: false, y: false } },
       plugins: markers.length ? [markerPlugin(markers, c)] : [],
+      ...(spec.onCursor ? { hooks: { setCursor: [(/** @type {any} */ u) => spec.onCursor?.(u.cursor.idx ?? null)] } } : {}),
       series: [
         { label: "Date", value: (/** @type {any} */ u, /** @type {number | null} */ v, /** @type {number} */ _s, /** @type {number | null} */ idx) => dateOf(idx === null ? xs[lastKnown(spec.series[0]?.values ?? [])] : v) },
         ...spec.series.map((s, i) => ({

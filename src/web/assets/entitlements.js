@@ -3,10 +3,12 @@
 // portfolio is owed (GET /v1/me/entitlements), each due one with "Record
 // it" (POST …/accept records the dividend or bonus, with its book closure
 // and source) and "Dismiss" (POST …/dismiss hides it); recorded ones below,
-// with a warning when the recorded event no longer matches.
+// with a warning when the recorded event no longer matches; and the setting
+// that records them by itself as they fall due (auto-record.js).
 /** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
 /** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
 import { api, badge, dateText, el, fmtAmount, fmtPrice, fmtQty, unknown } from "./api.js"
+import { autoRecord } from "./auto-record.js"
 import { humanError, show, symbolLink, table } from "./ui.js"
 
 /** What the entitlement is, in words. @param {any} e */
@@ -49,8 +51,9 @@ const amounts = (e) =>
  * @param {HTMLElement} out
  * @param {any} answer GET /v1/me/entitlements
  * @param {() => void} onChange reloads the page's figures after a change
+ * @param {Reply<Success<"portfolio.settings">>} settings GET /v1/me/settings
  */
-export const renderEntitlements = (out, answer, onChange) => {
+export const renderEntitlements = (out, answer, onChange, settings) => {
   const items = /** @type {any[]} */ (answer.items)
   const due = items.filter((e) => e.state === "due")
   const recorded = items.filter((e) => e.state === "recorded")
@@ -58,6 +61,7 @@ export const renderEntitlements = (out, answer, onChange) => {
   show(
     out,
     el("h3", { id: "h-inbox" }, `Entitlements to record (${due.length})`),
+    autoRecord(settings, items, onChange),
     due.length === 0
       ? el("p", { class: "hint", id: "inbox-empty" }, "Nothing to record: every payout your holdings were entitled to is recorded or dismissed.")
       : table(

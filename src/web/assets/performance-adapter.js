@@ -1,132 +1,162 @@
 // @ts-check
-// The one shape the performance chart and its headline cards draw
-// (performance.js), and the adapters that make it: `fromServer` for the
-// server's daily valuation (GET /v1/me/performance, issue 38 item 2: a daily
-// series of value, cost, external flows, net dividends and flags, and
-// period returns with KSE-100's change), and `fromBrowser` for the series
-// this page still builds itself from the ledger and the recorded closes
-// until that route is wired. Pure functions, no DOM: the tests run them
-// under Node.
+// The server's daily valuation (GET /v1/me/performance) in the shape the
+// performance chart and its headline cards draw (performance.js): one array
+// a field over the sessions, returns in percent, absent figures null (never
+// 0); and the return lines the chart's percent mode draws, chained from the
+// rows exactly as the server chains its time-weighted return. Pure
+// functions, no DOM: test/web-performance.test.ts runs them under Node.
 
+/** @typedef {import("./api.js").Success<"portfolio.performance">} Answer */
+/** @typedef {Answer["periods"][number]} ServerPeriod */
 /**
- * @typedef {{ period: string, from?: string, to?: string, twr?: number, xirr?: number, totalReturn?: number,
- *   benchmark?: number, difference?: number, coversWholePeriod?: boolean }} Period
- * @typedef {{ source: "server" | "browser", dates: string[], value: Array<number | null>, cost: Array<number | null>,
- *   flows: number[], dividends: number[], flags: string[][], periods: Period[], notes: string[] }} Performance
+ * @typedef {{ period: ServerPeriod["period"], from: string, to: string, fromInception: boolean, coversWholePeriod: boolean,
+ *   twr?: number, mwr?: number, xirr?: number, totalReturn?: number, gain?: number, dividends: number, kse100?: number,
+ *   difference?: number, note?: string,
+ *   contributions: Array<{ symbol: string, gain?: number, contribution?: number, dividends: number }> }} Period
+ * @typedef {{ dates: string[], value: Array<number | null>, cost: number[], netFlow: number[], dividends: number[],
+ *   kse100: Array<number | null>, flags: string[][], periods: Period[], firstEvent?: string, lastSession?: string,
+ *   benchmarkNote: string, basis: string }} Performance
  */
 
-/** @param {unknown} v @returns {number | undefined} */
-const n = (v) => (typeof v === "number" && Number.isFinite(v) ? v : undefined)
-/** The first field of `o` among `names` that holds a number. @param {any} o @param {string[]} names */
-const pick = (o, names) => {
-  for (const name of names) if (n(o?.[name]) !== undefined) return /** @type {number} */ (o[name])
-  return undefined
-}
+/** A decimal return (0.410382) in percent (41.0382), exactly as far as it goes. @param {number | undefined} x */
+const pct = (x) => (typeof x === "number" && Number.isFinite(x) ? Math.round(x * 1e6) / 1e4 : undefined)
 
-/**
- * The server's answer, read tolerantly: the daily rows under `daily` (or
- * `series`, `days`), each with date, value, cost, flow(s), dividends, flags;
- * the periods under `periods` (or `returns`), each with TWR, XIRR, total
- * return and KSE-100's change. Absent figures stay absent (null), never 0.
- * @param {any} answer
- * @returns {Performance}
- */
-export const fromServer = (answer) => {
-  const rows = /** @type {any[]} */ (answer?.daily ?? answer?.series ?? answer?.days ?? [])
-  const periods = /** @type {any[]} */ (answer?.periods ?? answer?.returns ?? [])
-  return {
-    source: "server",
-    dates: rows.map((r) => String(r.date)),
-    value: rows.map((r) => pick(r, ["value", "market_value"]) ?? null),
-    cost: rows.map((r) => pick(r, ["cost"]) ?? null),
-    flows: rows.map((r) => pick(r, ["flows", "flow", "external_flow", "net_flow"]) ?? 0),
-    dividends: rows.map((r) => pick(r, ["dividends", "dividends_net", "dividend"]) ?? 0),
-    flags: rows.map((r) => (Array.isArray(r.flags) ? r.flags.map(String) : r.flag ? [String(r.flag)] : [])),
-    periods: periods.map((p) => ({
-      period: String(p.period ?? p.name ?? ""),
-      from: p.from,
-      to: p.to,
-      twr: pick(p, ["twr_pct", "twr", "time_weighted_pct", "time_weighted_return_pct"]),
-      xirr: pick(p, ["xirr_pct", "xirr", "money_weighted_pct", "money_weighted_return_pct"]),
-      totalReturn: pick(p, ["total_return_pct", "total_return"]),
-      benchmark: pick(p, ["kse100_change_pct", "benchmark_change_pct", "kse100_pct"]) ?? pick(p.kse100 ?? p.benchmark, ["change_pct"]),
-      difference: pick(p, ["difference_pct", "vs_kse100_pct"]),
-      coversWholePeriod: typeof p.covers_whole_period === "boolean" ? p.covers_whole_period : undefined
-    })),
-    notes: [answer?.note, answer?.benchmark_note, answer?.kse100?.note].filter((x) => typeof x === "string")
-  }
-}
-
-/**
- * The browser's own series (portfolio-charts.js `valueSeries`) and the
- * time-weighted periods of GET /v1/me/analyze, in the same shape.
- * @param {{ dates: string[], value: Array<number | null>, cost: number[], flows?: number[], bonusUnknown?: boolean }} series
- * @param {any} [analysis] /v1/me/analyze
- * @returns {Performance}
- */
-export const fromBrowser = (series, analysis) => ({
-  source: "browser",
-  dates: series.dates,
-  value: series.value,
-  cost: series.cost,
-  flows: series.flows ?? series.dates.map(() => 0),
-  dividends: series.dates.map(() => 0),
-  flags: series.dates.map(() => []),
-  periods: /** @type {any[]} */ (analysis?.returns?.periods ?? []).map((p) => ({
-    period: String(p.period ?? "").replace("_", " "),
-    from: p.from,
-    to: p.to,
-    twr: n(p.return_pct),
-    coversWholePeriod: p.covers_whole_period
-  })),
-  notes: series.bonusUnknown ? ["The value from a bonus on is unknown until the server's daily valuation is wired: the ledger serves a bonus's shares only in the current holdings."] : []
+/** @param {ServerPeriod} p @returns {Period} */
+const periodOf = (p) => ({
+  period: p.period,
+  from: p.from,
+  to: p.to,
+  fromInception: p.from_inception,
+  coversWholePeriod: p.covers_whole_period,
+  twr: pct(p.twr),
+  mwr: pct(p.mwr),
+  xirr: pct(p.xirr),
+  totalReturn: pct(p.total_return),
+  gain: p.gain,
+  dividends: p.dividends,
+  kse100: pct(p.kse100?.change),
+  difference: pct(p.difference),
+  note: p.note,
+  contributions: p.contributions.map((c) => ({ symbol: c.symbol, gain: c.gain, contribution: pct(c.contribution), dividends: c.dividends }))
 })
 
+/** @param {Answer} answer @returns {Performance} */
+export const fromServer = (answer) => ({
+  dates: answer.days.map((d) => d.date),
+  value: answer.days.map((d) => d.value ?? null),
+  cost: answer.days.map((d) => d.cost),
+  netFlow: answer.days.map((d) => d.net_flow),
+  dividends: answer.days.map((d) => d.dividends),
+  kse100: answer.days.map((d) => d.kse100 ?? null),
+  flags: answer.days.map((d) => d.flags ?? []),
+  periods: answer.periods.map(periodOf),
+  firstEvent: answer.first_event,
+  lastSession: answer.last_session,
+  benchmarkNote: answer.benchmark.note,
+  basis: answer.basis
+})
+
+/** Two decimals of a percent, for a chart point. @param {number} x */
+const point = (x) => Math.round(x * 100) / 100
+
 /**
- * The cumulative time-weighted return at each day, in percent from the first
- * day: each day's growth is (value + dividends received − external flow in)
- * over the day before's value, chained. A day with an unknown value, or
- * after one, breaks the line (null) until a known day follows a known day.
- * @param {Performance} perf
+ * The portfolio's cumulative time-weighted return at each session from
+ * `start` on, in percent, as the server chains it: a day's growth is
+ * (value + net dividends + money out) / (the day before's value + money in),
+ * money in at the start of its day and out at its end (a row's net_flow:
+ * in when positive, out when negative); a day with nothing at risk is left
+ * out. With `fromInception` the first day counts from nothing held (its
+ * trades from their prices to its close), else the line is 0 at `start`.
+ * From an unknown value on, the line is unknown (null): a return across it
+ * cannot be known.
+ * @param {Performance} perf @param {number} start @param {boolean} fromInception
  * @returns {Array<number | null>}
  */
-export const cumulativeReturn = (perf) => {
+export const returnLine = (perf, start, fromInception) => {
   /** @type {Array<number | null>} */
   const out = []
-  let index = 1
-  for (let i = 0; i < perf.dates.length; i++) {
-    const v = perf.value[i]
-    if (i === 0) {
-      out.push(v === null || v === undefined ? null : 0)
-      continue
-    }
-    const before = perf.value[i - 1]
-    if (v === null || v === undefined || before === null || before === undefined || before <= 0) {
+  let growth = 1
+  let previous = fromInception ? 0 : perf.value[start] ?? null
+  let broken = previous === null
+  if (!fromInception) out.push(broken ? null : 0)
+  for (let i = fromInception ? start : start + 1; i < perf.dates.length; i++) {
+    const value = perf.value[i] ?? null
+    if (broken || value === null || previous === null) {
+      broken = true
       out.push(null)
       continue
     }
-    index *= (v + (perf.dividends[i] ?? 0) - (perf.flows[i] ?? 0)) / before
-    out.push(Math.round((index - 1) * 10_000) / 100)
+    const flow = perf.netFlow[i] ?? 0
+    const base = previous + Math.max(flow, 0)
+    if (base > 0) growth *= (value + (perf.dividends[i] ?? 0) + Math.max(-flow, 0)) / base
+    out.push(point((growth - 1) * 100))
+    previous = value
   }
   return out
 }
 
 /**
- * An index's closes (newest or oldest first) rebased to 0% on the first of
- * `dates`, carried to each date from its last close on or before it.
- * @param {string[]} dates @param {Array<{ date: string, close: number }>} closes
+ * KSE-100's change at each session from `start` on, in percent from its
+ * close at `start` (the last recorded on or before it), carried over a
+ * session without a close; unknown (null) before a first close.
+ * @param {Performance} perf @param {number} start
  * @returns {Array<number | null>}
  */
-export const rebasedBenchmark = (dates, closes) => {
-  const sorted = [...closes].sort((a, b) => a.date.localeCompare(b.date))
-  let j = -1
-  /** @type {number | undefined} */
-  let base
-  return dates.map((d) => {
-    while (j + 1 < sorted.length && (sorted[j + 1]?.date ?? "") <= d) j++
-    const close = j >= 0 ? sorted[j]?.close : undefined
-    if (close === undefined) return null
-    base ??= close
-    return Math.round((close / base - 1) * 10_000) / 100
+export const benchmarkLine = (perf, start) => {
+  /** @type {number | null} */
+  let close = null
+  for (let i = start; i >= 0 && close === null; i--) close = perf.kse100[i] ?? null
+  const base = close
+  return perf.dates.slice(start).map((_, k) => {
+    close = perf.kse100[start + k] ?? close
+    return base === null || close === null ? null : point((close / base - 1) * 100)
   })
+}
+
+/**
+ * Where a period's lines start: the index of its `from` session, or of the
+ * first session on or after it.
+ * @param {Performance} perf @param {Period} period
+ */
+export const startOf = (perf, period) => {
+  const i = perf.dates.findIndex((d) => d >= period.from)
+  return i < 0 ? 0 : i
+}
+
+/**
+ * The days a held symbol's close was not that session's own, grouped by
+ * symbol and kind (carried, no_close, restated, unrestated), each with its
+ * sessions in order.
+ * @param {Performance} perf
+ * @returns {Array<{ kind: string, symbol: string, dates: string[] }>}
+ */
+export const flaggedDays = (perf) => {
+  /** @type {Map<string, { kind: string, symbol: string, dates: string[] }>} */
+  const groups = new Map()
+  perf.flags.forEach((flags, i) => {
+    for (const flag of flags) {
+      const [kind = flag, symbol = ""] = flag.split(":")
+      const group = groups.get(flag) ?? { kind, symbol, dates: [] }
+      group.dates.push(perf.dates[i] ?? "")
+      groups.set(flag, group)
+    }
+  })
+  return [...groups.values()]
+}
+
+/**
+ * The last session's gain: the change in market value with money put in or
+ * taken out that day excluded and its net dividends included, and its share
+ * of the day before's value (with that day's money in): that day's
+ * time-weighted return. Unknown when either value is.
+ * @param {Performance} perf
+ */
+export const dayChange = (perf) => {
+  const n = perf.dates.length
+  const last = perf.value[n - 1] ?? null, before = perf.value[n - 2] ?? null
+  if (n < 2 || last === null || before === null) return undefined
+  const flow = perf.netFlow[n - 1] ?? 0
+  const rupees = Math.round((last + (perf.dividends[n - 1] ?? 0) - before - flow) * 100) / 100
+  const base = before + Math.max(flow, 0)
+  return { rupees, pct: base > 0 ? point((rupees / base) * 100) : undefined, date: perf.dates[n - 1] ?? "", previous: perf.dates[n - 2] ?? "" }
 }

@@ -1,70 +1,177 @@
 // @ts-check
-// The portfolio's performance chart: market value against cost in rupees,
-// or the time-weighted return in percent beside KSE-100's change over the
-// same days (a price index: its dividends are not in it); then the period
-// returns. It draws the one shape performance-adapter.js makes, whether the
-// figures come from the server's daily valuation or from this page.
+// The portfolio's performance, from the server's daily valuation (GET
+// /v1/me/performance through performance-adapter.js): market value against
+// cost in rupees, or the time-weighted return beside KSE-100's change in
+// percent (a price index: its constituents' dividends are not in it), over
+// a period (1M to since inception); rings on the sessions a held symbol's
+// close was carried, with each day's valuation told under the chart; then
+// the returns by period and what each holding contributed.
 /** @typedef {import("./performance-adapter.js").Performance} Performance */
-import { api, dateText, el, fmtPct, unknown } from "./api.js"
+/** @typedef {import("./performance-adapter.js").Period} Period */
+import { dateText, el, fmtPct, fmtRs, fmtSigned, formatNumberText, unknown } from "./api.js"
 import { lineChart, percentFormat, rupeeFormat } from "./charts.js"
-import { cumulativeReturn, rebasedBenchmark } from "./performance-adapter.js"
-import { show, table } from "./ui.js"
+import { benchmarkLine, flaggedDays, returnLine, startOf } from "./performance-adapter.js"
+import { num, show, table } from "./ui.js"
+
+/** @type {Record<Period["period"], string>} */
+export const PERIOD_NAMES = { "1M": "1 month", "3M": "3 months", "6M": "6 months", YTD: "Year to date", "1Y": "1 year", since_inception: "Since inception", range: "Chosen range" }
+/** @type {Record<Period["period"], string>} */
+const RANGE_LABELS = { "1M": "1M", "3M": "3M", "6M": "6M", YTD: "YTD", "1Y": "1Y", since_inception: "All", range: "Range" }
+
+/** What each flag of a day says, in words. @type {Record<string, (symbol: string) => string>} */
+const FLAG_WORDS = {
+  carried: (s) => `${s} had no close that session: valued at its last recorded close`,
+  no_close: (s) => `${s} has no recorded close on or before it: the value is unknown`,
+  restated: (s) => `${s} valued at the source's close, which it restated for a split it does not date (no split of ${s} is recorded in this portfolio)`,
+  unrestated: (s) => `${s} valued at the source's close divided back by its restatement, before the split this portfolio records`
+}
+/** @param {string} flag */
+const flagText = (flag) => {
+  const [kind = "", symbol = ""] = flag.split(":")
+  return FLAG_WORDS[kind]?.(symbol) ?? flag
+}
+/** Flags that make a day's value less sure than a close of its own: marked with a ring. @param {string} flag */
+const marked = (flag) => flag.startsWith("carried:") || flag.startsWith("no_close:")
+
+/** @param {number} v */
+const rupeesExact = (v) => `Rs ${formatNumberText(v, 2)}`
 
 /** @type {{ destroy: () => void } | undefined} */
 let chart
 
-/** KSE-100's closes from `from` on (at most 1,000). @param {string} from */
-const kse100From = async (from) => {
-  const reply = await api("GET", `/v1/indices/KSE100?${new URLSearchParams({ date_from: from, limit: "1000" })}`, { token: null })
-  return reply.ok && reply.body.history ? /** @type {Array<{ date: string, close: number }>} */ (reply.body.history.items) : []
-}
-
-/** @param {HTMLElement} box @param {Performance} perf @param {"rupees" | "percent"} mode @param {HTMLElement} caption */
-const draw = async (box, perf, mode, caption) => {
+/**
+ * @param {HTMLElement} box @param {Performance} perf @param {{ mode: "rupees" | "percent", period: Period }} state
+ * @param {HTMLElement} caption @param {HTMLElement} day
+ */
+const draw = (box, perf, state, caption, day) => {
   chart?.destroy()
-  const first = perf.dates[0] ?? "", last = perf.dates.at(-1) ?? ""
-  const span = `${dateText(first)} to ${dateText(last)}`
-  if (mode === "rupees") {
-    caption.textContent = `Market value of the holdings at each recorded daily close against their cost (average cost, fees included), ${span}. Closes are not adjusted; a bonus or split changes the quantity on its date.`
+  const { period } = state
+  const start = period.fromInception ? 0 : startOf(perf, period)
+  const xs = perf.dates.slice(start)
+  const span = `${dateText(xs[0])} to ${dateText(xs.at(-1))}`
+  const markers = xs.flatMap((date, k) => ((perf.flags[start + k] ?? []).some(marked) ? [{ date, kind: /** @type {const} */ ("flag") }] : []))
+  const onCursor = (/** @type {number | null} */ k) => tellDay(day, perf, k === null ? null : start + k)
+  if (state.mode === "rupees") {
+    const value = perf.value.slice(start), cost = perf.cost.slice(start)
+    const last = value.at(-1)
+    caption.textContent = `Market value of the holdings at each session's recorded close against their cost (average cost, fees included), ${span}. ` +
+      "A bonus or split changes the quantity on its date; a dividend counts on its ex day."
     chart = lineChart(box, {
-      xs: perf.dates,
-      series: [{ label: "Market value", values: perf.value, fill: true }, { label: "Cost", values: perf.cost, dash: true }],
+      xs,
+      series: [{ label: "Market value", values: value, fill: true }, { label: "Cost", values: cost, dash: true }],
       format: rupeeFormat,
-      label: `Portfolio value against cost from ${span}: last value ${perf.value.at(-1) ?? "unknown"}, cost ${perf.cost.at(-1) ?? "unknown"} rupees`
+      legendFormat: (v) => `Rs ${formatNumberText(v, 0)}`,
+      markers,
+      onCursor,
+      label: `Portfolio value against cost, ${span}: ${typeof last === "number" ? rupeesExact(last) : "unknown"} at the close of ${dateText(xs.at(-1))}, cost ${rupeesExact(cost.at(-1) ?? 0)}`
     })
     return
   }
-  const mine = cumulativeReturn(perf)
-  const kse = rebasedBenchmark(perf.dates, await kse100From(first))
-  caption.textContent = `Time-weighted return of the portfolio (buys and sells taken out, net dividends in) and KSE-100's change, both from ${span}. KSE-100 is a price index: its constituents' dividends are not in it.`
+  const mine = returnLine(perf, start, period.fromInception)
+  const kse = benchmarkLine(perf, start)
+  caption.replaceChildren(
+    `Time-weighted return of the portfolio (net dividends in, money put in or taken out left out) and KSE-100's change, ${span}: `,
+    fmtPct(period.twr), " against ", fmtPct(period.kse100), ". ",
+    el("strong", {}, "KSE-100 is a price index"), ": its constituents' dividends are not in it, so the portfolio's line (dividends in) has that advantage."
+  )
   chart = lineChart(box, {
-    xs: perf.dates,
+    xs,
     series: [{ label: "Portfolio", values: mine }, { label: "KSE-100", values: kse, dash: true }],
     format: percentFormat,
-    label: `Portfolio return against KSE-100 from ${span}: portfolio ${mine.at(-1) ?? "unknown"}%, KSE-100 ${kse.at(-1) ?? "unknown"}%`
+    legendFormat: pctText,
+    markers,
+    onCursor,
+    label: `Portfolio return against KSE-100, ${span}: portfolio ${pctText(mine.at(-1))}, KSE-100 ${pctText(kse.at(-1))}`
   })
 }
 
-/** The period returns, with only the columns some period has. @param {Performance} perf */
-const periodsTable = (perf) => {
-  const has = (/** @type {keyof import("./performance-adapter.js").Period} */ k) => perf.periods.some((p) => p[k] !== undefined)
-  const cols = /** @type {Array<[string, (p: any) => any]>} */ ([
-    ["Time-weighted", (p) => fmtPct(p.twr)],
-    ...(has("xirr") ? /** @type {Array<[string, (p: any) => any]>} */ ([["Money-weighted (XIRR)", (p) => fmtPct(p.xirr)]]) : []),
-    ...(has("totalReturn") ? /** @type {Array<[string, (p: any) => any]>} */ ([["Total return", (p) => fmtPct(p.totalReturn)]]) : []),
-    ...(has("benchmark") ? /** @type {Array<[string, (p: any) => any]>} */ ([["KSE-100", (p) => fmtPct(p.benchmark)]]) : []),
-    ...(has("difference") ? /** @type {Array<[string, (p: any) => any]>} */ ([["Difference", (p) => fmtPct(p.difference)]]) : [])
-  ])
-  return table(
-    "Returns by period",
-    [["Period"], ["Dates"], ...cols.map(([label]) => /** @type {[string, string]} */ ([label, "num"]))],
-    perf.periods.map((p) => [
-      p.period,
-      el("span", {}, p.from && p.to ? `${dateText(p.from)} to ${dateText(p.to)}` : unknown(), p.coversWholePeriod === false ? el("span", { class: "hint block" }, "the portfolio started later") : ""),
-      ...cols.map(([, show]) => ({ cell: show(p), class: "num" }))
-    ]),
-    { id: "returns-table" }
+/** @param {number | null | undefined} v */
+const pctText = (v) => (typeof v === "number" ? `${v > 0 ? "+" : v < 0 ? "−" : ""}${formatNumberText(Math.abs(v), 2)}%` : "unknown")
+
+/**
+ * How the day under the pointer was valued; with the pointer away, how to
+ * ask. Hidden when every session was valued at its own closes.
+ * @param {HTMLElement} out @param {Performance} perf @param {number | null} i
+ */
+const tellDay = (out, perf, i) => {
+  out.hidden = !perf.flags.some((f) => f.length)
+  const flags = i === null ? [] : perf.flags[i] ?? []
+  out.textContent = i === null
+    ? "Point at a day on the chart to see how it was valued."
+    : `${dateText(perf.dates[i])}: ${flags.length ? flags.map(flagText).join("; ") : "every held symbol at its own close that session"}.`
+}
+
+/** @param {string[]} dates */
+const when = (dates) =>
+  dates.length <= 4 ? `on ${dates.map(dateText).join(", ")}` : `on ${dates.length} sessions, ${dateText(dates[0])} to ${dateText(dates.at(-1))}`
+
+/** The sessions whose valuation carries a flag, in words. @param {Performance} perf */
+const flagList = (perf) => {
+  const groups = flaggedDays(perf)
+  if (groups.length === 0) return ""
+  return el(
+    "div",
+    { id: "value-flags" },
+    el("p", { class: "hint" }, groups.some((g) => marked(`${g.kind}:`)) ? "Rings on the line mark sessions valued with a carried close. " : "", "Not every session's value comes from that session's own closes:"),
+    el("ul", { class: "hint" }, groups.map((g) => el("li", {}, `${FLAG_WORDS[g.kind]?.(g.symbol) ?? `${g.kind} ${g.symbol}`}, ${when(g.dates)}.`)))
   )
+}
+
+/**
+ * The returns by period, from the server: a period longer than the
+ * portfolio's life runs from the first trade, as since inception does, so
+ * it is named under the table instead of repeating that row.
+ * @param {Performance} perf
+ */
+const periodsTable = (perf) => {
+  const rows = perf.periods.filter((p) => p.coversWholePeriod || p.period === "since_inception" || p.period === "range")
+  const younger = perf.periods.filter((p) => !rows.includes(p)).map((p) => PERIOD_NAMES[p.period].toLowerCase())
+  return [
+    table(
+      "Returns by period",
+      [["Period"], ["Dates"], ["Time-weighted", "num"], ["Money-weighted (XIRR, a year)", "num"], ["Total return", "num"], ["KSE-100", "num"], ["Difference", "num"]],
+      rows.map((p) => [
+        PERIOD_NAMES[p.period],
+        el("span", {}, `${dateText(p.from)} to ${dateText(p.to)}`, p.note ? el("span", { class: "hint block" }, p.note) : ""),
+        num(fmtPct(p.twr)),
+        num(fmtPct(p.xirr)),
+        num(fmtPct(p.totalReturn)),
+        num(fmtPct(p.kse100)),
+        num(fmtPct(p.difference))
+      ]),
+      { id: "returns-table", cards: true }
+    ),
+    younger.length ? el("p", { class: "hint" }, `The portfolio is younger than ${younger.join(", ")}: those run from the first trade, as since inception does.`) : "",
+    el("p", { class: "hint" }, "Time-weighted: the holdings' own growth, whatever was put in or taken out. Money-weighted (XIRR): the yearly rate your money earned, so over a few weeks it magnifies. Total return: the gain, net dividends included, over the money put in. Difference: time-weighted less KSE-100.")
+  ]
+}
+
+/** Each holding's part of the total return since inception. @param {Period | undefined} since */
+const contributions = (since) => {
+  if (!since || since.contributions.length === 0) return ""
+  const rows = [...since.contributions].sort((a, b) => (b.contribution ?? -Infinity) - (a.contribution ?? -Infinity))
+  return el(
+    "details",
+    { class: "sources" },
+    el("summary", {}, "What each holding added since inception"),
+    el("p", { class: "hint" }, "Each holding's gain (value, sales and net dividends less what was put in) over the portfolio's capital: together they make the total return."),
+    table("Contribution to the total return since inception", [["Symbol"], ["Gain", "num"], ["Net dividends", "num"], ["Contribution", "num"]],
+      rows.map((c) => [c.symbol, num(fmtSigned(c.gain, { rs: true })), num(fmtRs(c.dividends)), num(fmtPct(c.contribution))]), { id: "contributions-table", cards: true })
+  )
+}
+
+/** A labelled group of toggle buttons; `onPick` hears the chosen one's value. @template T @param {string} label @param {Array<[T, string]>} choices @param {T} chosen @param {(v: T) => void} onPick */
+const toggles = (label, choices, chosen, onPick) => {
+  const id = `toggles-${label.toLowerCase().replace(/\W+/g, "-")}`
+  const buttons = choices.map(([value, text]) => {
+    const b = el("button", { type: "button", class: "range", "aria-pressed": String(value === chosen) }, text)
+    b.addEventListener("click", () => {
+      for (const other of buttons) other.setAttribute("aria-pressed", String(other === b))
+      onPick(value)
+    })
+    return b
+  })
+  return el("div", { class: "ranges", role: "group", "aria-labelledby": id }, el("span", { class: "group-label", id }, label), buttons)
 }
 
 /** @param {HTMLElement} out @param {Performance} perf */
@@ -72,24 +179,28 @@ export const renderPerformance = (out, perf) => {
   chart?.destroy()
   chart = undefined
   if (perf.dates.length === 0) return show(out, el("p", {}, "Nothing held yet: add a buy to see its value over time."))
+  const since = perf.periods.find((p) => p.period === "since_inception")
+  const ranges = perf.periods.filter((p) => p.period !== "range" && (p.coversWholePeriod || p === since))
+  const state = { mode: /** @type {"rupees" | "percent"} */ ("rupees"), period: since ?? /** @type {Period} */ (ranges.at(-1)) }
   const box = el("div", { class: "chart", id: "value-chart" })
   const caption = el("figcaption", { id: "value-caption" })
-  const modes = /** @type {Array<["rupees" | "percent", string]>} */ ([["rupees", "Value (Rs)"], ["percent", "Return vs KSE-100 (%)"]])
-  const buttons = modes.map(([mode, label]) => {
-    const b = el("button", { type: "button", class: "range", "aria-pressed": String(mode === "rupees"), "data-mode": mode }, label)
-    b.addEventListener("click", () => {
-      for (const other of buttons) other.setAttribute("aria-pressed", String(other === b))
-      draw(box, perf, mode, caption)
-    })
-    return b
-  })
+  const day = el("p", { class: "hint", id: "value-day" })
+  const redraw = () => draw(box, perf, state, caption, day)
   show(
     out,
-    el("div", { class: "ranges", role: "group", "aria-label": "Chart shows" }, buttons),
+    el(
+      "div",
+      { class: "row chart-controls" },
+      toggles("Show", /** @type {Array<["rupees" | "percent", string]>} */ ([["rupees", "Value (Rs)"], ["percent", "Return vs KSE-100 (%)"]]), state.mode, (m) => ((state.mode = m), redraw())),
+      ranges.length > 1 ? toggles("Period", ranges.map((p) => [p, RANGE_LABELS[p.period]]), state.period, (p) => ((state.period = p), redraw())) : ""
+    ),
     el("figure", {}, box, caption),
+    day,
+    flagList(perf),
     perf.periods.length ? periodsTable(perf) : el("p", { class: "hint" }, "Returns by period: ", unknown()),
-    perf.notes.map((note) => el("p", { class: "hint" }, note)),
-    perf.flags.some((f) => f.length) ? el("p", { class: "hint" }, `${perf.flags.filter((f) => f.length).length} day(s) carry a held symbol's last close forward (no close that day).`) : ""
+    contributions(since),
+    el("details", { class: "sources" }, el("summary", {}, "How these figures are worked out"), el("p", {}, perf.basis), el("p", {}, perf.benchmarkNote))
   )
-  draw(box, perf, "rupees", caption)
+  tellDay(day, perf, null)
+  if (state.period) redraw()
 }

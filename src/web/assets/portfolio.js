@@ -12,12 +12,12 @@ import { allEvents, reversedIds } from "./events.js"
 import { renderHistory, wireHistory } from "./history.js"
 import { renderHoldings } from "./holdings.js"
 import { renderIncome } from "./income.js"
-import { fromBrowser } from "./performance-adapter.js"
+import { dayChange, fromServer } from "./performance-adapter.js"
 import { renderPerformance } from "./performance.js"
-import { karachiToday } from "./format.js"
-import { renderAllocation, valueSeries } from "./portfolio-charts.js"
+import { dateText, karachiToday } from "./format.js"
+import { renderAllocation } from "./allocation.js"
 import { openTransaction, wireTransactionForm } from "./tx-form.js"
-import { showError } from "./ui.js"
+import { showError, showLoading } from "./ui.js"
 
 let today = karachiToday()
 
@@ -45,60 +45,62 @@ const payoutsFor = async (symbols, today) => {
 /** @param {string} label @param {any} value @param {any} [sub] */
 const card = (label, value, sub) => el("div", { class: "card" }, el("p", { class: "card-label" }, label), el("p", { class: "card-value" }, value), sub ? el("p", { class: "card-sub" }, sub) : "")
 
-/** The headline figures. @param {any} portfolio @param {number | undefined} dayTotal @param {any} analysis */
-const renderCards = (portfolio, dayTotal, analysis) => {
+/**
+ * The headline figures: value, day change, total return with dividends,
+ * TWR and XIRR since the first trade, from the server's daily valuation;
+ * without it (it failed), value and day change at the delayed quotes.
+ * @param {any} portfolio /v1/me/portfolio @param {number | undefined} dayTotal the holdings' day change at the quotes
+ * @param {import("./performance-adapter.js").Performance | undefined} perf
+ */
+const renderCards = (portfolio, dayTotal, perf) => {
   const t = portfolio.totals
-  const gain = [t.unrealized_pnl, t.realized_pnl, t.dividends_net].every((v) => typeof v === "number") ? t.unrealized_pnl + t.realized_pnl + t.dividends_net : undefined
+  const since = perf?.periods.find((p) => p.period === "since_inception")
+  const day = perf ? dayChange(perf) : undefined
+  const last = perf?.value.at(-1)
   const before = typeof t.market_value === "number" && typeof dayTotal === "number" ? t.market_value - dayTotal : undefined
-  const since = (analysis?.returns?.periods ?? []).find((/** @type {any} */ p) => p.period === "since_inception")
+  const first = since ? `since the first trade, ${dateText(since.from)}` : "no return yet"
   $("cards").removeAttribute("aria-busy")
   $("cards").replaceChildren(
-    card("Market value", fmtRs(t.market_value), el("span", {}, "cost ", fmtRs(t.cost))),
-    card("Day change", fmtSigned(dayTotal, { rs: true }), before ? fmtPct((/** @type {number} */ (dayTotal) / before) * 100) : "last session"),
-    card("Total gain", fmtSigned(gain, { rs: true }), el("span", {}, "unrealised, realised and ", fmtRs(t.dividends_net), " net dividends")),
-    card("Time-weighted return", fmtPct(since?.return_pct), since ? "since the first holding" : "no return yet")
+    perf && typeof last === "number"
+      ? card("Market value", fmtRs(last), el("span", {}, "at the close of ", dateText(perf.dates.at(-1)), "; cost ", fmtRs(perf.cost.at(-1))))
+      : card("Market value", fmtRs(t.market_value), el("span", {}, "at the delayed quotes; cost ", fmtRs(t.cost))),
+    day
+      ? card("Day change", fmtSigned(day.rupees, { rs: true }), el("span", {}, fmtPct(day.pct), ` on ${dateText(day.date)}, against ${dateText(day.previous)}`))
+      : card("Day change", fmtSigned(dayTotal, { rs: true }), before ? fmtPct((/** @type {number} */ (dayTotal) / before) * 100) : "last session"),
+    card("Total return", fmtPct(since?.totalReturn), since ? el("span", {}, fmtSigned(since.gain, { rs: true }), " with ", fmtRs(since.dividends), " net dividends, ", first) : first),
+    card("Time-weighted return", fmtPct(since?.twr), since ? el("span", {}, "KSE-100 ", fmtPct(since.kse100), " (a price index), ", first) : first),
+    card("Money-weighted (XIRR)", fmtPct(since?.xirr), since ? el("span", {}, "a year; ", fmtPct(since.mwr), " over the whole time") : first)
   )
 }
 
 /**
- * The return cards from the performance figures, when they carry more than
- * /v1/me/analyze: since inception's money-weighted return (XIRR) and total
- * return with dividends, beside the time-weighted one.
- * @param {import("./performance-adapter.js").Performance} perf
+ * Draws the server's daily valuation (the chart, the returns by period) and
+ * answers it for the cards; on a failure, the section's error with "Try
+ * again", whose answer goes to `retried`.
+ * @param {Reply<Success<"portfolio.performance">>} reply @param {(perf: import("./performance-adapter.js").Performance) => void} retried
  */
-const returnCards = (perf) => {
-  const since = perf.periods.find((p) => /since.inception|^all$|^max$/i.test(p.period)) ?? perf.periods.at(-1)
-  if (!since || (since.xirr === undefined && since.totalReturn === undefined)) return
-  const cards = $("cards")
-  cards.querySelector(".card:last-child")?.remove()
-  cards.append(
-    card("Time-weighted return", fmtPct(since.twr), since.benchmark === undefined ? "since the first holding" : el("span", {}, "KSE-100 ", fmtPct(since.benchmark))),
-    card("Money-weighted (XIRR)", fmtPct(since.xirr), "a year, since the first holding"),
-    card("Total return", fmtPct(since.totalReturn), "with dividends, since the first holding")
-  )
-}
-
-/**
- * The slow part: the value series needs every held symbol's closes. (Issue 38's GET /v1/me/performance serves it
- * from the server: `fromServer(reply.body)` in place of `fromBrowser(…)` is all the wiring it needs.)
- * @param {any[]} events @param {any} analysis
- */
-const loadPerformance = async (events, analysis) => {
-  try {
-    const perf = fromBrowser(await valueSeries(events), analysis)
-    renderPerformance($("value"), perf)
-    returnCards(perf)
-  } catch (e) {
-    showError($("value"), { status: 0, body: { error: "NETWORK", message: String(e) } }, () => loadPerformance(events, analysis))
+const showPerformance = (reply, retried) => {
+  if (!reply.ok) {
+    showError($("value"), reply, async () => {
+      showLoading($("value"), "Loading the performance…", "chart")
+      const perf = showPerformance(await api("GET", "/v1/me/performance"), retried)
+      if (perf) retried(perf)
+    })
+    return undefined
   }
+  const perf = fromServer(reply.body)
+  renderPerformance($("value"), perf)
+  return perf
 }
 
 const load = async () => {
-  const [reply, ledger, analysis, entitlements] = await Promise.all([
+  const performance = api("GET", "/v1/me/performance")
+  const [reply, ledger, analysis, entitlements, settings] = await Promise.all([
     api("GET", "/v1/me/portfolio?limit=1"),
     allEvents(),
     api("GET", "/v1/me/analyze"),
-    api("GET", "/v1/me/entitlements?limit=200")
+    api("GET", "/v1/me/entitlements?limit=200"),
+    api("GET", "/v1/me/settings")
   ])
   if (!reply.ok || !ledger.ok) {
     const failed = reply.ok ? /** @type {any} */ (ledger).reply : reply
@@ -112,13 +114,12 @@ const load = async () => {
   const [quotes, payouts] = await Promise.all([quotesFor(symbols), payoutsFor(symbols, today)])
   const { dayTotal } = renderHoldings($("holdings"), portfolio, quotes, payouts.yields)
   setText("holdings-status", symbols.length ? `${symbols.length} position${symbols.length === 1 ? "" : "s"}.` : "", "")
-  renderCards(portfolio, dayTotal, analysis.ok ? analysis.body : undefined)
-  if (entitlements.ok) renderEntitlements($("entitlements"), entitlements.body, load)
+  renderCards(portfolio, dayTotal, showPerformance(await performance, (perf) => renderCards(portfolio, dayTotal, perf)))
+  if (entitlements.ok) renderEntitlements($("entitlements"), entitlements.body, load, settings)
   else showError($("entitlements"), entitlements, load)
   renderIncome($("income"), { events: ledger.events, entitlements: entitlements.ok ? entitlements.body.items : [], portfolio, analysis: analysis.ok ? analysis.body : undefined, yields: payouts.yields, upcoming: payouts.upcoming })
   renderAllocation($("allocation"), portfolio, analysis.ok ? analysis.body : undefined)
   renderHistory(ledger.events, reversedIds(ledger.events), load)
-  await loadPerformance(ledger.events, analysis.ok ? analysis.body : undefined)
 }
 
 wireTransactionForm(load)
