@@ -1,8 +1,9 @@
 import { defineConfig } from "vitest/config"
 
 /**
- * The slow suites: fuzzing, faults (store cuts, SIGKILL), several service processes, the stdio MCP child with
- * its own import, upstream faults and the browser. `npm test` (`vitest run --mode quick`) leaves them out;
+ * The slow suites: fuzzing, faults (store cuts, SIGKILL), several service processes, the stdio MCP children with
+ * their own import, upstream faults, whole crawls of the fake portal, the rate limits run out request by request,
+ * and the browser. `npm test` (`vitest run --mode quick`) leaves them out;
  * `npm run test:all` (plain `vitest run`, what CI runs on both stores) and `npx vitest run <file>` run them.
  */
 export const SLOW_SUITES = [
@@ -13,6 +14,10 @@ export const SLOW_SUITES = [
   "test/mcp-sessions.test.ts",
   "test/security.test.ts",
   "test/upstream-faults.test.ts",
+  "test/crawler.test.ts",
+  "test/limits.test.ts",
+  "test/live-writers.test.ts",
+  "test/mcp-portfolio.test.ts",
   "test/e2e/**"
 ]
 
