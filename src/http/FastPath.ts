@@ -1,89 +1,85 @@
 /**
- * The fast path: the read model's encoded answers (EncodedAnswers), served in
- * plain node:http in front of the Effect pipeline.
+ * The fast path: kept answers (AnswerCache.ts) served in plain node:http in
+ * front of the Effect pipeline.
  *
- * It has no routes of its own. Its matcher is derived from the HttpApi
- * definitions (Api.ts): for each GET endpoint whose answers EncodedAnswers
- * keeps, the endpoint's own path template, and its own params and query
- * schemas with the endpoint's parse options, as the HttpApi router uses
- * them. A request is looked up by (endpoint, decoded parameters).
+ * It has no routes and no answers of its own. Its matcher is the cached
+ * endpoints' own path templates; a request is decoded with the endpoint's
+ * own params and query schemas (as the HttpApi router decodes them) and
+ * looked up under its decoded request. A hit is written synchronously. On a
+ * miss the endpoint's handler — the same function the HttpApi router runs —
+ * makes the answer, which is kept and written.
  *
  * What the guard does for every route is done here too, the same way: an id
  * (`x-request-id`), the address's public rate limit (the same buckets, a 429
  * record with Retry-After), one access log line (its path with anything shaped
- * like a credential redacted). The URL it matches is the front door's one
- * spelling of it (CanonicalUrl.ts). Anything it cannot answer —
- * no such endpoint, a parameter that does not decode (the HttpApi answers its
- * 400), an input not kept, `Cache-Control: no-cache` — goes to the Effect
- * pipeline untouched. A request it charged but could not answer after all
- * goes on with its id, marked so the guard does not charge it again.
+ * like a credential redacted); a probe (/health) is neither charged nor
+ * logged, and has no id. The URL it matches is the front door's one spelling
+ * of it (CanonicalUrl.ts). Anything it cannot answer — no cached endpoint, a
+ * parameter that does not decode (the HttpApi answers its 400), an answer not
+ * kept, `Cache-Control: no-cache`, a signed answer asked for
+ * (`Accept-Signature`, `signed=`) — goes to the Effect pipeline untouched. A
+ * request it charged but could not answer after all goes on with its id,
+ * marked so the guard does not charge it again.
  */
-import { Cause, Clock, Context, Effect, Layer, Logger, LogLevel, References, Result, Schema, type SchemaAST } from "effect"
+import { Cause, Clock, Effect, Layer, Logger, LogLevel, References } from "effect"
 import { FindMyWay, HttpRouter } from "effect/http"
-import { HttpApi } from "effect/http-api"
 import type { IncomingMessage, ServerResponse } from "node:http"
-import type { EncodedAnswer } from "../market/readmodel/ReadModel.ts"
-import { type AnswerInput, EncodedAnswers } from "../market/readmodel/EncodedAnswers.ts"
 import { redactSecrets } from "../observability/Redact.ts"
-import { Api } from "./Api.ts"
+import { type Answer, AnswerCache, type CachedEndpoint, type Decoded } from "./AnswerCache.ts"
 import { type FastPath, FastPathSlot } from "./FrontDoor.ts"
+import { isProbe } from "./Guard.ts"
 import { RateLimiter } from "./RateLimiter.ts"
 import { RequestIds } from "./RequestId.ts"
 
-interface Route {
-  readonly endpoint: string
-  /** The endpoint's decoded params and query, or undefined when they do not decode. */
-  readonly decode: (found: FindMyWay.FindResult<Route>) => AnswerInput | undefined
+/** A URL's cached endpoint, decoded request and key. */
+interface Match {
+  readonly entry: CachedEndpoint
+  readonly request: Decoded
+  readonly key: string
+  /** A probe: not charged, not logged, no id (as the guard treats it). */
+  readonly probe: boolean
 }
 
-/** The parse options the HttpApi decodes a slot with: the slot's own annotation, else the general one. */
-const parseOptionsOf = (annotations: Context.Context<never>, slot: "params" | "query") =>
-  (slot === "params"
-    ? Context.getOrUndefined(annotations, HttpApi.ParamsParseOptions)
-    : Context.getOrUndefined(annotations, HttpApi.QueryParseOptions)) ?? Context.getOrUndefined(annotations, HttpApi.ParseOptions)
+/** URLs whose match is kept (about a symbol universe's worth for each of the hottest endpoints). */
+const MATCH_MEMO = 8_192
 
-const decoderOf = (schema: Schema.Top | undefined, options: SchemaAST.ParseOptions | undefined) => {
-  if (schema === undefined) return () => Result.succeed(undefined)
-  return Schema.decodeUnknownResult(schema as Schema.Codec<unknown, unknown>, options)
-}
-
-/** The matcher: the Api's GET endpoints that EncodedAnswers keeps, with their own schemas. */
-export const routesOf = (endpoints: ReadonlySet<string>, config: Partial<FindMyWay.RouterConfig>) => {
-  const router = FindMyWay.make<Route>(config)
-  HttpApi.reflect(Api, {
-    onGroup: () => {},
-    onEndpoint: ({ endpoint, group, mergedAnnotations }) => {
-      const name = `${group.identifier}.${endpoint.identifier}`
-      if (endpoint.method !== "GET" || !endpoints.has(name)) return
-      const annotations = Context.merge(Api.annotations, mergedAnnotations)
-      const params = decoderOf(endpoint.params, parseOptionsOf(annotations, "params"))
-      // As the HttpApi decodes a query: a repeated parameter is an array.
-      const query = decoderOf(
-        endpoint.query && Schema.toCodecArrayFromSingle(endpoint.query),
-        parseOptionsOf(annotations, "query")
-      )
-      const decode = (found: FindMyWay.FindResult<Route>): AnswerInput | undefined => {
-        const p = params(found.params)
-        const q = query(found.searchParams)
-        if (Result.isFailure(p) || Result.isFailure(q)) return undefined
-        return {
-          ...(p.success !== undefined ? { params: p.success } : {}),
-          ...(q.success !== undefined ? { query: q.success } : {})
-        }
-      }
-      router.on("GET", endpoint.path as FindMyWay.PathInput, { endpoint: name, decode })
-    }
-  })
+/** The matcher over the cached endpoints' path templates. */
+const routerOf = (entries: ReadonlyArray<CachedEndpoint>, config: Partial<FindMyWay.RouterConfig>) => {
+  const router = FindMyWay.make<CachedEndpoint>(config)
+  for (const entry of entries) router.on("GET", entry.endpoint.path as FindMyWay.PathInput, entry)
   return router
 }
 
-const JSON_TYPE = "application/json"
-/** URLs whose match is kept (about a symbol universe's worth for each of the kept endpoints). */
-const MATCH_MEMO = 8_192
+/** A signed answer is asked for in the query: the Effect pipeline makes it. */
+const asksSigned = (url: string) => {
+  const q = url.indexOf("?")
+  return q !== -1 && /[?&]signed=/u.test(url.slice(q))
+}
 
-const write = (response: ServerResponse, status: number, body: Uint8Array, headers: Record<string, string>) => {
-  response.writeHead(status, { ...headers, "content-type": JSON_TYPE, "content-length": body.length })
-  response.end(body)
+/**
+ * A URL's match (undefined: not this path's), kept for the URLs asked most recently (bounded: the
+ * oldest is dropped), so a repeated request is not routed, decoded and keyed again.
+ */
+const matcherOf = (router: ReturnType<typeof routerOf>) => {
+  const matched = new Map<string, Match | undefined>()
+  const match = (url: string): Match | undefined => {
+    if (asksSigned(url)) return undefined
+    const found = router.find("GET", url)
+    if (found === undefined) return undefined
+    const request = found.handler.decode(found.params, found.searchParams)
+    if (request === undefined) return undefined
+    const q = url.indexOf("?")
+    return { entry: found.handler, request, key: found.handler.keyOf(request), probe: isProbe(q === -1 ? url : url.slice(0, q)) }
+  }
+  return (url: string) => {
+    let m = matched.get(url)
+    if (m === undefined && !matched.has(url)) {
+      m = match(url)
+      if (matched.size >= MATCH_MEMO) matched.delete(matched.keys().next().value!)
+      matched.set(url, m)
+    }
+    return m
+  }
 }
 
 /**
@@ -107,68 +103,74 @@ const accessLog = Effect.gen(function*() {
   }
 })
 
-/**
- * A URL's endpoint and decoded input (undefined: not this path's), kept for
- * the URLs asked most recently (bounded: the oldest is dropped), so a
- * repeated request is not routed and decoded again.
- */
-const matcher = (router: ReturnType<typeof routesOf>) => {
-  const matched = new Map<string, { readonly endpoint: string; readonly input: AnswerInput } | undefined>()
-  return (url: string) => {
-    if (matched.has(url)) return matched.get(url)
-    const found = router.find("GET", url)
-    const input = found === undefined ? undefined : found.handler.decode(found)
-    const match = found === undefined || input === undefined ? undefined : { endpoint: found.handler.endpoint, input }
-    if (matched.size >= MATCH_MEMO) matched.delete(matched.keys().next().value!)
-    matched.set(url, match)
-    return match
-  }
+const write = (response: ServerResponse, status: number, contentType: string, body: Uint8Array, requestId: string | undefined) => {
+  response.writeHead(
+    status,
+    requestId === undefined
+      ? { "content-type": contentType, "content-length": body.length }
+      : { "content-type": contentType, "content-length": body.length, "x-request-id": requestId }
+  )
+  response.end(body)
 }
 
 /** Builds the fast path from the running services. */
 export const make = Effect.gen(function*() {
-  const answers = yield* EncodedAnswers
+  const cache = yield* AnswerCache
   const limiter = yield* RateLimiter
   const ids = yield* RequestIds
-  const context = yield* Effect.context<never>()
   const clock = yield* Clock.Clock
-  const router = routesOf(answers.endpoints, yield* HttpRouter.RouterConfig)
-  const runFork = Effect.runForkWith(context)
-
+  const config = yield* HttpRouter.RouterConfig
+  const runFork = Effect.runForkWith(yield* Effect.context<never>())
   const finish = yield* accessLog
-  const matchOf = matcher(router)
 
-  const send = (response: ServerResponse, answer: EncodedAnswer, requestId: string) =>
-    write(response, answer.status, answer.body, { "x-request-id": requestId })
+  // Built again whenever endpoints were registered since (the routes are built after the fast path may be).
+  let matchOf: (url: string) => Match | undefined = () => undefined
+  let registered = -1
+  const matcher = () => {
+    const entries = cache.entries()
+    if (entries.length !== registered) {
+      registered = entries.length
+      matchOf = matcherOf(routerOf(entries, config))
+    }
+    return matchOf
+  }
 
-  const fastPath: FastPath = (request, response, next) => {
-    if (request.method !== "GET" || request.headers["cache-control"] === "no-cache") return next()
-    const matched = matchOf(request.url!)
-    if (matched === undefined) return next()
-    const start = clock.currentTimeMillisUnsafe()
-    const probe = answers.probe(matched.endpoint, matched.input, start)
-    if (probe === undefined) return next()
-    // From here the request is this path's: it is charged and has its id.
-    const requestId = ids.next(start)
-    const address = request.socket.remoteAddress ?? "unknown"
-    const wait = limiter.takeAt(limiter.bucketOf("public", request.headers["authorization"], address), start)
-    if (wait > 0) {
-      const body = Buffer.from(JSON.stringify({ error: "RATE_LIMITED", message: `rate limit exceeded; retry after ${wait} s` }))
-      write(response, 429, body, { "retry-after": String(wait), "x-request-id": requestId })
-      return finish(request, requestId, start, 429)
-    }
-    if (probe.hit !== undefined) {
-      send(response, probe.hit, requestId)
-      return finish(request, requestId, start, probe.hit.status)
-    }
-    runFork(answers.fill(probe)).addObserver((exit) => {
+  const send = (response: ServerResponse, m: Match, answer: Answer, requestId: string | undefined) =>
+    write(response, answer.status, m.entry.contentType, answer.body, requestId)
+
+  /** A miss: the endpoint's handler makes the answer, or the Effect pipeline answers. */
+  const fill = (request: IncomingMessage, response: ServerResponse, next: () => void, m: Match, start: number, requestId: string | undefined) =>
+    runFork(m.entry.fill(m.request, m.key, start)).addObserver((exit) => {
       if (exit._tag === "Success" && exit.value !== undefined) {
-        send(response, exit.value, requestId)
-        return finish(request, requestId, start, exit.value.status)
+        send(response, m, exit.value, requestId)
+        if (requestId !== undefined) finish(request, requestId, start, exit.value.status)
+        return
       }
-      ids.handOff(request, requestId)
+      if (requestId !== undefined) ids.handOff(request, requestId)
       next()
     })
+
+  const fastPath: FastPath = (request, response, next) => {
+    if (request.method !== "GET") return next()
+    const headers = request.headers
+    if (headers["cache-control"] === "no-cache" || headers["accept-signature"] !== undefined) return next()
+    const m = matcher()(request.url!)
+    if (m === undefined) return next()
+    const start = clock.currentTimeMillisUnsafe()
+    const held = m.entry.held(m.key, start)
+    if (m.probe) return held !== undefined ? send(response, m, held, undefined) : fill(request, response, next, m, start, undefined)
+    // From here the request is this path's: it is charged and has its id.
+    const requestId = ids.next(start)
+    const wait = limiter.takeAt(limiter.bucketOf("public", headers["authorization"], request.socket.remoteAddress ?? "unknown"), start)
+    if (wait > 0) {
+      const body = Buffer.from(JSON.stringify({ error: "RATE_LIMITED", message: `rate limit exceeded; retry after ${wait} s` }))
+      response.setHeader("retry-after", String(wait))
+      write(response, 429, "application/json", body, requestId)
+      return finish(request, requestId, start, 429)
+    }
+    if (held === undefined) return fill(request, response, next, m, start, requestId)
+    send(response, m, held, requestId)
+    finish(request, requestId, start, held.status)
   }
   return fastPath
 })

@@ -4,8 +4,9 @@
  *
  * - It listens as soon as the process starts, and answers every request it
  *   accepts: until the routes are built (migrations, the read model), with a
- *   503 SOURCE_UNAVAILABLE "starting" record (and /health with liveness);
- *   once the scope closes, with a 503 "stopping" record.
+ *   503 SOURCE_UNAVAILABLE "starting" record (and the liveness probe with
+ *   the bytes it is given, `whileUnattached`); once the scope closes, with a
+ *   503 "stopping" record.
  * - Every request has a deadline: a request still unanswered after
  *   `deadlineMs` gets a 503 SOURCE_UNAVAILABLE record (a response already
  *   under way, such as a stream, is left alone).
@@ -13,8 +14,9 @@
  *   spelling (CanonicalUrl.ts), so the fast path, the guard, its rate
  *   limiter, the MCP session guard and the router all see the same path.
  * - A fast path (FastPath.ts, attached through `FastPathSlot`) may answer
- *   first, in plain node:http, with the read model's pre-encoded bytes;
- *   everything else goes to the HttpApi router through the Effect handler.
+ *   first, in plain node:http, with the kept answers of cached endpoints
+ *   (AnswerCache.ts); everything else goes to the HttpApi router through the
+ *   Effect handler.
  *
  * It is an `HttpServer` like NodeHttpServer's (whose request handler it
  * uses), without upgrades: the service has no WebSocket routes.
@@ -41,12 +43,12 @@ export interface FrontDoorOptions {
   readonly host: string
   /** How long a request may wait for its answer (ms). */
   readonly deadlineMs: number
+  /** GET answers by path while no Effect handler is attached (the liveness probe's, made by its endpoint). */
+  readonly whileUnattached?: ReadonlyMap<string, { readonly status: number; readonly body: Uint8Array }>
 }
 
 /** How long a graceful shutdown waits for requests in flight. */
 const SHUTDOWN_WAIT = Duration.seconds(10)
-
-const LIVENESS = Buffer.from(JSON.stringify({ status: "ok", service: "psx-data-service", version: "1.0.0" }))
 
 const unavailable = (response: ServerResponse, message: string) => {
   if (response.headersSent || response.writableEnded) return
@@ -56,10 +58,11 @@ const unavailable = (response: ServerResponse, message: string) => {
 }
 
 /** What answers while no Effect handler is attached (starting, or stopping). */
-const unattached = (phase: "starting" | "stopping"): NodeHandler => (request, response) => {
-  if (request.method === "GET" && (request.url === "/health" || request.url?.startsWith("/health?"))) {
-    response.writeHead(200, { "content-type": "application/json", "content-length": LIVENESS.length })
-    response.end(LIVENESS)
+const unattached = (phase: "starting" | "stopping", options: FrontDoorOptions): NodeHandler => (request, response) => {
+  const answer = request.method === "GET" ? options.whileUnattached?.get(request.url!.split("?")[0]!) : undefined
+  if (answer !== undefined) {
+    response.writeHead(answer.status, { "content-type": "application/json", "content-length": answer.body.length })
+    response.end(answer.body)
     return
   }
   // The body is not needed: drain it so the connection can be reused.
@@ -100,7 +103,7 @@ const boundAddress = (server: Server) => {
 }
 
 export const make = Effect.fnUntraced(function*(options: FrontDoorOptions) {
-  let app: NodeHandler = unattached("starting")
+  let app: NodeHandler = unattached("starting", options)
   let fast: FastPath | undefined
   const deadline = `no answer within ${options.deadlineMs} ms`
   const toApp = (request: IncomingMessage, response: ServerResponse) => {
@@ -138,7 +141,7 @@ export const make = Effect.fnUntraced(function*(options: FrontDoorOptions) {
       yield* Scope.addFinalizer(serveScope, Effect.andThen(
         Effect.sync(() => {
           fast = undefined
-          app = unattached("stopping")
+          app = unattached("stopping", options)
         }),
         close
       ))

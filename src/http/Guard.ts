@@ -35,6 +35,9 @@ const errorResponse = (code: ErrorCode, message: string, headers?: Record<string
 
 const exempt = new Set(["/health", "/ready"])
 
+/** Probe traffic (liveness, readiness): neither rate limited nor logged unless it fails (the fast path does the same). */
+export const isProbe = (path: string) => exempt.has(path)
+
 /** Private routes: the portfolio, the keys and the session (PortfolioApi, AccountApi). */
 const PRIVATE = "/v1/me/"
 
@@ -69,9 +72,6 @@ const fromCause = (cause: Cause.Cause<unknown>, requestId: string) => {
   }
   return errorResponse("INTERNAL", `internal error; quote request id ${requestId}`)
 }
-
-/** The same answer as the documented /health endpoint (system/SystemHttp.ts), prebuilt. */
-export const livenessResponse = HttpServerResponse.jsonUnsafe({ status: "ok", service: "psx-data-service", version: "1.0.0" })
 
 /** Seconds a client should wait before retrying a 503 (the data loading, the store busy). */
 const RETRY_UNAVAILABLE_AFTER = "5"
@@ -159,9 +159,7 @@ export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
         })
     // Probe traffic (health, readiness) is neither rate limited nor logged
     // unless it fails: load balancers poll it many times a second.
-    // Liveness is answered here, at the edge: if this runs, the process serves.
-    if (path === "/health" && request.method === "GET") return Effect.succeed(livenessResponse)
-    if (exempt.has(path)) {
+    if (isProbe(path)) {
       return Effect.tap(handle(0), (response) =>
         response.status >= 400
           ? Effect.logWarning({ msg: "probe failed", requestId, path: logged, status: response.status })

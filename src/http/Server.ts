@@ -15,8 +15,9 @@ import { AiHttp } from "../mcp/Catalogue.ts"
 import { McpLive } from "../mcp/Server.ts"
 import { PackReadinessLive } from "../ingest/PackReadiness.ts"
 import { Readiness } from "../system/Readiness.ts"
-import { SystemHttp } from "../system/SystemHttp.ts"
+import { liveness, SystemHttp } from "../system/SystemHttp.ts"
 import { WebLive } from "../web/WebRoutes.ts"
+import { successAnswer } from "./AnswerCache.ts"
 import { Api } from "./Api.ts"
 import { StrictRouting } from "./CanonicalUrl.ts"
 import { DocsLive } from "./Docs.ts"
@@ -77,12 +78,18 @@ export const REQUEST_DEADLINE_MS = 30_000
  */
 export const FrontDoorLive = Layer.unwrap(
   Effect.map(AppConfig, (config) =>
-    FrontDoor.layer({ port: config.port, host: config.host, deadlineMs: REQUEST_DEADLINE_MS }))
+    FrontDoor.layer({
+      port: config.port,
+      host: config.host,
+      deadlineMs: REQUEST_DEADLINE_MS,
+      // Liveness while the routes are built: GET /health's own answer (SystemHttp), encoded by its endpoint.
+      whileUnattached: new Map([["/health", successAnswer(Api, "system", "health", liveness)]])
+    }))
 )
 
 /**
  * The routes, attached to the `HttpServer` (FrontDoorLive) once the services
- * are built, with the fast path for the read model's encoded answers.
+ * are built, with the fast path for the cached endpoints' kept answers.
  */
 export const layer = Layer.mergeAll(HttpRouter.serve(Routes, { disableLogger: true }), FastPathLive).pipe(
   Layer.provide(BodyLimit),

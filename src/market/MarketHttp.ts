@@ -1,7 +1,12 @@
-/** Handlers of the market-data endpoints: thin calls into the market services. */
+/**
+ * Handlers of the market-data endpoints: thin calls into the market services.
+ * The hottest reads are kept as bytes per snapshot (`cached`, http/AnswerCache.ts; policies in
+ * readmodel/SnapshotAnswers.ts): the fast path answers them from there, else this handler runs.
+ */
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { currentMarketStatus } from "../../domain/market/Calendar.ts"
+import { AnswerCache } from "../http/AnswerCache.ts"
 import { Api } from "../http/Api.ts"
 import { Analytics } from "./analytics/Analytics.ts"
 import { Companies } from "./companies/Companies.ts"
@@ -10,11 +15,13 @@ import { Freshness } from "./provenance/Freshness.ts"
 import { MarketBoard } from "./board/Board.ts"
 import { MarketIndexes } from "./board/Indexes.ts"
 import { Prices } from "./prices/Prices.ts"
-import { EncodedAnswers } from "./readmodel/EncodedAnswers.ts"
+import { cursorDayValidUntil, quoteOrDayValidUntil, quoteValidUntil } from "./readmodel/AnswerValidity.ts"
 import { MarketStore } from "./readmodel/MarketStore.ts"
 import { Quotes } from "./quotes/Quotes.ts"
 import { MarketReadModel } from "./readmodel/ReadModel.ts"
+import { AnswerWarming, snapshotAnswers } from "./readmodel/SnapshotAnswers.ts"
 import { Sources } from "./provenance/Provenance.ts"
+import { nextCursorDay } from "../paging/Cursors.ts"
 
 export const MarketHttp = HttpApiBuilder.group(Api, "market", (handlers) =>
   Effect.gen(function*() {
@@ -23,14 +30,22 @@ export const MarketHttp = HttpApiBuilder.group(Api, "market", (handlers) =>
     const prices = yield* Prices
     const filings = yield* Filings
     const freshness = yield* Freshness
+    const cached = (yield* AnswerCache).handlersOf(Api, "market")
+    const kept = snapshotAnswers(yield* MarketReadModel)
     return handlers
       .handle("status", () => currentMarketStatus)
       .handle("search", ({ query }) => companies.search(query.q))
-      .handle("companies", ({ query }) => companies.list(query))
-      .handle("company", ({ params }) => companies.company(params.symbol))
-      .handle("stock", ({ params }) => companies.stock(params.sym))
-      .handle("quote", ({ params, query }) => quotes.get(params.symbol, { allowStale: query.allow_stale === true }))
-      .handle("prices", ({ params, query }) => prices.history(params.symbol, query))
+      .handle("companies", cached("companies", kept.ofSnapshot("open", nextCursorDay), ({ query }) => companies.list(query)))
+      .handle("company", cached("company", kept.ofSymbol(quoteOrDayValidUntil), ({ params }) => companies.company(params.symbol)))
+      .handle("stock", cached("stock", kept.ofSymbol(quoteOrDayValidUntil), ({ params }) => companies.stock(params.sym)))
+      .handle(
+        "quote",
+        cached("quote", kept.ofSymbol(quoteValidUntil), ({ params, query }) => quotes.get(params.symbol, { allowStale: query.allow_stale === true }))
+      )
+      .handle(
+        "prices",
+        cached("prices", kept.ofSymbol(cursorDayValidUntil, { query: ["range"] }), ({ params, query }) => prices.history(params.symbol, query))
+      )
       .handle("financials", ({ params }) => filings.financials(params.symbol))
       .handle("stockFinancials", ({ params }) => filings.financials(params.symbol))
       .handle("dividends", ({ params }) => filings.dividends(params.symbol))
@@ -45,8 +60,11 @@ export const MarketHttp = HttpApiBuilder.group(Api, "market", (handlers) =>
       .handle("ingestFundamentals", ({ query }) => freshness.warmFundamentals(query.n ?? 10))
   }))
 
-/** The market services over the read model (and the read model over the store, AppConfig and Cursors). */
-export const MarketServices = EncodedAnswers.layer.pipe(Layer.provideMerge(Layer.mergeAll(
+/**
+ * The market services over the read model (and the read model over the store, AppConfig and Cursors), with
+ * the answer cache the market's handlers keep their answers in and its warming.
+ */
+export const MarketServices = AnswerWarming.pipe(Layer.provideMerge(Layer.mergeAll(
   Companies.layer,
   Freshness.layer,
   MarketIndexes.layer,
@@ -55,4 +73,5 @@ export const MarketServices = EncodedAnswers.layer.pipe(Layer.provideMerge(Layer
   Quotes.layer,
   Prices.layer,
   Sources.layer
-)), Layer.provideMerge(Analytics.layer), Layer.provideMerge(MarketReadModel.layer), Layer.provideMerge(MarketStore.layer))
+)), Layer.provideMerge(Analytics.layer), Layer.provideMerge(MarketReadModel.layer), Layer.provideMerge(MarketStore.layer),
+  Layer.provideMerge(AnswerCache.layer))

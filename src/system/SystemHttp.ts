@@ -1,18 +1,31 @@
+/** Handlers of /health and /ready. */
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { SourceUnavailable } from "../../domain/Errors.ts"
+import { AnswerCache, type AnswerHome, type AnswerPolicy } from "../http/AnswerCache.ts"
 import { Api } from "../http/Api.ts"
-import { livenessResponse } from "../http/Guard.ts"
 import { Readiness } from "./Readiness.ts"
+import type { Health } from "./SystemApi.ts"
 
 const ready: "ready" = "ready"
+
+/** The liveness record: the one answer of GET /health (the front door gives its bytes while the routes are built). */
+export const liveness: typeof Health.Type = { status: "ok", service: "psx-data-service", version: "1.0.0" }
+
+/** Liveness never changes: its bytes are made once and kept for the life of the process. */
+const forever = (home: AnswerHome): AnswerPolicy => ({
+  home: () => home,
+  keeps: () => "bounded",
+  validUntil: () => Infinity,
+  keepsFailure: () => false
+})
 
 export const SystemHttp = HttpApiBuilder.group(Api, "system", (handlers) =>
   Effect.gen(function*() {
     const readiness = yield* Readiness
+    const cached = (yield* AnswerCache).handlersOf(Api, "system")
     return handlers
-      // The guard answers GET /health before routing; this handler serves the same bytes (e.g. HEAD, direct use).
-      .handle("health", () => Effect.succeed(livenessResponse))
+      .handle("health", cached("health", forever({ answers: new Map() }), () => Effect.succeed(liveness)))
       // From memory (Readiness.ts): never waits on the store.
       .handle("ready", () =>
         Effect.flatMap(readiness.report, ({ data_pack, database, down }) =>

@@ -1,14 +1,17 @@
 /**
- * The whole service on a real loopback HTTP server for a test file, with an
- * HttpClient pointed at it. Requests go through Node's HTTP stack, so body
- * parsing, routing and the guard behave exactly as in production.
+ * The whole service on a real loopback HTTP server for a test file, built
+ * from the layers `npm start` runs (src/http/Server.ts: `FrontDoorLive` on
+ * port 0 of 127.0.0.1, and `layer`: the routes and the fast path), with an
+ * HttpClient pointed at it. Requests go through Node's HTTP stack and the
+ * front door, so the fast path, body parsing, routing and the guard behave
+ * exactly as in production.
  */
-import { NodeHttpServer, NodeServices } from "@effect/platform-node"
+import { NodeServices } from "@effect/platform-node"
 import { Effect, Layer, References } from "effect"
-import { HttpClient, HttpClientRequest, HttpRouter } from "effect/http"
+import { FetchHttpClient, HttpClient, HttpClientRequest, HttpServer } from "effect/http"
 import { assert } from "@effect/vitest"
 import type { AppConfig } from "../../src/config/AppConfig.ts"
-import { BodyLimit, Routes, Services } from "../../src/http/Server.ts"
+import * as Server from "../../src/http/Server.ts"
 import { PackImport } from "../../src/ingest/PackImport.ts"
 import { FundamentalsWarming } from "../../src/market/provenance/FundamentalsWarming.ts"
 import { DataPack } from "../../src/sources/DataPack.ts"
@@ -38,16 +41,20 @@ export const TestStore = (options: { readonly withPack?: boolean } = {}) => {
 export const TestApp = (
   { now, withPack, ...overrides }: Partial<typeof AppConfig.Service> & { readonly withPack?: boolean; readonly now?: string } = {}
 ) => {
-  const app = HttpRouter.serve(Routes, { disableLogger: true, disableListenLog: true }).pipe(
-    Layer.provideMerge(NodeHttpServer.layerTest),
-    Layer.provide(BodyLimit),
-    Layer.provideMerge(Services),
+  const app = Server.layer.pipe(
+    Layer.provideMerge(TestClient),
+    Layer.provideMerge(Server.FrontDoorLive),
     Layer.provide(FundamentalsWarming.pack),
     Layer.provideMerge(TestStore({ withPack: withPack ?? false })),
-    Layer.provideMerge(TestConfig({ rateLimit: { perSecond: 10_000, burst: 10_000 }, ...overrides }))
+    Layer.provideMerge(TestConfig({ port: 0, host: "127.0.0.1", rateLimit: { perSecond: 10_000, burst: 10_000 }, ...overrides }))
   )
   return now === undefined ? app : app.pipe(Layer.provideMerge(ShiftedClockLayer(now)))
 }
+
+/** An HttpClient for the server under test (a connection per request, as NodeHttpServer.layerTest makes it). */
+export const TestClient = HttpServer.layerTestClient.pipe(
+  Layer.provide(Layer.fresh(FetchHttpClient.layer).pipe(Layer.provide(Layer.succeed(FetchHttpClient.RequestInit)({ keepalive: false }))))
+)
 
 export type { ErrorRecord, Reply } from "./ReplyTypes.ts"
 

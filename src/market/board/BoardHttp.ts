@@ -1,19 +1,30 @@
-/** Handlers of the market board, sector, index and calendar endpoints: thin calls into MarketBoard and MarketIndexes. */
+/**
+ * Handlers of the market board, sector, index and calendar endpoints: thin calls into MarketBoard and
+ * MarketIndexes. The two boards are kept as bytes per snapshot (`cached`, readmodel/SnapshotAnswers.ts).
+ */
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
+import { AnswerCache } from "../../http/AnswerCache.ts"
 import { Api } from "../../http/Api.ts"
+import { MarketReadModel } from "../readmodel/ReadModel.ts"
+import { snapshotAnswers } from "../readmodel/SnapshotAnswers.ts"
 import { MarketBoard } from "./Board.ts"
 import { MarketIndexes } from "./Indexes.ts"
+
+/** The boards are a function of the snapshot alone. */
+const always = () => Infinity
 
 export const BoardHttp = HttpApiBuilder.group(Api, "board", (handlers) =>
   Effect.gen(function*() {
     const board = yield* MarketBoard
     const indexes = yield* MarketIndexes
+    const cached = (yield* AnswerCache).handlersOf(Api, "board")
+    const kept = snapshotAnswers(yield* MarketReadModel)
     return handlers
       .handle("marketSnapshot", () => board.snapshot)
-      .handle("marketBoard", () => board.board)
+      .handle("marketBoard", cached("marketBoard", kept.ofSnapshot("bounded", always), () => board.board))
       .handle("sectors", () => board.sectors)
-      .handle("sectorBoard", () => board.sectorBoard)
+      .handle("sectorBoard", cached("sectorBoard", kept.ofSnapshot("bounded", always), () => board.sectorBoard))
       .handle("sector", ({ params }) => board.sector(params.id))
       .handle("sectorPeers", ({ params }) => board.peers(params.id))
       .handle("sectorValuation", ({ params }) => board.valuation(params.id))

@@ -17,8 +17,8 @@
  * (domain/market/SnapshotUpdate.ts); a large or market-wide write (an
  * import, index membership) rebuilds whole.
  *
- * Encoded answers (`answers`) belong to the snapshot they were made from and
- * go with it.
+ * Kept answers (`answers`, SnapshotAnswers.ts) belong to the snapshot they
+ * were made from and go with it.
  */
 import { Clock, Context, Duration, Effect, Layer, Schedule } from "effect"
 import { SourceUnavailable } from "../../../domain/Errors.ts"
@@ -26,19 +26,14 @@ import { type MarketSnapshot, snapshotSteps } from "../../../domain/market/Snaps
 import { cooperatively } from "./Cooperative.ts"
 import { planUpdate, updateSnapshot } from "../../../domain/market/SnapshotUpdate.ts"
 import { AppConfig } from "../../config/AppConfig.ts"
+import type { Answer } from "../../http/AnswerCache.ts"
 import { type ImportState, PackImport } from "../../ingest/PackImport.ts"
 import { MarketStore } from "./MarketStore.ts"
 
-/** An encoded answer and the instant after which it must be made again (calendar boundaries). */
-export interface EncodedAnswer {
-  readonly status: 200 | 404 | 409
-  readonly body: Uint8Array
-  readonly validUntil: number
-}
-
 export interface ReadModelState {
   readonly snapshot: MarketSnapshot
-  readonly answers: Map<string, EncodedAnswer>
+  /** The answers kept from this snapshot (SnapshotAnswers.ts): they go with it. */
+  readonly answers: Map<string, Answer>
 }
 
 /** How long a build may wait behind a store that keeps changing before it loads anyway. */
