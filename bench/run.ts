@@ -99,7 +99,7 @@ const withService = async (store: "embedded" | "postgres", body: (base: string, 
     const base = `http://127.0.0.1:${port}`
     await waitFor(`${base}/ready`, 300_000, (b) => b.data_pack === "installed")
     await waitFor(`${base}/v1/quotes/HUBC?allow_stale=true`, 60_000)
-    // The background encoding of the new snapshot's hottest answers (EncodedAnswers) takes a few seconds.
+    // The background encoding of the new snapshot's hottest answers (readmodel/SnapshotAnswers.ts) takes a few seconds.
     await new Promise((r) => setTimeout(r, 10_000))
     await body(base, dir)
   } finally {

@@ -21,7 +21,7 @@
  * clock alone (an unknown symbol's 404, a stale quote's 409); any other
  * failure, and a defect, is left to the HttpApi pipeline. Requests a policy
  * calls `open` (free queries, symbols not listed) are kept up to OPEN_ANSWERS
- * per home; `bounded` ones (the listed symbols) always.
+ * per home and endpoint; `bounded` ones (the listed symbols) always.
  *
  * A cached handler must be a function of its decoded params and query alone
  * (it is not given the HTTP request), and require no service.
@@ -78,7 +78,7 @@ export interface CachedEndpoint {
   readonly fill: (request: Decoded, key: string, now: number) => Effect.Effect<Answer | undefined>
 }
 
-/** Answers kept per home for `open` requests. */
+/** Answers kept per home and endpoint for `open` requests. */
 export const OPEN_ANSWERS = 1_000
 
 type Handler = (request: any) => Effect.Effect<unknown, unknown>
@@ -149,8 +149,10 @@ interface Reflected {
 const parseOptions = (annotations: Context.Context<never>, slot: Context.Key<any, SchemaAST.ParseOptions>) =>
   Context.getOrUndefined(annotations, slot) ?? Context.getOrUndefined(annotations, HttpApi.ParseOptions)
 
-const makeEntry = (name: string, api: Reflected, policy: AnswerPolicy<any>, handler: Handler, openCounts: WeakMap<AnswerHome, number>) => {
+const makeEntry = (name: string, api: Reflected, policy: AnswerPolicy<any>, handler: Handler) => {
   const { annotations, endpoint } = api
+  // How many `open` answers this endpoint keeps in each home.
+  const openCounts = new WeakMap<AnswerHome, number>()
   const contentType = [...api.successes.values()].flat().map((s) => jsonContentType(name, s))[0] ?? JSON_TYPE
   const encodeSuccess = encoderOf(api.successes, parseOptions(annotations, HttpApi.SuccessParseOptions))
   const encodeFailure = encoderOf(api.errors, parseOptions(annotations, HttpApi.ErrorParseOptions))
@@ -238,7 +240,7 @@ export interface AnswerCacheShape {
     policy: AnswerPolicy<any>,
     handler: F
   ) => F
-  /** The cached endpoints registered so far. */
+  /** The cached endpoints registered so far (the same array until one more is registered). */
   readonly entries: () => ReadonlyArray<CachedEndpoint>
   /** Makes the answer of `group.endpoint` for a decoded request unless one is held (nothing when not cached). */
   readonly warm: (name: string, request: Decoded) => Effect.Effect<void>
@@ -247,7 +249,7 @@ export interface AnswerCacheShape {
 export class AnswerCache extends Context.Service<AnswerCache, AnswerCacheShape>()("psx/http/AnswerCache") {
   static readonly make = (): AnswerCacheShape => {
     const registered = new Map<string, CachedEndpoint>()
-    const openCounts = new WeakMap<AnswerHome, number>()
+    let entries: ReadonlyArray<CachedEndpoint> = []
     const handlersOf: AnswerCacheShape["handlersOf"] = (api, group) => {
       const endpoints = reflectGroup(api as unknown as HttpApi.Top, group)
       return (name, policy, handler) => {
@@ -255,7 +257,8 @@ export class AnswerCache extends Context.Service<AnswerCache, AnswerCacheShape>(
         if (reflected === undefined || reflected.endpoint.method !== "GET") {
           throw new Error(`cached: ${group}.${name} is not a GET endpoint of the Api`)
         }
-        registered.set(`${group}.${name}`, makeEntry(`${group}.${name}`, reflected, policy, handler, openCounts))
+        registered.set(`${group}.${name}`, makeEntry(`${group}.${name}`, reflected, policy, handler))
+        entries = [...registered.values()]
         // The router runs the handler as it is; the check says a wrapper was put on the endpoint it names.
         return ((request: { readonly endpoint?: unknown }) =>
           request.endpoint === reflected.endpoint
@@ -271,7 +274,7 @@ export class AnswerCache extends Context.Service<AnswerCache, AnswerCacheShape>(
         return Effect.flatMap(Effect.clockWith((clock) => Effect.succeed(clock.currentTimeMillisUnsafe())), (now) =>
           entry.held(key, now) !== undefined ? Effect.void : Effect.asVoid(entry.fill(request, key, now)))
       })
-    return { handlersOf, entries: () => [...registered.values()], warm }
+    return { handlersOf, entries: () => entries, warm }
   }
 
   static readonly layer = Layer.sync(AnswerCache, AnswerCache.make)

@@ -24,11 +24,12 @@
 import { Cause, Clock, Effect, Layer, Logger, LogLevel, References } from "effect"
 import { FindMyWay, HttpRouter } from "effect/http"
 import type { IncomingMessage, ServerResponse } from "node:http"
+import type { Socket } from "node:net"
 import { redactSecrets } from "../observability/Redact.ts"
 import { type Answer, AnswerCache, type CachedEndpoint, type Decoded } from "./AnswerCache.ts"
 import { type FastPath, FastPathSlot } from "./FrontDoor.ts"
 import { isProbe } from "./Guard.ts"
-import { RateLimiter } from "./RateLimiter.ts"
+import { type Bucket, RateLimiter } from "./RateLimiter.ts"
 import { RequestIds } from "./RequestId.ts"
 
 /** A URL's cached endpoint, decoded request and key. */
@@ -38,6 +39,8 @@ interface Match {
   readonly key: string
   /** A probe: not charged, not logged, no id (as the guard treats it). */
   readonly probe: boolean
+  /** The path as the access log writes it (anything shaped like a credential redacted). */
+  readonly logged: string
 }
 
 /** URLs whose match is kept (about a symbol universe's worth for each of the hottest endpoints). */
@@ -69,7 +72,8 @@ const matcherOf = (router: ReturnType<typeof routerOf>) => {
     const request = found.handler.decode(found.params, found.searchParams)
     if (request === undefined) return undefined
     const q = url.indexOf("?")
-    return { entry: found.handler, request, key: found.handler.keyOf(request), probe: isProbe(q === -1 ? url : url.slice(0, q)) }
+    const path = q === -1 ? url : url.slice(0, q)
+    return { entry: found.handler, request, key: found.handler.keyOf(request), probe: isProbe(path), logged: redactSecrets(path) }
   }
   return (url: string) => {
     let m = matched.get(url)
@@ -92,10 +96,8 @@ const accessLog = Effect.gen(function*() {
   const loggers = yield* Logger.CurrentLoggers
   const clock = yield* Clock.Clock
   const fiber = yield* Effect.withFiber((fiber) => Effect.succeed(fiber))
-  return (request: IncomingMessage, requestId: string, start: number, status: number) => {
+  return (path: string, requestId: string, start: number, status: number) => {
     if (!logs) return
-    const q = request.url!.indexOf("?")
-    const path = redactSecrets(q === -1 ? request.url! : request.url!.slice(0, q))
     const now = clock.currentTimeMillisUnsafe()
     const message = [{ msg: "request", requestId, method: "GET", path, status, ms: now - start }]
     const date = new Date(now)
@@ -125,14 +127,22 @@ export const make = Effect.gen(function*() {
 
   // Built again whenever endpoints were registered since (the routes are built after the fast path may be).
   let matchOf: (url: string) => Match | undefined = () => undefined
-  let registered = -1
+  let registered: ReadonlyArray<CachedEndpoint> | undefined
   const matcher = () => {
     const entries = cache.entries()
-    if (entries.length !== registered) {
-      registered = entries.length
+    if (entries !== registered) {
+      registered = entries
       matchOf = matcherOf(routerOf(entries, config))
     }
     return matchOf
+  }
+
+  // A public route is charged to the client's address, whatever credential is sent: one bucket per connection.
+  const buckets = new WeakMap<Socket, Bucket>()
+  const publicBucket = (socket: Socket) => {
+    let bucket = buckets.get(socket)
+    if (bucket === undefined) buckets.set(socket, bucket = limiter.bucketOf("public", undefined, socket.remoteAddress ?? "unknown"))
+    return bucket
   }
 
   const send = (response: ServerResponse, m: Match, answer: Answer, requestId: string | undefined) =>
@@ -143,7 +153,7 @@ export const make = Effect.gen(function*() {
     runFork(m.entry.fill(m.request, m.key, start)).addObserver((exit) => {
       if (exit._tag === "Success" && exit.value !== undefined) {
         send(response, m, exit.value, requestId)
-        if (requestId !== undefined) finish(request, requestId, start, exit.value.status)
+        if (requestId !== undefined) finish(m.logged, requestId, start, exit.value.status)
         return
       }
       if (requestId !== undefined) ids.handOff(request, requestId)
@@ -161,16 +171,16 @@ export const make = Effect.gen(function*() {
     if (m.probe) return held !== undefined ? send(response, m, held, undefined) : fill(request, response, next, m, start, undefined)
     // From here the request is this path's: it is charged and has its id.
     const requestId = ids.next(start)
-    const wait = limiter.takeAt(limiter.bucketOf("public", headers["authorization"], request.socket.remoteAddress ?? "unknown"), start)
+    const wait = limiter.takeAt(publicBucket(request.socket), start)
     if (wait > 0) {
       const body = Buffer.from(JSON.stringify({ error: "RATE_LIMITED", message: `rate limit exceeded; retry after ${wait} s` }))
       response.setHeader("retry-after", String(wait))
       write(response, 429, "application/json", body, requestId)
-      return finish(request, requestId, start, 429)
+      return finish(m.logged, requestId, start, 429)
     }
     if (held === undefined) return fill(request, response, next, m, start, requestId)
     send(response, m, held, requestId)
-    finish(request, requestId, start, held.status)
+    finish(m.logged, requestId, start, held.status)
   }
   return fastPath
 })

@@ -26,9 +26,18 @@ export interface RequestIdsShape {
 export class RequestIds extends Context.Service<RequestIds, RequestIdsShape>()("psx/http/RequestIds") {
   static readonly make = (): RequestIdsShape => {
     let sequence = 0
+    // The time part is formatted once per millisecond (a busy server gives many ids in one).
+    let at = Number.NaN
+    let prefix = ""
     const handedOff = new WeakMap<object, string>()
     return {
-      next: (now) => `${now.toString(36)}-${(++sequence).toString(36)}`,
+      next: (now) => {
+        if (now !== at) {
+          at = now
+          prefix = `${now.toString(36)}-`
+        }
+        return prefix + (++sequence).toString(36)
+      },
       handOff: (request, id) => {
         handedOff.set(request, id)
       },

@@ -1,7 +1,7 @@
 /**
  * A full collection of V8's heap, started once a new snapshot of the read
- * model is built and its hottest answers are encoded
- * (market/readmodel/EncodedAnswers.ts).
+ * model is built and its hottest answers are made
+ * (market/readmodel/SnapshotAnswers.ts).
  *
  * Building a snapshot leaves the old generation about twice the size of what
  * stays live (the rows it was folded from, the previous snapshot and its
