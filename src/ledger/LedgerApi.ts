@@ -15,10 +15,10 @@ import {
 } from "../../domain/Errors.ts"
 import { LedgerListing, SignedCheckpoint, SigningKeys } from "../../domain/ledger/Checkpoint.ts"
 import { EntitlementAction, EntitlementId, Entitlements } from "../../domain/ledger/EntitlementSchemas.ts"
-import { Performance } from "../../domain/ledger/PerformanceSchemas.ts"
 import * as L from "../../domain/ledger/Schemas.ts"
 import { COLUMNS, IMPORT_LIMITS, ImportResult } from "../../domain/ledger/csv/TransactionsCsv.ts"
-import { BoolParam, Cursor, DateParam, limitParam } from "../../domain/Params.ts"
+import { BoolParam, Cursor, limitParam } from "../../domain/Params.ts"
+import { performanceEndpoints } from "./performance/PerformanceApi.ts"
 import { settingsEndpoints } from "./settings/SettingsApi.ts"
 import { taxEndpoints } from "./tax/TaxApi.ts"
 import { PortfolioAuth } from "./accounts/BearerAuth.ts"
@@ -125,39 +125,6 @@ const portfolioDonationEndpoints = [
   ))
 ] as const
 
-/** Performance (issue 38 item 2): one block, so parallel additions merge apart. */
-const PERFORMANCE_RULE = "Grant portfolio:read. The portfolio valued at every session's close from its first event to the last " +
-  "session (the newest with a recorded close of a symbol it held or of KSE-100), one row a session: market value, cost " +
-  "of the open positions, net money in, net dividends, KSE-100's close, flags. Shares follow the ledger's replay (the " +
-  "holdings answer's arithmetic), except that a bonus's shares and a cash dividend count on the ex day (the session after " +
-  "the last buy date), when the price drops, so the value line runs through them; a split counts on its date. Closes are " +
-  "as traded where recorded, then the exchange's eod series; a held symbol without a close that session is valued at its " +
-  "last recorded close and the row flagged `carried:SYMBOL`, never estimated; with none before it the value is absent " +
-  "(`no_close:SYMBOL`) and so are the returns that need it.\n\n" +
-  "Periods 1M, 3M, 6M, YTD, 1Y and since_inception end at `to` (default: the last session), and `range` runs from `from` " +
-  "when it is given. A period starts from the close of the last session on or before its start date (a month before, " +
-  "the last day of the previous year for YTD, ...); one that would start before the first event runs from inception " +
-  "instead (`covers_whole_period: false`), its first day included from the trade prices. For each: TWR (daily " +
-  "chain-linked: r = (V + D + O) / (V_prev + I) − 1 with money in I at the start of its day and money out O at its " +
-  "end, so selling everything is never a −100% day; days with nothing at risk left out); XIRR (the annual rate at which " +
-  "the flows' present value is zero, days counted actual/365 from the first flow; Newton's method, then bisection; absent, " +
-  "never 0, when nothing flowed or it does not converge) and `mwr`, the same rate over the period's days; total return " +
-  "(gain / (value at start + money in), gain = value at end + money out + net dividends − value at start − money in); " +
-  "KSE-100's change from the close of the period's `from` to that of `to` (the last recorded closes on or before them) " +
-  "and `difference` = twr − that change. KSE-100 is a price index: it leaves out the dividends its constituents pay. " +
-  "Each holding's contribution is its own gain over the portfolio's capital, so they add up to the total return. " +
-  "Returns are decimals (0.25 = 25%) rounded to 6 places; money is rupees with two decimals, computed in paisa.\n\n" +
-  "`from` and `to` (YYYY-MM-DD, real dates) narrow the rows; `from` after `to` is 400 INVALID_REQUEST."
-const performanceEndpoints = [
-  HttpApiEndpoint.get("performance", "/v1/me/performance", {
-    query: {
-      from: Schema.optional(DateParam.annotate({ description: "The first day of the rows (and of the `range` period)" })),
-      to: Schema.optional(DateParam.annotate({ description: "The last day of the rows; every period ends at the last session on or before it" }))
-    },
-    success: Performance,
-    error: [...auth, SourceUnavailable]
-  }).annotateMerge(describe("Get the portfolio's performance against KSE-100", PERFORMANCE_RULE))
-] as const
 
 export class AccountApi extends HttpApiGroup.make("account")
   .add(
