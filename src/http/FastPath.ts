@@ -25,6 +25,7 @@ import { Cause, Clock, Effect, Layer, Logger, LogLevel, References } from "effec
 import { FindMyWay, HttpRouter } from "effect/http"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Socket } from "node:net"
+import { AccessLine } from "../observability/AccessLine.ts"
 import { redactSecrets } from "../observability/Redact.ts"
 import { type Answer, AnswerCache, type CachedEndpoint, type Decoded } from "./AnswerCache.ts"
 import { type FastPath, FastPathSlot } from "./FrontDoor.ts"
@@ -99,7 +100,7 @@ const accessLog = Effect.gen(function*() {
   return (path: string, requestId: string, start: number, status: number) => {
     if (!logs) return
     const now = clock.currentTimeMillisUnsafe()
-    const message = [{ msg: "request", requestId, method: "GET", path, status, ms: now - start }]
+    const message = [new AccessLine(requestId, "GET", path, status, now - start)]
     const date = new Date(now)
     for (const logger of loggers) logger.log({ message, logLevel: "Info", cause: Cause.empty, fiber, date })
   }

@@ -29,6 +29,7 @@ import { RateLimiter, type RouteKind } from "./RateLimiter.ts"
 import { RequestIds, ServerRequestId } from "./RequestId.ts"
 import { describeSchemaError } from "./Validation.ts"
 import { redactSecrets } from "../observability/Redact.ts"
+import { AccessLine } from "../observability/AccessLine.ts"
 
 const errorResponse = (code: ErrorCode, message: string, headers?: Record<string, string>) =>
   HttpServerResponse.jsonUnsafe({ error: code, message }, { status: statusOf[code], ...(headers ? { headers } : {}) })
@@ -169,14 +170,7 @@ export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
     const charge = handedOff !== undefined ? Effect.succeed(0) : limiter.take(bucketOf(limiter, request, path))
     return Effect.flatMap(Effect.flatMap(charge, handle), (response) =>
       Effect.as(
-        Effect.logInfo({
-          msg: "request",
-          requestId,
-          method: request.method,
-          path: logged,
-          status: response.status,
-          ms: clock.currentTimeMillisUnsafe() - start
-        }),
+        Effect.logInfo(new AccessLine(requestId, request.method, logged, response.status, clock.currentTimeMillisUnsafe() - start)),
         withRetryAfter(HttpServerResponse.setHeader(response, "x-request-id", requestId))
       ))
   }

@@ -1,12 +1,14 @@
 /**
  * JSON-lines logs, cheap enough to write one line per request: each entry is
- * one `JSON.stringify` (an object message is spread into the line), and lines
+ * one `JSON.stringify` (an object message is spread into the line; the access
+ * line, AccessLine.ts, is written from its fields without a record), and lines
  * are written in batches (every 20 ms, or once 64 KiB wait) instead of one
  * write each.
  * A line never carries the service's own tokens (`psx_s_…`, `psx_k_…`),
  * whatever field holds them: they are redacted (Redact.ts).
  */
 import { Cause, Logger, References } from "effect"
+import { AccessLine, accessFields } from "./AccessLine.ts"
 import { redactTokens } from "./Redact.ts"
 
 /** Lines waiting are written once they reach this many bytes (UTF-16 code units), or after 20 ms. */
@@ -33,9 +35,35 @@ const flush = () => {
 }
 process.once("exit", flush)
 
+/** `date` as ISO 8601, formatted once per millisecond (a busy server logs many lines in one). */
+let isoAt = Number.NaN
+let iso = ""
+const isoOf = (date: Date) => {
+  const at = date.getTime()
+  if (at !== isoAt) {
+    isoAt = at
+    iso = date.toISOString()
+  }
+  return iso
+}
+
+/** The access line alone (no annotations, no cause), written straight from its fields. */
+const accessOnly = (message: unknown, options: Logger.Options<unknown>): AccessLine | undefined => {
+  const only = Array.isArray(message) ? (message.length === 1 ? message[0] : undefined) : message
+  if (!(only instanceof AccessLine) || options.cause.reasons.length > 0) return undefined
+  const annotations = options.fiber.getRef(References.CurrentLogAnnotations)
+  for (const _ in annotations) return undefined
+  return only
+}
+
 /** A log entry as its JSON line (without the newline). */
-export const jsonLine = ({ cause, date, fiber, logLevel, message }: Logger.Options<unknown>): string => {
-  const entry: Record<string, unknown> = { time: date.toISOString(), level: logLevel.toLowerCase() }
+export const jsonLine = (options: Logger.Options<unknown>): string => {
+  const { cause, date, fiber, logLevel, message } = options
+  const access = accessOnly(message, options)
+  if (access !== undefined) {
+    return `{"time":"${isoOf(date)}","level":${JSON.stringify(logLevel.toLowerCase())},${accessFields(access, redactTokens)}}`
+  }
+  const entry: Record<string, unknown> = { time: isoOf(date), level: logLevel.toLowerCase() }
   const parts = Array.isArray(message) ? message : [message]
   const texts: Array<string> = []
   for (const part of parts) {
