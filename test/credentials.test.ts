@@ -8,12 +8,13 @@
  */
 import { NodeHttpServer } from "@effect/platform-node"
 import { assert, describe, it, layer } from "@effect/vitest"
-import { Cause, Effect, Layer, Logger, References } from "effect"
+import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { HttpRouter } from "effect/http"
 import { MAX_BUCKETS, RateLimiter } from "../src/http/RateLimiter.ts"
 import { BodyLimit, Routes, Services } from "../src/http/Server.ts"
 import { FundamentalsWarming } from "../src/market/provenance/FundamentalsWarming.ts"
+import { capturedLogs } from "./support/CapturedLogs.ts"
 import { waitUntil } from "./support/Eventually.ts"
 import { assertOk, get, post } from "./support/TestApp.ts"
 import { TestStore } from "./support/TestApp.ts"
@@ -66,22 +67,14 @@ describe("rate limiter", () => {
 })
 
 // Every log line the service writes, at every level.
-const captured: Array<string> = []
-const capture = Logger.make<unknown, void>(({ cause, fiber, logLevel, message }) => {
-  captured.push(JSON.stringify({
-    level: logLevel,
-    message,
-    cause: cause.reasons.length > 0 ? Cause.pretty(cause) : undefined,
-    annotations: fiber.getRef(References.CurrentLogAnnotations)
-  }))
-})
+const { lines: captured, layer: CapturedLogs } = capturedLogs("All")
 
 const App = HttpRouter.serve(Routes, { disableLogger: true, disableListenLog: true }).pipe(
   Layer.provideMerge(NodeHttpServer.layerTest),
   Layer.provide(BodyLimit),
   Layer.provideMerge(Services),
   Layer.provide(FundamentalsWarming.pack),
-  Layer.provideMerge(Layer.mergeAll(Logger.layer([capture]), Layer.succeed(References.MinimumLogLevel, "All"))),
+  Layer.provideMerge(CapturedLogs),
   Layer.provideMerge(TestStore()),
   Layer.provideMerge(TestConfig({ rateLimit: { perSecond: 1, burst: 12 } }))
 )

@@ -12,7 +12,7 @@
  * no bucket refills.
  */
 import { assert, describe, it, layer } from "@effect/vitest"
-import { Cause, Effect, Layer, Logger, Option, Redacted, References } from "effect"
+import { Cause, Effect, Layer, Logger, Option, Redacted } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { request as httpRequest } from "node:http"
 import { canonicalUrl } from "../src/http/CanonicalUrl.ts"
@@ -24,6 +24,7 @@ import { FundamentalsWarming } from "../src/market/provenance/FundamentalsWarmin
 import { jsonLine } from "../src/observability/JsonLogger.ts"
 import { redactSecrets } from "../src/observability/Redact.ts"
 import { CURSOR_SECRET, NOW } from "./support/AnswerSample.ts"
+import { capturedLogs } from "./support/CapturedLogs.ts"
 import { waitUntil } from "./support/Eventually.ts"
 import { FrozenClockLayer } from "./support/ShiftedClock.ts"
 import { TestStore } from "./support/TestApp.ts"
@@ -34,21 +35,13 @@ const BURST = 60
 const SESSION_BURST = 6
 
 // Every log line the service writes, as the service's logger would see it (without its own redaction).
-const captured: Array<string> = []
-const capture = Logger.make<unknown, void>(({ cause, fiber, logLevel, message }) => {
-  captured.push(JSON.stringify({
-    level: logLevel,
-    message,
-    cause: cause.reasons.length > 0 ? Cause.pretty(cause) : undefined,
-    annotations: fiber.getRef(References.CurrentLogAnnotations)
-  }))
-})
+const { lines: captured, layer: CapturedLogs } = capturedLogs("Info")
 
 const App = Layer.mergeAll(HttpRouter.serve(Routes, { disableLogger: true, disableListenLog: true }), FastPathLive).pipe(
   Layer.provide(BodyLimit),
   Layer.provideMerge(Services),
   Layer.provide(FundamentalsWarming.pack),
-  Layer.provide(Layer.mergeAll(Logger.layer([capture]), Layer.succeed(References.MinimumLogLevel, "Info"))),
+  Layer.provide(CapturedLogs),
   Layer.provideMerge(FrontDoor.layer({ port: 0, host: "127.0.0.1", deadlineMs: 30_000 })),
   Layer.provideMerge(TestStore({ withPack: true })),
   Layer.provideMerge(TestConfig({ rateLimit: { perSecond: 1, burst: BURST }, cursorSecret: Option.some(Redacted.make(CURSOR_SECRET)) })),

@@ -26,13 +26,20 @@ const validRow = (r: PriceRow) =>
 export const dailyRows = () => {
   const out = collector<PriceRow>()
   const seen = new Set<string>()
+  const add = (r: PriceRow) => {
+    if (seen.has(r.date)) return out.skip("duplicate date")
+    seen.add(r.date)
+    if (!validRow(r)) return out.skip("inconsistent row")
+    out.rows.push(r)
+  }
   return {
     ...out,
-    add: (r: PriceRow) => {
-      if (seen.has(r.date)) return out.skip("duplicate date")
-      seen.add(r.date)
-      if (!validRow(r)) return out.skip("inconsistent row")
-      out.rows.push(r)
+    add,
+    /** A day read from a source: skipped when its date or its close cannot be read; absent figures are left out. */
+    day: (date: string | undefined, close: number | undefined, figures: Partial<Record<"open" | "high" | "low" | "volume", number | undefined>>) => {
+      if (date === undefined) return out.skip("unreadable date")
+      if (close === undefined) return out.skip("unreadable close")
+      add({ date, close, ...defined(figures) })
     }
   }
 }
@@ -48,24 +55,11 @@ export const parseHistorical = (html: string): Parsed<PriceRow> => {
     const dc = row[i.time]
     const epoch = Number(dc?.attrs["data-order"])
     const date = dc?.attrs["data-order"] && Number.isFinite(epoch) ? karachiDateOfEpoch(epoch) : parseDate(dc?.text)
-    const close = parseNumber(cellNumber(row[i.close]))
-    if (date === undefined) {
-      out.skip("unreadable date")
-      continue
-    }
-    if (close === undefined) {
-      out.skip("unreadable close")
-      continue
-    }
-    out.add({
-      date,
-      close,
-      ...defined({
-        open: positive(parseNumber(cellNumber(row[i.open]))),
-        high: positive(parseNumber(cellNumber(row[i.high]))),
-        low: positive(parseNumber(cellNumber(row[i.low]))),
-        volume: parseNumber(cellNumber(row[i.volume]))
-      })
+    out.day(date, parseNumber(cellNumber(row[i.close])), {
+      open: positive(parseNumber(cellNumber(row[i.open]))),
+      high: positive(parseNumber(cellNumber(row[i.high]))),
+      low: positive(parseNumber(cellNumber(row[i.low]))),
+      volume: parseNumber(cellNumber(row[i.volume]))
     })
   }
   return out.done()
@@ -89,19 +83,9 @@ export const parseEod = (json: unknown): Parsed<PriceRow> => {
       out.skip("bad tuple")
       continue
     }
-    const date = karachiDateOfEpoch(item[0])
-    const close = typeof item[1] === "number" && Number.isFinite(item[1]) ? item[1] : undefined
-    if (close === undefined) {
-      out.skip("unreadable close")
-      continue
-    }
-    out.add({
-      date,
-      close,
-      ...defined({
-        volume: typeof item[2] === "number" ? item[2] : undefined,
-        open: typeof item[3] === "number" && item[3] > 0 ? item[3] : undefined
-      })
+    out.day(karachiDateOfEpoch(item[0]), typeof item[1] === "number" && Number.isFinite(item[1]) ? item[1] : undefined, {
+      volume: typeof item[2] === "number" ? item[2] : undefined,
+      open: typeof item[3] === "number" && item[3] > 0 ? item[3] : undefined
     })
   }
   return out.done()
