@@ -11,27 +11,34 @@ import { Cause, Logger, References } from "effect"
 import { AccessLine, accessFields } from "./AccessLine.ts"
 import { redactTokens } from "./Redact.ts"
 
-/** Lines waiting are written once they reach this many bytes (UTF-16 code units), or after 20 ms. */
-const FLUSH_AT_BYTES = 64 * 1024
-const pending: Array<string> = []
-let pendingBytes = 0
+/**
+ * Lines waiting are kept as bytes in one chunk, written once it is nearly full (64 KiB) or after 20 ms. A line
+ * is encoded into the chunk as it is logged, so its text dies young: lines kept as strings for 20 ms outlived
+ * the young generation's collections under load and filled the old one (a full collection every few seconds).
+ */
+const CHUNK_BYTES = 64 * 1024
+let chunk = Buffer.allocUnsafeSlow(CHUNK_BYTES)
+let used = 0
 let scheduled = false
 const write = (line: string) => {
-  pending.push(line)
-  pendingBytes += line.length + 1
-  if (pendingBytes >= FLUSH_AT_BYTES) flush()
-  else if (!scheduled) {
+  // UTF-8 takes at most three bytes for each UTF-16 code unit.
+  const most = line.length * 3 + 1
+  if (used + most > CHUNK_BYTES) flush()
+  if (most > CHUNK_BYTES) return void process.stdout.write(line + "\n")
+  used += chunk.write(line, used)
+  chunk[used++] = 10
+  if (!scheduled) {
     scheduled = true
     setTimeout(flush, 20).unref?.()
   }
 }
 const flush = () => {
   scheduled = false
-  if (pending.length === 0) return
-  const chunk = pending.join("\n") + "\n"
-  pending.length = 0
-  pendingBytes = 0
-  process.stdout.write(chunk)
+  if (used === 0) return
+  const lines = chunk.subarray(0, used)
+  chunk = Buffer.allocUnsafeSlow(CHUNK_BYTES)
+  used = 0
+  process.stdout.write(lines)
 }
 process.once("exit", flush)
 
