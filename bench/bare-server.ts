@@ -1,19 +1,26 @@
 /**
- * The baseline: a bare node:http server answering every request with the
- * bytes (status, content type, body) given on the command line, as the
- * service would. Run as its own process by bench/run.ts; says `ready` on stdout once it listens.
+ * The baseline: a bare node:http server answering each path with the bytes
+ * (status, content type, body) the service gave for it, read from the file
+ * named on the command line (`{ [path]: {status, contentType, body} }`,
+ * written by bench/run.ts just before the run). A path not in the file gets
+ * the first answer. Run as its own process by bench/run.ts; says `ready` on
+ * stdout once it listens.
  */
 import { createServer } from "node:http"
 import { readFileSync } from "node:fs"
 
-const [port, file] = process.argv.slice(2)
-const { status, contentType, body } = JSON.parse(readFileSync(file!, "utf8")) as {
-  status: number
-  contentType: string
-  body: string
+interface Recorded {
+  readonly status: number
+  readonly contentType: string
+  readonly body: string
 }
-const bytes = Buffer.from(body)
-createServer((_req, res) => {
-  res.writeHead(status, { "content-type": contentType, "content-length": bytes.length })
-  res.end(bytes)
+
+const [port, file] = process.argv.slice(2)
+const recorded = JSON.parse(readFileSync(file!, "utf8")) as Record<string, Recorded>
+const answers = new Map(Object.entries(recorded).map(([path, r]) => [path, { ...r, bytes: Buffer.from(r.body) }]))
+const first = answers.values().next().value!
+createServer((req, res) => {
+  const answer = answers.get(req.url!) ?? first
+  res.writeHead(answer.status, { "content-type": answer.contentType, "content-length": answer.bytes.length })
+  res.end(answer.bytes)
 }).listen(Number(port), "127.0.0.1", () => process.stdout.write("ready\n"))

@@ -14,8 +14,9 @@
  * Rotating targets cycle through every listed symbol (as agents scanning
  * the market do; symbols without a quote answer 404, a quote without
  * allow_stale outside a session 409), so no answer is helped by being asked
- * twice in a row; the bare server answers every request with one sample body
- * of the same route.
+ * twice in a row; the bare server answers each path with the bytes the
+ * service gave for that path (fetched just before the run), so both send the
+ * same bytes for every request.
  *
  *   npm run bench                          # every target, both stores
  *   npm run bench -- stocks prices         # some targets
@@ -109,20 +110,25 @@ const withService = async (store: "embedded" | "postgres", body: (base: string, 
   }
 }
 
+/** What the service answers for each path (status, content type, body): the bytes the bare server gives back. */
+const answersOf = async (base: string, paths: ReadonlyArray<string>) => {
+  const answers: Record<string, { status: number; contentType: string; body: string }> = {}
+  const one = async (path: string) => {
+    // Retried once: a pooled connection may have been closed by the server between runs.
+    const response = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(10_000) })
+      .catch(() => fetch(`${base}${path}`, { signal: AbortSignal.timeout(10_000) }))
+    answers[path] = { status: response.status, contentType: response.headers.get("content-type") ?? "application/json", body: await response.text() }
+  }
+  for (let i = 0; i < paths.length; i += 8) await Promise.all(paths.slice(i, i + 8).map(one))
+  return answers
+}
+
 const measure = async (base: string, dir: string, chosen: ReadonlyArray<Target>, symbols: ReadonlyArray<string>, label: string) => {
   const barePort = 18081
   for (const target of chosen) {
     const paths = typeof target.path === "string" ? [target.path] : symbols.map(target.path)
-    const samplePath = typeof target.path === "string" ? target.path : target.path("HUBC")
-    // Retried once: a pooled connection may have been closed by the server between runs.
-    const sample = await fetch(`${base}${samplePath}`, { signal: AbortSignal.timeout(10_000) })
-      .catch(() => fetch(`${base}${samplePath}`, { signal: AbortSignal.timeout(10_000) }))
     const file = join(dir, `${target.name}.json`)
-    writeFileSync(file, JSON.stringify({
-      status: sample.status,
-      contentType: sample.headers.get("content-type") ?? "application/json",
-      body: await sample.text()
-    }))
+    writeFileSync(file, JSON.stringify(await answersOf(base, paths)))
     const [command, ...args] = pinned(serverCores, [process.execPath, join("bench", "bare-server.ts"), String(barePort), file])
     const bare = spawn(command!, args, { stdio: ["ignore", "pipe", "ignore"] })
     await new Promise((r) => bare.stdout!.once("data", r))
