@@ -8,16 +8,32 @@ import { HttpApiBuilder } from "effect/http-api"
 import { AppConfig } from "../config/AppConfig.ts"
 import { AccountHttp, LedgerServices, PortfolioHttp } from "../ledger/LedgerHttp.ts"
 import { AnswerSignerLive } from "../ledger/signing/AnswerKey.ts"
-import { BoardHttp } from "../market/board/BoardHttp.ts"
+import { Analytics } from "../market/analytics/Analytics.ts"
 import { AnalyticsHttp } from "../market/analytics/AnalyticsHttp.ts"
-import { MarketHttp, MarketServices } from "../market/MarketHttp.ts"
+import { MarketBoard } from "../market/board/Board.ts"
+import { BoardHttp } from "../market/board/BoardHttp.ts"
+import { MarketIndexes } from "../market/board/Indexes.ts"
+import { Companies } from "../market/companies/Companies.ts"
+import { CompaniesHttp } from "../market/companies/CompaniesHttp.ts"
+import { Filings } from "../market/filings/Filings.ts"
+import { FilingsHttp } from "../market/filings/FilingsHttp.ts"
+import { Prices } from "../market/prices/Prices.ts"
+import { PricesHttp } from "../market/prices/PricesHttp.ts"
+import { Freshness } from "../market/provenance/Freshness.ts"
+import { Sources } from "../market/provenance/Provenance.ts"
+import { ProvenanceHttp } from "../market/provenance/ProvenanceHttp.ts"
+import { Quotes } from "../market/quotes/Quotes.ts"
+import { QuotesHttp } from "../market/quotes/QuotesHttp.ts"
+import { MarketStore } from "../market/readmodel/MarketStore.ts"
+import { MarketReadModel } from "../market/readmodel/ReadModel.ts"
+import { AnswerWarming } from "../market/readmodel/SnapshotAnswers.ts"
 import { AiHttp } from "../mcp/Catalogue.ts"
 import { McpLive } from "../mcp/Server.ts"
 import { PackReadinessLive } from "../ingest/PackReadiness.ts"
 import { Readiness } from "../system/Readiness.ts"
 import { liveness, SystemHttp } from "../system/SystemHttp.ts"
 import { WebLive } from "../web/WebRoutes.ts"
-import { successAnswer } from "./AnswerCache.ts"
+import { AnswerCache, successAnswer } from "./AnswerCache.ts"
 import { Api } from "./Api.ts"
 import { StrictRouting } from "./CanonicalUrl.ts"
 import { DocsLive } from "./Docs.ts"
@@ -28,6 +44,22 @@ import { GuardLive } from "./Guard.ts"
 import { RateLimiter } from "./RateLimiter.ts"
 import { RequestIds } from "./RequestId.ts"
 import { ValidationLive } from "./Validation.ts"
+
+/**
+ * The market services over the read model (and the read model over the store, AppConfig and Cursors), with
+ * the answer cache the market's handlers keep their answers in and its warming.
+ */
+const MarketServices = AnswerWarming.pipe(Layer.provideMerge(Layer.mergeAll(
+  Companies.layer,
+  Freshness.layer,
+  MarketIndexes.layer,
+  MarketBoard.layer,
+  Filings.layer,
+  Quotes.layer,
+  Prices.layer,
+  Sources.layer
+)), Layer.provideMerge(Analytics.layer), Layer.provideMerge(MarketReadModel.layer), Layer.provideMerge(MarketStore.layer),
+  Layer.provideMerge(AnswerCache.layer))
 
 /** The feature services the routes use, but for /ready's (Readiness). */
 const FeatureServices = AnswerSignerLive.pipe(
@@ -60,7 +92,19 @@ export const BodyLimit = Layer.succeed(HttpIncomingMessage.MaxBodySize, ByteSize
 /** The HTTP API's routes behind the guard, needing the feature services (the MCP stdio command calls them too). */
 export const ApiRoutes = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
-    Layer.provide([SystemHttp, MarketHttp, BoardHttp, AnalyticsHttp, AccountHttp, PortfolioHttp, AiHttp]),
+    Layer.provide([
+      SystemHttp,
+      CompaniesHttp,
+      QuotesHttp,
+      PricesHttp,
+      FilingsHttp,
+      ProvenanceHttp,
+      BoardHttp,
+      AnalyticsHttp,
+      AccountHttp,
+      PortfolioHttp,
+      AiHttp
+    ]),
     Layer.provide(ValidationLive)
   ),
   GuardLive

@@ -1,7 +1,7 @@
 /**
  * The tool endpoint's market-data tools (SPEC 4.6). Each tool mirrors one
  * HTTP route: its arguments are that route's path and query fields (the same
- * Schemas, from MarketApi.ts and domain/Params.ts), its result is the route's
+ * Schemas, from the features' …Api.ts and domain/Params.ts), its result is the route's
  * response Schema, and its handler calls the same service, so an agent gets
  * the same figures, provenance and error records either way.
  *
@@ -32,7 +32,8 @@ import { IndexDetail, MarketSnapshot } from "../../domain/market/MarketSchemas.t
 import { MarketBoard } from "../market/board/Board.ts"
 import { indexQuery } from "../market/board/BoardApi.ts"
 import { MarketIndexes } from "../market/board/Indexes.ts"
-import { announcementQuery, pricesQuery } from "../market/MarketApi.ts"
+import { announcementQuery } from "../market/filings/FilingsApi.ts"
+import { pricesQuery } from "../market/prices/PricesApi.ts"
 import { Prices } from "../market/prices/Prices.ts"
 import { Quotes } from "../market/quotes/Quotes.ts"
 
