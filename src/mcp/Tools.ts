@@ -23,12 +23,12 @@ import {
   InvalidSymbol,
   SourceUnavailable
 } from "../../domain/Errors.ts"
-import * as S from "../../domain/market/Schemas.ts"
+import * as S from "../../domain/market/shared/Schemas.ts"
 import * as NewsSchemas from "../../domain/news/NewsSchemas.ts"
 import { SymbolPath } from "../../domain/Params.ts"
 import { Companies } from "../market/companies/Companies.ts"
 import { Filings } from "../market/filings/Filings.ts"
-import { IndexDetail, MarketSnapshot } from "../../domain/market/MarketSchemas.ts"
+import { IndexDetail, MarketSnapshot } from "../../domain/market/board/BoardSchemas.ts"
 import { MarketBoard } from "../market/board/Board.ts"
 import { indexQuery } from "../market/board/BoardApi.ts"
 import { MarketIndexes } from "../market/board/Indexes.ts"

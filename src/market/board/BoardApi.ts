@@ -2,17 +2,17 @@
  * The market's calendar status, the market board, sectors, indices and the
  * dividend calendar (SPEC 4.1 and 4.3). Definitions only; handlers are in
  * BoardHttp.ts, the figures in Board.ts (MarketBoard) and Indexes.ts
- * (MarketIndexes), the status in domain/market/Calendar.ts.
+ * (MarketIndexes), the status in domain/market/calendar/Calendar.ts.
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { DataNotFound, InvalidRequest, SourceUnavailable } from "../../../domain/Errors.ts"
-import { MIN_VALUE_TRADED } from "../../../domain/market/Board.ts"
-import { INDEX_HISTORY_DEFAULT_LIMIT, INDEX_HISTORY_MAX_LIMIT, RANGES } from "../../../domain/market/Limits.ts"
+import { MIN_VALUE_TRADED } from "../../../domain/market/board/Board.ts"
+import { INDEX_HISTORY_DEFAULT_LIMIT, INDEX_HISTORY_MAX_LIMIT, RANGES } from "../../../domain/market/shared/Limits.ts"
 import { DateParam, limitParam } from "../../../domain/Params.ts"
-import * as M from "../../../domain/market/MarketSchemas.ts"
-import { PEER_RULE } from "../../../domain/market/PeerRule.ts"
-import { MarketStatus } from "../../../domain/market/StatusSchema.ts"
+import * as M from "../../../domain/market/board/BoardSchemas.ts"
+import { PEER_RULE } from "../../../domain/market/board/PeerRule.ts"
+import { MarketStatus } from "../../../domain/market/calendar/StatusSchema.ts"
 import { marketEndpoint } from "../MarketEndpoints.ts"
 
 const doc = (summary: string, description: string) => OpenApi.annotations({ summary, description })

@@ -1,11 +1,11 @@
 /**
  * Handlers of the market status, board, sector, index and calendar endpoints: thin calls into MarketBoard
- * and MarketIndexes (the status is the calendar's, domain/market/Calendar.ts). The two boards are kept as
+ * and MarketIndexes (the status is the calendar's, domain/market/calendar/Calendar.ts). The two boards are kept as
  * bytes per snapshot (`cached`, readmodel/SnapshotAnswers.ts).
  */
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { currentMarketStatus } from "../../../domain/market/Calendar.ts"
+import { currentMarketStatus } from "../../../domain/market/calendar/Calendar.ts"
 import { AnswerCache } from "../../http/AnswerCache.ts"
 import { Api } from "../../http/Api.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"

@@ -5,9 +5,9 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { SourceUnavailable } from "../../../domain/Errors.ts"
-import { COMPANIES_DEFAULT_LIMIT, COMPANIES_MAX_LIMIT } from "../../../domain/market/Limits.ts"
-import { PEER_RULE } from "../../../domain/market/PeerRule.ts"
-import * as S from "../../../domain/market/Schemas.ts"
+import { COMPANIES_DEFAULT_LIMIT, COMPANIES_MAX_LIMIT } from "../../../domain/market/shared/Limits.ts"
+import { PEER_RULE } from "../../../domain/market/board/PeerRule.ts"
+import * as S from "../../../domain/market/shared/Schemas.ts"
 import { BoolParam, Cursor, limitParam, SymbolPath, SymPath } from "../../../domain/Params.ts"
 import { marketEndpoint, symbolErrors } from "../MarketEndpoints.ts"
 

@@ -5,8 +5,8 @@
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { ANNOUNCEMENTS_DEFAULT_LIMIT, ANNOUNCEMENTS_MAX_LIMIT } from "../../../domain/market/Limits.ts"
-import * as S from "../../../domain/market/Schemas.ts"
+import { ANNOUNCEMENTS_DEFAULT_LIMIT, ANNOUNCEMENTS_MAX_LIMIT } from "../../../domain/market/shared/Limits.ts"
+import * as S from "../../../domain/market/shared/Schemas.ts"
 import * as NewsSchemas from "../../../domain/news/NewsSchemas.ts"
 import { Cursor, DateParam, limitParam, SymbolPath, SymPath } from "../../../domain/Params.ts"
 import { marketEndpoint, symbolErrors } from "../MarketEndpoints.ts"

@@ -4,9 +4,9 @@
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { AdjustParam } from "../../../domain/market/AdjustmentSchemas.ts"
-import { PRICES_DEFAULT_LIMIT, PRICES_MAX_LIMIT, RANGES } from "../../../domain/market/Limits.ts"
-import * as S from "../../../domain/market/Schemas.ts"
+import { AdjustParam } from "../../../domain/market/prices/AdjustmentSchemas.ts"
+import { PRICES_DEFAULT_LIMIT, PRICES_MAX_LIMIT, RANGES } from "../../../domain/market/shared/Limits.ts"
+import * as S from "../../../domain/market/shared/Schemas.ts"
 import { Cursor, DateParam, limitParam, SymbolPath } from "../../../domain/Params.ts"
 import { marketEndpoint, symbolErrors } from "../MarketEndpoints.ts"
 

@@ -6,7 +6,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { SourceUnavailable } from "../../../domain/Errors.ts"
-import * as S from "../../../domain/market/Schemas.ts"
+import * as S from "../../../domain/market/shared/Schemas.ts"
 import { SymbolPath } from "../../../domain/Params.ts"
 import { marketEndpoint, symbolErrors } from "../MarketEndpoints.ts"
 

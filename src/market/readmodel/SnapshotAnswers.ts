@@ -13,8 +13,8 @@
  */
 import { Duration, Effect, Layer, Schedule, Schema } from "effect"
 import { DataNotFound, DataStale, DataUnverified } from "../../../domain/Errors.ts"
-import type { SymbolData } from "../../../domain/market/Snapshot.ts"
-import { Ticker } from "../../../domain/market/Ticker.ts"
+import type { SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
+import { Ticker } from "../../../domain/market/shared/Ticker.ts"
 import { AnswerCache, type AnswerPolicy, type Decoded, type Keeping } from "../../http/AnswerCache.ts"
 import { makeHeapSettle } from "../../system/HeapSettle.ts"
 import { Analytics } from "../analytics/Analytics.ts"
