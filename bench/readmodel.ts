@@ -8,8 +8,8 @@
  */
 import { Effect, Layer, Redacted } from "effect"
 import { Reactivity } from "effect/reactivity"
-import { buildSnapshot, type MarketSnapshot } from "../domain/market/Snapshot.ts"
-import { updateSnapshot } from "../domain/market/SnapshotUpdate.ts"
+import { buildSnapshot, type MarketSnapshot } from "../domain/market/snapshot/Snapshot.ts"
+import { updateSnapshot } from "../domain/market/snapshot/SnapshotUpdate.ts"
 import { layerPostgres } from "../src/db/Database.ts"
 import { MarketStore } from "../src/market/readmodel/MarketStore.ts"
 

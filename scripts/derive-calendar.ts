@@ -1,6 +1,6 @@
 /**
  * Derives the PSX's past closures from the recorded daily prices and writes
- * them as data with their provenance (domain/market/RecordedCalendar.ts,
+ * them as data with their provenance (domain/market/calendar/RecordedCalendar.ts,
  * a generated module so that Node, Deno and vitest load it alike).
  *
  *   node scripts/derive-calendar.ts [<path to psx-raw>]
@@ -13,14 +13,14 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
-import { holidays2026 } from "../domain/market/Calendar.ts"
-import { deriveClosures } from "../domain/market/DeriveCalendar.ts"
+import { holidays2026 } from "../domain/market/calendar/Calendar.ts"
+import { deriveClosures } from "../domain/market/calendar/DeriveCalendar.ts"
 import { parsePriceCsv } from "../domain/psx/PriceCsv.ts"
 import type { PriceRow } from "../domain/psx/Prices.ts"
 import type { Parsed } from "../domain/psx/Parsed.ts"
 
 const raw = resolve(process.argv[2] ?? "../shared/data/psx-raw")
-const out = resolve("domain/market/RecordedCalendar.ts")
+const out = resolve("domain/market/calendar/RecordedCalendar.ts")
 
 const sources = [
   {

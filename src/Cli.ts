@@ -1,126 +1,25 @@
 /**
- * The command line: `serve` (the default), `mcp` (the tools over stdio), `migrate`; room for `ingest` and
- * `ledger …`. Each command builds only the layers it needs.
+ * The command line: `serve` (the default), `mcp` (the tools over stdio), `migrate`, `ingest`, `refresh` and
+ * `ledger …`. Each command runs over only the layers it needs, composed in Layers.ts.
  */
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import * as NodeServices from "@effect/platform-node/NodeServices"
-import { Cause, Console, Effect, Exit, Layer, Logger, Option, References, Runtime } from "effect"
+import { Cause, Console, Effect, Exit, Layer, Option, Runtime } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
-import { HttpRouter } from "effect/http"
 import { readFileSync } from "node:fs"
-import { decodeExportLine, type ExportedEvent, type SignedCheckpoint, verifyExport } from "../domain/ledger/Checkpoint.ts"
-import { AppConfig } from "./config/AppConfig.ts"
-import { lockDataDir } from "./db/DataDirLock.ts"
-import * as Database from "./db/Database.ts"
-import * as Server from "./http/Server.ts"
-import { PackImport } from "./ingest/PackImport.ts"
 import { canonicalJson } from "../domain/ledger/Chain.ts"
+import { decodeExportLine, type ExportedEvent, type SignedCheckpoint, verifyExport } from "../domain/ledger/Checkpoint.ts"
+import { refreshCommand } from "./ingest/RefreshCommand.ts"
+import { PackImport } from "./ingest/PackImport.ts"
+import * as Layers from "./Layers.ts"
 import { Audit } from "./ledger/events/Audit.ts"
 import { type Checkpoint, EventStore, sha256 } from "./ledger/events/EventStore.ts"
 import { exportLine } from "./ledger/events/StoredRows.ts"
 import { verifyReport } from "./ledger/events/VerifyReport.ts"
-import { AnswerSignerLive } from "./ledger/signing/AnswerKey.ts"
 import { LedgerSigner, publicKeysFromPem, verifyWith } from "./ledger/signing/Signing.ts"
-import { PortalCrawler } from "./ingest/PortalCrawler.ts"
-import { PortalLeader, PortalRefresh } from "./ingest/PortalRefresh.ts"
-import { refreshCommand } from "./ingest/RefreshCommand.ts"
-import { DataPack } from "./sources/DataPack.ts"
-import { FundamentalsWarming } from "./market/provenance/FundamentalsWarming.ts"
-import { NewsFeeds } from "./sources/NewsFeeds.ts"
-import { PsxPortal } from "./sources/PsxPortal.ts"
-import { jsonLinesLogger } from "./observability/JsonLogger.ts"
-import { RouteCaller } from "./mcp/RouteCaller.ts"
-import { McpStdio } from "./mcp/Server.ts"
 
-const logging = (logger: Logger.Logger<unknown, void>) =>
-  Layer.unwrap(
-    Effect.map(AppConfig, (config) =>
-      Layer.mergeAll(
-        Logger.layer([logger]),
-        Layer.succeed(References.MinimumLogLevel, config.logLevel)
-      ))
-  )
-
-/** JSON-lines logs at the configured level. */
-export const LoggingLive = logging(jsonLinesLogger)
-
-const baseWith = (loggingLive: Layer.Layer<never, unknown, AppConfig>) => Layer.provideMerge(loggingLive, AppConfig.layer)
-
-/** The store, migrated, with the market-data importer, over a configuration and logging base. */
-const storeWith = (base: ReturnType<typeof baseWith>) =>
-  PackImport.layer.pipe(
-    Layer.provideMerge(Database.layer),
-    Layer.provide(DataPack.layer),
-    Layer.provide(NodeServices.layer),
-    Layer.provideMerge(base)
-  )
-
-const Base = baseWith(LoggingLive)
-const StoreLive = storeWith(Base)
-
-/** On the embedded default (or when asked), the first start imports the bundled pack; later starts skip it. */
-const AutoImport = Layer.effectDiscard(Effect.gen(function*() {
-  const config = yield* AppConfig
-  if (!config.autoImport) return
-  const importer = yield* PackImport
-  // In the background: the server answers /health at once, and /ready says
-  // whether the pack is installed yet.
-  yield* importer.run().pipe(
-    Effect.catchCause((cause) => Effect.logError({ msg: "data pack import failed", cause: String(cause) })),
-    Effect.forkScoped
-  )
-}))
-
-/** The crawler over the live portal (used by the schedule and by `refresh`). */
-const CrawlerLive = PortalCrawler.layer.pipe(Layer.provide(PsxPortal.layer), Layer.provide(NewsFeeds.layer))
-
-/** With PSX_SOURCE=portal, the live portal crawl runs on the Karachi calendar (off by default). */
-const PortalLive = PortalRefresh.scheduled.pipe(
-  Layer.provide(PortalRefresh.layer),
-  Layer.provide(PortalLeader.layer),
-  Layer.provideMerge(FundamentalsWarming.live),
-  Layer.provideMerge(CrawlerLive)
-)
-
-/** The embedded store's directory, held before the port is taken, so a second start names the holder. */
-const DataDirLockLive = Layer.effectDiscard(Effect.gen(function*() {
-  const config = yield* AppConfig
-  if (Option.isNone(config.databaseUrl)) yield* lockDataDir(config.dataDir)
-}))
-
-// The front door is built right after the configuration and logging: it
-// listens and answers (503 "starting") while the store and the routes are built.
-const serveLayer = Server.layer.pipe(
-  Layer.provideMerge(AutoImport),
-  Layer.provideMerge(PortalLive),
-  Layer.provideMerge(StoreLive),
-  Layer.provideMerge(Server.FrontDoorLive),
-  Layer.provideMerge(DataDirLockLive),
-  Layer.provideMerge(Base)
-)
-
-const serve = Layer.launch(serveLayer)
+const serve = Layer.launch(Layers.ServeLive)
 
 const serveCommand = Command.make("serve", {}, () => serve).pipe(
   Command.withDescription("Serve the HTTP API, /openapi.json and /docs (the default command)")
-)
-
-/**
- * The MCP tools over stdio for desktop hosts: stdout carries only JSON-RPC,
- * so every log line (JSON) goes to stderr. Imports the pack on first start
- * like `serve` (tools answer from what is stored meanwhile). The portfolio
- * tools (with PSX_API_KEY) call the HTTP API's routes in process; no port is opened.
- */
-const mcpLayer = McpStdio.pipe(
-  Layer.provide(RouteCaller.layer.pipe(
-    Layer.provide(Layer.provideMerge(Server.ApiRoutes, HttpRouter.layer)),
-    Layer.provide(NodeHttpServer.layerHttpServices)
-  )),
-  Layer.provide(Server.BodyLimit),
-  Layer.provide(Server.ServicesWithoutPort),
-  Layer.provide(FundamentalsWarming.pack),
-  Layer.provideMerge(AutoImport),
-  Layer.provideMerge(storeWith(baseWith(logging(Logger.withConsoleError(Logger.formatJson)))))
 )
 
 /** A start failure goes to stderr too (the runtime's own report would print on stdout). */
@@ -130,14 +29,14 @@ const quietFailure = (cause: Cause.Cause<unknown>) =>
     Effect.fail(Object.assign(new Error("psx mcp failed (reported on stderr)"), { [Runtime.errorReported]: false }))
   )
 
-const mcpCommand = Command.make("mcp", {}, () => Layer.launch(mcpLayer).pipe(Effect.catchCause(quietFailure))).pipe(
+const mcpCommand = Command.make("mcp", {}, () => Layer.launch(Layers.McpStdioLive).pipe(Effect.catchCause(quietFailure))).pipe(
   Command.withDescription("Serve the MCP tools over stdio (JSON-RPC on stdin/stdout, logs on stderr) for desktop hosts")
 )
 
 const migrateCommand = Command.make("migrate", {}, () =>
   Effect.gen(function*() {
     yield* Console.log("migrations are up to date")
-  }).pipe(Effect.provide(Database.layer.pipe(Layer.provide(Base))))).pipe(
+  }).pipe(Effect.provide(Layers.DatabaseLive))).pipe(
     Command.withDescription("Run the database migrations (they also run at start); running them twice changes nothing")
   )
 
@@ -156,14 +55,9 @@ const ingestCommand = Command.make("ingest", {
       const skipped = Object.entries(s.skipped).map(([k, v]) => `${v} ${k}`).join(", ")
       yield* Console.log(`  ${s.dataset.padEnd(30)} read ${String(s.read).padStart(8)}  written ${String(s.written).padStart(8)}${skipped ? `  skipped: ${skipped}` : ""}`)
     }
-  }).pipe(Effect.provide(StoreLive))).pipe(
+  }).pipe(Effect.provide(Layers.StoreLive))).pipe(
     Command.withDescription("Import the bundled data pack into the store (idempotent; progress on a terminal, summary at the end)")
   )
-
-const AuditLive = Audit.layer.pipe(
-  Layer.provideMerge(LedgerSigner.layer.pipe(Layer.provideMerge(EventStore.layer))),
-  Layer.provide(StoreLive)
-)
 
 const progress = (label: string) => (done: number, total: number) =>
   Effect.sync(() => {
@@ -201,7 +95,7 @@ const verifyDatabase = Effect.gen(function*() {
   const report = verifyReport(yield* audit.verifyAll(progress("verifying")))
   for (const line of report.lines) yield* Console.log(line)
   if (report.error !== undefined) return yield* Effect.fail(new Error(report.error))
-}).pipe(Effect.provide(AuditLive))
+}).pipe(Effect.provide(Layers.AuditLive))
 
 const ledgerVerify = Command.make("verify", {
   publicKey: Flag.String("public-key").pipe(
@@ -226,7 +120,7 @@ const ledgerRebuild = Command.make("rebuild", {}, () =>
     const audit = yield* Audit
     const r = yield* audit.rebuildAll
     yield* Console.log(`rebuilt the holdings projection of ${r.streams} streams from ${r.events} events`)
-  }).pipe(Effect.provide(AuditLive))).pipe(Command.withDescription("Rebuild every projection from the events"))
+  }).pipe(Effect.provide(Layers.AuditLive))).pipe(Command.withDescription("Rebuild every projection from the events"))
 
 const ledgerExport = Command.make("export", {
   stream: Flag.String("stream").pipe(
@@ -261,7 +155,7 @@ const ledgerExport = Command.make("export", {
     const signed = yield* signer.allCheckpoints
     for (const c of signed) yield* Console.log(canonicalJson({ checkpoint: c }))
     yield* Effect.sync(() => process.stderr.write(`\rexported ${total} events and ${signed.length} checkpoints of the whole ledger\n`))
-  }).pipe(Effect.provide(AuditLive))).pipe(
+  }).pipe(Effect.provide(Layers.AuditLive))).pipe(
     Command.withDescription(
       "Print events as NDJSON (canonical JSON, with hashes), then the signed checkpoints ({\"checkpoint\": …} lines): one " +
         "stream, or the whole ledger"
@@ -275,7 +169,7 @@ const ledgerCommand = Command.make("ledger", {}).pipe(
 
 export const cli = Command.make("psx", {}, () => serve).pipe(
   Command.withDescription("PSX data service"),
-  Command.withSubcommands([serveCommand, mcpCommand, migrateCommand, ingestCommand, refreshCommand(CrawlerLive.pipe(Layer.provideMerge(StoreLive))), ledgerCommand])
+  Command.withSubcommands([serveCommand, mcpCommand, migrateCommand, ingestCommand, refreshCommand(Layers.CrawlerWithStore), ledgerCommand])
 )
 
 export const run = Command.run(cli, { version: "1.0.0" })

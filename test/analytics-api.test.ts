@@ -8,10 +8,10 @@
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { analytics } from "../domain/market/Analytics.ts"
-import { COMPARE_MAX_SYMBOLS } from "../domain/market/Compare.ts"
-import { technicals } from "../domain/market/Technicals.ts"
-import { seriesBasis } from "../domain/market/Restated.ts"
+import { analytics } from "../domain/market/analytics/Analytics.ts"
+import { COMPARE_MAX_SYMBOLS } from "../domain/market/analytics/Compare.ts"
+import { technicals } from "../domain/market/analytics/Technicals.ts"
+import { seriesBasis } from "../domain/market/prices/Restated.ts"
 import { MarketReadModel } from "../src/market/readmodel/ReadModel.ts"
 import { mcpSession } from "./support/McpSession.ts"
 import type { ItemOf, OpenApiOperation, Reply, SuccessOf } from "./support/ReplyTypes.ts"
@@ -76,7 +76,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
         const a = yield* get(`/v1/stocks/${symbol}/analytics`)
         assertOk(a)
         const { sources, price_series, ...figures } = a.body
-        // The served figures carry the series they rest on (domain/market/Restated.ts); the pure computation does not.
+        // The served figures carry the series they rest on (domain/market/prices/Restated.ts); the pure computation does not.
         assert.deepStrictEqual(price_series, JSON.parse(JSON.stringify(seriesBasis(data.prices!.series, data.restatement))), symbol)
         const expected = analytics(data.prices!, {
           quote: { price: q.price, previous_close: q.previous_close, change_pct: q.change_pct, volume: q.volume, as_of: q.as_of },

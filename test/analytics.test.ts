@@ -6,8 +6,8 @@
  * flagged glitch day 2021-10-25.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { analytics } from "../domain/market/Analytics.ts"
-import { adjustCloses, beyondLimit, findSteps, priceLimitPct } from "../domain/market/PriceSteps.ts"
+import { analytics } from "../domain/market/analytics/Analytics.ts"
+import { adjustCloses, beyondLimit, findSteps, priceLimitPct } from "../domain/market/prices/PriceSteps.ts"
 import { loadSeries } from "./support/SeriesFixture.ts"
 
 const close = (a: number, b: number, dp = 4) => assert.closeTo(a, b, 10 ** -dp)

@@ -9,9 +9,9 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Clock, Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { moverRules } from "../domain/market/Board.ts"
-import * as M from "../domain/market/MarketSchemas.ts"
-import { MarketStatus } from "../domain/market/StatusSchema.ts"
+import { moverRules } from "../domain/market/board/Board.ts"
+import * as M from "../domain/market/board/BoardSchemas.ts"
+import { MarketStatus } from "../domain/market/calendar/StatusSchema.ts"
 import { MarketBoard } from "../src/market/board/Board.ts"
 import { AnswerCache } from "../src/http/AnswerCache.ts"
 import { shiftedClock } from "./support/ShiftedClock.ts"
@@ -132,7 +132,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
       const Row = Schema.Struct({ code: Schema.String, pe: Schema.NullOr(Schema.Finite), n: Schema.Int })
       const stored = yield* query(
         Row,
-        // Peers traded in the 20 sessions up to the latest (2026-04-27 to 2026-05-25; domain/market/PeerRule.ts): in the
+        // Peers traded in the 20 sessions up to the latest (2026-04-27 to 2026-05-25; domain/market/board/PeerRule.ts): in the
         // pack, a quote is the last recorded close of the line.
         `SELECT s.sector_code AS code, percentile_cont(0.5) WITHIN GROUP (ORDER BY f.pe_ttm)::float8 AS pe, count(f.pe_ttm)::int AS n
          FROM securities s JOIN fundamentals f USING (symbol) JOIN quotes q USING (symbol)

@@ -15,9 +15,9 @@ import {
   sectorTone,
   symbolsOf,
   valueTraded
-} from "../domain/market/Board.ts"
-import { Movers, moversDescription } from "../domain/market/MarketSchemas.ts"
-import { median } from "../domain/market/Stats.ts"
+} from "../domain/market/board/Board.ts"
+import { Movers, moversDescription } from "../domain/market/board/BoardSchemas.ts"
+import { median } from "../domain/market/shared/Stats.ts"
 import { marketSummaryLines, sectors } from "./support/MarketPack.ts"
 
 const lines = marketSummaryLines()

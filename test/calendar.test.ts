@@ -20,14 +20,14 @@ import {
   settlementDate,
   settlementDays,
   tradingDayStatus
-} from "../domain/market/Calendar.ts"
-import { deriveClosures } from "../domain/market/DeriveCalendar.ts"
-import { entitlement, openPayouts } from "../domain/market/DividendCalendar.ts"
-import type { PayoutRecord } from "../domain/market/Dividends.ts"
-import { recordedCalendar } from "../domain/market/RecordedCalendar.ts"
-import { weekday } from "../domain/market/TradingDays.ts"
+} from "../domain/market/calendar/Calendar.ts"
+import { deriveClosures } from "../domain/market/calendar/DeriveCalendar.ts"
+import { entitlement, openPayouts } from "../domain/market/board/DividendCalendar.ts"
+import type { PayoutRecord } from "../domain/market/filings/Dividends.ts"
+import { recordedCalendar } from "../domain/market/calendar/RecordedCalendar.ts"
+import { weekday } from "../domain/market/calendar/TradingDays.ts"
 import { DAY_MS, fromDay, toDay } from "../domain/Karachi.ts"
-import { MarketStatus } from "../domain/market/StatusSchema.ts"
+import { MarketStatus } from "../domain/market/calendar/StatusSchema.ts"
 import { parsePriceCsv } from "../domain/psx/PriceCsv.ts"
 
 const at = (iso: string) => Date.parse(iso)

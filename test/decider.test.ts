@@ -5,11 +5,11 @@
  * recording (215.42 on 2026-05-22), LUCK's and MEBL's recorded payouts
  * (MEBL's book closure from 2025-08-27 traded XD on 2025-08-25), the PSX
  * settlement rule (T+2 to 6 Feb 2026, T+1 from 9 Feb 2026) and the 2026
- * holiday list from domain/market/Calendar.ts. The ledger items of issue 19
+ * holiday list from domain/market/calendar/Calendar.ts. The ledger items of issue 19
  * are named where they are checked.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { isTradingDay, settlementDate } from "../domain/market/Calendar.ts"
+import { isTradingDay, settlementDate } from "../domain/market/calendar/Calendar.ts"
 import { type Command, type Context, decide, type Entry, evolve, initialState, needsHistory, replay, type State } from "../domain/ledger/Decider.ts"
 import type { PortfolioEvent } from "../domain/ledger/Events.ts"
 import { checkDecisions } from "../domain/ledger/ReplayCheck.ts"

@@ -8,7 +8,7 @@
  * - MEBL "70%(ii) (D)", book closure 2025-08-27 (T+2): last buy date Fri 2025-08-22; a buy of Mon 08-25 would
  *   settle on 08-27 and is not entitled (under T+1 it would have been). Rs 7 a share.
  * - LUCK "250%(F) (D)", book closure 2026-08-18, face value Rs 2 since the 5-for-1 sub-division of 28 Apr 2025
- *   (domain/market/FaceValues.ts): Rs 5 a share. The last buy date is Thu 2026-08-13: its trade settles Mon
+ *   (domain/market/filings/FaceValues.ts): Rs 5 a share. The last buy date is Thu 2026-08-13: its trade settles Mon
  *   08-17 across the Independence Day holiday (Fri 08-14); a trade of Mon 08-17 settles on 08-18 itself.
  *   40 shares: Rs 200 gross; a non-filer's 30% is Rs 60, net Rs 140.
  *

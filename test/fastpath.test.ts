@@ -1,6 +1,6 @@
 /**
  * The node:http fast path (src/http/FastPath.ts) behind the real front door,
- * in the layers `npm start` runs (Server.FrontDoorLive and Server.layer):
+ * in the layers `npm start` runs (Server.FrontDoorLive and Layers.AppLive):
  *
  * - for a sample over each cached endpoint, the fast path answers (it does
  *   not hand the request on) with the status, content type, length, body and
@@ -22,6 +22,7 @@ import { Effect, Layer, Logger, Option, Redacted, References } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import * as FrontDoor from "../src/http/FrontDoor.ts"
 import * as Server from "../src/http/Server.ts"
+import { AppLive } from "../src/Layers.ts"
 import { FundamentalsWarming } from "../src/market/provenance/FundamentalsWarming.ts"
 import { CURSOR_SECRET, NOW } from "./support/AnswerSample.ts"
 import { FrozenClockLayer } from "./support/ShiftedClock.ts"
@@ -55,7 +56,7 @@ const CaptureLogs = Layer.mergeAll(
   Layer.succeed(References.MinimumLogLevel, "Info")
 )
 
-const App = Server.layer.pipe(
+const App = AppLive.pipe(
   Layer.provide(RecordingSlot),
   Layer.provideMerge(CaptureLogs),
   Layer.provide(FundamentalsWarming.pack),

@@ -10,7 +10,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import fc from "fast-check"
-import { addDays, isTradingDay, settlementDate } from "../domain/market/Calendar.ts"
+import { addDays, isTradingDay, settlementDate } from "../domain/market/calendar/Calendar.ts"
 import { type Command, type Context, decide, type Entry, evolve, initialState, needsHistory, type State } from "../domain/ledger/Decider.ts"
 import { FRACTION_UNITS, fromPaisa, hasPlaces, toPaisa } from "../domain/ledger/Money.ts"
 import { quantityOn, replay } from "../domain/ledger/Replay.ts"

@@ -125,7 +125,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
   it.effect("for every listed symbol, quote, full payload and 1Y prices equal what the store holds (computed in SQL)", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      // The two recorded series are merged only for symbols whose eod series is verified as traded (domain/market/Restated.ts).
+      // The two recorded series are merged only for symbols whose eod series is verified as traded (domain/market/prices/Restated.ts).
       const snapshot = yield* Effect.flatMap(MarketReadModel, (m) => m.snapshot)
       const merged = [...snapshot.symbols.values()].filter((d) => d.prices?.series === "merged").map((d) => `'${d.security.symbol}'`)
       assert.isAbove(merged.length, 80)
@@ -168,7 +168,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
         w52 AS (
           SELECT m.symbol, max(m.close) AS w52_high, min(m.close) AS w52_low
           FROM m JOIN quotes q ON q.symbol = m.symbol
-          -- The one 52-week window (domain/market/Figures.ts week52Start): after the quote's Karachi day - 364 days.
+          -- The one 52-week window (domain/market/shared/Figures.ts week52Start): after the quote's Karachi day - 364 days.
           WHERE m.flag IS NULL AND m.date >= (q.as_of AT TIME ZONE 'Asia/Karachi')::date - 363
           GROUP BY m.symbol
         )

@@ -7,7 +7,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Schema } from "effect"
-import { analytics } from "../domain/market/Analytics.ts"
+import { analytics } from "../domain/market/analytics/Analytics.ts"
 import {
   Comparison,
   ResearchPackage,
@@ -15,12 +15,12 @@ import {
   StockAnalytics,
   Technicals,
   Valuation
-} from "../domain/market/AnalyticsSchemas.ts"
-import { compare } from "../domain/market/Compare.ts"
-import { researchCaveats } from "../domain/market/Research.ts"
-import { screen, screenFigures } from "../domain/market/Screener.ts"
-import { technicals } from "../domain/market/Technicals.ts"
-import { sectorMedians, valuation } from "../domain/market/Valuation.ts"
+} from "../domain/market/analytics/AnalyticsSchemas.ts"
+import { compare } from "../domain/market/analytics/Compare.ts"
+import { researchCaveats } from "../domain/market/analytics/Research.ts"
+import { screen, screenFigures } from "../domain/market/analytics/Screener.ts"
+import { technicals } from "../domain/market/analytics/Technicals.ts"
+import { sectorMedians, valuation } from "../domain/market/analytics/Valuation.ts"
 import { loadSeries } from "./support/SeriesFixture.ts"
 import { snapshotFigures } from "./support/ScreenerFixture.ts"
 

@@ -5,7 +5,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"
-import { settlementDate } from "../domain/market/Calendar.ts"
+import { settlementDate } from "../domain/market/calendar/Calendar.ts"
 import type { Entry } from "../domain/ledger/Decider.ts"
 import type { PortfolioEvent } from "../domain/ledger/Events.ts"
 import { performanceOf, type PerformanceResult } from "../domain/ledger/Performance.ts"

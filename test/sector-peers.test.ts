@@ -13,7 +13,7 @@ import { Effect } from "effect"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { gunzipSync } from "node:zlib"
-import { PEER_SESSIONS, peerWindowStart } from "../domain/market/PeerRule.ts"
+import { PEER_SESSIONS, peerWindowStart } from "../domain/market/board/PeerRule.ts"
 import { bodyOf, get, TestApp } from "./support/TestApp.ts"
 
 const pack = (file: string): any => JSON.parse(gunzipSync(readFileSync(join(import.meta.dirname, "../data/pack", file))).toString("utf8"))

@@ -5,7 +5,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Schema } from "effect"
-import { SectorBoard } from "../domain/market/MarketSchemas.ts"
+import { SectorBoard } from "../domain/market/board/BoardSchemas.ts"
 import {
   resolveSector,
   type SectorMember,
@@ -16,8 +16,8 @@ import {
   sectorValuation,
   TRACKED_INDEX,
   untrackedIndexNote
-} from "../domain/market/Sectors.ts"
-import { median } from "../domain/market/Stats.ts"
+} from "../domain/market/board/Sectors.ts"
+import { median } from "../domain/market/shared/Stats.ts"
 import { sectorMembers, sectors, universe } from "./support/MarketPack.ts"
 
 const all = sectors()

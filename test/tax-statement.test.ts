@@ -2,7 +2,7 @@
  * The tax-year statement (issue 38 item 3) over HTTP on the bundled pack (both stores). The service's clock
  * starts at 2026-11-21 10:00 Karachi time: the current tax year is 2027 (2026-07-01 to 2027-06-30).
  *
- * Hand-worked, LUCK (face value Rs 2 since 28 Apr 2025, domain/market/FaceValues.ts), a filer from 2024-07-01:
+ * Hand-worked, LUCK (face value Rs 2 since 28 Apr 2025, domain/market/filings/FaceValues.ts), a filer from 2024-07-01:
  * - buy 100 on 2026-05-18 at Rs 350, fees Rs 35: cost Rs 35,035.00, average Rs 350.35 (tax year 2026).
  * - sell 30 on Tue 2026-06-30 (the last day of tax year 2026) at Rs 400, fees Rs 12: proceeds 12,000 − 12 =
  *   Rs 11,988.00; cost 35,035 × 30/100 = Rs 10,510.50; gain Rs 1,477.50; held 2026-05-18 → 06-30 = 43 days.

@@ -6,7 +6,7 @@
  * 2021-10-29 (61 clean sessions: too short for SMA 200).
  *
  * The expected values are derived below (`reference`), written from the
- * formulas in `domain/market/Technicals.ts`'s header and sharing no code
+ * formulas in `domain/market/analytics/Technicals.ts`'s header and sharing no code
  * with it: the last 250 clean sessions (no flag, a positive close), closes
  * before each step multiplied by its factor (the observed close ratio of a
  * detected step, 1/(1+r) for a recorded bonus r; the steps themselves are
@@ -17,9 +17,9 @@
  * Pivots are checked by hand below.
  */
 import { assert, describe, it } from "@effect/vitest"
-import type { PriceSeries } from "../domain/market/Series.ts"
-import type { TechnicalsFigures } from "../domain/market/AnalyticsSchemas.ts"
-import { rsi, sma, technicals } from "../domain/market/Technicals.ts"
+import type { PriceSeries } from "../domain/market/snapshot/Series.ts"
+import type { TechnicalsFigures } from "../domain/market/analytics/AnalyticsSchemas.ts"
+import { rsi, sma, technicals } from "../domain/market/analytics/Technicals.ts"
 import { loadSeries } from "./support/SeriesFixture.ts"
 
 const close = (a: number, b: number, eps = 1e-3) => assert.closeTo(a, b, eps)

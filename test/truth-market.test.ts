@@ -8,7 +8,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { MarketReadModel } from "../src/market/readmodel/ReadModel.ts"
-import { closeOnOrBefore, indexCloses } from "../domain/market/IndexHistory.ts"
+import { closeOnOrBefore, indexCloses } from "../domain/market/board/IndexHistory.ts"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { gunzipSync } from "node:zlib"

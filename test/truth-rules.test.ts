@@ -1,15 +1,15 @@
 /**
  * Issue 19 items 4 and 7: the ex day of a payout, and the dated rule tables
- * (price limits, settlement) of domain/market/Rules.ts, on recorded payouts
+ * (price limits, settlement) of domain/market/calendar/Rules.ts, on recorded payouts
  * and prices (uzairbukhari MEBL payouts page; I-Zaifa /timeseries/eod slice
  * of MEBL in test/fixtures/series).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { circuitBounds, exDate, lastBuyDate, nextSessionBounds, settlementDays } from "../domain/market/Calendar.ts"
-import { dividendRows, type PayoutRecord, trailing } from "../domain/market/Dividends.ts"
-import { faceValueOn } from "../domain/market/FaceValues.ts"
-import { priceLimitRules, settlementRules } from "../domain/market/Rules.ts"
-import { beyondLimit, priceLimitPct } from "../domain/market/PriceSteps.ts"
+import { circuitBounds, exDate, lastBuyDate, nextSessionBounds, settlementDays } from "../domain/market/calendar/Calendar.ts"
+import { dividendRows, type PayoutRecord, trailing } from "../domain/market/filings/Dividends.ts"
+import { faceValueOn } from "../domain/market/filings/FaceValues.ts"
+import { priceLimitRules, settlementRules } from "../domain/market/calendar/Rules.ts"
+import { beyondLimit, priceLimitPct } from "../domain/market/prices/PriceSteps.ts"
 import { parseCompanyPayouts, parseMarketPayouts } from "../domain/psx/Filings.ts"
 import { readPsx } from "./support/Fixtures.ts"
 import { loadSeries } from "./support/SeriesFixture.ts"

@@ -10,7 +10,7 @@ import { Effect } from "effect"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { gunzipSync } from "node:zlib"
-import { peerFigures, position, sectorMedians, trailingPe, valuation, valuationPrice } from "../domain/market/Valuation.ts"
+import { peerFigures, position, sectorMedians, trailingPe, valuation, valuationPrice } from "../domain/market/analytics/Valuation.ts"
 import { fundamentalsOf, snapshotRows } from "./support/ScreenerFixture.ts"
 import { bodyOf, get, TestApp } from "./support/TestApp.ts"
 

@@ -25,8 +25,8 @@
  * the same ratio (`unrestated:SYMBOL`), else used as they are and flagged
  * (`restated:SYMBOL`).
  */
-import { addDays, isTradingDay, nextTradingDay } from "../market/Calendar.ts"
-import type { IndexCloses } from "../market/IndexHistory.ts"
+import { addDays, isTradingDay, nextTradingDay } from "../market/calendar/Calendar.ts"
+import type { IndexCloses } from "../market/board/IndexHistory.ts"
 import { toDay } from "../Karachi.ts"
 import { applyTrade, bookOf, type Book, type Entry, replay, type ReplayFailure } from "./Replay.ts"
 import { MAX_EXACT_UNITS, toPaisa } from "./Money.ts"

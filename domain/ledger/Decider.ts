@@ -18,7 +18,7 @@
  * entitlement it would leave without shares). Rejections never reveal how
  * many shares are held.
  */
-import { lastBuyDate } from "../market/Calendar.ts"
+import { lastBuyDate } from "../market/calendar/Calendar.ts"
 import type { PortfolioEvent } from "./Events.ts"
 import { LIMITS } from "./Money.ts"
 import { applyTrade, bookFailure, bookOf, type Entry, filerOn, type Position, positionOf, replay, type ReplayFailure } from "./Replay.ts"

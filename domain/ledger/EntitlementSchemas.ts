@@ -1,6 +1,6 @@
 /** The entitlement answers' schemas (GET /v1/me/entitlements and its accept and dismiss), one definition for HTTP and OpenAPI. */
 import { Schema } from "effect"
-import { Source } from "../market/RecordParts.ts"
+import { Source } from "../market/shared/RecordParts.ts"
 
 const opt = <S extends Schema.Top>(s: S) => Schema.optionalKey(s)
 const d = <S extends Schema.Top>(s: S, description: string) => s.annotate({ description })

@@ -5,7 +5,7 @@
  * value in force on each ex day), the stream's entries and today.
  *
  * - The shares entitled are those held at the end of the last buy date of
- *   the book closure (domain/market/Calendar.ts `lastBuyDate`, the one
+ *   the book closure (domain/market/calendar/Calendar.ts `lastBuyDate`, the one
  *   rule: T+2 to 6 Feb 2026, T+1 from 9 Feb 2026, trading days only).
  * - Cash per share = percent × face value / 100 (or the amount the row
  *   states); gross, tax and net use the replay's own arithmetic
@@ -21,7 +21,7 @@
  *   the same book closure; its figures are compared, so a backdated trade
  *   that changes the position is flagged on an event whose amount is fixed.
  */
-import { exDate, lastBuyDate } from "../market/Calendar.ts"
+import { exDate, lastBuyDate } from "../market/calendar/Calendar.ts"
 import type { LedgerEvent } from "./Events.ts"
 import { FRACTION_UNITS, fromPaisa } from "./Money.ts"
 import { bonusShares, dividendAmounts, type Entry, filerOn, orderedEntries, replay } from "./Replay.ts"

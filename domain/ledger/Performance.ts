@@ -16,7 +16,7 @@
  * start + money in. A holding's contribution is its own gain over the same
  * capital, so the contributions add up to the total return.
  */
-import { closeOnOrBefore, type IndexCloses } from "../market/IndexHistory.ts"
+import { closeOnOrBefore, type IndexCloses } from "../market/board/IndexHistory.ts"
 import { daysBetween, lastAtOrBefore, type Move, movesOf, sessionsBetween, valuate, type Valuation, type ValuationCloses } from "./DailyValuation.ts"
 import type { Entry, ReplayFailure } from "./Replay.ts"
 import { dayBefore, type Period, periodStart, PERIODS, twr } from "./Returns.ts"

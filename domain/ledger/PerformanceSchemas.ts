@@ -1,6 +1,6 @@
 /** The performance answer's schemas (GET /v1/me/performance), one definition for HTTP and OpenAPI. */
 import { Schema } from "effect"
-import { Source } from "../market/RecordParts.ts"
+import { Source } from "../market/shared/RecordParts.ts"
 
 const opt = <S extends Schema.Top>(s: S) => Schema.optionalKey(s)
 const d = <S extends Schema.Top>(s: S, description: string) => s.annotate({ description })

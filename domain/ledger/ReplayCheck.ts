@@ -19,7 +19,7 @@
  * each; only a backdated event or a reversal replays the stream up to it, so
  * the cost grows with the stream times the number of those.
  */
-import { isTradingDay, lastBuyDate, settlementDate } from "../market/Calendar.ts"
+import { isTradingDay, lastBuyDate, settlementDate } from "../market/calendar/Calendar.ts"
 import { describeFailure } from "./Decider.ts"
 import type { LedgerEvent } from "./Events.ts"
 import { hasPlaces, LIMITS } from "./Money.ts"

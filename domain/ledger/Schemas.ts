@@ -4,8 +4,8 @@
  */
 import { Cause, Exit, Option, Schema, SchemaIssue } from "effect"
 import { isCalendarDate } from "../Params.ts"
-import { Source } from "../market/Schemas.ts"
-import { recordedCalendar } from "../market/RecordedCalendar.ts"
+import { Source } from "../market/shared/Schemas.ts"
+import { recordedCalendar } from "../market/calendar/RecordedCalendar.ts"
 import { Grant } from "./Grants.ts"
 import { hasPlaces, LIMITS } from "./Money.ts"
 import { NET_OF_TAX_NOTE } from "./Taxes.ts"

@@ -10,8 +10,8 @@
  * recorded and live news alike.
  */
 import { Schema } from "effect"
-import { Page, Source } from "../market/Schemas.ts"
-import type { NewsRow } from "../market/StoreRows.ts"
+import { Page, Source } from "../market/shared/Schemas.ts"
+import type { NewsRow } from "../market/snapshot/StoreRows.ts"
 import { publisherOf } from "./News.ts"
 
 const Instant = Schema.String.annotate({ description: "Instant, ISO 8601 UTC" })

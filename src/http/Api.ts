@@ -6,9 +6,13 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountApi, PortfolioApi } from "../ledger/LedgerApi.ts"
 import { AiApi } from "../mcp/AiApi.ts"
-import { BoardApi } from "../market/board/BoardApi.ts"
 import { AnalyticsApi } from "../market/analytics/AnalyticsApi.ts"
-import { MarketApi } from "../market/MarketApi.ts"
+import { BoardApi } from "../market/board/BoardApi.ts"
+import { CompaniesApi } from "../market/companies/CompaniesApi.ts"
+import { FilingsApi } from "../market/filings/FilingsApi.ts"
+import { PricesApi } from "../market/prices/PricesApi.ts"
+import { ProvenanceApi } from "../market/provenance/ProvenanceApi.ts"
+import { QuotesApi } from "../market/quotes/QuotesApi.ts"
 import { SystemApi } from "../system/SystemApi.ts"
 import { Validation } from "./Validation.ts"
 
@@ -34,7 +38,11 @@ Market data © Pakistan Stock Exchange. dps.psx.com.pk carries a legal notice re
 
 export class Api extends HttpApi.make("psx")
   .add(SystemApi)
-  .add(MarketApi)
+  .add(CompaniesApi)
+  .add(QuotesApi)
+  .add(PricesApi)
+  .add(FilingsApi)
+  .add(ProvenanceApi)
   .add(BoardApi)
   .add(AnalyticsApi)
   .add(AccountApi)

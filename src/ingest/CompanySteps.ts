@@ -7,8 +7,8 @@
  * recording) wins.
  */
 import { Effect } from "effect"
-import { exDate, lastBuyDate } from "../../domain/market/Calendar.ts"
-import { repairExDate } from "../../domain/market/Dividends.ts"
+import { exDate, lastBuyDate } from "../../domain/market/calendar/Calendar.ts"
+import { repairExDate } from "../../domain/market/filings/Dividends.ts"
 import { upsert } from "./Bulk.ts"
 import { type ImportStep, provenance, summary } from "./ImportStep.ts"
 import {

@@ -7,7 +7,7 @@
  * nothing, so the last good figures stay.
  */
 import { Effect } from "effect"
-import { karachiDate } from "../../domain/market/Calendar.ts"
+import { karachiDate } from "../../domain/market/calendar/Calendar.ts"
 import type { PayoutRow } from "../../domain/psx/Filings.ts"
 import { parseKarachiDateTime } from "../../domain/psx/Values.ts"
 import { boardClose, boardQuotes, writeEod, writeHistorical } from "./PortalPrices.ts"

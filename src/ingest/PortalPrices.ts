@@ -16,7 +16,7 @@
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { karachiInstant } from "../../domain/Karachi.ts"
-import { closeMinutes, lastCompletedSession, marketStatus } from "../../domain/market/Calendar.ts"
+import { closeMinutes, lastCompletedSession, marketStatus } from "../../domain/market/calendar/Calendar.ts"
 import type { BoardRow, PriceRow } from "../../domain/psx/Prices.ts"
 import { decodeRows } from "./Bulk.ts"
 import { upsertChanged, type Written } from "./Changes.ts"

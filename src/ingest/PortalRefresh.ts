@@ -15,7 +15,7 @@
  */
 import { Clock, Context, Duration, Effect, Layer, Ref, Schema, Scope } from "effect"
 import { SqlClient } from "effect/sql"
-import { marketStatus } from "../../domain/market/Calendar.ts"
+import { marketStatus } from "../../domain/market/calendar/Calendar.ts"
 import { AppConfig } from "../config/AppConfig.ts"
 import { Database } from "../db/Database.ts"
 import { PortalCrawler, type PassSummary } from "./PortalCrawler.ts"

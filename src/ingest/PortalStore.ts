@@ -6,7 +6,7 @@
  */
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { karachiDate } from "../../domain/market/Calendar.ts"
+import { karachiDate } from "../../domain/market/calendar/Calendar.ts"
 import { Sector } from "../../domain/pack/Datasets.ts"
 import type { IndexConstituent } from "../../domain/psx/Listing.ts"
 import { decodeRows, upsert } from "./Bulk.ts"

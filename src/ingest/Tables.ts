@@ -2,7 +2,7 @@
  * How source records become rows of the market tables, shared by the pack
  * import and the live portal refresh: one place per table.
  */
-import { searchKey, securityTypeOf } from "../../domain/market/Classify.ts"
+import { searchKey, securityTypeOf } from "../../domain/market/shared/Classify.ts"
 import type { CompanyPage } from "../../domain/psx/CompanyPage.ts"
 import type { Announcement, PayoutRow } from "../../domain/psx/Filings.ts"
 import type { ListedSymbol, ScreenerRow } from "../../domain/psx/Listing.ts"

@@ -118,11 +118,3 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
       .handle("revokeKey", ({ params }) =>
         Effect.flatMap(CurrentPrincipal, (p) => keys.revoke(p, params.id)))
   }))
-
-/** The ledger services over a SqlClient (and the market's Quotes and Sources). */
-export const LedgerServices = AutoRecord.layer.pipe(
-  Layer.provideMerge(Layer.mergeAll(PortfolioViews.layer, Entitlements.layer, TaxStatements.layer, PortfolioSettings.layer, Performance.layer)),
-  Layer.provideMerge(Layer.mergeAll(Portfolio.layer, TransactionsCsv.layer, Donations.layer, Audit.layer.pipe(Layer.provideMerge(LedgerSigner.layer)), PortfolioAuthLive)),
-  Layer.provideMerge(Layer.mergeAll(LedgerWriter.layer, MarketFacts.layer)),
-  Layer.provideMerge(Layer.mergeAll(Keys.layer, EventStore.layer, AnonymousExpiry.layer))
-)

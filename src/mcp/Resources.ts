@@ -13,7 +13,7 @@
  */
 import { Effect, Layer, Schema } from "effect"
 import { McpSchema, McpServer, Tool } from "effect/ai"
-import { COMPANIES_MAX_LIMIT } from "../../domain/market/Limits.ts"
+import { COMPANIES_MAX_LIMIT } from "../../domain/market/shared/Limits.ts"
 import { MarketBoard } from "../market/board/Board.ts"
 import { MarketIndexes } from "../market/board/Indexes.ts"
 import { Companies } from "../market/companies/Companies.ts"

@@ -7,9 +7,9 @@
  */
 import { Effect, Schema } from "effect"
 import { Toolkit } from "effect/ai"
-import { Comparison, ScreenerPage } from "../../domain/market/AnalyticsSchemas.ts"
-import { COMPARE_MAX_SYMBOLS, COMPARE_MIN_SYMBOLS } from "../../domain/market/Compare.ts"
-import { ScreenRequest } from "../../domain/market/ScreenRequest.ts"
+import { Comparison, ScreenerPage } from "../../domain/market/analytics/AnalyticsSchemas.ts"
+import { COMPARE_MAX_SYMBOLS, COMPARE_MIN_SYMBOLS } from "../../domain/market/analytics/Compare.ts"
+import { ScreenRequest } from "../../domain/market/analytics/ScreenRequest.ts"
 import { Analytics } from "../market/analytics/Analytics.ts"
 import { marketTool } from "./Tools.ts"
 

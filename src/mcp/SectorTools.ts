@@ -7,7 +7,7 @@
  */
 import { Effect, Schema } from "effect"
 import { Toolkit } from "effect/ai"
-import * as M from "../../domain/market/MarketSchemas.ts"
+import * as M from "../../domain/market/board/BoardSchemas.ts"
 import { MarketBoard } from "../market/board/Board.ts"
 import { marketTool } from "./Tools.ts"
 

@@ -1,7 +1,7 @@
 /**
  * The tool endpoint's market-data tools (SPEC 4.6). Each tool mirrors one
  * HTTP route: its arguments are that route's path and query fields (the same
- * Schemas, from MarketApi.ts and domain/Params.ts), its result is the route's
+ * Schemas, from the features' …Api.ts and domain/Params.ts), its result is the route's
  * response Schema, and its handler calls the same service, so an agent gets
  * the same figures, provenance and error records either way.
  *
@@ -23,16 +23,17 @@ import {
   InvalidSymbol,
   SourceUnavailable
 } from "../../domain/Errors.ts"
-import * as S from "../../domain/market/Schemas.ts"
+import * as S from "../../domain/market/shared/Schemas.ts"
 import * as NewsSchemas from "../../domain/news/NewsSchemas.ts"
 import { SymbolPath } from "../../domain/Params.ts"
 import { Companies } from "../market/companies/Companies.ts"
 import { Filings } from "../market/filings/Filings.ts"
-import { IndexDetail, MarketSnapshot } from "../../domain/market/MarketSchemas.ts"
+import { IndexDetail, MarketSnapshot } from "../../domain/market/board/BoardSchemas.ts"
 import { MarketBoard } from "../market/board/Board.ts"
 import { indexQuery } from "../market/board/BoardApi.ts"
 import { MarketIndexes } from "../market/board/Indexes.ts"
-import { announcementQuery, pricesQuery } from "../market/MarketApi.ts"
+import { announcementQuery } from "../market/filings/FilingsApi.ts"
+import { pricesQuery } from "../market/prices/PricesApi.ts"
 import { Prices } from "../market/prices/Prices.ts"
 import { Quotes } from "../market/quotes/Quotes.ts"
 

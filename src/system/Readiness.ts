@@ -20,7 +20,7 @@ import { Database } from "../db/Database.ts"
 export type ImportState = "not_started" | "importing" | "installed" | "failed"
 
 /**
- * What /ready asks of the features (given by the composition root, src/http/Server.ts, from the pack import,
+ * What /ready asks of the features (given by the composition root, src/Layers.ts, from the pack import,
  * the market store and the read model), so this module depends on no feature.
  */
 export class ReadinessSources extends Context.Service<ReadinessSources, {

@@ -8,7 +8,7 @@
  */
 import { Effect } from "effect"
 import { HttpRouter, HttpServerError, type HttpServerRequest, HttpServerResponse } from "effect/http"
-import { parseTicker } from "../../domain/market/Ticker.ts"
+import { parseTicker } from "../../domain/market/shared/Ticker.ts"
 import { type Asset, loadAssets } from "./Assets.ts"
 import { html, renderPage } from "./Layout.ts"
 import { comparePage, marketPage, screenerPage, symbolPage } from "./MarketPages.ts"

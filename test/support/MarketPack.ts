@@ -7,9 +7,9 @@ import { Schema } from "effect"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { gunzipSync } from "node:zlib"
-import type { BoardLine } from "../../domain/market/Board.ts"
-import { securityTypeOf } from "../../domain/market/Classify.ts"
-import type { SectorMember, SectorRef } from "../../domain/market/Sectors.ts"
+import type { BoardLine } from "../../domain/market/board/Board.ts"
+import { securityTypeOf } from "../../domain/market/shared/Classify.ts"
+import type { SectorMember, SectorRef } from "../../domain/market/board/Sectors.ts"
 
 const pack = join(import.meta.dirname, "../../data/pack")
 const read = <S extends Schema.Top & { readonly DecodingServices: never }>(file: string, schema: S): S["Type"] => {

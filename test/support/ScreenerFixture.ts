@@ -6,8 +6,8 @@
  */
 import { Schema } from "effect"
 import { readFileSync } from "node:fs"
-import { SecurityType } from "../../domain/market/AnalyticsSchemas.ts"
-import { screenFigures } from "../../domain/market/Screener.ts"
+import { SecurityType } from "../../domain/market/analytics/AnalyticsSchemas.ts"
+import { screenFigures } from "../../domain/market/analytics/Screener.ts"
 
 const N = Schema.NullOr(Schema.Finite)
 export const SnapshotRow = Schema.Struct({

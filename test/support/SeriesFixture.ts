@@ -5,7 +5,7 @@
  */
 import { Schema } from "effect"
 import { readFileSync } from "node:fs"
-import type { PriceSeries } from "../../domain/market/Series.ts"
+import type { PriceSeries } from "../../domain/market/snapshot/Series.ts"
 
 const Cell = Schema.NullOr(Schema.Finite)
 const SeriesFile = Schema.Struct({

@@ -1,7 +1,8 @@
 /**
  * The whole service on a real loopback HTTP server for a test file, built
  * from the layers `npm start` runs (src/http/Server.ts: `FrontDoorLive` on
- * port 0 of 127.0.0.1, and `layer`: the routes and the fast path), with an
+ * port 0 of 127.0.0.1, and src/Layers.ts: `AppLive`, the routes and the fast path
+ * over the feature services), with an
  * HttpClient pointed at it. Requests go through Node's HTTP stack and the
  * front door, so the fast path, body parsing, routing and the guard behave
  * exactly as in production.
@@ -12,6 +13,7 @@ import { FetchHttpClient, HttpClient, HttpClientRequest, HttpServer } from "effe
 import { assert } from "@effect/vitest"
 import type { AppConfig } from "../../src/config/AppConfig.ts"
 import * as Server from "../../src/http/Server.ts"
+import { AppLive } from "../../src/Layers.ts"
 import { PackImport } from "../../src/ingest/PackImport.ts"
 import { FundamentalsWarming } from "../../src/market/provenance/FundamentalsWarming.ts"
 import { DataPack } from "../../src/sources/DataPack.ts"
@@ -41,7 +43,7 @@ export const TestStore = (options: { readonly withPack?: boolean } = {}) => {
 export const TestApp = (
   { now, withPack, ...overrides }: Partial<typeof AppConfig.Service> & { readonly withPack?: boolean; readonly now?: string } = {}
 ) => {
-  const app = Server.layer.pipe(
+  const app = AppLive.pipe(
     Layer.provideMerge(TestClient),
     Layer.provideMerge(Server.FrontDoorLive),
     Layer.provide(FundamentalsWarming.pack),

@@ -14,7 +14,7 @@ import { DataNotFound, InvalidRequest, type IdempotencyMismatch, type InvalidSym
 import { type Entitlement, entitlementsOf } from "../../../domain/ledger/Entitlements.ts"
 import type { EntitlementAction, Entitlements as EntitlementList } from "../../../domain/ledger/EntitlementSchemas.ts"
 import type { Command } from "../../../domain/ledger/Decider.ts"
-import { karachiDate } from "../../../domain/market/Calendar.ts"
+import { karachiDate } from "../../../domain/market/calendar/Calendar.ts"
 import { storeUnavailable } from "../../db/Rows.ts"
 import type { Principal } from "../accounts/Keys.ts"
 import { MarketFacts } from "../portfolio/MarketFacts.ts"

@@ -9,20 +9,20 @@
  * restatement marked) and KSE-100's recorded closes.
  *
  * Owns: turning market facts into the decider's context. Does not own: the
- * facts themselves (the read model) or the rules (domain/market/Calendar.ts).
+ * facts themselves (the read model) or the rules (domain/market/calendar/Calendar.ts).
  */
 import { Context, Effect, Layer } from "effect"
 import type { SourceUnavailable } from "../../../domain/Errors.ts"
 import type { ValuationCloses } from "../../../domain/ledger/DailyValuation.ts"
 import type { PayoutFact } from "../../../domain/ledger/Entitlements.ts"
-import { addDays, circuitBounds, exDate } from "../../../domain/market/Calendar.ts"
-import { faceValueOn } from "../../../domain/market/FaceValues.ts"
-import { indexCloses, type IndexCloses } from "../../../domain/market/IndexHistory.ts"
-import type { Source } from "../../../domain/market/RecordParts.ts"
-import { repairExDate } from "../../../domain/market/Dividends.ts"
-import { previousClose } from "../../../domain/market/PreviousClose.ts"
-import { datasetAt, type PriceSeries } from "../../../domain/market/Series.ts"
-import type { SymbolData } from "../../../domain/market/Snapshot.ts"
+import { addDays, circuitBounds, exDate } from "../../../domain/market/calendar/Calendar.ts"
+import { faceValueOn } from "../../../domain/market/filings/FaceValues.ts"
+import { indexCloses, type IndexCloses } from "../../../domain/market/board/IndexHistory.ts"
+import type { Source } from "../../../domain/market/shared/RecordParts.ts"
+import { repairExDate } from "../../../domain/market/filings/Dividends.ts"
+import { previousClose } from "../../../domain/market/prices/PreviousClose.ts"
+import { datasetAt, type PriceSeries } from "../../../domain/market/snapshot/Series.ts"
+import type { SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
 import { sourcesOf } from "../../market/provenance/Provenance.ts"
 import { MarketReadModel } from "../../market/readmodel/ReadModel.ts"
 
@@ -48,7 +48,7 @@ export interface PayoutFacts {
 }
 
 /**
- * The face value in force on a payout's ex day: a dated, sourced record (domain/market/FaceValues.ts) first,
+ * The face value in force on a payout's ex day: a dated, sourced record (domain/market/filings/FaceValues.ts) first,
  * else the company page's figure; absent when neither is recorded (never an assumed Rs 10).
  */
 const faceValueOf = (data: SymbolData, day: string): PayoutFact["faceValue"] => {

@@ -22,7 +22,7 @@ import {
   type InvalidSymbol,
   WriteConflict
 } from "../../../domain/Errors.ts"
-import { isTradingDay, karachiDate, settlementDate } from "../../../domain/market/Calendar.ts"
+import { isTradingDay, karachiDate, settlementDate } from "../../../domain/market/calendar/Calendar.ts"
 import { canonicalJson } from "../../../domain/ledger/Chain.ts"
 import type { Command, Context as DeciderContext } from "../../../domain/ledger/Decider.ts"
 import { effectiveGrants } from "../../../domain/ledger/Grants.ts"

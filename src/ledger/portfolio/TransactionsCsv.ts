@@ -16,7 +16,7 @@
 import { Clock, Context, Effect, Layer, Stream } from "effect"
 import { randomUUID } from "node:crypto"
 import { type DataNotFound, InvalidRequest, type InvalidSymbol, SourceUnavailable } from "../../../domain/Errors.ts"
-import { karachiDate } from "../../../domain/market/Calendar.ts"
+import { karachiDate } from "../../../domain/market/calendar/Calendar.ts"
 import type { Command } from "../../../domain/ledger/Decider.ts"
 import type { StoredEvent } from "../../../domain/ledger/Events.ts"
 import { bodyProblem } from "../../../domain/ledger/Schemas.ts"

@@ -1,15 +1,15 @@
 /**
  * The `adjust=splits|total_return` answers of analytics and compare: the
- * figures of domain/market/AdjustedFigures.ts on the snapshot a request
+ * figures of domain/market/analytics/AdjustedFigures.ts on the snapshot a request
  * holds, with the adjustment each rests on. Computed per request (a few
  * milliseconds a symbol), never memoised with the unadjusted figures.
  */
 import { Effect } from "effect"
 import { DataNotFound } from "../../../domain/Errors.ts"
-import { type AdjustedSeries, adjustmentRecord, adjustmentSources, type AdjustMode } from "../../../domain/market/Adjustment.ts"
-import { adjustedAnalytics, adjustedScreenFigures } from "../../../domain/market/AdjustedFigures.ts"
-import type { ScreenFigures } from "../../../domain/market/AnalyticsSchemas.ts"
-import type { MarketSnapshot, SymbolData } from "../../../domain/market/Snapshot.ts"
+import { type AdjustedSeries, adjustmentRecord, adjustmentSources, type AdjustMode } from "../../../domain/market/prices/Adjustment.ts"
+import { adjustedAnalytics, adjustedScreenFigures } from "../../../domain/market/analytics/AdjustedFigures.ts"
+import type { ScreenFigures } from "../../../domain/market/analytics/AnalyticsSchemas.ts"
+import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
 import { sourcesOf } from "../provenance/Provenance.ts"
 
 /** The analytics answer on the adjusted default series; 404 when no row survives the cut (the reason is in the message). */

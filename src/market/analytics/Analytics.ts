@@ -25,14 +25,14 @@ import type {
   TechnicalsFigures,
   Technicals,
   Valuation
-} from "../../../domain/market/AnalyticsSchemas.ts"
-import type { AdjustMode } from "../../../domain/market/Adjustment.ts"
-import { karachiDate } from "../../../domain/market/Calendar.ts"
-import { compare as compareFigures } from "../../../domain/market/Compare.ts"
-import { screen as screenRows } from "../../../domain/market/Screener.ts"
-import type { ScreenRequest } from "../../../domain/market/ScreenRequest.ts"
-import type { MarketSnapshot, SymbolData } from "../../../domain/market/Snapshot.ts"
-import { valuation as valuationOf } from "../../../domain/market/Valuation.ts"
+} from "../../../domain/market/analytics/AnalyticsSchemas.ts"
+import type { AdjustMode } from "../../../domain/market/prices/Adjustment.ts"
+import { karachiDate } from "../../../domain/market/calendar/Calendar.ts"
+import { compare as compareFigures } from "../../../domain/market/analytics/Compare.ts"
+import { screen as screenRows } from "../../../domain/market/analytics/Screener.ts"
+import type { ScreenRequest } from "../../../domain/market/analytics/ScreenRequest.ts"
+import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
+import { valuation as valuationOf } from "../../../domain/market/analytics/Valuation.ts"
 import { Cursors } from "../../paging/Cursors.ts"
 import { listed } from "../filings/Filings.ts"
 import { cooperatively } from "../readmodel/Cooperative.ts"

@@ -8,10 +8,10 @@
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { DataNotFound, InvalidRequest, InvalidSymbol, SourceUnavailable } from "../../../domain/Errors.ts"
-import { AdjustParam } from "../../../domain/market/AdjustmentSchemas.ts"
-import * as A from "../../../domain/market/AnalyticsSchemas.ts"
-import { COMPARE_MAX_SYMBOLS, COMPARE_MIN_SYMBOLS } from "../../../domain/market/Compare.ts"
-import { SCREENER_DEFAULT_LIMIT, SCREENER_MAX_LIMIT, ScreenQuery, ScreenRequest } from "../../../domain/market/ScreenRequest.ts"
+import { AdjustParam } from "../../../domain/market/prices/AdjustmentSchemas.ts"
+import * as A from "../../../domain/market/analytics/AnalyticsSchemas.ts"
+import { COMPARE_MAX_SYMBOLS, COMPARE_MIN_SYMBOLS } from "../../../domain/market/analytics/Compare.ts"
+import { SCREENER_DEFAULT_LIMIT, SCREENER_MAX_LIMIT, ScreenQuery, ScreenRequest } from "../../../domain/market/analytics/ScreenRequest.ts"
 import { SymbolPath, SymPath } from "../../../domain/Params.ts"
 
 const symbolErrors = [InvalidSymbol, DataNotFound, SourceUnavailable] as const

@@ -15,12 +15,12 @@
  * windows turn over spread out rather than all at once.
  */
 import { newsEventsOf } from "../../../domain/news/NewsSchemas.ts"
-import { karachiDate, quoteIsFresh } from "../../../domain/market/Calendar.ts"
-import type { ResearchPackage } from "../../../domain/market/AnalyticsSchemas.ts"
+import { karachiDate, quoteIsFresh } from "../../../domain/market/calendar/Calendar.ts"
+import type { ResearchPackage } from "../../../domain/market/analytics/AnalyticsSchemas.ts"
 import { defined } from "../../../domain/Objects.ts"
-import { researchCaveats } from "../../../domain/market/Research.ts"
-import type { MarketSnapshot, SymbolData } from "../../../domain/market/Snapshot.ts"
-import { valuation } from "../../../domain/market/Valuation.ts"
+import { researchCaveats } from "../../../domain/market/analytics/Research.ts"
+import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
+import { valuation } from "../../../domain/market/analytics/Valuation.ts"
 import { announcementItem, dividendsOf } from "../filings/Filings.ts"
 import { quoteRecord } from "../quotes/Quotes.ts"
 import type { DayFigures, SymbolFigures } from "../readmodel/SnapshotFigures.ts"

@@ -1,16 +1,19 @@
 /**
- * The market board, sectors, indices and the dividend calendar (SPEC 4.1
- * and 4.3). Definitions only; handlers are in BoardHttp.ts, the figures in
- * Board.ts (MarketBoard) and Indexes.ts (MarketIndexes).
+ * The market's calendar status, the market board, sectors, indices and the
+ * dividend calendar (SPEC 4.1 and 4.3). Definitions only; handlers are in
+ * BoardHttp.ts, the figures in Board.ts (MarketBoard) and Indexes.ts
+ * (MarketIndexes), the status in domain/market/calendar/Calendar.ts.
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { DataNotFound, InvalidRequest, SourceUnavailable } from "../../../domain/Errors.ts"
-import { MIN_VALUE_TRADED } from "../../../domain/market/Board.ts"
-import { INDEX_HISTORY_DEFAULT_LIMIT, INDEX_HISTORY_MAX_LIMIT, RANGES } from "../../../domain/market/Limits.ts"
+import { MIN_VALUE_TRADED } from "../../../domain/market/board/Board.ts"
+import { INDEX_HISTORY_DEFAULT_LIMIT, INDEX_HISTORY_MAX_LIMIT, RANGES } from "../../../domain/market/shared/Limits.ts"
 import { DateParam, limitParam } from "../../../domain/Params.ts"
-import * as M from "../../../domain/market/MarketSchemas.ts"
-import { PEER_RULE } from "../../../domain/market/PeerRule.ts"
+import * as M from "../../../domain/market/board/BoardSchemas.ts"
+import { PEER_RULE } from "../../../domain/market/board/PeerRule.ts"
+import { MarketStatus } from "../../../domain/market/calendar/StatusSchema.ts"
+import { marketEndpoint } from "../MarketEndpoints.ts"
 
 const doc = (summary: string, description: string) => OpenApi.annotations({ summary, description })
 
@@ -50,6 +53,15 @@ const daySession = "Day figures (price, change, breadth) are of the latest recor
 
 export class BoardApi extends HttpApiGroup.make("board")
   .add(
+    marketEndpoint(
+      HttpApiEndpoint.get("status", "/v1/market/status", { success: MarketStatus }),
+      "Market calendar status now",
+      "Market calendar status now (the service clock), in Asia/Karachi: state (open, closed, pre-open, post-close) and finer " +
+        "phase, the session (Friday has two), today's and the next session's times, the next and previous trading day, why " +
+        "the market is closed (weekend, named holiday, or a recorded closure) and the settlement cycle in force. Each answer " +
+        "names the calendar it rests on: the exchange's published holiday list (2026), closures derived from the recorded " +
+        "prices (2004 to the last recorded day), or none (unverified: weekdays assumed open)."
+    ),
     HttpApiEndpoint.get("marketSnapshot", "/v1/market/snapshot", { success: M.MarketSnapshot, error: SourceUnavailable })
       .annotateMerge(doc(
         "Index levels, breadth and freshness",

@@ -12,14 +12,14 @@
  * fundamentals as recorded, with their own as-of in the sources. Sector
  * medians count the lines that traded in the peer window (PeerRule.ts).
  */
-import { type Breadth, breadth, type ExMarker, movers, type Movers, sectorTone, type SectorTone } from "../../../domain/market/Board.ts"
-import { exDate, karachiDate } from "../../../domain/market/Calendar.ts"
-import { repairExDate } from "../../../domain/market/Dividends.ts"
-import type { IndexLevelSummary } from "../../../domain/market/MarketSchemas.ts"
-import { lastTrade, latestSession, snapshotPeerWindow } from "../../../domain/market/PeerRule.ts"
-import { type SectorFigures, sectorFigures, type SectorMember } from "../../../domain/market/Sectors.ts"
-import type { MarketSnapshot, SymbolData } from "../../../domain/market/Snapshot.ts"
-import type { IndexLevelRow, QuoteRow, SecurityRow } from "../../../domain/market/StoreRows.ts"
+import { type Breadth, breadth, type ExMarker, movers, type Movers, sectorTone, type SectorTone } from "../../../domain/market/board/Board.ts"
+import { exDate, karachiDate } from "../../../domain/market/calendar/Calendar.ts"
+import { repairExDate } from "../../../domain/market/filings/Dividends.ts"
+import type { IndexLevelSummary } from "../../../domain/market/board/BoardSchemas.ts"
+import { lastTrade, latestSession, snapshotPeerWindow } from "../../../domain/market/board/PeerRule.ts"
+import { type SectorFigures, sectorFigures, type SectorMember } from "../../../domain/market/board/Sectors.ts"
+import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
+import type { IndexLevelRow, QuoteRow, SecurityRow } from "../../../domain/market/snapshot/StoreRows.ts"
 import { defined } from "../../../domain/Objects.ts"
 
 /** Movers per list (gainers, losers, most active). */

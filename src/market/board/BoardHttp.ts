@@ -1,9 +1,11 @@
 /**
- * Handlers of the market board, sector, index and calendar endpoints: thin calls into MarketBoard and
- * MarketIndexes. The two boards are kept as bytes per snapshot (`cached`, readmodel/SnapshotAnswers.ts).
+ * Handlers of the market status, board, sector, index and calendar endpoints: thin calls into MarketBoard
+ * and MarketIndexes (the status is the calendar's, domain/market/calendar/Calendar.ts). The two boards are kept as
+ * bytes per snapshot (`cached`, readmodel/SnapshotAnswers.ts).
  */
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
+import { currentMarketStatus } from "../../../domain/market/calendar/Calendar.ts"
 import { AnswerCache } from "../../http/AnswerCache.ts"
 import { Api } from "../../http/Api.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
@@ -21,6 +23,7 @@ export const BoardHttp = HttpApiBuilder.group(Api, "board", (handlers) =>
     const cached = (yield* AnswerCache).handlersOf(Api, "board")
     const kept = snapshotAnswers(yield* MarketReadModel)
     return handlers
+      .handle("status", () => currentMarketStatus)
       .handle("marketSnapshot", () => board.snapshot)
       .handle("marketBoard", cached("marketBoard", kept.ofSnapshot("bounded", always), () => board.board))
       .handle("sectors", () => board.sectors)

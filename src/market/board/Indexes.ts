@@ -3,16 +3,16 @@
  * bounded window) and constituents with weights where membership is
  * recorded. Only KSE-100 membership is tracked; every other index says so
  * instead of listing constituents. Read from the market read model (no SQL);
- * other features read the closes with domain/market/IndexHistory.ts over the
+ * other features read the closes with domain/market/board/IndexHistory.ts over the
  * snapshot. The market snapshot is `MarketBoard`'s.
  */
 import { Context, Effect, Layer } from "effect"
 import { DataNotFound, InvalidRequest, type SourceUnavailable } from "../../../domain/Errors.ts"
-import { indexCloses, type IndexCloses, rowsBetween, windowChange } from "../../../domain/market/IndexHistory.ts"
-import { INDEX_HISTORY_DEFAULT_LIMIT, type Range, rangeStart } from "../../../domain/market/Limits.ts"
-import type { IndexDetail, IndexList } from "../../../domain/market/MarketSchemas.ts"
-import { TRACKED_INDEX, untrackedIndexNote } from "../../../domain/market/Sectors.ts"
-import type { MarketSnapshot } from "../../../domain/market/Snapshot.ts"
+import { indexCloses, type IndexCloses, rowsBetween, windowChange } from "../../../domain/market/board/IndexHistory.ts"
+import { INDEX_HISTORY_DEFAULT_LIMIT, type Range, rangeStart } from "../../../domain/market/shared/Limits.ts"
+import type { IndexDetail, IndexList } from "../../../domain/market/board/BoardSchemas.ts"
+import { TRACKED_INDEX, untrackedIndexNote } from "../../../domain/market/board/Sectors.ts"
+import type { MarketSnapshot } from "../../../domain/market/snapshot/Snapshot.ts"
 import { indexSummary } from "./BoardFigures.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
 import { sourcesOf } from "../provenance/Provenance.ts"

@@ -9,18 +9,18 @@
  */
 import { Clock, Context, Effect, Layer } from "effect"
 import { InvalidRequest, type DataNotFound, type InvalidSymbol, type SourceUnavailable } from "../../../domain/Errors.ts"
-import { isTradingPeer } from "../../../domain/market/PeerRule.ts"
-import { addDays, karachiDate, nextSessionBounds, quoteIsFresh } from "../../../domain/market/Calendar.ts"
-import { searchKey } from "../../../domain/market/Classify.ts"
-import { week52Start } from "../../../domain/market/Figures.ts"
-import { seriesBasis } from "../../../domain/market/Restated.ts"
-import { COMPANIES_DEFAULT_LIMIT, SEARCH_MAX } from "../../../domain/market/Limits.ts"
-import type { CompaniesPage, Company, Quote, SearchResult, Stock } from "../../../domain/market/Schemas.ts"
-import type { TechnicalsFigures } from "../../../domain/market/TechnicalsSchema.ts"
-import { indexAtOrBefore, type PriceSeries } from "../../../domain/market/Series.ts"
-import type { MarketSnapshot, SymbolData } from "../../../domain/market/Snapshot.ts"
-import { median } from "../../../domain/market/Stats.ts"
-import type { SecurityRow } from "../../../domain/market/StoreRows.ts"
+import { isTradingPeer } from "../../../domain/market/board/PeerRule.ts"
+import { addDays, karachiDate, nextSessionBounds, quoteIsFresh } from "../../../domain/market/calendar/Calendar.ts"
+import { searchKey } from "../../../domain/market/shared/Classify.ts"
+import { week52Start } from "../../../domain/market/shared/Figures.ts"
+import { seriesBasis } from "../../../domain/market/prices/Restated.ts"
+import { COMPANIES_DEFAULT_LIMIT, SEARCH_MAX } from "../../../domain/market/shared/Limits.ts"
+import type { CompaniesPage, Company, Quote, SearchResult, Stock } from "../../../domain/market/shared/Schemas.ts"
+import type { TechnicalsFigures } from "../../../domain/market/analytics/TechnicalsSchema.ts"
+import { indexAtOrBefore, type PriceSeries } from "../../../domain/market/snapshot/Series.ts"
+import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
+import { median } from "../../../domain/market/shared/Stats.ts"
+import type { SecurityRow } from "../../../domain/market/snapshot/StoreRows.ts"
 import { Cursors } from "../../paging/Cursors.ts"
 import { Analytics } from "../analytics/Analytics.ts"
 import { announcementItem, dividendsOf, financialsOf, listed } from "../filings/Filings.ts"
@@ -112,7 +112,7 @@ const peersOf = (snapshot: MarketSnapshot, sector: string | undefined) =>
 
 /**
  * Medians, never means; loss-makers (no positive P/E) are left out of the P/E median; a non-payer's yield, shown
- * as 0 by the exchange on a priced line, enters the yield median as 0 (domain/market/Sectors.ts).
+ * as 0 by the exchange on a priced line, enters the yield median as 0 (domain/market/board/Sectors.ts).
  */
 const sectorMedians = (snapshot: MarketSnapshot, peers: ReturnType<typeof peersOf>) => {
   const pes = peers.map((p) => p.pe_ttm).filter((v): v is number => v !== undefined && v > 0)

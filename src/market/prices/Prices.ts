@@ -2,7 +2,7 @@
  * Daily price history, newest first, read from the columnar series of the
  * market read model: as recorded, or with `adjust=splits|total_return` put
  * on the basis of its last row by the recorded corporate actions
- * (domain/market/Adjustment.ts: the factors applied, and the cut where an
+ * (domain/market/prices/Adjustment.ts: the factors applied, and the cut where an
  * adjustment is not known, are part of the answer).
  *
  * Two recorded series exist: `as_traded` (closing prices as they traded) and
@@ -11,7 +11,7 @@
  * recorded, else eod — only for symbols whose eod series is verified as
  * traded over the overlap of the two; every other symbol gets `eod` alone
  * with `restated_by_source` true (a whole-history factor) or "unknown" (no
- * evidence), so the two are never mixed (domain/market/Restated.ts).
+ * evidence), so the two are never mixed (domain/market/prices/Restated.ts).
  *
  * A named `range` counts back from the newest row of the series (the data
  * may end before today) and also returns the window's own close-based high,
@@ -19,13 +19,13 @@
  */
 import { Context, Effect, Layer } from "effect"
 import { DataNotFound, InvalidRequest, type InvalidSymbol, type SourceUnavailable } from "../../../domain/Errors.ts"
-import { type AdjustMode, adjustedOf, adjustmentRecord, adjustmentSources } from "../../../domain/market/Adjustment.ts"
-import { addDays } from "../../../domain/market/Calendar.ts"
-import { PRICES_DEFAULT_LIMIT, type Range, rangeStart } from "../../../domain/market/Limits.ts"
-import type { PricesResponse } from "../../../domain/market/Schemas.ts"
-import { datasetAt, indexAtOrBefore, known, type PriceSeries } from "../../../domain/market/Series.ts"
-import type { SymbolData } from "../../../domain/market/Snapshot.ts"
-import { parseTicker } from "../../../domain/market/Ticker.ts"
+import { type AdjustMode, adjustedOf, adjustmentRecord, adjustmentSources } from "../../../domain/market/prices/Adjustment.ts"
+import { addDays } from "../../../domain/market/calendar/Calendar.ts"
+import { PRICES_DEFAULT_LIMIT, type Range, rangeStart } from "../../../domain/market/shared/Limits.ts"
+import type { PricesResponse } from "../../../domain/market/shared/Schemas.ts"
+import { datasetAt, indexAtOrBefore, known, type PriceSeries } from "../../../domain/market/snapshot/Series.ts"
+import type { SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
+import { parseTicker } from "../../../domain/market/shared/Ticker.ts"
 import { Cursors } from "../../paging/Cursors.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
 import { sourcesOf } from "../provenance/Provenance.ts"

@@ -17,13 +17,13 @@
  * last error per dataset.
  */
 import { karachiDate, wholeDays } from "../../../domain/Karachi.ts"
-import type { MarketSnapshot, SymbolData } from "../../../domain/market/Snapshot.ts"
-import type { DatasetRow } from "../../../domain/market/StoreRows.ts"
+import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
+import type { DatasetRow } from "../../../domain/market/snapshot/StoreRows.ts"
 import { newsEventsOf } from "../../../domain/news/NewsSchemas.ts"
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { DataNotFound, InvalidSymbol, SourceUnavailable } from "../../../domain/Errors.ts"
-import type { Freshness as FreshnessRecord, IngestResult, SymbolSources } from "../../../domain/market/Schemas.ts"
+import type { Freshness as FreshnessRecord, IngestResult, SymbolSources } from "../../../domain/market/shared/Schemas.ts"
 import { AppConfig } from "../../config/AppConfig.ts"
 import { storeUnavailable } from "../../db/Rows.ts"
 import { listed } from "../filings/Filings.ts"

@@ -8,7 +8,7 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SourceUnavailable } from "../../../domain/Errors.ts"
-import type { IngestResult } from "../../../domain/market/Schemas.ts"
+import type { IngestResult } from "../../../domain/market/shared/Schemas.ts"
 import { AppConfig } from "../../config/AppConfig.ts"
 import { storeUnavailable } from "../../db/Rows.ts"
 import { makeLiveWarming } from "../../ingest/LiveWarming.ts"

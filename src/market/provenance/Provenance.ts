@@ -4,9 +4,9 @@
  */
 import { Context, Effect, Layer } from "effect"
 import type { SourceUnavailable } from "../../../domain/Errors.ts"
-import type { Source } from "../../../domain/market/Schemas.ts"
-import type { MarketSnapshot } from "../../../domain/market/Snapshot.ts"
-import type { DatasetRow } from "../../../domain/market/StoreRows.ts"
+import type { Source } from "../../../domain/market/shared/Schemas.ts"
+import type { MarketSnapshot } from "../../../domain/market/snapshot/Snapshot.ts"
+import type { DatasetRow } from "../../../domain/market/snapshot/StoreRows.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
 
 /** Source records for the given dataset ids, in order, once each (unknown ids are skipped). */

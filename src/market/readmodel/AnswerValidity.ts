@@ -4,8 +4,8 @@
  * new Karachi day, a new cursor day, a symbol's research window turning over).
  */
 import { karachiDate, karachiInstant, karachiMinutes, nextKarachiMidnight } from "../../../domain/Karachi.ts"
-import { quoteIsFresh, sessionsOn } from "../../../domain/market/Calendar.ts"
-import type { SymbolData } from "../../../domain/market/Snapshot.ts"
+import { quoteIsFresh, sessionsOn } from "../../../domain/market/calendar/Calendar.ts"
+import type { SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
 import { nextCursorDay } from "../../paging/Cursors.ts"
 import { researchInstant } from "../analytics/ResearchPackage.ts"
 

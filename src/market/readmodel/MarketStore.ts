@@ -10,7 +10,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SourceUnavailable } from "../../../domain/Errors.ts"
-import * as R from "../../../domain/market/StoreRows.ts"
+import * as R from "../../../domain/market/snapshot/StoreRows.ts"
 import { Database } from "../../db/Database.ts"
 import { iso, makeReader, type Reader, storeUnavailable } from "../../db/Rows.ts"
 import { type Changes, changesSince, pruneChanges } from "./ChangeLog.ts"

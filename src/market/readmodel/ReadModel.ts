@@ -22,9 +22,9 @@
  */
 import { Clock, Context, Duration, Effect, Layer, Schedule } from "effect"
 import { SourceUnavailable } from "../../../domain/Errors.ts"
-import { type MarketSnapshot, snapshotSteps } from "../../../domain/market/Snapshot.ts"
+import { type MarketSnapshot, snapshotSteps } from "../../../domain/market/snapshot/Snapshot.ts"
 import { cooperatively } from "./Cooperative.ts"
-import { planUpdate, updateSnapshot } from "../../../domain/market/SnapshotUpdate.ts"
+import { planUpdate, updateSnapshot } from "../../../domain/market/snapshot/SnapshotUpdate.ts"
 import { AppConfig } from "../../config/AppConfig.ts"
 import type { Answer } from "../../http/AnswerCache.ts"
 import { type ImportState, PackImport } from "../../ingest/PackImport.ts"

@@ -1,6 +1,6 @@
 /**
  * The market's kept answers (http/AnswerCache.ts): their policies, used by
- * the handlers in MarketHttp, BoardHttp and AnalyticsHttp, and the warming of
+ * the market features' …Http.ts handlers, and the warming of
  * the hottest ones for each new snapshot.
  *
  * An answer lives with the read model's state it was made from (a new
@@ -13,8 +13,8 @@
  */
 import { Duration, Effect, Layer, Schedule, Schema } from "effect"
 import { DataNotFound, DataStale, DataUnverified } from "../../../domain/Errors.ts"
-import type { SymbolData } from "../../../domain/market/Snapshot.ts"
-import { Ticker } from "../../../domain/market/Ticker.ts"
+import type { SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
+import { Ticker } from "../../../domain/market/shared/Ticker.ts"
 import { AnswerCache, type AnswerPolicy, type Decoded, type Keeping } from "../../http/AnswerCache.ts"
 import { makeHeapSettle } from "../../system/HeapSettle.ts"
 import { Analytics } from "../analytics/Analytics.ts"
@@ -94,10 +94,10 @@ export const AnswerWarming = Layer.effectDiscard(Effect.gen(function*() {
     yield* cache.warm("board.sectorBoard", {})
     for (const symbol of state.snapshot.symbols.keys()) {
       if (model.state() !== state) return
-      yield* cache.warm("market.quote", { params: { symbol }, query: { allow_stale: true } })
-      yield* cache.warm("market.quote", { params: { symbol }, query: {} })
-      yield* cache.warm("market.stock", { params: { sym: symbol } })
-      yield* cache.warm("market.prices", { params: { symbol }, query: { range: "1Y" } })
+      yield* cache.warm("quotes.quote", { params: { symbol }, query: { allow_stale: true } })
+      yield* cache.warm("quotes.quote", { params: { symbol }, query: {} })
+      yield* cache.warm("companies.stock", { params: { sym: symbol } })
+      yield* cache.warm("prices.prices", { params: { symbol }, query: { range: "1Y" } })
       yield* cache.warm("analytics.research", { params: { symbol } })
       yield* Effect.yieldNow
     }

@@ -15,18 +15,18 @@
  * `makeFigureMemo` holds them in WeakMaps keyed by the objects they were
  * computed from: a snapshot swapped out is dropped with its figures.
  */
-import { analytics as analyticsOf, type LatestQuote } from "../../../domain/market/Analytics.ts"
-import type { AnalyticsFigures, ScreenFigures, SectorMedians, TechnicalsFigures } from "../../../domain/market/AnalyticsSchemas.ts"
-import { yieldPct } from "../../../domain/market/Dividends.ts"
-import { round } from "../../../domain/market/Figures.ts"
+import { analytics as analyticsOf, type LatestQuote } from "../../../domain/market/analytics/Analytics.ts"
+import type { AnalyticsFigures, ScreenFigures, SectorMedians, TechnicalsFigures } from "../../../domain/market/analytics/AnalyticsSchemas.ts"
+import { yieldPct } from "../../../domain/market/filings/Dividends.ts"
+import { round } from "../../../domain/market/shared/Figures.ts"
 import { defined } from "../../../domain/Objects.ts"
-import { seriesBasis } from "../../../domain/market/Restated.ts"
-import { type ScreenTable, screenTable } from "../../../domain/market/Screener.ts"
-import { exDividendOn, screenFigures } from "../../../domain/market/ScreenerFigures.ts"
-import { isTradingPeer } from "../../../domain/market/PeerRule.ts"
-import type { MarketSnapshot, SymbolData } from "../../../domain/market/Snapshot.ts"
+import { seriesBasis } from "../../../domain/market/prices/Restated.ts"
+import { type ScreenTable, screenTable } from "../../../domain/market/analytics/Screener.ts"
+import { exDividendOn, screenFigures } from "../../../domain/market/analytics/ScreenerFigures.ts"
+import { isTradingPeer } from "../../../domain/market/board/PeerRule.ts"
+import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
 import { runSteps, type Steps } from "../../../domain/SlicedWork.ts"
-import { technicals as technicalsOf } from "../../../domain/market/Technicals.ts"
+import { technicals as technicalsOf } from "../../../domain/market/analytics/Technicals.ts"
 import {
   type FundamentalsInput,
   type PeerFigures,
@@ -35,7 +35,7 @@ import {
   sectorMedians,
   type TrailingYieldInput,
   valuationPrice
-} from "../../../domain/market/Valuation.ts"
+} from "../../../domain/market/analytics/Valuation.ts"
 import { dividendsOf } from "../filings/Filings.ts"
 
 export interface SymbolFigures {

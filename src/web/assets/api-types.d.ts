@@ -41,26 +41,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/market/status": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Market calendar status now
-         * @description Market calendar status now (the service clock), in Asia/Karachi: state (open, closed, pre-open, post-close) and finer phase, the session (Friday has two), today's and the next session's times, the next and previous trading day, why the market is closed (weekend, named holiday, or a recorded closure) and the settlement cycle in force. Each answer names the calendar it rests on: the exchange's published holiday list (2026), closures derived from the recorded prices (2004 to the last recorded day), or none (unverified: weekdays assumed open).
-         */
-        get: operations["market.status"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/search": {
         parameters: {
             query?: never;
@@ -413,6 +393,26 @@ export interface paths {
          * @description Warms the fundamentals projection for up to n listed equities (1 to 40, default 10) that were never checked or were checked more than a day ago, oldest first: an equity with no row gets one from its latest recorded delayed quote (price and that quote's date as as_of; neither when no quote is recorded), and every row of the batch is stamped as checked. It never changes or estimates a recorded figure; with the bundled pack there is nothing newer to fetch. With the live portal source (PSX_SOURCE=portal) it fetches instead: the company page (profile, equity, income statements, ratios) and payouts of the n listed symbols fetched longest ago or never, one request at a time; concurrent calls never fetch one symbol twice. Answers warmed, batch, remaining and universe counts.
          */
         get: operations["market.ingestFundamentals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/market/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Market calendar status now
+         * @description Market calendar status now (the service clock), in Asia/Karachi: state (open, closed, pre-open, post-close) and finer phase, the session (Friday has two), today's and the next session's times, the next and previous trading day, why the market is closed (weekend, named holiday, or a recorded closure) and the settlement cycle in force. Each answer names the calendar it rests on: the exchange's published holiday list (2026), closures derived from the recorded prices (2004 to the last recorded day), or none (unverified: weekdays assumed open).
+         */
+        get: operations["market.status"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1453,166 +1453,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SourceUnavailableEncoded"];
-                };
-            };
-        };
-    };
-    "market.status": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Instant, ISO 8601 UTC */
-                        now: string;
-                        /** @enum {string} */
-                        time_zone: "Asia/Karachi";
-                        /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
-                        date: string;
-                        weekday: string;
-                        /** @enum {string} */
-                        state: "open" | "closed" | "pre-open" | "post-close";
-                        /**
-                         * @description Finer than state: pre_open, order_matching and opening (the unnamed minutes between Friday's pre-open and trading) are state pre-open; trading is open; post_close is post-close; the rest closed (between_sessions: Friday's midday break; after_trading: trading ended, post-close not begun)
-                         * @enum {string}
-                         */
-                        phase: "non_trading_day" | "before_open" | "pre_open" | "order_matching" | "opening" | "trading" | "between_sessions" | "after_trading" | "post_close" | "after_close";
-                        /**
-                         * @description The session the current phase belongs to; absent outside every session
-                         * @enum {string}
-                         */
-                        session?: "regular" | "first" | "second";
-                        is_trading_day: boolean;
-                        /**
-                         * @description published: the exchange's holiday notice for that year; recorded: derived from recorded trading (a weekday without a trade in any recorded symbol was a closure); unverified: no known calendar covers the date, weekdays are assumed open
-                         * @enum {string}
-                         */
-                        calendar: "published" | "recorded" | "unverified";
-                        /**
-                         * @description weekend; holiday (named); closure (recorded without trading, reason not recorded)
-                         * @enum {string}
-                         */
-                        closed_reason?: "weekend" | "holiday" | "closure";
-                        holiday?: string;
-                        holiday_provisional?: boolean;
-                        calendar_note?: string;
-                        /** @description Empty on a day without trading */
-                        today_sessions: {
-                            /** @enum {string} */
-                            session: "regular" | "first" | "second";
-                            pre_open: {
-                                /** @description Asia/Karachi wall-clock time, HH:MM */
-                                start: string;
-                                /** @description Asia/Karachi wall-clock time, HH:MM */
-                                end: string;
-                            };
-                            order_matching?: {
-                                /** @description Asia/Karachi wall-clock time, HH:MM */
-                                start: string;
-                                /** @description Asia/Karachi wall-clock time, HH:MM */
-                                end: string;
-                            };
-                            /** @description Continuous trading */
-                            trading: {
-                                /** @description Asia/Karachi wall-clock time, HH:MM */
-                                start: string;
-                                /** @description Asia/Karachi wall-clock time, HH:MM */
-                                end: string;
-                            };
-                            post_close?: {
-                                /** @description Asia/Karachi wall-clock time, HH:MM */
-                                start: string;
-                                /** @description Asia/Karachi wall-clock time, HH:MM */
-                                end: string;
-                            };
-                        }[];
-                        /** @description The next session whose pre-open has not begun */
-                        next_session: {
-                            /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
-                            date: string;
-                            /**
-                             * @description published: the exchange's holiday notice for that year; recorded: derived from recorded trading (a weekday without a trade in any recorded symbol was a closure); unverified: no known calendar covers the date, weekdays are assumed open
-                             * @enum {string}
-                             */
-                            calendar: "published" | "recorded" | "unverified";
-                            /** @enum {string} */
-                            session: "regular" | "first" | "second";
-                            pre_open: {
-                                /** @description Asia/Karachi wall-clock time, HH:MM */
-                                start: string;
-                                /** @description Asia/Karachi wall-clock time, HH:MM */
-                                end: string;
-                            };
-                            order_matching?: {
-                                /** @description Asia/Karachi wall-clock time, HH:MM */
-                                start: string;
-                                /** @description Asia/Karachi wall-clock time, HH:MM */
-                                end: string;
-                            };
-                            /** @description Continuous trading */
-                            trading: {
-                                /** @description Asia/Karachi wall-clock time, HH:MM */
-                                start: string;
-                                /** @description Asia/Karachi wall-clock time, HH:MM */
-                                end: string;
-                            };
-                            post_close?: {
-                                /** @description Asia/Karachi wall-clock time, HH:MM */
-                                start: string;
-                                /** @description Asia/Karachi wall-clock time, HH:MM */
-                                end: string;
-                            };
-                        };
-                        /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
-                        next_trading_day: string;
-                        /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
-                        previous_trading_day: string;
-                        /** @description False for dates outside every published or recorded calendar */
-                        holidays_known: boolean;
-                        /** @description Which timetable the session times follow */
-                        timings: string;
-                        /** @description Settlement cycle in force for a trade today, e.g. T+1 */
-                        settlement: string;
-                        /** @enum {string} */
-                        quotes: "delayed";
-                    };
-                };
-            };
-            /** @description The request's path, query or body is not valid; the message names the offending field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["InvalidRequestEncoded"];
-                };
-            };
-            /** @description Too many requests from this client; wait the number of seconds in Retry-After */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RateLimitedEncoded"];
-                };
-            };
-            /** @description An unexpected fault; it is logged with the request id, which the message carries */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["InternalEncoded"];
                 };
             };
         };
@@ -3839,6 +3679,166 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SourceUnavailableEncoded"];
+                };
+            };
+        };
+    };
+    "market.status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Instant, ISO 8601 UTC */
+                        now: string;
+                        /** @enum {string} */
+                        time_zone: "Asia/Karachi";
+                        /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                        date: string;
+                        weekday: string;
+                        /** @enum {string} */
+                        state: "open" | "closed" | "pre-open" | "post-close";
+                        /**
+                         * @description Finer than state: pre_open, order_matching and opening (the unnamed minutes between Friday's pre-open and trading) are state pre-open; trading is open; post_close is post-close; the rest closed (between_sessions: Friday's midday break; after_trading: trading ended, post-close not begun)
+                         * @enum {string}
+                         */
+                        phase: "non_trading_day" | "before_open" | "pre_open" | "order_matching" | "opening" | "trading" | "between_sessions" | "after_trading" | "post_close" | "after_close";
+                        /**
+                         * @description The session the current phase belongs to; absent outside every session
+                         * @enum {string}
+                         */
+                        session?: "regular" | "first" | "second";
+                        is_trading_day: boolean;
+                        /**
+                         * @description published: the exchange's holiday notice for that year; recorded: derived from recorded trading (a weekday without a trade in any recorded symbol was a closure); unverified: no known calendar covers the date, weekdays are assumed open
+                         * @enum {string}
+                         */
+                        calendar: "published" | "recorded" | "unverified";
+                        /**
+                         * @description weekend; holiday (named); closure (recorded without trading, reason not recorded)
+                         * @enum {string}
+                         */
+                        closed_reason?: "weekend" | "holiday" | "closure";
+                        holiday?: string;
+                        holiday_provisional?: boolean;
+                        calendar_note?: string;
+                        /** @description Empty on a day without trading */
+                        today_sessions: {
+                            /** @enum {string} */
+                            session: "regular" | "first" | "second";
+                            pre_open: {
+                                /** @description Asia/Karachi wall-clock time, HH:MM */
+                                start: string;
+                                /** @description Asia/Karachi wall-clock time, HH:MM */
+                                end: string;
+                            };
+                            order_matching?: {
+                                /** @description Asia/Karachi wall-clock time, HH:MM */
+                                start: string;
+                                /** @description Asia/Karachi wall-clock time, HH:MM */
+                                end: string;
+                            };
+                            /** @description Continuous trading */
+                            trading: {
+                                /** @description Asia/Karachi wall-clock time, HH:MM */
+                                start: string;
+                                /** @description Asia/Karachi wall-clock time, HH:MM */
+                                end: string;
+                            };
+                            post_close?: {
+                                /** @description Asia/Karachi wall-clock time, HH:MM */
+                                start: string;
+                                /** @description Asia/Karachi wall-clock time, HH:MM */
+                                end: string;
+                            };
+                        }[];
+                        /** @description The next session whose pre-open has not begun */
+                        next_session: {
+                            /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                            date: string;
+                            /**
+                             * @description published: the exchange's holiday notice for that year; recorded: derived from recorded trading (a weekday without a trade in any recorded symbol was a closure); unverified: no known calendar covers the date, weekdays are assumed open
+                             * @enum {string}
+                             */
+                            calendar: "published" | "recorded" | "unverified";
+                            /** @enum {string} */
+                            session: "regular" | "first" | "second";
+                            pre_open: {
+                                /** @description Asia/Karachi wall-clock time, HH:MM */
+                                start: string;
+                                /** @description Asia/Karachi wall-clock time, HH:MM */
+                                end: string;
+                            };
+                            order_matching?: {
+                                /** @description Asia/Karachi wall-clock time, HH:MM */
+                                start: string;
+                                /** @description Asia/Karachi wall-clock time, HH:MM */
+                                end: string;
+                            };
+                            /** @description Continuous trading */
+                            trading: {
+                                /** @description Asia/Karachi wall-clock time, HH:MM */
+                                start: string;
+                                /** @description Asia/Karachi wall-clock time, HH:MM */
+                                end: string;
+                            };
+                            post_close?: {
+                                /** @description Asia/Karachi wall-clock time, HH:MM */
+                                start: string;
+                                /** @description Asia/Karachi wall-clock time, HH:MM */
+                                end: string;
+                            };
+                        };
+                        /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                        next_trading_day: string;
+                        /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
+                        previous_trading_day: string;
+                        /** @description False for dates outside every published or recorded calendar */
+                        holidays_known: boolean;
+                        /** @description Which timetable the session times follow */
+                        timings: string;
+                        /** @description Settlement cycle in force for a trade today, e.g. T+1 */
+                        settlement: string;
+                        /** @enum {string} */
+                        quotes: "delayed";
+                    };
+                };
+            };
+            /** @description The request's path, query or body is not valid; the message names the offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestEncoded"];
+                };
+            };
+            /** @description Too many requests from this client; wait the number of seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedEncoded"];
+                };
+            };
+            /** @description An unexpected fault; it is logged with the request id, which the message carries */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalEncoded"];
                 };
             };
         };

@@ -1,0 +1,26 @@
+/**
+ * Handlers of the company endpoints: thin calls into Companies. The company list, a company and the
+ * full-company payload are kept as bytes per snapshot (`cached`, http/AnswerCache.ts; policies in
+ * readmodel/SnapshotAnswers.ts): the fast path answers them from there, else the handler runs.
+ */
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { AnswerCache } from "../../http/AnswerCache.ts"
+import { Api } from "../../http/Api.ts"
+import { nextCursorDay } from "../../paging/Cursors.ts"
+import { quoteOrDayValidUntil } from "../readmodel/AnswerValidity.ts"
+import { MarketReadModel } from "../readmodel/ReadModel.ts"
+import { snapshotAnswers } from "../readmodel/SnapshotAnswers.ts"
+import { Companies } from "./Companies.ts"
+
+export const CompaniesHttp = HttpApiBuilder.group(Api, "companies", (handlers) =>
+  Effect.gen(function*() {
+    const companies = yield* Companies
+    const cached = (yield* AnswerCache).handlersOf(Api, "companies")
+    const kept = snapshotAnswers(yield* MarketReadModel)
+    return handlers
+      .handle("search", ({ query }) => companies.search(query.q))
+      .handle("companies", cached("companies", kept.ofSnapshot("open", nextCursorDay), ({ query }) => companies.list(query)))
+      .handle("company", cached("company", kept.ofSymbol(quoteOrDayValidUntil), ({ params }) => companies.company(params.symbol)))
+      .handle("stock", cached("stock", kept.ofSymbol(quoteOrDayValidUntil), ({ params }) => companies.stock(params.sym)))
+  }))
