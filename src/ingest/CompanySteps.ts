@@ -139,7 +139,7 @@ const MARKERS: Record<"cash" | "bonus" | "right", string> = { cash: "XD", bonus:
 /**
  * A payout as a corporate action dated the day the stock trades ex: the
  * trading day after the last buy date, which the settlement cycle in force
- * sets before the book closure starts (domain/market/Calendar.ts).
+ * sets before the book closure starts (domain/market/calendar/Calendar.ts).
  */
 const payoutAction = (p: ReturnType<typeof payoutRows>[number]) => {
   const start = p.book_closure_from !== null ? repairExDate(p.book_closure_from, p.announced_at ?? undefined).ex_date : undefined

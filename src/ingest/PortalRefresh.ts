@@ -2,7 +2,7 @@
  * The live refresh, on when PSX_SOURCE=portal: the crawler
  * (./PortalCrawler.ts) run on the Karachi calendar by one leader.
  *
- * - Calendar (domain/market/Calendar.ts): nothing on a day without trading
+ * - Calendar (domain/market/calendar/Calendar.ts): nothing on a day without trading
  *   (weekends, holidays). During a session, the board every few minutes.
  *   After the session (post-close done) the board once more, which closes
  *   the day in every history, then the due backlog, stalest first: daily

@@ -14,7 +14,7 @@
  * A small write costs its symbols only: the store logs which symbols each
  * write touched (`market_changes`), and when few moved the new snapshot is
  * the old one with those symbols' rows reloaded and rebuilt
- * (domain/market/SnapshotUpdate.ts); a large or market-wide write (an
+ * (domain/market/snapshot/SnapshotUpdate.ts); a large or market-wide write (an
  * import, index membership) rebuilds whole.
  *
  * Kept answers (`answers`, SnapshotAnswers.ts) belong to the snapshot they
