@@ -91,14 +91,14 @@ const KEPT = [
   "/v1/quotes/HUBC?allow_stale=true", "/v1/quotes/MEBL?allow_stale=true", "/v1/quotes/HUBC", "/v1/stocks/HUBC", "/v1/companies/HUBC",
   "/v1/companies/NOPE", "/v1/quotes/NOPE", "/v1/prices/HUBC", "/v1/prices/HUBC?range=1Y", "/v1/prices/SYS?range=5Y",
   "/v1/companies?limit=50", "/v1/companies?limit=5&inside_kse100=true", "/v1/market/board", "/v1/sectors/board",
-  "/v1/stocks/LUCK/research", "/v1/stocks/LUCK/rh", "/v1/ai/research/LUCK", "/v1/screener?pe_max=15&limit=5",
-  "/v1/quotes/HUBC?allow_stale=true&unknown=1"
+  "/v1/stocks/LUCK/research", "/v1/stocks/LUCK/rh", "/v1/ai/research/LUCK", "/v1/screener?pe_max=15&limit=5"
 ]
 
 /** Requests the fast path hands on: not kept (a lower-case ticker…), not decodable (the HttpApi answers the 400), or signed. */
 const HANDED_ON = [
   "/v1/quotes/hubc?allow_stale=true", "/v1/prices/HUBC?range=2W", "/v1/prices/HUBC?limit=5", "/v1/screener?pe_maxx=1",
-  "/v1/stocks/HUBC/analytics", "/v1/quotes/H%00?allow_stale=true", "/v1/stocks/HUBC?signed=true"
+  "/v1/stocks/HUBC/analytics", "/v1/quotes/H%00?allow_stale=true", "/v1/stocks/HUBC?signed=true",
+  "/v1/quotes/HUBC?allow_stale=true&unknown=1", "/v1/prices/BOP?range=1Y&from=2023-01-01"
 ]
 
 layer(App, { timeout: 600_000, excludeTestServices: true })("fast path", (it) => {
@@ -162,6 +162,17 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("fast path", (it) =>
         const answer = yield* get(url)
         assert.isTrue(handedOn.has(url), url)
         assert.isDefined(answer.headers["x-request-id"], url)
+      }
+    }))
+
+  it.effect("a query parameter the route does not take is refused, naming it, whether the answer is kept or not", () =>
+    Effect.gen(function*() {
+      for (const [url, field] of [["/v1/prices/BOP?range=1Y&from=2023-01-01", "from"], ["/v1/stocks/HUBC/analytics?rnage=1Y", "rnage"]]) {
+        for (const headers of [{}, { "cache-control": "no-cache" }]) {
+          const answer = yield* get(url!, headers)
+          assertFailed(answer, 400)
+          assert.include(JSON.parse(answer.text).message, `\`${field}\``, url)
+        }
       }
     }))
 

@@ -20,7 +20,7 @@ const description = `Delayed, sourced data on securities listed on the Pakistan 
 
 Principles: every figure is deterministic, sourced and timestamped; the service never fabricates a number; an absent field means unknown, never zero; quotes are delayed, never live; every response is bounded.
 
-Errors are the record {error, message, symbol?}. Statuses: INVALID_REQUEST 400 (bad path, query or body, malformed JSON, bad cursor; the message names the field; 415 for a body that is not application/json), INVALID_SYMBOL 400, UNAUTHORIZED 401, FORBIDDEN 403, DATA_NOT_FOUND 404 (also unknown routes), DATA_STALE 409, DATA_UNVERIFIED 409, MARKET_CLOSED 409, RATE_LIMITED 429 (with Retry-After), INTERNAL 500 (no internals in the body; quote the request id from x-request-id), SOURCE_UNAVAILABLE 503 (also /ready when the database does not answer).
+Errors are the record {error, message, symbol?}. Statuses: INVALID_REQUEST 400 (bad path, query or body, malformed JSON, bad cursor, a query parameter the route does not take; the message names the field; 415 for a body that is not application/json), INVALID_SYMBOL 400, UNAUTHORIZED 401, FORBIDDEN 403, DATA_NOT_FOUND 404 (also unknown routes), DATA_STALE 409, DATA_UNVERIFIED 409, MARKET_CLOSED 409, RATE_LIMITED 429 (with Retry-After), INTERNAL 500 (no internals in the body; quote the request id from x-request-id), SOURCE_UNAVAILABLE 503 (also /ready when the database does not answer).
 
 Reads: every market answer comes from one in-memory read model of the store, rebuilt whenever the store's market data changes (this instance's ingest or another instance's; seen within about a second) and swapped whole, so an answer never mixes two versions of the data. The most requested answers are encoded once per version of the data and re-made at the calendar boundaries that change them (a quote turning stale, a new Karachi day). Send Cache-Control: no-cache to have an answer computed afresh (the same bytes). Portfolio routes always read the store.
 
@@ -48,6 +48,9 @@ export class Api extends HttpApi.make("psx")
   .add(AccountApi)
   .add(PortfolioApi)
   .add(AiApi)
+  // A query parameter a route does not take is refused, not ignored: a misspelt `from=` for `date_from=` would
+  // otherwise answer the whole default window as if it were the one asked for.
+  .annotate(HttpApi.QueryParseOptions, { onExcessProperty: "error" })
   .middleware(Validation)
   .annotateMerge(OpenApi.annotations({
     title: "PSX data service",
