@@ -23,7 +23,8 @@ export class AsOfMiddleware extends HttpApiMiddleware.Service<AsOfMiddleware>()(
 
 /** Whether the endpoint's query declares `as_of`. */
 const declaresAsOf = (endpoint: HttpApiEndpoint.Top) => {
-  const fields = (endpoint.query as { readonly fields?: Record<string, unknown> } | undefined)?.fields
+  const query = endpoint.query as { readonly schema?: { readonly fields?: Record<string, unknown> } } | undefined
+  const fields = query?.schema?.fields
   return fields !== undefined && "as_of" in fields
 }
 
