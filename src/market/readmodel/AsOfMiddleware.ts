@@ -11,7 +11,7 @@
  * answer cache (http/AnswerCache.ts).
  */
 import { Clock, Effect, Layer } from "effect"
-import { HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type HttpApiEndpoint, HttpApiMiddleware } from "effect/http-api"
 import { InvalidRequest, SourceUnavailable } from "../../../domain/Errors.ts"
 import { AsOfRead, asOfInstant } from "./AsOf.ts"
@@ -57,8 +57,10 @@ export const AsOfMiddlewareLive = Layer.effect(
         }
         const view = yield* pit.snapshotAt(at)
         const clock = yield* Clock.Clock
-        const response = yield* httpEffect.pipe(Effect.provideService(AsOfRead, view), Effect.provideService(Clock.Clock, stoppedAt(clock, at)))
-        return HttpServerResponse.setHeaders(response, { "x-as-of": new Date(at).toISOString(), "x-as-of-known": view.reflects })
+        // On the final answer, an error record included.
+        const headers = { "x-as-of": new Date(at).toISOString(), "x-as-of-known": view.reflects }
+        yield* HttpEffect.appendPreResponseHandler((_, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)))
+        return yield* httpEffect.pipe(Effect.provideService(AsOfRead, view), Effect.provideService(Clock.Clock, stoppedAt(clock, at)))
       })
   })
 )

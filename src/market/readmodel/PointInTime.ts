@@ -13,6 +13,11 @@
  * makes a new key. A few entries only (a snapshot is the whole market); one
  * build at a time, and a build that saw the version move while it loaded (the
  * embedded store reads table by table) answers its request without being kept.
+ *
+ * The state of an instant is asked of the store once per version of the live
+ * read model: while the live snapshot's version stays, a repeated `as_of`
+ * runs no SQL (a write is seen by as_of reads when the live model sees it,
+ * within a poll).
  */
 import { Clock, Context, Effect, Layer, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
@@ -23,10 +28,13 @@ import { Database } from "../../db/Database.ts"
 import type { AsOfView } from "./AsOf.ts"
 import { cooperatively } from "./Cooperative.ts"
 import { type AsOfState, makePointInTimeStore } from "./PointInTimeStore.ts"
+import { MarketReadModel } from "./ReadModel.ts"
 
 /** Snapshots kept: a handful, within a byte budget (estimated from their rows). */
 const KEPT_SNAPSHOTS = 4
 const KEPT_BYTES = 768 * 1024 * 1024
+/** Instants whose state is remembered (per live version): a repeated as_of asks the store nothing. */
+const KEPT_INSTANTS = 10_000
 /** Bytes a row costs in a built snapshot, beyond its price columns (an estimate for the cache's bound). */
 const ROW_BYTES = 400
 
@@ -50,14 +58,26 @@ export class PointInTime extends Context.Service<PointInTime, {
     PointInTime,
     Effect.gen(function*() {
       const store = makePointInTimeStore(yield* SqlClient.SqlClient, (yield* Database).mode)
+      const model = yield* MarketReadModel
       const cache = new BoundedCache<string, MarketSnapshot>({ maxEntries: KEPT_SNAPSHOTS, maxBytes: KEPT_BYTES })
+      const states = new BoundedCache<number, { readonly live: number; readonly state: AsOfState }>({
+        maxEntries: KEPT_INSTANTS,
+        maxBytes: KEPT_INSTANTS * 200
+      })
+      const stateAt = (at: number) =>
+        Effect.suspend(() => {
+          const live = model.state()?.snapshot.version
+          const known = states.get(at)
+          if (live !== undefined && known !== undefined && known.live === live) return Effect.succeed(known.state)
+          return Effect.tap(store.stateAt(at), (state) => Effect.sync(() => live !== undefined && states.set(at, { live, state }, 200)))
+        })
       const building = Semaphore.makeUnsafe(1)
 
       const bounded = Effect.fn("PointInTime.bounds")(function*(at: number) {
         const now = yield* Clock.currentTimeMillis
         const iso = new Date(at).toISOString()
         if (at > now) return yield* outOfRange(`as_of ${iso} is in the future (now is ${new Date(now).toISOString()})`)
-        const state = yield* store.stateAt(at)
+        const state = yield* stateAt(at)
         if (state.earliest === undefined) return yield* outOfRange("as_of: the store holds no market data yet")
         if (state.state === undefined) {
           return yield* outOfRange(`as_of ${iso} is before the earliest retrieval the service holds (${state.earliest})`)
