@@ -13,14 +13,16 @@
  * Expected values are read from the recordings.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { Clock, Effect, Layer } from "effect"
+import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import { HISTORY_TABLES } from "../migrations/0026_market_history.ts"
 import { PortalCrawler } from "../src/ingest/PortalCrawler.ts"
 import { PointInTime } from "../src/market/readmodel/PointInTime.ts"
 import { MarketReadModel } from "../src/market/readmodel/ReadModel.ts"
 import { eodRows, FakePortal } from "./support/FakePortal.ts"
 import { caughtUp, FRIDAY_EVENING, liveApp } from "./support/LiveApp.ts"
 import { MovableClock } from "./support/MovableClock.ts"
+import { assertFailed, assertOk, get, TestStore } from "./support/TestApp.ts"
 
 const HOUR = 3_600_000
 const T1 = Date.parse(FRIDAY_EVENING)
@@ -53,8 +55,42 @@ const restoreRecording = (fake: typeof FakePortal.Service) => {
 const closeOn = (series: { readonly dates: ReadonlyArray<string>; readonly close: Float64Array } | undefined, date: string) =>
   series === undefined ? undefined : series.close[series.dates.indexOf(date)]
 
+/** The same reads over HTTP: `as_of` between the crawls and after them, its headers, its bounds, and answers without it unchanged. */
+const overHttp = (day: { readonly date: string; readonly close: number }, between: number, after: number) =>
+  Effect.gen(function*() {
+    const iso = (ms: number) => new Date(ms).toISOString()
+    const closeAt = (asOf: number | undefined) =>
+      Effect.map(
+        get(`/v1/prices/OGDC?series=eod&date_from=${day.date}&date_to=${day.date}${asOf === undefined ? "" : `&as_of=${iso(asOf)}`}` as "/v1/prices/OGDC"),
+        (r) => {
+          assertOk(r)
+          return { close: r.body.items[0]?.close, asOf: r.headers["x-as-of"] }
+        }
+      )
+    assert.deepStrictEqual(yield* closeAt(between), { close: wrongClose(day.close), asOf: iso(between) })
+    assert.deepStrictEqual(yield* closeAt(after), { close: day.close, asOf: iso(after) })
+    // Without as_of: the live answer, whatever was asked as of before (as_of answers are never kept).
+    assert.deepStrictEqual(yield* closeAt(undefined), { close: day.close, asOf: undefined })
+    const payouts = (asOf: number) =>
+      Effect.map(get(`/v1/dividends/LUCK?as_of=${iso(asOf)}` as "/v1/dividends/LUCK"), (r) => {
+        assertOk(r)
+        return r.body.items.map((i) => i.percent).sort()
+      })
+    assert.deepStrictEqual(yield* payouts(between), [200])
+    assert.deepStrictEqual(yield* payouts(after), [200, 250])
+    const unknown = yield* get(`/v1/companies/SYS?as_of=${iso(between)}` as "/v1/companies/SYS")
+    assertFailed(unknown, 404, "DATA_NOT_FOUND")
+    assert.strictEqual(unknown.headers["x-as-of"], iso(between), "an error record says which instant it answers for too")
+    assertOk(yield* get(`/v1/companies/SYS?as_of=${iso(after)}` as "/v1/companies/SYS"))
+    assertOk(yield* get("/v1/companies/SYS"))
+    // Bounds: before the first retrieval, in the future, not an instant.
+    assertFailed(yield* get(`/v1/quotes/OGDC?as_of=${iso(T1 - HOUR)}` as "/v1/quotes/OGDC"), 400, "INVALID_REQUEST")
+    assertFailed(yield* get(`/v1/quotes/OGDC?as_of=${iso(after + 24 * HOUR)}` as "/v1/quotes/OGDC"), 400, "INVALID_REQUEST")
+    assertFailed(yield* get("/v1/quotes/OGDC?as_of=yesterday" as "/v1/quotes/OGDC"), 400, "INVALID_REQUEST")
+  })
+
 describe("point-in-time reads", () => {
-  layer(PointInTime.layer.pipe(Layer.provideMerge(liveApp())), { excludeTestServices: true, timeout: 300_000 })(
+  layer(liveApp(), { excludeTestServices: true, timeout: 300_000 })(
     "two crawls a day apart",
     (it) => {
       it.effect("between them the first crawl's figures, payouts and listing; after the second, its own", () =>
@@ -109,7 +145,25 @@ describe("point-in-time reads", () => {
           assert.match(before.message, /before the earliest retrieval/)
           const future = yield* Effect.flip(pit.snapshotAt(now + HOUR))
           assert.match(future.message, /in the future/)
+          yield* overHttp(day, T1 + 12 * HOUR, now)
         }).pipe(Effect.orDie))
     }
   )
+})
+
+describe("the pack's retrieval times", () => {
+  layer(TestStore({ withPack: true }), { excludeTestServices: true, timeout: 300_000 })("an imported pack", (it) => {
+    it.effect("every row is known from its recording's retrieval: a date's end in Karachi, never the import's instant", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        // A recording retrieved on a day is known from the next day's 00:00 in Karachi (UTC+5).
+        const [d] = yield* sql<{ known: string }>`SELECT to_char(market_retrieval('2026-05-24') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS known`
+        assert.strictEqual(d!.known, "2026-05-24T19:00")
+        for (const table of Object.keys(HISTORY_TABLES).filter((t) => t !== "datasets")) {
+          const [off] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql(table)} t JOIN datasets d ON d.id = t.dataset
+            WHERE t.known_at IS DISTINCT FROM d.known_at`
+          assert.strictEqual(off!.n, 0, `${table}: rows known otherwise than from their dataset's retrieval`)
+        }
+      }).pipe(Effect.orDie))
+  })
 })

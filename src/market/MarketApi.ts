@@ -19,6 +19,8 @@ import { AdjustParam } from "../../domain/market/AdjustmentSchemas.ts"
 import * as S from "../../domain/market/Schemas.ts"
 import * as NewsSchemas from "../../domain/news/NewsSchemas.ts"
 import { MarketStatus } from "../../domain/market/StatusSchema.ts"
+import { asOfQuery } from "./readmodel/AsOf.ts"
+import { AsOfMiddleware } from "./readmodel/AsOfMiddleware.ts"
 import { BoolParam, Cursor, DateParam, limitParam, SymbolPath, SymPath } from "../../domain/Params.ts"
 
 const symbolErrors = [InvalidSymbol, DataNotFound, SourceUnavailable] as const
@@ -54,7 +56,7 @@ export const pricesQuery = {
 
 export class MarketApi extends HttpApiGroup.make("market")
   .add(
-    HttpApiEndpoint.get("status", "/v1/market/status", { success: MarketStatus }).annotateMerge(
+    HttpApiEndpoint.get("status", "/v1/market/status", { query: asOfQuery, success: MarketStatus }).annotateMerge(
       describe(
         "Market calendar status now",
         "Market calendar status now (the service clock), in Asia/Karachi: state (open, closed, pre-open, post-close) and finer " +
@@ -65,7 +67,7 @@ export class MarketApi extends HttpApiGroup.make("market")
       )
     ),
     HttpApiEndpoint.get("search", "/v1/search", {
-      query: { q: Schema.String.annotate({ description: "A company name, a word of it, or (part of) a ticker" }) },
+      query: { ...asOfQuery, q: Schema.String.annotate({ description: "A company name, a word of it, or (part of) a ticker" }) },
       success: S.SearchResult,
       error: SourceUnavailable
     }).annotateMerge(describe(
@@ -75,6 +77,7 @@ export class MarketApi extends HttpApiGroup.make("market")
     )),
     HttpApiEndpoint.get("companies", "/v1/companies", {
       query: {
+        ...asOfQuery,
         limit: limitParam(COMPANIES_MAX_LIMIT, COMPANIES_DEFAULT_LIMIT),
         cursor: Cursor,
         sector: Schema.optional(Schema.String.annotate({ description: "Sector name or 4-digit code" })),
@@ -89,6 +92,7 @@ export class MarketApi extends HttpApiGroup.make("market")
         `maximum ${COMPANIES_MAX_LIMIT}; limit=1 reads total cheaply. A changed or expired cursor is 400 INVALID_REQUEST.`
     )),
     HttpApiEndpoint.get("company", "/v1/companies/:symbol", {
+      query: asOfQuery,
       params: SymbolPath,
       success: S.Company,
       error: symbolErrors
@@ -98,6 +102,7 @@ export class MarketApi extends HttpApiGroup.make("market")
         "400 INVALID_SYMBOL for a malformed ticker; 404 DATA_NOT_FOUND for an unknown one."
     )),
     HttpApiEndpoint.get("stock", "/v1/stocks/:sym", {
+      query: asOfQuery,
       params: SymPath,
       success: S.Stock,
       error: symbolErrors
@@ -110,6 +115,7 @@ export class MarketApi extends HttpApiGroup.make("market")
     HttpApiEndpoint.get("quote", "/v1/quotes/:symbol", {
       params: SymbolPath,
       query: {
+        ...asOfQuery,
         allow_stale: Schema.optional(BoolParam.annotate({
           description: "true: return the last known quote marked stale instead of 409 DATA_STALE"
         }))
@@ -124,7 +130,7 @@ export class MarketApi extends HttpApiGroup.make("market")
     )),
     HttpApiEndpoint.get("prices", "/v1/prices/:symbol", {
       params: SymbolPath,
-      query: { ...pricesQuery, adjust: AdjustParam },
+      query: { ...asOfQuery, ...pricesQuery, adjust: AdjustParam },
       success: S.PricesResponse,
       error: symbolErrors
     }).annotateMerge(describe(
@@ -134,6 +140,7 @@ export class MarketApi extends HttpApiGroup.make("market")
         "Rows recorded with a close only leave open/high/low out. A named range also returns its close-based high, low and change."
     )),
     HttpApiEndpoint.get("financials", "/v1/financials/:symbol", {
+      query: asOfQuery,
       params: SymbolPath,
       success: S.Financials,
       error: symbolErrors
@@ -142,6 +149,7 @@ export class MarketApi extends HttpApiGroup.make("market")
       "Income statement by period (annual, quarterly); never balance-sheet lines."
     )),
     HttpApiEndpoint.get("stockFinancials", "/v1/stocks/:symbol/financials", {
+      query: asOfQuery,
       params: SymbolPath,
       success: S.Financials,
       error: symbolErrors
@@ -150,6 +158,7 @@ export class MarketApi extends HttpApiGroup.make("market")
       "Income statement periods (same as /v1/financials/{symbol})."
     )),
     HttpApiEndpoint.get("dividends", "/v1/dividends/:symbol", {
+      query: asOfQuery,
       params: SymbolPath,
       success: S.Dividends,
       error: symbolErrors
@@ -162,6 +171,7 @@ export class MarketApi extends HttpApiGroup.make("market")
         "XR) and a buyer is no longer entitled. The trailing 12-month window counts a payout on its xd_date."
     )),
     HttpApiEndpoint.get("stockDividends", "/v1/stocks/:symbol/dividends", {
+      query: asOfQuery,
       params: SymbolPath,
       success: S.Dividends,
       error: symbolErrors
@@ -170,6 +180,7 @@ export class MarketApi extends HttpApiGroup.make("market")
       "Payout history and trailing yield (same as /v1/dividends/{symbol})."
     )),
     HttpApiEndpoint.get("corporateActions", "/v1/corporate-actions/:symbol", {
+      query: asOfQuery,
       params: SymbolPath,
       success: S.CorporateActions,
       error: symbolErrors
@@ -178,7 +189,7 @@ export class MarketApi extends HttpApiGroup.make("market")
       "Bonus, right, split/restatement, ex-markers and cash events with dates."
     )),
     HttpApiEndpoint.get("announcements", "/v1/announcements", {
-      query: announcementQuery,
+      query: { ...announcementQuery, ...asOfQuery },
       success: S.Announcements,
       error: symbolErrors
     }).annotateMerge(describe(
@@ -188,13 +199,13 @@ export class MarketApi extends HttpApiGroup.make("market")
     )),
     HttpApiEndpoint.get("symbolAnnouncements", "/v1/announcements/:sym", {
       params: SymPath,
-      query: { limit: announcementQuery.limit, cursor: Cursor },
+      query: { ...asOfQuery, limit: announcementQuery.limit, cursor: Cursor },
       success: S.Announcements,
       error: symbolErrors
     }).annotateMerge(describe("List one company's filings", `Filings for one company. ${FILING_TIMES}`)),
     HttpApiEndpoint.get("stockAnnouncements", "/v1/stocks/:symbol/announcements", {
       params: SymbolPath,
-      query: { limit: announcementQuery.limit, cursor: Cursor },
+      query: { ...asOfQuery, limit: announcementQuery.limit, cursor: Cursor },
       success: S.Announcements,
       error: symbolErrors
     }).annotateMerge(describe(
@@ -202,7 +213,7 @@ export class MarketApi extends HttpApiGroup.make("market")
       `Filings and notices for one company. ${FILING_TIMES}`
     )),
     HttpApiEndpoint.get("news", "/v1/news", {
-      query: announcementQuery,
+      query: { ...announcementQuery, ...asOfQuery },
       success: NewsSchemas.News,
       error: symbolErrors
     }).annotateMerge(describe(
@@ -219,13 +230,14 @@ export class MarketApi extends HttpApiGroup.make("market")
         "Live news is read from publishers' RSS and Atom feeds every 30 minutes in portal mode; its provenance is the publishers'. " +
         "For days outside the recorded windows, or a symbol no recorded item names, coverage is unknown, not 'no news'."
     )),
-    HttpApiEndpoint.get("freshness", "/v1/freshness", { success: S.Freshness, error: SourceUnavailable }).annotateMerge(
+    HttpApiEndpoint.get("freshness", "/v1/freshness", { query: asOfQuery, success: S.Freshness, error: SourceUnavailable }).annotateMerge(
       describe(
         "Get per-dataset coverage and age",
         "Per-dataset coverage (symbols, first and last dates), as-of, age in days, source and retrieval time."
       )
     ),
     HttpApiEndpoint.get("sources", "/v1/ai/sources/:symbol", {
+      query: asOfQuery,
       params: SymbolPath,
       success: S.SymbolSources,
       error: symbolErrors
@@ -252,6 +264,7 @@ export class MarketApi extends HttpApiGroup.make("market")
         "time; concurrent calls never fetch one symbol twice. Answers warmed, batch, remaining and universe counts."
     ))
   )
+  .middleware(AsOfMiddleware)
   .annotateMerge(OpenApi.annotations({
     title: "Market data",
     description: "Read-only data on PSX-listed securities: universe, profiles, delayed quotes, daily prices (as traded, adjusted on request), " +

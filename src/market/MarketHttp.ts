@@ -21,6 +21,8 @@ import { Quotes } from "./quotes/Quotes.ts"
 import { MarketReadModel } from "./readmodel/ReadModel.ts"
 import { AnswerWarming, snapshotAnswers } from "./readmodel/SnapshotAnswers.ts"
 import { Sources } from "./provenance/Provenance.ts"
+import { AsOfMiddlewareLive } from "./readmodel/AsOfMiddleware.ts"
+import { PointInTime } from "./readmodel/PointInTime.ts"
 import { nextCursorDay } from "../paging/Cursors.ts"
 
 export const MarketHttp = HttpApiBuilder.group(Api, "market", (handlers) =>
@@ -72,6 +74,7 @@ export const MarketServices = AnswerWarming.pipe(Layer.provideMerge(Layer.mergeA
   Filings.layer,
   Quotes.layer,
   Prices.layer,
-  Sources.layer
-)), Layer.provideMerge(Analytics.layer), Layer.provideMerge(MarketReadModel.layer), Layer.provideMerge(MarketStore.layer),
+  Sources.layer,
+  AsOfMiddlewareLive
+)), Layer.provideMerge(Analytics.layer), Layer.provideMerge(PointInTime.layer), Layer.provideMerge(MarketReadModel.layer), Layer.provideMerge(MarketStore.layer),
   Layer.provideMerge(AnswerCache.layer))

@@ -1459,7 +1459,9 @@ export interface operations {
     };
     "market.status": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1615,11 +1617,21 @@ export interface operations {
                     "application/json": components["schemas"]["InternalEncoded"];
                 };
             };
+            /** @description An upstream source could not be reached or its answer not parsed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceUnavailableEncoded"];
+                };
+            };
         };
     };
     "market.search": {
         parameters: {
             query: {
+                as_of?: string;
                 q: string;
             };
             header?: never;
@@ -1697,6 +1709,7 @@ export interface operations {
     "market.companies": {
         parameters: {
             query?: {
+                as_of?: string;
                 limit?: string;
                 cursor?: string;
                 sector?: string;
@@ -1780,7 +1793,9 @@ export interface operations {
     };
     "market.company": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 symbol: string;
@@ -1929,7 +1944,9 @@ export interface operations {
     };
     "market.stock": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 sym: string;
@@ -2292,6 +2309,7 @@ export interface operations {
     "market.quote": {
         parameters: {
             query?: {
+                as_of?: string;
                 allow_stale?: "true" | "false";
             };
             header?: never;
@@ -2413,6 +2431,7 @@ export interface operations {
     "market.prices": {
         parameters: {
             query?: {
+                as_of?: string;
                 date_from?: string;
                 date_to?: string;
                 limit?: string;
@@ -2587,7 +2606,9 @@ export interface operations {
     };
     "market.financials": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 symbol: string;
@@ -2684,7 +2705,9 @@ export interface operations {
     };
     "market.stockFinancials": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 symbol: string;
@@ -2781,7 +2804,9 @@ export interface operations {
     };
     "market.dividends": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 symbol: string;
@@ -2919,7 +2944,9 @@ export interface operations {
     };
     "market.stockDividends": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 symbol: string;
@@ -3057,7 +3084,9 @@ export interface operations {
     };
     "market.corporateActions": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 symbol: string;
@@ -3149,6 +3178,7 @@ export interface operations {
                 date_to?: string;
                 limit?: string;
                 cursor?: string;
+                as_of?: string;
             };
             header?: never;
             path?: never;
@@ -3252,6 +3282,7 @@ export interface operations {
     "market.symbolAnnouncements": {
         parameters: {
             query?: {
+                as_of?: string;
                 limit?: string;
                 cursor?: string;
             };
@@ -3359,6 +3390,7 @@ export interface operations {
     "market.stockAnnouncements": {
         parameters: {
             query?: {
+                as_of?: string;
                 limit?: string;
                 cursor?: string;
             };
@@ -3471,6 +3503,7 @@ export interface operations {
                 date_to?: string;
                 limit?: string;
                 cursor?: string;
+                as_of?: string;
             };
             header?: never;
             path?: never;
@@ -3582,7 +3615,9 @@ export interface operations {
     };
     "market.freshness": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3691,7 +3726,9 @@ export interface operations {
     };
     "market.sources": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 symbol: string;
@@ -3845,7 +3882,9 @@ export interface operations {
     };
     "board.marketSnapshot": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3940,7 +3979,9 @@ export interface operations {
     };
     "board.marketBoard": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4119,7 +4160,9 @@ export interface operations {
     };
     "board.sectors": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4193,7 +4236,9 @@ export interface operations {
     };
     "board.sectorBoard": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4297,7 +4342,9 @@ export interface operations {
     };
     "board.sector": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -4417,7 +4464,9 @@ export interface operations {
     };
     "board.sectorPeers": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -4512,7 +4561,9 @@ export interface operations {
     };
     "board.sectorValuation": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -4606,7 +4657,9 @@ export interface operations {
     };
     "board.indices": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4688,6 +4741,7 @@ export interface operations {
                 date_from?: string;
                 date_to?: string;
                 limit?: string;
+                as_of?: string;
             };
             header?: never;
             path: {
@@ -4821,7 +4875,9 @@ export interface operations {
     };
     "board.dividendCalendar": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4927,6 +4983,7 @@ export interface operations {
     "analytics.analytics": {
         parameters: {
             query?: {
+                as_of?: string;
                 adjust?: "none" | "splits" | "total_return";
             };
             header?: never;
@@ -5144,7 +5201,9 @@ export interface operations {
     };
     "analytics.valuation": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 symbol: string;
@@ -5286,7 +5345,9 @@ export interface operations {
     };
     "analytics.technicals": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 sym: string;
@@ -5477,6 +5538,7 @@ export interface operations {
                 exclude_ex_dividend?: "true" | "false";
                 limit?: string;
                 cursor?: string;
+                as_of?: string;
             };
             header?: never;
             path?: never;
@@ -5585,7 +5647,9 @@ export interface operations {
     };
     "analytics.screenPost": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5744,6 +5808,7 @@ export interface operations {
     "analytics.compare": {
         parameters: {
             query: {
+                as_of?: string;
                 symbols: string;
                 adjust?: "none" | "splits" | "total_return";
             };
@@ -5910,7 +5975,9 @@ export interface operations {
     };
     "analytics.research": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 symbol: string;
@@ -6411,7 +6478,9 @@ export interface operations {
     };
     "analytics.researchLegacy": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 symbol: string;
@@ -6912,7 +6981,9 @@ export interface operations {
     };
     "analytics.researchAlias": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 symbol: string;
