@@ -31,6 +31,9 @@ import { join } from "node:path"
 import { findWrk, generatorCore, load, type LoadResult, pinned, serverCores } from "./load.ts"
 import { waitFor } from "./ready.ts"
 
+/** Yesterday's date (UTC), for the point-in-time target: a date means the end of that Karachi day. */
+const YESTERDAY = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)
+
 export interface Target {
   readonly name: string
   /** A fixed path, or one per listed symbol. */
@@ -54,7 +57,9 @@ export const targets: ReadonlyArray<Target> = [
   { name: "sectors-board", path: "/v1/sectors/board", connections: 50 },
   { name: "market-board", path: "/v1/market/board", connections: 50 },
   { name: "screener", path: `/v1/screener?${SCREEN_ALL_FILTERS}`, connections: 20 },
-  { name: "research", path: (s) => `/v1/stocks/${s}/research`, connections: 50 }
+  { name: "research", path: (s) => `/v1/stocks/${s}/research`, connections: 50 },
+  // Point-in-time: the quotes as known at the end of yesterday (Karachi); the first request builds that snapshot, the rest share it.
+  { name: "quotes-as-of", path: (s) => `/v1/quotes/${s}?allow_stale=true&as_of=${YESTERDAY}`, connections: 50 }
 ]
 
 const seconds = Number(process.env["BENCH_SECONDS"] ?? 8)

@@ -21,6 +21,7 @@ import m0021 from "./0021_filing_dates.ts"
 import m0022 from "./0022_index_closes.ts"
 import m0024 from "./0024_entitlement_dismissals.ts"
 import m0025 from "./0025_portfolio_settings.ts"
+import m0026 from "./0026_market_history.ts"
 
 export const migrations = {
   "0001_service": m0001,
@@ -41,5 +42,6 @@ export const migrations = {
   "0021_filing_dates": m0021,
   "0022_index_closes": m0022,
   "0024_entitlement_dismissals": m0024,
-  "0025_portfolio_settings": m0025
+  "0025_portfolio_settings": m0025,
+  "0026_market_history": m0026
 }

@@ -65,6 +65,8 @@ import { ProvenanceHttp } from "./market/provenance/ProvenanceHttp.ts"
 import { Quotes } from "./market/quotes/Quotes.ts"
 import { QuotesHttp } from "./market/quotes/QuotesHttp.ts"
 import { MarketStore } from "./market/readmodel/MarketStore.ts"
+import { AsOfMiddlewareLive } from "./market/readmodel/AsOfMiddleware.ts"
+import { PointInTime } from "./market/readmodel/PointInTime.ts"
 import { MarketReadModel } from "./market/readmodel/ReadModel.ts"
 import { AnswerWarming } from "./market/readmodel/SnapshotAnswers.ts"
 import { AiHttp } from "./mcp/Catalogue.ts"
@@ -94,9 +96,11 @@ export const MarketServices = AnswerWarming.pipe(
     Freshness.layer,
     Sources.layer,
     MarketBoard.layer,
-    MarketIndexes.layer
+    MarketIndexes.layer,
+    AsOfMiddlewareLive
   )),
   Layer.provideMerge(Analytics.layer),
+  Layer.provideMerge(PointInTime.layer),
   Layer.provideMerge(MarketReadModel.layer),
   Layer.provideMerge(MarketStore.layer),
   Layer.provideMerge(AnswerCache.layer)

@@ -45,8 +45,8 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
   it.effect("breadth adds up to the securities priced on the latest session, as the store's quotes say", () =>
     Effect.gen(function*() {
       const api = yield* apiClient
-      const snap = yield* api.board.marketSnapshot()
-      const board = yield* api.board.marketBoard()
+      const snap = yield* api.board.marketSnapshot({ query: {} })
+      const board = yield* api.board.marketBoard({ query: {} })
       const b = board.breadth
       assert.deepStrictEqual(snap.breadth, b, "snapshot and board count the same session")
       assert.strictEqual(b.date, SESSION)
@@ -72,7 +72,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
 
   it.effect("movers: top ten by change and by value, none a rights, preference or debt line or under Rs 1 million", () =>
     Effect.gen(function*() {
-      const body = yield* (yield* apiClient).board.marketBoard()
+      const body = yield* (yield* apiClient).board.marketBoard({ query: {} })
       const m = body.movers
       assert.strictEqual(m.rules, M.moversDescription)
       for (const list of [m.gainers, m.losers, m.most_active]) assert.strictEqual(list.length, 10)
@@ -106,7 +106,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
 
   it.effect("the sector list: every sector once, by stable id and PSX code", () =>
     Effect.gen(function*() {
-      const body = yield* (yield* apiClient).board.sectors()
+      const body = yield* (yield* apiClient).board.sectors({ query: {} })
       const stored = yield* query(Schema.Struct({ code: Schema.String }), "SELECT code FROM sectors ORDER BY code")
       assert.deepStrictEqual(body.items.map((s) => s.code), stored.map((s) => s.code))
       assert.strictEqual(new Set(body.items.map((s) => s.id)).size, body.items.length)
@@ -127,7 +127,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
 
   it.effect("sector medians equal the store's medians; an unknown median is absent, never 0", () =>
     Effect.gen(function*() {
-      const body = yield* (yield* apiClient).board.sectorBoard()
+      const body = yield* (yield* apiClient).board.sectorBoard({ query: {} })
       assert.strictEqual(body.medians, "median")
       const Row = Schema.Struct({ code: Schema.String, pe: Schema.NullOr(Schema.Finite), n: Schema.Int })
       const stored = yield* query(
@@ -167,17 +167,17 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
   it.effect("sector, peers and valuation agree with the sector board", () =>
     Effect.gen(function*() {
       const api = yield* apiClient
-      const board = (yield* api.board.sectorBoard()).items.find((s) => s.code === "0807")!
-      const sector = yield* api.board.sector({ params: { id: "commercial-banks" } })
+      const board = (yield* api.board.sectorBoard({ query: {} })).items.find((s) => s.code === "0807")!
+      const sector = yield* api.board.sector({ params: { id: "commercial-banks" }, query: {} })
       const { members, sources, ...figures } = sector
       assert.deepStrictEqual(figures, board)
       assert.strictEqual(members.length, board.constituents)
       assert.includeMembers(sources.map((s) => s.dataset), ["sectors", "universe", "prices_eod", "screener"])
-      const peers = yield* api.board.sectorPeers({ params: { id: "0807" } })
+      const peers = yield* api.board.sectorPeers({ params: { id: "0807" }, query: {} })
       assert.strictEqual(peers.peers.length, board.ordinary_constituents - board.not_trading)
       const caps = peers.peers.flatMap((p) => (p.market_cap !== undefined ? [p.market_cap] : []))
       assert.isTrue(caps.every((c, i) => i === 0 || caps[i - 1]! >= c), "largest market cap first")
-      const valuation = yield* api.board.sectorValuation({ params: { id: "0807" } })
+      const valuation = yield* api.board.sectorValuation({ params: { id: "0807" }, query: {} })
       for (const k of ["median_pe", "pe_peers", "loss_makers_excluded", "without_pe", "median_dividend_yield_pct", "yield_peers", "without_yield", "not_trading"] as const) {
         assert.strictEqual(valuation[k], board[k], k)
       }
@@ -187,7 +187,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
 
   it.effect("indices: current level; KSE-100 with its 100 recorded constituents, the others say membership is not tracked", () =>
     Effect.gen(function*() {
-      const list = yield* (yield* apiClient).board.indices()
+      const list = yield* (yield* apiClient).board.indices({ query: {} })
       assert.include(list.note, "Only KSE-100 membership is tracked")
       assert.deepInclude(list.items.find((i) => i.code === "KSE100"), { constituents_tracked: true, level: 171725.29 })
       const kse = yield* get("/v1/indices/KSE-100")

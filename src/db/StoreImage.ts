@@ -35,8 +35,8 @@ const pgliteVersion = () => {
   return String((JSON.parse(readFileSync(manifest, "utf8")) as { version?: unknown }).version)
 }
 
-/** Bumped when what the image holds changes (2: the prebuilt mark of PackImport). */
-const IMAGE_FORMAT = 2
+/** Bumped when what the image holds changes (2: the prebuilt mark of PackImport; 3: every row's retrieval time, migration 0026). */
+const IMAGE_FORMAT = 3
 
 /** The key of the image for the pack in `packDir` under this code's migrations and PGlite. */
 export const imageKey = (packDir: string = defaultPackDirectory) =>

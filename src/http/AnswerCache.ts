@@ -23,6 +23,9 @@
  * calls `open` (free queries, symbols not listed) are kept up to OPEN_ANSWERS
  * per home and endpoint; `bounded` ones (the listed symbols) always.
  *
+ * A request with an `as_of` query (a point-in-time market read) is never kept:
+ * it goes on to the HttpApi pipeline, which answers it from its own snapshot.
+ *
  * A cached handler must be a function of its decoded params and query alone
  * (it is not given the HTTP request), and require no service.
  */
@@ -177,7 +180,8 @@ const makeEntry = (name: string, api: Reflected, policy: AnswerPolicy<any>, hand
     Effect.suspend(() => {
       // The home is taken before the handler reads anything: an answer made from a newer state is kept in a home that is gone.
       const home = policy.home()
-      const keeping = home === undefined ? undefined : policy.keeps(request, home)
+      // A point-in-time request (`as_of`) reads another snapshot than the home's: never kept, never answered from here.
+      const keeping = home === undefined || request.query?.as_of !== undefined ? undefined : policy.keeps(request, home)
       if (home === undefined || keeping === undefined) return Effect.succeed(undefined)
       const isNew = !home.answers.has(key)
       if (keeping === "open" && isNew && (openCounts.get(home) ?? 0) >= OPEN_ANSWERS) return Effect.succeed(undefined)

@@ -5,6 +5,7 @@
  */
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { HISTORY_TABLES } from "../../migrations/0026_market_history.ts"
 
 export interface UpsertSpec {
   readonly table: string
@@ -15,17 +16,46 @@ export interface UpsertSpec {
   readonly batch?: number
 }
 
+/**
+ * How a market row gets its retrieval time (`known_at`, migration 0026): the writer's
+ * `psx.retrieved_at` (the crawler sets it: the instant it fetched), else its dataset's retrieval
+ * (a recording's date, known from the end of that Karachi day), else now. Datasets compute their
+ * own from `retrieved_at`; a table kept without history has none.
+ */
+const withKnown = (spec: UpsertSpec) =>
+  HISTORY_TABLES[spec.table] !== undefined && spec.table !== "datasets" && spec.columns["dataset"] !== undefined
+
+/**
+ * An upsert's parts over incoming rows aliased `t`: the columns written, what is selected for them,
+ * the join that gives a row its retrieval time, and the conflict's assignments.
+ */
+export const upsertShape = (spec: UpsertSpec) => {
+  const names = Object.keys(spec.columns)
+  const known = withKnown(spec)
+  const updates = names.filter((n) => !spec.key.includes(n)).map((n) => `${n} = excluded.${n}`)
+  if (known && updates.length > 0) updates.push("known_at = excluded.known_at")
+  return {
+    into: (known ? [...names, "known_at"] : names).join(", "),
+    select: [
+      ...names.map((n) => `t.${n}`),
+      ...(known ? ["coalesce(nullif(current_setting('psx.retrieved_at', true), '')::timestamptz, k.known_at, now())"] : [])
+    ].join(", "),
+    join: known ? "LEFT JOIN datasets k ON k.id = t.dataset" : "",
+    updates
+  }
+}
+
 export const upsert = (spec: UpsertSpec, rows: ReadonlyArray<Record<string, unknown>>, onBatch?: (n: number) => Effect.Effect<void>) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const names = Object.keys(spec.columns)
     const recordType = names.map((n) => `${n} ${spec.columns[n]}`).join(", ")
-    const updates = names.filter((n) => !spec.key.includes(n)).map((n) => `${n} = excluded.${n}`)
-    const conflict = updates.length > 0
-      ? `ON CONFLICT (${spec.key.join(", ")}) DO UPDATE SET ${updates.join(", ")}`
+    const shape = upsertShape(spec)
+    const conflict = shape.updates.length > 0
+      ? `ON CONFLICT (${spec.key.join(", ")}) DO UPDATE SET ${shape.updates.join(", ")}`
       : `ON CONFLICT (${spec.key.join(", ")}) DO NOTHING`
-    const text =
-      `INSERT INTO ${spec.table} (${names.join(", ")}) SELECT ${names.join(", ")} FROM jsonb_to_recordset($1::jsonb) AS t(${recordType}) ${conflict}`
+    const text = `INSERT INTO ${spec.table} (${shape.into}) SELECT ${shape.select}
+      FROM jsonb_to_recordset($1::jsonb) AS t(${recordType}) ${shape.join} ${conflict}`
     const size = spec.batch ?? 5000
     for (let i = 0; i < rows.length; i += size) {
       const chunk = rows.slice(i, i + size)

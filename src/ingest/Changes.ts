@@ -7,7 +7,7 @@
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { UpsertSpec } from "./Bulk.ts"
-import { decodeRows } from "./Bulk.ts"
+import { decodeRows, upsertShape } from "./Bulk.ts"
 
 export interface ChangeSpec extends UpsertSpec {
   /** Columns whose difference counts as a change (default: every column outside the key). */
@@ -46,9 +46,9 @@ export const upsertChanged = (spec: ChangeSpec, input: ReadonlyArray<Record<stri
     const [count] = yield* decodeRows(countRow)(sql.unsafe(`SELECT count(*)::int AS n FROM (${changed}) c`, [json]))
     const n = count?.n ?? 0
     if (n > 0) {
-      const updates = names.filter((c) => !spec.key.includes(c)).map((c) => `${c} = excluded.${c}`)
+      const { into, select, join, updates } = upsertShape(spec)
       yield* sql.unsafe(
-        `INSERT INTO ${spec.table} (${names.join(", ")}) SELECT ${names.join(", ")} FROM (${changed}) c
+        `INSERT INTO ${spec.table} (${into}) SELECT ${select} FROM (${changed}) t ${join}
          ON CONFLICT (${spec.key.join(", ")}) DO ${updates.length > 0 ? `UPDATE SET ${updates.join(", ")}` : "NOTHING"}`,
         [json]
       )

@@ -29,3 +29,14 @@ export const marketTransaction = <A, E, R>(write: Effect.Effect<A, E, R>) =>
     })
     return yield* retryTransient(sql.withTransaction(locked))
   })
+
+/**
+ * Marks the market rows the current transaction writes as retrieved at `instant` (an ISO instant;
+ * migration 0026's `psx.retrieved_at`, read by the upserts and the history trigger). Local to the
+ * transaction: another writer on the same connection afterwards is not marked.
+ */
+export const retrievedAt = (instant: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`SELECT set_config('psx.retrieved_at', ${instant}, true)`
+  })

@@ -192,6 +192,7 @@ const priceDisagreements: ImportStep = {
 /**
  * The delayed quote is the newest recorded figure: the all-share board
  * snapshot (as of the instant its manifest entry gives), or a later close.
+ * Each is known from its source's retrieval (the close's row, the board's dataset).
  */
 const quotes: ImportStep = {
   name: "quotes (derived)",
@@ -199,10 +200,10 @@ const quotes: ImportStep = {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       yield* sql`
-        INSERT INTO quotes (symbol, price, previous_close, open, high, low, change, change_pct, volume, as_of, basis, dataset)
+        INSERT INTO quotes (symbol, price, previous_close, open, high, low, change, change_pct, volume, as_of, basis, dataset, known_at)
         SELECT p.symbol, p.close, prev.close, p.open, p.high, p.low,
           p.close - prev.close, round((p.close / prev.close - 1) * 100, 4), p.volume,
-          (p.date::timestamp + interval '11 hours') AT TIME ZONE 'UTC', 'daily_close', p.dataset
+          (p.date::timestamp + interval '11 hours') AT TIME ZONE 'UTC', 'daily_close', p.dataset, p.known_at
         FROM (
           SELECT DISTINCT ON (symbol) * FROM daily_prices WHERE flag IS NULL
           ORDER BY symbol, date DESC, series = 'as_traded' DESC
@@ -215,16 +216,18 @@ const quotes: ImportStep = {
         ON CONFLICT (symbol) DO UPDATE SET price = excluded.price, previous_close = excluded.previous_close,
           open = excluded.open, high = excluded.high, low = excluded.low, change = excluded.change,
           change_pct = excluded.change_pct, volume = excluded.volume, as_of = excluded.as_of,
-          basis = excluded.basis, dataset = excluded.dataset`
+          basis = excluded.basis, dataset = excluded.dataset, known_at = excluded.known_at`
       const board = (yield* read("board_allshr")).filter((c) => c.current !== undefined)
       const boardAsOf = (yield* provenance(manifest, "board_allshr")).asOf
       yield* sql.unsafe(
-        `INSERT INTO quotes (symbol, price, previous_close, change, change_pct, volume, as_of, basis, dataset)
-         SELECT symbol, current, ldcp, change, change_pct, volume, $2::timestamptz, 'board_snapshot', 'board_allshr'
+        `INSERT INTO quotes (symbol, price, previous_close, change, change_pct, volume, as_of, basis, dataset, known_at)
+         SELECT symbol, current, ldcp, change, change_pct, volume, $2::timestamptz, 'board_snapshot', 'board_allshr',
+           (SELECT known_at FROM datasets WHERE id = 'board_allshr')
          FROM jsonb_to_recordset($1::jsonb) AS t(symbol text, current numeric, ldcp numeric, change numeric, change_pct numeric, volume numeric)
          ON CONFLICT (symbol) DO UPDATE SET price = excluded.price, previous_close = excluded.previous_close,
            open = NULL, high = NULL, low = NULL, change = excluded.change, change_pct = excluded.change_pct,
-           volume = excluded.volume, as_of = excluded.as_of, basis = excluded.basis, dataset = excluded.dataset
+           volume = excluded.volume, as_of = excluded.as_of, basis = excluded.basis, dataset = excluded.dataset,
+           known_at = excluded.known_at
          WHERE quotes.as_of < excluded.as_of`,
         [
           JSON.stringify(board.map((c) => ({

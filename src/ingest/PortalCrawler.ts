@@ -17,7 +17,7 @@ import { describeStoreError } from "../db/SqlErrors.ts"
 import { NewsFeeds } from "../sources/NewsFeeds.ts"
 import { PsxPortal } from "../sources/PsxPortal.ts"
 import { decodeRows } from "./Bulk.ts"
-import { marketTransaction } from "./MarketWrite.ts"
+import { marketTransaction, retrievedAt } from "./MarketWrite.ts"
 import type { DatasetWrite, Outcome, PortalDataset, RunContext } from "./DatasetDefinition.ts"
 import { portalDatasets } from "./PortalDatasets.ts"
 import { type Attempt, type CrawlStatus, crawlStatus, recordAttempts, recordProvenance, symbolKeys } from "./PortalStore.ts"
@@ -118,6 +118,8 @@ const runOne = (deps: CrawlDeps) => Effect.fn("PortalCrawler.runOne")(function*(
   if (fetched._tag === "Failure") return { ok: false, message: fetched.failure.message, at: iso(now) } satisfies RunResult
   const write: DatasetWrite = fetched.success
   const written = yield* storeOf(deps)(marketTransaction(Effect.gen(function*() {
+    // Every row this write adds or supersedes was retrieved when the page was fetched (point-in-time reads).
+    yield* retrievedAt(iso(now))
     const o = yield* write
     const loadedAt = iso(yield* Clock.currentTimeMillis)
     if (o.written > 0) yield* recordProvenance(d, iso(now), o.asOf ?? iso(now), loadedAt, o.skipped)

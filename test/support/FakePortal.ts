@@ -16,6 +16,10 @@
  * (every HTML table header renamed, as a portal reorganisation would).
  * Per-symbol routes without a recording answer 404 ("not recorded").
  *
+ * Edits: `amend(path, edit)` rewrites the answer of one path (a SYNTHETIC
+ * change a test makes on purpose, and must say so: a row left out, a figure
+ * altered); `amend(path, undefined)` restores the recording.
+ *
  * News: `/feeds/{file}` answers the feed fixtures of test/fixtures/news
  * (synthetic envelopes around recorded items; see its README) while
  * `publishFeeds` lists the file; the others answer 404.
@@ -91,6 +95,8 @@ export interface FakePortalHandle {
   readonly dropFromListing: (symbols: ReadonlyArray<string>) => void
   /** Leaves these symbols' rows out of `/market-watch` from now on (an empty list restores them). */
   readonly dropFromBoard: (symbols: ReadonlyArray<string>) => void
+  /** Rewrites the answer of `path` from now on (synthetic: the test says so); undefined restores the recording. */
+  readonly amend: (path: string, edit: ((body: string) => string) | undefined) => void
   /** The feed files `/feeds/{file}` answers from now on (default: every one of newsFeedFiles). */
   readonly publishFeeds: (files: ReadonlyArray<string>) => void
   readonly close: () => void
@@ -131,9 +137,12 @@ export const startFakePortal = (): Promise<FakePortalHandle> =>
     let dropped: ReadonlySet<string> = new Set()
     let offBoard: ReadonlySet<string> = new Set()
     let feeds: ReadonlySet<string> = new Set(newsFeedFiles)
+    const edits = new Map<string, (body: string) => string>()
     const seen: FakePortalHandle["seen"] = []
     const answer = (req: IncomingMessage, body: string, res: ServerResponse) => {
-      const send = (status: number, text: string, type = "text/html") => {
+      const send = (status: number, recorded: string, type = "text/html") => {
+        const edit = edits.get(req.url ?? "/")
+        const text = edit === undefined ? recorded : edit(recorded)
         res.writeHead(status, { "content-type": type })
         res.end(fault === "headers" && type === "text/html" ? renameHeaders(text) : text)
       }
@@ -201,6 +210,7 @@ export const startFakePortal = (): Promise<FakePortalHandle> =>
         dropFromListing: (symbols) => (dropped = new Set(symbols)),
         dropFromBoard: (symbols) => (offBoard = new Set(symbols)),
         publishFeeds: (files) => (feeds = new Set(files)),
+        amend: (path, edit) => (edit === undefined ? edits.delete(path) : edits.set(path, edit)),
         close: () => {
           server.closeAllConnections()
           server.close()

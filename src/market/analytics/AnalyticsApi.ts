@@ -12,6 +12,8 @@ import { AdjustParam } from "../../../domain/market/prices/AdjustmentSchemas.ts"
 import * as A from "../../../domain/market/analytics/AnalyticsSchemas.ts"
 import { COMPARE_MAX_SYMBOLS, COMPARE_MIN_SYMBOLS } from "../../../domain/market/analytics/Compare.ts"
 import { SCREENER_DEFAULT_LIMIT, SCREENER_MAX_LIMIT, ScreenQuery, ScreenRequest } from "../../../domain/market/analytics/ScreenRequest.ts"
+import { asOfQuery } from "../readmodel/AsOf.ts"
+import { AsOfMiddleware } from "../readmodel/AsOfMiddleware.ts"
 import { SymbolPath, SymPath } from "../../../domain/Params.ts"
 
 const symbolErrors = [InvalidSymbol, DataNotFound, SourceUnavailable] as const
@@ -87,7 +89,7 @@ const RESEARCH = "One dated, source-aware package for agents: profile; the delay
   "/v1/stocks/{symbol}/rh (legacy alias) and /v1/ai/research/{symbol} (alias)."
 
 const research = <const N extends string, const P extends `/${string}`>(name: N, path: P, summary: string) =>
-  HttpApiEndpoint.get(name, path, { params: SymbolPath, success: A.ResearchPackage, error: symbolErrors }).annotateMerge(
+  HttpApiEndpoint.get(name, path, { query: asOfQuery, params: SymbolPath, success: A.ResearchPackage, error: symbolErrors }).annotateMerge(
     doc(summary, RESEARCH)
   )
 
@@ -95,20 +97,21 @@ export class AnalyticsApi extends HttpApiGroup.make("analytics")
   .add(
     HttpApiEndpoint.get("analytics", "/v1/stocks/:symbol/analytics", {
       params: SymbolPath,
-      query: { adjust: AdjustParam },
+      query: { ...asOfQuery, adjust: AdjustParam },
       success: A.StockAnalytics,
       error: symbolErrors
     }).annotateMerge(doc("Per-stock analytics", `${ANALYTICS} ${ADJUSTED}`)),
-    HttpApiEndpoint.get("valuation", "/v1/stocks/:symbol/valuation", { params: SymbolPath, success: A.Valuation, error: symbolErrors })
+    HttpApiEndpoint.get("valuation", "/v1/stocks/:symbol/valuation", { query: asOfQuery, params: SymbolPath, success: A.Valuation, error: symbolErrors })
       .annotateMerge(doc("P/E, dividend yield and market cap against the sector medians", VALUATION)),
-    HttpApiEndpoint.get("technicals", "/v1/stocks/:sym/technicals", { params: SymPath, success: A.Technicals, error: symbolErrors })
+    HttpApiEndpoint.get("technicals", "/v1/stocks/:sym/technicals", { query: asOfQuery, params: SymPath, success: A.Technicals, error: symbolErrors })
       .annotateMerge(doc("Technical state labels (never a buy or sell rating)", TECHNICALS)),
     HttpApiEndpoint.get("screen", "/v1/screener", {
-      query: ScreenQuery,
+      query: { ...ScreenQuery.fields, ...asOfQuery },
       success: A.ScreenerPage,
       error: [InvalidRequest, SourceUnavailable]
     }).annotate(HttpApi.QueryParseOptions, strict).annotateMerge(doc("Screen the market (query parameters)", SCREENER)),
     HttpApiEndpoint.post("screenPost", "/v1/screener", {
+      query: asOfQuery,
       payload: ScreenRequest,
       success: A.ScreenerPage,
       error: [InvalidRequest, SourceUnavailable]
@@ -117,6 +120,7 @@ export class AnalyticsApi extends HttpApiGroup.make("analytics")
     ),
     HttpApiEndpoint.get("compare", "/v1/compare", {
       query: {
+        ...asOfQuery,
         symbols: Schema.String.annotate({
           description: `Comma-separated tickers, ${COMPARE_MIN_SYMBOLS} to ${COMPARE_MAX_SYMBOLS}, e.g. HUBC,KAPCO`
         }),
@@ -129,6 +133,7 @@ export class AnalyticsApi extends HttpApiGroup.make("analytics")
     research("researchLegacy", "/v1/stocks/:symbol/rh", "Research package (legacy alias)"),
     research("researchAlias", "/v1/ai/research/:symbol", "Research package (alias)")
   )
+  .middleware(AsOfMiddleware)
   .annotateMerge(OpenApi.annotations({
     title: "Analytics, screener and research",
     description: "Figures computed from the recorded prices and fundamentals (each documented with its formula and basis; a " +

@@ -14,6 +14,8 @@ import * as M from "../../../domain/market/board/BoardSchemas.ts"
 import { PEER_RULE } from "../../../domain/market/board/PeerRule.ts"
 import { MarketStatus } from "../../../domain/market/calendar/StatusSchema.ts"
 import { marketEndpoint } from "../MarketEndpoints.ts"
+import { asOfQuery } from "../readmodel/AsOf.ts"
+import { AsOfMiddleware } from "../readmodel/AsOfMiddleware.ts"
 
 const doc = (summary: string, description: string) => OpenApi.annotations({ summary, description })
 
@@ -54,7 +56,7 @@ const daySession = "Day figures (price, change, breadth) are of the latest recor
 export class BoardApi extends HttpApiGroup.make("board")
   .add(
     marketEndpoint(
-      HttpApiEndpoint.get("status", "/v1/market/status", { success: MarketStatus }),
+      HttpApiEndpoint.get("status", "/v1/market/status", { query: asOfQuery, success: MarketStatus }),
       "Market calendar status now",
       "Market calendar status now (the service clock), in Asia/Karachi: state (open, closed, pre-open, post-close) and finer " +
         "phase, the session (Friday has two), today's and the next session's times, the next and previous trading day, why " +
@@ -62,51 +64,51 @@ export class BoardApi extends HttpApiGroup.make("board")
         "names the calendar it rests on: the exchange's published holiday list (2026), closures derived from the recorded " +
         "prices (2004 to the last recorded day), or none (unverified: weekdays assumed open)."
     ),
-    HttpApiEndpoint.get("marketSnapshot", "/v1/market/snapshot", { success: M.MarketSnapshot, error: SourceUnavailable })
+    HttpApiEndpoint.get("marketSnapshot", "/v1/market/snapshot", { query: asOfQuery, success: M.MarketSnapshot, error: SourceUnavailable })
       .annotateMerge(doc(
         "Index levels, breadth and freshness",
         "Current index levels (their history is at GET /v1/indices/{id}), breadth of the latest recorded session (advancers + decliners + unchanged = " +
           "securities priced that day; not_priced counted apart) and each dataset's as-of and age in days. " + daySession
       )),
-    HttpApiEndpoint.get("marketBoard", "/v1/market/board", { success: M.MarketBoard, error: notFound }).annotateMerge(doc(
+    HttpApiEndpoint.get("marketBoard", "/v1/market/board", { query: asOfQuery, success: M.MarketBoard, error: notFound }).annotateMerge(doc(
       "Indices, breadth, movers and sector tone",
       `Index levels, breadth, movers (top 10 gainers, losers and most active by value traded) and per-sector tone ` +
         `(breadth and median change) of the latest recorded session. ${daySession} ${M.moversDescription} ` +
         `The threshold is Rs ${MIN_VALUE_TRADED.toLocaleString("en-US")}; value traded is volume × price when the source ` +
         "gives no turnover (value_basis). 404 DATA_NOT_FOUND when no quote is recorded."
     )),
-    HttpApiEndpoint.get("sectors", "/v1/sectors", { success: M.SectorList, error: SourceUnavailable }).annotateMerge(doc(
+    HttpApiEndpoint.get("sectors", "/v1/sectors", { query: asOfQuery, success: M.SectorList, error: SourceUnavailable }).annotateMerge(doc(
       "List of sectors",
       "Every PSX sector with its stable id (slug of the name), PSX code and number of listed constituents. Either the id or the code names a sector in /v1/sectors/{id}."
     )),
-    HttpApiEndpoint.get("sectorBoard", "/v1/sectors/board", { success: M.SectorBoard, error: SourceUnavailable }).annotateMerge(doc(
+    HttpApiEndpoint.get("sectorBoard", "/v1/sectors/board", { query: asOfQuery, success: M.SectorBoard, error: SourceUnavailable }).annotateMerge(doc(
       "Every sector's medians, breadth and constituents",
       `Per sector: median change of the latest session, median P/E, median dividend yield, breadth counts and constituent counts, with peer counts. ${sectorRules} ${daySession}`
     )),
-    HttpApiEndpoint.get("sector", "/v1/sectors/:id", { params: SectorId, success: M.Sector, error: notFound }).annotateMerge(doc(
+    HttpApiEndpoint.get("sector", "/v1/sectors/:id", { query: asOfQuery, params: SectorId, success: M.Sector, error: notFound }).annotateMerge(doc(
       "One sector",
       `The sector's figures (as on the sector board) and every member line, largest market cap first, rights and preference lines included (security_type). ${sectorRules} ` +
         "An unknown id is 404 DATA_NOT_FOUND."
     )),
-    HttpApiEndpoint.get("sectorPeers", "/v1/sectors/:id/peers", { params: SectorId, success: M.SectorPeers, error: notFound })
+    HttpApiEndpoint.get("sectorPeers", "/v1/sectors/:id/peers", { query: asOfQuery, params: SectorId, success: M.SectorPeers, error: notFound })
       .annotateMerge(doc(
         "A sector's peers",
         `The sector's peers, largest market cap first (unknown caps last). ${PEER_RULE} Each ` +
           "with price and change of the latest session, market cap, P/E and dividend yield where recorded. An unknown id is 404 DATA_NOT_FOUND."
       )),
-    HttpApiEndpoint.get("sectorValuation", "/v1/sectors/:id/valuation", { params: SectorId, success: M.SectorValuation, error: notFound })
+    HttpApiEndpoint.get("sectorValuation", "/v1/sectors/:id/valuation", { query: asOfQuery, params: SectorId, success: M.SectorValuation, error: notFound })
       .annotateMerge(doc(
         "A sector's median valuation",
         `Median P/E and median dividend yield with peer counts. ${sectorRules} An unknown id is 404 DATA_NOT_FOUND.`
       )),
-    HttpApiEndpoint.get("indices", "/v1/indices", { success: M.IndexList, error: SourceUnavailable }).annotateMerge(doc(
+    HttpApiEndpoint.get("indices", "/v1/indices", { query: asOfQuery, success: M.IndexList, error: SourceUnavailable }).annotateMerge(doc(
       "List of indices",
       "Every index with a recorded level or membership: its current level, and whether its constituents are tracked (only " +
         "KSE-100's are). An index's recorded daily closes are at GET /v1/indices/{id} (history)."
     )),
     HttpApiEndpoint.get("index", "/v1/indices/:id", {
       params: IndexId,
-      query: indexQuery,
+      query: { ...indexQuery, ...asOfQuery },
       success: M.IndexDetail,
       error: [DataNotFound, SourceUnavailable, InvalidRequest]
     }).annotateMerge(doc(
@@ -115,7 +117,7 @@ export class BoardApi extends HttpApiGroup.make("board")
         "indices carry a note that only KSE-100 membership is tracked. An index with nothing recorded is 404 DATA_NOT_FOUND. " +
         indexHistoryRules
     )),
-    HttpApiEndpoint.get("dividendCalendar", "/v1/calendar/dividends", { success: M.DividendCalendar, error: SourceUnavailable })
+    HttpApiEndpoint.get("dividendCalendar", "/v1/calendar/dividends", { query: asOfQuery, success: M.DividendCalendar, error: SourceUnavailable })
       .annotateMerge(doc(
         "Open payouts with their last buy date",
         "Announced payouts whose book closure has not ended (Asia/Karachi, today from the service clock), each with its book closure, " +
@@ -125,6 +127,7 @@ export class BoardApi extends HttpApiGroup.make("board")
           "symbols' payouts are recorded and up to when: payouts of other symbols are unknown, not absent."
       ))
   )
+  .middleware(AsOfMiddleware)
   .annotateMerge(OpenApi.annotations({
     title: "Market board, sectors, indices and calendar",
     description: "The market as a whole on the latest recorded session: status in Asia/Karachi, snapshot, board (breadth, " +

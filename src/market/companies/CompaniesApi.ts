@@ -10,12 +10,14 @@ import { PEER_RULE } from "../../../domain/market/board/PeerRule.ts"
 import * as S from "../../../domain/market/shared/Schemas.ts"
 import { BoolParam, Cursor, limitParam, SymbolPath, SymPath } from "../../../domain/Params.ts"
 import { marketEndpoint, symbolErrors } from "../MarketEndpoints.ts"
+import { asOfQuery } from "../readmodel/AsOf.ts"
+import { AsOfMiddleware } from "../readmodel/AsOfMiddleware.ts"
 
 export class CompaniesApi extends HttpApiGroup.make("companies")
   .add(
     marketEndpoint(
       HttpApiEndpoint.get("search", "/v1/search", {
-        query: { q: Schema.String.annotate({ description: "A company name, a word of it, or (part of) a ticker" }) },
+        query: { ...asOfQuery, q: Schema.String.annotate({ description: "A company name, a word of it, or (part of) a ticker" }) },
         success: S.SearchResult,
         error: SourceUnavailable
       }),
@@ -26,6 +28,7 @@ export class CompaniesApi extends HttpApiGroup.make("companies")
     marketEndpoint(
       HttpApiEndpoint.get("companies", "/v1/companies", {
         query: {
+          ...asOfQuery,
           limit: limitParam(COMPANIES_MAX_LIMIT, COMPANIES_DEFAULT_LIMIT),
           cursor: Cursor,
           sector: Schema.optional(Schema.String.annotate({ description: "Sector name or 4-digit code" })),
@@ -40,19 +43,20 @@ export class CompaniesApi extends HttpApiGroup.make("companies")
         `maximum ${COMPANIES_MAX_LIMIT}; limit=1 reads total cheaply. A changed or expired cursor is 400 INVALID_REQUEST.`
     ),
     marketEndpoint(
-      HttpApiEndpoint.get("company", "/v1/companies/:symbol", { params: SymbolPath, success: S.Company, error: symbolErrors }),
+      HttpApiEndpoint.get("company", "/v1/companies/:symbol", { query: asOfQuery, params: SymbolPath, success: S.Company, error: symbolErrors }),
       "Get a company profile with quote and ratios",
       "Company profile, delayed quote, computed ratios, trailing 12-month dividend per share and yield. " +
         "400 INVALID_SYMBOL for a malformed ticker; 404 DATA_NOT_FOUND for an unknown one."
     ),
     marketEndpoint(
-      HttpApiEndpoint.get("stock", "/v1/stocks/:sym", { params: SymPath, success: S.Stock, error: symbolErrors }),
+      HttpApiEndpoint.get("stock", "/v1/stocks/:sym", { query: asOfQuery, params: SymPath, success: S.Stock, error: symbolErrors }),
       "Get the full-company payload",
       "Full-company payload: profile, quote, ratios, peers, sector medians, dividends, filings, financials and a derived " +
         "block (market cap, close-based 52-week range, next session's circuit-breaker bounds, margin, growth). Unknown parts are absent. " +
         PEER_RULE
     )
   )
+  .middleware(AsOfMiddleware)
   .annotateMerge(OpenApi.annotations({
     title: "Companies",
     description: "The listed universe: search by name or ticker, the paged company list, a company's profile with its quote and " +

@@ -10,6 +10,8 @@ import * as S from "../../../domain/market/shared/Schemas.ts"
 import * as NewsSchemas from "../../../domain/news/NewsSchemas.ts"
 import { Cursor, DateParam, limitParam, SymbolPath, SymPath } from "../../../domain/Params.ts"
 import { marketEndpoint, symbolErrors } from "../MarketEndpoints.ts"
+import { asOfQuery } from "../readmodel/AsOf.ts"
+import { AsOfMiddleware } from "../readmodel/AsOfMiddleware.ts"
 
 /** How a filing is dated, ordered and filtered, and what its coverage says (the three filings endpoints and MCP get_announcements). */
 export const FILING_TIMES = "published_on is the exchange's Karachi date of the filing; published_at, its time, is present only when the " +
@@ -27,7 +29,7 @@ export const announcementQuery = {
   cursor: Cursor
 }
 
-const oneCompany = { limit: announcementQuery.limit, cursor: Cursor }
+const oneCompany = { ...asOfQuery, limit: announcementQuery.limit, cursor: Cursor }
 
 const NEWS = "News events, newest first by first publication. Parameters: symbol (items tagged with that ticker), date_from and " +
   `date_to (YYYY-MM-DD, Karachi days of published_at), limit (default ${ANNOUNCEMENTS_DEFAULT_LIMIT}, at most ` +
@@ -54,7 +56,7 @@ const bySymbol = <const Name extends string, const Path extends `/${string}`, S 
   success: S,
   summary: string,
   description: string
-) => marketEndpoint(HttpApiEndpoint.get(name, path, { params: SymbolPath, success, error: symbolErrors }), summary, description)
+) => marketEndpoint(HttpApiEndpoint.get(name, path, { query: asOfQuery, params: SymbolPath, success, error: symbolErrors }), summary, description)
 
 export class FilingsApi extends HttpApiGroup.make("filings")
   .add(
@@ -68,7 +70,7 @@ export class FilingsApi extends HttpApiGroup.make("filings")
     bySymbol("corporateActions", "/v1/corporate-actions/:symbol", S.CorporateActions, "Get corporate actions",
       "Bonus, right, split/restatement, ex-markers and cash events with dates."),
     marketEndpoint(
-      HttpApiEndpoint.get("announcements", "/v1/announcements", { query: announcementQuery, success: S.Announcements, error: symbolErrors }),
+      HttpApiEndpoint.get("announcements", "/v1/announcements", { query: { ...announcementQuery, ...asOfQuery }, success: S.Announcements, error: symbolErrors }),
       "List company filings",
       `Company filings (source_type: filing), newest first. Default ${ANNOUNCEMENTS_DEFAULT_LIMIT}, maximum ${ANNOUNCEMENTS_MAX_LIMIT}. ` +
         FILING_TIMES
@@ -94,11 +96,12 @@ export class FilingsApi extends HttpApiGroup.make("filings")
       `Filings and notices for one company. ${FILING_TIMES}`
     ),
     marketEndpoint(
-      HttpApiEndpoint.get("news", "/v1/news", { query: announcementQuery, success: NewsSchemas.News, error: symbolErrors }),
+      HttpApiEndpoint.get("news", "/v1/news", { query: { ...announcementQuery, ...asOfQuery }, success: NewsSchemas.News, error: symbolErrors }),
       "List news items",
       NEWS
     )
   )
+  .middleware(AsOfMiddleware)
   .annotateMerge(OpenApi.annotations({
     title: "Filings and news",
     description: "What companies file and what is reported of them: income statements, dividend history, corporate actions, " +

@@ -9,6 +9,8 @@ import { PRICES_DEFAULT_LIMIT, PRICES_MAX_LIMIT, RANGES } from "../../../domain/
 import * as S from "../../../domain/market/shared/Schemas.ts"
 import { Cursor, DateParam, limitParam, SymbolPath } from "../../../domain/Params.ts"
 import { marketEndpoint, symbolErrors } from "../MarketEndpoints.ts"
+import { asOfQuery } from "../readmodel/AsOf.ts"
+import { AsOfMiddleware } from "../readmodel/AsOfMiddleware.ts"
 
 /** Which rows of a symbol's daily series to serve (shared with the MCP tool get_price_history). */
 export const pricesQuery = {
@@ -29,7 +31,7 @@ export class PricesApi extends HttpApiGroup.make("prices")
     marketEndpoint(
       HttpApiEndpoint.get("prices", "/v1/prices/:symbol", {
         params: SymbolPath,
-        query: { ...pricesQuery, adjust: AdjustParam },
+        query: { ...asOfQuery, ...pricesQuery, adjust: AdjustParam },
         success: S.PricesResponse,
         error: symbolErrors
       }),
@@ -39,6 +41,7 @@ export class PricesApi extends HttpApiGroup.make("prices")
         "Rows recorded with a close only leave open/high/low out. A named range also returns its close-based high, low and change."
     )
   )
+  .middleware(AsOfMiddleware)
   .annotateMerge(OpenApi.annotations({
     title: "Prices",
     description: "A listed security's daily price history: as traded, or adjusted for splits and bonuses or for total return on " +

@@ -9,6 +9,8 @@ import { SourceUnavailable } from "../../../domain/Errors.ts"
 import * as S from "../../../domain/market/shared/Schemas.ts"
 import { SymbolPath } from "../../../domain/Params.ts"
 import { marketEndpoint, symbolErrors } from "../MarketEndpoints.ts"
+import { asOfQuery } from "../readmodel/AsOf.ts"
+import { AsOfMiddleware } from "../readmodel/AsOfMiddleware.ts"
 
 const WARM = "Warms the fundamentals projection for up to n listed equities (1 to 40, default 10) that were never checked or " +
   "were checked more than a day ago, oldest first: an equity with no row gets one from its latest recorded delayed " +
@@ -21,12 +23,12 @@ const WARM = "Warms the fundamentals projection for up to n listed equities (1 t
 export class ProvenanceApi extends HttpApiGroup.make("provenance")
   .add(
     marketEndpoint(
-      HttpApiEndpoint.get("freshness", "/v1/freshness", { success: S.Freshness, error: SourceUnavailable }),
+      HttpApiEndpoint.get("freshness", "/v1/freshness", { query: asOfQuery, success: S.Freshness, error: SourceUnavailable }),
       "Get per-dataset coverage and age",
       "Per-dataset coverage (symbols, first and last dates), as-of, age in days, source and retrieval time."
     ),
     marketEndpoint(
-      HttpApiEndpoint.get("sources", "/v1/ai/sources/:symbol", { params: SymbolPath, success: S.SymbolSources, error: symbolErrors }),
+      HttpApiEndpoint.get("sources", "/v1/ai/sources/:symbol", { query: asOfQuery, params: SymbolPath, success: S.SymbolSources, error: symbolErrors }),
       "Get the provenance of a symbol's data",
       "Provenance per data area for one symbol: source, as-of and retrieval time."
     ),
@@ -44,6 +46,7 @@ export class ProvenanceApi extends HttpApiGroup.make("provenance")
       WARM
     )
   )
+  .middleware(AsOfMiddleware)
   .annotateMerge(OpenApi.annotations({
     title: "Provenance and freshness",
     description: "Where every dataset came from and how fresh it is: each dataset's coverage and age, the sources of one " +

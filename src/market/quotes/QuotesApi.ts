@@ -7,6 +7,8 @@ import { DataStale, DataUnverified } from "../../../domain/Errors.ts"
 import * as S from "../../../domain/market/shared/Schemas.ts"
 import { BoolParam, SymbolPath } from "../../../domain/Params.ts"
 import { marketEndpoint, symbolErrors } from "../MarketEndpoints.ts"
+import { asOfQuery } from "../readmodel/AsOf.ts"
+import { AsOfMiddleware } from "../readmodel/AsOfMiddleware.ts"
 
 export class QuotesApi extends HttpApiGroup.make("quotes")
   .add(
@@ -14,6 +16,7 @@ export class QuotesApi extends HttpApiGroup.make("quotes")
       HttpApiEndpoint.get("quote", "/v1/quotes/:symbol", {
         params: SymbolPath,
         query: {
+          ...asOfQuery,
           allow_stale: Schema.optional(BoolParam.annotate({
             description: "true: return the last known quote marked stale instead of 409 DATA_STALE"
           }))
@@ -27,6 +30,7 @@ export class QuotesApi extends HttpApiGroup.make("quotes")
         "409 DATA_UNVERIFIED when the price breaks the circuit-breaker bounds."
     )
   )
+  .middleware(AsOfMiddleware)
   .annotateMerge(OpenApi.annotations({
     title: "Quotes",
     description: "The delayed quote of a listed security, never live: its as-of, its staleness judged by the market calendar, " +

@@ -23,6 +23,7 @@
 import { Clock, Context, Duration, Effect, Layer, Schedule } from "effect"
 import { SourceUnavailable } from "../../../domain/Errors.ts"
 import { type MarketSnapshot, snapshotSteps } from "../../../domain/market/snapshot/Snapshot.ts"
+import { AsOfRead } from "./AsOf.ts"
 import { cooperatively } from "./Cooperative.ts"
 import { planUpdate, updateSnapshot } from "../../../domain/market/snapshot/SnapshotUpdate.ts"
 import { AppConfig } from "../../config/AppConfig.ts"
@@ -144,7 +145,7 @@ const updateFew = (store: Store, held: Held) =>
   }).pipe(Effect.withSpan("MarketReadModel.update"))
 
 export class MarketReadModel extends Context.Service<MarketReadModel, {
-  /** The current snapshot; SOURCE_UNAVAILABLE until the first build has succeeded, and while the pack is importing into an empty store. */
+  /** The current snapshot (a point-in-time request's own, when AsOfRead is set); SOURCE_UNAVAILABLE until the first build has succeeded, and while the pack is importing into an empty store. */
   readonly snapshot: Effect.Effect<MarketSnapshot, SourceUnavailable>
   /** The current state, synchronously (undefined before the first build, and while `snapshot` fails). */
   readonly state: () => ReadModelState | undefined
@@ -188,13 +189,15 @@ export class MarketReadModel extends Context.Service<MarketReadModel, {
         Effect.forkScoped
       )
 
-      const snapshot = Effect.suspend(() =>
+      const live = Effect.suspend(() =>
         held.current === undefined
           ? Effect.fail(new SourceUnavailable({ message: "market data is not loaded yet; try again shortly" }))
           : held.unloaded !== undefined
           ? Effect.fail(new SourceUnavailable({ message: held.unloaded }))
           : Effect.succeed(held.current.snapshot)
       )
+      // A point-in-time request (AsOf.ts) reads the snapshot of its instant instead.
+      const snapshot = Effect.flatMap(Effect.service(AsOfRead), (asOf) => (asOf === undefined ? live : Effect.succeed(asOf.snapshot)))
       const refreshed = Effect.tap(refresh, () => judgeLoaded)
       return { snapshot, state: () => (held.unloaded === undefined ? held.current : undefined), refresh: refreshed }
     })

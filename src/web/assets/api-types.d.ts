@@ -1460,6 +1460,7 @@ export interface operations {
     "market.search": {
         parameters: {
             query: {
+                as_of?: string;
                 q: string;
             };
             header?: never;
@@ -1537,6 +1538,7 @@ export interface operations {
     "market.companies": {
         parameters: {
             query?: {
+                as_of?: string;
                 limit?: string;
                 cursor?: string;
                 sector?: string;
@@ -1620,7 +1622,9 @@ export interface operations {
     };
     "market.company": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 symbol: string;
@@ -1769,7 +1773,9 @@ export interface operations {
     };
     "market.stock": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 sym: string;
@@ -2132,6 +2138,7 @@ export interface operations {
     "market.quote": {
         parameters: {
             query?: {
+                as_of?: string;
                 allow_stale?: "true" | "false";
             };
             header?: never;
@@ -2253,6 +2260,7 @@ export interface operations {
     "market.prices": {
         parameters: {
             query?: {
+                as_of?: string;
                 date_from?: string;
                 date_to?: string;
                 limit?: string;
@@ -2427,7 +2435,9 @@ export interface operations {
     };
     "market.financials": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 symbol: string;
@@ -2524,7 +2534,9 @@ export interface operations {
     };
     "market.stockFinancials": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 symbol: string;
@@ -2621,7 +2633,9 @@ export interface operations {
     };
     "market.dividends": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 symbol: string;
@@ -2759,7 +2773,9 @@ export interface operations {
     };
     "market.stockDividends": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 symbol: string;
@@ -2897,7 +2913,9 @@ export interface operations {
     };
     "market.corporateActions": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 symbol: string;
@@ -2989,6 +3007,7 @@ export interface operations {
                 date_to?: string;
                 limit?: string;
                 cursor?: string;
+                as_of?: string;
             };
             header?: never;
             path?: never;
@@ -3092,6 +3111,7 @@ export interface operations {
     "market.symbolAnnouncements": {
         parameters: {
             query?: {
+                as_of?: string;
                 limit?: string;
                 cursor?: string;
             };
@@ -3199,6 +3219,7 @@ export interface operations {
     "market.stockAnnouncements": {
         parameters: {
             query?: {
+                as_of?: string;
                 limit?: string;
                 cursor?: string;
             };
@@ -3311,6 +3332,7 @@ export interface operations {
                 date_to?: string;
                 limit?: string;
                 cursor?: string;
+                as_of?: string;
             };
             header?: never;
             path?: never;
@@ -3422,7 +3444,9 @@ export interface operations {
     };
     "market.freshness": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3531,7 +3555,9 @@ export interface operations {
     };
     "market.sources": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 symbol: string;
@@ -3685,7 +3711,9 @@ export interface operations {
     };
     "market.status": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3841,11 +3869,22 @@ export interface operations {
                     "application/json": components["schemas"]["InternalEncoded"];
                 };
             };
+            /** @description An upstream source could not be reached or its answer not parsed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceUnavailableEncoded"];
+                };
+            };
         };
     };
     "board.marketSnapshot": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3940,7 +3979,9 @@ export interface operations {
     };
     "board.marketBoard": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4119,7 +4160,9 @@ export interface operations {
     };
     "board.sectors": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4193,7 +4236,9 @@ export interface operations {
     };
     "board.sectorBoard": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4297,7 +4342,9 @@ export interface operations {
     };
     "board.sector": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -4417,7 +4464,9 @@ export interface operations {
     };
     "board.sectorPeers": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -4512,7 +4561,9 @@ export interface operations {
     };
     "board.sectorValuation": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -4606,7 +4657,9 @@ export interface operations {
     };
     "board.indices": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4688,6 +4741,7 @@ export interface operations {
                 date_from?: string;
                 date_to?: string;
                 limit?: string;
+                as_of?: string;
             };
             header?: never;
             path: {
@@ -4821,7 +4875,9 @@ export interface operations {
     };
     "board.dividendCalendar": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4927,6 +4983,7 @@ export interface operations {
     "analytics.analytics": {
         parameters: {
             query?: {
+                as_of?: string;
                 adjust?: "none" | "splits" | "total_return";
             };
             header?: never;
@@ -5144,7 +5201,9 @@ export interface operations {
     };
     "analytics.valuation": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 symbol: string;
@@ -5286,7 +5345,9 @@ export interface operations {
     };
     "analytics.technicals": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 sym: string;
@@ -5477,6 +5538,7 @@ export interface operations {
                 exclude_ex_dividend?: "true" | "false";
                 limit?: string;
                 cursor?: string;
+                as_of?: string;
             };
             header?: never;
             path?: never;
@@ -5585,7 +5647,9 @@ export interface operations {
     };
     "analytics.screenPost": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5744,6 +5808,7 @@ export interface operations {
     "analytics.compare": {
         parameters: {
             query: {
+                as_of?: string;
                 symbols: string;
                 adjust?: "none" | "splits" | "total_return";
             };
@@ -5910,7 +5975,9 @@ export interface operations {
     };
     "analytics.research": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 symbol: string;
@@ -6411,7 +6478,9 @@ export interface operations {
     };
     "analytics.researchLegacy": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 symbol: string;
@@ -6912,7 +6981,9 @@ export interface operations {
     };
     "analytics.researchAlias": {
         parameters: {
-            query?: never;
+            query?: {
+                as_of?: string;
+            };
             header?: never;
             path: {
                 symbol: string;

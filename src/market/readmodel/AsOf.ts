@@ -1,0 +1,51 @@
+/**
+ * Point-in-time reads: the `as_of` query parameter of the market reads, and
+ * the snapshot a request reads when it gave one.
+ *
+ * `as_of` is an ISO 8601 instant (`2026-05-22T13:00:00Z`, an offset allowed)
+ * or a date (`2026-05-22`), which means the end of that Karachi day (the next
+ * day's 00:00 Asia/Karachi): what the service had retrieved by then. The read
+ * model hands `AsOfRead`'s snapshot to the services instead of the live one
+ * while it is set (AsOfMiddleware.ts sets it for the request).
+ */
+import { Context, Schema } from "effect"
+import type { MarketSnapshot } from "../../../domain/market/snapshot/Snapshot.ts"
+
+const AS_OF_PATTERN = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/
+const KARACHI_OFFSET_MS = 5 * 3_600_000
+const DAY_MS = 86_400_000
+
+export const AS_OF_DESCRIPTION = "Answer as of this instant: only what the service had retrieved by then (a figure later corrected " +
+  "shows its earlier value, a payout announced later is absent, a symbol listed later is unknown, index membership is the one " +
+  "known then), and freshness judged at that instant. An ISO 8601 instant with its offset (2026-05-22T13:00:00Z), or a date " +
+  "(2026-05-22), meaning the end of that Karachi day. A future instant, or one before the earliest retrieval the service holds, " +
+  "is 400 INVALID_REQUEST. The answer's X-As-Of header names the instant it reflects; such answers are never cached."
+
+/** The `as_of` query parameter (a string of the accepted shapes; its instant is `asOfInstant`). */
+export const AsOfParam = Schema.String.check(Schema.isPattern(AS_OF_PATTERN)).annotate({ description: AS_OF_DESCRIPTION })
+
+/** The query field every point-in-time market read declares. */
+export const asOfQuery = { as_of: Schema.optional(AsOfParam) }
+
+/** The instant (ms) an `as_of` value names, or undefined when it is not one. */
+export const asOfInstant = (value: string): number | undefined => {
+  if (!AS_OF_PATTERN.test(value)) return undefined
+  if (value.length === 10) {
+    const day = Date.parse(`${value}T00:00:00Z`)
+    return Number.isNaN(day) ? undefined : day + DAY_MS - KARACHI_OFFSET_MS
+  }
+  const at = Date.parse(value)
+  return Number.isNaN(at) ? undefined : at
+}
+
+/** The snapshot a point-in-time request reads, and the instants it is as of and reflects. */
+export interface AsOfView {
+  readonly snapshot: MarketSnapshot
+  /** The instant asked for (ms). */
+  readonly at: number
+  /** The newest instant at or before `at` at which what was known changed (ISO). */
+  readonly reflects: string
+}
+
+/** Set for a request that gave `as_of`; the read model answers its snapshot instead of the live one. */
+export const AsOfRead = Context.Reference<AsOfView | undefined>("psx/market/AsOfRead", { defaultValue: () => undefined })
