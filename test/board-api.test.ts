@@ -245,7 +245,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
         assert.deepStrictEqual([fast.status, full.status], [200, 200])
         assert.strictEqual(fast.text, full.text, path)
         const entry = cache.entries().find((e) => e.name === endpoint)
-        const kept = entry?.held(entry.keyOf({}), yield* Clock.currentTimeMillis)
+        const kept = entry?.held({}, entry.keyOf({}), yield* Clock.currentTimeMillis)
         assert.isDefined(kept, `${path} is kept`)
         assert.strictEqual(new TextDecoder().decode(kept!.body), full.text, path)
       }

@@ -176,6 +176,27 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("fast path", (it) =>
       }
     }))
 
+  it.effect("a point-in-time read is kept once its snapshot is made, with the pipeline's status, bytes and as-of headers", () =>
+    Effect.gen(function*() {
+      const url = "/v1/quotes/HUBC?allow_stale=true&as_of=2026-06-10"
+      const first = yield* get(url)
+      assert.isTrue(handedOn.has(url), "the first request has the snapshot made, in the pipeline")
+      handedOn.delete(url)
+      const kept = yield* get(url)
+      assert.isFalse(handedOn.has(url), "the second is answered from the kept bytes")
+      const full = yield* get(url, { "cache-control": "no-cache" })
+      for (const answer of [first, kept]) {
+        assert.deepStrictEqual(
+          [answer.status, answer.text, answer.headers["x-as-of"], answer.headers["x-as-of-known"]],
+          [full.status, full.text, full.headers["x-as-of"], full.headers["x-as-of-known"]]
+        )
+      }
+      // The end of 10 June in Karachi is 19:00 UTC that day.
+      assert.strictEqual(kept.headers["x-as-of"], "2026-06-10T19:00:00.000Z")
+      const live = yield* get("/v1/quotes/HUBC?allow_stale=true")
+      assert.isUndefined(live.headers["x-as-of"], "a live answer is not an instant's")
+    }))
+
   it.effect("the fast path charges the address's public bucket, answering 429 with the error record", () =>
     Effect.gen(function*() {
       // The bucket holds 400 tokens and refills one a second (the clock is frozen): these exhaust it.

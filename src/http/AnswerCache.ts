@@ -23,8 +23,9 @@
  * calls `open` (free queries, symbols not listed) are kept up to OPEN_ANSWERS
  * per home and endpoint; `bounded` ones (the listed symbols) always.
  *
- * A request with an `as_of` query (a point-in-time market read) is never kept:
- * it goes on to the HttpApi pipeline, which answers it from its own snapshot.
+ * A request about a past instant (a point-in-time read) is kept in that
+ * instant's home when the policy gives one (`instantHome`), made by the
+ * handler run as of the instant; else the HttpApi pipeline answers it.
  *
  * A cached handler must be a function of its decoded params and query alone
  * (it is not given the HTTP request), and require no service.
@@ -37,12 +38,27 @@ export interface Answer {
   readonly status: number
   readonly body: Uint8Array
   readonly validUntil: number
+  /** Headers the answer carries beyond its content type (an instant's answers say which instant). */
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 /** Where answers are kept: they live and go with it. */
 export interface AnswerHome {
   readonly answers: Map<string, Answer>
 }
+
+/**
+ * Where the answers of a request about a past instant live (AnswerPolicy.instantHome): they are true for good
+ * while their home lives, are made by the handler run as of that instant, and carry its headers.
+ */
+export interface InstantHome extends AnswerHome {
+  /** Runs the handler as of the instant. */
+  readonly run: <A, E>(effect: Effect.Effect<A, E>) => Effect.Effect<A, E>
+  readonly headers: Readonly<Record<string, string>>
+}
+
+/** Answers kept in one instant's home, at the most. */
+export const INSTANT_ANSWERS = 2_048
 
 /** An endpoint's decoded request, as its handler receives it. */
 export interface Decoded {
@@ -64,6 +80,11 @@ export interface AnswerPolicy<H extends AnswerHome = AnswerHome> {
   readonly keepsFailure: (error: unknown) => boolean
   /** One name for endpoints that serve the same answer (aliases), so they share their answers. */
   readonly shareAs?: string
+  /**
+   * For a request about a past instant, that instant's home; undefined when it has none ready (the pipeline
+   * answers it); "live" for a request about now (the default when absent).
+   */
+  readonly instantHome?: (request: Decoded) => InstantHome | "live" | undefined
 }
 
 /** A cached endpoint, as the fast path and warming see it. */
@@ -75,8 +96,8 @@ export interface CachedEndpoint {
   /** Decodes a matched path's params and query as the HttpApi does; undefined when they do not decode. */
   readonly decode: (params: Record<string, unknown>, query: Record<string, unknown>) => Decoded | undefined
   readonly keyOf: (request: Decoded) => string
-  /** The answer kept under `key` and still true at `now`, synchronously. */
-  readonly held: (key: string, now: number) => Answer | undefined
+  /** The answer to `request` kept under `key` and still true at `now`, synchronously. */
+  readonly held: (request: Decoded, key: string, now: number) => Answer | undefined
   /** Runs the handler and keeps its answer; undefined when it is not an answer kept here. */
   readonly fill: (request: Decoded, key: string, now: number) => Effect.Effect<Answer | undefined>
 }
@@ -171,17 +192,38 @@ const makeEntry = (name: string, api: Reflected, policy: AnswerPolicy<any>, hand
     return { ...(p.success !== undefined ? { params: p.success } : {}), ...(q.success !== undefined ? { query: q.success } : {}) }
   }
 
-  const held = (key: string, now: number) => {
-    const answer = policy.home()?.answers.get(key)
+  /** The request's instant's home, "live", or undefined (an instant with no home ready). */
+  const instantOf = (request: Decoded) => policy.instantHome === undefined ? "live" : policy.instantHome(request)
+
+  const held = (request: Decoded, key: string, now: number) => {
+    const instant = instantOf(request)
+    const answer = (instant === "live" ? policy.home() : instant)?.answers.get(key)
     return answer !== undefined && now < answer.validUntil ? answer : undefined
+  }
+
+  /** An instant's answer, made as of it and kept for as long as its home lives (INSTANT_ANSWERS at the most). */
+  const fillAt = (instant: InstantHome, request: Decoded, key: string) => {
+    if (instant.answers.size >= INSTANT_ANSWERS && !instant.answers.has(key)) return Effect.succeed(undefined)
+    return instant.run(handler({ endpoint, ...request })).pipe(
+      Effect.map(encodeSuccess),
+      Effect.catch((error) => Effect.succeed(policy.keepsFailure(error) ? encodeFailure(error) : undefined)),
+      Effect.map((encoded): Answer | undefined => {
+        if (encoded === undefined) return undefined
+        const answer = { ...encoded, validUntil: Number.POSITIVE_INFINITY, headers: instant.headers }
+        instant.answers.set(key, answer)
+        return answer
+      })
+    )
   }
 
   const fill = (request: Decoded, key: string, now: number) =>
     Effect.suspend(() => {
+      const instant = instantOf(request)
+      if (instant === undefined) return Effect.succeed(undefined)
+      if (instant !== "live") return fillAt(instant, request, key)
       // The home is taken before the handler reads anything: an answer made from a newer state is kept in a home that is gone.
       const home = policy.home()
-      // A point-in-time request (`as_of`) reads another snapshot than the home's: never kept, never answered from here.
-      const keeping = home === undefined || request.query?.as_of !== undefined ? undefined : policy.keeps(request, home)
+      const keeping = home === undefined ? undefined : policy.keeps(request, home)
       if (home === undefined || keeping === undefined) return Effect.succeed(undefined)
       const isNew = !home.answers.has(key)
       if (keeping === "open" && isNew && (openCounts.get(home) ?? 0) >= OPEN_ANSWERS) return Effect.succeed(undefined)
@@ -276,7 +318,7 @@ export class AnswerCache extends Context.Service<AnswerCache, AnswerCacheShape>(
         if (entry === undefined) return Effect.void
         const key = entry.keyOf(request)
         return Effect.flatMap(Effect.clockWith((clock) => Effect.succeed(clock.currentTimeMillisUnsafe())), (now) =>
-          entry.held(key, now) !== undefined ? Effect.void : Effect.asVoid(entry.fill(request, key, now)))
+          entry.held(request, key, now) !== undefined ? Effect.void : Effect.asVoid(entry.fill(request, key, now)))
       })
     return { handlersOf, entries: () => entries, warm }
   }

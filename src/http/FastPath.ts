@@ -106,13 +106,18 @@ const accessLog = Effect.gen(function*() {
   }
 })
 
-const write = (response: ServerResponse, status: number, contentType: string, body: Uint8Array, requestId: string | undefined) => {
-  response.writeHead(
-    status,
-    requestId === undefined
-      ? { "content-type": contentType, "content-length": body.length }
-      : { "content-type": contentType, "content-length": body.length, "x-request-id": requestId }
-  )
+const write = (
+  response: ServerResponse,
+  status: number,
+  contentType: string,
+  body: Uint8Array,
+  requestId: string | undefined,
+  headers?: Readonly<Record<string, string>>
+) => {
+  const head = requestId === undefined
+    ? { "content-type": contentType, "content-length": body.length }
+    : { "content-type": contentType, "content-length": body.length, "x-request-id": requestId }
+  response.writeHead(status, headers === undefined ? head : { ...head, ...headers })
   response.end(body)
 }
 
@@ -147,7 +152,7 @@ export const make = Effect.gen(function*() {
   }
 
   const send = (response: ServerResponse, m: Match, answer: Answer, requestId: string | undefined) =>
-    write(response, answer.status, m.entry.contentType, answer.body, requestId)
+    write(response, answer.status, m.entry.contentType, answer.body, requestId, answer.headers)
 
   /** A miss: the endpoint's handler makes the answer, or the Effect pipeline answers. */
   const fill = (request: IncomingMessage, response: ServerResponse, next: () => void, m: Match, start: number, requestId: string | undefined) =>
@@ -168,7 +173,7 @@ export const make = Effect.gen(function*() {
     const m = matcher()(request.url!)
     if (m === undefined) return next()
     const start = clock.currentTimeMillisUnsafe()
-    const held = m.entry.held(m.key, start)
+    const held = m.entry.held(m.request, m.key, start)
     if (m.probe) return held !== undefined ? send(response, m, held, undefined) : fill(request, response, next, m, start, undefined)
     // From here the request is this path's: it is charged and has its id.
     const requestId = ids.next(start)

@@ -9,6 +9,7 @@ import { AnswerCache } from "../../http/AnswerCache.ts"
 import { Api } from "../../http/Api.ts"
 import { researchValidUntil, screenValidUntil } from "../readmodel/AnswerValidity.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
+import { PointInTime } from "../readmodel/PointInTime.ts"
 import { snapshotAnswers } from "../readmodel/SnapshotAnswers.ts"
 import { Analytics } from "./Analytics.ts"
 
@@ -16,7 +17,7 @@ export const AnalyticsHttp = HttpApiBuilder.group(Api, "analytics", (handlers) =
   Effect.gen(function*() {
     const analytics = yield* Analytics
     const cached = (yield* AnswerCache).handlersOf(Api, "analytics")
-    const kept = snapshotAnswers(yield* MarketReadModel)
+    const kept = snapshotAnswers(yield* MarketReadModel, yield* PointInTime)
     const research = kept.ofSymbol((_data, now, symbol) => researchValidUntil(symbol, now), { shareAs: "analytics.research" })
     return handlers
       .handle("analytics", ({ params, query }) => analytics.analytics(params.symbol, query.adjust))

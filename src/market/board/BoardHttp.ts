@@ -9,6 +9,7 @@ import { currentMarketStatus } from "../../../domain/market/calendar/Calendar.ts
 import { AnswerCache } from "../../http/AnswerCache.ts"
 import { Api } from "../../http/Api.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
+import { PointInTime } from "../readmodel/PointInTime.ts"
 import { snapshotAnswers } from "../readmodel/SnapshotAnswers.ts"
 import { MarketBoard } from "./Board.ts"
 import { MarketIndexes } from "./Indexes.ts"
@@ -21,7 +22,7 @@ export const BoardHttp = HttpApiBuilder.group(Api, "board", (handlers) =>
     const board = yield* MarketBoard
     const indexes = yield* MarketIndexes
     const cached = (yield* AnswerCache).handlersOf(Api, "board")
-    const kept = snapshotAnswers(yield* MarketReadModel)
+    const kept = snapshotAnswers(yield* MarketReadModel, yield* PointInTime)
     return handlers
       .handle("status", () => currentMarketStatus)
       .handle("marketSnapshot", () => board.snapshot)

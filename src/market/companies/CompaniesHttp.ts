@@ -10,6 +10,7 @@ import { Api } from "../../http/Api.ts"
 import { nextCursorDay } from "../../paging/Cursors.ts"
 import { quoteOrDayValidUntil } from "../readmodel/AnswerValidity.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
+import { PointInTime } from "../readmodel/PointInTime.ts"
 import { snapshotAnswers } from "../readmodel/SnapshotAnswers.ts"
 import { Companies } from "./Companies.ts"
 
@@ -17,7 +18,7 @@ export const CompaniesHttp = HttpApiBuilder.group(Api, "companies", (handlers) =
   Effect.gen(function*() {
     const companies = yield* Companies
     const cached = (yield* AnswerCache).handlersOf(Api, "companies")
-    const kept = snapshotAnswers(yield* MarketReadModel)
+    const kept = snapshotAnswers(yield* MarketReadModel, yield* PointInTime)
     return handlers
       .handle("search", ({ query }) => companies.search(query.q))
       .handle("companies", cached("companies", kept.ofSnapshot("open", nextCursorDay), ({ query }) => companies.list(query)))

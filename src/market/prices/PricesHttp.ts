@@ -9,6 +9,7 @@ import { AnswerCache } from "../../http/AnswerCache.ts"
 import { Api } from "../../http/Api.ts"
 import { cursorDayValidUntil } from "../readmodel/AnswerValidity.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
+import { PointInTime } from "../readmodel/PointInTime.ts"
 import { snapshotAnswers } from "../readmodel/SnapshotAnswers.ts"
 import { Prices } from "./Prices.ts"
 
@@ -16,7 +17,7 @@ export const PricesHttp = HttpApiBuilder.group(Api, "prices", (handlers) =>
   Effect.gen(function*() {
     const prices = yield* Prices
     const cached = (yield* AnswerCache).handlersOf(Api, "prices")
-    const kept = snapshotAnswers(yield* MarketReadModel)
+    const kept = snapshotAnswers(yield* MarketReadModel, yield* PointInTime)
     return handlers.handle(
       "prices",
       cached("prices", kept.ofSymbol(cursorDayValidUntil, { query: ["range"] }), ({ params, query }) => prices.history(params.symbol, query))

@@ -9,6 +9,7 @@ import { AnswerCache } from "../../http/AnswerCache.ts"
 import { Api } from "../../http/Api.ts"
 import { quoteValidUntil } from "../readmodel/AnswerValidity.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
+import { PointInTime } from "../readmodel/PointInTime.ts"
 import { snapshotAnswers } from "../readmodel/SnapshotAnswers.ts"
 import { Quotes } from "./Quotes.ts"
 
@@ -16,7 +17,7 @@ export const QuotesHttp = HttpApiBuilder.group(Api, "quotes", (handlers) =>
   Effect.gen(function*() {
     const quotes = yield* Quotes
     const cached = (yield* AnswerCache).handlersOf(Api, "quotes")
-    const kept = snapshotAnswers(yield* MarketReadModel)
+    const kept = snapshotAnswers(yield* MarketReadModel, yield* PointInTime)
     return handlers.handle(
       "quote",
       cached("quote", kept.ofSymbol(quoteValidUntil), ({ params, query }) => quotes.get(params.symbol, { allowStale: query.allow_stale === true }))

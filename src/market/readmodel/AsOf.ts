@@ -8,7 +8,7 @@
  * model hands `AsOfRead`'s snapshot to the services instead of the live one
  * while it is set (AsOfMiddleware.ts sets it for the request).
  */
-import { Context, Schema } from "effect"
+import { Clock, Context, Effect, Schema } from "effect"
 import type { MarketSnapshot } from "../../../domain/market/snapshot/Snapshot.ts"
 
 const AS_OF_PATTERN = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/
@@ -49,3 +49,31 @@ export interface AsOfView {
 
 /** Set for a request that gave `as_of`; the read model answers its snapshot instead of the live one. */
 export const AsOfRead = Context.Reference<AsOfView | undefined>("psx/market/AsOfRead", { defaultValue: () => undefined })
+
+/** A clock stopped at `at` for what the services read; sleeping is left to `clock`. */
+const stoppedAt = (clock: Clock.Clock, at: number): Clock.Clock => ({
+  currentTimeMillisUnsafe: () => at,
+  currentTimeMillis: Effect.succeed(at),
+  currentTimeNanosUnsafe: () => BigInt(at) * 1_000_000n,
+  currentTimeNanos: Effect.succeed(BigInt(at) * 1_000_000n),
+  monotonicTimeNanosUnsafe: () => clock.monotonicTimeNanosUnsafe(),
+  monotonicTimeNanos: clock.monotonicTimeNanos,
+  sleep: (duration) => clock.sleep(duration)
+})
+
+/**
+ * Runs a read as of the view's instant: the read model hands it the view's snapshot, and the clock the
+ * services read is stopped at the instant (freshness, the market's phase and trailing windows are judged then).
+ * The one way a point-in-time read is run: by the HttpApi middleware (AsOfMiddleware.ts) and for the kept
+ * answers (SnapshotAnswers.ts).
+ */
+export const readAsOf = (view: AsOfView) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.clockWith((clock) =>
+    effect.pipe(Effect.provideService(AsOfRead, view), Effect.provideService(Clock.Clock, stoppedAt(clock, view.at)))
+  )
+
+/** The headers of a point-in-time answer: the instant asked for, and the newest retrieval it reflects. */
+export const asOfHeaders = (view: AsOfView): Readonly<Record<string, string>> => ({
+  "x-as-of": new Date(view.at).toISOString(),
+  "x-as-of-known": view.reflects
+})

@@ -10,11 +10,11 @@
  * without `as_of` passes straight through. Such answers are never kept by the
  * answer cache (http/AnswerCache.ts).
  */
-import { Clock, Effect, Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type HttpApiEndpoint, HttpApiMiddleware } from "effect/http-api"
 import { InvalidRequest, SourceUnavailable } from "../../../domain/Errors.ts"
-import { AsOfRead, asOfInstant } from "./AsOf.ts"
+import { asOfHeaders, asOfInstant, readAsOf } from "./AsOf.ts"
 import { PointInTime } from "./PointInTime.ts"
 
 export class AsOfMiddleware extends HttpApiMiddleware.Service<AsOfMiddleware>()("psx/market/AsOfMiddleware", {
@@ -27,17 +27,6 @@ const declaresAsOf = (endpoint: HttpApiEndpoint.Top) => {
   const fields = query?.schema?.fields
   return fields !== undefined && "as_of" in fields
 }
-
-/** A clock stopped at `at` for what the services read; sleeping is left to `clock`. */
-const stoppedAt = (clock: Clock.Clock, at: number): Clock.Clock => ({
-  currentTimeMillisUnsafe: () => at,
-  currentTimeMillis: Effect.succeed(at),
-  currentTimeNanosUnsafe: () => BigInt(at) * 1_000_000n,
-  currentTimeNanos: Effect.succeed(BigInt(at) * 1_000_000n),
-  monotonicTimeNanosUnsafe: () => clock.monotonicTimeNanosUnsafe(),
-  monotonicTimeNanos: clock.monotonicTimeNanos,
-  sleep: (duration) => clock.sleep(duration)
-})
 
 export const AsOfMiddlewareLive = Layer.effect(
   AsOfMiddleware,
@@ -56,11 +45,10 @@ export const AsOfMiddlewareLive = Layer.effect(
           })
         }
         const view = yield* pit.snapshotAt(at)
-        const clock = yield* Clock.Clock
         // On the final answer, an error record included.
-        const headers = { "x-as-of": new Date(at).toISOString(), "x-as-of-known": view.reflects }
+        const headers = asOfHeaders(view)
         yield* HttpEffect.appendPreResponseHandler((_, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)))
-        return yield* httpEffect.pipe(Effect.provideService(AsOfRead, view), Effect.provideService(Clock.Clock, stoppedAt(clock, at)))
+        return yield* readAsOf(view)(httpEffect)
       })
   })
 )

@@ -31,8 +31,8 @@ import { type AsOfState, makePointInTimeStore } from "./PointInTimeStore.ts"
 import { MarketReadModel } from "./ReadModel.ts"
 
 /** Snapshots kept: a handful, within a byte budget (estimated from their rows). */
-const KEPT_SNAPSHOTS = 4
-const KEPT_BYTES = 768 * 1024 * 1024
+const KEPT_SNAPSHOTS = 2
+const KEPT_BYTES = 384 * 1024 * 1024
 /** Instants whose state is remembered (per live version): a repeated as_of asks the store nothing. */
 const KEPT_INSTANTS = 10_000
 /** Bytes a row costs in a built snapshot, beyond its price columns (an estimate for the cache's bound). */
@@ -53,6 +53,11 @@ const outOfRange = (message: string) => new InvalidRequest({ message })
 export class PointInTime extends Context.Service<PointInTime, {
   /** The market as known at `at` (ms): its snapshot and the instant it reflects. */
   readonly snapshotAt: (at: number) => Effect.Effect<AsOfView, InvalidRequest | SourceUnavailable>
+  /**
+   * The view of `at`, synchronously, when `snapshotAt` has made it for the live version and its snapshot is
+   * still kept; else undefined (then only `snapshotAt` can say).
+   */
+  readonly keptAt: (at: number) => AsOfView | undefined
 }>()("psx/market/PointInTime") {
   static readonly layer = Layer.effect(
     PointInTime,
@@ -106,7 +111,14 @@ export class PointInTime extends Context.Service<PointInTime, {
         }))
         return { snapshot, at, reflects } satisfies AsOfView
       })
-      return { snapshotAt }
+      const keptAt = (at: number): AsOfView | undefined => {
+        const live = model.state()?.snapshot.version
+        const known = states.get(at)
+        if (live === undefined || known === undefined || known.live !== live || known.state.state === undefined) return undefined
+        const snapshot = cache.get(keyOf(known.state))
+        return snapshot === undefined ? undefined : { snapshot, at, reflects: known.state.state }
+      }
+      return { snapshotAt, keptAt }
     })
   )
 }

@@ -13,11 +13,13 @@
  */
 import { Duration, Effect, Layer, Schedule, Schema } from "effect"
 import { DataNotFound, DataStale, DataUnverified } from "../../../domain/Errors.ts"
-import type { SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
+import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
 import { Ticker } from "../../../domain/market/shared/Ticker.ts"
-import { AnswerCache, type AnswerPolicy, type Decoded, type Keeping } from "../../http/AnswerCache.ts"
+import { type Answer, AnswerCache, type AnswerPolicy, type Decoded, type InstantHome, type Keeping } from "../../http/AnswerCache.ts"
 import { makeHeapSettle } from "../../system/HeapSettle.ts"
 import { Analytics } from "../analytics/Analytics.ts"
+import { asOfHeaders, asOfInstant, readAsOf } from "./AsOf.ts"
+import { PointInTime } from "./PointInTime.ts"
 import { MarketReadModel, type ReadModelState } from "./ReadModel.ts"
 
 const isTicker = Schema.is(Ticker)
@@ -43,8 +45,28 @@ export interface SymbolAnswers {
 }
 
 /** The policies of the market's kept answers, over the read model. */
-export const snapshotAnswers = (model: typeof MarketReadModel.Service) => {
+/**
+ * A point-in-time request's home (`as_of`): the answers of the snapshot known at its instant, made as of it
+ * (AsOf.ts `readAsOf`), kept while PointInTime keeps that snapshot and the live version stays; none until a
+ * first request has had the snapshot made (the HttpApi pipeline answers that one).
+ */
+const instantHomes = (pit: typeof PointInTime.Service) => {
+  const answersOf = new WeakMap<MarketSnapshot, Map<string, Answer>>()
+  return (request: Decoded): InstantHome | "live" | undefined => {
+    const asOf: string | undefined = request.query?.as_of
+    if (asOf === undefined) return "live"
+    const at = asOfInstant(asOf)
+    const view = at === undefined ? undefined : pit.keptAt(at)
+    if (view === undefined) return undefined
+    let answers = answersOf.get(view.snapshot)
+    if (answers === undefined) answersOf.set(view.snapshot, answers = new Map())
+    return { answers, run: readAsOf(view), headers: asOfHeaders(view) }
+  }
+}
+
+export const snapshotAnswers = (model: typeof MarketReadModel.Service, pit: typeof PointInTime.Service) => {
   const home = () => model.state()
+  const instantHome = instantHomes(pit)
   return {
     /** A symbol's answer, true until `validUntil` of its data (or of the symbol, for research). */
     ofSymbol: (
@@ -59,6 +81,7 @@ export const snapshotAnswers = (model: typeof MarketReadModel.Service) => {
         return validUntil(state.snapshot.symbols.get(symbol), now, symbol)
       },
       keepsFailure: isSnapshotFailure,
+      instantHome,
       ...(options.shareAs !== undefined ? { shareAs: options.shareAs } : {})
     }),
     /** An answer over the whole snapshot: one (`bounded`) or one per free query (`open`, capped). */
@@ -66,7 +89,8 @@ export const snapshotAnswers = (model: typeof MarketReadModel.Service) => {
       home,
       keeps: () => keeping,
       validUntil: (_request, _state, now) => validUntil(now),
-      keepsFailure: isSnapshotFailure
+      keepsFailure: isSnapshotFailure,
+      instantHome
     })
   }
 }
