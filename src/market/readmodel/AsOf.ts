@@ -19,7 +19,7 @@ export const AS_OF_DESCRIPTION = "Answer as of this instant: only what the servi
   "shows its earlier value, a payout announced later is absent, a symbol listed later is unknown, index membership is the one " +
   "known then), and freshness judged at that instant. An ISO 8601 instant with its offset (2026-05-22T13:00:00Z), or a date " +
   "(2026-05-22), meaning the end of that Karachi day. A future instant, or one before the earliest retrieval the service holds, " +
-  "is 400 INVALID_REQUEST. The answer's X-As-Of header names the instant it reflects; such answers are never cached."
+  "is 400 INVALID_REQUEST. The answer's X-As-Of header names the instant it reflects; its answers are kept for that instant only, never mixed with the live ones."
 
 /** The `as_of` query parameter (a string of the accepted shapes; its instant is `asOfInstant`). */
 export const AsOfParam = Schema.String.check(Schema.isPattern(AS_OF_PATTERN)).annotate({ description: AS_OF_DESCRIPTION })

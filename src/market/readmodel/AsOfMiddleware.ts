@@ -7,8 +7,8 @@
  * still run on the real clock), and the answer carries `X-As-Of` (the
  * instant asked for) and `X-As-Of-Known` (the newest retrieval at or before
  * it: the state the answer reflects). Handlers are unchanged; a request
- * without `as_of` passes straight through. Such answers are never kept by the
- * answer cache (http/AnswerCache.ts).
+ * without `as_of` passes straight through. The kept answers of an instant
+ * (SnapshotAnswers.ts) are made by the same `readAsOf` (AsOf.ts).
  */
 import { Effect, Layer } from "effect"
 import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
