@@ -25,6 +25,7 @@ import * as Server from "../src/http/Server.ts"
 import { AppLive } from "../src/Layers.ts"
 import { FundamentalsWarming } from "../src/market/provenance/FundamentalsWarming.ts"
 import { CURSOR_SECRET, NOW } from "./support/AnswerSample.ts"
+import { pollUntil } from "./support/Eventually.ts"
 import { FrozenClockLayer } from "./support/ShiftedClock.ts"
 import { assertFailed, TestClient, TestStore } from "./support/TestApp.ts"
 import { TestConfig } from "./support/TestDatabase.ts"
@@ -179,7 +180,8 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("fast path", (it) =>
   it.effect("a point-in-time read is kept once its snapshot is made, with the pipeline's status, bytes and as-of headers", () =>
     Effect.gen(function*() {
       const url = "/v1/quotes/HUBC?allow_stale=true&as_of=2026-06-10"
-      const first = yield* get(url)
+      // The first has the instant's snapshot made, in the pipeline (told to come back, 429, while it takes long).
+      const first = yield* pollUntil("the instant's snapshot is made", get(url), (a) => a.status !== 429, { within: "90 seconds", every: "500 millis" })
       assert.isTrue(handedOn.has(url), "the first request has the snapshot made, in the pipeline")
       handedOn.delete(url)
       const kept = yield* get(url)

@@ -12,11 +12,12 @@
  * - the first crawl's `/symbols` leaves out SYS (listed later).
  * Expected values are read from the recordings.
  */
-import { assert, describe, layer } from "@effect/vitest"
+import { assert, describe, it, layer } from "@effect/vitest"
 import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { HISTORY_TABLES } from "../migrations/0026_market_history.ts"
 import { PortalCrawler } from "../src/ingest/PortalCrawler.ts"
+import { asOfInstant } from "../src/market/readmodel/AsOf.ts"
 import { PointInTime } from "../src/market/readmodel/PointInTime.ts"
 import { MarketReadModel } from "../src/market/readmodel/ReadModel.ts"
 import { eodRows, FakePortal } from "./support/FakePortal.ts"
@@ -69,7 +70,7 @@ const overHttp = (day: { readonly date: string; readonly close: number }, betwee
       )
     assert.deepStrictEqual(yield* closeAt(between), { close: wrongClose(day.close), asOf: iso(between) })
     assert.deepStrictEqual(yield* closeAt(after), { close: day.close, asOf: iso(after) })
-    // Without as_of: the live answer, whatever was asked as of before (as_of answers are never kept).
+    // Without as_of: the live answer, whatever was asked as of before (an instant's answers are kept apart from the live ones).
     assert.deepStrictEqual(yield* closeAt(undefined), { close: day.close, asOf: undefined })
     const payouts = (asOf: number) =>
       Effect.map(get(`/v1/dividends/LUCK?as_of=${iso(asOf)}` as "/v1/dividends/LUCK"), (r) => {
@@ -165,5 +166,17 @@ describe("the pack's retrieval times", () => {
           assert.strictEqual(off!.n, 0, `${table}: rows known otherwise than from their dataset's retrieval`)
         }
       }).pipe(Effect.orDie))
+  })
+})
+
+describe("the as_of parameter", () => {
+  it("names an instant: a date is the end of that Karachi day; a day not in the calendar is no instant", () => {
+    // 10 June 2026 ends at 00:00 on the 11th in Karachi (UTC+5): 19:00 UTC on the 10th.
+    assert.strictEqual(asOfInstant("2026-06-10"), Date.UTC(2026, 5, 10, 19))
+    assert.strictEqual(asOfInstant("2026-06-10T13:00:00+05:00"), Date.UTC(2026, 5, 10, 8))
+    for (const bad of ["2026-02-30", "2026-02-29", "2026-13-01", "2026-02-30T10:00:00Z", "2026-06-10T10:00", "yesterday"]) {
+      assert.isUndefined(asOfInstant(bad), bad)
+    }
+    assert.isDefined(asOfInstant("2024-02-29"), "a leap day is a day")
   })
 })

@@ -19,7 +19,8 @@ export const AS_OF_DESCRIPTION = "Answer as of this instant: only what the servi
   "shows its earlier value, a payout announced later is absent, a symbol listed later is unknown, index membership is the one " +
   "known then), and freshness judged at that instant. An ISO 8601 instant with its offset (2026-05-22T13:00:00Z), or a date " +
   "(2026-05-22), meaning the end of that Karachi day. A future instant, or one before the earliest retrieval the service holds, " +
-  "is 400 INVALID_REQUEST. The answer's X-As-Of header names the instant it reflects; its answers are kept for that instant only, never mixed with the live ones."
+  "is 400 INVALID_REQUEST. The market as known at an instant is loaded from the store by the first request about it, one " +
+  "instant at a time: a request about another instant meanwhile is 429 RATE_LIMITED with Retry-After. The answer's X-As-Of header names the instant it reflects; its answers are kept for that instant only, never mixed with the live ones."
 
 /** The `as_of` query parameter (a string of the accepted shapes; its instant is `asOfInstant`). */
 export const AsOfParam = Schema.String.check(Schema.isPattern(AS_OF_PATTERN)).annotate({ description: AS_OF_DESCRIPTION })
@@ -30,6 +31,9 @@ export const asOfQuery = { as_of: Schema.optional(AsOfParam) }
 /** The instant (ms) an `as_of` value names, or undefined when it is not one. */
 export const asOfInstant = (value: string): number | undefined => {
   if (!AS_OF_PATTERN.test(value)) return undefined
+  // A day that is not in the calendar (2026-02-30) is refused, not rolled over into the next month.
+  const day = new Date(`${value.slice(0, 10)}T00:00:00Z`)
+  if (Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== value.slice(0, 10)) return undefined
   if (value.length === 10) {
     const day = Date.parse(`${value}T00:00:00Z`)
     return Number.isNaN(day) ? undefined : day + DAY_MS - KARACHI_OFFSET_MS

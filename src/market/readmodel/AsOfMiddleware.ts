@@ -13,12 +13,12 @@
 import { Effect, Layer } from "effect"
 import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type HttpApiEndpoint, HttpApiMiddleware } from "effect/http-api"
-import { InvalidRequest, SourceUnavailable } from "../../../domain/Errors.ts"
+import { InvalidRequest, RateLimited, SourceUnavailable } from "../../../domain/Errors.ts"
 import { asOfHeaders, asOfInstant, readAsOf } from "./AsOf.ts"
-import { PointInTime } from "./PointInTime.ts"
+import { BUSY_RETRY_SECONDS, PointInTime } from "./PointInTime.ts"
 
 export class AsOfMiddleware extends HttpApiMiddleware.Service<AsOfMiddleware>()("psx/market/AsOfMiddleware", {
-  error: [InvalidRequest, SourceUnavailable]
+  error: [InvalidRequest, RateLimited, SourceUnavailable]
 }) {}
 
 /** Whether the endpoint's query declares `as_of`. */
@@ -44,7 +44,12 @@ export const AsOfMiddlewareLive = Layer.effect(
             message: `query field \`as_of\`: expected an ISO 8601 instant with its offset, or a date YYYY-MM-DD; got ${JSON.stringify(raw.slice(0, 40))}`
           })
         }
-        const view = yield* pit.snapshotAt(at)
+        const view = yield* pit.snapshotAt(at).pipe(Effect.tapError((error) =>
+          error instanceof RateLimited
+            ? HttpEffect.appendPreResponseHandler((_, response) =>
+              Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", String(BUSY_RETRY_SECONDS))))
+            : Effect.void
+        ))
         // On the final answer, an error record included.
         const headers = asOfHeaders(view)
         yield* HttpEffect.appendPreResponseHandler((_, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)))
