@@ -20,12 +20,14 @@
  *
  * Each bucket refills at its rate up to its burst; a request takes one token.
  * Memory is bounded: at most `maxBuckets` buckets and `maxBuckets`
- * remembered credentials (least recently used evicted first); a remembered
+ * remembered credentials (the least recently used are dropped first, a
+ * generation at a time: cache/RecentMap.ts); a remembered
  * credential is forgotten after a minute, or when its key is revoked
  * (Keys.revoke).
  */
 import { Clock, Context, Effect, Layer } from "effect"
 import { createHash } from "node:crypto"
+import { RecentMap } from "../cache/RecentMap.ts"
 import { AppConfig } from "../config/AppConfig.ts"
 
 /** Buckets (and remembered credentials) kept at most; the README states it. */
@@ -57,13 +59,6 @@ export interface RateLimiterShape {
   readonly size: () => number
 }
 
-/** A Map used as an LRU: a get moves the entry to the back; the front is evicted when full. */
-const touch = <K, V>(map: Map<K, V>, key: K, value: V, cap: number) => {
-  map.delete(key)
-  map.set(key, value)
-  if (map.size > cap) map.delete(map.keys().next().value!)
-}
-
 const fingerprint = (credential: string) => createHash("sha256").update(credential).digest("base64url")
 
 const bearerOf = (authorization: string | undefined) => {
@@ -74,8 +69,8 @@ const bearerOf = (authorization: string | undefined) => {
 
 export class RateLimiter extends Context.Service<RateLimiter, RateLimiterShape>()("psx/http/RateLimiter") {
   static readonly make = (perSecond: number, burst: number, maxBuckets = MAX_BUCKETS): RateLimiterShape => {
-    const buckets = new Map<string, { tokens: number; at: number }>()
-    const known = new Map<string, { readonly principal: string; readonly keyId: string; readonly at: number }>()
+    const buckets = new RecentMap<string, { tokens: number; at: number }>(maxBuckets)
+    const known = new RecentMap<string, { readonly principal: string; readonly keyId: string; readonly at: number }>(maxBuckets)
     const limits = {
       requests: { perSecond, burst },
       sessions: { perSecond: perSecond / 50, burst: Math.max(5, Math.floor(burst / 10)) }
@@ -84,10 +79,10 @@ export class RateLimiter extends Context.Service<RateLimiter, RateLimiterShape>(
     /** The bucket under `key`, refilled up to `now` (a new one is full). */
     const refilled = (key: string, limit: Bucket["limit"], now: number) => {
       const { burst, perSecond } = limits[limit]
-      const bucket = buckets.get(key) ?? { tokens: burst, at: now }
+      let bucket = buckets.get(key)
+      if (bucket === undefined) buckets.set(key, bucket = { tokens: burst, at: now })
       bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * perSecond)
       bucket.at = now
-      touch(buckets, key, bucket, maxBuckets)
       return bucket
     }
     const waitOf = (bucket: { tokens: number }, limit: Bucket["limit"]) =>
@@ -119,10 +114,10 @@ export class RateLimiter extends Context.Service<RateLimiter, RateLimiterShape>(
         return { key: `private:${address}`, limit: "requests" }
       },
       authenticated: (credential, principal, keyId, now) => {
-        touch(known, fingerprint(credential), { principal, keyId, at: now }, maxBuckets)
+        known.set(fingerprint(credential), { principal, keyId, at: now })
       },
       forgetKey: (keyId) => {
-        for (const [k, v] of known) if (v.keyId === keyId) known.delete(k)
+        for (const [k, v] of [...known.entries()]) if (v.keyId === keyId) known.delete(k)
       },
       size: () => buckets.size
     }
