@@ -12,6 +12,9 @@ export class BoundedCache<K, V> {
   // A Map iterates in insertion order: re-inserting on use keeps the least recently used first.
   private readonly entries = new Map<K, { readonly value: V; readonly bytes: number }>()
   private held = 0
+  // The most recently used key: reading it again moves nothing (a Map re-inserted on every read of the same key
+  // rebuilds its table every few reads, garbage that outlives V8's young collections; see RecentMap.ts).
+  private newest: K | undefined = undefined
 
   readonly bounds: CacheBounds
 
@@ -23,8 +26,11 @@ export class BoundedCache<K, V> {
   get(key: K): V | undefined {
     const entry = this.entries.get(key)
     if (entry === undefined) return undefined
-    this.entries.delete(key)
-    this.entries.set(key, entry)
+    if (key !== this.newest) {
+      this.entries.delete(key)
+      this.entries.set(key, entry)
+      this.newest = key
+    }
     return entry.value
   }
 
@@ -38,6 +44,7 @@ export class BoundedCache<K, V> {
       this.delete(oldest.value)
     }
     this.entries.set(key, { value, bytes })
+    this.newest = key
     this.held += bytes
   }
 
@@ -45,6 +52,7 @@ export class BoundedCache<K, V> {
     const entry = this.entries.get(key)
     if (entry === undefined) return
     this.entries.delete(key)
+    if (key === this.newest) this.newest = undefined
     this.held -= entry.bytes
   }
 

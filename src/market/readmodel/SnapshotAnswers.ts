@@ -15,6 +15,7 @@ import { Duration, Effect, Layer, Schedule, Schema } from "effect"
 import { DataNotFound, DataStale, DataUnverified } from "../../../domain/Errors.ts"
 import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
 import { Ticker } from "../../../domain/market/shared/Ticker.ts"
+import { RecentMap } from "../../cache/RecentMap.ts"
 import { type Answer, AnswerCache, type AnswerPolicy, type Decoded, type InstantHome, type Keeping } from "../../http/AnswerCache.ts"
 import { makeHeapSettle } from "../../system/HeapSettle.ts"
 import { Analytics } from "../analytics/Analytics.ts"
@@ -23,6 +24,9 @@ import { PointInTime } from "./PointInTime.ts"
 import { MarketReadModel, type ReadModelState } from "./ReadModel.ts"
 
 const isTicker = Schema.is(Ticker)
+
+/** as_of texts whose instant is remembered (the as_of values in use at once are few). */
+const INSTANT_TEXTS = 256
 
 /** The failures that depend on the snapshot and the clock alone. */
 const isSnapshotFailure = (error: unknown) =>
@@ -51,16 +55,24 @@ export interface SymbolAnswers {
  * first request has had the snapshot made (the HttpApi pipeline answers that one).
  */
 const instantHomes = (pit: typeof PointInTime.Service) => {
-  const answersOf = new WeakMap<MarketSnapshot, Map<string, Answer>>()
+  // The answers of one kept snapshot (its requests' keys hold their as_of), and its home for each instant.
+  const homesOf = new WeakMap<MarketSnapshot, { readonly answers: Map<string, Answer>; readonly at: Map<number, InstantHome> }>()
+  // An as_of text's instant, read once (a hot instant is asked for again and again).
+  const instants = new RecentMap<string, number | null>(INSTANT_TEXTS)
   return (request: Decoded): InstantHome | "live" | undefined => {
     const asOf: string | undefined = request.query?.as_of
     if (asOf === undefined) return "live"
-    const at = asOfInstant(asOf)
-    const view = at === undefined ? undefined : pit.keptAt(at)
+    let at = instants.get(asOf)
+    if (at === undefined) instants.set(asOf, at = asOfInstant(asOf) ?? null)
+    const view = at === null ? undefined : pit.keptAt(at)
     if (view === undefined) return undefined
-    let answers = answersOf.get(view.snapshot)
-    if (answers === undefined) answersOf.set(view.snapshot, answers = new Map())
-    return { answers, run: readAsOf(view), headers: asOfHeaders(view) }
+    let homes = homesOf.get(view.snapshot)
+    if (homes === undefined) homesOf.set(view.snapshot, homes = { answers: new Map(), at: new Map() })
+    let home = homes.at.get(view.at)
+    if (home === undefined || home.headers["x-as-of-known"] !== view.reflects) {
+      homes.at.set(view.at, home = { answers: homes.answers, run: readAsOf(view), headers: asOfHeaders(view) })
+    }
+    return home
   }
 }
 
