@@ -25,7 +25,7 @@ import { MarketReadModel, type ReadModelState } from "./ReadModel.ts"
 
 const isTicker = Schema.is(Ticker)
 
-/** as_of texts whose instant is remembered (the as_of values in use at once are few). */
+/** as_of texts whose instant is remembered, and instants whose home is kept per snapshot (the ones in use at once are few). */
 const INSTANT_TEXTS = 256
 
 /** The failures that depend on the snapshot and the clock alone. */
@@ -70,6 +70,7 @@ const instantHomes = (pit: typeof PointInTime.Service) => {
     if (homes === undefined) homesOf.set(view.snapshot, homes = { answers: new Map(), at: new Map() })
     let home = homes.at.get(view.at)
     if (home === undefined || home.headers["x-as-of-known"] !== view.reflects) {
+      if (homes.at.size >= INSTANT_TEXTS) homes.at.clear()
       homes.at.set(view.at, home = { answers: homes.answers, run: readAsOf(view), headers: asOfHeaders(view) })
     }
     return home
