@@ -31,13 +31,11 @@ export const asOfQuery = { as_of: Schema.optional(AsOfParam) }
 /** The instant (ms) an `as_of` value names, or undefined when it is not one. */
 export const asOfInstant = (value: string): number | undefined => {
   if (!AS_OF_PATTERN.test(value)) return undefined
+  const date = value.slice(0, 10)
+  const day = Date.parse(`${date}T00:00:00Z`)
   // A day that is not in the calendar (2026-02-30) is refused, not rolled over into the next month.
-  const day = new Date(`${value.slice(0, 10)}T00:00:00Z`)
-  if (Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== value.slice(0, 10)) return undefined
-  if (value.length === 10) {
-    const day = Date.parse(`${value}T00:00:00Z`)
-    return Number.isNaN(day) ? undefined : day + DAY_MS - KARACHI_OFFSET_MS
-  }
+  if (Number.isNaN(day) || new Date(day).toISOString().slice(0, 10) !== date) return undefined
+  if (value.length === 10) return day + DAY_MS - KARACHI_OFFSET_MS
   const at = Date.parse(value)
   return Number.isNaN(at) ? undefined : at
 }
