@@ -19,6 +19,41 @@ export interface LoadResult {
   readonly statusErrors: number
   /** Connection, read, write errors and time-outs. */
   readonly socketErrors: number
+  readonly requests: number
+  readonly durationUs: number
+  /** Latencies: each distinct value (microseconds) with its count, ascending. */
+  readonly histogram: ReadonlyArray<readonly [number, number]>
+}
+
+/** The latency (ms) at percentile `p` of a histogram. */
+const percentile = (histogram: ReadonlyArray<readonly [number, number]>, p: number) => {
+  const total = histogram.reduce((n, [, count]) => n + count, 0)
+  const rank = Math.ceil((p / 100) * total)
+  let seen = 0
+  for (const [value, count] of histogram) {
+    seen += count
+    if (seen >= rank) return value / 1000
+  }
+  return Number.NaN
+}
+
+/** Runs taken in slices as one: requests over time, percentiles of the merged latency histograms. */
+export const combined = (runs: ReadonlyArray<LoadResult>): LoadResult => {
+  const counts = new Map<number, number>()
+  for (const run of runs) for (const [value, count] of run.histogram) counts.set(value, (counts.get(value) ?? 0) + count)
+  const histogram = [...counts].sort((a, b) => a[0] - b[0])
+  const requests = runs.reduce((n, r) => n + r.requests, 0)
+  const durationUs = runs.reduce((n, r) => n + r.durationUs, 0)
+  return {
+    rps: requests / (durationUs / 1e6),
+    p50: percentile(histogram, 50),
+    p99: percentile(histogram, 99),
+    statusErrors: runs.reduce((n, r) => n + r.statusErrors, 0),
+    socketErrors: runs.reduce((n, r) => n + r.socketErrors, 0),
+    requests,
+    durationUs,
+    histogram
+  }
 }
 
 /** The path to wrk, or a message saying how to install it. */
@@ -52,12 +87,16 @@ export const load = (dir: string, base: string, connections: number, seconds: nu
   if (line === undefined) throw new Error(`wrk printed no result:\n${out}`)
   const r = JSON.parse(line.slice(2)) as {
     requests: number; duration_us: number; p50_us: number; p99_us: number; status_errors: number; socket_errors: number
+    histogram: Array<[number, number]>
   }
   return {
     rps: r.requests / (r.duration_us / 1e6),
     p50: r.p50_us / 1000,
     p99: r.p99_us / 1000,
     statusErrors: r.status_errors,
-    socketErrors: r.socket_errors
+    socketErrors: r.socket_errors,
+    requests: r.requests,
+    durationUs: r.duration_us,
+    histogram: r.histogram
   }
 }

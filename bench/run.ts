@@ -4,8 +4,11 @@
  * load generator is wrk (bench/load.ts; `apt-get install wrk`: without it the
  * bench refuses to report a ratio), one thread on a core of its own; the
  * service and the bare server share the other cores. Each route is warmed up
- * (2 s) before its measured run, and the bare server's req/s is printed beside
- * every ratio so a reader sees it was saturated.
+ * on both (2 s each); then its measured time (8 s each) is taken in four
+ * turns, service and bare server alternating, so that a shared machine's
+ * drift in speed falls on both alike; the turns' requests are summed and their
+ * latency histograms merged. The bare server's req/s is printed beside every
+ * ratio so a reader sees it was saturated.
  *
  * The service runs at its default settings (LOG_LEVEL Info: one request log
  * line per request, as users run it), except the rate limit, raised so that
@@ -28,7 +31,7 @@ import { type ChildProcess, execFileSync, fork, spawn } from "node:child_process
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { findWrk, generatorCore, load, type LoadResult, pinned, serverCores } from "./load.ts"
+import { combined, findWrk, generatorCore, load, type LoadResult, pinned, serverCores } from "./load.ts"
 import { waitFor } from "./ready.ts"
 
 /** Yesterday's date (UTC), for the point-in-time target: a date means the end of that Karachi day. */
@@ -64,6 +67,9 @@ export const targets: ReadonlyArray<Target> = [
 
 const seconds = Number(process.env["BENCH_SECONDS"] ?? 8)
 const WARM_UP_SECONDS = 2
+/** Each target's measured time is taken in this many turns, service and bare server alternating. */
+const TURNS = 4
+const turnSeconds = Math.max(1, Math.round(seconds / TURNS))
 const pgAdmin = process.env["BENCH_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres"
 
 const listedSymbols = async (base: string) => {
@@ -139,9 +145,16 @@ const measure = async (base: string, dir: string, chosen: ReadonlyArray<Target>,
     await new Promise((r) => bare.stdout!.once("data", r))
     const bareBase = `http://127.0.0.1:${barePort}`
     load(dir, base, target.connections, WARM_UP_SECONDS, paths)
-    const s = load(dir, base, target.connections, seconds, paths)
     load(dir, bareBase, target.connections, WARM_UP_SECONDS, paths)
-    const b = load(dir, bareBase, target.connections, seconds, paths)
+    // In turns, so that a change in the machine's speed during the run (a shared machine's neighbours) falls on both alike.
+    const service: Array<LoadResult> = []
+    const baseline: Array<LoadResult> = []
+    for (let turn = 0; turn < TURNS; turn++) {
+      service.push(load(dir, base, target.connections, turnSeconds, paths))
+      baseline.push(load(dir, bareBase, target.connections, turnSeconds, paths))
+    }
+    const s = combined(service)
+    const b = combined(baseline)
     bare.kill()
     const rotation = paths.length > 1 ? `rotating over ${paths.length} symbols` : paths[0]
     const ms = (r: LoadResult) => `${r.p50.toFixed(1)}/${r.p99.toFixed(1)}`
@@ -160,7 +173,7 @@ const main = async () => {
   const chosen = wanted.length === 0 ? targets : targets.filter((t) => wanted.includes(t.name))
   const stores = storeArg === "both" ? (["embedded", "postgres"] as const) : ([storeArg] as ReadonlyArray<"embedded" | "postgres">)
   findWrk()
-  console.log(`${seconds} s per run after ${WARM_UP_SECONDS} s of warm-up; wrk, one thread${generatorCore === undefined ? "" : ` on core ${generatorCore}`}; ` +
+  console.log(`${seconds} s per server and target (${TURNS} turns, service and bare alternating) after ${WARM_UP_SECONDS} s of warm-up each; wrk, one thread${generatorCore === undefined ? "" : ` on core ${generatorCore}`}; ` +
     `service and bare node:http${serverCores === undefined ? "" : ` on cores ${serverCores}`}; service at default settings (request log on)`)
   console.log("| store | target | connections | service req/s | bare req/s | ratio | service p50/p99 ms | bare p50/p99 ms | service ≥400 | socket errors |")
   console.log("|---|---|---|---|---|---|---|---|---|---|")
