@@ -47,20 +47,6 @@ export interface FrontDoorOptions {
   readonly whileUnattached?: ReadonlyMap<string, { readonly status: number; readonly body: Uint8Array }>
 }
 
-/**
- * The first requests the process serves are kept alive until this many have arrived.
- *
- * V8 sizes the objects a constructor makes (node:http's IncomingMessage and ServerResponse here) from the first
- * seven it makes ("in-object slack tracking"): at the seventh it looks at every shape those objects took and keeps
- * room for the largest. A shape is dropped by a full collection once no object has it. The service's start-up runs
- * full collections (the read model is built while /ready probes are answered), so when one ran between the first
- * requests, their shapes were gone by the seventh, V8 kept too little room, and every request and response after
- * that was made in dictionary mode: half the processes started served 0.55× of bare node:http where the others
- * served 0.75× (`npm run bench`), for their whole life. Holding the first requests until the shapes are settled
- * costs nothing after.
- */
-const SHAPING_REQUESTS = 16
-
 /** How long a graceful shutdown waits for requests in flight. */
 const SHUTDOWN_WAIT = Duration.seconds(10)
 
@@ -125,12 +111,7 @@ export const make = Effect.fnUntraced(function*(options: FrontDoorOptions) {
     response.once("close", () => clearTimeout(timer))
     app(request, response)
   }
-  let shaping: Array<IncomingMessage | ServerResponse> | undefined = []
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000 }, (request, response) => {
-    if (shaping !== undefined) {
-      shaping.push(request, response)
-      if (shaping.length >= 2 * SHAPING_REQUESTS) shaping = undefined
-    }
     const url = canonicalUrl(request.url!)
     if (url !== request.url) request.url = url
     if (fast === undefined) toApp(request, response)
