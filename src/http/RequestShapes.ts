@@ -1,0 +1,78 @@
+/**
+ * Sizes node:http's request and response objects before the front door
+ * listens, so that every request the service serves is a fast-mode object.
+ *
+ * V8 decides how much room the objects of a constructor get from the first
+ * seven it makes ("in-object slack tracking"): at the seventh it keeps room
+ * for the largest shape those objects reached, and a shape no live object has
+ * is forgotten by a full collection. The service's start-up runs full
+ * collections (the read model is built while /ready probes are answered), so
+ * when one fell between the first requests, V8 kept too little room for
+ * `IncomingMessage` and `ServerResponse`, and every request and response the
+ * process made after was a dictionary-mode object: those processes served
+ * 0.55× of bare node:http where the others served 0.75× (`npm run bench`),
+ * for their whole life.
+ *
+ * So, before listening, the process serves a few pipelined requests to itself
+ * on a loopback port of its own, answered as the front door answers, and holds
+ * them until the last is answered: the first objects V8 measures are whole
+ * and alive. Nothing is held after, and the public port sees none of it. A
+ * warm-up that fails or stalls is given up after a second: it only affects speed.
+ */
+import { Effect } from "effect"
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import { connect } from "node:net"
+
+/** More than the seven constructions V8 measures. */
+const WARM_REQUESTS = 10
+
+/** Longest the warm-up may take before start-up goes on without it. */
+const WARM_LIMIT_MS = 1_000
+
+const requestText = (last: boolean) =>
+  `GET /warm HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\n${last ? "Connection: close\r\n" : ""}\r\n`
+
+/** Serves WARM_REQUESTS pipelined requests over one loopback connection, holding each until the connection closes. */
+const warmUp = (done: () => void) => {
+  const held: Array<IncomingMessage | ServerResponse> = []
+  const body = Buffer.from("{}")
+  const server = createServer((request, response) => {
+    held.push(request, response)
+    request.resume()
+    response.writeHead(200, { "content-type": "application/json", "content-length": body.length })
+    response.end(body)
+  })
+  let finished = false
+  const finish = () => {
+    if (finished) return
+    finished = true
+    clearTimeout(limit)
+    server.closeAllConnections()
+    server.close(() => {
+      held.length = 0
+      done()
+    })
+  }
+  const limit = setTimeout(finish, WARM_LIMIT_MS)
+  server.once("error", finish)
+  server.listen(0, "127.0.0.1", () => {
+    const address = server.address()
+    if (address === null || typeof address === "string") return finish()
+    const socket = connect(address.port, "127.0.0.1", () => {
+      const texts = Array.from({ length: WARM_REQUESTS }, (_, i) => requestText(i === WARM_REQUESTS - 1))
+      socket.write(texts.join(""))
+    })
+    socket.resume()
+    socket.once("close", finish)
+    socket.once("error", finish)
+  })
+}
+
+let settled = false
+
+/** Runs the warm-up once per process (later calls return at once). */
+export const settleRequestShapes: Effect.Effect<void> = Effect.callback<void>((resume) => {
+  if (settled) return resume(Effect.void)
+  settled = true
+  warmUp(() => resume(Effect.void))
+})
