@@ -15,9 +15,15 @@ import { redactTokens } from "./Redact.ts"
  * Lines waiting are kept as bytes in one chunk, written once it is nearly full (64 KiB) or after 20 ms. A line
  * is encoded into the chunk as it is logged, so its text dies young: lines kept as strings for 20 ms outlived
  * the young generation's collections under load and filled the old one (a full collection every few seconds).
+ * A chunk written is used again once its write is done (two are kept spare): a new chunk for each write was
+ * mapped and unmapped by malloc every few milliseconds under load (scripts/serve.sh has blocks of 32 KiB and
+ * more come from mmap), and each unmapping flushed the TLB: 5% of the service's time in `npm run bench`.
  */
 const CHUNK_BYTES = 64 * 1024
-let chunk = Buffer.allocUnsafeSlow(CHUNK_BYTES)
+const SPARE_CHUNKS = 2
+const spare: Array<Buffer> = []
+const freshChunk = () => spare.pop() ?? Buffer.allocUnsafeSlow(CHUNK_BYTES)
+let chunk = freshChunk()
 let used = 0
 let scheduled = false
 const write = (line: string) => {
@@ -35,10 +41,13 @@ const write = (line: string) => {
 const flush = () => {
   scheduled = false
   if (used === 0) return
-  const lines = chunk.subarray(0, used)
-  chunk = Buffer.allocUnsafeSlow(CHUNK_BYTES)
+  const written = chunk
+  const lines = written.subarray(0, used)
+  chunk = freshChunk()
   used = 0
-  process.stdout.write(lines)
+  process.stdout.write(lines, () => {
+    if (spare.length < SPARE_CHUNKS) spare.push(written)
+  })
 }
 process.once("exit", flush)
 
