@@ -16,8 +16,8 @@ import { redactTokens } from "./Redact.ts"
  * is encoded into the chunk as it is logged, so its text dies young: lines kept as strings for 20 ms outlived
  * the young generation's collections under load and filled the old one (a full collection every few seconds).
  * A chunk written is used again once its write is done (two are kept spare): a new chunk for each write was
- * mapped and unmapped by malloc every few milliseconds under load (scripts/serve.sh has blocks of 32 KiB and
- * more come from mmap), and each unmapping flushed the TLB: 5% of the service's time in `npm run bench`.
+ * mapped and unmapped by malloc several times a second under load (scripts/serve.sh has blocks of 32 KiB and
+ * more come from mmap), and each unmapping is a TLB flush.
  */
 const CHUNK_BYTES = 64 * 1024
 const SPARE_CHUNKS = 2
