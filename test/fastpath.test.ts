@@ -141,6 +141,21 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("fast path", (it) =>
       assert.isTrue(handedOn.has(url))
     }))
 
+  it.effect("Cache-Control's no-cache directive, in any case and among others, sends the request to the Effect pipeline", () =>
+    Effect.gen(function*() {
+      const url = "/v1/stocks/HUBC"
+      for (const value of ["max-age=0", "no-store"]) {
+        handedOn.delete(url)
+        yield* get(url, { "cache-control": value })
+        assert.isFalse(handedOn.has(url), `${value}: answered by the fast path`)
+      }
+      for (const value of ["no-cache", "No-Cache", "max-age=0, no-cache", "no-cache ,no-store"]) {
+        handedOn.delete(url)
+        yield* get(url, { "cache-control": value })
+        assert.isTrue(handedOn.has(url), `${value}: handed on`)
+      }
+    }))
+
   it.effect("each answer the fast path gives is one access log line with the guard's fields", () =>
     Effect.gen(function*() {
       const requestLine = (id: string | undefined) =>

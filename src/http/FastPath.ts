@@ -16,7 +16,7 @@
  * logged, and has no id. The URL it matches is the front door's one spelling
  * of it (CanonicalUrl.ts). Anything it cannot answer — no cached endpoint, a
  * parameter that does not decode (the HttpApi answers its 400), an answer not
- * kept, `Cache-Control: no-cache`, a signed answer asked for
+ * kept, `Cache-Control: no-cache` (the directive, among others), a signed answer asked for
  * (`Accept-Signature`, `signed=`) — goes to the Effect pipeline untouched. A
  * request it charged but could not answer after all goes on with its id,
  * marked so the guard does not charge it again.
@@ -58,6 +58,23 @@ const routerOf = (entries: ReadonlyArray<CachedEndpoint>, config: Partial<FindMy
 const asksSigned = (url: string) => {
   const q = url.indexOf("?")
   return q !== -1 && /[?&]signed=/u.test(url.slice(q))
+}
+
+/** A `Cache-Control` value with the `no-cache` directive (any case, among others). */
+const saysNoCache = (value: string) => value.split(",").some((directive) => directive.trim().toLowerCase() === "no-cache")
+
+/**
+ * The request asks for what no kept answer gives: a fresh answer (`Cache-Control: no-cache`) or a signed one
+ * (`Accept-Signature`). Read from the raw header lines, so that node does not build the request's header
+ * object for an answer that needs none of it.
+ */
+const asksPastKeptAnswers = (raw: ReadonlyArray<string>) => {
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!
+    if (name.length === 16 && name.toLowerCase() === "accept-signature") return true
+    if (name.length === 13 && name.toLowerCase() === "cache-control" && saysNoCache(raw[i + 1]!)) return true
+  }
+  return false
 }
 
 /**
@@ -168,8 +185,7 @@ export const make = Effect.gen(function*() {
 
   const fastPath: FastPath = (request, response, next) => {
     if (request.method !== "GET") return next()
-    const headers = request.headers
-    if (headers["cache-control"] === "no-cache" || headers["accept-signature"] !== undefined) return next()
+    if (asksPastKeptAnswers(request.rawHeaders)) return next()
     const m = matcher()(request.url!)
     if (m === undefined) return next()
     const start = clock.currentTimeMillisUnsafe()
