@@ -27,6 +27,18 @@ describe("the JSON logger's access line", () => {
     })
   })
 
+  it("escapes whatever field needs it, as the record does, however long the path", () => {
+    for (const [id, method, path] of [
+      ["id\"quoted\"", "GET", "/v1/x"],
+      ["ünïcode-1", "GE\\T", "/v1/x"],
+      ["tab\t-1", "GET", `/v1/${"long-segment/".repeat(40)}"end"`]
+    ] as const) {
+      const fast = lineOf([new AccessLine(id, method, path, 200, 1)])
+      assert.strictEqual(fast, lineOf([{ msg: "request", requestId: id, method, path, status: 200, ms: 1 }]))
+      assert.deepStrictEqual([JSON.parse(fast).requestId, JSON.parse(fast).method, JSON.parse(fast).path], [id, method, path])
+    }
+  })
+
   it("keeps the fiber's annotations and a cause, as any other entry does", () => {
     const annotated = JSON.parse(lineOf([new AccessLine("a-1", "GET", "/health", 200, 0)], { worker: "w1" }))
     assert.strictEqual(annotated.worker, "w1")
@@ -34,10 +46,12 @@ describe("the JSON logger's access line", () => {
     assert.include(failed.cause, "boom")
   })
 
-  it("drops the service's tokens from the path", () => {
+  it("drops the service's tokens from the path, a long one too, and from the same path logged again", () => {
     const secret = `psx_k_${"Ab9_-".repeat(6)}`
-    const line = lineOf([new AccessLine("a-3", "DELETE", `/v1/me/keys/${secret}`, 404, 1)])
-    assert.notInclude(line, secret.slice(6))
-    assert.include(line, "psx_k_[redacted]")
+    for (const path of [`/v1/me/keys/${secret}`, `/v1/me/keys/${secret}`, `/v1/${"x/".repeat(200)}${secret}`]) {
+      const line = lineOf([new AccessLine("a-3", "DELETE", path, 404, 1)])
+      assert.notInclude(line, secret.slice(6))
+      assert.include(line, "psx_k_[redacted]")
+    }
   })
 })

@@ -23,7 +23,22 @@ export class AccessLine {
   }
 }
 
-/** The fields after `time` and `level`, as `JSON.stringify` of the record writes them (`{` and `}` left off). */
-export const accessFields = (line: AccessLine, safe: (text: string) => string): string =>
-  `"msg":"request","requestId":${JSON.stringify(line.requestId)},"method":${JSON.stringify(line.method)},` +
-  `"path":${JSON.stringify(safe(line.path))},"status":${line.status},"ms":${line.ms}`
+/**
+ * `text` as a JSON string. The request id (base 36 and `-`) and the method (an HTTP token) need no escape:
+ * they are quoted without `JSON.stringify` once a scan finds nothing to escape.
+ */
+export const jsonString = (text: string): string => {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code < 0x20 || code === 0x22 || code === 0x5c || code > 0x7e) return JSON.stringify(text)
+  }
+  return `"${text}"`
+}
+
+/**
+ * The fields after `time` and `level`, as `JSON.stringify` of the record writes them (`{` and `}` left off);
+ * `pathJson` gives the path as the line writes it (redacted, as a JSON string).
+ */
+export const accessFields = (line: AccessLine, pathJson: (path: string) => string): string =>
+  `"msg":"request","requestId":${jsonString(line.requestId)},"method":${jsonString(line.method)},` +
+  `"path":${pathJson(line.path)},"status":${line.status},"ms":${line.ms}`

@@ -8,6 +8,7 @@
  * whatever field holds them: they are redacted (Redact.ts).
  */
 import { Cause, Logger, References } from "effect"
+import { RecentMap } from "../cache/RecentMap.ts"
 import { AccessLine, accessFields } from "./AccessLine.ts"
 import { redactTokens } from "./Redact.ts"
 
@@ -63,6 +64,28 @@ const isoOf = (date: Date) => {
   return iso
 }
 
+/** Each level as the line writes it. */
+const LEVELS: Record<string, string> = Object.fromEntries(
+  ["All", "Fatal", "Error", "Warn", "Info", "Debug", "Trace", "None"].map((level) => [level, JSON.stringify(level.toLowerCase())])
+)
+const levelJson = (level: string) => LEVELS[level] ?? JSON.stringify(level.toLowerCase())
+
+/**
+ * Access-line paths as the line writes them (tokens redacted, as a JSON string), kept for the most recent
+ * PATH_MEMO paths of up to PATH_MEMO_CHARS characters each (a busy server logs the same paths again and again;
+ * about 2 MB at the most); a longer path is rendered each time.
+ */
+const PATH_MEMO = 4_096
+const PATH_MEMO_CHARS = 256
+const renderedPaths = new RecentMap<string, string>(PATH_MEMO)
+const renderPath = (path: string) => JSON.stringify(redactTokens(path))
+const pathJson = (path: string) => {
+  if (path.length > PATH_MEMO_CHARS) return renderPath(path)
+  let json = renderedPaths.get(path)
+  if (json === undefined) renderedPaths.set(path, json = renderPath(path))
+  return json
+}
+
 /** The access line alone (no annotations, no cause), written straight from its fields. */
 const accessOnly = (message: unknown, options: Logger.Options<unknown>): AccessLine | undefined => {
   const only = Array.isArray(message) ? (message.length === 1 ? message[0] : undefined) : message
@@ -77,7 +100,7 @@ export const jsonLine = (options: Logger.Options<unknown>): string => {
   const { cause, date, fiber, logLevel, message } = options
   const access = accessOnly(message, options)
   if (access !== undefined) {
-    return `{"time":"${isoOf(date)}","level":${JSON.stringify(logLevel.toLowerCase())},${accessFields(access, redactTokens)}}`
+    return `{"time":"${isoOf(date)}","level":${levelJson(logLevel)},${accessFields(access, pathJson)}}`
   }
   const entry: Record<string, unknown> = { time: isoOf(date), level: logLevel.toLowerCase() }
   const parts = Array.isArray(message) ? message : [message]
