@@ -26,6 +26,8 @@ import { FindMyWay, HttpRouter } from "effect/http"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Socket } from "node:net"
 import { AccessLine } from "../observability/AccessLine.ts"
+import { accessTarget, writeAccessLine } from "../observability/AccessLineBytes.ts"
+import { jsonLinesLogger } from "../observability/JsonLogger.ts"
 import { redactSecrets } from "../observability/Redact.ts"
 import { type Answer, AnswerCache, type CachedEndpoint, type Decoded } from "./AnswerCache.ts"
 import { type FastPath, FastPathSlot } from "./FrontDoor.ts"
@@ -42,6 +44,8 @@ interface Match {
   readonly probe: boolean
   /** The path as the access log writes it (anything shaped like a credential redacted). */
   readonly logged: string
+  /** Its method and path as the JSON access line's bytes, made at its first line (AccessLineBytes.ts). */
+  accessTarget?: Uint8Array
 }
 
 /** URLs whose match is kept (about a symbol universe's worth for each of the hottest endpoints). */
@@ -107,17 +111,21 @@ const matcherOf = (router: ReturnType<typeof routerOf>) => {
 /**
  * The access log line of a request the fast path answered (when Info is logged): the same entry the guard's
  * `Effect.logInfo` makes, handed straight to the loggers in force when the fast path was built, on the fiber
- * that built it, so a request costs no fiber of its own; the JSON logger batches its writes.
+ * that built it, so a request costs no fiber of its own. Where the JSON logger is the only one, with no
+ * annotations to add, the line it would write is written as bytes into its batch (AccessLineBytes.ts).
  */
 const accessLog = Effect.gen(function*() {
   const logs = LogLevel.isGreaterThanOrEqualTo("Info", yield* References.MinimumLogLevel)
   const loggers = yield* Logger.CurrentLoggers
   const clock = yield* Clock.Clock
   const fiber = yield* Effect.withFiber((fiber) => Effect.succeed(fiber))
-  return (path: string, requestId: string, start: number, status: number) => {
+  const asBytes = loggers.size === 1 && loggers.has(jsonLinesLogger) &&
+    Object.keys(fiber.getRef(References.CurrentLogAnnotations)).length === 0
+  return (m: Match, requestId: string, start: number, status: number) => {
     if (!logs) return
     const now = clock.currentTimeMillisUnsafe()
-    const message = [new AccessLine(requestId, "GET", path, status, now - start)]
+    if (asBytes) return writeAccessLine(m.accessTarget ??= accessTarget("GET", m.logged), requestId, status, now - start, now)
+    const message = [new AccessLine(requestId, "GET", m.logged, status, now - start)]
     const date = new Date(now)
     for (const logger of loggers) logger.log({ message, logLevel: "Info", cause: Cause.empty, fiber, date })
   }
@@ -176,7 +184,7 @@ export const make = Effect.gen(function*() {
     runFork(m.entry.fill(m.request, m.key, start)).addObserver((exit) => {
       if (exit._tag === "Success" && exit.value !== undefined) {
         send(response, m, exit.value, requestId)
-        if (requestId !== undefined) finish(m.logged, requestId, start, exit.value.status)
+        if (requestId !== undefined) finish(m, requestId, start, exit.value.status)
         return
       }
       if (requestId !== undefined) ids.handOff(request, requestId)
@@ -198,11 +206,11 @@ export const make = Effect.gen(function*() {
       const body = Buffer.from(JSON.stringify({ error: "RATE_LIMITED", message: `rate limit exceeded; retry after ${wait} s` }))
       response.setHeader("retry-after", String(wait))
       write(response, 429, "application/json", body, requestId)
-      return finish(m.logged, requestId, start, 429)
+      return finish(m, requestId, start, 429)
     }
     if (held === undefined) return fill(request, response, next, m, start, requestId)
     send(response, m, held, requestId)
-    finish(m.logged, requestId, start, held.status)
+    finish(m, requestId, start, held.status)
   }
   return fastPath
 })

@@ -27,12 +27,15 @@ export class AccessLine {
  * `text` as a JSON string. The request id (base 36 and `-`) and the method (an HTTP token) need no escape:
  * they are quoted without `JSON.stringify` once a scan finds nothing to escape.
  */
-export const jsonString = (text: string): string => {
+export const jsonString = (text: string): string => plainAscii(text) ? `"${text}"` : JSON.stringify(text)
+
+/** Printable ASCII with no `"` or `\\`: a JSON string of it is the text in quotes. */
+export const plainAscii = (text: string): boolean => {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i)
-    if (code < 0x20 || code === 0x22 || code === 0x5c || code > 0x7e) return JSON.stringify(text)
+    if (code < 0x20 || code === 0x22 || code === 0x5c || code > 0x7e) return false
   }
-  return `"${text}"`
+  return true
 }
 
 /**
