@@ -12,8 +12,8 @@
  */
 import { Context, Effect } from "effect"
 import { HttpServer } from "effect/http"
-import { connect } from "node:net"
 import * as FrontDoor from "../../src/http/FrontDoor.ts"
+import { getOnOwnConnection as get } from "./LoopbackGet.ts"
 
 const debugPrint = new Function("f", "%DebugPrint(f)") as (f: unknown) => void
 const optimizeOnNextCall = new Function("f", "%OptimizeFunctionOnNextCall(f)") as (f: unknown) => void
@@ -22,14 +22,6 @@ const collect = (globalThis as unknown as { gc: () => void }).gc
 const BURSTS = 8
 const REQUESTS_A_BURST = 20
 
-/** One GET on a connection of its own (closed after the answer). */
-const get = (port: number) =>
-  new Promise<void>((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1", () => socket.end("GET /x HTTP/1.1\r\nHost: local\r\nConnection: close\r\n\r\n"))
-    socket.on("data", () => {})
-    socket.once("close", () => resolve())
-    socket.once("error", reject)
-  })
 
 /** A pause with nothing in flight, then a full collection in it. */
 const pause = () => new Promise<void>((resolve) => setTimeout(() => (collect(), resolve()), 20))

@@ -10,20 +10,12 @@
  */
 import { Context, Effect } from "effect"
 import { HttpServer } from "effect/http"
-import { connect } from "node:net"
 import * as FrontDoor from "../../src/http/FrontDoor.ts"
+import { getOnOwnConnection as get } from "./LoopbackGet.ts"
 
 const hasFastProperties = new Function("o", "return %HasFastProperties(o)") as (o: unknown) => boolean
 const collect = (globalThis as unknown as { gc: () => void }).gc
 
-/** One GET on a connection of its own (closed after the answer). */
-const get = (port: number) =>
-  new Promise<void>((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1", () => socket.end("GET /x HTTP/1.1\r\nHost: local\r\nConnection: close\r\n\r\n"))
-    socket.on("data", () => {})
-    socket.once("close", () => resolve())
-    socket.once("error", reject)
-  })
 
 const program = Effect.scoped(Effect.gen(function*() {
   const door = yield* FrontDoor.make({ port: 0, host: "127.0.0.1", deadlineMs: 5_000 })
