@@ -8,10 +8,12 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { buildSnapshot, type MarketSnapshot } from "../domain/market/snapshot/Snapshot.ts"
+import type { Steps } from "../domain/SlicedWork.ts"
+import { buildSnapshot, type MarketSnapshot, snapshotSteps } from "../domain/market/snapshot/Snapshot.ts"
 import { planUpdate, UPDATE_SYMBOLS_LIMIT } from "../domain/market/snapshot/SnapshotUpdate.ts"
 import { MarketStore } from "../src/market/readmodel/MarketStore.ts"
 import { MarketReadModel } from "../src/market/readmodel/ReadModel.ts"
+import { makeFigureMemo } from "../src/market/readmodel/SnapshotFigures.ts"
 import { TestApp } from "./support/TestApp.ts"
 
 const touched = (...pairs: ReadonlyArray<readonly [string, string | null]>) => pairs.map(([tbl, symbol]) => ({ tbl, symbol }))
@@ -81,6 +83,25 @@ describe("the read model after a small write", () => {
         yield* sql`UPDATE fundamentals SET market_cap = market_cap / 10 WHERE symbol = 'PPL'`
         assert.isTrue(yield* model.refresh)
         assert.strictEqual(pplRank(yield* model.snapshot), pplRank(before))
+      }))
+
+    it.effect("a whole build pauses every few securities, and the day's figures after each security", () =>
+      Effect.gen(function*() {
+        // The service runs these steps a clock slice at a time (Cooperative.ts); it can only let requests in at a
+        // pause, so the work between two pauses must stay small: one security's figures, four securities' data.
+        const pauses = <A>(steps: Steps<A>) => {
+          for (let n = 0;; n++) {
+            const r = steps.next()
+            if (r.done === true) return { n, value: r.value }
+          }
+        }
+        const store = yield* MarketStore
+        const build = pauses(snapshotSteps(yield* store.load, 0))
+        const securities = build.value.securities.length
+        assert.isAbove(securities, 1000, "the pack lists over a thousand securities")
+        assert.isAtLeast(build.n, securities / 4)
+        const figures = pauses(makeFigureMemo().daySteps(build.value, "2026-05-25"))
+        assert.isAtLeast(figures.n, securities)
       }))
 
     it.effect("a change to index membership rebuilds whole", () =>

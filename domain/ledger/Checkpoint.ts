@@ -187,7 +187,11 @@ export const verifyExport = (
 ): OfflineReport => {
   const failures: Array<OfflineFailure> = []
   const byStream = new Map<string, Array<ExportedEvent>>()
-  for (const e of events) byStream.set(e.stream_id, [...(byStream.get(e.stream_id) ?? []), e])
+  for (const e of events) {
+    const list = byStream.get(e.stream_id)
+    if (list === undefined) byStream.set(e.stream_id, [e])
+    else list.push(e)
+  }
   /** Recomputed head hash after each version, per stream. */
   const recomputed = new Map<string, Array<string>>()
   for (const [stream, list] of byStream) {

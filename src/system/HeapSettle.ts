@@ -5,13 +5,16 @@
  *
  * Building a snapshot leaves the old generation about twice the size of what
  * stays live (the rows it was folded from, the previous snapshot and its
- * answers), and V8 keeps those pages until its memory reducer runs, which on
- * an idle service can be never: settled RSS stays near 445 MB on the embedded
- * default. A major collection started here runs as V8's incremental,
- * concurrent marking (no pause of note: /ready keeps answering within its
- * 100 ms), then compacts and hands the emptied pages back (about 360 MB
- * settled; `npm run bench:start`). A synchronous "last resort" collection
- * gives back the same but stops the service for about 150 ms.
+ * answers), and V8 keeps those pages until its memory reducer runs. The
+ * reducer waits for a quiet heap, and the service's own background work (the
+ * store probe, the version poll) keeps it from ever looking quiet: RSS stays
+ * near 420–450 MB on the embedded default. The major collection started here
+ * frees that garbage and lets the reducer see a quiet heap; about 8 s later
+ * its compacting collections (incremental) hand the emptied pages back (about
+ * 350 MB settled; `npm run bench:start`). The collection itself is one pause
+ * of the service, 80–110 ms on a 2-core machine (`--trace-gc`), once per new
+ * snapshot; a "last resort" collection gives the pages back at once but
+ * pauses for about 300 ms.
  *
  * V8 offers the collector only to code started with `--expose-gc`; the flag
  * is set here and the function taken from a fresh context, so it never becomes

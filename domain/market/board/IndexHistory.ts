@@ -20,7 +20,11 @@ export interface IndexCloses {
 /** The closes of every index, by code, from store rows in any order (one row per code and date). */
 export const indexClosesOf = (rows: ReadonlyArray<IndexCloseRow>): ReadonlyMap<string, IndexCloses> => {
   const byCode = new Map<string, Array<IndexCloseRow>>()
-  for (const r of rows) byCode.set(r.code, [...(byCode.get(r.code) ?? []), r])
+  for (const r of rows) {
+    const list = byCode.get(r.code)
+    if (list === undefined) byCode.set(r.code, [r])
+    else list.push(r)
+  }
   return new Map([...byCode].map(([code, list]) => {
     const sorted = list.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0))
     return [code, { code, dates: sorted.map((r) => r.date), close: sorted.map((r) => r.close), dataset: sorted.map((r) => r.dataset) }]

@@ -119,8 +119,12 @@ export interface MarketSnapshot {
   readonly rejected: ReadonlyArray<string>
 }
 
-/** Items of work between two pauses of a build. */
-const SLICE = 32
+/**
+ * Items of work between two pauses of a build. The runner (src/market/readmodel/Cooperative.ts) decides by
+ * the clock when to let requests in; a pause every few items keeps any one stretch short (a symbol's data
+ * takes up to about a millisecond).
+ */
+const SLICE = 4
 
 /** The price series of every symbol, decoded; a row that cannot be decoded goes to `rejected`. */
 export function* decodeSeriesSteps(rows: StoreRows["series"], rejected: Array<string>): Steps<Map<string, OwnSeries>> {
@@ -279,11 +283,15 @@ export function* snapshotSteps(rows: StoreRows, builtAt: number): Steps<MarketSn
     if (symbols.size % SLICE === 0) yield
   }
   yield
+  const whole = wholeTables(rows, builtAt)
+  yield
+  const sectorMembers = sectorPeers(securities, by.fundamentals)
+  yield
   return {
-    ...wholeTables(rows, builtAt),
+    ...whole,
     securities,
     symbols,
-    sectorMembers: sectorPeers(securities, by.fundamentals),
+    sectorMembers,
     indexMembers,
     indexWeights,
     announcements,
