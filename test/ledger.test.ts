@@ -29,7 +29,7 @@ import { Keys } from "../src/ledger/accounts/Keys.ts"
 import { Portfolio, streamOf } from "../src/ledger/portfolio/Portfolio.ts"
 import { positionsOf, readHoldings, samePositions } from "../src/ledger/portfolio/Projection.ts"
 import { pollUntil } from "./support/Eventually.ts"
-import { assertFailed, assertOk, assertSucceeded, bodyOf, del, get, payloadOf, post, TestApp } from "./support/TestApp.ts"
+import { assertFailed, assertOk, assertSucceeded, bodyOf, del, get, payloadOf, post, put, TestApp } from "./support/TestApp.ts"
 import { isRealPostgres } from "./support/TestDatabase.ts"
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
@@ -94,6 +94,14 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
         assertSucceeded(writeOnly)
         assert.strictEqual((yield* send(writeOnly.body.key, buyHubc)).status, 201)
         assertFailed(yield* get("/v1/me/holdings", bearer(writeOnly.body.key)), 403, "FORBIDDEN")
+        // The grant comes before anything the request carries is decoded: a credential without it learns nothing
+        // about its body, query or headers, not even that they are malformed.
+        const malformed = { kind: "buy", symbol: "HUBC", quantity: "lots" }
+        assertFailed(yield* send(readOnly.body.key, malformed), 403, "FORBIDDEN")
+        assertFailed(yield* put("/v1/me/settings", { auto_record_entitlements: "yes", extra: 1 }, bearer(readOnly.body.key)), 403, "FORBIDDEN")
+        assertFailed(yield* get("/v1/me/portfolio?limit=1e302", bearer(writeOnly.body.key)), 403, "FORBIDDEN")
+        assertFailed(yield* send(writeOnly.body.key, malformed), 400, "INVALID_REQUEST")
+        assert.strictEqual(bodyOf(yield* get("/v1/me/ledger", bearer(token))).total, 1, "only the write key's buy is recorded")
         const keys = yield* get("/v1/me/keys", bearer(token))
         assertSucceeded(keys)
         assert.strictEqual(keys.body.items.length, 3)

@@ -21,7 +21,7 @@ import { BoolParam, Cursor, limitParam } from "../../domain/Params.ts"
 import { performanceEndpoints } from "./performance/PerformanceApi.ts"
 import { settingsEndpoints } from "./settings/SettingsApi.ts"
 import { taxEndpoints } from "./tax/TaxApi.ts"
-import { PortfolioAuth } from "./accounts/BearerAuth.ts"
+import { PortfolioAuth, RequiredGrant } from "./accounts/BearerAuth.ts"
 
 const describe = (summary: string, text: string) => OpenApi.annotations({ summary, description: text })
 const auth = [Unauthorized, Forbidden] as const
@@ -84,7 +84,7 @@ const entitlementEndpoints = [
     query: { limit: limitParam(ENTITLEMENTS_MAX_LIMIT, ENTITLEMENTS_DEFAULT_LIMIT) },
     success: Entitlements,
     error: [...auth, SourceUnavailable]
-  }).annotateMerge(describe("List what the portfolio is owed by recorded payouts",
+  }).annotate(RequiredGrant, "portfolio:read").annotateMerge(describe("List what the portfolio is owed by recorded payouts",
     "Grant portfolio:read. " + ENTITLEMENT_RULE + " Newest book closure first, at most `limit` items (`total` counts all). " +
       "State: `due` (no matching event), `recorded` (a dividend or bonus event of the symbol with the same book closure " +
       "exists, however it was recorded) or `dismissed`. A portfolio may opt in to recording them as they fall due " +
@@ -94,7 +94,7 @@ const entitlementEndpoints = [
     params: { id: EntitlementId },
     success: EntitlementAction,
     error: [...auth, InvalidSymbol, DataNotFound, IdempotencyMismatch, SourceUnavailable]
-  }).annotateMerge(describe("Record an entitlement",
+  }).annotate(RequiredGrant, "portfolio:write").annotateMerge(describe("Record an entitlement",
     "Grant portfolio:write. Records the entitlement's dividend (per share) or bonus (percent) with its book closure, on its " +
       "credit date (the end of the book closure), through the same decider and rules as POST /v1/me/transactions; the " +
       "event's metadata names the payout and its dataset (`source`) and the entitlement (`causation_id`). Idempotent: an " +
@@ -107,7 +107,7 @@ const entitlementEndpoints = [
     params: { id: EntitlementId },
     success: EntitlementAction,
     error: [...auth, DataNotFound, SourceUnavailable]
-  }).annotateMerge(describe("Dismiss an entitlement",
+  }).annotate(RequiredGrant, "portfolio:write").annotateMerge(describe("Dismiss an entitlement",
     "Grant portfolio:write. Hides the entitlement: it stays in the list with state `dismissed` (a recorded one stays " +
       "`recorded`). Dismissing twice is the same as once; an id this portfolio does not have is 404."
   ))
@@ -119,7 +119,7 @@ const portfolioDonationEndpoints = [
     payload: L.DonationBody,
     success: L.Donation,
     error: [...auth, WriteConflict, SourceUnavailable]
-  }).annotateMerge(describe("Create a donation (pending) in this portfolio's ledger",
+  }).annotate(RequiredGrant, "portfolio:write").annotateMerge(describe("Create a donation (pending) in this portfolio's ledger",
     "Grant portfolio:write. As POST /v1/donations (same body and answer, a pending record, no payment taken), but the " +
       "donation is an event of this portfolio's own stream, so its tax-year statement lists it. It moves no position."
   ))
@@ -165,7 +165,7 @@ export class AccountApi extends HttpApiGroup.make("account")
 
 export class PortfolioApi extends HttpApiGroup.make("portfolio")
   .add(
-    HttpApiEndpoint.get("holdings", "/v1/me/holdings", { success: L.Holdings, error: [...auth, SourceUnavailable] })
+    HttpApiEndpoint.get("holdings", "/v1/me/holdings", { success: L.Holdings, error: [...auth, SourceUnavailable] }).annotate(RequiredGrant, "portfolio:read")
       .annotateMerge(describe("Get holdings",
         "Grant portfolio:read. Per position: quantity, average cost, market value at the delayed quote (with its as-of; " +
           "absent when no quote is known), unrealized and realized profit/loss, dividends received."
@@ -174,8 +174,8 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
       query: { limit: limitParam(LEDGER_MAX_LIMIT, LEDGER_DEFAULT_LIMIT), cursor: Cursor },
       success: L.Portfolio,
       error: [...auth, SourceUnavailable]
-    }).annotateMerge(describe("Get the portfolio", "Grant portfolio:read. Holdings, totals, cash flows and the transaction history (newest first, paged).")),
-    HttpApiEndpoint.get("analyze", "/v1/me/analyze", { success: L.Analysis, error: [...auth, SourceUnavailable] })
+    }).annotate(RequiredGrant, "portfolio:read").annotateMerge(describe("Get the portfolio", "Grant portfolio:read. Holdings, totals, cash flows and the transaction history (newest first, paged).")),
+    HttpApiEndpoint.get("analyze", "/v1/me/analyze", { success: L.Analysis, error: [...auth, SourceUnavailable] }).annotate(RequiredGrant, "portfolio:read")
       .annotateMerge(describe("Analyse the portfolio against KSE-100",
         "Grant portfolio:read. Benchmarked against the KSE-100 constituents: sector weights beside the index's, overlap, " +
           "concentration, dividend income. Parts that cannot be computed are listed in `unavailable` with the reason."
@@ -191,7 +191,7 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
       },
       success: L.RecordResult.pipe(HttpApiSchema.status(201)),
       error: [...auth, InvalidSymbol, DataNotFound, IdempotencyMismatch, WriteConflict, SourceUnavailable]
-    }).annotateMerge(describe("Record a transaction",
+    }).annotate(RequiredGrant, "portfolio:write").annotateMerge(describe("Record a transaction",
       "Grant portfolio:write. Records a buy, sell, dividend, bonus issue or split with its trade date, the portfolio's tax " +
         "status (filer or not) from a date, or reverses an earlier event (with a reason); events are never changed. No " +
         "order is placed. Quantities are whole shares (1 to 1,000,000,000); money is rupees with at most two decimals " +
@@ -220,13 +220,13 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
     HttpApiEndpoint.get("exportTransactions", "/v1/me/transactions/export", {
       success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/csv" })),
       error: [...auth, SourceUnavailable]
-    }).annotateMerge(describe("Export the transactions as CSV", CSV_EXPORT)),
+    }).annotate(RequiredGrant, "portfolio:read").annotateMerge(describe("Export the transactions as CSV", CSV_EXPORT)),
     HttpApiEndpoint.post("importTransactions", "/v1/me/transactions/import", {
       query: { dry_run: Schema.optional(BoolParam.annotate({ description: "true: record nothing; answer the plan and every row's errors" })) },
       payload: HttpApiSchema.StreamUint8Array({ contentType: "text/csv" }),
       success: ImportResult,
       error: [...auth, SourceUnavailable]
-    }).annotateMerge(describe("Import transactions from CSV", CSV_IMPORT)),
+    }).annotate(RequiredGrant, "portfolio:write").annotateMerge(describe("Import transactions from CSV", CSV_IMPORT)),
     // The tax-year statement, settings and a portfolio's donations (issue 38 items 3 and 1): one block, so parallel additions merge apart.
     ...taxEndpoints,
     ...settingsEndpoints,
@@ -235,13 +235,13 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
       query: { limit: limitParam(LEDGER_MAX_LIMIT, LEDGER_DEFAULT_LIMIT), cursor: Cursor },
       success: LedgerListing,
       error: [...auth, SourceUnavailable]
-    }).annotateMerge(describe("Page the ledger events",
+    }).annotate(RequiredGrant, "portfolio:read").annotateMerge(describe("Page the ledger events",
       "Grant portfolio:read. This portfolio's events, newest first, with positions and hashes. Each item carries what " +
         "`ledger export` writes for the event (stream_id, event, metadata, the hashes), so a client can recompute the chain: " +
         "the items' export lines, oldest first, with the checkpoint of GET /v1/me/ledger/checkpoint as a last line " +
         "{\"checkpoint\": …}, verify offline with docs/verify-ledger.mjs and the public key of GET /v1/ledger/signing-key."
     )),
-    HttpApiEndpoint.get("verify", "/v1/me/ledger/verify", { success: L.VerifyResult, error: [...auth, SourceUnavailable] })
+    HttpApiEndpoint.get("verify", "/v1/me/ledger/verify", { success: L.VerifyResult, error: [...auth, SourceUnavailable] }).annotate(RequiredGrant, "portfolio:read")
       .annotateMerge(describe("Verify the ledger's hash chain",
         "Grant portfolio:read. Recomputes the hash chain, replays the events into a fresh projection and checks the signed " +
           "checkpoints: ok, or the first event that does not verify (`first_failure`), or the first checkpoint that cannot " +
@@ -251,7 +251,7 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
     HttpApiEndpoint.get("checkpoint", "/v1/me/ledger/checkpoint", {
       success: SignedCheckpoint,
       error: [...auth, DataNotFound, SourceUnavailable]
-    }).annotateMerge(describe("Get a signed checkpoint of the ledger",
+    }).annotate(RequiredGrant, "portfolio:read").annotateMerge(describe("Get a signed checkpoint of the ledger",
       "Grant portfolio:read. A fresh signed checkpoint of this portfolio's stream: stream id, version, the head event's " +
         "chain hash, signing time and key id, as the exact signed bytes (`signed`, UTF-8 canonical JSON in which the head " +
         "hash appears verbatim) and an Ed25519 signature (`signature`, base64) checkable with GET /v1/ledger/signing-key. " +
@@ -288,6 +288,7 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
     title: "Portfolio ledger",
     description: "The caller's own portfolio: holdings, analysis, recorded trades as immutable hash-chained events, " +
       "verification, signed checkpoints and API keys. Needs Authorization: Bearer <session token or API key> with the grant " +
-      "each route names."
+      "each route names. A credential without that grant is 403 FORBIDDEN before anything else of the request is read: it " +
+      "learns nothing of its path parameters, query or body, not even that they are malformed."
   }))
 {}

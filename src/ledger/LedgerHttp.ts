@@ -2,7 +2,6 @@
 import { Effect, Layer } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import type { Grant } from "../../domain/ledger/Grants.ts"
 import { Api } from "../http/Api.ts"
 import { ServerRequestId } from "../http/RequestId.ts"
 import { storeUnavailable } from "../db/Rows.ts"
@@ -56,44 +55,44 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
     const donations = yield* Donations
     const performance = yield* Performance
 
-    const withGrant = <A, E, R>(grant: Grant, f: (p: typeof CurrentPrincipal.Service) => Effect.Effect<A, E, R>) =>
-      Effect.flatMap(CurrentPrincipal, (p) => Effect.andThen(keys.require(p, grant), f(p)))
+    // The grant each endpoint needs is checked before its handler runs (RequiredGrant, in the Api; PortfolioAuth).
+    const asPrincipal = <A, E, R>(f: (p: typeof CurrentPrincipal.Service) => Effect.Effect<A, E, R>) => Effect.flatMap(CurrentPrincipal, f)
 
     return handlers
-      .handle("holdings", () => withGrant("portfolio:read", (p) => views.holdings(p)))
+      .handle("holdings", () => asPrincipal((p) => views.holdings(p)))
       .handle("portfolio", ({ query }) =>
-        withGrant("portfolio:read", (p) => views.portfolio(p, query.limit ?? LEDGER_DEFAULT_LIMIT, query.cursor)))
-      .handle("analyze", () => withGrant("portfolio:read", (p) => views.analyze(p)))
+        asPrincipal((p) => views.portfolio(p, query.limit ?? LEDGER_DEFAULT_LIMIT, query.cursor)))
+      .handle("analyze", () => asPrincipal((p) => views.analyze(p)))
       .handle("entitlements", ({ query }) =>
-        withGrant("portfolio:read", (p) => entitlements.list(p, query.limit ?? ENTITLEMENTS_DEFAULT_LIMIT)))
+        asPrincipal((p) => entitlements.list(p, query.limit ?? ENTITLEMENTS_DEFAULT_LIMIT)))
       .handle("acceptEntitlement", ({ params }) =>
-        withGrant("portfolio:write", (p) => Effect.flatMap(ServerRequestId, (id) => entitlements.accept(p, params.id, id))))
-      .handle("dismissEntitlement", ({ params }) => withGrant("portfolio:write", (p) => entitlements.dismiss(p, params.id)))
+        asPrincipal((p) => Effect.flatMap(ServerRequestId, (id) => entitlements.accept(p, params.id, id))))
+      .handle("dismissEntitlement", ({ params }) => asPrincipal((p) => entitlements.dismiss(p, params.id)))
       // Performance (issue 38 item 2).
       .handle("performance", ({ query }) =>
-        withGrant("portfolio:read", (p) =>
+        asPrincipal((p) =>
           Effect.map(performance.json(p, query), (body) => HttpServerResponse.text(body, { contentType: "application/json" }))))
       .handle("transact", ({ payload, headers }) =>
-        withGrant("portfolio:write", (p) =>
+        asPrincipal((p) =>
           Effect.gen(function*() {
             const ids = yield* requestIdsOf
             return yield* portfolio.record(p, payload, { idempotencyKey: headers["idempotency-key"], ...ids })
           })))
       // CSV in and out (issue 38 item 4).
-      .handle("exportTransactions", () => withGrant("portfolio:read", (p) => csv.exportCsv(p)))
+      .handle("exportTransactions", () => asPrincipal((p) => csv.exportCsv(p)))
       .handle("importTransactions", ({ payload, query }) =>
-        withGrant("portfolio:write", (p) =>
+        asPrincipal((p) =>
           Effect.gen(function*() {
             const request = yield* HttpServerRequest.HttpServerRequest
             const text = yield* readCsvBody(payload, request.headers["content-length"])
             return yield* csv.importCsv(p, text, { dryRun: query.dry_run ?? false, ...(yield* requestIdsOf) })
           })))
       // The tax-year statement, settings and a portfolio's donations (issue 38 items 3 and 1).
-      .handle("taxStatement", ({ query }) => withGrant("portfolio:read", (p) => tax.statement(p, query.tax_year)))
-      .handle("settings", () => withGrant("portfolio:read", (p) => autoRecord.settings(p)))
-      .handle("putSettings", ({ payload }) => withGrant("portfolio:write", (p) => autoRecord.update(p, payload.auto_record_entitlements)))
+      .handle("taxStatement", ({ query }) => asPrincipal((p) => tax.statement(p, query.tax_year)))
+      .handle("settings", () => asPrincipal((p) => autoRecord.settings(p)))
+      .handle("putSettings", ({ payload }) => asPrincipal((p) => autoRecord.update(p, payload.auto_record_entitlements)))
       .handle("donateFromPortfolio", ({ payload }) =>
-        withGrant("portfolio:write", (p) =>
+        asPrincipal((p) =>
           Effect.flatMap(requestIdsOf, (ids) =>
             donations.createIn(streamOf(p.userId), payload, {
               actor_key_id: p.keyId,
@@ -101,7 +100,7 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
               client_request_id: ids.clientRequestId
             }))))
       .handle("ledger", ({ query }) =>
-        withGrant("portfolio:read", (p) =>
+        asPrincipal((p) =>
           Effect.map(portfolio.ledger(p, query.limit ?? LEDGER_DEFAULT_LIMIT, query.cursor), (h) => ({
             stream_id: streamOf(p.userId),
             total: h.total,
@@ -109,9 +108,9 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
             items: h.items
           }))))
       .handle("verify", () =>
-        withGrant("portfolio:read", (p) => audit.verifyStream(streamOf(p.userId)).pipe(storeUnavailable)))
+        asPrincipal((p) => audit.verifyStream(streamOf(p.userId)).pipe(storeUnavailable)))
       .handle("checkpoint", () =>
-        withGrant("portfolio:read", (p) =>
+        asPrincipal((p) =>
           signer.checkpoint(streamOf(p.userId)).pipe(Effect.catchTag("SqlError", (e) => storeUnavailable(Effect.fail(e))))))
       .handle("createKey", ({ payload }) => Effect.flatMap(CurrentPrincipal, (p) => keys.createKey(p, payload.grants, payload.label)))
       .handle("listKeys", ({ query }) => Effect.flatMap(CurrentPrincipal, (p) => keys.list(p, query.limit ?? KEYS_MAX_LIMIT, query.cursor)))

@@ -4,6 +4,7 @@ import { HttpApiEndpoint, OpenApi } from "effect/http-api"
 import { Forbidden, SourceUnavailable, Unauthorized } from "../../../domain/Errors.ts"
 import { Performance } from "../../../domain/ledger/PerformanceSchemas.ts"
 import { DateParam } from "../../../domain/Params.ts"
+import { RequiredGrant } from "../accounts/BearerAuth.ts"
 
 const PERFORMANCE_RULE = "Grant portfolio:read. The portfolio valued at every session's close from its first event to the last " +
   "session (the newest with a recorded close of a symbol it held or of KSE-100), one row a session: market value, cost " +
@@ -35,5 +36,5 @@ export const performanceEndpoints = [
     },
     success: Performance,
     error: [Unauthorized, Forbidden, SourceUnavailable]
-  }).annotateMerge(OpenApi.annotations({ summary: "Get the portfolio's performance against KSE-100", description: PERFORMANCE_RULE }))
+  }).annotate(RequiredGrant, "portfolio:read").annotateMerge(OpenApi.annotations({ summary: "Get the portfolio's performance against KSE-100", description: PERFORMANCE_RULE }))
 ] as const

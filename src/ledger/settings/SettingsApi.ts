@@ -2,6 +2,7 @@
 import { HttpApi, HttpApiEndpoint, OpenApi } from "effect/http-api"
 import { Forbidden, SourceUnavailable, Unauthorized } from "../../../domain/Errors.ts"
 import { Settings, SettingsBody } from "../../../domain/ledger/SettingsSchemas.ts"
+import { RequiredGrant } from "../accounts/BearerAuth.ts"
 
 const describe = (summary: string, text: string) => OpenApi.annotations({ summary, description: text })
 const errors = [Unauthorized, Forbidden, SourceUnavailable] as const
@@ -17,9 +18,9 @@ const SETTINGS = "`auto_record_entitlements: true` records each entitlement (GET
   "entitlement is recorded once however many sweeps run (Idempotency-Key entitlement-<id>, across processes)."
 
 export const settingsEndpoints = [
-  HttpApiEndpoint.get("settings", "/v1/me/settings", { success: Settings, error: errors })
+  HttpApiEndpoint.get("settings", "/v1/me/settings", { success: Settings, error: errors }).annotate(RequiredGrant, "portfolio:read")
     .annotateMerge(describe("Get the portfolio's settings", "Grant portfolio:read. " + SETTINGS)),
-  HttpApiEndpoint.put("putSettings", "/v1/me/settings", { payload: SettingsBody, success: Settings, error: errors })
+  HttpApiEndpoint.put("putSettings", "/v1/me/settings", { payload: SettingsBody, success: Settings, error: errors }).annotate(RequiredGrant, "portfolio:write")
     .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error" })
     .annotateMerge(describe("Change the portfolio's settings",
       "Grant portfolio:write. Body exactly `{\"auto_record_entitlements\": true|false}` (any other field or type: 400 " +

@@ -4,6 +4,7 @@ import { HttpApiEndpoint, OpenApi } from "effect/http-api"
 import { Forbidden, InvalidRequest, SourceUnavailable, Unauthorized } from "../../../domain/Errors.ts"
 import { COST_METHOD_NOTE } from "../../../domain/ledger/TaxStatement.ts"
 import { TaxStatement, TaxYearParam } from "../../../domain/ledger/TaxStatementSchemas.ts"
+import { RequiredGrant } from "../accounts/BearerAuth.ts"
 
 const TAX_STATEMENT = "Grant portfolio:read. Pakistan's tax year runs from 1 July to 30 June and is named by the year it " +
   "ends (tax_year=2026: 2025-07-01 to 2026-06-30); default the current one (in Asia/Karachi), a year not yet begun is " +
@@ -25,5 +26,5 @@ export const taxEndpoints = [
     query: { tax_year: Schema.optional(TaxYearParam) },
     success: TaxStatement,
     error: [Unauthorized, Forbidden, InvalidRequest, SourceUnavailable]
-  }).annotateMerge(OpenApi.annotations({ summary: "Get the tax-year statement", description: TAX_STATEMENT }))
+  }).annotate(RequiredGrant, "portfolio:read").annotateMerge(OpenApi.annotations({ summary: "Get the tax-year statement", description: TAX_STATEMENT }))
 ] as const
