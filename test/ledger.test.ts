@@ -21,6 +21,8 @@ import { fileURLToPath } from "node:url"
 import { canonicalJson, chainInputV2 } from "../domain/ledger/Chain.ts"
 import { decodeExportLine, type ExportedEvent, type SignedCheckpoint, verifyExport } from "../domain/ledger/Checkpoint.ts"
 import { AppConfig } from "../src/config/AppConfig.ts"
+import { Api } from "../src/http/Api.ts"
+import { RequiredGrant } from "../src/ledger/accounts/BearerAuth.ts"
 import { Audit } from "../src/ledger/events/Audit.ts"
 import { COLUMNS, ConcurrencyConflict, EMPTY_HEAD, EventStore, sha256 } from "../src/ledger/events/EventStore.ts"
 import { eventRows } from "../src/ledger/events/StoredRows.ts"
@@ -266,6 +268,32 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
         const r = yield* send(t, { ...buyHubc, trade_date: "2026-11-23" })
         assertFailed(r, 400, "INVALID_REQUEST")
         assert.include(r.body.message, "today is 2026-11-21")
+      }))
+
+    it.effect("every portfolio route refuses a key without its grant with 403, before reading the request", () =>
+      Effect.gen(function*() {
+        const token = yield* session
+        const keyWith = (grant: string) => Effect.map(post("/v1/me/keys", { grants: [grant] }, bearer(token)), (r) => bodyOf(r).key)
+        const lacking = { "portfolio:read": yield* keyWith("portfolio:write"), "portfolio:write": yield* keyWith("portfolio:read") }
+        const client = yield* HttpClient.HttpClient
+        let routes = 0
+        for (const endpoint of Object.values(Api.groups["portfolio"]!.endpoints)) {
+          const grant = Context.getOption(endpoint.annotations, RequiredGrant)
+          if (Option.isNone(grant)) continue
+          // Whatever the request carries (an id that names nothing, a query out of bounds, a body that is not JSON).
+          const path = `${endpoint.path.replace(/:\w+/gu, "no-such-id")}?limit=1e302&tax_year=1`
+          const request = HttpClientRequest.make(endpoint.method)(path).pipe(
+            HttpClientRequest.setHeaders(bearer(lacking[grant.value as keyof typeof lacking])),
+            endpoint.method === "GET" ? (r) => r : HttpClientRequest.bodyText("{not json", "application/json")
+          )
+          const response = yield* client.execute(request).pipe(Effect.orDie)
+          const body = yield* response.json.pipe(Effect.orDie)
+          assert.strictEqual(response.status, 403, `${endpoint.method} ${endpoint.path}: ${JSON.stringify(body)}`)
+          assert.strictEqual((body as { error: string }).error, "FORBIDDEN")
+          routes++
+        }
+        assert.isAtLeast(routes, 17)
+        assert.strictEqual(bodyOf(yield* get("/v1/me/ledger", bearer(token))).total, 0, "nothing is recorded")
       }))
 
     it.effect("key management needs the session or keys:manage, and never reaches beyond the caller's own grants", () =>
