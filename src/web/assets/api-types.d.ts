@@ -1281,6 +1281,12 @@ export interface components {
             message: string;
             symbol?: string;
         };
+        ForbiddenEncoded: {
+            /** @enum {string} */
+            error: "FORBIDDEN";
+            message: string;
+            symbol?: string;
+        };
         UnauthorizedEncoded: {
             /** @enum {string} */
             error: "UNAUTHORIZED";
@@ -1290,12 +1296,6 @@ export interface components {
         DataNotFoundEncoded: {
             /** @enum {string} */
             error: "DATA_NOT_FOUND";
-            message: string;
-            symbol?: string;
-        };
-        ForbiddenEncoded: {
-            /** @enum {string} */
-            error: "FORBIDDEN";
             message: string;
             symbol?: string;
         };
@@ -7807,7 +7807,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["ForbiddenEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
                 };
             };
             /** @description An upstream source could not be reached or its answer not parsed */
@@ -7946,7 +7946,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["ForbiddenEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
                 };
             };
             /** @description An upstream source could not be reached or its answer not parsed */
@@ -8072,7 +8072,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["ForbiddenEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
                 };
             };
             /** @description An upstream source could not be reached or its answer not parsed */
@@ -8223,7 +8223,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["ForbiddenEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
                 };
             };
             /** @description An upstream source could not be reached or its answer not parsed */
@@ -8326,7 +8326,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["ForbiddenEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
                 };
             };
             /** @description An upstream source could not be reached or its answer not parsed */
@@ -8420,7 +8420,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["ForbiddenEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
                 };
             };
             /** @description An upstream source could not be reached or its answer not parsed */
@@ -8602,7 +8602,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["ForbiddenEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
                 };
             };
             /** @description An upstream source could not be reached or its answer not parsed */
@@ -8792,7 +8792,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["ForbiddenEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
                 };
             };
             /** @description An upstream source could not be reached or its answer not parsed */
@@ -8866,7 +8866,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["ForbiddenEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
                 };
             };
             /** @description An upstream source could not be reached or its answer not parsed */
@@ -8970,7 +8970,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["ForbiddenEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
                 };
             };
             /** @description An upstream source could not be reached or its answer not parsed */
@@ -9211,7 +9211,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["ForbiddenEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
                 };
             };
             /** @description An upstream source could not be reached or its answer not parsed */
@@ -9302,7 +9302,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["ForbiddenEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
                 };
             };
             /** @description An upstream source could not be reached or its answer not parsed */
@@ -9400,7 +9400,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["ForbiddenEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
                 };
             };
             /** @description An upstream source could not be reached or its answer not parsed */
@@ -9503,7 +9503,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["ForbiddenEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
                 };
             };
             /** @description An upstream source could not be reached or its answer not parsed */
@@ -9598,7 +9598,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["ForbiddenEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
                 };
             };
             /** @description An upstream source could not be reached or its answer not parsed */
@@ -9695,7 +9695,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["ForbiddenEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
                 };
             };
             /** @description An upstream source could not be reached or its answer not parsed */
@@ -9790,7 +9790,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["ForbiddenEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
                 };
             };
             /** @description An upstream source could not be reached or its answer not parsed */
@@ -9881,7 +9881,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["ForbiddenEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
                 };
             };
             /** @description An upstream source could not be reached or its answer not parsed */
@@ -9974,7 +9974,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["ForbiddenEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
                 };
             };
             /** @description An upstream source could not be reached or its answer not parsed */
@@ -10068,7 +10068,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                    "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["ForbiddenEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
                 };
             };
             /** @description An upstream source could not be reached or its answer not parsed */
