@@ -5,7 +5,9 @@
  * `process.nextTick` is compiled by V8's optimizing compiler (as it is on a
  * service under load), then eight more bursts follow, with a full collection
  * in the pause after each (as V8's memory reducer and the heap settle run them
- * on a service between bursts), and V8 prints what
+ * on a service between bursts: every other one reduces memory, as the memory
+ * reducer's do, and forgets every shape no live object has whatever
+ * `--retain-maps-for-n-gc` says), and V8 prints what
  * `process.nextTick`'s code sites have seen (%DebugPrint, on stdout): whether
  * the sites that build its queue entries still know their shape
  * (MONOMORPHIC) or gave up on shapes (MEGAMORPHIC).
@@ -17,14 +19,16 @@ import { getOnOwnConnection as get } from "./LoopbackGet.ts"
 
 const debugPrint = new Function("f", "%DebugPrint(f)") as (f: unknown) => void
 const optimizeOnNextCall = new Function("f", "%OptimizeFunctionOnNextCall(f)") as (f: unknown) => void
-const collect = (globalThis as unknown as { gc: () => void }).gc
+type Flavor = "regular" | "last-resort"
+const collect = (globalThis as unknown as { gc: (options: { type: "major"; execution: "sync"; flavor: Flavor }) => void }).gc
 
 const BURSTS = 8
 const REQUESTS_A_BURST = 20
 
 
-/** A pause with nothing in flight, then a full collection in it. */
-const pause = () => new Promise<void>((resolve) => setTimeout(() => (collect(), resolve()), 20))
+/** A pause with nothing in flight, then a full collection in it ("last-resort": one that reduces memory). */
+const pause = (flavor: Flavor) =>
+  new Promise<void>((resolve) => setTimeout(() => (collect({ type: "major", execution: "sync", flavor }), resolve()), 20))
 
 const program = Effect.scoped(Effect.gen(function*() {
   const door = yield* FrontDoor.make({ port: 0, host: "127.0.0.1", deadlineMs: 5_000 })
@@ -39,7 +43,7 @@ const program = Effect.scoped(Effect.gen(function*() {
   optimizeOnNextCall(process.nextTick)
   for (let burst = 0; burst < BURSTS; burst++) {
     for (let i = 0; i < REQUESTS_A_BURST; i++) yield* Effect.promise(() => get(port))
-    yield* Effect.promise(pause)
+    yield* Effect.promise(() => pause(burst % 2 === 0 ? "regular" : "last-resort"))
   }
 }))
 
