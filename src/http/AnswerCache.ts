@@ -32,6 +32,7 @@
  */
 import { Context, Effect, Layer, Result, Schema, SchemaAST } from "effect"
 import { HttpApi, type HttpApiEndpoint, type HttpApiGroup } from "effect/http-api"
+import { Buffer } from "node:buffer"
 
 /** An answer as bytes, and the instant after which it must be made again. */
 export interface Answer {
@@ -39,7 +40,7 @@ export interface Answer {
   readonly body: Uint8Array
   readonly validUntil: number
   /** Headers the answer carries beyond its content type (an instant's answers say which instant). */
-  readonly headers?: Readonly<Record<string, string>>
+  readonly headers: Readonly<Record<string, string>> | undefined
 }
 
 /** Where answers are kept: they live and go with it. */
@@ -102,13 +103,19 @@ export interface CachedEndpoint {
   readonly fill: (request: Decoded, key: string, now: number) => Effect.Effect<Answer | undefined>
 }
 
+/** An answer, every one of the same shape (the fast path reads them all at one site). */
+const answerOf = (
+  encoded: { readonly status: number; readonly body: Uint8Array },
+  validUntil: number,
+  headers: Readonly<Record<string, string>> | undefined
+): Answer => ({ status: encoded.status, body: encoded.body, validUntil, headers })
+
 /** Answers kept per home and endpoint for `open` requests. */
 export const OPEN_ANSWERS = 1_000
 
 type Handler = (request: any) => Effect.Effect<unknown, unknown>
 type EncodeAs = (value: unknown) => { readonly status: number; readonly body: Uint8Array } | undefined
 
-const utf8 = new TextEncoder()
 const JSON_TYPE = "application/json"
 
 /** One JSON text per decoded value whatever its key order; absent (undefined) keys leave no trace. */
@@ -150,7 +157,8 @@ const encoderOf = (schemas: ReadonlyMap<number, ReadonlyArray<Schema.Top>>, opti
       const encoded = m.encode(value)
       if (Result.isFailure(encoded)) return undefined
       const text = JSON.stringify(encoded.success)
-      return text === undefined ? undefined : { status: m.status, body: utf8.encode(text) }
+      // A Buffer, as node:http writes it (a plain Uint8Array is wrapped in one on every write).
+      return text === undefined ? undefined : { status: m.status, body: Buffer.from(text, "utf8") }
     }
     return undefined
   }
@@ -209,7 +217,7 @@ const makeEntry = (name: string, api: Reflected, policy: AnswerPolicy<any>, hand
       Effect.catch((error) => Effect.succeed(policy.keepsFailure(error) ? encodeFailure(error) : undefined)),
       Effect.map((encoded): Answer | undefined => {
         if (encoded === undefined) return undefined
-        const answer = { ...encoded, validUntil: Number.POSITIVE_INFINITY, headers: instant.headers }
+        const answer = answerOf(encoded, Number.POSITIVE_INFINITY, instant.headers)
         instant.answers.set(key, answer)
         return answer
       })
@@ -232,7 +240,7 @@ const makeEntry = (name: string, api: Reflected, policy: AnswerPolicy<any>, hand
         Effect.catch((error) => Effect.succeed(policy.keepsFailure(error) ? encodeFailure(error) : undefined)),
         Effect.map((encoded): Answer | undefined => {
           if (encoded === undefined) return undefined
-          const answer = { ...encoded, validUntil: policy.validUntil(request, home, now) }
+          const answer = answerOf(encoded, policy.validUntil(request, home, now), undefined)
           if (keeping === "open" && isNew && !home.answers.has(key)) openCounts.set(home, (openCounts.get(home) ?? 0) + 1)
           home.answers.set(key, answer)
           return answer

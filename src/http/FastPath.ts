@@ -44,8 +44,8 @@ interface Match {
   readonly probe: boolean
   /** The path as the access log writes it (anything shaped like a credential redacted). */
   readonly logged: string
-  /** Its method and path as the JSON access line's bytes, made at its first line (AccessLineBytes.ts). */
-  accessTarget?: Uint8Array
+  /** Its method and path as the JSON access line's bytes, made at its first line (AccessLineBytes.ts); present from the start, so every match has one shape. */
+  accessTarget: Uint8Array | undefined
 }
 
 /** URLs whose match is kept (about a symbol universe's worth for each of the hottest endpoints). */
@@ -95,7 +95,15 @@ const matcherOf = (router: ReturnType<typeof routerOf>) => {
     if (request === undefined) return undefined
     const q = url.indexOf("?")
     const path = q === -1 ? url : url.slice(0, q)
-    return { entry: found.handler, request, key: found.handler.keyOf(request), probe: isProbe(path), logged: redactSecrets(path) }
+    const match: Match = {
+      entry: found.handler,
+      request,
+      key: found.handler.keyOf(request),
+      probe: isProbe(path),
+      logged: redactSecrets(path),
+      accessTarget: undefined
+    }
+    return match
   }
   return (url: string) => {
     let m = matched.get(url)
