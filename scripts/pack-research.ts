@@ -10,6 +10,7 @@ import { join } from "node:path"
 import { parseHeadlineDigest } from "../domain/news/Headlines.ts"
 import { newsEvents, parseFeedFile, type FeedItem } from "../domain/news/News.ts"
 import { newsTagger } from "../domain/news/Tagger.ts"
+import { companyAliases } from "../src/ingest/CompanyAliases.ts"
 import type { PackProvenance } from "../domain/pack/Pack.ts"
 import { announcementKey, parseAnnouncementExport, parseCompanyPageAnnouncements } from "../domain/psx/CompanyAnnouncements.ts"
 import { parseCompanyPage, parseCompanyPagePayouts } from "../domain/psx/CompanyPage.ts"
@@ -215,7 +216,7 @@ const news = (w: PackWriter) => {
   const files = ["news_raw_24h.json", ...readdirSync(join(w.raw, folder, "news_raw_24h.history")).sort().map((f) => `news_raw_24h.history/${f}`)]
   const items: Array<FeedItem> = []
   const skipped: Record<string, number> = {}
-  const tag = newsTagger()
+  const tag = newsTagger(companyAliases())
   for (const f of files) {
     const p = parseFeedFile(JSON.parse(w.read(`${folder}/${f}`)), tag)
     items.push(...p.rows)
@@ -254,7 +255,7 @@ const headlines = (w: PackWriter) => {
   const files = readdirSync(join(w.raw, HEADLINES)).filter((f) => /^hourly_news_\d{8}_\d{4}\.csv$/.test(f)).sort()
   const items: Array<FeedItem> = []
   const skipped: Record<string, number> = {}
-  const tag = newsTagger()
+  const tag = newsTagger(companyAliases())
   for (const f of files) {
     const p = parseHeadlineDigest(w.read(`${HEADLINES}/${f}`), tag)
     items.push(...p.rows)

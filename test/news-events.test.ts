@@ -9,10 +9,11 @@ import { assert, describe, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"
 import { type FeedItem, newsEvents, parseFeedFile } from "../domain/news/News.ts"
 import { newsTagger } from "../domain/news/Tagger.ts"
+import { companyAliases } from "../src/ingest/CompanyAliases.ts"
 
 const json = (path: string) => JSON.parse(readFileSync(new URL(path, import.meta.url), "utf8"))
 const recorded = json("./fixtures/research/news_editions_and_tags.json")
-const tag = newsTagger()
+const tag = newsTagger(companyAliases())
 
 describe("news events", () => {
   it("the MG Morning Breeze of 22, 23 and 24 June are three events, each at its own address and time", () => {

@@ -9,10 +9,11 @@ import { readFileSync } from "node:fs"
 import { newsEvents } from "../domain/news/News.ts"
 import { feedItemsOf, feedTime, parseFeed, plainText } from "../domain/news/Rss.ts"
 import { newsTagger } from "../domain/news/Tagger.ts"
+import { companyAliases } from "../src/ingest/CompanyAliases.ts"
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/news/${name}`, import.meta.url), "utf8")
 const universe: ReadonlyArray<{ symbol: string }> = JSON.parse(readFileSync(new URL("../data/pack/universe.json", import.meta.url), "utf8"))
-const tag = newsTagger(new Set(universe.map((u) => u.symbol)))
+const tag = newsTagger(companyAliases(), new Set(universe.map((u) => u.symbol)))
 
 describe("news feeds", () => {
   it("reads an RSS 2.0 feed: publisher's times in UTC, entities decoded, an undated item left out", () => {

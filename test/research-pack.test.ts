@@ -11,6 +11,7 @@ import { SqlClient } from "effect/sql"
 import { readFileSync } from "node:fs"
 import { newsEvents, parseFeedFile } from "../domain/news/News.ts"
 import { newsTagger } from "../domain/news/Tagger.ts"
+import { companyAliases } from "../src/ingest/CompanyAliases.ts"
 import { parseAnnouncementExport } from "../domain/psx/CompanyAnnouncements.ts"
 import { parseCompanyPage, parseCompanyPagePayouts } from "../domain/psx/CompanyPage.ts"
 import { csvRecords } from "../domain/psx/Csv.ts"
@@ -84,7 +85,7 @@ describe("parsers on the vendored recordings", () => {
   })
 
   it("a story carried by Business Recorder and by Google News is one event with two sources", () => {
-    const items = parseFeedFile(JSON.parse(fixture("news_OGDC_and_one_republished.json")), newsTagger()).rows
+    const items = parseFeedFile(JSON.parse(fixture("news_OGDC_and_one_republished.json")), newsTagger(companyAliases())).rows
     const events = newsEvents([...items, ...items]) // overlapping fetches repeat items
     const mari = events.filter((e) => /Letter of Award for Spinwam/.test(e.title))
     assert.strictEqual(mari.length, 1)
@@ -163,7 +164,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
       assert.isTrue(r.body.items.every((n) => n.published_at_basis === (n.published_at < "2026-03" ? "first_seen" : "publisher")))
       assert.isTrue(r.body.items.every((n) => !("event_date" in n)))
       // The recorded items whose headline or summary names OGDC (by ticker, OGDCL or its registered name).
-      const fixtureItems = parseFeedFile(JSON.parse(fixture("news_OGDC_and_one_republished.json")), newsTagger()).rows
+      const fixtureItems = parseFeedFile(JSON.parse(fixture("news_OGDC_and_one_republished.json")), newsTagger(companyAliases())).rows
         .filter((i) => /\bOGDCL?\b|Oil (and|&) Gas Development/.test(`${i.title} ${i.summary ?? ""}`))
       for (const item of fixtureItems) {
         const served: ItemOf<"/v1/news"> | undefined = r.body.items.find((n) => n.sources.some((s) => s.url === item.url))

@@ -106,7 +106,7 @@ export const parseFeedFile = (json: unknown, tag: (text: string) => ReadonlyArra
       url,
       title: raw,
       publishedAt: new Date(at).toISOString(),
-      symbols: tag(`${raw} ${summary}`),
+      symbols: tag(`${raw}\n${summary}`),
       ...(summary !== "" ? { summary } : {}),
       ...(/^[A-Z0-9][A-Z0-9.\-]{0,15}$/.test(keyword) ? { keywords: [keyword] } : {})
     })

@@ -113,5 +113,5 @@ export const feedItemsOf = (items: ReadonlyArray<RssItem>, tag: (text: string) =
     title: it.title,
     publishedAt: it.publishedAt,
     ...(it.summary !== "" ? { summary: it.summary } : {}),
-    symbols: tag(`${it.title} ${it.summary}`)
+    symbols: tag(`${it.title}\n${it.summary}`)
   }))

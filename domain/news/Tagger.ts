@@ -1,29 +1,14 @@
 /**
- * The news tagger: which listed companies a story names. One tagger for the
- * pack's recorded news and for news read live from feeds. A story is tagged
- * with a company only when its headline or summary names it:
- *
- * - by its ticker, written in capitals as a whole word (`HUBC`, `PSX:TELE`),
- *   unless the ticker is also an ordinary word or another body's initials
- *   (the table's `ticker: "never"`: PSX the market, PPP the party, BOK the Bank
- *   of Korea), or is one only in Pakistani business news (`ticker: "context"`:
- *   PPL is also a US utility, so PPL tags only beside a word such as
- *   "Pakistan", "PSX", "KSE" or "Rs");
- * - by one of its names in the reviewed alias table
- *   (domain/news/company-aliases.json): the registered name without its legal
- *   words, and the short names people use ("Hub Power", "Hubco"; "Bank
- *   Alfalah"; "Lucky Cement"), matched as whole words, case and punctuation
- *   ignored. An alias written in capitals of five letters or fewer ("OGDCL",
- *   "PTCL") is matched in capitals only. A `context_aliases` name ("Hub
- *   Power", "Lucky Cement": a sports ranking, a Taiwanese company) names the
- *   company only beside a Pakistani-market word. A longer name that holds
- *   an alias but is another body (`not`: "Elbit Systems Ltd") is removed
- *   from the text before names are matched.
- *
- * A recording's own keywords (the words its author searched for) are never
- * tags: they are kept apart as `source_keywords`.
+ * The news tagger: which listed companies a story names, for recorded and live
+ * news alike, over the reviewed alias table (domain/news/company-aliases.json,
+ * read in src/ and passed in). A story is tagged with a company when it names
+ * it by ticker (unless the table says the letters are something else), by a
+ * name of the table, or by a name written with its capitals ("Air Link", not
+ * an air link). A longer name that is another body is removed first ("Elbit
+ * Systems Ltd"), and a brokerage quoted as a source is not the story's subject
+ * ("according to a report by Arif Habib Limited (AHL)"). The table's `notes`
+ * give each rule; a recording's own keywords are never tags.
  */
-import { readFileSync } from "node:fs"
 import { Schema } from "effect"
 
 export const AliasEntry = Schema.Struct({
@@ -34,12 +19,21 @@ export const AliasEntry = Schema.Struct({
   aliases: Schema.Array(Schema.String),
   /** Names that are something else abroad: matched only beside a Pakistani-market word. */
   context_aliases: Schema.optionalKey(Schema.Array(Schema.String)),
+  /** Names matched only with their capitals as written, beside a Pakistani-market word ("Air Link", "Pakistan Refinery"). */
+  case_aliases: Schema.optionalKey(Schema.Array(Schema.String)),
   /** Longer names that contain an alias but are another body ("Elbit Systems Ltd" is not Systems Limited): removed before matching. */
-  not: Schema.optionalKey(Schema.Array(Schema.String))
+  not: Schema.optionalKey(Schema.Array(Schema.String)),
+  /** The name also ends other companies' names ("Axalta Coating Systems Ltd"): it counts only when the word before it is not a capitalised name. */
+  name_ends_others: Schema.optionalKey(Schema.Boolean),
+  /** A brokerage or research house: a mention as the source of a comment, report or figure is not a tag. */
+  cited: Schema.optionalKey(Schema.Boolean)
 })
 export type AliasEntry = typeof AliasEntry.Type
 
 export const AliasTable = Schema.Struct({ notes: Schema.Array(Schema.String), companies: Schema.Array(AliasEntry) })
+
+/** The alias table's entries, checked; `json` is the parsed company-aliases.json. */
+export const decodeAliasTable = (json: unknown): ReadonlyArray<AliasEntry> => Schema.decodeUnknownSync(AliasTable)(json).companies
 
 const LEGAL = /\b(limited|ltd|company|co|corporation|corp|plc|inc|the)\b\.?/gi
 
@@ -58,48 +52,92 @@ export const autoAliases = (name: string): ReadonlyArray<string> => {
 }
 
 /** Words that place a story in Pakistan's market (a rupee amount, a Pakistani business publisher), for tickers and names that are something else abroad. */
-const PAKISTAN_CONTEXT = /\b(Pakistan|Pakistani|PSX|KSE|Karachi|Lahore|Islamabad|SECP|SBP|PKR|Rs\.?\s?\d|TechJuice|ProPakistani|Mettis|Business Recorder|Express Tribune|Trade Chronicle)/i
+const PAKISTAN_CONTEXT =
+  /\b(Pakistan|Pakistani|PSX|KSE|Karachi|Lahore|Islamabad|SECP|SBP|PKR|Rs\.?\s?\d|TechJuice|ProPakistani|Mettis|Business Recorder|Express Tribune|Trade Chronicle|PhoneWorld|Pkrevenue)/i
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+/** A name as a pattern over raw text: its words in order, any marks but a line break between them (a headline and its summary are two lines). */
+const namePattern = (name: string) => name.split(/[^A-Za-z0-9]+/).filter((w) => w !== "").map(escape).join("[^A-Za-z0-9\\n]+")
+
+/** What introduces a source: "according to", "a report by", "research at", "analysts at", "said". */
+const CITED_BEFORE = String.raw`(?:according to|(?:report|note|study|survey|analysis|data|estimates?)(?: compiled)? (?:by|from|of)|compiled by|quoted by|cited by|research (?:at|by|from)|analysts? (?:at|from|of)|economists? (?:at|from)|said|says)`
+/** What follows a source: "said", "noted", "in a report". */
+const CITED_AFTER = String.raw`(?:said|says|noted|notes|reported|expects|expected|estimates|estimated|wrote|added|observed|commented|analysts?|research|economists?|in a (?:report|note))`
+
+/** Spans that cite a brokerage as a source, for removal before its names are matched. */
+const citations = (c: AliasEntry): RegExp => {
+  const names = [...c.aliases, ...(c.context_aliases ?? []), c.symbol].map(namePattern).join("|")
+  const name = `(?:${names})(?:\\s*\\([A-Z0-9]+\\))?`
+  return new RegExp(
+    `\\b${CITED_BEFORE}\\s+(?:(?:a|an|the)\\s+)?(?:(?:report|note|study|research)\\s+(?:by|from|of)\\s+)?${name}|\\b${name}(?:['’]s)?\\s*,?\\s+${CITED_AFTER}\\b`,
+    "gi"
+  )
+}
+
+/** Title-case words that may stand before a name without being part of another name. */
+const LINKING = new Set(["a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "of", "on", "the", "to", "with", "its", "says", "said"])
+
+/** Whether an occurrence at `index` follows a capitalised word that is not a linking word ("Axalta Coating" before "Systems Ltd"). */
+const followsOtherName = (text: string, index: number) => {
+  const before = /([A-Za-z0-9][A-Za-z0-9&.'’-]*)[ \t]+$/.exec(text.slice(0, index))?.[1]
+  return before !== undefined && /^[A-Z0-9]/.test(before) && !LINKING.has(before.toLowerCase())
+}
+
+type Matcher = (text: string, plain: string) => boolean
+
+/** One entry's matchers: each answers whether the text names the company. */
+const matchersOf = (c: AliasEntry): ReadonlyArray<readonly [Matcher, boolean]> => {
+  const out: Array<readonly [Matcher, boolean]> = []
+  const names = [...c.aliases.map((a) => [a, false] as const), ...(c.context_aliases ?? []).map((a) => [a, true] as const)]
+  for (const [a, needsContext] of names) {
+    if (/^[A-Z0-9-]{2,5}$/.test(a)) {
+      const re = new RegExp(`(?<![A-Za-z0-9])${escape(a)}(?![A-Za-z0-9])`)
+      out.push([(text) => re.test(text), needsContext])
+    } else if (c.name_ends_others === true) {
+      const re = new RegExp(`(?<![A-Za-z0-9])${namePattern(a)}(?![A-Za-z0-9])`, "gi")
+      out.push([(text) => [...text.matchAll(re)].some((m) => !followsOtherName(text, m.index)), needsContext])
+    } else if (normalText(a).trim() !== "") {
+      const phrase = normalText(a)
+      out.push([(_, plain) => plain.includes(phrase), needsContext])
+    }
+  }
+  if (c.cited === true && c.ticker !== "never") {
+    // A brokerage's ticker is matched with its names, once its citations are removed.
+    const re = new RegExp(`(?<![A-Za-z0-9])${escape(c.symbol)}(?![A-Za-z0-9])`)
+    out.push([(text) => re.test(text), c.ticker === "context"])
+  }
+  for (const a of c.case_aliases ?? []) {
+    const re = new RegExp(`(?<![A-Za-z0-9])${namePattern(a)}(?![A-Za-z0-9])`)
+    out.push([(text) => re.test(text), true])
+  }
+  return out
+}
 
 /** A tagger over the alias table: text in, the sorted symbols it names out. */
 export const companyTagger = (table: ReadonlyArray<AliasEntry>) => {
   const tickers = new Map<string, AliasEntry>()
-  const capitals: Array<readonly [RegExp, string, boolean]> = []
-  const phrases: Array<readonly [string, string, boolean]> = []
-  const others = table.flatMap((c) => (c.not ?? []).map((n) => normalText(n)))
-  for (const c of table) {
-    if (c.ticker !== "never" && /^[A-Z][A-Z0-9]{1,}$/.test(c.symbol)) tickers.set(c.symbol, c)
-    const names = [...c.aliases.map((a) => [a, false] as const), ...(c.context_aliases ?? []).map((a) => [a, true] as const)]
-    for (const [a, needsContext] of names) {
-      if (/^[A-Z0-9-]{2,5}$/.test(a)) capitals.push([new RegExp(`(?<![A-Za-z0-9])${escape(a)}(?![A-Za-z0-9])`), c.symbol, needsContext])
-      else if (normalText(a).trim() !== "") phrases.push([normalText(a), c.symbol, needsContext])
-    }
-  }
-  return (text: string): ReadonlyArray<string> => {
-    const found = new Set<string>()
+  for (const c of table) if (c.ticker !== "never" && /^[A-Z][A-Z0-9]{1,}$/.test(c.symbol)) tickers.set(c.symbol, c)
+  const others = table.flatMap((c) => c.not ?? []).map((n) => new RegExp(`(?<![A-Za-z0-9])${namePattern(n)}(?![A-Za-z0-9])`, "gi"))
+  const entries = table.map((c) => ({ entry: c, matchers: matchersOf(c), cited: c.cited === true ? citations(c) : undefined }))
+  return (raw: string): ReadonlyArray<string> => {
+    const text = others.reduce((t, re) => t.replace(re, " "), raw)
     const pakistan = PAKISTAN_CONTEXT.test(text)
+    const plain = normalText(text)
+    const found = new Set<string>()
     for (const word of text.match(/(?<![A-Za-z0-9])[A-Z][A-Z0-9]+(?![A-Za-z0-9])/g) ?? []) {
       const c = tickers.get(word)
-      if (c !== undefined && (c.ticker === "word" || pakistan)) found.add(c.symbol)
+      if (c !== undefined && c.cited !== true && (c.ticker === "word" || pakistan)) found.add(c.symbol)
     }
-    for (const [re, symbol, needsContext] of capitals) if ((pakistan || !needsContext) && re.test(text)) found.add(symbol)
-    const plain = others.reduce((t, other) => t.replaceAll(other, " "), normalText(text))
-    for (const [phrase, symbol, needsContext] of phrases) if ((pakistan || !needsContext) && plain.includes(phrase)) found.add(symbol)
+    for (const { entry, matchers, cited } of entries) {
+      const own = cited === undefined ? text : text.replace(cited, " ")
+      const ownPlain = cited === undefined ? plain : normalText(own)
+      if (matchers.some(([m, needsContext]) => (pakistan || !needsContext) && m(own, ownPlain))) found.add(entry.symbol)
+    }
     return [...found].sort()
   }
 }
 
-let loaded: ReadonlyArray<AliasEntry> | undefined
-
-/** The reviewed alias table (domain/news/company-aliases.json), read and checked once. */
-export const aliasTable = (): ReadonlyArray<AliasEntry> => {
-  loaded ??= Schema.decodeUnknownSync(AliasTable)(
-    JSON.parse(readFileSync(new URL("./company-aliases.json", import.meta.url), "utf8"))
-  ).companies
-  return loaded
-}
-
 /** The tagger over the reviewed table, for listed symbols only (a delisted company is not tagged in live news). */
-export const newsTagger = (listed?: ReadonlySet<string>) =>
-  companyTagger(listed === undefined ? aliasTable() : aliasTable().filter((c) => listed.has(c.symbol)))
+export const newsTagger = (table: ReadonlyArray<AliasEntry>, listed?: ReadonlySet<string>) =>
+  companyTagger(listed === undefined ? table : table.filter((c) => listed.has(c.symbol)))

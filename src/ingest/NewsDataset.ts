@@ -13,6 +13,7 @@ import { SourceUnavailable } from "../../domain/Errors.ts"
 import { EVENT_WINDOW_HOURS, type FeedItem, newsEvents } from "../../domain/news/News.ts"
 import { feedItemsOf, type RssItem } from "../../domain/news/Rss.ts"
 import { newsTagger } from "../../domain/news/Tagger.ts"
+import { companyAliases } from "./CompanyAliases.ts"
 import { NewsRow } from "../../domain/market/snapshot/StoreRows.ts"
 import type { NewsFeeds } from "../sources/NewsFeeds.ts"
 import { decodeRows } from "./Bulk.ts"
@@ -70,7 +71,7 @@ export const writeNews = (items: ReadonlyArray<RssItem>, skipped: Readonly<Recor
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const universe = yield* decodeRows(listedRow)(sql`SELECT symbol FROM securities`)
-    const fresh = feedItemsOf(items, newsTagger(new Set(universe.map((u) => u.symbol))))
+    const fresh = feedItemsOf(items, newsTagger(companyAliases(), new Set(universe.map((u) => u.symbol))))
     const earliest = fresh.reduce((m, it) => (it.publishedAt < m ? it.publishedAt : m), fresh[0]!.publishedAt)
     const stored = yield* storedEvents(new Date(Date.parse(earliest) - WINDOW_MS).toISOString())
     const storedItems: ReadonlyArray<FeedItem> = stored.flatMap((r) =>
