@@ -32,8 +32,9 @@ import { assertFailed, bodyOf, get, post, TestApp } from "./support/TestApp.ts"
 const START = "2026-11-21T05:00:00.000Z"
 const buy = (symbol: string, quantity: number, price: number, trade_date: string) => ({ kind: "buy", symbol, quantity, price, trade_date })
 type Answer = SuccessOf<"/v1/me/performance">
+/** The answer with its daily rows (the default answer has none). */
 const performance = (token: string, query = "") =>
-  Effect.map(get(`/v1/me/performance${query}`, bearer(token)), (r) => bodyOf(r) as Answer)
+  Effect.map(get(`/v1/me/performance${query}${query === "" ? "?" : "&"}days=daily`, bearer(token)), (r) => bodyOf(r) as Answer & { days: NonNullable<Answer["days"]> })
 const periodOf = (a: Answer, name: string) => {
   const p = a.periods.find((x) => x.period === name)
   assert.exists(p, `period ${name}: ${JSON.stringify(a.periods.map((x) => x.period))}`)
@@ -48,7 +49,7 @@ layer(TestApp({ withPack: true, now: START }), { timeout: 600_000, excludeTestSe
       created(yield* send(t, buy("OGDC", 100, 208.95, "2025-05-26")))
       const a = yield* performance(t)
       assert.deepStrictEqual([a.first_event, a.last_session], ["2025-05-26", "2026-05-25"])
-      assert.deepStrictEqual([a.benchmark.index, a.benchmark.kind], ["KSE-100", "price index"])
+      assert.deepStrictEqual([a.benchmark.index, a.benchmark.kind], ["KSE-100", "total return index"])
       const p = periodOf(a, "since_inception")
       assert.deepStrictEqual(
         [p.from, p.to, p.value_start, p.value_end, p.cash_in, p.dividends, p.gain],
