@@ -974,9 +974,11 @@ export interface paths {
         };
         /**
          * Get the portfolio's performance against KSE-100
-         * @description Grant portfolio:read. The portfolio valued at every session's close from its first event to the last session (the newest with a recorded close of a symbol it held or of KSE-100), one row a session: market value, cost of the open positions, net money in, net dividends, KSE-100's close, flags. Shares follow the ledger's replay (the holdings answer's arithmetic), except that a bonus's shares and a cash dividend count on the ex day (the session after the last buy date), when the price drops, so the value line runs through them; a split counts on its date. Closes are as traded where recorded, then the exchange's eod series; a held symbol without a close that session is valued at its last recorded close and the row flagged `carried:SYMBOL`, never estimated; with none before it the value is absent (`no_close:SYMBOL`) and so are the returns that need it.
+         * @description Grant portfolio:read. By default the answer is the period summary below; the valuation's rows come only on request, with `days`: `none` (the default), `daily` (one row a session), `weekly` or `monthly` (one row a week or month, at its last session's close, with the money and dividends of all its sessions). A row: market value, cost of the open positions, net money in, net dividends, KSE-100's close, flags.
          *
-         *     Periods 1M, 3M, 6M, YTD, 1Y and since_inception end at `to` (default: the last session), and `range` runs from `from` when it is given. A period starts from the close of the last session on or before its start date (a month before, the last day of the previous year for YTD, ...); one that would start before the first event runs from inception instead (`covers_whole_period: false`), its first day included from the trade prices. For each: TWR (daily chain-linked: r = (V + D + O) / (V_prev + I) − 1 with money in I at the start of its day and money out O at its end, so selling everything is never a −100% day; days with nothing at risk left out); XIRR (the annual rate at which the flows' present value is zero, days counted actual/365 from the first flow; Newton's method, then bisection; absent, never 0, when nothing flowed or it does not converge) and `mwr`, the same rate over the period's days; total return (gain / (value at start + money in), gain = value at end + money out + net dividends − value at start − money in); KSE-100's change from the close of the period's `from` to that of `to` (the last recorded closes on or before them) and `difference` = twr − that change. KSE-100 is a price index: it leaves out the dividends its constituents pay. Each holding's contribution is its own gain over the portfolio's capital, so they add up to the total return. Returns are decimals (0.25 = 25%) rounded to 6 places; money is rupees with two decimals, computed in paisa.
+         *     The portfolio is valued at every session's close from its first event to `last_session`: the newest session with a recorded close of KSE-100 and of every symbol held on it, so nothing is valued at a close older than its day's; events that take effect later are listed in `not_yet_valued` (recorded, not yet valued) and counted nowhere else. Shares follow the ledger's replay (the holdings answer's arithmetic), except that a bonus's shares and a cash dividend count on the ex day (the session after the last buy date), when the price drops, so the value line runs through them; a split counts on its date. Closes are as traded where recorded, then the exchange's eod series; a held symbol without a close that session is valued at its last recorded close and the row flagged `carried:SYMBOL`, never estimated; with none before it the value is absent (`no_close:SYMBOL`) and so are the returns that need it. `restated:SYMBOL` marks a holding whose own dates span a split the source restated its closes for and this ledger does not record (shares bought after that split are not flagged).
+         *
+         *     Periods 1M, 3M, 6M, YTD, 1Y and since_inception end at `to` (default: the last session), and `range` runs from `from` when it is given. A period starts from the close of the last session on or before its start date (a month before, the last day of the previous year for YTD, ...); one that would start before the first event runs from inception instead (`covers_whole_period: false`), its first day included from the trade prices. For each: TWR (daily chain-linked: r = (V + D + O) / (V_prev + I) − 1 with money in I at the start of its day and money out O at its end, so selling everything is never a −100% day; days with nothing at risk left out); XIRR (the annual rate at which the flows' present value is zero, days counted actual/365 from the first flow; Newton's method, then bisection; absent, never 0, when nothing flowed or it does not converge) and `mwr`, the same rate over the period's days; total return (gain / (value at start + money in), gain = value at end + money out + net dividends − value at start − money in); KSE-100's change from the close of the period's `from` to that of `to` (the last recorded closes on or before them) and `difference` = twr − that change, given only when KSE-100's closes are dated on both those sessions (the same days on both sides; else `benchmark_note` says which is missing). KSE-100 is a total-return index (dividends, bonus and rights adjusted in it), so it is compared with the total return. The price return (`price_twr`, dividends left out) is compared with KSE100PR, its price-return variant, only where KSE100PR's closes are recorded (`benchmark.price_return.recorded`). `entitlements_due` and `warnings` name the payouts due to the portfolio that it has not recorded: the figures leave them out. Each holding's contribution is its own gain over the portfolio's capital, so they add up to the total return. Returns are decimals (0.25 = 25%) rounded to 6 places; money is rupees with two decimals, computed in paisa.
          *
          *     `from` and `to` (YYYY-MM-DD, real dates) narrow the rows; `from` after `to` is 400 INVALID_REQUEST.
          */
@@ -8439,6 +8441,7 @@ export interface operations {
             query?: {
                 from?: string;
                 to?: string;
+                days?: "none" | "weekly" | "monthly" | "daily";
             };
             header?: never;
             path?: never;
@@ -8456,15 +8459,31 @@ export interface operations {
                         portfolio: string;
                         /** @description The first session a recorded event takes effect on */
                         first_event?: string;
-                        /** @description The newest session with a recorded close of a symbol held or of KSE-100 (or of the last event) */
+                        /** @description The last session valued: the newest with a recorded close of KSE-100 and of every symbol held on it (before `first_event` when every event is later) */
                         last_session?: string;
+                        /** @description Events recorded that take effect after `last_session`: in the ledger and the holdings, but no close is recorded yet to value them at, so no figure here counts them */
+                        not_yet_valued: {
+                            event_id: string;
+                            /** @description buy, sell, dividend, bonus or split */
+                            kind: string;
+                            symbol: string;
+                            /** @description The session it counts on (a dividend or bonus: its ex day), after `last_session` */
+                            takes_effect: string;
+                        }[];
                         basis: string;
                         benchmark: {
                             /** @enum {string} */
                             index: "KSE-100";
                             /** @enum {string} */
-                            kind: "price index";
+                            kind: "total return index";
                             note: string;
+                            price_return: {
+                                /** @enum {string} */
+                                index: "KSE100PR";
+                                /** @description Whether KSE100PR's daily closes are recorded here (false: no price-return comparison) */
+                                recorded: boolean;
+                                note: string;
+                            };
                         };
                         periods: {
                             /**
@@ -8507,11 +8526,27 @@ export interface operations {
                                 to: string;
                                 from_close: number;
                                 to_close: number;
-                                /** @description KSE-100's change: a price index (dividends not included); a decimal (0.25 is 25%), rounded to 6 places */
+                                /** @description KSE-100's change: a total-return index (dividends, bonus and rights adjusted in it); a decimal (0.25 is 25%), rounded to 6 places */
                                 change: number;
                             };
-                            /** @description twr − kse100.change; a decimal (0.25 is 25%), rounded to 6 places */
+                            /** @description twr − kse100.change: total return against total return; given only when KSE-100's closes are dated on the period's own `from` and `to` (the same days on both sides); a decimal (0.25 is 25%), rounded to 6 places */
                             difference?: number;
+                            /** @description Time-weighted return without dividends (price return); given only where KSE100PR's closes are recorded; a decimal (0.25 is 25%), rounded to 6 places */
+                            price_twr?: number;
+                            kse100pr?: {
+                                /** @description The date of the close the change starts from (the last recorded on or before the period's `from`) */
+                                from: string;
+                                /** @description The date of the close it ends at */
+                                to: string;
+                                from_close: number;
+                                to_close: number;
+                                /** @description KSE100PR's change: the price-return variant of KSE-100 (absent: its closes are not recorded); a decimal (0.25 is 25%), rounded to 6 places */
+                                change: number;
+                            };
+                            /** @description price_twr − kse100pr.change, only over the same days on both sides; a decimal (0.25 is 25%), rounded to 6 places */
+                            price_difference?: number;
+                            /** @description Why a difference is not given (a benchmark's close missing on the period's first or last session) */
+                            benchmark_note?: string;
                             contributions: {
                                 symbol: string;
                                 /** @description Its value at the close of `from` (0 from inception); rupees, two decimals at most */
@@ -8531,6 +8566,26 @@ export interface operations {
                             }[];
                             note?: string;
                         }[];
+                        /** @description Entitlements of recorded payouts (GET /v1/me/entitlements) neither recorded nor dismissed: the figures above leave them out until they are recorded (absent: none due) */
+                        entitlements_due?: {
+                            count: number;
+                            /** @description Gross of the due cash dividends whose amount is known; rupees, two decimals at most */
+                            cash_dividends_gross?: number;
+                            /** @description Due entitlements whose amount is unknown (no face value recorded) or that are bonus shares */
+                            amount_unknown: number;
+                            items: {
+                                id: string;
+                                symbol: string;
+                                kind: string;
+                                book_closure_from: string;
+                                credit_date: string;
+                                /** @description Gross cash; rupees, two decimals at most */
+                                gross?: number;
+                                bonus_shares?: number;
+                            }[];
+                        };
+                        /** @description What the figures leave out, in words (absent: nothing) */
+                        warnings?: string[];
                         sources: {
                             dataset: string;
                             source: string;
@@ -8540,8 +8595,8 @@ export interface operations {
                             retrieved_at: string;
                             recorded_in?: string;
                         }[];
-                        /** @description One row per session from `from` (default: the first event) to `to` (default: the last session) */
-                        days: {
+                        /** @description Only when asked for with `days`: from `from` (default: the first event) to `to` (default: the last session), one row a session (daily), a week or a month (its last session's close, with the money and dividends of all its sessions) */
+                        days?: {
                             /** @description A session (trading day), YYYY-MM-DD */
                             date: string;
                             /** @description Market value of the holdings at the session's close (absent: a held symbol has no close on or before it); rupees, two decimals at most */
