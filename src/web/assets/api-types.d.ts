@@ -1076,7 +1076,7 @@ export interface paths {
          *
          *     Cost method: Average cost, as the holdings: a buy adds its price × quantity and fees to the position's cost; a sale removes the average cost of the shares it sells (rounded to the paisa) and realises proceeds less fees less that cost; a bonus or split changes the quantity and keeps the cost, so bonus shares come at zero cost and lower the average. Holding periods date the shares sold first in, first out (bonus shares from their credit date); the cost stays average. Each sale: proceeds, the cost removed, the gain (what it adds to the holdings' realized_pnl), the lots sold with their days held. Each dividend: gross, tax withheld and net as recorded (per share = percent × the face value in force), with its book closure and shares entitled. Each bonus: the whole shares received at zero cost and the average cost before and after (as the holdings show it). Donations recorded in this portfolio's ledger (POST /v1/me/donations). closing_positions: the positions at cost at the end of the period (wealth statement).
          *
-         *     Tax is computed only by a dated rule: dividend withholding as each dividend recorded it (15% filers, 30% non-filers, or the warrant's figure); capital gains tax at 15% on a sale's gain only for a filer (status in force on the trade date) whose every share held was bought from 1 Jul 2024 (rule cgt-securities-2024-07). No rate is recorded for non-filers, for shares bought earlier or for bonus shares, so none is computed; losses are not set off and the tax collected at source is not known. `return_needs` lists the figures a return asks for and what the statement holds of each.
+         *     Tax is computed only by a dated rule: dividend withholding as each dividend recorded it (15% filers, 30% non-filers, or the warrant's figure); capital gains tax at 15% on a sale's gain only for a filer (status in force on the trade date) whose every share held was bought from 1 Jul 2024 (rule cgt-securities-2024-07). No rate is recorded for non-filers, for shares bought earlier or for bonus shares, so none is computed. Losses are set off (section 37A): the covered sales' losses against their gains in the year, then the net losses of this ledger's earlier tax years, oldest first, each for three tax years after its own (`losses_brought_forward`, one line each); the rate applies to what is left (`taxable_gain`), and a year's net loss is `loss_carried_forward`. The tax collected at source is not known. `return_needs` lists the figures a return asks for and what the statement holds of each.
          */
         get: operations["portfolio.taxStatement"];
         put?: never;
@@ -9108,7 +9108,7 @@ export interface operations {
                             capital_gains_tax?: {
                                 rule: string;
                                 rate_pct: number;
-                                /** @description Rupees, two decimals: the rate on the sale's gain (0 on a loss) */
+                                /** @description Rupees, two decimals: the rate on this sale's gain alone (0 on a loss), before losses are set off: the year's tax is totals.capital_gains_tax.tax_at_rate */
                                 amount: number;
                             };
                             /** @description Why no capital gains tax is computed */
@@ -9193,10 +9193,30 @@ export interface operations {
                             capital_gains_tax?: {
                                 rule: string;
                                 rate_pct: number;
+                                /** @description Rupees, two decimals: the gains of the sales the rule covers */
                                 gains_covered: number;
+                                /** @description Rupees, two decimals: their losses, as a positive figure */
                                 losses_covered: number;
-                                /** @description Rupees, two decimals: the sum of the covered sales' tax */
+                                /** @description Rupees, two decimals: gains_covered less losses_covered (negative: a net loss) */
+                                net_covered: number;
+                                /** @description Net losses of this ledger's earlier tax years (section 37A), oldest first, each as it stands against this year */
+                                losses_brought_forward: {
+                                    from_tax_year: number;
+                                    /** @description Rupees, two decimals: what was left of it at the start of this tax year */
+                                    available: number;
+                                    /** @description Rupees, two decimals: set off against this year's net gain */
+                                    set_off: number;
+                                    /** @description Rupees, two decimals: left for later years (0 in its last year: the rest lapses) */
+                                    carried_forward: number;
+                                    /** @description The third tax year after its own: the last it may be set off in */
+                                    last_tax_year: number;
+                                }[];
+                                /** @description Rupees, two decimals: net_covered less the losses brought forward set off, never below 0 */
+                                taxable_gain: number;
+                                /** @description Rupees, two decimals: rate_pct × taxable_gain (half up to the paisa) */
                                 tax_at_rate: number;
+                                /** @description Rupees, two decimals: this year's own net loss, carried forward to the next three tax years */
+                                loss_carried_forward: number;
                                 note: string;
                             };
                             dividends: {
