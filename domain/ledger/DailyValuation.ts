@@ -23,7 +23,8 @@
  * source restated for a split it does not date (`restated`) are divided
  * back by the source's factor before the portfolio's own recorded split of
  * the same ratio (`unrestated:SYMBOL`), else used as they are and flagged
- * (`restated:SYMBOL`).
+ * (`restated:SYMBOL`) on a position opened before that split (or when the
+ * split's date is not known): one opened after it never crossed it.
  */
 import { addDays, isTradingDay, nextTradingDay } from "../market/calendar/Calendar.ts"
 import type { IndexCloses } from "../market/board/IndexHistory.ts"

@@ -18,7 +18,7 @@ export const PerformanceDay = Schema.Struct({
   kse100: opt(d(Schema.Finite, "KSE-100 points at the session's close (absent: no close recorded that day)")),
   flags: opt(d(Schema.Array(Schema.String), "carried:SYMBOL: no close that session, valued at its last recorded close; " +
     "no_close:SYMBOL: no close on or before it (value unknown); restated:SYMBOL: the source's close restated for a split " +
-    "it does not date, used as it is (no matching split recorded here); unrestated:SYMBOL: that close divided back by the " +
+    "it does not date, used as it is (no matching split recorded here), on a position opened before that split; unrestated:SYMBOL: that close divided back by the " +
     "source's factor, before the split this portfolio records"))
 })
 
