@@ -73,10 +73,9 @@ export const valuedThrough = (moves: ReadonlyArray<Move>, req: PerformanceReques
   for (let changed = true; changed && end !== "";) {
     changed = false
     for (const s of heldOn(moves, end)) {
-      const dates = req.closes.get(s)?.dates
-      if (dates === undefined || dates.length === 0) continue // never recorded: valued as unknown, not a cut
-      const newest = newestOn(dates, end)
-      if (newest < end) {
+      // A symbol with no close on or before `end` is valued as unknown (flagged no_close), not a cut.
+      const newest = newestOn(req.closes.get(s)?.dates, end)
+      if (newest !== "" && newest < end) {
         end = newest
         changed = true
       }

@@ -34,8 +34,7 @@ export const PORTFOLIO_TOOLS: ReadonlyArray<RouteTool> = [
     "Record a buy, sell, dividend, bonus, split, tax status or reversal (body: the route's JSON body); no order is placed. " +
       "Same idempotency_key and body: the original answer."),
   routeTool("get_performance", routes.performance,
-    "1M-1Y/inception returns (TWR, XIRR, total with dividends) against KSE-100 (a total-return index), to the last session " +
-      "with recorded closes; the valuation's rows only with days=daily|weekly|monthly (default none).")
+    "1M-1Y/inception returns (TWR, XIRR, total with dividends) against KSE-100 (total return); rows with days=daily|weekly|monthly.")
 ]
 
 const BEARER = /^\s*bearer\s+\S/iu
