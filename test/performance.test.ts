@@ -49,7 +49,11 @@ layer(TestApp({ withPack: true, now: START }), { timeout: 600_000, excludeTestSe
       created(yield* send(t, buy("OGDC", 100, 208.95, "2025-05-26")))
       const a = yield* performance(t)
       assert.deepStrictEqual([a.first_event, a.last_session], ["2025-05-26", "2026-05-25"])
+      // Issue 50.8: KSE-100 is a total-return index (PSX-FACTS); the pack records no KSE100PR closes, and the answer says so.
       assert.deepStrictEqual([a.benchmark.index, a.benchmark.kind], ["KSE-100", "total return index"])
+      assert.notInclude(a.benchmark.note, "price index")
+      assert.deepStrictEqual([a.benchmark.price_return.index, a.benchmark.price_return.recorded], ["KSE100PR", false])
+      assert.match(a.benchmark.price_return.note, /no daily closes recorded/u)
       const p = periodOf(a, "since_inception")
       assert.deepStrictEqual(
         [p.from, p.to, p.value_start, p.value_end, p.cash_in, p.dividends, p.gain],
