@@ -108,7 +108,9 @@ export const MarketServices = AnswerWarming.pipe(
 
 /** The ledger services over a SqlClient (and the market's Quotes and Sources). */
 export const LedgerServices = AutoRecord.layer.pipe(
-  Layer.provideMerge(Layer.mergeAll(PortfolioViews.layer, Entitlements.layer, TaxStatements.layer, PortfolioSettings.layer, Performance.layer)),
+  // Performance names the entitlements its figures leave out.
+  Layer.provideMerge(Performance.layer),
+  Layer.provideMerge(Layer.mergeAll(PortfolioViews.layer, Entitlements.layer, TaxStatements.layer, PortfolioSettings.layer)),
   Layer.provideMerge(Layer.mergeAll(Portfolio.layer, TransactionsCsv.layer, Donations.layer, Audit.layer.pipe(Layer.provideMerge(LedgerSigner.layer)), PortfolioAuthLive)),
   Layer.provideMerge(Layer.mergeAll(LedgerWriter.layer, MarketFacts.layer)),
   Layer.provideMerge(Layer.mergeAll(Keys.layer, EventStore.layer, AnonymousExpiry.layer))

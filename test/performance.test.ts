@@ -32,8 +32,9 @@ import { assertFailed, bodyOf, get, post, TestApp } from "./support/TestApp.ts"
 const START = "2026-11-21T05:00:00.000Z"
 const buy = (symbol: string, quantity: number, price: number, trade_date: string) => ({ kind: "buy", symbol, quantity, price, trade_date })
 type Answer = SuccessOf<"/v1/me/performance">
+/** The answer with its daily rows (the default answer has none). */
 const performance = (token: string, query = "") =>
-  Effect.map(get(`/v1/me/performance${query}`, bearer(token)), (r) => bodyOf(r) as Answer)
+  Effect.map(get(`/v1/me/performance${query}${query === "" ? "?" : "&"}days=daily`, bearer(token)), (r) => bodyOf(r) as Answer & { days: NonNullable<Answer["days"]> })
 const periodOf = (a: Answer, name: string) => {
   const p = a.periods.find((x) => x.period === name)
   assert.exists(p, `period ${name}: ${JSON.stringify(a.periods.map((x) => x.period))}`)
@@ -48,7 +49,11 @@ layer(TestApp({ withPack: true, now: START }), { timeout: 600_000, excludeTestSe
       created(yield* send(t, buy("OGDC", 100, 208.95, "2025-05-26")))
       const a = yield* performance(t)
       assert.deepStrictEqual([a.first_event, a.last_session], ["2025-05-26", "2026-05-25"])
-      assert.deepStrictEqual([a.benchmark.index, a.benchmark.kind], ["KSE-100", "price index"])
+      // Issue 50.8: KSE-100 is a total-return index (PSX-FACTS); the pack records no KSE100PR closes, and the answer says so.
+      assert.deepStrictEqual([a.benchmark.index, a.benchmark.kind], ["KSE-100", "total return index"])
+      assert.notInclude(a.benchmark.note, "price index")
+      assert.deepStrictEqual([a.benchmark.price_return.index, a.benchmark.price_return.recorded], ["KSE100PR", false])
+      assert.match(a.benchmark.price_return.note, /no daily closes recorded/u)
       const p = periodOf(a, "since_inception")
       assert.deepStrictEqual(
         [p.from, p.to, p.value_start, p.value_end, p.cash_in, p.dividends, p.gain],
@@ -189,6 +194,67 @@ layer(TestApp({ withPack: true, now: START }), { timeout: 600_000, excludeTestSe
       ])
       // The split is no loss: 17,944 / 17,383 − 1.
       assert.strictEqual(periodOf(a, "since_inception").twr, six(17944 / 17383 - 1))
+    }))
+
+  it.effect("issue 50.4: bought MEBL on 2026-05-18 and LUCK on 2026-08-13, the valuation stops at 2026-05-25, the last recorded close", () =>
+    Effect.gen(function*() {
+      // MEBL closes (I-Zaifa symbols/MEBL.csv): 2026-05-18 464.83, 05-25 490.20; LUCK's last recorded close is 05-25
+      // (436.77); KSE-100's last is 05-25 (171,725.29), 05-18 161,805.02. Nothing is recorded after 05-25, so the LUCK buy
+      // of 08-13 is not valued at May's close: it is listed as recorded, not yet valued.
+      const t = yield* session
+      created(yield* send(t, buy("MEBL", 100, 464.83, "2026-05-18")))
+      const luck = created(yield* send(t, buy("LUCK", 10, 440, "2026-08-13")))
+      const a = yield* performance(t)
+      assert.deepStrictEqual([a.first_event, a.last_session], ["2026-05-18", "2026-05-25"])
+      assert.deepStrictEqual(a.not_yet_valued, [{ event_id: luck.event.event_id, kind: "buy", symbol: "LUCK", takes_effect: "2026-08-13" }])
+      assert.deepStrictEqual(a.days.map((d) => d.date), ["2026-05-18", "2026-05-19", "2026-05-20", "2026-05-21", "2026-05-22", "2026-05-25"])
+      assert.isFalse(a.days.some((d) => d.flags?.some((f) => f.includes("LUCK"))), "LUCK is never valued")
+      // Since inception, both sides 05-18 to 05-25: TWR 100 × 490.20 / 46,483 − 1 = 0.054579 (bought at the close);
+      // KSE-100 171,725.29 / 161,805.02 − 1 = 0.061310; difference −0.006731. 1M (from 04-25, before the first event)
+      // runs from inception too: the same days, not one day of KSE-100.
+      for (const name of ["since_inception", "1M"]) {
+        const p = periodOf(a, name)
+        assert.deepStrictEqual([p.from, p.to, p.value_end, p.cash_in, p.twr], ["2026-05-18", "2026-05-25", 49020, 46483, 0.054579], name)
+        assert.deepStrictEqual(p.kse100, { from: "2026-05-18", to: "2026-05-25", from_close: 161805.02, to_close: 171725.29, change: 0.06131 }, name)
+        assert.strictEqual(p.difference, -0.006731, name)
+      }
+    }))
+
+  it.effect("issue 52.3 and 52.6: the default answer is the period summary; the due MEBL and LUCK payouts are named, not counted", () =>
+    Effect.gen(function*() {
+      // Due, from data/pack/payouts.json: MEBL 80(ii) (book closure 2026-08-19; face value Rs 10: Rs 8 a share) on 100
+      // shares = Rs 800; LUCK 250%(F) (book closure 2026-08-18, last buy date 08-13; face value Rs 2: Rs 5 a share) on 10
+      // shares bought that day = Rs 50. Gross due: Rs 850. Neither is recorded, so the dividends counted stay 0.
+      const t = yield* session
+      created(yield* send(t, buy("MEBL", 100, 464.83, "2026-05-18")))
+      created(yield* send(t, buy("LUCK", 10, 440, "2026-08-13")))
+      const a = bodyOf(yield* get("/v1/me/performance", bearer(t))) as Answer
+      assert.notProperty(a, "days")
+      assert.strictEqual(periodOf(a, "since_inception").dividends, 0)
+      const due = a.entitlements_due!
+      assert.deepStrictEqual([due.count, due.cash_dividends_gross, due.amount_unknown], [2, 850, 0])
+      assert.deepStrictEqual(due.items.map((e) => [e.symbol, e.book_closure_from, e.gross]).sort(), [["LUCK", "2026-08-18", 50], ["MEBL", "2026-08-19", 800]])
+      assert.match(a.warnings![0]!, /Rs 850 of cash dividends gross/u)
+      // Weekly: 05-18 to 05-22 is one week (its last session's close), 05-25 the next; the buy's money in the first.
+      const weekly = bodyOf(yield* get("/v1/me/performance?days=weekly", bearer(t))) as Answer
+      assert.deepStrictEqual(weekly.days!.map((d) => [d.date, d.value, d.net_flow]), [["2026-05-22", 47956, 46483], ["2026-05-25", 49020, 0]])
+      const monthly = bodyOf(yield* get("/v1/me/performance?days=monthly", bearer(t))) as Answer
+      assert.deepStrictEqual(monthly.days!.map((d) => [d.date, d.value, d.net_flow]), [["2026-05-25", 49020, 46483]])
+      assertFailed(yield* get("/v1/me/performance?days=hourly", bearer(t)), 400, "INVALID_REQUEST")
+    }))
+
+  it.effect("issue 50.10: LUCK bought after its 2025-04-28 sub-division is not flagged restated; bought before it, it is", () =>
+    Effect.gen(function*() {
+      // LUCK eod (restated ×0.2 by the source for the split PSX-FACTS dates 28 Apr 2025): 2026-05-21 426.82, 05-22 422.13.
+      const after = yield* session
+      created(yield* send(after, buy("LUCK", 10, 426.82, "2026-05-21")))
+      const a = yield* performance(after, "?from=2026-05-21&to=2026-05-22")
+      assert.deepStrictEqual(a.days.map((d) => [d.date, d.value, d.flags]), [["2026-05-21", 4268.2, undefined], ["2026-05-22", 4221.3, undefined]])
+      // Bought 2025-04-17 and no split recorded: every session after is valued at the source's close and flagged.
+      const before = yield* session
+      created(yield* send(before, buy("LUCK", 10, 1738.3, "2025-04-17")))
+      const b = yield* performance(before, "?from=2026-05-21&to=2026-05-22")
+      assert.deepStrictEqual(b.days.map((d) => d.flags), [["restated:LUCK"], ["restated:LUCK"]])
     }))
 
   it.effect("bad from and to are 400; no key is 401; a key without portfolio:read is 403", () =>

@@ -25,10 +25,10 @@ const trade = (side: "buy" | "sell", symbol: string, quantity: number, price: nu
 })
 const entries = (...events: ReadonlyArray<PortfolioEvent>): ReadonlyArray<Entry> =>
   events.map((event, i) => ({ event_id: `e${i}`, version: i + 1, effective_date: "trade_date" in event ? event.trade_date : "", event }))
-const run = (e: ReadonlyArray<Entry>, to?: string): PerformanceResult => {
-  const r = performanceOf({ entries: e, closes, index: undefined, today: "2026-05-25", to })
+const run = (e: ReadonlyArray<Entry>, to?: string): PerformanceResult & { days: NonNullable<PerformanceResult["days"]> } => {
+  const r = performanceOf({ entries: e, closes, index: undefined, today: "2026-05-25", to, days: "daily" })
   if ("_tag" in r) throw new Error(r._tag)
-  return r
+  return { ...r, days: r.days ?? [] }
 }
 const period = (r: PerformanceResult, name: string) => {
   const p = r.periods.find((x) => x.period === name)
@@ -84,12 +84,13 @@ describe("time-weighted return", () => {
   it("a period inside the portfolio's life starts from the close of its start session", () => {
     // `to` 2026-05-22 keeps the rows to that day; a `from` of 05-22 adds `range`: from the close of 05-21.
     const r = performanceOf({
-      entries: entries(trade("buy", "HUBC", 100, 210, "2026-05-21")), closes, index: undefined, today: "2026-05-25", from: "2026-05-22"
+      entries: entries(trade("buy", "HUBC", 100, 210, "2026-05-21")), closes, index: undefined, today: "2026-05-25", from: "2026-05-22",
+      days: "daily"
     })
     if ("_tag" in r) throw new Error(r._tag)
     const range = period(r, "range")
     assert.deepStrictEqual([range.from, range.to, range.from_inception, range.twr], ["2026-05-21", "2026-05-25", false, six(21950 / 21599 - 1)])
-    assert.deepStrictEqual(r.days.map((d) => d.date), ["2026-05-22", "2026-05-25"])
+    assert.deepStrictEqual(r.days?.map((d) => d.date), ["2026-05-22", "2026-05-25"])
   })
 
   it("a holding with no recorded close makes the value and the return unknown, not zero", () => {

@@ -24,6 +24,7 @@
  */
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { setOffOf } from "../domain/ledger/LossSetOff.ts"
 import { LotBook } from "../domain/ledger/Lots.ts"
 import { taxYearOf, taxYearPeriod } from "../domain/ledger/TaxYear.ts"
 import { assertFailed, assertOk, bodyOf, get, post, type Reply, TestApp } from "./support/TestApp.ts"
@@ -63,6 +64,20 @@ describe("tax year and lots (pure)", () => {
     const taken = lots.take("X", 5, "2025-03-01")
     assert.deepStrictEqual(taken.map((l) => [l.acquired, l.quantity, l.days]), [["2025-01-01", 4, 59], ["2025-02-01", 1, 28]])
     assert.deepStrictEqual(lots.of("X").map((l) => l.quantity), [5])
+  })
+})
+
+describe("capital losses set off, section 37A (pure, paisa)", () => {
+  it("a net loss is set off against later net gains, oldest first, for three tax years after its own, then lapses", () => {
+    // Tax year 2025: a net loss of Rs 4,000. 2026: a net gain of Rs 1,000 takes 1,000 of it (3,000 left). 2027: nothing.
+    // 2028 (2025 + 3, its last year): a net gain of Rs 5,000 takes the 3,000 left; 2,000 is taxable.
+    const earlier = [{ year: 2025, gains: 0, losses: 400_000 }, { year: 2026, gains: 100_000, losses: 0 }, { year: 2027, gains: 0, losses: 0 }]
+    const y28 = setOffOf(earlier, { year: 2028, gains: 500_000, losses: 0 })
+    assert.deepStrictEqual(y28.brought_forward, [{ from_tax_year: 2025, available: 300_000, set_off: 300_000, carried_forward: 0, last_tax_year: 2028 }])
+    assert.deepStrictEqual([y28.net, y28.taxable, y28.loss_carried_forward], [500_000, 200_000, 0])
+    // In 2029 the 2025 loss has lapsed, used or not: the whole net gain of Rs 5,000 is taxable.
+    const y29 = setOffOf([...earlier, { year: 2028, gains: 0, losses: 0 }], { year: 2029, gains: 500_000, losses: 0 })
+    assert.deepStrictEqual([y29.brought_forward, y29.taxable], [[], 500_000])
   })
 })
 
@@ -138,6 +153,46 @@ layer(TestApp({ withPack: true, now: START }), { timeout: 600_000, excludeTestSe
       assert.include(s.tax_note ?? "", "before 2024-07-01")
       assert.notProperty(y24.totals, "capital_gains_tax")
       assert.deepStrictEqual((yield* statement(t, 2023)).sales, [], "the sale is not in tax year 2023")
+    }))
+
+  it.effect("issue 50.7: a Rs 5,000 gain and a Rs 2,000 loss in one tax year, a filer's purchases after 1 July 2024: 15% × 3,000 = 450", () =>
+    Effect.gen(function*() {
+      // Given a filer from 2024-07-01 who, in tax year 2027, bought 100 LUCK at 400 and sold them at 450 (gain 5,000), and
+      // bought 100 MEBL at 500 and sold them at 480 (loss 2,000), no fees:
+      const t = yield* session
+      created(yield* send(t, { kind: "tax_status", filer: true, trade_date: "2024-07-01" }))
+      for (const [symbol, buy, sell] of [["LUCK", 400, 450], ["MEBL", 500, 480]] as const) {
+        created(yield* send(t, { kind: "buy", symbol, quantity: 100, price: buy, trade_date: "2026-07-02" }))
+        created(yield* send(t, { kind: "sell", symbol, quantity: 100, price: sell, trade_date: "2026-07-10" }))
+      }
+      // When the statement of tax year 2027 is read, then the loss is set off: 15% of 5,000 − 2,000 = 450 (not 750).
+      const y27 = yield* statement(t, 2027)
+      assert.deepStrictEqual(y27.sales.map((s) => [s.symbol, s.gain, s.capital_gains_tax?.amount]), [["LUCK", 5000, 750], ["MEBL", -2000, 0]])
+      const cgt = y27.totals.capital_gains_tax!
+      assert.deepStrictEqual(
+        [cgt.gains_covered, cgt.losses_covered, cgt.net_covered, cgt.losses_brought_forward, cgt.taxable_gain, cgt.tax_at_rate, cgt.loss_carried_forward],
+        [5000, 2000, 3000, [], 3000, 450, 0]
+      )
+    }))
+
+  it.effect("issue 50.7: a net loss of tax year 2026 is its own line in 2027, set off before the rate: 15% × (3,000 − 1,000) = 300", () =>
+    Effect.gen(function*() {
+      // Given the same tax year 2027 as above, after 100 MEBL bought at 500 and sold at 490 in June 2026 (tax year 2026):
+      const t = yield* session
+      created(yield* send(t, { kind: "tax_status", filer: true, trade_date: "2024-07-01" }))
+      created(yield* send(t, { kind: "buy", symbol: "MEBL", quantity: 100, price: 500, trade_date: "2026-06-02" }))
+      created(yield* send(t, { kind: "sell", symbol: "MEBL", quantity: 100, price: 490, trade_date: "2026-06-10" }))
+      for (const [symbol, buy, sell] of [["LUCK", 400, 450], ["MEBL", 500, 480]] as const) {
+        created(yield* send(t, { kind: "buy", symbol, quantity: 100, price: buy, trade_date: "2026-07-02" }))
+        created(yield* send(t, { kind: "sell", symbol, quantity: 100, price: sell, trade_date: "2026-07-10" }))
+      }
+      // Then tax year 2026 has a net loss of 1,000, no tax, carried forward to 2027–2029:
+      const y26 = (yield* statement(t, 2026)).totals.capital_gains_tax!
+      assert.deepStrictEqual([y26.net_covered, y26.taxable_gain, y26.tax_at_rate, y26.loss_carried_forward], [-1000, 0, 0, 1000])
+      // and tax year 2027 sets it off against its net gain of 3,000: 2,000 taxable, Rs 300.
+      const y27 = (yield* statement(t, 2027)).totals.capital_gains_tax!
+      assert.deepStrictEqual(y27.losses_brought_forward, [{ from_tax_year: 2026, available: 1000, set_off: 1000, carried_forward: 0, last_tax_year: 2029 }])
+      assert.deepStrictEqual([y27.net_covered, y27.taxable_gain, y27.tax_at_rate], [3000, 2000, 300])
     }))
 
   it.effect("tax_year is bounded (400), defaults to the current year, and the route needs portfolio:read (401/403)", () =>

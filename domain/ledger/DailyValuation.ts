@@ -23,7 +23,8 @@
  * source restated for a split it does not date (`restated`) are divided
  * back by the source's factor before the portfolio's own recorded split of
  * the same ratio (`unrestated:SYMBOL`), else used as they are and flagged
- * (`restated:SYMBOL`).
+ * (`restated:SYMBOL`) on a position opened before that split (or when the
+ * split's date is not known): one opened after it never crossed it.
  */
 import { addDays, isTradingDay, nextTradingDay } from "../market/calendar/Calendar.ts"
 import type { IndexCloses } from "../market/board/IndexHistory.ts"
@@ -35,14 +36,20 @@ import { MAX_EXACT_UNITS, toPaisa } from "./Money.ts"
 export interface ValuationCloses {
   readonly dates: ReadonlyArray<string>
   readonly close: ArrayLike<number>
-  /** Rows from `from` on are the source's, restated by `factor` (its close / the as-traded close) for a split it does not date. */
-  readonly restated?: { readonly factor: number; readonly from: string } | undefined
+  /**
+   * Rows from `from` on are the source's, restated by `factor` (its close / the as-traded close) for a split it does
+   * not date; `splitOn`: that split's first session where the market records it elsewhere (a dated face value).
+   */
+  readonly restated?: { readonly factor: number; readonly from: string; readonly splitOn?: string | undefined } | undefined
 }
 
 /** What one event does to the portfolio, on the session it takes effect. */
 export interface Move {
   readonly date: string
   readonly symbol: string
+  readonly event_id: string
+  /** buy, sell, dividend, bonus or split. */
+  readonly kind: string
   /** Shares added (negative: removed). */
   readonly quantity: number
   /** Paisa added to the open positions' cost (negative: removed). */
@@ -73,6 +80,8 @@ export const movesOf = (entries: ReadonlyArray<Entry>): ReadonlyArray<Move> | Re
     moves.push({
       date: exDay ?? a.entry.effective_date,
       symbol: a.symbol,
+      event_id: a.entry.event_id,
+      kind: ev.type === "TradeRecorded" ? ev.side : ev.type.replace("Recorded", "").toLowerCase(),
       quantity: a.quantity - before.quantity,
       cost: after.cost - before.cost,
       cashIn: ev.type === "TradeRecorded" && ev.side === "buy" ? value + toPaisa(ev.fees) : 0,
@@ -84,37 +93,11 @@ export const movesOf = (entries: ReadonlyArray<Entry>): ReadonlyArray<Move> | Re
   return moves.sort(byDate)
 }
 
-/** Trading days by year, computed once per year asked for. */
-const sessionsByYear = new Map<number, ReadonlyArray<string>>()
-const sessionsOfYear = (year: number) => {
-  let days = sessionsByYear.get(year)
-  if (days === undefined) {
-    const out: Array<string> = []
-    for (let d = `${year}-01-01`; d.startsWith(String(year)); d = addDays(d, 1)) if (isTradingDay(d)) out.push(d)
-    sessionsByYear.set(year, days = out)
-  }
-  return days
-}
-
 /** The sessions from `from` to `to`, inclusive. */
 export const sessionsBetween = (from: string, to: string): ReadonlyArray<string> => {
   const out: Array<string> = []
-  for (let y = Number(from.slice(0, 4)); y <= Number(to.slice(0, 4)); y++) {
-    for (const d of sessionsOfYear(y)) if (d >= from && d <= to) out.push(d)
-  }
+  for (let d = from; d <= to; d = addDays(d, 1)) if (isTradingDay(d)) out.push(d)
   return out
-}
-
-/** Day numbers of ascending dates, once per array (a snapshot's date columns are read by every request). */
-const dayNumbers = new WeakMap<ReadonlyArray<string>, Int32Array>()
-export const dayNumbersOf = (dates: ReadonlyArray<string>): Int32Array => {
-  let days = dayNumbers.get(dates)
-  if (days === undefined) {
-    days = new Int32Array(dates.length)
-    for (let i = 0; i < dates.length; i++) days[i] = toDay(dates[i]!)
-    dayNumbers.set(dates, days)
-  }
-  return days
 }
 
 /** The index of the last element ≤ `date` in ascending `dates` (−1 when none). */
@@ -146,28 +129,31 @@ export interface Valuation {
 }
 
 /**
- * A symbol's closes read session by session (day numbers ascending): the close in paisa (NaN: none on or before),
- * and the flags it carries, one shared array per kind (undefined: none). Allocates nothing per read.
+ * A symbol's closes read session by session (ascending): the close in paisa (NaN: none on or before), and the
+ * flags it carries, one shared array per kind (undefined: none). Allocates nothing per read.
  */
 class CloseReader {
   private cursor = 0
   flags: ReadonlyArray<string> | undefined
+  private readonly dates: ReadonlyArray<string>
   private readonly close: ArrayLike<number>
-  private readonly days: Int32Array
   private readonly factor: number
-  /** Rows from this day on are restated by the source (Infinity: none). */
-  private readonly restatedFrom: number
-  /** The day of the portfolio's own split of the ratio the source restated by (it dates what the source does not). */
-  private readonly splitDay: number | undefined
+  /** Rows from this date on are restated by the source ("~": none, after every date). */
+  private readonly restatedFrom: string
+  /** The split the source restated for, as the market dates it (undefined: not dated). */
+  private readonly splitOn: string | undefined
+  /** The date of the portfolio's own split of the ratio the source restated by (it dates what the source does not). */
+  private readonly ownSplit: string | undefined
   private readonly kinds: Record<"none" | "carried" | "unrestated" | "carriedUnrestated" | "restated" | "carriedRestated", ReadonlyArray<string>>
   constructor(symbol: string, closes: ValuationCloses | undefined, moves: ReadonlyArray<Move>) {
+    this.dates = closes?.dates ?? []
     this.close = closes?.close ?? []
-    this.days = closes ? dayNumbersOf(closes.dates) : new Int32Array(0)
     const restated = closes?.restated
     this.factor = restated?.factor ?? 1
-    this.restatedFrom = restated ? toDay(restated.from) : Infinity
+    this.restatedFrom = restated ? restated.from : "~"
+    this.splitOn = restated?.splitOn
     const split = restated && moves.find((m) => m.symbol === symbol && m.split !== undefined && Math.abs(restated.factor * m.split - 1) < 0.01)
-    this.splitDay = split ? toDay(split.date) : undefined
+    this.ownSplit = split?.date
     const carried = `carried:${symbol}`
     this.kinds = {
       none: [`no_close:${symbol}`],
@@ -178,16 +164,22 @@ class CloseReader {
       carriedRestated: [carried, `restated:${symbol}`]
     }
   }
-  read(session: number): number {
-    const days = this.days
-    while (this.cursor < days.length && days[this.cursor]! <= session) this.cursor++
+  /** The close in force at `session` for shares held since `heldSince`. */
+  read(session: string, heldSince: string): number {
+    const dates = this.dates
+    while (this.cursor < dates.length && dates[this.cursor]! <= session) this.cursor++
     const i = this.cursor - 1
     if (i < 0) return this.flag(this.kinds.none, NaN)
-    const day = days[i]!
-    const carried = day !== session
-    if (day < this.restatedFrom) return this.flag(carried ? this.kinds.carried : undefined, toPaisa(this.close[i]!))
-    if (this.splitDay === undefined) return this.flag(carried ? this.kinds.carriedRestated : this.kinds.restated, toPaisa(this.close[i]!))
-    if (day >= this.splitDay) return this.flag(carried ? this.kinds.carried : undefined, toPaisa(this.close[i]!))
+    const date = dates[i]!
+    const carried = date !== session
+    const paisa = toPaisa(this.close[i]!)
+    if (date < this.restatedFrom) return this.flag(carried ? this.kinds.carried : undefined, paisa)
+    if (this.ownSplit === undefined) {
+      // Shares bought after the split the source restated for were never valued across it: nothing to flag.
+      if (this.splitOn !== undefined && heldSince >= this.splitOn) return this.flag(carried ? this.kinds.carried : undefined, paisa)
+      return this.flag(carried ? this.kinds.carriedRestated : this.kinds.restated, paisa)
+    }
+    if (date >= this.ownSplit) return this.flag(carried ? this.kinds.carried : undefined, paisa)
     return this.flag(carried ? this.kinds.carriedUnrestated : this.kinds.unrestated, toPaisa(this.close[i]! / this.factor))
   }
   private flag(flags: ReadonlyArray<string> | undefined, paisa: number) {
@@ -197,16 +189,15 @@ class CloseReader {
 }
 
 /**
- * The valuation of sessions[0..last]: `moves` applied as they fall (those after the last session, when
- * `foldTail`, on it), each held symbol valued at its close. `boundaries`: sessions whose per-symbol values
- * are kept.
+ * The valuation of `sessions`: the moves dated on or before each applied as they fall (later ones are not
+ * valued), each held symbol valued at its close. `boundaries`: sessions whose per-symbol values are kept.
  */
 export const valuate = (
   moves: ReadonlyArray<Move>,
   closes: ReadonlyMap<string, ValuationCloses>,
   index: IndexCloses | undefined,
   sessions: ReadonlyArray<string>,
-  options: { readonly foldTail: boolean; readonly boundaries: Iterable<number> }
+  boundaries: Iterable<number>
 ): Valuation => {
   const n = sessions.length
   const v: Valuation = {
@@ -217,19 +208,20 @@ export const valuate = (
   const symbols = [...new Set(moves.map((m) => m.symbol))].sort()
   const slot = new Map(symbols.map((s, k) => [s, k]))
   const quantity = new Float64Array(symbols.length)
+  /** The session each open position was opened on. */
+  const heldSince: Array<string> = symbols.map(() => "")
   const readers = symbols.map((s) => new CloseReader(s, closes.get(s), moves))
   const boundary = new Uint8Array(n)
-  for (const i of options.boundaries) if (i >= 0 && i < n) boundary[i] = 1
+  for (const i of boundaries) if (i >= 0 && i < n) boundary[i] = 1
   const flags = v.flags as Array<ReadonlyArray<string> | undefined>
-  const indexDays = index ? dayNumbersOf(index.dates) : new Int32Array(0)
   let cost = 0, m = 0, k100 = 0
   for (let i = 0; i < n; i++) {
     const session = sessions[i]!
-    const day = toDay(session)
-    const tail = options.foldTail && i === n - 1
-    for (; m < moves.length && (tail || moves[m]!.date <= session); m++) {
+    for (; m < moves.length && moves[m]!.date <= session; m++) {
       const mv = moves[m]!
-      quantity[slot.get(mv.symbol)!]! += mv.quantity
+      const k = slot.get(mv.symbol)!
+      if (quantity[k] === 0) heldSince[k] = session
+      quantity[k]! += mv.quantity
       cost += mv.cost
       v.cashIn[i]! += mv.cashIn
       v.cashOut[i]! += mv.cashOut
@@ -242,7 +234,7 @@ export const valuate = (
       const q = quantity[k]!
       if (q === 0) continue
       const reader = readers[k]!
-      const worth = q * reader.read(day) // sessions ascend, so each reader only moves forward
+      const worth = q * reader.read(session, heldSince[k]!) // sessions ascend, so each reader only moves forward
       value += worth
       perSymbol?.set(symbols[k]!, worth)
       if (reader.flags) dayFlags = dayFlags === undefined ? reader.flags : [...dayFlags, ...reader.flags]
@@ -252,8 +244,8 @@ export const valuate = (
     flags[i] = dayFlags
     if (perSymbol) (v.symbolValues as Map<number, ReadonlyMap<string, number>>).set(i, perSymbol)
     if (index) {
-      while (k100 < indexDays.length && indexDays[k100]! < day) k100++
-      if (indexDays[k100] === day) v.kse100[i] = index.close[k100]!
+      while (k100 < index.dates.length && index.dates[k100]! < session) k100++
+      if (index.dates[k100] === session) v.kse100[i] = index.close[k100]!
     }
   }
   return v

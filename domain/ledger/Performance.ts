@@ -1,214 +1,120 @@
 /**
  * A portfolio's performance (GET /v1/me/performance): the daily valuation
- * (DailyValuation.ts) from its first event to the last session, and for each
- * standard period (Returns.ts) the time-weighted return, the money-weighted
- * return (Xirr.ts), the total return with net dividends, KSE-100's change over
- * the same days and each holding's contribution. Pure.
+ * (DailyValuation.ts) from its first event to the last valued session, and
+ * for each standard period (Returns.ts) the figures of PerformancePeriods.ts.
+ * Pure.
  *
- * A period runs from the close of its start session (excluded) to the close
- * of its last; one that would start before the first event starts at
- * inception instead: from nothing held, the first event's session included
- * (its trades count from their prices to that close), KSE-100 from that
- * session's close (an index has no level at the moment of a trade).
- *
- * Total return = gain / capital, where gain = value at the end + money out +
- * net dividends − value at the start − money in, and capital = value at the
- * start + money in. A holding's contribution is its own gain over the same
- * capital, so the contributions add up to the total return.
+ * The valuation ends at the newest session with a recorded close of the
+ * benchmark (KSE-100) and of every symbol held on it: nothing is valued at a
+ * close older than its day's. Events that take effect after it are listed as
+ * recorded but not yet valued. A period runs from the close of its start
+ * session (excluded) to the close of its last; one that would start before
+ * the first event starts at inception instead (its first session included,
+ * its trades from their prices).
  */
-import { closeOnOrBefore, type IndexCloses } from "../market/board/IndexHistory.ts"
-import { daysBetween, lastAtOrBefore, type Move, movesOf, sessionsBetween, valuate, type Valuation, type ValuationCloses } from "./DailyValuation.ts"
+import type { IndexCloses } from "../market/board/IndexHistory.ts"
+import { lastAtOrBefore, type Move, movesOf, sessionsBetween, valuate, type ValuationCloses } from "./DailyValuation.ts"
+import { type DaySeries, rowsOf } from "./PerformanceDays.ts"
+import { figuresOf, type Window, windowOf } from "./PerformancePeriods.ts"
 import type { Entry, ReplayFailure } from "./Replay.ts"
-import { dayBefore, type Period, periodStart, PERIODS, twr } from "./Returns.ts"
-import type { PerformanceDay, PeriodFigures } from "./PerformanceSchemas.ts"
-import { type Flow, xirr } from "./Xirr.ts"
+import { dayBefore, periodStart, PERIODS } from "./Returns.ts"
+import type { PerformanceDay, PeriodFigures, UnvaluedEvent } from "./PerformanceSchemas.ts"
+
+export { RETURN_PLACES } from "./PerformancePeriods.ts"
 
 export interface PerformanceRequest {
   readonly entries: ReadonlyArray<Entry>
   readonly closes: ReadonlyMap<string, ValuationCloses>
+  /** KSE-100's closes (a total-return index). */
   readonly index: IndexCloses | undefined
+  /** KSE100PR's closes (its price-return variant), where recorded. */
+  readonly priceIndex?: IndexCloses | undefined
   /** Karachi's date today: no close after it is used. */
   readonly today: string
   /** The first and last days of the daily rows wanted (the periods end at `to`, and `from` adds the range). */
   readonly from?: string | undefined
   readonly to?: string | undefined
+  /** Which rows to give (default none: the periods only). */
+  readonly days?: DaySeries | undefined
 }
 
 export interface PerformanceResult {
   readonly first_event?: string
   readonly last_session?: string
   readonly periods: ReadonlyArray<PeriodFigures>
-  readonly days: ReadonlyArray<PerformanceDay>
+  readonly not_yet_valued: ReadonlyArray<UnvaluedEvent>
+  readonly days?: ReadonlyArray<PerformanceDay>
 }
 
-/** Decimals kept in returns (0.123456 is 12.3456%). */
-export const RETURN_PLACES = 6
-const decimal = (x: number) => Math.round(x * 10 ** RETURN_PLACES) / 10 ** RETURN_PLACES
-const rupees = (paisa: number) => paisa / 100
-const known = <K extends string>(key: K, x: number | undefined): { [k in K]?: number } =>
-  (x === undefined || !Number.isFinite(x) ? {} : { [key]: x }) as { [k in K]?: number }
-
-interface Window {
-  readonly period: Period | "range"
-  /** The session whose close the period starts from; −1: from inception. */
-  readonly base: number
-  readonly last: number
-  readonly covers: boolean
+/** The newest recorded close of `dates` on or before `day` ("" when none). */
+const newestOn = (dates: ReadonlyArray<string> | undefined, day: string) => {
+  const i = dates ? lastAtOrBefore(dates, day) : -1
+  return i >= 0 ? dates![i]! : ""
 }
 
-const windowOf = (sessions: ReadonlyArray<string>, last: number, period: Window["period"], wanted: string | undefined): Window | undefined => {
-  if (wanted === undefined || wanted < sessions[0]!) return { period, base: -1, last, covers: wanted === undefined }
-  const base = lastAtOrBefore(sessions, wanted)
-  return base >= last ? undefined : { period, base, last, covers: true }
+/** The symbols with shares held after the moves dated on or before `day`. */
+const heldOn = (moves: ReadonlyArray<Move>, day: string) => {
+  const quantity = new Map<string, number>()
+  for (const m of moves) if (m.date <= day) quantity.set(m.symbol, (quantity.get(m.symbol) ?? 0) + m.quantity)
+  return [...quantity].flatMap(([symbol, q]) => (q !== 0 ? [symbol] : []))
 }
 
-/** The newest session with a close of a symbol the portfolio held or of KSE-100, not after today. */
-const newestClose = (moves: ReadonlyArray<Move>, req: PerformanceRequest) => {
-  let newest = ""
-  const consider = (dates: ReadonlyArray<string> | undefined) => {
-    const i = dates ? lastAtOrBefore(dates, req.today) : -1
-    if (i >= 0 && dates![i]! > newest) newest = dates![i]!
+/**
+ * The last day the portfolio can be valued: KSE-100's newest close (without one, the newest close of a symbol it
+ * traded), brought back to the newest close of each symbol held on it that has closes at all; "" when none.
+ */
+export const valuedThrough = (moves: ReadonlyArray<Move>, req: PerformanceRequest): string => {
+  const symbols = [...new Set(moves.map((m) => m.symbol))]
+  let end = newestOn(req.index?.dates, req.today)
+  for (const s of end === "" ? symbols : []) {
+    const newest = newestOn(req.closes.get(s)?.dates, req.today)
+    if (newest > end) end = newest
   }
-  for (const symbol of new Set(moves.map((m) => m.symbol))) consider(req.closes.get(symbol)?.dates)
-  consider(req.index?.dates)
-  return newest
-}
-
-/** KSE-100's change from the close of `from` to the close of `to` (the last recorded close on or before each). */
-const indexChange = (index: IndexCloses | undefined, from: string, to: string) => {
-  const a = index && closeOnOrBefore(index, from)
-  const b = index && closeOnOrBefore(index, to)
-  if (!a || !b || a.close <= 0) return undefined
-  return { from: a.date, to: b.date, from_close: a.close, to_close: b.close, change: decimal(b.close / a.close - 1) }
-}
-
-/** The money-weighted flows of a window, in rupees from the investor's side, and the end value. */
-const flowsOf = (v: Valuation, w: Window, start: number, end: number): Array<Flow> => {
-  const flows: Array<Flow> = start > 0 ? [{ date: v.sessions[w.base]!, amount: -rupees(start) }] : []
-  for (let i = w.base + 1; i <= w.last; i++) {
-    const net = v.cashOut[i]! + v.dividends[i]! - v.cashIn[i]!
-    if (net !== 0) flows.push({ date: v.sessions[i]!, amount: rupees(net) })
-  }
-  flows.push({ date: v.sessions[w.last]!, amount: rupees(end) })
-  return flows
-}
-
-/** Each symbol's gain in the window, from its values at the ends and its own moves. */
-const contributionsOf = (v: Valuation, moves: ReadonlyArray<Move>, w: Window, foldTail: boolean, capital: number) => {
-  const after = w.base >= 0 ? v.sessions[w.base]! : ""
-  const until = foldTail ? "9999-12-31" : v.sessions[w.last]!
-  const sums = new Map<string, { cashIn: number; cashOut: number; dividends: number }>()
-  for (const m of moves) {
-    if (m.date <= after || m.date > until) continue
-    const s = sums.get(m.symbol) ?? { cashIn: 0, cashOut: 0, dividends: 0 }
-    sums.set(m.symbol, { cashIn: s.cashIn + m.cashIn, cashOut: s.cashOut + m.cashOut, dividends: s.dividends + m.dividend })
-  }
-  const startValues = w.base >= 0 ? v.symbolValues.get(w.base)! : new Map<string, number>()
-  const endValues = v.symbolValues.get(w.last)!
-  const symbols = [...new Set([...sums.keys(), ...startValues.keys(), ...endValues.keys()])].sort()
-  return symbols.map((symbol) => {
-    const s = sums.get(symbol) ?? { cashIn: 0, cashOut: 0, dividends: 0 }
-    const start = startValues.get(symbol) ?? 0, end = endValues.get(symbol) ?? 0
-    const gain = end + s.cashOut + s.dividends - start - s.cashIn
-    return {
-      symbol,
-      ...known("value_start", rupees(start)),
-      ...known("value_end", rupees(end)),
-      cash_in: rupees(s.cashIn),
-      cash_out: rupees(s.cashOut),
-      dividends: rupees(s.dividends),
-      ...known("gain", rupees(gain)),
-      ...known("contribution", capital > 0 ? decimal(gain / capital) : undefined)
+  for (let changed = true; changed && end !== "";) {
+    changed = false
+    for (const s of heldOn(moves, end)) {
+      // A symbol with no close on or before `end` is valued as unknown (flagged no_close), not a cut.
+      const newest = newestOn(req.closes.get(s)?.dates, end)
+      if (newest !== "" && newest < end) {
+        end = newest
+        changed = true
+      }
     }
-  })
+  }
+  return end
 }
 
-const UNKNOWN_NOTE = "a held symbol has no recorded close on or before a session of the period (see the days' flags), so the " +
-  "value and the returns that need it are unknown"
-const IDLE_NOTE = "nothing was held or bought in the period"
-
-const figuresOf = (v: Valuation, moves: ReadonlyArray<Move>, index: IndexCloses | undefined, w: Window, foldTail: boolean): PeriodFigures => {
-  const first = w.base + 1
-  const start = w.base >= 0 ? v.value[w.base]! : 0
-  let cashIn = 0, cashOut = 0, dividends = 0, unknown = Number.isNaN(start)
-  for (let i = first; i <= w.last; i++) {
-    cashIn += v.cashIn[i]!
-    cashOut += v.cashOut[i]!
-    dividends += v.dividends[i]!
-    unknown ||= Number.isNaN(v.value[i]!)
-  }
-  const end = v.value[w.last]!
-  const capital = start + cashIn
-  const gain = end + cashOut + dividends - start - cashIn
-  const timeWeighted = twr(v, first, w.last, start)
-  const flows = Number.isNaN(gain) ? [] : flowsOf(v, w, start, end)
-  const rate = flows.length > 0 ? xirr(flows) : undefined
-  const firstFlow = flows.find((f) => f.amount !== 0)?.date
-  const span = firstFlow === undefined ? 0 : daysBetween(firstFlow, v.sessions[w.last]!)
-  const kse = indexChange(index, v.sessions[Math.max(w.base, 0)]!, v.sessions[w.last]!)
-  return {
-    period: w.period,
-    from: v.sessions[Math.max(w.base, 0)]!,
-    to: v.sessions[w.last]!,
-    from_inception: w.base < 0,
-    covers_whole_period: w.covers,
-    ...known("value_start", rupees(start)),
-    ...known("value_end", rupees(end)),
-    cash_in: rupees(cashIn),
-    cash_out: rupees(cashOut),
-    dividends: rupees(dividends),
-    ...known("gain", rupees(gain)),
-    ...known("twr", timeWeighted === undefined ? undefined : decimal(timeWeighted)),
-    ...known("mwr", rate === undefined ? undefined : decimal(Math.pow(1 + rate, span / 365) - 1)),
-    ...known("xirr", rate === undefined ? undefined : decimal(rate)),
-    ...known("total_return", capital > 0 ? decimal(gain / capital) : undefined),
-    ...(kse ? { kse100: kse } : {}),
-    ...known("difference", kse && timeWeighted !== undefined ? decimal(decimal(timeWeighted) - kse.change) : undefined),
-    contributions: contributionsOf(v, moves, w, foldTail && w.last === v.sessions.length - 1, capital),
-    ...(unknown ? { note: UNKNOWN_NOTE } : timeWeighted === undefined ? { note: IDLE_NOTE } : {})
-  }
-}
-
-/** One row (built directly: a long history makes thousands). */
-const dayOf = (v: Valuation, i: number): PerformanceDay => {
-  const value = v.value[i]!, kse = v.kse100[i]!, flags = v.flags[i]
-  const day: { -readonly [K in keyof PerformanceDay]: PerformanceDay[K] } = {
-    date: v.sessions[i]!,
-    cost: v.cost[i]! / 100,
-    net_flow: (v.cashIn[i]! - v.cashOut[i]!) / 100,
-    dividends: v.dividends[i]! / 100
-  }
-  if (!Number.isNaN(value)) day.value = value / 100
-  if (!Number.isNaN(kse)) day.kse100 = kse
-  if (flags !== undefined) day.flags = flags
-  return day
-}
+/** The moves after the valuation's end, as the events they come from. */
+const unvaluedOf = (moves: ReadonlyArray<Move>, end: string): Array<UnvaluedEvent> =>
+  moves.filter((m) => m.date > end).map((m) => ({ event_id: m.event_id, kind: m.kind, symbol: m.symbol, takes_effect: m.date }))
 
 /** The performance of a portfolio's events at recorded closes, or the replay's failure. */
 export const performanceOf = (req: PerformanceRequest): PerformanceResult | ReplayFailure => {
   const moves = movesOf(req.entries)
   if ("_tag" in moves) return moves
-  if (moves.length === 0) return { periods: [], days: [] }
+  const noRows = req.days === undefined || req.days === "none" ? {} : { days: [] }
+  if (moves.length === 0) return { periods: [], not_yet_valued: [], ...noRows }
   const firstEvent = moves[0]!.date
-  const lastMove = moves[moves.length - 1]!.date
-  const newest = newestClose(moves, req)
-  const all = sessionsBetween(firstEvent, newest > lastMove ? newest : lastMove)
-  if (all.length === 0) return { first_event: firstEvent, periods: [], days: [] }
-  const naturalLast = all.length - 1
-  const last = req.to === undefined ? naturalLast : lastAtOrBefore(all, req.to)
-  const base = { first_event: firstEvent, last_session: all[naturalLast]! }
-  if (last < 0) return { ...base, periods: [], days: [] }
+  // With no close recorded at all, the sessions run to the last event, every value unknown (flagged no_close).
+  const end = valuedThrough(moves, req) || moves[moves.length - 1]!.date
+  const all = sessionsBetween(firstEvent, end)
+  const base = { first_event: firstEvent, not_yet_valued: unvaluedOf(moves, end), ...noRows }
+  if (all.length === 0) return { ...base, ...(end >= firstEvent ? {} : { last_session: end }), periods: [] }
+  const last = req.to === undefined ? all.length - 1 : lastAtOrBefore(all, req.to)
+  if (last < 0) return { ...base, last_session: all[all.length - 1]!, periods: [] }
   const sessions = all.slice(0, last + 1)
-  const end = sessions[last]!
   const windows = [
-    ...PERIODS.map((p) => windowOf(sessions, last, p, periodStart(p, end))),
+    ...PERIODS.map((p) => windowOf(sessions, last, p, periodStart(p, sessions[last]!))),
     ...(req.from !== undefined ? [windowOf(sessions, last, "range", dayBefore(req.from))] : [])
   ].filter((w): w is Window => w !== undefined)
-  const boundaries = new Set(windows.flatMap((w) => [w.base, w.last]))
-  const foldTail = last === naturalLast
-  const v = valuate(moves, req.closes, req.index, sessions, { foldTail, boundaries })
+  const v = valuate(moves, req.closes, req.index, sessions, new Set(windows.flatMap((w) => [w.base, w.last])))
+  const benchmarks = { total: req.index, price: req.priceIndex }
   const firstRow = req.from === undefined ? 0 : lastAtOrBefore(sessions, dayBefore(req.from)) + 1
-  const days: Array<PerformanceDay> = []
-  for (let i = firstRow; i <= last; i++) days.push(dayOf(v, i))
-  return { ...base, periods: windows.map((w) => figuresOf(v, moves, req.index, w, foldTail)), days }
+  const days = rowsOf(v, firstRow, last, req.days ?? "none")
+  return {
+    ...base,
+    last_session: all[all.length - 1]!,
+    periods: windows.map((w) => figuresOf(v, moves, benchmarks, w)),
+    ...(days !== undefined ? { days } : {})
+  }
 }

@@ -2,7 +2,8 @@
  * A tax-year statement from the year's figures (TaxYear.ts): the totals, the figures a Pakistani return asks
  * for, and what the statement does not compute. Pure; sums in paisa.
  */
-import { fromPaisa, toPaisa } from "./Money.ts"
+import { CARRY_FORWARD_YEARS, type CoveredResult, coveredResultOf, setOffOf } from "./LossSetOff.ts"
+import { fromPaisa, mulDiv, toPaisa } from "./Money.ts"
 import { capitalGainsRules } from "./Taxes.ts"
 import { taxYearPeriod, type TaxYearFigures } from "./TaxYear.ts"
 
@@ -17,11 +18,42 @@ export const COST_METHOD_NOTE = "Average cost, as the holdings: a buy adds its p
 
 const sum = <A>(items: ReadonlyArray<A>, f: (a: A) => number) => items.reduce((s, a) => s + toPaisa(f(a)), 0)
 
-const totalsOf = (f: TaxYearFigures) => {
+/** The covered sales' capital gains tax for the year: their losses set off against their gains, then the losses brought forward. */
+const capitalGainsTaxOf = (year: number, f: TaxYearFigures, earlier: ReadonlyArray<CoveredResult>) => {
+  const covered = f.sales.filter((s) => s.capital_gains_tax !== undefined)
+  const result = coveredResultOf(year, f.sales)
+  const s = setOffOf(earlier, result)
+  const rule = capitalGainsRules.find((r) => r.id === covered[0]?.capital_gains_tax?.rule) ?? capitalGainsRules[0]
+  if (rule === undefined || (covered.length === 0 && s.brought_forward.length === 0)) return {}
+  return {
+    capital_gains_tax: {
+      rule: rule.id,
+      rate_pct: rule.filer_pct,
+      gains_covered: fromPaisa(result.gains),
+      losses_covered: fromPaisa(result.losses),
+      net_covered: fromPaisa(s.net),
+      losses_brought_forward: s.brought_forward.map((b) => ({
+        from_tax_year: b.from_tax_year,
+        available: fromPaisa(b.available),
+        set_off: fromPaisa(b.set_off),
+        carried_forward: fromPaisa(b.carried_forward),
+        last_tax_year: b.last_tax_year
+      })),
+      taxable_gain: fromPaisa(s.taxable),
+      tax_at_rate: fromPaisa(mulDiv(s.taxable, Math.round(rule.filer_pct * 100), 10_000)),
+      loss_carried_forward: fromPaisa(s.loss_carried_forward),
+      note: "Section 37A: the covered sales' losses are set off against their gains in the year; a net loss is carried " +
+        `forward to the next ${CARRY_FORWARD_YEARS} tax years against such gains only, oldest first (losses_brought_forward, from this ` +
+        "ledger's own earlier years). The rate applies to the net gain left (taxable_gain). Sales no dated rule covers " +
+        "(non-filers, shares bought before 1 Jul 2024) are not set off here. The tax actually collected at source " +
+        "(NCCPL) is not held by the ledger."
+    }
+  }
+}
+
+const totalsOf = (year: number, f: TaxYearFigures, earlier: ReadonlyArray<CoveredResult>) => {
   const gains = sum(f.sales.filter((s) => s.gain > 0), (s) => s.gain)
   const losses = -sum(f.sales.filter((s) => s.gain < 0), (s) => s.gain)
-  const covered = f.sales.filter((s) => s.capital_gains_tax !== undefined)
-  const rule = capitalGainsRules.find((r) => r.id === covered[0]?.capital_gains_tax?.rule)
   const gross = sum(f.dividends, (d) => d.gross), withheld = sum(f.dividends, (d) => d.tax_withheld)
   return {
     sales: {
@@ -32,19 +64,7 @@ const totalsOf = (f: TaxYearFigures) => {
       losses: fromPaisa(losses),
       net_gain: fromPaisa(gains - losses)
     },
-    ...(rule !== undefined
-      ? {
-        capital_gains_tax: {
-          rule: rule.id,
-          rate_pct: rule.filer_pct,
-          gains_covered: fromPaisa(sum(covered.filter((s) => s.gain > 0), (s) => s.gain)),
-          losses_covered: fromPaisa(-sum(covered.filter((s) => s.gain < 0), (s) => s.gain)),
-          tax_at_rate: fromPaisa(sum(covered, (s) => s.capital_gains_tax!.amount)),
-          note: "The rate on each covered sale's gain, added up; losses are not set off and none are carried from " +
-            "other years (no such rule is recorded here), and the tax actually collected at source is not held by the ledger."
-        }
-      }
-      : {}),
+    ...capitalGainsTaxOf(year, f, earlier),
     dividends: { count: f.dividends.length, gross: fromPaisa(gross), tax_withheld: fromPaisa(withheld), net: fromPaisa(gross - withheld) },
     bonuses: { count: f.bonuses.length, shares_received: f.bonuses.reduce((s, b) => s + b.shares_received, 0) },
     donations: { count: f.donations.length, amount: fromPaisa(sum(f.donations, (d) => d.amount)) }
@@ -59,8 +79,8 @@ const returnNeeds = (t: Totals, f: TaxYearFigures, end: string) => [
     item: "Capital gain or loss on listed securities",
     amount: t.sales.net_gain,
     note: `Gains Rs ${t.sales.gains} less losses Rs ${t.sales.losses} over ${t.sales.count} sale(s), by trade date. The return ` +
-      "takes them by when the shares were bought (from 1 Jul 2024: 15% for a filer; earlier purchases and non-filers: " +
-      "rates not recorded here, none computed) with the capital gains tax collected at source (NCCPL's statement), " +
+      "takes them by when the shares were bought (from 1 Jul 2024: 15% for a filer on the net gain after losses are set " +
+      "off and losses brought forward, section 37A; earlier purchases and non-filers: rates not recorded here, none computed) with the capital gains tax collected at source (NCCPL's statement), " +
       "which the ledger does not hold."
   },
   {
@@ -93,11 +113,11 @@ const returnNeeds = (t: Totals, f: TaxYearFigures, end: string) => [
   }
 ]
 
-/** The statement of tax year `year` for a portfolio, as of `today` (Asia/Karachi). */
-export const taxStatementOf = (portfolio: string, year: number, today: string, f: TaxYearFigures) => {
+/** The statement of tax year `year` for a portfolio, as of `today` (Asia/Karachi), after the earlier years' covered results. */
+export const taxStatementOf = (portfolio: string, year: number, today: string, f: TaxYearFigures, earlier: ReadonlyArray<CoveredResult>) => {
   const period = taxYearPeriod(year)
   const complete = today > period.to
-  const totals = totalsOf(f)
+  const totals = totalsOf(year, f, earlier)
   return {
     portfolio,
     tax_year: year,

@@ -24,7 +24,7 @@ const SoldLot = Schema.Struct({
 const CapitalGainsTax = Schema.Struct({
   rule: Schema.String,
   rate_pct: Schema.Finite,
-  amount: Rupees("the rate on the sale's gain (0 on a loss)")
+  amount: Rupees("the rate on this sale's gain alone (0 on a loss), before losses are set off: the year's tax is totals.capital_gains_tax.tax_at_rate")
 })
 
 export const SaleLine = Schema.Struct({
@@ -108,9 +108,19 @@ const Totals = Schema.Struct({
   capital_gains_tax: opt(Schema.Struct({
     rule: Schema.String,
     rate_pct: Schema.Finite,
-    gains_covered: Schema.Finite,
-    losses_covered: Schema.Finite,
-    tax_at_rate: Rupees("the sum of the covered sales' tax"),
+    gains_covered: Rupees("the gains of the sales the rule covers"),
+    losses_covered: Rupees("their losses, as a positive figure"),
+    net_covered: Rupees("gains_covered less losses_covered (negative: a net loss)"),
+    losses_brought_forward: d(Schema.Array(Schema.Struct({
+      from_tax_year: Schema.Int,
+      available: Rupees("what was left of it at the start of this tax year"),
+      set_off: Rupees("set off against this year's net gain"),
+      carried_forward: Rupees("left for later years (0 in its last year: the rest lapses)"),
+      last_tax_year: d(Schema.Int, "The third tax year after its own: the last it may be set off in")
+    })), "Net losses of this ledger's earlier tax years (section 37A), oldest first, each as it stands against this year"),
+    taxable_gain: Rupees("net_covered less the losses brought forward set off, never below 0"),
+    tax_at_rate: Rupees("rate_pct × taxable_gain (half up to the paisa)"),
+    loss_carried_forward: Rupees("this year's own net loss, carried forward to the next three tax years"),
     note: Schema.String
   })),
   dividends: Schema.Struct({ count: Schema.Int, gross: Schema.Finite, tax_withheld: Schema.Finite, net: Schema.Finite }),

@@ -34,7 +34,7 @@ export const PORTFOLIO_TOOLS: ReadonlyArray<RouteTool> = [
     "Record a buy, sell, dividend, bonus, split, tax status or reversal (body: the route's JSON body); no order is placed. " +
       "Same idempotency_key and body: the original answer."),
   routeTool("get_performance", routes.performance,
-    "Daily value since the first event and 1M-1Y/inception returns (TWR, XIRR, total with dividends) against KSE-100 (a price index).")
+    "1M-1Y/inception returns (TWR, XIRR, total with dividends) against KSE-100 (total return); rows with days=daily|weekly|monthly.")
 ]
 
 const BEARER = /^\s*bearer\s+\S/iu

@@ -35,7 +35,7 @@ interface Answer {
 }
 
 export const performanceOf = async (base: string, token: string) =>
-  (await (await fetch(`${base}/v1/me/performance`, { headers: { authorization: `Bearer ${token}` } })).json()) as Answer
+  (await (await fetch(`${base}/v1/me/performance?days=daily`, { headers: { authorization: `Bearer ${token}` } })).json()) as Answer
 
 const label = (page: Page) => page.locator("#value-chart").getAttribute("aria-label")
 const card = async (page: Page, name: string) => (await page.locator("#cards .card").filter({ hasText: name }).locator(".card-value").textContent()) ?? ""

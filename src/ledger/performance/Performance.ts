@@ -15,11 +15,15 @@
  */
 import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { InvalidRequest, type SourceUnavailable } from "../../../domain/Errors.ts"
+import type { Entitlement } from "../../../domain/ledger/Entitlements.ts"
+import { fromPaisa, toPaisa } from "../../../domain/ledger/Money.ts"
 import { performanceOf } from "../../../domain/ledger/Performance.ts"
+import type { DaySeries } from "../../../domain/ledger/PerformanceDays.ts"
 import { type Performance as PerformanceAnswer, PerformanceHead } from "../../../domain/ledger/PerformanceSchemas.ts"
 import { karachiDate } from "../../../domain/market/calendar/Calendar.ts"
 import type { Principal } from "../accounts/Keys.ts"
 import { BoundedCache } from "../../cache/BoundedCache.ts"
+import { Entitlements } from "../entitlements/Entitlements.ts"
 import { MarketFacts } from "../portfolio/MarketFacts.ts"
 import { Portfolio, streamOf } from "../portfolio/Portfolio.ts"
 import { toEntries } from "../portfolio/Projection.ts"
@@ -32,8 +36,17 @@ export const PERFORMANCE_BASIS = "Valued at each session's recorded close (as tr
   "at the start of its day, money out at its end. XIRR: annualised, actual/365 days from the first flow. Returns are " +
   "decimals rounded to 6 places; money is rupees (paisa exact)."
 
-export const KSE100_NOTE = "KSE-100 is a price index: its change leaves out the dividends its constituents pay, so a " +
-  "portfolio's returns (dividends included) have that advantage over it. Its closes are as recorded since 2010."
+export const KSE100_NOTE = "KSE-100 is a total-return index: its constituents' dividends, bonus and rights are adjusted " +
+  "in it (the State Bank of Pakistan's series description; the exchange's methodology). So it is compared with the " +
+  "portfolio's total return: `twr`, net dividends included (the index reinvests them gross). Its closes are as recorded since 2010."
+
+/** What the answer says of the price-return comparison, by whether KSE100PR's closes are recorded. */
+export const priceReturnNote = (recorded: boolean) =>
+  recorded
+    ? "The portfolio's price return (`price_twr`, dividends left out) is compared with KSE100PR, the exchange's price-return " +
+      "variant of KSE-100, over the same days (`price_difference`)."
+    : "KSE100PR, the exchange's price-return variant of KSE-100, has no daily closes recorded here, so no price return is " +
+      "compared with it (the portfolio's price return is not compared with KSE-100, which includes dividends)."
 
 /** Bytes of encoded answers kept (a 4,000-session history is about 450 KB). */
 const ANSWER_CACHE_BYTES = 32 * 1024 * 1024
@@ -41,12 +54,46 @@ const ANSWER_CACHE_BYTES = 32 * 1024 * 1024
 export interface PerformanceQuery {
   readonly from?: string | undefined
   readonly to?: string | undefined
+  /** Which rows (default none: the periods only). */
+  readonly days?: DaySeries | undefined
 }
 
 type Answer = typeof PerformanceAnswer.Type
 const encodeHead = Schema.encodeSync(PerformanceHead)
 /** The answer's JSON: all but the rows through the Schema; the rows (typed, thousands) as they are. */
-const toJson = ({ days, ...head }: Answer) => JSON.stringify({ ...encodeHead(head), days })
+const toJson = ({ days, ...head }: Answer) => JSON.stringify({ ...encodeHead(head), ...(days !== undefined ? { days } : {}) })
+
+/** What the answer says of entitlements neither recorded nor dismissed: the figures leave them out. */
+const entitlementsDue = (items: ReadonlyArray<Entitlement>) => {
+  const due = items.filter((e) => e.state === "due")
+  if (due.length === 0) return {}
+  const cash = due.filter((e) => e.kind === "cash_dividend" && e.gross !== undefined)
+  const gross = fromPaisa(cash.reduce((sum, e) => sum + toPaisa(e.gross!), 0))
+  const unknown = due.length - cash.length
+  const warning = `${due.length} entitlement(s) of recorded payouts are due and not recorded in this ledger` +
+    (cash.length > 0 ? ` (Rs ${gross} of cash dividends gross${unknown > 0 ? `, ${unknown} more of unknown amount or bonus shares` : ""})` : "") +
+    ": the dividends and returns here leave them out until each is recorded (POST /v1/me/entitlements/{id}/accept) or dismissed."
+  return {
+    entitlements_due: {
+      count: due.length,
+      ...(cash.length > 0 ? { cash_dividends_gross: gross } : {}),
+      amount_unknown: unknown,
+      items: due.map((e) => ({
+        id: e.id,
+        symbol: e.symbol,
+        kind: e.kind,
+        book_closure_from: e.book_closure_from,
+        credit_date: e.credit_date,
+        ...(e.gross !== undefined ? { gross: e.gross } : {}),
+        ...(e.bonus_shares !== undefined ? { bonus_shares: e.bonus_shares } : {})
+      }))
+    },
+    warnings: [warning]
+  }
+}
+
+/** Entitlements listed at most (a portfolio's payouts over its symbols' recorded history). */
+const ENTITLEMENTS_READ = 10_000
 
 export class Performance extends Context.Service<Performance, {
   /** The answer. */
@@ -59,6 +106,7 @@ export class Performance extends Context.Service<Performance, {
     Effect.gen(function*() {
       const portfolio = yield* Portfolio
       const market = yield* MarketFacts
+      const entitlements = yield* Entitlements
       const cache = new BoundedCache<string, { readonly inputs: string; readonly json: string }>({ maxEntries: 10_000, maxBytes: ANSWER_CACHE_BYTES })
 
       /** What an answer is computed from, and the key that names it (the stream's head, the snapshot, the day). */
@@ -71,17 +119,27 @@ export class Performance extends Context.Service<Performance, {
           const events = yield* portfolio.events(principal)
           const symbols = [...new Set(events.flatMap((e) => ("symbol" in e.event && e.event.symbol !== "" ? [e.event.symbol] : [])))]
           const facts = yield* market.performance(symbols)
-          return { today, events, facts, inputs: `${events[events.length - 1]?.version ?? 0}|${facts.version}|${today}` }
+          const due = entitlementsDue((yield* entitlements.list(principal, ENTITLEMENTS_READ)).items)
+          const dueKey = due.entitlements_due?.items.map((e) => e.id).join(",") ?? ""
+          return { today, events, facts, due, inputs: `${events[events.length - 1]?.version ?? 0}|${facts.version}|${today}|${dueKey}` }
         })
 
       const answerOf = (principal: Principal, query: PerformanceQuery, g: Effect.Success<ReturnType<typeof gather>>) => {
-        const result = performanceOf({ entries: toEntries(g.events), closes: g.facts.closes, index: g.facts.index, today: g.today, ...query })
+        const { closes, index, priceIndex } = g.facts
+        const result = performanceOf({ entries: toEntries(g.events), closes, index, priceIndex, today: g.today, ...query })
         if ("_tag" in result) return Effect.die(new Error(`the stream of ${principal.userId} does not replay: ${result._tag}`))
+        const recorded = priceIndex !== undefined
         return Effect.succeed<Answer>({
           portfolio: streamOf(principal.userId),
           ...result,
           basis: PERFORMANCE_BASIS,
-          benchmark: { index: "KSE-100", kind: "price index", note: KSE100_NOTE },
+          benchmark: {
+            index: "KSE-100",
+            kind: "total return index",
+            note: KSE100_NOTE,
+            price_return: { index: "KSE100PR", recorded, note: priceReturnNote(recorded) }
+          },
+          ...g.due,
           sources: g.facts.sources
         })
       }
@@ -92,10 +150,10 @@ export class Performance extends Context.Service<Performance, {
 
       const json = Effect.fn("Performance.json")(function*(principal: Principal, query: PerformanceQuery) {
         const g = yield* gather(principal, query)
-        const key = `${streamOf(principal.userId)}|${query.from ?? ""}|${query.to ?? ""}`
+        const key = `${streamOf(principal.userId)}|${query.from ?? ""}|${query.to ?? ""}|${query.days ?? "none"}`
         const kept = cache.get(key)
         if (kept?.inputs === g.inputs) return kept.json
-        const text = JSON.stringify(yield* answerOf(principal, query, g))
+        const text = toJson(yield* answerOf(principal, query, g))
         cache.set(key, { inputs: g.inputs, json: text }, text.length + key.length)
         return text
       })

@@ -16,7 +16,7 @@ import type { SourceUnavailable } from "../../../domain/Errors.ts"
 import type { ValuationCloses } from "../../../domain/ledger/DailyValuation.ts"
 import type { PayoutFact } from "../../../domain/ledger/Entitlements.ts"
 import { addDays, circuitBounds, exDate } from "../../../domain/market/calendar/Calendar.ts"
-import { faceValueOn } from "../../../domain/market/filings/FaceValues.ts"
+import { faceValueOn, faceValueRecords } from "../../../domain/market/filings/FaceValues.ts"
 import { indexCloses, type IndexCloses } from "../../../domain/market/board/IndexHistory.ts"
 import type { Source } from "../../../domain/market/shared/RecordParts.ts"
 import { repairExDate } from "../../../domain/market/filings/Dividends.ts"
@@ -84,14 +84,24 @@ export interface PerformanceFacts {
   /** Each symbol's closes for valuation (symbols without a recorded close are absent). */
   readonly closes: ReadonlyMap<string, ValuationCloses>
   readonly index: IndexCloses | undefined
+  /** KSE100PR's recorded closes (the price-return variant), if any. */
+  readonly priceIndex: IndexCloses | undefined
   /** The sources of the closes used, by dataset. */
   readonly sources: ReadonlyArray<Source>
   /** The market snapshot's version they come from (a computed answer is the same while it holds). */
   readonly version: number
 }
 
-/** The code KSE-100's closes are stored under. */
+/** The codes KSE-100's closes and its price-return variant's are stored under. */
 const KSE100 = "KSE100"
+const KSE100PR = "KSE100PR"
+
+/** The first session on the face value a source's restatement by `factor` divides by (new / old), where dated. */
+const splitOn = (symbol: string, factor: number) =>
+  faceValueRecords.find((r) =>
+    r.symbol === symbol && r.from !== undefined &&
+    faceValueRecords.some((o) => o.symbol === symbol && o.until !== undefined && o.until < r.from! && Math.abs(r.rupees / o.rupees - factor) < 0.001)
+  )?.from
 
 /** The datasets an index's closes come from, once per snapshot's closes. */
 const indexDatasets = new WeakMap<IndexCloses, ReadonlyArray<string>>()
@@ -125,7 +135,7 @@ const valuationClosesOf = (data: SymbolData) => {
   if (data.prices && data.prices !== data.asTraded) take(data.prices, dates[dates.length - 1] ?? "")
   const r = data.restatement
   const restated = r.restated === true && r.factor !== undefined && dates.length > asTradedEnd
-    ? { factor: r.factor, from: dates[asTradedEnd]! }
+    ? { factor: r.factor, from: dates[asTradedEnd]!, splitOn: splitOn(data.security.symbol, r.factor) }
     : undefined
   const built = { closes: dates.length > 0 ? { dates, close, restated } : undefined, datasets: [...datasets] }
   valuationCloses.set(data, built)
@@ -207,8 +217,9 @@ export class MarketFacts extends Context.Service<MarketFacts, {
           for (const d of v.datasets) datasets.add(d)
         }
         const kse = indexCloses(snapshot, KSE100)
-        for (const d of kse ? datasetsOf(kse) : []) datasets.add(d)
-        return { closes, index: kse, sources: sourcesOf(snapshot, datasets), version: snapshot.version }
+        const pr = indexCloses(snapshot, KSE100PR)
+        for (const d of [...(kse ? datasetsOf(kse) : []), ...(pr ? datasetsOf(pr) : [])]) datasets.add(d)
+        return { closes, index: kse, priceIndex: pr, sources: sourcesOf(snapshot, datasets), version: snapshot.version }
       })
 
       return { trade, bookClosure, index, payouts, performance }

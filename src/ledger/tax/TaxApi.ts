@@ -18,8 +18,10 @@ const TAX_STATEMENT = "Grant portfolio:read. Pakistan's tax year runs from 1 Jul
   "Tax is computed only by a dated rule: dividend withholding as each dividend recorded it (15% filers, 30% non-filers, or " +
   "the warrant's figure); capital gains tax at 15% on a sale's gain only for a filer (status in force on the trade date) " +
   "whose every share held was bought from 1 Jul 2024 (rule cgt-securities-2024-07). No rate is recorded for non-filers, " +
-  "for shares bought earlier or for bonus shares, so none is computed; losses are not set off and the tax collected at " +
-  "source is not known. `return_needs` lists the figures a return asks for and what the statement holds of each."
+  "for shares bought earlier or for bonus shares, so none is computed. Losses are set off (section 37A): the covered " +
+  "sales' losses against their gains in the year, then the net losses of this ledger's earlier tax years, oldest first, " +
+  "each for three tax years after its own (`losses_brought_forward`, one line each); the rate applies to what is left " +
+  "(`taxable_gain`), and a year's net loss is `loss_carried_forward`. The tax collected at source is not known. `return_needs` lists the figures a return asks for and what the statement holds of each."
 
 export const taxEndpoints = [
   HttpApiEndpoint.get("taxStatement", "/v1/me/tax-statement", {

@@ -11,11 +11,16 @@ import { Internal, InvalidRequest, type SourceUnavailable } from "../../../domai
 import { karachiDate } from "../../../domain/Karachi.ts"
 import type { Principal } from "../../../domain/ledger/Grants.ts"
 import { describeFailure } from "../../../domain/ledger/Decider.ts"
+import { earlierResults } from "../../../domain/ledger/LossSetOff.ts"
+import type { ReplayFailure } from "../../../domain/ledger/Replay.ts"
 import { taxStatementOf } from "../../../domain/ledger/TaxStatement.ts"
 import type { TaxStatement } from "../../../domain/ledger/TaxStatementSchemas.ts"
 import { taxYearFigures, taxYearOf } from "../../../domain/ledger/TaxYear.ts"
 import { Portfolio, streamOf } from "../portfolio/Portfolio.ts"
 import { toEntries } from "../portfolio/Projection.ts"
+
+const broken = (failure: ReplayFailure) =>
+  Effect.die(new Internal({ message: `the portfolio's ledger does not replay: ${describeFailure(failure)}` }))
 
 export class TaxStatements extends Context.Service<TaxStatements, {
   readonly statement: (principal: Principal, taxYear: number | undefined) => Effect.Effect<typeof TaxStatement.Type, InvalidRequest | SourceUnavailable>
@@ -32,11 +37,12 @@ export class TaxStatements extends Context.Service<TaxStatements, {
         if (year > current) {
           return yield* new InvalidRequest({ message: `query parameter \`tax_year\`: ${year} has not begun (the current tax year is ${current})` })
         }
-        const figures = taxYearFigures(toEntries(yield* portfolio.events(principal)), year)
-        if ("_tag" in figures) {
-          return yield* Effect.die(new Internal({ message: `the portfolio's ledger does not replay: ${describeFailure(figures)}` }))
-        }
-        return taxStatementOf(streamOf(principal.userId), year, today, figures)
+        const entries = toEntries(yield* portfolio.events(principal))
+        const figures = taxYearFigures(entries, year)
+        if ("_tag" in figures) return yield* broken(figures)
+        const earlier = earlierResults(entries, year)
+        if ("_tag" in earlier) return yield* broken(earlier)
+        return taxStatementOf(streamOf(principal.userId), year, today, figures, earlier)
       })
 
       return { statement }

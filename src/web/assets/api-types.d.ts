@@ -974,9 +974,11 @@ export interface paths {
         };
         /**
          * Get the portfolio's performance against KSE-100
-         * @description Grant portfolio:read. The portfolio valued at every session's close from its first event to the last session (the newest with a recorded close of a symbol it held or of KSE-100), one row a session: market value, cost of the open positions, net money in, net dividends, KSE-100's close, flags. Shares follow the ledger's replay (the holdings answer's arithmetic), except that a bonus's shares and a cash dividend count on the ex day (the session after the last buy date), when the price drops, so the value line runs through them; a split counts on its date. Closes are as traded where recorded, then the exchange's eod series; a held symbol without a close that session is valued at its last recorded close and the row flagged `carried:SYMBOL`, never estimated; with none before it the value is absent (`no_close:SYMBOL`) and so are the returns that need it.
+         * @description Grant portfolio:read. By default the answer is the period summary below; the valuation's rows come only on request, with `days`: `none` (the default), `daily` (one row a session), `weekly` or `monthly` (one row a week or month, at its last session's close, with the money and dividends of all its sessions). A row: market value, cost of the open positions, net money in, net dividends, KSE-100's close, flags.
          *
-         *     Periods 1M, 3M, 6M, YTD, 1Y and since_inception end at `to` (default: the last session), and `range` runs from `from` when it is given. A period starts from the close of the last session on or before its start date (a month before, the last day of the previous year for YTD, ...); one that would start before the first event runs from inception instead (`covers_whole_period: false`), its first day included from the trade prices. For each: TWR (daily chain-linked: r = (V + D + O) / (V_prev + I) − 1 with money in I at the start of its day and money out O at its end, so selling everything is never a −100% day; days with nothing at risk left out); XIRR (the annual rate at which the flows' present value is zero, days counted actual/365 from the first flow; Newton's method, then bisection; absent, never 0, when nothing flowed or it does not converge) and `mwr`, the same rate over the period's days; total return (gain / (value at start + money in), gain = value at end + money out + net dividends − value at start − money in); KSE-100's change from the close of the period's `from` to that of `to` (the last recorded closes on or before them) and `difference` = twr − that change. KSE-100 is a price index: it leaves out the dividends its constituents pay. Each holding's contribution is its own gain over the portfolio's capital, so they add up to the total return. Returns are decimals (0.25 = 25%) rounded to 6 places; money is rupees with two decimals, computed in paisa.
+         *     The portfolio is valued at every session's close from its first event to `last_session`: the newest session with a recorded close of KSE-100 and of every symbol held on it, so nothing is valued at a close older than its day's; events that take effect later are listed in `not_yet_valued` (recorded, not yet valued) and counted nowhere else. Shares follow the ledger's replay (the holdings answer's arithmetic), except that a bonus's shares and a cash dividend count on the ex day (the session after the last buy date), when the price drops, so the value line runs through them; a split counts on its date. Closes are as traded where recorded, then the exchange's eod series; a held symbol without a close that session is valued at its last recorded close and the row flagged `carried:SYMBOL`, never estimated; with none before it the value is absent (`no_close:SYMBOL`) and so are the returns that need it. `restated:SYMBOL` marks a holding whose own dates span a split the source restated its closes for and this ledger does not record (shares bought after that split are not flagged).
+         *
+         *     Periods 1M, 3M, 6M, YTD, 1Y and since_inception end at `to` (default: the last session), and `range` runs from `from` when it is given. A period starts from the close of the last session on or before its start date (a month before, the last day of the previous year for YTD, ...); one that would start before the first event runs from inception instead (`covers_whole_period: false`), its first day included from the trade prices. For each: TWR (daily chain-linked: r = (V + D + O) / (V_prev + I) − 1 with money in I at the start of its day and money out O at its end, so selling everything is never a −100% day; days with nothing at risk left out); XIRR (the annual rate at which the flows' present value is zero, days counted actual/365 from the first flow; Newton's method, then bisection; absent, never 0, when nothing flowed or it does not converge) and `mwr`, the same rate over the period's days; total return (gain / (value at start + money in), gain = value at end + money out + net dividends − value at start − money in); KSE-100's change from the close of the period's `from` to that of `to` (the last recorded closes on or before them) and `difference` = twr − that change, given only when KSE-100's closes are dated on both those sessions (the same days on both sides; else `benchmark_note` says which is missing). KSE-100 is a total-return index (dividends, bonus and rights adjusted in it), so it is compared with the total return. The price return (`price_twr`, dividends left out) is compared with KSE100PR, its price-return variant, only where KSE100PR's closes are recorded (`benchmark.price_return.recorded`). `entitlements_due` and `warnings` name the payouts due to the portfolio that it has not recorded: the figures leave them out. Each holding's contribution is its own gain over the portfolio's capital, so they add up to the total return. Returns are decimals (0.25 = 25%) rounded to 6 places; money is rupees with two decimals, computed in paisa.
          *
          *     `from` and `to` (YYYY-MM-DD, real dates) narrow the rows; `from` after `to` is 400 INVALID_REQUEST.
          */
@@ -1074,7 +1076,7 @@ export interface paths {
          *
          *     Cost method: Average cost, as the holdings: a buy adds its price × quantity and fees to the position's cost; a sale removes the average cost of the shares it sells (rounded to the paisa) and realises proceeds less fees less that cost; a bonus or split changes the quantity and keeps the cost, so bonus shares come at zero cost and lower the average. Holding periods date the shares sold first in, first out (bonus shares from their credit date); the cost stays average. Each sale: proceeds, the cost removed, the gain (what it adds to the holdings' realized_pnl), the lots sold with their days held. Each dividend: gross, tax withheld and net as recorded (per share = percent × the face value in force), with its book closure and shares entitled. Each bonus: the whole shares received at zero cost and the average cost before and after (as the holdings show it). Donations recorded in this portfolio's ledger (POST /v1/me/donations). closing_positions: the positions at cost at the end of the period (wealth statement).
          *
-         *     Tax is computed only by a dated rule: dividend withholding as each dividend recorded it (15% filers, 30% non-filers, or the warrant's figure); capital gains tax at 15% on a sale's gain only for a filer (status in force on the trade date) whose every share held was bought from 1 Jul 2024 (rule cgt-securities-2024-07). No rate is recorded for non-filers, for shares bought earlier or for bonus shares, so none is computed; losses are not set off and the tax collected at source is not known. `return_needs` lists the figures a return asks for and what the statement holds of each.
+         *     Tax is computed only by a dated rule: dividend withholding as each dividend recorded it (15% filers, 30% non-filers, or the warrant's figure); capital gains tax at 15% on a sale's gain only for a filer (status in force on the trade date) whose every share held was bought from 1 Jul 2024 (rule cgt-securities-2024-07). No rate is recorded for non-filers, for shares bought earlier or for bonus shares, so none is computed. Losses are set off (section 37A): the covered sales' losses against their gains in the year, then the net losses of this ledger's earlier tax years, oldest first, each for three tax years after its own (`losses_brought_forward`, one line each); the rate applies to what is left (`taxable_gain`), and a year's net loss is `loss_carried_forward`. The tax collected at source is not known. `return_needs` lists the figures a return asks for and what the statement holds of each.
          */
         get: operations["portfolio.taxStatement"];
         put?: never;
@@ -8439,6 +8441,7 @@ export interface operations {
             query?: {
                 from?: string;
                 to?: string;
+                days?: "none" | "weekly" | "monthly" | "daily";
             };
             header?: never;
             path?: never;
@@ -8456,15 +8459,31 @@ export interface operations {
                         portfolio: string;
                         /** @description The first session a recorded event takes effect on */
                         first_event?: string;
-                        /** @description The newest session with a recorded close of a symbol held or of KSE-100 (or of the last event) */
+                        /** @description The last session valued: the newest with a recorded close of KSE-100 and of every symbol held on it (before `first_event` when every event is later) */
                         last_session?: string;
+                        /** @description Events recorded that take effect after `last_session`: in the ledger and the holdings, but no close is recorded yet to value them at, so no figure here counts them */
+                        not_yet_valued: {
+                            event_id: string;
+                            /** @description buy, sell, dividend, bonus or split */
+                            kind: string;
+                            symbol: string;
+                            /** @description The session it counts on (a dividend or bonus: its ex day), after `last_session` */
+                            takes_effect: string;
+                        }[];
                         basis: string;
                         benchmark: {
                             /** @enum {string} */
                             index: "KSE-100";
                             /** @enum {string} */
-                            kind: "price index";
+                            kind: "total return index";
                             note: string;
+                            price_return: {
+                                /** @enum {string} */
+                                index: "KSE100PR";
+                                /** @description Whether KSE100PR's daily closes are recorded here (false: no price-return comparison) */
+                                recorded: boolean;
+                                note: string;
+                            };
                         };
                         periods: {
                             /**
@@ -8507,11 +8526,27 @@ export interface operations {
                                 to: string;
                                 from_close: number;
                                 to_close: number;
-                                /** @description KSE-100's change: a price index (dividends not included); a decimal (0.25 is 25%), rounded to 6 places */
+                                /** @description KSE-100's change: a total-return index (dividends, bonus and rights adjusted in it); a decimal (0.25 is 25%), rounded to 6 places */
                                 change: number;
                             };
-                            /** @description twr − kse100.change; a decimal (0.25 is 25%), rounded to 6 places */
+                            /** @description twr − kse100.change: total return against total return; given only when KSE-100's closes are dated on the period's own `from` and `to` (the same days on both sides); a decimal (0.25 is 25%), rounded to 6 places */
                             difference?: number;
+                            /** @description Time-weighted return without dividends (price return); given only where KSE100PR's closes are recorded; a decimal (0.25 is 25%), rounded to 6 places */
+                            price_twr?: number;
+                            kse100pr?: {
+                                /** @description The date of the close the change starts from (the last recorded on or before the period's `from`) */
+                                from: string;
+                                /** @description The date of the close it ends at */
+                                to: string;
+                                from_close: number;
+                                to_close: number;
+                                /** @description KSE100PR's change: the price-return variant of KSE-100 (absent: its closes are not recorded); a decimal (0.25 is 25%), rounded to 6 places */
+                                change: number;
+                            };
+                            /** @description price_twr − kse100pr.change, only over the same days on both sides; a decimal (0.25 is 25%), rounded to 6 places */
+                            price_difference?: number;
+                            /** @description Why a difference is not given (a benchmark's close missing on the period's first or last session) */
+                            benchmark_note?: string;
                             contributions: {
                                 symbol: string;
                                 /** @description Its value at the close of `from` (0 from inception); rupees, two decimals at most */
@@ -8531,6 +8566,26 @@ export interface operations {
                             }[];
                             note?: string;
                         }[];
+                        /** @description Entitlements of recorded payouts (GET /v1/me/entitlements) neither recorded nor dismissed: the figures above leave them out until they are recorded (absent: none due) */
+                        entitlements_due?: {
+                            count: number;
+                            /** @description Gross of the due cash dividends whose amount is known; rupees, two decimals at most */
+                            cash_dividends_gross?: number;
+                            /** @description Due entitlements whose amount is unknown (no face value recorded) or that are bonus shares */
+                            amount_unknown: number;
+                            items: {
+                                id: string;
+                                symbol: string;
+                                kind: string;
+                                book_closure_from: string;
+                                credit_date: string;
+                                /** @description Gross cash; rupees, two decimals at most */
+                                gross?: number;
+                                bonus_shares?: number;
+                            }[];
+                        };
+                        /** @description What the figures leave out, in words (absent: nothing) */
+                        warnings?: string[];
                         sources: {
                             dataset: string;
                             source: string;
@@ -8540,8 +8595,8 @@ export interface operations {
                             retrieved_at: string;
                             recorded_in?: string;
                         }[];
-                        /** @description One row per session from `from` (default: the first event) to `to` (default: the last session) */
-                        days: {
+                        /** @description Only when asked for with `days`: from `from` (default: the first event) to `to` (default: the last session), one row a session (daily), a week or a month (its last session's close, with the money and dividends of all its sessions) */
+                        days?: {
                             /** @description A session (trading day), YYYY-MM-DD */
                             date: string;
                             /** @description Market value of the holdings at the session's close (absent: a held symbol has no close on or before it); rupees, two decimals at most */
@@ -9053,7 +9108,7 @@ export interface operations {
                             capital_gains_tax?: {
                                 rule: string;
                                 rate_pct: number;
-                                /** @description Rupees, two decimals: the rate on the sale's gain (0 on a loss) */
+                                /** @description Rupees, two decimals: the rate on this sale's gain alone (0 on a loss), before losses are set off: the year's tax is totals.capital_gains_tax.tax_at_rate */
                                 amount: number;
                             };
                             /** @description Why no capital gains tax is computed */
@@ -9138,10 +9193,30 @@ export interface operations {
                             capital_gains_tax?: {
                                 rule: string;
                                 rate_pct: number;
+                                /** @description Rupees, two decimals: the gains of the sales the rule covers */
                                 gains_covered: number;
+                                /** @description Rupees, two decimals: their losses, as a positive figure */
                                 losses_covered: number;
-                                /** @description Rupees, two decimals: the sum of the covered sales' tax */
+                                /** @description Rupees, two decimals: gains_covered less losses_covered (negative: a net loss) */
+                                net_covered: number;
+                                /** @description Net losses of this ledger's earlier tax years (section 37A), oldest first, each as it stands against this year */
+                                losses_brought_forward: {
+                                    from_tax_year: number;
+                                    /** @description Rupees, two decimals: what was left of it at the start of this tax year */
+                                    available: number;
+                                    /** @description Rupees, two decimals: set off against this year's net gain */
+                                    set_off: number;
+                                    /** @description Rupees, two decimals: left for later years (0 in its last year: the rest lapses) */
+                                    carried_forward: number;
+                                    /** @description The third tax year after its own: the last it may be set off in */
+                                    last_tax_year: number;
+                                }[];
+                                /** @description Rupees, two decimals: net_covered less the losses brought forward set off, never below 0 */
+                                taxable_gain: number;
+                                /** @description Rupees, two decimals: rate_pct × taxable_gain (half up to the paisa) */
                                 tax_at_rate: number;
+                                /** @description Rupees, two decimals: this year's own net loss, carried forward to the next three tax years */
+                                loss_carried_forward: number;
                                 note: string;
                             };
                             dividends: {

@@ -83,7 +83,7 @@ const showPerformance = (reply, retried) => {
   if (!reply.ok) {
     showError($("value"), reply, async () => {
       showLoading($("value"), "Loading the performance…", "chart")
-      const perf = showPerformance(await api("GET", "/v1/me/performance"), retried)
+      const perf = showPerformance(await api("GET", "/v1/me/performance?days=daily"), retried)
       if (perf) retried(perf)
     })
     return undefined
@@ -94,7 +94,7 @@ const showPerformance = (reply, retried) => {
 }
 
 const load = async () => {
-  const performance = api("GET", "/v1/me/performance")
+  const performance = api("GET", "/v1/me/performance?days=daily")
   const [reply, ledger, analysis, entitlements, settings] = await Promise.all([
     api("GET", "/v1/me/portfolio?limit=1"),
     allEvents(),

@@ -155,7 +155,7 @@ export const renderStatement = (out, st) => {
       el("span", { class: "hint block" }, `Portfolio ${st.portfolio}. Cost method: ${st.cost_method}.`)),
     el("h3", { id: "h-needs" }, "For your return"),
     needs(st),
-    cgt ? el("p", { class: "hint", id: "tax-cgt-note" }, `Capital gains tax at ${cgt.rate_pct}% (${cgt.rule}) on Rs ${formatNumberText(cgt.gains_covered, 2)} of covered gains: Rs ${formatNumberText(cgt.tax_at_rate, 2)}. ${cgt.note}`) : "",
+    cgt ? el("p", { class: "hint", id: "tax-cgt-note" }, `Capital gains tax at ${cgt.rate_pct}% (${cgt.rule}) on Rs ${formatNumberText(cgt.taxable_gain, 2)} taxable (covered gains Rs ${formatNumberText(cgt.gains_covered, 2)} less losses set off): Rs ${formatNumberText(cgt.tax_at_rate, 2)}. ${cgt.note}`) : "",
     el("h3", {}, "Sales"),
     sales(st),
     el("h3", {}, "Dividends"),
