@@ -208,7 +208,7 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("transactions as CSV
         ["formula", csv(row("2026-05-22", "buy", `"${INJECTED.replaceAll("\"", "\"\"")}"`, "1", "1", "", "", "", "", "", "", "", "", "", "", "", "")), "line 2, column symbol"],
         ["formula in a free-text cell", csv(buy, row("", "reversal", "", "", "", "", "", "", "", "", "", "", "", "", "x", "@SUM(1)", "")), "formula"],
         ["10 MB", csv() + `${buy}\r\n`.repeat(170_000), "over 2,000,000 bytes"],
-        ["ragged row", csv(buy, "2026-05-22,buy,HUBC,1,215.42"), "line 3 has 5 cells"],
+        ["ragged row", csv(buy, "2026-05-22,buy,HUBC,1,215.42"), "line 3: the row has 5 cells"],
         ["a byte-order mark past the start", csv(buy, `\uFEFF${buy}`), "byte-order mark"],
         ["a bare CR", `${HEADER}\r${buy}\r`, "carriage return"],
         ["a quoted comma in a symbol", csv(row("2026-05-22", "buy", "\"HUBC,OGDC\"", "1", "1", "", "", "", "", "", "", "", "", "", "", "", "")), "column symbol"],

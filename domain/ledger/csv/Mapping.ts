@@ -1,0 +1,123 @@
+/**
+ * Which column of the ledger each header of an uploaded file reads as. A
+ * header with a `kind` column is the ledger's own format (the export's
+ * columns, read strictly: any other column refuses the file). Any other
+ * header is a broker's statement: each header is matched, ignoring case,
+ * spaces and punctuation, against the names brokers use (Date, Type, Symbol,
+ * Scrip, Qty, Rate, Commission, CDC…); commission and every other charge
+ * column add up to the fees; a header matching none is ignored and listed.
+ */
+import { COLUMNS, type Column } from "./Columns.ts"
+
+/** A header's meaning: a ledger column, or a charge added to the fees. */
+export type Field = Column | "charge"
+
+export interface Mapping {
+  readonly format: "ledger" | "mapped"
+  /** Each read header, by its index in the file. */
+  readonly fields: ReadonlyArray<{ readonly index: number; readonly header: string; readonly field: Field }>
+  readonly ignored: ReadonlyArray<string>
+}
+
+/** Normalised header → ledger column (the ledger's own names are among them). */
+const NAMES: Record<string, Field> = {
+  ...Object.fromEntries(COLUMNS.map((c) => [c.replaceAll("_", ""), c])),
+  date: "trade_date",
+  tradingdate: "trade_date",
+  transactiondate: "trade_date",
+  txndate: "trade_date",
+  dealdate: "trade_date",
+  type: "kind",
+  side: "kind",
+  buysell: "kind",
+  bs: "kind",
+  transactiontype: "kind",
+  txntype: "kind",
+  tradetype: "kind",
+  action: "kind",
+  scrip: "symbol",
+  script: "symbol",
+  scripcode: "symbol",
+  scriptcode: "symbol",
+  ticker: "symbol",
+  stock: "symbol",
+  security: "symbol",
+  securitycode: "symbol",
+  symbolcode: "symbol",
+  qty: "quantity",
+  volume: "quantity",
+  units: "quantity",
+  noofshares: "quantity",
+  rate: "price",
+  tradeprice: "price",
+  traderate: "price",
+  avgrate: "price",
+  averagerate: "price",
+  avgprice: "price",
+  averageprice: "price",
+  pricepershare: "price",
+  ratepershare: "price",
+  fee: "fees",
+  commission: "charge",
+  comm: "charge",
+  brokerage: "charge",
+  brokeragecommission: "charge",
+  cdc: "charge",
+  cdccharges: "charge",
+  cdcfee: "charge",
+  cvt: "charge",
+  sst: "charge",
+  salestax: "charge",
+  fed: "charge",
+  laga: "charge",
+  secp: "charge",
+  secpfee: "charge",
+  secplevy: "charge",
+  nccpl: "charge",
+  nccplcharges: "charge",
+  psxfee: "charge",
+  charges: "charge",
+  othercharges: "charge",
+  otherfees: "charge"
+}
+
+/** The broker header names the mapping knows, by the column they read as (for the OpenAPI description). */
+export const KNOWN_NAMES = NAMES
+
+const normalised = (header: string) => header.trim().toLowerCase().replace(/[^a-z0-9]/gu, "")
+
+/** The header's mapping, or why the file is refused. */
+export const mapHeader = (header: ReadonlyArray<string>): { readonly mapping: Mapping } | { readonly problem: string } => {
+  const names = header.map((h) => h.trim())
+  const ledger = names.includes("kind")
+  const fields: Array<Mapping["fields"][number]> = []
+  const ignored: Array<string> = []
+  for (const [index, name] of names.entries()) {
+    const field = ledger ? ((COLUMNS as ReadonlyArray<string>).includes(name) ? name as Column : undefined) : NAMES[normalised(name)]
+    if (field === undefined && ledger) return { problem: `unknown column ${JSON.stringify(name.slice(0, 40))} (columns: ${COLUMNS.join(", ")})` }
+    if (field === undefined) {
+      ignored.push(name)
+      continue
+    }
+    const twin = fields.find((f) => f.field === field && field !== "charge")
+    if (twin !== undefined) {
+      return {
+        problem: ledger
+          ? `column ${field} appears twice`
+          : `columns ${JSON.stringify(twin.header)} and ${JSON.stringify(name.slice(0, 40))} both read as ${field}: rename or remove one`
+      }
+    }
+    fields.push({ index, header: name, field })
+  }
+  if (!fields.some((f) => f.field === "kind")) {
+    return {
+      problem: "no column says buy or sell: name it kind (the ledger's format) or Type, Side or Buy/Sell (a broker's statement)" +
+        (ignored.length > 0 ? `; columns not recognised: ${ignored.slice(0, 8).map((h) => JSON.stringify(h.slice(0, 30))).join(", ")}` : "")
+    }
+  }
+  return { mapping: { format: ledger ? "ledger" : "mapped", fields, ignored } }
+}
+
+/** The file's header a ledger column was read from (the first, for fees), for naming a cell at fault. */
+export const headerOf = (mapping: Mapping, column: string): string =>
+  mapping.fields.find((f) => f.field === column)?.header ?? (column === "fees" ? mapping.fields.find((f) => f.field === "charge")?.header : undefined) ?? column
