@@ -166,6 +166,8 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("the transactions CS
       // The earlier donation stays in tax year 2026 (1 Jul 2025 – 30 Jun 2026).
       const statement = bodyOf(yield* get("/v1/me/tax-statement?tax_year=2026", bearer(target)))
       assert.deepStrictEqual(statement.donations.map((d) => [d.date, d.amount]), [["2026-03-10", 250.5]])
+      const verified = bodyOf(yield* get("/v1/me/ledger/verify", bearer(target)))
+      assert.deepStrictEqual([verified.ok, verified.events], [true, 14], "the imported ledger verifies")
       // The same file again adds nothing, donations included.
       const again = yield* importCsv(target, file)
       assert.deepStrictEqual([again.status, again.body["recorded"], again.body["skipped"]], [200, 0, 14])
