@@ -36,8 +36,8 @@ describe("transactions CSV cells", () => {
   })
 
   it("a number, negative or grouped, is not a formula; text after a sign is", () => {
-    for (const n of ["-50", "+50", "-1,000.50", "1,00,000", "0.5"]) assert.isFalse(startsFormula(n), n)
-    for (const f of ["=1", "-2+3", "@SUM(1)", "-", "-1,0000", "+cmd", "\t1"]) assert.isTrue(startsFormula(f), f)
+    for (const n of ["-50", "+50", "-1,000.50", "1,00,000", "0.5", "-"]) assert.isFalse(startsFormula(n), n)
+    for (const f of ["=1", "-2+3", "@SUM(1)", "--", "-1,0000", "+cmd", "\t1"]) assert.isTrue(startsFormula(f), f)
   })
 
   it("decimals: thousands and lakh separators, a sign, bounds", () => {
@@ -84,6 +84,12 @@ describe("transactions CSV header mapping", () => {
       ["Commission", "charge"], ["CDC Charges", "charge"]
     ])
     assert.deepStrictEqual(mapped.mapping.ignored, ["Net Amount"])
+    // A broker's "Shares" is the quantity, its "Amount" the trade's value (not a donation's amount): not read.
+    const own = mapHeader(["Trade Date", "Buy/Sell", "Symbol", "Shares", "Price", "Amount", "Note"])
+    assert.deepStrictEqual("mapping" in own && [own.mapping.fields.map((f) => f.field), own.mapping.ignored], [
+      ["trade_date", "kind", "symbol", "quantity", "price"],
+      ["Amount", "Note"]
+    ])
   })
 
   it("the ledger's format stays strict; two headers for one column and no side refuse the file", () => {
@@ -126,9 +132,12 @@ describe("transactions CSV file reading", () => {
     assert.deepStrictEqual(file.notes.map((n) => [n.line, n.column]), [[2, "price"], [3, "price"], [4, "price"], [4, "fees"]])
   })
 
-  it("a cell that starts a formula refuses the file, naming its line and header; -50 does not", () => {
+  it("a read cell that starts a formula refuses the file, naming its line and header; -50 does not", () => {
     const refused = readFile(header, rows(["20/05/2026", "buy", "=HUBC", "1", "1", "", ""]), undefined)
     assert.deepStrictEqual([("line" in refused) && refused.line, (refused as { column?: string }).column], [2, "Symbol"])
     assert.isTrue("rows" in readFile(header, rows(["20/05/2026", "sell", "HUBC", "-50", "1", "", ""]), undefined))
+    // An ignored column is not read, so not checked; a lone dash is a statement's empty cell.
+    const remarks = readFile([...header, "Remarks"], rows(["20/05/2026", "buy", "HUBC", "5", "1", "-", "-", "=cmd"]), undefined)
+    assert.deepStrictEqual("rows" in remarks && remarks.rows[0]!.read, { body: { kind: "buy", trade_date: "2026-05-20", symbol: "HUBC", quantity: 5, price: 1 } })
   })
 })

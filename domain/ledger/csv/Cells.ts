@@ -17,8 +17,11 @@ const GROUPED = /^[-+]?(\d{1,3}(,\d{3})+|\d{1,2}(,\d{2})*,\d{3})(\.\d+)?$/u
 /** A number as a spreadsheet writes it (a sign, digits, one point; thousands or lakh separators): a number, not a formula. */
 export const isNumberCell = (cell: string) => PLAIN_NUMBER.test(cell) || GROUPED.test(cell)
 
-/** Whether a cell would run as a spreadsheet formula: it starts with = + - @, a tab or a CR and is not a number. */
-export const startsFormula = (cell: string) => FORMULA_START.test(cell) && !isNumberCell(cell)
+/**
+ * Whether a cell would run as a spreadsheet formula: it starts with = + - @, a tab or a CR and is not a number, nor a
+ * lone dash (a statement's "nothing here").
+ */
+export const startsFormula = (cell: string) => FORMULA_START.test(cell) && !isNumberCell(cell) && cell.trim() !== "-"
 
 /**
  * A text value as the export writes it: quoted, and with one more leading apostrophe when it starts (after any

@@ -1,8 +1,9 @@
 /**
  * A parsed upload read whole: its header mapped (Mapping.ts), every row the
- * header's width, no cell that would run as a spreadsheet formula (a number,
- * negative or not, is not one), one date order for the file, then each row
- * read (ImportRows.ts). What refuses the file is a problem naming its line.
+ * header's width, no read cell that would run as a spreadsheet formula (a
+ * number, negative or not, is not one, nor a lone dash), one date order for
+ * the file, then each row read (ImportRows.ts). What refuses the file is a
+ * problem naming its line.
  */
 import { type DateOrder, dateEvidence, startsFormula } from "./Cells.ts"
 import { DATES } from "./Columns.ts"
@@ -26,14 +27,14 @@ export interface FileProblem {
 const FORMULA = "a cell starting with =, +, -, @, a tab or a carriage return (other than a number) is a spreadsheet " +
   "formula and is refused (to mean the text, start the cell with an apostrophe)"
 
-/** The first row of another width than the header, or with a cell that starts a formula. */
-const shapeProblem = (rows: ReadonlyArray<CsvRow>, header: ReadonlyArray<string>): FileProblem | undefined => {
+/** The first row of another width than the header, or with a read cell that starts a formula (ignored ones are not read). */
+const shapeProblem = (rows: ReadonlyArray<CsvRow>, header: ReadonlyArray<string>, mapping: Mapping): FileProblem | undefined => {
   for (const row of rows) {
     if (row.cells.length !== header.length) {
       return { line: row.line, problem: `the row has ${row.cells.length} cells, the header ${header.length} (ragged rows are refused)` }
     }
-    const formula = row.cells.findIndex(startsFormula)
-    if (formula !== -1) return { line: row.line, column: header[formula]!.trim().slice(0, 40), problem: FORMULA }
+    const formula = mapping.fields.find((f) => startsFormula(row.cells[f.index]!))
+    if (formula !== undefined) return { line: row.line, column: formula.header.slice(0, 40), problem: FORMULA }
   }
   return undefined
 }
@@ -71,7 +72,7 @@ export const readFile = (header: ReadonlyArray<string>, rows: ReadonlyArray<CsvR
   const mapped = mapHeader(header)
   if ("problem" in mapped) return { line: 1, problem: mapped.problem }
   const { mapping } = mapped
-  const shape = shapeProblem(rows, header)
+  const shape = shapeProblem(rows, header, mapping)
   if (shape !== undefined) return shape
   const order = dateOrderOf(rows, mapping, asked)
   if (typeof order === "object") return order

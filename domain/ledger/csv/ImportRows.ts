@@ -99,7 +99,9 @@ const donationOf = (body: Record<string, unknown>): RowRead => {
 
 /** One row's cells as read (see the module comment); `notes` gains what was changed. */
 export const readRow = (cells: Cells, mapping: Mapping, order: DateOrder | undefined, notes: Array<Omit<Note, "line">>): RowRead => {
-  const fieldCells = mapping.fields.map((f) => ({ field: f.field, value: restoreText(cells[f.index] ?? "") }))
+  // In a broker's statement a lone dash is an empty cell.
+  const blank = (value: string) => (mapping.format === "mapped" && value.trim() === "-" ? "" : value)
+  const fieldCells = mapping.fields.map((f) => ({ field: f.field, value: blank(restoreText(cells[f.index] ?? "")) }))
   const kind = readKind(fieldCells.find((f) => f.field === "kind")?.value ?? "")
   if (!(kind in FIELDS)) return { column: "kind", message: `kind ${JSON.stringify(kind.slice(0, 20))} is not one of ${Object.keys(FIELDS).join(", ")}` }
   const fields = FIELDS[kind as Kind]

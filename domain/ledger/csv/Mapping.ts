@@ -7,7 +7,7 @@
  * Scrip, Qty, Rate, Commission, CDC…); commission and every other charge
  * column add up to the fees; a header matching none is ignored and listed.
  */
-import { COLUMNS, type Column } from "./Columns.ts"
+import { COLUMNS, type Column, COMPUTED } from "./Columns.ts"
 
 /** A header's meaning: a ledger column, or a charge added to the fees. */
 export type Field = Column | "charge"
@@ -19,9 +19,15 @@ export interface Mapping {
   readonly ignored: ReadonlyArray<string>
 }
 
-/** Normalised header → ledger column (the ledger's own names are among them). */
+/**
+ * The ledger's own names a broker's header may use: not the computed figures, nor a donation's amount and note (in
+ * a broker's statement "Amount" is a trade's value and "Shares" its quantity).
+ */
+const OWN_NAMES = COLUMNS.filter((c) => !COMPUTED.includes(c) && c !== "amount" && c !== "note")
+
+/** Normalised header → ledger column. */
 const NAMES: Record<string, Field> = {
-  ...Object.fromEntries(COLUMNS.map((c) => [c.replaceAll("_", ""), c])),
+  ...Object.fromEntries(OWN_NAMES.map((c) => [c.replaceAll("_", ""), c])),
   date: "trade_date",
   tradingdate: "trade_date",
   transactiondate: "trade_date",
@@ -45,6 +51,7 @@ const NAMES: Record<string, Field> = {
   securitycode: "symbol",
   symbolcode: "symbol",
   qty: "quantity",
+  shares: "quantity",
   volume: "quantity",
   units: "quantity",
   noofshares: "quantity",

@@ -43,7 +43,8 @@ const CSV_IMPORT = "Grant portfolio:write. Body text/csv, at most " +
   "is an empty one; any other column refuses the file). " + CSV_COLUMNS + " Each row is the body of POST " +
   "/v1/me/transactions spelt as cells (a donation row: trade_date, amount, note); shares and the dividend_ columns " +
   "are not read. A broker's statement (any other header, e.g. Date,Type,Symbol,Qty,Rate,Commission): each header is " +
-  "matched ignoring case, spaces and punctuation — " + mappedNames + ". A header matching none is ignored and listed; " +
+  "matched ignoring case, spaces and punctuation — " + mappedNames + ". A header matching none (Amount, Net Amount, " +
+  "Remarks…) is ignored and listed, its cells not read; a lone dash is an empty cell; " +
   "two headers for one column refuse the file. The answer's `mapping` says how each header was read (show it before " +
   "importing, and keep it).\n\n" +
   "Cells, in both formats: buy and sell in any case (also B, S, Bought, Sold, Purchase, Sale); numbers with thousands " +
@@ -68,8 +69,8 @@ const CSV_IMPORT = "Grant portfolio:write. Body text/csv, at most " +
   "The file itself is refused whole (400 INVALID_REQUEST, nothing recorded, dry run or not) when it is larger than the " +
   "bound, not in its charset, has no column saying buy or sell, an unknown or repeated column (ledger format), a row " +
   "with another number of cells than the header, a quote outside RFC 4180's rules, a line break inside a quoted cell, " +
-  "a bare CR, a byte-order mark anywhere but the start, ambiguous or mixed date orders, or a cell that would run as a " +
-  "spreadsheet formula (starting with =, +, -, @, a tab or a CR and not a number; to mean the text, start the cell " +
+  "a bare CR, a byte-order mark anywhere but the start, ambiguous or mixed date orders, or a read cell that would run " +
+  "as a spreadsheet formula (starting with =, +, -, @, a tab or a CR, and not a number or a lone dash; to mean the text, start the cell " +
   "with an apostrophe, which the import drops, as the export writes it). A leading byte-order mark, CRLF or LF line " +
   "ends, quoted cells holding commas or doubled quotes, and blank rows are read as RFC 4180 and spreadsheets write them."
 
