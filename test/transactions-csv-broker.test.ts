@@ -124,6 +124,22 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("a broker's statemen
       assert.deepStrictEqual((negative.body["errors"] as ReadonlyArray<{ column: string }>).map((e) => e.column), ["Qty"], "a buy of -50 shares is refused as a quantity")
     }))
 
+  it.effect("headers the import does not know are read by the client's mapping, which must match the file", () =>
+    Effect.gen(function*() {
+      const token = yield* session
+      const file = lines("Dt,B/S,Instrument,Units,Px", "22/05/2026,B,HUBC,10,215.42")
+      const unknown = yield* importCsv(token, file, "?dry_run=true")
+      assert.deepStrictEqual((unknown.body["mapping"] as { ignored: unknown }).ignored, ["Dt", "Instrument", "Px"])
+      const mapping = encodeURIComponent(JSON.stringify({ Dt: "trade_date", Instrument: "symbol", Px: "price" }))
+      const mapped = yield* importCsv(token, file, `?dry_run=true&mapping=${mapping}`)
+      assert.strictEqual(mapped.status, 200, JSON.stringify(mapped.body))
+      const p = payloadOf(eventsOf(mapped.body)[0]!)
+      assert.deepStrictEqual([p["trade_date"], p["side"], p["symbol"], p["quantity"], p["price"]], ["2026-05-22", "buy", "HUBC", 10, 215.42])
+      const changed = lines("Date,B/S,Instrument,Units,Px", "22/05/2026,B,HUBC,10,215.42")
+      assertFailed(yield* importCsv(token, changed, `?mapping=${mapping}`), 400, "INVALID_REQUEST", "the mapping names a column \"Dt\"")
+      assertFailed(yield* importCsv(token, file, `?mapping=${encodeURIComponent("{\"Dt\":\"when\"}")}`), 400, "INVALID_REQUEST", "query parameter `mapping`")
+    }))
+
   it.effect("a latin1 body is converted; another charset is refused", () =>
     Effect.gen(function*() {
       const token = yield* session

@@ -6,7 +6,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { readDate, readDecimal, readKind, restoreText, startsFormula, textCell } from "../domain/ledger/csv/Cells.ts"
 import { readFile } from "../domain/ledger/csv/ImportFile.ts"
-import { mapHeader } from "../domain/ledger/csv/Mapping.ts"
+import { mapHeader, readOverrides } from "../domain/ledger/csv/Mapping.ts"
 
 /** A quoted text cell's content (the export writes every text cell quoted). */
 const unquoted = (cell: string) => cell.slice(1, -1).replaceAll("\"\"", "\"")
@@ -96,6 +96,19 @@ describe("transactions CSV header mapping", () => {
     assert.deepStrictEqual(mapHeader(["kind", "notes"]), { problem: "unknown column \"notes\" (columns: " + "trade_date, kind, symbol, quantity, price, fees, per_share, gross_amount, tax_withheld, filer, book_closure_from, percent, numerator, denominator, reverses, reason, amount, note, shares, dividend_gross, dividend_tax, dividend_net, event_id)" })
     assert.include((mapHeader(["Date", "Trade Date", "Type"]) as { problem: string }).problem, "both read as trade_date")
     assert.include((mapHeader(["Date", "Symbol", "Qty"]) as { problem: string }).problem, "no column says buy or sell")
+  })
+  it("a client's mapping reads unknown headers, may ignore a known one, and must match the file", () => {
+    const given = readOverrides("{\"Dt\":\"trade_date\",\"Instrument\":\"symbol\",\"Px\":\"price\",\"Levy\":\"fees (added)\",\"Units\":\"ignore\"}")
+    if (!("overrides" in given)) return assert.fail(given.problem)
+    const mapped = mapHeader(["Dt", "B/S", "Instrument", "Units", "Px", "Levy"], given.overrides)
+    assert.deepStrictEqual("mapping" in mapped && [mapped.mapping.fields.map((f) => [f.header, f.field]), mapped.mapping.ignored], [
+      [["Dt", "trade_date"], ["B/S", "kind"], ["Instrument", "symbol"], ["Px", "price"], ["Levy", "charge"]],
+      ["Units"]
+    ])
+    assert.include((mapHeader(["Dt", "B/S"], given.overrides) as { problem: string }).problem, "the file does not have")
+    assert.include((readOverrides("{\"Dt\":\"when\"}") as { problem: string }).problem, "\"when\" is not one of")
+    assert.include((readOverrides("[1]") as { problem: string }).problem, "an object")
+    assert.include((readOverrides("{") as { problem: string }).problem, "not JSON")
   })
 })
 

@@ -89,7 +89,12 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
           Effect.gen(function*() {
             const request = yield* HttpServerRequest.HttpServerRequest
             const text = yield* readCsvBody(payload, request.headers["content-length"], request.headers["content-type"])
-            return yield* csv.importCsv(p, text, { dryRun: query.dry_run ?? false, dateOrder: query.date_order, ...(yield* requestIdsOf) })
+            return yield* csv.importCsv(p, text, {
+              dryRun: query.dry_run ?? false,
+              dateOrder: query.date_order,
+              mapping: query.mapping,
+              ...(yield* requestIdsOf)
+            })
           })))
       // The tax-year statement, settings and a portfolio's donations (issue 38 items 3 and 1).
       .handle("taxStatement", ({ query }) => asPrincipal((p) => tax.statement(p, query.tax_year)))

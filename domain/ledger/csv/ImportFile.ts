@@ -8,7 +8,7 @@
 import { type DateOrder, dateEvidence, startsFormula } from "./Cells.ts"
 import { DATES } from "./Columns.ts"
 import { type Note, readRow, type RowRead } from "./ImportRows.ts"
-import { type Mapping, mapHeader } from "./Mapping.ts"
+import { type Mapping, mapHeader, type Overrides } from "./Mapping.ts"
 import type { CsvRow } from "./Rfc4180.ts"
 
 export interface FileRead {
@@ -68,8 +68,13 @@ const dateOrderOf = (rows: ReadonlyArray<CsvRow>, mapping: Mapping, asked: DateO
 }
 
 /** The file's rows as read, or the problem that refuses it. */
-export const readFile = (header: ReadonlyArray<string>, rows: ReadonlyArray<CsvRow>, asked: DateOrder | undefined): FileRead | FileProblem => {
-  const mapped = mapHeader(header)
+export const readFile = (
+  header: ReadonlyArray<string>,
+  rows: ReadonlyArray<CsvRow>,
+  asked: DateOrder | undefined,
+  overrides?: Overrides
+): FileRead | FileProblem => {
+  const mapped = mapHeader(header, overrides)
   if ("problem" in mapped) return { line: 1, problem: mapped.problem }
   const { mapping } = mapped
   const shape = shapeProblem(rows, header, mapping)

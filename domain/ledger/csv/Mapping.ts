@@ -4,8 +4,9 @@
  * columns, read strictly: any other column refuses the file). Any other
  * header is a broker's statement: each header is matched, ignoring case,
  * spaces and punctuation, against the names brokers use (Date, Type, Symbol,
- * Scrip, Qty, Rate, Commission, CDC…); commission and every other charge
- * column add up to the fees; a header matching none is ignored and listed.
+ * Scrip, Qty, Rate, Commission, CDC…), the client's own mapping first;
+ * commission and every other charge column add up to the fees; a header
+ * matching none is ignored and listed.
  */
 import { COLUMNS, type Column, COMPUTED } from "./Columns.ts"
 
@@ -93,16 +94,57 @@ export const KNOWN_NAMES = NAMES
 
 const normalised = (header: string) => header.trim().toLowerCase().replace(/[^a-z0-9]/gu, "")
 
-/** The header's mapping, or why the file is refused. */
-export const mapHeader = (header: ReadonlyArray<string>): { readonly mapping: Mapping } | { readonly problem: string } => {
+/** A client's own reading of some headers (the `mapping` query parameter): a column, a charge, or ignored. */
+export type Overrides = ReadonlyMap<string, Field | "ignore">
+
+/** How the answer names a charge, and a client may send it back. */
+export const CHARGE_NAME = "fees (added)"
+const MAX_OVERRIDES = 40
+
+/** A `mapping` parameter (a JSON object of header → column, "fees (added)" or "ignore"), or why it is refused. */
+export const readOverrides = (json: string): { readonly overrides: Overrides } | { readonly problem: string } => {
+  let value: unknown
+  try {
+    value = JSON.parse(json)
+  } catch {
+    return { problem: "not JSON: send an object of header → column, e.g. {\"Instrument\":\"symbol\"}" }
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return { problem: "an object of header → column" }
+  const entries = Object.entries(value)
+  if (entries.length > MAX_OVERRIDES) return { problem: `at most ${MAX_OVERRIDES} headers` }
+  const overrides = new Map<string, Field | "ignore">()
+  for (const [header, column] of entries) {
+    const field = column === CHARGE_NAME ? "charge" : column === "ignore" ? "ignore" : OWN_NAMES.find((c) => c === column)
+    if (field === undefined || header.length > 100) {
+      return { problem: `${JSON.stringify(header.slice(0, 40))}: ${JSON.stringify(String(column).slice(0, 40))} is not one of ${OWN_NAMES.join(", ")}, ${CHARGE_NAME}, ignore` }
+    }
+    overrides.set(header.trim(), field)
+  }
+  return { overrides }
+}
+
+/** The header's own reading: the client's, the ledger's column (its own format), or the broker names'. */
+const fieldOf = (name: string, ledger: boolean, overrides: Overrides): Field | "ignore" | undefined =>
+  overrides.get(name) ?? (ledger ? ((COLUMNS as ReadonlyArray<string>).includes(name) ? name as Column : undefined) : NAMES[normalised(name)])
+
+/**
+ * The header's mapping, or why the file is refused. With overrides the file is read as a broker's statement, and
+ * every header they name must be in it (a statement whose columns changed is refused, not misread).
+ */
+export const mapHeader = (
+  header: ReadonlyArray<string>,
+  overrides: Overrides = new Map()
+): { readonly mapping: Mapping } | { readonly problem: string } => {
   const names = header.map((h) => h.trim())
-  const ledger = names.includes("kind")
+  const missing = [...overrides.keys()].find((h) => !names.includes(h))
+  if (missing !== undefined) return { problem: `the mapping names a column ${JSON.stringify(missing.slice(0, 40))} the file does not have` }
+  const ledger = overrides.size === 0 && names.includes("kind")
   const fields: Array<Mapping["fields"][number]> = []
   const ignored: Array<string> = []
   for (const [index, name] of names.entries()) {
-    const field = ledger ? ((COLUMNS as ReadonlyArray<string>).includes(name) ? name as Column : undefined) : NAMES[normalised(name)]
+    const field = fieldOf(name, ledger, overrides)
     if (field === undefined && ledger) return { problem: `unknown column ${JSON.stringify(name.slice(0, 40))} (columns: ${COLUMNS.join(", ")})` }
-    if (field === undefined) {
+    if (field === undefined || field === "ignore") {
       ignored.push(name)
       continue
     }

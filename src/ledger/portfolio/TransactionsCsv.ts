@@ -24,7 +24,7 @@ import type { DateOrder } from "../../../domain/ledger/csv/Cells.ts"
 import { exportFigures } from "../../../domain/ledger/csv/ExportFigures.ts"
 import { type FileRead, readFile } from "../../../domain/ledger/csv/ImportFile.ts"
 import type { Donation } from "../../../domain/ledger/csv/ImportRows.ts"
-import { headerOf, type Mapping } from "../../../domain/ledger/csv/Mapping.ts"
+import { CHARGE_NAME, headerOf, type Mapping, readOverrides } from "../../../domain/ledger/csv/Mapping.ts"
 import { parseCsv } from "../../../domain/ledger/csv/Rfc4180.ts"
 import { HEADER_LINE, IMPORT_LIMITS, type ImportResult, rowOf } from "../../../domain/ledger/csv/TransactionsCsv.ts"
 import { Filings } from "../../market/filings/Filings.ts"
@@ -43,11 +43,13 @@ const TOO_SLOW = "deciding this file's rows took over 20 seconds (a row dated be
   "the whole history): sort the rows by trade_date, or import the file in parts; nothing was recorded"
 
 /** The file read whole, or the 400 that refuses it (structure, bounds, formulas, mapping, date order). */
-const readUpload = (text: string, dateOrder: DateOrder | undefined) =>
+const readUpload = (text: string, options: ImportOptions) =>
   Effect.gen(function*() {
+    const given = options.mapping === undefined ? { overrides: new Map() } : readOverrides(options.mapping)
+    if ("problem" in given) return yield* new InvalidRequest({ message: `query parameter \`mapping\`: ${given.problem}; nothing was recorded` })
     const parsed = parseCsv(text, { maxRows: IMPORT_LIMITS.rows, maxColumns: 40, maxCellLength: IMPORT_LIMITS.cell })
     if (parsed._tag === "Problem") return yield* new InvalidRequest({ message: `CSV line ${parsed.line}: ${parsed.message}; nothing was recorded` })
-    const file = readFile(parsed.header, parsed.rows, dateOrder)
+    const file = readFile(parsed.header, parsed.rows, options.dateOrder, given.overrides)
     if ("problem" in file) {
       const where = file.column !== undefined ? `, column ${file.column}` : ""
       return yield* new InvalidRequest({ message: `CSV line ${file.line}${where}: ${file.problem}; nothing was recorded` })
@@ -108,7 +110,7 @@ const donationsToRecord = (history: ReadonlyArray<StoredEvent>, donations: Reado
 /** The mapping as the answer shows it. */
 const mappingAnswer = (file: FileRead): typeof ImportResult.Type["mapping"] => ({
   format: file.mapping.format,
-  columns: file.mapping.fields.map((f) => ({ header: f.header, reads_as: f.field === "charge" ? "fees (added)" : f.field })),
+  columns: file.mapping.fields.map((f) => ({ header: f.header, reads_as: f.field === "charge" ? CHARGE_NAME : f.field })),
   ignored: file.mapping.ignored,
   ...(file.dateOrder !== undefined ? { date_order: file.dateOrder } : {})
 })
@@ -118,6 +120,8 @@ const named = (mapping: Mapping) => <A extends { readonly column: string }>(e: A
 export interface ImportOptions {
   readonly dryRun: boolean
   readonly dateOrder?: DateOrder | undefined
+  /** The `mapping` query parameter: a JSON object of header → column. */
+  readonly mapping?: string | undefined
   readonly requestId?: string | undefined
   readonly clientRequestId?: string | undefined
 }
@@ -207,7 +211,7 @@ export class TransactionsCsv extends Context.Service<TransactionsCsv, {
         text: string,
         options: ImportOptions
       ) {
-        const file = yield* readUpload(text, options.dateOrder)
+        const file = yield* readUpload(text, options)
         return yield* attempt(principal, file, options).pipe(
           // Another writer appended meanwhile: plan again from the new state.
           Effect.retry({ while: (e) => e instanceof ConcurrencyConflict, times: 5 }),

@@ -46,7 +46,8 @@ const CSV_IMPORT = "Grant portfolio:write. Body text/csv, at most " +
   "matched ignoring case, spaces and punctuation — " + mappedNames + ". A header matching none (Amount, Net Amount, " +
   "Remarks…) is ignored and listed, its cells not read; a lone dash is an empty cell; " +
   "two headers for one column refuse the file. The answer's `mapping` says how each header was read (show it before " +
-  "importing, and keep it).\n\n" +
+  "importing, and keep it); the `mapping` parameter reads a header the import does not know, or holds a kept reading " +
+  "to the next statement.\n\n" +
   "Cells, in both formats: buy and sell in any case (also B, S, Bought, Sold, Purchase, Sale); numbers with thousands " +
   "or lakh separators (\"1,000\", \"1,00,000\"), a sale's quantity may be negative; dates as YYYY-MM-DD, " +
   "DD/MM/YYYY or MM/DD/YYYY (/, - or .), 20-May-2026 or May 20, 2026, a time after the date ignored, two-digit years " +
@@ -90,6 +91,12 @@ export const csvEndpoints = [
       date_order: Schema.optional(Schema.Literals(["dmy", "mdy", "ymd"]).annotate({
         description: "How to read dates like 03/04/2026: dmy (day first), mdy (month first), ymd (every date year-first). " +
           "Needed only when the file's own dates do not show it"
+      })),
+      mapping: Schema.optional(Schema.String.check(Schema.isMaxLength(4000)).annotate({
+        description: "Your own reading of headers, as a JSON object of header → column (a column name, \"fees (added)\" or " +
+          "\"ignore\"), e.g. {\"Instrument\":\"symbol\",\"Net Qty\":\"quantity\"}: it decides over the names the " +
+          "import knows, and makes the file a broker's statement. Every header it names must be in the file, so a remembered " +
+          "mapping refuses a statement whose columns changed (400) rather than misreading it"
       }))
     },
     payload: HttpApiSchema.StreamUint8Array({ contentType: "text/csv" }),
