@@ -82,14 +82,15 @@ const donationsToRecord = (history: ReadonlyArray<StoredEvent>, donations: Reado
   const accepted: Array<{ line: number; event: LedgerEvent; event_id: string }> = []
   let skipped = 0
   for (const { line, donation } of donations) {
-    const key = donationKey(donation.trade_date, donation.amount, donation.note)
+    // As POST /v1/me/donations stores it: the note trimmed, an empty one left out.
+    const note = donation.note?.trim() || undefined
+    const key = donationKey(donation.trade_date, donation.amount, note)
     const left = recorded.get(key) ?? 0
     if (left > 0) {
       recorded.set(key, left - 1)
       skipped++
       continue
     }
-    const note = donation.note?.trim()
     accepted.push({
       line,
       event_id: randomUUID(),
