@@ -41,6 +41,8 @@ const row = (...cells: ReadonlyArray<string>) => {
   assert.strictEqual(cells.length, 17)
   return cells.join(",")
 }
+/** The export's header: the columns above, then a donation's and the computed figures. */
+const EXPORT_HEADER = HEADER.replace(",event_id", ",amount,note,shares,dividend_gross,dividend_tax,dividend_net,event_id")
 const csv = (...lines: ReadonlyArray<string>) => [HEADER, ...lines].map((l) => `${l}\r\n`).join("")
 
 const INJECTED = "=HYPERLINK(\"http://evil.example\",\"x\")"
@@ -79,18 +81,24 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("transactions as CSV
       const reply = yield* exported(token)
       assert.strictEqual(reply.status, 200, reply.text)
       const e = (i: number) => ids[i]!
-      assert.strictEqual(reply.text, csv(
-        row("2025-07-01", "tax_status", "", "", "", "", "", "", "", "true", "", "", "", "", "", "", e(0)),
-        row("2025-05-26", "buy", "OGDC", "100", "208.95", "0", "", "", "", "", "", "", "", "", "", "", e(1)),
-        row("2026-05-22", "buy", "HUBC", "100", "215.42", "120", "", "", "", "", "", "", "", "", "", "", e(2)),
-        row("2026-05-25", "buy", "HUBC", "10", "220", "0", "", "", "", "", "", "", "", "", "", "", e(3)),
-        // The reason starts with '=': written as text ('=…), quoted for its commas and doubled quotes.
-        row("2026-05-25", "reversal", "HUBC", "", "", "", "", "", "", "", "", "", "", "", e(3),
-          "\"'=HYPERLINK(\"\"http://evil.example\"\",\"\"x\"\")\"", e(4)),
-        row("2026-05-25", "sell", "HUBC", "40", "219.5", "10", "", "", "", "", "", "", "", "", "", "", e(5)),
-        row("2026-06-15", "dividend", "HUBC", "", "", "", "", "300", "45", "", "2026-06-01", "", "", "", "", "", e(6))
-      ))
-      assert.isFalse(reply.text.split(/[,\r\n]/u).some((cell) => /^[=+\-@\t]/u.test(cell)), "no cell starts a formula")
+      // Text cells quoted, numbers bare; the columns after reason (amount, note, shares, dividend_gross, dividend_tax,
+      // dividend_net) empty but for the dividend's figures: Rs 300 gross, 45 withheld, 255 net on 60 shares
+      // (100 bought on 2026-05-22, the 10 reversed, 40 sold: 60 held when the 2026-06-01 closure starts).
+      const q = (text: string) => (text === "" ? "" : `"${text}"`)
+      const none = ["", "", "", "", "", ""]
+      assert.strictEqual(reply.text, [EXPORT_HEADER,
+        [q("2025-07-01"), q("tax_status"), "", "", "", "", "", "", "", q("true"), "", "", "", "", "", "", ...none, q(e(0))],
+        [q("2025-05-26"), q("buy"), q("OGDC"), "100", "208.95", "0", "", "", "", "", "", "", "", "", "", "", ...none, q(e(1))],
+        [q("2026-05-22"), q("buy"), q("HUBC"), "100", "215.42", "120", "", "", "", "", "", "", "", "", "", "", ...none, q(e(2))],
+        [q("2026-05-25"), q("buy"), q("HUBC"), "10", "220", "0", "", "", "", "", "", "", "", "", "", "", ...none, q(e(3))],
+        // The reason starts with '=': written as text ('=…), quoted, its quotes doubled.
+        [q("2026-05-25"), q("reversal"), q("HUBC"), "", "", "", "", "", "", "", "", "", "", "", q(e(3)),
+          "\"'=HYPERLINK(\"\"http://evil.example\"\",\"\"x\"\")\"", ...none, q(e(4))],
+        [q("2026-05-25"), q("sell"), q("HUBC"), "40", "219.5", "10", "", "", "", "", "", "", "", "", "", "", ...none, q(e(5))],
+        [q("2026-06-15"), q("dividend"), q("HUBC"), "", "", "", "", "300", "45", "", q("2026-06-01"), "", "", "", "", "", "", "", "60", "300",
+          "45", "255", q(e(6))]
+      ].map((r) => `${typeof r === "string" ? r : r.join(",")}\r\n`).join(""))
+      assert.isFalse(reply.text.split(/[,\r\n]/u).some((cell) => /^"?[=+\-@\t]/u.test(cell)), "no cell starts a formula")
     }))
 
   it.effect("export, then import into a new portfolio: the same holdings; a second import adds nothing", () =>
@@ -208,7 +216,7 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("transactions as CSV
         ["formula", csv(row("2026-05-22", "buy", `"${INJECTED.replaceAll("\"", "\"\"")}"`, "1", "1", "", "", "", "", "", "", "", "", "", "", "", "")), "line 2, column symbol"],
         ["formula in a free-text cell", csv(buy, row("", "reversal", "", "", "", "", "", "", "", "", "", "", "", "", "x", "@SUM(1)", "")), "formula"],
         ["10 MB", csv() + `${buy}\r\n`.repeat(170_000), "over 2,000,000 bytes"],
-        ["ragged row", csv(buy, "2026-05-22,buy,HUBC,1,215.42"), "line 3 has 5 cells"],
+        ["ragged row", csv(buy, "2026-05-22,buy,HUBC,1,215.42"), "line 3: the row has 5 cells"],
         ["a byte-order mark past the start", csv(buy, `\uFEFF${buy}`), "byte-order mark"],
         ["a bare CR", `${HEADER}\r${buy}\r`, "carriage return"],
         ["a quoted comma in a symbol", csv(row("2026-05-22", "buy", "\"HUBC,OGDC\"", "1", "1", "", "", "", "", "", "", "", "", "", "", "", "")), "column symbol"],
@@ -237,6 +245,6 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("transactions as CSV
       assertFailed(yield* post("/v1/me/transactions/import", { kind: "buy" }, bearer(token)), 415, "INVALID_REQUEST", "send the body as text/csv")
       const empty = yield* importCsv(writer.body.key, csv())
       assert.deepStrictEqual([empty.status, empty.body["rows"], empty.body["recorded"]], [200, 0, 0])
-      assert.strictEqual((yield* exported(token)).text, `${HEADER}\r\n`)
+      assert.strictEqual((yield* exported(token)).text, `${EXPORT_HEADER}\r\n`)
     }))
 })

@@ -94,7 +94,9 @@ export const DonationRecorded = Schema.Struct({
   amount: Positive,
   currency: Schema.Literal("PKR"),
   note: Schema.optionalKey(Schema.String),
-  status: Schema.Literal("pending")
+  status: Schema.Literal("pending"),
+  /** The date it was recorded in the ledger it was imported from (CSV import); absent: its recording date. */
+  date: Schema.optionalKey(IsoDate)
 })
 
 export const LedgerEvent = Schema.Union([
@@ -124,6 +126,6 @@ export interface StoredEvent<E = LedgerEvent> {
   readonly hash: string
 }
 
-/** The date an event takes effect (its trade date; a donation's recording date). */
+/** The date an event takes effect (its trade date; a donation's recording date, or the date it was imported with). */
 export const effectiveDate = (e: LedgerEvent, recordedDate: string): string =>
-  e.type === "DonationRecorded" ? recordedDate : e.trade_date
+  e.type === "DonationRecorded" ? (e.date ?? recordedDate) : e.trade_date

@@ -16,11 +16,11 @@ import {
 import { LedgerListing, SignedCheckpoint, SigningKeys } from "../../domain/ledger/Checkpoint.ts"
 import { EntitlementAction, EntitlementId, Entitlements } from "../../domain/ledger/EntitlementSchemas.ts"
 import * as L from "../../domain/ledger/Schemas.ts"
-import { COLUMNS, IMPORT_LIMITS, ImportResult } from "../../domain/ledger/csv/TransactionsCsv.ts"
-import { BoolParam, Cursor, limitParam } from "../../domain/Params.ts"
+import { Cursor, limitParam } from "../../domain/Params.ts"
 import { performanceEndpoints } from "./performance/PerformanceApi.ts"
 import { settingsEndpoints } from "./settings/SettingsApi.ts"
 import { taxEndpoints } from "./tax/TaxApi.ts"
+import { csvEndpoints, csvTemplateEndpoint } from "./portfolio/TransactionsCsvApi.ts"
 import { PortfolioAuth, RequiredGrant } from "./accounts/BearerAuth.ts"
 
 const describe = (summary: string, text: string) => OpenApi.annotations({ summary, description: text })
@@ -30,35 +30,6 @@ const auth = [Unauthorized, Forbidden] as const
 const KEY_RULE = "Key management needs the owner's session token, or an API key holding the grant keys:manage, which is " +
   "never given by default (403 FORBIDDEN otherwise). A key can never mint a credential with a grant it lacks, and never " +
   "revoke the session or a key holding a grant it lacks."
-
-/** The CSV routes' descriptions (issue 38 item 4). */
-const CSV_COLUMNS = `Columns, in this order: ${COLUMNS.join(", ")}.`
-const CSV_EXPORT = "Grant portfolio:read. The portfolio as text/csv (RFC 4180: UTF-8 without a byte-order mark, CRLF line " +
-  "ends, a header line), one row per event in the order recorded. " + CSV_COLUMNS + " kind is buy, sell, dividend, " +
-  "bonus, split, tax_status or reversal, as in POST /v1/me/transactions; a cell is empty where the kind has no such " +
-  "field. A dividend row carries the book closure, filer status or warrant amounts its event holds; a reversal row the " +
-  "reversed event's id (`reverses`), trade date and symbol. Numbers are plain decimals (a dot, no grouping). " +
-  "Formula injection: a cell that would start with =, +, -, @, a tab or a carriage return is written with a leading " +
-  "apostrophe (OWASP's advice), so a spreadsheet shows it as text and never runs it."
-const CSV_IMPORT = "Grant portfolio:write. Body text/csv in the export's columns (any order; a missing column is an empty " +
-  `one), at most ${IMPORT_LIMITS.rows.toLocaleString("en")} rows, ${IMPORT_LIMITS.bytes.toLocaleString("en")} bytes and ` +
-  `${IMPORT_LIMITS.cell.toLocaleString("en")} characters a cell. ` + CSV_COLUMNS + " Each row is the body of POST " +
-  "/v1/me/transactions spelt as cells, decided in file order by the same rules (the rows before it applied). All " +
-  "rows or none are recorded, in one append. A row whose content (with the defaults the ledger fills: fees 0, the " +
-  "recorded payout's book closure, the portfolio's filer status) is that of an event already recorded is skipped, so " +
-  "importing the same file twice adds nothing; a row whose event_id names a recorded event of other content is refused. " +
-  "A reversal row's `reverses` may name another row's event_id: the event that row records. A reversal's trade_date " +
-  "and symbol cells are shown only.\n\n" +
-  "`dry_run=true` records nothing and answers the events the file would record and every refused row by line (the " +
-  "header is line 1) and column. Without it, any refused row makes the answer 400 INVALID_REQUEST naming the first " +
-  "rows by line and column, and nothing is recorded.\n\n" +
-  "The file itself is refused whole (400 INVALID_REQUEST, nothing recorded, dry run or not) when it is larger than the " +
-  "bound, not UTF-8, has an unknown or repeated column, a row with another number of cells than the header, a quote " +
-  "outside RFC 4180's rules, a line break inside a quoted cell, a bare CR, a byte-order mark anywhere but the start, " +
-  "or a cell that would run as a spreadsheet formula (starting with =, +, -, @, a tab or a CR; to mean the text, " +
-  "start the cell with an apostrophe, which the import drops, as the export writes it). A leading byte-order mark, " +
-  "CRLF or LF line ends, quoted cells holding commas or doubled quotes, and blank rows are read as RFC 4180 and " +
-  "spreadsheets write them."
 
 export const LEDGER_DEFAULT_LIMIT = 100
 /** The key list's page size: the default and the most (as many as the live keys one user may hold). */
@@ -147,6 +118,7 @@ export class AccountApi extends HttpApiGroup.make("account")
         "send it again)."
     ))
     ,
+    csvTemplateEndpoint,
     HttpApiEndpoint.get("signingKey", "/v1/ledger/signing-key", { success: SigningKeys, error: SourceUnavailable })
       .annotateMerge(describe("Get the ledger's public signing keys",
         "Public. The Ed25519 public keys (PEM, SPKI) this service trusts, by key id, each with the period it signed in " +
@@ -216,17 +188,8 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
         "The 201 carries the event and, when the credential also holds portfolio:read, the holding it touched; a replay " +
         "of an Idempotency-Key carries the original event only."
     )),
-    // CSV in and out (issue 38 item 4): one block, so parallel additions merge apart.
-    HttpApiEndpoint.get("exportTransactions", "/v1/me/transactions/export", {
-      success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/csv" })),
-      error: [...auth, SourceUnavailable]
-    }).annotate(RequiredGrant, "portfolio:read").annotateMerge(describe("Export the transactions as CSV", CSV_EXPORT)),
-    HttpApiEndpoint.post("importTransactions", "/v1/me/transactions/import", {
-      query: { dry_run: Schema.optional(BoolParam.annotate({ description: "true: record nothing; answer the plan and every row's errors" })) },
-      payload: HttpApiSchema.StreamUint8Array({ contentType: "text/csv" }),
-      success: ImportResult,
-      error: [...auth, SourceUnavailable]
-    }).annotate(RequiredGrant, "portfolio:write").annotateMerge(describe("Import transactions from CSV", CSV_IMPORT)),
+    // CSV in and out (issue 38 item 4, issue 55 items 2 and 3): one block, so parallel additions merge apart.
+    ...csvEndpoints,
     // The tax-year statement, settings and a portfolio's donations (issue 38 items 3 and 1): one block, so parallel additions merge apart.
     ...taxEndpoints,
     ...settingsEndpoints,

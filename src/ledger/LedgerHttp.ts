@@ -19,7 +19,9 @@ import { Portfolio, streamOf } from "./portfolio/Portfolio.ts"
 import { PortfolioViews } from "./portfolio/PortfolioViews.ts"
 import { MarketFacts } from "./portfolio/MarketFacts.ts"
 import { LedgerWriter } from "./portfolio/Writer.ts"
-import { readCsvBody, TransactionsCsv } from "./portfolio/TransactionsCsv.ts"
+import { csvAnswer, readCsvBody } from "./portfolio/CsvBody.ts"
+import { TransactionsCsv } from "./portfolio/TransactionsCsv.ts"
+import { TEMPLATE_COLUMNS } from "./portfolio/TransactionsCsvApi.ts"
 import { AutoRecord } from "./settings/AutoRecord.ts"
 import { PortfolioSettings } from "./settings/Settings.ts"
 import { TaxStatements } from "./tax/TaxStatements.ts"
@@ -38,6 +40,8 @@ export const AccountHttp = HttpApiBuilder.group(Api, "account", (handlers) =>
     return handlers
       .handle("session", () => keys.createSession)
       .handle("donate", ({ payload }) => Effect.flatMap(ServerRequestId, (id) => donations.create(payload, id)))
+      .handle("importTemplate", ({ query }) =>
+        Effect.succeed(csvAnswer(`${TEMPLATE_COLUMNS[query.columns ?? "all"].join(",")}\r\n`, "transactions-template.csv", "public, max-age=86400")))
       .handle("signingKey", () => signer.publicKeys.pipe(storeUnavailable))
   }))
 
@@ -79,13 +83,18 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
             return yield* portfolio.record(p, payload, { idempotencyKey: headers["idempotency-key"], ...ids })
           })))
       // CSV in and out (issue 38 item 4).
-      .handle("exportTransactions", () => asPrincipal((p) => csv.exportCsv(p)))
+      .handle("exportTransactions", () => asPrincipal((p) => Effect.map(csv.exportCsv(p), (text) => csvAnswer(text, "transactions.csv"))))
       .handle("importTransactions", ({ payload, query }) =>
         asPrincipal((p) =>
           Effect.gen(function*() {
             const request = yield* HttpServerRequest.HttpServerRequest
-            const text = yield* readCsvBody(payload, request.headers["content-length"])
-            return yield* csv.importCsv(p, text, { dryRun: query.dry_run ?? false, ...(yield* requestIdsOf) })
+            const text = yield* readCsvBody(payload, request.headers["content-length"], request.headers["content-type"])
+            return yield* csv.importCsv(p, text, {
+              dryRun: query.dry_run ?? false,
+              dateOrder: query.date_order,
+              mapping: query.mapping,
+              ...(yield* requestIdsOf)
+            })
           })))
       // The tax-year statement, settings and a portfolio's donations (issue 38 items 3 and 1).
       .handle("taxStatement", ({ query }) => asPrincipal((p) => tax.statement(p, query.tax_year)))

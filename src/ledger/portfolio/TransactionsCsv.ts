@@ -1,36 +1,32 @@
 /**
  * CSV in and out of a portfolio (GET /v1/me/transactions/export, POST
  * /v1/me/transactions/import). The export writes one row per event of the
- * stream, in stream order. The import reads the file strictly (RFC 4180,
- * bounded), then decides every row in file order with the ledger's decider and
- * the market facts POST /v1/me/transactions uses, against the stream's state
- * with the rows before it applied; it appends what it accepted in one statement
- * through the LedgerWriter (expected version, every position rewritten), or
- * nothing when any row is refused. A row whose body is that of an event
+ * stream, every kind, in stream order, with the figures the ledger computed
+ * for dividends and bonuses. The import reads the file strictly (RFC 4180,
+ * bounded) by its header's mapping, then decides every transaction row in
+ * file order with the ledger's decider (ImportPlan) and appends what it
+ * accepted, donations among them, in one statement through the LedgerWriter,
+ * or nothing when any row is refused. A row whose content is that of an event
  * already recorded (and not yet matched by an earlier row) is skipped, so the
  * same file imported twice adds nothing.
  *
- * Owns: the file's reading and the row-by-row plan. Does not own: the decider's
- * rules, the append (LedgerWriter, EventStore), market facts (MarketFacts).
+ * Owns: the file's reading. Does not own: the plan's rules (ImportPlan), the
+ * append (LedgerWriter, EventStore), market facts (MarketFacts).
  */
-import { Clock, Context, Effect, Layer, Stream } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
 import { type DataNotFound, InvalidRequest, type InvalidSymbol, SourceUnavailable } from "../../../domain/Errors.ts"
 import { karachiDate } from "../../../domain/market/calendar/Calendar.ts"
 import type { Command } from "../../../domain/ledger/Decider.ts"
-import type { StoredEvent } from "../../../domain/ledger/Events.ts"
+import type { LedgerEvent, StoredEvent } from "../../../domain/ledger/Events.ts"
 import { bodyProblem } from "../../../domain/ledger/Schemas.ts"
+import type { DateOrder } from "../../../domain/ledger/csv/Cells.ts"
+import { exportFigures } from "../../../domain/ledger/csv/ExportFigures.ts"
+import { type FileRead, readFile } from "../../../domain/ledger/csv/ImportFile.ts"
+import type { Donation } from "../../../domain/ledger/csv/ImportRows.ts"
+import { CHARGE_NAME, headerOf, type Mapping, readOverrides } from "../../../domain/ledger/csv/Mapping.ts"
 import { parseCsv } from "../../../domain/ledger/csv/Rfc4180.ts"
-import {
-  bodyOfRow,
-  type CellProblem,
-  formulaCell,
-  HEADER_LINE,
-  IMPORT_LIMITS,
-  type ImportResult,
-  readHeader,
-  rowOf
-} from "../../../domain/ledger/csv/TransactionsCsv.ts"
+import { HEADER_LINE, IMPORT_LIMITS, type ImportResult, rowOf } from "../../../domain/ledger/csv/TransactionsCsv.ts"
 import { Filings } from "../../market/filings/Filings.ts"
 import { storeUnavailable } from "../../db/Rows.ts"
 import type { Principal } from "../accounts/Keys.ts"
@@ -38,7 +34,7 @@ import { ConcurrencyConflict, EventStore } from "../events/EventStore.ts"
 import { type Listed, planRows, type RowPlanInput } from "./ImportPlan.ts"
 import { MarketFacts } from "./MarketFacts.ts"
 import { factsWith, streamOf } from "./Portfolio.ts"
-import { positionsOf } from "./Projection.ts"
+import { positionsOf, toEntries } from "./Projection.ts"
 import { LedgerWriter } from "./Writer.ts"
 
 /** The most time the rows' decisions may take (the request deadline is 30 s). */
@@ -46,64 +42,26 @@ const PLAN_BUDGET = "20 seconds"
 const TOO_SLOW = "deciding this file's rows took over 20 seconds (a row dated before the rows above it is decided against " +
   "the whole history): sort the rows by trade_date, or import the file in parts; nothing was recorded"
 
-const TOO_LARGE = `the CSV body is over ${IMPORT_LIMITS.bytes.toLocaleString("en")} bytes; nothing was recorded`
-
-/**
- * The request body as text: refused (400) past the byte bound, by its declared length before a byte is read and
- * while it streams, or when it is not UTF-8.
- */
-export const readCsvBody = (body: Stream.Stream<Uint8Array, unknown>, declaredLength: string | undefined): Effect.Effect<string, InvalidRequest> =>
+/** The file read whole, or the 400 that refuses it (structure, bounds, formulas, mapping, date order). */
+const readUpload = (text: string, options: ImportOptions) =>
   Effect.gen(function*() {
-    if (declaredLength !== undefined && Number(declaredLength) > IMPORT_LIMITS.bytes) return yield* new InvalidRequest({ message: TOO_LARGE })
-    const chunks: Array<Uint8Array> = []
-    let total = 0
-    // A body the platform cannot read is a defect, as for any buffered body.
-    yield* Stream.runForEachArray(Stream.orDie(body), (array) => {
-      for (const chunk of array) {
-        total += chunk.length
-        chunks.push(chunk)
-      }
-      return total > IMPORT_LIMITS.bytes ? Effect.fail(new InvalidRequest({ message: TOO_LARGE })) : Effect.void
-    })
-    try {
-      return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks))
-    } catch {
-      return yield* new InvalidRequest({ message: "the CSV body is not UTF-8 text; nothing was recorded" })
-    }
-  })
-
-/** The file's rows as bodies, or the 400 that refuses the whole file (structure, bounds, formulas). */
-const readFile = (text: string) =>
-  Effect.gen(function*() {
+    const given = options.mapping === undefined ? { overrides: new Map() } : readOverrides(options.mapping)
+    if ("problem" in given) return yield* new InvalidRequest({ message: `query parameter \`mapping\`: ${given.problem}; nothing was recorded` })
     const parsed = parseCsv(text, { maxRows: IMPORT_LIMITS.rows, maxColumns: 40, maxCellLength: IMPORT_LIMITS.cell })
     if (parsed._tag === "Problem") return yield* new InvalidRequest({ message: `CSV line ${parsed.line}: ${parsed.message}; nothing was recorded` })
-    const header = readHeader(parsed.header)
-    if ("problem" in header) return yield* new InvalidRequest({ message: `CSV line 1: ${header.problem}; nothing was recorded` })
-    const width = parsed.header.length
-    const rows: Array<RowPlanInput> = []
-    for (const row of parsed.rows) {
-      if (row.cells.length !== width) {
-        return yield* new InvalidRequest({
-          message: `CSV line ${row.line} has ${row.cells.length} cells, the header ${width} (ragged rows are refused); nothing was recorded`
-        })
-      }
-      const formula = formulaCell(row.cells, header.index)
-      if (formula !== undefined) {
-        return yield* new InvalidRequest({
-          message: `CSV line ${row.line}, column ${formula}: a cell starting with =, +, -, @, a tab or a carriage return is a ` +
-            "spreadsheet formula and is refused (to mean the text, start the cell with an apostrophe); nothing was recorded"
-        })
-      }
-      rows.push({ line: row.line, read: bodyOfRow(row.cells, header.index) })
+    const file = readFile(parsed.header, parsed.rows, options.dateOrder, given.overrides)
+    if ("problem" in file) {
+      const where = file.column !== undefined ? `, column ${file.column}` : ""
+      return yield* new InvalidRequest({ message: `CSV line ${file.line}${where}: ${file.problem}; nothing was recorded` })
     }
-    return rows
+    return file
   })
 
 /** The body with its symbol as listed, or the row's problem. */
 const listedBody = (filings: typeof Filings.Service, body: Record<string, unknown>): Effect.Effect<Listed, SourceUnavailable> =>
   typeof body["symbol"] !== "string"
     ? Effect.succeed({ body })
-    : filings.requireListed(body["symbol"]).pipe(
+    : filings.requireListed(body["symbol"].trim()).pipe(
       Effect.map((symbol): Listed => ({ body: { ...body, symbol } })),
       Effect.catchIf(
         (e): e is InvalidSymbol | DataNotFound => !(e instanceof SourceUnavailable),
@@ -111,8 +69,60 @@ const listedBody = (filings: typeof Filings.Service, body: Record<string, unknow
       )
     )
 
+const donationKey = (date: string, amount: number, note: string | undefined) => JSON.stringify([date, amount, note ?? ""])
+
+/** The file's donations not yet recorded (a recorded one with the same date, amount and note is matched once), as events. */
+const donationsToRecord = (history: ReadonlyArray<StoredEvent>, donations: ReadonlyArray<{ line: number; donation: Donation }>) => {
+  const recorded = new Map<string, number>()
+  for (const e of history) {
+    if (e.event.type !== "DonationRecorded") continue
+    const key = donationKey(e.effective_date, e.event.amount, e.event.note)
+    recorded.set(key, (recorded.get(key) ?? 0) + 1)
+  }
+  const accepted: Array<{ line: number; event: LedgerEvent; event_id: string }> = []
+  let skipped = 0
+  for (const { line, donation } of donations) {
+    // As POST /v1/me/donations stores it: the note trimmed, an empty one left out.
+    const note = donation.note?.trim() || undefined
+    const key = donationKey(donation.trade_date, donation.amount, note)
+    const left = recorded.get(key) ?? 0
+    if (left > 0) {
+      recorded.set(key, left - 1)
+      skipped++
+      continue
+    }
+    accepted.push({
+      line,
+      event_id: randomUUID(),
+      event: {
+        type: "DonationRecorded",
+        donation_id: randomUUID(),
+        amount: donation.amount,
+        currency: "PKR",
+        ...(note ? { note } : {}),
+        status: "pending",
+        date: donation.trade_date
+      }
+    })
+  }
+  return { accepted, skipped }
+}
+
+/** The mapping as the answer shows it. */
+const mappingAnswer = (file: FileRead): typeof ImportResult.Type["mapping"] => ({
+  format: file.mapping.format,
+  columns: file.mapping.fields.map((f) => ({ header: f.header, reads_as: f.field === "charge" ? CHARGE_NAME : f.field })),
+  ignored: file.mapping.ignored,
+  ...(file.dateOrder !== undefined ? { date_order: file.dateOrder } : {})
+})
+
+const named = (mapping: Mapping) => <A extends { readonly column: string }>(e: A): A => ({ ...e, column: headerOf(mapping, e.column) })
+
 export interface ImportOptions {
   readonly dryRun: boolean
+  readonly dateOrder?: DateOrder | undefined
+  /** The `mapping` query parameter: a JSON object of header → column. */
+  readonly mapping?: string | undefined
   readonly requestId?: string | undefined
   readonly clientRequestId?: string | undefined
 }
@@ -137,17 +147,24 @@ export class TransactionsCsv extends Context.Service<TransactionsCsv, {
 
       const exportCsv = Effect.fn("TransactionsCsv.export")(function*(principal: Principal) {
         const events = yield* store.readStream(streamOf(principal.userId)).pipe(storeUnavailable)
-        const lines = events.flatMap((e) => (e.event.type === "DonationRecorded" ? [] : [rowOf(e.event, e.event_id)]))
+        const figures = exportFigures(toEntries(events))
+        const lines = events.map((e) => rowOf(e.event, e.event_id, e.effective_date, figures.get(e.event_id)))
         return [HEADER_LINE, ...lines].map((l) => `${l}\r\n`).join("")
       })
 
       /** One attempt: read the stream, plan every row, append the plan (unless a dry run or a row is refused). */
-      const attempt = (principal: Principal, rows: ReadonlyArray<RowPlanInput>, options: ImportOptions) =>
+      const attempt = (principal: Principal, file: FileRead, options: ImportOptions) =>
         Effect.gen(function*() {
           const streamId = streamOf(principal.userId)
           const [head, history] = yield* Effect.all([store.head(streamId), store.readStream(streamId)])
           const today = karachiDate(yield* Clock.currentTimeMillis)
-          const plan = yield* planRows(history, head.version, rows, {
+          const transactions: Array<RowPlanInput> = []
+          const donationRows: Array<{ line: number; donation: Donation }> = []
+          for (const { line, read } of file.rows) {
+            if ("donation" in read) donationRows.push({ line, donation: read.donation })
+            else transactions.push({ line, read })
+          }
+          const plan = yield* planRows(history, head.version, transactions, {
             listed: (body) => listedBody(filings, body),
             facts: (command: Command) => factsFor(command, today),
             problem: bodyProblem,
@@ -156,18 +173,29 @@ export class TransactionsCsv extends Context.Service<TransactionsCsv, {
             // Planning comes before the append, so stopping it records nothing and the answer beats the request deadline.
             Effect.timeoutOrElse({ duration: PLAN_BUDGET, orElse: () => Effect.fail(new InvalidRequest({ message: TOO_SLOW })) })
           )
-          const answer = { dry_run: options.dryRun, rows: rows.length, skipped: plan.skipped, errors: plan.errors }
-          if (plan.errors.length > 0 && !options.dryRun) {
-            const shown = plan.errors.slice(0, 5).map((e) => `line ${e.line}, column ${e.column}: ${e.message}`).join("; ")
+          const donations = donationsToRecord(history, donationRows)
+          const accepted = [...plan.accepted, ...donations.accepted].sort((a, b) => a.line - b.line)
+          const errors = plan.errors.map(named(file.mapping))
+          const answer = {
+            dry_run: options.dryRun,
+            rows: file.rows.length,
+            skipped: plan.skipped + donations.skipped,
+            mapping: mappingAnswer(file),
+            notes: file.notes.map(named(file.mapping)),
+            errors
+          }
+          if (errors.length > 0 && !options.dryRun) {
+            const shown = errors.slice(0, 5).map((e) => `line ${e.line}, column ${e.column}: ${e.message}`).join("; ")
             return yield* new InvalidRequest({
-              message: `${plan.errors.length} row(s) refused, nothing was recorded (dry_run=true lists them all): ${shown}`
+              message: `${errors.length} row(s) refused, nothing was recorded (dry_run=true lists them all): ${shown}`
             })
           }
-          if (options.dryRun || plan.accepted.length === 0) {
-            return { ...answer, recorded: 0, events: plan.accepted.map(({ line, event }) => ({ line, type: event.type, payload: event })) }
+          if (options.dryRun || accepted.length === 0) {
+            return { ...answer, recorded: 0, events: accepted.map(({ line, event }) => ({ line, type: event.type, payload: event })) }
           }
+          // Donations move no position: the positions are the planned events' alone.
           const positions = positionsOf([...history, ...plan.drafts])
-          const appended: ReadonlyArray<StoredEvent> = yield* writer.writeDecided(streamId, head, plan.accepted, positions, {
+          const appended: ReadonlyArray<StoredEvent> = yield* writer.writeDecided(streamId, head, accepted, positions, {
             actor_key_id: principal.keyId,
             request_id: options.requestId,
             client_request_id: options.clientRequestId
@@ -175,7 +203,7 @@ export class TransactionsCsv extends Context.Service<TransactionsCsv, {
           return {
             ...answer,
             recorded: appended.length,
-            events: appended.map((e, i) => ({ line: plan.accepted[i]!.line, event_id: e.event_id, type: e.event.type, payload: e.event }))
+            events: appended.map((e, i) => ({ line: accepted[i]!.line, event_id: e.event_id, type: e.event.type, payload: e.event }))
           }
         })
 
@@ -184,8 +212,8 @@ export class TransactionsCsv extends Context.Service<TransactionsCsv, {
         text: string,
         options: ImportOptions
       ) {
-        const rows = yield* readFile(text)
-        return yield* attempt(principal, rows, options).pipe(
+        const file = yield* readUpload(text, options)
+        return yield* attempt(principal, file, options).pipe(
           // Another writer appended meanwhile: plan again from the new state.
           Effect.retry({ while: (e) => e instanceof ConcurrencyConflict, times: 5 }),
           Effect.catchTag("ConcurrencyConflict", () =>

@@ -25,7 +25,7 @@ import {
   type State
 } from "../../../domain/ledger/Decider.ts"
 import type { Position } from "../../../domain/ledger/Replay.ts"
-import type { PortfolioEvent, StoredEvent } from "../../../domain/ledger/Events.ts"
+import type { LedgerEvent, PortfolioEvent, StoredEvent } from "../../../domain/ledger/Events.ts"
 import { type ConcurrencyConflict, type EventMetadata, EventStore, type Head } from "../events/EventStore.ts"
 import { positionsOf, toEntries } from "./Projection.ts"
 
@@ -64,7 +64,7 @@ export class LedgerWriter extends Context.Service<LedgerWriter, {
   readonly writeDecided: (
     streamId: string,
     from: Head,
-    events: ReadonlyArray<{ readonly event: PortfolioEvent; readonly event_id: string }>,
+    events: ReadonlyArray<{ readonly event: LedgerEvent; readonly event_id: string }>,
     positions: ReadonlyArray<Position>,
     metadata: EventMetadata
   ) => Effect.Effect<ReadonlyArray<StoredEvent>, ConcurrencyConflict | SqlError.SqlError>
@@ -122,7 +122,7 @@ export class LedgerWriter extends Context.Service<LedgerWriter, {
       const writeDecided = Effect.fn("LedgerWriter.writeDecided")(function*(
         streamId: string,
         from: Head,
-        events: ReadonlyArray<{ readonly event: PortfolioEvent; readonly event_id: string }>,
+        events: ReadonlyArray<{ readonly event: LedgerEvent; readonly event_id: string }>,
         positions: ReadonlyArray<Position>,
         metadata: EventMetadata
       ) {

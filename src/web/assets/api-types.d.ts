@@ -825,6 +825,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/me/transactions/import/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the import template
+         * @description Public. A CSV file to fill in and import (POST /v1/me/transactions/import): the header line of the ledger's format and no rows. `columns=trades` gives a trade's columns only (trade_date, kind, symbol, quantity, price, fees: kind is buy or sell); `columns=all` (the default) every column the export writes. A broker's statement needs no template: the import maps its headers.
+         */
+        get: operations["account.importTemplate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/ledger/signing-key": {
         parameters: {
             query?: never;
@@ -1028,7 +1048,9 @@ export interface paths {
         };
         /**
          * Export the transactions as CSV
-         * @description Grant portfolio:read. The portfolio as text/csv (RFC 4180: UTF-8 without a byte-order mark, CRLF line ends, a header line), one row per event in the order recorded. Columns, in this order: trade_date, kind, symbol, quantity, price, fees, per_share, gross_amount, tax_withheld, filer, book_closure_from, percent, numerator, denominator, reverses, reason, event_id. kind is buy, sell, dividend, bonus, split, tax_status or reversal, as in POST /v1/me/transactions; a cell is empty where the kind has no such field. A dividend row carries the book closure, filer status or warrant amounts its event holds; a reversal row the reversed event's id (`reverses`), trade date and symbol. Numbers are plain decimals (a dot, no grouping). Formula injection: a cell that would start with =, +, -, @, a tab or a carriage return is written with a leading apostrophe (OWASP's advice), so a spreadsheet shows it as text and never runs it.
+         * @description Grant portfolio:read. The portfolio as text/csv (RFC 4180: UTF-8 without a byte-order mark, CRLF line ends, a header line), a download (Content-Disposition: attachment) never stored by a cache (Cache-Control: private, no-store; X-Content-Type-Options: nosniff). One row per event of every kind, in the order recorded: buy, sell, dividend, bonus, split, tax_status, reversal (as in POST /v1/me/transactions) and donation (POST /v1/me/donations: trade_date is the date it was recorded, with amount and note). Columns, in this order: trade_date, kind, symbol, quantity, price, fees, per_share, gross_amount, tax_withheld, filer, book_closure_from, percent, numerator, denominator, reverses, reason, amount, note, shares, dividend_gross, dividend_tax, dividend_net, event_id. A cell is empty where the kind has no such field. A dividend row carries the per-share amount or the warrant's gross and tax, the book closure and filer status its event holds, and the figures the ledger computed: shares (entitled), dividend_gross, dividend_tax and dividend_net in rupees; a bonus row the whole shares credited (shares). These computed columns are empty for a reversed event, and never read by the import. A reversal row carries the reversed event's id (`reverses`), trade date and symbol.
+         *
+         *     Formula injection (OWASP's advice): every text cell is quoted, and a text cell that would start with =, +, -, @, a tab or a carriage return — after any apostrophes — gets one more leading apostrophe, so no cell starts a formula whichever separator (, or ;) a spreadsheet splits on. The import drops exactly that apostrophe again, so a reason written `'=1` exports as `''=1` and imports as `'=1`: export then import gives the same text. Numbers are bare plain decimals (a dot, no grouping); a negative number is a number, not a formula.
          */
         get: operations["portfolio.exportTransactions"];
         put?: never;
@@ -1050,11 +1072,17 @@ export interface paths {
         put?: never;
         /**
          * Import transactions from CSV
-         * @description Grant portfolio:write. Body text/csv in the export's columns (any order; a missing column is an empty one), at most 10,000 rows, 2,000,000 bytes and 1,000 characters a cell. Columns, in this order: trade_date, kind, symbol, quantity, price, fees, per_share, gross_amount, tax_withheld, filer, book_closure_from, percent, numerator, denominator, reverses, reason, event_id. Each row is the body of POST /v1/me/transactions spelt as cells, decided in file order by the same rules (the rows before it applied). All rows or none are recorded, in one append. A row whose content (with the defaults the ledger fills: fees 0, the recorded payout's book closure, the portfolio's filer status) is that of an event already recorded is skipped, so importing the same file twice adds nothing; a row whose event_id names a recorded event of other content is refused. A reversal row's `reverses` may name another row's event_id: the event that row records. A reversal's trade_date and symbol cells are shown only.
+         * @description Grant portfolio:write. Body text/csv, at most 10,000 rows, 2,000,000 bytes and 1,000 characters a cell. Charset: UTF-8 when the Content-Type names none; `charset=latin1` (ISO-8859-1, windows-1252: a spreadsheet's CSV on Windows) is converted; any other charset is 400.
          *
-         *     `dry_run=true` records nothing and answers the events the file would record and every refused row by line (the header is line 1) and column. Without it, any refused row makes the answer 400 INVALID_REQUEST naming the first rows by line and column, and nothing is recorded.
+         *     Two formats. The ledger's own (a header with a `kind` column): the export's columns in any order (a missing column is an empty one; any other column refuses the file). Columns, in this order: trade_date, kind, symbol, quantity, price, fees, per_share, gross_amount, tax_withheld, filer, book_closure_from, percent, numerator, denominator, reverses, reason, amount, note, shares, dividend_gross, dividend_tax, dividend_net, event_id. Each row is the body of POST /v1/me/transactions spelt as cells (a donation row: trade_date, amount, note); shares and the dividend_ columns are not read. A broker's statement (any other header, e.g. Date,Type,Symbol,Qty,Rate,Commission): each header is matched ignoring case, spaces and punctuation — trade_date ← tradedate, date, tradingdate, transactiondate, txndate, dealdate; kind ← kind, type, side, buysell, bs, transactiontype, txntype, tradetype, action; symbol ← symbol, scrip, script, scripcode, scriptcode, ticker, stock, security, securitycode, symbolcode; quantity ← quantity, qty, shares, volume, units, noofshares; price ← price, rate, tradeprice, traderate, avgrate, averagerate, avgprice, averageprice, pricepershare, ratepershare; fees ← fees, fee; per_share ← pershare; gross_amount ← grossamount; tax_withheld ← taxwithheld; filer ← filer; book_closure_from ← bookclosurefrom; percent ← percent; numerator ← numerator; denominator ← denominator; reverses ← reverses; reason ← reason; event_id ← eventid; fees (added up) ← commission, comm, brokerage, brokeragecommission, cdc, cdccharges, cdcfee, cvt, sst, salestax, fed, laga, secp, secpfee, secplevy, nccpl, nccplcharges, psxfee, charges, othercharges, otherfees. A header matching none (Amount, Net Amount, Remarks…) is ignored and listed, its cells not read; a lone dash is an empty cell; two headers for one column refuse the file. The answer's `mapping` says how each header was read (show it before importing, and keep it); the `mapping` parameter reads a header the import does not know, or holds a kept reading to the next statement.
          *
-         *     The file itself is refused whole (400 INVALID_REQUEST, nothing recorded, dry run or not) when it is larger than the bound, not UTF-8, has an unknown or repeated column, a row with another number of cells than the header, a quote outside RFC 4180's rules, a line break inside a quoted cell, a bare CR, a byte-order mark anywhere but the start, or a cell that would run as a spreadsheet formula (starting with =, +, -, @, a tab or a CR; to mean the text, start the cell with an apostrophe, which the import drops, as the export writes it). A leading byte-order mark, CRLF or LF line ends, quoted cells holding commas or doubled quotes, and blank rows are read as RFC 4180 and spreadsheets write them.
+         *     Cells, in both formats: buy and sell in any case (also B, S, Bought, Sold, Purchase, Sale); numbers with thousands or lakh separators ("1,000", "1,00,000"), a sale's quantity may be negative; dates as YYYY-MM-DD, DD/MM/YYYY or MM/DD/YYYY (/, - or .), 20-May-2026 or May 20, 2026, a time after the date ignored, two-digit years refused. Date order: the file's dates decide it (20/05/2026 is day first, 3/20/2023 month first); a file whose every such date could be either (03/04/2026) is 400 unless `date_order` says (dmy or mdy; ymd: every date is year-first); a file mixing both is 400. Commission, CDC and other charge columns are added to the fees. A rate with more than two decimals (215.425) is recorded as the price to the paisa, down for a buy and up for a sale, and the difference times the quantity is added to the fees, so price × quantity ± fees is the broker's amount; fees are rounded to the paisa once. Each such change is listed in `notes`.
+         *
+         *     Rows are decided in file order by the rules of POST /v1/me/transactions (the rows before applied). All rows or none are recorded, in one append. A row whose content (with the defaults the ledger fills: fees 0, the recorded payout's book closure, the portfolio's filer status) is that of an event already recorded is skipped (a donation: same date, amount and note), so importing the same file twice adds nothing; a row whose event_id names a recorded event of other content is refused. A reversal row's `reverses` may name another row's event_id: the event that row records. A reversal's trade_date and symbol cells are shown only. Importing a portfolio's export into a new one records the same events in the same order (with new ids).
+         *
+         *     `dry_run=true` records nothing and answers the mapping, the events the file would record and every refused row by line (the header is line 1) and column (as the file names it). Without it, any refused row makes the answer 400 INVALID_REQUEST naming the first rows by line and column, and nothing is recorded.
+         *
+         *     The file itself is refused whole (400 INVALID_REQUEST, nothing recorded, dry run or not) when it is larger than the bound, not in its charset, has no column saying buy or sell, an unknown or repeated column (ledger format), a row with another number of cells than the header, a quote outside RFC 4180's rules, a line break inside a quoted cell, a bare CR, a byte-order mark anywhere but the start, ambiguous or mixed date orders, or a read cell that would run as a spreadsheet formula (starting with =, +, -, @, a tab or a CR, and not a number or a lone dash; to mean the text, start the cell with an apostrophe, which the import drops, as the export writes it). A leading byte-order mark, CRLF or LF line ends, quoted cells holding commas or doubled quotes, and blank rows are read as RFC 4180 and spreadsheets write them.
          */
         post: operations["portfolio.importTransactions"];
         delete?: never;
@@ -7633,6 +7661,55 @@ export interface operations {
             };
         };
     };
+    "account.importTemplate": {
+        parameters: {
+            query?: {
+                columns?: "all" | "trades";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description The request's path, query or body is not valid; the message names the offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestEncoded"];
+                };
+            };
+            /** @description Too many requests from this client; wait the number of seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedEncoded"];
+                };
+            };
+            /** @description An unexpected fault; it is logged with the request id, which the message carries */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalEncoded"];
+                };
+            };
+        };
+    };
     "account.signingKey": {
         parameters: {
             query?: never;
@@ -8939,6 +9016,8 @@ export interface operations {
         parameters: {
             query?: {
                 dry_run?: "true" | "false";
+                date_order?: "dmy" | "mdy" | "ymd";
+                mapping?: string;
             };
             header?: never;
             path?: never;
@@ -8964,6 +9043,27 @@ export interface operations {
                         recorded: number;
                         /** @description Rows already recorded with the same content, left as they are */
                         skipped: number;
+                        /** @description How the file's columns were read: show it, and keep it to check the next file of the same broker */
+                        mapping: {
+                            /**
+                             * @description ledger: the export's own columns (a header with a kind column); mapped: a broker's statement read by its headers
+                             * @enum {string}
+                             */
+                            format: "ledger" | "mapped";
+                            columns: {
+                                /** @description The header as the file writes it */
+                                header: string;
+                                /** @description The ledger column it fills; `fees (added)` for a charge added to the fees */
+                                reads_as: string;
+                            }[];
+                            /** @description Headers matching no column: their cells are not read */
+                            ignored: string[];
+                            /**
+                             * @description How dates like 03/04/2026 were read: the date_order sent, or the one the file's own dates show
+                             * @enum {string}
+                             */
+                            date_order?: "dmy" | "mdy" | "ymd";
+                        };
                         /** @description The events recorded, or in a dry run the events that would be, in file order */
                         events: {
                             line: number;
@@ -8972,11 +9072,19 @@ export interface operations {
                             type: string;
                             payload: unknown;
                         }[];
+                        /** @description Rows read with a change the ledger needs, each said (a rate with more than two decimals, charges summed to the paisa) */
+                        notes: {
+                            /** @description The file's line the row starts on (the header is line 1) */
+                            line: number;
+                            /** @description The column at fault, as the file's header names it (kind when the whole row is) */
+                            column: string;
+                            message: string;
+                        }[];
                         /** @description Every refused row (a dry run only: otherwise a refused row is a 400) */
                         errors: {
                             /** @description The file's line the row starts on (the header is line 1) */
                             line: number;
-                            /** @description The column at fault (kind when the whole row is) */
+                            /** @description The column at fault, as the file's header names it (kind when the whole row is) */
                             column: string;
                             message: string;
                         }[];
