@@ -11,8 +11,8 @@
  * A step is found two ways:
  * - detected: the close moved further than the exchange's single-stock price
  *   limit in force that day allows from the previous close (the dated table
- *   in Rules.ts, or Rs 1 when that is larger; plus a 0.5-point tolerance for
- *   tick rounding). Such a move cannot be a trading move; it is a corporate
+ *   in Rules.ts, or Rs 1 when that is larger; plus Rs 0.05 for the rounding
+ *   of the limit price). Such a move cannot be a trading move; it is a corporate
  *   action (or a suspension gap). Before the first sourced rule (2017-12-07)
  *   nothing is detected, only recorded actions placed.
  * - recorded: a corporate action of kind bonus / ex_bonus / split /
@@ -57,7 +57,12 @@ export interface Step {
 
 /** The exchange's single-stock limit, percent of the previous close, in force on `date` (Rules.ts), or undefined before any sourced rule. */
 export const priceLimitPct = (date: string): number | undefined => priceLimitOn(date)?.percent
-const TOLERANCE_PCT = 0.5
+/**
+ * Rupees a close may pass the exact limit by: the exchange rounds the limit price (the widest seen at a limit in
+ * the recorded closes of 2018–2023: Rs 0.0165, FATIMA 42.18 → 39.00 on 2022-04-21). A tolerance in points of the
+ * price (0.5 before) hid a wrong rule date: a 7.5% fall read as within a 7% limit.
+ */
+const TOLERANCE_RUPEES = 0.05
 const STEP_KINDS = new Set(["bonus", "ex_bonus", "split", "consolidation", "right", "ex_right"])
 const RATIO_KINDS = new Set(["bonus", "ex_bonus", "split", "consolidation"])
 
@@ -75,7 +80,7 @@ export const cleanRows = (s: PriceSeries): Array<number> => {
 export const beyondLimit = (prev: number, cur: number, date: string): boolean => {
   const rule = priceLimitOn(date)
   return rule !== undefined &&
-    Math.abs(cur - prev) > Math.max((prev * rule.percent) / 100, rule.minimumRupees) + (prev * TOLERANCE_PCT) / 100
+    Math.abs(cur - prev) > Math.max((prev * rule.percent) / 100, rule.minimumRupees) + TOLERANCE_RUPEES
 }
 
 const actionFactor = (a: ActionRecord): number | undefined => {

@@ -9062,7 +9062,8 @@ export interface operations {
                         dividends: {
                             event_id: string;
                             symbol: string;
-                            payment_date: string;
+                            /** @description The dividend event's date (its trade_date): for a payout accepted from /v1/me/entitlements, the last day of its book closure, as there. Not the day the cash was paid, which no recording gives */
+                            credit_date: string;
                             book_closure_from?: string;
                             /** @description The last buy date: the shares held at its end are entitled */
                             entitlement_date?: string;
@@ -9079,6 +9080,7 @@ export interface operations {
                              * @enum {string}
                              */
                             tax_basis: "rule" | "warrant" | "none";
+                            /** @description The withholding rule's id. wht-dividend-2019-07: its rates are sourced (docs/PSX-FACTS.md), its start date is not */
                             tax_rule?: string;
                             tax_rate_pct?: number;
                             filer?: boolean;
