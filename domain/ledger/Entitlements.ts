@@ -60,7 +60,7 @@ export interface Entitlement {
   readonly book_closure_from: string
   readonly book_closure_to?: string
   readonly last_buy_date: string
-  readonly ex_date?: string
+  readonly xd_date?: string
   readonly credit_date: string
   readonly shares_held: number
   readonly face_value?: number
@@ -220,7 +220,7 @@ export const entitlementsOf = (
       book_closure_from: p.bookClosureFrom,
       ...(p.bookClosureTo !== undefined ? { book_closure_to: p.bookClosureTo } : {}),
       last_buy_date: last,
-      ...(xd !== undefined ? { ex_date: xd } : {}),
+      ...(xd !== undefined ? { xd_date: xd } : {}),
       credit_date: credit,
       shares_held: shares,
       ...(p.faceValue !== undefined ? { face_value: p.faceValue.rupees, face_value_source: p.faceValue.source } : {}),

@@ -11,6 +11,7 @@
 import { Schema } from "effect"
 import { Adjustment, AdjustmentFields } from "../prices/AdjustmentSchemas.ts"
 import { Announcement, Company, Dividends, NewsItem, Page, Quote, Source } from "../shared/Schemas.ts"
+import { PublishedFigure } from "../shared/RecordParts.ts"
 import { IsoDate, SeriesName, StepFields, TechnicalsFigures, Unavailable } from "./TechnicalsSchema.ts"
 
 export { PriceStep, StepFields, TechnicalsFigures, Unavailable } from "./TechnicalsSchema.ts"
@@ -93,8 +94,20 @@ export type SectorMedians = typeof SectorMedians.Type
 
 export const ValuationFigure = Schema.Struct({
   value: Num,
-  as_of: Schema.String.annotate({ description: "The date of the price the figure rests on (the answer's price_as_of when known)" }),
-  basis: Schema.String,
+  as_of: Schema.String.annotate({
+    description: "The date of the price the figure rests on: the answer's price_as_of for a figure this service computes, " +
+      "the exchange screener's date for one served as published"
+  }),
+  basis: Schema.String.annotate({
+    description: "price_over_trailing_eps, trailing_12m_payouts, shares_outstanding_x_price: computed here at price; " +
+      "exchange_pe_ttm, exchange_screener, exchange: the exchange's figure, as published (no exchange_as_of) or carried " +
+      "forward to a newer price (exchange_as_of)"
+  }),
+  price: opt(Num.annotate({ description: "The price the figure rests on, of the date as_of" })),
+  as_published: opt(PublishedFigure.annotate({
+    description: "The exchange's own figure, as published at its date and price, beside one computed here (the two differ " +
+      "when their prices, dates or inputs do)"
+  })),
   exchange_as_of: opt(Schema.String.annotate({
     description: "The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count " +
       "or dividends as of then"
@@ -131,14 +144,18 @@ export const ScreenFigures = Schema.Struct({
   price_as_of: opt(Schema.String),
   change_pct: opt(Num.annotate({ description: "Percent change of the quote from the previous close" })),
   value_traded: opt(Num.annotate({ description: "Rupees traded in the quote's session: price × volume" })),
-  dividend_yield_pct: opt(Num),
-  pe_ttm: opt(Num),
-  market_cap: opt(Num),
-  valuation_as_of: opt(Schema.String.annotate({
-    description: "The date of the one price dividend_yield_pct, pe_ttm and market_cap rest on (the symbol's valuation: the " +
-      "newer of the row's price and the exchange screener row's own price); it differs from price_as_of when the " +
-      "exchange's screener is newer than the quote"
+  dividend_yield_pct: opt(Num.annotate({
+    description: "The one yield this family ranks and screens by: the symbol's valuation yield (dividend_yield_basis)"
   })),
+  dividend_yield_basis: opt(Schema.String.annotate({
+    description: "trailing_12m_payouts: computed here from recorded payouts at price (as computed); exchange_screener: the " +
+      "exchange's screener yield (as published, or carried forward to a newer price)"
+  })),
+  dividend_yield_as_of: opt(Schema.String.annotate({ description: "The date of the price dividend_yield_pct rests on" })),
+  pe_ttm: opt(Num),
+  pe_ttm_as_of: opt(Schema.String.annotate({ description: "The date of the price pe_ttm rests on" })),
+  market_cap: opt(Num),
+  market_cap_as_of: opt(Schema.String.annotate({ description: "The date of the price market_cap rests on" })),
   free_float_shares: opt(Num),
   free_float_pct: opt(Num),
   avg_volume_30d: opt(Num),

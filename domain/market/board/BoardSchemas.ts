@@ -145,9 +145,15 @@ export const Constituent = Schema.Struct({
   inside_kse100: opt(Schema.Boolean),
   price: opt(Num),
   change_pct: opt(Num),
+  price_as_of: opt(Schema.String.annotate({ description: "The quote's time: the session of price and change_pct" })),
   market_cap: opt(Num),
   pe_ttm: opt(Num),
-  dividend_yield_pct: opt(Num)
+  dividend_yield_pct: opt(Num.annotate({ description: "The exchange's screener yield as published (the one this family ranks by)" })),
+  published_as_of: opt(Schema.String.annotate({
+    description: "The exchange screener's date: market_cap, pe_ttm and dividend_yield_pct are its figures as published, " +
+      "computed by the exchange at published_price, not at price (which may be of another date)"
+  })),
+  published_price: opt(Num.annotate({ description: "The price the exchange computed market_cap, pe_ttm and dividend_yield_pct at" }))
 })
 
 export const Sector = Schema.Struct({

@@ -226,20 +226,22 @@ export interface Trailing {
  * Trailing twelve months (XD days in (end − 1 year, end]) where `end` is
  * today, or the end of the payout record when it stops earlier (the record
  * cannot show later payouts: the window is bounded by coverage and says so
- * in `ttm_to`), only when the record covers that whole window and every cash
- * row in it has a rupee amount; the yield divides by `price` when one is
- * known. `years_paid` counts only calendar years of the last five that the
- * record covers, and `years_covered` says how many those are.
+ * in `ttm_to`), or the date of the price when that is earlier still (a
+ * yield divides the payouts up to the price's date by that price, never a
+ * later window by an older price), only when the record covers that whole
+ * window and every cash row in it has a rupee amount. `years_paid` counts
+ * only calendar years of the last five that the record covers, and
+ * `years_covered` says how many those are.
  */
 export const trailing = (
   rows: ReadonlyArray<DividendRow>,
   today: string,
   coverageStart: string | undefined,
-  price: number | undefined,
+  price: { readonly price: number; readonly date: string } | undefined,
   coverageEnd?: string
 ): Trailing => {
   if (coverageStart === undefined) return {}
-  const end = coverageEnd !== undefined && coverageEnd < today ? coverageEnd : today
+  const end = [today, coverageEnd, price?.date].filter((d): d is string => d !== undefined).sort()[0]!
   const start = `${Number(end.slice(0, 4)) - 1}${end.slice(4)}`
   const out: { -readonly [K in keyof Trailing]: Trailing[K] } = {}
   const cash = rows.filter((r) => r.kind === "cash" && r.xd_date !== undefined)
@@ -253,7 +255,7 @@ export const trailing = (
     if (window.every((r) => r.amount_per_share !== undefined)) {
       const dps = Math.round(window.reduce((s, r) => s + r.amount_per_share!, 0) * 10_000) / 10_000
       out.ttm_dividend_per_share = dps
-      if (price !== undefined && price > 0) out.ttm_dividend_yield_pct = yieldPct(dps, price)
+      if (price !== undefined && price.price > 0) out.ttm_dividend_yield_pct = yieldPct(dps, price.price)
     }
   }
   const year = Number(today.slice(0, 4))

@@ -58,7 +58,7 @@ export const quoteRecord = (snapshot: MarketSnapshot, data: SymbolData, q: Quote
         : exDividend === false
         ? "recorded payout history shows no ex day (the trading day after a payout's last buy date) on this trading day"
         : "no payout record for this symbol: undetermined",
-      recent_actions: actions.map((a) => ({ kind: a.kind, ...defined({ ex_date: a.ex_date }), details: a.details }))
+      recent_actions: actions.map((a) => ({ kind: a.kind, ...defined({ xd_date: a.ex_date }), details: a.details }))
     },
     ...defined({ source })
   }

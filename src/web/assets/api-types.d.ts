@@ -210,7 +210,7 @@ export interface paths {
         };
         /**
          * Get dividend history
-         * @description Dividend history keyed by fiscal year, with the ex-date repair, trailing 12-month DPS and yield, years_paid, data_coverage_start and coverage (unknown: no record for the symbol, never zero). Dates of a payout: ex_date is the first day of the exchange's book closure (SPEC 2.3, = book_closure_from); last_buy_date the last trading day whose trade settles before it (a buyer that day is entitled); xd_date the next trading day, when the stock trades ex (XD, XB, XR) and a buyer is no longer entitled. The trailing 12-month window counts a payout on its xd_date.
+         * @description Dividend history keyed by fiscal year, with the ex-date repair, trailing 12-month DPS and yield, years_paid, data_coverage_start and coverage (unknown: no record for the symbol, never zero). Dates of a payout: ex_date is the first day of the exchange's book closure (SPEC 2.3, = book_closure_from); last_buy_date the last trading day whose trade settles before it (a buyer that day is entitled); xd_date the next trading day, when the stock trades ex (XD, XB, XR) and a buyer is no longer entitled. The trailing 12-month window counts a payout on its xd_date and ends on the date of the price its yield divides by (the delayed quote; `price`, `price_as_of`), so the yield is of one date. That computed ttm_dividend_yield_pct is the yield this family ranks by; the exchange's own screener yield is beside it, labelled, in dividend_yield_as_published (its date and price).
          */
         get: operations["market.dividends"];
         put?: never;
@@ -490,7 +490,7 @@ export interface paths {
         };
         /**
          * Every sector's medians, breadth and constituents
-         * @description Per sector: median change of the latest session, median P/E, median dividend yield, breadth counts and constituent counts, with peer counts. Every sector figure is a median, never a mean. Peers and every sector median count the sector's ordinary lines (no rights, preference, debt or futures lines) that traded in the 20 sessions up to the market's latest recorded session (the newest day of any delayed quote): a line's last trade is the newest day of its price history or quote with a volume that is not 0. A line with no recorded trade in that window, or none at all, is left out of peers and medians and counted in not_trading (ENGRO, last trade 2025-01-03; FFBL, merged into FFC, 2024-12-20): the exchange's screener keeps showing its last figures, which are not current. The median P/E takes positive P/Es (TTM) of those lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a P/E in without_pe. A P/E of 0 on the exchange's screener cannot be told from "no figure" (BAFL showed 0 after its split and 7.10 in April): it is unknown (without_pe), never a loss. A dividend yield the screener shows as 0 on a line it prices with a market cap is a non-payer's 0 and enters the median yield (a sector where most lines paid nothing has a median yield of 0). A sector with no usable figure has no median (the field is absent, never 0). Day figures (price, change, breadth) are of the latest recorded session: a security whose delayed quote is older is counted as not priced that day.
+         * @description Per sector: median change of the latest session, median P/E, median dividend yield, breadth counts and constituent counts, with peer counts. Every sector figure is a median, never a mean. Peers and every sector median count the sector's ordinary lines (no rights, preference, debt or futures lines) that traded in the 20 sessions up to the market's latest recorded session (the newest day of any delayed quote): a line's last trade is the newest day of its price history or quote with a volume that is not 0. A line with no recorded trade in that window, or none at all, is left out of peers and medians and counted in not_trading (ENGRO, last trade 2025-01-03; FFBL, merged into FFC, 2024-12-20): the exchange's screener keeps showing its last figures, which are not current. The median P/E takes positive P/Es (TTM) of those lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a P/E in without_pe. A P/E of 0 on the exchange's screener cannot be told from "no figure" (BAFL showed 0 after its split and 7.10 in April): it is unknown (without_pe), never a loss. The yield of this family is the exchange's screener yield as published (dividend_yield_pct of a peer, median_dividend_yield_pct of a sector; its date is the screener's, in sources): the same rule holds, a 0 there is no figure, counted in without_yield and never entered as 0 (banks: BML, JSBL and SBL). A sector with no usable figure has no median (the field is absent, never 0). Day figures (price, change, breadth) are of the latest recorded session: a security whose delayed quote is older is counted as not priced that day.
          */
         get: operations["board.sectorBoard"];
         put?: never;
@@ -510,7 +510,7 @@ export interface paths {
         };
         /**
          * One sector
-         * @description The sector's figures (as on the sector board) and every member line, largest market cap first, rights and preference lines included (security_type). Every sector figure is a median, never a mean. Peers and every sector median count the sector's ordinary lines (no rights, preference, debt or futures lines) that traded in the 20 sessions up to the market's latest recorded session (the newest day of any delayed quote): a line's last trade is the newest day of its price history or quote with a volume that is not 0. A line with no recorded trade in that window, or none at all, is left out of peers and medians and counted in not_trading (ENGRO, last trade 2025-01-03; FFBL, merged into FFC, 2024-12-20): the exchange's screener keeps showing its last figures, which are not current. The median P/E takes positive P/Es (TTM) of those lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a P/E in without_pe. A P/E of 0 on the exchange's screener cannot be told from "no figure" (BAFL showed 0 after its split and 7.10 in April): it is unknown (without_pe), never a loss. A dividend yield the screener shows as 0 on a line it prices with a market cap is a non-payer's 0 and enters the median yield (a sector where most lines paid nothing has a median yield of 0). A sector with no usable figure has no median (the field is absent, never 0). An unknown id is 404 DATA_NOT_FOUND.
+         * @description The sector's figures (as on the sector board) and every member line, largest market cap first, rights and preference lines included (security_type). Every sector figure is a median, never a mean. Peers and every sector median count the sector's ordinary lines (no rights, preference, debt or futures lines) that traded in the 20 sessions up to the market's latest recorded session (the newest day of any delayed quote): a line's last trade is the newest day of its price history or quote with a volume that is not 0. A line with no recorded trade in that window, or none at all, is left out of peers and medians and counted in not_trading (ENGRO, last trade 2025-01-03; FFBL, merged into FFC, 2024-12-20): the exchange's screener keeps showing its last figures, which are not current. The median P/E takes positive P/Es (TTM) of those lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a P/E in without_pe. A P/E of 0 on the exchange's screener cannot be told from "no figure" (BAFL showed 0 after its split and 7.10 in April): it is unknown (without_pe), never a loss. The yield of this family is the exchange's screener yield as published (dividend_yield_pct of a peer, median_dividend_yield_pct of a sector; its date is the screener's, in sources): the same rule holds, a 0 there is no figure, counted in without_yield and never entered as 0 (banks: BML, JSBL and SBL). A sector with no usable figure has no median (the field is absent, never 0). An unknown id is 404 DATA_NOT_FOUND.
          */
         get: operations["board.sector"];
         put?: never;
@@ -550,7 +550,7 @@ export interface paths {
         };
         /**
          * A sector's median valuation
-         * @description Median P/E and median dividend yield with peer counts. Every sector figure is a median, never a mean. Peers and every sector median count the sector's ordinary lines (no rights, preference, debt or futures lines) that traded in the 20 sessions up to the market's latest recorded session (the newest day of any delayed quote): a line's last trade is the newest day of its price history or quote with a volume that is not 0. A line with no recorded trade in that window, or none at all, is left out of peers and medians and counted in not_trading (ENGRO, last trade 2025-01-03; FFBL, merged into FFC, 2024-12-20): the exchange's screener keeps showing its last figures, which are not current. The median P/E takes positive P/Es (TTM) of those lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a P/E in without_pe. A P/E of 0 on the exchange's screener cannot be told from "no figure" (BAFL showed 0 after its split and 7.10 in April): it is unknown (without_pe), never a loss. A dividend yield the screener shows as 0 on a line it prices with a market cap is a non-payer's 0 and enters the median yield (a sector where most lines paid nothing has a median yield of 0). A sector with no usable figure has no median (the field is absent, never 0). An unknown id is 404 DATA_NOT_FOUND.
+         * @description Median P/E and median dividend yield with peer counts. Every sector figure is a median, never a mean. Peers and every sector median count the sector's ordinary lines (no rights, preference, debt or futures lines) that traded in the 20 sessions up to the market's latest recorded session (the newest day of any delayed quote): a line's last trade is the newest day of its price history or quote with a volume that is not 0. A line with no recorded trade in that window, or none at all, is left out of peers and medians and counted in not_trading (ENGRO, last trade 2025-01-03; FFBL, merged into FFC, 2024-12-20): the exchange's screener keeps showing its last figures, which are not current. The median P/E takes positive P/Es (TTM) of those lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a P/E in without_pe. A P/E of 0 on the exchange's screener cannot be told from "no figure" (BAFL showed 0 after its split and 7.10 in April): it is unknown (without_pe), never a loss. The yield of this family is the exchange's screener yield as published (dividend_yield_pct of a peer, median_dividend_yield_pct of a sector; its date is the screener's, in sources): the same rule holds, a 0 there is no figure, counted in without_yield and never entered as 0 (banks: BML, JSBL and SBL). A sector with no usable figure has no median (the field is absent, never 0). An unknown id is 404 DATA_NOT_FOUND.
          */
         get: operations["board.sectorValuation"];
         put?: never;
@@ -650,7 +650,7 @@ export interface paths {
         };
         /**
          * P/E, dividend yield and market cap against the sector medians
-         * @description Trailing P/E = price / trailing EPS (sourced); a loss-maker (EPS ≤ 0) has none, with the reason; without a sourced EPS the exchange's own positive screener P/E (TTM) is used, basis `exchange_pe_ttm`. Trailing dividend yield: trailing 12-month cash payouts over the price (basis `trailing_12m_payouts`), else the exchange's screener yield. Market cap: the exchange's figure, else shares outstanding × price. Each with its as-of and basis, and its position against the sector median (`at` within ±1%). Sector medians (never means) are over the sector's peers on the same rules (lines that traded in the 20 sessions up to the latest recorded session; the others in not_trading); loss-makers are left out of the median P/E and counted; a 0 P/E on the exchange's screener is unknown, not a loss. One date per valuation: every figure rests on one price (`price`, `price_as_of`), the newer of the delayed quote (else the last close) and the price on the exchange's own screener row, at which the exchange computed its P/E, yield and market cap (MEBL: the screener of 2026-08-04 at 573.7 is newer than the close of 2026-05-25, so all of MEBL's figures are of 2026-08-04). An exchange figure older than the price is carried forward to it with the exchange's inputs of its date (P/E × price / screener price, market cap × price / screener price, yield × screener price / price) and says so in `exchange_as_of`: results or payouts announced after that date are not in it. A figure is never carried back; each figure's `as_of` is the date of the price it rests on.
+         * @description Trailing P/E = price / trailing EPS (sourced); a loss-maker (EPS ≤ 0) has none, with the reason; without a sourced EPS the exchange's own positive screener P/E (TTM) is used, basis `exchange_pe_ttm`. Trailing dividend yield: trailing 12-month cash payouts over the price (basis `trailing_12m_payouts`), else the exchange's screener yield. Market cap: the exchange's figure, else shares outstanding × price. Each with its as-of and basis, and its position against the sector median (`at` within ±1%). Sector medians (never means) are over the sector's peers on the same rules (lines that traded in the 20 sessions up to the latest recorded session; the others in not_trading); loss-makers are left out of the median P/E and counted; a 0 P/E or yield on the exchange's screener is unknown, never 0. Each figure carries its own date and price (`as_of`, `price`). A figure computed here rests on the delayed quote (`price`, `price_as_of`; the exchange row's own price only without a quote), and the trailing yield's 12 months end on that price's date, so /v1/dividends, this route and the screener give one computed yield. An exchange figure older than the price is carried forward to it with the exchange's inputs of its date (P/E × price / screener price, market cap × price / screener price, yield × screener price / price) and says so in `exchange_as_of`. An exchange figure newer than the price is never carried back (its EPS or payouts may postdate the price): it is served as published, with the screener's date as its `as_of` and its price. Where a figure is computed here and the exchange publishes one too, the exchange's is beside it in `as_published` (MEBL: 5.8139% as computed at the close of 2026-05-25, 490.2; 6.2989% as published on 2026-08-04 at 573.7). The yield this family ranks by and places against the sector median is `dividend_yield_pct.value`.
          */
         get: operations["analytics.valuation"];
         put?: never;
@@ -690,13 +690,13 @@ export interface paths {
         };
         /**
          * Screen the market (query parameters)
-         * @description Server-side over every listed security on the delayed snapshot, ordered by symbol. Filters (all optional): dividend_yield_min, daily_change_min, daily_change_max (0 = at or below the previous close), drawdown_5d_min, drawdown_20d_min (percent below the 5/20-session high), drawdown_mode (`any` (default) or `all` between the two drawdown gates when both are set), pe_min, pe_max, market_cap_min, market_cap_max (rupees), min_value_traded (rupees traded in the quote's session), min_avg_volume_30d, min_avg_value_traded_30d (per session over 30 sessions), free_float_min_pct, free_float_min_shares, sectors (codes or names; any matches), security_types (equity, etf, debt, right, preference, other), inside_kse100 (true, false; null = no filter), exclude_ex_dividend (true keeps only securities known not to be ex-dividend). A security whose figure is unknown for a filtered field does not match (unknown is not zero): `left_out_unknown` counts them and `unknown_by_filter` per filter. Paging: limit 1 to 200 (default 50), `total`, `next_cursor` (pass as `cursor`; a cursor serves the same filters on GET and POST). Unknown fields and wrong types are 400 INVALID_REQUEST naming the field.
+         * @description Server-side over every listed security on the delayed snapshot, ordered by symbol. Filters (all optional): dividend_yield_min, daily_change_min, daily_change_max (0 = at or below the previous close), drawdown_5d_min, drawdown_20d_min (percent below the 5/20-session high), drawdown_mode (`any` (default) or `all` between the two drawdown gates when both are set), pe_min, pe_max, market_cap_min, market_cap_max (rupees), min_value_traded (rupees traded in the quote's session), min_avg_volume_30d, min_avg_value_traded_30d (per session over 30 sessions), free_float_min_pct, free_float_min_shares, sectors (codes or names; any matches), security_types (equity, etf, debt, right, preference, other), inside_kse100 (true, false; null = no filter), exclude_ex_dividend (true keeps only securities known not to be ex-dividend). The yield this family ranks and screens by is each row's `dividend_yield_pct`, the symbol's valuation yield (/v1/stocks/{symbol}/valuation): computed from recorded payouts at the row's price where payouts are recorded, else the exchange's screener yield; `dividend_yield_basis` says which and `dividend_yield_as_of`, `pe_ttm_as_of` and `market_cap_as_of` the date of the price each figure rests on (the exchange's figures keep the screener's date when it is newer than the row's price). A security whose figure is unknown for a filtered field does not match (unknown is not zero): `left_out_unknown` counts them and `unknown_by_filter` per filter. Paging: limit 1 to 200 (default 50), `total`, `next_cursor` (pass as `cursor`; a cursor serves the same filters on GET and POST). Unknown fields and wrong types are 400 INVALID_REQUEST naming the field.
          */
         get: operations["analytics.screen"];
         put?: never;
         /**
          * Screen the market (JSON body)
-         * @description The same filters as GET /v1/screener, as a JSON body (SPEC 2.2); equal filters give identical results. Server-side over every listed security on the delayed snapshot, ordered by symbol. Filters (all optional): dividend_yield_min, daily_change_min, daily_change_max (0 = at or below the previous close), drawdown_5d_min, drawdown_20d_min (percent below the 5/20-session high), drawdown_mode (`any` (default) or `all` between the two drawdown gates when both are set), pe_min, pe_max, market_cap_min, market_cap_max (rupees), min_value_traded (rupees traded in the quote's session), min_avg_volume_30d, min_avg_value_traded_30d (per session over 30 sessions), free_float_min_pct, free_float_min_shares, sectors (codes or names; any matches), security_types (equity, etf, debt, right, preference, other), inside_kse100 (true, false; null = no filter), exclude_ex_dividend (true keeps only securities known not to be ex-dividend). A security whose figure is unknown for a filtered field does not match (unknown is not zero): `left_out_unknown` counts them and `unknown_by_filter` per filter. Paging: limit 1 to 200 (default 50), `total`, `next_cursor` (pass as `cursor`; a cursor serves the same filters on GET and POST). Unknown fields and wrong types are 400 INVALID_REQUEST naming the field.
+         * @description The same filters as GET /v1/screener, as a JSON body (SPEC 2.2); equal filters give identical results. Server-side over every listed security on the delayed snapshot, ordered by symbol. Filters (all optional): dividend_yield_min, daily_change_min, daily_change_max (0 = at or below the previous close), drawdown_5d_min, drawdown_20d_min (percent below the 5/20-session high), drawdown_mode (`any` (default) or `all` between the two drawdown gates when both are set), pe_min, pe_max, market_cap_min, market_cap_max (rupees), min_value_traded (rupees traded in the quote's session), min_avg_volume_30d, min_avg_value_traded_30d (per session over 30 sessions), free_float_min_pct, free_float_min_shares, sectors (codes or names; any matches), security_types (equity, etf, debt, right, preference, other), inside_kse100 (true, false; null = no filter), exclude_ex_dividend (true keeps only securities known not to be ex-dividend). The yield this family ranks and screens by is each row's `dividend_yield_pct`, the symbol's valuation yield (/v1/stocks/{symbol}/valuation): computed from recorded payouts at the row's price where payouts are recorded, else the exchange's screener yield; `dividend_yield_basis` says which and `dividend_yield_as_of`, `pe_ttm_as_of` and `market_cap_as_of` the date of the price each figure rests on (the exchange's figures keep the screener's date when it is newer than the row's price). A security whose figure is unknown for a filtered field does not match (unknown is not zero): `left_out_unknown` counts them and `unknown_by_filter` per filter. Paging: limit 1 to 200 (default 50), `total`, `next_cursor` (pass as `cursor`; a cursor serves the same filters on GET and POST). Unknown fields and wrong types are 400 INVALID_REQUEST naming the field.
          */
         post: operations["analytics.screenPost"];
         delete?: never;
@@ -1492,6 +1492,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -1577,6 +1578,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -1678,8 +1680,8 @@ export interface operations {
                                 basis: string;
                                 recent_actions: {
                                     kind: string;
-                                    /** @description The day the stock trades ex for this action (for a payout: its xd_date) */
-                                    ex_date?: string;
+                                    /** @description The day the stock trades ex for this action (XD, XB, XR; for a payout: its xd_date). The book closure's first day, ex_date (SPEC 2.3), is on /v1/dividends/{symbol} */
+                                    xd_date?: string;
                                     details: string;
                                 }[];
                             };
@@ -1691,23 +1693,29 @@ export interface operations {
                                 as_of: string;
                                 /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                                 retrieved_at: string;
+                                /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                                 recorded_in?: string;
                             };
                         };
                         ratios?: {
                             pe_ttm?: number;
                             eps?: number;
-                            /** @description The exchange's screener figure */
+                            /** @description The exchange's screener figure, as published (at price, on as_of); the yield computed here is the company's ttm_dividend_yield_pct */
                             dividend_yield_pct?: number;
                             market_cap?: number;
                             free_float_shares?: number;
                             shares_outstanding?: number;
                             face_value?: number;
+                            /** @description The price the exchange computed pe_ttm, dividend_yield_pct and market_cap at */
+                            price?: number;
                             /** @description The date the figures describe; absent when not recorded */
                             as_of?: string;
                         };
                         ttm_dividend_per_share?: number;
+                        /** @description As computed (= /v1/dividends/{symbol}): the 12 months of payouts to ttm_to over the quote's price */
                         ttm_dividend_yield_pct?: number;
+                        /** @description The end of the trailing window: the quote's date when a yield is given */
+                        ttm_to?: string;
                         /** @enum {string} */
                         dividend_coverage: "recorded" | "unknown";
                         /** @description The day the symbol was first seen gone from the exchange's listing; absent while listed. A delisted company keeps its history, payouts and filings, and is left out of the company list, the screener and peers. */
@@ -1719,6 +1727,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -1829,8 +1838,8 @@ export interface operations {
                                 basis: string;
                                 recent_actions: {
                                     kind: string;
-                                    /** @description The day the stock trades ex for this action (for a payout: its xd_date) */
-                                    ex_date?: string;
+                                    /** @description The day the stock trades ex for this action (XD, XB, XR; for a payout: its xd_date). The book closure's first day, ex_date (SPEC 2.3), is on /v1/dividends/{symbol} */
+                                    xd_date?: string;
                                     details: string;
                                 }[];
                             };
@@ -1842,23 +1851,29 @@ export interface operations {
                                 as_of: string;
                                 /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                                 retrieved_at: string;
+                                /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                                 recorded_in?: string;
                             };
                         };
                         ratios?: {
                             pe_ttm?: number;
                             eps?: number;
-                            /** @description The exchange's screener figure */
+                            /** @description The exchange's screener figure, as published (at price, on as_of); the yield computed here is the company's ttm_dividend_yield_pct */
                             dividend_yield_pct?: number;
                             market_cap?: number;
                             free_float_shares?: number;
                             shares_outstanding?: number;
                             face_value?: number;
+                            /** @description The price the exchange computed pe_ttm, dividend_yield_pct and market_cap at */
+                            price?: number;
                             /** @description The date the figures describe; absent when not recorded */
                             as_of?: string;
                         };
                         ttm_dividend_per_share?: number;
+                        /** @description As computed (= /v1/dividends/{symbol}): the 12 months of payouts to ttm_to over the quote's price */
                         ttm_dividend_yield_pct?: number;
+                        /** @description The end of the trailing window: the quote's date when a yield is given */
+                        ttm_to?: string;
                         /** @enum {string} */
                         dividend_coverage: "recorded" | "unknown";
                         /** @description The day the symbol was first seen gone from the exchange's listing; absent while listed. A delisted company keeps its history, payouts and filings, and is left out of the company list, the screener and peers. */
@@ -1870,6 +1885,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                         peers: {
@@ -2183,8 +2199,8 @@ export interface operations {
                             basis: string;
                             recent_actions: {
                                 kind: string;
-                                /** @description The day the stock trades ex for this action (for a payout: its xd_date) */
-                                ex_date?: string;
+                                /** @description The day the stock trades ex for this action (XD, XB, XR; for a payout: its xd_date). The book closure's first day, ex_date (SPEC 2.3), is on /v1/dividends/{symbol} */
+                                xd_date?: string;
                                 details: string;
                             }[];
                         };
@@ -2196,6 +2212,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         };
                     };
@@ -2381,6 +2398,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -2480,6 +2498,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -2579,6 +2598,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -2661,10 +2681,23 @@ export interface operations {
                         ttm_dividend_percent?: number;
                         /** @description Rupees; only when the face value is known */
                         ttm_dividend_per_share?: number;
+                        /** @description As computed: ttm_dividend_per_share / price × 100, the payouts of the 12 months ending on the price's date. The yield this family ranks by; the exchange's own is dividend_yield_as_published */
                         ttm_dividend_yield_pct?: number;
+                        /** @description The price ttm_dividend_yield_pct divides by: the delayed quote */
+                        price?: number;
+                        /** @description The quote's time; the trailing window ends on its Karachi date (ttm_to) */
+                        price_as_of?: string;
+                        /** @description The exchange's trailing dividend yield as its screener published it, at its own date and price */
+                        dividend_yield_as_published?: {
+                            value: number;
+                            /** @description The exchange screener's date */
+                            as_of: string;
+                            /** @description The price the exchange computed it at (its screener row's price) */
+                            price?: number;
+                        };
                         /** @description Start (exclusive) of the trailing 12-month window */
                         ttm_from?: string;
-                        /** @description End of the trailing window: today, or the end of the payout record when it stops earlier (then the figure is as of that date) */
+                        /** @description End of the trailing window: today, or the end of the payout record when it stops earlier, or the date of the price the yield divides by when that is earlier still (then the figures are as of that date) */
                         ttm_to?: string;
                         /** @description Of the last five calendar years covered by the record (years_covered), how many had a cash payout */
                         years_paid?: number;
@@ -2719,6 +2752,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -2801,10 +2835,23 @@ export interface operations {
                         ttm_dividend_percent?: number;
                         /** @description Rupees; only when the face value is known */
                         ttm_dividend_per_share?: number;
+                        /** @description As computed: ttm_dividend_per_share / price × 100, the payouts of the 12 months ending on the price's date. The yield this family ranks by; the exchange's own is dividend_yield_as_published */
                         ttm_dividend_yield_pct?: number;
+                        /** @description The price ttm_dividend_yield_pct divides by: the delayed quote */
+                        price?: number;
+                        /** @description The quote's time; the trailing window ends on its Karachi date (ttm_to) */
+                        price_as_of?: string;
+                        /** @description The exchange's trailing dividend yield as its screener published it, at its own date and price */
+                        dividend_yield_as_published?: {
+                            value: number;
+                            /** @description The exchange screener's date */
+                            as_of: string;
+                            /** @description The price the exchange computed it at (its screener row's price) */
+                            price?: number;
+                        };
                         /** @description Start (exclusive) of the trailing 12-month window */
                         ttm_from?: string;
-                        /** @description End of the trailing window: today, or the end of the payout record when it stops earlier (then the figure is as of that date) */
+                        /** @description End of the trailing window: today, or the end of the payout record when it stops earlier, or the date of the price the yield divides by when that is earlier still (then the figures are as of that date) */
                         ttm_to?: string;
                         /** @description Of the last five calendar years covered by the record (years_covered), how many had a cash payout */
                         years_paid?: number;
@@ -2859,6 +2906,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -2934,8 +2982,8 @@ export interface operations {
                         symbol: string;
                         items: {
                             kind: string;
-                            /** @description The day the stock trades ex for this action (XD, XB, XR). For a payout this is the dividend history's xd_date (the trading day after last_buy_date), not its ex_date (the book closure's first day) */
-                            ex_date?: string;
+                            /** @description The day the stock trades ex for this action (XD, XB, XR): for a payout, the dividend history's xd_date (the trading day after last_buy_date). Not an ex_date: that name means the book closure's first day everywhere (SPEC 2.3), served by /v1/dividends/{symbol} */
+                            xd_date?: string;
                             ratio?: number;
                             details: string;
                             dataset: string;
@@ -2947,6 +2995,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -3056,6 +3105,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -3164,6 +3214,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -3272,6 +3323,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -3390,6 +3442,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -3590,6 +3643,7 @@ export interface operations {
                                 as_of: string;
                                 /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                                 retrieved_at: string;
+                                /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                                 recorded_in?: string;
                             }[];
                         }[];
@@ -3934,6 +3988,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -4106,6 +4161,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -4191,6 +4247,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -4297,6 +4354,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -4399,9 +4457,16 @@ export interface operations {
                             inside_kse100?: boolean;
                             price?: number;
                             change_pct?: number;
+                            /** @description The quote's time: the session of price and change_pct */
+                            price_as_of?: string;
                             market_cap?: number;
                             pe_ttm?: number;
+                            /** @description The exchange's screener yield as published (the one this family ranks by) */
                             dividend_yield_pct?: number;
+                            /** @description The exchange screener's date: market_cap, pe_ttm and dividend_yield_pct are its figures as published, computed by the exchange at published_price, not at price (which may be of another date) */
+                            published_as_of?: string;
+                            /** @description The price the exchange computed market_cap, pe_ttm and dividend_yield_pct at */
+                            published_price?: number;
                         }[];
                         sources: {
                             dataset: string;
@@ -4410,6 +4475,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -4496,9 +4562,16 @@ export interface operations {
                             inside_kse100?: boolean;
                             price?: number;
                             change_pct?: number;
+                            /** @description The quote's time: the session of price and change_pct */
+                            price_as_of?: string;
                             market_cap?: number;
                             pe_ttm?: number;
+                            /** @description The exchange's screener yield as published (the one this family ranks by) */
                             dividend_yield_pct?: number;
+                            /** @description The exchange screener's date: market_cap, pe_ttm and dividend_yield_pct are its figures as published, computed by the exchange at published_price, not at price (which may be of another date) */
+                            published_as_of?: string;
+                            /** @description The price the exchange computed market_cap, pe_ttm and dividend_yield_pct at */
+                            published_price?: number;
                         }[];
                         sources: {
                             dataset: string;
@@ -4507,6 +4580,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -4603,6 +4677,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -4691,6 +4766,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -4821,6 +4897,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -4937,6 +5014,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -5147,6 +5225,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -5224,9 +5303,20 @@ export interface operations {
                         price_as_of?: string;
                         pe_ttm?: {
                             value: number;
-                            /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
+                            /** @description The date of the price the figure rests on: the answer's price_as_of for a figure this service computes, the exchange screener's date for one served as published */
                             as_of: string;
+                            /** @description price_over_trailing_eps, trailing_12m_payouts, shares_outstanding_x_price: computed here at price; exchange_pe_ttm, exchange_screener, exchange: the exchange's figure, as published (no exchange_as_of) or carried forward to a newer price (exchange_as_of) */
                             basis: string;
+                            /** @description The price the figure rests on, of the date as_of */
+                            price?: number;
+                            /** @description The exchange's own figure, as published at its date and price, beside one computed here (the two differ when their prices, dates or inputs do) */
+                            as_published?: {
+                                value: number;
+                                /** @description The exchange screener's date */
+                                as_of: string;
+                                /** @description The price the exchange computed it at (its screener row's price) */
+                                price?: number;
+                            };
                             /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
                             exchange_as_of?: string;
                             sector_median?: number;
@@ -5239,9 +5329,20 @@ export interface operations {
                         };
                         dividend_yield_pct?: {
                             value: number;
-                            /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
+                            /** @description The date of the price the figure rests on: the answer's price_as_of for a figure this service computes, the exchange screener's date for one served as published */
                             as_of: string;
+                            /** @description price_over_trailing_eps, trailing_12m_payouts, shares_outstanding_x_price: computed here at price; exchange_pe_ttm, exchange_screener, exchange: the exchange's figure, as published (no exchange_as_of) or carried forward to a newer price (exchange_as_of) */
                             basis: string;
+                            /** @description The price the figure rests on, of the date as_of */
+                            price?: number;
+                            /** @description The exchange's own figure, as published at its date and price, beside one computed here (the two differ when their prices, dates or inputs do) */
+                            as_published?: {
+                                value: number;
+                                /** @description The exchange screener's date */
+                                as_of: string;
+                                /** @description The price the exchange computed it at (its screener row's price) */
+                                price?: number;
+                            };
                             /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
                             exchange_as_of?: string;
                             sector_median?: number;
@@ -5254,9 +5355,20 @@ export interface operations {
                         };
                         market_cap?: {
                             value: number;
-                            /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
+                            /** @description The date of the price the figure rests on: the answer's price_as_of for a figure this service computes, the exchange screener's date for one served as published */
                             as_of: string;
+                            /** @description price_over_trailing_eps, trailing_12m_payouts, shares_outstanding_x_price: computed here at price; exchange_pe_ttm, exchange_screener, exchange: the exchange's figure, as published (no exchange_as_of) or carried forward to a newer price (exchange_as_of) */
                             basis: string;
+                            /** @description The price the figure rests on, of the date as_of */
+                            price?: number;
+                            /** @description The exchange's own figure, as published at its date and price, beside one computed here (the two differ when their prices, dates or inputs do) */
+                            as_published?: {
+                                value: number;
+                                /** @description The exchange screener's date */
+                                as_of: string;
+                                /** @description The price the exchange computed it at (its screener row's price) */
+                                price?: number;
+                            };
                             /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
                             exchange_as_of?: string;
                             sector_median?: number;
@@ -5291,6 +5403,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -5462,6 +5575,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -5570,11 +5684,18 @@ export interface operations {
                             change_pct?: number;
                             /** @description Rupees traded in the quote's session: price × volume */
                             value_traded?: number;
+                            /** @description The one yield this family ranks and screens by: the symbol's valuation yield (dividend_yield_basis) */
                             dividend_yield_pct?: number;
+                            /** @description trailing_12m_payouts: computed here from recorded payouts at price (as computed); exchange_screener: the exchange's screener yield (as published, or carried forward to a newer price) */
+                            dividend_yield_basis?: string;
+                            /** @description The date of the price dividend_yield_pct rests on */
+                            dividend_yield_as_of?: string;
                             pe_ttm?: number;
+                            /** @description The date of the price pe_ttm rests on */
+                            pe_ttm_as_of?: string;
                             market_cap?: number;
-                            /** @description The date of the one price dividend_yield_pct, pe_ttm and market_cap rest on (the symbol's valuation: the newer of the row's price and the exchange screener row's own price); it differs from price_as_of when the exchange's screener is newer than the quote */
-                            valuation_as_of?: string;
+                            /** @description The date of the price market_cap rests on */
+                            market_cap_as_of?: string;
                             free_float_shares?: number;
                             free_float_pct?: number;
                             avg_volume_30d?: number;
@@ -5602,6 +5723,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -5730,11 +5852,18 @@ export interface operations {
                             change_pct?: number;
                             /** @description Rupees traded in the quote's session: price × volume */
                             value_traded?: number;
+                            /** @description The one yield this family ranks and screens by: the symbol's valuation yield (dividend_yield_basis) */
                             dividend_yield_pct?: number;
+                            /** @description trailing_12m_payouts: computed here from recorded payouts at price (as computed); exchange_screener: the exchange's screener yield (as published, or carried forward to a newer price) */
+                            dividend_yield_basis?: string;
+                            /** @description The date of the price dividend_yield_pct rests on */
+                            dividend_yield_as_of?: string;
                             pe_ttm?: number;
+                            /** @description The date of the price pe_ttm rests on */
+                            pe_ttm_as_of?: string;
                             market_cap?: number;
-                            /** @description The date of the one price dividend_yield_pct, pe_ttm and market_cap rest on (the symbol's valuation: the newer of the row's price and the exchange screener row's own price); it differs from price_as_of when the exchange's screener is newer than the quote */
-                            valuation_as_of?: string;
+                            /** @description The date of the price market_cap rests on */
+                            market_cap_as_of?: string;
                             free_float_shares?: number;
                             free_float_pct?: number;
                             avg_volume_30d?: number;
@@ -5762,6 +5891,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -5921,6 +6051,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -6036,8 +6167,8 @@ export interface operations {
                                 basis: string;
                                 recent_actions: {
                                     kind: string;
-                                    /** @description The day the stock trades ex for this action (for a payout: its xd_date) */
-                                    ex_date?: string;
+                                    /** @description The day the stock trades ex for this action (XD, XB, XR; for a payout: its xd_date). The book closure's first day, ex_date (SPEC 2.3), is on /v1/dividends/{symbol} */
+                                    xd_date?: string;
                                     details: string;
                                 }[];
                             };
@@ -6049,6 +6180,7 @@ export interface operations {
                                 as_of: string;
                                 /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                                 retrieved_at: string;
+                                /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                                 recorded_in?: string;
                             };
                         };
@@ -6245,9 +6377,20 @@ export interface operations {
                             price_as_of?: string;
                             pe_ttm?: {
                                 value: number;
-                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
+                                /** @description The date of the price the figure rests on: the answer's price_as_of for a figure this service computes, the exchange screener's date for one served as published */
                                 as_of: string;
+                                /** @description price_over_trailing_eps, trailing_12m_payouts, shares_outstanding_x_price: computed here at price; exchange_pe_ttm, exchange_screener, exchange: the exchange's figure, as published (no exchange_as_of) or carried forward to a newer price (exchange_as_of) */
                                 basis: string;
+                                /** @description The price the figure rests on, of the date as_of */
+                                price?: number;
+                                /** @description The exchange's own figure, as published at its date and price, beside one computed here (the two differ when their prices, dates or inputs do) */
+                                as_published?: {
+                                    value: number;
+                                    /** @description The exchange screener's date */
+                                    as_of: string;
+                                    /** @description The price the exchange computed it at (its screener row's price) */
+                                    price?: number;
+                                };
                                 /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
                                 exchange_as_of?: string;
                                 sector_median?: number;
@@ -6260,9 +6403,20 @@ export interface operations {
                             };
                             dividend_yield_pct?: {
                                 value: number;
-                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
+                                /** @description The date of the price the figure rests on: the answer's price_as_of for a figure this service computes, the exchange screener's date for one served as published */
                                 as_of: string;
+                                /** @description price_over_trailing_eps, trailing_12m_payouts, shares_outstanding_x_price: computed here at price; exchange_pe_ttm, exchange_screener, exchange: the exchange's figure, as published (no exchange_as_of) or carried forward to a newer price (exchange_as_of) */
                                 basis: string;
+                                /** @description The price the figure rests on, of the date as_of */
+                                price?: number;
+                                /** @description The exchange's own figure, as published at its date and price, beside one computed here (the two differ when their prices, dates or inputs do) */
+                                as_published?: {
+                                    value: number;
+                                    /** @description The exchange screener's date */
+                                    as_of: string;
+                                    /** @description The price the exchange computed it at (its screener row's price) */
+                                    price?: number;
+                                };
                                 /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
                                 exchange_as_of?: string;
                                 sector_median?: number;
@@ -6275,9 +6429,20 @@ export interface operations {
                             };
                             market_cap?: {
                                 value: number;
-                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
+                                /** @description The date of the price the figure rests on: the answer's price_as_of for a figure this service computes, the exchange screener's date for one served as published */
                                 as_of: string;
+                                /** @description price_over_trailing_eps, trailing_12m_payouts, shares_outstanding_x_price: computed here at price; exchange_pe_ttm, exchange_screener, exchange: the exchange's figure, as published (no exchange_as_of) or carried forward to a newer price (exchange_as_of) */
                                 basis: string;
+                                /** @description The price the figure rests on, of the date as_of */
+                                price?: number;
+                                /** @description The exchange's own figure, as published at its date and price, beside one computed here (the two differ when their prices, dates or inputs do) */
+                                as_published?: {
+                                    value: number;
+                                    /** @description The exchange screener's date */
+                                    as_of: string;
+                                    /** @description The price the exchange computed it at (its screener row's price) */
+                                    price?: number;
+                                };
                                 /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
                                 exchange_as_of?: string;
                                 sector_median?: number;
@@ -6317,10 +6482,23 @@ export interface operations {
                             ttm_dividend_percent?: number;
                             /** @description Rupees; only when the face value is known */
                             ttm_dividend_per_share?: number;
+                            /** @description As computed: ttm_dividend_per_share / price × 100, the payouts of the 12 months ending on the price's date. The yield this family ranks by; the exchange's own is dividend_yield_as_published */
                             ttm_dividend_yield_pct?: number;
+                            /** @description The price ttm_dividend_yield_pct divides by: the delayed quote */
+                            price?: number;
+                            /** @description The quote's time; the trailing window ends on its Karachi date (ttm_to) */
+                            price_as_of?: string;
+                            /** @description The exchange's trailing dividend yield as its screener published it, at its own date and price */
+                            dividend_yield_as_published?: {
+                                value: number;
+                                /** @description The exchange screener's date */
+                                as_of: string;
+                                /** @description The price the exchange computed it at (its screener row's price) */
+                                price?: number;
+                            };
                             /** @description Start (exclusive) of the trailing 12-month window */
                             ttm_from?: string;
-                            /** @description End of the trailing window: today, or the end of the payout record when it stops earlier (then the figure is as of that date) */
+                            /** @description End of the trailing window: today, or the end of the payout record when it stops earlier, or the date of the price the yield divides by when that is earlier still (then the figures are as of that date) */
                             ttm_to?: string;
                             /** @description Of the last five calendar years covered by the record (years_covered), how many had a cash payout */
                             years_paid?: number;
@@ -6375,6 +6553,7 @@ export interface operations {
                                 as_of: string;
                                 /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                                 retrieved_at: string;
+                                /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                                 recorded_in?: string;
                             }[];
                         };
@@ -6424,6 +6603,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -6539,8 +6719,8 @@ export interface operations {
                                 basis: string;
                                 recent_actions: {
                                     kind: string;
-                                    /** @description The day the stock trades ex for this action (for a payout: its xd_date) */
-                                    ex_date?: string;
+                                    /** @description The day the stock trades ex for this action (XD, XB, XR; for a payout: its xd_date). The book closure's first day, ex_date (SPEC 2.3), is on /v1/dividends/{symbol} */
+                                    xd_date?: string;
                                     details: string;
                                 }[];
                             };
@@ -6552,6 +6732,7 @@ export interface operations {
                                 as_of: string;
                                 /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                                 retrieved_at: string;
+                                /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                                 recorded_in?: string;
                             };
                         };
@@ -6748,9 +6929,20 @@ export interface operations {
                             price_as_of?: string;
                             pe_ttm?: {
                                 value: number;
-                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
+                                /** @description The date of the price the figure rests on: the answer's price_as_of for a figure this service computes, the exchange screener's date for one served as published */
                                 as_of: string;
+                                /** @description price_over_trailing_eps, trailing_12m_payouts, shares_outstanding_x_price: computed here at price; exchange_pe_ttm, exchange_screener, exchange: the exchange's figure, as published (no exchange_as_of) or carried forward to a newer price (exchange_as_of) */
                                 basis: string;
+                                /** @description The price the figure rests on, of the date as_of */
+                                price?: number;
+                                /** @description The exchange's own figure, as published at its date and price, beside one computed here (the two differ when their prices, dates or inputs do) */
+                                as_published?: {
+                                    value: number;
+                                    /** @description The exchange screener's date */
+                                    as_of: string;
+                                    /** @description The price the exchange computed it at (its screener row's price) */
+                                    price?: number;
+                                };
                                 /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
                                 exchange_as_of?: string;
                                 sector_median?: number;
@@ -6763,9 +6955,20 @@ export interface operations {
                             };
                             dividend_yield_pct?: {
                                 value: number;
-                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
+                                /** @description The date of the price the figure rests on: the answer's price_as_of for a figure this service computes, the exchange screener's date for one served as published */
                                 as_of: string;
+                                /** @description price_over_trailing_eps, trailing_12m_payouts, shares_outstanding_x_price: computed here at price; exchange_pe_ttm, exchange_screener, exchange: the exchange's figure, as published (no exchange_as_of) or carried forward to a newer price (exchange_as_of) */
                                 basis: string;
+                                /** @description The price the figure rests on, of the date as_of */
+                                price?: number;
+                                /** @description The exchange's own figure, as published at its date and price, beside one computed here (the two differ when their prices, dates or inputs do) */
+                                as_published?: {
+                                    value: number;
+                                    /** @description The exchange screener's date */
+                                    as_of: string;
+                                    /** @description The price the exchange computed it at (its screener row's price) */
+                                    price?: number;
+                                };
                                 /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
                                 exchange_as_of?: string;
                                 sector_median?: number;
@@ -6778,9 +6981,20 @@ export interface operations {
                             };
                             market_cap?: {
                                 value: number;
-                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
+                                /** @description The date of the price the figure rests on: the answer's price_as_of for a figure this service computes, the exchange screener's date for one served as published */
                                 as_of: string;
+                                /** @description price_over_trailing_eps, trailing_12m_payouts, shares_outstanding_x_price: computed here at price; exchange_pe_ttm, exchange_screener, exchange: the exchange's figure, as published (no exchange_as_of) or carried forward to a newer price (exchange_as_of) */
                                 basis: string;
+                                /** @description The price the figure rests on, of the date as_of */
+                                price?: number;
+                                /** @description The exchange's own figure, as published at its date and price, beside one computed here (the two differ when their prices, dates or inputs do) */
+                                as_published?: {
+                                    value: number;
+                                    /** @description The exchange screener's date */
+                                    as_of: string;
+                                    /** @description The price the exchange computed it at (its screener row's price) */
+                                    price?: number;
+                                };
                                 /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
                                 exchange_as_of?: string;
                                 sector_median?: number;
@@ -6820,10 +7034,23 @@ export interface operations {
                             ttm_dividend_percent?: number;
                             /** @description Rupees; only when the face value is known */
                             ttm_dividend_per_share?: number;
+                            /** @description As computed: ttm_dividend_per_share / price × 100, the payouts of the 12 months ending on the price's date. The yield this family ranks by; the exchange's own is dividend_yield_as_published */
                             ttm_dividend_yield_pct?: number;
+                            /** @description The price ttm_dividend_yield_pct divides by: the delayed quote */
+                            price?: number;
+                            /** @description The quote's time; the trailing window ends on its Karachi date (ttm_to) */
+                            price_as_of?: string;
+                            /** @description The exchange's trailing dividend yield as its screener published it, at its own date and price */
+                            dividend_yield_as_published?: {
+                                value: number;
+                                /** @description The exchange screener's date */
+                                as_of: string;
+                                /** @description The price the exchange computed it at (its screener row's price) */
+                                price?: number;
+                            };
                             /** @description Start (exclusive) of the trailing 12-month window */
                             ttm_from?: string;
-                            /** @description End of the trailing window: today, or the end of the payout record when it stops earlier (then the figure is as of that date) */
+                            /** @description End of the trailing window: today, or the end of the payout record when it stops earlier, or the date of the price the yield divides by when that is earlier still (then the figures are as of that date) */
                             ttm_to?: string;
                             /** @description Of the last five calendar years covered by the record (years_covered), how many had a cash payout */
                             years_paid?: number;
@@ -6878,6 +7105,7 @@ export interface operations {
                                 as_of: string;
                                 /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                                 retrieved_at: string;
+                                /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                                 recorded_in?: string;
                             }[];
                         };
@@ -6927,6 +7155,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -7042,8 +7271,8 @@ export interface operations {
                                 basis: string;
                                 recent_actions: {
                                     kind: string;
-                                    /** @description The day the stock trades ex for this action (for a payout: its xd_date) */
-                                    ex_date?: string;
+                                    /** @description The day the stock trades ex for this action (XD, XB, XR; for a payout: its xd_date). The book closure's first day, ex_date (SPEC 2.3), is on /v1/dividends/{symbol} */
+                                    xd_date?: string;
                                     details: string;
                                 }[];
                             };
@@ -7055,6 +7284,7 @@ export interface operations {
                                 as_of: string;
                                 /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                                 retrieved_at: string;
+                                /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                                 recorded_in?: string;
                             };
                         };
@@ -7251,9 +7481,20 @@ export interface operations {
                             price_as_of?: string;
                             pe_ttm?: {
                                 value: number;
-                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
+                                /** @description The date of the price the figure rests on: the answer's price_as_of for a figure this service computes, the exchange screener's date for one served as published */
                                 as_of: string;
+                                /** @description price_over_trailing_eps, trailing_12m_payouts, shares_outstanding_x_price: computed here at price; exchange_pe_ttm, exchange_screener, exchange: the exchange's figure, as published (no exchange_as_of) or carried forward to a newer price (exchange_as_of) */
                                 basis: string;
+                                /** @description The price the figure rests on, of the date as_of */
+                                price?: number;
+                                /** @description The exchange's own figure, as published at its date and price, beside one computed here (the two differ when their prices, dates or inputs do) */
+                                as_published?: {
+                                    value: number;
+                                    /** @description The exchange screener's date */
+                                    as_of: string;
+                                    /** @description The price the exchange computed it at (its screener row's price) */
+                                    price?: number;
+                                };
                                 /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
                                 exchange_as_of?: string;
                                 sector_median?: number;
@@ -7266,9 +7507,20 @@ export interface operations {
                             };
                             dividend_yield_pct?: {
                                 value: number;
-                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
+                                /** @description The date of the price the figure rests on: the answer's price_as_of for a figure this service computes, the exchange screener's date for one served as published */
                                 as_of: string;
+                                /** @description price_over_trailing_eps, trailing_12m_payouts, shares_outstanding_x_price: computed here at price; exchange_pe_ttm, exchange_screener, exchange: the exchange's figure, as published (no exchange_as_of) or carried forward to a newer price (exchange_as_of) */
                                 basis: string;
+                                /** @description The price the figure rests on, of the date as_of */
+                                price?: number;
+                                /** @description The exchange's own figure, as published at its date and price, beside one computed here (the two differ when their prices, dates or inputs do) */
+                                as_published?: {
+                                    value: number;
+                                    /** @description The exchange screener's date */
+                                    as_of: string;
+                                    /** @description The price the exchange computed it at (its screener row's price) */
+                                    price?: number;
+                                };
                                 /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
                                 exchange_as_of?: string;
                                 sector_median?: number;
@@ -7281,9 +7533,20 @@ export interface operations {
                             };
                             market_cap?: {
                                 value: number;
-                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
+                                /** @description The date of the price the figure rests on: the answer's price_as_of for a figure this service computes, the exchange screener's date for one served as published */
                                 as_of: string;
+                                /** @description price_over_trailing_eps, trailing_12m_payouts, shares_outstanding_x_price: computed here at price; exchange_pe_ttm, exchange_screener, exchange: the exchange's figure, as published (no exchange_as_of) or carried forward to a newer price (exchange_as_of) */
                                 basis: string;
+                                /** @description The price the figure rests on, of the date as_of */
+                                price?: number;
+                                /** @description The exchange's own figure, as published at its date and price, beside one computed here (the two differ when their prices, dates or inputs do) */
+                                as_published?: {
+                                    value: number;
+                                    /** @description The exchange screener's date */
+                                    as_of: string;
+                                    /** @description The price the exchange computed it at (its screener row's price) */
+                                    price?: number;
+                                };
                                 /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
                                 exchange_as_of?: string;
                                 sector_median?: number;
@@ -7323,10 +7586,23 @@ export interface operations {
                             ttm_dividend_percent?: number;
                             /** @description Rupees; only when the face value is known */
                             ttm_dividend_per_share?: number;
+                            /** @description As computed: ttm_dividend_per_share / price × 100, the payouts of the 12 months ending on the price's date. The yield this family ranks by; the exchange's own is dividend_yield_as_published */
                             ttm_dividend_yield_pct?: number;
+                            /** @description The price ttm_dividend_yield_pct divides by: the delayed quote */
+                            price?: number;
+                            /** @description The quote's time; the trailing window ends on its Karachi date (ttm_to) */
+                            price_as_of?: string;
+                            /** @description The exchange's trailing dividend yield as its screener published it, at its own date and price */
+                            dividend_yield_as_published?: {
+                                value: number;
+                                /** @description The exchange screener's date */
+                                as_of: string;
+                                /** @description The price the exchange computed it at (its screener row's price) */
+                                price?: number;
+                            };
                             /** @description Start (exclusive) of the trailing 12-month window */
                             ttm_from?: string;
-                            /** @description End of the trailing window: today, or the end of the payout record when it stops earlier (then the figure is as of that date) */
+                            /** @description End of the trailing window: today, or the end of the payout record when it stops earlier, or the date of the price the yield divides by when that is earlier still (then the figures are as of that date) */
                             ttm_to?: string;
                             /** @description Of the last five calendar years covered by the record (years_covered), how many had a cash payout */
                             years_paid?: number;
@@ -7381,6 +7657,7 @@ export interface operations {
                                 as_of: string;
                                 /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                                 retrieved_at: string;
+                                /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                                 recorded_in?: string;
                             }[];
                         };
@@ -7430,6 +7707,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -7760,6 +8038,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -7899,6 +8178,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -8025,6 +8305,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -8130,8 +8411,8 @@ export interface operations {
                             book_closure_to?: string;
                             /** @description The last trading day whose settlement falls before the book closure starts (T+2 to 6 Feb 2026, T+1 from 9 Feb 2026) */
                             last_buy_date: string;
-                            /** @description The day the stock trades ex (XD, XB, XR): the trading day after the last buy date */
-                            ex_date?: string;
+                            /** @description The day the stock trades ex (XD, XB, XR): the trading day after the last buy date. The book closure's first day (ex_date in SPEC 2.3) is book_closure_from */
+                            xd_date?: string;
                             /** @description The date accept records the event on: the end of the book closure (the payment date is not recorded) */
                             credit_date: string;
                             /** @description Shares held at the end of the last buy date, from the ledger */
@@ -8175,6 +8456,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                         notes: string[];
@@ -8538,6 +8820,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                         /** @description One row per session from `from` (default: the first event) to `to` (default: the last session) */
