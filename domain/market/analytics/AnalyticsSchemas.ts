@@ -94,20 +94,10 @@ export type SectorMedians = typeof SectorMedians.Type
 
 export const ValuationFigure = Schema.Struct({
   value: Num,
-  as_of: Schema.String.annotate({
-    description: "The date of the price the figure rests on: the answer's price_as_of for a figure this service computes, " +
-      "the exchange screener's date for one served as published"
-  }),
-  basis: Schema.String.annotate({
-    description: "price_over_trailing_eps, trailing_12m_payouts, shares_outstanding_x_price: computed here at price; " +
-      "exchange_pe_ttm, exchange_screener, exchange: the exchange's figure, as published (no exchange_as_of) or carried " +
-      "forward to a newer price (exchange_as_of)"
-  }),
-  price: opt(Num.annotate({ description: "The price the figure rests on, of the date as_of" })),
-  as_published: opt(PublishedFigure.annotate({
-    description: "The exchange's own figure, as published at its date and price, beside one computed here (the two differ " +
-      "when their prices, dates or inputs do)"
-  })),
+  as_of: Schema.String.annotate({ description: "The date of the price the figure rests on" }),
+  basis: Schema.String,
+  price: opt(Num.annotate({ description: "The price the figure rests on" })),
+  as_published: opt(PublishedFigure.annotate({ description: "The exchange's own figure beside one computed here" })),
   exchange_as_of: opt(Schema.String.annotate({
     description: "The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count " +
       "or dividends as of then"
@@ -144,18 +134,13 @@ export const ScreenFigures = Schema.Struct({
   price_as_of: opt(Schema.String),
   change_pct: opt(Num.annotate({ description: "Percent change of the quote from the previous close" })),
   value_traded: opt(Num.annotate({ description: "Rupees traded in the quote's session: price × volume" })),
-  dividend_yield_pct: opt(Num.annotate({
-    description: "The one yield this family ranks and screens by: the symbol's valuation yield (dividend_yield_basis)"
-  })),
-  dividend_yield_basis: opt(Schema.String.annotate({
-    description: "trailing_12m_payouts: computed here from recorded payouts at price (as computed); exchange_screener: the " +
-      "exchange's screener yield (as published, or carried forward to a newer price)"
-  })),
-  dividend_yield_as_of: opt(Schema.String.annotate({ description: "The date of the price dividend_yield_pct rests on" })),
+  dividend_yield_pct: opt(Num.annotate({ description: "The yield this family ranks and screens by (the valuation's)" })),
+  dividend_yield_basis: opt(Schema.String.annotate({ description: "trailing_12m_payouts (as computed) or exchange_screener" })),
+  dividend_yield_as_of: opt(Schema.String),
   pe_ttm: opt(Num),
-  pe_ttm_as_of: opt(Schema.String.annotate({ description: "The date of the price pe_ttm rests on" })),
+  pe_ttm_as_of: opt(Schema.String),
   market_cap: opt(Num),
-  market_cap_as_of: opt(Schema.String.annotate({ description: "The date of the price market_cap rests on" })),
+  market_cap_as_of: opt(Schema.String),
   free_float_shares: opt(Num),
   free_float_pct: opt(Num),
   avg_volume_30d: opt(Num),

@@ -145,15 +145,14 @@ export const Constituent = Schema.Struct({
   inside_kse100: opt(Schema.Boolean),
   price: opt(Num),
   change_pct: opt(Num),
-  price_as_of: opt(Schema.String.annotate({ description: "The quote's time: the session of price and change_pct" })),
+  price_as_of: opt(Schema.String),
   market_cap: opt(Num),
   pe_ttm: opt(Num),
-  dividend_yield_pct: opt(Num.annotate({ description: "The exchange's screener yield as published (the one this family ranks by)" })),
+  dividend_yield_pct: opt(Num),
   published_as_of: opt(Schema.String.annotate({
-    description: "The exchange screener's date: market_cap, pe_ttm and dividend_yield_pct are its figures as published, " +
-      "computed by the exchange at published_price, not at price (which may be of another date)"
+    description: "market_cap, pe_ttm and dividend_yield_pct are the exchange's as published on this date, at published_price"
   })),
-  published_price: opt(Num.annotate({ description: "The price the exchange computed market_cap, pe_ttm and dividend_yield_pct at" }))
+  published_price: opt(Num)
 })
 
 export const Sector = Schema.Struct({

@@ -69,13 +69,9 @@ export const Dividends = Schema.Struct({
   face_value: opt(Num),
   ttm_dividend_percent: opt(Num.annotate({ description: "Trailing 12 months of cash payouts, in percent of face value" })),
   ttm_dividend_per_share: opt(Num.annotate({ description: "Rupees; only when the face value is known" })),
-  ttm_dividend_yield_pct: opt(Num.annotate({
-    description: "As computed: ttm_dividend_per_share / price × 100, the payouts of the 12 months ending on the price's date. " +
-      "The yield this family ranks by; the exchange's own is dividend_yield_as_published"
-  })),
-  price: opt(Num.annotate({ description: "The price ttm_dividend_yield_pct divides by: the delayed quote" })),
-  price_as_of: opt(Instant.annotate({ description: "The quote's time; the trailing window ends on its Karachi date (ttm_to)" })),
-  dividend_yield_as_published: opt(PublishedFigure.annotate({ description: "The exchange's trailing dividend yield as its screener published it, at its own date and price" })),
+  ttm_dividend_yield_pct: opt(Num.annotate({ description: "As computed: ttm_dividend_per_share / price × 100" })),
+  price: opt(Num.annotate({ description: "The quote ttm_dividend_yield_pct divides by: the close of ttm_to" })),
+  yield_as_published: opt(PublishedFigure.annotate({ description: "The exchange's screener yield, at its date and price" })),
   ttm_from: opt(IsoDate.annotate({ description: "Start (exclusive) of the trailing 12-month window" })),
   ttm_to: opt(IsoDate.annotate({
     description: "End of the trailing window: today, or the end of the payout record when it stops earlier, or the date of " +

@@ -147,9 +147,8 @@ export const Company = Schema.Struct({
   ratios: opt(Ratios),
   ttm_dividend_per_share: opt(Num),
   ttm_dividend_yield_pct: opt(Num.annotate({
-    description: "As computed (= /v1/dividends/{symbol}): the 12 months of payouts to ttm_to over the quote's price"
+    description: "As computed (= /v1/dividends/{symbol}): the 12 months of payouts to the quote's date over its price"
   })),
-  ttm_to: opt(Schema.String.annotate({ description: "The end of the trailing window: the quote's date when a yield is given" })),
   dividend_coverage: Schema.Literals(["recorded", "unknown"]),
   delisted_on: opt(IsoDate.annotate({
     description: "The day the symbol was first seen gone from the exchange's listing; absent while listed. A delisted " +

@@ -92,7 +92,6 @@ export const companyOf = (snapshot: MarketSnapshot, data: SymbolData, now: numbe
       ratios,
       ttm_dividend_per_share: div.ttm_dividend_per_share,
       ttm_dividend_yield_pct: div.ttm_dividend_yield_pct,
-      ttm_to: div.ttm_to,
       delisted_on: s.delisted_on
     }),
     sources: [...sourcesOf(snapshot, datasets), ...div.sources.filter((x) => !datasets.includes(x.dataset))]

@@ -94,8 +94,8 @@ export const dividendsOf = (snapshot: MarketSnapshot, data: SymbolData, today: s
     coverage,
     ...defined({ data_coverage_start: start, face_value: faceValue }),
     ...t,
-    ...(priced ? { price: quote.price, price_as_of: quote.as_of } : {}),
-    ...defined({ dividend_yield_as_published: published }),
+    ...(priced ? { price: quote.price } : {}),
+    ...defined({ yield_as_published: published }),
     items,
     sources: sourcesOf(snapshot, [
       ...(coverage === "recorded" ? data.payoutDatasets : []),

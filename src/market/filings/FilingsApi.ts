@@ -48,9 +48,9 @@ const DIVIDENDS = "Dividend history keyed by fiscal year, with the ex-date repai
   "first day of the exchange's book closure (SPEC 2.3, = book_closure_from); last_buy_date the last trading day whose " +
   "trade settles before it (a buyer that day is entitled); xd_date the next trading day, when the stock trades ex (XD, XB, " +
   "XR) and a buyer is no longer entitled. The trailing 12-month window counts a payout on its xd_date and ends on the date " +
-  "of the price its yield divides by (the delayed quote; `price`, `price_as_of`), so the yield is of one date. That " +
+  "of the price its yield divides by (`price`, the delayed quote's close of ttm_to), so the yield is of one date. That " +
   "computed ttm_dividend_yield_pct is the yield this family ranks by; the exchange's own screener yield is beside it, " +
-  "labelled, in dividend_yield_as_published (its date and price)."
+  "labelled, in yield_as_published (its date and price)."
 
 /** A read of one symbol's filed figures at `path`, answered with `success`. */
 const bySymbol = <const Name extends string, const Path extends `/${string}`, S extends Schema.Top>(

@@ -210,7 +210,7 @@ export interface paths {
         };
         /**
          * Get dividend history
-         * @description Dividend history keyed by fiscal year, with the ex-date repair, trailing 12-month DPS and yield, years_paid, data_coverage_start and coverage (unknown: no record for the symbol, never zero). Dates of a payout: ex_date is the first day of the exchange's book closure (SPEC 2.3, = book_closure_from); last_buy_date the last trading day whose trade settles before it (a buyer that day is entitled); xd_date the next trading day, when the stock trades ex (XD, XB, XR) and a buyer is no longer entitled. The trailing 12-month window counts a payout on its xd_date and ends on the date of the price its yield divides by (the delayed quote; `price`, `price_as_of`), so the yield is of one date. That computed ttm_dividend_yield_pct is the yield this family ranks by; the exchange's own screener yield is beside it, labelled, in dividend_yield_as_published (its date and price).
+         * @description Dividend history keyed by fiscal year, with the ex-date repair, trailing 12-month DPS and yield, years_paid, data_coverage_start and coverage (unknown: no record for the symbol, never zero). Dates of a payout: ex_date is the first day of the exchange's book closure (SPEC 2.3, = book_closure_from); last_buy_date the last trading day whose trade settles before it (a buyer that day is entitled); xd_date the next trading day, when the stock trades ex (XD, XB, XR) and a buyer is no longer entitled. The trailing 12-month window counts a payout on its xd_date and ends on the date of the price its yield divides by (`price`, the delayed quote's close of ttm_to), so the yield is of one date. That computed ttm_dividend_yield_pct is the yield this family ranks by; the exchange's own screener yield is beside it, labelled, in yield_as_published (its date and price).
          */
         get: operations["market.dividends"];
         put?: never;
@@ -1712,10 +1712,8 @@ export interface operations {
                             as_of?: string;
                         };
                         ttm_dividend_per_share?: number;
-                        /** @description As computed (= /v1/dividends/{symbol}): the 12 months of payouts to ttm_to over the quote's price */
+                        /** @description As computed (= /v1/dividends/{symbol}): the 12 months of payouts to the quote's date over its price */
                         ttm_dividend_yield_pct?: number;
-                        /** @description The end of the trailing window: the quote's date when a yield is given */
-                        ttm_to?: string;
                         /** @enum {string} */
                         dividend_coverage: "recorded" | "unknown";
                         /** @description The day the symbol was first seen gone from the exchange's listing; absent while listed. A delisted company keeps its history, payouts and filings, and is left out of the company list, the screener and peers. */
@@ -1870,10 +1868,8 @@ export interface operations {
                             as_of?: string;
                         };
                         ttm_dividend_per_share?: number;
-                        /** @description As computed (= /v1/dividends/{symbol}): the 12 months of payouts to ttm_to over the quote's price */
+                        /** @description As computed (= /v1/dividends/{symbol}): the 12 months of payouts to the quote's date over its price */
                         ttm_dividend_yield_pct?: number;
-                        /** @description The end of the trailing window: the quote's date when a yield is given */
-                        ttm_to?: string;
                         /** @enum {string} */
                         dividend_coverage: "recorded" | "unknown";
                         /** @description The day the symbol was first seen gone from the exchange's listing; absent while listed. A delisted company keeps its history, payouts and filings, and is left out of the company list, the screener and peers. */
@@ -2681,14 +2677,12 @@ export interface operations {
                         ttm_dividend_percent?: number;
                         /** @description Rupees; only when the face value is known */
                         ttm_dividend_per_share?: number;
-                        /** @description As computed: ttm_dividend_per_share / price × 100, the payouts of the 12 months ending on the price's date. The yield this family ranks by; the exchange's own is dividend_yield_as_published */
+                        /** @description As computed: ttm_dividend_per_share / price × 100 */
                         ttm_dividend_yield_pct?: number;
-                        /** @description The price ttm_dividend_yield_pct divides by: the delayed quote */
+                        /** @description The quote ttm_dividend_yield_pct divides by: the close of ttm_to */
                         price?: number;
-                        /** @description The quote's time; the trailing window ends on its Karachi date (ttm_to) */
-                        price_as_of?: string;
-                        /** @description The exchange's trailing dividend yield as its screener published it, at its own date and price */
-                        dividend_yield_as_published?: {
+                        /** @description The exchange's screener yield, at its date and price */
+                        yield_as_published?: {
                             value: number;
                             /** @description The exchange screener's date */
                             as_of: string;
@@ -2835,14 +2829,12 @@ export interface operations {
                         ttm_dividend_percent?: number;
                         /** @description Rupees; only when the face value is known */
                         ttm_dividend_per_share?: number;
-                        /** @description As computed: ttm_dividend_per_share / price × 100, the payouts of the 12 months ending on the price's date. The yield this family ranks by; the exchange's own is dividend_yield_as_published */
+                        /** @description As computed: ttm_dividend_per_share / price × 100 */
                         ttm_dividend_yield_pct?: number;
-                        /** @description The price ttm_dividend_yield_pct divides by: the delayed quote */
+                        /** @description The quote ttm_dividend_yield_pct divides by: the close of ttm_to */
                         price?: number;
-                        /** @description The quote's time; the trailing window ends on its Karachi date (ttm_to) */
-                        price_as_of?: string;
-                        /** @description The exchange's trailing dividend yield as its screener published it, at its own date and price */
-                        dividend_yield_as_published?: {
+                        /** @description The exchange's screener yield, at its date and price */
+                        yield_as_published?: {
                             value: number;
                             /** @description The exchange screener's date */
                             as_of: string;
@@ -4457,15 +4449,12 @@ export interface operations {
                             inside_kse100?: boolean;
                             price?: number;
                             change_pct?: number;
-                            /** @description The quote's time: the session of price and change_pct */
                             price_as_of?: string;
                             market_cap?: number;
                             pe_ttm?: number;
-                            /** @description The exchange's screener yield as published (the one this family ranks by) */
                             dividend_yield_pct?: number;
-                            /** @description The exchange screener's date: market_cap, pe_ttm and dividend_yield_pct are its figures as published, computed by the exchange at published_price, not at price (which may be of another date) */
+                            /** @description market_cap, pe_ttm and dividend_yield_pct are the exchange's as published on this date, at published_price */
                             published_as_of?: string;
-                            /** @description The price the exchange computed market_cap, pe_ttm and dividend_yield_pct at */
                             published_price?: number;
                         }[];
                         sources: {
@@ -4562,15 +4551,12 @@ export interface operations {
                             inside_kse100?: boolean;
                             price?: number;
                             change_pct?: number;
-                            /** @description The quote's time: the session of price and change_pct */
                             price_as_of?: string;
                             market_cap?: number;
                             pe_ttm?: number;
-                            /** @description The exchange's screener yield as published (the one this family ranks by) */
                             dividend_yield_pct?: number;
-                            /** @description The exchange screener's date: market_cap, pe_ttm and dividend_yield_pct are its figures as published, computed by the exchange at published_price, not at price (which may be of another date) */
+                            /** @description market_cap, pe_ttm and dividend_yield_pct are the exchange's as published on this date, at published_price */
                             published_as_of?: string;
-                            /** @description The price the exchange computed market_cap, pe_ttm and dividend_yield_pct at */
                             published_price?: number;
                         }[];
                         sources: {
@@ -5303,13 +5289,12 @@ export interface operations {
                         price_as_of?: string;
                         pe_ttm?: {
                             value: number;
-                            /** @description The date of the price the figure rests on: the answer's price_as_of for a figure this service computes, the exchange screener's date for one served as published */
+                            /** @description The date of the price the figure rests on */
                             as_of: string;
-                            /** @description price_over_trailing_eps, trailing_12m_payouts, shares_outstanding_x_price: computed here at price; exchange_pe_ttm, exchange_screener, exchange: the exchange's figure, as published (no exchange_as_of) or carried forward to a newer price (exchange_as_of) */
                             basis: string;
-                            /** @description The price the figure rests on, of the date as_of */
+                            /** @description The price the figure rests on */
                             price?: number;
-                            /** @description The exchange's own figure, as published at its date and price, beside one computed here (the two differ when their prices, dates or inputs do) */
+                            /** @description The exchange's own figure beside one computed here */
                             as_published?: {
                                 value: number;
                                 /** @description The exchange screener's date */
@@ -5329,13 +5314,12 @@ export interface operations {
                         };
                         dividend_yield_pct?: {
                             value: number;
-                            /** @description The date of the price the figure rests on: the answer's price_as_of for a figure this service computes, the exchange screener's date for one served as published */
+                            /** @description The date of the price the figure rests on */
                             as_of: string;
-                            /** @description price_over_trailing_eps, trailing_12m_payouts, shares_outstanding_x_price: computed here at price; exchange_pe_ttm, exchange_screener, exchange: the exchange's figure, as published (no exchange_as_of) or carried forward to a newer price (exchange_as_of) */
                             basis: string;
-                            /** @description The price the figure rests on, of the date as_of */
+                            /** @description The price the figure rests on */
                             price?: number;
-                            /** @description The exchange's own figure, as published at its date and price, beside one computed here (the two differ when their prices, dates or inputs do) */
+                            /** @description The exchange's own figure beside one computed here */
                             as_published?: {
                                 value: number;
                                 /** @description The exchange screener's date */
@@ -5355,13 +5339,12 @@ export interface operations {
                         };
                         market_cap?: {
                             value: number;
-                            /** @description The date of the price the figure rests on: the answer's price_as_of for a figure this service computes, the exchange screener's date for one served as published */
+                            /** @description The date of the price the figure rests on */
                             as_of: string;
-                            /** @description price_over_trailing_eps, trailing_12m_payouts, shares_outstanding_x_price: computed here at price; exchange_pe_ttm, exchange_screener, exchange: the exchange's figure, as published (no exchange_as_of) or carried forward to a newer price (exchange_as_of) */
                             basis: string;
-                            /** @description The price the figure rests on, of the date as_of */
+                            /** @description The price the figure rests on */
                             price?: number;
-                            /** @description The exchange's own figure, as published at its date and price, beside one computed here (the two differ when their prices, dates or inputs do) */
+                            /** @description The exchange's own figure beside one computed here */
                             as_published?: {
                                 value: number;
                                 /** @description The exchange screener's date */
@@ -5684,17 +5667,14 @@ export interface operations {
                             change_pct?: number;
                             /** @description Rupees traded in the quote's session: price × volume */
                             value_traded?: number;
-                            /** @description The one yield this family ranks and screens by: the symbol's valuation yield (dividend_yield_basis) */
+                            /** @description The yield this family ranks and screens by (the valuation's) */
                             dividend_yield_pct?: number;
-                            /** @description trailing_12m_payouts: computed here from recorded payouts at price (as computed); exchange_screener: the exchange's screener yield (as published, or carried forward to a newer price) */
+                            /** @description trailing_12m_payouts (as computed) or exchange_screener */
                             dividend_yield_basis?: string;
-                            /** @description The date of the price dividend_yield_pct rests on */
                             dividend_yield_as_of?: string;
                             pe_ttm?: number;
-                            /** @description The date of the price pe_ttm rests on */
                             pe_ttm_as_of?: string;
                             market_cap?: number;
-                            /** @description The date of the price market_cap rests on */
                             market_cap_as_of?: string;
                             free_float_shares?: number;
                             free_float_pct?: number;
@@ -5852,17 +5832,14 @@ export interface operations {
                             change_pct?: number;
                             /** @description Rupees traded in the quote's session: price × volume */
                             value_traded?: number;
-                            /** @description The one yield this family ranks and screens by: the symbol's valuation yield (dividend_yield_basis) */
+                            /** @description The yield this family ranks and screens by (the valuation's) */
                             dividend_yield_pct?: number;
-                            /** @description trailing_12m_payouts: computed here from recorded payouts at price (as computed); exchange_screener: the exchange's screener yield (as published, or carried forward to a newer price) */
+                            /** @description trailing_12m_payouts (as computed) or exchange_screener */
                             dividend_yield_basis?: string;
-                            /** @description The date of the price dividend_yield_pct rests on */
                             dividend_yield_as_of?: string;
                             pe_ttm?: number;
-                            /** @description The date of the price pe_ttm rests on */
                             pe_ttm_as_of?: string;
                             market_cap?: number;
-                            /** @description The date of the price market_cap rests on */
                             market_cap_as_of?: string;
                             free_float_shares?: number;
                             free_float_pct?: number;
@@ -6377,13 +6354,12 @@ export interface operations {
                             price_as_of?: string;
                             pe_ttm?: {
                                 value: number;
-                                /** @description The date of the price the figure rests on: the answer's price_as_of for a figure this service computes, the exchange screener's date for one served as published */
+                                /** @description The date of the price the figure rests on */
                                 as_of: string;
-                                /** @description price_over_trailing_eps, trailing_12m_payouts, shares_outstanding_x_price: computed here at price; exchange_pe_ttm, exchange_screener, exchange: the exchange's figure, as published (no exchange_as_of) or carried forward to a newer price (exchange_as_of) */
                                 basis: string;
-                                /** @description The price the figure rests on, of the date as_of */
+                                /** @description The price the figure rests on */
                                 price?: number;
-                                /** @description The exchange's own figure, as published at its date and price, beside one computed here (the two differ when their prices, dates or inputs do) */
+                                /** @description The exchange's own figure beside one computed here */
                                 as_published?: {
                                     value: number;
                                     /** @description The exchange screener's date */
@@ -6403,13 +6379,12 @@ export interface operations {
                             };
                             dividend_yield_pct?: {
                                 value: number;
-                                /** @description The date of the price the figure rests on: the answer's price_as_of for a figure this service computes, the exchange screener's date for one served as published */
+                                /** @description The date of the price the figure rests on */
                                 as_of: string;
-                                /** @description price_over_trailing_eps, trailing_12m_payouts, shares_outstanding_x_price: computed here at price; exchange_pe_ttm, exchange_screener, exchange: the exchange's figure, as published (no exchange_as_of) or carried forward to a newer price (exchange_as_of) */
                                 basis: string;
-                                /** @description The price the figure rests on, of the date as_of */
+                                /** @description The price the figure rests on */
                                 price?: number;
-                                /** @description The exchange's own figure, as published at its date and price, beside one computed here (the two differ when their prices, dates or inputs do) */
+                                /** @description The exchange's own figure beside one computed here */
                                 as_published?: {
                                     value: number;
                                     /** @description The exchange screener's date */
@@ -6429,13 +6404,12 @@ export interface operations {
                             };
                             market_cap?: {
                                 value: number;
-                                /** @description The date of the price the figure rests on: the answer's price_as_of for a figure this service computes, the exchange screener's date for one served as published */
+                                /** @description The date of the price the figure rests on */
                                 as_of: string;
-                                /** @description price_over_trailing_eps, trailing_12m_payouts, shares_outstanding_x_price: computed here at price; exchange_pe_ttm, exchange_screener, exchange: the exchange's figure, as published (no exchange_as_of) or carried forward to a newer price (exchange_as_of) */
                                 basis: string;
-                                /** @description The price the figure rests on, of the date as_of */
+                                /** @description The price the figure rests on */
                                 price?: number;
-                                /** @description The exchange's own figure, as published at its date and price, beside one computed here (the two differ when their prices, dates or inputs do) */
+                                /** @description The exchange's own figure beside one computed here */
                                 as_published?: {
                                     value: number;
                                     /** @description The exchange screener's date */
@@ -6482,14 +6456,12 @@ export interface operations {
                             ttm_dividend_percent?: number;
                             /** @description Rupees; only when the face value is known */
                             ttm_dividend_per_share?: number;
-                            /** @description As computed: ttm_dividend_per_share / price × 100, the payouts of the 12 months ending on the price's date. The yield this family ranks by; the exchange's own is dividend_yield_as_published */
+                            /** @description As computed: ttm_dividend_per_share / price × 100 */
                             ttm_dividend_yield_pct?: number;
-                            /** @description The price ttm_dividend_yield_pct divides by: the delayed quote */
+                            /** @description The quote ttm_dividend_yield_pct divides by: the close of ttm_to */
                             price?: number;
-                            /** @description The quote's time; the trailing window ends on its Karachi date (ttm_to) */
-                            price_as_of?: string;
-                            /** @description The exchange's trailing dividend yield as its screener published it, at its own date and price */
-                            dividend_yield_as_published?: {
+                            /** @description The exchange's screener yield, at its date and price */
+                            yield_as_published?: {
                                 value: number;
                                 /** @description The exchange screener's date */
                                 as_of: string;
@@ -6929,13 +6901,12 @@ export interface operations {
                             price_as_of?: string;
                             pe_ttm?: {
                                 value: number;
-                                /** @description The date of the price the figure rests on: the answer's price_as_of for a figure this service computes, the exchange screener's date for one served as published */
+                                /** @description The date of the price the figure rests on */
                                 as_of: string;
-                                /** @description price_over_trailing_eps, trailing_12m_payouts, shares_outstanding_x_price: computed here at price; exchange_pe_ttm, exchange_screener, exchange: the exchange's figure, as published (no exchange_as_of) or carried forward to a newer price (exchange_as_of) */
                                 basis: string;
-                                /** @description The price the figure rests on, of the date as_of */
+                                /** @description The price the figure rests on */
                                 price?: number;
-                                /** @description The exchange's own figure, as published at its date and price, beside one computed here (the two differ when their prices, dates or inputs do) */
+                                /** @description The exchange's own figure beside one computed here */
                                 as_published?: {
                                     value: number;
                                     /** @description The exchange screener's date */
@@ -6955,13 +6926,12 @@ export interface operations {
                             };
                             dividend_yield_pct?: {
                                 value: number;
-                                /** @description The date of the price the figure rests on: the answer's price_as_of for a figure this service computes, the exchange screener's date for one served as published */
+                                /** @description The date of the price the figure rests on */
                                 as_of: string;
-                                /** @description price_over_trailing_eps, trailing_12m_payouts, shares_outstanding_x_price: computed here at price; exchange_pe_ttm, exchange_screener, exchange: the exchange's figure, as published (no exchange_as_of) or carried forward to a newer price (exchange_as_of) */
                                 basis: string;
-                                /** @description The price the figure rests on, of the date as_of */
+                                /** @description The price the figure rests on */
                                 price?: number;
-                                /** @description The exchange's own figure, as published at its date and price, beside one computed here (the two differ when their prices, dates or inputs do) */
+                                /** @description The exchange's own figure beside one computed here */
                                 as_published?: {
                                     value: number;
                                     /** @description The exchange screener's date */
@@ -6981,13 +6951,12 @@ export interface operations {
                             };
                             market_cap?: {
                                 value: number;
-                                /** @description The date of the price the figure rests on: the answer's price_as_of for a figure this service computes, the exchange screener's date for one served as published */
+                                /** @description The date of the price the figure rests on */
                                 as_of: string;
-                                /** @description price_over_trailing_eps, trailing_12m_payouts, shares_outstanding_x_price: computed here at price; exchange_pe_ttm, exchange_screener, exchange: the exchange's figure, as published (no exchange_as_of) or carried forward to a newer price (exchange_as_of) */
                                 basis: string;
-                                /** @description The price the figure rests on, of the date as_of */
+                                /** @description The price the figure rests on */
                                 price?: number;
-                                /** @description The exchange's own figure, as published at its date and price, beside one computed here (the two differ when their prices, dates or inputs do) */
+                                /** @description The exchange's own figure beside one computed here */
                                 as_published?: {
                                     value: number;
                                     /** @description The exchange screener's date */
@@ -7034,14 +7003,12 @@ export interface operations {
                             ttm_dividend_percent?: number;
                             /** @description Rupees; only when the face value is known */
                             ttm_dividend_per_share?: number;
-                            /** @description As computed: ttm_dividend_per_share / price × 100, the payouts of the 12 months ending on the price's date. The yield this family ranks by; the exchange's own is dividend_yield_as_published */
+                            /** @description As computed: ttm_dividend_per_share / price × 100 */
                             ttm_dividend_yield_pct?: number;
-                            /** @description The price ttm_dividend_yield_pct divides by: the delayed quote */
+                            /** @description The quote ttm_dividend_yield_pct divides by: the close of ttm_to */
                             price?: number;
-                            /** @description The quote's time; the trailing window ends on its Karachi date (ttm_to) */
-                            price_as_of?: string;
-                            /** @description The exchange's trailing dividend yield as its screener published it, at its own date and price */
-                            dividend_yield_as_published?: {
+                            /** @description The exchange's screener yield, at its date and price */
+                            yield_as_published?: {
                                 value: number;
                                 /** @description The exchange screener's date */
                                 as_of: string;
@@ -7481,13 +7448,12 @@ export interface operations {
                             price_as_of?: string;
                             pe_ttm?: {
                                 value: number;
-                                /** @description The date of the price the figure rests on: the answer's price_as_of for a figure this service computes, the exchange screener's date for one served as published */
+                                /** @description The date of the price the figure rests on */
                                 as_of: string;
-                                /** @description price_over_trailing_eps, trailing_12m_payouts, shares_outstanding_x_price: computed here at price; exchange_pe_ttm, exchange_screener, exchange: the exchange's figure, as published (no exchange_as_of) or carried forward to a newer price (exchange_as_of) */
                                 basis: string;
-                                /** @description The price the figure rests on, of the date as_of */
+                                /** @description The price the figure rests on */
                                 price?: number;
-                                /** @description The exchange's own figure, as published at its date and price, beside one computed here (the two differ when their prices, dates or inputs do) */
+                                /** @description The exchange's own figure beside one computed here */
                                 as_published?: {
                                     value: number;
                                     /** @description The exchange screener's date */
@@ -7507,13 +7473,12 @@ export interface operations {
                             };
                             dividend_yield_pct?: {
                                 value: number;
-                                /** @description The date of the price the figure rests on: the answer's price_as_of for a figure this service computes, the exchange screener's date for one served as published */
+                                /** @description The date of the price the figure rests on */
                                 as_of: string;
-                                /** @description price_over_trailing_eps, trailing_12m_payouts, shares_outstanding_x_price: computed here at price; exchange_pe_ttm, exchange_screener, exchange: the exchange's figure, as published (no exchange_as_of) or carried forward to a newer price (exchange_as_of) */
                                 basis: string;
-                                /** @description The price the figure rests on, of the date as_of */
+                                /** @description The price the figure rests on */
                                 price?: number;
-                                /** @description The exchange's own figure, as published at its date and price, beside one computed here (the two differ when their prices, dates or inputs do) */
+                                /** @description The exchange's own figure beside one computed here */
                                 as_published?: {
                                     value: number;
                                     /** @description The exchange screener's date */
@@ -7533,13 +7498,12 @@ export interface operations {
                             };
                             market_cap?: {
                                 value: number;
-                                /** @description The date of the price the figure rests on: the answer's price_as_of for a figure this service computes, the exchange screener's date for one served as published */
+                                /** @description The date of the price the figure rests on */
                                 as_of: string;
-                                /** @description price_over_trailing_eps, trailing_12m_payouts, shares_outstanding_x_price: computed here at price; exchange_pe_ttm, exchange_screener, exchange: the exchange's figure, as published (no exchange_as_of) or carried forward to a newer price (exchange_as_of) */
                                 basis: string;
-                                /** @description The price the figure rests on, of the date as_of */
+                                /** @description The price the figure rests on */
                                 price?: number;
-                                /** @description The exchange's own figure, as published at its date and price, beside one computed here (the two differ when their prices, dates or inputs do) */
+                                /** @description The exchange's own figure beside one computed here */
                                 as_published?: {
                                     value: number;
                                     /** @description The exchange screener's date */
@@ -7586,14 +7550,12 @@ export interface operations {
                             ttm_dividend_percent?: number;
                             /** @description Rupees; only when the face value is known */
                             ttm_dividend_per_share?: number;
-                            /** @description As computed: ttm_dividend_per_share / price × 100, the payouts of the 12 months ending on the price's date. The yield this family ranks by; the exchange's own is dividend_yield_as_published */
+                            /** @description As computed: ttm_dividend_per_share / price × 100 */
                             ttm_dividend_yield_pct?: number;
-                            /** @description The price ttm_dividend_yield_pct divides by: the delayed quote */
+                            /** @description The quote ttm_dividend_yield_pct divides by: the close of ttm_to */
                             price?: number;
-                            /** @description The quote's time; the trailing window ends on its Karachi date (ttm_to) */
-                            price_as_of?: string;
-                            /** @description The exchange's trailing dividend yield as its screener published it, at its own date and price */
-                            dividend_yield_as_published?: {
+                            /** @description The exchange's screener yield, at its date and price */
+                            yield_as_published?: {
                                 value: number;
                                 /** @description The exchange screener's date */
                                 as_of: string;
