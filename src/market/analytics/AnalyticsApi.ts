@@ -78,7 +78,8 @@ const COMPARE = `${COMPARE_MIN_SYMBOLS} to ${COMPARE_MAX_SYMBOLS} symbols, comma
   "Two symbols: head to head, the stronger band wins the measure and a point (equal bands tie; an unknown value scores " +
   "nobody), with totals and the leader. Three or more: the best known value wins each measure. Over " +
   `${COMPARE_MAX_SYMBOLS} symbols, fewer than ${COMPARE_MIN_SYMBOLS} or a repeated symbol: 400 INVALID_REQUEST; a malformed ` +
-  "symbol: 400 INVALID_SYMBOL; an unknown one: 404 DATA_NOT_FOUND naming it."
+  "symbol: 400 INVALID_SYMBOL; an unknown one: 404 DATA_NOT_FOUND naming it. dividend_yield_pct, pe_ttm and market_cap are " +
+  "the screener rows' (the symbol's valuation figures, each at the price of its own date)."
 
 const ADJUSTED = "adjust=splits or total_return: every figure is computed on the symbol's default series adjusted as " +
   "GET /v1/prices/{symbol} with the same adjust serves it (its factors and cut in `adjustment`), as of that series' last row " +
