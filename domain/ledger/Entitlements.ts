@@ -21,7 +21,7 @@
  *   the same book closure; its figures are compared, so a backdated trade
  *   that changes the position is flagged on an event whose amount is fixed.
  */
-import { exDate, lastBuyDate } from "../market/calendar/Calendar.ts"
+import { xdDate, lastBuyDate } from "../market/calendar/Calendar.ts"
 import type { LedgerEvent } from "./Events.ts"
 import { FRACTION_UNITS, fromPaisa } from "./Money.ts"
 import { bonusShares, dividendAmounts, type Entry, filerOn, orderedEntries, replay } from "./Replay.ts"
@@ -207,7 +207,7 @@ export const entitlementsOf = (
     const rec = recordedFor(p, ordered)
     if (shares <= 0 && rec === undefined) continue
     const credit = p.bookClosureTo ?? p.bookClosureFrom
-    const xd = exDate(p.bookClosureFrom)
+    const xd = xdDate(p.bookClosureFrom)
     const { notes, ...figures } = figuresOf(p, shares, credit, entries)
     const base = {
       id: entitlementId(p.id),

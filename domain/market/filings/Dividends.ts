@@ -6,7 +6,7 @@
  * - `ex_date` is the start of the exchange's book closure (SPEC 2.3), the
  *   same day as `book_closure_from`; `xd_date` is the day the stock trades ex
  *   (XD, XB, XR): the trading day after `last_buy_date`, under the
- *   settlement cycle then in force (Calendar.ts `exDate`; MEBL's closure
+ *   settlement cycle then in force (Calendar.ts `xdDate`; MEBL's closure
  *   from 2025-08-27 went XD on 2025-08-25). `xd_date` and `last_buy_date`
  *   are absent when that cycle is not sourced. Trailing windows count a
  *   payout on its XD day (the day it leaves the price).
@@ -27,7 +27,7 @@
  *   changes with face-value splits). Without it the trailing figure is given
  *   in the exchange's own unit, percent of face value.
  */
-import { exDate, lastBuyDate } from "../calendar/Calendar.ts"
+import { xdDate, lastBuyDate } from "../calendar/Calendar.ts"
 import { defined } from "../../Objects.ts"
 
 export interface PayoutRecord {
@@ -171,7 +171,7 @@ const exFields = (closure: ReturnType<typeof repairExDate>) => ({
   calendar_year: Number(closure.ex_date.slice(0, 4)),
   book_closure_from: closure.ex_date,
   ...(closure.ex_date_corrected ? { ex_date_corrected: true as const, ex_date_as_published: closure.ex_date_as_published! } : {}),
-  ...defined({ xd_date: exDate(closure.ex_date), last_buy_date: lastBuyDate(closure.ex_date) })
+  ...defined({ xd_date: xdDate(closure.ex_date), last_buy_date: lastBuyDate(closure.ex_date) })
 })
 
 /**
@@ -181,13 +181,13 @@ const exFields = (closure: ReturnType<typeof repairExDate>) => ({
  */
 export const dividendRows = (
   payouts: ReadonlyArray<PayoutRecord>,
-  faceValue: number | undefined | ((exDate: string) => number | undefined),
+  faceValue: number | undefined | ((xdDay: string) => number | undefined),
   fyEndMonth: number | undefined
 ): ReadonlyArray<DividendRow> =>
   payouts
     .map((p): DividendRow => {
       const ex = p.bookClosureFrom ? repairExDate(p.bookClosureFrom, p.announcedAt) : undefined
-      const xd = ex ? exDate(ex.ex_date) : undefined
+      const xd = ex ? xdDate(ex.ex_date) : undefined
       const face = typeof faceValue === "function" ? (xd !== undefined ? faceValue(xd) : undefined) : faceValue
       const amount = p.amountPerShare ??
         (p.kind === "cash" && p.percent !== undefined && face !== undefined

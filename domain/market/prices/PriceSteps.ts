@@ -16,7 +16,7 @@
  *   action (or a suspension gap). Before the first sourced rule (2017-12-07)
  *   nothing is detected, only recorded actions placed.
  * - recorded: a corporate action of kind bonus / ex_bonus / split /
- *   consolidation / right / ex_right whose ex_date is within 10 calendar days
+ *   consolidation / right / ex_right whose xd_date is within 10 calendar days
  *   before to 3 days after the row (book-closure starts come after the
  *   ex-day). It is placed on the detected step in that range, else on the
  *   row with the largest fall in that range; an action without a ratio is
@@ -39,7 +39,8 @@ import { defined } from "../../Objects.ts"
 /** A corporate action as recorded (the `corporate_actions` rows). */
 export interface ActionRecord {
   readonly kind: string
-  readonly ex_date?: string | undefined
+  /** The day the stock trades ex for the action. */
+  readonly xd_date?: string | undefined
   readonly ratio?: number | undefined
 }
 
@@ -115,8 +116,8 @@ export const findSteps = (
     if (beyondLimit(closes[i - 1]!, closes[i]!, dates[i]!)) steps.set(i, make(i, closes[i]! / closes[i - 1]!, "detected"))
   }
   for (const a of actions) {
-    if (a.ex_date === undefined || !STEP_KINDS.has(a.kind)) continue
-    const lo = addDays(a.ex_date, -10), hi = addDays(a.ex_date, 3)
+    if (a.xd_date === undefined || !STEP_KINDS.has(a.kind)) continue
+    const lo = addDays(a.xd_date, -10), hi = addDays(a.xd_date, 3)
     let detected = -1, largestFall = -1
     for (let i = start; i < dates.length; i++) {
       const d = dates[i]!

@@ -20,7 +20,7 @@ import { runSteps, type Steps } from "../../SlicedWork.ts"
 import {
   type AreaCoverage,
   byDesc,
-  byExDate,
+  byXdDate,
   coverage,
   exchangeZeros,
   groupBy,
@@ -191,7 +191,7 @@ const areasOf = (security: SecurityRow, own: OwnSeries, payoutRows: ReadonlyArra
     ["profile", d.profile ? [{ dataset: d.profile.dataset, rows: 1 }] : []],
     ["financials", coverage(d.financialLines, (r) => r.dataset, () => undefined)],
     ["dividends", coverage(payoutRows, (r) => r.dataset, (r) => r.book_closure_from)],
-    ["corporate_actions", coverage(d.actions, (r) => r.dataset, (r) => r.ex_date)],
+    ["corporate_actions", coverage(d.actions, (r) => r.dataset, (r) => r.xd_date)],
     ["announcements", coverage(d.announcements, (r) => r.dataset, (r) => r.published_on)],
     [
       "index_membership",
@@ -216,7 +216,7 @@ export const symbolData = (security: SecurityRow, by: RowsBySymbol): SymbolData 
     payouts: payoutRows.map(toPayout),
     payoutDatasets: [...new Set(payoutRows.map((p) => p.dataset))],
     payoutCoverage: by.coverageRows.get(s),
-    actions: [...(by.actions.get(s) ?? [])].sort(byExDate),
+    actions: [...(by.actions.get(s) ?? [])].sort(byXdDate),
     announcements: by.announcements.get(s) ?? [],
     financialLines: by.lines.get(s) ?? [],
     ratios: [...(by.ratios.get(s) ?? [])].sort((a, b) => byDesc(a.period, b.period)),

@@ -124,6 +124,6 @@ export const newestSet = (members: ReadonlyArray<MembershipRow>) => {
     .sort((a, b) => (b.weight_pct ?? -Infinity) - (a.weight_pct ?? -Infinity) || (a.symbol < b.symbol ? -1 : 1))
 }
 
-/** Newest ex-date first, undated last (ties by id). */
-export const byExDate = (a: ActionRow, b: ActionRow) =>
-  a.ex_date === b.ex_date ? (a.id < b.id ? -1 : 1) : a.ex_date === undefined ? 1 : b.ex_date === undefined ? -1 : byDesc(a.ex_date, b.ex_date)
+/** Newest XD day first, undated last (ties by id). */
+export const byXdDate = (a: ActionRow, b: ActionRow) =>
+  a.xd_date === b.xd_date ? (a.id < b.id ? -1 : 1) : a.xd_date === undefined ? 1 : b.xd_date === undefined ? -1 : byDesc(a.xd_date, b.xd_date)

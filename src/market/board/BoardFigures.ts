@@ -13,7 +13,7 @@
  * medians count the lines that traded in the peer window (PeerRule.ts).
  */
 import { type Breadth, breadth, type ExMarker, movers, type Movers, sectorTone, type SectorTone } from "../../../domain/market/board/Board.ts"
-import { exDate, karachiDate } from "../../../domain/market/calendar/Calendar.ts"
+import { xdDate, karachiDate } from "../../../domain/market/calendar/Calendar.ts"
 import { repairExDate } from "../../../domain/market/filings/Dividends.ts"
 import type { IndexLevelSummary } from "../../../domain/market/board/BoardSchemas.ts"
 import { lastTrade, latestSession, snapshotPeerWindow } from "../../../domain/market/board/PeerRule.ts"
@@ -71,7 +71,7 @@ const markersOn = (data: SymbolData, date: string, datasets: Set<string>): Reado
   const out = new Set<ExMarker>()
   for (const a of data.actions) {
     const m = markerOfAction[a.kind]
-    if (m !== undefined && a.ex_date === date) {
+    if (m !== undefined && a.xd_date === date) {
       out.add(m)
       datasets.add(a.dataset)
     }
@@ -79,7 +79,7 @@ const markersOn = (data: SymbolData, date: string, datasets: Set<string>): Reado
   for (const p of data.payouts) {
     if (p.bookClosureFrom === undefined) continue
     const from = repairExDate(p.bookClosureFrom, p.announcedAt).ex_date
-    if (exDate(from) !== date) continue
+    if (xdDate(from) !== date) continue
     out.add(markerOfPayout[p.kind]!)
     for (const d of data.payoutDatasets) datasets.add(d)
   }

@@ -111,7 +111,7 @@ export const corporateActionsOf = (snapshot: MarketSnapshot, data: SymbolData): 
     kind: a.kind,
     details: a.details,
     dataset: a.dataset,
-    ...defined({ xd_date: a.ex_date, ratio: a.ratio })
+    ...defined({ xd_date: a.xd_date, ratio: a.ratio })
   })),
   sources: sourcesOf(snapshot, data.actions.map((a) => a.dataset))
 })

@@ -100,7 +100,7 @@ const fundamentalsInput = (snapshot: MarketSnapshot, data: SymbolData) => {
 const computeSymbol = (data: SymbolData): SymbolFigures => {
   const s = data.prices
   if (s === undefined) return { analytics: undefined, technicals: undefined }
-  const actions = data.actions.map((a) => ({ kind: a.kind, ...defined({ ex_date: a.ex_date, ratio: a.ratio }) }))
+  const actions = data.actions.map((a) => ({ kind: a.kind, ...defined({ xd_date: a.xd_date, ratio: a.ratio }) }))
   const price_series = seriesBasis(s.series, data.restatement)
   const analytics = analyticsOf(s, { quote: latestQuote(data), actions })
   const technicals = technicalsOf(s, actions)
