@@ -157,7 +157,7 @@ describe("each figure carries the date and price it rests on", () => {
 layer(TestApp({ withPack: true, now: "2026-06-15T06:00:00.000Z" }), { timeout: 300_000, excludeTestServices: true })("MEBL valuation over the pack", (it) => {
   // MEBL's recorded payouts (uzairbukhari /company/payouts, face value Rs 10) with an XD day in the 12 months to the
   // quote's close of 2026-05-25 (490.2 in the recorded eod series): 2025-08-25 (70%), 2025-11-03 (70%), 2026-03-24
-  // (70%), 2026-05-05 (75%) = Rs 28.5 a share, so 28.5 / 490.2 = 5.8139%. The exchange's screener of 2026-08-04
+  // (70%), 2026-05-05 (75%) = Rs 28.5 a share, so 28.5 / 490.2 = 5.814%. The exchange's screener of 2026-08-04
   // published 6.298899350218805% at 573.7.
   const computed = Math.round((28.5 / 490.2) * 100 * 10_000) / 10_000
 

@@ -38,7 +38,7 @@
  * computed and the exchange publishes one too, that one is beside it in
  * `as_published`. MEBL: the quote is the close of 2026-05-25 (490.2), the
  * screener of 2026-08-04 priced it at 573.7; its yield is 28.5 / 490.2 =
- * 5.8139% as computed, 6.2989% as published on 2026-08-04.
+ * 5.814% as computed, 6.2989% as published on 2026-08-04.
  */
 import type { SectorMedians, ValuationFigures } from "./AnalyticsSchemas.ts"
 import { round, type Unavailable } from "../shared/Figures.ts"

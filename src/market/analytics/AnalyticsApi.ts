@@ -50,7 +50,7 @@ const VALUATION = "Trailing P/E = price / trailing EPS (sourced); a loss-maker (
   "/ price) and says so in `exchange_as_of`. An exchange figure newer than the price is never carried back (its EPS or " +
   "payouts may postdate the price): it is served as published, with the screener's date as its `as_of` and its price. " +
   "Where a figure is computed here and the exchange publishes one too, the exchange's is beside it in `as_published` (MEBL: " +
-  "5.8139% as computed at the close of 2026-05-25, 490.2; 6.2989% as published on 2026-08-04 at 573.7). The yield this " +
+  "5.814% as computed at the close of 2026-05-25, 490.2; 6.2989% as published on 2026-08-04 at 573.7). The yield this " +
   "family ranks by and places against the sector median is `dividend_yield_pct.value`."
 
 const SCREENER = "Server-side over every listed security on the delayed snapshot, ordered by symbol. Filters (all optional): " +
