@@ -64,6 +64,12 @@ layer(TestApp({ withPack: true, now: "2026-11-21T05:00:00.000Z" }), { timeout: 6
         [mebl.price, mebl.price_as_of?.slice(0, 10), mebl.pe_ttm, mebl.published_as_of, mebl.published_price],
         [490.2, "2026-05-25", 11.44196250498604, SCREENER_AS_OF, 573.7]
       )
+      // Compared, each value carries the date of the price it rests on: MEBL's yield as computed at the close of 05-25
+      // (28.5 / 490.2 = 5.81395% → 5.814), its P/E as the exchange published it on 08-04.
+      const measures = bodyOf(yield* get("/v1/compare?symbols=MEBL,HUBC")).head_to_head!.measures
+      const of = (m: string) => measures.find((x) => x.measure === m)!.values.find((v) => v.symbol === "MEBL")!
+      assert.deepStrictEqual([of("dividend_yield_pct").value, of("dividend_yield_pct").as_of?.slice(0, 10)], [5.814, "2026-05-25"])
+      assert.deepStrictEqual([of("pe_ttm").value, of("pe_ttm").as_of], [11.442, SCREENER_AS_OF])
     }))
 
   it.effect("10. a dataset joined from two recordings names each repository with its own commit", () =>

@@ -167,9 +167,11 @@ export const ScreenerPage = Schema.Struct({
   sources: Schema.Array(Source)
 })
 
+const ValueAsOf = opt(Schema.String.annotate({ description: "The date of the price the value rests on" }))
 const CompareValue = Schema.Struct({
   symbol: Schema.String,
   value: opt(Num),
+  as_of: ValueAsOf,
   band: opt(Schema.Int.annotate({ description: "0 (weakest) to 4 (strongest); see the measure's bands" }))
 })
 export const CompareMeasure = Schema.Struct({
@@ -183,7 +185,7 @@ export const CompareMeasure = Schema.Struct({
 export const CompareMetric = Schema.Struct({
   measure: Schema.String,
   better: Schema.Literals(["higher", "lower"]),
-  values: Schema.Array(Schema.Struct({ symbol: Schema.String, value: opt(Num) })),
+  values: Schema.Array(Schema.Struct({ symbol: Schema.String, value: opt(Num), as_of: ValueAsOf })),
   winners: Schema.Array(Schema.String).annotate({ description: "Symbols holding the best known value (more than one on a tie; none when no value is known)" })
 })
 export const ComparisonFigures = Schema.Struct({

@@ -5945,6 +5945,8 @@ export interface operations {
                                 values: {
                                     symbol: string;
                                     value?: number;
+                                    /** @description The date of the price the value rests on */
+                                    as_of?: string;
                                     /** @description 0 (weakest) to 4 (strongest); see the measure's bands */
                                     band?: number;
                                 }[];
@@ -5965,6 +5967,8 @@ export interface operations {
                             values: {
                                 symbol: string;
                                 value?: number;
+                                /** @description The date of the price the value rests on */
+                                as_of?: string;
                             }[];
                             /** @description Symbols holding the best known value (more than one on a tie; none when no value is known) */
                             winners: string[];
