@@ -70,6 +70,13 @@ layer(TestApp({ withPack: true, now: "2026-11-21T05:00:00.000Z" }), { timeout: 6
       const of = (m: string) => measures.find((x) => x.measure === m)!.values.find((v) => v.symbol === "MEBL")!
       assert.deepStrictEqual([of("dividend_yield_pct").value, of("dividend_yield_pct").as_of?.slice(0, 10)], [5.814, "2026-05-25"])
       assert.deepStrictEqual([of("pe_ttm").value, of("pe_ttm").as_of], [11.442, SCREENER_AS_OF])
+      // The stock page: its computed yield (5.814) beside the exchange's ratios, dated and priced; peers' figures dated.
+      const stock = bodyOf(yield* get("/v1/stocks/MEBL"))
+      assert.deepStrictEqual(
+        [stock.ttm_dividend_yield_pct, stock.ratios?.dividend_yield_pct, stock.ratios?.as_of, stock.ratios?.price],
+        [5.814, 6.298899350218805, SCREENER_AS_OF, 573.7]
+      )
+      assert.isTrue(stock.peers.length > 0 && stock.peers.every((p) => p.as_of === SCREENER_AS_OF))
     }))
 
   it.effect("10. a dataset joined from two recordings names each repository with its own commit", () =>

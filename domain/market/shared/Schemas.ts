@@ -158,7 +158,7 @@ export const Company = Schema.Struct({
 })
 
 export const Derived = Schema.Struct({
-  market_cap: opt(Num),
+  market_cap: opt(Num.annotate({ description: "The exchange's, as published on ratios.as_of at ratios.price" })),
   week52: opt(Schema.Struct({ high: Num, low: Num, from: IsoDate, to: IsoDate, basis: Schema.Literal("close") })),
   circuit_breaker: opt(
     Schema.Struct({
@@ -179,7 +179,13 @@ export const Derived = Schema.Struct({
 
 export const Stock = Schema.Struct({
   ...Company.fields,
-  peers: Schema.Array(Schema.Struct({ symbol: Schema.String, name: Schema.String, pe_ttm: opt(Num), dividend_yield_pct: opt(Num) })),
+  peers: Schema.Array(Schema.Struct({
+    symbol: Schema.String,
+    name: Schema.String,
+    pe_ttm: opt(Num),
+    dividend_yield_pct: opt(Num),
+    as_of: opt(Schema.String.annotate({ description: "The exchange screener's date: pe_ttm and dividend_yield_pct as published" }))
+  })),
   sector_medians: opt(Schema.Struct({ pe_ttm: opt(Num), dividend_yield_pct: opt(Num), pe_peers: Schema.Int, yield_peers: Schema.Int })),
   dividends: Schema.Array(DividendRow),
   filings: Schema.Array(Announcement),

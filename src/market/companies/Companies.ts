@@ -104,10 +104,14 @@ const peersOf = (snapshot: MarketSnapshot, sector: string | undefined) =>
   (sector !== undefined ? snapshot.sectorMembers.get(sector) ?? [] : []).flatMap((p) => {
     const peer = snapshot.symbols.get(p)
     if (peer === undefined || !isTradingPeer(snapshot, peer)) return []
+    const f = peer.fundamentals
     return {
       symbol: p,
       name: peer.security.name,
-      ...defined({ pe_ttm: peer.fundamentals?.pe_ttm, dividend_yield_pct: peer.fundamentals?.dividend_yield_pct })
+      ...defined({ pe_ttm: f?.pe_ttm, dividend_yield_pct: f?.dividend_yield_pct }),
+      ...(f?.pe_ttm !== undefined || f?.dividend_yield_pct !== undefined
+        ? defined({ as_of: f.as_of ?? snapshot.datasets.get(f.dataset)?.as_of })
+        : {})
     }
   })
 

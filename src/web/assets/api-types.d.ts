@@ -1889,6 +1889,8 @@ export interface operations {
                             name: string;
                             pe_ttm?: number;
                             dividend_yield_pct?: number;
+                            /** @description The exchange screener's date: pe_ttm and dividend_yield_pct as published */
+                            as_of?: string;
                         }[];
                         sector_medians?: {
                             pe_ttm?: number;
@@ -1971,6 +1973,7 @@ export interface operations {
                             }[];
                         }[];
                         derived: {
+                            /** @description The exchange's, as published on ratios.as_of at ratios.price */
                             market_cap?: number;
                             week52?: {
                                 high: number;
