@@ -22,7 +22,6 @@ import {
   byDesc,
   byXdDate,
   coverage,
-  exchangeZeros,
   groupBy,
   filingsNewestFirst,
   newestFirst,
@@ -81,12 +80,6 @@ export interface SymbolData {
   readonly restatement: Restatement
   /** KSE-100 membership at its newest effective date. */
   readonly kse100: MembershipRow | undefined
-  /**
-   * The exchange's screener showed 0 for this line's P/E (a loss-maker: it
-   * shows no negative P/E) or dividend yield (a non-payer) while its market
-   * cap is known; the pack keeps no figure for them (see `exchangeZeros`).
-   */
-  readonly zeroShown: { readonly pe: boolean; readonly dividend_yield: boolean }
   /** Provenance per data area (see /v1/ai/sources). */
   readonly areas: ReadonlyMap<string, ReadonlyArray<AreaCoverage>>
 }
@@ -225,8 +218,7 @@ export const symbolData = (security: SecurityRow, by: RowsBySymbol): SymbolData 
     prices: servedSeries(own, restatement),
     disagreement,
     restatement,
-    kse100: by.kse100.get(s),
-    zeroShown: exchangeZeros(fundamentals)
+    kse100: by.kse100.get(s)
   }
   return { ...data, areas: areasOf(security, own, payoutRows, data) }
 }

@@ -103,19 +103,6 @@ export const withoutZeroCap = (r: FundamentalsRow): FundamentalsRow => {
   return rest
 }
 
-/** A capture of the portal's /screener: the live one ("screener") or a dated recording ("screener_2026_08_04"). */
-const isScreenerCapture = (dataset: string) => dataset === "screener" || dataset.startsWith("screener_")
-
-/**
- * Which figures the screener showed as 0 for a line it priced with a known
- * market cap: the pack drops a 0 P/E or yield (it reads as "no figure"), but
- * on such a line a 0 P/E is a loss-maker and a 0 yield a non-payer.
- */
-export const exchangeZeros = (f: FundamentalsRow | undefined) => {
-  const live = f !== undefined && isScreenerCapture(f.dataset) && f.market_cap !== undefined && f.market_cap > 0
-  return { pe: live && f.pe_ttm === undefined && f.eps === undefined, dividend_yield: live && f.dividend_yield_pct === undefined }
-}
-
 /** The members at the newest effective date among `members`, heaviest first. */
 export const newestSet = (members: ReadonlyArray<MembershipRow>) => {
   const newest = members.reduce((d, m) => (m.effective_date > d ? m.effective_date : d), "")
