@@ -128,7 +128,7 @@ export const trailingPe = (f: FundamentalsInput | undefined, price: PriceInput |
   if (usable(eps)) {
     if (eps <= 0) return { reason: `loss-maker: trailing EPS is ${eps}, so a P/E is not meaningful`, loss_making: true }
     if (price !== undefined) {
-      const pe = f!.pe_ttm !== undefined && f!.pe_ttm > 0 ? f!.pe_ttm : undefined
+      const pe = f?.pe_ttm !== undefined && f.pe_ttm > 0 ? f.pe_ttm : undefined
       return { value: price.price / eps, as_of: price.as_of, basis: "price_over_trailing_eps", price: price.price, ...published(f, pe) }
     }
   }
