@@ -52,14 +52,17 @@ for (const p of whole) put(p, readFileSync(join(raw, p)))
 // The two price recordings, cut by date. Every symbol in both keeps the weeks
 // around the 2021-10-25 glitch day; LUCK and SYS (restated ×0.2) and HUBC
 // (not restated) keep 2021-05-26 to 2021-12-31; HUBC's first as-traded day
-// and GADT's duplicated date are kept for the parser tests.
+// and GADT's duplicated date are kept for the parser tests. Every as-traded
+// symbol also keeps the 2020 steps of the price limit (from its last close
+// of 2019 to 2020-04-30) for the dated-rules test.
 const GLITCH_WINDOW: readonly [string, string] = ["2021-10-04", "2021-11-15"]
+const LIMIT_STEPS_2020: readonly [string, string] = ["2019-12-20", "2020-04-30"]
 const FACTOR_WINDOW: readonly [string, string] = ["2021-05-26", "2021-12-31"]
 const LONG = new Set(["LUCK", "SYS", "HUBC"])
 const EXTRA: Record<string, ReadonlyArray<string>> = { HUBC: ["2004-01-01"], GADT: ["2015-01-01"] }
 const within = (d: string, [a, b]: readonly [string, string]) => d >= a && d <= b
 const keep = (symbol: string, date: string) =>
-  within(date, GLITCH_WINDOW) || (LONG.has(symbol) && within(date, FACTOR_WINDOW)) || (EXTRA[symbol] ?? []).includes(date)
+  within(date, GLITCH_WINDOW) || within(date, LIMIT_STEPS_2020) || (LONG.has(symbol) && within(date, FACTOR_WINDOW)) || (EXTRA[symbol] ?? []).includes(date)
 
 const cut = (dir: string, file: string, dateOf: (line: string) => string) => {
   const lines = readFileSync(join(raw, dir, file), "utf8").split(/\r?\n/)

@@ -72,7 +72,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
       for (const symbol of ["HUBC", "SYS", "MEBL", "LUCK"]) {
         const data = snapshot.symbols.get(symbol)!
         const q = data.quote!
-        const actions = data.actions.map((a) => ({ kind: a.kind, ex_date: a.ex_date, ratio: a.ratio }))
+        const actions = data.actions.map((a) => ({ kind: a.kind, xd_date: a.xd_date, ratio: a.ratio }))
         const a = yield* get(`/v1/stocks/${symbol}/analytics`)
         assertOk(a)
         const { sources, price_series, ...figures } = a.body

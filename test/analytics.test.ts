@@ -105,7 +105,7 @@ describe("SYS as traded around the bonus step of 2022-03-31 (717.72 → 378.87)"
   })
 
   it("SYNTHETIC action: a recorded 100% bonus (ratio 1) on that ex-date adjusts by 1/(1+1)", () => {
-    const a = analytics(s, { actions: [{ kind: "bonus", ex_date: "2022-03-31", ratio: 1 }] })!
+    const a = analytics(s, { actions: [{ kind: "bonus", xd_date: "2022-03-31", ratio: 1 }] })!
     close(a.performance_20d_pct!, pct(761.16 * 0.5, 411.38))
     assert.strictEqual(a.steps[0]!.basis, "recorded_action")
     assert.strictEqual(a.steps[0]!.factor, 0.5)

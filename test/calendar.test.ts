@@ -274,7 +274,7 @@ describe("settlement and entitlement", () => {
 })
 
 describe("price limits", () => {
-  it("±10% or Rs 1 since 22 Jul 2024; the 2024 step-up by its notice; 7.5% from 20 Mar 2020; nothing before 7 Dec 2017", () => {
+  it("±10% or Rs 1 since 22 Jul 2024; the 2024 step-up by its notice; 7.5% from 16 Mar 2020 (by the recorded closes); nothing before 7 Dec 2017", () => {
     assert.deepStrictEqual(circuitBounds(343.72, "2026-01-28")?.lower, 309.35)
     const five = circuitBounds(5, "2026-01-28")!
     assert.deepStrictEqual([five.lower, five.upper, five.session], [4, 6, "2026-01-28"])
@@ -282,7 +282,8 @@ describe("price limits", () => {
     assert.strictEqual(circuitBounds(100, "2024-06-10")?.upper, 108.5)
     assert.strictEqual(circuitBounds(100, "2024-07-19")?.upper, 109.5)
     assert.strictEqual(circuitBounds(100, "2023-06-01")?.upper, 107.5)
-    assert.strictEqual(circuitBounds(100, "2020-03-19")?.upper, 107)
+    assert.strictEqual(circuitBounds(100, "2020-03-13")?.upper, 107)
+    assert.strictEqual(circuitBounds(100, "2020-03-16")?.upper, 107.5)
     assert.strictEqual(circuitBounds(100, "2018-06-01")?.upper, 105)
     assert.isUndefined(circuitBounds(100, "2017-12-06"), "no sourced rule: not extended back")
   })

@@ -61,7 +61,7 @@ describe("MEBL dividend history (recorded)", () => {
 
   it("without a known face value no rupee amount is invented", () => {
     assert.isTrue(rows.every((r) => r.amount_per_share === undefined))
-    const t = trailing(rows, "2026-08-31", "2025-03-24", 519.04)
+    const t = trailing(rows, "2026-08-31", "2025-03-24", { price: 519.04, date: "2026-08-31" })
     assert.isUndefined(t.ttm_dividend_per_share)
     assert.isUndefined(t.ttm_dividend_yield_pct)
   })
@@ -73,7 +73,7 @@ describe("MEBL dividend history (recorded)", () => {
   })
 
   it("with a face value (Rs 10, SYNTHETIC input, not a recorded figure) DPS is 29.5 and the yield at 519.04 is 5.6836%", () => {
-    const t = trailing(dividendRows(records, 10, fy), "2026-08-31", "2025-03-24", 519.04)
+    const t = trailing(dividendRows(records, 10, fy), "2026-08-31", "2025-03-24", { price: 519.04, date: "2026-08-31" })
     assert.strictEqual(t.ttm_dividend_per_share, 29.5)
     assert.strictEqual(t.ttm_dividend_yield_pct, Math.round((29.5 / 519.04) * 1_000_000) / 10_000)
   })

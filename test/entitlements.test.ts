@@ -42,7 +42,7 @@ layer(TestApp({ withPack: true, now: START }), { timeout: 600_000, excludeTestSe
       created(yield* send(t, { kind: "buy", symbol: "MEBL", quantity: 50, price: 410, trade_date: "2026-08-18" }))
       const e = yield* findOne(t, "MEBL", "2026-08-19")
       assert.deepStrictEqual(
-        [e.kind, e.state, e.last_buy_date, e.ex_date, e.shares_held, e.face_value, e.cash_per_share, e.gross, e.tax_rate_pct, e.tax_withheld, e.net],
+        [e.kind, e.state, e.last_buy_date, e.xd_date, e.shares_held, e.face_value, e.cash_per_share, e.gross, e.tax_rate_pct, e.tax_withheld, e.net],
         ["cash_dividend", "due", "2026-08-17", "2026-08-18", 100, 10, 8, 800, 15, 120, 680],
         "the 50 bought on the XD day 08-18 are not entitled"
       )
@@ -73,7 +73,7 @@ layer(TestApp({ withPack: true, now: START }), { timeout: 600_000, excludeTestSe
       created(yield* send(t, { kind: "buy", symbol: "LUCK", quantity: 7, price: 350, trade_date: "2026-08-17" }))
       const e = yield* findOne(t, "LUCK", "2026-08-18")
       assert.deepStrictEqual(
-        [e.last_buy_date, e.ex_date, e.shares_held, e.face_value, e.cash_per_share, e.gross, e.tax_rate_pct, e.tax_withheld, e.net],
+        [e.last_buy_date, e.xd_date, e.shares_held, e.face_value, e.cash_per_share, e.gross, e.tax_rate_pct, e.tax_withheld, e.net],
         ["2026-08-13", "2026-08-17", 40, 2, 5, 200, 30, 60, 140]
       )
       assert.isFalse((yield* list(t)).items.some((x) => x.book_closure_from === "2025-09-19"), "LUCK's 2025 payout: nothing held then")

@@ -429,7 +429,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
       assert.include(luck.body.items.map((a) => a.kind), "restatement")
       const aabs = yield* get("/v1/corporate-actions/AABS")
       assertSucceeded(aabs)
-      assert.deepStrictEqual(aabs.body.items.map((a) => [a.kind, a.ex_date]), [["ex_dividend", "2021-01-21"]])
+      assert.deepStrictEqual(aabs.body.items.map((a) => [a.kind, a.xd_date]), [["ex_dividend", "2021-01-21"]])
       // HUBC: 15 from POST /announcements, 15 more from its company page (none twice).
       const ann = yield* get("/v1/announcements/HUBC?limit=200")
       assertSucceeded(ann)

@@ -149,7 +149,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
       const actions = bodyOf(yield* get("/v1/corporate-actions/TRG")).items
       const xd = actions.find((a) => a.kind === "cash_dividend" && a.details.includes("44%(i)"))
       assert.exists(xd)
-      assert.strictEqual(xd.ex_date, "2021-06-10")
+      assert.strictEqual(xd.xd_date, "2021-06-10")
       assert.strictEqual(d.items.filter((i) => i.kind === "right").length, trgPayouts.rows.filter((r) => r.parts[0]?.kind === "right").length)
     }))
 

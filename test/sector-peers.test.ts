@@ -59,7 +59,7 @@ describe("the peer window", () => {
 })
 
 layer(TestApp({ withPack: true, now: "2026-06-15T06:00:00.000Z" }), { timeout: 300_000, excludeTestServices: true })("peers and medians over the pack", (it) => {
-  it.effect("FERTILIZER: median yield 6.1573 over the five trading lines, not 4.8544 over seven (ENGRO and FFBL no longer trade)", () =>
+  it.effect("FERTILIZER: median yield 6.7199 over the four trading lines with a yield, not 4.8544 over seven (ENGRO and FFBL no longer trade; AGL shows 0: no figure)", () =>
     Effect.gen(function*() {
       const lines = sector("0809")
       assert.deepStrictEqual(lines.map((r) => r.symbol).sort(), ["AGL", "AHCL", "EFERT", "ENGRO", "FATIMA", "FFBL", "FFC"])
@@ -69,24 +69,25 @@ layer(TestApp({ withPack: true, now: "2026-06-15T06:00:00.000Z" }), { timeout: 3
       assert.strictEqual(median(lines.map(yieldOf)), 4.8544, "the old figure: seven lines, ENGRO and FFBL as 0% payers")
       const live = lines.filter((r) => trading(r.symbol))
       assert.deepStrictEqual(live.map((r) => r.symbol).sort(), ["AGL", "AHCL", "EFERT", "FATIMA", "FFC"])
-      // 0, 4.8544 (FATIMA), [6.1573 (EFERT)], 7.2824 (FFC), 7.8431 (AHCL)
-      assert.strictEqual(median(live.map(yieldOf)), 6.1573)
+      // AGL's 0 is no figure (as a 0 P/E is): 4.8544 (FATIMA), [6.1573 (EFERT), 7.2824 (FFC)], 7.8431 (AHCL)
+      // → (6.1573 + 7.2824) / 2 = 6.71985 → 6.7199.
+      assert.strictEqual(median(live.flatMap((r) => (r.dividendYieldPct !== undefined ? [r.dividendYieldPct] : []))), 6.7199)
 
       const v = bodyOf(yield* get("/v1/sectors/fertilizer/valuation"))
       assert.deepStrictEqual(
         [v.median_dividend_yield_pct, v.yield_peers, v.not_trading, v.median_pe, v.pe_peers, v.loss_makers_excluded, v.without_pe],
         // P/E: AHCL 2.9238, FFC 10.6257, EFERT 12.1244, FATIMA 12.1873 → (10.6257 + 12.1244) / 2; AGL shows 0: unknown.
-        [6.1573, 5, 2, median(live.flatMap((r) => (r.peTtm ? [r.peTtm] : []))), 4, 0, 1]
+        [6.7199, 4, 2, median(live.flatMap((r) => (r.peTtm ? [r.peTtm] : []))), 4, 0, 1]
       )
       const peers = bodyOf(yield* get("/v1/sectors/fertilizer/peers")).peers.map((p) => p.symbol)
       const byCap = [...live].sort((a, b) => b.marketCap! - a.marketCap!).map((r) => r.symbol)
       assert.deepStrictEqual(peers, byCap)
 
       const ffc = bodyOf(yield* get("/v1/stocks/FFC/valuation"))
-      assert.deepInclude(ffc.sector_medians!, { dividend_yield_pct: 6.1573, yield_peers: 5, not_trading: 2, pe_excluded_loss_making: 0 })
+      assert.deepInclude(ffc.sector_medians!, { dividend_yield_pct: 6.7199, yield_peers: 4, not_trading: 2, pe_excluded_loss_making: 0 })
       const stock = bodyOf(yield* get("/v1/stocks/FFC"))
       assert.deepStrictEqual(stock.peers.map((p) => p.symbol).sort(), ["AGL", "AHCL", "EFERT", "FATIMA"])
-      assert.deepInclude(stock.sector_medians!, { dividend_yield_pct: 6.1573, yield_peers: 5 })
+      assert.deepInclude(stock.sector_medians!, { dividend_yield_pct: 6.7199, yield_peers: 4 })
     }))
 
   it.effect("COMMERCIAL BANKS: BAFL's 0 P/E on the screener is unknown, not a loss; the median P/E is of the trading banks' positive P/Es", () =>

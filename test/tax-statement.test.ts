@@ -111,7 +111,7 @@ layer(TestApp({ withPack: true, now: START }), { timeout: 600_000, excludeTestSe
         [s2.event.event_id, 8391.6, 7007, 1384.6, 44, 207.69]
       ], "the 1 July sale opens tax year 2027")
       assert.deepStrictEqual(
-        y27.dividends.map((d) => [d.event_id, d.payment_date, d.shares, d.per_share, d.gross, d.tax_withheld, d.net, d.tax_basis, d.tax_rate_pct]),
+        y27.dividends.map((d) => [d.event_id, d.credit_date, d.shares, d.per_share, d.gross, d.tax_withheld, d.net, d.tax_basis, d.tax_rate_pct]),
         [[dividend, "2026-08-25", 50, 5, 250, 37.5, 212.5, "rule", 15]]
       )
       assert.deepStrictEqual(y27.donations.map((d) => [d.event_id, d.amount, d.status, d.note]), [[donation.event_id, 1500, "pending", "Edhi Foundation"]])

@@ -186,7 +186,7 @@ describe("SYS as traded, 2022-04-14: the bonus step of 2022-03-31 is not a fall"
   })
 
   it("SYNTHETIC action: with a recorded 100% bonus the adjustment uses 1/(1+1)", () => {
-    const r = technicals(s, [{ kind: "bonus", ex_date: "2022-03-31", ratio: 1 }])!
+    const r = technicals(s, [{ kind: "bonus", xd_date: "2022-03-31", ratio: 1 }])!
     // A 100% bonus: closes before the ex-date × 1/(1+1).
     const expected = reference(s, [{ date: "2022-03-31", factor: 0.5 }])
     assertReproduces(expected, { sma20: 377.769, rsi14: 72.6073 })

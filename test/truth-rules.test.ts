@@ -5,7 +5,7 @@
  * of MEBL in test/fixtures/series).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { circuitBounds, exDate, lastBuyDate, nextSessionBounds, settlementDays } from "../domain/market/calendar/Calendar.ts"
+import { circuitBounds, xdDate, lastBuyDate, nextSessionBounds, settlementDays } from "../domain/market/calendar/Calendar.ts"
 import { dividendRows, type PayoutRecord, trailing } from "../domain/market/filings/Dividends.ts"
 import { faceValueOn } from "../domain/market/filings/FaceValues.ts"
 import { priceLimitRules, settlementRules } from "../domain/market/calendar/Rules.ts"
@@ -46,7 +46,7 @@ describe("4. ex_dividend is the XD day (xd_date), not the book-closure start (ex
   })
 
   it("under T+1 (MEBL 80% (ii), closure from 2026-08-19): XD 2026-08-18, the day after the last buy date 2026-08-17", () => {
-    assert.deepStrictEqual([lastBuyDate("2026-08-19"), exDate("2026-08-19")], ["2026-08-17", "2026-08-18"])
+    assert.deepStrictEqual([lastBuyDate("2026-08-19"), xdDate("2026-08-19")], ["2026-08-17", "2026-08-18"])
   })
 })
 
@@ -68,7 +68,7 @@ describe("7. one dated table per rule, kept only from its sourced date", () => {
     assert.isUndefined(settlementDays("2019-06-03"))
     assert.strictEqual(settlementDays("2020-09-03"), 2)
     assert.isUndefined(lastBuyDate("2019-06-10"))
-    assert.isUndefined(exDate("2019-06-10"))
+    assert.isUndefined(xdDate("2019-06-10"))
     for (const table of [priceLimitRules, settlementRules]) {
       assert.deepStrictEqual(table.map((r) => r.from), [...table.map((r) => r.from)].sort().reverse(), "newest first, one row per date")
       assert.isTrue(table.every((r) => r.source.length > 0))

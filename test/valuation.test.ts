@@ -109,12 +109,12 @@ const screener0804 = JSON.parse(gunzipSync(readFileSync(join(packDir, "screener_
 const screenerAsOf = (JSON.parse(readFileSync(join(packDir, "manifest.json"), "utf8")).datasets as ReadonlyArray<{ id: string; asOf: string }>)
   .find((d) => d.id === "screener_2026_08_04")!.asOf
 
-describe("one date per valuation", () => {
-  it("the newer of the quote and the exchange row's own price; a tie goes to the quote", () => {
+describe("each figure carries the date and price it rests on", () => {
+  it("the computed figures rest on the quote; the exchange row's own price only without a quote", () => {
     const f = { pe_ttm: 10, price: 100, as_of: "2026-08-04T17:23:38.308Z" }
-    assert.deepStrictEqual(valuationPrice(f, { price: 90, as_of: "2026-05-25T11:00:00.000Z" }), { price: 100, as_of: f.as_of })
-    assert.deepStrictEqual(valuationPrice(f, { price: 110, as_of: "2026-08-05T11:00:00.000Z" }), { price: 110, as_of: "2026-08-05T11:00:00.000Z" })
-    assert.deepStrictEqual(valuationPrice({ pe_ttm: 10, as_of: f.as_of }, { price: 90, as_of: "2026-05-25" }), { price: 90, as_of: "2026-05-25" })
+    assert.deepStrictEqual(valuationPrice(f, { price: 90, as_of: "2026-05-25T11:00:00.000Z" }), { price: 90, as_of: "2026-05-25T11:00:00.000Z" })
+    assert.deepStrictEqual(valuationPrice(f, undefined), { price: 100, as_of: f.as_of })
+    assert.isUndefined(valuationPrice({ pe_ttm: 10, as_of: f.as_of }, undefined))
   })
 
   it("SYNTHETIC: an older exchange row is carried forward to a newer price with its own EPS, shares and dividends", () => {
@@ -123,42 +123,73 @@ describe("one date per valuation", () => {
     const v = valuation({ symbol: "X", fundamentals: f, price: { price: 60, as_of: "2026-05-25T11:00:00.000Z" } })
     assert.deepStrictEqual(
       [v.pe_ttm, v.market_cap?.value, v.dividend_yield_pct?.value, v.dividend_yield_pct?.exchange_as_of],
-      [{ value: 12, as_of: "2026-05-25T11:00:00.000Z", basis: "exchange_pe_ttm", exchange_as_of: "2026-04-08" }, 6e9, 3.3333, "2026-04-08"]
+      [{
+        value: 12,
+        as_of: "2026-05-25T11:00:00.000Z",
+        basis: "exchange_pe_ttm",
+        price: 60,
+        exchange_as_of: "2026-04-08",
+        as_published: { value: 10, as_of: "2026-04-08", price: 50 }
+      }, 6e9, 3.3333, "2026-04-08"]
     )
+  })
+
+  it("SYNTHETIC: a newer exchange row is never carried back to an older price: it is served as published, with its date", () => {
+    // Row of 2026-08-04 at 120: P/E 12. Quote of 2026-05-25 at 100. EPS 8 sourced: 100 / 8 = 12.5 as computed.
+    const f = { pe_ttm: 12, market_cap: 1.2e9, price: 120, as_of: "2026-08-04" }
+    const q = { price: 100, as_of: "2026-05-25T11:00:00.000Z" }
+    const v = valuation({ symbol: "X", fundamentals: f, price: q })
+    assert.deepStrictEqual([v.pe_ttm, v.market_cap], [
+      { value: 12, as_of: "2026-08-04", basis: "exchange_pe_ttm", price: 120 },
+      { value: 1.2e9, as_of: "2026-08-04", basis: "exchange", price: 120 }
+    ])
+    const withEps = valuation({ symbol: "X", fundamentals: { ...f, eps: 8 }, price: q })
+    assert.deepStrictEqual(withEps.pe_ttm, {
+      value: 12.5,
+      as_of: q.as_of,
+      basis: "price_over_trailing_eps",
+      price: 100,
+      as_published: { value: 12, as_of: "2026-08-04", price: 120 }
+    })
   })
 })
 
 layer(TestApp({ withPack: true, now: "2026-06-15T06:00:00.000Z" }), { timeout: 300_000, excludeTestServices: true })("MEBL valuation over the pack", (it) => {
-  it.effect("MEBL: P/E, yield and market cap with the price PSX computed them at (573.7 on 2026-08-04), not beside the close of 2026-05-25", () =>
+  // MEBL's recorded payouts (uzairbukhari /company/payouts, face value Rs 10) with an XD day in the 12 months to the
+  // quote's close of 2026-05-25 (490.2 in the recorded eod series): 2025-08-25 (70%), 2025-11-03 (70%), 2026-03-24
+  // (70%), 2026-05-05 (75%) = Rs 28.5 a share, so 28.5 / 490.2 = 5.814%. The exchange's screener of 2026-08-04
+  // published 6.298899350218805% at 573.7.
+  const computed = Math.round((28.5 / 490.2) * 100 * 10_000) / 10_000
+
+  it.effect("MEBL: the computed yield at the quote's price and date; the exchange's figures as published at theirs", () =>
     Effect.gen(function*() {
       const row = screener0804.find((r) => r.symbol === "MEBL")!
       assert.strictEqual(screenerAsOf, "2026-08-04T17:23:38.308Z")
-      // The recording: price 573.7, P/E 11.44196250498604, market cap 1,032,978,203,852.4, yield 6.298899350218805.
       const v = bodyOf(yield* get("/v1/stocks/MEBL/valuation"))
-      assert.deepStrictEqual([v.price, v.price_as_of], [row.price, screenerAsOf])
-      // The yield is the trailing 12 months of recorded payouts at the same price (MEBL's face value is Rs 10, a sourced
-      // record): XD days 2025-08-26 (70%), 2025-11-04 (70%), 2026-03-24 (70%) and 2026-05-05 (75%): Rs 28.5 a share.
-      assert.deepStrictEqual(
-        [v.pe_ttm?.value, v.market_cap?.value, v.dividend_yield_pct?.value, v.dividend_yield_pct?.basis],
-        [Math.round(row.peTtm! * 10_000) / 10_000, Math.round(row.marketCap!), Math.round((28.5 / row.price!) * 100 * 10_000) / 10_000, "trailing_12m_payouts"]
-      )
-      for (const f of [v.pe_ttm, v.dividend_yield_pct, v.market_cap]) {
-        assert.strictEqual(f?.as_of, v.price_as_of, "every figure is of the price's date")
-        assert.notProperty(f, "exchange_as_of")
-      }
+      assert.deepStrictEqual([v.price, v.price_as_of?.slice(0, 10)], [490.2, "2026-05-25"])
+      const y = v.dividend_yield_pct!
+      assert.deepStrictEqual([y.value, y.basis, y.as_of, y.price], [computed, "trailing_12m_payouts", v.price_as_of, 490.2])
+      const r4 = (n: number) => Math.round(n * 10_000) / 10_000
+      assert.deepStrictEqual(y.as_published, { value: r4(row.dividendYieldPct!), as_of: screenerAsOf, price: row.price })
+      // The P/E and market cap are the exchange's of 2026-08-04, not carried back to May's price.
+      assert.deepStrictEqual([v.pe_ttm?.value, v.pe_ttm?.as_of, v.pe_ttm?.price], [r4(row.peTtm!), screenerAsOf, 573.7])
+      assert.deepStrictEqual([v.market_cap?.value, v.market_cap?.as_of, v.market_cap?.price], [Math.round(row.marketCap!), screenerAsOf, 573.7])
     }))
-  it.effect("the screener's MEBL row has the same P/E and yield at the same price, dated by valuation_as_of beside the quote's own date", () =>
+
+  it.effect("one yield on /v1/dividends, the valuation and the screener; each screener figure carries its own date", () =>
     Effect.gen(function*() {
-      const row = screener0804.find((r) => r.symbol === "MEBL")!
+      const d = bodyOf(yield* get("/v1/dividends/MEBL"))
+      assert.deepStrictEqual(
+        [d.ttm_dividend_per_share, d.ttm_from, d.ttm_to, d.price, d.ttm_dividend_yield_pct],
+        [28.5, "2025-05-25", "2026-05-25", 490.2, Math.round((28.5 / 490.2) * 1_000_000) / 10_000]
+      )
+      assert.deepStrictEqual(d.yield_as_published, { value: 6.298899350218805, as_of: screenerAsOf, price: 573.7 })
       const page = bodyOf(yield* get("/v1/screener?sectors=COMMERCIAL%20BANKS&limit=100"))
       const mebl = page.items.find((r) => r.symbol === "MEBL")!
-      // The row's price is the last close (2026-05-25, 490.2 in the recorded eod series); its valuation figures are
-      // at the exchange screener's own price of 2026-08-04 (573.7), so the row says so instead of mixing two dates.
-      assert.deepStrictEqual([mebl.price, mebl.price_as_of?.slice(0, 10), mebl.valuation_as_of], [490.2, "2026-05-25", screenerAsOf])
       assert.deepStrictEqual(
-        [mebl.pe_ttm, mebl.dividend_yield_pct],
-        [Math.round(row.peTtm! * 10_000) / 10_000, Math.round((28.5 / row.price!) * 100 * 10_000) / 10_000]
+        [mebl.price, mebl.price_as_of?.slice(0, 10), mebl.dividend_yield_pct, mebl.dividend_yield_basis, mebl.dividend_yield_as_of],
+        [490.2, "2026-05-25", computed, "trailing_12m_payouts", mebl.price_as_of]
       )
+      assert.deepStrictEqual([mebl.pe_ttm_as_of, mebl.market_cap_as_of], [screenerAsOf, screenerAsOf])
     }))
 })
-

@@ -25,7 +25,8 @@ export const Entitlement = Schema.Struct({
   book_closure_from: IsoDate,
   book_closure_to: opt(IsoDate),
   last_buy_date: d(IsoDate, "The last trading day whose settlement falls before the book closure starts (T+2 to 6 Feb 2026, T+1 from 9 Feb 2026)"),
-  ex_date: opt(d(IsoDate, "The day the stock trades ex (XD, XB, XR): the trading day after the last buy date")),
+  xd_date: opt(d(IsoDate, "The day the stock trades ex (XD, XB, XR): the trading day after the last buy date. The book " +
+    "closure's first day (ex_date in SPEC 2.3) is book_closure_from")),
   credit_date: d(IsoDate, "The date accept records the event on: the end of the book closure (the payment date is not recorded)"),
   shares_held: d(Schema.Int, "Shares held at the end of the last buy date, from the ledger"),
   face_value: opt(d(Schema.Finite, "Rupees; the face value in force on the ex day")),

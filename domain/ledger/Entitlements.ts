@@ -21,7 +21,7 @@
  *   the same book closure; its figures are compared, so a backdated trade
  *   that changes the position is flagged on an event whose amount is fixed.
  */
-import { exDate, lastBuyDate } from "../market/calendar/Calendar.ts"
+import { xdDate, lastBuyDate } from "../market/calendar/Calendar.ts"
 import type { LedgerEvent } from "./Events.ts"
 import { FRACTION_UNITS, fromPaisa } from "./Money.ts"
 import { bonusShares, dividendAmounts, type Entry, filerOn, orderedEntries, replay } from "./Replay.ts"
@@ -60,7 +60,7 @@ export interface Entitlement {
   readonly book_closure_from: string
   readonly book_closure_to?: string
   readonly last_buy_date: string
-  readonly ex_date?: string
+  readonly xd_date?: string
   readonly credit_date: string
   readonly shares_held: number
   readonly face_value?: number
@@ -207,7 +207,7 @@ export const entitlementsOf = (
     const rec = recordedFor(p, ordered)
     if (shares <= 0 && rec === undefined) continue
     const credit = p.bookClosureTo ?? p.bookClosureFrom
-    const xd = exDate(p.bookClosureFrom)
+    const xd = xdDate(p.bookClosureFrom)
     const { notes, ...figures } = figuresOf(p, shares, credit, entries)
     const base = {
       id: entitlementId(p.id),
@@ -220,7 +220,7 @@ export const entitlementsOf = (
       book_closure_from: p.bookClosureFrom,
       ...(p.bookClosureTo !== undefined ? { book_closure_to: p.bookClosureTo } : {}),
       last_buy_date: last,
-      ...(xd !== undefined ? { ex_date: xd } : {}),
+      ...(xd !== undefined ? { xd_date: xd } : {}),
       credit_date: credit,
       shares_held: shares,
       ...(p.faceValue !== undefined ? { face_value: p.faceValue.rupees, face_value_source: p.faceValue.source } : {}),

@@ -51,7 +51,8 @@ export const SaleLine = Schema.Struct({
 export const DividendLine = Schema.Struct({
   event_id: Schema.String,
   symbol: Schema.String,
-  payment_date: IsoDate,
+  credit_date: d(IsoDate, "The dividend event's date (its trade_date): for a payout accepted from /v1/me/entitlements, the " +
+    "last day of its book closure, as there. Not the day the cash was paid, which no recording gives"),
   book_closure_from: opt(IsoDate),
   entitlement_date: opt(d(IsoDate, "The last buy date: the shares held at its end are entitled")),
   shares: opt(Schema.Int),
@@ -60,7 +61,8 @@ export const DividendLine = Schema.Struct({
   tax_withheld: Rupees("as recorded"),
   net: Rupees("gross less tax withheld"),
   tax_basis: d(Schema.Literals(["rule", "warrant", "none"]), "rule: the dated withholding rule; warrant: as the warrant shows; none: no tax recorded"),
-  tax_rule: opt(Schema.String),
+  tax_rule: opt(d(Schema.String, "The withholding rule's id. wht-dividend-2019-07: its rates are sourced (docs/PSX-FACTS.md), " +
+    "its start date is not")),
   tax_rate_pct: opt(Schema.Finite),
   filer: opt(Schema.Boolean)
 })

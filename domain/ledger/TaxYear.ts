@@ -61,7 +61,7 @@ export interface SaleLine {
 export interface DividendLine {
   readonly event_id: string
   readonly symbol: string
-  readonly payment_date: string
+  readonly credit_date: string
   readonly book_closure_from?: string
   readonly entitlement_date?: string
   readonly shares?: number
@@ -163,7 +163,7 @@ const dividendLine = (e: Entry, ev: Dividend, before: Book, after: Book, shares:
   return {
     event_id: e.event_id,
     symbol: ev.symbol,
-    payment_date: ev.trade_date,
+    credit_date: ev.trade_date,
     ...(ev.book_closure_from !== undefined ? { book_closure_from: ev.book_closure_from } : {}),
     ...(ev.entitlement_date !== undefined ? { entitlement_date: ev.entitlement_date } : {}),
     ...(shares !== undefined ? { shares } : {}),

@@ -21,6 +21,9 @@ export interface WithholdingRule {
   readonly filer_pct: number
   readonly non_filer_pct: number
   readonly note: string
+  /** Where the rates and the `effective` date come from; `effective_sourced: false` when no source dates it. */
+  readonly source: string
+  readonly effective_sourced: boolean
 }
 
 /** Newest first. */
@@ -30,7 +33,10 @@ export const dividendWithholdingRules: ReadonlyArray<WithholdingRule> = [
     effective: "2019-07-01",
     filer_pct: 15,
     non_filer_pct: 30,
-    note: "Withholding on cash dividends: 15% for filers, double (30%) for non-filers, standard category"
+    note: "Withholding on cash dividends: 15% for filers, double (30%) for non-filers, standard category",
+    source: "Rates: docs/PSX-FACTS.md (15% standard for filers, non-filers double). Unsourced date: no recorded source " +
+      "gives the day these rates took effect; 2019-07-01 (a fiscal year's start) is this service's assumption",
+    effective_sourced: false
   }
 ]
 

@@ -7,7 +7,7 @@
  * recording) wins.
  */
 import { Effect } from "effect"
-import { exDate, lastBuyDate } from "../../domain/market/calendar/Calendar.ts"
+import { xdDate, lastBuyDate } from "../../domain/market/calendar/Calendar.ts"
 import { repairExDate } from "../../domain/market/filings/Dividends.ts"
 import { upsert } from "./Bulk.ts"
 import { type ImportStep, provenance, summary } from "./ImportStep.ts"
@@ -144,7 +144,7 @@ const MARKERS: Record<"cash" | "bonus" | "right", string> = { cash: "XD", bonus:
 const payoutAction = (p: ReturnType<typeof payoutRows>[number]) => {
   const start = p.book_closure_from !== null ? repairExDate(p.book_closure_from, p.announced_at ?? undefined).ex_date : undefined
   const lastBuy = start !== undefined ? lastBuyDate(start) : undefined
-  const exDay = start !== undefined ? exDate(start) ?? null : null
+  const exDay = start !== undefined ? xdDate(start) ?? null : null
   const kind = p.kind === "cash" ? "cash_dividend" : p.kind
   return {
     id: `payout-${p.id}`, symbol: p.symbol, kind, ex_date: exDay,

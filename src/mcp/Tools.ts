@@ -114,7 +114,7 @@ export const GetFinancials = marketTool(
 export const GetDividends = marketTool(
   "get_dividends",
   "Dividend, bonus and right history by fiscal year (= GET /v1/dividends/{symbol}): ex_date (book closure start), " +
-    "last_buy_date, xd_date (first day traded ex), Rs per share, percent of face value; TTM dividend and yield. " +
+    "last_buy_date, xd_date (XD day), Rs per share, % of face value; TTM dividend and yield. " +
     "Nothing before data_coverage_start is recorded.",
   symbolArgs,
   S.Dividends

@@ -11,6 +11,7 @@
 import { Schema } from "effect"
 import { Adjustment, AdjustmentFields } from "../prices/AdjustmentSchemas.ts"
 import { Announcement, Company, Dividends, NewsItem, Page, Quote, Source } from "../shared/Schemas.ts"
+import { PublishedFigure } from "../shared/RecordParts.ts"
 import { IsoDate, SeriesName, StepFields, TechnicalsFigures, Unavailable } from "./TechnicalsSchema.ts"
 
 export { PriceStep, StepFields, TechnicalsFigures, Unavailable } from "./TechnicalsSchema.ts"
@@ -93,8 +94,10 @@ export type SectorMedians = typeof SectorMedians.Type
 
 export const ValuationFigure = Schema.Struct({
   value: Num,
-  as_of: Schema.String.annotate({ description: "The date of the price the figure rests on (the answer's price_as_of when known)" }),
+  as_of: Schema.String.annotate({ description: "The date of the price the figure rests on" }),
   basis: Schema.String,
+  price: opt(Num.annotate({ description: "The price the figure rests on" })),
+  as_published: opt(PublishedFigure.annotate({ description: "The exchange's own figure beside one computed here" })),
   exchange_as_of: opt(Schema.String.annotate({
     description: "The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count " +
       "or dividends as of then"
@@ -131,14 +134,13 @@ export const ScreenFigures = Schema.Struct({
   price_as_of: opt(Schema.String),
   change_pct: opt(Num.annotate({ description: "Percent change of the quote from the previous close" })),
   value_traded: opt(Num.annotate({ description: "Rupees traded in the quote's session: price × volume" })),
-  dividend_yield_pct: opt(Num),
+  dividend_yield_pct: opt(Num.annotate({ description: "The yield this family ranks and screens by (the valuation's)" })),
+  dividend_yield_basis: opt(Schema.String.annotate({ description: "trailing_12m_payouts (as computed) or exchange_screener" })),
+  dividend_yield_as_of: opt(Schema.String),
   pe_ttm: opt(Num),
+  pe_ttm_as_of: opt(Schema.String),
   market_cap: opt(Num),
-  valuation_as_of: opt(Schema.String.annotate({
-    description: "The date of the one price dividend_yield_pct, pe_ttm and market_cap rest on (the symbol's valuation: the " +
-      "newer of the row's price and the exchange screener row's own price); it differs from price_as_of when the " +
-      "exchange's screener is newer than the quote"
-  })),
+  market_cap_as_of: opt(Schema.String),
   free_float_shares: opt(Num),
   free_float_pct: opt(Num),
   avg_volume_30d: opt(Num),
@@ -165,9 +167,11 @@ export const ScreenerPage = Schema.Struct({
   sources: Schema.Array(Source)
 })
 
+const ValueAsOf = opt(Schema.String.annotate({ description: "The date of the price the value rests on" }))
 const CompareValue = Schema.Struct({
   symbol: Schema.String,
   value: opt(Num),
+  as_of: ValueAsOf,
   band: opt(Schema.Int.annotate({ description: "0 (weakest) to 4 (strongest); see the measure's bands" }))
 })
 export const CompareMeasure = Schema.Struct({
@@ -181,7 +185,7 @@ export const CompareMeasure = Schema.Struct({
 export const CompareMetric = Schema.Struct({
   measure: Schema.String,
   better: Schema.Literals(["higher", "lower"]),
-  values: Schema.Array(Schema.Struct({ symbol: Schema.String, value: opt(Num) })),
+  values: Schema.Array(Schema.Struct({ symbol: Schema.String, value: opt(Num), as_of: ValueAsOf })),
   winners: Schema.Array(Schema.String).annotate({ description: "Symbols holding the best known value (more than one on a tie; none when no value is known)" })
 })
 export const ComparisonFigures = Schema.Struct({

@@ -87,16 +87,29 @@ const valueOf = (f: ScreenFigures, ms: Measure): number | undefined => {
   return v !== undefined && Number.isFinite(v) ? v : undefined
 }
 
+/** The date of the price a measure's value rests on: the valuation figures carry their own, the rest the row's price. */
+const asOfOf = (f: ScreenFigures, ms: Measure): string | undefined =>
+  ms.measure === "pe_ttm"
+    ? f.pe_ttm_as_of
+    : ms.measure === "dividend_yield_pct"
+    ? f.dividend_yield_as_of
+    : ms.measure === "market_cap"
+    ? f.market_cap_as_of
+    : f.price_as_of
+
+/** A symbol's value of a measure, with its date when known. */
+const valueAt = (f: ScreenFigures, ms: Measure) => {
+  const value = valueOf(f, ms)
+  return { symbol: f.symbol, ...defined({ value, as_of: value === undefined ? undefined : asOfOf(f, ms) }) }
+}
+
 /** Two symbols: per measure the stronger band wins a point. */
 const headToHead = (figures: ReadonlyArray<ScreenFigures>, symbols: ReadonlyArray<string>) => {
   const points = [0, 0]
   const measures = MEASURES.map((ms) => {
     const vs = figures.map((f) => valueOf(f, ms))
     const bands = vs.map((v) => (v === undefined ? undefined : band(ms, v)))
-    const values = figures.map((f, i) => ({
-      symbol: f.symbol,
-      ...defined({ value: vs[i], band: bands[i] })
-    }))
+    const values = figures.map((f, i) => ({ ...valueAt(f, ms), ...defined({ band: bands[i] }) }))
     const [a, b] = bands
     const base = { measure: ms.measure, better: ms.better, bands: ms.text, values }
     if (a === undefined || b === undefined) return { ...base, outcome: "unknown" as const }
@@ -112,10 +125,7 @@ const headToHead = (figures: ReadonlyArray<ScreenFigures>, symbols: ReadonlyArra
 /** Three or more symbols: per measure the best known value wins. */
 const perMetric = (figures: ReadonlyArray<ScreenFigures>) =>
   MEASURES.map((ms) => {
-    const values = figures.map((f) => {
-      const v = valueOf(f, ms)
-      return { symbol: f.symbol, ...defined({ value: v }) }
-    })
+    const values = figures.map((f) => valueAt(f, ms))
     const known = values.filter((v): v is { symbol: string; value: number } => v.value !== undefined)
     const best = known.length === 0
       ? undefined

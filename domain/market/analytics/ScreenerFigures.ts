@@ -18,7 +18,7 @@ export const exDividendOn = (
   actions: ReadonlyArray<ActionRecord>,
   payoutCoverage: "recorded" | "unknown" | undefined
 ): boolean | null =>
-  actions.some((a) => a.ex_date === day && (a.kind === "ex_dividend" || a.kind === "cash_dividend"))
+  actions.some((a) => a.xd_date === day && (a.kind === "ex_dividend" || a.kind === "cash_dividend"))
     ? true
     : payoutCoverage === "recorded"
     ? false

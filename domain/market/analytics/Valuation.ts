@@ -24,18 +24,21 @@
  * - Position: `at` when within ±1% of the median (AT_TOLERANCE_PCT), else
  *   `below` or `above`.
  *
- * One date per valuation (`valuationPrice`): the figures rest on one price,
- * the newer of the delayed quote and the price on the exchange's own
- * screener row (the price its P/E, yield and market cap were computed at).
- * MEBL: the screener of 2026-08-04 (price 573.7) is newer than the last
- * close of 2026-05-25 (490.2), so its valuation is of 2026-08-04 at 573.7,
- * as the exchange computed it. An exchange figure older than the price is
- * carried forward to it with the exchange's own inputs of its date, shown
- * in `exchange_as_of`: P/E × price / screener price (its trailing EPS),
- * market cap × price / screener price (its share count), yield × screener
- * price / price (its trailing dividends); earnings or payouts announced
- * after `exchange_as_of` are not in them. A figure is never carried back,
- * and one without the screener's price stays at its own `as_of`.
+ * Each figure carries its own date and price (`as_of`, `price`). A ratio
+ * this service computes uses the price of its own date: the valuation's
+ * price is the delayed quote (`valuationPrice`; the exchange row's own price
+ * only without a quote), and the trailing yield's 12 months end on that
+ * price's date. An exchange figure older than the price is carried forward
+ * to it with the exchange's own inputs of its date, shown in
+ * `exchange_as_of`: P/E × price / screener price (its trailing EPS), market
+ * cap × price / screener price (its share count), yield × screener price /
+ * price (its trailing dividends). An exchange figure newer than the price is
+ * never carried back (its EPS or payouts may postdate the price): it is
+ * served as published, at its own date and price. Where the figure is
+ * computed and the exchange publishes one too, that one is beside it in
+ * `as_published`. MEBL: the quote is the close of 2026-05-25 (490.2), the
+ * screener of 2026-08-04 priced it at 573.7; its yield is 28.5 / 490.2 =
+ * 5.814% as computed, 6.2989% as published on 2026-08-04.
  */
 import type { SectorMedians, ValuationFigures } from "./AnalyticsSchemas.ts"
 import { round, type Unavailable } from "../shared/Figures.ts"
@@ -59,28 +62,47 @@ export interface PriceInput {
   readonly as_of: string
 }
 
-/** Trailing yield from recorded payouts (`Dividends.trailing`), when payout coverage is recorded. */
+/** Trailing yield from recorded payouts (`Dividends.trailing`) at the price of `as_of`, when payout coverage is recorded. */
 export interface TrailingYieldInput {
   readonly yield_pct: number
   readonly as_of: string
+  readonly price?: number | undefined
+}
+
+/** An exchange figure as the exchange published it: its date and the price it was computed at. */
+export interface Published {
+  readonly value: number
+  readonly as_of: string
+  readonly price?: number
 }
 
 export const AT_TOLERANCE_PCT = 1
 
-type Figure = { readonly value: number; readonly as_of: string; readonly basis: string; readonly exchange_as_of?: string }
+type Figure = {
+  readonly value: number
+  readonly as_of: string
+  readonly basis: string
+  readonly price?: number
+  readonly exchange_as_of?: string
+  readonly as_published?: Published
+}
 type Outcome = Figure | { readonly reason: string; readonly loss_making?: true }
 
 const usable = (v: number | undefined): v is number => v !== undefined && Number.isFinite(v)
 
-/** The one price a valuation rests on: the newer of `quote` and the exchange row's own price (a tie goes to the quote). */
+/** The price the computed figures rest on: the quote; without one, the exchange row's own price. */
 export const valuationPrice = (f: FundamentalsInput | undefined, quote: PriceInput | undefined): PriceInput | undefined =>
-  f !== undefined && usable(f.price) && f.price > 0 && (quote === undefined || f.as_of > quote.as_of)
-    ? { price: f.price, as_of: f.as_of }
-    : quote
+  quote ?? (f !== undefined && usable(f.price) && f.price > 0 ? { price: f.price, as_of: f.as_of } : undefined)
+
+const rowPrice = (f: FundamentalsInput) => (usable(f.price) && f.price > 0 ? { price: f.price } : {})
+
+/** The exchange's figure as published, when it has one (a P/E or yield of 0 is no figure, and never reaches here). */
+const published = (f: FundamentalsInput | undefined, value: number | undefined): { as_published?: Published } =>
+  f !== undefined && usable(value) ? { as_published: { value, as_of: f.as_of, ...rowPrice(f) } } : {}
 
 /**
- * An exchange figure of the row's date, at `price`: as is when the price is not newer than the row; carried
- * forward by `scale(price / row price)` when the row has its price; else as is (its own as_of).
+ * An exchange figure of the row's date, at `price`: carried forward by `scale(price / row price)` when the price
+ * is newer and the row has its price (the published one beside it); else as published, at its own date and price.
  */
 const exchangeFigure = (
   f: FundamentalsInput,
@@ -90,15 +112,25 @@ const exchangeFigure = (
   scale: (ratio: number) => number
 ): Figure =>
   price !== undefined && price.as_of > f.as_of && usable(f.price) && f.price > 0
-    ? { value: value * scale(price.price / f.price), as_of: price.as_of, basis, exchange_as_of: f.as_of }
-    : { value, as_of: f.as_of, basis }
+    ? {
+      value: value * scale(price.price / f.price),
+      as_of: price.as_of,
+      basis,
+      price: price.price,
+      exchange_as_of: f.as_of,
+      ...published(f, value)
+    }
+    : { value, as_of: f.as_of, basis, ...rowPrice(f) }
 
 /** Trailing P/E by the rules above, or why there is none. */
 export const trailingPe = (f: FundamentalsInput | undefined, price: PriceInput | undefined): Outcome => {
   const eps = f?.eps
   if (usable(eps)) {
     if (eps <= 0) return { reason: `loss-maker: trailing EPS is ${eps}, so a P/E is not meaningful`, loss_making: true }
-    if (price !== undefined) return { value: price.price / eps, as_of: price.as_of, basis: "price_over_trailing_eps" }
+    if (price !== undefined) {
+      const pe = f?.pe_ttm !== undefined && f.pe_ttm > 0 ? f.pe_ttm : undefined
+      return { value: price.price / eps, as_of: price.as_of, basis: "price_over_trailing_eps", price: price.price, ...published(f, pe) }
+    }
   }
   if (f !== undefined && usable(f.pe_ttm) && f.pe_ttm > 0) return exchangeFigure(f, f.pe_ttm, "exchange_pe_ttm", price, (r) => r)
   if (usable(eps)) return { reason: "no price to divide the trailing EPS by" }
@@ -111,7 +143,13 @@ export const dividendYield = (
   price?: PriceInput
 ): Outcome =>
   trailing !== undefined && usable(trailing.yield_pct)
-    ? { value: trailing.yield_pct, as_of: trailing.as_of, basis: "trailing_12m_payouts" }
+    ? {
+      value: trailing.yield_pct,
+      as_of: trailing.as_of,
+      basis: "trailing_12m_payouts",
+      ...(trailing.price !== undefined ? { price: trailing.price } : {}),
+      ...published(f, f?.dividend_yield_pct)
+    }
     : f !== undefined && usable(f.dividend_yield_pct)
     ? exchangeFigure(f, f.dividend_yield_pct, "exchange_screener", price, (r) => 1 / r)
     : { reason: "no recorded payouts and no exchange yield figure" }
@@ -120,7 +158,7 @@ export const marketCap = (f: FundamentalsInput | undefined, price: PriceInput | 
   f !== undefined && usable(f.market_cap)
     ? exchangeFigure(f, f.market_cap, "exchange", price, (r) => r)
     : f !== undefined && usable(f.shares_outstanding) && price !== undefined
-    ? { value: f.shares_outstanding * price.price, as_of: price.as_of, basis: "shares_outstanding_x_price" }
+    ? { value: f.shares_outstanding * price.price, as_of: price.as_of, basis: "shares_outstanding_x_price", price: price.price }
     : { reason: "no market cap or shares outstanding recorded" }
 
 /** One security's figures as they enter the sector medians. */
@@ -193,7 +231,8 @@ export const valuation = (input: {
       value: round(o.value, dp),
       as_of: o.as_of,
       basis: o.basis,
-      ...(o.exchange_as_of !== undefined ? { exchange_as_of: o.exchange_as_of } : {}),
+      ...defined({ price: o.price, exchange_as_of: o.exchange_as_of }),
+      ...(o.as_published !== undefined ? { as_published: { ...o.as_published, value: round(o.as_published.value, dp) } } : {}),
       ...(median !== undefined ? { sector_median: median, peers: peers!, position: position(o.value, median) } : {})
     }
   }

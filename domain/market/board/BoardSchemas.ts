@@ -145,9 +145,14 @@ export const Constituent = Schema.Struct({
   inside_kse100: opt(Schema.Boolean),
   price: opt(Num),
   change_pct: opt(Num),
+  price_as_of: opt(Schema.String),
   market_cap: opt(Num),
   pe_ttm: opt(Num),
-  dividend_yield_pct: opt(Num)
+  dividend_yield_pct: opt(Num),
+  published_as_of: opt(Schema.String.annotate({
+    description: "market_cap, pe_ttm and dividend_yield_pct are the exchange's as published on this date, at published_price"
+  })),
+  published_price: opt(Num)
 })
 
 export const Sector = Schema.Struct({

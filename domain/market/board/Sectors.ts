@@ -12,10 +12,10 @@
  * are left out and counted in `loss_makers_excluded`; lines with no P/E
  * are counted apart in `without_pe`, among them a 0 P/E on the exchange's
  * screener: it cannot be told from "no figure" (BAFL showed 0 after its
- * split, 7.10 in April), so it is unknown, never a loss. Median yield: a
- * non-payer (0 yield on a line the screener prices with a market cap)
- * enters it as 0, as the exchange shows it. A market cap of 0 is the
- * exchange's blank: absent (Snapshot.ts), never a figure.
+ * split, 7.10 in April), so it is unknown, never a loss. Median yield: the
+ * same rule, a 0 yield on the screener is no figure (the pack keeps none):
+ * such a line is counted in `without_yield`, never entered as 0. A market
+ * cap of 0 is the exchange's blank: absent (Snapshot.ts), never a figure.
  */
 import { breadth, type BoardLine, type Breadth, lineKind } from "./Board.ts"
 import { tradedSince } from "./PeerRule.ts"
@@ -35,8 +35,11 @@ export interface SectorMember extends BoardLine {
   readonly pe_ttm?: number
   readonly eps?: number
   readonly dividend_yield_pct?: number
-  /** The screener showed 0 for the yield of this priced line (a non-payer). */
-  readonly yield_zero_shown?: boolean
+  /** The quote's time: the session of price and change. */
+  readonly price_as_of?: string
+  /** The exchange screener's date and price: market_cap, pe_ttm and dividend_yield_pct are its, as published. */
+  readonly published_as_of?: string
+  readonly published_price?: number
   /** The line's last recorded trade (PeerRule.ts `lastTrade`). */
   readonly last_trade?: string
 }
@@ -61,7 +64,9 @@ export interface SectorValuation {
   /** Lines with no P/E at all (no figure, or 0 on the screener: unknown). */
   readonly without_pe: number
   readonly median_dividend_yield_pct?: number
+  /** Lines whose (positive) yield entered the median. */
   readonly yield_peers: number
+  /** Lines with no yield figure (none recorded, or 0 on the screener: unknown). */
   readonly without_yield: number
   /** Ordinary lines left out of peers and medians: no recorded trade in the window (PeerRule.ts). */
   readonly not_trading: number
@@ -81,9 +86,7 @@ const isLossMaker = (m: SectorMember) => (m.pe_ttm !== undefined && m.pe_ttm < 0
 export const sectorValuation = (members: ReadonlyArray<SectorMember>, not_trading = 0): SectorValuation => {
   const losses = members.filter(isLossMaker)
   const pes = members.filter((m) => !isLossMaker(m) && m.pe_ttm !== undefined && m.pe_ttm > 0).map((m) => m.pe_ttm!)
-  const yields = members.flatMap((m) =>
-    m.dividend_yield_pct !== undefined && m.dividend_yield_pct >= 0 ? [m.dividend_yield_pct] : m.yield_zero_shown === true ? [0] : []
-  )
+  const yields = members.flatMap((m) => (m.dividend_yield_pct !== undefined && m.dividend_yield_pct > 0 ? [m.dividend_yield_pct] : []))
   const medianPe = median(pes)
   const medianYield = median(yields)
   return {

@@ -25,6 +25,10 @@ export interface PriceLimitRule extends DatedRule {
 }
 
 const schedule2020 = "PSX notice of Jan 2020 (Mettis Global, 15 Jan 2020, 'PSX discloses the schedule for widening of Circuit Breakers')"
+/** A 2020 step dated by the recorded closes: the first session with a close at the new limit (none beyond it). */
+const closes2020 = (percent: number, from: string) =>
+  `${schedule2020}; the steps' dates are not in the recorded text of the notice: ${from} is the first session whose ` +
+  `closes move ${percent}% from the previous close (ChubsB/KSE-100-Data, 100 KSE-100 names)`
 const schedule2024 = "PSX notice of 21 May 2024 (ProPakistani and Mettis Global, 21 May 2024: fortnightly +0.5% from 27 May to 22 Jul 2024)"
 
 /** Single-stock limits, newest first: ±percent of the previous close or Rs 1, whichever is higher. */
@@ -34,10 +38,10 @@ export const priceLimitRules: ReadonlyArray<PriceLimitRule> = [
   { from: "2024-06-24", percent: 9, minimumRupees: 1, basis: "effective", source: schedule2024 },
   { from: "2024-06-10", percent: 8.5, minimumRupees: 1, basis: "effective", source: schedule2024 },
   { from: "2024-05-27", percent: 8, minimumRupees: 1, basis: "effective", source: schedule2024 },
-  { from: "2020-03-20", percent: 7.5, minimumRupees: 1, basis: "effective", source: schedule2020 },
-  { from: "2020-03-05", percent: 7, minimumRupees: 1, basis: "effective", source: schedule2020 },
-  { from: "2020-02-19", percent: 6.5, minimumRupees: 1, basis: "effective", source: schedule2020 },
-  { from: "2020-02-04", percent: 6, minimumRupees: 1, basis: "effective", source: schedule2020 },
+  { from: "2020-03-16", percent: 7.5, minimumRupees: 1, basis: "attested", source: closes2020(7.5, "2020-03-16") },
+  { from: "2020-03-02", percent: 7, minimumRupees: 1, basis: "attested", source: closes2020(7, "2020-03-02") },
+  { from: "2020-02-17", percent: 6.5, minimumRupees: 1, basis: "attested", source: closes2020(6.5, "2020-02-17") },
+  { from: "2020-02-03", percent: 6, minimumRupees: 1, basis: "attested", source: closes2020(6, "2020-02-03") },
   { from: "2020-01-20", percent: 5.5, minimumRupees: 1, basis: "effective", source: schedule2020 },
   {
     from: "2017-12-07",

@@ -1,6 +1,6 @@
 /**
  * Rules that date a trade: its settlement date under the cycle in force,
- * the last date to buy and still be entitled to a payout, the ex date, and
+ * the last date to buy and still be entitled to a payout, the XD day, and
  * the circuit-breaker bounds of a session (rules in Rules.ts).
  */
 import { limitNote, priceLimitOn, settlementOn } from "./Rules.ts"
@@ -41,7 +41,7 @@ export const lastBuyDate = (bookClosureStart: string): string | undefined => {
  * The day a payout's stock trades ex (XD, XB, XR): the trading day after the
  * last buy date (PSX-FACTS.md), before the book closure starts.
  */
-export const exDate = (bookClosureStart: string): string | undefined => {
+export const xdDate = (bookClosureStart: string): string | undefined => {
   const last = lastBuyDate(bookClosureStart)
   return last === undefined ? undefined : nextTradingDay(last)
 }

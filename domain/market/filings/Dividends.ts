@@ -6,7 +6,7 @@
  * - `ex_date` is the start of the exchange's book closure (SPEC 2.3), the
  *   same day as `book_closure_from`; `xd_date` is the day the stock trades ex
  *   (XD, XB, XR): the trading day after `last_buy_date`, under the
- *   settlement cycle then in force (Calendar.ts `exDate`; MEBL's closure
+ *   settlement cycle then in force (Calendar.ts `xdDate`; MEBL's closure
  *   from 2025-08-27 went XD on 2025-08-25). `xd_date` and `last_buy_date`
  *   are absent when that cycle is not sourced. Trailing windows count a
  *   payout on its XD day (the day it leaves the price).
@@ -27,7 +27,7 @@
  *   changes with face-value splits). Without it the trailing figure is given
  *   in the exchange's own unit, percent of face value.
  */
-import { exDate, lastBuyDate } from "../calendar/Calendar.ts"
+import { xdDate, lastBuyDate } from "../calendar/Calendar.ts"
 import { defined } from "../../Objects.ts"
 
 export interface PayoutRecord {
@@ -171,7 +171,7 @@ const exFields = (closure: ReturnType<typeof repairExDate>) => ({
   calendar_year: Number(closure.ex_date.slice(0, 4)),
   book_closure_from: closure.ex_date,
   ...(closure.ex_date_corrected ? { ex_date_corrected: true as const, ex_date_as_published: closure.ex_date_as_published! } : {}),
-  ...defined({ xd_date: exDate(closure.ex_date), last_buy_date: lastBuyDate(closure.ex_date) })
+  ...defined({ xd_date: xdDate(closure.ex_date), last_buy_date: lastBuyDate(closure.ex_date) })
 })
 
 /**
@@ -181,13 +181,13 @@ const exFields = (closure: ReturnType<typeof repairExDate>) => ({
  */
 export const dividendRows = (
   payouts: ReadonlyArray<PayoutRecord>,
-  faceValue: number | undefined | ((exDate: string) => number | undefined),
+  faceValue: number | undefined | ((xdDay: string) => number | undefined),
   fyEndMonth: number | undefined
 ): ReadonlyArray<DividendRow> =>
   payouts
     .map((p): DividendRow => {
       const ex = p.bookClosureFrom ? repairExDate(p.bookClosureFrom, p.announcedAt) : undefined
-      const xd = ex ? exDate(ex.ex_date) : undefined
+      const xd = ex ? xdDate(ex.ex_date) : undefined
       const face = typeof faceValue === "function" ? (xd !== undefined ? faceValue(xd) : undefined) : faceValue
       const amount = p.amountPerShare ??
         (p.kind === "cash" && p.percent !== undefined && face !== undefined
@@ -226,20 +226,22 @@ export interface Trailing {
  * Trailing twelve months (XD days in (end − 1 year, end]) where `end` is
  * today, or the end of the payout record when it stops earlier (the record
  * cannot show later payouts: the window is bounded by coverage and says so
- * in `ttm_to`), only when the record covers that whole window and every cash
- * row in it has a rupee amount; the yield divides by `price` when one is
- * known. `years_paid` counts only calendar years of the last five that the
- * record covers, and `years_covered` says how many those are.
+ * in `ttm_to`), or the date of the price when that is earlier still (a
+ * yield divides the payouts up to the price's date by that price, never a
+ * later window by an older price), only when the record covers that whole
+ * window and every cash row in it has a rupee amount. `years_paid` counts
+ * only calendar years of the last five that the record covers, and
+ * `years_covered` says how many those are.
  */
 export const trailing = (
   rows: ReadonlyArray<DividendRow>,
   today: string,
   coverageStart: string | undefined,
-  price: number | undefined,
+  price: { readonly price: number; readonly date: string } | undefined,
   coverageEnd?: string
 ): Trailing => {
   if (coverageStart === undefined) return {}
-  const end = coverageEnd !== undefined && coverageEnd < today ? coverageEnd : today
+  const end = [today, coverageEnd, price?.date].filter((d): d is string => d !== undefined).sort()[0]!
   const start = `${Number(end.slice(0, 4)) - 1}${end.slice(4)}`
   const out: { -readonly [K in keyof Trailing]: Trailing[K] } = {}
   const cash = rows.filter((r) => r.kind === "cash" && r.xd_date !== undefined)
@@ -253,7 +255,7 @@ export const trailing = (
     if (window.every((r) => r.amount_per_share !== undefined)) {
       const dps = Math.round(window.reduce((s, r) => s + r.amount_per_share!, 0) * 10_000) / 10_000
       out.ttm_dividend_per_share = dps
-      if (price !== undefined && price > 0) out.ttm_dividend_yield_pct = yieldPct(dps, price)
+      if (price !== undefined && price.price > 0) out.ttm_dividend_yield_pct = yieldPct(dps, price.price)
     }
   }
   const year = Number(today.slice(0, 4))

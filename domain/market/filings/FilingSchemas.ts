@@ -3,7 +3,7 @@
  * dividends, corporate actions, announcements and news.
  */
 import { Schema } from "effect"
-import { Instant, IsoDate, Num, opt, Page, Source } from "../shared/RecordParts.ts"
+import { Instant, IsoDate, Num, opt, Page, PublishedFigure, Source } from "../shared/RecordParts.ts"
 
 export const FinancialLine = Schema.Struct({
   line: Schema.String,
@@ -69,10 +69,13 @@ export const Dividends = Schema.Struct({
   face_value: opt(Num),
   ttm_dividend_percent: opt(Num.annotate({ description: "Trailing 12 months of cash payouts, in percent of face value" })),
   ttm_dividend_per_share: opt(Num.annotate({ description: "Rupees; only when the face value is known" })),
-  ttm_dividend_yield_pct: opt(Num),
+  ttm_dividend_yield_pct: opt(Num.annotate({ description: "As computed: ttm_dividend_per_share / price × 100" })),
+  price: opt(Num.annotate({ description: "The quote ttm_dividend_yield_pct divides by: the close of ttm_to" })),
+  yield_as_published: opt(PublishedFigure.annotate({ description: "The exchange's screener yield, at its date and price" })),
   ttm_from: opt(IsoDate.annotate({ description: "Start (exclusive) of the trailing 12-month window" })),
   ttm_to: opt(IsoDate.annotate({
-    description: "End of the trailing window: today, or the end of the payout record when it stops earlier (then the figure is as of that date)"
+    description: "End of the trailing window: today, or the end of the payout record when it stops earlier, or the date of " +
+      "the price the yield divides by when that is earlier still (then the figures are as of that date)"
   })),
   years_paid: opt(Schema.Int.annotate({ description: "Of the last five calendar years covered by the record (years_covered), how many had a cash payout" })),
   years_covered: opt(Schema.Int.annotate({ description: "How many of the last five calendar years the payout record covers; fewer than 5 = a partial measure" })),
@@ -82,9 +85,10 @@ export const Dividends = Schema.Struct({
 
 export const CorporateAction = Schema.Struct({
   kind: Schema.String,
-  ex_date: opt(IsoDate.annotate({
-    description: "The day the stock trades ex for this action (XD, XB, XR). For a payout this is the dividend history's " +
-      "xd_date (the trading day after last_buy_date), not its ex_date (the book closure's first day)"
+  xd_date: opt(IsoDate.annotate({
+    description: "The day the stock trades ex for this action (XD, XB, XR): for a payout, the dividend history's xd_date " +
+      "(the trading day after last_buy_date). Not an ex_date: that name means the book closure's first day everywhere " +
+      "(SPEC 2.3), served by /v1/dividends/{symbol}"
   })),
   ratio: opt(Num),
   details: Schema.String,

@@ -31,7 +31,7 @@
  *   spaced) counts once.
  */
 import { karachiDateOf } from "../../Karachi.ts"
-import { exDate } from "../calendar/Calendar.ts"
+import { xdDate } from "../calendar/Calendar.ts"
 import type { PayoutRecord } from "../filings/Dividends.ts"
 import { repairExDate } from "../filings/Dividends.ts"
 import { type FaceValueRecord, faceValueRecords } from "../filings/FaceValues.ts"
@@ -131,7 +131,7 @@ const KINDS = { cash: "cash_dividend", bonus: "bonus", right: "right" } as const
 /** One recorded payout as an action (before undated ones are bounded). */
 const payoutAction = (p: PayoutRecord, face: FaceValueOn): CorporateAction & { readonly announced?: string } => {
   const closure = p.bookClosureFrom !== undefined ? repairExDate(p.bookClosureFrom, p.announcedAt).ex_date : undefined
-  const date = closure !== undefined ? exDate(closure) : undefined
+  const date = closure !== undefined ? xdDate(closure) : undefined
   const announced = p.announcedAt !== undefined ? karachiDateOf(p.announcedAt) : undefined
   const { terms, unknown, faceValueSource } = termsOf(p, date ?? closure, face)
   const undated = date === undefined
@@ -178,7 +178,7 @@ const MARKER_KINDS: Readonly<Record<string, ActionKind>> = { ex_dividend: "cash_
 /** Recorded rows that are not payouts: unmatched XD/XB/XR markers, and split rows without sourced terms. */
 const otherActions = (rows: ReadonlyArray<ActionRow>, payouts: ReadonlyArray<CorporateAction>): Array<CorporateAction> =>
   rows.flatMap((r): Array<CorporateAction> => {
-    const d = r.ex_date ?? undefined
+    const d = r.xd_date ?? undefined
     const marker = MARKER_KINDS[r.kind]
     if (marker !== undefined && d !== undefined) {
       const matched = payouts.some((p) => p.kind === marker && (p.date === d || (p.date === undefined && (p.from ?? d) <= d && d <= (p.by ?? d))))

@@ -11,12 +11,12 @@
  * A step is found two ways:
  * - detected: the close moved further than the exchange's single-stock price
  *   limit in force that day allows from the previous close (the dated table
- *   in Rules.ts, or Rs 1 when that is larger; plus a 0.5-point tolerance for
- *   tick rounding). Such a move cannot be a trading move; it is a corporate
+ *   in Rules.ts, or Rs 1 when that is larger; plus Rs 0.05 for the rounding
+ *   of the limit price). Such a move cannot be a trading move; it is a corporate
  *   action (or a suspension gap). Before the first sourced rule (2017-12-07)
  *   nothing is detected, only recorded actions placed.
  * - recorded: a corporate action of kind bonus / ex_bonus / split /
- *   consolidation / right / ex_right whose ex_date is within 10 calendar days
+ *   consolidation / right / ex_right whose xd_date is within 10 calendar days
  *   before to 3 days after the row (book-closure starts come after the
  *   ex-day). It is placed on the detected step in that range, else on the
  *   row with the largest fall in that range; an action without a ratio is
@@ -39,7 +39,8 @@ import { defined } from "../../Objects.ts"
 /** A corporate action as recorded (the `corporate_actions` rows). */
 export interface ActionRecord {
   readonly kind: string
-  readonly ex_date?: string | undefined
+  /** The day the stock trades ex for the action. */
+  readonly xd_date?: string | undefined
   readonly ratio?: number | undefined
 }
 
@@ -57,7 +58,12 @@ export interface Step {
 
 /** The exchange's single-stock limit, percent of the previous close, in force on `date` (Rules.ts), or undefined before any sourced rule. */
 export const priceLimitPct = (date: string): number | undefined => priceLimitOn(date)?.percent
-const TOLERANCE_PCT = 0.5
+/**
+ * Rupees a close may pass the exact limit by: the exchange rounds the limit price (the widest seen at a limit in
+ * the recorded closes of 2018–2023: Rs 0.0165, FATIMA 42.18 → 39.00 on 2022-04-21). A tolerance in points of the
+ * price (0.5 before) hid a wrong rule date: a 7.5% fall read as within a 7% limit.
+ */
+const TOLERANCE_RUPEES = 0.05
 const STEP_KINDS = new Set(["bonus", "ex_bonus", "split", "consolidation", "right", "ex_right"])
 const RATIO_KINDS = new Set(["bonus", "ex_bonus", "split", "consolidation"])
 
@@ -75,7 +81,7 @@ export const cleanRows = (s: PriceSeries): Array<number> => {
 export const beyondLimit = (prev: number, cur: number, date: string): boolean => {
   const rule = priceLimitOn(date)
   return rule !== undefined &&
-    Math.abs(cur - prev) > Math.max((prev * rule.percent) / 100, rule.minimumRupees) + (prev * TOLERANCE_PCT) / 100
+    Math.abs(cur - prev) > Math.max((prev * rule.percent) / 100, rule.minimumRupees) + TOLERANCE_RUPEES
 }
 
 const actionFactor = (a: ActionRecord): number | undefined => {
@@ -110,8 +116,8 @@ export const findSteps = (
     if (beyondLimit(closes[i - 1]!, closes[i]!, dates[i]!)) steps.set(i, make(i, closes[i]! / closes[i - 1]!, "detected"))
   }
   for (const a of actions) {
-    if (a.ex_date === undefined || !STEP_KINDS.has(a.kind)) continue
-    const lo = addDays(a.ex_date, -10), hi = addDays(a.ex_date, 3)
+    if (a.xd_date === undefined || !STEP_KINDS.has(a.kind)) continue
+    const lo = addDays(a.xd_date, -10), hi = addDays(a.xd_date, 3)
     let detected = -1, largestFall = -1
     for (let i = start; i < dates.length; i++) {
       const d = dates[i]!

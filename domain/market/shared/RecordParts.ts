@@ -17,9 +17,30 @@ export const Source = Schema.Struct({
   retrieved_at: Schema.String.annotate({
     description: "When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC)"
   }),
-  recorded_in: opt(Schema.String)
+  recorded_in: opt(Schema.String.annotate({
+    description: "Where the recording is kept: repository@commit, one per repository (separated by \"; \") when a dataset joins several"
+  }))
 })
 export type Source = typeof Source.Type
+
+/**
+ * `repository@commit` for a dataset recorded in one or more repositories: the manifest lists them in order, each
+ * list joined by "; ", so the nth repository is paired with the nth commit (`digits`: the commit's length shown).
+ * Lists of different lengths are not paired, so no commit is ever put on a repository it does not belong to.
+ */
+export const recordedIn = (repository: string, commit: string, digits?: number): string => {
+  const repos = repository.split("; "), commits = commit.split("; ").map((c) => (digits === undefined ? c : c.slice(0, digits)))
+  return repos.length === commits.length
+    ? repos.map((r, i) => `${r}@${commits[i]!}`).join("; ")
+    : `${repos.join("; ")} (commits ${commits.join("; ")})`
+}
+
+/** An exchange figure as the exchange published it (its screener), beside one this service computes. */
+export const PublishedFigure = Schema.Struct({
+  value: Num,
+  as_of: Schema.String.annotate({ description: "The exchange screener's date" }),
+  price: opt(Num.annotate({ description: "The price the exchange computed it at (its screener row's price)" }))
+})
 
 /** The paging fields of a paged answer. */
 export const Page = Schema.Struct({

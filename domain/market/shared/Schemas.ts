@@ -49,7 +49,10 @@ export const CorporateActionState = Schema.Struct({
   basis: Schema.String.annotate({ description: "How ex_dividend was determined, or why it could not be" }),
   recent_actions: Schema.Array(Schema.Struct({
     kind: Schema.String,
-    ex_date: opt(IsoDate.annotate({ description: "The day the stock trades ex for this action (for a payout: its xd_date)" })),
+    xd_date: opt(IsoDate.annotate({
+      description: "The day the stock trades ex for this action (XD, XB, XR; for a payout: its xd_date). The book closure's " +
+        "first day, ex_date (SPEC 2.3), is on /v1/dividends/{symbol}"
+    })),
     details: Schema.String
   }))
 })
@@ -117,11 +120,15 @@ export const PricesResponse = Schema.Struct({
 export const Ratios = Schema.Struct({
   pe_ttm: opt(Num),
   eps: opt(Num),
-  dividend_yield_pct: opt(Num.annotate({ description: "The exchange's screener figure" })),
+  dividend_yield_pct: opt(Num.annotate({
+    description: "The exchange's screener figure, as published (at price, on as_of); the yield computed here is the " +
+      "company's ttm_dividend_yield_pct"
+  })),
   market_cap: opt(Num),
   free_float_shares: opt(Num),
   shares_outstanding: opt(Num),
   face_value: opt(Num),
+  price: opt(Num.annotate({ description: "The price the exchange computed pe_ttm, dividend_yield_pct and market_cap at" })),
   as_of: opt(Schema.String.annotate({ description: "The date the figures describe; absent when not recorded" }))
 })
 
@@ -139,7 +146,9 @@ export const Company = Schema.Struct({
   quote: opt(Quote),
   ratios: opt(Ratios),
   ttm_dividend_per_share: opt(Num),
-  ttm_dividend_yield_pct: opt(Num),
+  ttm_dividend_yield_pct: opt(Num.annotate({
+    description: "As computed (= /v1/dividends/{symbol}): the 12 months of payouts to the quote's date over its price"
+  })),
   dividend_coverage: Schema.Literals(["recorded", "unknown"]),
   delisted_on: opt(IsoDate.annotate({
     description: "The day the symbol was first seen gone from the exchange's listing; absent while listed. A delisted " +
@@ -149,7 +158,7 @@ export const Company = Schema.Struct({
 })
 
 export const Derived = Schema.Struct({
-  market_cap: opt(Num),
+  market_cap: opt(Num.annotate({ description: "The exchange's, as published on ratios.as_of at ratios.price" })),
   week52: opt(Schema.Struct({ high: Num, low: Num, from: IsoDate, to: IsoDate, basis: Schema.Literal("close") })),
   circuit_breaker: opt(
     Schema.Struct({
@@ -170,7 +179,13 @@ export const Derived = Schema.Struct({
 
 export const Stock = Schema.Struct({
   ...Company.fields,
-  peers: Schema.Array(Schema.Struct({ symbol: Schema.String, name: Schema.String, pe_ttm: opt(Num), dividend_yield_pct: opt(Num) })),
+  peers: Schema.Array(Schema.Struct({
+    symbol: Schema.String,
+    name: Schema.String,
+    pe_ttm: opt(Num),
+    dividend_yield_pct: opt(Num),
+    as_of: opt(Schema.String.annotate({ description: "The exchange screener's date: pe_ttm and dividend_yield_pct as published" }))
+  })),
   sector_medians: opt(Schema.Struct({ pe_ttm: opt(Num), dividend_yield_pct: opt(Num), pe_peers: Schema.Int, yield_peers: Schema.Int })),
   dividends: Schema.Array(DividendRow),
   filings: Schema.Array(Announcement),

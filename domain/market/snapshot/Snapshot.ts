@@ -20,9 +20,8 @@ import { runSteps, type Steps } from "../../SlicedWork.ts"
 import {
   type AreaCoverage,
   byDesc,
-  byExDate,
+  byXdDate,
   coverage,
-  exchangeZeros,
   groupBy,
   filingsNewestFirst,
   newestFirst,
@@ -81,12 +80,6 @@ export interface SymbolData {
   readonly restatement: Restatement
   /** KSE-100 membership at its newest effective date. */
   readonly kse100: MembershipRow | undefined
-  /**
-   * The exchange's screener showed 0 for this line's P/E (a loss-maker: it
-   * shows no negative P/E) or dividend yield (a non-payer) while its market
-   * cap is known; the pack keeps no figure for them (see `exchangeZeros`).
-   */
-  readonly zeroShown: { readonly pe: boolean; readonly dividend_yield: boolean }
   /** Provenance per data area (see /v1/ai/sources). */
   readonly areas: ReadonlyMap<string, ReadonlyArray<AreaCoverage>>
 }
@@ -191,7 +184,7 @@ const areasOf = (security: SecurityRow, own: OwnSeries, payoutRows: ReadonlyArra
     ["profile", d.profile ? [{ dataset: d.profile.dataset, rows: 1 }] : []],
     ["financials", coverage(d.financialLines, (r) => r.dataset, () => undefined)],
     ["dividends", coverage(payoutRows, (r) => r.dataset, (r) => r.book_closure_from)],
-    ["corporate_actions", coverage(d.actions, (r) => r.dataset, (r) => r.ex_date)],
+    ["corporate_actions", coverage(d.actions, (r) => r.dataset, (r) => r.xd_date)],
     ["announcements", coverage(d.announcements, (r) => r.dataset, (r) => r.published_on)],
     [
       "index_membership",
@@ -216,7 +209,7 @@ export const symbolData = (security: SecurityRow, by: RowsBySymbol): SymbolData 
     payouts: payoutRows.map(toPayout),
     payoutDatasets: [...new Set(payoutRows.map((p) => p.dataset))],
     payoutCoverage: by.coverageRows.get(s),
-    actions: [...(by.actions.get(s) ?? [])].sort(byExDate),
+    actions: [...(by.actions.get(s) ?? [])].sort(byXdDate),
     announcements: by.announcements.get(s) ?? [],
     financialLines: by.lines.get(s) ?? [],
     ratios: [...(by.ratios.get(s) ?? [])].sort((a, b) => byDesc(a.period, b.period)),
@@ -225,8 +218,7 @@ export const symbolData = (security: SecurityRow, by: RowsBySymbol): SymbolData 
     prices: servedSeries(own, restatement),
     disagreement,
     restatement,
-    kse100: by.kse100.get(s),
-    zeroShown: exchangeZeros(fundamentals)
+    kse100: by.kse100.get(s)
   }
   return { ...data, areas: areasOf(security, own, payoutRows, data) }
 }

@@ -103,19 +103,6 @@ export const withoutZeroCap = (r: FundamentalsRow): FundamentalsRow => {
   return rest
 }
 
-/** A capture of the portal's /screener: the live one ("screener") or a dated recording ("screener_2026_08_04"). */
-const isScreenerCapture = (dataset: string) => dataset === "screener" || dataset.startsWith("screener_")
-
-/**
- * Which figures the screener showed as 0 for a line it priced with a known
- * market cap: the pack drops a 0 P/E or yield (it reads as "no figure"), but
- * on such a line a 0 P/E is a loss-maker and a 0 yield a non-payer.
- */
-export const exchangeZeros = (f: FundamentalsRow | undefined) => {
-  const live = f !== undefined && isScreenerCapture(f.dataset) && f.market_cap !== undefined && f.market_cap > 0
-  return { pe: live && f.pe_ttm === undefined && f.eps === undefined, dividend_yield: live && f.dividend_yield_pct === undefined }
-}
-
 /** The members at the newest effective date among `members`, heaviest first. */
 export const newestSet = (members: ReadonlyArray<MembershipRow>) => {
   const newest = members.reduce((d, m) => (m.effective_date > d ? m.effective_date : d), "")
@@ -124,6 +111,6 @@ export const newestSet = (members: ReadonlyArray<MembershipRow>) => {
     .sort((a, b) => (b.weight_pct ?? -Infinity) - (a.weight_pct ?? -Infinity) || (a.symbol < b.symbol ? -1 : 1))
 }
 
-/** Newest ex-date first, undated last (ties by id). */
-export const byExDate = (a: ActionRow, b: ActionRow) =>
-  a.ex_date === b.ex_date ? (a.id < b.id ? -1 : 1) : a.ex_date === undefined ? 1 : b.ex_date === undefined ? -1 : byDesc(a.ex_date, b.ex_date)
+/** Newest XD day first, undated last (ties by id). */
+export const byXdDate = (a: ActionRow, b: ActionRow) =>
+  a.xd_date === b.xd_date ? (a.id < b.id ? -1 : 1) : a.xd_date === undefined ? 1 : b.xd_date === undefined ? -1 : byDesc(a.xd_date, b.xd_date)

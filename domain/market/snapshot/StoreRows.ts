@@ -190,15 +190,16 @@ export const PayoutCoverageRow = Schema.Struct({
 })
 export type PayoutCoverageRow = typeof PayoutCoverageRow.Type
 
+/** A corporate action; `xd_date` is the day it trades ex (the table's column `ex_date`). */
 export const ActionRow = Schema.Struct({
   id: Schema.String,
   symbol: Schema.String,
   kind: Schema.String,
-  ex_date: t,
+  xd_date: t,
   ratio: n,
   details: Schema.String,
   dataset: Schema.String
-})
+}).pipe(Schema.encodeKeys({ xd_date: "ex_date" }))
 export type ActionRow = typeof ActionRow.Type
 
 export const AnnouncementRow = Schema.Struct({

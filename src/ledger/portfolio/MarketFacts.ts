@@ -15,7 +15,7 @@ import { Context, Effect, Layer } from "effect"
 import type { SourceUnavailable } from "../../../domain/Errors.ts"
 import type { ValuationCloses } from "../../../domain/ledger/DailyValuation.ts"
 import type { PayoutFact } from "../../../domain/ledger/Entitlements.ts"
-import { addDays, circuitBounds, exDate } from "../../../domain/market/calendar/Calendar.ts"
+import { addDays, circuitBounds, xdDate } from "../../../domain/market/calendar/Calendar.ts"
 import { faceValueOn, faceValueRecords } from "../../../domain/market/filings/FaceValues.ts"
 import { indexCloses, type IndexCloses } from "../../../domain/market/board/IndexHistory.ts"
 import type { Source } from "../../../domain/market/shared/RecordParts.ts"
@@ -75,7 +75,7 @@ const payoutFactsOf = (data: SymbolData): ReadonlyArray<PayoutFact> =>
       announcedAt: p.announcedAt,
       bookClosureFrom: closure,
       bookClosureTo: p.bookClosureTo,
-      faceValue: faceValueOf(data, exDate(closure) ?? closure),
+      faceValue: faceValueOf(data, xdDate(closure) ?? closure),
       dataset: p.dataset ?? "unknown"
     }]
   })

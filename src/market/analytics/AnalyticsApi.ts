@@ -42,13 +42,16 @@ const VALUATION = "Trailing P/E = price / trailing EPS (sourced); a loss-maker (
   "exchange's figure, else shares outstanding × price. Each with its as-of and basis, and its position against the sector median " +
   "(`at` within ±1%). Sector medians (never means) are over the sector's peers on the same rules (lines that traded in the 20 " +
   "sessions up to the latest recorded session; the others in not_trading); loss-makers are left out of the median P/E and " +
-  "counted; a 0 P/E on the exchange's screener is unknown, not a loss. One date per valuation: every figure rests on one price " +
-  "(`price`, `price_as_of`), the newer of the delayed quote (else the last close) and the price on the exchange's own screener " +
-  "row, at which the exchange computed its P/E, yield and market cap (MEBL: the screener of 2026-08-04 at 573.7 is newer than " +
-  "the close of 2026-05-25, so all of MEBL's figures are of 2026-08-04). An exchange figure older than the price is carried " +
-  "forward to it with the exchange's inputs of its date (P/E × price / screener price, market cap × price / screener price, " +
-  "yield × screener price / price) and says so in `exchange_as_of`: results or payouts announced after that date are not in " +
-  "it. A figure is never carried back; each figure's `as_of` is the date of the price it rests on."
+  "counted; a 0 P/E or yield on the exchange's screener is unknown, never 0. Each figure carries its own date and price " +
+  "(`as_of`, `price`). A figure computed here rests on the delayed quote (`price`, `price_as_of`; the exchange row's own " +
+  "price only without a quote), and the trailing yield's 12 months end on that price's date, so /v1/dividends, this route " +
+  "and the screener give one computed yield. An exchange figure older than the price is carried forward to it with the " +
+  "exchange's inputs of its date (P/E × price / screener price, market cap × price / screener price, yield × screener price " +
+  "/ price) and says so in `exchange_as_of`. An exchange figure newer than the price is never carried back (its EPS or " +
+  "payouts may postdate the price): it is served as published, with the screener's date as its `as_of` and its price. " +
+  "Where a figure is computed here and the exchange publishes one too, the exchange's is beside it in `as_published` (MEBL: " +
+  "5.814% as computed at the close of 2026-05-25, 490.2; 6.2989% as published on 2026-08-04 at 573.7). The yield this " +
+  "family ranks by and places against the sector median is `dividend_yield_pct.value`."
 
 const SCREENER = "Server-side over every listed security on the delayed snapshot, ordered by symbol. Filters (all optional): " +
   "dividend_yield_min, daily_change_min, daily_change_max (0 = at or below the previous close), drawdown_5d_min, drawdown_20d_min " +
@@ -56,7 +59,12 @@ const SCREENER = "Server-side over every listed security on the delayed snapshot
   "set), pe_min, pe_max, market_cap_min, market_cap_max (rupees), min_value_traded (rupees traded in the quote's session), " +
   "min_avg_volume_30d, min_avg_value_traded_30d (per session over 30 sessions), free_float_min_pct, free_float_min_shares, " +
   "sectors (codes or names; any matches), security_types (equity, etf, debt, right, preference, other), inside_kse100 (true, " +
-  "false; null = no filter), exclude_ex_dividend (true keeps only securities known not to be ex-dividend). A security whose " +
+  "false; null = no filter), exclude_ex_dividend (true keeps only securities known not to be ex-dividend). The yield this " +
+  "family ranks and screens by is each row's `dividend_yield_pct`, the symbol's valuation yield (/v1/stocks/{symbol}/" +
+  "valuation): computed from recorded payouts at the row's price where payouts are recorded, else the exchange's screener " +
+  "yield; `dividend_yield_basis` says which and `dividend_yield_as_of`, `pe_ttm_as_of` and `market_cap_as_of` the date of " +
+  "the price each figure rests on (the exchange's figures keep the screener's date when it is newer than the row's price). " +
+  "A security whose " +
   "figure is unknown for a filtered field does not match (unknown is not zero): `left_out_unknown` counts them and " +
   `\`unknown_by_filter\` per filter. Paging: limit 1 to ${SCREENER_MAX_LIMIT} (default ${SCREENER_DEFAULT_LIMIT}), \`total\`, ` +
   "`next_cursor` (pass as `cursor`; a cursor serves the same filters on GET and POST). Unknown fields and wrong types are 400 " +
@@ -70,7 +78,8 @@ const COMPARE = `${COMPARE_MIN_SYMBOLS} to ${COMPARE_MAX_SYMBOLS} symbols, comma
   "Two symbols: head to head, the stronger band wins the measure and a point (equal bands tie; an unknown value scores " +
   "nobody), with totals and the leader. Three or more: the best known value wins each measure. Over " +
   `${COMPARE_MAX_SYMBOLS} symbols, fewer than ${COMPARE_MIN_SYMBOLS} or a repeated symbol: 400 INVALID_REQUEST; a malformed ` +
-  "symbol: 400 INVALID_SYMBOL; an unknown one: 404 DATA_NOT_FOUND naming it."
+  "symbol: 400 INVALID_SYMBOL; an unknown one: 404 DATA_NOT_FOUND naming it. dividend_yield_pct, pe_ttm and market_cap are " +
+  "the screener rows' (the symbol's valuation figures, each at the price of its own date)."
 
 const ADJUSTED = "adjust=splits or total_return: every figure is computed on the symbol's default series adjusted as " +
   "GET /v1/prices/{symbol} with the same adjust serves it (its factors and cut in `adjustment`), as of that series' last row " +

@@ -51,9 +51,12 @@ const constituent = (m: SectorMember): Rec<typeof M.Constituent> => ({
     inside_kse100: m.inside_kse100,
     price: m.price,
     change_pct: m.change_pct,
+    price_as_of: m.price_as_of,
     market_cap: m.market_cap,
     pe_ttm: m.pe_ttm,
-    dividend_yield_pct: m.dividend_yield_pct
+    dividend_yield_pct: m.dividend_yield_pct,
+    published_as_of: m.published_as_of,
+    published_price: m.published_price
   })
 })
 

@@ -47,9 +47,10 @@ const indexHistoryRules = "history: the index's recorded daily closes (KSE-100 f
 const sectorRules = `Every sector figure is a median, never a mean. ${PEER_RULE} The median P/E takes positive P/Es (TTM) of ` +
   "those lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a " +
   "P/E in without_pe. A P/E of 0 on the exchange's screener cannot be told from \"no figure\" (BAFL showed 0 after its split " +
-  "and 7.10 in April): it is unknown (without_pe), never a loss. A dividend yield the screener shows as 0 on a line it prices " +
-  "with a market cap is a non-payer's 0 and enters the median yield (a sector where most lines paid nothing has a median " +
-  "yield of 0). A sector with no usable figure has no median (the field is absent, never 0)."
+  "and 7.10 in April): it is unknown (without_pe), never a loss. The yield of this family is the exchange's screener yield " +
+  "as published (dividend_yield_pct of a peer, median_dividend_yield_pct of a sector; its date is the screener's, in " +
+  "sources): the same rule holds, a 0 there is no figure, counted in without_yield and never entered as 0 (banks: BML, " +
+  "JSBL and SBL). A sector with no usable figure has no median (the field is absent, never 0)."
 const daySession = "Day figures (price, change, breadth) are of the latest recorded session: a security whose delayed " +
   "quote is older is counted as not priced that day."
 

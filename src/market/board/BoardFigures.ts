@@ -13,7 +13,7 @@
  * medians count the lines that traded in the peer window (PeerRule.ts).
  */
 import { type Breadth, breadth, type ExMarker, movers, type Movers, sectorTone, type SectorTone } from "../../../domain/market/board/Board.ts"
-import { exDate, karachiDate } from "../../../domain/market/calendar/Calendar.ts"
+import { xdDate, karachiDate } from "../../../domain/market/calendar/Calendar.ts"
 import { repairExDate } from "../../../domain/market/filings/Dividends.ts"
 import type { IndexLevelSummary } from "../../../domain/market/board/BoardSchemas.ts"
 import { lastTrade, latestSession, snapshotPeerWindow } from "../../../domain/market/board/PeerRule.ts"
@@ -71,7 +71,7 @@ const markersOn = (data: SymbolData, date: string, datasets: Set<string>): Reado
   const out = new Set<ExMarker>()
   for (const a of data.actions) {
     const m = markerOfAction[a.kind]
-    if (m !== undefined && a.ex_date === date) {
+    if (m !== undefined && a.xd_date === date) {
       out.add(m)
       datasets.add(a.dataset)
     }
@@ -79,7 +79,7 @@ const markersOn = (data: SymbolData, date: string, datasets: Set<string>): Reado
   for (const p of data.payouts) {
     if (p.bookClosureFrom === undefined) continue
     const from = repairExDate(p.bookClosureFrom, p.announcedAt).ex_date
-    if (exDate(from) !== date) continue
+    if (xdDate(from) !== date) continue
     out.add(markerOfPayout[p.kind]!)
     for (const d of data.payoutDatasets) datasets.add(d)
   }
@@ -90,8 +90,15 @@ const byCapThenSymbol = (a: SectorMember, b: SectorMember) =>
   (b.market_cap ?? -1) - (a.market_cap ?? -1) || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0)
 
 /** One security's line on the board: its quote only when it is of the session `ofDay`. */
-const boardLine = (security: SecurityRow, data: SymbolData, ofDay: QuoteRow | undefined, markers: ReadonlyArray<ExMarker>): SectorMember => {
+const boardLine = (
+  security: SecurityRow,
+  data: SymbolData,
+  ofDay: QuoteRow | undefined,
+  markers: ReadonlyArray<ExMarker>,
+  fundamentalsAsOf: string | undefined
+): SectorMember => {
   const f = data.fundamentals
+  const published = f !== undefined && [f.market_cap, f.pe_ttm, f.dividend_yield_pct].some((v) => v !== undefined)
   return {
     symbol: security.symbol,
     name: security.name,
@@ -101,6 +108,7 @@ const boardLine = (security: SecurityRow, data: SymbolData, ofDay: QuoteRow | un
     ...(ofDay
       ? {
         price: ofDay.price,
+        price_as_of: ofDay.as_of,
         ...defined({ previous_close: ofDay.previous_close, change: ofDay.change, change_pct: ofDay.change_pct, volume: ofDay.volume })
       }
       : {}),
@@ -111,7 +119,7 @@ const boardLine = (security: SecurityRow, data: SymbolData, ofDay: QuoteRow | un
       eps: f?.eps,
       dividend_yield_pct: f?.dividend_yield_pct
     }),
-    ...(data.zeroShown.dividend_yield ? { yield_zero_shown: true } : {}),
+    ...(published ? defined({ published_as_of: f.as_of ?? fundamentalsAsOf, published_price: f.price }) : {}),
     ...defined({ last_trade: lastTrade(data) })
   }
 }
@@ -156,7 +164,8 @@ export const boardFigures = (snapshot: MarketSnapshot): BoardFigures => {
       quoteBases.add(ofDay.basis)
     }
     if (data.fundamentals !== undefined) fundamentalsDatasets.add(data.fundamentals.dataset)
-    lines.push(boardLine(security, data, ofDay, ofDay ? markersOn(data, date!, markerDatasets) : []))
+    const fAsOf = data.fundamentals !== undefined ? snapshot.datasets.get(data.fundamentals.dataset)?.as_of : undefined
+    lines.push(boardLine(security, data, ofDay, ofDay ? markersOn(data, date!, markerDatasets) : [], fAsOf))
   }
   const listed: ReadonlySet<string> = new Set(snapshot.securities.map((s) => s.symbol))
   const members = sectorGroups(lines)

@@ -62,7 +62,8 @@ export const companyOf = (snapshot: MarketSnapshot, data: SymbolData, now: numbe
   const ratios = f !== undefined
     ? {
       ...defined({
-        as_of: f.as_of,
+        as_of: f.as_of ?? snapshot.datasets.get(f.dataset)?.as_of,
+        price: f.price,
         pe_ttm: f.pe_ttm,
         eps: f.eps,
         dividend_yield_pct: f.dividend_yield_pct,
@@ -103,22 +104,24 @@ const peersOf = (snapshot: MarketSnapshot, sector: string | undefined) =>
   (sector !== undefined ? snapshot.sectorMembers.get(sector) ?? [] : []).flatMap((p) => {
     const peer = snapshot.symbols.get(p)
     if (peer === undefined || !isTradingPeer(snapshot, peer)) return []
+    const f = peer.fundamentals
     return {
       symbol: p,
       name: peer.security.name,
-      ...defined({ pe_ttm: peer.fundamentals?.pe_ttm, dividend_yield_pct: peer.fundamentals?.dividend_yield_pct })
+      ...defined({ pe_ttm: f?.pe_ttm, dividend_yield_pct: f?.dividend_yield_pct }),
+      ...(f?.pe_ttm !== undefined || f?.dividend_yield_pct !== undefined
+        ? defined({ as_of: f.as_of ?? snapshot.datasets.get(f.dataset)?.as_of })
+        : {})
     }
   })
 
 /**
- * Medians, never means; loss-makers (no positive P/E) are left out of the P/E median; a non-payer's yield, shown
- * as 0 by the exchange on a priced line, enters the yield median as 0 (domain/market/board/Sectors.ts).
+ * Medians, never means; loss-makers (no positive P/E) are left out of the P/E median; a yield shown as 0 by the
+ * exchange is no figure (the pack keeps none), so it is left out too, never entered as 0 (Sectors.ts).
  */
-const sectorMedians = (snapshot: MarketSnapshot, peers: ReturnType<typeof peersOf>) => {
+const sectorMedians = (peers: ReturnType<typeof peersOf>) => {
   const pes = peers.map((p) => p.pe_ttm).filter((v): v is number => v !== undefined && v > 0)
-  const yields = peers.flatMap((p) =>
-    p.dividend_yield_pct !== undefined ? [p.dividend_yield_pct] : snapshot.symbols.get(p.symbol)?.zeroShown.dividend_yield ? [0] : []
-  )
+  const yields = peers.map((p) => p.dividend_yield_pct).filter((v): v is number => v !== undefined && v > 0)
   return { ...defined({ pe_ttm: median(pes), dividend_yield_pct: median(yields) }), pe_peers: pes.length, yield_peers: yields.length }
 }
 
@@ -155,7 +158,7 @@ export const stockOf = (
   return {
     ...c,
     peers: peers.filter((p) => p.symbol !== c.symbol).slice(0, PEERS_IN_STOCK),
-    ...(c.sector !== undefined ? { sector_medians: sectorMedians(snapshot, peers) } : {}),
+    ...(c.sector !== undefined ? { sector_medians: sectorMedians(peers) } : {}),
     dividends: div.items,
     filings: data.announcements.slice(0, FILINGS_IN_STOCK).map(announcementItem),
     financials: financialsOf(snapshot, data).periods,

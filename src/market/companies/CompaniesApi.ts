@@ -13,6 +13,11 @@ import { marketEndpoint, symbolErrors } from "../MarketEndpoints.ts"
 import { asOfQuery } from "../readmodel/AsOf.ts"
 import { AsOfMiddleware } from "../readmodel/AsOfMiddleware.ts"
 
+const YIELDS = "Two yields, labelled: ttm_dividend_yield_pct as computed here (= /v1/dividends/{symbol}: the payouts of " +
+  "the 12 months to the quote's date over the quote's price), the one this family ranks by; ratios.dividend_yield_pct " +
+  "as published by the exchange's screener, with the screener's date and price (ratios.as_of, ratios.price). Peers and " +
+  "sector medians use the exchange's figures as published."
+
 export class CompaniesApi extends HttpApiGroup.make("companies")
   .add(
     marketEndpoint(
@@ -45,15 +50,15 @@ export class CompaniesApi extends HttpApiGroup.make("companies")
     marketEndpoint(
       HttpApiEndpoint.get("company", "/v1/companies/:symbol", { query: asOfQuery, params: SymbolPath, success: S.Company, error: symbolErrors }),
       "Get a company profile with quote and ratios",
-      "Company profile, delayed quote, computed ratios, trailing 12-month dividend per share and yield. " +
-        "400 INVALID_SYMBOL for a malformed ticker; 404 DATA_NOT_FOUND for an unknown one."
+      "Company profile, delayed quote, computed ratios, trailing 12-month dividend per share and yield. " + YIELDS +
+        " 400 INVALID_SYMBOL for a malformed ticker; 404 DATA_NOT_FOUND for an unknown one."
     ),
     marketEndpoint(
       HttpApiEndpoint.get("stock", "/v1/stocks/:sym", { query: asOfQuery, params: SymPath, success: S.Stock, error: symbolErrors }),
       "Get the full-company payload",
       "Full-company payload: profile, quote, ratios, peers, sector medians, dividends, filings, financials and a derived " +
         "block (market cap, close-based 52-week range, next session's circuit-breaker bounds, margin, growth). Unknown parts are absent. " +
-        PEER_RULE
+        YIELDS + " " + PEER_RULE
     )
   )
   .middleware(AsOfMiddleware)

@@ -81,14 +81,27 @@ export const dividendsOf = (snapshot: MarketSnapshot, data: SymbolData, today: s
   const start = data.payoutCoverage?.data_coverage_start
   const quote = data.quote
   const recordEnd = data.payoutDatasets.map((d) => snapshot.datasets.get(d)?.as_of).filter((d): d is string => d !== undefined).sort().at(-1)
-  const t = coverage === "recorded" ? trailing(items, today, start, quote?.price, recordEnd?.slice(0, 10)) : {}
+  const price = quote !== undefined ? { price: quote.price, date: karachiDate(Date.parse(quote.as_of)) } : undefined
+  const t = coverage === "recorded" ? trailing(items, today, start, price, recordEnd?.slice(0, 10)) : {}
+  const priced = t.ttm_dividend_yield_pct !== undefined && quote !== undefined
+  const f = data.fundamentals
+  const fAsOf = f?.as_of ?? (f !== undefined ? snapshot.datasets.get(f.dataset)?.as_of : undefined)
+  const published = f?.dividend_yield_pct !== undefined && fAsOf !== undefined
+    ? { value: f.dividend_yield_pct, as_of: fAsOf, ...defined({ price: f.price }) }
+    : undefined
   return {
     symbol: data.security.symbol,
     coverage,
     ...defined({ data_coverage_start: start, face_value: faceValue }),
     ...t,
+    ...(priced ? { price: quote.price } : {}),
+    ...defined({ yield_as_published: published }),
     items,
-    sources: coverage === "recorded" ? sourcesOf(snapshot, [...data.payoutDatasets, ...(quote ? [quote.dataset] : [])]) : []
+    sources: sourcesOf(snapshot, [
+      ...(coverage === "recorded" ? data.payoutDatasets : []),
+      ...(priced ? [quote.dataset] : []),
+      ...(published !== undefined ? [f!.dataset] : [])
+    ])
   }
 }
 
@@ -98,7 +111,7 @@ export const corporateActionsOf = (snapshot: MarketSnapshot, data: SymbolData): 
     kind: a.kind,
     details: a.details,
     dataset: a.dataset,
-    ...defined({ ex_date: a.ex_date, ratio: a.ratio })
+    ...defined({ xd_date: a.xd_date, ratio: a.ratio })
   })),
   sources: sourcesOf(snapshot, data.actions.map((a) => a.dataset))
 })

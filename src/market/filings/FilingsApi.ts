@@ -47,7 +47,10 @@ const DIVIDENDS = "Dividend history keyed by fiscal year, with the ex-date repai
   "data_coverage_start and coverage (unknown: no record for the symbol, never zero). Dates of a payout: ex_date is the " +
   "first day of the exchange's book closure (SPEC 2.3, = book_closure_from); last_buy_date the last trading day whose " +
   "trade settles before it (a buyer that day is entitled); xd_date the next trading day, when the stock trades ex (XD, XB, " +
-  "XR) and a buyer is no longer entitled. The trailing 12-month window counts a payout on its xd_date."
+  "XR) and a buyer is no longer entitled. The trailing 12-month window counts a payout on its xd_date and ends on the date " +
+  "of the price its yield divides by (`price`, the delayed quote's close of ttm_to), so the yield is of one date. That " +
+  "computed ttm_dividend_yield_pct is the yield this family ranks by; the exchange's own screener yield is beside it, " +
+  "labelled, in yield_as_published (its date and price)."
 
 /** A read of one symbol's filed figures at `path`, answered with `success`. */
 const bySymbol = <const Name extends string, const Path extends `/${string}`, S extends Schema.Top>(

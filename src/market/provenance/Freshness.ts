@@ -29,6 +29,7 @@ import { storeUnavailable } from "../../db/Rows.ts"
 import { listed } from "../filings/Filings.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
 import { sourcesOf } from "./Provenance.ts"
+import { recordedIn } from "../../../domain/market/shared/RecordParts.ts"
 import { crawlFreshness } from "../../ingest/LiveWarming.ts"
 import { FundamentalsWarming } from "./FundamentalsWarming.ts"
 import { defined } from "../../../domain/Objects.ts"
@@ -65,7 +66,7 @@ const datasetFreshness = (d: DatasetRow, now: number) => {
     as_of: d.as_of,
     retrieved_at: d.retrieved_at,
     loaded_at: d.loaded_at,
-    recorded_in: `${d.repository}@${d.commit}`,
+    recorded_in: recordedIn(d.repository, d.commit),
     licence: d.licence,
     ...defined({ symbols: d.coverage_symbols, first_date: d.coverage_first, last_date: d.coverage_last }),
     ...(Number.isFinite(asOfMs) ? { age_days: wholeDays(asOfMs, now) } : {}),

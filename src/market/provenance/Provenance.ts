@@ -5,6 +5,7 @@
 import { Context, Effect, Layer } from "effect"
 import type { SourceUnavailable } from "../../../domain/Errors.ts"
 import type { Source } from "../../../domain/market/shared/Schemas.ts"
+import { recordedIn } from "../../../domain/market/shared/RecordParts.ts"
 import type { MarketSnapshot } from "../../../domain/market/snapshot/Snapshot.ts"
 import type { DatasetRow } from "../../../domain/market/snapshot/StoreRows.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
@@ -20,7 +21,7 @@ export const sourcesOf = (snapshot: MarketSnapshot, ids: Iterable<string>): Arra
       source: d.source,
       as_of: d.as_of,
       retrieved_at: d.retrieved_at,
-      recorded_in: `${d.repository}@${d.commit.slice(0, 12)}`
+      recorded_in: recordedIn(d.repository, d.commit, 12)
     })
   }
   return out

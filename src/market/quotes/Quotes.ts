@@ -32,7 +32,7 @@ const RECENT_ACTIONS = 5
 export const quoteRecord = (snapshot: MarketSnapshot, data: SymbolData, q: QuoteRow, stale: boolean): Quote => {
   const day = q.as_of.slice(0, 10)
   const actions = data.actions.slice(0, RECENT_ACTIONS)
-  const exToday = actions.some((a) => a.ex_date === day && (a.kind === "ex_dividend" || a.kind === "cash_dividend"))
+  const exToday = actions.some((a) => a.xd_date === day && (a.kind === "ex_dividend" || a.kind === "cash_dividend"))
   const exDividend = exToday ? true : data.payoutCoverage?.coverage === "recorded" ? false : null
   const [source] = sourcesOf(snapshot, [q.dataset])
   return {
@@ -58,7 +58,7 @@ export const quoteRecord = (snapshot: MarketSnapshot, data: SymbolData, q: Quote
         : exDividend === false
         ? "recorded payout history shows no ex day (the trading day after a payout's last buy date) on this trading day"
         : "no payout record for this symbol: undetermined",
-      recent_actions: actions.map((a) => ({ kind: a.kind, ...defined({ ex_date: a.ex_date }), details: a.details }))
+      recent_actions: actions.map((a) => ({ kind: a.kind, ...defined({ xd_date: a.xd_date }), details: a.details }))
     },
     ...defined({ source })
   }

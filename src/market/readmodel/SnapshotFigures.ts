@@ -17,7 +17,6 @@
  */
 import { analytics as analyticsOf, type LatestQuote } from "../../../domain/market/analytics/Analytics.ts"
 import type { AnalyticsFigures, ScreenFigures, SectorMedians, TechnicalsFigures } from "../../../domain/market/analytics/AnalyticsSchemas.ts"
-import { yieldPct } from "../../../domain/market/filings/Dividends.ts"
 import { round } from "../../../domain/market/shared/Figures.ts"
 import { defined } from "../../../domain/Objects.ts"
 import { seriesBasis } from "../../../domain/market/prices/Restated.ts"
@@ -28,11 +27,13 @@ import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot
 import { runSteps, type Steps } from "../../../domain/SlicedWork.ts"
 import { technicals as technicalsOf } from "../../../domain/market/analytics/Technicals.ts"
 import {
+  dividendYield,
   type FundamentalsInput,
-  type PeerFigures,
+  marketCap,
   peerFigures,
   type PriceInput,
   sectorMedians,
+  trailingPe,
   type TrailingYieldInput,
   valuationPrice
 } from "../../../domain/market/analytics/Valuation.ts"
@@ -99,7 +100,7 @@ const fundamentalsInput = (snapshot: MarketSnapshot, data: SymbolData) => {
 const computeSymbol = (data: SymbolData): SymbolFigures => {
   const s = data.prices
   if (s === undefined) return { analytics: undefined, technicals: undefined }
-  const actions = data.actions.map((a) => ({ kind: a.kind, ...defined({ ex_date: a.ex_date, ratio: a.ratio }) }))
+  const actions = data.actions.map((a) => ({ kind: a.kind, ...defined({ xd_date: a.xd_date, ratio: a.ratio }) }))
   const price_series = seriesBasis(s.series, data.restatement)
   const analytics = analyticsOf(s, { quote: latestQuote(data), actions })
   const technicals = technicalsOf(s, actions)
@@ -128,15 +129,6 @@ const labelled = (a: AnalyticsFigures, price_series: ReturnType<typeof seriesBas
   }
 }
 
-/**
- * A 0 yield on the screener for a priced line is a non-payer's 0 (Snapshot.ts `zeroShown`). A 0 P/E there is
- * unknown (it cannot be told from "no figure"), never a loss.
- */
-const withExchangeZeros = (p: PeerFigures, zero: SymbolData["zeroShown"] | undefined): PeerFigures => ({
-  ...p,
-  ...(zero?.dividend_yield === true && p.dividend_yield_pct === undefined ? { dividend_yield_pct: 0 } : {})
-})
-
 /** One security's screen row, the inputs of its valuation and the datasets they came from. */
 const screenRowOf = (
   snapshot: MarketSnapshot,
@@ -150,7 +142,7 @@ const screenRowOf = (
   const fundamentals = fundamentalsInput(snapshot, data)
   const div = dividendsOf(snapshot, data, day)
   const trailing = div.ttm_dividend_yield_pct !== undefined && quote !== undefined
-    ? { yield_pct: div.ttm_dividend_yield_pct, as_of: quote.as_of }
+    ? { yield_pct: div.ttm_dividend_yield_pct, as_of: quote.as_of, price: quote.price }
     : undefined
   const exDay = quote !== undefined ? quote.as_of.slice(0, 10) : analytics?.as_of
   const row = screenFigures({
@@ -176,50 +168,48 @@ const screenRowOf = (
     ...(data.kse100 !== undefined ? [data.kse100.dataset] : [])
   ]
   const rowPrice = row.price !== undefined && row.price_as_of !== undefined ? { price: row.price, as_of: row.price_as_of } : undefined
-  const inputs = valuationInputsOf(fundamentals, rowPrice, { trailing, dps: div.ttm_dividend_per_share }, used, priceDatasets)
+  const inputs = valuationInputsOf(fundamentals, rowPrice, trailing, used, priceDatasets)
   return { row: valuedRow(row, inputs), used: [...used, ...(data.prices?.datasets ?? [])], inputs }
 }
 
 /**
- * The row's P/E, yield and market cap as its valuation has them: at the valuation's one price (the newer of the
- * row's price and the exchange row's own), dated by `valuation_as_of`, so a screen never divides one date's price
- * by another date's figure without saying so.
+ * The row's P/E, yield and market cap as its valuation has them (Valuation.ts), each with the date of the price it
+ * rests on: a figure computed here is at the row's price; an exchange figure newer than it keeps its own date.
  */
 const valuedRow = (row: ScreenFigures, inputs: Omit<ValuationInputs, "medians">): ScreenFigures => {
-  const { dividend_yield_pct: _y, pe_ttm: _p, market_cap: _c, valuation_as_of: _a, ...rest } = row
-  const v = peerFigures(inputs.fundamentals, inputs.price, inputs.trailing)
-  const figures = defined({
-    dividend_yield_pct: v.dividend_yield_pct === undefined ? undefined : round(v.dividend_yield_pct),
-    pe_ttm: v.pe_ttm === undefined ? undefined : round(v.pe_ttm),
-    market_cap: v.market_cap === undefined ? undefined : round(v.market_cap)
-  })
-  if (Object.keys(figures).length === 0) return rest
-  const valuation_as_of = inputs.price?.as_of ?? inputs.fundamentals?.as_of
-  return { ...rest, ...figures, ...defined({ valuation_as_of }) }
+  const { dividend_yield_pct: _y, pe_ttm: _p, market_cap: _c, ...rest } = row
+  const { fundamentals: f, price, trailing } = inputs
+  const at = (o: ReturnType<typeof trailingPe>) => ("value" in o ? { value: round(o.value), as_of: o.as_of, basis: o.basis } : undefined)
+  const pe = at(trailingPe(f, price)), dy = at(dividendYield(f, trailing, price)), cap = at(marketCap(f, price))
+  return {
+    ...rest,
+    ...defined({
+      dividend_yield_pct: dy?.value,
+      dividend_yield_basis: dy?.basis,
+      dividend_yield_as_of: dy?.as_of,
+      pe_ttm: pe?.value,
+      pe_ttm_as_of: pe?.as_of,
+      market_cap: cap?.value,
+      market_cap_as_of: cap?.as_of
+    })
+  }
 }
 
 /**
- * A valuation's inputs at one price (Valuation.ts `valuationPrice`): the screen row's, or the exchange row's own
- * when newer; then the trailing yield is taken at that price and the row price's datasets are not its sources.
+ * A valuation's inputs at its price (Valuation.ts `valuationPrice`): the screen row's; without one, the exchange
+ * row's own, and then no trailing yield is computed (its 12 months would not end on that price's date).
  */
 const valuationInputsOf = (
   fundamentals: ValuationInputs["fundamentals"],
   rowPrice: PriceInput | undefined,
-  payouts: { readonly trailing: TrailingYieldInput | undefined; readonly dps: number | undefined },
+  trailing: TrailingYieldInput | undefined,
   used: ReadonlyArray<string>,
   priceDatasets: ReadonlyArray<string>
 ): Omit<ValuationInputs, "medians"> => {
   const price = valuationPrice(fundamentals, rowPrice)
   const rowDatasets = [...new Set(used)]
-  if (price === rowPrice) return { fundamentals, price, trailing: payouts.trailing, datasets: rowDatasets, rowDatasets }
-  const dps = payouts.dps
-  return {
-    fundamentals,
-    price,
-    trailing: dps !== undefined && price !== undefined ? { yield_pct: yieldPct(dps, price.price), as_of: price.as_of } : undefined,
-    datasets: rowDatasets.filter((d) => !priceDatasets.includes(d)),
-    rowDatasets
-  }
+  if (price === rowPrice) return { fundamentals, price, trailing, datasets: rowDatasets, rowDatasets }
+  return { fundamentals, price, trailing: undefined, datasets: rowDatasets.filter((d) => !priceDatasets.includes(d)), rowDatasets }
 }
 
 /** Each equity sector's medians over its trading peers (PeerRule.ts), on the same inputs as each member's own valuation. */
@@ -230,7 +220,7 @@ const sectorMediansOf = (snapshot: MarketSnapshot, inputs: ReadonlyMap<string, O
     const trading = members.filter((m) => isTradingPeer(snapshot, snapshot.symbols.get(m)))
     const peers = trading.map((m) => {
       const i = inputs.get(m)
-      return withExchangeZeros(peerFigures(i?.fundamentals, i?.price, i?.trailing), snapshot.symbols.get(m)?.zeroShown)
+      return peerFigures(i?.fundamentals, i?.price, i?.trailing)
     })
     medians.set(sector, sectorMedians(peers, defined({ sector, sector_code: code }), members.length - trading.length))
   }

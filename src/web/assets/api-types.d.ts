@@ -90,7 +90,7 @@ export interface paths {
         };
         /**
          * Get a company profile with quote and ratios
-         * @description Company profile, delayed quote, computed ratios, trailing 12-month dividend per share and yield. 400 INVALID_SYMBOL for a malformed ticker; 404 DATA_NOT_FOUND for an unknown one.
+         * @description Company profile, delayed quote, computed ratios, trailing 12-month dividend per share and yield. Two yields, labelled: ttm_dividend_yield_pct as computed here (= /v1/dividends/{symbol}: the payouts of the 12 months to the quote's date over the quote's price), the one this family ranks by; ratios.dividend_yield_pct as published by the exchange's screener, with the screener's date and price (ratios.as_of, ratios.price). Peers and sector medians use the exchange's figures as published. 400 INVALID_SYMBOL for a malformed ticker; 404 DATA_NOT_FOUND for an unknown one.
          */
         get: operations["market.company"];
         put?: never;
@@ -110,7 +110,7 @@ export interface paths {
         };
         /**
          * Get the full-company payload
-         * @description Full-company payload: profile, quote, ratios, peers, sector medians, dividends, filings, financials and a derived block (market cap, close-based 52-week range, next session's circuit-breaker bounds, margin, growth). Unknown parts are absent. Peers and every sector median count the sector's ordinary lines (no rights, preference, debt or futures lines) that traded in the 20 sessions up to the market's latest recorded session (the newest day of any delayed quote): a line's last trade is the newest day of its price history or quote with a volume that is not 0. A line with no recorded trade in that window, or none at all, is left out of peers and medians and counted in not_trading (ENGRO, last trade 2025-01-03; FFBL, merged into FFC, 2024-12-20): the exchange's screener keeps showing its last figures, which are not current.
+         * @description Full-company payload: profile, quote, ratios, peers, sector medians, dividends, filings, financials and a derived block (market cap, close-based 52-week range, next session's circuit-breaker bounds, margin, growth). Unknown parts are absent. Two yields, labelled: ttm_dividend_yield_pct as computed here (= /v1/dividends/{symbol}: the payouts of the 12 months to the quote's date over the quote's price), the one this family ranks by; ratios.dividend_yield_pct as published by the exchange's screener, with the screener's date and price (ratios.as_of, ratios.price). Peers and sector medians use the exchange's figures as published. Peers and every sector median count the sector's ordinary lines (no rights, preference, debt or futures lines) that traded in the 20 sessions up to the market's latest recorded session (the newest day of any delayed quote): a line's last trade is the newest day of its price history or quote with a volume that is not 0. A line with no recorded trade in that window, or none at all, is left out of peers and medians and counted in not_trading (ENGRO, last trade 2025-01-03; FFBL, merged into FFC, 2024-12-20): the exchange's screener keeps showing its last figures, which are not current.
          */
         get: operations["market.stock"];
         put?: never;
@@ -210,7 +210,7 @@ export interface paths {
         };
         /**
          * Get dividend history
-         * @description Dividend history keyed by fiscal year, with the ex-date repair, trailing 12-month DPS and yield, years_paid, data_coverage_start and coverage (unknown: no record for the symbol, never zero). Dates of a payout: ex_date is the first day of the exchange's book closure (SPEC 2.3, = book_closure_from); last_buy_date the last trading day whose trade settles before it (a buyer that day is entitled); xd_date the next trading day, when the stock trades ex (XD, XB, XR) and a buyer is no longer entitled. The trailing 12-month window counts a payout on its xd_date.
+         * @description Dividend history keyed by fiscal year, with the ex-date repair, trailing 12-month DPS and yield, years_paid, data_coverage_start and coverage (unknown: no record for the symbol, never zero). Dates of a payout: ex_date is the first day of the exchange's book closure (SPEC 2.3, = book_closure_from); last_buy_date the last trading day whose trade settles before it (a buyer that day is entitled); xd_date the next trading day, when the stock trades ex (XD, XB, XR) and a buyer is no longer entitled. The trailing 12-month window counts a payout on its xd_date and ends on the date of the price its yield divides by (`price`, the delayed quote's close of ttm_to), so the yield is of one date. That computed ttm_dividend_yield_pct is the yield this family ranks by; the exchange's own screener yield is beside it, labelled, in yield_as_published (its date and price).
          */
         get: operations["market.dividends"];
         put?: never;
@@ -490,7 +490,7 @@ export interface paths {
         };
         /**
          * Every sector's medians, breadth and constituents
-         * @description Per sector: median change of the latest session, median P/E, median dividend yield, breadth counts and constituent counts, with peer counts. Every sector figure is a median, never a mean. Peers and every sector median count the sector's ordinary lines (no rights, preference, debt or futures lines) that traded in the 20 sessions up to the market's latest recorded session (the newest day of any delayed quote): a line's last trade is the newest day of its price history or quote with a volume that is not 0. A line with no recorded trade in that window, or none at all, is left out of peers and medians and counted in not_trading (ENGRO, last trade 2025-01-03; FFBL, merged into FFC, 2024-12-20): the exchange's screener keeps showing its last figures, which are not current. The median P/E takes positive P/Es (TTM) of those lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a P/E in without_pe. A P/E of 0 on the exchange's screener cannot be told from "no figure" (BAFL showed 0 after its split and 7.10 in April): it is unknown (without_pe), never a loss. A dividend yield the screener shows as 0 on a line it prices with a market cap is a non-payer's 0 and enters the median yield (a sector where most lines paid nothing has a median yield of 0). A sector with no usable figure has no median (the field is absent, never 0). Day figures (price, change, breadth) are of the latest recorded session: a security whose delayed quote is older is counted as not priced that day.
+         * @description Per sector: median change of the latest session, median P/E, median dividend yield, breadth counts and constituent counts, with peer counts. Every sector figure is a median, never a mean. Peers and every sector median count the sector's ordinary lines (no rights, preference, debt or futures lines) that traded in the 20 sessions up to the market's latest recorded session (the newest day of any delayed quote): a line's last trade is the newest day of its price history or quote with a volume that is not 0. A line with no recorded trade in that window, or none at all, is left out of peers and medians and counted in not_trading (ENGRO, last trade 2025-01-03; FFBL, merged into FFC, 2024-12-20): the exchange's screener keeps showing its last figures, which are not current. The median P/E takes positive P/Es (TTM) of those lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a P/E in without_pe. A P/E of 0 on the exchange's screener cannot be told from "no figure" (BAFL showed 0 after its split and 7.10 in April): it is unknown (without_pe), never a loss. The yield of this family is the exchange's screener yield as published (dividend_yield_pct of a peer, median_dividend_yield_pct of a sector; its date is the screener's, in sources): the same rule holds, a 0 there is no figure, counted in without_yield and never entered as 0 (banks: BML, JSBL and SBL). A sector with no usable figure has no median (the field is absent, never 0). Day figures (price, change, breadth) are of the latest recorded session: a security whose delayed quote is older is counted as not priced that day.
          */
         get: operations["board.sectorBoard"];
         put?: never;
@@ -510,7 +510,7 @@ export interface paths {
         };
         /**
          * One sector
-         * @description The sector's figures (as on the sector board) and every member line, largest market cap first, rights and preference lines included (security_type). Every sector figure is a median, never a mean. Peers and every sector median count the sector's ordinary lines (no rights, preference, debt or futures lines) that traded in the 20 sessions up to the market's latest recorded session (the newest day of any delayed quote): a line's last trade is the newest day of its price history or quote with a volume that is not 0. A line with no recorded trade in that window, or none at all, is left out of peers and medians and counted in not_trading (ENGRO, last trade 2025-01-03; FFBL, merged into FFC, 2024-12-20): the exchange's screener keeps showing its last figures, which are not current. The median P/E takes positive P/Es (TTM) of those lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a P/E in without_pe. A P/E of 0 on the exchange's screener cannot be told from "no figure" (BAFL showed 0 after its split and 7.10 in April): it is unknown (without_pe), never a loss. A dividend yield the screener shows as 0 on a line it prices with a market cap is a non-payer's 0 and enters the median yield (a sector where most lines paid nothing has a median yield of 0). A sector with no usable figure has no median (the field is absent, never 0). An unknown id is 404 DATA_NOT_FOUND.
+         * @description The sector's figures (as on the sector board) and every member line, largest market cap first, rights and preference lines included (security_type). Every sector figure is a median, never a mean. Peers and every sector median count the sector's ordinary lines (no rights, preference, debt or futures lines) that traded in the 20 sessions up to the market's latest recorded session (the newest day of any delayed quote): a line's last trade is the newest day of its price history or quote with a volume that is not 0. A line with no recorded trade in that window, or none at all, is left out of peers and medians and counted in not_trading (ENGRO, last trade 2025-01-03; FFBL, merged into FFC, 2024-12-20): the exchange's screener keeps showing its last figures, which are not current. The median P/E takes positive P/Es (TTM) of those lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a P/E in without_pe. A P/E of 0 on the exchange's screener cannot be told from "no figure" (BAFL showed 0 after its split and 7.10 in April): it is unknown (without_pe), never a loss. The yield of this family is the exchange's screener yield as published (dividend_yield_pct of a peer, median_dividend_yield_pct of a sector; its date is the screener's, in sources): the same rule holds, a 0 there is no figure, counted in without_yield and never entered as 0 (banks: BML, JSBL and SBL). A sector with no usable figure has no median (the field is absent, never 0). An unknown id is 404 DATA_NOT_FOUND.
          */
         get: operations["board.sector"];
         put?: never;
@@ -550,7 +550,7 @@ export interface paths {
         };
         /**
          * A sector's median valuation
-         * @description Median P/E and median dividend yield with peer counts. Every sector figure is a median, never a mean. Peers and every sector median count the sector's ordinary lines (no rights, preference, debt or futures lines) that traded in the 20 sessions up to the market's latest recorded session (the newest day of any delayed quote): a line's last trade is the newest day of its price history or quote with a volume that is not 0. A line with no recorded trade in that window, or none at all, is left out of peers and medians and counted in not_trading (ENGRO, last trade 2025-01-03; FFBL, merged into FFC, 2024-12-20): the exchange's screener keeps showing its last figures, which are not current. The median P/E takes positive P/Es (TTM) of those lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a P/E in without_pe. A P/E of 0 on the exchange's screener cannot be told from "no figure" (BAFL showed 0 after its split and 7.10 in April): it is unknown (without_pe), never a loss. A dividend yield the screener shows as 0 on a line it prices with a market cap is a non-payer's 0 and enters the median yield (a sector where most lines paid nothing has a median yield of 0). A sector with no usable figure has no median (the field is absent, never 0). An unknown id is 404 DATA_NOT_FOUND.
+         * @description Median P/E and median dividend yield with peer counts. Every sector figure is a median, never a mean. Peers and every sector median count the sector's ordinary lines (no rights, preference, debt or futures lines) that traded in the 20 sessions up to the market's latest recorded session (the newest day of any delayed quote): a line's last trade is the newest day of its price history or quote with a volume that is not 0. A line with no recorded trade in that window, or none at all, is left out of peers and medians and counted in not_trading (ENGRO, last trade 2025-01-03; FFBL, merged into FFC, 2024-12-20): the exchange's screener keeps showing its last figures, which are not current. The median P/E takes positive P/Es (TTM) of those lines only: loss-makers (negative P/E or EPS) are left out and counted in loss_makers_excluded, lines without a P/E in without_pe. A P/E of 0 on the exchange's screener cannot be told from "no figure" (BAFL showed 0 after its split and 7.10 in April): it is unknown (without_pe), never a loss. The yield of this family is the exchange's screener yield as published (dividend_yield_pct of a peer, median_dividend_yield_pct of a sector; its date is the screener's, in sources): the same rule holds, a 0 there is no figure, counted in without_yield and never entered as 0 (banks: BML, JSBL and SBL). A sector with no usable figure has no median (the field is absent, never 0). An unknown id is 404 DATA_NOT_FOUND.
          */
         get: operations["board.sectorValuation"];
         put?: never;
@@ -650,7 +650,7 @@ export interface paths {
         };
         /**
          * P/E, dividend yield and market cap against the sector medians
-         * @description Trailing P/E = price / trailing EPS (sourced); a loss-maker (EPS ≤ 0) has none, with the reason; without a sourced EPS the exchange's own positive screener P/E (TTM) is used, basis `exchange_pe_ttm`. Trailing dividend yield: trailing 12-month cash payouts over the price (basis `trailing_12m_payouts`), else the exchange's screener yield. Market cap: the exchange's figure, else shares outstanding × price. Each with its as-of and basis, and its position against the sector median (`at` within ±1%). Sector medians (never means) are over the sector's peers on the same rules (lines that traded in the 20 sessions up to the latest recorded session; the others in not_trading); loss-makers are left out of the median P/E and counted; a 0 P/E on the exchange's screener is unknown, not a loss. One date per valuation: every figure rests on one price (`price`, `price_as_of`), the newer of the delayed quote (else the last close) and the price on the exchange's own screener row, at which the exchange computed its P/E, yield and market cap (MEBL: the screener of 2026-08-04 at 573.7 is newer than the close of 2026-05-25, so all of MEBL's figures are of 2026-08-04). An exchange figure older than the price is carried forward to it with the exchange's inputs of its date (P/E × price / screener price, market cap × price / screener price, yield × screener price / price) and says so in `exchange_as_of`: results or payouts announced after that date are not in it. A figure is never carried back; each figure's `as_of` is the date of the price it rests on.
+         * @description Trailing P/E = price / trailing EPS (sourced); a loss-maker (EPS ≤ 0) has none, with the reason; without a sourced EPS the exchange's own positive screener P/E (TTM) is used, basis `exchange_pe_ttm`. Trailing dividend yield: trailing 12-month cash payouts over the price (basis `trailing_12m_payouts`), else the exchange's screener yield. Market cap: the exchange's figure, else shares outstanding × price. Each with its as-of and basis, and its position against the sector median (`at` within ±1%). Sector medians (never means) are over the sector's peers on the same rules (lines that traded in the 20 sessions up to the latest recorded session; the others in not_trading); loss-makers are left out of the median P/E and counted; a 0 P/E or yield on the exchange's screener is unknown, never 0. Each figure carries its own date and price (`as_of`, `price`). A figure computed here rests on the delayed quote (`price`, `price_as_of`; the exchange row's own price only without a quote), and the trailing yield's 12 months end on that price's date, so /v1/dividends, this route and the screener give one computed yield. An exchange figure older than the price is carried forward to it with the exchange's inputs of its date (P/E × price / screener price, market cap × price / screener price, yield × screener price / price) and says so in `exchange_as_of`. An exchange figure newer than the price is never carried back (its EPS or payouts may postdate the price): it is served as published, with the screener's date as its `as_of` and its price. Where a figure is computed here and the exchange publishes one too, the exchange's is beside it in `as_published` (MEBL: 5.814% as computed at the close of 2026-05-25, 490.2; 6.2989% as published on 2026-08-04 at 573.7). The yield this family ranks by and places against the sector median is `dividend_yield_pct.value`.
          */
         get: operations["analytics.valuation"];
         put?: never;
@@ -690,13 +690,13 @@ export interface paths {
         };
         /**
          * Screen the market (query parameters)
-         * @description Server-side over every listed security on the delayed snapshot, ordered by symbol. Filters (all optional): dividend_yield_min, daily_change_min, daily_change_max (0 = at or below the previous close), drawdown_5d_min, drawdown_20d_min (percent below the 5/20-session high), drawdown_mode (`any` (default) or `all` between the two drawdown gates when both are set), pe_min, pe_max, market_cap_min, market_cap_max (rupees), min_value_traded (rupees traded in the quote's session), min_avg_volume_30d, min_avg_value_traded_30d (per session over 30 sessions), free_float_min_pct, free_float_min_shares, sectors (codes or names; any matches), security_types (equity, etf, debt, right, preference, other), inside_kse100 (true, false; null = no filter), exclude_ex_dividend (true keeps only securities known not to be ex-dividend). A security whose figure is unknown for a filtered field does not match (unknown is not zero): `left_out_unknown` counts them and `unknown_by_filter` per filter. Paging: limit 1 to 200 (default 50), `total`, `next_cursor` (pass as `cursor`; a cursor serves the same filters on GET and POST). Unknown fields and wrong types are 400 INVALID_REQUEST naming the field.
+         * @description Server-side over every listed security on the delayed snapshot, ordered by symbol. Filters (all optional): dividend_yield_min, daily_change_min, daily_change_max (0 = at or below the previous close), drawdown_5d_min, drawdown_20d_min (percent below the 5/20-session high), drawdown_mode (`any` (default) or `all` between the two drawdown gates when both are set), pe_min, pe_max, market_cap_min, market_cap_max (rupees), min_value_traded (rupees traded in the quote's session), min_avg_volume_30d, min_avg_value_traded_30d (per session over 30 sessions), free_float_min_pct, free_float_min_shares, sectors (codes or names; any matches), security_types (equity, etf, debt, right, preference, other), inside_kse100 (true, false; null = no filter), exclude_ex_dividend (true keeps only securities known not to be ex-dividend). The yield this family ranks and screens by is each row's `dividend_yield_pct`, the symbol's valuation yield (/v1/stocks/{symbol}/valuation): computed from recorded payouts at the row's price where payouts are recorded, else the exchange's screener yield; `dividend_yield_basis` says which and `dividend_yield_as_of`, `pe_ttm_as_of` and `market_cap_as_of` the date of the price each figure rests on (the exchange's figures keep the screener's date when it is newer than the row's price). A security whose figure is unknown for a filtered field does not match (unknown is not zero): `left_out_unknown` counts them and `unknown_by_filter` per filter. Paging: limit 1 to 200 (default 50), `total`, `next_cursor` (pass as `cursor`; a cursor serves the same filters on GET and POST). Unknown fields and wrong types are 400 INVALID_REQUEST naming the field.
          */
         get: operations["analytics.screen"];
         put?: never;
         /**
          * Screen the market (JSON body)
-         * @description The same filters as GET /v1/screener, as a JSON body (SPEC 2.2); equal filters give identical results. Server-side over every listed security on the delayed snapshot, ordered by symbol. Filters (all optional): dividend_yield_min, daily_change_min, daily_change_max (0 = at or below the previous close), drawdown_5d_min, drawdown_20d_min (percent below the 5/20-session high), drawdown_mode (`any` (default) or `all` between the two drawdown gates when both are set), pe_min, pe_max, market_cap_min, market_cap_max (rupees), min_value_traded (rupees traded in the quote's session), min_avg_volume_30d, min_avg_value_traded_30d (per session over 30 sessions), free_float_min_pct, free_float_min_shares, sectors (codes or names; any matches), security_types (equity, etf, debt, right, preference, other), inside_kse100 (true, false; null = no filter), exclude_ex_dividend (true keeps only securities known not to be ex-dividend). A security whose figure is unknown for a filtered field does not match (unknown is not zero): `left_out_unknown` counts them and `unknown_by_filter` per filter. Paging: limit 1 to 200 (default 50), `total`, `next_cursor` (pass as `cursor`; a cursor serves the same filters on GET and POST). Unknown fields and wrong types are 400 INVALID_REQUEST naming the field.
+         * @description The same filters as GET /v1/screener, as a JSON body (SPEC 2.2); equal filters give identical results. Server-side over every listed security on the delayed snapshot, ordered by symbol. Filters (all optional): dividend_yield_min, daily_change_min, daily_change_max (0 = at or below the previous close), drawdown_5d_min, drawdown_20d_min (percent below the 5/20-session high), drawdown_mode (`any` (default) or `all` between the two drawdown gates when both are set), pe_min, pe_max, market_cap_min, market_cap_max (rupees), min_value_traded (rupees traded in the quote's session), min_avg_volume_30d, min_avg_value_traded_30d (per session over 30 sessions), free_float_min_pct, free_float_min_shares, sectors (codes or names; any matches), security_types (equity, etf, debt, right, preference, other), inside_kse100 (true, false; null = no filter), exclude_ex_dividend (true keeps only securities known not to be ex-dividend). The yield this family ranks and screens by is each row's `dividend_yield_pct`, the symbol's valuation yield (/v1/stocks/{symbol}/valuation): computed from recorded payouts at the row's price where payouts are recorded, else the exchange's screener yield; `dividend_yield_basis` says which and `dividend_yield_as_of`, `pe_ttm_as_of` and `market_cap_as_of` the date of the price each figure rests on (the exchange's figures keep the screener's date when it is newer than the row's price). A security whose figure is unknown for a filtered field does not match (unknown is not zero): `left_out_unknown` counts them and `unknown_by_filter` per filter. Paging: limit 1 to 200 (default 50), `total`, `next_cursor` (pass as `cursor`; a cursor serves the same filters on GET and POST). Unknown fields and wrong types are 400 INVALID_REQUEST naming the field.
          */
         post: operations["analytics.screenPost"];
         delete?: never;
@@ -714,7 +714,7 @@ export interface paths {
         };
         /**
          * Side-by-side comparison
-         * @description 2 to 10 symbols, comma-separated. Measures (better direction; five bands, weakest to strongest): performance_20d_pct (higher; < −10, −10..−3, −3..3, 3..10, ≥ 10), drawdown_20d_pct (lower; ≥ 20, 12..20, 7..12, 3..7, < 3), volatility_20d_pct (lower; ≥ 60, 40..60, 25..40, 15..25, < 15), pe_ttm (lower; ≥ 30, 18..30, 12..18, 8..12, < 8), dividend_yield_pct (higher; < 1, 1..3, 3..6, 6..10, ≥ 10), market_cap (higher; < 1bn, 1..5bn, 5..25bn, 25..100bn, ≥ 100bn rupees), avg_value_traded_30d (higher; < 1m, 1..20m, 20..100m, 100..500m, ≥ 500m rupees). Two symbols: head to head, the stronger band wins the measure and a point (equal bands tie; an unknown value scores nobody), with totals and the leader. Three or more: the best known value wins each measure. Over 10 symbols, fewer than 2 or a repeated symbol: 400 INVALID_REQUEST; a malformed symbol: 400 INVALID_SYMBOL; an unknown one: 404 DATA_NOT_FOUND naming it. adjust=splits or total_return: the price measures (performance, drawdown, volatility) come from each symbol's adjusted series, as of its last row (unknown when the series is cut to nothing); P/E, yield, market cap and value traded stay as of the day. `adjustments` lists each symbol's factors and cut.
+         * @description 2 to 10 symbols, comma-separated. Measures (better direction; five bands, weakest to strongest): performance_20d_pct (higher; < −10, −10..−3, −3..3, 3..10, ≥ 10), drawdown_20d_pct (lower; ≥ 20, 12..20, 7..12, 3..7, < 3), volatility_20d_pct (lower; ≥ 60, 40..60, 25..40, 15..25, < 15), pe_ttm (lower; ≥ 30, 18..30, 12..18, 8..12, < 8), dividend_yield_pct (higher; < 1, 1..3, 3..6, 6..10, ≥ 10), market_cap (higher; < 1bn, 1..5bn, 5..25bn, 25..100bn, ≥ 100bn rupees), avg_value_traded_30d (higher; < 1m, 1..20m, 20..100m, 100..500m, ≥ 500m rupees). Two symbols: head to head, the stronger band wins the measure and a point (equal bands tie; an unknown value scores nobody), with totals and the leader. Three or more: the best known value wins each measure. Over 10 symbols, fewer than 2 or a repeated symbol: 400 INVALID_REQUEST; a malformed symbol: 400 INVALID_SYMBOL; an unknown one: 404 DATA_NOT_FOUND naming it. dividend_yield_pct, pe_ttm and market_cap are the screener rows' (the symbol's valuation figures, each at the price of its own date). adjust=splits or total_return: the price measures (performance, drawdown, volatility) come from each symbol's adjusted series, as of its last row (unknown when the series is cut to nothing); P/E, yield, market cap and value traded stay as of the day. `adjustments` lists each symbol's factors and cut.
          */
         get: operations["analytics.compare"];
         put?: never;
@@ -1522,6 +1522,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -1607,6 +1608,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -1708,8 +1710,8 @@ export interface operations {
                                 basis: string;
                                 recent_actions: {
                                     kind: string;
-                                    /** @description The day the stock trades ex for this action (for a payout: its xd_date) */
-                                    ex_date?: string;
+                                    /** @description The day the stock trades ex for this action (XD, XB, XR; for a payout: its xd_date). The book closure's first day, ex_date (SPEC 2.3), is on /v1/dividends/{symbol} */
+                                    xd_date?: string;
                                     details: string;
                                 }[];
                             };
@@ -1721,22 +1723,26 @@ export interface operations {
                                 as_of: string;
                                 /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                                 retrieved_at: string;
+                                /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                                 recorded_in?: string;
                             };
                         };
                         ratios?: {
                             pe_ttm?: number;
                             eps?: number;
-                            /** @description The exchange's screener figure */
+                            /** @description The exchange's screener figure, as published (at price, on as_of); the yield computed here is the company's ttm_dividend_yield_pct */
                             dividend_yield_pct?: number;
                             market_cap?: number;
                             free_float_shares?: number;
                             shares_outstanding?: number;
                             face_value?: number;
+                            /** @description The price the exchange computed pe_ttm, dividend_yield_pct and market_cap at */
+                            price?: number;
                             /** @description The date the figures describe; absent when not recorded */
                             as_of?: string;
                         };
                         ttm_dividend_per_share?: number;
+                        /** @description As computed (= /v1/dividends/{symbol}): the 12 months of payouts to the quote's date over its price */
                         ttm_dividend_yield_pct?: number;
                         /** @enum {string} */
                         dividend_coverage: "recorded" | "unknown";
@@ -1749,6 +1755,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -1859,8 +1866,8 @@ export interface operations {
                                 basis: string;
                                 recent_actions: {
                                     kind: string;
-                                    /** @description The day the stock trades ex for this action (for a payout: its xd_date) */
-                                    ex_date?: string;
+                                    /** @description The day the stock trades ex for this action (XD, XB, XR; for a payout: its xd_date). The book closure's first day, ex_date (SPEC 2.3), is on /v1/dividends/{symbol} */
+                                    xd_date?: string;
                                     details: string;
                                 }[];
                             };
@@ -1872,22 +1879,26 @@ export interface operations {
                                 as_of: string;
                                 /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                                 retrieved_at: string;
+                                /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                                 recorded_in?: string;
                             };
                         };
                         ratios?: {
                             pe_ttm?: number;
                             eps?: number;
-                            /** @description The exchange's screener figure */
+                            /** @description The exchange's screener figure, as published (at price, on as_of); the yield computed here is the company's ttm_dividend_yield_pct */
                             dividend_yield_pct?: number;
                             market_cap?: number;
                             free_float_shares?: number;
                             shares_outstanding?: number;
                             face_value?: number;
+                            /** @description The price the exchange computed pe_ttm, dividend_yield_pct and market_cap at */
+                            price?: number;
                             /** @description The date the figures describe; absent when not recorded */
                             as_of?: string;
                         };
                         ttm_dividend_per_share?: number;
+                        /** @description As computed (= /v1/dividends/{symbol}): the 12 months of payouts to the quote's date over its price */
                         ttm_dividend_yield_pct?: number;
                         /** @enum {string} */
                         dividend_coverage: "recorded" | "unknown";
@@ -1900,6 +1911,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                         peers: {
@@ -1907,6 +1919,8 @@ export interface operations {
                             name: string;
                             pe_ttm?: number;
                             dividend_yield_pct?: number;
+                            /** @description The exchange screener's date: pe_ttm and dividend_yield_pct as published */
+                            as_of?: string;
                         }[];
                         sector_medians?: {
                             pe_ttm?: number;
@@ -1989,6 +2003,7 @@ export interface operations {
                             }[];
                         }[];
                         derived: {
+                            /** @description The exchange's, as published on ratios.as_of at ratios.price */
                             market_cap?: number;
                             week52?: {
                                 high: number;
@@ -2213,8 +2228,8 @@ export interface operations {
                             basis: string;
                             recent_actions: {
                                 kind: string;
-                                /** @description The day the stock trades ex for this action (for a payout: its xd_date) */
-                                ex_date?: string;
+                                /** @description The day the stock trades ex for this action (XD, XB, XR; for a payout: its xd_date). The book closure's first day, ex_date (SPEC 2.3), is on /v1/dividends/{symbol} */
+                                xd_date?: string;
                                 details: string;
                             }[];
                         };
@@ -2226,6 +2241,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         };
                     };
@@ -2411,6 +2427,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -2510,6 +2527,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -2609,6 +2627,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -2691,10 +2710,21 @@ export interface operations {
                         ttm_dividend_percent?: number;
                         /** @description Rupees; only when the face value is known */
                         ttm_dividend_per_share?: number;
+                        /** @description As computed: ttm_dividend_per_share / price × 100 */
                         ttm_dividend_yield_pct?: number;
+                        /** @description The quote ttm_dividend_yield_pct divides by: the close of ttm_to */
+                        price?: number;
+                        /** @description The exchange's screener yield, at its date and price */
+                        yield_as_published?: {
+                            value: number;
+                            /** @description The exchange screener's date */
+                            as_of: string;
+                            /** @description The price the exchange computed it at (its screener row's price) */
+                            price?: number;
+                        };
                         /** @description Start (exclusive) of the trailing 12-month window */
                         ttm_from?: string;
-                        /** @description End of the trailing window: today, or the end of the payout record when it stops earlier (then the figure is as of that date) */
+                        /** @description End of the trailing window: today, or the end of the payout record when it stops earlier, or the date of the price the yield divides by when that is earlier still (then the figures are as of that date) */
                         ttm_to?: string;
                         /** @description Of the last five calendar years covered by the record (years_covered), how many had a cash payout */
                         years_paid?: number;
@@ -2749,6 +2779,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -2831,10 +2862,21 @@ export interface operations {
                         ttm_dividend_percent?: number;
                         /** @description Rupees; only when the face value is known */
                         ttm_dividend_per_share?: number;
+                        /** @description As computed: ttm_dividend_per_share / price × 100 */
                         ttm_dividend_yield_pct?: number;
+                        /** @description The quote ttm_dividend_yield_pct divides by: the close of ttm_to */
+                        price?: number;
+                        /** @description The exchange's screener yield, at its date and price */
+                        yield_as_published?: {
+                            value: number;
+                            /** @description The exchange screener's date */
+                            as_of: string;
+                            /** @description The price the exchange computed it at (its screener row's price) */
+                            price?: number;
+                        };
                         /** @description Start (exclusive) of the trailing 12-month window */
                         ttm_from?: string;
-                        /** @description End of the trailing window: today, or the end of the payout record when it stops earlier (then the figure is as of that date) */
+                        /** @description End of the trailing window: today, or the end of the payout record when it stops earlier, or the date of the price the yield divides by when that is earlier still (then the figures are as of that date) */
                         ttm_to?: string;
                         /** @description Of the last five calendar years covered by the record (years_covered), how many had a cash payout */
                         years_paid?: number;
@@ -2889,6 +2931,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -2964,8 +3007,8 @@ export interface operations {
                         symbol: string;
                         items: {
                             kind: string;
-                            /** @description The day the stock trades ex for this action (XD, XB, XR). For a payout this is the dividend history's xd_date (the trading day after last_buy_date), not its ex_date (the book closure's first day) */
-                            ex_date?: string;
+                            /** @description The day the stock trades ex for this action (XD, XB, XR): for a payout, the dividend history's xd_date (the trading day after last_buy_date). Not an ex_date: that name means the book closure's first day everywhere (SPEC 2.3), served by /v1/dividends/{symbol} */
+                            xd_date?: string;
                             ratio?: number;
                             details: string;
                             dataset: string;
@@ -2977,6 +3020,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -3086,6 +3130,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -3194,6 +3239,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -3302,6 +3348,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -3420,6 +3467,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -3620,6 +3668,7 @@ export interface operations {
                                 as_of: string;
                                 /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                                 retrieved_at: string;
+                                /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                                 recorded_in?: string;
                             }[];
                         }[];
@@ -3964,6 +4013,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -4136,6 +4186,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -4221,6 +4272,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -4327,6 +4379,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -4429,9 +4482,13 @@ export interface operations {
                             inside_kse100?: boolean;
                             price?: number;
                             change_pct?: number;
+                            price_as_of?: string;
                             market_cap?: number;
                             pe_ttm?: number;
                             dividend_yield_pct?: number;
+                            /** @description market_cap, pe_ttm and dividend_yield_pct are the exchange's as published on this date, at published_price */
+                            published_as_of?: string;
+                            published_price?: number;
                         }[];
                         sources: {
                             dataset: string;
@@ -4440,6 +4497,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -4526,9 +4584,13 @@ export interface operations {
                             inside_kse100?: boolean;
                             price?: number;
                             change_pct?: number;
+                            price_as_of?: string;
                             market_cap?: number;
                             pe_ttm?: number;
                             dividend_yield_pct?: number;
+                            /** @description market_cap, pe_ttm and dividend_yield_pct are the exchange's as published on this date, at published_price */
+                            published_as_of?: string;
+                            published_price?: number;
                         }[];
                         sources: {
                             dataset: string;
@@ -4537,6 +4599,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -4633,6 +4696,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -4721,6 +4785,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -4851,6 +4916,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -4967,6 +5033,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -5177,6 +5244,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -5254,9 +5322,19 @@ export interface operations {
                         price_as_of?: string;
                         pe_ttm?: {
                             value: number;
-                            /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
+                            /** @description The date of the price the figure rests on */
                             as_of: string;
                             basis: string;
+                            /** @description The price the figure rests on */
+                            price?: number;
+                            /** @description The exchange's own figure beside one computed here */
+                            as_published?: {
+                                value: number;
+                                /** @description The exchange screener's date */
+                                as_of: string;
+                                /** @description The price the exchange computed it at (its screener row's price) */
+                                price?: number;
+                            };
                             /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
                             exchange_as_of?: string;
                             sector_median?: number;
@@ -5269,9 +5347,19 @@ export interface operations {
                         };
                         dividend_yield_pct?: {
                             value: number;
-                            /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
+                            /** @description The date of the price the figure rests on */
                             as_of: string;
                             basis: string;
+                            /** @description The price the figure rests on */
+                            price?: number;
+                            /** @description The exchange's own figure beside one computed here */
+                            as_published?: {
+                                value: number;
+                                /** @description The exchange screener's date */
+                                as_of: string;
+                                /** @description The price the exchange computed it at (its screener row's price) */
+                                price?: number;
+                            };
                             /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
                             exchange_as_of?: string;
                             sector_median?: number;
@@ -5284,9 +5372,19 @@ export interface operations {
                         };
                         market_cap?: {
                             value: number;
-                            /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
+                            /** @description The date of the price the figure rests on */
                             as_of: string;
                             basis: string;
+                            /** @description The price the figure rests on */
+                            price?: number;
+                            /** @description The exchange's own figure beside one computed here */
+                            as_published?: {
+                                value: number;
+                                /** @description The exchange screener's date */
+                                as_of: string;
+                                /** @description The price the exchange computed it at (its screener row's price) */
+                                price?: number;
+                            };
                             /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
                             exchange_as_of?: string;
                             sector_median?: number;
@@ -5321,6 +5419,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -5492,6 +5591,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -5600,11 +5700,15 @@ export interface operations {
                             change_pct?: number;
                             /** @description Rupees traded in the quote's session: price × volume */
                             value_traded?: number;
+                            /** @description The yield this family ranks and screens by (the valuation's) */
                             dividend_yield_pct?: number;
+                            /** @description trailing_12m_payouts (as computed) or exchange_screener */
+                            dividend_yield_basis?: string;
+                            dividend_yield_as_of?: string;
                             pe_ttm?: number;
+                            pe_ttm_as_of?: string;
                             market_cap?: number;
-                            /** @description The date of the one price dividend_yield_pct, pe_ttm and market_cap rest on (the symbol's valuation: the newer of the row's price and the exchange screener row's own price); it differs from price_as_of when the exchange's screener is newer than the quote */
-                            valuation_as_of?: string;
+                            market_cap_as_of?: string;
                             free_float_shares?: number;
                             free_float_pct?: number;
                             avg_volume_30d?: number;
@@ -5632,6 +5736,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -5760,11 +5865,15 @@ export interface operations {
                             change_pct?: number;
                             /** @description Rupees traded in the quote's session: price × volume */
                             value_traded?: number;
+                            /** @description The yield this family ranks and screens by (the valuation's) */
                             dividend_yield_pct?: number;
+                            /** @description trailing_12m_payouts (as computed) or exchange_screener */
+                            dividend_yield_basis?: string;
+                            dividend_yield_as_of?: string;
                             pe_ttm?: number;
+                            pe_ttm_as_of?: string;
                             market_cap?: number;
-                            /** @description The date of the one price dividend_yield_pct, pe_ttm and market_cap rest on (the symbol's valuation: the newer of the row's price and the exchange screener row's own price); it differs from price_as_of when the exchange's screener is newer than the quote */
-                            valuation_as_of?: string;
+                            market_cap_as_of?: string;
                             free_float_shares?: number;
                             free_float_pct?: number;
                             avg_volume_30d?: number;
@@ -5792,6 +5901,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -5868,6 +5978,8 @@ export interface operations {
                                 values: {
                                     symbol: string;
                                     value?: number;
+                                    /** @description The date of the price the value rests on */
+                                    as_of?: string;
                                     /** @description 0 (weakest) to 4 (strongest); see the measure's bands */
                                     band?: number;
                                 }[];
@@ -5888,6 +6000,8 @@ export interface operations {
                             values: {
                                 symbol: string;
                                 value?: number;
+                                /** @description The date of the price the value rests on */
+                                as_of?: string;
                             }[];
                             /** @description Symbols holding the best known value (more than one on a tie; none when no value is known) */
                             winners: string[];
@@ -5951,6 +6065,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -6066,8 +6181,8 @@ export interface operations {
                                 basis: string;
                                 recent_actions: {
                                     kind: string;
-                                    /** @description The day the stock trades ex for this action (for a payout: its xd_date) */
-                                    ex_date?: string;
+                                    /** @description The day the stock trades ex for this action (XD, XB, XR; for a payout: its xd_date). The book closure's first day, ex_date (SPEC 2.3), is on /v1/dividends/{symbol} */
+                                    xd_date?: string;
                                     details: string;
                                 }[];
                             };
@@ -6079,6 +6194,7 @@ export interface operations {
                                 as_of: string;
                                 /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                                 retrieved_at: string;
+                                /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                                 recorded_in?: string;
                             };
                         };
@@ -6275,9 +6391,19 @@ export interface operations {
                             price_as_of?: string;
                             pe_ttm?: {
                                 value: number;
-                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
+                                /** @description The date of the price the figure rests on */
                                 as_of: string;
                                 basis: string;
+                                /** @description The price the figure rests on */
+                                price?: number;
+                                /** @description The exchange's own figure beside one computed here */
+                                as_published?: {
+                                    value: number;
+                                    /** @description The exchange screener's date */
+                                    as_of: string;
+                                    /** @description The price the exchange computed it at (its screener row's price) */
+                                    price?: number;
+                                };
                                 /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
                                 exchange_as_of?: string;
                                 sector_median?: number;
@@ -6290,9 +6416,19 @@ export interface operations {
                             };
                             dividend_yield_pct?: {
                                 value: number;
-                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
+                                /** @description The date of the price the figure rests on */
                                 as_of: string;
                                 basis: string;
+                                /** @description The price the figure rests on */
+                                price?: number;
+                                /** @description The exchange's own figure beside one computed here */
+                                as_published?: {
+                                    value: number;
+                                    /** @description The exchange screener's date */
+                                    as_of: string;
+                                    /** @description The price the exchange computed it at (its screener row's price) */
+                                    price?: number;
+                                };
                                 /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
                                 exchange_as_of?: string;
                                 sector_median?: number;
@@ -6305,9 +6441,19 @@ export interface operations {
                             };
                             market_cap?: {
                                 value: number;
-                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
+                                /** @description The date of the price the figure rests on */
                                 as_of: string;
                                 basis: string;
+                                /** @description The price the figure rests on */
+                                price?: number;
+                                /** @description The exchange's own figure beside one computed here */
+                                as_published?: {
+                                    value: number;
+                                    /** @description The exchange screener's date */
+                                    as_of: string;
+                                    /** @description The price the exchange computed it at (its screener row's price) */
+                                    price?: number;
+                                };
                                 /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
                                 exchange_as_of?: string;
                                 sector_median?: number;
@@ -6347,10 +6493,21 @@ export interface operations {
                             ttm_dividend_percent?: number;
                             /** @description Rupees; only when the face value is known */
                             ttm_dividend_per_share?: number;
+                            /** @description As computed: ttm_dividend_per_share / price × 100 */
                             ttm_dividend_yield_pct?: number;
+                            /** @description The quote ttm_dividend_yield_pct divides by: the close of ttm_to */
+                            price?: number;
+                            /** @description The exchange's screener yield, at its date and price */
+                            yield_as_published?: {
+                                value: number;
+                                /** @description The exchange screener's date */
+                                as_of: string;
+                                /** @description The price the exchange computed it at (its screener row's price) */
+                                price?: number;
+                            };
                             /** @description Start (exclusive) of the trailing 12-month window */
                             ttm_from?: string;
-                            /** @description End of the trailing window: today, or the end of the payout record when it stops earlier (then the figure is as of that date) */
+                            /** @description End of the trailing window: today, or the end of the payout record when it stops earlier, or the date of the price the yield divides by when that is earlier still (then the figures are as of that date) */
                             ttm_to?: string;
                             /** @description Of the last five calendar years covered by the record (years_covered), how many had a cash payout */
                             years_paid?: number;
@@ -6405,6 +6562,7 @@ export interface operations {
                                 as_of: string;
                                 /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                                 retrieved_at: string;
+                                /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                                 recorded_in?: string;
                             }[];
                         };
@@ -6454,6 +6612,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -6569,8 +6728,8 @@ export interface operations {
                                 basis: string;
                                 recent_actions: {
                                     kind: string;
-                                    /** @description The day the stock trades ex for this action (for a payout: its xd_date) */
-                                    ex_date?: string;
+                                    /** @description The day the stock trades ex for this action (XD, XB, XR; for a payout: its xd_date). The book closure's first day, ex_date (SPEC 2.3), is on /v1/dividends/{symbol} */
+                                    xd_date?: string;
                                     details: string;
                                 }[];
                             };
@@ -6582,6 +6741,7 @@ export interface operations {
                                 as_of: string;
                                 /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                                 retrieved_at: string;
+                                /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                                 recorded_in?: string;
                             };
                         };
@@ -6778,9 +6938,19 @@ export interface operations {
                             price_as_of?: string;
                             pe_ttm?: {
                                 value: number;
-                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
+                                /** @description The date of the price the figure rests on */
                                 as_of: string;
                                 basis: string;
+                                /** @description The price the figure rests on */
+                                price?: number;
+                                /** @description The exchange's own figure beside one computed here */
+                                as_published?: {
+                                    value: number;
+                                    /** @description The exchange screener's date */
+                                    as_of: string;
+                                    /** @description The price the exchange computed it at (its screener row's price) */
+                                    price?: number;
+                                };
                                 /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
                                 exchange_as_of?: string;
                                 sector_median?: number;
@@ -6793,9 +6963,19 @@ export interface operations {
                             };
                             dividend_yield_pct?: {
                                 value: number;
-                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
+                                /** @description The date of the price the figure rests on */
                                 as_of: string;
                                 basis: string;
+                                /** @description The price the figure rests on */
+                                price?: number;
+                                /** @description The exchange's own figure beside one computed here */
+                                as_published?: {
+                                    value: number;
+                                    /** @description The exchange screener's date */
+                                    as_of: string;
+                                    /** @description The price the exchange computed it at (its screener row's price) */
+                                    price?: number;
+                                };
                                 /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
                                 exchange_as_of?: string;
                                 sector_median?: number;
@@ -6808,9 +6988,19 @@ export interface operations {
                             };
                             market_cap?: {
                                 value: number;
-                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
+                                /** @description The date of the price the figure rests on */
                                 as_of: string;
                                 basis: string;
+                                /** @description The price the figure rests on */
+                                price?: number;
+                                /** @description The exchange's own figure beside one computed here */
+                                as_published?: {
+                                    value: number;
+                                    /** @description The exchange screener's date */
+                                    as_of: string;
+                                    /** @description The price the exchange computed it at (its screener row's price) */
+                                    price?: number;
+                                };
                                 /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
                                 exchange_as_of?: string;
                                 sector_median?: number;
@@ -6850,10 +7040,21 @@ export interface operations {
                             ttm_dividend_percent?: number;
                             /** @description Rupees; only when the face value is known */
                             ttm_dividend_per_share?: number;
+                            /** @description As computed: ttm_dividend_per_share / price × 100 */
                             ttm_dividend_yield_pct?: number;
+                            /** @description The quote ttm_dividend_yield_pct divides by: the close of ttm_to */
+                            price?: number;
+                            /** @description The exchange's screener yield, at its date and price */
+                            yield_as_published?: {
+                                value: number;
+                                /** @description The exchange screener's date */
+                                as_of: string;
+                                /** @description The price the exchange computed it at (its screener row's price) */
+                                price?: number;
+                            };
                             /** @description Start (exclusive) of the trailing 12-month window */
                             ttm_from?: string;
-                            /** @description End of the trailing window: today, or the end of the payout record when it stops earlier (then the figure is as of that date) */
+                            /** @description End of the trailing window: today, or the end of the payout record when it stops earlier, or the date of the price the yield divides by when that is earlier still (then the figures are as of that date) */
                             ttm_to?: string;
                             /** @description Of the last five calendar years covered by the record (years_covered), how many had a cash payout */
                             years_paid?: number;
@@ -6908,6 +7109,7 @@ export interface operations {
                                 as_of: string;
                                 /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                                 retrieved_at: string;
+                                /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                                 recorded_in?: string;
                             }[];
                         };
@@ -6957,6 +7159,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -7072,8 +7275,8 @@ export interface operations {
                                 basis: string;
                                 recent_actions: {
                                     kind: string;
-                                    /** @description The day the stock trades ex for this action (for a payout: its xd_date) */
-                                    ex_date?: string;
+                                    /** @description The day the stock trades ex for this action (XD, XB, XR; for a payout: its xd_date). The book closure's first day, ex_date (SPEC 2.3), is on /v1/dividends/{symbol} */
+                                    xd_date?: string;
                                     details: string;
                                 }[];
                             };
@@ -7085,6 +7288,7 @@ export interface operations {
                                 as_of: string;
                                 /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                                 retrieved_at: string;
+                                /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                                 recorded_in?: string;
                             };
                         };
@@ -7281,9 +7485,19 @@ export interface operations {
                             price_as_of?: string;
                             pe_ttm?: {
                                 value: number;
-                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
+                                /** @description The date of the price the figure rests on */
                                 as_of: string;
                                 basis: string;
+                                /** @description The price the figure rests on */
+                                price?: number;
+                                /** @description The exchange's own figure beside one computed here */
+                                as_published?: {
+                                    value: number;
+                                    /** @description The exchange screener's date */
+                                    as_of: string;
+                                    /** @description The price the exchange computed it at (its screener row's price) */
+                                    price?: number;
+                                };
                                 /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
                                 exchange_as_of?: string;
                                 sector_median?: number;
@@ -7296,9 +7510,19 @@ export interface operations {
                             };
                             dividend_yield_pct?: {
                                 value: number;
-                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
+                                /** @description The date of the price the figure rests on */
                                 as_of: string;
                                 basis: string;
+                                /** @description The price the figure rests on */
+                                price?: number;
+                                /** @description The exchange's own figure beside one computed here */
+                                as_published?: {
+                                    value: number;
+                                    /** @description The exchange screener's date */
+                                    as_of: string;
+                                    /** @description The price the exchange computed it at (its screener row's price) */
+                                    price?: number;
+                                };
                                 /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
                                 exchange_as_of?: string;
                                 sector_median?: number;
@@ -7311,9 +7535,19 @@ export interface operations {
                             };
                             market_cap?: {
                                 value: number;
-                                /** @description The date of the price the figure rests on (the answer's price_as_of when known) */
+                                /** @description The date of the price the figure rests on */
                                 as_of: string;
                                 basis: string;
+                                /** @description The price the figure rests on */
+                                price?: number;
+                                /** @description The exchange's own figure beside one computed here */
+                                as_published?: {
+                                    value: number;
+                                    /** @description The exchange screener's date */
+                                    as_of: string;
+                                    /** @description The price the exchange computed it at (its screener row's price) */
+                                    price?: number;
+                                };
                                 /** @description The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count or dividends as of then */
                                 exchange_as_of?: string;
                                 sector_median?: number;
@@ -7353,10 +7587,21 @@ export interface operations {
                             ttm_dividend_percent?: number;
                             /** @description Rupees; only when the face value is known */
                             ttm_dividend_per_share?: number;
+                            /** @description As computed: ttm_dividend_per_share / price × 100 */
                             ttm_dividend_yield_pct?: number;
+                            /** @description The quote ttm_dividend_yield_pct divides by: the close of ttm_to */
+                            price?: number;
+                            /** @description The exchange's screener yield, at its date and price */
+                            yield_as_published?: {
+                                value: number;
+                                /** @description The exchange screener's date */
+                                as_of: string;
+                                /** @description The price the exchange computed it at (its screener row's price) */
+                                price?: number;
+                            };
                             /** @description Start (exclusive) of the trailing 12-month window */
                             ttm_from?: string;
-                            /** @description End of the trailing window: today, or the end of the payout record when it stops earlier (then the figure is as of that date) */
+                            /** @description End of the trailing window: today, or the end of the payout record when it stops earlier, or the date of the price the yield divides by when that is earlier still (then the figures are as of that date) */
                             ttm_to?: string;
                             /** @description Of the last five calendar years covered by the record (years_covered), how many had a cash payout */
                             years_paid?: number;
@@ -7411,6 +7656,7 @@ export interface operations {
                                 as_of: string;
                                 /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                                 retrieved_at: string;
+                                /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                                 recorded_in?: string;
                             }[];
                         };
@@ -7460,6 +7706,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -7839,6 +8086,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -7978,6 +8226,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -8104,6 +8353,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                     };
@@ -8209,8 +8459,8 @@ export interface operations {
                             book_closure_to?: string;
                             /** @description The last trading day whose settlement falls before the book closure starts (T+2 to 6 Feb 2026, T+1 from 9 Feb 2026) */
                             last_buy_date: string;
-                            /** @description The day the stock trades ex (XD, XB, XR): the trading day after the last buy date */
-                            ex_date?: string;
+                            /** @description The day the stock trades ex (XD, XB, XR): the trading day after the last buy date. The book closure's first day (ex_date in SPEC 2.3) is book_closure_from */
+                            xd_date?: string;
                             /** @description The date accept records the event on: the end of the book closure (the payment date is not recorded) */
                             credit_date: string;
                             /** @description Shares held at the end of the last buy date, from the ledger */
@@ -8254,6 +8504,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                         notes: string[];
@@ -8670,6 +8921,7 @@ export interface operations {
                             as_of: string;
                             /** @description When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC) */
                             retrieved_at: string;
+                            /** @description Where the recording is kept: repository@commit, one per repository (separated by "; ") when a dataset joins several */
                             recorded_in?: string;
                         }[];
                         /** @description Only when asked for with `days`: from `from` (default: the first event) to `to` (default: the last session), one row a session (daily), a week or a month (its last session's close, with the money and dividends of all its sessions) */
@@ -9225,7 +9477,8 @@ export interface operations {
                         dividends: {
                             event_id: string;
                             symbol: string;
-                            payment_date: string;
+                            /** @description The dividend event's date (its trade_date): for a payout accepted from /v1/me/entitlements, the last day of its book closure, as there. Not the day the cash was paid, which no recording gives */
+                            credit_date: string;
                             book_closure_from?: string;
                             /** @description The last buy date: the shares held at its end are entitled */
                             entitlement_date?: string;
@@ -9242,6 +9495,7 @@ export interface operations {
                              * @enum {string}
                              */
                             tax_basis: "rule" | "warrant" | "none";
+                            /** @description The withholding rule's id. wht-dividend-2019-07: its rates are sourced (docs/PSX-FACTS.md), its start date is not */
                             tax_rule?: string;
                             tax_rate_pct?: number;
                             filer?: boolean;

@@ -73,11 +73,11 @@ const dividends = (st) => {
   const t = st.totals.dividends
   if (st.dividends.length === 0) return none("No dividends in this tax year.")
   return tableWithTotal(
-    "Dividends, by payment date",
+    "Dividends, by credit date (end of book closure)",
     [["Symbol"], ["Paid"], ["Book closure"], ["Shares", "num"], ["Per share", "num"], ["Gross", "num"], ["Tax withheld", "num"], ["Net", "num"], ["Tax"]],
     st.dividends.map((d) => [
       symbolLink(d.symbol),
-      dateText(d.payment_date),
+      dateText(d.credit_date),
       d.book_closure_from ? el("span", {}, dateText(d.book_closure_from), d.entitlement_date ? el("span", { class: "hint block" }, `shares held at ${dateText(d.entitlement_date)}`) : "") : unknown(),
       num(fmtQty(d.shares)),
       num(exact(d.per_share)),
