@@ -8,6 +8,7 @@ import {
   DataNotFound,
   Forbidden,
   IdempotencyMismatch,
+  PayoutRecorded,
   InvalidSymbol,
   SourceUnavailable,
   Unauthorized,
@@ -93,7 +94,7 @@ const entitlementEndpoints = [
   HttpApiEndpoint.post("acceptEntitlement", "/v1/me/entitlements/:id/accept", {
     params: { id: EntitlementId },
     success: EntitlementAction,
-    error: [...auth, InvalidSymbol, DataNotFound, IdempotencyMismatch, SourceUnavailable]
+    error: [...auth, InvalidSymbol, DataNotFound, IdempotencyMismatch, PayoutRecorded, SourceUnavailable]
   }).annotate(RequiredGrant, "portfolio:write").annotateMerge(describe("Record an entitlement",
     "Grant portfolio:write. Records the entitlement's dividend (per share) or bonus (percent) with its book closure, on its " +
       "credit date (the end of the book closure), through the same decider and rules as POST /v1/me/transactions; the " +
@@ -190,7 +191,7 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
         }))
       },
       success: L.RecordResult.pipe(HttpApiSchema.status(201)),
-      error: [...auth, InvalidSymbol, DataNotFound, IdempotencyMismatch, WriteConflict, SourceUnavailable]
+      error: [...auth, InvalidSymbol, DataNotFound, IdempotencyMismatch, WriteConflict, PayoutRecorded, SourceUnavailable]
     }).annotate(RequiredGrant, "portfolio:write").annotateMerge(describe("Record a transaction",
       "Grant portfolio:write. Records a buy, sell, dividend, bonus issue or split with its trade date, the portfolio's tax " +
         "status (filer or not) from a date, or reverses an earlier event (with a reason); events are never changed. No " +
@@ -225,7 +226,7 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
       query: { dry_run: Schema.optional(BoolParam.annotate({ description: "true: record nothing; answer the plan and every row's errors" })) },
       payload: HttpApiSchema.StreamUint8Array({ contentType: "text/csv" }),
       success: ImportResult,
-      error: [...auth, SourceUnavailable]
+      error: [...auth, WriteConflict, SourceUnavailable]
     }).annotate(RequiredGrant, "portfolio:write").annotateMerge(describe("Import transactions from CSV", CSV_IMPORT)),
     // The tax-year statement, settings and a portfolio's donations (issue 38 items 3 and 1): one block, so parallel additions merge apart.
     ...taxEndpoints,

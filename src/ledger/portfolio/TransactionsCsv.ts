@@ -15,7 +15,7 @@
  */
 import { Clock, Context, Effect, Layer, Stream } from "effect"
 import { randomUUID } from "node:crypto"
-import { type DataNotFound, InvalidRequest, type InvalidSymbol, SourceUnavailable } from "../../../domain/Errors.ts"
+import { type DataNotFound, InvalidRequest, type InvalidSymbol, SourceUnavailable, WriteConflict } from "../../../domain/Errors.ts"
 import { karachiDate } from "../../../domain/market/calendar/Calendar.ts"
 import type { Command } from "../../../domain/ledger/Decider.ts"
 import type { StoredEvent } from "../../../domain/ledger/Events.ts"
@@ -31,6 +31,7 @@ import {
   readHeader,
   rowOf
 } from "../../../domain/ledger/csv/TransactionsCsv.ts"
+import { RateLimiter } from "../../http/RateLimiter.ts"
 import { Filings } from "../../market/filings/Filings.ts"
 import { storeUnavailable } from "../../db/Rows.ts"
 import type { Principal } from "../accounts/Keys.ts"
@@ -38,13 +39,14 @@ import { ConcurrencyConflict, EventStore } from "../events/EventStore.ts"
 import { type Listed, planRows, type RowPlanInput } from "./ImportPlan.ts"
 import { MarketFacts } from "./MarketFacts.ts"
 import { factsWith, streamOf } from "./Portfolio.ts"
-import { positionsOf } from "./Projection.ts"
 import { LedgerWriter } from "./Writer.ts"
 
-/** The most time the rows' decisions may take (the request deadline is 30 s). */
+/** The most time the rows' decisions may take (the request deadline is 30 s); planning is linear, so only a stalled store meets it. */
 const PLAN_BUDGET = "20 seconds"
-const TOO_SLOW = "deciding this file's rows took over 20 seconds (a row dated before the rows above it is decided against " +
-  "the whole history): sort the rows by trade_date, or import the file in parts; nothing was recorded"
+const TOO_SLOW = "deciding this file's rows took over 20 seconds: import the file in parts; nothing was recorded"
+/** Rows an import is charged one request for, beyond the request itself (a 10,000-row file costs 200 requests). */
+const ROWS_PER_REQUEST = 50
+const BUSY = "another import into this portfolio is under way: nothing was recorded; send this file again once it has answered"
 
 const TOO_LARGE = `the CSV body is over ${IMPORT_LIMITS.bytes.toLocaleString("en")} bytes; nothing was recorded`
 
@@ -125,7 +127,7 @@ export class TransactionsCsv extends Context.Service<TransactionsCsv, {
     principal: Principal,
     text: string,
     options: ImportOptions
-  ) => Effect.Effect<typeof ImportResult.Type, InvalidRequest | SourceUnavailable>
+  ) => Effect.Effect<typeof ImportResult.Type, InvalidRequest | WriteConflict | SourceUnavailable>
 }>()("psx/ledger/TransactionsCsv") {
   static readonly layer = Layer.effect(
     TransactionsCsv,
@@ -134,6 +136,9 @@ export class TransactionsCsv extends Context.Service<TransactionsCsv, {
       const writer = yield* LedgerWriter
       const filings = yield* Filings
       const factsFor = factsWith(yield* MarketFacts)
+      const limiter = yield* Effect.serviceOption(RateLimiter)
+      /** The users with an import under way in this process: one at a time each. */
+      const importing = new Set<string>()
 
       const exportCsv = Effect.fn("TransactionsCsv.export")(function*(principal: Principal) {
         const events = yield* store.readStream(streamOf(principal.userId)).pipe(storeUnavailable)
@@ -145,9 +150,9 @@ export class TransactionsCsv extends Context.Service<TransactionsCsv, {
       const attempt = (principal: Principal, rows: ReadonlyArray<RowPlanInput>, options: ImportOptions) =>
         Effect.gen(function*() {
           const streamId = streamOf(principal.userId)
-          const [head, history] = yield* Effect.all([store.head(streamId), store.readStream(streamId)])
+          const from = yield* writer.snapshot(streamId)
           const today = karachiDate(yield* Clock.currentTimeMillis)
-          const plan = yield* planRows(history, head.version, rows, {
+          const plan = yield* planRows(from, rows, {
             listed: (body) => listedBody(filings, body),
             facts: (command: Command) => factsFor(command, today),
             problem: bodyProblem,
@@ -164,10 +169,10 @@ export class TransactionsCsv extends Context.Service<TransactionsCsv, {
             })
           }
           if (options.dryRun || plan.accepted.length === 0) {
-            return { ...answer, recorded: 0, events: plan.accepted.map(({ line, event }) => ({ line, type: event.type, payload: event })) }
+            const planned = plan.accepted.map(({ line, event }) => ({ line, type: event.type, payload: event }))
+            return { ...answer, recorded: 0, events: planned.sort((a, b) => a.line - b.line) }
           }
-          const positions = positionsOf([...history, ...plan.drafts])
-          const appended: ReadonlyArray<StoredEvent> = yield* writer.writeDecided(streamId, head, plan.accepted, positions, {
+          const appended: ReadonlyArray<StoredEvent> = yield* writer.writeDecided(streamId, from, plan.accepted, plan.after, {
             actor_key_id: principal.keyId,
             request_id: options.requestId,
             client_request_id: options.clientRequestId
@@ -175,7 +180,9 @@ export class TransactionsCsv extends Context.Service<TransactionsCsv, {
           return {
             ...answer,
             recorded: appended.length,
+            // In file order (they were decided, and are stored, in date order).
             events: appended.map((e, i) => ({ line: plan.accepted[i]!.line, event_id: e.event_id, type: e.event.type, payload: e.event }))
+              .sort((a, b) => a.line - b.line)
           }
         })
 
@@ -185,12 +192,18 @@ export class TransactionsCsv extends Context.Service<TransactionsCsv, {
         options: ImportOptions
       ) {
         const rows = yield* readFile(text)
+        const userId = principal.userId
+        const now = yield* Clock.currentTimeMillis
+        if (importing.has(userId)) return yield* new WriteConflict({ message: BUSY })
+        if (limiter._tag === "Some") limiter.value.charge(userId, Math.floor(rows.length / ROWS_PER_REQUEST), now)
+        importing.add(userId)
         return yield* attempt(principal, rows, options).pipe(
           // Another writer appended meanwhile: plan again from the new state.
           Effect.retry({ while: (e) => e instanceof ConcurrencyConflict, times: 5 }),
           Effect.catchTag("ConcurrencyConflict", () =>
             Effect.fail(new SourceUnavailable({ message: "the portfolio was too busy to import into; nothing was recorded, try again" }))),
-          Effect.catchTag("SqlError", (e) => storeUnavailable(Effect.fail(e)))
+          Effect.catchTag("SqlError", (e) => storeUnavailable(Effect.fail(e))),
+          Effect.ensuring(Effect.sync(() => importing.delete(userId)))
         )
       })
 
