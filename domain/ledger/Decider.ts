@@ -19,6 +19,7 @@ import { lastBuyDate } from "../market/calendar/Calendar.ts"
 import type { PortfolioEvent } from "./Events.ts"
 import { LIMITS } from "./Money.ts"
 import { History } from "./History.ts"
+import { type DayClose, priceFlags } from "./PriceCheck.ts"
 import type { Entry, Position, ReplayFailure } from "./Replay.ts"
 import { bodyProblem, type TransactionBody } from "./Schemas.ts"
 import { withholdingPct, withholdingRuleOn } from "./Taxes.ts"
@@ -36,6 +37,8 @@ export interface Context {
   readonly settlementDate: (date: string) => string
   /** The day's circuit-breaker bounds from the previous trading day's as-traded close; absent when that close is unknown. */
   readonly circuit?: { readonly lower: number; readonly upper: number; readonly previous_date?: string } | undefined
+  /** The trade day's recorded closes (as traded, and the served series when it differs): a price 50% off one is flagged. */
+  readonly dayCloses?: ReadonlyArray<DayClose> | undefined
   /** The symbol's first recorded session: no trade may be dated earlier. */
   readonly firstSession?: string | undefined
   /** The Karachi day the symbol was first seen gone from the exchange's listing: no buy or sell on or after it. */
@@ -159,17 +162,6 @@ const draftReversal = (body: Extract<Command, { kind: "reversal" }>, history: Hi
   }
 }
 
-/** The circuit-breaker flag of a trade: outside, or unknown without the previous trading day's as-traded close. */
-const circuitFlags = (body: Extract<Command, { kind: "buy" | "sell" }>, facts: Context): ReadonlyArray<string> => {
-  const c = facts.circuit
-  if (c === undefined) {
-    return [`circuit-breaker check unknown: no as-traded close of ${body.symbol} is recorded for the previous trading day`]
-  }
-  return body.price < c.lower - 0.005 || body.price > c.upper + 0.005
-    ? [`price ${body.price} is outside ${body.trade_date}'s circuit-breaker bounds ${c.lower}–${c.upper}`]
-    : []
-}
-
 const draftTrade = (body: Extract<Command, { kind: "buy" | "sell" }>, facts: Context): Drafted => {
   const { symbol, trade_date } = body
   if (!facts.isTradingDay(trade_date)) return reject(`body field \`trade_date\`: ${trade_date} is not a PSX trading day`, symbol)
@@ -191,7 +183,7 @@ const draftTrade = (body: Extract<Command, { kind: "buy" | "sell" }>, facts: Con
     fees: body.fees ?? 0,
     trade_date,
     settlement_date: facts.settlementDate(trade_date),
-    flags: circuitFlags(body, facts)
+    flags: priceFlags(body.price, symbol, trade_date, facts.circuit, facts.dayCloses ?? [])
   }
 }
 

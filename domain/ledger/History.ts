@@ -141,6 +141,15 @@ export class History {
     return list === undefined || list.length === 0 ? undefined : positionOf(symbol, list[list.length - 1]!.book)
   }
 
+  /** Every position now (symbols with an event that applies), by symbol. */
+  positions(): ReadonlyMap<string, Position> {
+    const symbols = [...this.own().symbols.keys()].sort((a, b) => a.localeCompare(b))
+    return new Map(symbols.flatMap((s) => {
+      const p = this.position(s)
+      return p === undefined ? [] : [[s, p] as const]
+    }))
+  }
+
   /** What adding `entry` would do to its symbol's replay (undefined when it moves no position). */
   private change(entry: Entry): Change | undefined {
     const ev = entry.event

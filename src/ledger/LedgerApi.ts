@@ -44,8 +44,16 @@ const CSV_EXPORT = "Grant portfolio:read. The portfolio as text/csv (RFC 4180: U
 const CSV_IMPORT = "Grant portfolio:write. Body text/csv in the export's columns (any order; a missing column is an empty " +
   `one), at most ${IMPORT_LIMITS.rows.toLocaleString("en")} rows, ${IMPORT_LIMITS.bytes.toLocaleString("en")} bytes and ` +
   `${IMPORT_LIMITS.cell.toLocaleString("en")} characters a cell. ` + CSV_COLUMNS + " Each row is the body of POST " +
-  "/v1/me/transactions spelt as cells, decided in file order by the same rules (the rows before it applied). All " +
-  "rows or none are recorded, in one append. A row whose content (with the defaults the ledger fills: fees 0, the " +
+  "/v1/me/transactions spelt as cells, decided by the same rules in date order (trade_date, then file order), each " +
+  "with the rows before it in that order applied, so a file may list its rows in any order; a reversal of a recorded " +
+  "event is decided first, a reversal of another row right after the rows of that row's date. All rows or none are " +
+  "recorded, in one append, stored in that date order; the answer lists them by line. A reversal naming an event_id " +
+  "that two rows of the file carry is refused as ambiguous. A dividend or bonus row for a payout already recorded " +
+  "(same symbol, kind and book closure) is refused naming the event that holds it.\n\n" +
+  "One import per portfolio runs at a time: a second one sent while the first is under way is 409 INVALID_REQUEST " +
+  "with nothing recorded (send it again once the first has answered). An import is charged to the user's rate limit " +
+  "by its rows: one request for every 50 rows beyond the request itself (a 10,000-row file costs 200), so the " +
+  "requests that follow it may wait (429 with Retry-After). A row whose content (with the defaults the ledger fills: fees 0, the " +
   "recorded payout's book closure, the portfolio's filer status) is that of an event already recorded is skipped, so " +
   "importing the same file twice adds nothing; a row whose event_id names a recorded event of other content is refused. " +
   "A reversal row's `reverses` may name another row's event_id: the event that row records. A reversal's trade_date " +
@@ -213,7 +221,15 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
         "A write that keeps losing races to other processes' writes on the same portfolio (retried six times, backing " +
         "off) is 409 INVALID_REQUEST with nothing recorded: send it again. " +
         "A price outside that day's circuit-breaker bounds (from the previous trading day's as-traded close) is accepted " +
-        "and flagged; without that close the flag says the check is unknown.\n\n" +
+        "and flagged; without that close the flag says the check is unknown. A price more than 50% from the day's " +
+        "recorded close on any basis (as traded, or the served series, which the source may have restated for a split) " +
+        "is accepted and flagged, naming the close, its basis and the likely restatement: LUCK at 1,050 on 2026-05-20 " +
+        "is 2.56× the served close of 410.88, a series restated 5:1 (as traded about 2,054.40). " +
+        "A dividend or bonus for a payout already recorded (same symbol, kind and book closure, not reversed), by hand " +
+        "or by accepting the entitlement, is 409 INVALID_REQUEST naming the event that holds it (`event_id`): a payout " +
+        "is counted once; to change it, reverse that event and record the correction. A write whose commit has begun " +
+        "answers what it did even past the request deadline; one the deadline answered first (503) records nothing. " +
+        "`X-Request-Id`, kept in the event's hashed metadata, is at most 200 characters (longer: 400, nothing recorded).\n\n" +
         "The 201 carries the event and, when the credential also holds portfolio:read, the holding it touched; a replay " +
         "of an Idempotency-Key carries the original event only."
     )),

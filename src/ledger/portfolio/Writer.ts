@@ -10,6 +10,7 @@
  * decider's context), credentials, idempotency lookups (Portfolio).
  */
 import { Context, Effect, Layer } from "effect"
+import { HttpServerRequest } from "effect/http"
 import type { SqlError } from "effect/sql"
 import { randomUUID } from "node:crypto"
 import {
@@ -25,6 +26,7 @@ import {
 import type { Position } from "../../../domain/ledger/Replay.ts"
 import type { PortfolioEvent, StoredEvent } from "../../../domain/ledger/Events.ts"
 import { type ConcurrencyConflict, EMPTY_HEAD, type EventMetadata, EventStore, type Head } from "../events/EventStore.ts"
+import { beginCommit } from "../../http/WriteDeadline.ts"
 import { toEntries } from "./Projection.ts"
 
 /** The snapshots kept: at most this many streams, holding at most this many events in all. */
@@ -63,6 +65,13 @@ export const changedPositions = (before: State, after: State) => {
 /** Decided events as entries after `from`, with the ids they will be stored under, and the state after them. */
 export const stateAfter = (from: Snapshot, events: ReadonlyArray<{ readonly event: PortfolioEvent; readonly event_id: string }>) =>
   events.reduce((s, e, i) => evolve(s, draftEntry(e.event, from.head.version + i + 1, e.event_id)), from.state)
+
+/**
+ * Just before a commit: when the request's deadline has already answered it (a 503, src/http/WriteDeadline.ts), the
+ * write is interrupted and nothing is recorded; otherwise the deadline leaves the request to this write's own answer.
+ */
+const mayCommit = Effect.flatMap(Effect.serviceOption(HttpServerRequest.HttpServerRequest), (request) =>
+  request._tag === "Some" && !beginCommit(request.value.source) ? Effect.interrupt : Effect.void)
 
 export class LedgerWriter extends Context.Service<LedgerWriter, {
   /** The stream's state and head: the snapshot, or the stream folded from the store. */
@@ -129,6 +138,7 @@ export class LedgerWriter extends Context.Service<LedgerWriter, {
         const decided = decision.events.map((event) => ({ event, event_id: randomUUID() }))
         const after = stateAfter(from, decided)
         const { positions, replaceAll } = changedPositions(from.state, after)
+        yield* mayCommit
         const { appended, head } = yield* store.append(streamId, from.head, decision.events, metadata, {
           positions,
           replaceAll,
@@ -146,6 +156,7 @@ export class LedgerWriter extends Context.Service<LedgerWriter, {
         after: State,
         metadata: EventMetadata
       ) {
+        yield* mayCommit
         const { appended, head } = yield* store.append(streamId, from.head, events.map((e) => e.event), metadata, {
           positions: bySymbol(after.positions.values()),
           replaceAll: true,
