@@ -9,6 +9,8 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Layer, Ref } from "effect"
+import { HttpServerRequest } from "effect/http"
+import { beginCommit, deadlinePasses } from "../src/http/WriteDeadline.ts"
 import { WriteConflict } from "../domain/Errors.ts"
 import { TestClock } from "effect/testing"
 import type { Position } from "../domain/ledger/Replay.ts"
@@ -168,5 +170,27 @@ describe("ledger write path without a database", () => {
       assert.instanceOf(error, WriteConflict, "a typed 409, not a defect")
       assert.strictEqual(after.appends.length, 7, "the first attempt and six retries")
       assert.strictEqual(after.events.length, 0)
+    }))
+})
+
+describe("issue 51 item 4: a write answers what it did, or is stopped before it commits", () => {
+  it("the deadline answers a request only while no commit has begun; a commit begins only while the deadline has not answered", () => {
+    const late = {}, committing = {}
+    assert.isTrue(deadlinePasses(late), "nothing begun: the deadline answers (503)")
+    assert.isFalse(beginCommit(late), "then the write must not commit")
+    assert.isTrue(beginCommit(committing))
+    assert.isFalse(deadlinePasses(committing), "a commit begun: the write answers itself, whatever the time")
+  })
+
+  it.effect("a write whose request the deadline already answered is interrupted before its append: nothing is recorded", () =>
+    Effect.gen(function*() {
+      const source = {}
+      deadlinePasses(source)
+      const request = HttpServerRequest.fromWeb(new Request("http://localhost/v1/me/transactions", { method: "POST" }))
+      const late = Object.assign(Object.create(Object.getPrototypeOf(request) as object) as object, request, { source })
+      const { exit, after } = yield* recording(emptyStream, { allow: ["head", "readStream", "append"] }, (p) =>
+        p.record(owner, buy, {}).pipe(Effect.provideService(HttpServerRequest.HttpServerRequest, late as HttpServerRequest.HttpServerRequest)))
+      assert.isTrue(Exit.isFailure(exit) && Cause.hasInterrupts(exit.cause), String(exit))
+      assert.deepStrictEqual([after.appends.length, after.events.length], [0, 0])
     }))
 })

@@ -6,7 +6,7 @@
  * of a row of the file goes right after that row. Deciding in date order
  * makes each row one step of its symbol's replay (History.ts), whatever the
  * file's order: the plan is linear in the rows. It yields to the event loop
- * every few rows.
+ * every 20 rows.
  *
  * A row whose body, with the defaults the decider would fill (fees 0, the
  * recorded payout's book closure, the portfolio's filer status), is that of
@@ -67,7 +67,7 @@ export interface Plan {
 }
 
 /** Rows decided between two yields to the event loop. */
-const ROWS_PER_SLICE = 100
+const ROWS_PER_SLICE = 20
 
 /** The column a decider's message names ("body field `x`: …"), else a reversal's `reverses`, else `kind`. */
 const columnOfMessage = (message: string, kind?: string) =>
