@@ -199,8 +199,8 @@ const unentitled = (symbol: string, date: string, entry: Entry, what: string): R
 
 /**
  * Why a book cannot stand, or undefined: a negative quantity, or a figure out of exact range (whole shares up
- * to 2^53 − 1; amounts and fractions within MAX_EXACT_UNITS). The replay and the decider's fast path both ask
- * this, so a trade decided from the kept positions is refused exactly when a replay would refuse it.
+ * to 2^53 − 1; amounts and fractions within MAX_EXACT_UNITS). The replay and the decider's History both ask
+ * this, so the decider refuses exactly what a replay would refuse.
  */
 export const bookFailure = (b: Book, symbol: string, date: string): ReplayFailure | undefined =>
   b.quantity < 0

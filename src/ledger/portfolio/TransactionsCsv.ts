@@ -2,9 +2,9 @@
  * CSV in and out of a portfolio (GET /v1/me/transactions/export, POST
  * /v1/me/transactions/import). The export writes one row per event of the
  * stream, in stream order. The import reads the file strictly (RFC 4180,
- * bounded), then decides every row in file order with the ledger's decider and
- * the market facts POST /v1/me/transactions uses, against the stream's state
- * with the rows before it applied; it appends what it accepted in one statement
+ * bounded), then decides every row with the ledger's decider and the market
+ * facts POST /v1/me/transactions uses, in date order (ImportPlan.ts), against
+ * the stream's state with the rows before it applied; it appends what it accepted in one statement
  * through the LedgerWriter (expected version, every position rewritten), or
  * nothing when any row is refused. A row whose body is that of an event
  * already recorded (and not yet matched by an earlier row) is skipped, so the
