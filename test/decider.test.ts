@@ -240,6 +240,13 @@ describe("issue 54 item 6: decide is total over the state evolve folds", () => {
     const d = decide({ body: { kind: "sell", symbol: "HUBC", quantity: 71, price: 219.5, trade_date: "2026-05-21" }, facts }, stateOf(history))
     assert.deepStrictEqual(d, { _tag: "Rejected", rejection: { message: "this would sell more HUBC than is held on 2026-05-22 (a position can never be negative, on any date)", symbol: "HUBC" } })
   })
+  it("a NeedsHistory-style partial state (head and positions without the history) is not a State, and is never answered from", () => {
+    const full = stateOf(history)
+    // @ts-expect-error the history is required: a state is what evolve folded, never the positions alone
+    const partial: State = { version: full.version, lastEffective: full.lastEffective, positions: full.positions }
+    const backdated: Command = { kind: "sell", symbol: "HUBC", quantity: 71, price: 219.5, trade_date: "2026-05-21" }
+    assert.throws(() => decide({ body: backdated, facts }, partial), TypeError)
+  })
   it("given the same stream, when each kind of command comes, then each is Accepted or Rejected, never a third answer", () => {
     const state = stateOf(history)
     const commands: ReadonlyArray<Command> = [
