@@ -118,6 +118,16 @@ export class WriteConflict extends Schema.Error<WriteConflict>("WriteConflict")(
   description: "Another write to the same record got there first and this one could not be retried; nothing was recorded: send it again"
 }) {}
 
+/** A dividend or bonus whose payout (symbol, kind, book closure) an event already holds; nothing was recorded. */
+export class PayoutRecorded extends Schema.Error<PayoutRecorded>("PayoutRecorded")(
+  { ...fields("INVALID_REQUEST"), event_id: Schema.String },
+  {
+    httpApiStatus: 409,
+    description: "This payout (same symbol, kind and book closure) is already recorded by the event `event_id`: a payout is " +
+      "counted once. To change it, reverse that event and record the correction; nothing was recorded"
+  }
+) {}
+
 export class Internal extends Schema.Error<Internal>("Internal")(fields("INTERNAL"), {
   httpApiStatus: 500,
   description: "An unexpected fault; it is logged with the request id, which the message carries"

@@ -10,7 +10,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { isTradingDay, settlementDate } from "../domain/market/calendar/Calendar.ts"
-import { type Command, type Context, decide, type Entry, evolve, initialState, needsHistory, replay, type State } from "../domain/ledger/Decider.ts"
+import { type Command, type Context, decide, draftEntry, type Entry, evolve, initialState, replay, type State } from "../domain/ledger/Decider.ts"
 import type { PortfolioEvent } from "../domain/ledger/Events.ts"
 import { checkDecisions } from "../domain/ledger/ReplayCheck.ts"
 
@@ -231,26 +231,54 @@ describe("decide(command, state) with evolve and initialState", () => {
     // cost 42,200 for 200 → 211 average; selling 50 removes 10,550 and realises 11,500 − 25 − 10,550 = 925.
     assert.deepStrictEqual([p.quantity, p.cost, p.realized_pnl], [150, 31650, 925])
   })
-  it("a trade in date order is decided from the kept positions alone, and the same as from the whole history", () => {
-    const events = [buy(100, 215.42, "2026-05-20"), sell(30, 219.5, "2026-05-22")]
-    const full = stateOf(events)
-    const kept: State = { version: full.version, lastEffective: full.lastEffective, positions: full.positions }
-    const body: Command = { kind: "sell", symbol: "HUBC", quantity: 71, price: 219.5, trade_date: "2026-05-25" }
-    assert.isFalse(needsHistory(body, kept))
-    assert.deepStrictEqual(decide({ body, facts }, kept), decide({ body, facts }, full))
-    assert.isTrue(needsHistory({ ...body, trade_date: "2026-05-21" }, kept))
+})
+
+describe("issue 54 item 6: decide is total over the state evolve folds", () => {
+  const history = [buy(100, 215.42, "2026-05-20"), sell(30, 219.5, "2026-05-22")]
+  it("given a backdated sale, when it would leave −1 on a later date, then it is refused from the folded state (no partial answer)", () => {
+    // 100 bought on 05-20; 71 sold on 05-21 leaves 29, and the sale of 30 on 05-22 would take it to −1.
+    const d = decide({ body: { kind: "sell", symbol: "HUBC", quantity: 71, price: 219.5, trade_date: "2026-05-21" }, facts }, stateOf(history))
+    assert.deepStrictEqual(d, { _tag: "Rejected", rejection: { message: "this would sell more HUBC than is held on 2026-05-22 (a position can never be negative, on any date)", symbol: "HUBC" } })
   })
-  it("a backdated trade against the kept positions alone is not guessed: decide answers NeedsHistory, then decides it with the history", () => {
-    const full = stateOf([buy(100, 215.42, "2026-05-20"), sell(30, 219.5, "2026-05-22")])
-    const kept: State = { version: full.version, lastEffective: full.lastEffective, positions: full.positions }
-    // 100 bought on 05-20; selling 71 dated 05-21 (before the sale of 30 on 05-22) would leave −1 on 05-22: refused.
-    const body: Command = { kind: "sell", symbol: "HUBC", quantity: 71, price: 219.5, trade_date: "2026-05-21" }
-    assert.deepStrictEqual(decide({ body, facts }, kept), { _tag: "NeedsHistory" })
-    assert.strictEqual(decide({ body, facts }, full)._tag, "Rejected")
+  it("a NeedsHistory-style partial state (head and positions without the history) is not a State, and is never answered from", () => {
+    const full = stateOf(history)
+    // @ts-expect-error the history is required: a state is what evolve folded, never the positions alone
+    const partial: State = { version: full.version, lastEffective: full.lastEffective, positions: full.positions }
+    const backdated: Command = { kind: "sell", symbol: "HUBC", quantity: 71, price: 219.5, trade_date: "2026-05-21" }
+    assert.throws(() => decide({ body: backdated, facts }, partial), TypeError)
+  })
+  it("given the same stream, when each kind of command comes, then each is Accepted or Rejected, never a third answer", () => {
+    const state = stateOf(history)
+    const commands: ReadonlyArray<Command> = [
+      { kind: "sell", symbol: "HUBC", quantity: 70, price: 219.5, trade_date: "2026-05-21" },
+      { kind: "buy", symbol: "HUBC", quantity: 1, price: 219.5, trade_date: "2026-05-25" },
+      { kind: "split", symbol: "HUBC", numerator: 2, denominator: 1, trade_date: "2026-05-21" },
+      { kind: "bonus", symbol: "HUBC", percent: 10, book_closure_from: "2026-05-26", trade_date: "2026-06-01" },
+      { kind: "reversal", event_id: "e1", reason: "typo" },
+      { kind: "tax_status", filer: true, trade_date: "2026-05-20" }
+    ]
+    // Reversing the buy of 100 leaves the sale of 30 with nothing held: refused. The rest replay.
+    assert.deepStrictEqual(commands.map((body) => decide({ body, facts }, state)._tag), ["Accepted", "Accepted", "Accepted", "Accepted", "Rejected", "Accepted"])
+  })
+  it("given a backdated split, when evolve folds it, then the positions after it are a from-scratch replay's (evolve never throws)", () => {
+    const split: PortfolioEvent = { type: "SplitRecorded", symbol: "HUBC", trade_date: "2026-05-21", numerator: 2, denominator: 1 }
+    // 100 doubled to 200 on 05-21, then 30 sold on 05-22: 170 held, cost 21,542 less 30/200 of it (3,231.30) = 18,310.70.
+    const p = stateOf([...history, split]).positions.get("HUBC")!
+    assert.deepStrictEqual([p.quantity, p.cost], [170, 18310.7])
+  })
+  it("states are values: two commands evolved from one state each see only their own event", () => {
+    const base = stateOf(history)
+    const a = evolve(base, draftEntry(buy(5, 220, "2026-05-25"), 3))
+    const b = evolve(base, draftEntry(sell(70, 220, "2026-05-25"), 3))
+    assert.deepStrictEqual([a.positions.get("HUBC")!.quantity, b.positions.get("HUBC")!.quantity, base.positions.get("HUBC")!.quantity], [75, 0, 70])
+    assert.deepStrictEqual([a.history.entries().length, b.history.entries().length, base.history.entries().length], [3, 3, 2])
+    // After both branches grew, the first still decides from its own history: 75 held, so selling 75 is accepted, 76 not.
+    assert.strictEqual(decide({ body: { kind: "sell", symbol: "HUBC", quantity: 75, price: 1, trade_date: "2026-05-26" }, facts }, a)._tag, "Accepted")
+    assert.strictEqual(decide({ body: { kind: "sell", symbol: "HUBC", quantity: 76, price: 1, trade_date: "2026-05-26" }, facts }, a)._tag, "Rejected")
   })
 })
 
-describe("issue 35 item 3: a trade decided from the kept positions stays within the ledger's exact range", () => {
+describe("issue 35 item 3: a trade stays within the ledger's exact range", () => {
   // 9,007,199 × 1000³ = 9,007,199,000,000,000 shares: just under 2^53 = 9,007,199,254,740,992.
   const split = (trade_date: string): PortfolioEvent => ({ type: "SplitRecorded", symbol: "OGDC", trade_date, numerator: 1000, denominator: 1 })
   const ogdc = (quantity: number, trade_date: string) => trade("buy", "OGDC", quantity, 0.01, trade_date)
@@ -259,12 +287,10 @@ describe("issue 35 item 3: a trade decided from the kept positions stays within 
   it("the issue's sequence: after three 1000:1 splits a buy of 1,000,000,000 @ 0.01 would hold 9,007,200,000,000,000: refused", () => {
     const full = stateOf(history)
     assert.strictEqual(full.positions.get("OGDC")!.quantity, 9_007_199_000_000_000)
-    const kept: State = { version: full.version, lastEffective: full.lastEffective, positions: full.positions }
     const body: Command = { kind: "buy", symbol: "OGDC", quantity: 1_000_000_000, price: 0.01, trade_date: "2026-05-22" }
-    assert.isFalse(needsHistory(body, kept), "dated after every event: the fast path decides it")
-    const d = decide({ body, facts }, kept)
+    const d = decide({ body, facts }, full)
     assert.deepStrictEqual(d, { _tag: "Rejected", rejection: { message: "this would take OGDC's figures beyond the ledger's exact range", symbol: "OGDC" } })
-    assert.deepStrictEqual(decide({ body, facts }, full), d, "the full replay refuses it the same way")
+    assert.strictEqual(replay([...entriesOf(history), draftEntry({ ...trade("buy", "OGDC", 1_000_000_000, 0.01, "2026-05-22") }, 5)])._tag, "TooLarge", "a full replay refuses it the same way")
     assert.isUndefined(checkDecisions(entriesOf(history)), "what was accepted verifies")
   })
   it("a split that would push a holding past 2^53 shares is refused; a sale dated last is still accepted", () => {
@@ -281,5 +307,28 @@ describe("issue 35 item 3: a trade decided from the kept positions stays within 
       .thenRejects(/beyond the ledger's exact range/)
     given(...big.slice(1)).when({ kind: "buy", symbol: "OGDC", quantity: 1_000_000_000, price: 1000, trade_date: "2026-05-18" })
       .then([{ type: "TradeRecorded", side: "buy" }])
+  })
+})
+
+describe("issue 50 item 5: a payout is counted once", () => {
+  // LUCK's 250% final: book closure from 2026-08-18 (its last buy date 2026-08-14), credited 2026-08-25.
+  const luck = trade("buy", "LUCK", 20, 440, "2026-08-13")
+  const accepted: PortfolioEvent = {
+    type: "DividendRecorded", symbol: "LUCK", trade_date: "2026-08-25", per_share: 25, book_closure_from: "2026-08-18",
+    entitlement_date: "2026-08-14", tax_rule: "wht-dividend-2019-07", tax_rate_pct: 15, filer: true
+  }
+  const warrant: Command = { kind: "dividend", symbol: "LUCK", gross_amount: 500, tax_withheld: 75, book_closure_from: "2026-08-18", trade_date: "2026-08-25" }
+  it("given the entitlement recorded, when the same warrant is recorded by hand, then it is refused naming event e2", () => {
+    const message = given(luck, accepted).when(warrant).thenRejects(/already recorded as event e2/)
+    assert.match(message, /LUCK dividend with book closure from 2026-08-18/)
+    const d = decide({ body: warrant, facts }, stateOf([luck, accepted]))
+    assert.strictEqual(d._tag === "Rejected" ? d.rejection.recordedIn : undefined, "e2")
+  })
+  it("given the payout reversed, when the warrant is recorded, then it is accepted; a bonus of the same closure is another payout", () => {
+    const reversal: PortfolioEvent = { type: "TransactionReversed", reverses: "e2", symbol: "LUCK", trade_date: "2026-08-25", reason: "record the warrant" }
+    given(luck, accepted, reversal).when(warrant).then([{ type: "DividendRecorded", gross_amount: 500, tax_withheld: 75 }])
+    given(luck, accepted).when({ kind: "bonus", symbol: "LUCK", percent: 10, book_closure_from: "2026-08-18", trade_date: "2026-08-25" })
+      .then([{ type: "BonusRecorded", percent: 10 }])
+    given(luck, accepted).when({ ...warrant, book_closure_from: "2026-08-19" }).then([{ type: "DividendRecorded" }])
   })
 })

@@ -3,25 +3,24 @@
  * `evolve(state, entry) → state`, `initialState`. Pure: today's date and the
  * market facts a command needs travel with the command (`facts`).
  *
- * The state is the stream's head (version, latest effective date), its
- * positions and, when the caller loaded it, the stream's entries. A buy or a
- * sale that takes effect on or after every recorded event is decided from
- * the positions alone (`needsHistory` says when the entries are needed):
- * everything else — backdated trades, entitlements, splits, reversals — is
- * decided by replaying the entries with the new event inserted at its date.
- *
- * A command is accepted only if that replay never holds a negative position,
- * never leaves a dividend or bonus without shares on its entitlement date,
- * and keeps every figure exact. Entitlements are re-derived by the replay:
- * a backdated trade that changes the shares held on an entitlement date
- * changes the bonus shares and dividend amounts (and a rejection names the
- * entitlement it would leave without shares). Rejections never reveal how
- * many shares are held.
+ * `decide` is total over a state folded by `evolve`: the stream's head, its
+ * positions and its history (History.ts), where each symbol's events are kept
+ * in application order with the book after each. A command is accepted only
+ * if its symbol still replays with the new event inserted at its date: no
+ * negative position on any date, no dividend or bonus without shares on its
+ * entitlement date, every figure exact. Entitlements are re-derived by that
+ * replay, so a backdated trade changes the bonus shares and dividends after
+ * it (and a rejection names the entitlement it would leave without shares).
+ * A payout is counted once: a second dividend or bonus with the same book
+ * closure is refused, naming the event that holds it. Rejections never
+ * reveal how many shares are held.
  */
 import { lastBuyDate } from "../market/calendar/Calendar.ts"
 import type { PortfolioEvent } from "./Events.ts"
 import { LIMITS } from "./Money.ts"
-import { applyTrade, bookFailure, bookOf, type Entry, filerOn, type Position, positionOf, replay, type ReplayFailure } from "./Replay.ts"
+import { History } from "./History.ts"
+import { type DayClose, priceFlags } from "./PriceCheck.ts"
+import type { Entry, Position, ReplayFailure } from "./Replay.ts"
 import { bodyProblem, type TransactionBody } from "./Schemas.ts"
 import { withholdingPct, withholdingRuleOn } from "./Taxes.ts"
 
@@ -38,6 +37,8 @@ export interface Context {
   readonly settlementDate: (date: string) => string
   /** The day's circuit-breaker bounds from the previous trading day's as-traded close; absent when that close is unknown. */
   readonly circuit?: { readonly lower: number; readonly upper: number; readonly previous_date?: string } | undefined
+  /** The trade day's recorded closes (as traded, and the served series when it differs): a price 50% off one is flagged. */
+  readonly dayCloses?: ReadonlyArray<DayClose> | undefined
   /** The symbol's first recorded session: no trade may be dated earlier. */
   readonly firstSession?: string | undefined
   /** The Karachi day the symbol was first seen gone from the exchange's listing: no buy or sell on or after it. */
@@ -52,52 +53,58 @@ export interface DecideCommand {
   readonly facts: Context
 }
 
+/** A stream folded by `evolve`: its head, every position, and its history. */
 export interface State {
   readonly version: number
   /** The latest effective date among the events ("" for an empty stream). */
   readonly lastEffective: string
+  /** Each symbol with an event that applies, by symbol. */
   readonly positions: ReadonlyMap<string, Position>
-  /** The stream's entries, when loaded (needed unless `needsHistory` is false). */
-  readonly entries?: ReadonlyArray<Entry> | undefined
+  readonly history: History
 }
 
-export const initialState: State = { version: 0, lastEffective: "", positions: new Map(), entries: [] }
+export const initialState: State = { version: 0, lastEffective: "", positions: new Map(), history: History.empty() }
 
-export type Rejection = { readonly message: string; readonly symbol?: string }
-/**
- * What `decide` answers: the events to append, why not, or that this command cannot be decided from the head and
- * positions alone (a state without `entries`): decide it again with the stream's entries.
- */
+export type Rejection = {
+  readonly message: string
+  readonly symbol?: string
+  /** The event that already holds this payout (a 409, not a 400). */
+  readonly recordedIn?: string
+}
+/** What `decide` answers: the events to append, or why not. */
 export type Decision =
   | { readonly _tag: "Accepted"; readonly events: ReadonlyArray<PortfolioEvent> }
   | { readonly _tag: "Rejected"; readonly rejection: Rejection }
-  | { readonly _tag: "NeedsHistory" }
 
 const reject = (message: string, symbol?: string): { readonly _tag: "Rejected"; readonly rejection: Rejection } => ({
   _tag: "Rejected",
   rejection: { message, ...(symbol ? { symbol } : {}) }
 })
 
-/** Whether deciding `body` needs the stream's entries (anything but a buy or sale dated on or after every event). */
-export const needsHistory = (body: Command, state: Pick<State, "lastEffective">) =>
-  !((body.kind === "buy" || body.kind === "sell") && body.trade_date >= state.lastEffective)
+/** A decided event as the stream will hold it at `version` (the one draft builder: a POST and an import). */
+export const draftEntry = (event: PortfolioEvent, version: number, event_id = `(new ${version})`): Entry => ({
+  event_id,
+  version,
+  effective_date: event.trade_date,
+  event
+})
 
-/** The state after one more stored entry. */
+/** The state after one more stored entry. Never throws: an entry that does not replay is folded as it is (verify reports it). */
 export const evolve = (state: State, entry: Entry): State => {
-  const ev = entry.event
-  const entries = state.entries ? [...state.entries, entry] : undefined
-  const head = {
+  const { history, touched } = state.history.with(entry)
+  let positions = state.positions
+  if (touched !== undefined) {
+    const next = new Map(positions)
+    if (touched.position === null) next.delete(touched.symbol)
+    else next.set(touched.symbol, touched.position)
+    positions = next
+  }
+  return {
     version: Math.max(state.version, entry.version),
-    lastEffective: entry.effective_date > state.lastEffective ? entry.effective_date : state.lastEffective
+    lastEffective: entry.effective_date > state.lastEffective ? entry.effective_date : state.lastEffective,
+    positions,
+    history
   }
-  if (ev.type === "DonationRecorded" || ev.type === "TaxStatusRecorded") return { ...state, ...head, entries }
-  if (ev.type === "TradeRecorded" && entry.effective_date >= state.lastEffective) {
-    const positions = new Map(state.positions).set(ev.symbol, positionOf(ev.symbol, applyTrade(bookOf(state.positions.get(ev.symbol)), ev)))
-    return { ...head, positions, entries }
-  }
-  if (entries === undefined) throw new Error("evolve: an entitlement, split, reversal or backdated trade needs the stream's entries")
-  const r = replay(entries)
-  return { ...head, positions: r._tag === "Ok" ? r.state : state.positions, entries }
 }
 
 /** Decides a command against the state: the events to append, or why not. */
@@ -105,7 +112,6 @@ export const decide = (command: DecideCommand, state: State): Decision => {
   const { body, facts } = command
   const problem = bodyProblem(body)
   if (problem !== undefined) return reject(problem, "symbol" in body ? body.symbol : undefined)
-  if (needsHistory(body, state) && state.entries === undefined) return { _tag: "NeedsHistory" }
   const drafted = draft(body, facts, state)
   return "_tag" in drafted ? drafted : accept(drafted, state)
 }
@@ -113,7 +119,7 @@ export const decide = (command: DecideCommand, state: State): Decision => {
 type Drafted = PortfolioEvent | ReturnType<typeof reject>
 
 const draft = (body: Command, facts: Context, state: State): Drafted => {
-  if (body.kind === "reversal") return draftReversal(body, state.entries ?? [])
+  if (body.kind === "reversal") return draftReversal(body, state.history)
   if (body.trade_date > facts.today) {
     return reject(`body field \`trade_date\`: ${body.trade_date} is in the future (today is ${facts.today})`, "symbol" in body ? body.symbol : undefined)
   }
@@ -122,9 +128,9 @@ const draft = (body: Command, facts: Context, state: State): Drafted => {
     case "sell":
       return draftTrade(body, facts)
     case "dividend":
-      return draftDividend(body, facts, state.entries ?? [])
+      return draftDividend(body, facts, state.history)
     case "bonus":
-      return draftBonus(body, facts)
+      return draftBonus(body, facts, state.history)
     case "split":
       return body.numerator === body.denominator
         ? reject("body: a split of 1 for 1 changes nothing", body.symbol)
@@ -138,12 +144,12 @@ const draft = (body: Command, facts: Context, state: State): Drafted => {
 const shownId = (id: string) =>
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/iu.test(id) || /^[\w-]{1,12}$/u.test(id) ? id : "(the id given)"
 
-const draftReversal = (body: Extract<Command, { kind: "reversal" }>, entries: ReadonlyArray<Entry>): Drafted => {
-  const target = entries.find((e) => e.event_id === body.event_id)
+const draftReversal = (body: Extract<Command, { kind: "reversal" }>, history: History): Drafted => {
+  const target = history.find(body.event_id)
   if (target === undefined) return reject(`no event ${shownId(body.event_id)} in this portfolio`)
   const t = target.event
   if (t.type === "TransactionReversed" || t.type === "DonationRecorded") return reject(`event ${body.event_id} cannot be reversed`)
-  if (entries.some((e) => e.event.type === "TransactionReversed" && e.event.reverses === body.event_id)) {
+  if (history.reversalOf(body.event_id) !== undefined) {
     return reject(`event ${body.event_id} is already reversed`)
   }
   if (body.reason.trim() === "") return reject("body field `reason`: a reversal needs a reason")
@@ -154,17 +160,6 @@ const draftReversal = (body: Extract<Command, { kind: "reversal" }>, entries: Re
     trade_date: t.trade_date,
     reason: body.reason.trim()
   }
-}
-
-/** The circuit-breaker flag of a trade: outside, or unknown without the previous trading day's as-traded close. */
-const circuitFlags = (body: Extract<Command, { kind: "buy" | "sell" }>, facts: Context): ReadonlyArray<string> => {
-  const c = facts.circuit
-  if (c === undefined) {
-    return [`circuit-breaker check unknown: no as-traded close of ${body.symbol} is recorded for the previous trading day`]
-  }
-  return body.price < c.lower - 0.005 || body.price > c.upper + 0.005
-    ? [`price ${body.price} is outside ${body.trade_date}'s circuit-breaker bounds ${c.lower}–${c.upper}`]
-    : []
 }
 
 const draftTrade = (body: Extract<Command, { kind: "buy" | "sell" }>, facts: Context): Drafted => {
@@ -188,7 +183,7 @@ const draftTrade = (body: Extract<Command, { kind: "buy" | "sell" }>, facts: Con
     fees: body.fees ?? 0,
     trade_date,
     settlement_date: facts.settlementDate(trade_date),
-    flags: circuitFlags(body, facts)
+    flags: priceFlags(body.price, symbol, trade_date, facts.circuit, facts.dayCloses ?? [])
   }
 }
 
@@ -212,16 +207,39 @@ const entitlementOf = (body: Extract<Command, { kind: "dividend" | "bonus" }>, f
   return { book_closure_from: bookClosure, entitlement_date: last }
 }
 
-const draftBonus = (body: Extract<Command, { kind: "bonus" }>, facts: Context): Drafted => {
+/**
+ * The event that already holds this payout: a dividend or bonus of the same symbol and book closure, not reversed.
+ * A payout is counted once; to change one, reverse the event that holds it and record the correction.
+ */
+const heldPayout = (type: "DividendRecorded" | "BonusRecorded", symbol: string, bookClosure: string, history: History): Drafted | undefined => {
+  const holder = history.applied(symbol).find((e) => e.event.type === type && e.event.book_closure_from === bookClosure)
+  if (holder === undefined) return undefined
+  const what = type === "BonusRecorded" ? "bonus" : "dividend"
+  return {
+    _tag: "Rejected",
+    rejection: {
+      message: `the ${symbol} ${what} with book closure from ${bookClosure} is already recorded as event ${holder.event_id}: a payout ` +
+        "is counted once (to change it, reverse that event and record the correction)",
+      symbol,
+      recordedIn: holder.event_id
+    }
+  }
+}
+
+const draftBonus = (body: Extract<Command, { kind: "bonus" }>, facts: Context, history: History): Drafted => {
   const e = entitlementOf(body, facts)
   if ("_tag" in e) return e
+  const held = heldPayout("BonusRecorded", body.symbol, e.book_closure_from, history)
+  if (held !== undefined) return held
   return { type: "BonusRecorded", symbol: body.symbol, trade_date: body.trade_date, percent: body.percent, ...e }
 }
 
-const draftDividend = (body: Extract<Command, { kind: "dividend" }>, facts: Context, entries: ReadonlyArray<Entry>): Drafted => {
+const draftDividend = (body: Extract<Command, { kind: "dividend" }>, facts: Context, history: History): Drafted => {
   const { symbol, trade_date } = body
   const e = entitlementOf(body, facts)
   if ("_tag" in e) return e
+  const held = heldPayout("DividendRecorded", symbol, e.book_closure_from, history)
+  if (held !== undefined) return held
   if ((body.per_share === undefined) === (body.gross_amount === undefined)) {
     return reject("body: a dividend needs exactly one of `per_share` and `gross_amount`", symbol)
   }
@@ -232,7 +250,7 @@ const draftDividend = (body: Extract<Command, { kind: "dividend" }>, facts: Cont
     if (body.tax_withheld > body.gross_amount) return reject("body field `tax_withheld`: more than the gross amount", symbol)
     return { ...base, ...amount, tax_withheld: body.tax_withheld }
   }
-  const filer = body.filer ?? filerOn(entries, trade_date)
+  const filer = body.filer ?? history.filerOn(trade_date)
   if (filer === undefined) {
     return reject(
       "body field `filer`: the withholding rate depends on the filer status, which this portfolio has not recorded " +
@@ -260,18 +278,9 @@ export const describeFailure = (f: ReplayFailure): string => {
   }
 }
 
-/** Accepts `event` if the stream with it inserted at its date still replays. */
+/** Accepts `event` if its symbol still replays with it inserted at its date (or, for a reversal, with its target left out). */
 const accept = (event: PortfolioEvent, state: State): Decision => {
-  const symbol = "symbol" in event && event.symbol !== "" ? event.symbol : undefined
-  if (state.entries === undefined && event.type === "TradeRecorded") {
-    // The replay's own check of the book it would reach (Replay.ts `bookFailure`): the same refusals, quantity included.
-    const failure = bookFailure(applyTrade(bookOf(state.positions.get(event.symbol)), event), event.symbol, event.trade_date)
-    return failure === undefined ? { _tag: "Accepted", events: [event] } : reject(describeFailure(failure), symbol)
-  }
-  const entries = state.entries ?? []
-  const effective = event.type === "TransactionReversed"
-    ? (entries.find((e) => e.event_id === event.reverses)?.effective_date ?? event.trade_date)
-    : event.trade_date
-  const r = replay([...entries, { event_id: "(new)", version: state.version + 1, effective_date: effective, event }])
-  return r._tag === "Ok" ? { _tag: "Accepted", events: [event] } : reject(describeFailure(r), symbol)
+  const failure = state.history.check(draftEntry(event, state.version + 1))
+  if (failure === undefined) return { _tag: "Accepted", events: [event] }
+  return reject(describeFailure(failure), "symbol" in event && event.symbol !== "" ? event.symbol : undefined)
 }

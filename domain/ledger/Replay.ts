@@ -70,7 +70,7 @@ export interface Book {
   readonly gross: number
   readonly tax: number
 }
-const EMPTY_BOOK: Book = { quantity: 0, fraction: 0, cost: 0, realized: 0, gross: 0, tax: 0 }
+export const EMPTY_BOOK: Book = { quantity: 0, fraction: 0, cost: 0, realized: 0, gross: 0, tax: 0 }
 
 export const bookOf = (p: Position | undefined): Book =>
   p === undefined ? EMPTY_BOOK : {
@@ -158,10 +158,10 @@ class QuantityTimeline {
   }
 }
 
-type Step = { readonly book: Book; readonly dividend?: number } | ReplayFailure
+export type Step = { readonly book: Book; readonly dividend?: number } | ReplayFailure
 
-/** One position event applied, given the timeline of quantities before it. */
-const applyEvent = (b: Book, entry: Entry, ev: PositionEvent, timeline: QuantityTimeline): Step => {
+/** One position event applied to its symbol's book, given the quantity of that symbol held at the end of an earlier date. */
+export const applyEvent = (b: Book, entry: Entry, ev: PositionEvent, quantityAt: (date: string) => number): Step => {
   switch (ev.type) {
     case "TradeRecorded":
       return { book: applyTrade(b, ev) }
@@ -175,7 +175,7 @@ const applyEvent = (b: Book, entry: Entry, ev: PositionEvent, timeline: Quantity
         const whole = Math.floor(added + 1e-9)
         return { book: { ...b, quantity: b.quantity + whole, fraction: b.fraction + Math.round((added - whole) * FRACTION_UNITS) } }
       }
-      const held = timeline.at(ev.symbol, ev.entitlement_date)
+      const held = quantityAt(ev.entitlement_date)
       if (held <= 0) return unentitled(ev.symbol, ev.entitlement_date, entry, `the ${ev.percent}% bonus credited on ${ev.trade_date}`)
       const s = bonusShares(held, ev.percent)
       return { book: { ...b, quantity: b.quantity + s.whole, fraction: b.fraction + s.fraction } }
@@ -185,7 +185,7 @@ const applyEvent = (b: Book, entry: Entry, ev: PositionEvent, timeline: Quantity
         const gross = toPaisa(ev.gross_amount ?? 0), tax = toPaisa(ev.tax_withheld ?? 0)
         return { book: { ...b, gross: b.gross + gross, tax: b.tax + tax }, dividend: gross - tax }
       }
-      const held = timeline.at(ev.symbol, ev.entitlement_date)
+      const held = quantityAt(ev.entitlement_date)
       if (held <= 0) return unentitled(ev.symbol, ev.entitlement_date, entry, `the dividend paid on ${ev.trade_date}`)
       const { gross, tax } = dividendAmounts(ev, held)
       if (tax > gross) return { _tag: "TaxAboveGross", symbol: ev.symbol, event_id: entry.event_id }
@@ -199,8 +199,8 @@ const unentitled = (symbol: string, date: string, entry: Entry, what: string): R
 
 /**
  * Why a book cannot stand, or undefined: a negative quantity, or a figure out of exact range (whole shares up
- * to 2^53 − 1; amounts and fractions within MAX_EXACT_UNITS). The replay and the decider's fast path both ask
- * this, so a trade decided from the kept positions is refused exactly when a replay would refuse it.
+ * to 2^53 − 1; amounts and fractions within MAX_EXACT_UNITS). The replay and the decider's History both ask
+ * this, so the decider refuses exactly what a replay would refuse.
  */
 export const bookFailure = (b: Book, symbol: string, date: string): ReplayFailure | undefined =>
   b.quantity < 0
@@ -224,7 +224,7 @@ export class Replayer {
   step(entry: Entry): Applied | ReplayFailure | undefined {
     const ev = entry.event
     if (ev.type === "TransactionReversed" || ev.type === "DonationRecorded" || ev.type === "TaxStatusRecorded") return undefined
-    const step = applyEvent(this.books.get(ev.symbol) ?? EMPTY_BOOK, entry, ev, this.timeline)
+    const step = applyEvent(this.books.get(ev.symbol) ?? EMPTY_BOOK, entry, ev, (date) => this.timeline.at(ev.symbol, date))
     if ("_tag" in step) return step
     const failure = bookFailure(step.book, ev.symbol, entry.effective_date)
     if (failure !== undefined) return failure

@@ -15,15 +15,16 @@
  * - after each event the stream replays: no negative position on any date,
  *   no entitlement without shares, every figure exact.
  *
- * Pure. Events in date order are checked against a running replay, one step
- * each; only a backdated event or a reversal replays the stream up to it, so
- * the cost grows with the stream times the number of those.
+ * Pure. Each event is checked by replaying its own symbol from its date
+ * (History.ts), as the decider checks it: an event in date order is one
+ * step; a backdated one or a reversal replays the steps after it.
  */
 import { isTradingDay, lastBuyDate, settlementDate } from "../market/calendar/Calendar.ts"
 import { describeFailure } from "./Decider.ts"
 import type { LedgerEvent } from "./Events.ts"
 import { hasPlaces, LIMITS } from "./Money.ts"
-import { type Entry, isFailure, orderedEntries, type Position, Replayer } from "./Replay.ts"
+import { History } from "./History.ts"
+import type { Entry, Position } from "./Replay.ts"
 import { FIRST_SESSION } from "./Schemas.ts"
 import { dividendWithholdingRules, withholdingPct } from "./Taxes.ts"
 
@@ -80,10 +81,8 @@ const taxProblem = (ev: Extract<LedgerEvent, { type: "DividendRecorded" }>): str
 
 /** What the check keeps of the events before the current one. */
 interface Running {
-  lastEffective: string
-  replayer: Replayer
-  /** Every event so far, in version order (a backdated event or a reversal replays them). */
-  readonly seen: Array<Entry>
+  /** The events so far, each symbol's in application order. */
+  history: History
   readonly byId: Map<string, Entry>
   readonly reversed: Set<string>
   readonly cal: CalendarMemo
@@ -113,26 +112,11 @@ const eventProblem = (e: Entry, run: Running): string | undefined => {
   }
 }
 
-/**
- * Whether the stream up to `e` replays; updates `run`. An event that applies
- * after every earlier one (a date on or after all of them, not a reversal)
- * is one more step of the running replay, which is exactly what replaying
- * the whole prefix would do; anything else replays the prefix from scratch.
- */
+/** Whether the stream up to `e` replays (its symbol, from `e`'s date); updates `run`. */
 const replayProblem = (run: Running, e: Entry): string | undefined => {
-  const ev = e.event
-  if (ev.type === "DonationRecorded" || ev.type === "TaxStatusRecorded") return undefined
-  if (ev.type !== "TransactionReversed" && e.effective_date >= run.lastEffective) {
-    const r = run.replayer.step(e)
-    return isFailure(r) ? describeFailure(r) : undefined
-  }
-  const replayer = new Replayer()
-  for (const entry of orderedEntries([...run.seen, e])) {
-    const r = replayer.step(entry)
-    if (isFailure(r)) return describeFailure(r)
-  }
-  run.replayer = replayer
-  return undefined
+  const failure = run.history.check(e)
+  run.history = run.history.with(e).history
+  return failure === undefined ? undefined : describeFailure(failure)
 }
 
 /**
@@ -144,17 +128,15 @@ export const checkAndReplay = (stream: ReadonlyArray<Entry>):
   | { readonly _tag: "Fail"; readonly failure: DecisionFailure }
   | { readonly _tag: "Ok"; readonly state: ReadonlyMap<string, Position> } =>
 {
-  const run: Running = { lastEffective: "", replayer: new Replayer(), seen: [], byId: new Map(), reversed: new Set(), cal: calendarMemo() }
+  const run: Running = { history: History.empty(), byId: new Map(), reversed: new Set(), cal: calendarMemo() }
   const sorted = stream.every((e, i) => i === 0 || stream[i - 1]!.version < e.version) ? stream : [...stream].sort((a, b) => a.version - b.version)
   for (const e of sorted) {
     const reason = eventProblem(e, run) ?? replayProblem(run, e)
     if (reason !== undefined) return { _tag: "Fail", failure: { event_id: e.event_id, version: e.version, reason } }
-    run.seen.push(e)
     run.byId.set(e.event_id, e)
     if (e.event.type === "TransactionReversed") run.reversed.add(e.event.reverses)
-    if (e.effective_date > run.lastEffective) run.lastEffective = e.effective_date
   }
-  return { _tag: "Ok", state: run.replayer.state() }
+  return { _tag: "Ok", state: run.history.positions() }
 }
 
 /** The first event of a stream (in version order) that the decision rules would not have accepted. */

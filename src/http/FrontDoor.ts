@@ -9,7 +9,8 @@
  *   503 "stopping" record.
  * - Every request has a deadline: a request still unanswered after
  *   `deadlineMs` gets a 503 SOURCE_UNAVAILABLE record (a response already
- *   under way, such as a stream, is left alone).
+ *   under way, such as a stream, is left alone; so is a write whose commit
+ *   has begun: WriteDeadline.ts).
  * - Before anything looks at a request, its URL is rewritten to its one
  *   spelling (CanonicalUrl.ts), so the fast path, the guard, its rate
  *   limiter, the MCP session guard and the router all see the same path.
@@ -32,6 +33,7 @@ import * as NetAddress from "effect/net/NetAddress"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { canonicalUrl } from "./CanonicalUrl.ts"
 import { settleRequestShapes } from "./RequestShapes.ts"
+import { deadlinePasses } from "./WriteDeadline.ts"
 
 export type NodeHandler = (request: IncomingMessage, response: ServerResponse) => void
 
@@ -112,7 +114,8 @@ export const make = Effect.fnUntraced(function*(options: FrontDoorOptions) {
   let fast: FastPath | undefined
   const deadline = `no answer within ${options.deadlineMs} ms`
   const toApp = (request: IncomingMessage, response: ServerResponse) => {
-    const timer = setTimeout(() => unavailable(response, deadline), options.deadlineMs)
+    // A write whose commit has begun answers itself (WriteDeadline.ts).
+    const timer = setTimeout(() => deadlinePasses(request) && unavailable(response, deadline), options.deadlineMs)
     response.once("close", () => clearTimeout(timer))
     app(request, response)
   }

@@ -51,6 +51,8 @@ export interface RateLimiterShape {
   readonly takeAt: (bucket: Bucket, now: number) => number
   /** The bucket a request is charged to (see the module comment). */
   readonly bucketOf: (kind: RouteKind, authorization: string | undefined, address: string) => Bucket
+  /** Takes `tokens` more from a user's bucket for work beyond one request (an import's rows); it may fall one burst into debt. */
+  readonly charge: (userId: string, tokens: number, now: number) => void
   /** Records that `credential` (the bearer secret) authenticated as `principal`, on behalf of key `keyId`. */
   readonly authenticated: (credential: string, principal: string, keyId: string, now: number) => void
   /** Forgets a revoked key: its later requests are charged to their address again. */
@@ -112,6 +114,10 @@ export class RateLimiter extends Context.Service<RateLimiter, RateLimiterShape>(
           }
         }
         return { key: `private:${address}`, limit: "requests" }
+      },
+      charge: (userId, tokens, now) => {
+        const bucket = refilled(`principal:${userId}`, "requests", now)
+        bucket.tokens = Math.max(-limits.requests.burst, bucket.tokens - tokens)
       },
       authenticated: (credential, principal, keyId, now) => {
         known.set(fingerprint(credential), { principal, keyId, at: now })

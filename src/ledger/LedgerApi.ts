@@ -8,6 +8,7 @@ import {
   DataNotFound,
   Forbidden,
   IdempotencyMismatch,
+  PayoutRecorded,
   InvalidSymbol,
   SourceUnavailable,
   Unauthorized,
@@ -64,7 +65,7 @@ const entitlementEndpoints = [
   HttpApiEndpoint.post("acceptEntitlement", "/v1/me/entitlements/:id/accept", {
     params: { id: EntitlementId },
     success: EntitlementAction,
-    error: [...auth, InvalidSymbol, DataNotFound, IdempotencyMismatch, SourceUnavailable]
+    error: [...auth, InvalidSymbol, DataNotFound, IdempotencyMismatch, PayoutRecorded, SourceUnavailable]
   }).annotate(RequiredGrant, "portfolio:write").annotateMerge(describe("Record an entitlement",
     "Grant portfolio:write. Records the entitlement's dividend (per share) or bonus (percent) with its book closure, on its " +
       "credit date (the end of the book closure), through the same decider and rules as POST /v1/me/transactions; the " +
@@ -162,7 +163,7 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
         }))
       },
       success: L.RecordResult.pipe(HttpApiSchema.status(201)),
-      error: [...auth, InvalidSymbol, DataNotFound, IdempotencyMismatch, WriteConflict, SourceUnavailable]
+      error: [...auth, InvalidSymbol, DataNotFound, IdempotencyMismatch, WriteConflict, PayoutRecorded, SourceUnavailable]
     }).annotate(RequiredGrant, "portfolio:write").annotateMerge(describe("Record a transaction",
       "Grant portfolio:write. Records a buy, sell, dividend, bonus issue or split with its trade date, the portfolio's tax " +
         "status (filer or not) from a date, or reverses an earlier event (with a reason); events are never changed. No " +
@@ -184,7 +185,15 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
         "A write that keeps losing races to other processes' writes on the same portfolio (retried six times, backing " +
         "off) is 409 INVALID_REQUEST with nothing recorded: send it again. " +
         "A price outside that day's circuit-breaker bounds (from the previous trading day's as-traded close) is accepted " +
-        "and flagged; without that close the flag says the check is unknown.\n\n" +
+        "and flagged; without that close the flag says the check is unknown. A price more than 50% from the day's " +
+        "recorded close on any basis (as traded, or the served series, which the source may have restated for a split) " +
+        "is accepted and flagged, naming the close, its basis and the likely restatement: LUCK at 1,050 on 2026-05-20 " +
+        "is 2.56× the served close of 410.88, a series restated 5:1 (as traded about 2,054.40). " +
+        "A dividend or bonus for a payout already recorded (same symbol, kind and book closure, not reversed), by hand " +
+        "or by accepting the entitlement, is 409 INVALID_REQUEST naming the event that holds it (`event_id`): a payout " +
+        "is counted once; to change it, reverse that event and record the correction. A write whose commit has begun " +
+        "answers what it did even past the request deadline; one the deadline answered first (503) records nothing. " +
+        "`X-Request-Id`, kept in the event's hashed metadata, is at most 200 characters (longer: 400, nothing recorded).\n\n" +
         "The 201 carries the event and, when the credential also holds portfolio:read, the holding it touched; a replay " +
         "of an Idempotency-Key carries the original event only."
     )),

@@ -2,6 +2,7 @@
 import { Effect, Layer } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
+import { InvalidRequest } from "../../domain/Errors.ts"
 import { Api } from "../http/Api.ts"
 import { ServerRequestId } from "../http/RequestId.ts"
 import { storeUnavailable } from "../db/Rows.ts"
@@ -26,10 +27,21 @@ import { AutoRecord } from "./settings/AutoRecord.ts"
 import { PortfolioSettings } from "./settings/Settings.ts"
 import { TaxStatements } from "./tax/TaxStatements.ts"
 
-/** The client's X-Request-Id (its claim) and the id this server gave the request (its record). */
+/** The longest X-Request-Id a write keeps (in the event's hashed metadata), as for an Idempotency-Key. */
+const MAX_CLIENT_REQUEST_ID = 200
+
+/** The client's X-Request-Id (its claim) and the id this server gave the request (its record); a longer or unprintable one is a 400. */
 const requestIdsOf = Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
-  return { requestId: yield* ServerRequestId, clientRequestId: request.headers["x-request-id"] }
+  const client = request.headers["x-request-id"]
+  // eslint-disable-next-line no-control-regex
+  if (client !== undefined && (client.length > MAX_CLIENT_REQUEST_ID || /[\u0000-\u001f\u007f]/u.test(client))) {
+    return yield* new InvalidRequest({
+      message: `header X-Request-Id: at most ${MAX_CLIENT_REQUEST_ID} characters, no control characters (a write keeps it in ` +
+        "the event's hashed metadata); nothing was recorded"
+    })
+  }
+  return { requestId: yield* ServerRequestId, clientRequestId: client }
 })
 
 export const AccountHttp = HttpApiBuilder.group(Api, "account", (handlers) =>

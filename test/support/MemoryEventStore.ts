@@ -38,6 +38,8 @@ export interface MemoryOptions {
   readonly allow: ReadonlyArray<Member>
   /** How many appends lose a race (fail with a ConcurrencyConflict) before one is accepted. */
   readonly lostRaces?: number
+  /** Called on each `readStream`. */
+  readonly onRead?: () => void
 }
 
 const headOf = (events: ReadonlyArray<StoredEvent>): Head => {
@@ -74,7 +76,7 @@ export const memoryEventStore = (stream: Ref.Ref<MemoryStream>, options: MemoryO
   const members: Partial<typeof EventStore.Service> = {
     head: () => Effect.map(Ref.get(stream), (s) => headOf(s.events)),
     positions: () => Effect.map(Ref.get(stream), (s) => s.positions),
-    readStream: () => Effect.map(Ref.get(stream), (s) => s.events),
+    readStream: () => Effect.map(Ref.get(stream), (s) => (options.onRead?.(), s.events)),
     readEvent: (_streamId, eventId) => Effect.map(Ref.get(stream), (s) => s.events.find((e) => e.event_id === eventId)),
     idempotencyClaim: (_userId, key) => Effect.map(Ref.get(stream), (s) => s.claims.get(key)),
     append: (streamId, head, events, _metadata, appendOptions) =>

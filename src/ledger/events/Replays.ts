@@ -5,7 +5,8 @@
  * signed checkpoints do not hold against the stored chain.
  */
 import { checkpointProblem, type SignedCheckpoint } from "../../../domain/ledger/Checkpoint.ts"
-import { type Entry, evolve, type Position, replay } from "../../../domain/ledger/Decider.ts"
+import { type Entry, type Position, replay } from "../../../domain/ledger/Decider.ts"
+import { applyTrade, bookOf, positionOf } from "../../../domain/ledger/Replay.ts"
 import { checkAndReplay } from "../../../domain/ledger/ReplayCheck.ts"
 import type { SignatureCheck } from "../signing/Signing.ts"
 import type { Failure, Verified } from "./ChainCheck.ts"
@@ -17,15 +18,19 @@ const replayed = (entries: ReadonlyArray<Entry>): ReadonlyArray<Position> | unde
   return r._tag === "Ok" ? [...r.state.values()].sort((a, b) => a.symbol.localeCompare(b.symbol)) : undefined
 }
 
-/** Entries `evolve` applies to kept positions without the stream's history: in-order trades, donations, tax status. */
+/** Entries that apply to verified positions without the stream's history: in-order trades, donations, tax status. */
 export const incremental = (e: Entry, since: string) =>
   e.event.type === "DonationRecorded" || e.event.type === "TaxStatusRecorded" ||
   (e.event.type === "TradeRecorded" && e.effective_date >= since)
 
 /** Kept positions after in-order entries (each `incremental`), sorted by symbol. */
-export const positionsAfter = (positions: ReadonlyMap<string, Position>, at: Verified, entries: ReadonlyArray<Entry>) =>
-  [...entries.reduce(evolve, { version: at.version, lastEffective: at.last_effective, positions }).positions.values()]
-    .sort((a, b) => a.symbol.localeCompare(b.symbol))
+export const positionsAfter = (positions: ReadonlyMap<string, Position>, _at: Verified, entries: ReadonlyArray<Entry>) => {
+  const next = new Map(positions)
+  for (const { event } of entries) {
+    if (event.type === "TradeRecorded") next.set(event.symbol, positionOf(event.symbol, applyTrade(bookOf(next.get(event.symbol)), event)))
+  }
+  return [...next.values()].sort((a, b) => a.symbol.localeCompare(b.symbol))
+}
 
 /** A full replay: the positions (absent when the stream does not replay), or a decision failure. */
 export interface Replayed {

@@ -15,19 +15,21 @@ import { Context, Effect, Layer } from "effect"
 import type { SourceUnavailable } from "../../../domain/Errors.ts"
 import type { ValuationCloses } from "../../../domain/ledger/DailyValuation.ts"
 import type { PayoutFact } from "../../../domain/ledger/Entitlements.ts"
+import type { DayClose } from "../../../domain/ledger/PriceCheck.ts"
 import { addDays, circuitBounds, xdDate } from "../../../domain/market/calendar/Calendar.ts"
 import { faceValueOn, faceValueRecords } from "../../../domain/market/filings/FaceValues.ts"
 import { indexCloses, type IndexCloses } from "../../../domain/market/board/IndexHistory.ts"
 import type { Source } from "../../../domain/market/shared/RecordParts.ts"
 import { repairExDate } from "../../../domain/market/filings/Dividends.ts"
 import { previousClose } from "../../../domain/market/prices/PreviousClose.ts"
-import { datasetAt, type PriceSeries } from "../../../domain/market/snapshot/Series.ts"
+import { datasetAt, indexAtOrBefore, type PriceSeries } from "../../../domain/market/snapshot/Series.ts"
 import type { SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
 import { sourcesOf } from "../../market/provenance/Provenance.ts"
 import { MarketReadModel } from "../../market/readmodel/ReadModel.ts"
 
 export interface TradeFacts {
   readonly circuit?: { readonly lower: number; readonly upper: number; readonly previous_date: string } | undefined
+  readonly dayCloses?: ReadonlyArray<DayClose> | undefined
   readonly firstSession?: string | undefined
   readonly delistedOn?: string | undefined
 }
@@ -142,6 +144,24 @@ const valuationClosesOf = (data: SymbolData) => {
   return built
 }
 
+/** A series' unflagged positive close on `date`, or undefined. */
+const closeOn = (s: PriceSeries | undefined, date: string) => {
+  const i = s === undefined ? -1 : indexAtOrBefore(s, date)
+  const c = i >= 0 && s!.dates[i] === date && s!.flag[i] === undefined ? s!.close[i]! : NaN
+  return c > 0 ? c : undefined
+}
+
+/** The trade day's recorded closes: as traded, and the served series' when it is another series (with its restatement). */
+const dayClosesOf = (data: SymbolData, date: string): ReadonlyArray<DayClose> => {
+  const asTraded = closeOn(data.asTraded, date)
+  const served = data.prices === data.asTraded ? undefined : closeOn(data.prices, date)
+  const r = data.restatement
+  return [
+    ...(asTraded === undefined ? [] : [{ date, close: asTraded, series: "as_traded" as const, restated: false }]),
+    ...(served === undefined ? [] : [{ date, close: served, series: "served" as const, restated: r.restated, factor: r.factor }])
+  ]
+}
+
 const firstSessionOf = (data: SymbolData) =>
   [data.asTraded?.dates[0], data.prices?.dates[0]].filter((d): d is string => d !== undefined).sort()[0]
 
@@ -164,6 +184,7 @@ export class MarketFacts extends Context.Service<MarketFacts, {
         const bounds = prev ? circuitBounds(prev.close, date) : undefined
         return {
           ...(prev && bounds ? { circuit: { lower: bounds.lower, upper: bounds.upper, previous_date: prev.date } } : {}),
+          dayCloses: dayClosesOf(data, date),
           firstSession: firstSessionOf(data),
           ...(data.security.delisted_on !== undefined ? { delistedOn: data.security.delisted_on } : {})
         }

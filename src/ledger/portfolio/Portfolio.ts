@@ -20,6 +20,7 @@ import {
   SourceUnavailable,
   InvalidRequest,
   type InvalidSymbol,
+  PayoutRecorded,
   WriteConflict
 } from "../../../domain/Errors.ts"
 import { isTradingDay, karachiDate, settlementDate } from "../../../domain/market/calendar/Calendar.ts"
@@ -58,7 +59,7 @@ export const toEventRecord = (e: StoredEvent): typeof EventRecord.Type => ({
   hash: e.hash
 })
 
-type RecordError = InvalidRequest | InvalidSymbol | DataNotFound | IdempotencyMismatch | SourceUnavailable
+type RecordError = InvalidRequest | InvalidSymbol | DataNotFound | IdempotencyMismatch | PayoutRecorded | SourceUnavailable
 
 export interface RecordOptions {
   readonly idempotencyKey?: string | undefined
@@ -194,7 +195,11 @@ const makeRecord = (d: WriteDeps, stripeOf: (streamId: string) => Semaphore.Sema
         },
         options.idempotencyKey ? { user_id: principal.userId, key: options.idempotencyKey, request_hash: requestHash } : undefined
       )
-      if (written._tag === "Rejected") return yield* new InvalidRequest(written.rejection)
+      if (written._tag === "Rejected") {
+        const { message, symbol, recordedIn } = written.rejection
+        const shown = symbol === undefined ? { message } : { message, symbol }
+        return yield* recordedIn === undefined ? new InvalidRequest(shown) : new PayoutRecorded({ ...shown, event_id: recordedIn })
+      }
       return yield* respond(written.event, written.positions, principal, false)
     })
 

@@ -4,9 +4,9 @@
  * stream, every kind, in stream order, with the figures the ledger computed
  * for dividends and bonuses. The import reads the file strictly (RFC 4180,
  * bounded) by its header's mapping, then decides every transaction row in
- * file order with the ledger's decider (ImportPlan) and appends what it
- * accepted, donations among them, in one statement through the LedgerWriter,
- * or nothing when any row is refused. A row whose content is that of an event
+ * date order with the ledger's decider (ImportPlan) against the stream's
+ * state, and appends what it accepted, donations among them, in one statement
+ * through the LedgerWriter, or nothing when any row is refused. A row whose content is that of an event
  * already recorded (and not yet matched by an earlier row) is skipped, so the
  * same file imported twice adds nothing.
  *
@@ -15,7 +15,7 @@
  */
 import { Clock, Context, Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
-import { type DataNotFound, InvalidRequest, type InvalidSymbol, SourceUnavailable } from "../../../domain/Errors.ts"
+import { type DataNotFound, InvalidRequest, type InvalidSymbol, SourceUnavailable, WriteConflict } from "../../../domain/Errors.ts"
 import { karachiDate } from "../../../domain/market/calendar/Calendar.ts"
 import type { Command } from "../../../domain/ledger/Decider.ts"
 import type { LedgerEvent, StoredEvent } from "../../../domain/ledger/Events.ts"
@@ -27,6 +27,7 @@ import type { Donation } from "../../../domain/ledger/csv/ImportRows.ts"
 import { CHARGE_NAME, headerOf, type Mapping, readOverrides } from "../../../domain/ledger/csv/Mapping.ts"
 import { parseCsv } from "../../../domain/ledger/csv/Rfc4180.ts"
 import { HEADER_LINE, IMPORT_LIMITS, type ImportResult, rowOf } from "../../../domain/ledger/csv/TransactionsCsv.ts"
+import { RateLimiter } from "../../http/RateLimiter.ts"
 import { Filings } from "../../market/filings/Filings.ts"
 import { storeUnavailable } from "../../db/Rows.ts"
 import type { Principal } from "../accounts/Keys.ts"
@@ -34,13 +35,15 @@ import { ConcurrencyConflict, EventStore } from "../events/EventStore.ts"
 import { type Listed, planRows, type RowPlanInput } from "./ImportPlan.ts"
 import { MarketFacts } from "./MarketFacts.ts"
 import { factsWith, streamOf } from "./Portfolio.ts"
-import { positionsOf, toEntries } from "./Projection.ts"
+import { toEntries } from "./Projection.ts"
 import { LedgerWriter } from "./Writer.ts"
 
-/** The most time the rows' decisions may take (the request deadline is 30 s). */
+/** The most time the rows' decisions may take (the request deadline is 30 s); planning is linear, so only a stalled store meets it. */
 const PLAN_BUDGET = "20 seconds"
-const TOO_SLOW = "deciding this file's rows took over 20 seconds (a row dated before the rows above it is decided against " +
-  "the whole history): sort the rows by trade_date, or import the file in parts; nothing was recorded"
+const TOO_SLOW = "deciding this file's rows took over 20 seconds: import the file in parts; nothing was recorded"
+/** Rows an import is charged one request for, beyond the request itself (a 10,000-row file costs 200 requests). */
+const ROWS_PER_REQUEST = 50
+const BUSY = "another import into this portfolio is under way: nothing was recorded; send this file again once it has answered"
 
 /** The file read whole, or the 400 that refuses it (structure, bounds, formulas, mapping, date order). */
 const readUpload = (text: string, options: ImportOptions) =>
@@ -135,7 +138,7 @@ export class TransactionsCsv extends Context.Service<TransactionsCsv, {
     principal: Principal,
     text: string,
     options: ImportOptions
-  ) => Effect.Effect<typeof ImportResult.Type, InvalidRequest | SourceUnavailable>
+  ) => Effect.Effect<typeof ImportResult.Type, InvalidRequest | WriteConflict | SourceUnavailable>
 }>()("psx/ledger/TransactionsCsv") {
   static readonly layer = Layer.effect(
     TransactionsCsv,
@@ -144,6 +147,9 @@ export class TransactionsCsv extends Context.Service<TransactionsCsv, {
       const writer = yield* LedgerWriter
       const filings = yield* Filings
       const factsFor = factsWith(yield* MarketFacts)
+      const limiter = yield* Effect.serviceOption(RateLimiter)
+      /** The users with an import under way in this process: one at a time each. */
+      const importing = new Set<string>()
 
       const exportCsv = Effect.fn("TransactionsCsv.export")(function*(principal: Principal) {
         const events = yield* store.readStream(streamOf(principal.userId)).pipe(storeUnavailable)
@@ -156,7 +162,7 @@ export class TransactionsCsv extends Context.Service<TransactionsCsv, {
       const attempt = (principal: Principal, file: FileRead, options: ImportOptions) =>
         Effect.gen(function*() {
           const streamId = streamOf(principal.userId)
-          const [head, history] = yield* Effect.all([store.head(streamId), store.readStream(streamId)])
+          const from = yield* writer.snapshot(streamId)
           const today = karachiDate(yield* Clock.currentTimeMillis)
           const transactions: Array<RowPlanInput> = []
           const donationRows: Array<{ line: number; donation: Donation }> = []
@@ -164,7 +170,7 @@ export class TransactionsCsv extends Context.Service<TransactionsCsv, {
             if ("donation" in read) donationRows.push({ line, donation: read.donation })
             else transactions.push({ line, read })
           }
-          const plan = yield* planRows(history, head.version, transactions, {
+          const plan = yield* planRows(from, transactions, {
             listed: (body) => listedBody(filings, body),
             facts: (command: Command) => factsFor(command, today),
             problem: bodyProblem,
@@ -173,8 +179,11 @@ export class TransactionsCsv extends Context.Service<TransactionsCsv, {
             // Planning comes before the append, so stopping it records nothing and the answer beats the request deadline.
             Effect.timeoutOrElse({ duration: PLAN_BUDGET, orElse: () => Effect.fail(new InvalidRequest({ message: TOO_SLOW })) })
           )
+          // Donations move no position; the stream is read for them only when the file has some.
+          const history = donationRows.length > 0 ? yield* store.readStream(streamId) : []
           const donations = donationsToRecord(history, donationRows)
-          const accepted = [...plan.accepted, ...donations.accepted].sort((a, b) => a.line - b.line)
+          // Transactions in the date order they were decided in, donations after them.
+          const accepted = [...plan.accepted, ...donations.accepted]
           const errors = plan.errors.map(named(file.mapping))
           const answer = {
             dry_run: options.dryRun,
@@ -191,11 +200,10 @@ export class TransactionsCsv extends Context.Service<TransactionsCsv, {
             })
           }
           if (options.dryRun || accepted.length === 0) {
-            return { ...answer, recorded: 0, events: accepted.map(({ line, event }) => ({ line, type: event.type, payload: event })) }
+            const planned = accepted.map(({ line, event }) => ({ line, type: event.type, payload: event }))
+            return { ...answer, recorded: 0, events: planned.sort((a, b) => a.line - b.line) }
           }
-          // Donations move no position: the positions are the planned events' alone.
-          const positions = positionsOf([...history, ...plan.drafts])
-          const appended: ReadonlyArray<StoredEvent> = yield* writer.writeDecided(streamId, head, accepted, positions, {
+          const appended: ReadonlyArray<StoredEvent> = yield* writer.writeDecided(streamId, from, accepted, plan.after, {
             actor_key_id: principal.keyId,
             request_id: options.requestId,
             client_request_id: options.clientRequestId
@@ -203,7 +211,9 @@ export class TransactionsCsv extends Context.Service<TransactionsCsv, {
           return {
             ...answer,
             recorded: appended.length,
+            // In file order (they were decided, and are stored, in date order).
             events: appended.map((e, i) => ({ line: accepted[i]!.line, event_id: e.event_id, type: e.event.type, payload: e.event }))
+              .sort((a, b) => a.line - b.line)
           }
         })
 
@@ -213,12 +223,18 @@ export class TransactionsCsv extends Context.Service<TransactionsCsv, {
         options: ImportOptions
       ) {
         const file = yield* readUpload(text, options)
+        const userId = principal.userId
+        const now = yield* Clock.currentTimeMillis
+        if (importing.has(userId)) return yield* new WriteConflict({ message: BUSY })
+        if (limiter._tag === "Some") limiter.value.charge(userId, Math.floor(file.rows.length / ROWS_PER_REQUEST), now)
+        importing.add(userId)
         return yield* attempt(principal, file, options).pipe(
           // Another writer appended meanwhile: plan again from the new state.
           Effect.retry({ while: (e) => e instanceof ConcurrencyConflict, times: 5 }),
           Effect.catchTag("ConcurrencyConflict", () =>
             Effect.fail(new SourceUnavailable({ message: "the portfolio was too busy to import into; nothing was recorded, try again" }))),
-          Effect.catchTag("SqlError", (e) => storeUnavailable(Effect.fail(e)))
+          Effect.catchTag("SqlError", (e) => storeUnavailable(Effect.fail(e))),
+          Effect.ensuring(Effect.sync(() => importing.delete(userId)))
         )
       })
 

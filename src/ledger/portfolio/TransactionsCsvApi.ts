@@ -1,7 +1,7 @@
 /** The transactions CSV endpoints: export and import in the portfolio group, the public template (src/ledger/LedgerApi.ts). */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiSchema, OpenApi } from "effect/http-api"
-import { Forbidden, SourceUnavailable, Unauthorized } from "../../../domain/Errors.ts"
+import { Forbidden, SourceUnavailable, Unauthorized, WriteConflict } from "../../../domain/Errors.ts"
 import { COLUMNS, IMPORT_LIMITS, ImportResult } from "../../../domain/ledger/csv/TransactionsCsv.ts"
 import { KNOWN_NAMES } from "../../../domain/ledger/csv/Mapping.ts"
 import { BoolParam } from "../../../domain/Params.ts"
@@ -57,8 +57,16 @@ const CSV_IMPORT = "Grant portfolio:write. Body text/csv, at most " +
   "with more than two decimals (215.425) is recorded as the price to the paisa, down for a buy and up for a sale, and " +
   "the difference times the quantity is added to the fees, so price × quantity ± fees is the broker's amount; fees " +
   "are rounded to the paisa once. Each such change is listed in `notes`.\n\n" +
-  "Rows are decided in file order by the rules of POST /v1/me/transactions (the rows before applied). All rows or " +
-  "none are recorded, in one append. A row whose content (with the defaults the ledger fills: fees 0, the recorded " +
+  "Each row is decided by the rules of POST /v1/me/transactions in date order (trade_date, then file order), with " +
+  "the rows before it in that order applied, so a file may list its rows in any order; a reversal of a recorded " +
+  "event is decided first, a reversal of another row right after the rows of that row's date. All rows or none are " +
+  "recorded, in one append, stored in that date order; the answer lists them by line. A reversal naming an event_id " +
+  "that two rows of the file carry is refused as ambiguous. A dividend or bonus row for a payout already recorded " +
+  "(same symbol, kind and book closure) is refused naming the event that holds it.\n\n" +
+  "One import per portfolio runs at a time: a second one sent while the first is under way is 409 INVALID_REQUEST " +
+  "with nothing recorded (send it again once the first has answered). An import is charged to the user's rate limit " +
+  "by its rows: one request for every 50 rows beyond the request itself (a 10,000-row file costs 200), so the " +
+  "requests that follow it may wait (429 with Retry-After). A row whose content (with the defaults the ledger fills: fees 0, the recorded " +
   "payout's book closure, the portfolio's filer status) is that of an event already recorded is skipped (a donation: " +
   "same date, amount and note), so importing the same file twice adds nothing; a row whose event_id names a recorded " +
   "event of other content is refused. A reversal row's `reverses` may name another row's event_id: the event that row " +
@@ -101,7 +109,7 @@ export const csvEndpoints = [
     },
     payload: HttpApiSchema.StreamUint8Array({ contentType: "text/csv" }),
     success: ImportResult,
-    error: [...auth, SourceUnavailable]
+    error: [...auth, WriteConflict, SourceUnavailable]
   }).annotate(RequiredGrant, "portfolio:write").annotateMerge(describe("Import transactions from CSV", CSV_IMPORT))
 ] as const
 

@@ -1028,7 +1028,7 @@ export interface paths {
          *
          *     Taxes: dividend withholding follows the dated rule in force (15% filers, 30% non-filers) with the portfolio's filer status, unless the warrant's gross and tax are given. Realised profit and loss are before capital gains tax.
          *
-         *     Rejections change nothing and never reveal how many shares are held: selling more than held as of that date (a backdated trade may not make any later position negative), a future trade date, a buy or sell on a non-trading day, a value out of bounds are 400 INVALID_REQUEST; an unknown symbol is 404, a malformed one 400 INVALID_SYMBOL. A write that keeps losing races to other processes' writes on the same portfolio (retried six times, backing off) is 409 INVALID_REQUEST with nothing recorded: send it again. A price outside that day's circuit-breaker bounds (from the previous trading day's as-traded close) is accepted and flagged; without that close the flag says the check is unknown.
+         *     Rejections change nothing and never reveal how many shares are held: selling more than held as of that date (a backdated trade may not make any later position negative), a future trade date, a buy or sell on a non-trading day, a value out of bounds are 400 INVALID_REQUEST; an unknown symbol is 404, a malformed one 400 INVALID_SYMBOL. A write that keeps losing races to other processes' writes on the same portfolio (retried six times, backing off) is 409 INVALID_REQUEST with nothing recorded: send it again. A price outside that day's circuit-breaker bounds (from the previous trading day's as-traded close) is accepted and flagged; without that close the flag says the check is unknown. A price more than 50% from the day's recorded close on any basis (as traded, or the served series, which the source may have restated for a split) is accepted and flagged, naming the close, its basis and the likely restatement: LUCK at 1,050 on 2026-05-20 is 2.56× the served close of 410.88, a series restated 5:1 (as traded about 2,054.40). A dividend or bonus for a payout already recorded (same symbol, kind and book closure, not reversed), by hand or by accepting the entitlement, is 409 INVALID_REQUEST naming the event that holds it (`event_id`): a payout is counted once; to change it, reverse that event and record the correction. A write whose commit has begun answers what it did even past the request deadline; one the deadline answered first (503) records nothing. `X-Request-Id`, kept in the event's hashed metadata, is at most 200 characters (longer: 400, nothing recorded).
          *
          *     The 201 carries the event and, when the credential also holds portfolio:read, the holding it touched; a replay of an Idempotency-Key carries the original event only.
          */
@@ -1078,7 +1078,9 @@ export interface paths {
          *
          *     Cells, in both formats: buy and sell in any case (also B, S, Bought, Sold, Purchase, Sale); numbers with thousands or lakh separators ("1,000", "1,00,000"), a sale's quantity may be negative; dates as YYYY-MM-DD, DD/MM/YYYY or MM/DD/YYYY (/, - or .), 20-May-2026 or May 20, 2026, a time after the date ignored, two-digit years refused. Date order: the file's dates decide it (20/05/2026 is day first, 3/20/2023 month first); a file whose every such date could be either (03/04/2026) is 400 unless `date_order` says (dmy or mdy; ymd: every date is year-first); a file mixing both is 400. Commission, CDC and other charge columns are added to the fees. A rate with more than two decimals (215.425) is recorded as the price to the paisa, down for a buy and up for a sale, and the difference times the quantity is added to the fees, so price × quantity ± fees is the broker's amount; fees are rounded to the paisa once. Each such change is listed in `notes`.
          *
-         *     Rows are decided in file order by the rules of POST /v1/me/transactions (the rows before applied). All rows or none are recorded, in one append. A row whose content (with the defaults the ledger fills: fees 0, the recorded payout's book closure, the portfolio's filer status) is that of an event already recorded is skipped (a donation: same date, amount and note), so importing the same file twice adds nothing; a row whose event_id names a recorded event of other content is refused. A reversal row's `reverses` may name another row's event_id: the event that row records. A reversal's trade_date and symbol cells are shown only. Importing a portfolio's export into a new one records the same events in the same order (with new ids).
+         *     Each row is decided by the rules of POST /v1/me/transactions in date order (trade_date, then file order), with the rows before it in that order applied, so a file may list its rows in any order; a reversal of a recorded event is decided first, a reversal of another row right after the rows of that row's date. All rows or none are recorded, in one append, stored in that date order; the answer lists them by line. A reversal naming an event_id that two rows of the file carry is refused as ambiguous. A dividend or bonus row for a payout already recorded (same symbol, kind and book closure) is refused naming the event that holds it.
+         *
+         *     One import per portfolio runs at a time: a second one sent while the first is under way is 409 INVALID_REQUEST with nothing recorded (send it again once the first has answered). An import is charged to the user's rate limit by its rows: one request for every 50 rows beyond the request itself (a 10,000-row file costs 200), so the requests that follow it may wait (429 with Retry-After). A row whose content (with the defaults the ledger fills: fees 0, the recorded payout's book closure, the portfolio's filer status) is that of an event already recorded is skipped (a donation: same date, amount and note), so importing the same file twice adds nothing; a row whose event_id names a recorded event of other content is refused. A reversal row's `reverses` may name another row's event_id: the event that row records. A reversal's trade_date and symbol cells are shown only. Importing a portfolio's export into a new one records the same events in the same order (with new ids).
          *
          *     `dry_run=true` records nothing and answers the mapping, the events the file would record and every refused row by line (the header is line 1) and column (as the file names it). Without it, any refused row makes the answer 400 INVALID_REQUEST naming the first rows by line and column, and nothing is recorded.
          *
@@ -1334,6 +1336,13 @@ export interface components {
             error: "INVALID_REQUEST";
             message: string;
             symbol?: string;
+        };
+        PayoutRecordedEncoded: {
+            /** @enum {string} */
+            error: "INVALID_REQUEST";
+            message: string;
+            symbol?: string;
+            event_id: string;
         };
         IdempotencyMismatchEncoded: {
             /** @enum {string} */
@@ -8632,13 +8641,13 @@ export interface operations {
                     "application/json": components["schemas"]["DataNotFoundEncoded"];
                 };
             };
-            /** @description The Idempotency-Key was used before with a different body */
+            /** @description The Idempotency-Key was used before with a different body | This payout (same symbol, kind and book closure) is already recorded by the event `event_id`: a payout is counted once. To change it, reverse that event and record the correction; nothing was recorded */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["IdempotencyMismatchEncoded"];
+                    "application/json": components["schemas"]["IdempotencyMismatchEncoded"] | components["schemas"]["PayoutRecordedEncoded"];
                 };
             };
             /** @description Too many requests from this client; wait the number of seconds in Retry-After */
@@ -8938,7 +8947,7 @@ export interface operations {
                             dividends: number;
                             /** @description KSE-100 points at the session's close (absent: no close recorded that day) */
                             kse100?: number;
-                            /** @description carried:SYMBOL: no close that session, valued at its last recorded close; no_close:SYMBOL: no close on or before it (value unknown); restated:SYMBOL: the source's close restated for a split it does not date, used as it is (no matching split recorded here); unrestated:SYMBOL: that close divided back by the source's factor, before the split this portfolio records */
+                            /** @description carried:SYMBOL: no close that session, valued at its last recorded close; no_close:SYMBOL: no close on or before it (value unknown); restated:SYMBOL: the source's close restated for a split it does not date, used as it is (no matching split recorded here), on a position opened before that split; unrestated:SYMBOL: that close divided back by the source's factor, before the split this portfolio records */
                             flags?: string[];
                         }[];
                     };
@@ -9152,13 +9161,13 @@ export interface operations {
                     "application/json": components["schemas"]["DataNotFoundEncoded"];
                 };
             };
-            /** @description The Idempotency-Key was used before with a different body | Another write to the same record got there first and this one could not be retried; nothing was recorded: send it again */
+            /** @description The Idempotency-Key was used before with a different body | Another write to the same record got there first and this one could not be retried; nothing was recorded: send it again | This payout (same symbol, kind and book closure) is already recorded by the event `event_id`: a payout is counted once. To change it, reverse that event and record the correction; nothing was recorded */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["IdempotencyMismatchEncoded"] | components["schemas"]["WriteConflictEncoded"];
+                    "application/json": components["schemas"]["IdempotencyMismatchEncoded"] | components["schemas"]["WriteConflictEncoded"] | components["schemas"]["PayoutRecordedEncoded"];
                 };
             };
             /** @description Too many requests from this client; wait the number of seconds in Retry-After */
@@ -9368,6 +9377,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenEncoded"];
+                };
+            };
+            /** @description Another write to the same record got there first and this one could not be retried; nothing was recorded: send it again */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WriteConflictEncoded"];
                 };
             };
             /** @description Too many requests from this client; wait the number of seconds in Retry-After */
