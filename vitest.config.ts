@@ -1,10 +1,11 @@
 import { defineConfig } from "vitest/config"
 
 /**
- * The slow suites: fuzzing, faults (store cuts, SIGKILL), several service processes, the stdio MCP children with
- * their own import, upstream faults, whole crawls of the fake portal, the rate limits run out request by request,
- * and the browser. `npm test` (`vitest run --mode quick`) leaves them out;
- * `npm run test:all` (plain `vitest run`, what CI runs on both stores) and `npx vitest run <file>` run them.
+ * Three projects:
+ * - `unit`: pure tests under test/unit/ (no store, no global setup): `npm run test:unit`, seconds.
+ * - `service`: every route over the bundled pack; the global setup builds the pack's store once.
+ * - `slow`: fuzzing, faults, several processes, stdio MCP children, the browser.
+ * `npm test` runs unit and service; `npm run test:all` (what CI runs on both stores) runs all three.
  */
 export const SLOW_SUITES = [
   "test/fuzz.test.ts",
@@ -21,16 +22,31 @@ export const SLOW_SUITES = [
   "test/e2e/**"
 ]
 
-export default defineConfig(({ mode }) => ({
+const UNIT = ["test/unit/**/*.test.ts"]
+
+const storeBacked = {
+  // The pack's prebuilt store, made once (test/support/GlobalSetup.ts) and copied by each file that needs it.
+  globalSetup: ["test/support/GlobalSetup.ts"],
+  testTimeout: 120_000,
+  hookTimeout: 120_000
+}
+
+export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    // The pack's prebuilt store, made once (test/support/GlobalSetup.ts) and copied by each file that needs it.
-    globalSetup: ["test/support/GlobalSetup.ts"],
-    exclude: mode === "quick" ? ["**/node_modules/**", ...SLOW_SUITES] : ["**/node_modules/**"],
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
     // Each file opens its own store; two at a time keeps PGlite's memory in check.
     maxWorkers: 2,
-    reporters: ["default"]
+    reporters: ["default"],
+    projects: [
+      { test: { name: "unit", include: UNIT } },
+      {
+        test: {
+          name: "service",
+          include: ["test/**/*.test.ts"],
+          exclude: ["**/node_modules/**", ...UNIT, ...SLOW_SUITES],
+          ...storeBacked
+        }
+      },
+      { test: { name: "slow", include: SLOW_SUITES, exclude: ["**/node_modules/**"], ...storeBacked } }
+    ]
   }
-}))
+})

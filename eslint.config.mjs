@@ -1,0 +1,36 @@
+// Format (dprint, configured as the Effect repositories do) and lint in one pass: `npm run lint`, `npm run format`.
+import * as effectEslint from "@effect/eslint-plugin"
+import eslint from "@eslint/js"
+import { defineConfig } from "eslint/config"
+import globals from "globals"
+import tseslint from "typescript-eslint"
+
+export default defineConfig(
+  {
+    ignores: ["node_modules/**", ".data/**", "bench/results/**", "src/web/assets/vendor/**", "**/*.d.ts", "test/fixtures/**"]
+  },
+  eslint.configs.recommended,
+  tseslint.configs.recommended,
+  ...effectEslint.configs.dprint,
+  {
+    languageOptions: { globals: globals.node },
+    rules: {
+      // TypeScript itself reports undefined names in .ts files.
+      "no-undef": "off",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@effect/dprint": ["error", {
+        config: {
+          indentWidth: 2,
+          lineWidth: 120,
+          semiColons: "asi",
+          quoteStyle: "alwaysDouble",
+          trailingCommas: "never",
+          operatorPosition: "maintain",
+          "arrowFunction.useParentheses": "force"
+        }
+      }]
+    }
+  },
+  { files: ["src/web/assets/**/*.js"], languageOptions: { globals: globals.browser }, rules: { "no-undef": "error" } },
+  { files: ["**/*.mjs"], rules: { "no-undef": "error" } }
+)
