@@ -113,9 +113,8 @@ const withService = async (store: "embedded" | "postgres", body: (base: string, 
     const base = `http://127.0.0.1:${port}`
     await waitFor(`${base}/ready`, 300_000, (b) => b.data_pack === "installed")
     await waitFor(`${base}/v1/quotes/HUBC?allow_stale=true`, 60_000)
-    // The background encoding of the new snapshot's hottest answers (readmodel/SnapshotAnswers.ts) takes a few seconds;
-    // then the heap is settled, and V8's memory reducer collects about 8 s later (it drops the compiled code's shapes,
-    // which costs the next second of load a fifth of its speed). Measured after that, as the service runs settled
+    // The background encoding of the new snapshot's hottest answers (readmodel/SnapshotAnswers.ts) takes a few seconds,
+    // and V8's memory reducer runs once the service goes quiet. Measured after that, as the service runs settled
     // (`npm run bench:start` finds RSS settled by 20 s after the first full answer).
     await new Promise((r) => setTimeout(r, SETTLE_MS))
     await body(base, dir)

@@ -18,10 +18,6 @@
  *   (AnswerCache.ts); everything else goes to the HttpApi router through the
  *   Effect handler.
  *
- * - Before it listens, node:http's request objects are sized by a warm-up on
- *   a loopback port of its own (RequestShapes.ts), so that no request is a
- *   dictionary-mode object.
- *
  * It is an `HttpServer` like NodeHttpServer's (whose request handler it
  * uses), without upgrades: the service has no WebSocket routes.
  */
@@ -31,7 +27,6 @@ import { HttpServer, HttpServerError } from "effect/http"
 import * as NetAddress from "effect/net/NetAddress"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { canonicalUrl } from "./CanonicalUrl.ts"
-import { settleRequestShapes } from "./RequestShapes.ts"
 
 export type NodeHandler = (request: IncomingMessage, response: ServerResponse) => void
 
@@ -132,7 +127,6 @@ export const make = Effect.fnUntraced(function*(options: FrontDoorOptions) {
         }))
   })
 
-  yield* settleRequestShapes
   yield* listen(server, options)
   const close = closing(server)
   yield* Effect.addFinalizer(() => close)

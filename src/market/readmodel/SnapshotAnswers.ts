@@ -17,7 +17,6 @@ import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot
 import { Ticker } from "../../../domain/market/shared/Ticker.ts"
 import { RecentMap } from "../../cache/RecentMap.ts"
 import { type Answer, AnswerCache, type AnswerPolicy, type Decoded, type InstantHome, type Keeping } from "../../http/AnswerCache.ts"
-import { makeHeapSettle } from "../../system/HeapSettle.ts"
 import { Analytics } from "../analytics/Analytics.ts"
 import { asOfHeaders, asOfInstant, readAsOf } from "./AsOf.ts"
 import { PointInTime } from "./PointInTime.ts"
@@ -111,7 +110,7 @@ export const snapshotAnswers = (model: typeof MarketReadModel.Service, pit: type
 /**
  * For each new snapshot: the day's analytics figures a slice at a time, then the hottest answers a
  * symbol at a time (quote with and without allow_stale, full payload, 1Y prices, research, the boards), so the first request for a
- * symbol finds its bytes ready (a request that comes first makes its own); then the heap is settled.
+ * symbol finds its bytes ready (a request that comes first makes its own).
  * Endpoints registered after a snapshot was warmed (the routes are built after the services) are warmed
  * on the next pass.
  */
@@ -119,7 +118,6 @@ export const AnswerWarming = Layer.effectDiscard(Effect.gen(function*() {
   const model = yield* MarketReadModel
   const analytics = yield* Analytics
   const cache = yield* AnswerCache
-  const settleHeap = yield* makeHeapSettle
   let warmed: { state: ReadModelState; endpoints: number } | undefined
   const pass = Effect.gen(function*() {
     const state = model.state()
@@ -138,8 +136,6 @@ export const AnswerWarming = Layer.effectDiscard(Effect.gen(function*() {
       yield* cache.warm("analytics.research", { params: { symbol } })
       yield* Effect.yieldNow
     }
-    // The snapshot is built and its hottest answers encoded: give back what building it left behind.
-    yield* settleHeap()
   })
   yield* pass.pipe(Effect.repeat(Schedule.spaced(Duration.millis(250))), Effect.forkScoped)
 }))
