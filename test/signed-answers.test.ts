@@ -20,6 +20,7 @@ import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { AnswerCache } from "../src/http/AnswerCache.ts"
 import { AnswerSigner } from "../src/http/AnswerSigning.ts"
 import { GuardLive } from "../src/http/Guard.ts"
 import { contentDigest, signatureBase, signatureParams } from "../src/http/MessageSignature.ts"
@@ -229,6 +230,7 @@ describe("the guard without a key", () => {
     Layer.provide([
       Layer.succeed(RateLimiter, RateLimiter.make(1000, 1000)),
       RequestIds.layer,
+      AnswerCache.layer,
       Layer.succeed(AnswerSigner, AnswerSigner.of({ key: Effect.die(new Error("the deployment key does not open")) }))
     ])
   )

@@ -14,9 +14,8 @@
  *   spelling (CanonicalUrl.ts), so the fast path, the guard, its rate
  *   limiter, the MCP session guard and the router all see the same path.
  * - A fast path (FastPath.ts, attached through `FastPathSlot`) may answer
- *   first, in plain node:http, with the kept answers of cached endpoints
- *   (AnswerCache.ts); everything else goes to the HttpApi router through the
- *   Effect handler.
+ *   first, in plain node:http, with the kept answers (AnswerCache.ts);
+ *   everything else goes to the HttpApi router through the Effect handler.
  *
  * It is an `HttpServer` like NodeHttpServer's (whose request handler it
  * uses), without upgrades: the service has no WebSocket routes.
@@ -27,6 +26,7 @@ import { HttpServer, HttpServerError } from "effect/http"
 import * as NetAddress from "effect/net/NetAddress"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { canonicalUrl } from "./CanonicalUrl.ts"
+import { errorRecord, JSON_TYPE } from "./Responses.ts"
 
 export type NodeHandler = (request: IncomingMessage, response: ServerResponse) => void
 
@@ -52,9 +52,9 @@ const SHUTDOWN_WAIT = Duration.seconds(10)
 
 const unavailable = (response: ServerResponse, message: string) => {
   if (response.headersSent || response.writableEnded) return
-  const body = Buffer.from(JSON.stringify({ error: "SOURCE_UNAVAILABLE", message }))
-  response.writeHead(503, { "content-type": "application/json", "content-length": body.length, "retry-after": "1" })
-  response.end(body)
+  const record = errorRecord("SOURCE_UNAVAILABLE", message, { "retry-after": "1" })
+  response.writeHead(record.status, { ...record.headers, "content-type": JSON_TYPE, "content-length": record.body.length })
+  response.end(record.body)
 }
 
 /** What answers while no Effect handler is attached (starting, or stopping). */
@@ -137,7 +137,7 @@ export const make = Effect.fnUntraced(function*(options: FrontDoorOptions) {
     serve: Effect.fnUntraced(function*(httpApp, middleware) {
       const serveScope = yield* Effect.scope
       const scope = Scope.forkUnsafe(serveScope, "parallel")
-      const handler = yield* NodeHttpServer.makeHandler(httpApp, { middleware: middleware as any, scope })
+      const handler = yield* NodeHttpServer.makeHandler(httpApp, { middleware, scope })
       yield* Scope.addFinalizer(serveScope, Effect.andThen(
         Effect.sync(() => {
           fast = undefined
