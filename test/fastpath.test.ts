@@ -15,19 +15,16 @@
  * (test/answers.test.ts compares every recorded public answer through the same front door.)
  */
 import { assert, layer } from "@effect/vitest"
-import { Clock, Effect, Layer, Logger, Option, Redacted, References } from "effect"
+import { Clock, Effect, Layer } from "effect"
 import { createHash } from "node:crypto"
 import { HttpClient, HttpClientRequest, HttpServer } from "effect/http"
 import { request as nodeRequest } from "node:http"
 import * as FrontDoor from "../src/http/FrontDoor.ts"
-import * as Server from "../src/http/Server.ts"
-import { AppLive } from "../src/Layers.ts"
-import { FundamentalsWarming } from "../src/market/provenance/FundamentalsWarming.ts"
-import { CURSOR_SECRET, NOW } from "./support/AnswerSample.ts"
+import { NOW } from "./support/AnswerSample.ts"
 import { pollUntil } from "./support/Eventually.ts"
+import { frontDoorApp, type LoggedEntry } from "./support/FrontDoorApp.ts"
 import { wallClock } from "./support/ShiftedClock.ts"
-import { assertFailed, TestClient, TestStore } from "./support/TestApp.ts"
-import { TestConfig } from "./support/TestDatabase.ts"
+import { assertFailed } from "./support/TestApp.ts"
 
 /** URLs the fast path handed on to the Effect pipeline. */
 const handedOn = new Set<string>()
@@ -53,28 +50,12 @@ const RecordingSlot = Layer.effect(
 let frozenAt = Date.parse(NOW)
 const StoppedClock = Layer.succeed(Clock.Clock, wallClock(() => frozenAt))
 
-/** Every log entry's message, as the loggers in force receive it. */
-const logged: Array<unknown> = []
-const CaptureLogs = Layer.mergeAll(
-  Logger.layer([Logger.make((options) => void logged.push(options.message))]),
-  Layer.succeed(References.MinimumLogLevel, "Info")
-)
+/** Every log entry, as the loggers in force receive it. */
+const entries: Array<LoggedEntry> = []
+/** The messages logged from entry `from` on. */
+const messages = (from = 0) => entries.slice(from).map((e) => e.message).flat()
 
-const App = AppLive.pipe(
-  Layer.provide(RecordingSlot),
-  Layer.provideMerge(CaptureLogs),
-  Layer.provide(FundamentalsWarming.pack),
-  Layer.provideMerge(TestClient),
-  Layer.provideMerge(Server.FrontDoorLive),
-  Layer.provideMerge(TestStore({ withPack: true })),
-  Layer.provideMerge(TestConfig({
-    port: 0,
-    host: "127.0.0.1",
-    rateLimit: { perSecond: 1, burst: 400 },
-    cursorSecret: Option.some(Redacted.make(CURSOR_SECRET))
-  })),
-  Layer.provideMerge(StoppedClock)
-)
+const App = frontDoorApp({ burst: 400, clock: StoppedClock, logged: entries, slot: RecordingSlot })
 
 const get = (url: string, headers: Record<string, string> = {}) =>
   Effect.gen(function*() {
@@ -226,7 +207,7 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("fast path", (it) =>
     Effect.gen(function*() {
       yield* get("/health")
       handedOn.delete("/health")
-      const before = logged.length
+      const before = entries.length
       const fast = yield* get("/health")
       assert.isFalse(handedOn.has("/health"), "answered by the fast path")
       const full = yield* get("/health", { "cache-control": "no-cache" })
@@ -234,7 +215,7 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("fast path", (it) =>
       assert.deepStrictEqual([fast.status, fast.text, fast.headers["content-length"]], [full.status, full.text, full.headers["content-length"]])
       assert.isUndefined(fast.headers["x-request-id"])
       assert.isUndefined(full.headers["x-request-id"])
-      const lines = logged.slice(before).flat().filter((m) => typeof m === "object" && m !== null && (m as { msg?: unknown }).msg === "request")
+      const lines = messages(before).filter((m) => typeof m === "object" && m !== null && (m as { msg?: unknown }).msg === "request")
       assert.deepStrictEqual(lines, [], "probes are not logged")
     }))
 
@@ -268,7 +249,7 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("fast path", (it) =>
   it.effect("each answer the fast path gives is one access log line with the guard's fields", () =>
     Effect.gen(function*() {
       const requestLine = (id: string | undefined) =>
-        logged.flat().filter((m): m is Record<string, unknown> => typeof m === "object" && m !== null && (m as { requestId?: unknown }).requestId === id)
+        messages().filter((m): m is Record<string, unknown> => typeof m === "object" && m !== null && (m as { requestId?: unknown }).requestId === id)
       yield* get("/v1/stocks/HUBC")
       const fast = yield* get("/v1/stocks/HUBC")
       const full = yield* get("/v1/stocks/HUBC", { "cache-control": "no-cache" })

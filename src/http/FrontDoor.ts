@@ -43,6 +43,8 @@ export interface FrontDoorOptions {
   readonly host: string
   /** How long a request may wait for its answer (ms). */
   readonly deadlineMs: number
+  /** The largest request body taken (bytes): a larger one announced with `Expect: 100-continue` is refused before it is sent. */
+  readonly maxBodyBytes: number
   /** GET answers by path while no Effect handler is attached (the liveness probe's, made by its endpoint). */
   readonly whileUnattached?: ReadonlyMap<string, { readonly status: number; readonly body: Uint8Array }>
 }
@@ -54,6 +56,13 @@ const unavailable = (response: ServerResponse, message: string) => {
   if (response.headersSent || response.writableEnded) return
   const record = errorRecord("SOURCE_UNAVAILABLE", message, { "retry-after": "1" })
   response.writeHead(record.status, { ...record.headers, "content-type": JSON_TYPE, "content-length": record.body.length })
+  response.end(record.body)
+}
+
+/** A body announced over the limit, refused before it is sent (the connection closes: the body is never read). */
+const tooLarge = (response: ServerResponse) => {
+  const record = errorRecord("INVALID_REQUEST", "request body too large")
+  response.writeHead(record.status, { "content-type": JSON_TYPE, "content-length": record.body.length, connection: "close" })
   response.end(record.body)
 }
 
@@ -111,11 +120,18 @@ export const make = Effect.fnUntraced(function*(options: FrontDoorOptions) {
     response.once("close", () => clearTimeout(timer))
     app(request, response)
   }
-  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000 }, (request, response) => {
+  const handle: NodeHandler = (request, response) => {
     const url = canonicalUrl(request.url!)
     if (url !== request.url) request.url = url
     if (fast === undefined) toApp(request, response)
     else fast(request, response, () => toApp(request, response))
+  }
+  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000 }, handle)
+  // `Expect: 100-continue`: the body is invited only when its announced length is within the limit.
+  server.on("checkContinue", (request: IncomingMessage, response: ServerResponse) => {
+    if (Number(request.headers["content-length"]) > options.maxBodyBytes) return tooLarge(response)
+    response.writeContinue()
+    handle(request, response)
   })
   const slot = FastPathSlot.of({
     attach: (fastPath) =>

@@ -27,10 +27,11 @@
  */
 import { Cause, Clock, Effect, type Types } from "effect"
 import { HttpBody, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { HttpApiError } from "effect/http-api"
+import { HttpApi, HttpApiError } from "effect/http-api"
 import type { ErrorCode } from "../../domain/Errors.ts"
 import { redactSecrets } from "../observability/Redact.ts"
 import { AnswerCache } from "./AnswerCache.ts"
+import { Api } from "./Api.ts"
 import { AnswerSigner, SignatureRequested, type SignatureRequest, signedResponse, signingAsk, type SigningAsk } from "./AnswerSigning.ts"
 import { RateLimiter, type RouteKind } from "./RateLimiter.ts"
 import { RequestIds, ServerRequestId } from "./RequestId.ts"
@@ -55,6 +56,38 @@ const PRIVATE = "/v1/me/"
 
 export const kindOf = (method: string, path: string): RouteKind =>
   !path.startsWith(PRIVATE) ? "public" : method === "POST" && path === "/v1/me/session" ? "session" : "private"
+
+/**
+ * The GET paths (without path parameters, probes aside) whose endpoint declares no query: a request that sends
+ * one is refused, as the routes with a query refuse a parameter they do not take.
+ */
+const pathsTakingNoQuery = (api: HttpApi.Top) => {
+  const paths = new Set<string>()
+  HttpApi.reflect(api, {
+    predicate: () => true,
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => {
+      if (endpoint.method === "GET" && endpoint.query === undefined && !endpoint.path.includes(":") && !isProbe(endpoint.path)) {
+        paths.add(endpoint.path)
+      }
+    }
+  })
+  return paths
+}
+
+/** The refusal of a query sent to a path that takes none, naming its first parameter; undefined when there is none. */
+const unexpectedQuery = (url: string, q: number) => {
+  const first = url.slice(q + 1).split("&").find((part) => part !== "")
+  if (first === undefined) return undefined
+  const raw = first.split("=", 1)[0]!
+  let name = raw
+  try {
+    name = decodeURIComponent(raw.replaceAll("+", " "))
+  } catch {
+    // As sent.
+  }
+  return errorResponse("INVALID_REQUEST", `query parameter ${JSON.stringify(redactSecrets(name.slice(0, 40)))}: this route takes no query parameters`)
+}
 
 /** The address a request is charged to. */
 const addressOf = (request: HttpServerRequest.HttpServerRequest) => {
@@ -145,6 +178,7 @@ export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
   const signer = yield* AnswerSigner
   const cache = yield* AnswerCache
   const access = yield* makeAccessLog
+  const takesNoQuery = pathsTakingNoQuery(Api as unknown as HttpApi.Top)
 
   /**
    * The answer as the client gets it: a cached handler's answer kept (with its ETag and Cache-Control, or its
@@ -163,15 +197,19 @@ export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
   }
 
   /** The answer to a request: its id, its rate-limit charge, errors as records, one log line. */
-  const guarded = (request: HttpServerRequest.HttpServerRequest, httpEffect: Handler, keepable: boolean): Handler => {
+  const guarded = (request: HttpServerRequest.HttpServerRequest, httpEffect: Handler, keepable: boolean, routedUrl = request.url): Handler => {
     const start = clock.currentTimeMillisUnsafe()
     const requestId = ids.next(start)
     const q = request.url.indexOf("?")
     const path = q === -1 ? request.url : request.url.slice(0, q)
     const logged = redactSecrets(path)
+    const routedQ = routedUrl.indexOf("?")
+    const refused = routedQ !== -1 && takesNoQuery.has(path) ? unexpectedQuery(routedUrl, routedQ) : undefined
     const handle = (wait: number) =>
       wait > 0
         ? Effect.succeed(asResponse(rateLimited(wait)))
+        : refused !== undefined
+        ? Effect.succeed(refused)
         : Effect.matchCauseEffect(Effect.provideService(httpEffect, ServerRequestId, requestId), {
           onSuccess: (response) => {
             const answer = unsupportedMediaType(response, request)
@@ -229,7 +267,7 @@ export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
       // A request that mentions no signature (nearly all) pays this one check.
       const ask = signingAsk(request)
       if (ask === undefined) return guarded(request, httpEffect, true)
-      const answer = guarded(request, routedAs(httpEffect, request, ask), false)
+      const answer = guarded(request, routedAs(httpEffect, request, ask), false, ask.routedUrl)
       return ask.request === undefined ? answer : signed(answer, request, ask.request)
     })
 }), { global: true })
