@@ -102,6 +102,19 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000 })("signed answe
       assert.include(ok.out, `OK: GET ${target} → 200 verifies: signed by key ${keyId}`)
     }))
 
+  it.effect("a path sent percent-escaped is signed in its one spelling, and the verifier takes it as sent", () =>
+    Effect.gen(function*() {
+      yield* publishedKey
+      // %4F is O: the service routes and signs /v1/companies/OGDC.
+      const target = "/v1/companies/%4FGDC?signed=true"
+      const answer = yield* fetchRaw(target)
+      assert.strictEqual(answer.status, 200)
+      for (const sent of [target, "/v1/companies/OGDC?signed=true"]) {
+        const ok = verifier(curlText(answer), "--target", sent)
+        assert.strictEqual(ok.status, 0, ok.out)
+      }
+    }))
+
   it.effect("Accept-Signature: signed under the label asked for, echoing its nonce; the query is covered as sent", () =>
     Effect.gen(function*() {
       const keyId = yield* publishedKey
