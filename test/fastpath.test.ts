@@ -322,7 +322,12 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("fast path", (it) =>
         error: "RATE_LIMITED",
         message: `rate limit exceeded; retry after ${limited.headers["retry-after"]} s`
       })
-      // The same bucket as the guard's: a route the fast path does not keep is refused too.
-      assert.strictEqual((yield* get("/v1/stocks/HUBC/analytics")).status, 429)
+      // The same bucket as the guard's: a route the fast path does not keep is refused too, with the same record.
+      const guarded = yield* get("/v1/stocks/HUBC/analytics")
+      assert.isTrue(handedOn.has("/v1/stocks/HUBC/analytics"), "refused by the guard")
+      assert.deepStrictEqual(
+        [guarded.status, guarded.text, guarded.headers["content-type"], guarded.headers["retry-after"]],
+        [limited.status, limited.text, limited.headers["content-type"], limited.headers["retry-after"]]
+      )
     }))
 })

@@ -52,7 +52,7 @@ export interface SymbolAnswers {
  */
 const instantHomes = (pit: typeof PointInTime.Service) => {
   // The homes of one kept snapshot, by instant and the state it reflects.
-  const homesOf = new WeakMap<MarketSnapshot, Map<string, InstantHome>>()
+  const homesOf = new WeakMap<MarketSnapshot, LRUCache<string, InstantHome>>()
   // An as_of text's instant, read once (a hot instant is asked for again and again).
   const instants = new LRUCache<string, { readonly at: number | undefined }>({ max: INSTANT_TEXTS })
   return (request: Decoded): InstantHome | "live" | undefined => {
@@ -63,13 +63,10 @@ const instantHomes = (pit: typeof PointInTime.Service) => {
     const view = known.at === undefined ? undefined : pit.keptAt(known.at)
     if (view === undefined) return undefined
     let homes = homesOf.get(view.snapshot)
-    if (homes === undefined) homesOf.set(view.snapshot, homes = new Map())
+    if (homes === undefined) homesOf.set(view.snapshot, homes = new LRUCache({ max: INSTANT_TEXTS }))
     const key = `${view.at} ${view.reflects}`
     let home = homes.get(key)
-    if (home === undefined) {
-      if (homes.size >= INSTANT_TEXTS) homes.clear()
-      homes.set(key, home = { headers: asOfHeaders(view) })
-    }
+    if (home === undefined) homes.set(key, home = { headers: asOfHeaders(view) })
     return home
   }
 }
