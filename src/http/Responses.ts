@@ -33,14 +33,17 @@ export const rateLimited = (wait: number): Written =>
  */
 export const MAX_AGE_SECONDS = 60
 
+const STALE = "public, max-age=0, must-revalidate"
+/** Each value, made once (it is written on every kept answer). */
+const PUBLIC = Array.from({ length: MAX_AGE_SECONDS + 1 }, (_, seconds) => `public, max-age=${seconds}`)
+
 /**
  * `Cache-Control` of a kept answer at `now`: public, for the whole seconds left until its validity instant
  * (at most MAX_AGE_SECONDS); an answer that says its data is stale, 0 and must-revalidate.
  */
 export const cacheControl = (answer: Pick<CachedAnswer, "stale" | "validUntil">, now: number) => {
-  if (answer.stale) return "public, max-age=0, must-revalidate"
-  const seconds = Math.max(0, Math.min(MAX_AGE_SECONDS, Math.floor((answer.validUntil - now) / 1000)))
-  return `public, max-age=${seconds}`
+  if (answer.stale) return STALE
+  return PUBLIC[Math.max(0, Math.min(MAX_AGE_SECONDS, Math.floor((answer.validUntil - now) / 1000)))]!
 }
 
 /** Headers of an answer that belongs to one user: no cache may keep it, and no browser may sniff its type. */
