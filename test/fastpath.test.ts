@@ -110,7 +110,7 @@ const plainGet = (url: string, headers: Record<string, string>) =>
     })
   })
 
-/** A strong ETag of the bytes, as RFC 9110 writes one: the SHA-256 digest, its first 128 bits in base64url, quoted. */
+/** A strong ETag of the bytes, as RFC 9110 writes one: the SHA-256 digest in base64url, its first 22 characters, quoted. */
 const etagOf = (text: string) => `"${createHash("sha256").update(text, "utf8").digest("base64url").slice(0, 22)}"`
 
 layer(App, { timeout: 600_000, excludeTestServices: true })("fast path", (it) => {

@@ -86,7 +86,7 @@ export const ANSWER_BYTES = { bounded: 96 * 1024 * 1024, open: 16 * 1024 * 1024 
 /** What an entry costs beyond its body (its key, headers and record), estimated. */
 const ENTRY_OVERHEAD = 512
 
-/** A strong ETag: a digest of the bytes (SHA-256, the first 128 bits, base64url). */
+/** A strong ETag: a digest of the bytes (SHA-256 in base64url, its first 22 characters: 132 bits). */
 export const etagOf = (body: Uint8Array) => `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"`
 
 /** The header a cacheable answer varies by: a signature asked for there makes another answer (AnswerSigning.ts). */
