@@ -28,7 +28,7 @@
  *   BENCH_SECONDS=20 npm run bench
  */
 import { type ChildProcess, execFileSync, fork, spawn } from "node:child_process"
-import { mkdtempSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { combined, findWrk, generatorCore, load, type LoadResult, pinned, serverCores } from "./load.ts"
@@ -42,6 +42,8 @@ export interface Target {
   /** A fixed path, or one per listed symbol. */
   readonly path: string | ((symbol: string) => string)
   readonly connections: number
+  /** Each request carries `If-None-Match` with the answer's ETag (a cache in front revalidating): 304s. */
+  readonly revalidate?: true
 }
 
 /** Every screener filter set at once, over the full universe. */
@@ -55,6 +57,7 @@ export const targets: ReadonlyArray<Target> = [
   { name: "quotes", path: (s) => `/v1/quotes/${s}?allow_stale=true`, connections: 50 },
   { name: "quotes-plain", path: (s) => `/v1/quotes/${s}`, connections: 50 },
   { name: "stocks", path: (s) => `/v1/stocks/${s}`, connections: 50 },
+  { name: "stocks-304", path: (s) => `/v1/stocks/${s}`, connections: 50, revalidate: true },
   { name: "prices", path: (s) => `/v1/prices/${s}?range=1Y`, connections: 50 },
   { name: "companies", path: "/v1/companies?limit=50", connections: 50 },
   { name: "sectors-board", path: "/v1/sectors/board", connections: 50 },
@@ -89,7 +92,7 @@ const listedSymbols = async (base: string) => {
 const psql = (url: string, statement: string) => execFileSync("psql", [url, "-qc", statement], { stdio: "ignore" })
 
 /** Starts the service on a store, runs `body`, stops it. */
-const withService = async (store: "embedded" | "postgres", body: (base: string, dir: string) => Promise<void>) => {
+const withService = async (store: "embedded" | "postgres", body: (base: string, dir: string, pid: number | undefined) => Promise<void>) => {
   const dir = mkdtempSync(join(tmpdir(), "psx-bench-"))
   const port = 18080
   const database = `psx_bench_${process.pid}`
@@ -113,12 +116,11 @@ const withService = async (store: "embedded" | "postgres", body: (base: string, 
     const base = `http://127.0.0.1:${port}`
     await waitFor(`${base}/ready`, 300_000, (b) => b.data_pack === "installed")
     await waitFor(`${base}/v1/quotes/HUBC?allow_stale=true`, 60_000)
-    // The background encoding of the new snapshot's hottest answers (readmodel/SnapshotAnswers.ts) takes a few seconds;
-    // then the heap is settled, and V8's memory reducer collects about 8 s later (it drops the compiled code's shapes,
-    // which costs the next second of load a fifth of its speed). Measured after that, as the service runs settled
+    // The background encoding of the new snapshot's hottest answers (readmodel/SnapshotAnswers.ts) takes a few seconds,
+    // and V8's memory reducer runs once the service goes quiet. Measured after that, as the service runs settled
     // (`npm run bench:start` finds RSS settled by 20 s after the first full answer).
     await new Promise((r) => setTimeout(r, SETTLE_MS))
-    await body(base, dir)
+    await body(base, dir, service.pid)
   } finally {
     service.kill("SIGTERM")
     await new Promise((r) => service.once("exit", r))
@@ -126,17 +128,32 @@ const withService = async (store: "embedded" | "postgres", body: (base: string, 
   }
 }
 
-/** What the service answers for each path (status, content type, body): the bytes the bare server gives back. */
+/** What the service answers for each path (status, content type, body, ETag): the bytes the bare server gives back. */
 const answersOf = async (base: string, paths: ReadonlyArray<string>) => {
-  const answers: Record<string, { status: number; contentType: string; body: string }> = {}
+  const answers: Record<string, { status: number; contentType: string; body: string; etag: string | null }> = {}
   const one = async (path: string) => {
     // Retried once: a pooled connection may have been closed by the server between runs.
     const response = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(10_000) })
       .catch(() => fetch(`${base}${path}`, { signal: AbortSignal.timeout(10_000) }))
-    answers[path] = { status: response.status, contentType: response.headers.get("content-type") ?? "application/json", body: await response.text() }
+    answers[path] = {
+      status: response.status,
+      contentType: response.headers.get("content-type") ?? "application/json",
+      body: await response.text(),
+      etag: response.headers.get("etag")
+    }
   }
   for (let i = 0; i < paths.length; i += 8) await Promise.all(paths.slice(i, i + 8).map(one))
   return answers
+}
+
+/** A process's resident set (MB), from /proc (Linux), or undefined elsewhere. */
+export const rssMbOf = (pid: number | undefined) => {
+  try {
+    const kb = /VmRSS:\s+(\d+)/u.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]
+    return kb === undefined ? undefined : Number(kb) / 1024
+  } catch {
+    return undefined
+  }
 }
 
 const measure = async (base: string, dir: string, chosen: ReadonlyArray<Target>, symbols: ReadonlyArray<string>, label: string) => {
@@ -144,19 +161,22 @@ const measure = async (base: string, dir: string, chosen: ReadonlyArray<Target>,
   for (const target of chosen) {
     const paths = typeof target.path === "string" ? [target.path] : symbols.map(target.path)
     const file = join(dir, `${target.name}.json`)
-    writeFileSync(file, JSON.stringify(await answersOf(base, paths)))
+    const answers = await answersOf(base, paths)
+    writeFileSync(file, JSON.stringify(answers))
+    // A revalidating request: the path, a tab, the ETag to send as If-None-Match (bench/wrk-rotate.lua).
+    const requests = target.revalidate === true ? paths.map((p) => `${p}\t${answers[p]?.etag ?? ""}`) : paths
     const [command, ...args] = pinned(serverCores, [process.execPath, join("bench", "bare-server.ts"), String(barePort), file])
     const bare = spawn(command!, args, { stdio: ["ignore", "pipe", "ignore"] })
     await new Promise((r) => bare.stdout!.once("data", r))
     const bareBase = `http://127.0.0.1:${barePort}`
-    load(dir, base, target.connections, WARM_UP_SECONDS, paths)
-    load(dir, bareBase, target.connections, WARM_UP_SECONDS, paths)
+    load(dir, base, target.connections, WARM_UP_SECONDS, requests)
+    load(dir, bareBase, target.connections, WARM_UP_SECONDS, requests)
     // In turns, so that a change in the machine's speed during the run (a shared machine's neighbours) falls on both alike.
     const service: Array<LoadResult> = []
     const baseline: Array<LoadResult> = []
     for (let turn = 0; turn < TURNS; turn++) {
-      service.push(load(dir, base, target.connections, turnSeconds, paths))
-      baseline.push(load(dir, bareBase, target.connections, turnSeconds, paths))
+      service.push(load(dir, base, target.connections, turnSeconds, requests))
+      baseline.push(load(dir, bareBase, target.connections, turnSeconds, requests))
     }
     const s = combined(service)
     const b = combined(baseline)
@@ -183,9 +203,11 @@ const main = async () => {
   console.log("| store | target | connections | service req/s | bare req/s | ratio | service p50/p99 ms | bare p50/p99 ms | service ≥400 | socket errors |")
   console.log("|---|---|---|---|---|---|---|---|---|---|")
   for (const store of stores) {
-    await withService(store, async (base, dir) => {
+    await withService(store, async (base, dir, pid) => {
+      const settled = rssMbOf(pid)
       const symbols = await listedSymbols(base)
       await measure(base, dir, chosen, symbols, store)
+      console.log(`(${store}: service RSS settled before the load ${settled?.toFixed(0) ?? "?"} MB, after it ${rssMbOf(pid)?.toFixed(0) ?? "?"} MB)`)
       if (!writers) return
       const appender = fork(join("bench", "writers.ts"), [base, "8"], { stdio: ["ignore", "inherit", "inherit", "ipc"] })
       await new Promise((r) => appender.once("message", r))

@@ -8,10 +8,9 @@
  * starting (probed every 50 ms, 2 s deadline; a probe with no answer counts
  * as a timeout), how often /ready went back from 200 to 503, whether
  * `installed` was ever reported before the data was served, and the RSS 10 s
- * and 20 s after the full answer. Settled is the second: the service's heap
- * settle (src/system/HeapSettle.ts) runs once the answers are warmed, and V8
- * hands the freed pages back when its memory reducer runs, at least 8 s after
- * that collection, so at 10 s the reading may still hold them.
+ * and 20 s after the full answer. Settled is the second: V8 hands freed pages
+ * back when its memory reducer runs, on its own schedule, so at 10 s the
+ * reading may still hold them.
  *
  *   npm run bench:start
  *   BENCH_SYMBOL=ENGRO npm run bench:start

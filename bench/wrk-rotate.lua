@@ -1,5 +1,5 @@
 -- wrk script for bench/load.ts: each request takes the next path of a list read
--- from the file named by WRK_PATHS (one path a line), so a run walks the whole
+-- from the file named by WRK_PATHS (one path a line, optionally a tab and an ETag), so a run walks the whole
 -- list again and again; at the end, one JSON line with the figures the bench
 -- reports, its latency histogram included. No response() callback: it would
 -- make wrk hand every response to Lua.
@@ -10,9 +10,17 @@ end
 local requests = {}
 local next = 0
 
--- Formatted per thread, once wrk has set the Host header from the URL.
+-- Formatted per thread, once wrk has set the Host header from the URL. A line `path<TAB>etag` sends the ETag
+-- as If-None-Match (a cache revalidating).
 init = function(_)
-  for i, p in ipairs(paths) do requests[i] = wrk.format("GET", p) end
+  for i, line in ipairs(paths) do
+    local p, etag = line:match("^([^\t]*)\t(.*)$")
+    if p == nil then
+      requests[i] = wrk.format("GET", line)
+    else
+      requests[i] = wrk.format("GET", p, { ["If-None-Match"] = etag })
+    end
+  end
 end
 
 request = function()

@@ -11,8 +11,9 @@
 // `curl -si` does not print the request, which the signature covers too, so say what was asked:
 //   --target  the request's path and query exactly as sent (a full URL is read as its path and query);
 //   --method  the request's method (default GET).
-// The path is the one the service routed, in its one spelling: a percent-escape of a letter or digit is the
-// letter or digit (send paths as /openapi.json spells them).
+// The signature covers the path in the one spelling the service routes (RFC 3986 §6.2.2.2: a percent-escape of a
+// letter, digit, `-`, `.`, `_` or `~` is that character), so /v1/quotes/%4FGDC is signed as /v1/quotes/OGDC: pass
+// the path either way, this script spells it the same before it checks. The query is covered exactly as sent.
 // --key is the JSON of GET /v1/ledger/signing-key (only its `keys` are trusted, never `untrusted_keys`), a PEM file
 // of public key(s), or the URL of /v1/ledger/signing-key (then fetched: not offline, and it trusts the network;
 // prefer a copy saved when you first trusted the service).
@@ -153,6 +154,13 @@ const digestFailure = (field, content) => {
   return `sha-256=${own[1]}` === digest ? undefined : `the body is not the one signed: its SHA-256 is ${digest}, Content-Digest says sha-256=${own[1]}`
 }
 
+/** A path in the service's one spelling: a percent-escape of an unreserved character is that character. */
+const oneSpelling = (path) =>
+  path.replace(/%([0-9A-Fa-f]{2})/gu, (escape, hex) => {
+    const char = String.fromCharCode(Number.parseInt(hex, 16))
+    return /^[A-Za-z0-9._~-]$/u.test(char) ? char : escape
+  })
+
 /** Checks a saved HTTP answer to `method target`: { failures, keyId, created, label, nonce }. */
 export const verifyAnswer = ({ method = "GET", target, response }, keys) => {
   // The path and query as sent: a full URL is read as its path and query; a path is cut as it is (URL would re-encode it).
@@ -160,7 +168,7 @@ export const verifyAnswer = ({ method = "GET", target, response }, keys) => {
   const q = sent.indexOf("?")
   const values = {
     "\"@method\";req": method.toUpperCase(),
-    "\"@path\";req": (q === -1 ? sent : sent.slice(0, q)) || "/",
+    "\"@path\";req": oneSpelling((q === -1 ? sent : sent.slice(0, q)) || "/"),
     "\"@query\";req": q === -1 ? "?" : sent.slice(q),
     "\"@status\"": String(response.status)
   }

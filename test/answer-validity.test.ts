@@ -42,10 +42,12 @@ describe("answer validity", () => {
     assert.isFalse(quoteIsFresh(at("2026-05-25T10:30:00Z"), now))
     assert.strictEqual(quoteValidUntil(withQuote("2026-05-25T10:30:00Z"), now), at("2026-06-15T10:30:00Z"))
     // As of 10:50 during trading (a 30-minute delay allowed, by the minute): fresh to 11:20:59, stale from 11:21:00
-    // (cutoff 11:21 − 30 min = 10:51 > 10:50), to the second.
-    const until = quoteValidUntil(withQuote("2026-06-15T05:50:00Z"), now)
-    assert.isAtLeast(until, at("2026-06-15T06:21:00Z"))
-    assert.isBelow(until, at("2026-06-15T06:21:01Z"))
+    // (cutoff 11:21 − 30 min = 10:51 > 10:50), to the millisecond.
+    assert.strictEqual(quoteValidUntil(withQuote("2026-06-15T05:50:00Z"), now), at("2026-06-15T06:21:00Z"))
+    // As of 10:50:30.5: the cutoff passes it at the minute 10:50:30.5 + 30 min rounds down to, plus one: 11:21:00.
+    assert.strictEqual(quoteValidUntil(withQuote("2026-06-15T05:50:30.500Z"), now), at("2026-06-15T06:21:00Z"))
+    assert.isTrue(quoteIsFresh(at("2026-06-15T05:50:30.500Z"), at("2026-06-15T06:20:59.999Z")))
+    assert.isFalse(quoteIsFresh(at("2026-06-15T05:50:30.500Z"), at("2026-06-15T06:21:00Z")))
     assert.isTrue(quoteIsFresh(at("2026-06-15T05:50:00Z"), at("2026-06-15T06:20:59.999Z")))
     assert.isFalse(quoteIsFresh(at("2026-06-15T05:50:00Z"), at("2026-06-15T06:21:00Z")))
     // As of 15:10 at 15:20: still fresh when trading ends at 15:30, where the rule changes: true until 15:30.

@@ -6,6 +6,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
+import { AnswerCache } from "../src/http/AnswerCache.ts"
 import { AnswerSigner } from "../src/http/AnswerSigning.ts"
 import { GuardLive } from "../src/http/Guard.ts"
 import { RateLimiter } from "../src/http/RateLimiter.ts"
@@ -18,6 +19,7 @@ const app = Layer.mergeAll(
 ).pipe(Layer.provide([
   Layer.succeed(RateLimiter, RateLimiter.make(1000, 1000)),
   RequestIds.layer,
+  AnswerCache.layer,
   // Nothing here asks for a signed answer: a signature would be a defect.
   Layer.succeed(AnswerSigner, AnswerSigner.of({ key: Effect.die("no answer is signed in this test") }))
 ]))

@@ -20,6 +20,7 @@ import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { AnswerCache } from "../src/http/AnswerCache.ts"
 import { AnswerSigner } from "../src/http/AnswerSigning.ts"
 import { GuardLive } from "../src/http/Guard.ts"
 import { contentDigest, signatureBase, signatureParams } from "../src/http/MessageSignature.ts"
@@ -99,6 +100,19 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000 })("signed answe
       const ok = verifier(curlText(answer), "--target", target)
       assert.strictEqual(ok.status, 0, ok.out)
       assert.include(ok.out, `OK: GET ${target} → 200 verifies: signed by key ${keyId}`)
+    }))
+
+  it.effect("a path sent percent-escaped is signed in its one spelling, and the verifier takes it as sent", () =>
+    Effect.gen(function*() {
+      yield* publishedKey
+      // %4F is O: the service routes and signs /v1/companies/OGDC.
+      const target = "/v1/companies/%4FGDC?signed=true"
+      const answer = yield* fetchRaw(target)
+      assert.strictEqual(answer.status, 200)
+      for (const sent of [target, "/v1/companies/OGDC?signed=true"]) {
+        const ok = verifier(curlText(answer), "--target", sent)
+        assert.strictEqual(ok.status, 0, ok.out)
+      }
     }))
 
   it.effect("Accept-Signature: signed under the label asked for, echoing its nonce; the query is covered as sent", () =>
@@ -229,6 +243,7 @@ describe("the guard without a key", () => {
     Layer.provide([
       Layer.succeed(RateLimiter, RateLimiter.make(1000, 1000)),
       RequestIds.layer,
+      AnswerCache.layer,
       Layer.succeed(AnswerSigner, AnswerSigner.of({ key: Effect.die(new Error("the deployment key does not open")) }))
     ])
   )

@@ -43,7 +43,7 @@ const App = Layer.mergeAll(HttpRouter.serve(Routes, { disableLogger: true, disab
   Layer.provideMerge(Services),
   Layer.provide(FundamentalsWarming.pack),
   Layer.provide(CapturedLogs),
-  Layer.provideMerge(FrontDoor.layer({ port: 0, host: "127.0.0.1", deadlineMs: 30_000 })),
+  Layer.provideMerge(FrontDoor.layer({ port: 0, host: "127.0.0.1", deadlineMs: 30_000, maxBodyBytes: 1_048_576 })),
   Layer.provideMerge(TestStore({ withPack: true })),
   Layer.provideMerge(TestConfig({ rateLimit: { perSecond: 1, burst: BURST }, cursorSecret: Option.some(Redacted.make(CURSOR_SECRET)) })),
   Layer.provideMerge(FrozenClockLayer(NOW))

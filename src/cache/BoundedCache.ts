@@ -1,68 +1,48 @@
 /**
- * The one in-memory cache of the service: least recently used out first, bounded by a count of entries AND by
- * bytes (each entry's size as its caller measures or estimates it), so neither many small entries nor a few large
- * ones can hold the process's memory. An entry larger than the whole byte budget is not kept at all.
+ * A least-recently-used cache bounded by a count of entries and by bytes (each entry's size as its caller
+ * measures or estimates it), so neither many small entries nor a few large ones can hold the process's memory.
+ * An entry larger than the whole byte budget is not kept. It is `lru-cache` with both bounds set; this type
+ * only names the two bounds and the size of each entry at its `set`.
  */
+import { LRUCache } from "lru-cache"
+
 export interface CacheBounds {
   readonly maxEntries: number
   readonly maxBytes: number
 }
 
-export class BoundedCache<K, V> {
-  // A Map iterates in insertion order: re-inserting on use keeps the least recently used first.
-  private readonly entries = new Map<K, { readonly value: V; readonly bytes: number }>()
-  private held = 0
-  // The most recently used key: reading it again moves nothing (a Map re-inserted on every read of the same key
-  // rebuilds its table every few reads, garbage that outlives V8's young collections; see RecentMap.ts).
-  private newest: K | undefined = undefined
-
+export class BoundedCache<K extends {}, V extends {}> {
+  private readonly lru: LRUCache<K, V>
   readonly bounds: CacheBounds
 
   constructor(bounds: CacheBounds) {
     this.bounds = bounds
+    this.lru = new LRUCache<K, V>({ max: Math.max(1, bounds.maxEntries), maxSize: Math.max(1, bounds.maxBytes) })
   }
 
   /** The value kept under `key`, marked most recently used. */
   get(key: K): V | undefined {
-    const entry = this.entries.get(key)
-    if (entry === undefined) return undefined
-    if (key !== this.newest) {
-      this.entries.delete(key)
-      this.entries.set(key, entry)
-      this.newest = key
-    }
-    return entry.value
+    return this.lru.get(key)
   }
 
   /** Keeps `value` (of `bytes`) under `key`, replacing what was there, evicting the least recently used first. */
   set(key: K, value: V, bytes: number): void {
-    this.delete(key)
+    this.lru.delete(key)
     if (bytes > this.bounds.maxBytes || this.bounds.maxEntries < 1) return
-    while (this.entries.size >= this.bounds.maxEntries || this.held + bytes > this.bounds.maxBytes) {
-      const oldest = this.entries.keys().next()
-      if (oldest.done === true) break
-      this.delete(oldest.value)
-    }
-    this.entries.set(key, { value, bytes })
-    this.newest = key
-    this.held += bytes
+    this.lru.set(key, value, { size: Math.max(1, bytes) })
   }
 
   delete(key: K): void {
-    const entry = this.entries.get(key)
-    if (entry === undefined) return
-    this.entries.delete(key)
-    if (key === this.newest) this.newest = undefined
-    this.held -= entry.bytes
+    this.lru.delete(key)
   }
 
   /** Entries kept now. */
   get size(): number {
-    return this.entries.size
+    return this.lru.size
   }
 
   /** Bytes held now (the sum of the kept entries' sizes). */
   get bytes(): number {
-    return this.held
+    return this.lru.calculatedSize
   }
 }

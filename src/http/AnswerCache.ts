@@ -1,65 +1,18 @@
 /**
- * Answers kept as bytes: a property of the endpoints whose handler is
- * wrapped in `cached`, never a table of its own.
+ * The answer cache: the bytes the HttpApi pipeline produced for a GET whose handler is wrapped in `cached`,
+ * kept under the request's canonical URL (FrontDoor.ts rewrites every URL to its one spelling first), within a
+ * byte budget, until the instant its policy says the answer stops being true or its home (the read model's
+ * snapshot it was made from) is replaced. The fast path (FastPath.ts) serves them; nothing here encodes.
  *
- * A feature's …Http.ts wraps an endpoint's handler with a policy —
- * `.handle("stock", cached("stock", policy, ({ params }) => companies.stock(params.sym)))` —
- * which registers that very handler here, under its endpoint, with the
- * endpoint's own definition from the Api: its params and query schemas
- * (with the parse options the HttpApi decodes them with) and its success and
- * error schemas (with the parse options it encodes them with). The HttpApi
- * router runs the handler as it is; the fast path (FastPath.ts) runs the same
- * handler on a miss and encodes its value the way HttpApiBuilder does (the
- * endpoint's success schema, or the error schema the failure is an instance
- * of, then `JSON.stringify`), so both give the same bytes.
- *
- * An answer is kept under the decoded request (one key whatever the URL's
- * spelling or parameter order) in the policy's `home` — for the market, the
- * read model's state: a new snapshot starts with no answers — until the
- * instant the policy says it stops being true (a calendar boundary). A
- * failure is an answer when the policy says it depends on the home and the
- * clock alone (an unknown symbol's 404, a stale quote's 409); any other
- * failure, and a defect, is left to the HttpApi pipeline. Requests a policy
- * calls `open` (free queries, symbols not listed) are kept up to OPEN_ANSWERS
- * per home and endpoint; `bounded` ones (the listed symbols) always.
- *
- * A request about a past instant (a point-in-time read) is kept in that
- * instant's home when the policy gives one (`instantHome`), made by the
- * handler run as of the instant; else the HttpApi pipeline answers it.
- *
- * A cached handler must be a function of its decoded params and query alone
- * (it is not given the HTTP request), and require no service.
+ * A feature's …Http.ts wraps a handler: `.handle("stock", cached("stock", policy, ({ params }) => …))`. The
+ * wrapper runs the handler as it is and notes, for the guard, how long its answer stays true; the guard
+ * (Guard.ts) then keeps the response the pipeline made, with its ETag. A failure is kept when the policy says
+ * it depends on the home and the clock alone (an unknown symbol's 404, a stale quote's 409).
  */
-import { Context, Effect, Layer, Result, Schema, type SchemaAST } from "effect"
+import { Context, Effect, Layer, Schema, type SchemaAST } from "effect"
 import { HttpApi, type HttpApiEndpoint, type HttpApiGroup } from "effect/http-api"
-import { canonicalKey, decoderOf, encoderOf, JSON_TYPE, jsonContentType } from "./AnswerEncoding.ts"
-
-/** An answer as bytes, and the instant after which it must be made again. */
-export interface Answer {
-  readonly status: number
-  readonly body: Uint8Array
-  readonly validUntil: number
-  /** Headers the answer carries beyond its content type (an instant's answers say which instant). */
-  readonly headers: Readonly<Record<string, string>> | undefined
-}
-
-/** Where answers are kept: they live and go with it. */
-export interface AnswerHome {
-  readonly answers: Map<string, Answer>
-}
-
-/**
- * Where the answers of a request about a past instant live (AnswerPolicy.instantHome): they are true for good
- * while their home lives, are made by the handler run as of that instant, and carry its headers.
- */
-export interface InstantHome extends AnswerHome {
-  /** Runs the handler as of the instant. */
-  readonly run: <A, E>(effect: Effect.Effect<A, E>) => Effect.Effect<A, E>
-  readonly headers: Readonly<Record<string, string>>
-}
-
-/** Answers kept in one instant's home, at the most. */
-export const INSTANT_ANSWERS = 2_048
+import { LRUCache } from "lru-cache"
+import { createHash } from "node:crypto"
 
 /** An endpoint's decoded request, as its handler receives it. */
 export interface Decoded {
@@ -67,151 +20,99 @@ export interface Decoded {
   readonly query?: any
 }
 
-/** Whether a request's answer is kept: always (`bounded`), up to OPEN_ANSWERS per home (`open`), or never. */
+/**
+ * Whether a request's answer is kept: `bounded` (the listed symbols, the boards: a set the universe bounds),
+ * `open` (free queries, symbols not listed: a share of the budget of their own, so they never push the bounded
+ * answers out), or not at all.
+ */
 export type Keeping = "bounded" | "open" | undefined
 
-/** How an endpoint's answers are kept. */
-export interface AnswerPolicy<H extends AnswerHome = AnswerHome> {
-  /** Where answers are kept now; undefined: nothing is answered from the cache now. */
+/** How an endpoint's answers are kept. `H`: the home answers belong to (compared by identity). */
+export interface AnswerPolicy<H extends object = object> {
+  /** The home answers are made from now; undefined: nothing is kept now. */
   readonly home: () => H | undefined
   readonly keeps: (request: Decoded, home: H) => Keeping
   /** Until when the answer made at `now` stays true. */
   readonly validUntil: (request: Decoded, home: H, now: number) => number
   /** Whether a failure of the handler is an answer (a function of the home and the clock alone). */
   readonly keepsFailure: (error: unknown) => boolean
-  /** One name for endpoints that serve the same answer (aliases), so they share their answers. */
-  readonly shareAs?: string
+  /** Whether an answer (a success value or a kept failure) says its data is stale. */
+  readonly saysStale?: (outcome: unknown) => boolean
   /**
-   * For a request about a past instant, that instant's home; undefined when it has none ready (the pipeline
-   * answers it); "live" for a request about now (the default when absent).
+   * For a request about a past instant, that instant's home (kept for as long as the policy gives the same
+   * object for the request), with the headers its answers carry; undefined: not kept; "live" for a request
+   * about now (the default).
    */
   readonly instantHome?: (request: Decoded) => InstantHome | "live" | undefined
 }
 
-/** A cached endpoint, as the fast path and warming see it. */
-export interface CachedEndpoint {
-  /** `group.endpoint`, as in the Api. */
-  readonly name: string
-  readonly endpoint: HttpApiEndpoint.Top
-  readonly contentType: string
-  /** Decodes a matched path's params and query as the HttpApi does; undefined when they do not decode. */
-  readonly decode: (params: Record<string, unknown>, query: Record<string, unknown>) => Decoded | undefined
-  readonly keyOf: (request: Decoded) => string
-  /** The answer to `request` kept under `key` and still true at `now`, synchronously. */
-  readonly held: (request: Decoded, key: string, now: number) => Answer | undefined
-  /** Runs the handler and keeps its answer; undefined when it is not an answer kept here. */
-  readonly fill: (request: Decoded, key: string, now: number) => Effect.Effect<Answer | undefined>
+/** The home of the answers about one past instant. */
+export interface InstantHome {
+  /** Headers its answers carry (the pipeline adds them after the guard has kept the answer). */
+  readonly headers: Readonly<Record<string, string>>
 }
 
-/** An answer, every one of the same shape (the fast path reads them all at one site). */
-const answerOf = (
-  encoded: { readonly status: number; readonly body: Uint8Array },
-  validUntil: number,
-  headers: Readonly<Record<string, string>> | undefined
-): Answer => ({ status: encoded.status, body: encoded.body, validUntil, headers })
+/** What a wrapped handler's run says of its answer (noted for the guard). */
+export interface Keep {
+  readonly keeping: "bounded" | "open"
+  /** The answer is true from the instant it was made (a clock stepped back does not reach behind it) to `validUntil`. */
+  readonly madeAt: number
+  readonly validUntil: number
+  readonly stale: boolean
+  /** Whether the home the answer was made from is still the current one. */
+  readonly current: () => boolean
+  /** Headers the answer carries that the pipeline adds after the guard (an instant's). */
+  readonly headers: Readonly<Record<string, string>> | undefined
+}
 
-/** Answers kept per home and endpoint for `open` requests. */
-export const OPEN_ANSWERS = 1_000
+/** A kept answer: the pipeline's response as bytes, with what the fast path needs to serve it. */
+export interface CachedAnswer {
+  readonly status: number
+  readonly body: Buffer
+  /** Its headers as `writeHead` takes them (name, value, …): content type, ETag, Vary and the answer's own. */
+  readonly head: ReadonlyArray<string>
+  readonly etag: string
+  readonly madeAt: number
+  readonly validUntil: number
+  readonly stale: boolean
+  readonly current: () => boolean
+  /** The path as the access line writes it (credentials redacted). */
+  readonly logged: string
+}
+
+/** Bytes of kept answers at the most: listed symbols' and the boards' (`bounded`), and everything else (`open`). */
+export const ANSWER_BYTES = { bounded: 96 * 1024 * 1024, open: 16 * 1024 * 1024 } as const
+
+/** What an entry costs beyond its body (its key, headers and record), estimated. */
+const ENTRY_OVERHEAD = 512
+
+/** A strong ETag: a digest of the bytes (SHA-256 in base64url, its first 22 characters: 132 bits). */
+export const etagOf = (body: Uint8Array) => `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"`
+
+/** The header a cacheable answer varies by: a signature asked for there makes another answer (AnswerSigning.ts). */
+export const VARY = "Accept-Signature"
 
 type Handler = (request: any) => Effect.Effect<unknown, unknown>
-/** What the Api says of one endpoint (HttpApi.reflect). */
-interface Reflected {
-  readonly endpoint: HttpApiEndpoint.Top
-  readonly annotations: Context.Context<never>
-  readonly successes: ReadonlyMap<number, ReadonlyArray<Schema.Top>>
-  readonly errors: ReadonlyMap<number, ReadonlyArray<Schema.Top>>
-}
 
-/** A slot's parse options as the HttpApi reads them: the slot's own annotation, else the general one. */
-const parseOptions = (annotations: Context.Context<never>, slot: Context.Key<any, SchemaAST.ParseOptions>) =>
-  Context.getOrUndefined(annotations, slot) ?? Context.getOrUndefined(annotations, HttpApi.ParseOptions)
-
-const makeEntry = (name: string, api: Reflected, policy: AnswerPolicy<any>, handler: Handler) => {
-  const { annotations, endpoint } = api
-  // How many `open` answers this endpoint keeps in each home.
-  const openCounts = new WeakMap<AnswerHome, number>()
-  const contentType = [...api.successes.values()].flat().map((s) => jsonContentType(name, s))[0] ?? JSON_TYPE
-  const encodeSuccess = encoderOf(api.successes, parseOptions(annotations, HttpApi.SuccessParseOptions))
-  const encodeFailure = encoderOf(api.errors, parseOptions(annotations, HttpApi.ErrorParseOptions))
-  const params = decoderOf(endpoint.params, parseOptions(annotations, HttpApi.ParamsParseOptions))
-  // As the HttpApi decodes a query: a repeated parameter is an array.
-  const query = decoderOf(endpoint.query && Schema.toCodecArrayFromSingle(endpoint.query), parseOptions(annotations, HttpApi.QueryParseOptions))
-  const prefix = `${policy.shareAs ?? name} `
-
-  const decode = (rawParams: Record<string, unknown>, rawQuery: Record<string, unknown>): Decoded | undefined => {
-    const p = params(rawParams)
-    const q = query(rawQuery)
-    if (Result.isFailure(p) || Result.isFailure(q)) return undefined
-    return { ...(p.success !== undefined ? { params: p.success } : {}), ...(q.success !== undefined ? { query: q.success } : {}) }
-  }
-
-  /** The request's instant's home, "live", or undefined (an instant with no home ready). */
-  const instantOf = (request: Decoded) => policy.instantHome === undefined ? "live" : policy.instantHome(request)
-
-  const held = (request: Decoded, key: string, now: number) => {
-    const instant = instantOf(request)
-    const answer = (instant === "live" ? policy.home() : instant)?.answers.get(key)
-    return answer !== undefined && now < answer.validUntil ? answer : undefined
-  }
-
-  /** An instant's answer, made as of it and kept for as long as its home lives (INSTANT_ANSWERS at the most). */
-  const fillAt = (instant: InstantHome, request: Decoded, key: string) => {
-    if (instant.answers.size >= INSTANT_ANSWERS && !instant.answers.has(key)) return Effect.succeed(undefined)
-    return instant.run(handler({ endpoint, ...request })).pipe(
-      Effect.map(encodeSuccess),
-      Effect.catch((error) => Effect.succeed(policy.keepsFailure(error) ? encodeFailure(error) : undefined)),
-      Effect.map((encoded): Answer | undefined => {
-        if (encoded === undefined) return undefined
-        const answer = answerOf(encoded, Number.POSITIVE_INFINITY, instant.headers)
-        instant.answers.set(key, answer)
-        return answer
-      })
-    )
-  }
-
-  const fill = (request: Decoded, key: string, now: number) =>
-    Effect.suspend(() => {
-      const instant = instantOf(request)
-      if (instant === undefined) return Effect.succeed(undefined)
-      if (instant !== "live") return fillAt(instant, request, key)
-      // The home is taken before the handler reads anything: an answer made from a newer state is kept in a home that is gone.
-      const home = policy.home()
-      const keeping = home === undefined ? undefined : policy.keeps(request, home)
-      if (home === undefined || keeping === undefined) return Effect.succeed(undefined)
-      const isNew = !home.answers.has(key)
-      if (keeping === "open" && isNew && (openCounts.get(home) ?? 0) >= OPEN_ANSWERS) return Effect.succeed(undefined)
-      return handler({ endpoint, ...request }).pipe(
-        Effect.map(encodeSuccess),
-        Effect.catch((error) => Effect.succeed(policy.keepsFailure(error) ? encodeFailure(error) : undefined)),
-        Effect.map((encoded): Answer | undefined => {
-          if (encoded === undefined) return undefined
-          const answer = answerOf(encoded, policy.validUntil(request, home, now), undefined)
-          if (keeping === "open" && isNew && !home.answers.has(key)) openCounts.set(home, (openCounts.get(home) ?? 0) + 1)
-          home.answers.set(key, answer)
-          return answer
-        })
-      )
-    })
-
-  const entry: CachedEndpoint = { name, endpoint, contentType, decode, keyOf: (request) => prefix + canonicalKey(request), held, fill }
-  return entry
-}
-
-/** Every endpoint of one group of an Api, as the Api describes it. */
+/** Every endpoint of one group of an Api, as the Api describes it (HttpApi.reflect). */
 const reflectGroup = (api: HttpApi.Top, group: string) => {
-  const found = new Map<string, Reflected>()
+  const found = new Map<string, {
+    readonly endpoint: HttpApiEndpoint.Top
+    readonly annotations: Context.Context<never>
+    readonly successes: ReadonlyMap<number, ReadonlyArray<Schema.Top>>
+  }>()
   HttpApi.reflect(api, {
     predicate: ({ group: g }) => g.identifier === group,
     onGroup: () => {},
-    onEndpoint: ({ endpoint, errors, mergedAnnotations, successes }) => {
-      found.set(endpoint.identifier, { endpoint, annotations: mergedAnnotations, successes, errors })
+    onEndpoint: ({ endpoint, mergedAnnotations, successes }) => {
+      found.set(endpoint.identifier, { endpoint, annotations: mergedAnnotations, successes })
     }
   })
   return found
 }
 
 /**
- * The answer an endpoint gives for a success value, encoded as the HttpApi encodes it: for an answer
+ * The JSON text an endpoint answers for a success value, encoded by its success schema: for the one answer
  * needed before any handler can run (the front door's liveness while the routes are built).
  */
 export const successAnswer = <Id extends string, Groups extends HttpApiGroup.Constraint, const Group extends HttpApiGroup.Identifier<Groups>>(
@@ -221,15 +122,17 @@ export const successAnswer = <Id extends string, Groups extends HttpApiGroup.Con
   value: unknown
 ) => {
   const reflected = reflectGroup(api as unknown as HttpApi.Top, group).get(endpoint)
-  const answer = reflected && encoderOf(reflected.successes, parseOptions(reflected.annotations, HttpApi.SuccessParseOptions))(value)
-  if (answer === undefined) throw new Error(`${group}.${endpoint}: the value does not encode as its success`)
-  return answer
+  const [status, schemas] = [...(reflected?.successes ?? [])][0] ?? []
+  if (reflected === undefined || status === undefined || schemas?.length !== 1) throw new Error(`${group}.${endpoint}: no single success schema`)
+  const options: SchemaAST.ParseOptions | undefined = Context.getOrUndefined(reflected.annotations, HttpApi.SuccessParseOptions)
+  const encoded = Schema.encodeUnknownSync(schemas[0] as Schema.Codec<unknown, unknown>, options)(value)
+  return { status, body: Buffer.from(JSON.stringify(encoded), "utf8") }
 }
 
 export interface AnswerCacheShape {
   /**
-   * The `cached` wrapper for one group's handlers: `cached(endpoint, policy, handler)` registers the
-   * handler under its endpoint and returns it for `handlers.handle(endpoint, …)`.
+   * The `cached` wrapper for one group's handlers: `cached(endpoint, policy, handler)` returns the handler,
+   * which notes how long its answer stays true for the guard to keep it.
    */
   readonly handlersOf: <Id extends string, Groups extends HttpApiGroup.Constraint, const Group extends HttpApiGroup.Identifier<Groups>>(
     api: HttpApi.HttpApi<Id, Groups>,
@@ -239,16 +142,62 @@ export interface AnswerCacheShape {
     policy: AnswerPolicy<any>,
     handler: F
   ) => F
-  /** The cached endpoints registered so far (the same array until one more is registered). */
-  readonly entries: () => ReadonlyArray<CachedEndpoint>
-  /** Makes the answer of `group.endpoint` for a decoded request unless one is held (nothing when not cached). */
-  readonly warm: (name: string, request: Decoded) => Effect.Effect<void>
+  /** What a wrapped handler noted for the request whose node request is `source` (taken once). */
+  readonly takeKeep: (source: unknown) => Keep | undefined
+  /** Keeps a response the pipeline made under `url`; the kept answer. */
+  readonly keep: (url: string, logged: string, keep: Keep, response: {
+    readonly status: number
+    readonly body: Uint8Array
+    readonly contentType: string
+    readonly headers: Readonly<Record<string, string>>
+  }) => CachedAnswer
+  /** The answer kept under `url` and still true at `now` (one no longer true is dropped). */
+  readonly lookup: (url: string, now: number) => CachedAnswer | undefined
+  /** Bytes held now (each entry's body and an estimate of the rest). */
+  readonly bytes: () => number
 }
 
+/** Response headers that belong to one request, not to the answer. */
+const PER_REQUEST = new Set(["x-request-id", "set-cookie", "content-length", "content-type", "cache-control", "etag", "vary"])
+
 export class AnswerCache extends Context.Service<AnswerCache, AnswerCacheShape>()("psx/http/AnswerCache") {
-  static readonly make = (): AnswerCacheShape => {
-    const registered = new Map<string, CachedEndpoint>()
-    let entries: ReadonlyArray<CachedEndpoint> = []
+  static readonly make = (budget: { readonly bounded: number; readonly open: number } = ANSWER_BYTES): AnswerCacheShape => {
+    const stores = {
+      bounded: new LRUCache<string, CachedAnswer>({ maxSize: budget.bounded }),
+      open: new LRUCache<string, CachedAnswer>({ maxSize: budget.open })
+    }
+    const notes = new WeakMap<object, Keep>()
+    const note = (source: unknown, keep: Keep) => {
+      if (typeof source === "object" && source !== null) notes.set(source, keep)
+    }
+
+    /** The handler, noting how long its answer stays true when the policy keeps it. */
+    const wrap = (policy: AnswerPolicy<any>, handler: Handler, args: { readonly request?: { readonly source?: unknown }; readonly params?: unknown; readonly query?: unknown }) => {
+      const decoded: Decoded = { params: args.params, query: args.query }
+      const instant = policy.instantHome === undefined ? "live" : policy.instantHome(decoded)
+      if (instant === undefined) return handler(args)
+      const home = instant === "live" ? policy.home() : instant
+      const keeping = instant !== "live" ? "open" : home === undefined ? undefined : policy.keeps(decoded, home)
+      if (home === undefined || keeping === undefined) return handler(args)
+      const current = instant === "live" ? () => policy.home() === home : () => policy.instantHome!(decoded) === instant
+      return Effect.clockWith((clock) => {
+        const now = clock.currentTimeMillisUnsafe()
+        const made = (outcome: unknown) =>
+          note(args.request?.source, {
+            keeping,
+            madeAt: now,
+            validUntil: instant === "live" ? policy.validUntil(decoded, home, now) : Infinity,
+            stale: policy.saysStale?.(outcome) ?? false,
+            current,
+            headers: instant === "live" ? undefined : instant.headers
+          })
+        return handler(args).pipe(
+          Effect.tap((value) => Effect.sync(() => made(value))),
+          Effect.tapError((error) => Effect.sync(() => policy.keepsFailure(error) ? made(error) : undefined))
+        )
+      })
+    }
+
     const handlersOf: AnswerCacheShape["handlersOf"] = (api, group) => {
       const endpoints = reflectGroup(api as unknown as HttpApi.Top, group)
       return (name, policy, handler) => {
@@ -256,25 +205,54 @@ export class AnswerCache extends Context.Service<AnswerCache, AnswerCacheShape>(
         if (reflected === undefined || reflected.endpoint.method !== "GET") {
           throw new Error(`cached: ${group}.${name} is not a GET endpoint of the Api`)
         }
-        registered.set(`${group}.${name}`, makeEntry(`${group}.${name}`, reflected, policy, handler))
-        entries = [...registered.values()]
-        // The router runs the handler as it is; the check says a wrapper was put on the endpoint it names.
-        return ((request: { readonly endpoint?: unknown }) =>
-          request.endpoint === reflected.endpoint
-            ? handler(request)
+        return ((args: Parameters<typeof wrap>[2] & { readonly endpoint?: unknown }) =>
+          args.endpoint === reflected.endpoint
+            ? wrap(policy, handler, args)
             : Effect.die(new Error(`cached("${name}") is the handler of another endpoint`))) as typeof handler
       }
     }
-    const warm = (name: string, request: Decoded) =>
-      Effect.suspend(() => {
-        const entry = registered.get(name)
-        if (entry === undefined) return Effect.void
-        const key = entry.keyOf(request)
-        return Effect.flatMap(Effect.clockWith((clock) => Effect.succeed(clock.currentTimeMillisUnsafe())), (now) =>
-          entry.held(request, key, now) !== undefined ? Effect.void : Effect.asVoid(entry.fill(request, key, now)))
-      })
-    return { handlersOf, entries: () => entries, warm }
+
+    const keep: AnswerCacheShape["keep"] = (url, logged, kept, response) => {
+      const body = Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body)
+      const etag = etagOf(body)
+      const head = ["content-type", response.contentType, "etag", etag, "vary", VARY]
+      const own = kept.headers === undefined ? response.headers : { ...response.headers, ...kept.headers }
+      for (const name in own) if (!PER_REQUEST.has(name)) head.push(name, own[name]!)
+      const answer: CachedAnswer = {
+        status: response.status,
+        body,
+        head,
+        etag,
+        madeAt: kept.madeAt,
+        validUntil: kept.validUntil,
+        stale: kept.stale,
+        current: kept.current,
+        logged
+      }
+      const other = kept.keeping === "bounded" ? stores.open : stores.bounded
+      other.delete(url)
+      stores[kept.keeping].set(url, answer, { size: body.length + 2 * url.length + ENTRY_OVERHEAD })
+      return answer
+    }
+
+    const lookup = (url: string, now: number) => {
+      const answer = stores.bounded.get(url) ?? stores.open.get(url)
+      if (answer === undefined) return undefined
+      if (now < answer.validUntil && now >= answer.madeAt && answer.current()) return answer
+      stores.bounded.delete(url)
+      stores.open.delete(url)
+      return undefined
+    }
+
+    const takeKeep = (source: unknown) => {
+      if (typeof source !== "object" || source === null) return undefined
+      const kept = notes.get(source)
+      if (kept !== undefined) notes.delete(source)
+      return kept
+    }
+
+    return { handlersOf, takeKeep, keep, lookup, bytes: () => stores.bounded.calculatedSize + stores.open.calculatedSize }
   }
 
-  static readonly layer = Layer.sync(AnswerCache, AnswerCache.make)
+  static readonly layer = Layer.sync(AnswerCache, () => AnswerCache.make())
 }

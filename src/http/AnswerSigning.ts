@@ -14,8 +14,12 @@
  * `signed` is the guard's parameter, never a route's: it is taken out of the
  * URL the router sees (`signed=true` or `signed=false`, any number of times),
  * so every route takes it, even those whose query refuses unknown fields (the
- * screener); any other value is 400 INVALID_REQUEST. The signature covers
- * the query as the client sent it, `signed=true` included.
+ * screener); any other value is 400 INVALID_REQUEST. Its name and value are
+ * read percent-decoded (`%73igned=%74rue` is `signed=true`). A nonce in
+ * `Accept-Signature` that cannot be echoed as sent is 400 too. The signature
+ * covers the query as the client sent it, `signed=true` included, and the
+ * path in its one spelling. A refusal of a request over its rate limit (429)
+ * is not signed: signing is the costly part of an answer.
  *
  * What is signed (`Signature-Input`):
  * `<label>=("@method";req "@path";req "@query";req "@status" "content-digest");created=<unix s>;keyid="<id>";alg="ed25519"`.
@@ -30,7 +34,7 @@
  */
 import { Context, type Effect } from "effect"
 import { type HttpBody, type HttpServerRequest, HttpServerResponse } from "effect/http"
-import { acceptedSignature, type Component, contentDigest, signatureBase, signatureParams } from "./MessageSignature.ts"
+import { acceptedSignature, acceptSignatureProblem, type Component, contentDigest, signatureBase, signatureParams } from "./MessageSignature.ts"
 
 /** The deployment's signing key as the answer signer uses it. */
 export interface AnswerKey {
@@ -70,8 +74,8 @@ export interface SigningAsk {
   readonly invalid?: string
 }
 
-const nameOf = (part: string, eq: number) => {
-  const raw = eq === -1 ? part : part.slice(0, eq)
+/** A query name or value as form decoding reads it (`+` a space, percent-escapes decoded); as sent when malformed. */
+const decoded = (raw: string) => {
   try {
     return decodeURIComponent(raw.replaceAll("+", " "))
   } catch {
@@ -86,11 +90,11 @@ const takeSigned = (url: string, q: number) => {
   let invalid: string | undefined
   for (const part of url.slice(q + 1).split("&")) {
     const eq = part.indexOf("=")
-    if (nameOf(part, eq) !== "signed") {
+    if (decoded(eq === -1 ? part : part.slice(0, eq)) !== "signed") {
       kept.push(part)
       continue
     }
-    const value = eq === -1 ? "" : part.slice(eq + 1)
+    const value = eq === -1 ? "" : decoded(part.slice(eq + 1))
     if (value === "true") asked = true
     else if (value !== "false") invalid ??= value
   }
@@ -102,16 +106,19 @@ export const signingAsk = (request: HttpServerRequest.HttpServerRequest): Signin
   const header = request.headers["accept-signature"]
   const url = request.url
   const q = url.indexOf("?")
-  const mentions = q !== -1 && url.includes("signed", q)
+  // A query may spell `signed` or its value with percent-escapes (`%73igned=%74rue`): both are decoded.
+  const mentions = q !== -1 && (url.includes("signed", q) || url.includes("%", q))
   if (header === undefined && !mentions) return undefined
   const query = mentions ? takeSigned(url, q) : { routedUrl: url, asked: false, invalid: undefined }
   const asked = header !== undefined || query.asked || query.invalid !== undefined
+  if (!asked && query.routedUrl === url) return undefined
+  const invalid = query.invalid !== undefined
+    ? `query parameter \`signed\`: expected true or false, got ${JSON.stringify(query.invalid.slice(0, 40))}`
+    : acceptSignatureProblem(header)
   return {
     request: asked ? acceptedSignature(header) : undefined,
     routedUrl: query.routedUrl,
-    ...(query.invalid === undefined ? {} : {
-      invalid: `query parameter \`signed\`: expected true or false, got ${JSON.stringify(query.invalid.slice(0, 40))}`
-    })
+    ...(invalid === undefined ? {} : { invalid })
   }
 }
 

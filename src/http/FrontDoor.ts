@@ -15,13 +15,8 @@
  *   spelling (CanonicalUrl.ts), so the fast path, the guard, its rate
  *   limiter, the MCP session guard and the router all see the same path.
  * - A fast path (FastPath.ts, attached through `FastPathSlot`) may answer
- *   first, in plain node:http, with the kept answers of cached endpoints
- *   (AnswerCache.ts); everything else goes to the HttpApi router through the
- *   Effect handler.
- *
- * - Before it listens, node:http's request objects are sized by a warm-up on
- *   a loopback port of its own (RequestShapes.ts), so that no request is a
- *   dictionary-mode object.
+ *   first, in plain node:http, with the kept answers (AnswerCache.ts);
+ *   everything else goes to the HttpApi router through the Effect handler.
  *
  * It is an `HttpServer` like NodeHttpServer's (whose request handler it
  * uses), without upgrades: the service has no WebSocket routes.
@@ -32,7 +27,7 @@ import { HttpServer, HttpServerError } from "effect/http"
 import * as NetAddress from "effect/net/NetAddress"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { canonicalUrl } from "./CanonicalUrl.ts"
-import { settleRequestShapes } from "./RequestShapes.ts"
+import { errorRecord, JSON_TYPE } from "./Responses.ts"
 import { deadlinePasses } from "./WriteDeadline.ts"
 
 export type NodeHandler = (request: IncomingMessage, response: ServerResponse) => void
@@ -50,6 +45,8 @@ export interface FrontDoorOptions {
   readonly host: string
   /** How long a request may wait for its answer (ms). */
   readonly deadlineMs: number
+  /** The largest request body taken (bytes): a larger one announced with `Expect: 100-continue` is refused before it is sent. */
+  readonly maxBodyBytes: number
   /** GET answers by path while no Effect handler is attached (the liveness probe's, made by its endpoint). */
   readonly whileUnattached?: ReadonlyMap<string, { readonly status: number; readonly body: Uint8Array }>
 }
@@ -59,9 +56,16 @@ const SHUTDOWN_WAIT = Duration.seconds(10)
 
 const unavailable = (response: ServerResponse, message: string) => {
   if (response.headersSent || response.writableEnded) return
-  const body = Buffer.from(JSON.stringify({ error: "SOURCE_UNAVAILABLE", message }))
-  response.writeHead(503, { "content-type": "application/json", "content-length": body.length, "retry-after": "1" })
-  response.end(body)
+  const record = errorRecord("SOURCE_UNAVAILABLE", message, { "retry-after": "1" })
+  response.writeHead(record.status, { ...record.headers, "content-type": JSON_TYPE, "content-length": record.body.length })
+  response.end(record.body)
+}
+
+/** A body announced over the limit, refused before it is sent (the connection closes: the body is never read). */
+const tooLarge = (response: ServerResponse) => {
+  const record = errorRecord("INVALID_REQUEST", "request body too large")
+  response.writeHead(record.status, { "content-type": JSON_TYPE, "content-length": record.body.length, connection: "close" })
+  response.end(record.body)
 }
 
 /** What answers while no Effect handler is attached (starting, or stopping). */
@@ -119,11 +123,18 @@ export const make = Effect.fnUntraced(function*(options: FrontDoorOptions) {
     response.once("close", () => clearTimeout(timer))
     app(request, response)
   }
-  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000 }, (request, response) => {
+  const handle: NodeHandler = (request, response) => {
     const url = canonicalUrl(request.url!)
     if (url !== request.url) request.url = url
     if (fast === undefined) toApp(request, response)
     else fast(request, response, () => toApp(request, response))
+  }
+  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000 }, handle)
+  // `Expect: 100-continue`: the body is invited only when its announced length is within the limit.
+  server.on("checkContinue", (request: IncomingMessage, response: ServerResponse) => {
+    if (Number(request.headers["content-length"]) > options.maxBodyBytes) return tooLarge(response)
+    response.writeContinue()
+    handle(request, response)
   })
   const slot = FastPathSlot.of({
     attach: (fastPath) =>
@@ -135,7 +146,6 @@ export const make = Effect.fnUntraced(function*(options: FrontDoorOptions) {
         }))
   })
 
-  yield* settleRequestShapes
   yield* listen(server, options)
   const close = closing(server)
   yield* Effect.addFinalizer(() => close)
@@ -146,7 +156,7 @@ export const make = Effect.fnUntraced(function*(options: FrontDoorOptions) {
     serve: Effect.fnUntraced(function*(httpApp, middleware) {
       const serveScope = yield* Effect.scope
       const scope = Scope.forkUnsafe(serveScope, "parallel")
-      const handler = yield* NodeHttpServer.makeHandler(httpApp, { middleware: middleware as any, scope })
+      const handler = yield* NodeHttpServer.makeHandler(httpApp, { middleware, scope })
       yield* Scope.addFinalizer(serveScope, Effect.andThen(
         Effect.sync(() => {
           fast = undefined

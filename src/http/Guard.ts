@@ -3,18 +3,23 @@
  *
  * - gives each request an id (`x-request-id`, echoed back; handlers read it as `ServerRequestId`);
  * - applies the per-client rate limit (health and readiness are exempt);
- * - takes over, uncharged and with its id, a request the node:http fast path
- *   (FastPath.ts) charged and then handed on;
+ * - keeps the answer of a cached handler (AnswerCache.ts) under its URL, with
+ *   its ETag and `Cache-Control` (an `If-None-Match` naming it: 304); marks a
+ *   private answer (`/v1/me/…`) `private, no-store`;
  * - answers an unknown route with a 404 error record, and a body of a content
  *   type the route does not take (the HttpApi's plain-text 415) with a 415
  *   INVALID_REQUEST record;
  * - turns a defect into 500 INTERNAL with no stack or SQL in the body, logged
  *   server-side with the request id; a malformed or oversized body that only
  *   the platform sees becomes 400 INVALID_REQUEST;
- * - writes one structured log line per request (status, duration);
+ * - writes one structured log line per request (status, duration); a client
+ *   that goes away before its answer is logged as such, at Info (499);
  * - signs the answer when the request asks (`Accept-Signature` or
  *   `?signed=true`, AnswerSigning.ts): the router sees the URL without
- *   `signed`, and the final answer, whatever its status, is signed.
+ *   `signed`, and the final answer is signed, unless it is a 429.
+ *
+ * The id, the charge, the refusals and the access line are the fast path's
+ * own (Responses.ts, RateLimiter.charge, RequestIds).
  *
  * The path it sees is the front door's one spelling of it (CanonicalUrl.ts).
  * A path it logs or names in a message has anything shaped like a credential
@@ -22,17 +27,24 @@
  */
 import { Cause, Clock, Effect, type Types } from "effect"
 import { HttpBody, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { HttpApiError } from "effect/http-api"
-import { type ErrorCode, statusOf } from "../../domain/Errors.ts"
+import { HttpApi, HttpApiError } from "effect/http-api"
+import type { ErrorCode } from "../../domain/Errors.ts"
+import { redactSecrets } from "../observability/Redact.ts"
+import { AnswerCache } from "./AnswerCache.ts"
+import { Api } from "./Api.ts"
 import { AnswerSigner, SignatureRequested, type SignatureRequest, signedResponse, signingAsk, type SigningAsk } from "./AnswerSigning.ts"
 import { RateLimiter, type RouteKind } from "./RateLimiter.ts"
 import { RequestIds, ServerRequestId } from "./RequestId.ts"
+import { cacheControl, errorRecord, JSON_TYPE, makeAccessLog, notModified, PRIVATE_HEADERS, rateLimited, type Written } from "./Responses.ts"
 import { describeSchemaError } from "./Validation.ts"
-import { redactSecrets } from "../observability/Redact.ts"
-import { AccessLine } from "../observability/AccessLine.ts"
 
-const errorResponse = (code: ErrorCode, message: string, headers?: Record<string, string>) =>
-  HttpServerResponse.jsonUnsafe({ error: code, message }, { status: statusOf[code], ...(headers ? { headers } : {}) })
+const asResponse = (written: Written) =>
+  HttpServerResponse.uint8Array(written.body, { status: written.status, contentType: JSON_TYPE, headers: written.headers })
+
+const errorResponse = (code: ErrorCode, message: string, headers?: Record<string, string>) => asResponse(errorRecord(code, message, headers))
+
+/** The status an access line gives a request whose client went away before its answer (nginx's "client closed request"). */
+export const CLIENT_CLOSED = 499
 
 const exempt = new Set(["/health", "/ready"])
 
@@ -45,10 +57,42 @@ const PRIVATE = "/v1/me/"
 export const kindOf = (method: string, path: string): RouteKind =>
   !path.startsWith(PRIVATE) ? "public" : method === "POST" && path === "/v1/me/session" ? "session" : "private"
 
-/** The rate-limit bucket of a request (RateLimiter.bucketOf). */
-const bucketOf = (limiter: typeof RateLimiter.Service, request: HttpServerRequest.HttpServerRequest, path: string) => {
+/**
+ * The GET paths (without path parameters, probes aside) whose endpoint declares no query: a request that sends
+ * one is refused, as the routes with a query refuse a parameter they do not take.
+ */
+const pathsTakingNoQuery = (api: HttpApi.Top) => {
+  const paths = new Set<string>()
+  HttpApi.reflect(api, {
+    predicate: () => true,
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => {
+      if (endpoint.method === "GET" && endpoint.query === undefined && !endpoint.path.includes(":") && !isProbe(endpoint.path)) {
+        paths.add(endpoint.path)
+      }
+    }
+  })
+  return paths
+}
+
+/** The refusal of a query sent to a path that takes none, naming its first parameter; undefined when there is none. */
+const unexpectedQuery = (url: string, q: number) => {
+  const first = url.slice(q + 1).split("&").find((part) => part !== "")
+  if (first === undefined) return undefined
+  const raw = first.split("=", 1)[0]!
+  let name = raw
+  try {
+    name = decodeURIComponent(raw.replaceAll("+", " "))
+  } catch {
+    // As sent.
+  }
+  return errorResponse("INVALID_REQUEST", `query parameter ${JSON.stringify(redactSecrets(name.slice(0, 40)))}: this route takes no query parameters`)
+}
+
+/** The address a request is charged to. */
+const addressOf = (request: HttpServerRequest.HttpServerRequest) => {
   const address = request.remoteAddress
-  return limiter.bucketOf(kindOf(request.method, path), request.headers["authorization"], address._tag === "Some" ? address.value : "unknown")
+  return address._tag === "Some" ? address.value : "unknown"
 }
 
 /** What a failure or defect that escaped the handlers means for the client. */
@@ -132,26 +176,53 @@ export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
   const ids = yield* RequestIds
   const clock = yield* Clock.Clock
   const signer = yield* AnswerSigner
+  const cache = yield* AnswerCache
+  const access = yield* makeAccessLog
+  const takesNoQuery = pathsTakingNoQuery(Api as unknown as HttpApi.Top)
+
+  /**
+   * The answer as the client gets it: a cached handler's answer kept (with its ETag and Cache-Control, or its
+   * 304), a private one marked so. A signed answer is never kept: it is made for one request.
+   */
+  const finished = (request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse, path: string, logged: string, keepable: boolean) => {
+    const kept = cache.takeKeep(request.source)
+    if (kindOf(request.method, path) !== "public") return HttpServerResponse.setHeaders(response, PRIVATE_HEADERS)
+    const body = response.body
+    if (kept === undefined || !keepable || response.status >= 500 || body._tag !== "Uint8Array") return response
+    const answer = cache.keep(request.url, logged, kept, { status: response.status, body: body.body, contentType: body.contentType, headers: response.headers })
+    const headers = { etag: answer.etag, vary: answer.head[5]!, "cache-control": cacheControl(answer, clock.currentTimeMillisUnsafe()) }
+    return notModified(request.headers["if-none-match"], answer.etag)
+      ? HttpServerResponse.empty({ status: 304, headers: { ...response.headers, ...headers } })
+      : HttpServerResponse.setHeaders(response, headers)
+  }
 
   /** The answer to a request: its id, its rate-limit charge, errors as records, one log line. */
-  const guarded = (request: HttpServerRequest.HttpServerRequest, httpEffect: Handler): Handler => {
+  const guarded = (request: HttpServerRequest.HttpServerRequest, httpEffect: Handler, keepable: boolean, routedUrl = request.url): Handler => {
     const start = clock.currentTimeMillisUnsafe()
-    const handedOff = ids.takeHandOff(request.source)
-    const requestId = handedOff ?? ids.next(start)
+    const requestId = ids.next(start)
     const q = request.url.indexOf("?")
     const path = q === -1 ? request.url : request.url.slice(0, q)
     const logged = redactSecrets(path)
+    const routedQ = routedUrl.indexOf("?")
+    const refused = routedQ !== -1 && takesNoQuery.has(path) ? unexpectedQuery(routedUrl, routedQ) : undefined
     const handle = (wait: number) =>
       wait > 0
-        ? Effect.succeed(errorResponse("RATE_LIMITED", `rate limit exceeded; retry after ${wait} s`, {
-          "retry-after": String(wait)
-        }))
+        ? Effect.succeed(asResponse(rateLimited(wait)))
+        : refused !== undefined
+        ? Effect.succeed(refused)
         : Effect.matchCauseEffect(Effect.provideService(httpEffect, ServerRequestId, requestId), {
           onSuccess: (response) => {
             const answer = unsupportedMediaType(response, request)
-            return Effect.succeed(logged === path ? answer : scrubbed(answer))
+            return Effect.succeed(finished(request, logged === path ? answer : scrubbed(answer), path, logged, keepable))
           },
           onFailure: (cause) => {
+            // The client went away (its connection closed, the request's fiber interrupted): not the server's failure.
+            if (Cause.hasInterruptsOnly(cause)) {
+              return Effect.as(
+                Effect.logInfo({ msg: "client closed the request", requestId, path: logged }),
+                HttpServerResponse.empty({ status: CLIENT_CLOSED })
+              )
+            }
             const res = fromCause(cause, requestId)
             return res.status >= 500
               ? Effect.as(Effect.logError({ msg: "request failed", requestId, cause: Cause.pretty(cause) }), res)
@@ -166,19 +237,17 @@ export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
           ? Effect.logWarning({ msg: "probe failed", requestId, path: logged, status: response.status })
           : Effect.void)
     }
-    // A handed-off request was charged by the fast path already.
-    const charge = handedOff !== undefined ? Effect.succeed(0) : limiter.take(bucketOf(limiter, request, path))
-    return Effect.flatMap(Effect.flatMap(charge, handle), (response) =>
-      Effect.as(
-        Effect.logInfo(new AccessLine(requestId, request.method, logged, response.status, clock.currentTimeMillisUnsafe() - start)),
-        withRetryAfter(HttpServerResponse.setHeader(response, "x-request-id", requestId))
-      ))
+    const wait = limiter.charge(kindOf(request.method, path), request.headers["authorization"], addressOf(request), start)
+    return Effect.map(handle(wait), (response) => {
+      access(requestId, request.method, logged, response.status, start)
+      return withRetryAfter(HttpServerResponse.setHeader(response, "x-request-id", requestId))
+    })
   }
 
-  /** The final answer, signed as asked (AnswerSigning.ts); a key that cannot be had answers 500 INTERNAL. */
+  /** The final answer, signed as asked (AnswerSigning.ts); a key that cannot be had answers 500 INTERNAL. A 429 is not signed. */
   const signed = (answer: Handler, request: HttpServerRequest.HttpServerRequest, ask: SignatureRequest): Handler =>
     Effect.flatMap(answer, (response) =>
-      signer.key.pipe(
+      response.status === 429 ? Effect.succeed(response) : signer.key.pipe(
         Effect.map((key) => signedResponse(key, response, request, ask, Math.floor(clock.currentTimeMillisUnsafe() / 1000))),
         Effect.catchCause((cause) => {
           const requestId = response.headers["x-request-id"] ?? "?"
@@ -194,12 +263,11 @@ export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
     Types.unhandled,
     HttpServerRequest.HttpServerRequest
   > =>
-    Effect.withFiber((fiber) => {
-      const request = fiber.context.mapUnsafe.get(HttpServerRequest.HttpServerRequest.key) as HttpServerRequest.HttpServerRequest
+    Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
       // A request that mentions no signature (nearly all) pays this one check.
       const ask = signingAsk(request)
-      if (ask === undefined) return guarded(request, httpEffect)
-      const answer = guarded(request, routedAs(httpEffect, request, ask))
+      if (ask === undefined) return guarded(request, httpEffect, true)
+      const answer = guarded(request, routedAs(httpEffect, request, ask), false, ask.routedUrl)
       return ask.request === undefined ? answer : signed(answer, request, ask.request)
     })
 }), { global: true })

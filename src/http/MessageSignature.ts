@@ -54,6 +54,15 @@ const NONCE = /;\s*nonce="([\x20-\x21\x23-\x5b\x5d-\x7e]{1,128})"/u
 /** A nonce this signer echoes: 1 to 128 printable ASCII characters other than `"` and `\`. */
 export const isNonce = (value: string): boolean => /^[\x20-\x21\x23-\x5b\x5d-\x7e]{1,128}$/u.test(value)
 
+/**
+ * Why a request's Accept-Signature cannot be honoured as sent, or undefined: a nonce this signer would not
+ * echo as given (with `"` or `\`, empty, or over 128 characters) is refused rather than dropped.
+ */
+export const acceptSignatureProblem = (header: string | undefined): string | undefined =>
+  header !== undefined && /;\s*nonce=/u.test(header) && NONCE.exec(header) === null
+    ? "Accept-Signature: a nonce must be a quoted string of 1 to 128 printable ASCII characters other than \" and \\"
+    : undefined
+
 /** What a request's Accept-Signature asks that is honoured: its first label (else `sig1`) and its nonce, if any. */
 export const acceptedSignature = (header: string | undefined): { readonly label: string; readonly nonce?: string } => {
   const label = header?.split("=", 1)[0]?.trim() ?? ""

@@ -20,14 +20,13 @@
  *
  * Each bucket refills at its rate up to its burst; a request takes one token.
  * Memory is bounded: at most `maxBuckets` buckets and `maxBuckets`
- * remembered credentials (the least recently used are dropped first, a
- * generation at a time: cache/RecentMap.ts); a remembered
+ * remembered credentials (the least recently used are dropped first); a remembered
  * credential is forgotten after a minute, or when its key is revoked
  * (Keys.revoke).
  */
 import { Clock, Context, Effect, Layer } from "effect"
 import { createHash } from "node:crypto"
-import { RecentMap } from "../cache/RecentMap.ts"
+import { LRUCache } from "lru-cache"
 import { AppConfig } from "../config/AppConfig.ts"
 
 /** Buckets (and remembered credentials) kept at most; the README states it. */
@@ -45,14 +44,17 @@ export interface Bucket {
 }
 
 export interface RateLimiterShape {
+  /**
+   * Charges a request at `now` to its bucket (`bucketOf`): answers 0 when allowed (a token taken), else the
+   * seconds to wait. The one charge of every request, whether the fast path or the guard answers it.
+   */
+  readonly charge: (kind: RouteKind, authorization: string | undefined, address: string, now: number) => number
   /** Takes a token from `bucket`; answers 0 when allowed, else the seconds to wait. */
   readonly take: (bucket: Bucket) => Effect.Effect<number>
-  /** `take` at a known instant, synchronously (the node:http fast path reads the clock itself). */
-  readonly takeAt: (bucket: Bucket, now: number) => number
   /** The bucket a request is charged to (see the module comment). */
   readonly bucketOf: (kind: RouteKind, authorization: string | undefined, address: string) => Bucket
   /** Takes `tokens` more from a user's bucket for work beyond one request (an import's rows); it may fall one burst into debt. */
-  readonly charge: (userId: string, tokens: number, now: number) => void
+  readonly chargeWork: (userId: string, tokens: number, now: number) => void
   /** Records that `credential` (the bearer secret) authenticated as `principal`, on behalf of key `keyId`. */
   readonly authenticated: (credential: string, principal: string, keyId: string, now: number) => void
   /** Forgets a revoked key: its later requests are charged to their address again. */
@@ -71,8 +73,8 @@ const bearerOf = (authorization: string | undefined) => {
 
 export class RateLimiter extends Context.Service<RateLimiter, RateLimiterShape>()("psx/http/RateLimiter") {
   static readonly make = (perSecond: number, burst: number, maxBuckets = MAX_BUCKETS): RateLimiterShape => {
-    const buckets = new RecentMap<string, { tokens: number; at: number }>(maxBuckets)
-    const known = new RecentMap<string, { readonly principal: string; readonly keyId: string; readonly at: number }>(maxBuckets)
+    const buckets = new LRUCache<string, { tokens: number; at: number }>({ max: maxBuckets })
+    const known = new LRUCache<string, { readonly principal: string; readonly keyId: string; readonly at: number }>({ max: maxBuckets })
     const limits = {
       requests: { perSecond, burst },
       sessions: { perSecond: perSecond / 50, burst: Math.max(5, Math.floor(burst / 10)) }
@@ -83,8 +85,11 @@ export class RateLimiter extends Context.Service<RateLimiter, RateLimiterShape>(
       const { burst, perSecond } = limits[limit]
       let bucket = buckets.get(key)
       if (bucket === undefined) buckets.set(key, bucket = { tokens: burst, at: now })
-      bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * perSecond)
-      bucket.at = now
+      // A clock stepped back refills nothing and takes nothing away.
+      if (now > bucket.at) {
+        bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * perSecond)
+        bucket.at = now
+      }
       return bucket
     }
     const waitOf = (bucket: { tokens: number }, limit: Bucket["limit"]) =>
@@ -100,22 +105,23 @@ export class RateLimiter extends Context.Service<RateLimiter, RateLimiterShape>(
       }
       return wait
     }
-    return {
-      take: (bucket) => Effect.map(Clock.currentTimeMillis, (now) => takeAt(bucket, now)),
-      takeAt,
-      bucketOf: (kind, authorization, address) => {
-        if (kind === "public") return { key: `ip:${address}`, limit: "requests" }
-        if (kind === "session") return { key: `session:${address}`, limit: "sessions" }
-        const bearer = bearerOf(authorization)
-        if (bearer !== undefined) {
-          const hit = known.get(fingerprint(bearer))
-          if (hit !== undefined && lastNow - hit.at <= REMEMBER_MS) {
-            return { key: `principal:${hit.principal}`, limit: "requests", also: `authenticated:${address}` }
-          }
+    const bucketOf = (kind: RouteKind, authorization: string | undefined, address: string): Bucket => {
+      if (kind === "public") return { key: `ip:${address}`, limit: "requests" }
+      if (kind === "session") return { key: `session:${address}`, limit: "sessions" }
+      const bearer = bearerOf(authorization)
+      if (bearer !== undefined) {
+        const hit = known.get(fingerprint(bearer))
+        if (hit !== undefined && lastNow - hit.at <= REMEMBER_MS) {
+          return { key: `principal:${hit.principal}`, limit: "requests", also: `authenticated:${address}` }
         }
-        return { key: `private:${address}`, limit: "requests" }
-      },
-      charge: (userId, tokens, now) => {
+      }
+      return { key: `private:${address}`, limit: "requests" }
+    }
+    return {
+      charge: (kind, authorization, address, now) => takeAt(bucketOf(kind, authorization, address), now),
+      take: (bucket) => Effect.map(Clock.currentTimeMillis, (now) => takeAt(bucket, now)),
+      bucketOf,
+      chargeWork: (userId, tokens, now) => {
         const bucket = refilled(`principal:${userId}`, "requests", now)
         bucket.tokens = Math.max(-limits.requests.burst, bucket.tokens - tokens)
       },

@@ -1,6 +1,6 @@
 /**
- * The id this server gives each request (the guard or the fast path sets it
- * and echoes it as `x-request-id`). Handlers that record a request, such as a
+ * The id this server gives each request (the guard or the fast path sets it,
+ * one per request, and echoes it as `x-request-id`). Handlers that record a request, such as a
  * ledger append, read it as `ServerRequestId`; the client's own
  * `X-Request-Id` header is a different thing, kept apart. Outside a request
  * it is absent.
@@ -14,13 +14,6 @@ export const ServerRequestId = Context.Reference<string | undefined>("psx/http/S
 export interface RequestIdsShape {
   /** A new id: the time in base 36 and a sequence number, unique within the process. */
   readonly next: (now: number) => string
-  /**
-   * Marks a Node request the fast path has already charged to its rate limit
-   * and given an id, before it hands it to the Effect pipeline.
-   */
-  readonly handOff: (request: object, id: string) => void
-  /** The id the fast path gave a request it handed off (then the guard charges nothing), once. */
-  readonly takeHandOff: (request: object) => string | undefined
 }
 
 export class RequestIds extends Context.Service<RequestIds, RequestIdsShape>()("psx/http/RequestIds") {
@@ -29,7 +22,6 @@ export class RequestIds extends Context.Service<RequestIds, RequestIdsShape>()("
     // The time part is formatted once per millisecond (a busy server gives many ids in one).
     let at = Number.NaN
     let prefix = ""
-    const handedOff = new WeakMap<object, string>()
     return {
       next: (now) => {
         if (now !== at) {
@@ -37,14 +29,6 @@ export class RequestIds extends Context.Service<RequestIds, RequestIdsShape>()("
           prefix = `${now.toString(36)}-`
         }
         return prefix + (++sequence).toString(36)
-      },
-      handOff: (request, id) => {
-        handedOff.set(request, id)
-      },
-      takeHandOff: (request) => {
-        const id = handedOff.get(request)
-        if (id !== undefined) handedOff.delete(request)
-        return id
       }
     }
   }

@@ -12,7 +12,8 @@ import { Api } from "./Api.ts"
 import * as FrontDoor from "./FrontDoor.ts"
 
 /** Request bodies are small JSON documents: anything over 1 MiB is refused (400 INVALID_REQUEST). */
-export const BodyLimit = Layer.succeed(HttpIncomingMessage.MaxBodySize, ByteSize.mebibytes(1))
+const MAX_BODY_MIB = 1
+export const BodyLimit = Layer.succeed(HttpIncomingMessage.MaxBodySize, ByteSize.mebibytes(MAX_BODY_MIB))
 
 /** How long any request may wait for its answer before a 503 record (FrontDoor.ts). */
 export const REQUEST_DEADLINE_MS = 30_000
@@ -27,6 +28,7 @@ export const FrontDoorLive = Layer.unwrap(
       port: config.port,
       host: config.host,
       deadlineMs: REQUEST_DEADLINE_MS,
+      maxBodyBytes: MAX_BODY_MIB * 1024 * 1024,
       // Liveness while the routes are built: GET /health's own answer (SystemHttp), encoded by its endpoint.
       whileUnattached: new Map([["/health", successAnswer(Api, "system", "health", liveness)]])
     }))

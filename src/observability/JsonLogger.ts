@@ -8,7 +8,7 @@
  * whatever field holds them: they are redacted (Redact.ts).
  */
 import { Cause, Logger, References } from "effect"
-import { RecentMap } from "../cache/RecentMap.ts"
+import { LRUCache } from "lru-cache"
 import { AccessLine, accessFields } from "./AccessLine.ts"
 import { lineSink } from "./LineSink.ts"
 import { redactTokens } from "./Redact.ts"
@@ -38,9 +38,9 @@ const levelJson = (level: string) => LEVELS[level] ?? JSON.stringify(level.toLow
  */
 const PATH_MEMO = 4_096
 const PATH_MEMO_CHARS = 256
-const renderedPaths = new RecentMap<string, string>(PATH_MEMO)
+const renderedPaths = new LRUCache<string, string>({ max: PATH_MEMO })
 const renderPath = (path: string) => JSON.stringify(redactTokens(path))
-export const pathJson = (path: string) => {
+const pathJson = (path: string) => {
   if (path.length > PATH_MEMO_CHARS) return renderPath(path)
   let json = renderedPaths.get(path)
   if (json === undefined) renderedPaths.set(path, json = renderPath(path))

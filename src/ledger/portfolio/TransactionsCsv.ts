@@ -226,7 +226,7 @@ export class TransactionsCsv extends Context.Service<TransactionsCsv, {
         const userId = principal.userId
         const now = yield* Clock.currentTimeMillis
         if (importing.has(userId)) return yield* new WriteConflict({ message: BUSY })
-        if (limiter._tag === "Some") limiter.value.charge(userId, Math.floor(file.rows.length / ROWS_PER_REQUEST), now)
+        if (limiter._tag === "Some") limiter.value.chargeWork(userId, Math.floor(file.rows.length / ROWS_PER_REQUEST), now)
         importing.add(userId)
         return yield* attempt(principal, file, options).pipe(
           // Another writer appended meanwhile: plan again from the new state.

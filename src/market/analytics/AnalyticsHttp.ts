@@ -18,7 +18,7 @@ export const AnalyticsHttp = HttpApiBuilder.group(Api, "analytics", (handlers) =
     const analytics = yield* Analytics
     const cached = (yield* AnswerCache).handlersOf(Api, "analytics")
     const kept = snapshotAnswers(yield* MarketReadModel, yield* PointInTime)
-    const research = kept.ofSymbol((_data, now, symbol) => researchValidUntil(symbol, now), { shareAs: "analytics.research" })
+    const research = kept.ofSymbol((_data, now, symbol) => researchValidUntil(symbol, now))
     return handlers
       .handle("analytics", ({ params, query }) => analytics.analytics(params.symbol, query.adjust))
       .handle("valuation", ({ params }) => analytics.valuation(params.symbol))

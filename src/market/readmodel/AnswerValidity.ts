@@ -4,7 +4,7 @@
  * new Karachi day, a new cursor day, a symbol's research window turning over).
  */
 import { karachiDate, karachiInstant, karachiMinutes, nextKarachiMidnight } from "../../../domain/Karachi.ts"
-import { quoteIsFresh, sessionsOn } from "../../../domain/market/calendar/Calendar.ts"
+import { quoteIsFresh, sessionsOn, staleFrom } from "../../../domain/market/calendar/Calendar.ts"
 import type { SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
 import { nextCursorDay } from "../../paging/Cursors.ts"
 import { researchInstant } from "../analytics/ResearchPackage.ts"
@@ -29,18 +29,13 @@ export const nextSessionBoundary = (now: number): number => {
   return next === Infinity ? nextKarachiMidnight(now) : karachiInstant(today, 0, next)
 }
 
-/** The first instant after `now` (before `until`, where freshness cannot turn back) at which a fresh quote of `asOfMs` turns stale. */
-export const freshUntil = (asOfMs: number, now: number, until = nextSessionBoundary(now)): number => {
-  if (!quoteIsFresh(asOfMs, now)) return now
-  if (quoteIsFresh(asOfMs, until - 1)) return until
-  let lo = now, hi = until - 1
-  while (hi - lo > 1_000) {
-    const mid = Math.floor((lo + hi) / 2)
-    if (quoteIsFresh(asOfMs, mid)) lo = mid
-    else hi = mid
-  }
-  return hi
-}
+/**
+ * The first instant after `now` at which a fresh quote of `asOfMs` turns stale, or `until` (the next session
+ * boundary, where the rule itself changes and the answer is made again), whichever comes first: from the rule's
+ * whole minutes (Calendar `staleFrom`), to the millisecond.
+ */
+export const freshUntil = (asOfMs: number, now: number, until = nextSessionBoundary(now)): number =>
+  Math.min(staleFrom(asOfMs, now), until)
 
 /**
  * Until when an answer that embeds a symbol's quote, or says it is stale (409 DATA_STALE), stays true:

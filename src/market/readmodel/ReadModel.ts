@@ -17,8 +17,8 @@
  * (domain/market/snapshot/SnapshotUpdate.ts); a large or market-wide write (an
  * import, index membership) rebuilds whole.
  *
- * Kept answers (`answers`, SnapshotAnswers.ts) belong to the snapshot they
- * were made from and go with it.
+ * Kept answers (SnapshotAnswers.ts) belong to the state they were made from:
+ * a new state makes them no longer current.
  */
 import { Clock, Context, Duration, Effect, Layer, Schedule } from "effect"
 import { SourceUnavailable } from "../../../domain/Errors.ts"
@@ -27,14 +27,11 @@ import { AsOfRead } from "./AsOf.ts"
 import { cooperatively } from "./Cooperative.ts"
 import { planUpdate, updateSnapshot } from "../../../domain/market/snapshot/SnapshotUpdate.ts"
 import { AppConfig } from "../../config/AppConfig.ts"
-import type { Answer } from "../../http/AnswerCache.ts"
 import { type ImportState, PackImport } from "../../ingest/PackImport.ts"
 import { MarketStore } from "./MarketStore.ts"
 
 export interface ReadModelState {
   readonly snapshot: MarketSnapshot
-  /** The answers kept from this snapshot (SnapshotAnswers.ts): they go with it. */
-  readonly answers: Map<string, Answer>
 }
 
 /** How long a build may wait behind a store that keeps changing before it loads anyway. */
@@ -95,7 +92,7 @@ const buildWhole = (store: Store, held: Held) =>
     const rows = yield* store.load
     const loaded = yield* Clock.currentTimeMillis
     const snapshot = yield* cooperatively(snapshotSteps(rows, loaded))
-    held.current = { snapshot, answers: new Map() }
+    held.current = { snapshot }
     const done = yield* Clock.currentTimeMillis
     yield* Effect.logInfo({
       msg: "market read model built",
@@ -130,7 +127,7 @@ const updateFew = (store: Store, held: Held) =>
     const rows = yield* store.loadSymbols(changes.version, plan)
     const loaded = yield* Clock.currentTimeMillis
     const snapshot = updateSnapshot(prev.snapshot, rows, plan, loaded)
-    held.current = { snapshot, answers: new Map() }
+    held.current = { snapshot }
     const done = yield* Clock.currentTimeMillis
     yield* Effect.logDebug({
       msg: "market read model updated",

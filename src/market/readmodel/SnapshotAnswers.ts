@@ -1,25 +1,24 @@
 /**
  * The market's kept answers (http/AnswerCache.ts): their policies, used by
- * the market features' …Http.ts handlers, and the warming of
- * the hottest ones for each new snapshot.
+ * the market features' …Http.ts handlers, and the analytics figures made
+ * ahead for each new snapshot.
  *
  * An answer lives with the read model's state it was made from (a new
- * snapshot starts with none) and stays until a calendar boundary can change
- * it (AnswerValidity.ts). Failures that are a function of the snapshot and
+ * snapshot makes it no longer current) and stays until a calendar boundary
+ * can change it (AnswerValidity.ts). Failures that are a function of the snapshot and
  * the clock — 404 no such data, 409 unverified, 409 stale — are answers too.
  * A symbol's answers are kept for the listed tickers as spelled in the
  * snapshot (bounded by the universe), and for other well-formed tickers (an
- * unknown symbol's 404) up to the cache's cap per snapshot, like free queries.
+ * unknown symbol's 404) in the cache's share for free queries.
  */
 import { Duration, Effect, Layer, Schedule, Schema } from "effect"
+import { LRUCache } from "lru-cache"
 import { DataNotFound, DataStale, DataUnverified } from "../../../domain/Errors.ts"
 import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
 import { Ticker } from "../../../domain/market/shared/Ticker.ts"
-import { RecentMap } from "../../cache/RecentMap.ts"
-import { type Answer, AnswerCache, type AnswerPolicy, type Decoded, type InstantHome, type Keeping } from "../../http/AnswerCache.ts"
-import { makeHeapSettle } from "../../system/HeapSettle.ts"
+import type { AnswerPolicy, Decoded, InstantHome, Keeping } from "../../http/AnswerCache.ts"
 import { Analytics } from "../analytics/Analytics.ts"
-import { asOfHeaders, asOfInstant, readAsOf } from "./AsOf.ts"
+import { asOfHeaders, asOfInstant } from "./AsOf.ts"
 import { PointInTime } from "./PointInTime.ts"
 import { MarketReadModel, type ReadModelState } from "./ReadModel.ts"
 
@@ -44,38 +43,37 @@ const onlyQuery = (request: Decoded, allowed: ReadonlyArray<string>) =>
 export interface SymbolAnswers {
   /** The query parameters a kept request may set (default: any). */
   readonly query?: ReadonlyArray<string>
-  /** One name for aliases that serve the same answer. */
-  readonly shareAs?: string
 }
 
-/** The policies of the market's kept answers, over the read model. */
 /**
- * A point-in-time request's home (`as_of`): the answers of the snapshot known at its instant, made as of it
- * (AsOf.ts `readAsOf`), kept while PointInTime keeps that snapshot and the live version stays; none until a
- * first request has had the snapshot made (the HttpApi pipeline answers that one).
+ * A point-in-time request's home (`as_of`): one per snapshot known at its instant and the state it reflects,
+ * kept while PointInTime keeps that snapshot; none until a first request has had the snapshot made (the
+ * HttpApi pipeline answers that one, as it answers every request not kept).
  */
 const instantHomes = (pit: typeof PointInTime.Service) => {
-  // The answers of one kept snapshot (its requests' keys hold their as_of), and its home for each instant.
-  const homesOf = new WeakMap<MarketSnapshot, { readonly answers: Map<string, Answer>; readonly at: Map<number, InstantHome> }>()
+  // The homes of one kept snapshot, by instant and the state it reflects.
+  const homesOf = new WeakMap<MarketSnapshot, LRUCache<string, InstantHome>>()
   // An as_of text's instant, read once (a hot instant is asked for again and again).
-  const instants = new RecentMap<string, number | null>(INSTANT_TEXTS)
+  const instants = new LRUCache<string, { readonly at: number | undefined }>({ max: INSTANT_TEXTS })
   return (request: Decoded): InstantHome | "live" | undefined => {
     const asOf: string | undefined = request.query?.as_of
     if (asOf === undefined) return "live"
-    let at = instants.get(asOf)
-    if (at === undefined) instants.set(asOf, at = asOfInstant(asOf) ?? null)
-    const view = at === null ? undefined : pit.keptAt(at)
+    let known = instants.get(asOf)
+    if (known === undefined) instants.set(asOf, known = { at: asOfInstant(asOf) })
+    const view = known.at === undefined ? undefined : pit.keptAt(known.at)
     if (view === undefined) return undefined
     let homes = homesOf.get(view.snapshot)
-    if (homes === undefined) homesOf.set(view.snapshot, homes = { answers: new Map(), at: new Map() })
-    let home = homes.at.get(view.at)
-    if (home === undefined || home.headers["x-as-of-known"] !== view.reflects) {
-      if (homes.at.size >= INSTANT_TEXTS) homes.at.clear()
-      homes.at.set(view.at, home = { answers: homes.answers, run: readAsOf(view), headers: asOfHeaders(view) })
-    }
+    if (homes === undefined) homesOf.set(view.snapshot, homes = new LRUCache({ max: INSTANT_TEXTS }))
+    const key = `${view.at} ${view.reflects}`
+    let home = homes.get(key)
+    if (home === undefined) homes.set(key, home = { headers: asOfHeaders(view) })
     return home
   }
 }
+
+/** An answer that says its quote is stale: the 409 DATA_STALE, or a quote marked `stale` (allow_stale). */
+const saysStale = (outcome: unknown) =>
+  outcome instanceof DataStale || (typeof outcome === "object" && outcome !== null && (outcome as { readonly stale?: unknown }).stale === true)
 
 export const snapshotAnswers = (model: typeof MarketReadModel.Service, pit: typeof PointInTime.Service) => {
   const home = () => model.state()
@@ -94,8 +92,8 @@ export const snapshotAnswers = (model: typeof MarketReadModel.Service, pit: type
         return validUntil(state.snapshot.symbols.get(symbol), now, symbol)
       },
       keepsFailure: isSnapshotFailure,
-      instantHome,
-      ...(options.shareAs !== undefined ? { shareAs: options.shareAs } : {})
+      saysStale,
+      instantHome
     }),
     /** An answer over the whole snapshot: one (`bounded`) or one per free query (`open`, capped). */
     ofSnapshot: (keeping: "bounded" | "open", validUntil: (now: number) => number): AnswerPolicy<ReadModelState> => ({
@@ -103,43 +101,26 @@ export const snapshotAnswers = (model: typeof MarketReadModel.Service, pit: type
       keeps: () => keeping,
       validUntil: (_request, _state, now) => validUntil(now),
       keepsFailure: isSnapshotFailure,
+      saysStale,
       instantHome
     })
   }
 }
 
 /**
- * For each new snapshot: the day's analytics figures a slice at a time, then the hottest answers a
- * symbol at a time (quote with and without allow_stale, full payload, 1Y prices, research, the boards), so the first request for a
- * symbol finds its bytes ready (a request that comes first makes its own); then the heap is settled.
- * Endpoints registered after a snapshot was warmed (the routes are built after the services) are warmed
- * on the next pass.
+ * For each new snapshot: the day's analytics figures, a slice at a time, so the first screener or research
+ * request does not make them. (Answers are made by the first request for each: the HttpApi pipeline answers
+ * it and the answer cache keeps its bytes.)
  */
 export const AnswerWarming = Layer.effectDiscard(Effect.gen(function*() {
   const model = yield* MarketReadModel
   const analytics = yield* Analytics
-  const cache = yield* AnswerCache
-  const settleHeap = yield* makeHeapSettle
-  let warmed: { state: ReadModelState; endpoints: number } | undefined
+  let warmed: ReadModelState | undefined
   const pass = Effect.gen(function*() {
     const state = model.state()
-    const endpoints = cache.entries().length
-    if (state === undefined || (state === warmed?.state && endpoints === warmed.endpoints)) return
-    warmed = { state, endpoints }
+    if (state === undefined || state === warmed) return
+    warmed = state
     yield* analytics.prepare(state.snapshot)
-    yield* cache.warm("board.marketBoard", {})
-    yield* cache.warm("board.sectorBoard", {})
-    for (const symbol of state.snapshot.symbols.keys()) {
-      if (model.state() !== state) return
-      yield* cache.warm("quotes.quote", { params: { symbol }, query: { allow_stale: true } })
-      yield* cache.warm("quotes.quote", { params: { symbol }, query: {} })
-      yield* cache.warm("companies.stock", { params: { sym: symbol } })
-      yield* cache.warm("prices.prices", { params: { symbol }, query: { range: "1Y" } })
-      yield* cache.warm("analytics.research", { params: { symbol } })
-      yield* Effect.yieldNow
-    }
-    // The snapshot is built and its hottest answers encoded: give back what building it left behind.
-    yield* settleHeap()
   })
   yield* pass.pipe(Effect.repeat(Schedule.spaced(Duration.millis(250))), Effect.forkScoped)
 }))
