@@ -28,6 +28,7 @@ import * as NetAddress from "effect/net/NetAddress"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { canonicalUrl } from "./CanonicalUrl.ts"
 import { errorRecord, JSON_TYPE } from "./Responses.ts"
+import { idsByRequest } from "./RequestId.ts"
 import { deadlinePasses } from "./WriteDeadline.ts"
 
 export type NodeHandler = (request: IncomingMessage, response: ServerResponse) => void
@@ -54,9 +55,12 @@ export interface FrontDoorOptions {
 /** How long a graceful shutdown waits for requests in flight. */
 const SHUTDOWN_WAIT = Duration.seconds(10)
 
-const unavailable = (response: ServerResponse, message: string) => {
+const unavailable = (response: ServerResponse, message: string, requestId?: string) => {
   if (response.headersSent || response.writableEnded) return
-  const record = errorRecord("SOURCE_UNAVAILABLE", message, { "retry-after": "1" })
+  const record = errorRecord("SOURCE_UNAVAILABLE", message, {
+    "retry-after": "1",
+    ...(requestId !== undefined ? { "x-request-id": requestId } : {})
+  })
   response.writeHead(record.status, { ...record.headers, "content-type": JSON_TYPE, "content-length": record.body.length })
   response.end(record.body)
 }
@@ -119,7 +123,9 @@ export const make = Effect.fnUntraced(function*(options: FrontDoorOptions) {
   const deadline = `no answer within ${options.deadlineMs} ms`
   const toApp = (request: IncomingMessage, response: ServerResponse) => {
     // A write whose commit has begun answers itself (WriteDeadline.ts).
-    const timer = setTimeout(() => deadlinePasses(request) && unavailable(response, deadline), options.deadlineMs)
+    const timer = setTimeout(() => deadlinePasses(request) && unavailable(response, deadline, idsByRequest.get(request)),
+      options.deadlineMs
+    )
     response.once("close", () => clearTimeout(timer))
     app(request, response)
   }

@@ -34,7 +34,7 @@ import { AnswerCache } from "./AnswerCache.ts"
 import { Api } from "./Api.ts"
 import { AnswerSigner, SignatureRequested, type SignatureRequest, signedResponse, signingAsk, type SigningAsk } from "./AnswerSigning.ts"
 import { RateLimiter, type RouteKind } from "./RateLimiter.ts"
-import { RequestIds, ServerRequestId } from "./RequestId.ts"
+import { idsByRequest, RequestIds, ServerRequestId } from "./RequestId.ts"
 import { cacheControl, errorRecord, JSON_TYPE, makeAccessLog, notModified, PRIVATE_HEADERS, rateLimited, type Written } from "./Responses.ts"
 import { describeSchemaError } from "./Validation.ts"
 
@@ -200,6 +200,7 @@ export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
   const guarded = (request: HttpServerRequest.HttpServerRequest, httpEffect: Handler, keepable: boolean, routedUrl = request.url): Handler => {
     const start = clock.currentTimeMillisUnsafe()
     const requestId = ids.next(start)
+    idsByRequest.set(request.source, requestId)
     const q = request.url.indexOf("?")
     const path = q === -1 ? request.url : request.url.slice(0, q)
     const logged = redactSecrets(path)

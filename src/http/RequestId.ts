@@ -11,6 +11,12 @@ export const ServerRequestId = Context.Reference<string | undefined>("psx/http/S
   defaultValue: () => undefined
 })
 
+/**
+ * The id the guard gave each request, by the platform's request object, so the front door's own answer (the
+ * request deadline's 503) names the same id. Weak: an entry goes with its request.
+ */
+export const idsByRequest = new WeakMap<object, string>()
+
 export interface RequestIdsShape {
   /** A new id: the time in base 36 and a sequence number, unique within the process. */
   readonly next: (now: number) => string
