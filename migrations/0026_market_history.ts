@@ -1,5 +1,5 @@
 /**
- * Point-in-time reads (issue 40, item 2): every market row says when the
+ * Point-in-time reads: every market row says when the
  * service had retrieved it, and a row is never overwritten without its
  * earlier version kept.
  *

@@ -1,5 +1,5 @@
 /**
- * The filings inventory of essashahid/psx-portfolio-app (issue 34): for 43
+ * The filings inventory of essashahid/psx-portfolio-app: for 43
  * symbols, the latest interim and annual report an app found among PSX's
  * announcements as of 2026-07-21, each with the exchange's date and the
  * document's address. Filings already in the pack (same document id) are

@@ -1,6 +1,6 @@
 /**
  * The pack's research datasets from the company-page, screener and news
- * recordings (issue 20), built with the same parsers the live portal adapter
+ * recordings, built with the same parsers the live portal adapter
  * uses. Called by scripts/build-pack.ts; every dataset names its recording
  * and upstream route. Rows already in the pack (same document id, or the same
  * symbol, day and title) are not repeated: they are counted as skipped.

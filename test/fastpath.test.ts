@@ -23,7 +23,7 @@ import { HttpClient, HttpClientRequest } from "effect/http"
 import * as FrontDoor from "../src/http/FrontDoor.ts"
 import * as Server from "../src/http/Server.ts"
 import { AppLive } from "../src/Layers.ts"
-import { FundamentalsWarming } from "../src/market/provenance/FundamentalsWarming.ts"
+import { FundamentalsPrefetch } from "../src/market/provenance/FundamentalsPrefetch.ts"
 import { CURSOR_SECRET, NOW } from "./support/AnswerSample.ts"
 import { pollUntil } from "./support/Eventually.ts"
 import { FrozenClockLayer } from "./support/ShiftedClock.ts"
@@ -60,7 +60,7 @@ const CaptureLogs = Layer.mergeAll(
 const App = AppLive.pipe(
   Layer.provide(RecordingSlot),
   Layer.provideMerge(CaptureLogs),
-  Layer.provide(FundamentalsWarming.pack),
+  Layer.provide(FundamentalsPrefetch.pack),
   Layer.provideMerge(TestClient),
   Layer.provideMerge(Server.FrontDoorLive),
   Layer.provideMerge(TestStore({ withPack: true })),
