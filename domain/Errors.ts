@@ -13,7 +13,7 @@
  * | UNAUTHORIZED       | 401    | missing, unknown or revoked credential                      |
  * | FORBIDDEN          | 403    | a valid key without the grant the endpoint needs            |
  * | DATA_NOT_FOUND     | 404    | unknown symbol, route or record                             |
- * | DATA_STALE         | 409    | the last quote is older than the freshness rule allows      |
+ * | DATA_STALE         | 409    | the last quote is older than the staleness rule allows      |
  * | INVALID_REQUEST    | 409    | an Idempotency-Key reused with a different body             |
  * | INVALID_REQUEST    | 409    | a write that lost a race it could not retry (WriteConflict) |
  * | DATA_UNVERIFIED    | 409    | sources disagree, or a price breaks the circuit breaker     |

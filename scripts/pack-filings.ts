@@ -16,11 +16,11 @@ export const filingsInventory = (
     readonly read: (path: string) => string
     readonly add: (p: Omit<PackProvenance, "bytes" | "sha256">, value: unknown) => void
   },
-  fresh: (rows: ReadonlyArray<Announcement>, skipped: Record<string, number>) => ReadonlyArray<Announcement>
+  newFilings: (rows: ReadonlyArray<Announcement>, skipped: Record<string, number>) => ReadonlyArray<Announcement>
 ) => {
   const parsed = parseFilingsInventory(JSON.parse(w.read(PATH)))
   const skipped: Record<string, number> = { ...parsed.skipped }
-  const rows = fresh(parsed.rows, skipped)
+  const rows = newFilings(parsed.rows, skipped)
   w.add({
     id: "announcements_filings_inventory",
     file: "announcements_filings_inventory.json",
