@@ -4,8 +4,11 @@
  * Every error serializes as the error record `{error, message, symbol?}` and
  * carries its HTTP status, so the HTTP API, the MCP tools and the OpenAPI
  * document share one definition. Statuses the specification leaves open are
- * decided here (and documented in the OpenAPI description):
- *
+ * decided here (the table at `ErrorCode`) and documented in the OpenAPI description.
+ */
+import { Schema } from "effect"
+
+/**
  * | code               | status | when                                                        |
  * |--------------------|--------|-------------------------------------------------------------|
  * | INVALID_REQUEST    | 400    | bad path, query or body; malformed JSON; bad cursor         |
@@ -22,8 +25,6 @@
  * | INTERNAL           | 500    | a defect; no stack or SQL is ever sent                      |
  * | SOURCE_UNAVAILABLE | 503    | an upstream source could not be reached or parsed           |
  */
-import { Schema } from "effect"
-
 export const ErrorCode = Schema.Literals([
   "DATA_NOT_FOUND",
   "DATA_STALE",
