@@ -48,7 +48,7 @@ export const priceReturnNote = (recorded: boolean) =>
     : "KSE100PR, the exchange's price-return variant of KSE-100, has no daily closes recorded here, so no price return is " +
       "compared with it (the portfolio's price return is not compared with KSE-100, which includes dividends)."
 
-/** Bytes of encoded answers kept (a 4,000-session history is about 450 KB). */
+/** Bytes of encoded answers cached (a 4,000-session history is about 450 KB). */
 const ANSWER_CACHE_BYTES = 32 * 1024 * 1024
 
 export interface PerformanceQuery {
