@@ -55,9 +55,8 @@ export interface SalesLine extends StatementLine {
 }
 
 /**
- * Annual Sales lines (thousands of rupees), one per symbol and fiscal-year label: annual Sales per symbol from the FINANCIALS table of `/company/{SYM}`
- * (`{SYM: {"2025": 401177969, …}}`, thousands of rupees, keyed by the
- * portal's fiscal-year label).
+ * Annual Sales lines (thousands of rupees), one per symbol and fiscal-year label, from an export of the
+ * FINANCIALS table of `/company/{SYM}` (`{SYM: {"2025": 401177969, …}}`, keyed by the portal's fiscal-year label).
  */
 export const parseSalesExport = (json: unknown): Parsed<SalesLine> => {
   const out = collector<SalesLine>()
