@@ -4,8 +4,11 @@
  * Every error serializes as the error record `{error, message, symbol?}` and
  * carries its HTTP status, so the HTTP API, the MCP tools and the OpenAPI
  * document share one definition. Statuses the specification leaves open are
- * decided here (and documented in the OpenAPI description):
- *
+ * decided here (the table at `ErrorCode`) and documented in the OpenAPI description.
+ */
+import { Schema } from "effect"
+
+/**
  * | code               | status | when                                                        |
  * |--------------------|--------|-------------------------------------------------------------|
  * | INVALID_REQUEST    | 400    | bad path, query or body; malformed JSON; bad cursor         |
@@ -13,7 +16,7 @@
  * | UNAUTHORIZED       | 401    | missing, unknown or revoked credential                      |
  * | FORBIDDEN          | 403    | a valid key without the grant the endpoint needs            |
  * | DATA_NOT_FOUND     | 404    | unknown symbol, route or record                             |
- * | DATA_STALE         | 409    | the last quote is older than the freshness rule allows      |
+ * | DATA_STALE         | 409    | the last quote is older than the staleness rule allows      |
  * | INVALID_REQUEST    | 409    | an Idempotency-Key reused with a different body             |
  * | INVALID_REQUEST    | 409    | a write that lost a race it could not retry (WriteConflict) |
  * | DATA_UNVERIFIED    | 409    | sources disagree, or a price breaks the circuit breaker     |
@@ -22,8 +25,6 @@
  * | INTERNAL           | 500    | a defect; no stack or SQL is ever sent                      |
  * | SOURCE_UNAVAILABLE | 503    | an upstream source could not be reached or parsed           |
  */
-import { Schema } from "effect"
-
 export const ErrorCode = Schema.Literals([
   "DATA_NOT_FOUND",
   "DATA_STALE",

@@ -1,5 +1,5 @@
 /**
- * Anonymous users that never recorded an event expire (issue 21).
+ * Anonymous users that never recorded an event expire.
  *
  * - `users.last_seen_at`: when one of the user's credentials last
  *   authenticated, written at most once an hour per user (absent: never since

@@ -1,8 +1,37 @@
 /**
- * Point-in-time reads (issue 40, item 2): every market row says when the
+ * Point-in-time reads: every market row says when the
  * service had retrieved it, and a row is never overwritten without its
  * earlier version kept.
  *
+ * `known_at`, `market_history` and `market_instants` are described at `functions`.
+ * Works the same on PGlite and PostgreSQL (plain plpgsql triggers).
+ */
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+
+/** Each market table whose rows are kept with history, and its key columns. */
+export const HISTORY_TABLES: Readonly<Record<string, ReadonlyArray<string>>> = {
+  datasets: ["id"],
+  sectors: ["code"],
+  securities: ["symbol"],
+  index_membership: ["index_code", "symbol", "effective_date"],
+  index_levels: ["code"],
+  index_closes: ["code", "date"],
+  daily_prices: ["symbol", "series", "date"],
+  price_disagreements: ["symbol"],
+  quotes: ["symbol"],
+  fundamentals: ["symbol"],
+  company_profiles: ["symbol"],
+  financial_lines: ["symbol", "period_type", "period", "line"],
+  company_ratios: ["symbol", "period", "name"],
+  payouts: ["id"],
+  payout_coverage: ["symbol"],
+  corporate_actions: ["id"],
+  announcements: ["id"],
+  news_items: ["id"]
+}
+
+/**
  * - `known_at` on every market table (not `service_meta`): the instant the
  *   row's figures were retrieved from upstream. Written by the upserts
  *   (src/ingest/Bulk.ts, Changes.ts) from the session setting
@@ -32,34 +61,7 @@
  *   retrieval. `price_series_known`: per price series, the newest
  *   `known_at` of its rows, so a reader knows which projected series are
  *   whole at an instant without scanning `daily_prices`.
- *
- * Works the same on PGlite and PostgreSQL (plain plpgsql triggers).
  */
-import { Effect } from "effect"
-import { SqlClient } from "effect/sql"
-
-/** Each market table whose rows are kept with history, and its key columns. */
-export const HISTORY_TABLES: Readonly<Record<string, ReadonlyArray<string>>> = {
-  datasets: ["id"],
-  sectors: ["code"],
-  securities: ["symbol"],
-  index_membership: ["index_code", "symbol", "effective_date"],
-  index_levels: ["code"],
-  index_closes: ["code", "date"],
-  daily_prices: ["symbol", "series", "date"],
-  price_disagreements: ["symbol"],
-  quotes: ["symbol"],
-  fundamentals: ["symbol"],
-  company_profiles: ["symbol"],
-  financial_lines: ["symbol", "period_type", "period", "line"],
-  company_ratios: ["symbol", "period", "name"],
-  payouts: ["id"],
-  payout_coverage: ["symbol"],
-  corporate_actions: ["id"],
-  announcements: ["id"],
-  news_items: ["id"]
-}
-
 const functions = [
   `CREATE FUNCTION market_retrieval(retrieved text) RETURNS timestamptz LANGUAGE sql STABLE AS $$
     SELECT CASE

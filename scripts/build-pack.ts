@@ -9,12 +9,9 @@
  * The manifest is checked against its schema before it is written: a dataset
  * whose provenance lacks a field (or has it empty) fails the build.
  *
- * Price series (scripts/pack-prices.ts; every CSV read by its header): the `/timeseries/eod` recording (I-Zaifa) is restated by the
- * exchange for splits made before it was recorded; the ChubsB recording and
- * the `/historical` pages are as traded. Both are kept as separate series;
- * where they disagree by a whole-history factor the disagreement is recorded
- * and the eod series of that symbol is marked restated. One-day jumps that
- * revert across many symbols at once are recorded as source glitches.
+ * Price series (scripts/pack-prices.ts): the eod recording (restated by the
+ * exchange for earlier splits) and the as-traded ones stay separate series;
+ * their disagreements and one-day source glitches are recorded.
  */
 import { createHash } from "node:crypto"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"

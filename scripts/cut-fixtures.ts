@@ -40,10 +40,10 @@ const whole = [
   "afireseeker-cloud__Pakistan-Stock-Market-Events-Calendar/announcements_sample.html",
   "afireseeker-cloud__Pakistan-Stock-Market-Events-Calendar/payouts_sample.html",
   "uzairbukhari__psx-portfolio/tests/fixtures/psx-mebl-payouts.html",
-  // The eod recording's one file in the date,open,high,low,close,volume layout, and the KSE-100 closes (issue 34).
+  // The eod recording's one file in the date,open,high,low,close,volume layout, and the KSE-100 closes.
   "I-Zaifa__psx-analyzer/data/csv/symbols/786R.csv",
   "I-Zaifa__psx-analyzer/data/csv/macro_kse100.csv",
-  // The August screener and its Sales export: the symbols listed after April, their sales, and its zeros (issue 34).
+  // The August screener and its Sales export: the symbols listed after April, their sales, and its zeros.
   "alihamza098__psx-stock-screener/data_snapshot.json",
   "alihamza098__psx-stock-screener/financials.json"
 ]

@@ -1,5 +1,5 @@
 /**
- * The filings inventory of essashahid/psx-portfolio-app (issue 34): for 43
+ * The filings inventory of essashahid/psx-portfolio-app: for 43
  * symbols, the latest interim and annual report an app found among PSX's
  * announcements as of 2026-07-21, each with the exchange's date and the
  * document's address. Filings already in the pack (same document id) are
@@ -16,11 +16,11 @@ export const filingsInventory = (
     readonly read: (path: string) => string
     readonly add: (p: Omit<PackProvenance, "bytes" | "sha256">, value: unknown) => void
   },
-  fresh: (rows: ReadonlyArray<Announcement>, skipped: Record<string, number>) => ReadonlyArray<Announcement>
+  newFilings: (rows: ReadonlyArray<Announcement>, skipped: Record<string, number>) => ReadonlyArray<Announcement>
 ) => {
   const parsed = parseFilingsInventory(JSON.parse(w.read(PATH)))
   const skipped: Record<string, number> = { ...parsed.skipped }
-  const rows = fresh(parsed.rows, skipped)
+  const rows = newFilings(parsed.rows, skipped)
   w.add({
     id: "announcements_filings_inventory",
     file: "announcements_filings_inventory.json",

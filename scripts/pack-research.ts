@@ -1,6 +1,6 @@
 /**
  * The pack's research datasets from the company-page, screener and news
- * recordings (issue 20), built with the same parsers the live portal adapter
+ * recordings, built with the same parsers the live portal adapter
  * uses. Called by scripts/build-pack.ts; every dataset names its recording
  * and upstream route. Rows already in the pack (same document id, or the same
  * symbol, day and title) are not repeated: they are counted as skipped.
@@ -82,7 +82,7 @@ const remember = (known: KnownFilings, a: Announcement) => {
  * (MQTM 263780 and 263785). Of two records of one announcement, the one
  * linking a document is kept.
  */
-const fresh = (rows: ReadonlyArray<Announcement>, known: KnownFilings, skipped: Record<string, number>) =>
+const newFilings = (rows: ReadonlyArray<Announcement>, known: KnownFilings, skipped: Record<string, number>) =>
   [...rows].sort((a, b) => Number(a.documentUrl === undefined) - Number(b.documentUrl === undefined)).filter((a) => {
     const documents = known.keys.get(announcementKey(a))
     const sameFiling = documents !== undefined && (a.documentUrl === undefined || documents.has(undefined))
@@ -98,7 +98,7 @@ export const buildResearchDatasets = (w: PackWriter) => {
   const known = knownFrom(w.announcements)
   announcements(w, known)
   companyPages(w, known)
-  filingsInventory(w, (rows, skipped) => fresh(rows, known, skipped))
+  filingsInventory(w, (rows, skipped) => newFilings(rows, known, skipped))
   screener(w)
   news(w)
   headlines(w)
@@ -108,7 +108,7 @@ const announcements = (w: PackWriter, known: KnownFilings) => {
   const path = "umarfarooq2044__psx-research-analyst/exports/csv_20260131_0144/announcements.csv"
   const parsed = parseAnnouncementExport(w.read(path))
   const skipped = merge({}, parsed.skipped)
-  const rows = fresh(parsed.rows, known, skipped)
+  const rows = newFilings(parsed.rows, known, skipped)
   w.add({
     id: "announcements_company_pages",
     file: "announcements_company_pages.json.gz",
@@ -160,7 +160,7 @@ const companyPages = (w: PackWriter, known: KnownFilings) => {
   const anns = PAGE_SYMBOLS.flatMap((s) => {
     const p = parseCompanyPageAnnouncements(s, pages[s]!)
     merge(skipped, p.skipped)
-    return fresh(p.rows, known, skipped)
+    return newFilings(p.rows, known, skipped)
   })
   w.add({
     ...base,

@@ -2,7 +2,7 @@
  * The composition root: every layer of the service is put together here, and only here. Features export
  * their services (each with its `static layer`) and their handler groups (`…Http.ts`); this module builds
  * the features' services (`MarketServices`, `LedgerServices`), the routes over them (`Routes`), the app
- * served on the front door (`AppLive`), and each command's process: configuration and logging, the store,
+ * served by the HTTP server (`AppLive`), and each command's process: configuration and logging, the store,
  * the pack import, the live portal crawl (`ServeLive`, `McpStdioLive`, `DatabaseLive`, `StoreLive`,
  * `CrawlerWithStore`, `AuditLive`). The CLI (Cli.ts) picks one; tests build theirs from `AppLive` or `Services` and `Routes` (test/support/TestApp.ts).
  */
@@ -58,8 +58,8 @@ import { Filings } from "./market/filings/Filings.ts"
 import { FilingsHttp } from "./market/filings/FilingsHttp.ts"
 import { Prices } from "./market/prices/Prices.ts"
 import { PricesHttp } from "./market/prices/PricesHttp.ts"
-import { Freshness } from "./market/provenance/Freshness.ts"
-import { FundamentalsWarming } from "./market/provenance/FundamentalsWarming.ts"
+import { DatasetStatus } from "./market/provenance/DatasetStatus.ts"
+import { FundamentalsPrefetch } from "./market/provenance/FundamentalsPrefetch.ts"
 import { Sources } from "./market/provenance/Provenance.ts"
 import { ProvenanceHttp } from "./market/provenance/ProvenanceHttp.ts"
 import { Quotes } from "./market/quotes/Quotes.ts"
@@ -85,7 +85,7 @@ import { WebLive } from "./web/WebRoutes.ts"
 
 /**
  * The market services over the read model (and the read model over the store, AppConfig and Cursors), with
- * the answer cache the market's handlers keep their answers in and its warming.
+ * the answer cache the market's handlers store their answers in, and the precomputing of the most asked ones.
  */
 export const MarketServices = AnswerWarming.pipe(
   Layer.provideMerge(Layer.mergeAll(
@@ -93,7 +93,7 @@ export const MarketServices = AnswerWarming.pipe(
     Quotes.layer,
     Prices.layer,
     Filings.layer,
-    Freshness.layer,
+    DatasetStatus.layer,
     Sources.layer,
     MarketBoard.layer,
     MarketIndexes.layer,
@@ -178,8 +178,8 @@ export const Routes = afterATurn(Layer.mergeAll(DocsLive, WebLive)).pipe(
 )
 
 /**
- * The routes, attached to the front door's `HttpServer` (http/Server.ts, `FrontDoorLive`) once the services
- * are built, with the fast path for the cached endpoints' kept answers.
+ * The routes, attached to the `HttpServer` (http/Server.ts, `FrontDoorLive`) once the services are built,
+ * with the fast path that serves the cached endpoints' cached answers.
  */
 export const AppLive = Layer.mergeAll(HttpRouter.serve(Routes, { disableLogger: true }), FastPathLive).pipe(
   Layer.provide(BodyLimit),
@@ -241,7 +241,7 @@ export const CrawlerWithStore = CrawlerLive.pipe(Layer.provideMerge(StoreLive))
 const PortalLive = PortalRefresh.scheduled.pipe(
   Layer.provide(PortalRefresh.layer),
   Layer.provide(PortalLeader.layer),
-  Layer.provideMerge(FundamentalsWarming.live),
+  Layer.provideMerge(FundamentalsPrefetch.live),
   Layer.provideMerge(CrawlerLive)
 )
 
@@ -252,7 +252,7 @@ const DataDirLockLive = Layer.effectDiscard(Effect.gen(function*() {
 }))
 
 /**
- * `serve`: the front door is built right after the configuration and logging (and the /docs page's script,
+ * `serve`: the HTTP server is built right after the configuration and logging (and the /docs page's script,
  * so its compile falls before the port opens): it listens and answers (503 "starting") while the store and the
  * routes are built.
  */
@@ -278,7 +278,7 @@ export const McpStdioLive = McpStdio.pipe(
   )),
   Layer.provide(BodyLimit),
   Layer.provide(ServicesWithoutPort),
-  Layer.provide(FundamentalsWarming.pack),
+  Layer.provide(FundamentalsPrefetch.pack),
   Layer.provideMerge(AutoImport),
   Layer.provideMerge(storeWith(baseWith(logging(Logger.withConsoleError(Logger.formatJson)))))
 )

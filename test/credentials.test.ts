@@ -14,7 +14,7 @@ import { HttpRouter } from "effect/http"
 import { MAX_BUCKETS, RateLimiter } from "../src/http/RateLimiter.ts"
 import { BodyLimit } from "../src/http/Server.ts"
 import { Routes, Services } from "../src/Layers.ts"
-import { FundamentalsWarming } from "../src/market/provenance/FundamentalsWarming.ts"
+import { FundamentalsPrefetch } from "../src/market/provenance/FundamentalsPrefetch.ts"
 import { capturedLogs } from "./support/CapturedLogs.ts"
 import { waitUntil } from "./support/Eventually.ts"
 import { assertOk, get, post } from "./support/TestApp.ts"
@@ -74,7 +74,7 @@ const App = HttpRouter.serve(Routes, { disableLogger: true, disableListenLog: tr
   Layer.provideMerge(NodeHttpServer.layerTest),
   Layer.provide(BodyLimit),
   Layer.provideMerge(Services),
-  Layer.provide(FundamentalsWarming.pack),
+  Layer.provide(FundamentalsPrefetch.pack),
   Layer.provideMerge(CapturedLogs),
   Layer.provideMerge(TestStore()),
   Layer.provideMerge(TestConfig({ rateLimit: { perSecond: 1, burst: 12 } }))

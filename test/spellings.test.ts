@@ -21,7 +21,7 @@ import { RateLimiter } from "../src/http/RateLimiter.ts"
 import * as FrontDoor from "../src/http/FrontDoor.ts"
 import { BodyLimit } from "../src/http/Server.ts"
 import { Routes, Services } from "../src/Layers.ts"
-import { FundamentalsWarming } from "../src/market/provenance/FundamentalsWarming.ts"
+import { FundamentalsPrefetch } from "../src/market/provenance/FundamentalsPrefetch.ts"
 import { jsonLine } from "../src/observability/JsonLogger.ts"
 import { redactSecrets } from "../src/observability/Redact.ts"
 import { CURSOR_SECRET, NOW } from "./support/AnswerSample.ts"
@@ -41,7 +41,7 @@ const { lines: captured, layer: CapturedLogs } = capturedLogs("Info")
 const App = Layer.mergeAll(HttpRouter.serve(Routes, { disableLogger: true, disableListenLog: true }), FastPathLive).pipe(
   Layer.provide(BodyLimit),
   Layer.provideMerge(Services),
-  Layer.provide(FundamentalsWarming.pack),
+  Layer.provide(FundamentalsPrefetch.pack),
   Layer.provide(CapturedLogs),
   Layer.provideMerge(FrontDoor.layer({ port: 0, host: "127.0.0.1", deadlineMs: 30_000, maxBodyBytes: 1_048_576 })),
   Layer.provideMerge(TestStore({ withPack: true })),

@@ -12,15 +12,7 @@
 
 export const GENESIS = "0".repeat(64)
 
-const quotedKeys = new Map<string, string>()
-const quoteKey = (k: string) => {
-  let q = quotedKeys.get(k)
-  if (q === undefined) {
-    q = JSON.stringify(k) + ":"
-    if (quotedKeys.size < 10_000) quotedKeys.set(k, q)
-  }
-  return q
-}
+const quoteKey = (k: string) => JSON.stringify(k) + ":"
 
 /** JSON with object keys sorted at every depth and no white space (undefined values left out). */
 export const canonicalJson = (value: unknown): string => {

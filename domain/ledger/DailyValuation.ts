@@ -3,28 +3,6 @@
  * recorded daily closes of what it holds. Pure and exact: shares are whole,
  * money is integer paisa (a close is taken to the paisa), and a figure that
  * cannot be known is NaN here (absent in answers), never 0.
- *
- * The events are the replay's (domain/ledger/Replay.ts: reversed events left
- * out, a bonus's shares and a dividend's rupees from the position on its
- * entitlement date, average cost). Each takes effect on a session:
- * - a buy or sale on its trade date: money in (price × shares + fees) or out
- *   (price × shares − fees), and the cost of the open positions as the
- *   holdings answer computes it;
- * - a bonus or a cash dividend with an entitlement date on its ex day, the
- *   session after that date, when the price drops (a bonus's shares count
- *   from then, so the value line continues through it; a dividend counts as
- *   received then, net of the tax recorded); without one, on its own date;
- * - a split on its date.
- * An event dated on a day without a session counts on the next session.
- *
- * A held symbol without a close on a session is valued at its last recorded
- * close and the session is flagged `carried:SYMBOL`; with no close on or
- * before the session the value is unknown (`no_close:SYMBOL`). Closes the
- * source restated for a split it does not date (`restated`) are divided
- * back by the source's factor before the portfolio's own recorded split of
- * the same ratio (`unrestated:SYMBOL`), else used as they are and flagged
- * (`restated:SYMBOL`) on a position opened before that split (or when the
- * split's date is not known): one opened after it never crossed it.
  */
 import { addDays, isTradingDay, nextTradingDay } from "../market/calendar/Calendar.ts"
 import type { IndexCloses } from "../market/board/IndexHistory.ts"
@@ -64,7 +42,22 @@ export interface Move {
 
 const byDate = (a: { readonly date: string }, b: { readonly date: string }) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0)
 
-/** The replayed events as moves, by the session date they take effect (stable), or the replay's failure. */
+/**
+ * The replayed events as moves, by the session date they take effect (stable), or the replay's failure.
+ *
+ * The events are the replay's (domain/ledger/Replay.ts: reversed events left
+ * out, a bonus's shares and a dividend's rupees from the position on its
+ * entitlement date, average cost). Each takes effect on a session:
+ * - a buy or sale on its trade date: money in (price × shares + fees) or out
+ *   (price × shares − fees), and the cost of the open positions as the
+ *   holdings answer computes it;
+ * - a bonus or a cash dividend with an entitlement date on its ex day, the
+ *   session after that date, when the price drops (a bonus's shares count
+ *   from then, so the value line continues through it; a dividend counts as
+ *   received then, net of the tax recorded); without one, on its own date;
+ * - a split on its date.
+ * An event dated on a day without a session counts on the next session.
+ */
 export const movesOf = (entries: ReadonlyArray<Entry>): ReadonlyArray<Move> | ReplayFailure => {
   const r = replay(entries)
   if (r._tag !== "Ok") return r
@@ -191,6 +184,15 @@ class CloseReader {
 /**
  * The valuation of `sessions`: the moves dated on or before each applied as they fall (later ones are not
  * valued), each held symbol valued at its close. `boundaries`: sessions whose per-symbol values are kept.
+ *
+ * A held symbol without a close on a session is valued at its last recorded
+ * close and the session is flagged `carried:SYMBOL`; with no close on or
+ * before the session the value is unknown (`no_close:SYMBOL`). Closes the
+ * source restated for a split it does not date (`restated`) are divided
+ * back by the source's factor before the portfolio's own recorded split of
+ * the same ratio (`unrestated:SYMBOL`), else used as they are and flagged
+ * (`restated:SYMBOL`) on a position opened before that split (or when the
+ * split's date is not known): one opened after it never crossed it.
  */
 export const valuate = (
   moves: ReadonlyArray<Move>,

@@ -3,23 +3,6 @@
  * (cash dividends, bonus and right issues), computed on read from the
  * ledger's positions. Pure: the caller passes the payouts (with the face
  * value in force on each ex day), the stream's entries and today.
- *
- * - The shares entitled are those held at the end of the last buy date of
- *   the book closure (domain/market/calendar/Calendar.ts `lastBuyDate`, the one
- *   rule: T+2 to 6 Feb 2026, T+1 from 9 Feb 2026, trading days only).
- * - Cash per share = percent × face value / 100 (or the amount the row
- *   states); gross, tax and net use the replay's own arithmetic
- *   (Replay.ts `dividendAmounts`) with the withholding rule in force on the
- *   credit date and the filer status the portfolio recorded for it.
- * - A bonus credits whole shares; the fraction is a cash entitlement whose
- *   rupees the company sets when it sells the consolidated fractions (not
- *   recorded: never computed). A right offers whole shares at par (the face
- *   value) or par plus a premium, when the payout's text says which.
- * - A payout is listed once its last buy date has passed (the position then
- *   decides it) and shares were held on it, or a matching event exists.
- *   `recorded`: a non-reversed dividend or bonus event of the symbol with
- *   the same book closure; its figures are compared, so a backdated trade
- *   that changes the position is flagged on an event whose amount is fixed.
  */
 import { xdDate, lastBuyDate } from "../market/calendar/Calendar.ts"
 import type { LedgerEvent } from "./Events.ts"
@@ -190,6 +173,23 @@ const samePayoutOnce = (payouts: ReadonlyArray<PayoutFact>) => {
 /**
  * The entitlements of a portfolio: one per payout of a symbol in its ledger whose last buy date is before
  * `today` and on which shares were held (or a matching event is recorded). Newest book closure first.
+ *
+ * - The shares entitled are those held at the end of the last buy date of
+ *   the book closure (domain/market/calendar/Calendar.ts `lastBuyDate`, the one
+ *   rule: T+2 to 6 Feb 2026, T+1 from 9 Feb 2026, trading days only).
+ * - Cash per share = percent × face value / 100 (or the amount the row
+ *   states); gross, tax and net use the replay's own arithmetic
+ *   (Replay.ts `dividendAmounts`) with the withholding rule in force on the
+ *   credit date and the filer status the portfolio recorded for it.
+ * - A bonus credits whole shares; the fraction is a cash entitlement whose
+ *   rupees the company sets when it sells the consolidated fractions (not
+ *   recorded: never computed). A right offers whole shares at par (the face
+ *   value) or par plus a premium, when the payout's text says which.
+ * - A payout is listed once its last buy date has passed (the position then
+ *   decides it) and shares were held on it, or a matching event exists.
+ *   `recorded`: a non-reversed dividend or bonus event of the symbol with
+ *   the same book closure; its figures are compared, so a backdated trade
+ *   that changes the position is flagged on an event whose amount is fixed.
  */
 export const entitlementsOf = (
   payouts: ReadonlyArray<PayoutFact>,

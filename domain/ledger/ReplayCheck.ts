@@ -3,21 +3,7 @@
  * a hash chain proves the events were not changed after they were written,
  * not that they should have been accepted. `checkDecisions` walks a stream
  * in version order and checks every event against the rules the decider
- * applies, with the state of the events before it:
- *
- * - bounds and exactness of quantities and amounts (whole shares, paisa);
- * - a trade on a PSX trading day, settling on the date the dated settlement
- *   rule gives; nothing before the first recorded session;
- * - an entitlement's date is the last buy date of its book closure, which is
- *   not after its credit date; a dividend's tax rate is the rule's for its
- *   date and filer status;
- * - a reversal names an earlier, reversible, not yet reversed event;
- * - after each event the stream replays: no negative position on any date,
- *   no entitlement without shares, every figure exact.
- *
- * Pure. Each event is checked by replaying its own symbol from its date
- * (History.ts), as the decider checks it: an event in date order is one
- * step; a backdated one or a reversal replays the steps after it.
+ * applies, with the state of the events before it.
  */
 import { isTradingDay, lastBuyDate, settlementDate } from "../market/calendar/Calendar.ts"
 import { describeFailure } from "./Decider.ts"
@@ -139,7 +125,23 @@ export const checkAndReplay = (stream: ReadonlyArray<Entry>):
   return { _tag: "Ok", state: run.history.positions() }
 }
 
-/** The first event of a stream (in version order) that the decision rules would not have accepted. */
+/**
+ * The first event of a stream (in version order) that the decision rules would not have accepted.
+ *
+ * - bounds and exactness of quantities and amounts (whole shares, paisa);
+ * - a trade on a PSX trading day, settling on the date the dated settlement
+ *   rule gives; nothing before the first recorded session;
+ * - an entitlement's date is the last buy date of its book closure, which is
+ *   not after its credit date; a dividend's tax rate is the rule's for its
+ *   date and filer status;
+ * - a reversal names an earlier, reversible, not yet reversed event;
+ * - after each event the stream replays: no negative position on any date,
+ *   no entitlement without shares, every figure exact.
+ *
+ * Pure. Each event is checked by replaying its own symbol from its date
+ * (History.ts), as the decider checks it: an event in date order is one
+ * step; a backdated one or a reversal replays the steps after it.
+ */
 export const checkDecisions = (stream: ReadonlyArray<Entry>): DecisionFailure | undefined => {
   const r = checkAndReplay(stream)
   return r._tag === "Fail" ? r.failure : undefined

@@ -2,16 +2,6 @@
  * The time-weighted return, defined once (GET /v1/me/performance and the
  * returns in GET /v1/me/analyze both use it), and the standard periods.
  * Pure.
- *
- * Daily chain-linking over sessions: each session's return is
- * r = (V + D + O) / (V_prev + I) − 1, where V is the holdings' value at the
- * session's close, V_prev the previous session's, D the net dividends that
- * count that session, I the money put in (buys at price × shares + fees) and
- * O the money taken out (sales at price × shares − fees). Money in counts at
- * the start of the day (it is at risk from its trade price to the close);
- * money out at its end, so a day's base is never negative and selling
- * everything is not a −100% day. A session with nothing at risk
- * (V_prev + I = 0) is left out. TWR = Π(1 + r) − 1.
  */
 import { addDays } from "../Karachi.ts"
 
@@ -26,6 +16,16 @@ export interface DailyFlows {
 /**
  * The time-weighted return over sessions first..last (inclusive), from a value of `before` at the close
  * before `first` (0 from inception); undefined when a value is unknown or nothing was ever at risk.
+ *
+ * Daily chain-linking over sessions: each session's return is
+ * r = (V + D + O) / (V_prev + I) − 1, where V is the holdings' value at the
+ * session's close, V_prev the previous session's, D the net dividends that
+ * count that session, I the money put in (buys at price × shares + fees) and
+ * O the money taken out (sales at price × shares − fees). Money in counts at
+ * the start of the day (it is at risk from its trade price to the close);
+ * money out at its end, so a day's base is never negative and selling
+ * everything is not a −100% day. A session with nothing at risk
+ * (V_prev + I = 0) is left out. TWR = Π(1 + r) − 1.
  */
 export const twr = (d: DailyFlows, first: number, last: number, before: number): number | undefined => {
   let growth = 1

@@ -3,16 +3,6 @@
  * the rule in force on a date is the newest whose `effective` date is on or
  * before it, and the event records the rule's id and rate, so a later rule
  * never rewrites an earlier dividend.
- *
- * - Withholding tax on cash dividends: 15% for filers (on the Active
- *   Taxpayers List), double for non-filers. Some categories of company pay
- *   at other rates (the facts say "higher for some categories"); for those,
- *   record the gross amount with the tax the warrant shows (`tax_withheld`).
- * - Capital gains tax: 15% for filers on securities bought from 1 Jul 2024
- *   (`capitalGainsRules`). Holdings' realised profit and loss are before it;
- *   only the tax-year statement (domain/ledger/TaxYear.ts) applies it, to a
- *   sale the rule covers. No rate is held for non-filers or for shares bought
- *   before that date, so none is computed for them.
  */
 
 export interface WithholdingRule {
@@ -26,7 +16,11 @@ export interface WithholdingRule {
   readonly effective_sourced: boolean
 }
 
-/** Newest first. */
+/**
+ * Withholding tax on cash dividends, newest first: 15% for filers (on the Active Taxpayers List), double for
+ * non-filers. Some categories of company pay at other rates ("higher for some categories"); for those, record the
+ * gross amount with the tax the warrant shows (`tax_withheld`).
+ */
 export const dividendWithholdingRules: ReadonlyArray<WithholdingRule> = [
   {
     id: "wht-dividend-2019-07",
@@ -60,7 +54,13 @@ export interface CapitalGainsRule {
   readonly note: string
 }
 
-/** Newest first. Only a filer's rate is recorded (docs/PSX-FACTS.md). */
+/**
+ * Capital gains tax, newest first: 15% for filers on securities bought from 1 Jul 2024; only a filer's rate is
+ * recorded (docs/PSX-FACTS.md). Holdings' realised profit and loss are before it;
+ * only the tax-year statement (domain/ledger/TaxYear.ts) applies it, to a
+ * sale the rule covers. No rate is recorded for non-filers or for shares bought
+ * before that date, so none is computed for them.
+ */
 export const capitalGainsRules: ReadonlyArray<CapitalGainsRule> = [
   {
     id: "cgt-securities-2024-07",

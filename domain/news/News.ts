@@ -1,22 +1,7 @@
 /**
  * News from publishers' feeds, as events. A feed item is one publisher's
- * copy of a story (address, title, the publisher's own time). The same story
- * from two outlets, or the same story republished (a Google News copy of a
- * Business Recorder article, a re-issued item), is one event with several
- * sources. A source joins an event when it is the same story: the same
- * address, or the same headline (publisher suffix, case and punctuation
- * ignored) and the same text within the window: EVENT_WINDOW_HOURS of the
- * event's first publication, and SAME_PUBLISHER_WINDOW_HOURS of that
- * publisher's latest copy when the publisher already carried it (Google News
- * lists one article under two addresses minutes apart; a daily column such as
- * "MG Morning Breeze" keeps its headline every day, and each day's edition is
- * its own story). The text is the summary; a summary that only repeats the
- * headline (Google News) is no text, and two texts that differ are two stories.
- * A recurring headline days apart ("Thai baht/US dollar stronger on Monday")
- * is a new event.
- *
- * `publishedAt` is always the publisher's time. An event's date (when the
- * thing happened) is not in any feed, so it is never set here.
+ * copy of a story (address, title, the publisher's own time); an event is
+ * one story, with every copy of it as a source (`newsEvents`).
  */
 import { collector, type Parsed } from "../psx/Parsed.ts"
 
@@ -173,6 +158,23 @@ const byAddress = (items: ReadonlyArray<FeedItem>) => {
  * Feed items (from any number of overlapping fetches) → events, newest
  * first. One address is one source; a source joins the open event of its
  * headline when it is the same story (`joins`), else starts a new event.
+ *
+ * The same story from two outlets, or the same story republished (a Google News copy of a
+ * Business Recorder article, a re-issued item), is one event with several
+ * sources. A source joins an event when it is the same story: the same
+ * address, or the same headline (publisher suffix, case and punctuation
+ * ignored) and the same text within the window: EVENT_WINDOW_HOURS of the
+ * event's first publication, and SAME_PUBLISHER_WINDOW_HOURS of that
+ * publisher's latest copy when the publisher already carried it (Google News
+ * lists one article under two addresses minutes apart; a daily column such as
+ * "MG Morning Breeze" keeps its headline every day, and each day's edition is
+ * its own story). The text is the summary; a summary that only repeats the
+ * headline (Google News) is no text, and two texts that differ are two stories.
+ * A recurring headline days apart ("Thai baht/US dollar stronger on Monday")
+ * is a new event.
+ *
+ * `publishedAt` is always the publisher's time. An event's date (when the
+ * thing happened) is not in any feed, so it is never set here.
  */
 export const newsEvents = (items: ReadonlyArray<FeedItem>): ReadonlyArray<NewsEvent> => {
   const open = new Map<string, Open>()

@@ -3,7 +3,18 @@
  * days), decided from each source's internal evidence rather than from a
  * fixed preference. The as-traded recording (ChubsB) carries a `Change`
  * column (close − previous close) beside each close, so its rows can be
- * checked against themselves:
+ * checked against themselves (`wrongSource`).
+ */
+import type { PriceRow } from "../psx/Prices.ts"
+import type { GlitchDay, SeriesBySymbol } from "./Restatements.ts"
+
+/** Two prices in rupees are the same figure within a paisa of rounding. */
+const SAME = 0.011
+
+export type Verdict = "as_traded" | "eod" | "undecided"
+
+/**
+ * Which source is wrong for one symbol on `date`; `factor` = eod / as traded (a whole-history restatement, else 1).
  *
  * - its close on the day must equal the previous close plus that day's change;
  * - the next day's close minus the next day's change implies the day's close.
@@ -15,15 +26,6 @@
  * flagged. On 2021-10-25 ChubsB repeats the 10-22 close (OGDC 84.43, change
  * −0.54), while its 10-26 change (−1.24 to 83.73) implies 84.97 = eod.
  */
-import type { PriceRow } from "../psx/Prices.ts"
-import type { GlitchDay, SeriesBySymbol } from "./Restatements.ts"
-
-/** Two prices in rupees are the same figure within a paisa of rounding. */
-const SAME = 0.011
-
-export type Verdict = "as_traded" | "eod" | "undecided"
-
-/** Which source is wrong for one symbol on `date`; `factor` = eod / as traded (a whole-history restatement, else 1). */
 export const wrongSource = (
   date: string,
   eod: ReadonlyArray<PriceRow>,

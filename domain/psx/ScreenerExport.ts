@@ -1,17 +1,9 @@
 /**
- * Exports of the portal's figures written by other tools, as recorded:
- *
- * - a `/screener` snapshot as JSON (`{timestamp, data: [...]}`), whose
- *   numbers are the screener cells' raw `data-order` values (market cap in
- *   rupees, price in rupees, P/E TTM, dividend yield %, free-float shares,
- *   30-day average volume) and whose `listedIn` is the portal's index list;
- * - annual Sales per symbol from the FINANCIALS table of `/company/{SYM}`
- *   (`{SYM: {"2025": 401177969, …}}`, thousands of rupees, keyed by the
- *   portal's fiscal-year label).
- *
- * Zeros are decided per field as on the portal's own page (`screenerFigures`
- * in Listing.ts: a 0 free float, market cap, P/E, yield… is left out); a
- * field an exporter added of its own is not read.
+ * Exports of the portal's figures written by other tools, as recorded: a
+ * `/screener` snapshot and annual Sales per symbol. Zeros are decided per
+ * field as on the portal's own page (`screenerFigures` in Listing.ts: a 0
+ * free float, market cap, P/E, yield… is left out); a field an exporter
+ * added of its own is not read.
  */
 import type { StatementLine } from "./CompanyPage.ts"
 import { type ScreenerRow, screenerFigures } from "./Listing.ts"
@@ -28,7 +20,12 @@ const EXPORT_FIELDS = {
   dividendYieldPct: "divYield", freeFloatShares: "freeFloat", volume30dAvg: "volume"
 } as const
 
-/** The snapshot's rows, and the instant it was taken (epoch seconds in the export). */
+/**
+ * A `/screener` snapshot as JSON (`{timestamp, data: [...]}`): its rows, and the instant it was taken (epoch
+ * seconds in the export). Its numbers are the screener cells' raw `data-order` values (market cap in
+ * rupees, price in rupees, P/E TTM, dividend yield %, free-float shares,
+ * 30-day average volume) and whose `listedIn` is the portal's index list.
+ */
 export const parseScreenerExport = (json: unknown): Parsed<ScreenerRow> & { readonly takenAt?: string } => {
   const out = collector<ScreenerRow>()
   if (!isRecord(json) || !Array.isArray(json["data"])) return out.done()
@@ -57,7 +54,10 @@ export interface SalesLine extends StatementLine {
   readonly symbol: string
 }
 
-/** Annual Sales lines (thousands of rupees), one per symbol and fiscal-year label. */
+/**
+ * Annual Sales lines (thousands of rupees), one per symbol and fiscal-year label, from an export of the
+ * FINANCIALS table of `/company/{SYM}` (`{SYM: {"2025": 401177969, …}}`, keyed by the portal's fiscal-year label).
+ */
 export const parseSalesExport = (json: unknown): Parsed<SalesLine> => {
   const out = collector<SalesLine>()
   if (!isRecord(json)) return out.done()

@@ -50,7 +50,7 @@ interface Waiting {
 /** Wires the thread's messages, errors and exit to the deferreds; gives whether it failed to open or crashed. */
 const listen = (worker: Worker, { ended, opened, pending }: Waiting) => {
   let failure: { message: string; cause?: unknown } | undefined
-  const settle = (id: number, outcome: Effect.Effect<void, EmbeddedStartError>) => {
+  const answerRequest = (id: number, outcome: Effect.Effect<void, EmbeddedStartError>) => {
     const waiting = pending.get(id)
     pending.delete(id)
     if (waiting !== undefined) Deferred.doneUnsafe(waiting, outcome)
@@ -64,9 +64,9 @@ const listen = (worker: Worker, { ended, opened, pending }: Waiting) => {
           failure = { message: reply.message }
           return Deferred.doneUnsafe(opened, Effect.fail(new EmbeddedStartError(failure)))
         case "Done":
-          return settle(reply.id, Effect.void)
+          return answerRequest(reply.id, Effect.void)
         case "Refused":
-          return settle(reply.id, Effect.fail(new EmbeddedStartError({ message: reply.message })))
+          return answerRequest(reply.id, Effect.fail(new EmbeddedStartError({ message: reply.message })))
       }
     }))
   // An uncaught exception in the thread: it ends next, with this as the reason.
@@ -77,7 +77,7 @@ const listen = (worker: Worker, { ended, opened, pending }: Waiting) => {
     const gone = new EmbeddedStartError(failure ?? { message: `the embedded store's thread ended (exit code ${code})` })
     Deferred.doneUnsafe(ended, Effect.succeed(gone))
     Deferred.doneUnsafe(opened, Effect.fail(gone))
-    for (const id of [...pending.keys()]) settle(id, Effect.fail(gone))
+    for (const id of [...pending.keys()]) answerRequest(id, Effect.fail(gone))
   })
 
   return () => failure !== undefined

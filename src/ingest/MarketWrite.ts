@@ -1,6 +1,13 @@
 /**
  * One lock order for every transaction that writes market tables, in any
  * number of processes: the `market_version` row first, then the rows.
+ */
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { retryTransient } from "../db/SqlErrors.ts"
+
+/**
+ * Runs `write` as one transaction whose first statement takes the market write lock; retried when it loses a deadlock.
  *
  * Each market table's statement trigger bumps `market_version` (migrations
  * 0006, 0016), so every writer ends up locking that one row, but only
@@ -14,11 +21,6 @@
  *
  * Readers are not affected: they read `market_version` without locking it.
  */
-import { Effect } from "effect"
-import { SqlClient } from "effect/sql"
-import { retryTransient } from "../db/SqlErrors.ts"
-
-/** Runs `write` as one transaction whose first statement takes the market write lock; retried when it loses a deadlock. */
 export const marketTransaction = <A, E, R>(write: Effect.Effect<A, E, R>) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

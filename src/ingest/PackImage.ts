@@ -18,7 +18,7 @@ import { DataPack } from "../sources/DataPack.ts"
 import { PackImport, PREBUILT_MARK } from "./PackImport.ts"
 
 /** Imports the pack into the store `database` gives (migrated as it is built) and projects its prices. */
-export const fillStore = <E>(database: Layer.Layer<Database | SqlClient.SqlClient, E>) =>
+export const importPackInto = <E>(database: Layer.Layer<Database | SqlClient.SqlClient, E>) =>
   Effect.gen(function*() {
     const importer = yield* PackImport
     yield* importer.run()
@@ -50,8 +50,8 @@ export const buildImage = Effect.gen(function*() {
   const scratch = join(dirname(target), `.building-${process.pid}-${randomBytes(4).toString("hex")}`)
   yield* Effect.ensuring(
     Effect.gen(function*() {
-      // Closed (flushed to disk) when fillStore's layers are released, before the move.
-      yield* fillStore(layerEmbedded(scratch))
+      // Closed (flushed to disk) when importPackInto's layers are released, before the move.
+      yield* importPackInto(layerEmbedded(scratch))
       yield* Effect.try({
         try: () => rmSync(join(scratch, LOCK_FILE), { force: true }),
         catch: (cause) => new PackImageError({ message: `cannot clean the store image in ${scratch}`, cause })

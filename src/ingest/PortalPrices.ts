@@ -1,17 +1,6 @@
 /**
- * Prices from the portal into the store.
- *
- * - The market watch is the delayed board. During a session its rows are
- *   quotes as of the moment they were read; outside one they are the last
- *   completed session's figures, dated at that session's close. After the
- *   close the same rows are the day's prices and extend every history (the
- *   `eod` series: the exchange's own figures), except a row that repeats the
- *   previous stored session exactly (a board that did not move: a day the
- *   calendar does not know to be a holiday).
- * - `/timeseries/eod/{SYM}` backfills and cross-checks. When its history
- *   disagrees with the stored one by a whole-history factor (a split the
- *   exchange restated), nothing is written: the step is recorded as a
- *   corporate action with its evidence, and the two series are never mixed.
+ * Prices from the portal into the store: the delayed board (`boardQuotes`,
+ * `boardClose`) and the eod history (`writeEod`).
  */
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
@@ -30,6 +19,15 @@ const afterSession = new Set(["after_close", "non_trading_day", "before_open"])
 /** The instant a session day's trading closed (Karachi). */
 export const closeInstant = (day: string) => karachiInstant(day, 0, closeMinutes(day))
 
+/**
+ * The market watch is the delayed board. During a session its rows are
+ * quotes as of the moment they were read; outside one they are the last
+ * completed session's figures, dated at that session's close. After the
+ * close the same rows are the day's prices and extend every history (the
+ * `eod` series: the exchange's own figures), except a row that repeats the
+ * previous stored session exactly (a board that did not move: a day the
+ * calendar does not know to be a holiday).
+ */
 export const boardQuotes = (rows: ReadonlyArray<BoardRow>, now: number) =>
   Effect.gen(function*() {
     const phase = marketStatus(now).phase
@@ -96,6 +94,12 @@ const restatement = (stored: ReadonlyArray<typeof storedRow.Type>, fetched: Read
   return { factor: Math.round(factor * 1e4) / 1e4, shared, differing: ratios.length, first: dates[0]!, last: dates[dates.length - 1]! }
 }
 
+/**
+ * `/timeseries/eod/{SYM}` backfills and cross-checks. When its history
+ * disagrees with the stored one by a whole-history factor (a split the
+ * exchange restated), nothing is written: the step is recorded as a
+ * corporate action with its evidence, and the two series are never mixed.
+ */
 export const writeEod = (symbol: string, rows: ReadonlyArray<PriceRow>) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

@@ -1,17 +1,6 @@
 /**
  * The live refresh, on when PSX_SOURCE=portal: the crawler
  * (./PortalCrawler.ts) run on the Karachi calendar by one leader.
- *
- * - Calendar (domain/market/calendar/Calendar.ts): nothing on a day without trading
- *   (weekends, holidays). During a session, the board every few minutes.
- *   After the session (post-close done) the board once more, which closes
- *   the day in every history, then the due backlog, stalest first: daily
- *   pages and eod daily, company pages and payouts weekly, a slice per tick.
- * - Leader: on PostgreSQL, the instance holding a session advisory lock
- *   crawls; the others only read (and take over if it goes away). The
- *   embedded store is single-process, so its one instance always leads.
- * - Back-off: a tick whose pass was stopped by refusals (403/429/5xx,
- *   time-outs) doubles the wait before the next one, up to an hour.
  */
 import { Clock, Context, Duration, Effect, Layer, Ref, Schema, Scope } from "effect"
 import { SqlClient } from "effect/sql"
@@ -60,6 +49,18 @@ export class PortalLeader extends Context.Service<PortalLeader, {
   )
 }
 
+/**
+ * - Calendar (domain/market/calendar/Calendar.ts): nothing on a day without trading
+ *   (weekends, holidays). During a session, the board every few minutes.
+ *   After the session (post-close done) the board once more, which closes
+ *   the day in every history, then the due backlog, stalest first: daily
+ *   pages and eod daily, company pages and payouts weekly, a slice per tick.
+ * - Leader: on PostgreSQL, the instance holding a session advisory lock
+ *   crawls; the others only read (and take over if it goes away). The
+ *   embedded store is single-process, so its one instance always leads.
+ * - Back-off: a tick whose pass was stopped by refusals (403/429/5xx,
+ *   time-outs) doubles the wait before the next one, up to an hour.
+ */
 export class PortalRefresh extends Context.Service<PortalRefresh, {
   /** One tick of the schedule at the Clock's now: what is due, if this instance leads and the calendar allows. */
   readonly tick: Effect.Effect<PassSummary | undefined>

@@ -40,7 +40,7 @@ export const LEDGER_MAX_LIMIT = 1000
 export const ENTITLEMENTS_DEFAULT_LIMIT = 100
 export const ENTITLEMENTS_MAX_LIMIT = 500
 
-/** Entitlements (issue 38 item 1): the list, accept and dismiss. */
+/** Entitlements: the list, accept and dismiss. */
 const ENTITLEMENT_RULE = "An entitlement follows a payout the market records (cash dividend, bonus or right issue) of a symbol " +
   "in this ledger, once its last buy date has passed: the shares held at the end of the last buy date (the last trading day " +
   "whose settlement, T+2 for trades to 6 Feb 2026 and T+1 from 9 Feb 2026, trading days only, falls before the book closure " +
@@ -85,7 +85,7 @@ const entitlementEndpoints = [
   ))
 ] as const
 
-/** A donation in the portfolio's own ledger (listed by its tax-year statement, issue 38 item 3). */
+/** A donation in the portfolio's own ledger (listed by its tax-year statement). */
 const portfolioDonationEndpoints = [
   HttpApiEndpoint.post("donateFromPortfolio", "/v1/me/donations", {
     payload: L.DonationBody,
@@ -197,9 +197,9 @@ export class PortfolioApi extends HttpApiGroup.make("portfolio")
         "The 201 carries the event and, when the credential also holds portfolio:read, the holding it touched; a replay " +
         "of an Idempotency-Key carries the original event only."
     )),
-    // CSV in and out (issue 38 item 4, issue 55 items 2 and 3): one block, so parallel additions merge apart.
+    // CSV in and out.
     ...csvEndpoints,
-    // The tax-year statement, settings and a portfolio's donations (issue 38 items 3 and 1): one block, so parallel additions merge apart.
+    // The tax-year statement, settings and a portfolio's donations.
     ...taxEndpoints,
     ...settingsEndpoints,
     ...portfolioDonationEndpoints,

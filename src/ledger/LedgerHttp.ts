@@ -84,7 +84,7 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
       .handle("acceptEntitlement", ({ params }) =>
         asPrincipal((p) => Effect.flatMap(ServerRequestId, (id) => entitlements.accept(p, params.id, id))))
       .handle("dismissEntitlement", ({ params }) => asPrincipal((p) => entitlements.dismiss(p, params.id)))
-      // Performance (issue 38 item 2).
+      // Performance.
       .handle("performance", ({ query }) =>
         asPrincipal((p) =>
           Effect.map(performance.json(p, query), (body) => HttpServerResponse.text(body, { contentType: "application/json" }))))
@@ -94,7 +94,7 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
             const ids = yield* requestIdsOf
             return yield* portfolio.record(p, payload, { idempotencyKey: headers["idempotency-key"], ...ids })
           })))
-      // CSV in and out (issue 38 item 4).
+      // CSV in and out.
       .handle("exportTransactions", () => asPrincipal((p) => Effect.map(csv.exportCsv(p), (text) => csvAnswer(text, "transactions.csv"))))
       .handle("importTransactions", ({ payload, query }) =>
         asPrincipal((p) =>
@@ -108,7 +108,7 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
               ...(yield* requestIdsOf)
             })
           })))
-      // The tax-year statement, settings and a portfolio's donations (issue 38 items 3 and 1).
+      // The tax-year statement, settings and a portfolio's donations.
       .handle("taxStatement", ({ query }) => asPrincipal((p) => tax.statement(p, query.tax_year)))
       .handle("settings", () => asPrincipal((p) => autoRecord.settings(p)))
       .handle("putSettings", ({ payload }) => asPrincipal((p) => autoRecord.update(p, payload.auto_record_entitlements)))

@@ -7,7 +7,7 @@ import { Layer, Logger, Option, Redacted, References } from "effect"
 import type * as FrontDoor from "../../src/http/FrontDoor.ts"
 import * as Server from "../../src/http/Server.ts"
 import { AppLive } from "../../src/Layers.ts"
-import { FundamentalsWarming } from "../../src/market/provenance/FundamentalsWarming.ts"
+import { FundamentalsPrefetch } from "../../src/market/provenance/FundamentalsPrefetch.ts"
 import { CURSOR_SECRET } from "./AnswerSample.ts"
 import { TestClient, TestStore } from "./TestApp.ts"
 import { TestConfig } from "./TestDatabase.ts"
@@ -31,7 +31,7 @@ export const frontDoorApp = (options: {
       Logger.layer([Logger.make((entry) => void options.logged.push({ level: entry.logLevel, message: entry.message }))]),
       Layer.succeed(References.MinimumLogLevel, "Info")
     )),
-    Layer.provide(FundamentalsWarming.pack),
+    Layer.provide(FundamentalsPrefetch.pack),
     Layer.provideMerge(TestClient),
     Layer.provideMerge(Server.FrontDoorLive),
     Layer.provideMerge(TestStore({ withPack: true })),

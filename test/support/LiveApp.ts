@@ -7,7 +7,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Duration, Effect, Layer } from "effect"
 import { FetchHttpClient, HttpRouter } from "effect/http"
 import { PortalCrawler } from "../../src/ingest/PortalCrawler.ts"
-import { FundamentalsWarming } from "../../src/market/provenance/FundamentalsWarming.ts"
+import { FundamentalsPrefetch } from "../../src/market/provenance/FundamentalsPrefetch.ts"
 import { BodyLimit } from "../../src/http/Server.ts"
 import { Routes, Services } from "../../src/Layers.ts"
 import { MarketReadModel } from "../../src/market/readmodel/ReadModel.ts"
@@ -41,7 +41,7 @@ export const liveApp = () =>
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provide(BodyLimit),
     Layer.provideMerge(Services),
-    Layer.provide(FundamentalsWarming.live),
+    Layer.provide(FundamentalsPrefetch.live),
     Layer.provideMerge(PortalCrawler.layer),
     Layer.provideMerge(PortalOnFake),
     Layer.provideMerge(TestStore()),

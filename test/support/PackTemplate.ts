@@ -10,7 +10,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Redacted } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { layerPostgres } from "../../src/db/Database.ts"
-import { fillStore } from "../../src/ingest/PackImage.ts"
+import { importPackInto } from "../../src/ingest/PackImage.ts"
 import { imageKey } from "../../src/db/StoreImage.ts"
 
 export const templateName = () => `psx_pack_${imageKey()}`
@@ -44,7 +44,7 @@ export const buildTemplate = (url: string) =>
     const client = yield* admin(url)
     yield* client.unsafe(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`)
     yield* client.unsafe(`CREATE DATABASE ${scratch}`)
-    yield* fillStore(layerPostgres(Redacted.make(urlFor(url, scratch)), 2)).pipe(
+    yield* importPackInto(layerPostgres(Redacted.make(urlFor(url, scratch)), 2)).pipe(
       Effect.tapError(() => client.unsafe(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`).pipe(Effect.ignore))
     )
     // A concurrent build that finished first wins; ours is then dropped.

@@ -15,7 +15,7 @@ import type { AppConfig } from "../../src/config/AppConfig.ts"
 import * as Server from "../../src/http/Server.ts"
 import { AppLive } from "../../src/Layers.ts"
 import { PackImport } from "../../src/ingest/PackImport.ts"
-import { FundamentalsWarming } from "../../src/market/provenance/FundamentalsWarming.ts"
+import { FundamentalsPrefetch } from "../../src/market/provenance/FundamentalsPrefetch.ts"
 import { DataPack } from "../../src/sources/DataPack.ts"
 import type { ErrorRecord, FailureOf, Reply, SuccessOf } from "./ReplyTypes.ts"
 import { ShiftedClockLayer } from "./ShiftedClock.ts"
@@ -46,7 +46,7 @@ export const TestApp = (
   const app = AppLive.pipe(
     Layer.provideMerge(TestClient),
     Layer.provideMerge(Server.FrontDoorLive),
-    Layer.provide(FundamentalsWarming.pack),
+    Layer.provide(FundamentalsPrefetch.pack),
     Layer.provideMerge(TestStore({ withPack: withPack ?? false })),
     Layer.provideMerge(TestConfig({ port: 0, host: "127.0.0.1", rateLimit: { perSecond: 10_000, burst: 10_000 }, ...overrides }))
   )

@@ -3,18 +3,6 @@
  * /v1/stocks/{symbol}/analytics and /v1/compare): the same rules as the
  * unadjusted figures (Analytics.ts, Technicals.ts), run on the symbol's
  * default series adjusted by Adjustment.ts.
- *
- * - The delayed quote is not a point of an adjusted series (it is as traded,
- *   and an action may fall between it and the last row): adjusted figures
- *   are as of the series' last row.
- * - Every price figure is on the adjusted basis: performance, drawdowns, the
- *   52-week range (`adjusted: true`) and the reference closes. Rupees traded
- *   are as traded: on a `total_return` series (closes scaled by dividends,
- *   volumes not) `liquidity_30d` keeps its sessions and volumes and leaves
- *   the rupee figures out, named in `unavailable` (and where the series'
- *   volumes are left out, all of `liquidity_30d`); a comparison's
- *   `avg_value_traded_30d`, P/E, yield and market cap stay the unadjusted
- *   figures of the day.
  */
 import { type AdjustedSeries, adjustedOf, type AdjustMode } from "../prices/Adjustment.ts"
 import { analytics } from "./Analytics.ts"
@@ -49,7 +37,21 @@ const withoutVolumes = (f: AnalyticsFigures): AnalyticsFigures => {
   return { ...rest, unavailable: [...f.unavailable.filter((u) => !u.figure.startsWith("liquidity_30d")), { figure: "liquidity_30d", reason }] }
 }
 
-/** The analytics of a symbol's default series adjusted by `mode` (figures absent when no row survives the cut). */
+/**
+ * The analytics of a symbol's default series adjusted by `mode` (figures absent when no row survives the cut).
+ *
+ * - The delayed quote is not a point of an adjusted series (it is as traded,
+ *   and an action may fall between it and the last row): adjusted figures
+ *   are as of the series' last row.
+ * - Every price figure is on the adjusted basis: performance, drawdowns, the
+ *   52-week range (`adjusted: true`) and the reference closes. Rupees traded
+ *   are as traded: on a `total_return` series (closes scaled by dividends,
+ *   volumes not) `liquidity_30d` keeps its sessions and volumes and leaves
+ *   the rupee figures out, named in `unavailable` (and where the series'
+ *   volumes are left out, all of `liquidity_30d`); a comparison's
+ *   `avg_value_traded_30d`, P/E, yield and market cap stay the unadjusted
+ *   figures of the day.
+ */
 export const adjustedAnalytics = (
   data: SymbolData,
   mode: AdjustMode

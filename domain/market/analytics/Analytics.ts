@@ -2,33 +2,6 @@
  * Per-stock analytics (SPEC 2.3 "Stock analytics"): 5- and 20-session
  * performance, drawdowns from the 5- and 20-session highs, the 52-week range
  * with its basis, 30-session liquidity and reference prices.
- *
- * Inputs: one symbol's `PriceSeries`, optionally its latest delayed quote and
- * its recorded corporate actions. Basis and rules:
- * - Windows count sessions (rows), never calendar days; flagged rows and rows
- *   without a close are left out of every window ("clean" rows). The one
- *   exception is the 52-week range, whose name is a calendar period: the
- *   clean sessions of `week52Start` (Figures.ts), the one definition.
- * - The last price is the last clean close, or the quote's price when the
- *   quote's Karachi trading day is after that close (then it is the newest
- *   point of the 5- and 20-session windows, and the quote's previous close is
- *   the previous close).
- * - performance_Nd_pct = (last / close N sessions before it − 1) × 100 on
- *   step-adjusted closes (see `PriceSteps.ts`): a bonus or split inside the window
- *   is reported in `steps`, not counted as a fall. Needs N + 1 points.
- * - drawdown_Nd_pct = (1 − last / highest step-adjusted close of the last N
- *   points) × 100, ≥ 0; `high_Nd` is that high on the basis of the last
- *   session. Close-based because most series have no intraday high.
- * - 52-week range: as recorded (unadjusted). Basis `intraday` only when every
- *   session in the window has a recorded high and low (high ≥ low), else
- *   `close`. Steps inside it are listed.
- * - Liquidity: the last 30 clean sessions (the quote's partial session is not
- *   counted). avg_volume = mean volume over the sessions with a recorded
- *   volume; value_traded = Σ close × volume (no VWAP is recorded);
- *   avg_value_traded = value_traded / those sessions; days_traded = sessions
- *   with volume > 0. Absent when fewer than 30 sessions are recorded.
- * - Reference prices are as recorded (unadjusted): previous close, and the
- *   closes 5 and 20 sessions before the last point.
  */
 import type { AnalyticsFigures } from "./AnalyticsSchemas.ts"
 import { karachiDateOf } from "../../Karachi.ts"
@@ -181,7 +154,36 @@ const stepsShown = (windowSteps: ReadonlyArray<Step>, steps: ReadonlyArray<Step>
   [...new Map([...windowSteps, ...(week52 ? stepsIn(steps, week52.from, week52.to) : [])].map((st) => [st.date, st])).values()]
     .sort((a, b) => (a.date < b.date ? -1 : 1))
 
-/** The analytics of one series; `undefined` when it has no clean row and no quote. */
+/**
+ * The analytics of one series; `undefined` when it has no clean row and no quote.
+ *
+ * Inputs: one symbol's `PriceSeries`, optionally its latest delayed quote and
+ * its recorded corporate actions. Basis and rules:
+ * - Windows count sessions (rows), never calendar days; flagged rows and rows
+ *   without a close are left out of every window ("clean" rows). The one
+ *   exception is the 52-week range, whose name is a calendar period: the
+ *   clean sessions of `week52Start` (Figures.ts), the one definition.
+ * - The last price is the last clean close, or the quote's price when the
+ *   quote's Karachi trading day is after that close (then it is the newest
+ *   point of the 5- and 20-session windows, and the quote's previous close is
+ *   the previous close).
+ * - performance_Nd_pct = (last / close N sessions before it − 1) × 100 on
+ *   step-adjusted closes (see `PriceSteps.ts`): a bonus or split inside the window
+ *   is reported in `steps`, not counted as a fall. Needs N + 1 points.
+ * - drawdown_Nd_pct = (1 − last / highest step-adjusted close of the last N
+ *   points) × 100, ≥ 0; `high_Nd` is that high on the basis of the last
+ *   session. Close-based because most series have no intraday high.
+ * - 52-week range: as recorded (unadjusted). Basis `intraday` only when every
+ *   session in the window has a recorded high and low (high ≥ low), else
+ *   `close`. Steps inside it are listed.
+ * - Liquidity: the last 30 clean sessions (the quote's partial session is not
+ *   counted). avg_volume = mean volume over the sessions with a recorded
+ *   volume; value_traded = Σ close × volume (no VWAP is recorded);
+ *   avg_value_traded = value_traded / those sessions; days_traded = sessions
+ *   with volume > 0. Absent when fewer than 30 sessions are recorded.
+ * - Reference prices are as recorded (unadjusted): previous close, and the
+ *   closes 5 and 20 sessions before the last point.
+ */
 export const analytics = (
   s: PriceSeries,
   options: { readonly quote?: LatestQuote | undefined; readonly actions?: ReadonlyArray<ActionRecord> | undefined } = {}

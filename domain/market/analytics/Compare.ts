@@ -1,28 +1,9 @@
 /**
- * Side-by-side comparison (SPEC 2.3 "Comparison", 4.4 `/v1/compare`).
- *
- * Symbols: 2 to COMPARE_MAX_SYMBOLS (10), comma-separated, case-insensitive;
- * an empty, malformed, repeated or unknown symbol is a typed failure
- * (`too_few`, `too_many`, `invalid_symbol`, `duplicate_symbol` → 400
- * INVALID_REQUEST / INVALID_SYMBOL; `unknown_symbol` → 404 DATA_NOT_FOUND).
- *
- * Measures, from each symbol's `ScreenFigures` (the better direction, then
- * the band edges; "x..y" holds x ≤ value < y):
- * | measure              | better | band 0 .. band 4                         |
- * | performance_20d_pct  | higher | < −10, −10..−3, −3..3, 3..10, ≥ 10       |
- * | drawdown_20d_pct     | lower  | ≥ 20, 12..20, 7..12, 3..7, < 3           |
- * | volatility_20d_pct   | lower  | ≥ 60, 40..60, 25..40, 15..25, < 15       |
- * | pe_ttm               | lower  | ≥ 30, 18..30, 12..18, 8..12, < 8         |
- * | dividend_yield_pct   | higher | < 1, 1..3, 3..6, 6..10, ≥ 10             |
- * | market_cap           | higher | < 1bn, 1..5bn, 5..25bn, 25..100bn, ≥ 100bn rupees |
- * | avg_value_traded_30d | higher | < 1m, 1..20m, 20..100m, 100..500m, ≥ 500m rupees |
- *
- * Two symbols (head to head): per measure, the symbol in the stronger band
- * wins it and scores 1 point; equal bands are a tie (no point); when either
- * value is unknown the measure is `unknown` (no point: unknown is not worse).
- * Totals are the points; the leader has more points (none on equal totals).
- * Three or more: per measure, the winners are the symbols holding the best
- * known value (several on an exact tie; none when no value is known).
+ * Side-by-side comparison (SPEC 2.3 "Comparison", 4.4 `/v1/compare`) of 2 to
+ * COMPARE_MAX_SYMBOLS (10) symbols over the measures of `MEASURES`, each
+ * with its better direction and five bands from each symbol's
+ * `ScreenFigures`. An empty, malformed, repeated or unknown symbol is a
+ * typed failure (`CompareFailure`), answered 400 or 404.
  */
 import type { ComparisonFigures, ScreenFigures } from "./AnalyticsSchemas.ts"
 import type { NumericFigure } from "./Screener.ts"
@@ -135,7 +116,16 @@ const perMetric = (figures: ReadonlyArray<ScreenFigures>) =>
     return { measure: ms.measure, better: ms.better, values, winners: known.filter((v) => v.value === best).map((v) => v.symbol) }
   })
 
-/** Compares the symbols of `raw`, looking up each one's figures; a failure names its reason. */
+/**
+ * Compares the symbols of `raw`, looking up each one's figures; a failure names its reason.
+ *
+ * Two symbols (head to head): per measure, the symbol in the stronger band
+ * wins it and scores 1 point; equal bands are a tie (no point); when either
+ * value is unknown the measure is `unknown` (no point: unknown is not worse).
+ * Totals are the points; the leader has more points (none on equal totals).
+ * Three or more: per measure, the winners are the symbols holding the best
+ * known value (several on an exact tie; none when no value is known).
+ */
 export const compare = (
   raw: string,
   lookup: (symbol: string) => ScreenFigures | undefined

@@ -3,7 +3,7 @@
  * the POST body, `ScreenQuery` for the GET query string (strings → numbers,
  * booleans, lists) decoding to the same `ScreenRequest`, and strict decoders
  * that reject unknown fields and wrong types naming the field. Field names
- * and meanings: see `descriptions` below and the header of `Screener.ts`.
+ * and meanings: see `descriptions` below; the matching rules are at `screen` (Screener.ts).
  */
 import { Result, Schema, SchemaIssue, SchemaTransformation } from "effect"
 import { SecurityType } from "./AnalyticsSchemas.ts"

@@ -1,42 +1,8 @@
 /**
  * The market-wide screener (SPEC 2.2, 4.4): the filter. The per-symbol
- * figures it filters on are in `ScreenerFigures.ts` (re-exported here), the
- * request and its decoding in `ScreenRequest.ts`.
- *
- * Request fields (all optional; numbers are percent where the name says pct
- * or yield or change, rupees for market cap and value traded):
- * - SPEC 2.2: dividend_yield_min, daily_change_max, daily_change_min,
- *   drawdown_5d_min, drawdown_20d_min, pe_max, pe_min, market_cap_min,
- *   sectors (codes or names, case-insensitive), inside_kse100 (true, false;
- *   null = no filter), limit.
- * - SPEC 4.4: drawdown_mode (`any` | `all`; default `any`, applies when both
- *   drawdown gates are set), min_value_traded (rupees traded in the quote's
- *   session), exclude_ex_dividend, cursor.
- * - Further filters: market_cap_max; min_avg_volume_30d (shares per session
- *   over 30 sessions); min_avg_value_traded_30d (rupees per session over 30
- *   sessions); free_float_min_pct (free-float shares / shares outstanding ×
- *   100); free_float_min_shares; security_types (equity, etf, debt, right,
- *   preference, other).
- * Unknown fields and wrong types are rejected (decode with
- * `onExcessProperty: "error"`, as `decodeScreenBody`/`decodeScreenQuery` do).
- *
- * Rules of `screen`:
- * - A security whose figure is unknown for a filtered field does not match
- *   (unknown is not zero); `left_out_unknown` counts the securities that
- *   failed no filter on a known figure but had a filtered figure unknown, and
- *   `unknown_by_filter` how many had each filtered figure unknown.
- * - An empty `sectors` or `security_types` list is no filter (as when absent).
- * - daily_change_max=0 means at or below the previous close (change_pct ≤ 0).
- * - Drawdown gates with mode `any`: passes when a known drawdown meets its
- *   gate; `all`: both must be known and meet their gates.
- * - exclude_ex_dividend=true keeps only securities known not to be ex-dividend
- *   (ex_dividend false); null (undetermined) is unknown and left out.
- * - Order: ascending symbol (code-unit order). Paging is by keyset: pass the
- *   last symbol of a page as `after` for the next one.
- * - Speed: `screenTable` puts the rows in typed-array columns once (a read
- *   model does it once per snapshot); `screen` then runs each filter as one
- *   loop over a column, so a screen of the whole market costs well under a
- *   millisecond, whatever the filters.
+ * figures it filters on are in `ScreenerFigures.ts` (re-exported here); the
+ * request, its fields and their decoding (unknown fields and wrong types
+ * rejected) are in `ScreenRequest.ts`.
  */
 import type { ScreenFigures } from "./AnalyticsSchemas.ts"
 import { type NumberField, SCREENER_DEFAULT_LIMIT, type ScreenRequest } from "./ScreenRequest.ts"
@@ -92,6 +58,10 @@ export interface ScreenTable {
 
 const bySymbol = (a: ScreenFigures, b: ScreenFigures) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0)
 
+/**
+ * The rows in typed-array columns, sorted by symbol, built once per snapshot: `screen` then runs each filter as
+ * one loop over a column, so a screen of the whole market costs well under a millisecond whatever the filters.
+ */
 export const screenTable = (unsorted: ReadonlyArray<ScreenFigures>): ScreenTable => {
   const rows = [...unsorted].sort(bySymbol)
   const n = rows.length
@@ -172,6 +142,16 @@ export interface ScreenResult {
 /**
  * Filters the rows (or their prebuilt `screenTable`) by the request and
  * returns the page after symbol `after` (exclusive; from the start when absent).
+ *
+ * - A security whose figure is unknown for a filtered field does not match
+ *   (unknown is not zero); `left_out_unknown` counts those that failed no
+ *   filter on a known figure, `unknown_by_filter` how many lacked each figure.
+ * - An empty `sectors` or `security_types` list is no filter.
+ * - daily_change_max=0 means at or below the previous close (change_pct ≤ 0).
+ * - Drawdown gates, mode `any`: a known drawdown meets its gate; `all`: both
+ *   must be known and meet their gates.
+ * - exclude_ex_dividend=true keeps only securities known not to be ex-dividend.
+ * - Order: ascending symbol (code-unit order), paged by keyset.
  */
 export const screen = (rows: ReadonlyArray<ScreenFigures> | ScreenTable, request: ScreenRequest, after?: string): ScreenResult => {
   const t = "numbers" in rows ? rows : screenTable(rows)

@@ -2,37 +2,12 @@
  * Technical indicators reported as state labels with the values behind
  * them (never a buy or sell rating), as of the last recorded session.
  *
- * Inputs: one symbol's `PriceSeries` and its recorded corporate actions.
  * Basis: the last `LOOKBACK` (250) clean sessions (flagged rows and rows
- * without a close left out), on step-adjusted closes (`PriceSteps.ts`): a bonus or
- * split inside the lookback is listed in `steps`, sets the `step_in_window`
- * label, and its day's move is not a fall. Seeding every indicator from the
- * start of the lookback keeps a figure independent of how far back the
- * recording goes. An indicator without enough sessions is left out, with the
- * reason in `unavailable`.
- *
- * - SMA n (20, 50, 200): mean of the last n closes. Label `above_sma<n>` /
- *   `below_sma<n>` (`at` when equal to 4 decimals).
- * - RSI(14), Wilder: changes d_t = c_t − c_{t−1}; the first average gain and
- *   loss are the means of the first 14 gains and losses, then
- *   avg = (avg × 13 + today's) / 14; RSI = 100 − 100 / (1 + avgGain /
- *   avgLoss) (100 when avgLoss is 0). Needs 15 closes. Zones: ≥ 70
- *   `rsi_overbought`, ≤ 30 `rsi_oversold`, else `rsi_neutral`.
- * - MACD(12, 26, 9): EMA_n with α = 2 / (n + 1) seeded by the mean of its
- *   first n values; MACD = EMA12 − EMA26 from the 26th close; signal = EMA9
- *   of MACD; histogram = MACD − signal. Needs 34 closes. Labels
- *   `macd_above_signal` / `macd_below_signal`.
- * - Bollinger(20, 2): middle = SMA20, σ = population standard deviation of
- *   the same 20 closes, bands = middle ± 2σ, %b = (close − lower) / (upper −
- *   lower). Labels `bollinger_above_upper`, `bollinger_upper_half`,
- *   `bollinger_lower_half`, `bollinger_below_lower`.
- * - Classic pivots of the last session, as recorded (unadjusted): P = (H + L
- *   + C) / 3, R1 = 2P − L, S1 = 2P − H, R2 = P + (H − L), S2 = P − (H − L),
- *   R3 = H + 2(P − L), S3 = L − 2(H − P). Needs that session's high and low
- *   (the exchange's eod series has none).
- * - Volatility: sample standard deviation of the last 20 daily log returns
- *   (21 closes); annualised × √250. Levels: < 20% `volatility_low`, ≥ 45%
- *   `volatility_high`, else `volatility_normal`.
+ * without a close left out) on step-adjusted closes (`PriceSteps.ts`): a
+ * bonus or split inside the lookback is listed in `steps` and its day's move
+ * is not a fall. Every indicator is seeded from the start of the lookback, so
+ * a figure does not depend on how far back the recording goes. An indicator
+ * without enough sessions is left out, with the reason in `unavailable`.
  */
 import type { TechnicalsFigures } from "./AnalyticsSchemas.ts"
 import { round, type Unavailable } from "../shared/Figures.ts"
@@ -54,7 +29,7 @@ export const TRADING_DAYS_PER_YEAR = 250
 export const VOLATILITY_LOW_PCT = 20
 export const VOLATILITY_HIGH_PCT = 45
 
-/** Mean of the last `n` values, or undefined with fewer. */
+/** Mean of the last `n` values, or undefined with fewer. SMA 20, 50, 200: label `above_sma<n>` / `below_sma<n>` (`at` when equal to 4 decimals). */
 export const sma = (c: ArrayLike<number>, n: number): number | undefined => {
   if (c.length < n) return undefined
   let sum = 0
@@ -62,7 +37,11 @@ export const sma = (c: ArrayLike<number>, n: number): number | undefined => {
   return sum / n
 }
 
-/** Wilder's RSI of the closes, or undefined with fewer than period + 1. */
+/**
+ * Wilder's RSI of the closes, or undefined with fewer than period + 1. d_t = c_t − c_{t−1}; the first average gain
+ * and loss are the means of the first 14, then avg = (avg × 13 + today's) / 14; RSI = 100 − 100 / (1 + avgGain /
+ * avgLoss) (100 when avgLoss is 0). Zones: ≥ 70 `rsi_overbought`, ≤ 30 `rsi_oversold`, else `rsi_neutral`.
+ */
 export const rsi = (c: ArrayLike<number>, period = RSI_PERIOD): number | undefined => {
   if (c.length < period + 1) return undefined
   let gain = 0, loss = 0
@@ -96,7 +75,11 @@ const ema = (values: ReadonlyArray<number>, n: number): Array<number> => {
   return out
 }
 
-/** MACD(fast, slow, signal) at the last close, or undefined with fewer than slow + signal − 1 closes. */
+/**
+ * MACD(fast, slow, signal) at the last close, or undefined with fewer than slow + signal − 1 closes. EMA_n has
+ * α = 2 / (n + 1), seeded by the mean of its first n values; MACD = EMA12 − EMA26 from the 26th close; signal =
+ * EMA9 of MACD; histogram = MACD − signal. Labels `macd_above_signal` / `macd_below_signal`.
+ */
 export const macd = (
   c: ArrayLike<number>,
   fast = MACD_FAST,
@@ -162,6 +145,10 @@ const macdOf = (x: Reading) => {
   return { macd: round(m.macd), signal: round(m.signal), histogram: round(m.histogram), state }
 }
 
+/**
+ * Bollinger(20, 2): middle = SMA20, σ = population standard deviation of the same closes, bands = middle ± 2σ,
+ * %b = (close − lower) / (upper − lower). Labels `bollinger_above_upper`, `_upper_half`, `_lower_half`, `_below_lower`.
+ */
 const bollingerOf = (x: Reading) => {
   const { c, n, last } = x
   const mid = sma(c, BOLLINGER_PERIOD)
@@ -176,7 +163,11 @@ const bollingerOf = (x: Reading) => {
   return { middle: round(mid), upper: round(upper), lower: round(lower), percent_b: round((last - lower) / (upper - lower)), position }
 }
 
-/** Classic floor pivots from the last session's recorded high, low and close (as recorded, unadjusted). */
+/**
+ * Classic floor pivots from the last session's recorded high, low and close (as recorded, unadjusted): P = (H + L
+ * + C) / 3, R1 = 2P − L, S1 = 2P − H, R2 = P + (H − L), S2 = P − (H − L), R3 = H + 2(P − L), S3 = L − 2(H − P).
+ * The exchange's eod series has no high or low, so its pivots are absent.
+ */
 const pivotsOf = (x: Reading, s: PriceSeries, i: number) => {
   const h = s.high[i]!, l = s.low[i]!, cl = s.close[i]!
   if (!Number.isFinite(h) || !Number.isFinite(l) || h < l) {
@@ -190,6 +181,7 @@ const pivotsOf = (x: Reading, s: PriceSeries, i: number) => {
   }
 }
 
+/** 20-day volatility: the stdev of log returns, annualised × √250; < 20% `volatility_low`, ≥ 45% `_high`, else `_normal`. */
 const volatilityOf = (x: Reading) => {
   const sd = logReturnStdev(x.c)
   if (sd === undefined) return short(x, "volatility_20d", VOLATILITY_RETURNS + 1)

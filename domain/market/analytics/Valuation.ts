@@ -1,44 +1,12 @@
 /**
  * Valuation of one symbol (SPEC 4.2 `/valuation`) and the sector medians it
- * is placed against (SPEC 2.3 "Sector valuation").
- *
- * - Trailing P/E: price / trailing EPS when a sourced EPS and a price are
- *   known (basis `price_over_trailing_eps`, as of the price). A sourced EPS ≤ 0
- *   is a loss-maker: no P/E, reason given. Without a sourced EPS, the
- *   exchange's own screener P/E (TTM; computed by the exchange from its
- *   trailing EPS) is used when positive (basis `exchange_pe_ttm`, as of the
- *   screener). Neither: absent, reason "no sourced EPS". A 0 P/E on the
- *   exchange's screener cannot be told from "no figure" and is never here.
- * - Trailing dividend yield: the trailing 12-month cash payouts over the price
- *   (`Dividends.trailing`, basis `trailing_12m_payouts`) when payouts are
- *   recorded for the symbol, else the exchange's screener yield (basis
- *   `exchange_screener`). Neither: absent.
- * - Market cap: the exchange's figure (basis `exchange`), else shares
- *   outstanding × price (basis `shares_outstanding_x_price`). Neither: absent.
- * - Sector medians: `Stats.median` (medians only, never means) over the
- *   sector's peers (the lines that traded in the peer window, PeerRule.ts;
- *   the others counted in `not_trading`) with a usable figure, the symbol
- *   itself included. A 0 P/E on the exchange's screener is unknown, not a loss.
- *   Loss-makers are excluded from the median P/E and counted; no usable
- *   figure gives no median (never 0).
- * - Position: `at` when within ±1% of the median (AT_TOLERANCE_PCT), else
- *   `below` or `above`.
- *
- * Each figure carries its own date and price (`as_of`, `price`). A ratio
- * this service computes uses the price of its own date: the valuation's
- * price is the delayed quote (`valuationPrice`; the exchange row's own price
- * only without a quote), and the trailing yield's 12 months end on that
- * price's date. An exchange figure older than the price is carried forward
- * to it with the exchange's own inputs of its date, shown in
- * `exchange_as_of`: P/E × price / screener price (its trailing EPS), market
- * cap × price / screener price (its share count), yield × screener price /
- * price (its trailing dividends). An exchange figure newer than the price is
- * never carried back (its EPS or payouts may postdate the price): it is
- * served as published, at its own date and price. Where the figure is
- * computed and the exchange publishes one too, that one is beside it in
- * `as_published`. MEBL: the quote is the close of 2026-05-25 (490.2), the
- * screener of 2026-08-04 priced it at 573.7; its yield is 28.5 / 490.2 =
- * 5.814% as computed, 6.2989% as published on 2026-08-04.
+ * is placed against (SPEC 2.3 "Sector valuation"): trailing P/E, trailing
+ * dividend yield and market cap, each with its basis, date and price, or the
+ * reason it is absent. A figure this service computes uses the price of its
+ * own date (the delayed quote, `valuationPrice`); an exchange figure is
+ * carried forward to a newer price (`exchangeFigure`), never back. MEBL: the
+ * quote is the close of 2026-05-25 (490.2); its yield is 28.5 / 490.2 =
+ * 5.814% as computed, 6.2989% as published on 2026-08-04 (at 573.7).
  */
 import type { SectorMedians, ValuationFigures } from "./AnalyticsSchemas.ts"
 import { round, type Unavailable } from "../shared/Figures.ts"
@@ -102,7 +70,9 @@ const published = (f: FundamentalsInput | undefined, value: number | undefined):
 
 /**
  * An exchange figure of the row's date, at `price`: carried forward by `scale(price / row price)` when the price
- * is newer and the row has its price (the published one beside it); else as published, at its own date and price.
+ * is newer and the row has its price (the published one beside it, in `as_published`); else as published, at its
+ * own date and price (its EPS or payouts may postdate the price). Scales: P/E × price / screener price (its
+ * trailing EPS), market cap the same (its share count), yield × screener price / price (its trailing dividends).
  */
 const exchangeFigure = (
   f: FundamentalsInput,
@@ -122,7 +92,11 @@ const exchangeFigure = (
     }
     : { value, as_of: f.as_of, basis, ...rowPrice(f) }
 
-/** Trailing P/E by the rules above, or why there is none. */
+/**
+ * Trailing P/E: price / trailing EPS when a sourced EPS and a price are known (basis `price_over_trailing_eps`).
+ * A sourced EPS ≤ 0 is a loss-maker: no P/E, reason given. Without a sourced EPS, the exchange's screener P/E when
+ * positive (basis `exchange_pe_ttm`); a 0 there cannot be told from "no figure" and is never used.
+ */
 export const trailingPe = (f: FundamentalsInput | undefined, price: PriceInput | undefined): Outcome => {
   const eps = f?.eps
   if (usable(eps)) {
@@ -137,6 +111,10 @@ export const trailingPe = (f: FundamentalsInput | undefined, price: PriceInput |
   return { reason: "no sourced EPS (and no exchange P/E) for this symbol" }
 }
 
+/**
+ * Trailing dividend yield: the trailing 12-month cash payouts over the price (`Dividends.trailing`, basis
+ * `trailing_12m_payouts`) when payouts are recorded, else the exchange's screener yield (`exchange_screener`).
+ */
 export const dividendYield = (
   f: FundamentalsInput | undefined,
   trailing: TrailingYieldInput | undefined,
@@ -154,6 +132,7 @@ export const dividendYield = (
     ? exchangeFigure(f, f.dividend_yield_pct, "exchange_screener", price, (r) => 1 / r)
     : { reason: "no recorded payouts and no exchange yield figure" }
 
+/** Market cap: the exchange's figure (basis `exchange`), else shares outstanding × price (`shares_outstanding_x_price`). */
 export const marketCap = (f: FundamentalsInput | undefined, price: PriceInput | undefined): Outcome =>
   f !== undefined && usable(f.market_cap)
     ? exchangeFigure(f, f.market_cap, "exchange", price, (r) => r)
@@ -186,7 +165,11 @@ export const peerFigures = (
   })
 }
 
-/** Medians of a sector's peer figures (the symbol itself among them; `not_trading`: lines left out before, PeerRule.ts). */
+/**
+ * Medians (never means) of a sector's peer figures: the lines that traded in the peer window (PeerRule.ts; the
+ * others counted in `not_trading`) with a usable figure, the symbol itself among them. Loss-makers are left out of
+ * the median P/E and counted; no usable figure gives no median, never 0.
+ */
 export const sectorMedians = (
   peers: ReadonlyArray<PeerFigures>,
   sector: { readonly sector?: string | undefined; readonly sector_code?: string | undefined } = {},

@@ -7,6 +7,12 @@
  * 2025-01-03; FFBL, merged into FFC, last trade 2024-12-20) keeps the
  * exchange's last figures for it, which are not current: it is left out and
  * counted, never entered as a 0.
+ */
+import { karachiDate, previousTradingDay } from "../calendar/Calendar.ts"
+import type { MarketSnapshot, SymbolData } from "../snapshot/Snapshot.ts"
+
+/**
+ * Sessions, up to the latest, in which a line must have traded to count as a peer.
  *
  * - The market's latest session: the newest Karachi day of any delayed quote.
  * - A line's last trade: the newest day of its price history with a volume
@@ -15,10 +21,6 @@
  * - The window: the latest session and the PEER_SESSIONS − 1 trading days
  *   before it (exchange calendar, Calendar.ts).
  */
-import { karachiDate, previousTradingDay } from "../calendar/Calendar.ts"
-import type { MarketSnapshot, SymbolData } from "../snapshot/Snapshot.ts"
-
-/** Sessions, up to the latest, in which a line must have traded to count as a peer. */
 export const PEER_SESSIONS = 20
 
 /** The rule in words, for the OpenAPI description and the MCP tools. */
@@ -48,7 +50,7 @@ export const peerWindowStart = (latest: string): string => {
   return d
 }
 
-/** A line's last recorded trade (see the module doc), or undefined when none is recorded. */
+/** A line's last recorded trade (see `PEER_SESSIONS`), or undefined when none is recorded. */
 export const lastTrade = (data: SymbolData): string | undefined => {
   const s = data.prices
   let last: string | undefined

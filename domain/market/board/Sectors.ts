@@ -7,15 +7,6 @@
  * Which lines count: the sector's ordinary lines that traded in the
  * window of PeerRule.ts (one rule for peers and every median); the others
  * are counted in `not_trading`.
- *
- * Median P/E: only positive P/Es count. Loss-makers (a negative P/E or EPS)
- * are left out and counted in `loss_makers_excluded`; lines with no P/E
- * are counted apart in `without_pe`, among them a 0 P/E on the exchange's
- * screener: it cannot be told from "no figure" (BAFL showed 0 after its
- * split, 7.10 in April), so it is unknown, never a loss. Median yield: the
- * same rule, a 0 yield on the screener is no figure (the pack keeps none):
- * such a line is counted in `without_yield`, never entered as 0. A market
- * cap of 0 is the exchange's blank: absent (Snapshot.ts), never a figure.
  */
 import { breadth, type BoardLine, type Breadth, lineKind } from "./Board.ts"
 import { tradedSince } from "./PeerRule.ts"
@@ -82,7 +73,18 @@ export const peerLines = <M extends SectorMember>(members: ReadonlyArray<M>, lis
 
 const isLossMaker = (m: SectorMember) => (m.pe_ttm !== undefined && m.pe_ttm < 0) || (m.eps !== undefined && m.eps < 0)
 
-/** Median P/E and median yield over the peer lines given, with peer counts (`not_trading`: lines left out before). */
+/**
+ * Median P/E and median yield over the peer lines given, with peer counts (`not_trading`: lines left out before).
+ *
+ * Median P/E: only positive P/Es count. Loss-makers (a negative P/E or EPS)
+ * are left out and counted in `loss_makers_excluded`; lines with no P/E
+ * are counted apart in `without_pe`, among them a 0 P/E on the exchange's
+ * screener: it cannot be told from "no figure" (BAFL showed 0 after its
+ * split, 7.10 in April), so it is unknown, never a loss. Median yield: the
+ * same rule, a 0 yield on the screener is no figure (the pack keeps none):
+ * such a line is counted in `without_yield`, never entered as 0. A market
+ * cap of 0 is the exchange's blank: absent (Snapshot.ts), never a figure.
+ */
 export const sectorValuation = (members: ReadonlyArray<SectorMember>, not_trading = 0): SectorValuation => {
   const losses = members.filter(isLossMaker)
   const pes = members.filter((m) => !isLossMaker(m) && m.pe_ttm !== undefined && m.pe_ttm > 0).map((m) => m.pe_ttm!)

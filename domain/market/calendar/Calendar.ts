@@ -1,7 +1,7 @@
 /**
  * The PSX calendar in Asia/Karachi (UTC+5, no daylight saving): trading
  * days, sessions, the settlement cycle in force, the last date to buy and
- * still be entitled to a payout, price limits, and the freshness rule for
+ * still be entitled to a payout, price limits, and the staleness rule for
  * delayed quotes. Rules are data with effective dates (the exchange changes
  * them), collected in docs/PSX-FACTS.md from exchange notices.
  *

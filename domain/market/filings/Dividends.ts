@@ -2,30 +2,6 @@
  * Dividend history from recorded payouts: rows keyed by fiscal year, the
  * ex-date repair, trailing twelve-month dividend per share and yield, and a
  * five-year consistency count. Pure: the caller passes today's date.
- *
- * - `ex_date` is the start of the exchange's book closure (SPEC 2.3), the
- *   same day as `book_closure_from`; `xd_date` is the day the stock trades ex
- *   (XD, XB, XR): the trading day after `last_buy_date`, under the
- *   settlement cycle then in force (Calendar.ts `xdDate`; MEBL's closure
- *   from 2025-08-27 went XD on 2025-08-25). `xd_date` and `last_buy_date`
- *   are absent when that cycle is not sourced. Trailing windows count a
- *   payout on its XD day (the day it leaves the price).
- * - When the published closure is dated before the payout's own
- *   announcement (a year typed wrongly), the year is moved forward until the
- *   closure falls on or after the announcement; the row carries
- *   `ex_date_corrected` and keeps the closure start as published in
- *   `ex_date_as_published`.
- * - `fiscal_year`, `period_end` and `period_label` follow one rule
- *   (`payoutPeriod`) that agrees with the payout's `sequence`: the fiscal
- *   year is the year in which the fiscal year holding the period end closes
- *   (fiscal year end month from the company's annual rows or its profile);
- *   a stated period that cannot be the payout's (an interim against a whole
- *   year) is replaced by the period at the announcement and marked
- *   `period_corrected`. `calendar_year` is the calendar year of the ex-date.
- * - Rupees per share = percent × face value / 100, only when the face value
- *   is known (never assumed: it is Rs 10 for most companies but not all, and
- *   changes with face-value splits). Without it the trailing figure is given
- *   in the exchange's own unit, percent of face value.
  */
 import { xdDate, lastBuyDate } from "../calendar/Calendar.ts"
 import { defined } from "../../Objects.ts"
@@ -178,6 +154,30 @@ const exFields = (closure: ReturnType<typeof repairExDate>) => ({
  * `faceValue`: one face value for every row, or the face value in force on a
  * row's ex day (FaceValues.ts: LUCK Rs 10 until 18 Apr 2025, Rs 2 from 28 Apr
  * 2025, so its 250% of Aug 2026 is Rs 5).
+ *
+ * - `ex_date` is the start of the exchange's book closure (SPEC 2.3), the
+ *   same day as `book_closure_from`; `xd_date` is the day the stock trades ex
+ *   (XD, XB, XR): the trading day after `last_buy_date`, under the
+ *   settlement cycle then in force (Calendar.ts `xdDate`; MEBL's closure
+ *   from 2025-08-27 went XD on 2025-08-25). `xd_date` and `last_buy_date`
+ *   are absent when that cycle is not sourced. Trailing windows count a
+ *   payout on its XD day (the day it leaves the price).
+ * - When the published closure is dated before the payout's own
+ *   announcement (a year typed wrongly), the year is moved forward until the
+ *   closure falls on or after the announcement; the row carries
+ *   `ex_date_corrected` and keeps the closure start as published in
+ *   `ex_date_as_published`.
+ * - `fiscal_year`, `period_end` and `period_label` follow one rule
+ *   (`payoutPeriod`) that agrees with the payout's `sequence`: the fiscal
+ *   year is the year in which the fiscal year holding the period end closes
+ *   (fiscal year end month from the company's annual rows or its profile);
+ *   a stated period that cannot be the payout's (an interim against a whole
+ *   year) is replaced by the period at the announcement and marked
+ *   `period_corrected`. `calendar_year` is the calendar year of the ex-date.
+ * - Rupees per share = percent × face value / 100, only when the face value
+ *   is known (never assumed: it is Rs 10 for most companies but not all, and
+ *   changes with face-value splits). Without it the trailing figure is given
+ *   in the exchange's own unit, percent of face value.
  */
 export const dividendRows = (
   payouts: ReadonlyArray<PayoutRecord>,

@@ -3,34 +3,6 @@
  * and compare): one pure function, `adjustSeries`, over one served series
  * and the symbol's corporate actions (AdjustmentActions.ts), by the rules of
  * AdjustmentFactors.ts.
- *
- * - `splits`: rows before each bonus, split and right issue are multiplied
- *   by its price factor (bonus b%: 100 / (100 + b); split n for d: d / n;
- *   right: the theoretical ex-rights price over the close before it,
- *   TERP = (P + r·S) / (1 + r) for r rights per share at S); volumes before
- *   a bonus or split by the inverse.
- * - `total_return`: also each cash dividend D on its XD day, (P − D) / P
- *   with P the last unflagged close before that day.
- * - The series is on the basis of its own last row: actions after it are
- *   not applied. Factors are exact fractions; only served prices are
- *   rounded, to the most decimals the served closes are recorded with.
- * - Never guessed, so the series is cut (rows before `cut.before` are left
- *   out) at the newest of: an action whose terms or day are unknown (at its
- *   day, or the last day it can be); the start of the payout record (the
- *   exchange lists a company's last payouts: earlier ones are not known; no
- *   record at all cuts every row); the first sourced price limit (before it
- *   a split missing from the record could not be seen); and a move beyond
- *   the price limit that no recorded action explains (a split, or a payout,
- *   missing from the record).
- * - A series the source restated (eod, `restated_by_source` true) already
- *   carries every split in its prices, but not its bonuses (BOP's eod closes
- *   equal the as-traded ones across its bonuses of 2022 and 2023) nor its
- *   volumes (the recorded eod volumes equal the as-traded ones on 497 of
- *   LUCK's 499 shared days):
- *   a recorded split is applied to its volumes only. When the recorded
- *   splits after the restatement's evidence do not make up its factor, a
- *   split is missing from the record: cut. Where the verdict is unknown, a
- *   recorded split cannot be placed (cut at it), and volumes are left out.
  */
 import { addDays } from "../../Karachi.ts"
 import { type CorporateAction, symbolActions } from "./AdjustmentActions.ts"
@@ -210,7 +182,37 @@ const served = (priced: ReadonlyArray<Priced>, basis: SplitBasis) => {
   })
 }
 
-/** The adjusted series (see the module comment). */
+/**
+ * The adjusted series.
+ *
+ * - `splits`: rows before each bonus, split and right issue are multiplied
+ *   by its price factor (bonus b%: 100 / (100 + b); split n for d: d / n;
+ *   right: the theoretical ex-rights price over the close before it,
+ *   TERP = (P + r·S) / (1 + r) for r rights per share at S); volumes before
+ *   a bonus or split by the inverse.
+ * - `total_return`: also each cash dividend D on its XD day, (P − D) / P
+ *   with P the last unflagged close before that day.
+ * - The series is on the basis of its own last row: actions after it are
+ *   not applied. Factors are exact fractions; only served prices are
+ *   rounded, to the most decimals the served closes are recorded with.
+ * - Never guessed, so the series is cut (rows before `cut.before` are left
+ *   out) at the newest of: an action whose terms or day are unknown (at its
+ *   day, or the last day it can be); the start of the payout record (the
+ *   exchange lists a company's last payouts: earlier ones are not known; no
+ *   record at all cuts every row); the first sourced price limit (before it
+ *   a split missing from the record could not be seen); and a move beyond
+ *   the price limit that no recorded action explains (a split, or a payout,
+ *   missing from the record).
+ * - A series the source restated (eod, `restated_by_source` true) already
+ *   carries every split in its prices, but not its bonuses (BOP's eod closes
+ *   equal the as-traded ones across its bonuses of 2022 and 2023) nor its
+ *   volumes (the recorded eod volumes equal the as-traded ones on 497 of
+ *   LUCK's 499 shared days):
+ *   a recorded split is applied to its volumes only. When the recorded
+ *   splits after the restatement's evidence do not make up its factor, a
+ *   split is missing from the record: cut. Where the verdict is unknown, a
+ *   recorded split cannot be placed (cut at it), and volumes are left out.
+ */
 export const adjustSeries = (input: AdjustInput): AdjustedSeries => {
   const { series: s, mode } = input
   const n = s.dates.length, last = s.dates[n - 1]!, end = addDays(last, 1)

@@ -4,31 +4,6 @@
  * terms as exact fractions, or the reason its date or terms are unknown.
  * Pure; read from the recorded payouts, the exchange's XD/XB/XR markers and
  * the sourced face-value records.
- *
- * - Payouts (cash, bonus, right): dated on their XD day, the trading day
- *   after the last buy date before the book closure (Dividends.ts,
- *   Calendar.ts). Where the settlement cycle of the time is not sourced the
- *   day is unknown, but it lies between the announcement and the closure's
- *   first day (`from`..`by`). A payout recorded with no book closure at all
- *   lies before the next payout the exchange lists after it (the payout
- *   record is in date order): `by` is that payout's day.
- * - Bonus b%: price factor 100 / (100 + b), volumes × (100 + b) / 100.
- * - Cash dividend: the rupee amount if recorded, else percent × the face
- *   value in force on the XD day (FaceValues.ts; else the company page's
- *   face value, only for a symbol with no recorded face-value change and a
- *   series the source did not restate). No face value: terms unknown.
- * - Right r% at subscription price S: "AT PAR" is S = face value, "AT A
- *   PREMIUM OF Rs x" is face + x, "AT A DISCOUNT OF Rs x" is face − x, "AT
- *   Rs x" is x; anything else, or an unknown face value: terms unknown.
- * - Split or consolidation: two sourced face values of the symbol, the older
- *   until one day and the newer from a later one: price factor new / old
- *   (5-for-1 from Rs 10 to Rs 2: 2 / 10), dated the first session on the
- *   new face value. A `split` or `consolidation` row of the corporate
- *   actions carries no sourced terms: unknown.
- * - An XD, XB or XR marker of the exchange's market summary is the payout of
- *   the same kind due that day; without one, an action of unknown terms.
- * - The same payout recorded twice (the same kind, day and details, however
- *   spaced) counts once.
  */
 import { karachiDateOf } from "../../Karachi.ts"
 import { xdDate } from "../calendar/Calendar.ts"
@@ -188,7 +163,34 @@ const otherActions = (rows: ReadonlyArray<ActionRow>, payouts: ReadonlyArray<Cor
     return [{ kind: "split", ...(d !== undefined ? { date: d } : {}), unknown: "recorded without sourced terms", description: r.details, source: r.dataset, origin: "other" }]
   })
 
-/** Every recorded corporate action of a symbol, oldest first (by day, or by its bound when undated). */
+/**
+ * Every recorded corporate action of a symbol, oldest first (by day, or by its bound when undated).
+ *
+ * - Payouts (cash, bonus, right): dated on their XD day, the trading day
+ *   after the last buy date before the book closure (Dividends.ts,
+ *   Calendar.ts). Where the settlement cycle of the time is not sourced the
+ *   day is unknown, but it lies between the announcement and the closure's
+ *   first day (`from`..`by`). A payout recorded with no book closure at all
+ *   lies before the next payout the exchange lists after it (the payout
+ *   record is in date order): `by` is that payout's day.
+ * - Bonus b%: price factor 100 / (100 + b), volumes × (100 + b) / 100.
+ * - Cash dividend: the rupee amount if recorded, else percent × the face
+ *   value in force on the XD day (FaceValues.ts; else the company page's
+ *   face value, only for a symbol with no recorded face-value change and a
+ *   series the source did not restate). No face value: terms unknown.
+ * - Right r% at subscription price S: "AT PAR" is S = face value, "AT A
+ *   PREMIUM OF Rs x" is face + x, "AT A DISCOUNT OF Rs x" is face − x, "AT
+ *   Rs x" is x; anything else, or an unknown face value: terms unknown.
+ * - Split or consolidation: two sourced face values of the symbol, the older
+ *   until one day and the newer from a later one: price factor new / old
+ *   (5-for-1 from Rs 10 to Rs 2: 2 / 10), dated the first session on the
+ *   new face value. A `split` or `consolidation` row of the corporate
+ *   actions carries no sourced terms: unknown.
+ * - An XD, XB or XR marker of the exchange's market summary is the payout of
+ *   the same kind due that day; without one, an action of unknown terms.
+ * - The same payout recorded twice (the same kind, day and details, however
+ *   spaced) counts once.
+ */
 export const corporateActions = (input: {
   readonly symbol: string
   readonly payouts: ReadonlyArray<PayoutRecord>

@@ -24,7 +24,7 @@ export const ADJUST_DESCRIPTION = "none (default): as recorded, the answer uncha
   "the exchange restated for a split is not adjusted for it again (its volumes are). Factors are exact fractions; prices " +
   "are rounded once, to the decimals the closes are recorded with (`adjustment.price_decimals`)."
 
-/** The query parameter; absent means none (kept optional, not defaulted, so an unadjusted request decodes as before). */
+/** The query parameter; absent means none (optional, not defaulted, so a request without it is an unadjusted one). */
 export const AdjustParam = Schema.optional(Schema.Literals(ADJUST_MODES).annotate({ description: ADJUST_DESCRIPTION }))
 
 export const AdjustFactor = Schema.Struct({

@@ -7,29 +7,6 @@
  * Computations that compare prices across days (performance, drawdowns,
  * moving averages, RSI, MACD, Bollinger, volatility) therefore run on
  * step-adjusted closes, and every step inside their window is reported.
- *
- * A step is found two ways:
- * - detected: the close moved further than the exchange's single-stock price
- *   limit in force that day allows from the previous close (the dated table
- *   in Rules.ts, or Rs 1 when that is larger; plus Rs 0.05 for the rounding
- *   of the limit price). Such a move cannot be a trading move; it is a corporate
- *   action (or a suspension gap). Before the first sourced rule (2017-12-07)
- *   nothing is detected, only recorded actions placed.
- * - recorded: a corporate action of kind bonus / ex_bonus / split /
- *   consolidation / right / ex_right whose xd_date is within 10 calendar days
- *   before to 3 days after the row (book-closure starts come after the
- *   ex-day). It is placed on the detected step in that range, else on the
- *   row with the largest fall in that range; an action without a ratio is
- *   placed only on a detected step.
- *
- * The adjustment factor (what rows before the step are multiplied by):
- * - a recorded bonus with ratio r (bonus shares per share held, 0.1 = 10%):
- *   1 / (1 + r);
- * - a recorded split or consolidation with ratio q: q when q < 1 (the price
- *   factor), else 1 / q (the share multiple);
- * - otherwise (detected only, or a right, whose theoretical ex-right price
- *   needs the subscription price): the observed close ratio, so the step
- *   day's own move counts as 0% rather than as a fall.
  */
 import { addDays } from "../../Karachi.ts"
 import { priceLimitOn } from "../calendar/Rules.ts"
@@ -94,6 +71,29 @@ const actionFactor = (a: ActionRecord): number | undefined => {
 /**
  * Steps among `dates`/`closes` (clean rows, ascending), from index `from`
  * (the first row whose move from its predecessor is examined) to the end.
+ *
+ * A step is found two ways:
+ * - detected: the close moved further than the exchange's single-stock price
+ *   limit in force that day allows from the previous close (the dated table
+ *   in Rules.ts, or Rs 1 when that is larger; plus Rs 0.05 for the rounding
+ *   of the limit price). Such a move cannot be a trading move; it is a corporate
+ *   action (or a suspension gap). Before the first sourced rule (2017-12-07)
+ *   nothing is detected, only recorded actions placed.
+ * - recorded: a corporate action of kind bonus / ex_bonus / split /
+ *   consolidation / right / ex_right whose xd_date is within 10 calendar days
+ *   before to 3 days after the row (book-closure starts come after the
+ *   ex-day). It is placed on the detected step in that range, else on the
+ *   row with the largest fall in that range; an action without a ratio is
+ *   placed only on a detected step.
+ *
+ * The adjustment factor (what rows before the step are multiplied by):
+ * - a recorded bonus with ratio r (bonus shares per share held, 0.1 = 10%):
+ *   1 / (1 + r);
+ * - a recorded split or consolidation with ratio q: q when q < 1 (the price
+ *   factor), else 1 / q (the share multiple);
+ * - otherwise (detected only, or a right, whose theoretical ex-right price
+ *   needs the subscription price): the observed close ratio, so the step
+ *   day's own move counts as 0% rather than as a fall.
  */
 export const findSteps = (
   dates: ReadonlyArray<string>,

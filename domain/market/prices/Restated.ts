@@ -2,24 +2,7 @@
  * Whether a symbol's eod series (the exchange's `/timeseries/eod`, restated
  * for splits made before it was recorded) is as traded, restated by a
  * whole-history factor, or unknown — decided for every symbol when the read
- * model is built, from the evidence the store holds:
- *
- * - the overlap of the eod series with an as-traded series (ChubsB, the
- *   exchange's `/historical` page, its daily market summary): at least
- *   `MIN_POINTS` shared unflagged days, more than 90% of them on one ratio.
- *   Ratio 1 → not restated (`false`); another ratio → restated (`true`, with
- *   the factor). A restatement covers the whole history before the split, so
- *   an overlap that agrees proves every later split absent too.
- * - a recorded whole-history disagreement (the pack's `price_disagreements`)
- *   → restated, even where the store lacks the overlap.
- * - otherwise `unknown`: nothing supports "not restated". Measured on the
- *   recordings: the market summary (2021-01-21) ends four months before the
- *   eod series starts (2021-05-26), so it gives no overlap; a step in volume
- *   (volumes are not restated) is no evidence either — 463 of 613 eod series
- *   have a ≥4× step in their 60-session median volume, restated or not.
- *
- * The default series merges as-traded and eod rows only when the verdict is
- * `false`: two sources are never joined across a factor or an unknown.
+ * model is built, from the evidence the store holds (`restatementOf`).
  */
 import type { PriceSeries } from "../snapshot/Series.ts"
 import type { DisagreementRow } from "../snapshot/StoreRows.ts"
@@ -94,7 +77,26 @@ export const seriesBasis = (series: "as_traded" | "eod" | "merged", r: Restateme
   ...(series === "eod" && r.restated !== false ? { note: r.basis } : {})
 })
 
-/** The verdict for one symbol's eod series. */
+/**
+ * The verdict for one symbol's eod series.
+ *
+ * - the overlap of the eod series with an as-traded series (ChubsB, the
+ *   exchange's `/historical` page, its daily market summary): at least
+ *   `MIN_POINTS` shared unflagged days, more than 90% of them on one ratio.
+ *   Ratio 1 → not restated (`false`); another ratio → restated (`true`, with
+ *   the factor). A restatement covers the whole history before the split, so
+ *   an overlap that agrees proves every later split absent too.
+ * - a recorded whole-history disagreement (the pack's `price_disagreements`)
+ *   → restated, even where the store lacks the overlap.
+ * - otherwise `unknown`: nothing supports "not restated". Measured on the
+ *   recordings: the market summary (2021-01-21) ends four months before the
+ *   eod series starts (2021-05-26), so it gives no overlap; a step in volume
+ *   (volumes are not restated) is no evidence either — 463 of 613 eod series
+ *   have a ≥4× step in their 60-session median volume, restated or not.
+ *
+ * The default series merges as-traded and eod rows only when the verdict is
+ * `false`: two sources are never joined across a factor or an unknown.
+ */
 export const restatementOf = (
   asTraded: PriceSeries | undefined,
   eod: PriceSeries | undefined,

@@ -1,11 +1,12 @@
 /**
- * How fresh each dataset is and where a symbol's figures came from
+ * How stale each dataset is and where a symbol's figures came from
  * (GET /v1/freshness, /v1/stocks/{symbol}/sources), and an ingest's result.
  */
 import { Schema } from "effect"
 import { Instant, IsoDate, Num, opt, Source } from "./RecordParts.ts"
 
-export const DatasetFreshness = Schema.Struct({
+/** One dataset's provenance, coverage and age, as GET /v1/freshness lists it. */
+export const DatasetStatusRecord = Schema.Struct({
   dataset: Schema.String,
   title: Schema.String,
   source: Schema.String,
@@ -25,7 +26,7 @@ export const DatasetFreshness = Schema.Struct({
   notes: opt(Schema.String)
 })
 /** The live crawler's progress on one dataset kind (with PSX_SOURCE=portal). */
-export const CrawlFreshness = Schema.Struct({
+export const CrawlProgress = Schema.Struct({
   dataset: Schema.String.annotate({ description: "Dataset kind: symbols, screener, market_watch, eod, company, …" }),
   keys: Schema.Int.annotate({ description: "Pages tried at least once (one per symbol for per-symbol datasets)" }),
   fetched: Schema.Int.annotate({ description: "Pages fetched successfully at least once" }),
@@ -38,12 +39,13 @@ export const CrawlFreshness = Schema.Struct({
   last_error_at: opt(Instant)
 })
 
-export const Freshness = Schema.Struct({
+/** The answer of GET /v1/freshness. */
+export const FreshnessAnswer = Schema.Struct({
   now: Instant,
   source_mode: Schema.Literals(["pack", "portal"]),
   data_pack: opt(Schema.String),
-  datasets: Schema.Array(DatasetFreshness),
-  crawl: opt(Schema.Array(CrawlFreshness).annotate({ description: "The live portal crawl per dataset (PSX_SOURCE=portal only)" }))
+  datasets: Schema.Array(DatasetStatusRecord),
+  crawl: opt(Schema.Array(CrawlProgress).annotate({ description: "The live portal crawl per dataset (PSX_SOURCE=portal only)" }))
 })
 
 export const SymbolSources = Schema.Struct({

@@ -1,20 +1,13 @@
 /**
  * Donation records: each is a `DonationRecorded` event, created pending (no
- * payment is taken here), in a stream of its own, `donation-<donation id>`.
- *
- * A stream per donation, as a stream per user for trades: concurrent
- * donations never contend for one stream's next version, so each is one
- * event appended at version 1 through the store's group commit (150
- * concurrent posts: all 200 in about a second, where one shared `donations`
- * stream answered 500s and 503s after half a minute). Donations recorded
- * before this in the `donations` stream stay there and verify as before.
- * A conflict (a new stream's version 1 taken, or a deadlock the store
- * reports) is tried again under a new id, twice at most, then answers 409.
+ * payment is taken here), in a stream of its own, `donation-<donation id>`,
+ * so concurrent donations never contend for one stream's next version. A
+ * conflict (a new stream's version 1 taken, or a deadlock the store reports)
+ * is tried again under a new id, twice at most, then answers 409.
  *
  * `createIn` records a donation in a portfolio's own stream instead
- * (POST /v1/me/donations), so the portfolio's tax-year statement lists it:
- * the event moves no position (the replay, the decider and verify pass over
- * it) and is appended at the stream's head, re-read on a conflict.
+ * (POST /v1/me/donations), so its tax-year statement lists it: the event
+ * moves no position and is appended at the stream's head.
  */
 import { Context, Effect, Layer, Schedule } from "effect"
 import { InvalidRequest, type SourceUnavailable, WriteConflict } from "../../../domain/Errors.ts"

@@ -2,16 +2,11 @@
  * A portfolio's performance (GET /v1/me/performance): its events valued at
  * every session's recorded close, with time- and money-weighted returns,
  * total return with net dividends and KSE-100's change over the standard
- * periods (domain/ledger/Performance.ts), computed on read.
- *
- * The answer depends only on the stream's events (its head version), the
- * market snapshot, Karachi's date and the query, so the encoded answer is
- * kept under those in a cache bounded in bytes and entries (src/cache/BoundedCache.ts): a
- * repeated read encodes nothing, a write or a new snapshot recomputes it.
- *
- * Owns: the answer's framing (the stated basis, the benchmark's kind, the
- * sources), the check of `from` and `to`, and that cache. Does not own: the
- * events (Portfolio), the closes (asked of MarketFacts), the arithmetic (domain).
+ * periods (domain/ledger/Performance.ts), computed on read. The answer
+ * depends only on the stream's head version, the market snapshot, Karachi's
+ * date and the query, so its encoded bytes are cached under those (limited
+ * in bytes and entries): a write or a new snapshot recomputes it. Owns the
+ * answer's framing, the check of `from` and `to`, and that cache.
  */
 import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { InvalidRequest, type SourceUnavailable } from "../../../domain/Errors.ts"
@@ -48,7 +43,7 @@ export const priceReturnNote = (recorded: boolean) =>
     : "KSE100PR, the exchange's price-return variant of KSE-100, has no daily closes recorded here, so no price return is " +
       "compared with it (the portfolio's price return is not compared with KSE-100, which includes dividends)."
 
-/** Bytes of encoded answers kept (a 4,000-session history is about 450 KB). */
+/** Bytes of encoded answers cached (a 4,000-session history is about 450 KB). */
 const ANSWER_CACHE_BYTES = 32 * 1024 * 1024
 
 export interface PerformanceQuery {

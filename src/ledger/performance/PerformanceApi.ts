@@ -1,4 +1,4 @@
-/** The performance endpoint (issue 38 item 2), in the portfolio group (src/ledger/LedgerApi.ts). */
+/** The performance endpoint, in the portfolio group (src/ledger/LedgerApi.ts). */
 import { Schema } from "effect"
 import { HttpApiEndpoint, OpenApi } from "effect/http-api"
 import { Forbidden, SourceUnavailable, Unauthorized } from "../../../domain/Errors.ts"

@@ -7,21 +7,6 @@
  * auto-recording was turned on (earlier ones stay in the inbox for accept),
  * still `due` (not recorded by hand, not dismissed), and recordable (a cash
  * dividend with a known face value and a recorded filer status, or a bonus).
- *
- * When: a background sweep every `PSX_AUTO_RECORD_SWEEP_MINUTES` (default 15)
- * over every portfolio that opted in, and once for the portfolio when it is
- * turned on (in the PUT). Reads never write: a GET answers what is recorded.
- *
- * Each event goes through Entitlements' accept path (Portfolio.record and the
- * decider, Idempotency-Key `entitlement-<id>`), so it is an ordinary event
- * whose metadata names its payout and dataset (`source`), the entitlement
- * (`causation_id`) and, as actor, the credential that turned the setting on.
- * The key makes it once-only however many sweeps race, in one process or
- * many on one PostgreSQL. A portfolio whose sweep fails is logged and tried
- * again by the next sweep.
- *
- * Owns the sweep. Does not own the setting (PortfolioSettings) or the rules
- * (Entitlements).
  */
 import { Config, Context, Duration, Effect, Layer, Schedule, Schema } from "effect"
 import type { SourceUnavailable } from "../../../domain/Errors.ts"
@@ -52,6 +37,22 @@ const answerOf = (row: SettingsRow) => ({
   notes: NOTES
 })
 
+/**
+ * When: a background sweep every `PSX_AUTO_RECORD_SWEEP_MINUTES` (default 15)
+ * over every portfolio that opted in, and once for the portfolio when it is
+ * turned on (in the PUT). Reads never write: a GET answers what is recorded.
+ *
+ * Each event goes through Entitlements' accept path (Portfolio.record and the
+ * decider, Idempotency-Key `entitlement-<id>`), so it is an ordinary event
+ * whose metadata names its payout and dataset (`source`), the entitlement
+ * (`causation_id`) and, as actor, the credential that turned the setting on.
+ * The key makes it once-only however many sweeps race, in one process or
+ * many on one PostgreSQL. A portfolio whose sweep fails is logged and tried
+ * again by the next sweep.
+ *
+ * Owns the sweep. Does not own the setting (PortfolioSettings) or the rules
+ * (Entitlements).
+ */
 export class AutoRecord extends Context.Service<AutoRecord, {
   /** GET /v1/me/settings. */
   readonly settings: (principal: Principal) => Effect.Effect<typeof Settings.Type, SourceUnavailable>

@@ -1,4 +1,4 @@
-/** The portfolio's settings endpoints (issue 38 item 1's opt-in), in the portfolio group (src/ledger/LedgerApi.ts). */
+/** The portfolio's settings endpoints (the entitlements opt-in), in the portfolio group (src/ledger/LedgerApi.ts). */
 import { HttpApi, HttpApiEndpoint, OpenApi } from "effect/http-api"
 import { Forbidden, SourceUnavailable, Unauthorized } from "../../../domain/Errors.ts"
 import { Settings, SettingsBody } from "../../../domain/ledger/SettingsSchemas.ts"

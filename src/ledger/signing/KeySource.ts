@@ -1,25 +1,7 @@
 /**
  * Where the ledger's checkpoint-signing key comes from: one key per
  * deployment, the same in every process, after every restart, and in the CLI.
- *
- * 1. A configured key (LEDGER_SIGNING_KEY, a PEM, or the file
- *    LEDGER_SIGNING_KEY_FILE): the operator holds it; it never enters the
- *    store.
- * 2. Otherwise the deployment key kept in the store (`ledger_deployment_key`,
- *    one row). The first process that signs makes a key and inserts it with
- *    ON CONFLICT DO NOTHING, then reads the row back: whoever lost the race
- *    uses the winner's key. An embedded store that still has the key file of
- *    earlier versions (`<PSX_DATA_DIR>/psx-ledger-signing-key.pem`) offers
- *    that key, so its id (and every checkpoint signed with it) is kept.
- *    With LEDGER_KEY_PASSPHRASE the private half is stored encrypted
- *    (PKCS#8, AES-256-CBC; the passphrase is stretched with scrypt, N = 2^15,
- *    before PKCS#8's own PBKDF2 of 2,048 rounds) and the row is `sealed`;
- *    without it the row holds the key in the clear and a warning is logged.
- *
- * A sealed row that does not open with the passphrase, a row whose key id is
- * not its key's, or an unsealed row while a passphrase is set (someone may
- * have put their own key there) stops signing with a defect naming the cause;
- * nothing is signed with a key the operator did not make.
+ * The order and the checks are at `loadPrivateKey`.
  */
 import { Effect, Option, Redacted, Schema } from "effect"
 import { type SqlClient } from "effect/sql"
@@ -108,7 +90,28 @@ export const deploymentKey = (
 
 type Config = typeof AppConfig.Service
 
-/** The signing key: the configured one, else the store's deployment key (offering an embedded store's old key file). */
+/**
+ * The signing key: the configured one, else the store's deployment key (offering an embedded store's old key file).
+ *
+ * 1. A configured key (LEDGER_SIGNING_KEY, a PEM, or the file
+ *    LEDGER_SIGNING_KEY_FILE): the operator holds it; it never enters the
+ *    store.
+ * 2. Otherwise the deployment key kept in the store (`ledger_deployment_key`,
+ *    one row). The first process that signs makes a key and inserts it with
+ *    ON CONFLICT DO NOTHING, then reads the row back: whoever lost the race
+ *    uses the winner's key. An embedded store that still has the key file of
+ *    earlier versions (`<PSX_DATA_DIR>/psx-ledger-signing-key.pem`) offers
+ *    that key, so its id (and every checkpoint signed with it) is kept.
+ *    With LEDGER_KEY_PASSPHRASE the private half is stored encrypted
+ *    (PKCS#8, AES-256-CBC; the passphrase is stretched with scrypt, N = 2^15,
+ *    before PKCS#8's own PBKDF2 of 2,048 rounds) and the row is `sealed`;
+ *    without it the row holds the key in the clear and a warning is logged.
+ *
+ * A sealed row that does not open with the passphrase, a row whose key id is
+ * not its key's, or an unsealed row while a passphrase is set (someone may
+ * have put their own key there) stops signing with a defect naming the cause;
+ * nothing is signed with a key the operator did not make.
+ */
 export const loadPrivateKey = (sql: SqlClient.SqlClient, config: Config, embedded: boolean, now: string) =>
   Effect.gen(function*() {
     if (Option.isSome(config.ledgerSigningKey)) return createPrivateKey(Redacted.value(config.ledgerSigningKey.value))

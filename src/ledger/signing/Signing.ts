@@ -6,20 +6,6 @@
  * (LEDGER_SIGNING_KEY(_FILE)), else the deployment key kept in the store,
  * made once, so every process, every restart and the CLI sign and verify with
  * the same key.
- *
- * Trust is pinned in configuration, not read from the database (which the
- * threat model lets an attacker write): the trusted public keys are those in
- * LEDGER_TRUSTED_KEYS (PEM text) or the file LEDGER_TRUSTED_KEYS_FILE (the
- * same file the offline verifier takes), plus the signing key's own. A
- * checkpoint signed by any other key fails verification as a key problem. To
- * rotate, pin the old public key beside the new private key. `signing_keys`
- * records when each key first and last signed; the keys it records that are
- * not trusted are published apart. A key's id is the first 16 hex digits of
- * SHA-256 over its DER (SPKI) public key.
- *
- * A checkpoint is issued only when the stream's head (read from the event
- * store) has moved since the latest one this key signed; asking again returns
- * that one (no new row).
  */
 import { Clock, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
@@ -118,7 +104,19 @@ const signingKeyOnce = (sql: SqlClient.SqlClient, config: Config, embedded: bool
     return { privateKey, publicKey, keyId }
   }))
 
-/** The pinned keys and the signing key's own: never the database's list. */
+/**
+ * The pinned keys and the signing key's own: never the database's list.
+ *
+ * Trust is pinned in configuration, not read from the database (which the
+ * threat model lets an attacker write): the trusted public keys are those in
+ * LEDGER_TRUSTED_KEYS (PEM text) or the file LEDGER_TRUSTED_KEYS_FILE (the
+ * same file the offline verifier takes), plus the signing key's own. A
+ * checkpoint signed by any other key fails verification as a key problem. To
+ * rotate, pin the old public key beside the new private key. `signing_keys`
+ * records when each key first and last signed; the keys it records that are
+ * not trusted are published apart. A key's id is the first 16 hex digits of
+ * SHA-256 over its DER (SPKI) public key.
+ */
 const trustedKeysOnce = (config: Config, current: Effect.Effect<SigningKey, SqlError.SqlError>) =>
   Effect.cached(Effect.gen(function*() {
     const pinned = Option.isSome(config.ledgerTrustedKeys)
@@ -133,7 +131,13 @@ const trustedKeysOnce = (config: Config, current: Effect.Effect<SigningKey, SqlE
   }))
 
 
-/** A stream's checkpoint: the standing one while the head has not moved, else a new one signed and stored. */
+/**
+ * A stream's checkpoint: the standing one while the head has not moved, else a new one signed and stored.
+ *
+ * A checkpoint is issued only when the stream's head (read from the event
+ * store) has moved since the latest one this key signed; asking again returns
+ * that one (no new row).
+ */
 const makeCheckpoint = (
   sql: SqlClient.SqlClient,
   events: typeof EventStore.Service,

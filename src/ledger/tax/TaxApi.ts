@@ -1,4 +1,4 @@
-/** The tax-year statement's endpoint (issue 38 item 3), in the portfolio group (src/ledger/LedgerApi.ts). */
+/** The tax-year statement's endpoint, in the portfolio group (src/ledger/LedgerApi.ts). */
 import { Schema } from "effect"
 import { HttpApiEndpoint, OpenApi } from "effect/http-api"
 import { Forbidden, InvalidRequest, SourceUnavailable, Unauthorized } from "../../../domain/Errors.ts"

@@ -166,12 +166,11 @@ const preparation = ({ model, memo }: FigureContext) => {
     return yield* cooperatively(memo.daySteps(snapshot, karachiDate(now)))
   })
 
-  // Compute each new snapshot's figures in the background, so the first request does not wait for them.
-  let warmed: MarketSnapshot | undefined
-  const warm = Effect.gen(function*() {
+  let computed: MarketSnapshot | undefined
+  const precompute = Effect.gen(function*() {
     const state = model.state()
-    if (state === undefined || state.snapshot === warmed) return
-    warmed = state.snapshot
+    if (state === undefined || state.snapshot === computed) return
+    computed = state.snapshot
     const started = yield* Clock.currentTimeMillis
     const day = yield* prepare(state.snapshot)
     yield* Effect.logInfo({
@@ -182,7 +181,7 @@ const preparation = ({ model, memo }: FigureContext) => {
     })
   })
 
-  return { prepare, warm }
+  return { prepare, precompute }
 }
 
 export class Analytics extends Context.Service<Analytics, {
@@ -201,8 +200,8 @@ export class Analytics extends Context.Service<Analytics, {
     Analytics,
     Effect.gen(function*() {
       const ctx: FigureContext = { model: yield* MarketReadModel, cursors: yield* Cursors, memo: makeFigureMemo() }
-      const { prepare, warm } = preparation(ctx)
-      yield* warm.pipe(Effect.repeat(Schedule.spaced(Duration.millis(250))), Effect.forkScoped)
+      const { prepare, precompute } = preparation(ctx)
+      yield* precompute.pipe(Effect.repeat(Schedule.spaced(Duration.millis(250))), Effect.forkScoped)
       return {
         ...symbolMethods(ctx),
         ...marketMethods(ctx),

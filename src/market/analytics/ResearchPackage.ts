@@ -8,11 +8,6 @@
  * against the sector medians; the dividend history; the 10 newest filings
  * and news items; the data caveats (`Research.researchCaveats`); the sources
  * of every part with their as-of.
- *
- * `generated_at` is the start of a 5-minute window, offset per symbol by
- * 0–299 s (`researchInstant`): the package of a symbol is the same within its
- * window, so an answer is encoded at most once per window, and the symbols'
- * windows turn over spread out rather than all at once.
  */
 import { newsEventsOf } from "../../../domain/news/NewsSchemas.ts"
 import { karachiDate, quoteIsFresh } from "../../../domain/market/calendar/Calendar.ts"
@@ -31,7 +26,14 @@ export const RESEARCH_NEWS = 10
 /** How long one research package is dated for. */
 export const RESEARCH_WINDOW_MS = 300_000
 
-/** The instant a symbol's package generated at `now` is dated, and until when that package holds. */
+/**
+ * The instant a symbol's package generated at `now` is dated, and until when that package holds.
+ *
+ * `generated_at` is the start of a 5-minute window, offset per symbol by
+ * 0–299 s (`researchInstant`): the package of a symbol is the same within its
+ * window, so an answer is encoded at most once per window, and the symbols'
+ * windows turn over spread out rather than all at once.
+ */
 export const researchInstant = (now: number, symbol: string): { readonly at: number; readonly until: number } => {
   let h = 0
   const seconds = RESEARCH_WINDOW_MS / 1_000

@@ -4,18 +4,6 @@
  * on the basis of its last row by the recorded corporate actions
  * (domain/market/prices/Adjustment.ts: the factors applied, and the cut where an
  * adjustment is not known, are part of the answer).
- *
- * Two recorded series exist: `as_traded` (closing prices as they traded) and
- * `eod` (the exchange's timeseries, restated for splits made before it was
- * recorded). `series=auto` (default) serves `merged` — as-traded where
- * recorded, else eod — only for symbols whose eod series is verified as
- * traded over the overlap of the two; every other symbol gets `eod` alone
- * with `restated_by_source` true (a whole-history factor) or "unknown" (no
- * evidence), so the two are never mixed (domain/market/prices/Restated.ts).
- *
- * A named `range` counts back from the newest row of the series (the data
- * may end before today) and also returns the window's own close-based high,
- * low and change; flagged rows (source glitches) are left out of it.
  */
 import { Context, Effect, Layer } from "effect"
 import { DataNotFound, InvalidRequest, type InvalidSymbol, type SourceUnavailable } from "../../../domain/Errors.ts"
@@ -41,7 +29,17 @@ export interface PricesQuery {
   readonly cursor?: string | undefined
 }
 
-/** The series served for a request, and whether the source restated it. */
+/**
+ * The series served for a request, and whether the source restated it.
+ *
+ * Two recorded series exist: `as_traded` (closing prices as they traded) and
+ * `eod` (the exchange's timeseries, restated for splits made before it was
+ * recorded). `series=auto` (default) serves `merged` — as-traded where
+ * recorded, else eod — only for symbols whose eod series is verified as
+ * traded over the overlap of the two; every other symbol gets `eod` alone
+ * with `restated_by_source` true (a whole-history factor) or "unknown" (no
+ * evidence), so the two are never mixed (domain/market/prices/Restated.ts).
+ */
 export const chooseSeries = (data: SymbolData, wanted: PricesQuery["series"]) => {
   const r = data.restatement
   const auto = data.prices?.series ?? "eod"
@@ -53,7 +51,10 @@ export const chooseSeries = (data: SymbolData, wanted: PricesQuery["series"]) =>
 
 const round = (v: number, places: number) => Math.round(v * 10 ** places) / 10 ** places
 
-/** Close-based high, low and change over rows [lo, hi] that are not flagged. */
+/**
+ * Close-based high, low and change over rows [lo, hi] that are not flagged (source glitches). A named `range`
+ * counts back from the newest row of the series (the data may end before today) and answers with these.
+ */
 export const windowStats = (s: PriceSeries, lo: number, hi: number) => {
   let high = -Infinity, low = Infinity, first: number | undefined, last: number | undefined
   for (let i = lo; i <= hi; i++) {

@@ -1,7 +1,7 @@
 /**
- * Where every dataset came from and how fresh it is, and the fundamentals warm-up (SPEC 4.3 and the ingest
- * endpoint of 4.5). Definitions only; handlers are in ProvenanceHttp.ts, the rules in Freshness.ts and
- * Provenance.ts.
+ * Where every dataset came from and how stale it is, and the fundamentals prefetch (SPEC 4.3 and the ingest
+ * endpoint of 4.5). Definitions only; handlers are in ProvenanceHttp.ts, the rules in DatasetStatus.ts,
+ * Provenance.ts and FundamentalsPrefetch.ts.
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
@@ -23,7 +23,7 @@ const WARM = "Warms the fundamentals projection for up to n listed equities (1 t
 export class ProvenanceApi extends HttpApiGroup.make("provenance")
   .add(
     marketEndpoint(
-      HttpApiEndpoint.get("freshness", "/v1/freshness", { query: asOfQuery, success: S.Freshness, error: SourceUnavailable }),
+      HttpApiEndpoint.get("freshness", "/v1/freshness", { query: asOfQuery, success: S.FreshnessAnswer, error: SourceUnavailable }),
       "Get per-dataset coverage and age",
       "Per-dataset coverage (symbols, first and last dates), as-of, age in days, source and retrieval time."
     ),

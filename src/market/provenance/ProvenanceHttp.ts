@@ -1,14 +1,14 @@
-/** Handlers of the freshness, sources and fundamentals warm-up endpoints: thin calls into Freshness. */
+/** Handlers of the freshness, sources and fundamentals prefetch endpoints: thin calls into DatasetStatus. */
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../http/Api.ts"
-import { Freshness } from "./Freshness.ts"
+import { DatasetStatus } from "./DatasetStatus.ts"
 
 export const ProvenanceHttp = HttpApiBuilder.group(Api, "provenance", (handlers) =>
   Effect.gen(function*() {
-    const freshness = yield* Freshness
+    const datasets = yield* DatasetStatus
     return handlers
-      .handle("freshness", () => freshness.freshness)
-      .handle("sources", ({ params }) => freshness.symbolSources(params.symbol))
-      .handle("ingestFundamentals", ({ query }) => freshness.warmFundamentals(query.n ?? 10))
+      .handle("freshness", () => datasets.status)
+      .handle("sources", ({ params }) => datasets.symbolSources(params.symbol))
+      .handle("ingestFundamentals", ({ query }) => datasets.prefetchFundamentals(query.n ?? 10))
   }))

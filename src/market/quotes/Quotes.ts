@@ -1,7 +1,7 @@
 /**
  * Delayed quotes with their corporate-action state, from the read model.
  *
- * Freshness: a quote is current while it is no older than the market
+ * Staleness: a quote is current while it is no older than the market
  * calendar allows (see `quoteIsFresh`); past that the answer is 409
  * DATA_STALE naming its as-of, unless the caller asks `allow_stale=true`,
  * which returns the last known quote marked `stale: true`. A price outside

@@ -1,9 +1,11 @@
 /**
- * What `GET /v1/ingest/fundamentals` does, chosen where the service is
- * composed (never by the absence of a layer): `pack` fetches nothing (it
- * fills missing fundamentals rows from the latest recorded quote and stamps
- * the rest as checked); `live` fetches company pages and payouts through the
- * crawler in portal mode, and falls back to `pack` otherwise.
+ * What `GET /v1/ingest/fundamentals?n=` does, chosen where the service is
+ * composed: `pack` fetches nothing; it takes the n equities whose fundamentals
+ * row is missing or was checked over a day ago (oldest first), creates missing
+ * rows from the latest recorded quote (price and date; neither without one)
+ * and stamps the batch as checked (`warmed_at`), never changing a recorded
+ * figure. `live` fetches company pages and payouts through the crawler in
+ * portal mode (LivePrefetch.ts) and works as `pack` otherwise.
  */
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
@@ -11,15 +13,12 @@ import type { SourceUnavailable } from "../../../domain/Errors.ts"
 import type { IngestResult } from "../../../domain/market/shared/Schemas.ts"
 import { AppConfig } from "../../config/AppConfig.ts"
 import { storeUnavailable } from "../../db/Rows.ts"
-import { makeLiveWarming } from "../../ingest/LiveWarming.ts"
+import { makeLivePrefetch } from "../../ingest/LivePrefetch.ts"
 import { marketTransaction } from "../../ingest/MarketWrite.ts"
 import { PortalCrawler } from "../../ingest/PortalCrawler.ts"
 
-/**
- * Pack mode's fundamentals warm-up: the n stalest equities get a fundamentals
- * row from their latest recorded quote (or are stamped as checked); nothing is fetched.
- */
-const warmPackOf = (sql: SqlClient.SqlClient, source: string) => Effect.fn("Freshness.warmPack")(function*(n: number) {
+/** Pack mode's prefetch: the n stalest equities get a row from their latest recorded quote or a new check stamp. */
+const prefetchFromPack = (sql: SqlClient.SqlClient, source: string) => Effect.fn("FundamentalsPrefetch.fromPack")(function*(n: number) {
   const now = new Date(yield* Clock.currentTimeMillis).toISOString()
   const stale = `s.security_type = 'equity' AND (f.symbol IS NULL OR f.warmed_at IS NULL OR f.warmed_at < $1::timestamptz - interval '1 day')`
   const batch = yield* sql.unsafe<{ symbol: string }>(
@@ -55,32 +54,30 @@ const warmPackOf = (sql: SqlClient.SqlClient, source: string) => Effect.fn("Fres
   }
 })
 
-
-
-export class FundamentalsWarming extends Context.Service<FundamentalsWarming, {
-  /** Warms the n stalest or missing symbols (n ≤ 40, checked by the route). */
-  readonly warm: (n: number) => Effect.Effect<typeof IngestResult.Type, SourceUnavailable>
-}>()("psx/market/FundamentalsWarming") {
+export class FundamentalsPrefetch extends Context.Service<FundamentalsPrefetch, {
+  /** Prefetches the n stalest or missing symbols (n ≤ 40, checked by the route). */
+  readonly prefetch: (n: number) => Effect.Effect<typeof IngestResult.Type, SourceUnavailable>
+}>()("psx/market/FundamentalsPrefetch") {
   /** For a process with no crawler (pack mode, the stdio MCP server, tests of the pack). */
   static readonly pack = Layer.effect(
-    FundamentalsWarming,
+    FundamentalsPrefetch,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const config = yield* AppConfig
-      return { warm: warmPackOf(sql, config.source) }
+      return { prefetch: prefetchFromPack(sql, config.source) }
     })
   )
 
-  /** With the crawler: live fetches in portal mode, the pack warm-up otherwise. */
+  /** With the crawler: live fetches in portal mode, the pack prefetch otherwise. */
   static readonly live = Layer.effect(
-    FundamentalsWarming,
+    FundamentalsPrefetch,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const config = yield* AppConfig
-      const pack = warmPackOf(sql, config.source)
-      const live = yield* makeLiveWarming(yield* PortalCrawler)
+      const pack = prefetchFromPack(sql, config.source)
+      const live = yield* makeLivePrefetch(yield* PortalCrawler)
       return {
-        warm: (n: number) =>
+        prefetch: (n: number) =>
           config.source === "portal" ? live(n).pipe(Effect.provideService(SqlClient.SqlClient, sql), storeUnavailable) : pack(n)
       }
     })

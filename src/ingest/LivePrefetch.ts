@@ -2,8 +2,8 @@
  * `GET /v1/ingest/fundamentals?n=` with the live portal: fetch, parse and
  * store the company page and payouts of the n stalest or never-fetched
  * listed symbols (n ≤ 40; the route bounds it), one request at a time like
- * every crawl. Coalesced: a symbol another call is already fetching is not
- * fetched again, the concurrent call takes the next stalest instead.
+ * every crawl. A symbol another call is already fetching is not fetched
+ * again: the concurrent call takes the next stalest instead.
  * Also the crawl's progress per dataset, as `/v1/freshness` shows it.
  */
 import { Clock, Effect, Ref, Schema, Semaphore } from "effect"
@@ -17,11 +17,11 @@ const WEEK_MS = 7 * DAY_MS
 
 const countsRow = Schema.Struct({ remaining: Schema.Int, universe: Schema.Int })
 
-export const makeLiveWarming = (crawler: typeof PortalCrawler.Service) =>
+export const makeLivePrefetch = (crawler: typeof PortalCrawler.Service) =>
   Effect.gen(function*() {
     const inFlight = yield* Ref.make<ReadonlySet<string>>(new Set())
     const claiming = yield* Semaphore.make(1)
-    return Effect.fn("LiveWarming.warm")(function*(n: number) {
+    return Effect.fn("LivePrefetch.prefetch")(function*(n: number) {
       const now = yield* Clock.currentTimeMillis
       const dueBefore = new Date(now - WEEK_MS).toISOString()
       // Claims are made one call at a time: a symbol another call is fetching is left to it.
@@ -32,7 +32,7 @@ export const makeLiveWarming = (crawler: typeof PortalCrawler.Service) =>
         yield* Ref.set(inFlight, new Set([...busy, ...free]))
         return free
       }))
-      const warmed = yield* Effect.forEach(mine, (symbol) => crawler.fetchCompany(symbol)).pipe(
+      const fetched = yield* Effect.forEach(mine, (symbol) => crawler.fetchCompany(symbol)).pipe(
         Effect.ensuring(Ref.update(inFlight, (taken) => new Set([...taken].filter((s) => !mine.includes(s)))))
       )
       const sql = yield* SqlClient.SqlClient
@@ -42,7 +42,7 @@ export const makeLiveWarming = (crawler: typeof PortalCrawler.Service) =>
         FROM securities s LEFT JOIN crawl_state c ON c.kind = 'company' AND c.key = s.symbol
         WHERE NOT s.is_debt AND s.delisted_on IS NULL`)
       return {
-        warmed: warmed.filter((ok) => ok).length,
+        warmed: fetched.filter((ok) => ok).length,
         batch: mine.length,
         remaining: counts?.remaining ?? 0,
         universe: counts?.universe ?? 0,
@@ -52,8 +52,8 @@ export const makeLiveWarming = (crawler: typeof PortalCrawler.Service) =>
     })
   })
 
-/** The crawl per dataset kind, for /v1/freshness. */
-export const crawlFreshness = (now: number) =>
+/** The crawl's progress and last error per dataset kind, for /v1/freshness. */
+export const crawlProgress = (now: number) =>
   Effect.map(crawlStatus, (rows) =>
     rows.map((r) => {
       const failingNow = r.last_error_at !== null && (r.last_success === null || r.last_error_at >= r.last_success)

@@ -1,20 +1,7 @@
 /**
- * Dataset freshness and coverage and per-symbol provenance (from the read
- * model), and warming of the fundamentals projection (a write, in SQL).
- *
- * Warming, exactly: the projection holds one row per listed equity with the
- * screener and company-page figures as recorded. A row is due when it was
- * never checked or was checked more than a day ago. Warming takes up to `n`
- * due equities (oldest check first); for one with no row it creates one from
- * the latest recorded delayed quote (its price and that quote's date as the
- * as-of; neither when no quote is recorded), and it stamps every row of the
- * batch as checked (`warmed_at`). It never changes or estimates a recorded
- * figure: with the bundled pack there is nothing newer to fetch.
- *
- * With PSX_SOURCE=portal (and the crawler present) warming fetches instead:
- * the company page and payouts of the n stalest or never-fetched symbols
- * (src/ingest/LiveWarming.ts), and freshness adds the crawl's progress and
- * last error per dataset.
+ * The status of every dataset (provenance, coverage, age) and of the live
+ * crawl, each symbol's sources per data area, all read from the read model;
+ * and the fundamentals prefetch (FundamentalsPrefetch.ts), a write in SQL.
  */
 import { karachiDate, wholeDays } from "../../../domain/Karachi.ts"
 import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
@@ -23,15 +10,15 @@ import { newsEventsOf } from "../../../domain/news/NewsSchemas.ts"
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { DataNotFound, InvalidSymbol, SourceUnavailable } from "../../../domain/Errors.ts"
-import type { Freshness as FreshnessRecord, IngestResult, SymbolSources } from "../../../domain/market/shared/Schemas.ts"
+import type { FreshnessAnswer, IngestResult, SymbolSources } from "../../../domain/market/shared/Schemas.ts"
 import { AppConfig } from "../../config/AppConfig.ts"
 import { storeUnavailable } from "../../db/Rows.ts"
 import { listed } from "../filings/Filings.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
 import { sourcesOf } from "./Provenance.ts"
 import { recordedIn } from "../../../domain/market/shared/RecordParts.ts"
-import { crawlFreshness } from "../../ingest/LiveWarming.ts"
-import { FundamentalsWarming } from "./FundamentalsWarming.ts"
+import { crawlProgress } from "../../ingest/LivePrefetch.ts"
+import { FundamentalsPrefetch } from "./FundamentalsPrefetch.ts"
 import { defined } from "../../../domain/Objects.ts"
 
 const AREAS = ["universe", "quote", "prices", "fundamentals", "profile", "financials", "dividends", "corporate_actions", "announcements", "index_membership", "news"]
@@ -55,7 +42,7 @@ const newsCoverage = (snapshot: MarketSnapshot, symbol: string) => {
 }
 
 /** One dataset's provenance and age (a month-only as-of counts from the 1st). */
-const datasetFreshness = (d: DatasetRow, now: number) => {
+const datasetStatus = (d: DatasetRow, now: number) => {
   const asOfMs = Date.parse(d.as_of.length === 7 ? `${d.as_of}-01` : d.as_of)
   return {
     dataset: d.id,
@@ -89,33 +76,34 @@ const areaSources = (snapshot: MarketSnapshot, data: SymbolData, area: string) =
   }
 }
 
-export class Freshness extends Context.Service<Freshness, {
-  readonly freshness: Effect.Effect<typeof FreshnessRecord.Type, SourceUnavailable>
+export class DatasetStatus extends Context.Service<DatasetStatus, {
+  /** The answer of GET /v1/freshness. */
+  readonly status: Effect.Effect<typeof FreshnessAnswer.Type, SourceUnavailable>
   readonly symbolSources: (symbol: string) => Effect.Effect<typeof SymbolSources.Type, InvalidSymbol | DataNotFound | SourceUnavailable>
-  readonly warmFundamentals: (n: number) => Effect.Effect<typeof IngestResult.Type, SourceUnavailable>
-}>()("psx/market/Freshness") {
+  readonly prefetchFundamentals: (n: number) => Effect.Effect<typeof IngestResult.Type, SourceUnavailable>
+}>()("psx/market/DatasetStatus") {
   static readonly layer = Layer.effect(
-    Freshness,
+    DatasetStatus,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const model = yield* MarketReadModel
       const config = yield* AppConfig
-      const warming = yield* FundamentalsWarming
+      const prefetch = yield* FundamentalsPrefetch
 
-      const freshness = Effect.gen(function*() {
+      const status = Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         const snapshot = yield* model.snapshot
         // The crawl's own state is not market data (it is not in the read model): one small query, portal mode only.
-        const crawl = config.source === "portal" ? yield* crawlFreshness(now).pipe(Effect.provideService(SqlClient.SqlClient, sql), storeUnavailable) : undefined
+        const crawl = config.source === "portal" ? yield* crawlProgress(now).pipe(Effect.provideService(SqlClient.SqlClient, sql), storeUnavailable) : undefined
         return {
           now: new Date(now).toISOString(),
           source_mode: config.source,
           ...defined({ crawl, data_pack: snapshot.dataPack }),
-          datasets: [...snapshot.datasets.values()].map((d) => datasetFreshness(d, now))
+          datasets: [...snapshot.datasets.values()].map((d) => datasetStatus(d, now))
         }
       })
 
-      const symbolSources = Effect.fn("Freshness.symbolSources")(function*(raw: string) {
+      const symbolSources = Effect.fn("DatasetStatus.symbolSources")(function*(raw: string) {
         const snapshot = yield* model.snapshot
         const data = yield* listed(snapshot, raw)
         const areas = AREAS.map((area) => areaSources(snapshot, data, area))
@@ -127,9 +115,9 @@ export class Freshness extends Context.Service<Freshness, {
         }
       })
 
-      const warmFundamentals = warming.warm
+      const prefetchFundamentals = prefetch.prefetch
 
-      return { freshness, symbolSources, warmFundamentals }
+      return { status, symbolSources, prefetchFundamentals }
     })
   )
 }
