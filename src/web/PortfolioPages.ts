@@ -126,7 +126,7 @@ ${transactionForm}`
 /** The tax-year statement (GET /v1/me/tax-statement): a year picker, then what a return asks for and each line behind it. */
 export const taxPage = () =>
   renderPage({
-    section: "portfolio",
+    section: "tax",
     title: "Tax-year statement",
     scripts: ["/assets/tax.js"],
     body: html`

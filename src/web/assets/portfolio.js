@@ -127,7 +127,7 @@ wireHistory()
 wireCsv(load)
 $("add-tx").addEventListener("click", () => openTransaction(undefined, today))
 
-if (requireSession()) {
+if (await requireSession()) {
   load()
   const add = new URLSearchParams(location.search).get("add")
   if (add !== null) openTransaction(add.toUpperCase(), today)
