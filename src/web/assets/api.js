@@ -116,6 +116,9 @@ export const randomKey = () => {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")
 }
 
+/** Elements whose text is shown as given (code, values a person typed or copies). */
+const LITERAL_TAGS = new Set(["code", "pre", "textarea", "option", "kbd", "samp"])
+
 /** el("td", { class: "num" }, "12") — attributes set as attributes, children as text or nodes. */
 export const el = (tag, attrs = {}, ...children) => {
   const node = document.createElement(tag)
@@ -124,9 +127,11 @@ export const el = (tag, attrs = {}, ...children) => {
     if (k === "hidden") node.hidden = true
     else node.setAttribute(k, v === true ? "" : String(v))
   }
+  const literal = LITERAL_TAGS.has(tag)
   for (const child of children.flat(Infinity)) {
     if (child === undefined || child === null || child === false) continue
-    node.append(child instanceof Node ? child : String(child))
+    // One style for dates: an ISO date or instant in text reads "25 May 2026" or "25 May 2026, 15:37 PKT".
+    node.append(child instanceof Node ? child : literal ? String(child) : humanDates(String(child)))
   }
   return node
 }
@@ -136,11 +141,12 @@ export const $ = (id) => /** @type {Found} */ (document.getElementById(id))
 
 export const setText = (id, text, kind) => {
   const node = $(id)
-  node.textContent = text ?? ""
+  node.textContent = humanDates(text ?? "")
   if (kind !== undefined) node.className = kind
 }
 
-export { formatNumber as formatNumberText, dateText, fmtAmount, fmtCompact, fmtDate, fmtMoney, fmtPct, fmtPrice, fmtQty, fmtRs, fmtRsPrice, fmtShare, fmtSigned, fmtTime, monthText, timeText, unknown } from "./format.js"
+import { humanDates } from "./format.js"
+export { formatNumber as formatNumberText, dateText, humanDates, parseDay, fmtAmount, fmtCompact, fmtDate, fmtMoney, fmtPct, fmtPrice, fmtQty, fmtRs, fmtRsPrice, fmtShare, fmtSigned, fmtTime, monthText, timeText, unknown } from "./format.js"
 
 export const badge = (text, kind = "") => el("span", { class: `badge ${kind}`.trim() }, text)
 

@@ -16,7 +16,7 @@ import { dayChange, fromServer } from "./performance-adapter.js"
 import { renderPerformance } from "./performance.js"
 import { dateText, karachiToday } from "./format.js"
 import { renderAllocation } from "./allocation.js"
-import { openTransaction, wireTransactionForm } from "./tx-form.js"
+import { openDividend, openTransaction, wireTransactionForm } from "./tx-form.js"
 import { showError, showLoading } from "./ui.js"
 
 let today = karachiToday()
@@ -126,6 +126,11 @@ wireTransactionForm(load)
 wireHistory()
 wireCsv(load)
 $("add-tx").addEventListener("click", () => openTransaction(undefined, today))
+// "Add from your warrant" on a holding whose payouts the service does not record.
+document.addEventListener("click", (event) => {
+  const button = /** @type {HTMLElement | null} */ (event.target instanceof Element ? event.target.closest("[data-add-dividend]") : null)
+  if (button?.dataset.addDividend) openDividend(button.dataset.addDividend)
+})
 
 if (await requireSession()) {
   load()
