@@ -64,13 +64,25 @@ const transactionForm = html`
 const csvSection = html`
 <section aria-labelledby="h-import">
   <h2 id="h-import">Import and export (CSV)</h2>
-  <p>Export every transaction as a spreadsheet file, or import a file in the same columns. An import is checked
+  <p>Export every event of the ledger as a spreadsheet file, or import a file in the same columns. An import is checked
   first: nothing is recorded until you confirm the preview, and then all rows or none are.</p>
   <p><button type="button" id="export-csv" class="secondary">Export transactions (CSV)</button>
   <span id="export-csv-status" role="status" aria-live="polite"></span></p>
+  <p>A broker's statement imports as it is: its columns are recognised (trade date, buy or sell, symbol, quantity,
+  rate, commission and charges) and shown for you to check before anything is recorded.
+  <a href="/v1/me/transactions/import/template?columns=trades" download="psx-import-template.csv" id="import-template">Download a template</a>
+  if you keep your trades yourself.</p>
   <form id="import-form" class="inline-form">
     <label for="import-file">CSV file to import</label>
     <input type="file" id="import-file" accept=".csv,text/csv" required>
+    <div class="field" id="import-date-order-field" hidden>
+      <label for="import-date-order">Dates in the file are written</label>
+      <select id="import-date-order">
+        <option value="">As the file shows</option>
+        <option value="dmy">Day first: 03/04/2026 is 3 Apr 2026</option>
+        <option value="mdy">Month first: 03/04/2026 is 4 Mar 2026</option>
+      </select>
+    </div>
     <button type="submit">Check the file</button>
   </form>
   <div id="import-preview" aria-live="polite"></div>

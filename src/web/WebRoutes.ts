@@ -8,8 +8,10 @@
  */
 import { Effect, Option } from "effect"
 import { HttpRouter, HttpServerError, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { DataNotFound } from "../../domain/Errors.ts"
 import { parseTicker } from "../../domain/market/shared/Ticker.ts"
 import { currentSession } from "../ledger/accounts/WebSession.ts"
+import { Companies } from "../market/companies/Companies.ts"
 import { type Asset, loadAssets } from "./Assets.ts"
 import { html, renderPage } from "./Layout.ts"
 import { comparePage, marketPage, screenerPage, symbolPage } from "./MarketPages.ts"
@@ -59,11 +61,20 @@ const pathOf = (request: HttpServerRequest.HttpServerRequest) => {
   return q === -1 ? request.url : request.url.slice(0, q)
 }
 
-/** `/market/{symbol}`: the chart page, or a 400 page naming what is wrong with the symbol. */
+/**
+ * `/market/{symbol}`: the chart page; for a symbol the service does not know, the same page (it says so and offers
+ * the search) answered 404; a 400 page naming what is wrong with a malformed one.
+ */
 const symbolRoute = (request: HttpServerRequest.HttpServerRequest) => {
   const raw = pathOf(request).slice("/market/".length)
   return parseTicker(raw).pipe(
-    Effect.map((ticker) => page(symbolPage(ticker))),
+    Effect.flatMap((ticker) =>
+      Effect.flatMap(Companies, (companies) => companies.company(ticker)).pipe(
+        // Unknown: 404. The store unavailable: the page, whose script says what it can.
+        Effect.match({ onFailure: (e) => (e instanceof DataNotFound ? 404 : 200), onSuccess: () => 200 }),
+        Effect.map((status) => page(symbolPage(ticker), status))
+      )
+    ),
     Effect.catch((error) =>
       Effect.succeed(page(
         renderPage({

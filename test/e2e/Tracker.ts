@@ -7,7 +7,7 @@
 import { assert } from "@effect/vitest"
 import type { Page } from "playwright-core"
 import { makePortfolio, lastClose } from "./Portfolio.ts"
-import { openDialog } from "./Scenario.ts"
+import { openDialog, tradesFor } from "./Scenario.ts"
 import { holdToken, inBrowser, settled } from "./Watch.ts"
 
 const rows = (page: Page) => page.locator("#holdings-table tbody tr:not(.detail)")
@@ -28,7 +28,8 @@ const holdings = async (page: Page, base: string, shares: Readonly<Record<string
   // OGDC: 100 at 208.95 on 26 May 2025 (fees 0.15% = 31.34), worth 100 × 330.05 = 33,005 at the last close;
   // 33,005 − 20,926.34 = +12,078.66 (shown in whole rupees), 12,078.66 / 20,926.34 = +57.72%.
   const ogdc = await cells(page, "OGDC")
-  assert.deepStrictEqual([ogdc[0], ogdc[1], ogdc[2], ogdc[4], ogdc[5], ogdc[6]], ["100", "209.26", "330.05", "33,005", "+12,079", "+57.72%"])
+  // The return with dividends adds OGDC's net dividends (none recorded): (12,078.66 + 0) / 20,926.34 = +57.72%.
+  assert.deepStrictEqual([ogdc[0], ogdc[1], ogdc[2], ogdc[4], ogdc[5], ogdc[6]], ["100", "209.26", "330.05", "33,005", "+12,079+57.72%", "+57.72%"])
   // MEBL's day: 200 × (490.20 − 479.56) = +2,128, and 10.64 / 479.56 = +2.22%.
   assert.strictEqual((await cells(page, "MEBL"))[3], "+2,128+2.22%")
   // The market value card: each holding at its last recorded close, summed.
@@ -109,10 +110,47 @@ const addTrade = async (page: Page) => {
   await page.waitForFunction(() => Array.from(document.querySelectorAll("#holdings-table tbody tr:not(.detail)")).some((tr) => tr.querySelector("th a")?.textContent === "MEBL" && tr.querySelector("td")?.textContent === "210"))
 }
 
-/** Export, then import into a new portfolio: the same holdings. */
+/** The ledger as its events say, ids and times aside: what an export then import must reproduce. */
+const ledgerOf = async (page: Page, base: string) => {
+  const body = (await (await page.context().request.get(`${base}/v1/me/ledger?limit=1000`)).json()) as { items: Array<{ type: string; effective_date: string; payload: Record<string, unknown> }> }
+  return body.items.map((e) => ({ type: e.type, date: e.effective_date, symbol: e.payload["symbol"] ?? null, quantity: e.payload["quantity"] ?? null }))
+}
+
+/** Whether the CSV server side that exports every event and reads broker statements is in this build. */
+const brokerImportServed = async (base: string) => (await (await fetch(`${base}/openapi.json`)).text()).includes("date_order")
+
+/**
+ * A broker's statement as brokers write it (day-first dates, "1,000", BUY in capitals, Rate and Commission), imported
+ * after the mapping step shows how its columns are read.
+ */
+export const brokerImport = async (page: Page, base: string) => {
+  if (!(await brokerImportServed(base))) {
+    console.warn("broker-statement import test skipped: the CSV import in this build does not read broker statements yet (no date_order in /openapi.json)")
+    return
+  }
+  const { token } = (await (await fetch(`${base}/v1/me/session`, { method: "POST" })).json()) as { token: string }
+  await holdToken(page, base, token)
+  const trades = await tradesFor(base, "FFC")
+  const dmy = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`
+  const file = `Date,Type,Symbol,Qty,Rate,Commission\r\n${dmy(trades.buy.date)},BUY,FFC,"1,000",${trades.buy.price},150\r\n`
+  await page.goto(`${base}/portfolio`)
+  await page.locator("#import-file").setInputFiles({ name: "statement.csv", mimeType: "text/csv", buffer: Buffer.from(file) })
+  await page.getByRole("button", { name: "Check the file" }).click()
+  await page.locator("#import-mapping-table").waitFor()
+  assert.strictEqual(await page.getByLabel("Read “Qty” as").inputValue(), "quantity")
+  assert.strictEqual(await page.getByLabel("Read “Rate” as").inputValue(), "price")
+  assert.strictEqual(await page.getByLabel("Read “Commission” as").inputValue(), "fees")
+  assert.strictEqual(await page.locator("#import-summary").textContent(), "1 row read: 1 would be recorded, 0 already recorded (skipped), 0 refused.")
+  await page.getByRole("button", { name: "Import 1 transaction" }).click()
+  await page.locator("#import-done").waitFor()
+  await page.waitForFunction(() => Array.from(document.querySelectorAll("#holdings-table tbody tr:not(.detail)")).some((tr) => tr.querySelector("th a")?.textContent === "FFC" && tr.querySelector("td")?.textContent === "1,000"))
+}
+
+/** Export, then import into a new portfolio: the same holdings, and (with the CSV server side that exports every event) the same ledger. */
 const csvRoundTrip = async (page: Page, base: string, shares: Readonly<Record<string, number>>) => {
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export transactions (CSV)" }).click()])
   const text = await new Response((await download.createReadStream()) as unknown as ReadableStream).text()
+  const before = await ledgerOf(page, base)
   const lines = text.trim().split("\r\n")
   assert.match(lines[0] ?? "", /^trade_date,kind,symbol,quantity,price,fees,/)
   const { token } = (await (await fetch(`${base}/v1/me/session`, { method: "POST" })).json()) as { token: string }
@@ -128,6 +166,8 @@ const csvRoundTrip = async (page: Page, base: string, shares: Readonly<Record<st
   await page.waitForFunction((n) => document.querySelectorAll("#holdings-table tbody tr:not(.detail)").length === n, Object.keys(shares).length)
   const held = Object.fromEntries(await rows(page).evaluateAll((trs) => trs.map((tr) => [tr.querySelector("th a")?.textContent ?? "", Number(tr.querySelector("td")?.textContent?.replaceAll(",", ""))])))
   assert.deepStrictEqual(held, shares)
+  if (await brokerImportServed(base)) assert.deepStrictEqual(await ledgerOf(page, base), before, "the same events in the same order")
+  else console.warn("export → import ledger comparison skipped: the export in this build does not hold every event yet")
 }
 
 const symbolPanel = async (page: Page, base: string) => {
@@ -162,5 +202,6 @@ export const tracker = async (base: string) => {
     await page.goto(`${base}/portfolio`)
     await page.locator("#holdings-table").waitFor()
     await csvRoundTrip(page, base, { ...made.shares, MEBL: 210 })
+    await brokerImport(page, base)
   })
 }

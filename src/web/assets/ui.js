@@ -96,10 +96,17 @@ export const showError = (out, reply, retry) => {
   out.removeAttribute("aria-busy")
   const button = retry ? el("button", { type: "button", class: "secondary small retry" }, "Try again") : ""
   if (button) button.addEventListener("click", () => retry?.())
+  const said = humanError(reply)
+  // One failure (the service down) says so once: later sections point to the first box instead of repeating it.
+  const first = Array.from(document.querySelectorAll(".error-box[data-said]")).find((b) => b instanceof HTMLElement && b.dataset.said === said && !out.contains(b))
+  if (first) {
+    out.replaceChildren(el("p", { class: "error-note" }, "Not loaded: the same problem as above. ", button))
+    return
+  }
   out.replaceChildren(
     el(
       "div",
-      { class: "error-box", role: "alert" },
+      { class: "error-box", role: "alert", "data-said": said },
       el("p", {}, humanError(reply)),
       el("details", {}, el("summary", {}, "Details"), el("p", { class: "hint" }, describeError(reply))),
       button
