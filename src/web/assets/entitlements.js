@@ -7,7 +7,7 @@
 // that records them by itself as they fall due (auto-record.js).
 /** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
 /** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
-import { api, badge, dateText, el, fmtQty, formatNumberText, unknown } from "./api.js"
+import { api, badge, dateText, el, fmtAmount, fmtQty, formatNumberText, unknown } from "./api.js"
 import { openDividend } from "./tx-form.js"
 import { autoRecord } from "./auto-record.js"
 import { humanError, show, symbolLink, table } from "./ui.js"
@@ -61,8 +61,8 @@ const amounts = (e) => {
   return el(
     "span",
     {},
-    `Rs ${formatNumberText(e.gross, 2)} gross`,
-    typeof e.net === "number" ? `, Rs ${formatNumberText(e.net, 2)} net` : "",
+    `Rs ${fmtAmount(e.gross).textContent} gross`,
+    typeof e.net === "number" ? `, Rs ${fmtAmount(e.net).textContent} net` : "",
     typeof e.net !== "number" && e.filer === undefined ? el("span", { class: "hint block" }, "tax unknown: record your filer status") : ""
   )
 }

@@ -187,3 +187,38 @@ export const fmtTime = (iso) => (typeof iso === "string" ? timeText(iso) : unkno
 
 /** Today's date in Karachi, YYYY-MM-DD. */
 export const karachiToday = () => KARACHI_DAY.format(new Date())
+
+const DATASET_NAMES = /** @type {Record<string, string>} */ ({
+  prices_eod: "end-of-day prices",
+  prices_as_traded: "prices as traded",
+  portal_eod: "the exchange's end-of-day prices",
+  portal_market_watch: "the exchange's market watch",
+  portal_sectors: "the exchange's sector list",
+  payouts: "recorded payouts",
+  universe: "listed companies",
+  screener: "screener figures",
+  sectors: "sectors",
+  index_levels: "index levels",
+  index_kse100: "KSE-100 constituents",
+  index_history_kse100: "KSE-100 history",
+  company_pages: "company pages",
+  financials_sales: "financial statements",
+  board_allshr: "the market board",
+  market_summary: "market summary",
+  price_disagreements: "price disagreements between sources",
+  announcements: "announcements",
+  news: "news",
+  news_headlines: "news headlines"
+})
+
+/**
+ * A dataset or rule id in words ("prices_eod" → "end-of-day prices", "wht-dividend-2019-07" → "the dividend
+ * withholding rule of Jul 2019"); an id it does not know, with its underscores as spaces. @param {unknown} id
+ */
+export const plainName = (id) => {
+  if (typeof id !== "string") return ""
+  const rule = /^(wht|cgt)-([a-z-]+)-(\d{4})-(\d{2})$/.exec(id)
+  if (rule) return `the ${rule[1] === "wht" ? `${rule[2]} withholding` : `capital gains tax (${rule[2]})`} rule of ${MONTHS[Number(rule[4]) - 1]} ${rule[3]}`
+  const base = id.replace(/_\d{4}(_\d{2}){0,2}$/, "").replace(/_\d{8}$/, "")
+  return DATASET_NAMES[base] ?? base.replaceAll("_", " ")
+}
