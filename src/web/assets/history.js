@@ -7,7 +7,8 @@ import { describeEvent } from "./events.js"
 import { reverseAction } from "./reverse.js"
 import { editable, openEdit } from "./tx-form.js"
 
-const PAGE = 50
+/** Rows shown at a time: fewer on a phone, where each is a card. */
+const PAGE = matchMedia("(max-width: 40rem)").matches ? 10 : 50
 /** @type {import("./events.js").LedgerEvent[]} */
 let events = []
 /** @type {Set<string>} */

@@ -128,10 +128,9 @@ export const renderIncome = (out, data) => {
         el("h3", {}, "By year"),
         table("Dividend income by year", [["Year"], ["Dividends", "num"], ["Gross (Rs)", "num"], ["Tax withheld (Rs)", "num"], ["Net (Rs)", "num"]], years.map(([y, g]) => [y, { cell: String(g.count), class: "num" }, sumCell(g, "gross"), sumCell(g, "tax"), sumCell(g, "net")]), { id: "income-years", visibleCaption: false }),
         months.some(([, g]) => g.unknown) ? el("p", { class: "hint", id: "income-partly-unknown" }, "+? marks a total missing a dividend whose rupees the server does not serve per dividend (declared per share for a payout it does not record); the totals at the top include it.") : "",
-        el("h3", {}, "Each dividend"),
-        table("Dividends received", [["Date"], ["Symbol"], ["Per share (Rs)", "num"], ["Gross (Rs)", "num"], ["Tax (Rs)", "num"], ["Net (Rs)", "num"], ["Amounts"]], list.map((r) => [
+        el("details", { class: "sources", id: "income-each" }, el("summary", {}, `Each dividend (${list.length})`), table("Dividends received", [["Date"], ["Symbol"], ["Per share (Rs)", "num"], ["Gross (Rs)", "num"], ["Tax (Rs)", "num"], ["Net (Rs)", "num"], ["Amounts"]], list.map((r) => [
           { cell: dateText(r.date), sort: r.date, class: "nowrap" }, symbolLink(r.symbol), { cell: fmtPrice(r.perShare), class: "num" }, { cell: fmtAmount(r.gross), class: "num" }, { cell: fmtAmount(r.tax), class: "num" }, { cell: fmtAmount(r.net), class: "num" }, el("span", { class: "hint" }, r.source)
-        ]), { id: "income-events", sort: true, cards: true, visibleCaption: false })
+        ]), { id: "income-events", sort: true, cards: true, visibleCaption: false }))
       ]
   )
   if (months.length) {
