@@ -26,6 +26,8 @@ const kindSelect = $("tx-kind")
 const dialog = /** @type {HTMLDialogElement} */ (document.getElementById("tx-dialog"))
 /** The event being corrected by "Edit" (reversed with a reason, then the entry recorded), or none. @type {import("./events.js").LedgerEvent | undefined} */
 let editing
+/** The form holds an entry the page filled in (a dividend from a warrant, an edit), not one being typed. */
+let prefilled = false
 /** The price the page filled in, so a change of date or symbol may replace it (never a price the user typed). */
 let filledPrice = ""
 
@@ -184,6 +186,7 @@ export const openEdit = (event) => {
   kindSelect.value = (KIND_OF[event.type] ?? (() => "buy"))(p)
   showFields()
   setEditing(event)
+  prefilled = true
   $("tx-symbol").value = typeof p.symbol === "string" ? p.symbol : ""
   setDay("tx-trade_date", typeof p.trade_date === "string" ? p.trade_date : event.effective_date)
   for (const name of [...Object.values(FIELDS).flat()]) $(`tx-${name}`).value = typeof p[name] === "number" ? String(p[name]) : ""
@@ -204,6 +207,7 @@ export const openEdit = (event) => {
  */
 export const openDividend = (symbol, at = {}) => {
   setEditing(undefined)
+  prefilled = true
   kindSelect.value = "dividend"
   showFields()
   $("tx-symbol").value = symbol
@@ -223,6 +227,14 @@ export const openDividend = (symbol, at = {}) => {
  */
 export const openTransaction = (symbol, today = karachiToday()) => {
   setEditing(undefined)
+  // After a dividend from a warrant or an edit, the form starts afresh rather than keep that entry's figures.
+  if (prefilled) {
+    prefilled = false
+    kindSelect.value = "buy"
+    showFields()
+    for (const name of [...Object.values(FIELDS).flat(), "book_closure_from", "filer", "trade_date", "symbol"]) $(`tx-${name}`).value = ""
+    filledPrice = ""
+  }
   if (symbol) $("tx-symbol").value = symbol
   if (!$("tx-trade_date").value) setDay("tx-trade_date", today)
   echoDate()
