@@ -34,8 +34,12 @@ interface Answer {
   readonly days: ReadonlyArray<{ readonly date: string; readonly value?: number }>
 }
 
-export const performanceOf = async (base: string, token: string) =>
-  (await (await fetch(`${base}/v1/me/performance`, { headers: { authorization: `Bearer ${token}` } })).json()) as Answer
+/** The daily valuation, as the page asks for it: by default, or with `days=daily` where the default is the summary alone. */
+export const performanceOf = async (base: string, token: string) => {
+  const headers = { authorization: `Bearer ${token}` }
+  const first = (await (await fetch(`${base}/v1/me/performance`, { headers })).json()) as Partial<Answer>
+  return (Array.isArray(first.days) ? first : await (await fetch(`${base}/v1/me/performance?days=daily`, { headers })).json()) as Answer
+}
 
 const label = (page: Page) => page.locator("#value-chart").getAttribute("aria-label")
 const card = async (page: Page, name: string) => (await page.locator("#cards .card").filter({ hasText: name }).locator(".card-value").textContent()) ?? ""

@@ -83,7 +83,7 @@ const showPerformance = (reply, retried) => {
   if (!reply.ok) {
     showError($("value"), reply, async () => {
       showLoading($("value"), "Loading the performance…", "chart")
-      const perf = showPerformance(await api("GET", "/v1/me/performance"), retried)
+      const perf = showPerformance(await dailyPerformance(), retried)
       if (perf) retried(perf)
     })
     return undefined
@@ -93,8 +93,18 @@ const showPerformance = (reply, retried) => {
   return perf
 }
 
+/**
+ * The performance with every session's valuation (the chart needs the days). The service gives the summary alone by
+ * default and the days with `days=daily` (an older one gave the days by default and knew no such parameter): without
+ * `days` in the first answer, it is asked again for them.
+ */
+const dailyPerformance = async () => {
+  const reply = await api("GET", "/v1/me/performance")
+  return reply.ok && !Array.isArray(reply.body?.days) ? api("GET", "/v1/me/performance?days=daily") : reply
+}
+
 const load = async () => {
-  const performance = api("GET", "/v1/me/performance")
+  const performance = dailyPerformance()
   const [reply, ledger, analysis, entitlements, settings] = await Promise.all([
     api("GET", "/v1/me/portfolio?limit=1"),
     allEvents(),
@@ -102,6 +112,9 @@ const load = async () => {
     api("GET", "/v1/me/entitlements?limit=200"),
     api("GET", "/v1/me/settings")
   ])
+  // The history needs only the ledger: it shows whenever the ledger could be read.
+  if (ledger.ok) renderHistory(ledger.events, reversedIds(ledger.events), load)
+  else setText("history-status", "The history could not be loaded: see the message above.", "error")
   if (!reply.ok || !ledger.ok) {
     const failed = reply.ok ? /** @type {any} */ (ledger).reply : reply
     for (const id of ["cards", "holdings", "value", "income", "allocation"]) showError($(id), failed, load)
@@ -119,7 +132,6 @@ const load = async () => {
   else showError($("entitlements"), entitlements, load)
   renderIncome($("income"), { events: ledger.events, entitlements: entitlements.ok ? entitlements.body.items : [], portfolio, analysis: analysis.ok ? analysis.body : undefined, yields: payouts.yields, upcoming: payouts.upcoming })
   renderAllocation($("allocation"), portfolio, analysis.ok ? analysis.body : undefined)
-  renderHistory(ledger.events, reversedIds(ledger.events), load)
 }
 
 wireTransactionForm(load)
