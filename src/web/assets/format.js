@@ -141,8 +141,13 @@ const DATE_IN_TEXT = /\b\d{4}-\d{2}-\d{2}\b/g
 export const humanDates = (text) => {
   const dated = /\d{4}-\d{2}-\d{2}/.test(text) ? text.replace(INSTANT_IN_TEXT, (m) => timeText(m)).replace(DATE_IN_TEXT, (m) => dateText(m)) : text
   // Rupees in the service's words ("Rs 8598.96") grouped as every figure is.
-  return dated.replace(RUPEES_IN_TEXT, (_, digits, paisa) => `Rs ${formatNumber(Number(digits + (paisa ?? "")), paisa ? paisa.length - 1 : 0)}`)
+  const grouped = dated.replace(RUPEES_IN_TEXT, (_, digits, paisa) => `Rs ${formatNumber(Number(digits + (paisa ?? "")), paisa ? paisa.length - 1 : 0)}`)
+  // The service's notes name its tables and datasets; a reader gets their names in words.
+  return grouped.includes("_") ? grouped.replace(internalNames(), (m) => DATASET_NAMES[m] ?? m) : grouped
 }
+/** @type {RegExp | undefined} */
+let namesPattern
+const internalNames = () => (namesPattern ??= new RegExp(`\\b(${Object.keys(DATASET_NAMES).join("|")})\\b`, "g"))
 const RUPEES_IN_TEXT = /\bRs\.? (\d{4,})(\.\d{1,2})?\b/g
 
 const MONTH_INDEX = new Map(MONTHS.map((m, i) => [m.toLowerCase(), i + 1]))
@@ -180,7 +185,7 @@ export const timeText = (iso) => {
   const d = new Date(iso)
   if (Number.isNaN(d.getTime())) return iso
   const parts = Object.fromEntries(KARACHI.formatToParts(d).map((p) => [p.type, p.value]))
-  return `${parts.day} ${MONTHS[Number(parts.month) - 1]} ${parts.year}, ${parts.hour}:${parts.minute} PKT`
+  return `${Number(parts.day)} ${MONTHS[Number(parts.month) - 1]} ${parts.year}, ${parts.hour}:${parts.minute} PKT`
 }
 /** @param {unknown} iso */
 export const fmtTime = (iso) => (typeof iso === "string" ? timeText(iso) : unknown())
@@ -190,6 +195,8 @@ export const karachiToday = () => KARACHI_DAY.format(new Date())
 
 const DATASET_NAMES = /** @type {Record<string, string>} */ ({
   prices_eod: "end-of-day prices",
+  daily_prices: "daily prices",
+  not_priced: "not priced",
   prices_as_traded: "prices as traded",
   portal_eod: "the exchange's end-of-day prices",
   portal_market_watch: "the exchange's market watch",
