@@ -57,7 +57,7 @@ const check = async (file, onImported) => {
   if (/date_order|day first|month first|ambiguous/i.test(message)) {
     $("import-date-order-field").hidden = false
     $("import-date-order").focus()
-    return show(out, el("p", { class: "error", role: "alert", id: "import-date-question" }, `${humanError(reply)} Choose the order your broker writes dates in, then check the file again.`))
+    return show(out, el("p", { class: "error", role: "alert", id: "import-date-question" }, "Every date in the file could be read either way (03/04/2026 is 3 Apr or 4 Mar). Choose the order your broker writes dates in, then check the file again."))
   }
   show(out, el("p", { class: "error", role: "alert" }, `The file was refused: ${humanError(reply)}`))
 }
