@@ -8,7 +8,8 @@
 /** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
 /** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
 import { $, api, dateText, randomKey, setText } from "./api.js"
-import { allEvents, describeEvent, reversedIds } from "./events.js"
+import { describeEvent } from "./events.js"
+import { refusalInWords } from "./tx-refusal.js"
 import { formatNumber, karachiToday, longDate, parseDay } from "./format.js"
 import { attachSuggestions } from "./suggest.js"
 import { humanError } from "./ui.js"
@@ -111,46 +112,6 @@ const body = () => {
   const filer = $("tx-filer").value
   if ((kind === "dividend" || kind === "tax_status") && filer !== "") out.filer = filer === "filer"
   return out
-}
-
-/**
- * Shares of `symbol` held at the end of `date` from the buys and sells recorded (reversed ones left out); undefined
- * when a bonus or split of it came first (its shares are the server's to count, so no number is guessed).
- * @param {import("./events.js").LedgerEvent[]} events @param {string} symbol @param {string} date
- */
-const heldOn = (events, symbol, date) => {
-  const reversed = reversedIds(events)
-  let held = 0
-  for (const e of events) {
-    if (reversed.has(e.event_id) || e.payload?.symbol !== symbol || e.effective_date > date) continue
-    if (e.type === "BonusRecorded" || e.type === "SplitRecorded") return undefined
-    if (e.type === "TradeRecorded" || e.type === "BuyRecorded" || e.type === "SellRecorded") {
-      const q = Number(e.payload.quantity)
-      held += (e.payload.side ?? e.payload.kind ?? (e.type === "SellRecorded" ? "sell" : "buy")) === "sell" ? -q : q
-    }
-  }
-  return held
-}
-
-/**
- * A refusal as a sentence: an oversell names what is held on that day ("You hold 150 FFC on 25 May 2026"), from the
- * holdings as of the trade date; anything else is the service's own message without its code.
- * @param {Reply} reply
- */
-const refusalInWords = async (reply) => {
-  const sent = body()
-  const message = String(reply.body?.message ?? "")
-  if (reply.status === 400 && sent.kind === "sell" && /sell more/i.test(message)) {
-    const date = String(sent.trade_date)
-    const symbol = String(sent.symbol)
-    const ledger = await allEvents()
-    const quantity = ledger.ok ? heldOn(ledger.events, symbol, date) : undefined
-    return quantity === undefined
-      ? `You do not hold that many ${symbol} on ${dateText(date)}: a position can never be negative.`
-      : `You hold ${formatNumber(quantity, 0)} ${symbol} on ${dateText(date)}: a sale can be at most that.`
-  }
-  if (reply.status === 400 && message) return message.charAt(0).toUpperCase() + message.slice(1).replace(/\.?$/, ".")
-  return humanError(reply)
 }
 
 /** Switches the dialog between adding and correcting an event. @param {import("./events.js").LedgerEvent | undefined} event */
@@ -294,7 +255,7 @@ export const wireTransactionForm = (onRecorded) => {
     submit.disabled = false
     if (!reply.ok) {
       setText("tx-result", "", "")
-      const why = await refusalInWords(reply)
+      const why = await refusalInWords(reply, body())
       if (correcting) await onRecorded()
       return setText("tx-error", correcting ? `The original was reversed, but the corrected entry was not recorded. ${why} Fix it and press Record.` : `Not recorded. ${why}`)
     }
