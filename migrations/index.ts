@@ -22,6 +22,7 @@ import m0022 from "./0022_index_closes.ts"
 import m0024 from "./0024_entitlement_dismissals.ts"
 import m0025 from "./0025_portfolio_settings.ts"
 import m0026 from "./0026_market_history.ts"
+import m0042 from "./0042_web_sessions.ts"
 
 export const migrations = {
   "0001_service": m0001,
@@ -43,5 +44,6 @@ export const migrations = {
   "0022_index_closes": m0022,
   "0024_entitlement_dismissals": m0024,
   "0025_portfolio_settings": m0025,
-  "0026_market_history": m0026
+  "0026_market_history": m0026,
+  "0042_web_sessions": m0042
 }

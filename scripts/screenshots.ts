@@ -4,7 +4,8 @@
  * against a fresh service on a loopback port with its own temporary store,
  * signed in to a multi-stock portfolio made through the API
  * (test/e2e/Portfolio.ts: eight symbols, a sale, dividends, a bonus, a
- * donation); each page at 1440×900 (`-1440`) and at 390×844 (`-390`).
+ * donation); each page at 1440×900, 1280×800 and 390×844, in the light and the dark theme
+ * (`<name>-<width>-<light|dark>.png`).
  * With BASE_URL set, that running service is used instead.
  */
 import { spawn } from "node:child_process"
@@ -16,6 +17,7 @@ import { fileURLToPath } from "node:url"
 import { CHROMIUM, hasChromium, launch } from "../test/e2e/Browser.ts"
 import type { Page } from "playwright-core"
 import { makePortfolio } from "../test/e2e/Portfolio.ts"
+import { holdToken } from "../test/e2e/Watch.ts"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const out = join(root, "docs", "screenshots")
@@ -63,7 +65,7 @@ const startService = async () => {
 
 /** What each screenshot shows: the page is opened, then `ready` waits for its content (and may act on it). */
 const PAGES: ReadonlyArray<{ readonly name: string; readonly path: string; readonly signedOut?: boolean; readonly ready: (page: Page) => Promise<unknown> }> = [
-  { name: "01-home", path: "/", signedOut: true, ready: (p) => p.getByRole("button", { name: "Create a session" }).waitFor() },
+  { name: "01-home", path: "/", signedOut: true, ready: (p) => Promise.all([p.getByRole("link", { name: "Start a portfolio" }).waitFor(), p.locator("#index-chart canvas").waitFor()]) },
   { name: "02-portfolio", path: "/portfolio", ready: (p) => Promise.all([p.locator("#value-chart canvas").waitFor(), p.locator("#income-table").waitFor(), p.locator("#sector-chart canvas").waitFor()]) },
   { name: "03-portfolio-holding-open", path: "/portfolio#h-holdings", ready: async (p) => {
     await p.locator("#holdings-table").waitFor()
@@ -94,25 +96,27 @@ const PAGES: ReadonlyArray<{ readonly name: string; readonly path: string; reado
   { name: "14-donate", path: "/donate", ready: (p) => p.getByRole("button", { name: "Record the pending donation" }).waitFor() },
   { name: "15-not-found", path: "/no-such-page", ready: (p) => p.getByRole("heading", { name: "Page not found" }).waitFor() },
   { name: "16-api-reference", path: "/docs", ready: (p) => Promise.all([p.getByRole("link", { name: "← PSX data service" }).waitFor(), p.getByRole("heading", { name: "Readiness probe" }).first().waitFor()]) },
+  { name: "18-sign-in", path: "/start", ready: (p) => p.getByRole("button", { name: "Sign out of every device" }).waitFor() },
   { name: "17-tax-statement", path: "/portfolio/tax", ready: (p) => Promise.all([p.locator("#tax-needs").waitFor(), p.locator("#tax-sales").waitFor()]) }
 ]
 
 /** A small file for the import preview: two good rows and one the ledger refuses (a sale of shares not held). */
 const SAMPLE_CSV = "trade_date,kind,symbol,quantity,price,fees\r\n2026-05-22,buy,PSO,50,352.1,26.41\r\n2026-05-25,buy,ENGRO,20,300,0\r\n2026-05-25,sell,FFC,10,541.73,0\r\n"
 
-/** Every page at one size, in a browser holding `token`; `suffix` names the size. */
-const shoot = async (base: string, token: string, size: { readonly width: number; readonly height: number }) => {
+/** Every page at one size and theme, in a browser signed in with `token` (signed out where the page says so). */
+const shoot = async (base: string, token: string, size: { readonly width: number; readonly height: number }, theme: "light" | "dark") => {
   const browser = await launch(size)
   const { page } = browser
+  await page.emulateMedia({ colorScheme: theme })
   try {
     for (const { name, path, signedOut, ready } of PAGES) {
-      await page.goto(`${base}/start`)
-      await page.evaluate((t) => (t === "" ? sessionStorage.removeItem("psx.token") : sessionStorage.setItem("psx.token", t)), signedOut ? "" : token)
+      await browser.context.clearCookies()
+      if (signedOut !== true) await holdToken(page, base, token)
       await page.goto(`${base}${path}`)
       await ready(page)
       await page.waitForLoadState("networkidle")
       await page.waitForFunction(() => Array.from(document.querySelectorAll(".skeleton, [aria-busy=true]")).every((e) => (e as HTMLElement).offsetParent === null), undefined, { timeout: 60_000 }).catch(() => undefined)
-      const file = `${name}-${size.width}.png`
+      const file = `${name}-${size.width}-${theme}.png`
       await page.screenshot({ path: join(out, file), fullPage: true })
       console.log(`wrote docs/screenshots/${file}`)
     }
@@ -128,8 +132,9 @@ const main = async () => {
   const service = await startService()
   try {
     const { token } = await makePortfolio(service.base)
-    await shoot(service.base, token, { width: 1440, height: 900 })
-    await shoot(service.base, token, { width: 390, height: 844 })
+    for (const size of [{ width: 1440, height: 900 }, { width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+      for (const theme of ["light", "dark"] as const) await shoot(service.base, token, size, theme)
+    }
   } finally {
     service.stop()
   }

@@ -80,6 +80,8 @@ import { PsxPortal } from "./sources/PsxPortal.ts"
 import { Readiness } from "./system/Readiness.ts"
 import { SystemHttp } from "./system/SystemHttp.ts"
 import { WebLive } from "./web/WebRoutes.ts"
+import { WebSessions } from "./ledger/accounts/WebSession.ts"
+import { WebSessionRoutes } from "./ledger/accounts/WebSessionRoutes.ts"
 
 // ---- The features' services ----
 
@@ -113,7 +115,7 @@ export const LedgerServices = AutoRecord.layer.pipe(
   Layer.provideMerge(Layer.mergeAll(PortfolioViews.layer, Entitlements.layer, TaxStatements.layer, PortfolioSettings.layer)),
   Layer.provideMerge(Layer.mergeAll(Portfolio.layer, TransactionsCsv.layer, Donations.layer, Audit.layer.pipe(Layer.provideMerge(LedgerSigner.layer)), PortfolioAuthLive)),
   Layer.provideMerge(Layer.mergeAll(LedgerWriter.layer, MarketFacts.layer)),
-  Layer.provideMerge(Layer.mergeAll(Keys.layer, EventStore.layer, AnonymousExpiry.layer))
+  Layer.provideMerge(Layer.mergeAll(Keys.layer, EventStore.layer, AnonymousExpiry.layer, WebSessions.layer))
 )
 
 /** The feature services the routes use, but for /ready's (Readiness). */
@@ -172,7 +174,7 @@ export const ApiRoutes = Layer.mergeAll(
 const afterATurn = <A, E, R>(layer: Layer.Layer<A, E, R>) => Layer.unwrap(Effect.as(Effect.yieldNow, layer))
 
 /** Every route of the service, needing the feature services: the API's, then the MCP tools, then the pages. */
-export const Routes = afterATurn(Layer.mergeAll(DocsLive, WebLive)).pipe(
+export const Routes = afterATurn(Layer.mergeAll(DocsLive, WebLive, WebSessionRoutes)).pipe(
   Layer.provideMerge(afterATurn(McpLive)),
   Layer.provideMerge(ApiRoutes)
 )

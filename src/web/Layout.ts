@@ -1,6 +1,6 @@
 /**
  * The frame every page of the website shares: document head, skip link,
- * header with the site navigation (the API reference `/docs` included),
+ * header with the site navigation, the footer's links (ledger, keys, API reference),
  * the main landmark and the footer. Pages are server-rendered shells; the
  * page's own module script (same origin, no inline code) fills them in.
  */
@@ -29,15 +29,15 @@ export const html = (strings: TemplateStringsArray, ...values: ReadonlyArray<Htm
     return out + text + part
   }, ""))
 
-export type Section = "start" | "keys" | "portfolio" | "ledger" | "market" | "screener" | "compare" | "donate" | "none"
+export type Section = "start" | "keys" | "portfolio" | "tax" | "ledger" | "market" | "screener" | "compare" | "donate" | "none"
 
+/** What people open most; the ledger, API keys and the API reference are in the footer. */
 const NAV: ReadonlyArray<{ readonly id: Section; readonly href: string; readonly label: string }> = [
   { id: "portfolio", href: "/portfolio", label: "Portfolio" },
+  { id: "tax", href: "/portfolio/tax", label: "Tax year" },
   { id: "market", href: "/market", label: "Market" },
   { id: "screener", href: "/screener", label: "Screener" },
   { id: "compare", href: "/compare", label: "Compare" },
-  { id: "ledger", href: "/ledger", label: "Ledger" },
-  { id: "keys", href: "/keys", label: "API keys" },
   { id: "donate", href: "/donate", label: "Donate" }
 ]
 
@@ -47,8 +47,6 @@ export interface PageSpec {
   /** Module scripts under /assets/, in order. */
   readonly scripts: ReadonlyArray<string>
   readonly styles?: ReadonlyArray<string>
-  /** A classic script run before the page is drawn (the home page's signed-in redirect). */
-  readonly early?: string
   /** The heading, when it differs from the title. */
   readonly heading?: Html
   readonly body: Html
@@ -72,17 +70,19 @@ const header = (section: Section) => {
   <div class="session">
     <span id="session-status" role="status" aria-live="polite" class="visually-hidden"></span>
     <a id="sign-in" href="/start">Sign in</a>
-    <button type="button" id="sign-out" class="secondary small" title="Forget the token held in this tab" hidden>Sign out</button>
+    <button type="button" id="sign-out" class="secondary small" title="Sign out of this browser" hidden>Sign out</button>
   </div>
   <nav aria-label="Site">
-    <ul>${nav}<li><a href="/docs">API reference</a></li></ul>
+    <ul>${nav}</ul>
   </nav>
 </header>`
 }
 
 const footer = html`<footer class="site">
   <p>Quotes are delayed, never live. No order is ever placed; no broker is attached.
-  Absent figures are unknown, never zero. Times are Karachi time (PKT). <a href="/docs">API reference</a> · <a href="/openapi.json">OpenAPI document</a></p>
+  Absent figures are unknown, never zero. Times are Karachi time (PKT).</p>
+  <p><a href="/ledger">Ledger and its check</a> · <a href="/keys">API keys</a> · <a href="/start">Sign-in</a> ·
+  <a href="/docs">API reference</a> · <a href="/openapi.json">OpenAPI document</a></p>
   <p class="setting"><label for="grouping">Digit grouping</label>
   <select id="grouping"><option value="intl">12,345,678 (international)</option><option value="lakh">1,23,45,678 (lakh and crore)</option></select></p>
 </footer>`
@@ -97,7 +97,6 @@ export const renderPage = (page: PageSpec) => {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${page.title} · PSX data service</title>
 <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
-${page.early === undefined ? "" : html`<script src="${page.early}"></script>`}
 ${styles}
 ${scripts}
 </head>

@@ -5,13 +5,23 @@
 import { html, renderPage } from "./Layout.ts"
 import { field, skeleton } from "./PageParts.ts"
 
-export const marketPage = () =>
+/** The first thing a visitor sees at `/`: what the site is, and the way to start a portfolio. */
+const welcome = html`<section class="welcome" aria-labelledby="h-welcome">
+  <h2 id="h-welcome">Track your PSX portfolio</h2>
+  <p>Record your trades or import your broker's statement; see value, income, dividends due and your tax year,
+  priced from the exchange's delayed data. No e-mail, no password.</p>
+  <p class="row-actions"><a class="button" href="/start">Start a portfolio</a> <a href="/start#h-resume">Sign in</a></p>
+</section>`
+
+/** The market desk; at `/` (home) for a visitor, with the welcome. */
+export const marketPage = (options: { readonly home: boolean }) =>
   renderPage({
-    section: "market",
-    title: "Market",
+    section: options.home ? "none" : "market",
+    title: options.home ? "PSX market desk" : "Market",
     scripts: ["/assets/market.js"],
     styles: ["/assets/vendor/uplot.css"],
     body: html`
+${options.home ? welcome : ""}
 <p id="market-status" role="status" aria-live="polite"></p>
 <nav aria-label="On this page" class="toc">
   <a href="#h-board">Board</a> <a href="#h-sectors">Sectors</a> <a href="#h-calendar">Dividend calendar</a>

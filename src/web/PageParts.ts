@@ -4,8 +4,8 @@
  */
 import { Html, html } from "./Layout.ts"
 
-export const signedOut = html`<p class="notice" id="needs-session" hidden>You are not signed in in this tab.
-<a href="/start">Create or resume a session</a>; the token stays in this tab only.</p>`
+export const signedOut = html`<p class="notice" id="needs-session" hidden>You are not signed in.
+<a href="/start">Start a portfolio or sign in</a>.</p>`
 
 /** Grey placeholder lines where content is on its way (replaced by the page's script). */
 export const skeleton = (lines = 3, kind: "lines" | "chart" | "table" = "lines") =>

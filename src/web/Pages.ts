@@ -2,38 +2,53 @@
  * The website's pages as server-rendered shells: headings, explanations,
  * labelled forms and empty tables that each page's script fills from the
  * API. Forms post to the page itself when scripts are off (so a typed token
- * never lands in an address); with scripts on they are sent as JSON with
- * `Authorization: Bearer`.
+ * never lands in an address); with scripts on they are sent as JSON with the
+ * sign-in cookie and its CSRF token.
  */
 import { html, renderPage } from "./Layout.ts"
 import { dataTable, signedOut } from "./PageParts.ts"
 
+const rememberBox = (id: string) =>
+  html`<div class="check">
+    <input type="checkbox" id="${id}" name="remember">
+    <label for="${id}">Remember this device for 30 days</label>
+  </div>`
+
 /**
- * The start page: create or resume a session. At `/` (the home page) a tab
- * that already holds a token goes straight to its portfolio (home.js, run
- * before the page is drawn); `/start` always shows this page.
+ * The sign-in page: start a portfolio (an anonymous session) or sign in with a token or key, optionally remembering
+ * this device; and, when signed in, sign out of this browser or of every browser.
  */
-export const startPage = (options: { readonly home: boolean }) =>
+export const startPage = () =>
   renderPage({
     section: "start",
-    title: options.home ? "Track your PSX portfolio" : "Sign in",
+    title: "Sign in",
     scripts: ["/assets/start.js"],
-    ...(options.home ? { early: "/assets/home.js" } : {}),
     body: html`
-<p class="lead">Portfolio tracking and API keys for the PSX data service. No e-mail, no password: an anonymous
-session gives you a token, and that token is the only way back to your portfolio.
+<p class="lead">Portfolio tracking and API keys for the PSX data service. No e-mail, no password: starting a
+portfolio gives you a token, and that token is the way back to your portfolio on any device.
 <a href="/market">See the market</a> without signing in.</p>
+<section aria-labelledby="h-browser" id="browser-session" hidden>
+  <h2 id="h-browser">This browser</h2>
+  <p id="browser-status"></p>
+  <div class="row-actions">
+    <button type="button" id="end-here" class="secondary">Sign out of this device</button>
+    <button type="button" id="end-everywhere" class="secondary">Sign out of every device</button>
+  </div>
+  <p id="end-result" role="status" aria-live="polite"></p>
+</section>
 <section aria-labelledby="h-new">
-  <h2 id="h-new">Create an anonymous session</h2>
-  <p>A new user and a session token with both portfolio grants. Nothing else about you is stored.</p>
-  <button type="button" id="create-session">Create a session</button>
+  <h2 id="h-new">Start a portfolio</h2>
+  <p>A new anonymous user with a token holding both portfolio grants. Nothing else about you is stored.</p>
+  ${rememberBox("new-remember")}
+  <button type="button" id="create-session">Start a portfolio</button>
   <p id="create-error" class="error" role="alert"></p>
   <div id="new-session" class="once" hidden>
     <h3 id="h-save">Save this token now</h3>
     <p><strong>It is shown once.</strong> The service keeps only a hash of it and cannot show it again or
-    recover it. Store it in a password manager; anyone holding it can read and change your portfolio.</p>
+    recover it. Store it in a password manager: it signs you in on another device, and anyone holding it can read
+    and change your portfolio.</p>
     <div id="token-box">
-      <label for="new-token">Your session token</label>
+      <label for="new-token">Your token</label>
       <div class="copy-row">
         <input id="new-token" class="secret" readonly autocomplete="off" spellcheck="false">
         <button type="button" data-copy="new-token">Copy token</button>
@@ -44,24 +59,27 @@ session gives you a token, and that token is the only way back to your portfolio
       <input type="checkbox" id="saved-ack">
       <label for="saved-ack">I have saved this token somewhere safe</label>
     </div>
-    <p id="next-steps" hidden>Next: <a href="/keys">create an API key</a> for your agent, or
-    <a href="/portfolio">record a transaction</a>.</p>
+    <p id="next-steps" hidden>Next: <a href="/portfolio">record a transaction</a> or
+    <a href="/portfolio#h-import">import a broker statement</a>.</p>
   </div>
 </section>
 <section aria-labelledby="h-resume">
-  <h2 id="h-resume">Resume with a token</h2>
+  <h2 id="h-resume">Sign in with a token</h2>
   <form id="resume-form" method="post" autocomplete="off">
-    <label for="resume-token">Session token or API key</label>
+    <label for="resume-token">Token or API key</label>
     <input id="resume-token" name="token" type="password" required spellcheck="false">
-    <button type="submit">Resume</button>
+    ${rememberBox("resume-remember")}
+    <button type="submit">Sign in</button>
   </form>
   <p id="resume-result" role="status" aria-live="polite"></p>
 </section>
 <section aria-labelledby="h-kept">
-  <h2 id="h-kept">Where the token is kept</h2>
-  <p>Only in this browser tab's session storage. It is sent only in the <code>Authorization: Bearer</code>
-  header of requests to this service, never in an address, a cookie or a log. Closing the tab forgets it.</p>
-  <button type="button" id="forget" class="secondary">Forget the token in this tab</button>
+  <h2 id="h-kept">How the sign-in is kept</h2>
+  <p>Signing in sets one cookie that scripts cannot read (HttpOnly), sent only to this site (SameSite=Strict; Secure
+  over HTTPS). It lasts until the browser closes and at most 12 hours, or 30 days when you tick "remember this
+  device". Every change you make carries a token the site checks, so another site cannot act for you. Your token
+  is never stored by the page. "Sign out of every device" ends every browser signed in to this portfolio; the
+  token itself keeps working.</p>
 </section>`
   })
 

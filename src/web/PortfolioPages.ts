@@ -18,6 +18,12 @@ const transactionForm = html`
   <p class="hint">No order is placed: this records what you did at your broker. Rejections change nothing and show
   the service's own message.</p>
   <form id="tx-form" method="post" novalidate autocomplete="off">
+    <div class="field" id="tx-edit" hidden>
+      <p class="hint" id="tx-edit-what"></p>
+      <label for="tx-reason">Reason for the correction</label>
+      <input id="tx-reason" name="reason" maxlength="1000" autocomplete="off" aria-describedby="tx-reason-hint">
+      <p class="hint" id="tx-reason-hint">Events are never changed: the original is reversed with this reason, and the entry below is recorded in its place.</p>
+    </div>
     <div class="field">
       <label for="tx-kind">Kind</label>
       <select id="tx-kind" name="kind">
@@ -28,14 +34,14 @@ const transactionForm = html`
     </div>
     ${field("tx-symbol", "Symbol", `required autocapitalize="characters" spellcheck="false" list="tx-symbol-list"`, "buy sell dividend bonus split", "Type a ticker or a company name and pick from the list.")}
     <datalist id="tx-symbol-list"></datalist>
-    ${field("tx-trade_date", "Trade date", `type="date" required`, "buy sell dividend bonus split tax_status", "For a dividend or bonus, the payment or credit date; for a tax status, the day it holds from.")}
+    ${field("tx-trade_date", "Trade date", `required placeholder="25 May 2026" spellcheck="false"`, "buy sell dividend bonus split tax_status", "For a dividend or bonus, the payment or credit date; for a tax status, the day it holds from.")}
     ${field("tx-quantity", "Quantity (shares)", `inputmode="decimal" required`, "buy sell")}
     ${field("tx-price", "Price (rupees per share)", `inputmode="decimal" required`, "buy sell", "Filled in with that day's close when one is recorded; change it to your own fill price.")}
     ${field("tx-fees", "Fees (rupees, optional)", `inputmode="decimal"`, "buy sell", "Brokerage, taxes and charges; 0 when left empty.")}
     ${field("tx-per_share", "Dividend per share (rupees)", `inputmode="decimal"`, "dividend", "Or give the gross amount instead.")}
     ${field("tx-gross_amount", "Gross amount (rupees)", `inputmode="decimal"`, "dividend", "As the warrant shows it; with the tax withheld, it replaces the rule.")}
     ${field("tx-tax_withheld", "Tax withheld (rupees, optional)", `inputmode="decimal"`, "dividend")}
-    ${field("tx-book_closure_from", "Book closure from (optional)", `type="date"`, "dividend bonus", "The first day of the book closure: shares held at the last buy date before it are entitled. Left empty, the recorded payout's is used.")}
+    ${field("tx-book_closure_from", "Book closure from (optional)", `placeholder="20 May 2026" spellcheck="false"`, "dividend bonus", "The first day of the book closure: shares held at the last buy date before it are entitled. Left empty, the recorded payout's is used.")}
     <div class="field" data-kinds="dividend tax_status">
       <label for="tx-filer">Filer status (optional for a dividend)</label>
       <select id="tx-filer" name="filer" aria-describedby="tx-filer-hint">
@@ -58,13 +64,25 @@ const transactionForm = html`
 const csvSection = html`
 <section aria-labelledby="h-import">
   <h2 id="h-import">Import and export (CSV)</h2>
-  <p>Export every transaction as a spreadsheet file, or import a file in the same columns. An import is checked
+  <p>Export every event of the ledger as a spreadsheet file, or import a file in the same columns. An import is checked
   first: nothing is recorded until you confirm the preview, and then all rows or none are.</p>
   <p><button type="button" id="export-csv" class="secondary">Export transactions (CSV)</button>
   <span id="export-csv-status" role="status" aria-live="polite"></span></p>
+  <p>A broker's statement imports as it is: its columns are recognised (trade date, buy or sell, symbol, quantity,
+  rate, commission and charges) and shown for you to check before anything is recorded.
+  <a href="/v1/me/transactions/import/template?columns=trades" download="psx-import-template.csv" id="import-template">Download a template</a>
+  if you keep your trades yourself.</p>
   <form id="import-form" class="inline-form">
     <label for="import-file">CSV file to import</label>
     <input type="file" id="import-file" accept=".csv,text/csv" required>
+    <div class="field" id="import-date-order-field" hidden>
+      <label for="import-date-order">Dates in the file are written</label>
+      <select id="import-date-order">
+        <option value="">As the file shows</option>
+        <option value="dmy">Day first: 03/04/2026 is 3 Apr 2026</option>
+        <option value="mdy">Month first: 03/04/2026 is 4 Mar 2026</option>
+      </select>
+    </div>
     <button type="submit">Check the file</button>
   </form>
   <div id="import-preview" aria-live="polite"></div>
@@ -126,7 +144,7 @@ ${transactionForm}`
 /** The tax-year statement (GET /v1/me/tax-statement): a year picker, then what a return asks for and each line behind it. */
 export const taxPage = () =>
   renderPage({
-    section: "portfolio",
+    section: "tax",
     title: "Tax-year statement",
     scripts: ["/assets/tax.js"],
     body: html`

@@ -6,9 +6,12 @@
  *
  * `WebLive` is added to the server's `Routes` beside the HttpApi.
  */
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { HttpRouter, HttpServerError, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { DataNotFound } from "../../domain/Errors.ts"
 import { parseTicker } from "../../domain/market/shared/Ticker.ts"
+import { currentSession } from "../ledger/accounts/WebSession.ts"
+import { Companies } from "../market/companies/Companies.ts"
 import { type Asset, loadAssets } from "./Assets.ts"
 import { html, renderPage } from "./Layout.ts"
 import { comparePage, marketPage, screenerPage, symbolPage } from "./MarketPages.ts"
@@ -58,11 +61,20 @@ const pathOf = (request: HttpServerRequest.HttpServerRequest) => {
   return q === -1 ? request.url : request.url.slice(0, q)
 }
 
-/** `/market/{symbol}`: the chart page, or a 400 page naming what is wrong with the symbol. */
+/**
+ * `/market/{symbol}`: the chart page; for a symbol the service does not know, the same page (it says so and offers
+ * the search) answered 404; a 400 page naming what is wrong with a malformed one.
+ */
 const symbolRoute = (request: HttpServerRequest.HttpServerRequest) => {
   const raw = pathOf(request).slice("/market/".length)
   return parseTicker(raw).pipe(
-    Effect.map((ticker) => page(symbolPage(ticker))),
+    Effect.flatMap((ticker) =>
+      Effect.flatMap(Companies, (companies) => companies.company(ticker)).pipe(
+        // Unknown: 404. The store unavailable: the page, whose script says what it can.
+        Effect.match({ onFailure: (e) => (e instanceof DataNotFound ? 404 : 200), onSuccess: () => 200 }),
+        Effect.map((status) => page(symbolPage(ticker), status))
+      )
+    ),
     Effect.catch((error) =>
       Effect.succeed(page(
         renderPage({
@@ -87,14 +99,23 @@ const notFound = (request: HttpServerRequest.HttpServerRequest) =>
     ? Effect.succeed(page(notFoundPage(pathOf(request)), 404))
     : Effect.fail(new HttpServerError.HttpServerError({ reason: new HttpServerError.RouteNotFound({ request }) }))
 
+/**
+ * `/`: a signed-in browser goes to its portfolio; a visitor gets the market desk with "start a portfolio".
+ * A store that cannot be asked counts as signed out (the desk is public).
+ */
+const home = Effect.map(Effect.orElseSucceed(currentSession, () => Option.none()), (session) =>
+  Option.isSome(session)
+    ? HttpServerResponse.empty({ status: 303, headers: { ...securityHeaders, location: "/portfolio", "cache-control": "no-store" } })
+    : page(marketPage({ home: true })))
+
 const pages = [
-  HttpRouter.route("GET", "/", Effect.sync(() => page(startPage({ home: true })))),
-  HttpRouter.route("GET", "/start", Effect.sync(() => page(startPage({ home: false })))),
+  HttpRouter.route("GET", "/", home),
+  HttpRouter.route("GET", "/start", Effect.sync(() => page(startPage()))),
   HttpRouter.route("GET", "/keys", Effect.sync(() => page(keysPage()))),
   HttpRouter.route("GET", "/portfolio", Effect.sync(() => page(portfolioPage()))),
   HttpRouter.route("GET", "/portfolio/tax", Effect.sync(() => page(taxPage()))),
   HttpRouter.route("GET", "/ledger", Effect.sync(() => page(ledgerPage()))),
-  HttpRouter.route("GET", "/market", Effect.sync(() => page(marketPage()))),
+  HttpRouter.route("GET", "/market", Effect.sync(() => page(marketPage({ home: false })))),
   HttpRouter.route("GET", "/market/:sym", symbolRoute),
   HttpRouter.route("GET", "/screener", Effect.sync(() => page(screenerPage()))),
   HttpRouter.route("GET", "/compare", Effect.sync(() => page(comparePage()))),

@@ -30,10 +30,12 @@ export const journey = (base: string) =>
     assert.match(token, /^psx_s_/)
     assert.isTrue(await page.getByRole("heading", { name: "Save this token now" }).isVisible())
     await acknowledgeSaved(page)
-    assert.isTrue(await page.getByRole("link", { name: "create an API key" }).isVisible())
-    assert.isTrue(await page.getByRole("button", { name: "Sign out" }).isVisible())
-    const stored = await page.evaluate(() => ({ session: sessionStorage.getItem("psx.token"), local: localStorage.length, cookie: document.cookie }))
-    assert.deepStrictEqual(stored, { session: token, local: 0, cookie: "" })
+    assert.isTrue(await page.getByRole("link", { name: "record a transaction" }).isVisible())
+    assert.isTrue(await page.getByRole("button", { name: "Sign out", exact: true }).isVisible())
+    // The token is kept nowhere a script can read: the sign-in is an HttpOnly cookie.
+    const stored = await page.evaluate(() => ({ session: sessionStorage.length, local: localStorage.length, cookie: document.cookie }))
+    assert.deepStrictEqual(stored, { session: 0, local: 0, cookie: "" })
+    await staysSignedIn(page, base)
 
     // Keys: a read-only and a read-write key, each shown once.
     await page.getByRole("link", { name: "API keys" }).first().click()
@@ -55,12 +57,15 @@ export const journey = (base: string) =>
     // 100 bought, 40 sold: 60.
     await page.waitForFunction(() => document.querySelector("#holdings-table tbody tr td")?.textContent === "60")
     assert.strictEqual(await page.locator("#history-table tbody tr").count(), 2)
-    // A rejection shows the API's own message and changes nothing.
+    // A rejection says what is wrong in words and changes nothing.
     watcher.expectStatus([400])
     const oversold = await record(page, { kind: "sell", symbol: "HBL", date: trades.sell.date, quantity: 1000, price: trades.sell.price })
     watcher.expectStatus([])
     assert.strictEqual(oversold.status, 400)
-    assert.match(oversold.text, /INVALID_REQUEST: .*never be negative/)
+    // 100 bought − 40 sold = 60 held on the day of the sale, said in words rather than as the API's code.
+    const [y, m, d] = trades.sell.date.split("-").map(Number) as [number, number, number]
+    const day = `${d} ${["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][m - 1]} ${y}`
+    assert.strictEqual(await page.locator("#tx-error").textContent(), `Not recorded. You hold 60 HBL on ${day}: a sale can be at most that.`)
     assert.strictEqual(await holdingRow(page, "HBL").locator("td").first().textContent(), "60")
 
     // Grants hold for the keys minted on the page.
@@ -100,11 +105,49 @@ export const journey = (base: string) =>
     await page.locator("#chart canvas").waitFor()
     assert.match((await page.locator("#chart").getAttribute("aria-label")) ?? "", /Daily closing prices of HBL/)
 
-    // Signing out forgets the token and returns to the start page.
-    await page.getByRole("button", { name: "Sign out" }).click()
+    await crossSiteRefused(page, base)
+
+    // Signing out ends this browser's session and returns to the sign-in page.
+    await page.getByRole("button", { name: "Sign out", exact: true }).click()
     await page.waitForURL(`${base}/start`)
-    assert.isNull(await page.evaluate(() => sessionStorage.getItem("psx.token")))
+    assert.deepStrictEqual(await (await page.context().request.get(`${base}/web/session`)).json(), { signed_in: false })
+    await page.goto(`${base}/portfolio`)
+    await page.getByText("You are not signed in.").waitFor()
   })
+
+/** A new tab of the same browser, and a reload there, are still signed in (the cookie, not the tab, holds it). */
+const staysSignedIn = async (page: Page, base: string) => {
+  const tab = await page.context().newPage()
+  for (let i = 0; i < 2; i++) {
+    if (i === 0) await tab.goto(`${base}/portfolio`)
+    else await tab.reload()
+    await tab.getByRole("button", { name: "Sign out", exact: true }).waitFor()
+    assert.isTrue(await tab.locator("#needs-session").isHidden(), "no 'not signed in' notice in a new tab")
+  }
+  await tab.close()
+}
+
+/**
+ * A write from another site is refused: a page with another origin (about:blank here) posting to the API gets no
+ * cookie sent (SameSite=Strict); with the cookie but another Origin, or without the CSRF token, it is 403.
+ */
+const crossSiteRefused = async (page: Page, base: string) => {
+  const keys = async () => ((await (await page.context().request.get(`${base}/v1/me/keys`)).json()) as { total: number }).total
+  const before = await keys()
+  const other = await page.context().newPage()
+  await other.goto("about:blank")
+  const status = await other.evaluate((url) =>
+    fetch(url, { method: "POST", credentials: "include", headers: { "content-type": "application/json" }, body: JSON.stringify({ grants: ["portfolio:read"] }) })
+      .then((r) => r.status, () => 0), `${base}/v1/me/keys`)
+  await other.close()
+  assert.include([0, 401], status, "no cookie crosses sites (or the browser blocks the request outright)")
+  const body = { grants: ["portfolio:read"] }
+  const forged = await page.context().request.post(`${base}/v1/me/keys`, { data: body, headers: { origin: "https://attacker.example" } })
+  assert.strictEqual(forged.status(), 403)
+  const noToken = await page.context().request.post(`${base}/v1/me/keys`, { data: body, headers: { origin: base } })
+  assert.strictEqual(noToken.status(), 403)
+  assert.strictEqual(await keys(), before, "nothing was created")
+}
 
 /**
  * SYNTHETIC: a checkpoint signed here with a throwaway Ed25519 key, served to

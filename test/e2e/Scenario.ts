@@ -30,8 +30,8 @@ export const tradesFor = async (base: string, symbol: string, buyAt = 1): Promis
 
 export const createSession = async (page: Page, base: string) => {
   await page.goto(`${base}/start`)
-  await page.getByRole("button", { name: "Create a session" }).click()
-  const token = page.getByLabel("Your session token")
+  await page.getByRole("button", { name: "Start a portfolio" }).click()
+  const token = page.getByLabel("Your token")
   await token.waitFor()
   const value = await token.inputValue()
   return value

@@ -60,12 +60,16 @@ const year2026 = async (page: Page, base: string, made: Made) => {
   // What a return asks for: each item with the route's figure (the bonus's in shares).
   assert.deepStrictEqual(
     (await cells(page, "tax-needs")).map((r) => [r[0], r[1]]),
-    st.return_needs.map((n: any) => [n.item, /^Shares, not rupees/.test(n.note) ? `${n.amount} shares` : `Rs ${exact(n.amount)}`])
+    // The page writes the route's ISO dates as people read them ("2026-06-30" → "30 Jun 2026").
+    st.return_needs.map((n: any) => [readable(n.item), /^Shares, not rupees/.test(n.note) ? `${n.amount} shares` : `Rs ${exact(n.amount)}`])
   )
   assert.deepStrictEqual(st.return_needs.slice(0, 3).map((n: any) => n.amount), [sale.gain, 2300, 345])
   // Positions at the year's end, each at the route's cost.
   assert.deepStrictEqual((await cells(page, "tax-positions")).map((r) => [r[0], r[1], r[2]]), st.closing_positions.map((p: any) => [p.symbol, whole(p.quantity), exact(p.cost)]))
 }
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+const readable = (text: string) => text.replace(/\b(\d{4})-(\d{2})-(\d{2})\b/g, (_, y, m, d) => `${Number(d)} ${MONTHS[Number(m) - 1]} ${y}`)
 
 /** Tax year 2027, in progress: the donation recorded today, pending. */
 const year2027 = async (page: Page) => {

@@ -7,7 +7,7 @@
 import { assert } from "@effect/vitest"
 import type { Page } from "playwright-core"
 import { makePortfolio, lastClose } from "./Portfolio.ts"
-import { openDialog } from "./Scenario.ts"
+import { openDialog, tradesFor } from "./Scenario.ts"
 import { holdToken, inBrowser, settled } from "./Watch.ts"
 
 const rows = (page: Page) => page.locator("#holdings-table tbody tr:not(.detail)")
@@ -28,7 +28,8 @@ const holdings = async (page: Page, base: string, shares: Readonly<Record<string
   // OGDC: 100 at 208.95 on 26 May 2025 (fees 0.15% = 31.34), worth 100 × 330.05 = 33,005 at the last close;
   // 33,005 − 20,926.34 = +12,078.66 (shown in whole rupees), 12,078.66 / 20,926.34 = +57.72%.
   const ogdc = await cells(page, "OGDC")
-  assert.deepStrictEqual([ogdc[0], ogdc[1], ogdc[2], ogdc[4], ogdc[5], ogdc[6]], ["100", "209.26", "330.05", "33,005", "+12,079", "+57.72%"])
+  // The return with dividends adds OGDC's net dividends (none recorded): (12,078.66 + 0) / 20,926.34 = +57.72%.
+  assert.deepStrictEqual([ogdc[0], ogdc[1], ogdc[2], ogdc[4], ogdc[5], ogdc[6]], ["100", "209.26", "330.05", "33,005", "+12,079+57.72%", "+57.72%"])
   // MEBL's day: 200 × (490.20 − 479.56) = +2,128, and 10.64 / 479.56 = +2.22%.
   assert.strictEqual((await cells(page, "MEBL"))[3], "+2,128+2.22%")
   // The market value card: each holding at its last recorded close, summed.
@@ -45,6 +46,11 @@ const holdings = async (page: Page, base: string, shares: Readonly<Record<string
   const detail = page.locator("#holding-OGDC")
   assert.isTrue(await detail.isVisible())
   assert.include((await detail.textContent()) ?? "", "CostRs 20,926")
+  // OGDC's payouts are not recorded here: its yield is unknown, and the way on is its warrant.
+  await detail.getByRole("button", { name: "Add a OGDC dividend from your warrant" }).click()
+  await page.locator("#tx-dialog[open]").waitFor()
+  assert.deepStrictEqual([await page.locator("#tx-kind").inputValue(), await page.locator("#tx-symbol").inputValue()], ["dividend", "OGDC"])
+  await page.locator("#tx-dialog").getByRole("button", { name: "Close" }).click()
 }
 
 const income = async (page: Page, net: string, months: Array<Array<string>>) => {
@@ -101,18 +107,82 @@ const addTrade = async (page: Page) => {
   // That day's recorded close is filled in as the price: 490.20.
   await page.waitForFunction(() => (document.getElementById("tx-price") as HTMLInputElement).value === "490.2")
   assert.include((await page.locator("#tx-trade_date-hint").textContent()) ?? "", "Monday, 25 May 2026")
+  // A Sunday: the exchange does not trade, so the filled-in price goes rather than stand for that day.
+  await dialog.getByLabel("Trade date").fill("24 May 2026")
+  await page.locator("#tx-price-hint", { hasText: "Sunday, 24 May 2026 is a weekend" }).waitFor()
+  assert.strictEqual(await dialog.getByLabel("Price (rupees per share)").inputValue(), "")
+  await dialog.getByLabel("Trade date").fill("25/05/2026")
+  await page.waitForFunction(() => (document.getElementById("tx-price") as HTMLInputElement).value === "490.2")
   await dialog.getByLabel("Quantity (shares)").fill("10")
   await dialog.getByRole("button", { name: "Record", exact: true }).click()
   await page.locator("#tx-result.ok").waitFor()
   assert.include((await page.locator("#tx-result").textContent()) ?? "", "Recorded: Buy MEBL 10 at Rs 490.20")
+  // Recorded: the price hint no longer speaks of the close it filled in.
+  assert.notInclude((await page.locator("#tx-price-hint").textContent()) ?? "", "MEBL's close")
   await dialog.getByRole("button", { name: "Close" }).click()
   await page.waitForFunction(() => Array.from(document.querySelectorAll("#holdings-table tbody tr:not(.detail)")).some((tr) => tr.querySelector("th a")?.textContent === "MEBL" && tr.querySelector("td")?.textContent === "210"))
 }
 
-/** Export, then import into a new portfolio: the same holdings. */
+/** Edit: the 25 May buy of 10 MEBL corrected to 15 in one step, a reversal with its reason and the new entry. */
+const editInOneStep = async (page: Page, base: string) => {
+  await page.locator("#history-symbol").selectOption("MEBL")
+  await page.getByRole("button", { name: "Edit Buy MEBL of 25 May 2026" }).click()
+  const dialog = page.locator("#tx-dialog")
+  assert.strictEqual(await dialog.getByLabel("Quantity (shares)").inputValue(), "10")
+  assert.strictEqual(await dialog.getByLabel("Trade date").inputValue(), "25 May 2026")
+  await dialog.getByLabel("Quantity (shares)").fill("15")
+  await dialog.getByLabel("Reason for the correction").fill("the contract note says 15")
+  await dialog.getByRole("button", { name: "Record the correction" }).click()
+  await page.locator("#tx-result.ok").waitFor()
+  await dialog.getByRole("button", { name: "Close" }).click()
+  // 210 − 10 reversed + 15 = 215.
+  await page.waitForFunction(() => Array.from(document.querySelectorAll("#holdings-table tbody tr:not(.detail)")).some((tr) => tr.querySelector("th a")?.textContent === "MEBL" && tr.querySelector("td")?.textContent === "215"))
+  const events = ((await (await page.context().request.get(`${base}/v1/me/ledger?limit=1000`)).json()) as { items: Array<{ version: number; type: string; payload: Record<string, unknown> }> }).items
+  const [reversal, entry] = [...events].sort((a, b) => a.version - b.version).slice(-2)
+  assert.deepStrictEqual([reversal?.type, reversal?.payload["reason"], entry?.type, entry?.payload["quantity"]], ["TransactionReversed", "the contract note says 15", "TradeRecorded", 15])
+}
+
+/** The ledger as its events say, ids and times aside: what an export then import must reproduce. */
+const ledgerOf = async (page: Page, base: string) => {
+  const body = (await (await page.context().request.get(`${base}/v1/me/ledger?limit=1000`)).json()) as { items: Array<{ type: string; effective_date: string; payload: Record<string, unknown> }> }
+  return body.items.map((e) => ({ type: e.type, date: e.effective_date, symbol: e.payload["symbol"] ?? null, quantity: e.payload["quantity"] ?? null }))
+}
+
+/** Whether the CSV server side that exports every event and reads broker statements is in this build. */
+const brokerImportServed = async (base: string) => (await (await fetch(`${base}/openapi.json`)).text()).includes("date_order")
+
+/**
+ * A broker's statement as brokers write it (day-first dates, "1,000", BUY in capitals, Rate and Commission), imported
+ * after the mapping step shows how its columns are read.
+ */
+export const brokerImport = async (page: Page, base: string) => {
+  if (!(await brokerImportServed(base))) {
+    console.warn("broker-statement import test skipped: the CSV import in this build does not read broker statements yet (no date_order in /openapi.json)")
+    return
+  }
+  const { token } = (await (await fetch(`${base}/v1/me/session`, { method: "POST" })).json()) as { token: string }
+  await holdToken(page, base, token)
+  const trades = await tradesFor(base, "FFC")
+  const dmy = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`
+  const file = `Date,Type,Symbol,Qty,Rate,Commission\r\n${dmy(trades.buy.date)},BUY,FFC,"1,000",${trades.buy.price},150\r\n`
+  await page.goto(`${base}/portfolio`)
+  await page.locator("#import-file").setInputFiles({ name: "statement.csv", mimeType: "text/csv", buffer: Buffer.from(file) })
+  await page.getByRole("button", { name: "Check the file" }).click()
+  await page.locator("#import-mapping-table").waitFor()
+  assert.strictEqual(await page.getByLabel("Read “Qty” as").inputValue(), "quantity")
+  assert.strictEqual(await page.getByLabel("Read “Rate” as").inputValue(), "price")
+  assert.strictEqual(await page.getByLabel("Read “Commission” as").inputValue(), "fees (added)", "a charge, added to the fees")
+  assert.strictEqual(await page.locator("#import-summary").textContent(), "1 row read: 1 would be recorded, 0 already recorded (skipped), 0 refused.")
+  await page.getByRole("button", { name: "Import 1 transaction" }).click()
+  await page.locator("#import-done").waitFor()
+  await page.waitForFunction(() => Array.from(document.querySelectorAll("#holdings-table tbody tr:not(.detail)")).some((tr) => tr.querySelector("th a")?.textContent === "FFC" && tr.querySelector("td")?.textContent === "1,000"))
+}
+
+/** Export, then import into a new portfolio: the same holdings, and (with the CSV server side that exports every event) the same ledger. */
 const csvRoundTrip = async (page: Page, base: string, shares: Readonly<Record<string, number>>) => {
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export transactions (CSV)" }).click()])
   const text = await new Response((await download.createReadStream()) as unknown as ReadableStream).text()
+  const before = await ledgerOf(page, base)
   const lines = text.trim().split("\r\n")
   assert.match(lines[0] ?? "", /^trade_date,kind,symbol,quantity,price,fees,/)
   const { token } = (await (await fetch(`${base}/v1/me/session`, { method: "POST" })).json()) as { token: string }
@@ -128,6 +198,8 @@ const csvRoundTrip = async (page: Page, base: string, shares: Readonly<Record<st
   await page.waitForFunction((n) => document.querySelectorAll("#holdings-table tbody tr:not(.detail)").length === n, Object.keys(shares).length)
   const held = Object.fromEntries(await rows(page).evaluateAll((trs) => trs.map((tr) => [tr.querySelector("th a")?.textContent ?? "", Number(tr.querySelector("td")?.textContent?.replaceAll(",", ""))])))
   assert.deepStrictEqual(held, shares)
+  if (await brokerImportServed(base)) assert.deepStrictEqual(await ledgerOf(page, base), before, "the same events in the same order")
+  else console.warn("export → import ledger comparison skipped: the export in this build does not hold every event yet")
 }
 
 const symbolPanel = async (page: Page, base: string) => {
@@ -155,6 +227,13 @@ export const tracker = async (base: string) => {
     await autoRecordSetting(page, base, made.token)
     // With the 75% interim recorded: net 1,955 + 1,275 = 3,230.
     await income(page, "Rs 3,230", [["Sep 2025", "900", "135", "765"], ["Mar 2026", "1,400", "210", "1,190"], ["May 2026", "1,500", "225", "1,275"]])
+    // The month chart keeps the months without a dividend, so Sep 2025 to May 2026 is nine slots, seven empty.
+    const chartLabel = (await page.locator("#income-chart [aria-label], #income-chart[aria-label]").first().getAttribute("aria-label")) ?? ""
+    assert.include(chartLabel, "Sep 2025 765; Oct 2025 none; Nov 2025 none")
+    assert.include(chartLabel, "Apr 2026 none; May 2026 1275")
+    // Yield on cost says how many holdings it covers.
+    const yieldLabel = Object.keys(await facts(page, "#income")).find((k) => k.startsWith("Yield on cost"))
+    assert.match(yieldLabel ?? "", /^Yield on cost, \d of \d holdings$/)
     assert.deepStrictEqual(await tableRows(page, "income-years"), [["2025", "1", "900", "135", "765"], ["2026", "2", "2,900", "435", "2,465"]])
     await history(page)
     await addTrade(page)
@@ -162,5 +241,7 @@ export const tracker = async (base: string) => {
     await page.goto(`${base}/portfolio`)
     await page.locator("#holdings-table").waitFor()
     await csvRoundTrip(page, base, { ...made.shares, MEBL: 210 })
+    await editInOneStep(page, base)
+    await brokerImport(page, base)
   })
 }

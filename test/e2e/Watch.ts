@@ -81,10 +81,10 @@ export const axeViolations = async (page: Page) => {
 /** How far the page reaches past the viewport's right edge, in CSS pixels. */
 export const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
 
-/** Puts a session token into the tab (as the start page would) without the UI. */
+/** Signs the browser in with a token (as the sign-in page would, setting its cookie) without the UI. */
 export const holdToken = async (page: Page, base: string, token: string) => {
-  await page.goto(`${base}/start`)
-  await page.evaluate((t) => sessionStorage.setItem("psx.token", t), token)
+  const r = await page.context().request.post(`${base}/web/session`, { data: { token }, headers: { origin: base } })
+  if (r.status() !== 200) throw new Error(`sign-in refused: ${r.status()} ${await r.text()}`)
 }
 
 /** Waits until nothing shown is still loading: no visible skeleton, no busy region, no request in flight. */

@@ -1,10 +1,12 @@
 /**
- * Every page of the website at 1440×900 and at 390×844, signed in to a
- * multi-stock portfolio made through the API (test/e2e/Portfolio.ts): no
- * console or script error, no CSP refusal, axe-core finds no violation of
- * any impact, nothing reaches past the right edge at 390 px, the header
- * takes at most two lines, no chart legend reads "--", no loading skeleton
- * is left; and the keyboard reaches the skip link and the header's search.
+ * Every page of the website at 1440×900, 1280×800 and 390×844, in the light
+ * and the dark theme, signed in to a multi-stock portfolio made through the
+ * API (test/e2e/Portfolio.ts): no console or script error, no CSP refusal,
+ * axe-core finds no violation of any impact, nothing reaches past the right
+ * edge (nor a table past its box), no text reads "[object" or a raw ISO
+ * instant, the header takes at most two lines, no chart legend reads "--",
+ * no loading skeleton is left; and the keyboard reaches the skip link and
+ * the header's search.
  */
 import { assert, describe, it as plain, layer } from "@effect/vitest"
 import { Effect } from "effect"
@@ -27,7 +29,7 @@ const PAGES: ReadonlyArray<{ readonly path: string; readonly ready: (p: Page) =>
   { path: "/compare?symbols=HBL,MEBL", ready: (p) => Promise.all([p.locator("#compare-table").waitFor(), p.locator("#compare-chart canvas").waitFor()]) },
   { path: "/compare?symbols=HBL,MEBL,UBL", ready: (p) => Promise.all([p.locator("#compare-table").waitFor(), p.locator("#compare-chart canvas").waitFor()]) },
   { path: "/donate", ready: (p) => p.getByRole("button", { name: "Record the pending donation" }).waitFor() },
-  { path: "/start", ready: (p) => p.getByRole("button", { name: "Create a session" }).waitFor() },
+  { path: "/start", ready: (p) => p.getByRole("button", { name: "Sign out of every device" }).waitFor() },
   { path: "/no-such-page", ready: (p) => p.getByRole("heading", { name: "Page not found" }).waitFor() },
   // Scalar's own page: checked for errors and overflow; its markup is Scalar's, so axe is left to its makers.
   { path: "/docs", ready: (p) => Promise.all([p.getByRole("link", { name: "← PSX data service" }).waitFor(), p.getByRole("heading", { name: "Readiness probe" }).first().waitFor()]), axe: false }
@@ -36,13 +38,15 @@ const PAGES: ReadonlyArray<{ readonly path: string; readonly ready: (p: Page) =>
 /** One page at one size: everything the file's header promises. */
 const check = async (page: Page, watcher: Watcher, base: string, spec: (typeof PAGES)[number], narrow: boolean) => {
   const found: Array<string> = []
-  watcher.expectStatus(spec.path === "/no-such-page" ? [404] : [])
+  const missing = spec.path === "/no-such-page" || spec.path === "/market/ZZZZ"
+  watcher.expectStatus(missing ? [404] : [])
   const response = await page.goto(`${base}${spec.path}`)
   await spec.ready(page)
   if (spec.path !== "/docs") await settled(page)
-  if (spec.path === "/no-such-page") assert.strictEqual(response?.status(), 404)
+  if (missing) assert.strictEqual(response?.status(), 404, spec.path)
   const over = await overflow(page)
-  if (narrow && over > 0) found.push(`reaches ${over} px past the right edge`)
+  if (over > 0) found.push(`reaches ${over} px past the right edge`)
+  found.push(...(await textDefects(page)))
   if (spec.path !== "/docs") {
     const header = await page.locator("header.site").evaluate((h) => h.getBoundingClientRect().height)
     if (header > (narrow ? 96 : 64)) found.push(`header is ${header} px tall`)
@@ -50,22 +54,52 @@ const check = async (page: Page, watcher: Watcher, base: string, spec: (typeof P
     if (legends.some((l) => l.includes("--"))) found.push(`a chart legend reads "--": ${legends.join(" / ")}`)
   }
   if (spec.axe !== false) found.push(...(await axeViolations(page)))
-  return found.map((f) => `${spec.path} at ${narrow ? 390 : 1440} px: ${f}`)
+  return found.map((f) => `${spec.path} at ${page.viewportSize()?.width} px: ${f}`)
 }
 
-const everyPage = (base: string, token: string, size: { readonly width: number; readonly height: number }) =>
-  inBrowser(base, async ({ page, watcher }) => {
+/**
+ * What no page may show: "[object …]" (an object written as text), a raw ISO instant or date where words belong,
+ * and a table wider than the box that holds it (a column cut off at the edge).
+ */
+const textDefects = (page: Page) =>
+  page.evaluate(() => {
     const found: Array<string> = []
-    // Signed out, the home page is the start page; signed in, it is the portfolio.
+    // Signed text and code are shown verbatim (a checkpoint's signed bytes keep their UTC instants).
+    const shown = document.body.cloneNode(true) as HTMLElement
+    for (const verbatim of Array.from(shown.querySelectorAll("pre, code, script, style, noscript"))) verbatim.remove()
+    const text = shown.textContent ?? ""
+    const object = /\[object [A-Za-z]+\]/.exec(text)
+    if (object) found.push(`shows "${object[0]}"`)
+    const instant = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.exec(text)
+    if (instant) found.push(`shows a raw instant "${instant[0]}"`)
+    for (const wrap of Array.from(document.querySelectorAll(".table-wrap"))) {
+      const box = wrap as HTMLElement
+      // On a phone a table may scroll inside its box (it says so by its scrollbar); from 1280 px every column shows.
+      const scrolls = getComputedStyle(box).overflowX !== "visible"
+      if (box.offsetParent !== null && (!scrolls || window.innerWidth >= 1280) && box.scrollWidth > box.clientWidth + 1) {
+        found.push(`a table is ${box.scrollWidth} px wide in a ${box.clientWidth} px box (${box.getAttribute("aria-label") ?? box.id})`)
+      }
+    }
+    return found
+  })
+
+const everyPage = (base: string, token: string, size: { readonly width: number; readonly height: number }, theme: "light" | "dark") =>
+  inBrowser(base, async ({ page, watcher }) => {
+    await page.emulateMedia({ colorScheme: theme })
+    const found: Array<string> = []
+    // Signed out, the home page is the market desk with "start a portfolio"; signed in, it is the portfolio.
     await page.goto(`${base}/`)
-    await page.getByRole("button", { name: "Create a session" }).waitFor()
+    await page.getByRole("link", { name: "Start a portfolio" }).waitFor()
+    await page.locator("#index-chart canvas").waitFor()
+    await settled(page)
     found.push(...(await axeViolations(page)).map((v) => `/ signed out: ${v}`))
+    found.push(...(await textDefects(page)).map((v) => `/ signed out: ${v}`))
     await holdToken(page, base, token)
     watcher.setToken(token)
     await page.goto(`${base}/`)
     await page.waitForURL(`${base}/portfolio`)
     for (const spec of PAGES) found.push(...(await check(page, watcher, base, spec, size.width < 600)))
-    assert.deepStrictEqual(found, [])
+    assert.deepStrictEqual(found, [], theme)
   }, size)
 
 const keyboard = (base: string) =>
@@ -100,13 +134,14 @@ if (mode === "fail") {
 
 describe.skipIf(mode !== "run")("every page in a real browser", () => {
   layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServices: true })("on a loopback server", (it) => {
-    it.effect("each page at 1440 and 390 px: no error, axe clean, no overflow on a phone, two-line header, legends filled", () =>
+    it.effect("each page at 1440, 1280 and 390 px, light and dark: no error, axe clean, no overflow, no '[object' or raw instant, two-line header, legends filled", () =>
       Effect.flatMap(baseUrl, (base) =>
         Effect.promise(async () => {
           const made = await makePortfolio(base)
-          await everyPage(base, made.token, { width: 1440, height: 900 })
-          await everyPage(base, made.token, { width: 390, height: 844 })
-        })), 400_000)
+          for (const size of [{ width: 1440, height: 900 }, { width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+            for (const theme of ["light", "dark"] as const) await everyPage(base, made.token, size, theme)
+          }
+        })), 1_200_000)
 
     it.effect("the keyboard reaches the skip link and the header's search", () =>
       Effect.flatMap(baseUrl, (base) => Effect.promise(() => keyboard(base))), 120_000)

@@ -1,7 +1,7 @@
 // @ts-check
-// Shared by every page: the token (this tab's sessionStorage only, sent only
-// as `Authorization: Bearer`), requests to the API, DOM building without
-// innerHTML, number and time formatting, the header's session line.
+// Shared by every page: the sign-in (an HttpOnly cookie; writes carry its
+// CSRF token), requests to the API, DOM building without innerHTML, number
+// and time formatting, the header's session line.
 
 /** @typedef {import("./api-types").operations} Operations */
 /** @typedef {{ error: string, message: string, symbol?: string }} ErrorRecord */
@@ -22,33 +22,59 @@
  * @typedef {HTMLInputElement & HTMLFormElement & HTMLTableSectionElement} Found
  */
 
-const TOKEN_KEY = "psx.token"
+/**
+ * This browser's sign-in: an HttpOnly cookie the page never sees (so no token is kept by a script or in any
+ * storage), described by GET /web/session with the CSRF token every write sends. Asked once per page.
+ * @typedef {{ signed_in: false } | { signed_in: true, kind: "session" | "key", key_id: string, remember: boolean, expires_at: string, csrf_token: string }} SessionState
+ */
+/** @type {Promise<SessionState> | undefined} */
+let sessionState
 
-export const getToken = () => sessionStorage.getItem(TOKEN_KEY)
-export const setToken = (token) => {
-  sessionStorage.setItem(TOKEN_KEY, token)
-  renderSession()
+/** @returns {Promise<SessionState>} */
+export const currentSession = () => {
+  sessionState ??= fetch("/web/session", { credentials: "same-origin", cache: "no-store", headers: { accept: "application/json" } })
+    .then((r) => (r.ok ? r.json() : { signed_in: false }))
+    .catch(() => ({ signed_in: false }))
+  return sessionState
 }
-export const clearToken = () => {
-  sessionStorage.removeItem(TOKEN_KEY)
-  renderSession()
+
+/** Signs this browser in with a session token or API key; `remember` keeps it for 30 days. */
+export const signIn = async (/** @type {string} */ token, /** @type {boolean} */ remember) => {
+  /** @type {Reply<SessionState>} */
+  const reply = await api("POST", "/web/session", { token: null, cookie: true, body: { token, remember } })
+  sessionState = reply.ok ? Promise.resolve(reply.body) : undefined
+  void renderSession()
+  return reply
+}
+
+/** Signs out this browser, or every browser signed in to this portfolio. */
+export const signOut = async (everywhere = false) => {
+  const reply = await api("POST", "/web/session/end", { body: { everywhere } })
+  sessionState = Promise.resolve({ signed_in: false })
+  void renderSession()
+  return reply
 }
 
 /**
  * Calls the API. Returns { status, body, ok }; body is the parsed JSON (an
- * error record {error, message} on failure). `token` defaults to this tab's.
+ * error record {error, message} on failure). Without `token`, the request goes with this browser's sign-in cookie
+ * (and, for a write, its CSRF token); `token: null` sends no credential, a token sends it as a bearer.
  * Name the operation's reply type with `Success<"group.endpoint">` where it is used.
  * @template [T=any]
  * @param {string} method
  * @param {string} path
- * @param {{ token?: string | null, body?: unknown, text?: string, contentType?: string, accept?: string, idempotencyKey?: string }} [options]
+ * @param {{ token?: string | null, cookie?: boolean, body?: unknown, text?: string, contentType?: string, accept?: string, idempotencyKey?: string }} [options]
  * @returns {Promise<Reply<T>>}
  */
 export const api = async (method, path, options = {}) => {
   /** @type {Record<string, string>} */
   const headers = { accept: options.accept ?? "application/json" }
-  const token = options.token === undefined ? getToken() : options.token
-  if (token) headers.authorization = `Bearer ${token}`
+  const withCookie = options.token === undefined || options.cookie === true
+  if (options.token) headers.authorization = `Bearer ${options.token}`
+  if (options.token === undefined && method !== "GET") {
+    const state = await currentSession()
+    if (state.signed_in) headers["x-csrf-token"] = state.csrf_token
+  }
   if (options.body !== undefined) headers["content-type"] = "application/json"
   if (options.text !== undefined) headers["content-type"] = options.contentType ?? "text/plain"
   if (options.idempotencyKey) headers["idempotency-key"] = options.idempotencyKey
@@ -58,7 +84,7 @@ export const api = async (method, path, options = {}) => {
       method,
       headers,
       body: options.text !== undefined ? options.text : options.body === undefined ? undefined : JSON.stringify(options.body),
-      credentials: "omit",
+      credentials: withCookie ? "same-origin" : "omit",
       cache: "no-store",
       referrerPolicy: "no-referrer"
     })
@@ -90,6 +116,9 @@ export const randomKey = () => {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")
 }
 
+/** Elements whose text is shown as given (code, values a person typed or copies). */
+const LITERAL_TAGS = new Set(["code", "pre", "textarea", "option", "kbd", "samp"])
+
 /** el("td", { class: "num" }, "12") — attributes set as attributes, children as text or nodes. */
 export const el = (tag, attrs = {}, ...children) => {
   const node = document.createElement(tag)
@@ -98,9 +127,11 @@ export const el = (tag, attrs = {}, ...children) => {
     if (k === "hidden") node.hidden = true
     else node.setAttribute(k, v === true ? "" : String(v))
   }
+  const literal = LITERAL_TAGS.has(tag)
   for (const child of children.flat(Infinity)) {
     if (child === undefined || child === null || child === false) continue
-    node.append(child instanceof Node ? child : String(child))
+    // One style for dates: an ISO date or instant in text reads "25 May 2026" or "25 May 2026, 15:37 PKT".
+    node.append(child instanceof Node ? child : literal ? String(child) : humanDates(String(child)))
   }
   return node
 }
@@ -110,11 +141,12 @@ export const $ = (id) => /** @type {Found} */ (document.getElementById(id))
 
 export const setText = (id, text, kind) => {
   const node = $(id)
-  node.textContent = text ?? ""
+  node.textContent = humanDates(text ?? "")
   if (kind !== undefined) node.className = kind
 }
 
-export { formatNumber as formatNumberText, dateText, fmtAmount, fmtCompact, fmtDate, fmtMoney, fmtPct, fmtPrice, fmtQty, fmtRs, fmtRsPrice, fmtShare, fmtSigned, fmtTime, monthText, timeText, unknown } from "./format.js"
+import { humanDates } from "./format.js"
+export { formatNumber as formatNumberText, dateText, humanDates, parseDay, fmtAmount, fmtCompact, fmtDate, fmtMoney, fmtPct, fmtPrice, fmtQty, fmtRs, fmtRsPrice, fmtShare, fmtSigned, fmtTime, monthText, timeText, unknown } from "./format.js"
 
 export const badge = (text, kind = "") => el("span", { class: `badge ${kind}`.trim() }, text)
 
@@ -161,27 +193,26 @@ export const wireCopyButtons = () => {
   }
 }
 
-/** The header's session control: "Sign in" without a token, "Sign out" with one. */
-export const renderSession = () => {
+/** The header's session control: "Sign in" when signed out, "Sign out" when signed in. */
+export const renderSession = async () => {
   const status = $("session-status")
   if (!status) return
-  const token = getToken()
-  status.textContent = token ? "Signed in: a token is held in this tab." : "Not signed in."
-  $("sign-out").hidden = !token
-  $("sign-in").hidden = Boolean(token)
+  const state = await currentSession()
+  status.textContent = state.signed_in ? "Signed in on this browser." : "Not signed in."
+  $("sign-out").hidden = !state.signed_in
+  $("sign-in").hidden = state.signed_in
 }
 
-/** On pages that need a token: shows the notice and disables the forms when there is none. */
-export const requireSession = () => {
-  const token = getToken()
+/** On pages that need a sign-in: shows the notice and disables the forms when there is none. */
+export const requireSession = async () => {
+  const state = await currentSession()
   const notice = $("needs-session")
-  if (notice) notice.hidden = Boolean(token)
-  if (!token) {
+  if (notice) notice.hidden = state.signed_in
+  if (!state.signed_in) {
     for (const table of document.querySelectorAll("main .table-wrap")) /** @type {HTMLElement} */ (table).hidden = true
     for (const control of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("main form button, main form input, main form select, main section > button"))) {
       control.disabled = true
     }
   }
-  return token
+  return state.signed_in
 }
-

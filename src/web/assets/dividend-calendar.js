@@ -7,7 +7,7 @@
 // as a list and as a month grid, your holdings marked.
 /** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
 /** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
-import { api, badge, dateText, el, fmtPrice, getToken, monthText, unknown } from "./api.js"
+import { api, badge, currentSession, dateText, el, fmtPrice, monthText, unknown } from "./api.js"
 import { DATES_NOTE } from "./market-sectors.js"
 import { num, show, showError, showLoading, sourcesNote, symbolLink, table } from "./ui.js"
 
@@ -17,7 +17,7 @@ import { num, show, showError, showLoading, sourcesNote, symbolLink, table } fro
 const coveredSymbols = (coverage) => (/\(([A-Z0-9&.\-]+(?:, [A-Z0-9&.\-]+)*)\)/.exec(coverage)?.[1] ?? "").split(", ").filter(Boolean)
 
 const heldSymbols = async () => {
-  if (!getToken()) return new Set()
+  if (!(await currentSession()).signed_in) return new Set()
   /** @type {Reply<Success<"portfolio.holdings">>} */
   const reply = await api("GET", "/v1/me/holdings")
   return new Set(reply.ok ? reply.body.items.filter((h) => h.quantity > 0).map((h) => h.symbol) : [])

@@ -7,7 +7,8 @@
 // that records them by itself as they fall due (auto-record.js).
 /** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
 /** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
-import { api, badge, dateText, el, fmtAmount, fmtPrice, fmtQty, unknown } from "./api.js"
+import { api, badge, dateText, el, fmtAmount, fmtQty, formatNumberText, unknown } from "./api.js"
+import { openDividend } from "./tx-form.js"
 import { autoRecord } from "./auto-record.js"
 import { humanError, show, symbolLink, table } from "./ui.js"
 
@@ -17,7 +18,9 @@ const what = (e) =>
     ? `${e.details}: ${typeof e.bonus_shares === "number" ? `${fmtQty(e.bonus_shares)} bonus shares` : "bonus shares"}${e.fractional_entitlement ? ` and ${fmtQty(e.fractional_entitlement)} of a share as cash` : ""}`
     : e.kind === "right"
     ? `${e.details}: right shares offered (subscribing is a buy)`
-    : `${e.details}: Rs ${fmtPrice(e.cash_per_share)} a share on ${fmtQty(e.shares_held)} shares`
+    : typeof e.cash_per_share === "number"
+    ? `${e.details}: Rs ${formatNumberText(e.cash_per_share, 2)} a share on ${fmtQty(e.shares_held)} shares`
+    : `${e.details} on ${fmtQty(e.shares_held)} shares (rupees a share not known)`
 
 /** @param {any} e @param {() => void} onChange */
 const actions = (e, onChange) => {
@@ -34,18 +37,35 @@ const actions = (e, onChange) => {
     }
     onChange()
   }
-  const accept = /** @type {HTMLButtonElement} */ (el("button", { type: "button", class: "small", "aria-label": `Record it: ${e.symbol} ${e.details}` }, "Record it"))
+  // Without its rupees (the face value is not recorded) the dividend is recorded from the warrant instead.
+  const fromWarrant = e.kind === "cash_dividend" && typeof e.gross !== "number"
+  const accept = /** @type {HTMLButtonElement} */ (fromWarrant
+    ? el("button", { type: "button", class: "small", "aria-label": `Add from your warrant: ${e.symbol} ${e.details}` }, "Add from your warrant")
+    : el("button", { type: "button", class: "small", "aria-label": `Record it: ${e.symbol} ${e.details}` }, "Record it"))
   const dismiss = /** @type {HTMLButtonElement} */ (el("button", { type: "button", class: "secondary small", "aria-label": `Dismiss: ${e.symbol} ${e.details}` }, "Dismiss"))
-  accept.addEventListener("click", () => act("accept", accept))
+  accept.addEventListener("click", () => (fromWarrant ? openDividend(e.symbol, { bookClosure: e.book_closure_from, date: e.credit_date }) : act("accept", accept)))
   dismiss.addEventListener("click", () => act("dismiss", dismiss))
   return el("div", { class: "row actions" }, e.kind === "right" ? "" : accept, dismiss, message)
 }
 
+/** Why the rupees are not known, in words. @param {any} e */
+const amountGap = (e) =>
+  typeof e.face_value !== "number"
+    ? `${e.symbol}'s face value is not recorded, so the rupees are not known: add them from your warrant`
+    : "the rupees a share are not known: add them from your warrant"
+
 /** @param {any} e */
-const amounts = (e) =>
-  e.kind === "cash_dividend"
-    ? el("span", {}, typeof e.gross === "number" ? `Rs ${fmtAmount(e.gross).textContent} gross` : unknown(), typeof e.net === "number" ? `, Rs ${fmtAmount(e.net).textContent} net` : e.filer === undefined ? el("span", { class: "hint block" }, "tax unknown: record your filer status") : "")
-    : ""
+const amounts = (e) => {
+  if (e.kind !== "cash_dividend") return ""
+  if (typeof e.gross !== "number") return el("span", {}, unknown(), el("span", { class: "hint block" }, amountGap(e)))
+  return el(
+    "span",
+    {},
+    `Rs ${fmtAmount(e.gross).textContent} gross`,
+    typeof e.net === "number" ? `, Rs ${fmtAmount(e.net).textContent} net` : "",
+    typeof e.net !== "number" && e.filer === undefined ? el("span", { class: "hint block" }, "tax unknown: record your filer status") : ""
+  )
+}
 
 /**
  * @param {HTMLElement} out

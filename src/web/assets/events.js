@@ -27,7 +27,7 @@ const dividendDetails = (p) => {
   ]
   const tax =
     typeof p.tax_rule === "string"
-      ? [`tax by rule ${p.tax_rule}${typeof p.tax_rate_pct === "number" ? ` (${p.tax_rate_pct}%)` : ""}${typeof p.filer === "boolean" ? `, ${p.filer ? "filer" : "non-filer"}` : ""}`]
+      ? [`tax withheld${typeof p.tax_rate_pct === "number" ? ` at ${p.tax_rate_pct}%` : " by the rule in force"}${typeof p.filer === "boolean" ? `, ${p.filer ? "filer" : "non-filer"}` : ""}`]
       : []
   return [...declared, ...(warrant.length ? [warrant.join(", ")] : []), ...entitlement(p), ...tax].join("; ")
 }

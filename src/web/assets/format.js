@@ -128,8 +128,49 @@ const KARACHI_DAY = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Karachi",
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/
 
-/** A calendar date as "25 May 2026" (a bare date is never moved across zones). @param {unknown} d */
-export const dateText = (d) => (typeof d === "string" && DATE_ONLY.test(d) ? DAY.format(new Date(`${d}T00:00:00Z`)) : typeof d === "string" ? d : "")
+/** A calendar date as "25 May 2026" (a bare date is never moved across zones); an instant as Karachi time. @param {unknown} d */
+export const dateText = (d) => (typeof d === "string" && DATE_ONLY.test(d) ? DAY.format(new Date(`${d}T00:00:00Z`)) : typeof d === "string" ? humanDates(d) : "")
+
+const INSTANT_IN_TEXT = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})\b/g
+const DATE_IN_TEXT = /\b\d{4}-\d{2}-\d{2}\b/g
+
+/**
+ * Text with every ISO instant written as Karachi time and every ISO date as "25 May 2026" (the service's notes and
+ * labels name dates the machine way). @param {string} text
+ */
+export const humanDates = (text) => {
+  const dated = /\d{4}-\d{2}-\d{2}/.test(text) ? text.replace(INSTANT_IN_TEXT, (m) => timeText(m)).replace(DATE_IN_TEXT, (m) => dateText(m)) : text
+  // Rupees in the service's words ("Rs 8598.96") grouped as every figure is.
+  const grouped = dated.replace(RUPEES_IN_TEXT, (_, digits, paisa) => `Rs ${formatNumber(Number(digits + (paisa ?? "")), paisa ? paisa.length - 1 : 0)}`)
+  // The service's notes name its tables and datasets; a reader gets their names in words.
+  return grouped.includes("_") ? grouped.replace(internalNames(), (m) => DATASET_NAMES[m] ?? m) : grouped
+}
+/** @type {RegExp | undefined} */
+let namesPattern
+const internalNames = () => (namesPattern ??= new RegExp(`\\b(${Object.keys(DATASET_NAMES).join("|")})\\b`, "g"))
+const RUPEES_IN_TEXT = /\bRs\.? (\d{4,})(\.\d{1,2})?\b/g
+
+const MONTH_INDEX = new Map(MONTHS.map((m, i) => [m.toLowerCase(), i + 1]))
+
+/**
+ * A day typed by a person: "25 May 2026", "25 may 26", "25/05/2026" (day first, as in Pakistan) or "2026-05-25";
+ * YYYY-MM-DD, or undefined when it names no real day. @param {string} text
+ */
+export const parseDay = (text) => {
+  const t = text.trim()
+  let y, m, d
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(t)
+  const words = /^(\d{1,2})[\s-]+([A-Za-z]{3,9})[\s,-]+(\d{2}|\d{4})$/.exec(t)
+  const slashes = /^(\d{1,2})[/.](\d{1,2})[/.](\d{2}|\d{4})$/.exec(t)
+  if (iso) [y, m, d] = [Number(iso[1]), Number(iso[2]), Number(iso[3])]
+  else if (words) [d, m, y] = [Number(words[1]), MONTH_INDEX.get(words[2].slice(0, 3).toLowerCase()), Number(words[3])]
+  else if (slashes) [d, m, y] = [Number(slashes[1]), Number(slashes[2]), Number(slashes[3])]
+  if (y === undefined || m === undefined || d === undefined) return undefined
+  if (y < 100) y += 2000
+  const date = new Date(Date.UTC(y, m - 1, d))
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return undefined
+  return date.toISOString().slice(0, 10)
+}
 /** @param {unknown} d */
 export const fmtDate = (d) => (typeof d === "string" && DATE_ONLY.test(d) ? dateText(d) : typeof d === "string" ? fmtTime(d) : unknown())
 /** "Thursday, 25 May 2026". @param {string} d */
@@ -144,10 +185,47 @@ export const timeText = (iso) => {
   const d = new Date(iso)
   if (Number.isNaN(d.getTime())) return iso
   const parts = Object.fromEntries(KARACHI.formatToParts(d).map((p) => [p.type, p.value]))
-  return `${parts.day} ${MONTHS[Number(parts.month) - 1]} ${parts.year}, ${parts.hour}:${parts.minute} PKT`
+  return `${Number(parts.day)} ${MONTHS[Number(parts.month) - 1]} ${parts.year}, ${parts.hour}:${parts.minute} PKT`
 }
 /** @param {unknown} iso */
 export const fmtTime = (iso) => (typeof iso === "string" ? timeText(iso) : unknown())
 
 /** Today's date in Karachi, YYYY-MM-DD. */
 export const karachiToday = () => KARACHI_DAY.format(new Date())
+
+const DATASET_NAMES = /** @type {Record<string, string>} */ ({
+  prices_eod: "end-of-day prices",
+  daily_prices: "daily prices",
+  not_priced: "not priced",
+  prices_as_traded: "prices as traded",
+  portal_eod: "the exchange's end-of-day prices",
+  portal_market_watch: "the exchange's market watch",
+  portal_sectors: "the exchange's sector list",
+  payouts: "recorded payouts",
+  universe: "listed companies",
+  screener: "screener figures",
+  sectors: "sectors",
+  index_levels: "index levels",
+  index_kse100: "KSE-100 constituents",
+  index_history_kse100: "KSE-100 history",
+  company_pages: "company pages",
+  financials_sales: "financial statements",
+  board_allshr: "the market board",
+  market_summary: "market summary",
+  price_disagreements: "price disagreements between sources",
+  announcements: "announcements",
+  news: "news",
+  news_headlines: "news headlines"
+})
+
+/**
+ * A dataset or rule id in words ("prices_eod" → "end-of-day prices", "wht-dividend-2019-07" → "the dividend
+ * withholding rule of Jul 2019"); an id it does not know, with its underscores as spaces. @param {unknown} id
+ */
+export const plainName = (id) => {
+  if (typeof id !== "string") return ""
+  const rule = /^(wht|cgt)-([a-z-]+)-(\d{4})-(\d{2})$/.exec(id)
+  if (rule) return `the ${rule[1] === "wht" ? `${rule[2]} withholding` : `capital gains tax (${rule[2]})`} rule of ${MONTHS[Number(rule[4]) - 1]} ${rule[3]}`
+  const base = id.replace(/_\d{4}(_\d{2}){0,2}$/, "").replace(/_\d{8}$/, "")
+  return DATASET_NAMES[base] ?? base.replaceAll("_", " ")
+}

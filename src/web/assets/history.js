@@ -5,8 +5,10 @@
 import { $, dateText, el, fillRows, fmtTime, setText, unknown } from "./api.js"
 import { describeEvent } from "./events.js"
 import { reverseAction } from "./reverse.js"
+import { editable, openEdit } from "./tx-form.js"
 
-const PAGE = 50
+/** Rows shown at a time: fewer on a phone, where each is a card. */
+const PAGE = matchMedia("(max-width: 40rem)").matches ? 5 : 50
 /** @type {import("./events.js").LedgerEvent[]} */
 let events = []
 /** @type {Set<string>} */
@@ -23,6 +25,14 @@ const options = (id, values, all) => {
   select.value = values.includes(chosen) ? chosen : ""
 }
 
+/** "Edit…": corrects the event in one step (a reversal with its reason and the corrected entry). @param {import("./events.js").LedgerEvent} e @param {string} label */
+const editButton = (e, label) => {
+  if (!editable(e) || reversed.has(e.event_id)) return ""
+  const button = el("button", { type: "button", class: "secondary small", "aria-label": `Edit ${label}` }, "Edit…")
+  button.addEventListener("click", () => openEdit(e))
+  return button
+}
+
 const render = () => {
   const symbol = $("history-symbol").value
   const kind = $("history-kind").value
@@ -35,8 +45,8 @@ const render = () => {
     $("history-table").querySelector("tbody"),
     page.map((e) => {
       const d = describeEvent(e)
-      const label = `${d.kind}${d.symbol ? ` ${d.symbol}` : ""} of ${e.effective_date}`
-      return [{ cell: dateText(e.effective_date), class: "nowrap" }, d.kind, d.symbol ?? "", d.details, { cell: fmtTime(e.recorded_at), class: "nowrap" }, reverseAction(e, label, reversed, reload)]
+      const label = `${d.kind}${d.symbol ? ` ${d.symbol}` : ""} of ${dateText(e.effective_date)}`
+      return [{ cell: dateText(e.effective_date), class: "nowrap" }, d.kind, d.symbol ?? "", d.details, { cell: fmtTime(e.recorded_at), class: "nowrap" }, el("div", { class: "row actions" }, editButton(e, label), reverseAction(e, label, reversed, reload))]
     }),
     { labels: ["Trade date", "Event", "Symbol", "Details", "Recorded at", "Action"] }
   )

@@ -20,12 +20,19 @@ const HEAD = /** @type {Array<[string, string?]>} */ ([
   ["Day change (Rs)", "num"],
   ["Market value (Rs)", "num"],
   ["Unrealised P/L (Rs)", "num"],
-  ["Unrealised P/L %", "num"],
+  ["Return with dividends", "num"],
   ["Weight", "num"]
 ])
 
 /** @param {number | undefined} a @param {number | undefined} b */
 const ratioPct = (a, b) => (typeof a === "number" && typeof b === "number" && b > 0 ? (a / b) * 100 : undefined)
+
+/**
+ * A position's return with its dividends: unrealised P/L plus the net dividends it paid, over its cost (unknown
+ * when either is). @param {any} h
+ */
+const totalReturn = (h) =>
+  typeof h.unrealized_pnl === "number" && typeof h.dividends_net === "number" ? ratioPct(h.unrealized_pnl + h.dividends_net, h.cost) : undefined
 
 /** @param {any} h @param {Quote | undefined} q */
 const dayChange = (h, q) => (typeof q?.change === "number" && h.quantity > 0 ? Math.round(h.quantity * q.change * 100) / 100 : undefined)
@@ -43,7 +50,9 @@ const details = (h, q, y) =>
     fact("Fractions of a share (cash due)", typeof h.fractional_entitlements === "number" && h.fractional_entitlements > 0 ? fmtQty(h.fractional_entitlements) : "none"),
     fact("Yield on cost", typeof y?.dps === "number" && typeof h.average_cost === "number" && h.average_cost > 0
       ? el("span", {}, fmtShare(ratioPct(y.dps, h.average_cost)), el("span", { class: "hint" }, ` (Rs ${fmtPrice(y.dps)} a share paid in the last 12 months ÷ your average cost)`))
-      : el("span", {}, unknown(), el("span", { class: "hint" }, " (no recorded payouts)"))),
+      : el("span", {}, unknown(), el("span", { class: "hint" }, " (the service records no payouts of it) "),
+        el("button", { type: "button", class: "secondary small", "data-add-dividend": h.symbol, "aria-label": `Add a ${h.symbol} dividend from your warrant` }, "Add from your warrant"))),
+    fact("Return with dividends", el("span", {}, fmtPct(totalReturn(h)), el("span", { class: "hint" }, " (unrealised ", fmtPct(ratioPct(h.unrealized_pnl, h.cost)), " plus ", fmtRs(h.dividends_net), " of net dividends, over the cost)"))),
     fact("Quote", typeof h.quote_as_of === "string" ? el("span", {}, fmtTime(h.quote_as_of), " ", badge("delayed"), h.quote_stale ? [" ", badge("stale", "warn")] : []) : unknown()),
     fact("Day change", typeof q?.change_pct === "number" ? el("span", {}, fmtPct(q.change_pct), ` on ${fmtTime(q.as_of)}`) : unknown())
   )
@@ -60,6 +69,7 @@ const rows = (h, q, y, total) => {
   })
   const day = dayChange(h, q)
   const pnlPct = ratioPct(h.unrealized_pnl, h.cost)
+  const withDividends = totalReturn(h)
   const weight = ratioPct(h.market_value, total)
   const row = el(
     "tr",
@@ -70,8 +80,8 @@ const rows = (h, q, y, total) => {
     cell("Price (Rs)", fmtPrice(h.market_price), h.market_price),
     cell("Day change (Rs)", el("span", {}, fmtSigned(day), typeof q?.change_pct === "number" ? el("span", { class: "block small" }, fmtPct(q.change_pct)) : ""), day),
     cell("Market value (Rs)", fmtAmount(h.market_value), h.market_value),
-    cell("Unrealised P/L (Rs)", fmtSigned(h.unrealized_pnl), h.unrealized_pnl),
-    cell("Unrealised P/L %", fmtPct(pnlPct), pnlPct),
+    cell("Unrealised P/L (Rs)", el("span", {}, fmtSigned(h.unrealized_pnl), el("span", { class: "block small" }, fmtPct(pnlPct))), h.unrealized_pnl),
+    cell("Return with dividends", fmtPct(withDividends), withDividends),
     cell("Weight", fmtShare(weight), weight)
   )
   return [row, detail]
@@ -122,8 +132,8 @@ export const renderHoldings = (out, portfolio, quotes, yields) => {
           cell("Price (Rs)", "", null),
           cell("Day change (Rs)", fmtSigned(dayTotal), null),
           cell("Market value (Rs)", fmtAmount(t.market_value), null),
-          cell("Unrealised P/L (Rs)", fmtSigned(t.unrealized_pnl), null),
-          cell("Unrealised P/L %", fmtPct(ratioPct(t.unrealized_pnl, t.cost)), null),
+          cell("Unrealised P/L (Rs)", el("span", {}, fmtSigned(t.unrealized_pnl), el("span", { class: "block small" }, fmtPct(ratioPct(t.unrealized_pnl, t.cost)))), null),
+          cell("Return with dividends", "", null),
           cell("Weight", total ? "100%" : unknown(), null)
         )
       )

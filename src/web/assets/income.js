@@ -5,7 +5,7 @@
 // for the payout it records), totals by month (a chart that stays when some
 // amount is unknown) and by year, the totals the API serves, yield on cost,
 // and the payouts of your holdings whose book closure is still ahead.
-import { dateText, el, fmtAmount, fmtPrice, fmtRs, fmtShare, monthText, unknown } from "./api.js"
+import { dateText, el, fmtAmount, fmtPrice, fmtRs, fmtShare, formatNumberText, monthText, unknown } from "./api.js"
 import { barChart, rupeeFormat } from "./charts.js"
 import { reversedIds } from "./events.js"
 import { fact, facts, show, symbolLink, table } from "./ui.js"
@@ -58,6 +58,26 @@ const totalsBy = (list, key) => {
   return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b))
 }
 
+/**
+ * Every month from the first to the last with a dividend, those without one included (count 0), so the chart's
+ * spacing is time's. @param {Array<[string, { gross: number, tax: number, net: number, count: number, unknown: number }]>} months
+ */
+const withEmptyMonths = (months) => {
+  if (months.length === 0) return months
+  const byMonth = new Map(months)
+  const out = []
+  let [y, m] = (months[0]?.[0] ?? "").split("-").map(Number)
+  const last = months[months.length - 1]?.[0] ?? ""
+  for (let guard = 0; guard < 600 && y !== undefined && m !== undefined; guard++) {
+    const key = `${y}-${String(m).padStart(2, "0")}`
+    out.push(/** @type {[string, { gross: number, tax: number, net: number, count: number, unknown: number }]} */ ([key, byMonth.get(key) ?? { gross: 0, tax: 0, net: 0, count: 0, unknown: 0 }]))
+    if (key >= last) break
+    m++
+    if (m > 12) [y, m] = [y + 1, 1]
+  }
+  return out
+}
+
 /** @param {{ gross: number, tax: number, net: number, count: number, unknown: number }} g @param {"gross" | "tax" | "net"} k */
 const sumCell = (g, k) => ({ cell: g.unknown === g.count ? unknown() : el("span", {}, fmtAmount(g[k]), g.unknown ? el("span", { class: "hint" }, " +?") : ""), class: "num" })
 
@@ -79,7 +99,7 @@ const yieldOnCost = (holdings, yields) => {
  */
 export const renderIncome = (out, data) => {
   const list = receivedDividends(data.events, data.entitlements)
-  const months = totalsBy(list, (r) => r.date.slice(0, 7))
+  const months = withEmptyMonths(totalsBy(list, (r) => r.date.slice(0, 7)))
   const years = totalsBy(list, (r) => r.date.slice(0, 4))
   const d = data.analysis?.dividend_income
   const yoc = yieldOnCost(data.portfolio.holdings, data.yields)
@@ -90,7 +110,9 @@ export const renderIncome = (out, data) => {
       fact("Received, gross", fmtRs(d?.gross)),
       fact("Tax withheld", fmtRs(d?.tax_withheld)),
       fact("Received, net", fmtRs(d?.net ?? data.portfolio.totals?.dividends_net)),
-      fact("Yield on cost", yoc.pct === undefined ? unknown() : el("span", {}, fmtShare(yoc.pct), el("span", { class: "hint" }, ` (Rs ${fmtAmount(yoc.income).textContent} a year at the last 12 months' payouts, on ${yoc.covered} of ${yoc.of} holdings with recorded payouts)`)))
+      fact(`Yield on cost, ${yoc.covered} of ${yoc.of} holdings`, yoc.pct === undefined
+        ? el("span", {}, unknown(), el("span", { class: "hint block" }, "no holding has recorded payouts"))
+        : el("span", {}, fmtShare(yoc.pct), el("span", { class: "hint block", id: "yield-coverage" }, `${yoc.covered === yoc.of ? "every holding" : `only ${yoc.covered} of your ${yoc.of} holdings: the others' payouts are not recorded, so this is not the portfolio's yield`}; Rs ${formatNumberText(yoc.income, 0)} a year at the last 12 months' payouts`)))
     ),
     d?.tax_note ? el("p", { class: "hint", id: "income-basis" }, `Totals as the API computes them from the position entitled at each book closure. ${d.tax_note}`) : "",
     el("h3", {}, "Upcoming payouts of your holdings"),
@@ -102,23 +124,23 @@ export const renderIncome = (out, data) => {
       : [
         el("h3", {}, "By month"),
         el("figure", {}, chart, el("figcaption", {}, "Dividends by month of payment, net of tax where it is known.")),
-        table("Dividend income by month", [["Month"], ["Gross (Rs)", "num"], ["Tax withheld (Rs)", "num"], ["Net (Rs)", "num"]], months.map(([m, g]) => [monthText(m), sumCell(g, "gross"), sumCell(g, "tax"), sumCell(g, "net")]), { id: "income-table", cards: true, visibleCaption: false }),
+        table("Dividend income by month", [["Month"], ["Gross (Rs)", "num"], ["Tax withheld (Rs)", "num"], ["Net (Rs)", "num"]], months.filter(([, g]) => g.count > 0).map(([m, g]) => [monthText(m), sumCell(g, "gross"), sumCell(g, "tax"), sumCell(g, "net")]), { id: "income-table", cards: true, visibleCaption: false }),
         el("h3", {}, "By year"),
         table("Dividend income by year", [["Year"], ["Dividends", "num"], ["Gross (Rs)", "num"], ["Tax withheld (Rs)", "num"], ["Net (Rs)", "num"]], years.map(([y, g]) => [y, { cell: String(g.count), class: "num" }, sumCell(g, "gross"), sumCell(g, "tax"), sumCell(g, "net")]), { id: "income-years", visibleCaption: false }),
         months.some(([, g]) => g.unknown) ? el("p", { class: "hint", id: "income-partly-unknown" }, "+? marks a total missing a dividend whose rupees the server does not serve per dividend (declared per share for a payout it does not record); the totals at the top include it.") : "",
-        el("h3", {}, "Each dividend"),
-        table("Dividends received", [["Date"], ["Symbol"], ["Per share (Rs)", "num"], ["Gross (Rs)", "num"], ["Tax (Rs)", "num"], ["Net (Rs)", "num"], ["Amounts"]], list.map((r) => [
+        el("details", { class: "sources", id: "income-each" }, el("summary", {}, `Each dividend (${list.length})`), table("Dividends received", [["Date"], ["Symbol"], ["Per share (Rs)", "num"], ["Gross (Rs)", "num"], ["Tax (Rs)", "num"], ["Net (Rs)", "num"], ["Amounts"]], list.map((r) => [
           { cell: dateText(r.date), sort: r.date, class: "nowrap" }, symbolLink(r.symbol), { cell: fmtPrice(r.perShare), class: "num" }, { cell: fmtAmount(r.gross), class: "num" }, { cell: fmtAmount(r.tax), class: "num" }, { cell: fmtAmount(r.net), class: "num" }, el("span", { class: "hint" }, r.source)
-        ]), { id: "income-events", sort: true, cards: true, visibleCaption: false })
+        ]), { id: "income-events", sort: true, cards: true, visibleCaption: false }))
       ]
   )
   if (months.length) {
     barChart(chart, {
       categories: months.map(([m]) => monthText(m)),
-      series: [{ label: "Net", values: months.map(([, g]) => (g.unknown === g.count ? null : g.net)) }],
+      // A month without a dividend is an empty slot; one whose every amount is unknown has no bar either.
+      series: [{ label: "Net", values: months.map(([, g]) => (g.count === 0 || g.unknown === g.count ? null : g.net)) }],
       format: rupeeFormat,
       categoryLabel: "Month",
-      label: `Dividend income by month, net: ${months.map(([m, g]) => `${monthText(m)} ${g.unknown === g.count ? "unknown" : g.net}`).join("; ")}`
+      label: `Dividend income by month, net: ${months.map(([m, g]) => `${monthText(m)} ${g.count === 0 ? "none" : g.unknown === g.count ? "unknown" : g.net}`).join("; ")}`
     })
   }
 }

@@ -3,11 +3,12 @@
 // button), list keys and sessions, revoke. Managed with the session token.
 /** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
 /** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
-import { $, api, badge, describeError, el, fillRows, fmtTime, getToken, requireSession, setText, unknown, wireCopyButtons } from "./api.js"
+import { $, api, badge, currentSession, describeError, el, fillRows, fmtTime, requireSession, setText, unknown, wireCopyButtons } from "./api.js"
 
 wireCopyButtons()
 
-const isThisTab = (key) => key.kind === "session" && (getToken() ?? "").startsWith(key.prefix)
+const signedInWith = await currentSession()
+const isThisTab = (key) => signedInWith.signed_in && key.id === signedInWith.key_id
 
 const revoke = async (key, button) => {
   button.disabled = true
@@ -53,7 +54,7 @@ const load = async () => {
     const action = key.revoked_at
       ? ""
       : isThisTab(key)
-      ? el("span", { class: "hint" }, "this tab's session")
+      ? el("span", { class: "hint" }, "this browser signed in with it")
       : el("button", { type: "button", class: "danger", "aria-label": `Revoke ${name}` }, "Revoke")
     if (action instanceof HTMLButtonElement) action.addEventListener("click", () => revoke(key, action))
     return [
@@ -93,4 +94,4 @@ $("key-form").addEventListener("submit", async (event) => {
   await load()
 })
 
-if (requireSession()) load()
+if (await requireSession()) load()

@@ -98,7 +98,7 @@ $("export").addEventListener("click", async () => {
   link.click()
 })
 
-if (requireSession()) {
+if (await requireSession()) {
   loadEvents()
   renderCheckpoint($("checkpoint"))
 }

@@ -98,13 +98,28 @@ const sectorTone = (tone) => {
   return wrap
 }
 
+/** The market's calendar today, asked once: the status line and the board's freshness both read it. */
+/** @type {Promise<Reply<Success<"market.status">>>} */
+const status = api("GET", "/v1/market/status", { token: null })
+
+/**
+ * The board's badges, by the rule the symbol pages follow: quotes are always delayed, and a session older than the
+ * exchange's last completed one is also stale. @param {any} board
+ */
+const freshness = async (board) => {
+  const s = await status
+  const stale = s.ok && typeof board.date === "string" && board.date < s.body.previous_trading_day
+  return [badge(board.quotes ?? "delayed"), stale ? [" ", badge("stale", "warn"), el("span", { class: "hint" }, ` the exchange has traded since; this is the last session recorded here`)] : []]
+}
+
 /** @param {any} board */
-const renderBoard = (board) => {
+const renderBoard = async (board) => {
   const m = board.movers ?? {}
   const history = el("div", { id: "index-history" })
+  const badges = await freshness(board)
   show(
     $("board"),
-    el("p", {}, "Session of ", el("strong", {}, fmtDate(board.date)), " ", badge(board.quotes ?? "delayed")),
+    el("p", {}, "Session of ", el("strong", {}, fmtDate(board.date)), " ", badges),
     el("h3", {}, "Index"),
     Array.isArray(board.indices) && board.indices.length ? indices(board.indices) : el("p", {}, "No index level is recorded: ", unknown()),
     history,
@@ -179,8 +194,7 @@ $("search-form").addEventListener("submit", (event) => {
 })
 
 const loadStatus = async () => {
-  /** @type {Reply<Success<"market.status">>} */
-  const reply = await api("GET", "/v1/market/status", { token: null })
+  const reply = await status
   if (!reply.ok) return
   const s = reply.body
   const parts = [`The market is ${s.state} (${dateText(s.date)}, Karachi time).`]

@@ -41,14 +41,17 @@ const periodOf = (p) => ({
 })
 
 /** @param {Answer} answer @returns {Performance} */
-export const fromServer = (answer) => ({
-  dates: answer.days.map((d) => d.date),
-  value: answer.days.map((d) => d.value ?? null),
-  cost: answer.days.map((d) => d.cost),
-  netFlow: answer.days.map((d) => d.net_flow),
-  dividends: answer.days.map((d) => d.dividends),
-  kse100: answer.days.map((d) => d.kse100 ?? null),
-  flags: answer.days.map((d) => d.flags ?? []),
+export const fromServer = (answer) => fromDays(answer, answer.days ?? [])
+
+/** @param {Answer} answer @param {NonNullable<Answer["days"]>} days @returns {Performance} */
+const fromDays = (answer, days) => ({
+  dates: days.map((d) => d.date),
+  value: days.map((d) => d.value ?? null),
+  cost: days.map((d) => d.cost),
+  netFlow: days.map((d) => d.net_flow),
+  dividends: days.map((d) => d.dividends),
+  kse100: days.map((d) => d.kse100 ?? null),
+  flags: days.map((d) => d.flags ?? []),
   periods: answer.periods.map(periodOf),
   firstEvent: answer.first_event,
   lastSession: answer.last_session,

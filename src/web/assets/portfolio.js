@@ -16,7 +16,7 @@ import { dayChange, fromServer } from "./performance-adapter.js"
 import { renderPerformance } from "./performance.js"
 import { dateText, karachiToday } from "./format.js"
 import { renderAllocation } from "./allocation.js"
-import { openTransaction, wireTransactionForm } from "./tx-form.js"
+import { openDividend, openTransaction, wireTransactionForm } from "./tx-form.js"
 import { showError, showLoading } from "./ui.js"
 
 let today = karachiToday()
@@ -102,6 +102,9 @@ const load = async () => {
     api("GET", "/v1/me/entitlements?limit=200"),
     api("GET", "/v1/me/settings")
   ])
+  // The history needs only the ledger: it shows whenever the ledger could be read.
+  if (ledger.ok) renderHistory(ledger.events, reversedIds(ledger.events), load)
+  else setText("history-status", "The history could not be loaded: see the message above.", "error")
   if (!reply.ok || !ledger.ok) {
     const failed = reply.ok ? /** @type {any} */ (ledger).reply : reply
     for (const id of ["cards", "holdings", "value", "income", "allocation"]) showError($(id), failed, load)
@@ -119,15 +122,19 @@ const load = async () => {
   else showError($("entitlements"), entitlements, load)
   renderIncome($("income"), { events: ledger.events, entitlements: entitlements.ok ? entitlements.body.items : [], portfolio, analysis: analysis.ok ? analysis.body : undefined, yields: payouts.yields, upcoming: payouts.upcoming })
   renderAllocation($("allocation"), portfolio, analysis.ok ? analysis.body : undefined)
-  renderHistory(ledger.events, reversedIds(ledger.events), load)
 }
 
 wireTransactionForm(load)
 wireHistory()
 wireCsv(load)
 $("add-tx").addEventListener("click", () => openTransaction(undefined, today))
+// "Add from your warrant" on a holding whose payouts the service does not record.
+document.addEventListener("click", (event) => {
+  const button = /** @type {HTMLElement | null} */ (event.target instanceof Element ? event.target.closest("[data-add-dividend]") : null)
+  if (button?.dataset.addDividend) openDividend(button.dataset.addDividend)
+})
 
-if (requireSession()) {
+if (await requireSession()) {
   load()
   const add = new URLSearchParams(location.search).get("add")
   if (add !== null) openTransaction(add.toUpperCase(), today)

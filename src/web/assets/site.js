@@ -2,7 +2,7 @@
 // Every page: the header's session control and search (a ticker goes
 // straight to its page, anything else to the market page's search), and the
 // footer's digit-grouping setting.
-import { $, clearToken, renderSession } from "./api.js"
+import { $, renderSession, signOut } from "./api.js"
 import { grouping, setGrouping } from "./format.js"
 import { attachSuggestions, exactTicker } from "./suggest.js"
 
@@ -33,9 +33,9 @@ const wireGrouping = () => {
   })
 }
 
-renderSession()
-$("sign-out")?.addEventListener("click", () => {
-  clearToken()
+void renderSession()
+$("sign-out")?.addEventListener("click", async () => {
+  await signOut(false)
   location.assign("/start")
 })
 wireSearch()

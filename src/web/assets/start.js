@@ -1,11 +1,23 @@
 // @ts-check
-// Start page: create an anonymous session (token shown once, with a "saved
-// it" step) or resume one with a token or key; forget the token.
+// Sign-in page: start a portfolio (the token shown once, with a "saved it"
+// step) or sign in with a token or key, either optionally remembering this
+// device; sign out of this device or of every device.
 /** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
 /** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
-import { $, api, clearToken, describeError, getToken, setText, setToken, wireCopyButtons } from "./api.js"
+import { $, api, currentSession, describeError, fmtTime, setText, signIn, signOut, wireCopyButtons } from "./api.js"
 
 wireCopyButtons()
+
+/** The "This browser" section: until when this browser stays signed in. */
+const showBrowser = async () => {
+  const state = await currentSession()
+  $("browser-session").hidden = !state.signed_in
+  if (!state.signed_in) return
+  const until = fmtTime(state.expires_at)
+  setText("browser-status", state.remember
+    ? `Signed in on this device, remembered until ${until}.`
+    : `Signed in on this device until the browser closes (at the latest ${until}).`)
+}
 
 $("create-session").addEventListener("click", async () => {
   const button = $("create-session")
@@ -13,14 +25,15 @@ $("create-session").addEventListener("click", async () => {
   setText("create-error", "")
   /** @type {Reply<Success<"account.session">>} */
   const reply = await api("POST", "/v1/me/session", { token: null })
+  const signed = reply.ok ? await signIn(reply.body.token, $("new-remember").checked) : reply
   button.disabled = false
-  if (!reply.ok) return setText("create-error", describeError(reply))
-  setToken(reply.body.token)
+  if (!reply.ok || !signed.ok) return setText("create-error", `Could not start a portfolio: ${describeError(signed)}`)
   $("new-token").value = reply.body.token
   $("token-box").hidden = false
   $("saved-ack").checked = false
   $("next-steps").hidden = true
   $("new-session").hidden = false
+  await showBrowser()
   const heading = $("h-save")
   heading.tabIndex = -1
   heading.focus()
@@ -29,12 +42,12 @@ $("create-session").addEventListener("click", async () => {
 $("saved-ack").addEventListener("change", (event) => {
   const ack = /** @type {HTMLInputElement} */ (event.target)
   $("next-steps").hidden = !ack.checked
-  // Once saved, the token leaves the screen (this tab still holds it).
+  // Once saved, the token leaves the screen (the browser stays signed in by its cookie).
   if (ack.checked) {
     $("new-token").value = ""
     $("token-box").hidden = true
     const copyStatus = /** @type {HTMLElement} */ (document.querySelector("#new-session .copy-status"))
-    copyStatus.textContent = "The token is no longer shown on this page; this tab still holds it."
+    copyStatus.textContent = "The token is no longer shown on this page; this browser stays signed in."
   }
 })
 
@@ -42,30 +55,25 @@ $("resume-form").addEventListener("submit", async (event) => {
   event.preventDefault()
   const input = $("resume-token")
   const token = input.value.trim()
-  if (token === "") return setText("resume-result", "Paste a session token or an API key first.", "error")
+  if (token === "") return setText("resume-result", "Paste a token or an API key first.", "error")
   setText("resume-result", "Checking…", "")
-  // Listing keys is the cheapest call that proves a credential: 200 for a
-  // session, 403 for a valid key that may not manage keys, 401 otherwise.
-  /** @type {Reply<Success<"portfolio.listKeys">>} */
-  const reply = await api("GET", "/v1/me/keys", { token })
+  const reply = await signIn(token, $("resume-remember").checked)
   input.value = ""
-  if (reply.status === 200 || reply.status === 403) {
-    setToken(token)
-    setText(
-      "resume-result",
-      reply.status === 200
-        ? "Resumed. The token is held in this tab until you close it."
-        : "Resumed with an API key. It works for what its grants allow; managing keys needs the session token.",
-      "ok"
-    )
-  } else {
-    setText("resume-result", `Not accepted: ${describeError(reply)}`, "error")
-  }
+  if (!reply.ok) return setText("resume-result", `Not accepted: ${reply.status === 401 ? "that token is unknown or was revoked." : describeError(reply)}`, "error")
+  setText("resume-result", reply.body.signed_in && reply.body.kind === "key"
+    ? "Signed in with an API key. It works for what its grants allow; managing keys needs the portfolio's own token."
+    : "Signed in.", "ok")
+  await showBrowser()
 })
 
-$("forget").addEventListener("click", () => {
-  clearToken()
-  setText("resume-result", "Forgotten: this tab no longer holds a token.", "ok")
-})
+const end = async (/** @type {boolean} */ everywhere) => {
+  const reply = await signOut(everywhere)
+  setText("end-result", reply.ok
+    ? everywhere ? "Signed out of every device. Your token still signs you in again." : "Signed out of this device."
+    : `Could not sign out: ${describeError(reply)}`, reply.ok ? "ok" : "error")
+  await showBrowser()
+}
+$("end-here").addEventListener("click", () => end(false))
+$("end-everywhere").addEventListener("click", () => end(true))
 
-if (getToken()) setText("resume-result", "This tab already holds a token. Creating or resuming another replaces it here.")
+await showBrowser()

@@ -7,7 +7,7 @@
 // empty sections.
 /** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
 /** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
-import { $, api, badge, dateText, el, fmtPct, fmtPrice, fmtQty, fmtRsPrice, fmtSigned, fmtTime, getToken, unknown } from "./api.js"
+import { $, api, badge, dateText, el, fmtPct, fmtPrice, fmtQty, fmtRsPrice, fmtSigned, fmtTime, currentSession, unknown } from "./api.js"
 import { lineChart, rupeeFormat } from "./charts.js"
 import { formatNumber } from "./format.js"
 import { loadPosition } from "./symbol-position.js"
@@ -168,7 +168,7 @@ const start = async () => {
     const quote = await api("GET", `/v1/quotes/${path}?allow_stale=true`, { token: null })
     renderQuote(stock.body, quote.ok ? quote.body : undefined)
   }
-  if (getToken()) {
+  if ((await currentSession()).signed_in) {
     $("position-section").hidden = false
     markers = await loadPosition($("position"), symbol, stock.body.quote?.price)
   }

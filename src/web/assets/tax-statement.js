@@ -7,6 +7,7 @@
 /** @typedef {import("./api.js").Success<"portfolio.taxStatement">} Statement */
 import { badge, dateText, el, fillRows, fmtPrice, fmtQty, fmtSigned, formatNumberText, unknown } from "./api.js"
 import { show, symbolLink, table } from "./ui.js"
+import { plainName } from "./format.js"
 
 /** Rupees to the paisa ("5,315.80"); absent is unknown. @param {unknown} v */
 const exact = (v) => fmtPrice(v)
@@ -44,7 +45,7 @@ const saleRow = (s) => [
   el("span", {}, days(s.holding_days_min, s.holding_days_max),
     el("span", { class: "hint block" }, s.lots.map((l) => `${fmtQty(l.quantity)} ${l.how === "bonus" ? "bonus shares credited" : "bought"} ${dateText(l.acquired)}`).join("; "))),
   s.capital_gains_tax
-    ? el("span", {}, rs(s.capital_gains_tax.amount), el("span", { class: "hint block" }, `${s.capital_gains_tax.rate_pct}% (${s.capital_gains_tax.rule})`))
+    ? el("span", {}, rs(s.capital_gains_tax.amount), el("span", { class: "hint block" }, `${s.capital_gains_tax.rate_pct}% (${plainName(s.capital_gains_tax.rule)})`))
     : el("span", { class: "hint" }, s.tax_note ?? "none computed")
 ]
 
@@ -65,7 +66,7 @@ const sales = (st) => {
 /** @param {Statement["dividends"][number]} d */
 const basis = (d) =>
   d.tax_basis === "warrant" ? "as the warrant shows"
-  : d.tax_basis === "rule" ? `${d.tax_rate_pct ?? "?"}%${d.filer === undefined ? "" : d.filer ? ", filer" : ", non-filer"} (${d.tax_rule ?? "rule"})`
+  : d.tax_basis === "rule" ? `${d.tax_rate_pct ?? "?"}%${d.filer === undefined ? "" : d.filer ? ", filer" : ", non-filer"} (${d.tax_rule ? plainName(d.tax_rule) : "by rule"})`
   : "no tax recorded"
 
 /** @param {Statement} st */
@@ -155,7 +156,7 @@ export const renderStatement = (out, st) => {
       el("span", { class: "hint block" }, `Portfolio ${st.portfolio}. Cost method: ${st.cost_method}.`)),
     el("h3", { id: "h-needs" }, "For your return"),
     needs(st),
-    cgt ? el("p", { class: "hint", id: "tax-cgt-note" }, `Capital gains tax at ${cgt.rate_pct}% (${cgt.rule}) on Rs ${formatNumberText(cgt.taxable_gain, 2)} taxable (covered gains Rs ${formatNumberText(cgt.gains_covered, 2)} less losses set off): Rs ${formatNumberText(cgt.tax_at_rate, 2)}. ${cgt.note}`) : "",
+    cgt ? el("p", { class: "hint", id: "tax-cgt-note" }, `Capital gains tax at ${cgt.rate_pct}% (${plainName(cgt.rule)}) on Rs ${formatNumberText(cgt.taxable_gain, 2)} taxable (covered gains Rs ${formatNumberText(cgt.gains_covered, 2)} less losses set off): Rs ${formatNumberText(cgt.tax_at_rate, 2)}. ${cgt.note}`) : "",
     el("h3", {}, "Sales"),
     sales(st),
     el("h3", {}, "Dividends"),

@@ -61,7 +61,7 @@ $("tax-form").addEventListener("submit", (event) => {
 })
 $("tax-print").addEventListener("click", () => window.print())
 
-if (requireSession()) start()
+if (await requireSession()) start()
 else {
   $("tax-statement").removeAttribute("aria-busy")
   $("tax-statement").replaceChildren()

@@ -3,6 +3,7 @@
 // table in a scrollable region, a list of facts, a symbol link, the sources
 // of a figure, and a polite "loading / unknown / error" line.
 import { badge, describeError, el, fillRows, fmtTime, unknown } from "./api.js"
+import { plainName, timeText } from "./format.js"
 import { sortable } from "./sortable.js"
 
 /**
@@ -57,7 +58,7 @@ export const sourcesNote = (sources, caption = "Sources") => {
       "ul",
       {},
       sources.map((s) =>
-        el("li", {}, el("strong", {}, s.dataset ?? "data"), `: ${s.source ?? "source unknown"}, as of ${s.as_of ?? "unknown"}`, s.retrieved_at ? `, retrieved ${s.retrieved_at}` : "", s.recorded_in ? el("span", { class: "hint" }, ` · recorded in ${s.recorded_in}`) : "")
+        el("li", {}, el("strong", {}, s.dataset ? plainName(s.dataset) : "data"), `: ${s.source ?? "source unknown"}, as of ${s.as_of ? timeText(s.as_of) : "unknown"}`, s.retrieved_at ? `, retrieved ${timeText(s.retrieved_at)}` : "", s.recorded_in ? el("span", { class: "hint" }, ` · recorded in ${s.recorded_in}`) : "")
       )
     )
   )
@@ -96,10 +97,17 @@ export const showError = (out, reply, retry) => {
   out.removeAttribute("aria-busy")
   const button = retry ? el("button", { type: "button", class: "secondary small retry" }, "Try again") : ""
   if (button) button.addEventListener("click", () => retry?.())
+  const said = humanError(reply)
+  // One failure (the service down) says so once: later sections point to the first box instead of repeating it.
+  const first = Array.from(document.querySelectorAll(".error-box[data-said]")).find((b) => b instanceof HTMLElement && b.dataset.said === said && !out.contains(b))
+  if (first) {
+    out.replaceChildren(el("p", { class: "error-note" }, "Not loaded: the same problem as above. ", button))
+    return
+  }
   out.replaceChildren(
     el(
       "div",
-      { class: "error-box", role: "alert" },
+      { class: "error-box", role: "alert", "data-said": said },
       el("p", {}, humanError(reply)),
       el("details", {}, el("summary", {}, "Details"), el("p", { class: "hint" }, describeError(reply))),
       button
