@@ -19,7 +19,7 @@ import { RecentMap } from "../../cache/RecentMap.ts"
 import { type Answer, AnswerCache, type AnswerPolicy, type Decoded, type InstantHome, type Keeping } from "../../http/AnswerCache.ts"
 import { makeHeapSettle } from "../../system/HeapSettle.ts"
 import { Analytics } from "../analytics/Analytics.ts"
-import { asOfHeaders, asOfInstant, readAsOf } from "./AsOf.ts"
+import { asOfHeaders, asOfInstant, clockOf, readAsOf } from "./AsOf.ts"
 import { PointInTime } from "./PointInTime.ts"
 import { MarketReadModel, type ReadModelState } from "./ReadModel.ts"
 
@@ -60,12 +60,14 @@ const instantHomes = (pit: typeof PointInTime.Service) => {
   // An as_of text's instant, read once (a hot instant is asked for again and again).
   const instants = new RecentMap<string, number | null>(INSTANT_TEXTS)
   return (request: Decoded): InstantHome | "live" | undefined => {
-    const asOf: string | undefined = request.query?.as_of
-    if (asOf === undefined) return "live"
-    let at = instants.get(asOf)
-    if (at === undefined) instants.set(asOf, at = asOfInstant(asOf) ?? null)
-    const view = at === null ? undefined : pit.keptAt(at)
+    const named = clockOf((name) => request.query?.[name])
+    if (named === undefined) return "live"
+    if (named === "both") return undefined
+    let at = instants.get(named.raw)
+    if (at === undefined) instants.set(named.raw, at = asOfInstant(named.raw) ?? null)
+    const view = at === null ? undefined : pit.keptAt(at, named.clock)
     if (view === undefined) return undefined
+    // One snapshot is one clock's: its answers (keyed by the request, which names the clock) are its own.
     let homes = homesOf.get(view.snapshot)
     if (homes === undefined) homesOf.set(view.snapshot, homes = { answers: new Map(), at: new Map() })
     let home = homes.at.get(view.at)
