@@ -11,7 +11,7 @@
  * crawls shares one); on the market clock the version and T itself. One
  * build runs at a time, in the background; who may ask for one and which
  * runs next is BuildQueue.ts's (charged per client, the most wanted first).
- * A request waits for its build up to LOAD_WAIT, then is 503
+ * A request waits for its build up to LoadWait, then is 503
  * SOURCE_UNAVAILABLE with Retry-After (the build goes on). The kept
  * snapshots are the most wanted ones within a byte budget. A build that saw
  * the version move while it loaded answers its requests without being kept.
@@ -39,8 +39,8 @@ export const KEPT_BYTES = 200 * 1024 * 1024
 const KEPT_INSTANTS = 10_000
 /** How long a request is asked to wait before asking again while a snapshot is being made (seconds). */
 export const BUSY_RETRY_SECONDS = 5
-/** How long a request waits for the snapshot its instant needs before it is told to come back. */
-const LOAD_WAIT = Duration.seconds(8)
+/** How long a request waits for the snapshot its instant needs before it is told to come back (a test may shorten it). */
+export const LoadWait = Context.Reference<Duration.Duration>("psx/market/PointInTime/LoadWait", { defaultValue: () => Duration.seconds(8) })
 /** Bytes a row costs in a built snapshot, beyond its price columns (an estimate for the byte budget). */
 const ROW_BYTES = 400
 
@@ -108,12 +108,19 @@ export class PointInTime extends Context.Service<PointInTime, {
 
       const build = (job: Job) =>
         Effect.gen(function*() {
+          const started = yield* Clock.currentTimeMillis
           const { state, rows } = yield* store.load(job.at, job.clock)
           const snapshot = yield* cooperatively(snapshotSteps(rows, job.at))
           const after = yield* store.stateAt(job.at)
           const key = keyOf(job.clock, state, job.at)
           if (key === keyOf(job.clock, after, job.at)) cache.set(key, snapshot, estimateBytes(rows))
-          yield* Effect.logInfo({ msg: "point-in-time snapshot built", clock: job.clock, asOf: new Date(job.at).toISOString(), version: state.version })
+          yield* Effect.logInfo({
+            msg: "point-in-time snapshot built",
+            clock: job.clock,
+            asOf: new Date(job.at).toISOString(),
+            version: state.version,
+            ms: (yield* Clock.currentTimeMillis) - started
+          })
           return snapshot
         }).pipe(Effect.withSpan("PointInTime.build"))
 
@@ -171,7 +178,7 @@ export class PointInTime extends Context.Service<PointInTime, {
           yield* startDrain
         } else queue.join(key, clients)
         // A request waits a while for its build; then it is told to come back (the build goes on).
-        const loaded = yield* Deferred.await(done).pipe(Effect.timeoutOption(LOAD_WAIT))
+        const loaded = yield* Deferred.await(done).pipe(Effect.timeoutOption(yield* LoadWait))
         if (Option.isNone(loaded)) return yield* comeBack(`the market as of ${new Date(at).toISOString()} is being loaded`)
         return viewOf(loaded.value, at, clock, state)
       })
