@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config"
 /**
  * The slow suites: fuzzing, faults (store cuts, SIGKILL), several service processes, the stdio MCP children with
  * their own import, upstream faults, whole crawls of the fake portal, the rate limits run out request by request,
- * and the browser. `npm test` (`vitest run --mode quick`) leaves them out;
+ * the point-in-time sweep (30 instants' snapshots), and the browser. `npm test` (`vitest run --mode quick`) leaves them out;
  * `npm run test:all` (plain `vitest run`, what CI runs on both stores) and `npx vitest run <file>` run them.
  */
 export const SLOW_SUITES = [
@@ -18,6 +18,7 @@ export const SLOW_SUITES = [
   "test/limits.test.ts",
   "test/live-writers.test.ts",
   "test/mcp-portfolio.test.ts",
+  "test/market-clock-sweep.test.ts",
   "test/e2e/**"
 ]
 

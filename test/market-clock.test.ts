@@ -7,42 +7,16 @@
  */
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Duration, Effect, Fiber } from "effect"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { gunzipSync } from "node:zlib"
 import { faceValueOn } from "../domain/market/filings/FaceValues.ts"
 import { asOfInstant } from "../src/market/readmodel/AsOf.ts"
 import { KEPT_BYTES, KEPT_SNAPSHOTS, LoadWait, PointInTime } from "../src/market/readmodel/PointInTime.ts"
 import { pollUntil } from "./support/Eventually.ts"
-import { assertFailed, assertOk, get as getNow, TestApp } from "./support/TestApp.ts"
+import { eodCloses, getAsOf as get, readPack } from "./support/KnownTable.ts"
+import { assertFailed, assertOk, TestApp } from "./support/TestApp.ts"
 
-/** A point-in-time read, asked again while its instant is loading (503 with Retry-After), as a client would. */
-export const get = <P extends string>(path: P) =>
-  Effect.gen(function*() {
-    const first = yield* getNow(path)
-    if (first.status === 503) assert.isDefined(first.headers["retry-after"], "a load in progress says when to come back")
-    return yield* pollUntil(`${path} loaded`, getNow(path), (r) => r.status !== 503, { within: "120 seconds", every: "250 millis" })
-  })
-
-const pack = join(import.meta.dirname, "../data/pack")
-const readPack = (file: string): unknown => {
-  const bytes = readFileSync(join(pack, file))
-  return JSON.parse((file.endsWith(".gz") ? gunzipSync(bytes) : bytes).toString("utf8"))
-}
 type ScreenerLine = { symbol: string; sectorCode?: string; peTtm?: number; marketCap?: number }
 type PayoutLine = { symbol: string; announcedAt?: string }
 type NewsLine = { publishedAt: string }
-/** A symbol's recorded eod closes by date (`s` the first date, `d` the day steps, `c` the closes). */
-export const eodCloses = (symbol: string): ReadonlyMap<string, number> => {
-  const series = (readPack("prices_eod.json.gz") as Record<string, { s: string; d: ReadonlyArray<number>; c: ReadonlyArray<number> }>)[symbol]!
-  const out = new Map<string, number>()
-  let day = Date.parse(`${series.s}T00:00:00Z`)
-  series.d.forEach((step, i) => {
-    day += step * 86_400_000
-    out.set(new Date(day).toISOString().slice(0, 10), series.c[i]!)
-  })
-  return out
-}
 
 const NOW = "2026-10-05T12:00:00.000Z"
 

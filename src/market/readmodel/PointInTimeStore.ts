@@ -47,11 +47,15 @@ const Pair = Schema.Struct({ symbol: Schema.String, series: Schema.String })
 
 const PAIRS = `(SELECT * FROM unnest($1::text[], $2::text[]) AS d(symbol, series))`
 
+/** The projected series (read once per market version: tens of megabytes, the same for every instant). */
+type Projected = Effect.Effect<ReadonlyArray<R.PriceSeriesRow>, SourceUnavailable>
+
 /** The recorded clock's series at `at`: the projected ones whole then, the others aggregated again. */
-const recordedSeries = (rows: Reader, at: number) => {
+const recordedSeries = (rows: Reader, projected: Projected, at: number) => {
   const t = instant(at)
   return seriesAsOf(
     rows,
+    projected,
     `SELECT symbol, series FROM price_series_known WHERE known_max > ${t}
      UNION SELECT symbol, row ->> 'series' FROM market_history
       WHERE tbl = 'daily_prices' AND superseded_at > ${t} AND known_at <= ${t}`,
@@ -63,20 +67,21 @@ const recordedSeries = (rows: Reader, at: number) => {
  * The market clock's series at `at`, before MarketClockRows.ts cuts them at T: the projected ones, and those
  * with a version superseded after T aggregated again from the versions public by T.
  */
-const marketSeries = (rows: Reader, at: number) =>
+const marketSeries = (rows: Reader, projected: Projected, at: number) =>
   seriesAsOf(
     rows,
+    projected,
     `SELECT DISTINCT row ->> 'symbol' AS symbol, row ->> 'series' AS series FROM market_history
       WHERE tbl = 'daily_prices' AND superseded_at > ${instant(at)}`,
     versionsKnownAt("daily_prices", at, `(v.symbol, v.series) IN (SELECT symbol, series FROM ${PAIRS})`)
   )
 
 /** The price series: the projected ones but `movedQuery`'s pairs, which are aggregated again from `source`. */
-const seriesAsOf = (rows: Reader, movedQuery: string, source: string) =>
+const seriesAsOf = (rows: Reader, projected: Projected, movedQuery: string, source: string) =>
   Effect.gen(function*() {
     const moved = yield* rows(Pair, movedQuery)
     const movedKeys = new Set(moved.map((m) => `${m.symbol}|${m.series}`))
-    const whole = (yield* seriesInChunks(rows)).filter((s) => !movedKeys.has(`${s.symbol}|${s.series}`))
+    const whole = (yield* projected).filter((s) => !movedKeys.has(`${s.symbol}|${s.series}`))
     if (moved.length === 0) return whole
     const pairs = PAIRS
     const again = yield* rows(
@@ -132,11 +137,14 @@ const seriesEvidence = (rows: Reader): Effect.Effect<SeriesEvidence, SourceUnava
   )
 
 /** Every market row at `at` by `clock` (the version and state read in the same view). */
-const rowsAt = (rows: Reader, at: number, clock: AsOfClock) =>
+const rowsAt = (rows: Reader, projectedAt: (version: number) => Projected, at: number, clock: AsOfClock) =>
   Effect.gen(function*() {
     const state = yield* stateAt(rows, at)
-    if (clock === "recorded") return { state, rows: yield* loadEveryFrom(rows, Effect.succeed(state.version), asOfSource(at), recordedSeries(rows, at)) }
-    const chosen = yield* loadEveryFrom(rows, Effect.succeed(state.version), marketSource(at), marketSeries(rows, at))
+    const projected = projectedAt(state.version)
+    if (clock === "recorded") {
+      return { state, rows: yield* loadEveryFrom(rows, Effect.succeed(state.version), asOfSource(at), recordedSeries(rows, projected, at)) }
+    }
+    const chosen = yield* loadEveryFrom(rows, Effect.succeed(state.version), marketSource(at), marketSeries(rows, projected, at))
     return { state, rows: knownRowsAt(chosen, yield* seriesEvidence(rows), at) }
   })
 
@@ -144,11 +152,22 @@ const rowsAt = (rows: Reader, at: number, clock: AsOfClock) =>
 export const makePointInTimeStore = (sql: SqlClient.SqlClient, mode: string) => {
   const rows = makeReader(sql)
   const consistent = consistentOn(sql, mode)
+  // The projection as last read, with the market version it was read at (kept while that version stays).
+  let held: { readonly version: number; readonly series: ReadonlyArray<R.PriceSeriesRow> } | undefined
+  const projectedAt = (version: number): Projected =>
+    Effect.suspend(() => {
+      if (held?.version === version) return Effect.succeed(held.series)
+      return Effect.tap(seriesInChunks(rows), (series) =>
+        Effect.map(stateAt(rows, 0), (after) => {
+          // Kept only when no write moved the version while it was read (the embedded store reads outside a transaction).
+          held = after.version === version ? { version, series } : undefined
+        }))
+    })
   return {
     /** The state `at` reflects (cheap: three index lookups). */
     stateAt: (at: number): Effect.Effect<AsOfState, SourceUnavailable> => stateAt(rows, at),
     /** Every market row at `at` by `clock`, with the state it reflects (read in one consistent view on PostgreSQL). */
     load: (at: number, clock: AsOfClock) =>
-      Effect.andThen(projectAll(sql, rows), consistent(rowsAt(rows, at, clock)))
+      Effect.andThen(projectAll(sql, rows), consistent(rowsAt(rows, projectedAt, at, clock)))
   }
 }
