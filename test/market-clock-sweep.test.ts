@@ -4,7 +4,7 @@
  * on either store. It fails on
  * - look-ahead: any date or instant in an answer later than its instant,
  *   but the fields that name a schedule announced ahead (book closure, last
- *   buy and XD days, the next session) or the recording that proves a figure
+ *   buy and XD days, a dividends area's book-closure dates, the next session) or the recording that proves a figure
  *   (a source's `retrieved_at`, a dataset's `loaded_at`);
  * - known-but-missing: any figure a table made from the recordings' own
  *   dates (KnownTable below) says was public by the instant and the answer
@@ -37,7 +37,7 @@ export const SYMBOLS = [
 /** Fields that name a schedule announced ahead of its days, or the recording that proves a figure. */
 const AHEAD = new Set([
   "book_closure_from", "book_closure_to", "last_buy_date", "xd_date", "ex_date", "payment_date", "next_session",
-  "next_trading_day", "retrieved_at", "recorded_in", "loaded_at", "entitlement_date", "settles_on",
+  "next_trading_day", "next_trade_date", "retrieved_at", "recorded_in", "loaded_at", "entitlement_date", "settles_on",
   // The session the circuit-breaker bounds are for: the next one, set by the last close.
   "session"
 ])
@@ -59,7 +59,11 @@ const lookAhead = (body: unknown, at: number, counted: { n: number }) => {
       }
     } else if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${path}[${i}]`))
     else if (value !== null && typeof value === "object") {
-      for (const [k, v] of Object.entries(value)) if (!AHEAD.has(k) && k !== "next_cursor") walk(v, `${path}.${k}`)
+      // A symbol's dividends area is dated by book closure: a schedule announced ahead, like book_closure_from.
+      const schedule = (value as { readonly area?: unknown }).area === "dividends"
+      for (const [k, v] of Object.entries(value)) {
+        if (!AHEAD.has(k) && k !== "next_cursor" && !(schedule && (k === "first_date" || k === "last_date"))) walk(v, `${path}.${k}`)
+      }
     }
   }
   walk(body, "")

@@ -106,8 +106,12 @@ const datasetsAt = (rows: R.StoreRows, series: ReadonlyArray<R.PriceSeriesRow>, 
   return rows.datasets.flatMap((d) => {
     if (retrievalInstant(d.retrieved_at) <= at) return [d]
     if (!cited.has(d.id)) return []
-    const coverage_last = cutDate(d.coverage_last, day)
-    return [{ ...d, as_of: cutDate(d.as_of, day)!, ...(coverage_last === undefined ? {} : { coverage_last }) }]
+    const { coverage_first, coverage_last, ...rest } = d
+    // A coverage that starts after T is not known then; one that runs past T is cut at T's day.
+    const coverage = coverage_first !== undefined && coverage_first > day
+      ? {}
+      : { ...(coverage_first === undefined ? {} : { coverage_first }), ...(coverage_last === undefined ? {} : { coverage_last: cutDate(coverage_last, day)! }) }
+    return [{ ...rest, as_of: cutDate(d.as_of, day)!, ...coverage }]
   })
 }
 
