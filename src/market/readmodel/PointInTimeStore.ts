@@ -73,7 +73,7 @@ const marketSeries = (rows: Reader, projected: Projected, at: number) =>
     projected,
     `SELECT DISTINCT row ->> 'symbol' AS symbol, row ->> 'series' AS series FROM market_history
       WHERE tbl = 'daily_prices' AND superseded_at > ${instant(at)}`,
-    versionsKnownAt("daily_prices", at, `(v.symbol, v.series) IN (SELECT symbol, series FROM ${PAIRS})`)
+    versionsKnownAt("daily_prices", at, `(v.symbol, v.series) IN (SELECT symbol, series FROM ${PAIRS} pr)`)
   )
 
 /** The price series: the projected ones but `movedQuery`'s pairs, which are aggregated again from `source`. */
