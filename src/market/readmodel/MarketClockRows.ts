@@ -92,7 +92,9 @@ const closeQuote = (row: R.PriceSeriesRow): R.QuoteRow | undefined => {
 const newer = (a: R.QuoteRow | undefined, b: R.QuoteRow | undefined) =>
   a === undefined ? b : b === undefined ? a : Date.parse(b.as_of) > Date.parse(a.as_of) ? b : a
 
-const cutDate = (value: string | undefined, day: string) => (value === undefined || value.slice(0, 10) <= day ? value : day)
+/** A date or instant no later than `at`: a later one is cut to T's Karachi day. */
+const cutAt = (value: string | undefined, at: number) =>
+  value === undefined ? undefined : (value.length === 10 ? value <= karachiDate(at) : Date.parse(value) <= at) ? value : karachiDate(at)
 
 /** The datasets known at `at`: retrieved by then, or cited by a row public by then (their later days cut). */
 const datasetsAt = (rows: R.StoreRows, series: ReadonlyArray<R.PriceSeriesRow>, at: number): ReadonlyArray<R.DatasetRow> => {
@@ -110,8 +112,8 @@ const datasetsAt = (rows: R.StoreRows, series: ReadonlyArray<R.PriceSeriesRow>, 
     // A coverage that starts after T is not known then; one that runs past T is cut at T's day.
     const coverage = coverage_first !== undefined && coverage_first > day
       ? {}
-      : { ...(coverage_first === undefined ? {} : { coverage_first }), ...(coverage_last === undefined ? {} : { coverage_last: cutDate(coverage_last, day)! }) }
-    return [{ ...rest, as_of: cutDate(d.as_of, day)!, ...coverage }]
+      : { ...(coverage_first === undefined ? {} : { coverage_first }), ...(coverage_last === undefined ? {} : { coverage_last: cutAt(coverage_last, at)! }) }
+    return [{ ...rest, as_of: cutAt(d.as_of, at)!, ...coverage }]
   })
 }
 
