@@ -4,8 +4,9 @@
  * principal, else its address, as the rate limiter names them): each has a
  * small budget of builds (a token bucket) and at most one build waiting or
  * running that it asked for. One build runs at a time; the next is the one
- * the most clients wait for, then the oldest, so a stream of rare instants
- * from one client cannot starve another's. Kept snapshots are chosen the
+ * the most clients wait for, then the one whose clients had the fewest
+ * builds, then the oldest, so a stream of rare instants from one client
+ * cannot starve another's. Kept snapshots are chosen the
  * same way: the most requested stay (KeptSnapshots below), within a byte
  * budget. Plain bounded data: no clock of its own, no effects.
  */
@@ -86,14 +87,24 @@ export class BuildQueue<T> {
     return this.waiting.has(key)
   }
 
-  /** Takes the next build: the instant most clients wait for, then the oldest. */
+  /** Builds charged to a client lately (its spent budget). */
+  private used(clients: ReadonlySet<string>): number {
+    let most = 0
+    for (const c of clients) most = Math.max(most, BUILD_BURST - (this.budgets.get(c)?.tokens ?? BUILD_BURST))
+    return most
+  }
+
+  /** Takes the next build: the instant most clients wait for, then the one whose clients had the fewest builds, then the oldest. */
   next(): { readonly key: string; readonly job: T } | undefined {
     let best: [string, { readonly job: T; readonly clients: Set<string>; readonly since: number }] | undefined
     for (const entry of this.waiting) {
       const [, w] = entry
-      if (best === undefined || w.clients.size > best[1].clients.size || (w.clients.size === best[1].clients.size && w.since < best[1].since)) {
-        best = entry
-      }
+      const b = best?.[1]
+      if (
+        b === undefined || w.clients.size > b.clients.size ||
+        (w.clients.size === b.clients.size && (this.used(w.clients) < this.used(b.clients) ||
+          (this.used(w.clients) === this.used(b.clients) && w.since < b.since)))
+      ) best = entry
     }
     if (best === undefined) return undefined
     this.waiting.delete(best[0])
