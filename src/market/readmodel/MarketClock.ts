@@ -22,7 +22,6 @@ export const closeOf = (date: string) =>
   `(((${date})::date)::timestamp + CASE WHEN extract(isodow FROM (${date})::date) = 5 THEN interval '16 hours 30 minutes' ` +
   `ELSE interval '15 hours 30 minutes' END) AT TIME ZONE 'Asia/Karachi'`
 const endOfDay = (date: string) => `((((${date})::date) + 1)::timestamp AT TIME ZONE 'Asia/Karachi')`
-const startOfDay = (date: string) => `(((${date})::date)::timestamp AT TIME ZONE 'Asia/Karachi')`
 /** The retrieval of the page or file a row was read from (a dataset's `as_of` for snapshot recordings). */
 const pageRetrieval = `market_retrieval((SELECT d.as_of FROM datasets d WHERE d.id = v.dataset))`
 
@@ -45,7 +44,8 @@ export const EVIDENCE: Readonly<Record<string, Evidence>> = {
   // The sector list is reference data (codes and names), not a dated figure.
   sectors: { at: "'-infinity'::timestamptz", selfDated: true },
   securities: { at: firstFigure, selfDated: true },
-  index_membership: { at: startOfDay("v.effective_date"), selfDated: true },
+  // The end of the effective day: a list recorded on its effective day is not known before it was retrieved.
+  index_membership: { at: endOfDay("v.effective_date"), selfDated: true },
   index_levels: { at: closeOf("v.as_of"), selfDated: true },
   index_closes: { at: closeOf("v.date"), selfDated: false },
   daily_prices: { at: closeOf("v.date"), selfDated: false },

@@ -47,7 +47,7 @@ const Pair = Schema.Struct({ symbol: Schema.String, series: Schema.String })
 
 const PAIRS = `(SELECT * FROM unnest($1::text[], $2::text[]) AS d(symbol, series))`
 
-/** The projected series (read once per market version: tens of megabytes, the same for every instant). */
+/** The projected series (tens of megabytes, the same for every instant). */
 type Projected = Effect.Effect<ReadonlyArray<R.PriceSeriesRow>, SourceUnavailable>
 
 /** The recorded clock's series at `at`: the projected ones whole then, the others aggregated again. */
@@ -137,10 +137,10 @@ const seriesEvidence = (rows: Reader): Effect.Effect<SeriesEvidence, SourceUnava
   )
 
 /** Every market row at `at` by `clock` (the version and state read in the same view). */
-const rowsAt = (rows: Reader, projectedAt: (version: number) => Projected, at: number, clock: AsOfClock) =>
+const rowsAt = (rows: Reader, at: number, clock: AsOfClock) =>
   Effect.gen(function*() {
     const state = yield* stateAt(rows, at)
-    const projected = projectedAt(state.version)
+    const projected = seriesInChunks(rows)
     if (clock === "recorded") {
       return { state, rows: yield* loadEveryFrom(rows, Effect.succeed(state.version), asOfSource(at), recordedSeries(rows, projected, at)) }
     }
@@ -152,22 +152,11 @@ const rowsAt = (rows: Reader, projectedAt: (version: number) => Projected, at: n
 export const makePointInTimeStore = (sql: SqlClient.SqlClient, mode: string) => {
   const rows = makeReader(sql)
   const consistent = consistentOn(sql, mode)
-  // The projection as last read, with the market version it was read at (kept while that version stays).
-  let held: { readonly version: number; readonly series: ReadonlyArray<R.PriceSeriesRow> } | undefined
-  const projectedAt = (version: number): Projected =>
-    Effect.suspend(() => {
-      if (held?.version === version) return Effect.succeed(held.series)
-      return Effect.tap(seriesInChunks(rows), (series) =>
-        Effect.map(stateAt(rows, 0), (after) => {
-          // Kept only when no write moved the version while it was read (the embedded store reads outside a transaction).
-          held = after.version === version ? { version, series } : undefined
-        }))
-    })
   return {
     /** The state `at` reflects (cheap: three index lookups). */
     stateAt: (at: number): Effect.Effect<AsOfState, SourceUnavailable> => stateAt(rows, at),
     /** Every market row at `at` by `clock`, with the state it reflects (read in one consistent view on PostgreSQL). */
     load: (at: number, clock: AsOfClock) =>
-      Effect.andThen(projectAll(sql, rows), consistent(rowsAt(rows, projectedAt, at, clock)))
+      Effect.andThen(projectAll(sql, rows), consistent(rowsAt(rows, at, clock)))
   }
 }
