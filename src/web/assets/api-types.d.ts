@@ -1461,6 +1461,7 @@ export interface operations {
         parameters: {
             query: {
                 as_of?: string;
+                recorded_as_of?: string;
                 q: string;
             };
             header?: never;
@@ -1539,6 +1540,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
                 limit?: string;
                 cursor?: string;
                 sector?: string;
@@ -1624,6 +1626,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -1775,6 +1778,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -2139,6 +2143,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
                 allow_stale?: "true" | "false";
             };
             header?: never;
@@ -2261,6 +2266,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
                 date_from?: string;
                 date_to?: string;
                 limit?: string;
@@ -2437,6 +2443,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -2536,6 +2543,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -2635,6 +2643,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -2775,6 +2784,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -2915,6 +2925,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -3008,6 +3019,7 @@ export interface operations {
                 limit?: string;
                 cursor?: string;
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path?: never;
@@ -3112,6 +3124,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
                 limit?: string;
                 cursor?: string;
             };
@@ -3220,6 +3233,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
                 limit?: string;
                 cursor?: string;
             };
@@ -3333,6 +3347,7 @@ export interface operations {
                 limit?: string;
                 cursor?: string;
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path?: never;
@@ -3446,6 +3461,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path?: never;
@@ -3557,6 +3573,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -3713,6 +3730,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path?: never;
@@ -3884,6 +3902,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path?: never;
@@ -3981,6 +4000,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path?: never;
@@ -4162,6 +4182,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path?: never;
@@ -4238,6 +4259,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path?: never;
@@ -4344,6 +4366,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -4466,6 +4489,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -4563,6 +4587,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -4659,6 +4684,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path?: never;
@@ -4742,6 +4768,7 @@ export interface operations {
                 date_to?: string;
                 limit?: string;
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -4877,6 +4904,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path?: never;
@@ -4984,6 +5012,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
                 adjust?: "none" | "splits" | "total_return";
             };
             header?: never;
@@ -5203,6 +5232,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -5347,6 +5377,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -5539,6 +5570,7 @@ export interface operations {
                 limit?: string;
                 cursor?: string;
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path?: never;
@@ -5649,6 +5681,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path?: never;
@@ -5809,6 +5842,7 @@ export interface operations {
         parameters: {
             query: {
                 as_of?: string;
+                recorded_as_of?: string;
                 symbols: string;
                 adjust?: "none" | "splits" | "total_return";
             };
@@ -5977,6 +6011,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -6480,6 +6515,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -6983,6 +7019,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
