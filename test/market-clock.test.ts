@@ -35,6 +35,9 @@ describe("the market clock of as_of", () => {
         // BAFL's eod series is restated (0.5 x the as-traded closes) and the restatement's date is not recorded: before
         // the series' retrieval (2026-07-08) its quote is never read from it.
         assert.notStrictEqual(r.body.quote?.source?.dataset, "prices_eod")
+        const prices = yield* get("/v1/prices/BAFL?as_of=2026-05-01&range=1M" as "/v1/prices/BAFL")
+        assertOk(prices)
+        assert.include(JSON.stringify(prices.body), "the date of its restatement is not recorded", "the answer says so")
         const recorded = yield* get("/v1/stocks/BAFL?recorded_as_of=2026-05-01" as "/v1/stocks/BAFL")
         assertOk(recorded)
         assert.strictEqual(recorded.headers["x-as-of-clock"], "recorded")

@@ -119,9 +119,13 @@ const datasetsAt = (rows: R.StoreRows, series: ReadonlyArray<R.PriceSeriesRow>, 
 
 /** The rows the market knew at `at`, from the rows SQL chose and the store's series evidence. */
 export const knownRowsAt = (rows: R.StoreRows, evidence: SeriesEvidence, at: number): R.StoreRows => {
+  const withheldEod: Array<string> = []
   const series = rows.series.flatMap((row) => {
     const retrieved = evidence.retrieved.get(`${row.symbol}|${row.series}`) ?? Infinity
-    if (row.series === "eod" && evidence.restated.has(row.symbol) && retrieved > at) return []
+    if (row.series === "eod" && evidence.restated.has(row.symbol) && retrieved > at) {
+      withheldEod.push(row.symbol)
+      return []
+    }
     const cut = retrieved <= at ? row : seriesClosedBy(row, at)
     return cut === undefined ? [] : [cut]
   })
@@ -143,7 +147,7 @@ export const knownRowsAt = (rows: R.StoreRows, evidence: SeriesEvidence, at: num
     const { delisted_on: _, ...listed } = s
     return listed
   })
-  const known = { ...rows, series, quotes: [...quotes.values()], securities }
+  const known = { ...rows, series, quotes: [...quotes.values()], securities, withheldEod }
   return { ...known, datasets: datasetsAt(known, series, at) }
 }
 
