@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config"
  * Three projects:
  * - `unit`: pure tests under test/unit/ (no store, no global setup): `npm run test:unit`, seconds.
  * - `service`: every route over the bundled pack; the global setup builds the pack's store once.
- * - `slow`: fuzzing, faults, several processes, stdio MCP children, the browser.
+ * - `slow`: fuzzing, faults, several processes, stdio MCP children, the point-in-time sweep, the browser.
  * `npm test` runs unit and service; `npm run test:all` (what CI runs on both stores) runs all three.
  */
 export const SLOW_SUITES = [
@@ -19,6 +19,7 @@ export const SLOW_SUITES = [
   "test/limits.test.ts",
   "test/live-writers.test.ts",
   "test/mcp-portfolio.test.ts",
+  "test/market-clock-sweep.test.ts",
   "test/e2e/**"
 ]
 

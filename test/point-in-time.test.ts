@@ -1,5 +1,6 @@
 /**
- * Point-in-time reads (issue 40 item 2) over two crawls of the recorded
+ * Point-in-time reads by the recorded clock (`recorded_as_of`, issue 40 item 2; the market clock is
+ * test/market-clock.test.ts's) over two crawls of the recorded
  * portal (test/support/FakePortal.ts) a day apart, on either store.
  *
  * SYNTHETIC changes, made on purpose so the second crawl has something to
@@ -62,32 +63,35 @@ const overHttp = (day: { readonly date: string; readonly close: number }, betwee
     const iso = (ms: number) => new Date(ms).toISOString()
     const closeAt = (asOf: number | undefined) =>
       Effect.map(
-        get(`/v1/prices/OGDC?series=eod&date_from=${day.date}&date_to=${day.date}${asOf === undefined ? "" : `&as_of=${iso(asOf)}`}` as "/v1/prices/OGDC"),
+        get(`/v1/prices/OGDC?series=eod&date_from=${day.date}&date_to=${day.date}${asOf === undefined ? "" : `&recorded_as_of=${iso(asOf)}`}` as "/v1/prices/OGDC"),
         (r) => {
           assertOk(r)
           return { close: r.body.items[0]?.close, asOf: r.headers["x-as-of"] }
         }
       )
     assert.deepStrictEqual(yield* closeAt(between), { close: wrongClose(day.close), asOf: iso(between) })
+    const named = yield* get(`/v1/quotes/OGDC?recorded_as_of=${iso(between)}` as "/v1/quotes/OGDC")
+    assert.strictEqual(named.headers["x-as-of-clock"], "recorded", "the answer names the clock that answered")
+    assertFailed(yield* get(`/v1/quotes/OGDC?recorded_as_of=${iso(between)}&as_of=${iso(between)}` as "/v1/quotes/OGDC"), 400, "INVALID_REQUEST")
     assert.deepStrictEqual(yield* closeAt(after), { close: day.close, asOf: iso(after) })
     // Without as_of: the live answer, whatever was asked as of before (an instant's answers are kept apart from the live ones).
     assert.deepStrictEqual(yield* closeAt(undefined), { close: day.close, asOf: undefined })
     const payouts = (asOf: number) =>
-      Effect.map(get(`/v1/dividends/LUCK?as_of=${iso(asOf)}` as "/v1/dividends/LUCK"), (r) => {
+      Effect.map(get(`/v1/dividends/LUCK?recorded_as_of=${iso(asOf)}` as "/v1/dividends/LUCK"), (r) => {
         assertOk(r)
         return r.body.items.map((i) => i.percent).sort()
       })
     assert.deepStrictEqual(yield* payouts(between), [200])
     assert.deepStrictEqual(yield* payouts(after), [200, 250])
-    const unknown = yield* get(`/v1/companies/SYS?as_of=${iso(between)}` as "/v1/companies/SYS")
+    const unknown = yield* get(`/v1/companies/SYS?recorded_as_of=${iso(between)}` as "/v1/companies/SYS")
     assertFailed(unknown, 404, "DATA_NOT_FOUND")
     assert.strictEqual(unknown.headers["x-as-of"], iso(between), "an error record says which instant it answers for too")
-    assertOk(yield* get(`/v1/companies/SYS?as_of=${iso(after)}` as "/v1/companies/SYS"))
+    assertOk(yield* get(`/v1/companies/SYS?recorded_as_of=${iso(after)}` as "/v1/companies/SYS"))
     assertOk(yield* get("/v1/companies/SYS"))
     // Bounds: before the first retrieval, in the future, not an instant.
-    assertFailed(yield* get(`/v1/quotes/OGDC?as_of=${iso(T1 - HOUR)}` as "/v1/quotes/OGDC"), 400, "INVALID_REQUEST")
-    assertFailed(yield* get(`/v1/quotes/OGDC?as_of=${iso(after + 24 * HOUR)}` as "/v1/quotes/OGDC"), 400, "INVALID_REQUEST")
-    assertFailed(yield* get("/v1/quotes/OGDC?as_of=yesterday" as "/v1/quotes/OGDC"), 400, "INVALID_REQUEST")
+    assertFailed(yield* get(`/v1/quotes/OGDC?recorded_as_of=${iso(T1 - HOUR)}` as "/v1/quotes/OGDC"), 400, "INVALID_REQUEST")
+    assertFailed(yield* get(`/v1/quotes/OGDC?recorded_as_of=${iso(after + 24 * HOUR)}` as "/v1/quotes/OGDC"), 400, "INVALID_REQUEST")
+    assertFailed(yield* get("/v1/quotes/OGDC?recorded_as_of=yesterday" as "/v1/quotes/OGDC"), 400, "INVALID_REQUEST")
   })
 
 describe("point-in-time reads", () => {
@@ -121,19 +125,26 @@ describe("point-in-time reads", () => {
           assert.isAtMost(kept[0]!.known, firstDone)
           assert.isAtLeast(kept[0]!.superseded, T1 + 24 * HOUR)
 
-          const between = yield* pit.snapshotAt(T1 + 12 * HOUR)
+          const between = yield* pit.snapshotAt(T1 + 12 * HOUR, "recorded")
           assert.strictEqual(closeOn(between.snapshot.symbols.get("OGDC")?.eod, day.date), wrongClose(day.close))
           assert.deepStrictEqual(between.snapshot.symbols.get("LUCK")?.payouts.map((p) => p.percent), [200])
           assert.isFalse(between.snapshot.symbols.has("SYS"))
           // Any instant between the crawls reflects the same state: one snapshot, kept.
-          const later = yield* pit.snapshotAt(T1 + 20 * HOUR)
+          const later = yield* pit.snapshotAt(T1 + 20 * HOUR, "recorded")
           assert.strictEqual(later.snapshot, between.snapshot)
           assert.strictEqual(later.reflects, between.reflects)
 
-          const after = yield* pit.snapshotAt(now)
+          const after = yield* pit.snapshotAt(now, "recorded")
           assert.strictEqual(closeOn(after.snapshot.symbols.get("OGDC")?.eod, day.date), day.close)
           assert.deepStrictEqual(after.snapshot.symbols.get("LUCK")?.payouts.map((p) => p.percent).sort(), [200, 250])
           assert.isTrue(after.snapshot.symbols.has("SYS"))
+
+          // The market clock: the first close counts from its session's close, its correction only from the retrieval that
+          // brought it (the only evidence of it).
+          const marketBetween = yield* pit.snapshotAt(T1 + 12 * HOUR, "market")
+          assert.strictEqual(closeOn(marketBetween.snapshot.symbols.get("OGDC")?.eod, day.date), wrongClose(day.close))
+          const marketAfter = yield* pit.snapshotAt(now, "market")
+          assert.strictEqual(closeOn(marketAfter.snapshot.symbols.get("OGDC")?.eod, day.date), day.close)
 
           // The live snapshot is the store as it is now.
           const live = yield* (yield* MarketReadModel).snapshot
@@ -141,10 +152,10 @@ describe("point-in-time reads", () => {
           assert.isTrue(live.symbols.has("SYS"))
 
           // Out of range: before the first retrieval, and in the future.
-          const before = yield* Effect.flip(pit.snapshotAt(T1 - HOUR))
+          const before = yield* Effect.flip(pit.snapshotAt(T1 - HOUR, "recorded"))
           assert.strictEqual(before.error, "INVALID_REQUEST")
           assert.match(before.message, /before the earliest retrieval/)
-          const future = yield* Effect.flip(pit.snapshotAt(now + HOUR))
+          const future = yield* Effect.flip(pit.snapshotAt(now + HOUR, "recorded"))
           assert.match(future.message, /in the future/)
           yield* overHttp(day, T1 + 12 * HOUR, now)
         }).pipe(Effect.orDie))

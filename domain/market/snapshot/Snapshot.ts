@@ -164,7 +164,8 @@ export const rowsBySymbol = (
   lines: groupBy(rows.financialLines, (r) => r.symbol),
   ratios: groupBy(rows.ratios, (r) => r.symbol),
   announcements: groupBy(announcements, (r) => r.symbol),
-  kse100: new Map(kse100.map((m) => [m.symbol, m]))
+  kse100: new Map(kse100.map((m) => [m.symbol, m])),
+  withheldEod: new Set(rows.withheldEod ?? [])
 })
 export type RowsBySymbol = ReturnType<typeof rowsBySymbol>
 
@@ -193,12 +194,21 @@ const areasOf = (security: SecurityRow, own: OwnSeries, payoutRows: ReadonlyArra
     ["news", []]
   ])
 
+/** The verdict on an eod series left out at an instant (StoreRows `withheldEod`): said, never guessed. */
+const withheldRestatement: Restatement = {
+  restated: "unknown",
+  points: 0,
+  agreeing: 0,
+  basis: "restated by the source (split-adjusted), and the date of its restatement is not recorded: at this instant, " +
+    "before the series' retrieval, it is left out and only the as-traded series is served"
+}
+
 /** Everything the snapshot keeps for one security. */
 export const symbolData = (security: SecurityRow, by: RowsBySymbol): SymbolData => {
   const s = security.symbol
   const own = by.series.get(s) ?? {}
   const disagreement = by.disagreements.get(s)
-  const restatement = restatementOf(own.as_traded, own.eod, disagreement)
+  const restatement = by.withheldEod.has(s) ? withheldRestatement : restatementOf(own.as_traded, own.eod, disagreement)
   const payoutRows = by.payouts.get(s) ?? []
   const fundamentals = by.fundamentals.get(s)
   const data: Omit<SymbolData, "areas"> = {

@@ -271,4 +271,9 @@ export interface StoreRows {
   readonly announcements: ReadonlyArray<AnnouncementRow>
   readonly news: ReadonlyArray<NewsRow>
   readonly series: ReadonlyArray<PriceSeriesRow>
+  /**
+   * Symbols whose eod series a point-in-time read leaves out: restated by the source, its restatement's date not
+   * recorded, and retrieved after the instant (src/market/readmodel/MarketClockRows.ts). Absent: none.
+   */
+  readonly withheldEod?: ReadonlyArray<string>
 }

@@ -74,8 +74,9 @@ export const financialsOf = (snapshot: MarketSnapshot, data: SymbolData): typeof
 export const dividendsOf = (snapshot: MarketSnapshot, data: SymbolData, today: string): typeof Dividends.Type => {
   const symbol = data.security.symbol
   // Face value: the store's figure, else a sourced record (FaceValues.ts) in force today / on each ex day.
-  const faceValue = data.fundamentals?.face_value ?? faceValueOn(symbol, today)?.rupees
-  const faceOn = (d: string) => data.fundamentals?.face_value ?? faceValueOn(symbol, d)?.rupees
+  // Only records whose source was published by today (a point-in-time read's today is its instant's).
+  const faceValue = data.fundamentals?.face_value ?? faceValueOn(symbol, today, today)?.rupees
+  const faceOn = (d: string) => data.fundamentals?.face_value ?? faceValueOn(symbol, d, today)?.rupees
   const items = dividendRows(data.payouts, faceOn, fiscalYearEndMonth(data.payouts, data.profile?.fiscal_year_end))
   const coverage = data.payoutCoverage?.coverage === "recorded" ? "recorded" as const : "unknown" as const
   const start = data.payoutCoverage?.data_coverage_start

@@ -1,12 +1,11 @@
 /**
- * Point-in-time reads: the `as_of` query parameter of the market reads, and
- * the snapshot a request reads when it gave one.
- *
- * `as_of` is an ISO 8601 instant (`2026-05-22T13:00:00Z`, an offset allowed)
- * or a date (`2026-05-22`), which means the end of that Karachi day (the next
- * day's 00:00 Asia/Karachi): what the service had retrieved by then. The read
- * model hands `AsOfRead`'s snapshot to the services instead of the live one
- * while it is set (AsOfMiddleware.ts sets it for the request).
+ * Point-in-time reads: the two clocks of the market reads and the snapshot a
+ * request reads when it names one. `as_of` (the market clock): what the
+ * market knew then, each figure from when its recording proves it public
+ * (MarketClock.ts). `recorded_as_of` (the recorded clock): what this
+ * deployment had stored by then. Each is an ISO 8601 instant or a date (the
+ * end of that Karachi day). The read model hands `AsOfRead`'s snapshot to the
+ * services instead of the live one while it is set (AsOfMiddleware.ts).
  */
 import { Clock, Context, Effect, Schema } from "effect"
 import type { MarketSnapshot } from "../../../domain/market/snapshot/Snapshot.ts"
@@ -15,18 +14,50 @@ const AS_OF_PATTERN = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+
 const KARACHI_OFFSET_MS = 5 * 3_600_000
 const DAY_MS = 86_400_000
 
-export const AS_OF_DESCRIPTION = "Answer as of this instant: only what the service had retrieved by then (a figure later corrected " +
-  "shows its earlier value, a payout announced later is absent, a symbol listed later is unknown, index membership is the one " +
-  "known then), and freshness judged at that instant. An ISO 8601 instant with its offset (2026-05-22T13:00:00Z), or a date " +
-  "(2026-05-22), meaning the end of that Karachi day. A future instant, or one before the earliest retrieval the service holds, " +
-  "is 400 INVALID_REQUEST. The market as known at an instant is loaded from the store by the first request about it, one " +
-  "instant at a time: a request about another instant meanwhile is 429 RATE_LIMITED with Retry-After. The answer's X-As-Of header names the instant it reflects; its answers are kept for that instant only, never mixed with the live ones."
+const INSTANT_TEXT = "An ISO 8601 instant with its offset (2026-05-22T13:00:00Z), or a date (2026-05-22), meaning the end of that " +
+  "Karachi day. A future instant, or one before the earliest figure the service holds, is 400 INVALID_REQUEST; `as_of` and " +
+  "`recorded_as_of` together are 400. The market at an instant is loaded from the store by the first request about it: while it " +
+  "loads the answer is 503 SOURCE_UNAVAILABLE with Retry-After; the loads are charged to whoever asks (per key, else per address): " +
+  "a client may have one load in flight, and a client that asks for many instants no longer kept is 429 RATE_LIMITED for the " +
+  "uncommon ones while the most requested instants stay kept. Every answer names the clock that answered: X-As-Of-Clock " +
+  "(`market` or `recorded`), X-As-Of (the instant) and X-As-Of-Known (the state it reflects); its answers are kept for that " +
+  "clock and instant only, never mixed with the live ones."
+
+export const AS_OF_DESCRIPTION = "Answer as the market knew it at this instant (the market clock): each figure counts from when it " +
+  "became public, as its recording proves it: a session's close from that session's close (15:30 Karachi, 16:30 on Fridays), " +
+  "a screener or company-page snapshot from its retrieval, a filing from its publication (the end of its Karachi day when only " +
+  "the date is known), a payout from its announcement, a news item from its publication, index membership from its effective " +
+  "day, a listing from the symbol's first recorded figure. A figure corrected later shows its first value until the " +
+  "correction's retrieval. A restated (split-adjusted) eod series counts only from the evidence of its restatement: before its " +
+  "retrieval only the as-traded series is served, and `restatement.restated` says `unknown` (the restatement's date is not " +
+  "recorded). Nothing dated after the instant is served: the quote is the last close by then, trailing windows end then. " +
+  "A source record's `retrieved_at` may follow the instant: it names the recording that proves the figure. " + INSTANT_TEXT
+
+export const RECORDED_AS_OF_DESCRIPTION = "Answer as this deployment had stored it at this instant (the recorded clock, for audit " +
+  "and replay): only rows retrieved by then (a figure later corrected shows its earlier value, a payout recorded later is " +
+  "absent, a symbol recorded later is unknown). " + INSTANT_TEXT
+
+/** Which clock a point-in-time read answers by. */
+export type AsOfClock = "market" | "recorded"
+
+/** The query parameter of each clock. */
+export const CLOCK_PARAMS: ReadonlyArray<readonly [AsOfClock, string]> = [["market", "as_of"], ["recorded", "recorded_as_of"]]
 
 /** The `as_of` query parameter (a string of the accepted shapes; its instant is `asOfInstant`). */
 export const AsOfParam = Schema.String.check(Schema.isPattern(AS_OF_PATTERN)).annotate({ description: AS_OF_DESCRIPTION })
+const RecordedAsOfParam = Schema.String.check(Schema.isPattern(AS_OF_PATTERN)).annotate({ description: RECORDED_AS_OF_DESCRIPTION })
 
-/** The query field every point-in-time market read declares. */
-export const asOfQuery = { as_of: Schema.optional(AsOfParam) }
+/** The query fields every point-in-time market read declares. */
+export const asOfQuery = { as_of: Schema.optional(AsOfParam), recorded_as_of: Schema.optional(RecordedAsOfParam) }
+
+/** The clock and `as_of` text a request names (undefined: neither; "both": it named the two). */
+export const clockOf = (get: (name: string) => string | null | undefined) => {
+  const named = CLOCK_PARAMS.flatMap(([clock, name]) => {
+    const raw = get(name)
+    return raw === null || raw === undefined ? [] : [{ clock, raw }]
+  })
+  return named.length > 1 ? "both" as const : named[0]
+}
 
 /** The instant (ms) an `as_of` value names, or undefined when it is not one. */
 export const asOfInstant = (value: string): number | undefined => {
@@ -43,6 +74,8 @@ export const asOfInstant = (value: string): number | undefined => {
 /** The snapshot a point-in-time request reads, and the instants it is as of and reflects. */
 export interface AsOfView {
   readonly snapshot: MarketSnapshot
+  /** The clock that answers. */
+  readonly clock: AsOfClock
   /** The instant asked for (ms). */
   readonly at: number
   /** The newest instant at or before `at` at which what was known changed (ISO). */
@@ -71,11 +104,19 @@ const stoppedAt = (clock: Clock.Clock, at: number): Clock.Clock => ({
  */
 export const readAsOf = (view: AsOfView) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.clockWith((clock) =>
-    effect.pipe(Effect.provideService(AsOfRead, view), Effect.provideService(Clock.Clock, stoppedAt(clock, view.at)))
+    effect.pipe(Effect.provideService(AsOfRead, view), Effect.provideService(Clock.Clock, stoppedAt(clock, clockInstant(view.at))))
   )
 
-/** The headers of a point-in-time answer: the instant asked for, and the newest retrieval it reflects. */
+/**
+ * The instant the services' clock reads for `at`: a Karachi midnight (a date's `as_of`: the end of that day) reads
+ * as the day's last millisecond, so the day asked for is "today" (the market's status, trailing windows); the
+ * figures are those known by `at` itself.
+ */
+export const clockInstant = (at: number) => ((at + KARACHI_OFFSET_MS) % DAY_MS === 0 ? at - 1 : at)
+
+/** The headers of a point-in-time answer: the clock, the instant asked for, and the state it reflects. */
 export const asOfHeaders = (view: AsOfView): Readonly<Record<string, string>> => ({
+  "x-as-of-clock": view.clock,
   "x-as-of": new Date(view.at).toISOString(),
   "x-as-of-known": view.reflects
 })

@@ -1,6 +1,7 @@
 /**
- * The market tables as the service knew them at an instant T (point-in-time
- * reads, migration 0026): each table's current rows retrieved by T
+ * The market tables at an instant T, by either clock (AsOf.ts). The market
+ * clock's sources are MarketClock.ts's; the recorded clock's (migration
+ * 0026): each table's current rows retrieved by T
  * (`known_at <= T`), plus the superseded versions kept in `market_history`
  * that were retrieved by T and superseded after it. The migration keeps at
  * most one version of a key known at any instant, so the union needs no
@@ -23,11 +24,11 @@ import type { SourceUnavailable } from "../../../domain/Errors.ts"
 import * as R from "../../../domain/market/snapshot/StoreRows.ts"
 import { HISTORY_TABLES } from "../../../migrations/0026_market_history.ts"
 import { iso, makeReader, type Reader } from "../../db/Rows.ts"
+import type { AsOfClock } from "./AsOf.ts"
+import { instant, marketSource, versionsKnownAt } from "./MarketClock.ts"
+import { knownRowsAt, type SeriesEvidence } from "./MarketClockRows.ts"
 import { consistentOn, loadEveryFrom, type Source } from "./MarketStore.ts"
 import { projection, projectAll, seriesInChunks } from "./PriceProjection.ts"
-
-/** An instant as SQL text (from a Date's ISO form only). */
-const instant = (at: number) => `'${new Date(at).toISOString()}'::timestamptz`
 
 /** A history table's rows as known at `at`, as a parenthesised subquery of the table's row type. */
 export const rowsAsOf = (table: string, at: number) => {
@@ -44,21 +45,45 @@ export const asOfSource = (at: number): Source => (table) =>
 
 const Pair = Schema.Struct({ symbol: Schema.String, series: Schema.String })
 
-/** The price series as known at `at`: projected ones that are whole then, the others aggregated again. */
-const seriesAsOf = (rows: Reader, at: number) =>
+const PAIRS = `(SELECT * FROM unnest($1::text[], $2::text[]) AS d(symbol, series))`
+
+/** The projected series (tens of megabytes, the same for every instant). */
+type Projected = Effect.Effect<ReadonlyArray<R.PriceSeriesRow>, SourceUnavailable>
+
+/** The recorded clock's series at `at`: the projected ones whole then, the others aggregated again. */
+const recordedSeries = (rows: Reader, projected: Projected, at: number) => {
+  const t = instant(at)
+  return seriesAsOf(
+    rows,
+    projected,
+    `SELECT symbol, series FROM price_series_known WHERE known_max > ${t}
+     UNION SELECT symbol, row ->> 'series' FROM market_history
+      WHERE tbl = 'daily_prices' AND superseded_at > ${t} AND known_at <= ${t}`,
+    `(SELECT v.* FROM ${rowsAsOf("daily_prices", at)} v JOIN ${PAIRS} m ON m.symbol = v.symbol AND m.series = v.series)`
+  )
+}
+
+/**
+ * The market clock's series at `at`, before MarketClockRows.ts cuts them at T: the projected ones, and those
+ * with a version superseded after T aggregated again from the versions public by T.
+ */
+const marketSeries = (rows: Reader, projected: Projected, at: number) =>
+  seriesAsOf(
+    rows,
+    projected,
+    `SELECT DISTINCT row ->> 'symbol' AS symbol, row ->> 'series' AS series FROM market_history
+      WHERE tbl = 'daily_prices' AND superseded_at > ${instant(at)}`,
+    versionsKnownAt("daily_prices", at, `(v.symbol, v.series) IN (SELECT symbol, series FROM ${PAIRS} pr)`)
+  )
+
+/** The price series: the projected ones but `movedQuery`'s pairs, which are aggregated again from `source`. */
+const seriesAsOf = (rows: Reader, projected: Projected, movedQuery: string, source: string) =>
   Effect.gen(function*() {
-    const t = instant(at)
-    const moved = yield* rows(
-      Pair,
-      `SELECT symbol, series FROM price_series_known WHERE known_max > ${t}
-       UNION SELECT symbol, row ->> 'series' FROM market_history
-        WHERE tbl = 'daily_prices' AND superseded_at > ${t} AND known_at <= ${t}`
-    )
+    const moved = yield* rows(Pair, movedQuery)
     const movedKeys = new Set(moved.map((m) => `${m.symbol}|${m.series}`))
-    const whole = (yield* seriesInChunks(rows)).filter((s) => !movedKeys.has(`${s.symbol}|${s.series}`))
+    const whole = (yield* projected).filter((s) => !movedKeys.has(`${s.symbol}|${s.series}`))
     if (moved.length === 0) return whole
-    const pairs = `(SELECT * FROM unnest($1::text[], $2::text[]) AS d(symbol, series))`
-    const source = `(SELECT v.* FROM ${rowsAsOf("daily_prices", at)} v JOIN ${pairs} m ON m.symbol = v.symbol AND m.series = v.series)`
+    const pairs = PAIRS
     const again = yield* rows(
       R.PriceSeriesRow,
       `SELECT symbol, series, rows::float8 AS rows, dates, open, high, low, close, volume, datasets, dataset_index, flags
@@ -94,6 +119,35 @@ const stateAt = (rows: Reader, at: number) =>
     ([r]): AsOfState => ({ version: r?.version ?? 0, state: r?.state ?? undefined, earliest: r?.earliest ?? undefined })
   )
 
+const EvidenceRow = Schema.Struct({ symbol: Schema.String, series: Schema.String, at: Schema.Finite, restated: Schema.Boolean })
+
+/** Each series' newest retrieval, and the symbols the store found restated (MarketClockRows.ts). */
+const seriesEvidence = (rows: Reader): Effect.Effect<SeriesEvidence, SourceUnavailable> =>
+  Effect.map(
+    rows(
+      EvidenceRow,
+      `SELECT k.symbol, k.series, extract(epoch FROM k.known_max)::float8 * 1000 AS at,
+        k.symbol IN (SELECT symbol FROM price_disagreements UNION SELECT symbol FROM market_history WHERE tbl = 'price_disagreements') AS restated
+       FROM price_series_known k`
+    ),
+    (found) => ({
+      retrieved: new Map(found.map((r) => [`${r.symbol}|${r.series}`, r.at])),
+      restated: new Set(found.filter((r) => r.restated).map((r) => r.symbol))
+    })
+  )
+
+/** Every market row at `at` by `clock` (the version and state read in the same view). */
+const rowsAt = (rows: Reader, at: number, clock: AsOfClock) =>
+  Effect.gen(function*() {
+    const state = yield* stateAt(rows, at)
+    const projected = seriesInChunks(rows)
+    if (clock === "recorded") {
+      return { state, rows: yield* loadEveryFrom(rows, Effect.succeed(state.version), asOfSource(at), recordedSeries(rows, projected, at)) }
+    }
+    const chosen = yield* loadEveryFrom(rows, Effect.succeed(state.version), marketSource(at), marketSeries(rows, projected, at))
+    return { state, rows: knownRowsAt(chosen, yield* seriesEvidence(rows), at) }
+  })
+
 /** The point-in-time reads of one store. */
 export const makePointInTimeStore = (sql: SqlClient.SqlClient, mode: string) => {
   const rows = makeReader(sql)
@@ -101,15 +155,8 @@ export const makePointInTimeStore = (sql: SqlClient.SqlClient, mode: string) => 
   return {
     /** The state `at` reflects (cheap: three index lookups). */
     stateAt: (at: number): Effect.Effect<AsOfState, SourceUnavailable> => stateAt(rows, at),
-    /** Every market row as known at `at`, with the state it reflects (read in one consistent view on PostgreSQL). */
-    load: (at: number) =>
-      Effect.gen(function*() {
-        yield* projectAll(sql, rows)
-        return yield* consistent(Effect.gen(function*() {
-          const state = yield* stateAt(rows, at)
-          const loaded = yield* loadEveryFrom(rows, Effect.succeed(state.version), asOfSource(at), seriesAsOf(rows, at))
-          return { state, rows: loaded }
-        }))
-      })
+    /** Every market row at `at` by `clock`, with the state it reflects (read in one consistent view on PostgreSQL). */
+    load: (at: number, clock: AsOfClock) =>
+      Effect.andThen(projectAll(sql, rows), consistent(rowsAt(rows, at, clock)))
   }
 }

@@ -18,7 +18,7 @@ import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot
 import { Ticker } from "../../../domain/market/shared/Ticker.ts"
 import type { AnswerPolicy, Decoded, InstantHome, Keeping } from "../../http/AnswerCache.ts"
 import { Analytics } from "../analytics/Analytics.ts"
-import { asOfHeaders, asOfInstant } from "./AsOf.ts"
+import { asOfHeaders, asOfInstant, clockOf } from "./AsOf.ts"
 import { PointInTime } from "./PointInTime.ts"
 import { MarketReadModel, type ReadModelState } from "./ReadModel.ts"
 
@@ -56,12 +56,14 @@ const instantHomes = (pit: typeof PointInTime.Service) => {
   // An as_of text's instant, read once (a hot instant is asked for again and again).
   const instants = new LRUCache<string, { readonly at: number | undefined }>({ max: INSTANT_TEXTS })
   return (request: Decoded): InstantHome | "live" | undefined => {
-    const asOf: string | undefined = request.query?.as_of
-    if (asOf === undefined) return "live"
-    let known = instants.get(asOf)
-    if (known === undefined) instants.set(asOf, known = { at: asOfInstant(asOf) })
-    const view = known.at === undefined ? undefined : pit.keptAt(known.at)
+    const named = clockOf((name) => request.query?.[name])
+    if (named === undefined) return "live"
+    if (named === "both") return undefined
+    let known = instants.get(named.raw)
+    if (known === undefined) instants.set(named.raw, known = { at: asOfInstant(named.raw) })
+    const view = known.at === undefined ? undefined : pit.keptAt(known.at, named.clock)
     if (view === undefined) return undefined
+    // One snapshot is one clock's: its answers (keyed by the request, which names the clock) are its own.
     let homes = homesOf.get(view.snapshot)
     if (homes === undefined) homesOf.set(view.snapshot, homes = new LRUCache({ max: INSTANT_TEXTS }))
     const key = `${view.at} ${view.reflects}`

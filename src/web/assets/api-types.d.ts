@@ -1500,6 +1500,7 @@ export interface operations {
         parameters: {
             query: {
                 as_of?: string;
+                recorded_as_of?: string;
                 q: string;
             };
             header?: never;
@@ -1579,6 +1580,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
                 limit?: string;
                 cursor?: string;
                 sector?: string;
@@ -1665,6 +1667,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -1821,6 +1824,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -2193,6 +2197,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
                 allow_stale?: "true" | "false";
             };
             header?: never;
@@ -2316,6 +2321,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
                 date_from?: string;
                 date_to?: string;
                 limit?: string;
@@ -2493,6 +2499,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -2593,6 +2600,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -2693,6 +2701,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -2845,6 +2854,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -2997,6 +3007,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -3091,6 +3102,7 @@ export interface operations {
                 limit?: string;
                 cursor?: string;
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path?: never;
@@ -3196,6 +3208,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
                 limit?: string;
                 cursor?: string;
             };
@@ -3305,6 +3318,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
                 limit?: string;
                 cursor?: string;
             };
@@ -3419,6 +3433,7 @@ export interface operations {
                 limit?: string;
                 cursor?: string;
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path?: never;
@@ -3533,6 +3548,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path?: never;
@@ -3644,6 +3660,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -3801,6 +3818,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path?: never;
@@ -3972,6 +3990,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path?: never;
@@ -4070,6 +4089,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path?: never;
@@ -4252,6 +4272,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path?: never;
@@ -4329,6 +4350,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path?: never;
@@ -4436,6 +4458,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -4563,6 +4586,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -4665,6 +4689,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -4762,6 +4787,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path?: never;
@@ -4846,6 +4872,7 @@ export interface operations {
                 date_to?: string;
                 limit?: string;
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -4982,6 +5009,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path?: never;
@@ -5090,6 +5118,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
                 adjust?: "none" | "splits" | "total_return";
             };
             header?: never;
@@ -5310,6 +5339,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -5485,6 +5515,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -5678,6 +5709,7 @@ export interface operations {
                 limit?: string;
                 cursor?: string;
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path?: never;
@@ -5793,6 +5825,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path?: never;
@@ -5958,6 +5991,7 @@ export interface operations {
         parameters: {
             query: {
                 as_of?: string;
+                recorded_as_of?: string;
                 symbols: string;
                 adjust?: "none" | "splits" | "total_return";
             };
@@ -6131,6 +6165,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -6678,6 +6713,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
@@ -7225,6 +7261,7 @@ export interface operations {
         parameters: {
             query?: {
                 as_of?: string;
+                recorded_as_of?: string;
             };
             header?: never;
             path: {
