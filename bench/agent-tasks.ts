@@ -13,10 +13,9 @@ export interface Call {
   readonly isError: boolean
 }
 
+/** The clients of the three callers: no key, a read-only key, a read and write key (connected on first use). */
 export interface Clients {
-  readonly anonymous: Client
-  readonly reader: Client
-  readonly writer: Client
+  readonly get: (who: "anonymous" | "reader" | "writer") => Promise<Client>
 }
 
 export interface Outcome {
@@ -72,7 +71,8 @@ const all = (calls: ReadonlyArray<Call>) => calls.map((c) => c.text).join("\n")
 export const TASKS: ReadonlyArray<{ readonly name: string; readonly run: (c: Clients) => Promise<Outcome> }> = [
   {
     name: "1 KSE-100 banks: yield, next book closure",
-    run: async ({ anonymous }) => {
+    run: async (clients) => {
+      const anonymous = await clients.get("anonymous")
       const calls = [
         await callTool(anonymous, "screen_stocks", {
           sectors: ["commercial-banks"],
@@ -94,7 +94,8 @@ export const TASKS: ReadonlyArray<{ readonly name: string; readonly run: (c: Cli
   },
   {
     name: "2 OGDC, PPL, MARI: 1Y total return, P/E",
-    run: async ({ anonymous }) => {
+    run: async (clients) => {
+      const anonymous = await clients.get("anonymous")
       const calls = [await callTool(anonymous, "compare_stocks", { symbols: "OGDC,PPL,MARI" })]
       for (const symbol of ["OGDC", "PPL", "MARI"]) {
         calls.push(await callTool(anonymous, "get_price_history", { symbol, range: "1Y", adjust: "total_return", limit: 1 }))
@@ -107,7 +108,8 @@ export const TASKS: ReadonlyArray<{ readonly name: string; readonly run: (c: Cli
   },
   {
     name: "3 HUBC news and filings, last 30 days",
-    run: async ({ anonymous }) => {
+    run: async (clients) => {
+      const anonymous = await clients.get("anonymous")
       const recent = X.hubcRecent()
       const back = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10)
       const calls = [
@@ -125,7 +127,8 @@ export const TASKS: ReadonlyArray<{ readonly name: string; readonly run: (c: Cli
   },
   {
     name: "4 read key: worth, vs KSE-100, owed next",
-    run: async ({ reader }) => {
+    run: async (clients) => {
+      const reader = await clients.get("reader")
       const calls = [
         await callTool(reader, "get_holdings", {}),
         await callTool(reader, "get_performance", {}),
@@ -142,13 +145,14 @@ export const TASKS: ReadonlyArray<{ readonly name: string; readonly run: (c: Cli
   },
   {
     name: "5 write key: record 50 LUCK @1,050 then check; read key refused",
-    run: async ({ writer, reader }) => {
+    run: async (clients) => {
       const body = { kind: "buy", symbol: "LUCK", quantity: 50, price: 1050, trade_date: "2026-05-20" }
+      const writer = await clients.get("writer")
       const calls = [
         await callTool(writer, "record_transaction", { body, idempotency_key: "bench-agent-luck" }),
-        await callTool(writer, "get_holdings", {}),
-        await callTool(reader, "record_transaction", { body })
+        await callTool(writer, "get_holdings", {})
       ]
+      calls.push(await callTool(await clients.get("reader"), "record_transaction", { body }))
       return check(calls, [
         ["recorded", !calls[0]!.isError],
         ["holdings show LUCK", /"LUCK"/.test(calls[1]!.text)],
@@ -158,7 +162,8 @@ export const TASKS: ReadonlyArray<{ readonly name: string; readonly run: (c: Cli
   },
   {
     name: "6 the market on 2026-05-01",
-    run: async ({ anonymous }) => {
+    run: async (clients) => {
+      const anonymous = await clients.get("anonymous")
       const calls = [
         await callTool(anonymous, "get_market_snapshot", { as_of: "2026-05-01" }),
         await callTool(anonymous, "get_price_history", { symbol: "OGDC", date_from: "2026-05-01", date_to: "2026-05-01" })
@@ -172,7 +177,8 @@ export const TASKS: ReadonlyArray<{ readonly name: string; readonly run: (c: Cli
   },
   {
     name: "7 Hub Power, Meezan, Lucky Cement -> tickers",
-    run: async ({ anonymous }) => {
+    run: async (clients) => {
+      const anonymous = await clients.get("anonymous")
       const queries = ["Hub Power", "Meezan", "Lucky Cement"]
       const calls: Array<Call> = []
       for (const q of queries) calls.push(await callTool(anonymous, "search_symbols", { q, limit: 3 }))

@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { closeOn, PORTFOLIO } from "./agent-expected.ts"
-import { type Clients, type Outcome, TASKS } from "./agent-tasks.ts"
+import { type Outcome, TASKS } from "./agent-tasks.ts"
 
 const ROOT = join(import.meta.dirname, "..")
 const PORT = Number(process.env["BENCH_PORT"] ?? 18_452)
@@ -96,19 +96,43 @@ const report = (transport: string, outcomes: ReadonlyArray<readonly [string, Out
   console.log(`\ntools/list bytes: ${Object.entries(listings).map(([k, v]) => `${k} ${v}${v > MAX_LIST ? " (over 20 KB)" : ""}`).join(", ")}`)
 }
 
-const runAll = async (connect: (key?: string) => Promise<Client>, keys: Awaited<ReturnType<typeof setUp>>) => {
-  const clients: Clients = { anonymous: await connect(), reader: await connect(keys.reader), writer: await connect(keys.writer) }
+type Connect = (key?: string) => Promise<Client>
+
+/**
+ * The callers' clients. Over stdio at most one child runs at a time (the embedded store is one process's), so
+ * asking for another caller closes the open one.
+ */
+const clientsOf = (connect: Connect, keys: Record<string, string | undefined>, single: boolean) => {
+  const open = new Map<string, Client>()
+  return {
+    get: async (who: string) => {
+      const kept = open.get(who)
+      if (kept !== undefined) return kept
+      if (single) await closeAll(open)
+      const client = await connect(keys[who])
+      open.set(who, client)
+      return client
+    },
+    close: () => closeAll(open)
+  }
+}
+
+const closeAll = async (open: Map<string, Client>) => {
+  for (const client of open.values()) await client.close()
+  open.clear()
+}
+
+const runAll = async (connect: Connect, keys: Awaited<ReturnType<typeof setUp>>, single: boolean) => {
+  const callers = { anonymous: undefined, reader: keys.reader, writer: keys.writer, writeOnly: keys.writeOnly, token: keys.token }
+  const clients = clientsOf(connect, callers, single)
   const outcomes: Array<readonly [string, Outcome]> = []
   for (const task of TASKS) outcomes.push([task.name, await task.run(clients)])
-  const extra = { token: await connect(keys.token), writeOnly: await connect(keys.writeOnly) }
-  const listings = {
-    "no key": await listingBytes(clients.anonymous),
-    "read": await listingBytes(clients.reader),
-    "write": await listingBytes(extra.writeOnly),
-    "read+write": await listingBytes(clients.writer),
-    "session (all)": await listingBytes(extra.token)
+  const listings: Record<string, number> = {}
+  for (const [label, who] of [["no key", "anonymous"], ["read", "reader"], ["write", "writeOnly"], ["read+write", "writer"], ["session (all)", "token"]]) {
+    listings[label!] = await listingBytes(await clients.get(who!))
   }
-  for (const c of [...Object.values(clients), ...Object.values(extra)]) await c.close()
+  await clients.close()
+  if (process.env["BENCH_VERBOSE"]) for (const [name, o] of outcomes) console.error(name, o.calls.map((c) => `${c.what}: ${c.text.slice(0, 1500)}`))
   return { outcomes, listings }
 }
 
@@ -119,13 +143,13 @@ const main = async () => {
   let keys: Awaited<ReturnType<typeof setUp>>
   try {
     keys = await setUp()
-    const overHttpRun = await runAll(overHttp, keys)
+    const overHttpRun = await runAll(overHttp, keys, false)
     report("streamable HTTP", overHttpRun.outcomes, overHttpRun.listings)
   } finally {
     server.kill("SIGTERM")
     await new Promise((resolve) => server.once("exit", resolve))
   }
-  const stdioRun = await runAll(overStdio, keys)
+  const stdioRun = await runAll(overStdio, keys, true)
   report("stdio", stdioRun.outcomes, stdioRun.listings)
 }
 

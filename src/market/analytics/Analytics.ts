@@ -41,6 +41,7 @@ import { researchInstant, researchOf } from "./ResearchPackage.ts"
 import { adjustedAnalyticsAnswer, adjustedLookup } from "./AdjustedAnswers.ts"
 import { type FigureMemo, makeFigureMemo } from "../readmodel/SnapshotFigures.ts"
 import { sourcesOf } from "../provenance/Provenance.ts"
+import { unknownSymbol } from "../../../domain/market/search/SymbolTable.ts"
 
 type SymbolErr = InvalidSymbol | DataNotFound | SourceUnavailable
 /** The `adjust` query parameter (absent: none). */
@@ -139,7 +140,7 @@ const marketMethods = ({ model, cursors, memo }: FigureContext) => {
     if ("reason" in result) {
       const symbol = result.symbol !== undefined ? { symbol: result.symbol } : {}
       return yield* result.reason === "unknown_symbol"
-        ? new DataNotFound({ message: result.message, ...symbol })
+        ? new DataNotFound({ message: result.symbol === undefined ? result.message : unknownSymbol(snapshot.securities, result.symbol), ...symbol })
         : result.reason === "invalid_symbol"
         ? new InvalidSymbol({ message: `query field \`symbols\`: ${result.message}`, ...symbol })
         : new InvalidRequest({ message: `query field \`symbols\`: ${result.message}`, ...symbol })
