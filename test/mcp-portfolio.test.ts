@@ -13,7 +13,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { McpError } from "@modelcontextprotocol/sdk/types.js"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import { Effect, Layer } from "effect"
-import { ServedToolkit } from "../src/mcp/Server.ts"
+import { MARKET_TOOLS as SERVED } from "../src/mcp/Server.ts"
 import { baseUrl } from "./support/McpClients.ts"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -25,7 +25,7 @@ import { assertOk, bodyOf, del, get, post, TestApp } from "./support/TestApp.ts"
 
 const NOW = "2026-06-15T06:00:00.000Z"
 const PORTFOLIO_TOOLS = ["get_entitlements", "get_holdings", "get_ledger", "get_performance", "record_transaction"]
-const MARKET_TOOLS = Object.keys(ServedToolkit.tools).sort()
+const MARKET_TOOLS = SERVED.map((t) => t.name).sort()
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` })
 const promise = <A>(f: () => Promise<A>) => Effect.promise(f)

@@ -11,7 +11,7 @@ import { Ajv2020 } from "ajv/dist/2020.js"
 import { Effect } from "effect"
 import { McpSchema } from "effect/ai"
 import { boundedHandle, cutLists, MAX_BYTES, MAX_ITEMS } from "../src/mcp/Bounds.ts"
-import { ServedToolkit } from "../src/mcp/Server.ts"
+import { MARKET_TOOLS } from "../src/mcp/Server.ts"
 import { httpClient } from "./support/McpClients.ts"
 import { mcpSession } from "./support/McpSession.ts"
 import { assertOk, get, post, TestApp } from "./support/TestApp.ts"
@@ -57,7 +57,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
         const bytes = Buffer.byteLength(JSON.stringify(listed.body.result), "utf8")
         assert.isBelow(bytes, LIST_BUDGET, `tools/list is ${bytes} bytes of JSON`)
         const tools = listed.body.result.tools as Array<any>
-        assert.strictEqual(tools.length, Object.keys(ServedToolkit.tools).length)
+        assert.strictEqual(tools.length, MARKET_TOOLS.map((t) => t.name).length)
         for (const tool of tools) {
           for (const schema of [tool.inputSchema, tool.outputSchema]) {
             assert.isTrue(ajv.validateSchema(schema) as boolean, `${tool.name}: ${ajv.errorsText(ajv.errors)}`)

@@ -15,7 +15,7 @@ import { Ajv2020 } from "ajv/dist/2020.js"
 import { Effect } from "effect"
 import { Api } from "../src/http/Api.ts"
 import { MAX_BATCH } from "../src/mcp/Envelope.ts"
-import { ServedToolkit } from "../src/mcp/Server.ts"
+import { MARKET_TOOLS } from "../src/mcp/Server.ts"
 import { baseUrl, httpClient, StdioMcp, withStdioMcp } from "./support/McpClients.ts"
 import { assertOk, assertSucceeded, get, post, TestApp } from "./support/TestApp.ts"
 
@@ -57,7 +57,7 @@ const TOOLS: ReadonlyArray<Entry> = [
   getting("get_index", { id: "KSE100" }, "/v1/indices/:id", "/v1/indices/KSE100")
 ]
 
-const served = new Set(Object.keys(ServedToolkit.tools))
+const served = new Set(MARKET_TOOLS.map((t) => t.name))
 const routes = new Set(
   Object.values(Api.groups).flatMap((group) => Object.values(group.endpoints).map((e) => `${e.method} ${e.path}`))
 )
