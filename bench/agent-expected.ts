@@ -52,6 +52,9 @@ export const kse100Banks = () => {
 /** Task 2: the P/E the exchange's screener of 2026-08-04 gives each symbol (newer than the last close, so the one served). */
 export const screenerPe = (symbol: string) => screener0804.get(symbol)?.peTtm as number
 
+/** Task 2: whether the pack records any payout of the symbol (without one its total return is unknown, not its price change). */
+export const hasPayouts = (symbol: string) => payouts.some((p) => p.symbol === symbol)
+
 /** Task 3: HUBC's filings and news items in the last 30 days of each dataset. */
 export const hubcRecent = () => {
   const lastFiling = filings.map((f) => f.publishedOn as string).sort().at(-1)!

@@ -102,7 +102,13 @@ export const TASKS: ReadonlyArray<{ readonly name: string; readonly run: (c: Cli
       }
       return check(calls, [
         ...["OGDC", "PPL", "MARI"].map((s) => [`${s} P/E ${X.screenerPe(s).toPrecision(4)}`, holds(calls[0]!.text, X.screenerPe(s), 0.0005, true)] as const),
-        ...calls.slice(1).map((c, i) => [`${["OGDC", "PPL", "MARI"][i]} 1Y total-return change`, !c.isError && /"adjusted":\s*true|total_return/.test(c.text) && /change/.test(c.text)] as const)
+        ...calls.slice(1).map((c, i) => {
+          const symbol = ["OGDC", "PPL", "MARI"][i]!
+          // No payout of the symbol is recorded: its total return is unknown, and the answer must say so (not a price change).
+          return X.hasPayouts(symbol)
+            ? [`${symbol} 1Y total-return change`, !c.isError && /"change/.test(c.text)] as const
+            : [`${symbol} total return said unknown (no payout recorded)`, !c.isError && /no payout record/.test(c.text)] as const
+        })
       ])
     }
   },
@@ -165,8 +171,8 @@ export const TASKS: ReadonlyArray<{ readonly name: string; readonly run: (c: Cli
     run: async (clients) => {
       const anonymous = await clients.get("anonymous")
       const calls = [
-        await callTool(anonymous, "get_market_snapshot", { as_of: "2026-05-01" }),
-        await callTool(anonymous, "get_price_history", { symbol: "OGDC", date_from: "2026-05-01", date_to: "2026-05-01" })
+        await callTool(anonymous, "get_index", { id: "KSE100", date_from: "2026-04-27", date_to: "2026-05-01" }),
+        await callTool(anonymous, "get_market_snapshot", { as_of: "2026-05-01" })
       ]
       const [day, close] = X.kse100Before("2026-05-01")
       return check(calls, [

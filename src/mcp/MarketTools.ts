@@ -19,6 +19,7 @@ import { FilingsApi } from "../market/filings/FilingsApi.ts"
 import { PricesApi } from "../market/prices/PricesApi.ts"
 import { QuotesApi } from "../market/quotes/QuotesApi.ts"
 import { SearchApi } from "../market/search/SearchApi.ts"
+import { addDays, tradingDayStatus } from "../../domain/market/calendar/Calendar.ts"
 import { sentences } from "./Listing.ts"
 import { prepareScreen, SCREEN_OWN_ARGUMENTS, screenView } from "./ScreenView.ts"
 import { RouteCaller } from "./RouteCaller.ts"
@@ -55,6 +56,26 @@ const indexShape = (record: Record<string, unknown>, own: Record<string, unknown
   return { ...rest, constituents_left_out: (constituents as ReadonlyArray<unknown>).length }
 }
 
+/** The days of a date window (at most 62 days) on which the exchange did not trade, each saying why. */
+const closedDays = (args: Record<string, unknown>): ReadonlyArray<string> => {
+  const from = args["date_from"], to = args["date_to"]
+  if (typeof from !== "string" || typeof to !== "string" || from > to) return []
+  const out: Array<string> = []
+  for (let day = from, n = 0; day <= to && n < 62; day = addDays(day, 1), n++) {
+    const status = tradingDayStatus(day)
+    if (status.trading) continue
+    const why = status.holiday !== undefined ? `a holiday (${status.holiday})` : status.reason === "weekend" ? "a weekend" : "a closure"
+    if (status.reason !== "weekend") out.push(`${day} was ${why}: the exchange did not trade, so no row is dated that day`)
+  }
+  return out
+}
+
+/** The route's record with `warnings` naming the closed days of the window asked for (none: unchanged). */
+const withClosedDays = (record: Record<string, unknown>, args: Record<string, unknown>) => {
+  const warnings = closedDays(args)
+  return warnings.length === 0 ? record : { ...record, warnings }
+}
+
 const a = AnalyticsApi.endpoints
 const b = BoardApi.endpoints
 const f = FilingsApi.endpoints
@@ -63,7 +84,9 @@ export const MARKET_TOOLS: ReadonlyArray<RouteTool> = [
   market("search_symbols", SearchApi.endpoints.search),
   market("get_company", CompaniesApi.endpoints.company),
   market("get_quote", QuotesApi.endpoints.quote),
-  market("get_price_history", PricesApi.endpoints.prices, "NOT adjusted unless `adjust` asks; a bonus shows as a step, not a fall."),
+  market("get_price_history", PricesApi.endpoints.prices, "NOT adjusted unless `adjust` asks; a bonus shows as a step, not a fall.", {
+    shape: withClosedDays
+  }),
   market("get_financials", f.financials),
   market("get_dividends", f.dividends),
   market("get_corporate_actions", f.corporateActions),
@@ -71,7 +94,7 @@ export const MARKET_TOOLS: ReadonlyArray<RouteTool> = [
   market("get_news", f.news),
   market("get_index", b.index, "Constituents with weights (KSE-100's current weights may be absent) only with constituents: true.", {
     own: { constituents: { type: "boolean", description: "true: include the constituents with their weights (default: left out, counted)" } },
-    shape: indexShape
+    shape: (record, args) => withClosedDays(indexShape(record, args), args)
   }),
   market("get_market_snapshot", b.marketSnapshot),
   market("get_sector", b.sector),
