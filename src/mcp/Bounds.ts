@@ -18,7 +18,7 @@ import { McpSchema, McpServer } from "effect/ai"
 import { jsonBytes, shareDefinitions, shortDescriptions, withoutNull } from "./Listing.ts"
 
 /** The most characters an argument's description takes in tools/list (whole sentences; the full text is the route's). */
-const ARGUMENT_WORDS = 90
+const ARGUMENT_WORDS = 75
 
 type Json = { readonly [key: string]: unknown }
 

@@ -29,7 +29,7 @@ import { callRoute, type RouteTool, routeTool, type RouteToolOptions } from "./R
 export const CAVEATS = "Unknown is absent, never 0."
 
 /** The most characters of the route's description a tool repeats (whole sentences). */
-const WORDS_MAX = 160
+const WORDS_MAX = 140
 
 /** The opening sentences of the route's description, up to WORDS_MAX characters. */
 export const routeWords = (endpoint: HttpApiEndpoint.Top, max = WORDS_MAX) =>
@@ -52,8 +52,8 @@ const market = (name: string, endpoint: HttpApiEndpoint.Top, addition = "", opti
 /** get_index without its constituents unless asked (KSE-100's are 100 rows, about 13 KB). */
 const indexShape = (record: Record<string, unknown>, own: Record<string, unknown>) => {
   if (own["constituents"] === true || !Array.isArray(record["constituents"])) return record
-  const { constituents, ...rest } = record
-  return { ...rest, constituents_left_out: (constituents as ReadonlyArray<unknown>).length }
+  const left = (record["constituents"] as ReadonlyArray<unknown>).length
+  return left === 0 ? record : { ...record, constituents: [], constituents_left_out: left }
 }
 
 /** The days of a date window (at most 62 days) on which the exchange did not trade, each saying why. */
