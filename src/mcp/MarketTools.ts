@@ -91,7 +91,7 @@ export const MARKET_TOOLS: ReadonlyArray<RouteTool> = [
   market("get_dividends", f.dividends),
   market("get_corporate_actions", f.corporateActions),
   market("get_announcements", f.announcements),
-  market("get_news", f.news),
+  market("get_news", f.news, "Filings: get_announcements."),
   market("get_index", b.index, "Constituents with weights (KSE-100's current weights may be absent) only with constituents: true.", {
     own: { constituents: { type: "boolean", description: "true: include the constituents with their weights (default: left out, counted)" } },
     shape: (record, args) => withClosedDays(indexShape(record, args), args)
