@@ -125,7 +125,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
   })
 
   describe("compact and by grant", () => {
-    it.effect("get_index leaves out the constituents unless asked; get_performance its daily rows", () =>
+    it.effect("get_index leaves out the constituents unless asked", () =>
       Effect.scoped(Effect.gen(function*() {
         const client = yield* httpClient
         const compact = yield* call(client, "get_index", { id: "KSE100" })

@@ -34,7 +34,7 @@ export { MARKET_TOOLS } from "./MarketTools.ts"
 
 export const AUTHENTICATION = "None for the market-data tools, which read public data (free, no key: SPEC 5). With " +
   "Authorization: Bearer <API_KEY> on every request of a session (over stdio: the environment's PSX_API_KEY), tools/list " +
-  `also gives the portfolio tools (${PORTFOLIO_TOOLS.map((t) => t.name).join(", ")}), each its /v1/me route ` +
+  `also gives the portfolio tools its grants allow (${PORTFOLIO_TOOLS.map((t) => t.name).join(", ")}; a revoked key none), each its /v1/me route ` +
   "called with that key: the route's grant, answer and error record (401, 403, 400…), charged to the key's rate limit as " +
   "the route is. A session keeps the credential it was started with: another one, or none, is 403. /mcp requests are " +
   "rate limited per client address like every other public route."
