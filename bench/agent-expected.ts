@@ -76,10 +76,14 @@ export const PORTFOLIO = [
 export const closeOn = (symbol: string, date: string) => rowsOf(prices[symbol]).find(([d]) => d === date)?.[1]
 
 /** Task 4: the portfolio's worth at the last close, or at the 2026-08-04 screener price (the newer price the service may quote). */
-export const portfolioWorth = () => ({
-  atLastClose: PORTFOLIO.reduce((sum, p) => sum + p.quantity * lastClose(p.symbol)[1], 0),
-  atScreener: PORTFOLIO.reduce((sum, p) => sum + p.quantity * screener0804.get(p.symbol).price, 0)
-})
+export const portfolioWorth = (withLuck: boolean) => {
+  // Task 5 buys 50 LUCK: a later transport's task 4 sees it in the portfolio.
+  const held = withLuck ? [...PORTFOLIO, { symbol: "LUCK", quantity: 50 }] : PORTFOLIO
+  return {
+    atLastClose: held.reduce((sum, p) => sum + p.quantity * lastClose(p.symbol)[1], 0),
+    atScreener: held.reduce((sum, p) => sum + p.quantity * screener0804.get(p.symbol).price, 0)
+  }
+}
 
 /** Task 6: the KSE-100 close of the last session on or before 2026-05-01 (Labour Day, no session). */
 export const kse100Before = (date: string) => indexRows.filter(([d]) => d <= date).at(-1)!

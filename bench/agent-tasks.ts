@@ -16,6 +16,8 @@ export interface Call {
 /** The clients of the three callers: no key, a read-only key, a read and write key (connected on first use). */
 export interface Clients {
   readonly get: (who: "anonymous" | "reader" | "writer") => Promise<Client>
+  /** Whether an earlier transport's run has recorded task 5's buy already. */
+  readonly afterFirstRun: boolean
 }
 
 export interface Outcome {
@@ -140,7 +142,7 @@ export const TASKS: ReadonlyArray<{ readonly name: string; readonly run: (c: Cli
         await callTool(reader, "get_performance", {}),
         await callTool(reader, "get_entitlements", {})
       ]
-      const worth = X.portfolioWorth()
+      const worth = X.portfolioWorth(clients.afterFirstRun)
       return check(calls, [
         [`worth ${worth.atLastClose} (last close) or ${worth.atScreener.toFixed(2)} (08-04 screener)`,
           holds(all(calls), worth.atLastClose) || holds(all(calls), worth.atScreener)],

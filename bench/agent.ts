@@ -124,7 +124,7 @@ const closeAll = async (open: Map<string, Client>) => {
 
 const runAll = async (connect: Connect, keys: Awaited<ReturnType<typeof setUp>>, single: boolean) => {
   const callers = { anonymous: undefined, reader: keys.reader, writer: keys.writer, writeOnly: keys.writeOnly, token: keys.token }
-  const clients = clientsOf(connect, callers, single)
+  const clients = { ...clientsOf(connect, callers, single), afterFirstRun: single }
   const outcomes: Array<readonly [string, Outcome]> = []
   for (const task of TASKS) outcomes.push([task.name, await task.run(clients)])
   const listings: Record<string, number> = {}
