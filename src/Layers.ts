@@ -54,6 +54,8 @@ import { BoardHttp } from "./market/board/BoardHttp.ts"
 import { MarketIndexes } from "./market/board/Indexes.ts"
 import { Companies } from "./market/companies/Companies.ts"
 import { CompaniesHttp } from "./market/companies/CompaniesHttp.ts"
+import { Search } from "./market/search/Search.ts"
+import { SearchHttp } from "./market/search/SearchHttp.ts"
 import { Filings } from "./market/filings/Filings.ts"
 import { FilingsHttp } from "./market/filings/FilingsHttp.ts"
 import { Prices } from "./market/prices/Prices.ts"
@@ -92,6 +94,7 @@ import { WebSessionRoutes } from "./ledger/accounts/WebSessionRoutes.ts"
 export const MarketServices = AnswerWarming.pipe(
   Layer.provideMerge(Layer.mergeAll(
     Companies.layer,
+    Search.layer,
     Quotes.layer,
     Prices.layer,
     Filings.layer,
@@ -150,6 +153,7 @@ export const ApiRoutes = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
     Layer.provide([
       SystemHttp,
+      SearchHttp,
       CompaniesHttp,
       QuotesHttp,
       PricesHttp,

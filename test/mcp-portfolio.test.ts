@@ -13,7 +13,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { McpError } from "@modelcontextprotocol/sdk/types.js"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import { Effect, Layer } from "effect"
-import { ServedToolkit } from "../src/mcp/Server.ts"
+import { MARKET_TOOLS as SERVED } from "../src/mcp/Server.ts"
 import { baseUrl } from "./support/McpClients.ts"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -21,11 +21,13 @@ import { join, resolve } from "node:path"
 import { call, startService, type Store } from "./support/ServiceProcess.ts"
 import { templateName } from "./support/PackTemplate.ts"
 import { isRealPostgres, throwawayDatabase } from "./support/TestDatabase.ts"
-import { assertOk, bodyOf, del, get, post, TestApp } from "./support/TestApp.ts"
+import { assertFailed, assertOk, bodyOf, del, get, post, TestApp } from "./support/TestApp.ts"
 
 const NOW = "2026-06-15T06:00:00.000Z"
-const PORTFOLIO_TOOLS = ["get_entitlements", "get_holdings", "get_ledger", "get_performance", "record_transaction"]
-const MARKET_TOOLS = Object.keys(ServedToolkit.tools).sort()
+const READ_TOOLS = ["get_entitlements", "get_holdings", "get_ledger", "get_performance", "get_tax_statement"]
+const WRITE_TOOLS = ["accept_entitlement", "dismiss_entitlement", "record_transaction"]
+const PORTFOLIO_TOOLS = [...READ_TOOLS, ...WRITE_TOOLS]
+const MARKET_TOOLS = SERVED.map((t) => t.name).sort()
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` })
 const promise = <A>(f: () => Promise<A>) => Effect.promise(f)
@@ -101,27 +103,30 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
       assert.match((refused as McpError).message, /get_holdings.*not found/)
     })))
 
-  it.effect("with a read key they are listed beside the market tools, each naming its route and grant", () =>
+  it.effect("each key is listed the tools its grants allow beside the market tools, each naming its route and grant", () =>
     Effect.scoped(Effect.gen(function*() {
-      const { reader } = yield* portfolio
-      const client = yield* clientWith(reader)
+      const { reader, writer, token } = yield* portfolio
+      const namesFor = (key: string) => Effect.flatMap(clientWith(key), (c) => Effect.map(promise(() => c.listTools()), (l) => l.tools.map((t) => t.name).sort()))
+      assert.deepStrictEqual(yield* namesFor(writer), [...MARKET_TOOLS, ...WRITE_TOOLS].sort(), "a write-only key")
+      const client = yield* clientWith(token)
       const { tools } = yield* promise(() => client.listTools())
       assert.deepStrictEqual(tools.map((t) => t.name).sort(), [...MARKET_TOOLS, ...PORTFOLIO_TOOLS].sort())
       const byName = new Map(tools.map((t) => [t.name, t]))
       for (const name of PORTFOLIO_TOOLS) {
         const tool = byName.get(name)!
-        for (const schema of [tool.inputSchema, tool.outputSchema]) {
-          assert.strictEqual(schema?.type, "object", name)
-          assert.isTrue(ajv.validateSchema(schema!) as boolean, `${name}: ${ajv.errorsText(ajv.errors)}`)
-        }
+        assert.strictEqual(tool.inputSchema.type, "object", name)
+        assert.isTrue(ajv.validateSchema(tool.inputSchema) as boolean, `${name}: ${ajv.errorsText(ajv.errors)}`)
         assert.isBelow(tool.description!.length, 250, `${name}'s description stays short`)
       }
+      const readOnly = (yield* promise(() => client.listTools())).tools.filter((t) => READ_TOOLS.includes(t.name))
+      assert.strictEqual(readOnly.length, READ_TOOLS.length)
+      assert.deepStrictEqual((yield* namesFor(reader)), [...MARKET_TOOLS, ...READ_TOOLS].sort(), "a read-only key")
       assert.match(byName.get("get_holdings")!.description!, /GET \/v1\/me\/holdings; grant portfolio:read\)$/)
       assert.match(byName.get("get_ledger")!.description!, /GET \/v1\/me\/ledger; grant portfolio:read\)$/)
       assert.match(byName.get("get_entitlements")!.description!, /GET \/v1\/me\/entitlements; grant portfolio:read\)$/)
       assert.match(byName.get("record_transaction")!.description!, /POST \/v1\/me\/transactions; grant portfolio:write\)$/)
       assert.deepInclude(byName.get("record_transaction")!.annotations!, { readOnlyHint: false, destructiveHint: false })
-      assert.deepInclude(byName.get("get_ledger")!.annotations!, { readOnlyHint: true, idempotentHint: true })
+      assert.deepInclude(byName.get("get_ledger")!.annotations!, { readOnlyHint: true, openWorldHint: false })
       const record = ajv.compile(byName.get("record_transaction")!.inputSchema)
       assert.isTrue(record({ body: BUY_OGDC, idempotency_key: "k" }) as boolean, ajv.errorsText(record.errors))
       assert.isFalse(record({ body: BUY_OGDC, dry_run: true }) as boolean, "an argument the route does not take is refused")
@@ -130,7 +135,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
       assert.isFalse(ledger({ limit: 1001 }) as boolean, "the route's bound on limit (1,000) is the tool's")
       const catalogue = (headers: Record<string, string>) =>
         Effect.map(get("/v1/ai/tools", headers), (r) => bodyOf(r).tools.map((t) => t.name).sort())
-      assert.deepStrictEqual(yield* catalogue(bearer(reader)), tools.map((t) => t.name).sort(), "the catalogue lists what tools/list does")
+      assert.deepStrictEqual(yield* catalogue(bearer(reader)), tools.map((t) => t.name).sort(), "the catalogue lists every tool a key may be given")
       assert.deepStrictEqual(yield* catalogue({}), MARKET_TOOLS)
     })))
 
@@ -152,14 +157,13 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
       assert.deepStrictEqual(entitlements.structured, httpEntitlements.body)
     })))
 
-  it.effect("record_transaction with a read-only key is the route's 403 FORBIDDEN record, and records nothing", () =>
+  it.effect("record_transaction with a read-only key is not a tool to it (the route would be 403), and records nothing", () =>
     Effect.scoped(Effect.gen(function*() {
       const { reader } = yield* portfolio
       const client = yield* clientWith(reader)
-      const answers = yield* both(client, "record_transaction", { body: BUY_OGDC },
-        post("/v1/me/transactions", BUY_OGDC, bearer(reader)))
-      sameRefusal(answers, 403, "FORBIDDEN")
-      assert.include(answers[0].record.message, "portfolio:write")
+      const refused = yield* Effect.flip(Effect.tryPromise(() => client.callTool({ name: "record_transaction", arguments: { body: BUY_OGDC } })))
+      assert.match(String((refused as any).cause?.message ?? refused), /record_transaction.*not found/)
+      assertFailed(yield* post("/v1/me/transactions", BUY_OGDC, bearer(reader)), 403, "FORBIDDEN")
       const ledger = yield* callTool(client, "get_ledger", {})
       assert.strictEqual(ledger.record.total, 0)
     })))
@@ -227,14 +231,18 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
       assert.strictEqual((yield* callTool(client, "get_ledger", {})).record.total, 1)
     })))
 
-  it.effect("a revoked key still lists the tools, and each call is the route's 401 record", () =>
+  it.effect("a session whose key was revoked lists no portfolio tool, and a call of one is not found (the route: 401)", () =>
     Effect.scoped(Effect.gen(function*() {
       const { token, reader } = yield* portfolio
       const client = yield* clientWith(reader)
+      assert.includeMembers((yield* promise(() => client.listTools())).tools.map((t) => t.name), READ_TOOLS)
       const keys = bodyOf(yield* get("/v1/me/keys", bearer(token))).items
       const readerId = keys.find((k: any) => k.kind === "key" && k.grants.join() === "portfolio:read")!.id
       assertOk(yield* del(`/v1/me/keys/${readerId}`, bearer(token)))
-      sameRefusal(yield* both(client, "get_holdings", {}, get("/v1/me/holdings", bearer(reader))), 401, "UNAUTHORIZED")
+      assert.deepStrictEqual((yield* promise(() => client.listTools())).tools.map((t) => t.name).sort(), MARKET_TOOLS)
+      const refused = yield* Effect.flip(Effect.tryPromise(() => client.callTool({ name: "get_holdings", arguments: {} })))
+      assert.match(String((refused as any).cause?.message ?? refused), /get_holdings.*not found/)
+      assertFailed(yield* get("/v1/me/holdings", bearer(reader)), 401, "UNAUTHORIZED")
     })))
 
   it.effect("a session keeps the credential it started with: another one, or none, is 403 with a JSON-RPC error", () =>
@@ -250,10 +258,11 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
       const list = { jsonrpc: "2.0", id: 2, method: "tools/list" }
       const own = yield* post("/mcp", list, { ...session, ...bearer(a.reader) })
       assertOk(own)
-      assert.includeMembers((own.body as any).result.tools.map((t: any) => t.name), PORTFOLIO_TOOLS)
+      assert.includeMembers((own.body as any).result.tools.map((t: any) => t.name), READ_TOOLS)
       for (const headers of [bearer(b.reader), bearer(a.token), {}]) {
         const other = yield* post("/mcp", list, { ...session, ...headers })
         assert.strictEqual(other.status, 403)
+        assert.strictEqual((other.body as any).id, 2, "the refusal answers the request's id")
         assert.strictEqual((other.body as any).error.code, -32000)
         assert.match((other.body as any).error.message, /another Authorization credential/)
       }

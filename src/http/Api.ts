@@ -13,6 +13,7 @@ import { FilingsApi } from "../market/filings/FilingsApi.ts"
 import { PricesApi } from "../market/prices/PricesApi.ts"
 import { ProvenanceApi } from "../market/provenance/ProvenanceApi.ts"
 import { QuotesApi } from "../market/quotes/QuotesApi.ts"
+import { SearchApi } from "../market/search/SearchApi.ts"
 import { SystemApi } from "../system/SystemApi.ts"
 import { Validation } from "./Validation.ts"
 
@@ -40,6 +41,7 @@ Market data © Pakistan Stock Exchange. dps.psx.com.pk carries a legal notice re
 
 export class Api extends HttpApi.make("psx")
   .add(SystemApi)
+  .add(SearchApi)
   .add(CompaniesApi)
   .add(QuotesApi)
   .add(PricesApi)

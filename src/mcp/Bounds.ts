@@ -15,7 +15,12 @@
  */
 import { Effect, Layer } from "effect"
 import { McpSchema, McpServer } from "effect/ai"
-import { jsonBytes, outline, shareDefinitions } from "./Listing.ts"
+import { jsonBytes, shareDefinitions, shortDescriptions, withoutNull } from "./Listing.ts"
+
+/** The most characters an argument's description takes in tools/list (whole sentences; the full text is the route's). */
+const ARGUMENT_WORDS = 75
+
+type Json = { readonly [key: string]: unknown }
 
 /** The most entries any list in a tool result may hold. */
 export const MAX_ITEMS = 250
@@ -149,13 +154,18 @@ export const boundedHandle = (tool: McpSchema.Tool, handle: Handle, bounds: Boun
     })
 }
 
-/** The listing of a tool as tools/list gives it: shared input definitions, the outline of its output. */
-export const listed = (tool: McpSchema.Tool) =>
-  new McpSchema.Tool({
-    ...tool,
-    inputSchema: shareDefinitions(tool.inputSchema) as McpSchema.Tool["inputSchema"],
-    ...(tool.outputSchema === undefined ? {} : { outputSchema: outline(tool.outputSchema) })
+/**
+ * The listing of a tool as tools/list gives it: shared input definitions and short argument descriptions. Its
+ * output schema is left out of the listing (27 tools' outlines were 11 KB of the 20 KB a listing may take): the
+ * complete schema of every tool's result is the resource psx://schemas/{tool}.
+ */
+export const listed = (tool: McpSchema.Tool) => {
+  const { outputSchema: _output, ...rest } = tool
+  return new McpSchema.Tool({
+    ...rest,
+    inputSchema: shareDefinitions(withoutNull(shortDescriptions(tool.inputSchema, ARGUMENT_WORDS)) as Json) as McpSchema.Tool["inputSchema"]
   })
+}
 
 /**
  * The McpServer for registrations: every tool added through it is listed compactly and its results are bounded.

@@ -46,6 +46,30 @@ const batchLength = (text: string) => {
   return value._tag === "Some" && Array.isArray(value.value) ? value.value.length : undefined
 }
 
+/** The longest resource URI a `resources/read` may name (every served one is far shorter). */
+export const MAX_URI_CHARS = 1_024
+
+/**
+ * A `resources/read` naming a URI over MAX_URI_CHARS is refused here with -32602 and its request's id, saying only
+ * how long the URI was: the transport's "not found" would echo the whole URI back.
+ */
+const longResourceUri = (text: string) => {
+  if (text.length <= MAX_URI_CHARS || !text.includes("resources/read")) return undefined
+  const message = parseJson(text)
+  if (message._tag !== "Some" || typeof message.value !== "object" || message.value === null || Array.isArray(message.value)) return undefined
+  const { id, method, params } = message.value as { id?: unknown; method?: unknown; params?: { uri?: unknown } }
+  const uri = params?.uri
+  if (method !== "resources/read" || typeof uri !== "string" || uri.length <= MAX_URI_CHARS) return undefined
+  return HttpServerResponse.jsonUnsafe({
+    jsonrpc: "2.0",
+    id: typeof id === "string" || typeof id === "number" ? id : null,
+    error: {
+      code: McpSchema.INVALID_PARAMS_ERROR_CODE,
+      message: `Invalid params: a resource URI may be at most ${MAX_URI_CHARS} characters, not ${uri.length}; resources/list names every resource`
+    }
+  }, { status: 200 })
+}
+
 export const JsonRpcEnvelope = HttpRouter.middleware((httpEffect) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
@@ -58,6 +82,8 @@ export const JsonRpcEnvelope = HttpRouter.middleware((httpEffect) =>
           ? rpcError(413, McpSchema.INVALID_REQUEST_ERROR_CODE, "Invalid Request: the body exceeds 1 MiB")
           : rpcError(400, McpSchema.PARSE_ERROR_CODE, "Parse error: the body could not be read")
       }
+      const longUri = longResourceUri(body.success)
+      if (longUri !== undefined) return longUri
       batch = batchLength(body.success)
       if (batch !== undefined && batch > MAX_BATCH) {
         return rpcError(400, McpSchema.INVALID_REQUEST_ERROR_CODE, `Invalid Request: a batch may carry at most ${MAX_BATCH} messages, not ${batch}`)

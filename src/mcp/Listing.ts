@@ -92,6 +92,41 @@ export const shareDefinitions = (schema: Json): Json => {
   return { ...replaced, $defs: used }
 }
 
+/** The first sentences of a text, up to `max` characters (the whole text when it is short enough). */
+export const sentences = (text: string, max: number) => {
+  if (text.length <= max) return text
+  const cut = text.slice(0, max)
+  const end = Math.max(cut.lastIndexOf(". "), cut.lastIndexOf("; "))
+  return end > 0 ? `${cut.slice(0, end + 1)} …` : `${cut} …`
+}
+
+/** A schema whose every `description` is cut to its first sentences within `max` characters (the full ones: /openapi.json). */
+export const shortDescriptions = (node: unknown, max: number): unknown => {
+  if (Array.isArray(node)) return node.map((child) => shortDescriptions(child, max))
+  if (!isObject(node)) return node
+  return Object.fromEntries(Object.entries(node).map(([k, v]) =>
+    [k, k === "description" && typeof v === "string" ? sentences(v, max) : shortDescriptions(v, max)]
+  ))
+}
+
+/**
+ * An argument schema without its `null` alternatives (`anyOf: [X, {type: null}]` is X, its description kept): an
+ * optional argument is left out, and a null one is taken as left out.
+ */
+export const withoutNull = (node: unknown): unknown => {
+  if (Array.isArray(node)) return node.map(withoutNull)
+  if (!isObject(node)) return node
+  const members = node["anyOf"]
+  if (Array.isArray(members) && members.length === 2) {
+    const kept = members.filter((m) => !(isObject(m) && m["type"] === "null" && Object.keys(m).length === 1))
+    if (kept.length === 1 && isObject(kept[0])) {
+      const { anyOf: _anyOf, ...rest } = node
+      return withoutNull({ ...kept[0], ...rest })
+    }
+  }
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, withoutNull(v)]))
+}
+
 /** The JSON types a sub-schema admits, resolving `$ref` against the root's `$defs`; undefined when open. */
 const typesOf = (node: unknown, defs: Json): ReadonlyArray<string> | undefined => {
   if (!isObject(node)) return undefined
@@ -107,15 +142,38 @@ const typesOf = (node: unknown, defs: Json): ReadonlyArray<string> | undefined =
   return [...new Set(all.flatMap((t) => t!))]
 }
 
-/** The outline of an output schema: its top-level fields with their JSON types, and which are required. */
+/** A sub-schema with `$ref` resolved against the root's `$defs` (one level), and `anyOf` with null dropped. */
+const resolved = (node: unknown, defs: Json): Json | undefined => {
+  if (!isObject(node)) return undefined
+  const ref = node["$ref"]
+  if (typeof ref === "string" && ref.startsWith("#/$defs/")) return resolved(defs[ref.slice("#/$defs/".length)], defs)
+  const members = node["anyOf"]
+  if (Array.isArray(members)) {
+    const kept = members.filter((m) => !(isObject(m) && m["type"] === "null"))
+    return kept.length === 1 ? resolved(kept[0], defs) : node
+  }
+  return node
+}
+
+/** The fields every item of a list of records has (its required fields), or undefined when its items are not records. */
+const itemFields = (field: unknown, defs: Json): ReadonlyArray<string> | undefined => {
+  const list = resolved(field, defs)
+  if (list?.["type"] !== "array") return undefined
+  const item = resolved(list["items"], defs)
+  return item !== undefined && Array.isArray(item["required"]) ? item["required"] as Array<string> : undefined
+}
+
+/**
+ * The outline of an output schema: its top-level fields by name (required ones listed as such), and for each
+ * list of records the fields every item has. Every result conforms to it; the complete schema is
+ * psx://schemas/{tool}.
+ */
 export const outline = (schema: Json): Json => {
   const defs = isObject(schema["$defs"]) ? schema["$defs"] : {}
   const properties = isObject(schema["properties"]) ? schema["properties"] : {}
   const fields = Object.fromEntries(Object.entries(properties).map(([name, field]) => {
-    const types = typesOf(field, defs)
-    const kept: Record<string, unknown> = types === undefined ? {} : { type: types.length === 1 ? types[0] : types }
-    if (isObject(field) && Array.isArray(field["enum"])) kept["enum"] = field["enum"]
-    return [name, kept]
+    const items = itemFields(field, defs)
+    return [name, items === undefined || items.length === 0 ? {} : { type: "array", items: { required: items } }]
   }))
   return {
     type: "object",

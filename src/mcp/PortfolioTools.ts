@@ -17,11 +17,40 @@
 import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
 import { McpServer } from "effect/ai"
 import type { Headers } from "effect/http"
+import type { HttpApiEndpoint } from "effect/http-api"
+import { RequiredGrant } from "../ledger/accounts/BearerAuth.ts"
+import { Keys } from "../ledger/accounts/Keys.ts"
 import { PortfolioApi } from "../ledger/LedgerApi.ts"
 import { RouteCaller } from "./RouteCaller.ts"
-import { callRoute, type RouteTool, routeTool } from "./RouteTools.ts"
+import { callRoute, namesOf, type RouteTool, routeTool } from "./RouteTools.ts"
 
 const routes = PortfolioApi.endpoints
+
+/** The days of get_performance's answer: the route's daily rows, or by default none (the periods alone). */
+const DAYS = ["none", "weekly", "monthly", "daily"] as const
+
+/** The last row of each week (Monday-based) or month, or every row, or none. */
+const sampleDays = (days: ReadonlyArray<{ readonly date: string }>, every: string) => {
+  if (every === "daily") return days
+  if (every === "none") return []
+  const periodOf = (date: string) => {
+    if (every === "monthly") return date.slice(0, 7)
+    const at = Date.parse(`${date}T00:00:00Z`)
+    return String(Math.floor((at / 86_400_000 + 3) / 7))
+  }
+  return days.filter((d, i) => i === days.length - 1 || periodOf(days[i + 1]!.date) !== periodOf(d.date))
+}
+
+/** get_performance's record: the periods, and the daily rows only as asked (`days`; the route's own `days` when it has one). */
+const performanceShape = (record: Record<string, unknown>, own: Record<string, unknown>) => {
+  const rows = record["days"]
+  if (!Array.isArray(rows)) return record
+  const every = typeof own["days"] === "string" ? own["days"] : "none"
+  const kept = sampleDays(rows as ReadonlyArray<{ readonly date: string }>, every)
+  return { ...record, days: kept, ...(every === "daily" ? {} : { days_given: every, days_recorded: rows.length }) }
+}
+
+const routeTakes = (endpoint: HttpApiEndpoint.Top, field: string) => namesOf(endpoint.query).includes(field)
 
 /** Each portfolio tool: its name, the route it is, and what it answers in a line. */
 export const PORTFOLIO_TOOLS: ReadonlyArray<RouteTool> = [
@@ -29,13 +58,26 @@ export const PORTFOLIO_TOOLS: ReadonlyArray<RouteTool> = [
     "The portfolio's positions: quantity, average cost, market value at the delayed quote, P/L, dividends."),
   routeTool("get_entitlements", routes.entitlements,
     "What recorded payouts owe the portfolio: shares held at the last buy date, gross, tax, net; state due/recorded/dismissed."),
+  routeTool("accept_entitlement", routes.acceptEntitlement,
+    "Record a due entitlement as the dividend (or bonus) it owes, by its id from get_entitlements."),
+  routeTool("dismiss_entitlement", routes.dismissEntitlement,
+    "Dismiss a due entitlement (it was not received), by its id from get_entitlements."),
   routeTool("get_ledger", routes.ledger, "The portfolio's events, newest first, with positions and hashes; paged with limit and cursor."),
   routeTool("record_transaction", routes.transact,
     "Record a buy, sell, dividend, bonus, split, tax status or reversal (body: the route's JSON body); no order is placed. " +
       "Same idempotency_key and body: the original answer."),
   routeTool("get_performance", routes.performance,
-    "1M-1Y/inception returns (TWR, XIRR, total with dividends) against KSE-100 (total return); rows with days=daily|weekly|monthly.")
+    "1M-1Y/inception returns (TWR, XIRR, total with dividends) against KSE-100 (a total-return index); the daily rows only with " +
+      "days: weekly, monthly or daily (default none).",
+    routeTakes(routes.performance, "days") ? {} : {
+      own: { days: { type: "string", enum: DAYS, description: "Which daily rows to give: none (default), weekly, monthly (the last session of each) or daily" } },
+      shape: performanceShape
+    }),
+  routeTool("get_tax_statement", routes.taxStatement, "The tax-year statement: realised gains with the capital gains tax rule, dividends and tax withheld.")
 ]
+
+/** The grant each portfolio tool's route needs. */
+const GRANT_OF = new Map(PORTFOLIO_TOOLS.map((t) => [t.name, Context.getOrUndefined(t.endpoint.annotations, RequiredGrant)]))
 
 const BEARER = /^\s*bearer\s+\S/iu
 
@@ -62,10 +104,22 @@ export class McpCredential extends Context.Service<McpCredential, {
   }))
 }
 
-/** Shows the portfolio tools only to a request with a credential. */
-const WithCredential = McpServer.visibility(Effect.gen(function*() {
+/**
+ * Shows a portfolio tool only to a credential that authenticates now (a revoked key sees none) and holds the
+ * grant its route needs; a tool hidden from a caller is, to it, not a tool at all.
+ */
+const ByGrant = McpServer.visibility(Effect.gen(function*() {
   const credential = yield* McpCredential
-  return (options: McpServer.MiddlewareOptions) => Effect.succeed(credential.of(options.headers) !== undefined)
+  const keys = yield* Keys
+  return (options: McpServer.MiddlewareOptions) => {
+    const authorization = credential.of(options.headers)
+    if (authorization === undefined) return Effect.succeed(false)
+    const grant = GRANT_OF.get(options.target)
+    return keys.authenticate(authorization.replace(/^\s*bearer\s+/iu, "").trim()).pipe(
+      Effect.map((principal) => grant === undefined || principal.grants.includes(grant)),
+      Effect.orElseSucceed(() => false)
+    )
+  }
 }))
 
 /** Registers the portfolio tools (on the McpServer in context: give it Bounds.ts's `boundedServer`). */
@@ -79,4 +133,4 @@ export const PortfolioToolsLive = Layer.effectDiscard(Effect.gen(function*() {
   for (const tool of PORTFOLIO_TOOLS) {
     yield* server.addTool({ tool: tool.descriptor, annotations: Context.empty(), services, handle: callRoute(caller, tool, authorization) })
   }
-})).pipe(Layer.provide(WithCredential.layer))
+})).pipe(Layer.provide(ByGrant.layer))

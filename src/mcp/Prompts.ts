@@ -26,20 +26,24 @@ export const PromptsLive = Layer.mergeAll(
     parameters: { symbol: Ticker },
     content: ({ symbol }) =>
       Effect.succeed(
-        `Research ${symbol.toUpperCase()} on the Pakistan Stock Exchange. Call get_company, get_quote (allow_stale: true), ` +
-          "get_price_history (range 1Y), get_dividends, get_corporate_actions, get_financials and get_announcements " +
-          "(limit 10) for it, then get_sector_peers for its sector. Write a short note: what the company does, price and " +
+        `Research ${symbol.toUpperCase()} on the Pakistan Stock Exchange. Call get_research for it (one call: profile, ` +
+          "quote, analytics, technicals, valuation against its sector's medians, dividends, the newest filings and news, " +
+          "caveats and sources); if the symbol is not a ticker, call search_symbols first. Write a short note: what the company does, price and " +
           `52-week context, valuation against its sector's medians, payout record, recent filings, and what is unknown. ${RULES}`
       )
   }),
   McpServer.prompt({
     name: "review_portfolio",
     title: "Review my portfolio",
-    description: "Review holdings given as SYMBOL:SHARES: value, concentration, sectors, payouts and book closures ahead.",
-    parameters: { holdings: Holdings },
+    description: "Review a portfolio: with a key, the recorded one (get_holdings, get_performance, get_entitlements); " +
+      "without, holdings given as SYMBOL:SHARES. Value, concentration, sectors, return against KSE-100, payouts ahead.",
+    parameters: { holdings: Schema.optional(Holdings) },
     content: ({ holdings }) =>
-      Effect.succeed(
-        `Review this PSX portfolio (symbol: shares): ${holdings.replace(/\s+/g, "")}. For each holding call get_quote ` +
+      Effect.succeed(holdings === undefined
+        ? "Review my recorded PSX portfolio. Call get_holdings (positions, market value, P/L), get_performance (returns " +
+          "against KSE-100 by period) and get_entitlements (what recorded payouts owe it). Give its worth, the weights and " +
+          `sector mix (resource ${RESOURCES.sectors}), how it did against KSE-100, and what it is owed next. ${RULES}`
+        : `Review this PSX portfolio (symbol: shares): ${holdings.replace(/\s+/g, "")}. For each holding call get_quote ` +
           "(allow_stale: true) and get_company; value it at the delayed price, then give the weights, the sector mix " +
           `(resource ${RESOURCES.sectors}), the trailing dividend income, and the holdings with a book closure in ` +
           `${RESOURCES.dividendCalendar}. Do not compute a figure from an unknown one. ${RULES}`
@@ -50,7 +54,9 @@ export const PromptsLive = Layer.mergeAll(
     title: "Plan around upcoming book closures",
     description: "Which open payouts can still be earned, by when to buy, and what each pays, from the dividend calendar.",
     parameters: {
-      symbols: Schema.optional(Schema.String.annotate({ description: "Optional comma-separated tickers to focus on" }))
+      symbols: Schema.optional(Schema.String).annotate({
+        description: "Comma-separated PSX tickers to focus on, e.g. MEBL,LUCK (optional: all open payouts otherwise)"
+      })
     },
     content: ({ symbols }) =>
       Effect.succeed(

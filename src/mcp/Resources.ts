@@ -17,7 +17,8 @@ import { COMPANIES_MAX_LIMIT } from "../../domain/market/shared/Limits.ts"
 import { MarketBoard } from "../market/board/Board.ts"
 import { MarketIndexes } from "../market/board/Indexes.ts"
 import { Companies } from "../market/companies/Companies.ts"
-import { ServedToolkit } from "./Toolkits.ts"
+import { MARKET_TOOLS } from "./MarketTools.ts"
+import { PORTFOLIO_TOOLS } from "./PortfolioTools.ts"
 
 const JSON_TYPE = "application/json"
 
@@ -35,7 +36,10 @@ export const RESOURCES = {
 } as const
 
 /** The complete result schema of every served tool, by name (an unknown name does not decode: invalid params). */
-const resultSchemas = new Map<string, Schema.Top>(Object.values(ServedToolkit.tools).map((tool) => [tool.name, tool.successSchema]))
+const resultSchemas = new Map<string, Schema.Top>([...MARKET_TOOLS, ...PORTFOLIO_TOOLS].flatMap((tool) => {
+  const success = [...tool.endpoint.success][0]
+  return success === undefined ? [] : [[tool.name, success] as const]
+}))
 const ToolName = Schema.Literals([...resultSchemas.keys()])
 
 export const ResourcesLive = Layer.unwrap(Effect.gen(function*() {

@@ -24,12 +24,13 @@ import type { HttpServerResponse } from "effect/http"
 import { HttpServerRequest } from "effect/http"
 import { type HttpApiEndpoint, OpenApi } from "effect/http-api"
 import type { ErrorRecord } from "../../domain/Errors.ts"
+import { RequiredGrant } from "../ledger/accounts/BearerAuth.ts"
 import { RouteCaller } from "./RouteCaller.ts"
 
 type Json = { readonly [key: string]: unknown }
 
 /** The keys of a path, query or header schema (an object of fields). */
-const namesOf = (schema: Schema.Top | undefined): ReadonlyArray<string> => {
+export const namesOf = (schema: Schema.Top | undefined): ReadonlyArray<string> => {
   const ast = schema === undefined ? undefined : SchemaAST.toType(schema.ast)
   return ast !== undefined && SchemaAST.isObjects(ast) ? ast.propertySignatures.map((p) => String(p.name)) : []
 }
@@ -44,27 +45,55 @@ const argumentOf = (header: string) => header.replaceAll("-", "_")
 
 /** Where each argument goes in the route's request. */
 interface Arguments {
-  readonly params: ReadonlyArray<string>
+  /** The path parameters, by argument name, with the route's own name of each. */
+  readonly params: Readonly<Record<string, string>>
   readonly query: ReadonlyArray<string>
   readonly body: boolean
+  /** The body's fields, when they are given as arguments of their own (`flatBody`). */
+  readonly bodyFields: ReadonlyArray<string> | undefined
   /** The header each header argument is sent as. */
   readonly headers: Readonly<Record<string, string>>
+  /** Arguments of the tool alone, never sent to the route (they shape its answer: `RouteToolOptions.shape`). */
+  readonly own: ReadonlyArray<string>
+}
+
+/** What a tool adds to its route. */
+export interface RouteToolOptions {
+  /** Tool argument names of the route's path parameters (`{ symbol: "sym" }`). */
+  readonly renames?: Readonly<Record<string, string>>
+  /** The JSON body's fields are the tool's arguments (no `body` argument). */
+  readonly flatBody?: boolean
+  /** Arguments of the tool alone (JSON Schemas by name), given to `shape`. */
+  readonly own?: Readonly<Record<string, Json>>
+  /** The tool's record made from the route's body and the tool's arguments; a string refuses the call with that message. */
+  readonly shape?: (record: Json, args: Json) => Json | string
+  /** The arguments the route is asked with, from the tool's (after its own are set aside). */
+  readonly prepare?: (args: Json) => Json
+  /** A POST that only reads (the screener). */
+  readonly readOnly?: boolean
 }
 
 export interface RouteTool {
   readonly name: string
   readonly endpoint: HttpApiEndpoint.Top
   readonly arguments: Arguments
+  readonly options: RouteToolOptions
   /** The tool as tools/list gives it (before Listing.ts compacts it). */
   readonly descriptor: McpSchema.Tool
 }
 
-const argumentsOf = (endpoint: HttpApiEndpoint.Top): Arguments => ({
-  params: namesOf(endpoint.params),
-  query: namesOf(endpoint.query),
-  body: jsonBodyOf(endpoint) !== undefined,
-  headers: Object.fromEntries(namesOf(endpoint.headers).map((h) => [argumentOf(h), h]))
-})
+const argumentsOf = (endpoint: HttpApiEndpoint.Top, options: RouteToolOptions): Arguments => {
+  const toolName = Object.fromEntries(Object.entries(options.renames ?? {}).map(([tool, route]) => [route, tool]))
+  const body = jsonBodyOf(endpoint)
+  return {
+    params: Object.fromEntries(namesOf(endpoint.params).map((p) => [toolName[p] ?? p, p])),
+    query: namesOf(endpoint.query),
+    body: body !== undefined,
+    bodyFields: options.flatBody === true && body !== undefined ? namesOf(body) : undefined,
+    headers: Object.fromEntries(namesOf(endpoint.headers).map((h) => [argumentOf(h), h])),
+    own: Object.keys(options.own ?? {})
+  }
+}
 
 /** A JSON Schema with an object root: a top-level `$ref` is resolved against its `$defs`. */
 const objectRooted = (schema: Json): Json => {
@@ -82,7 +111,7 @@ const jsonOf = (schema: Schema.Top) => objectRooted(Tool.getJsonSchemaFromSchema
  * The tool's input schema: the path, query and header fields as the values they decode to (`limit` an integer,
  * sent as its text), renamed, and the body as it is sent.
  */
-const inputSchemaOf = (endpoint: HttpApiEndpoint.Top): Json => {
+const inputSchemaOf = (endpoint: HttpApiEndpoint.Top, options: RouteToolOptions): Json => {
   const properties: Record<string, unknown> = {}
   const required: Array<string> = []
   let defs: Json = {}
@@ -92,11 +121,14 @@ const inputSchemaOf = (endpoint: HttpApiEndpoint.Top): Json => {
     defs = { ...defs, ...(json["$defs"] as Json | undefined) }
   }
   const fields = (schema: Schema.Top | undefined) => schema === undefined ? {} : jsonOf(Schema.make(SchemaAST.toType(schema.ast)))
-  add(fields(endpoint.params), (k) => k)
+  const toolName = Object.fromEntries(Object.entries(options.renames ?? {}).map(([tool, route]) => [route, tool]))
+  add(fields(endpoint.params), (k) => toolName[k] ?? k)
   add(fields(endpoint.query), (k) => k)
   add(fields(endpoint.headers), argumentOf)
+  add({ properties: options.own ?? {} }, (k) => k)
   const body = jsonBodyOf(endpoint)
-  if (body !== undefined) {
+  if (body !== undefined && options.flatBody === true) add(jsonOf(body), (k) => k)
+  else if (body !== undefined) {
     const { $defs, ...json } = jsonOf(body)
     add({ properties: { body: { ...json, description: `The JSON body of ${endpoint.method} ${endpoint.path}` } }, required: ["body"], $defs }, (k) => k)
   }
@@ -109,25 +141,28 @@ const inputSchemaOf = (endpoint: HttpApiEndpoint.Top): Json => {
   }
 }
 
-/** The grant the route's description opens with ("Grant portfolio:read."), named in the tool's description. */
-const grantOf = (endpoint: HttpApiEndpoint.Top) =>
-  /^Grant (\S+)\./u.exec(Context.getOrUndefined(endpoint.annotations, OpenApi.Description) ?? "")?.[1]
+/** The grant the route needs (its RequiredGrant annotation), named in the tool's description. */
+const grantOf = (endpoint: HttpApiEndpoint.Top) => Context.getOrUndefined(endpoint.annotations, RequiredGrant)
 
 /** The tool `name` that is `endpoint`: `description` says what it answers (the route and grant are added). */
-export const routeTool = (name: string, endpoint: HttpApiEndpoint.Top, description: string): RouteTool => {
+export const routeTool = (name: string, endpoint: HttpApiEndpoint.Top, description: string, options: RouteToolOptions = {}): RouteTool => {
   const grant = grantOf(endpoint)
-  const reads = endpoint.method === "GET"
+  const reads = endpoint.method === "GET" || options.readOnly === true
   const success = [...endpoint.success][0]
   return {
     name,
     endpoint,
-    arguments: argumentsOf(endpoint),
+    arguments: argumentsOf(endpoint, options),
+    options,
     descriptor: new McpSchema.Tool({
       name,
       description: `${description} (= ${endpoint.method} ${endpoint.path}${grant === undefined ? "" : `; grant ${grant}`})`,
-      inputSchema: inputSchemaOf(endpoint) as McpSchema.Tool["inputSchema"],
+      inputSchema: inputSchemaOf(endpoint, options) as McpSchema.Tool["inputSchema"],
       ...(success === undefined ? {} : { outputSchema: jsonOf(success) }),
-      annotations: { readOnlyHint: reads, destructiveHint: false, idempotentHint: reads, openWorldHint: false }
+      // A read-only tool's destructive and idempotent hints mean nothing (MCP 2025-06-18), so they are left out.
+      annotations: reads
+        ? { readOnlyHint: true, openWorldHint: false }
+        : { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false }
     })
   }
 }
@@ -139,6 +174,18 @@ const textsOf = (value: unknown): ReadonlyArray<string> | undefined => {
   if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return [String(value)]
   if (Array.isArray(value) && value.every((v) => ["string", "number", "boolean"].includes(typeof v))) return value.map(String)
   return undefined
+}
+
+/** Every argument a tool takes, for the message that refuses another. */
+export const acceptedArguments = (tool: RouteTool) => {
+  const parts = tool.arguments
+  return [
+    ...Object.keys(parts.params),
+    ...parts.query,
+    ...(parts.bodyFields ?? (parts.body ? ["body"] : [])),
+    ...Object.keys(parts.headers),
+    ...parts.own
+  ]
 }
 
 /** The route's path, query, body and headers for the tool's arguments, or why there are none. */
@@ -154,28 +201,34 @@ export const requestParts = (tool: RouteTool, args: unknown): Result.Result<{
   const query = new URLSearchParams()
   const headers: Record<string, string> = {}
   let body: string | undefined
+  const fields: Record<string, unknown> = {}
   for (const [name, value] of Object.entries(given)) {
-    if (value === undefined || (value === null && name !== "body")) continue
-    if (name === "body" && parts.body) {
+    if (value === undefined || (value === null && name !== "body" && parts.bodyFields === undefined) || parts.own.includes(name)) continue
+    if (name === "body" && parts.body && parts.bodyFields === undefined) {
       body = JSON.stringify(value)
       continue
     }
+    if (parts.bodyFields?.includes(name) === true && !parts.query.includes(name)) {
+      fields[name] = value
+      continue
+    }
     const header = parts.headers[name]
-    const isPath = parts.params.includes(name)
-    if (header === undefined && !isPath && !parts.query.includes(name)) {
-      const takes = [...parts.params, ...parts.query, ...(parts.body ? ["body"] : []), ...Object.keys(parts.headers)]
+    const param = parts.params[name]
+    if (header === undefined && param === undefined && !parts.query.includes(name)) {
+      const takes = acceptedArguments(tool)
       return refusal(`unknown argument \`${name}\`: ${tool.name} takes ${takes.length === 0 ? "none" : takes.join(", ")}`)
     }
     const texts = textsOf(value)
-    if (texts === undefined || (texts.length !== 1 && (header !== undefined || isPath))) {
+    if (texts === undefined || (texts.length !== 1 && (header !== undefined || param !== undefined))) {
       return refusal(`argument \`${name}\` must be a string, number or boolean`)
     }
     if (header !== undefined) headers[header] = texts[0]!
-    else if (isPath) path = path.replace(`:${name}`, encodeURIComponent(texts[0]!))
+    else if (param !== undefined) path = path.replace(`:${param}`, encodeURIComponent(texts[0]!))
     else for (const text of texts) query.append(name, text)
   }
-  const missing = parts.params.find((p) => path.includes(`:${p}`))
-  if (missing !== undefined) return refusal(`argument \`${missing}\` is required`)
+  if (parts.bodyFields !== undefined) body = JSON.stringify(fields)
+  const missing = Object.entries(parts.params).find(([, p]) => path.includes(`:${p}`))
+  if (missing !== undefined) return refusal(`argument \`${missing[0]}\` is required; ${tool.name} takes ${acceptedArguments(tool).join(", ")}`)
   const search = query.toString()
   return Result.succeed({ url: search === "" ? path : `${path}?${search}`, body, headers })
 }
@@ -197,14 +250,20 @@ const textOf = (response: HttpServerResponse.HttpServerResponse) => {
 
 const parseJson = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Unknown))
 
-/** The route's response as the tool's result. */
-const resultOf = (response: HttpServerResponse.HttpServerResponse) => {
+/** The route's response as the tool's result (shaped by the tool's `shape` when it succeeded). */
+const resultOf = (tool: RouteTool, args: unknown) => (response: HttpServerResponse.HttpServerResponse) => {
   const text = textOf(response)
   if (text === undefined) return Effect.die(`a tool's route answered a ${response.body._tag} body`)
-  const record = parseJson(text)
+  const parsed = parseJson(text)
+  const shape = tool.options.shape
+  const shaped = response.status < 400 && shape !== undefined && Option.isSome(parsed) && typeof parsed.value === "object"
+    ? shape(parsed.value as Json, typeof args === "object" && args !== null ? args as Json : {})
+    : undefined
+  if (typeof shaped === "string") return Effect.succeed(refused(shaped))
+  const record = shaped === undefined ? parsed : Option.some(shaped)
   return Effect.succeed(new McpSchema.CallToolResult({
     ...(response.status >= 400 ? { isError: true } : Option.isSome(record) ? { structuredContent: record.value } : {}),
-    content: [{ type: "text", text }],
+    content: [{ type: "text", text: shape === undefined || Option.isNone(record) ? text : JSON.stringify(record.value) }],
     _meta: { [STATUS]: response.status }
   }))
 }
@@ -220,7 +279,8 @@ export const callRoute = (
 ) =>
   (args: unknown) =>
     Effect.gen(function*() {
-      const parts = requestParts(tool, args)
+      const given = typeof args === "object" && args !== null && tool.options.prepare !== undefined ? tool.options.prepare(args as Json) : args
+      const parts = requestParts(tool, given)
       if (Result.isFailure(parts)) return refused(parts.failure)
       const outer = yield* Effect.serviceOption(HttpServerRequest.HttpServerRequest)
       const headers: Record<string, string> = { accept: "application/json", ...parts.success.headers }
@@ -234,5 +294,5 @@ export const callRoute = (
         headers,
         ...(parts.success.body === undefined ? {} : { body: parts.success.body })
       })).modify({ remoteAddress: Option.flatMap(outer, (r) => r.remoteAddress) })
-      return yield* Effect.flatMap(caller.call(request), resultOf)
+      return yield* Effect.flatMap(caller.call(request), resultOf(tool, args))
     })

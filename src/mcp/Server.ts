@@ -28,13 +28,13 @@ import { McpCredential, PORTFOLIO_TOOLS, PortfolioToolsLive } from "./PortfolioT
 import { RouteCaller } from "./RouteCaller.ts"
 import { McpSessionsLive } from "./Sessions.ts"
 import { SignedResults } from "./SignedResults.ts"
-import { ServedToolkit, ServedToolkitLive } from "./Toolkits.ts"
+import { MARKET_TOOLS, MarketToolsLive } from "./MarketTools.ts"
 
-export { ServedToolkit, ServedToolkitLive } from "./Toolkits.ts"
+export { MARKET_TOOLS } from "./MarketTools.ts"
 
 export const AUTHENTICATION = "None for the market-data tools, which read public data (free, no key: SPEC 5). With " +
   "Authorization: Bearer <API_KEY> on every request of a session (over stdio: the environment's PSX_API_KEY), tools/list " +
-  `also gives the portfolio tools (${PORTFOLIO_TOOLS.map((t) => t.name).join(", ")}), each its /v1/me route ` +
+  `also gives the portfolio tools its grants allow (${PORTFOLIO_TOOLS.map((t) => t.name).join(", ")}; a revoked key none), each its /v1/me route ` +
   "called with that key: the route's grant, answer and error record (401, 403, 400…), charged to the key's rate limit as " +
   "the route is. A session keeps the credential it was started with: another one, or none, is 403. /mcp requests are " +
   "rate limited per client address like every other public route."
@@ -49,8 +49,8 @@ const info = {
     "and the record {error, message, symbol?}. Each tool's record is its HTTP route's body, bounded to " +
     `${MAX_ITEMS} items and ${MAX_BYTES} bytes of JSON: a cut result says so in a second text block (and ` +
     "_meta psx/cut) with the cursor for the rest. tools/list outlines each result; its full schema is the resource " +
-    "psx://schemas/{tool}. Reference data: resources psx://universe, psx://sectors, psx://indices, " +
-    "psx://calendar/dividends. No key is needed; with a bearer key the portfolio tools of that key's portfolio are " +
+    "psx://schemas/{tool}. Names to tickers: search_symbols (not psx://universe). Reference data: resources psx://universe, " +
+    "psx://sectors, psx://indices, psx://calendar/dividends. Every market tool takes as_of. No key is needed; with a bearer key the portfolio tools of that key's portfolio are " +
     "listed too (their results are the /v1/me routes' bodies, _meta psx/status the route's HTTP status). A call whose " +
     "_meta has \"psx/signed\": true gets its result signed with the service's published key (_meta psx/signature; " +
     "docs/verify-answer.mjs checks it).",
@@ -62,7 +62,7 @@ const info = {
  * tools for a caller with a key, resources and prompts.
  */
 const registrations = Layer.mergeAll(
-  McpServer.toolkit(ServedToolkit).pipe(Layer.provide(ServedToolkitLive), Layer.provide(boundedServer()), Layer.provide(SignedResults)),
+  MarketToolsLive.pipe(Layer.provide(boundedServer()), Layer.provide(SignedResults)),
   PortfolioToolsLive.pipe(Layer.provide(boundedServer()), Layer.provide(SignedResults)),
   ResourcesLive,
   PromptsLive

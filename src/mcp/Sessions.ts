@@ -62,10 +62,20 @@ const withBody = (request: Request, text: string): Request => {
 const refusal = (id: string | number | null, code: number, message: string) =>
   HttpServerResponse.jsonUnsafe({ jsonrpc: "2.0", id, error: { code, message } }, { status: 400 })
 
-/** A request of a session with another credential than the session was started with (or with none). */
-const ANOTHER_CREDENTIAL = HttpServerResponse.jsonUnsafe({
+/** The JSON-RPC id of a POST body's single message (null when there is none, or a batch). */
+const messageId = (text: string): string | number | null => {
+  try {
+    const id: unknown = JSON.parse(text)?.id
+    return typeof id === "string" || typeof id === "number" ? id : null
+  } catch {
+    return null
+  }
+}
+
+/** A request of a session with another credential than the session was started with (or with none), answering `id`. */
+const anotherCredential = (id: string | number | null) => HttpServerResponse.jsonUnsafe({
   jsonrpc: "2.0",
-  id: null,
+  id,
   error: {
     code: -32000,
     message: "Forbidden: this session was started with another Authorization credential (or none); send the one it " +
@@ -98,7 +108,10 @@ export const makeMcpSessions = (limits: McpSessionLimits) =>
         const now = yield* Clock.currentTimeMillis
         yield* endAll(registry.expire(now))
         const id = request.headers[SESSION_HEADER]
-        if (id !== undefined && !registry.heldBy(id, ownerOf(request).principal)) return ANOTHER_CREDENTIAL
+        if (id !== undefined && !registry.heldBy(id, ownerOf(request).principal)) {
+          const body = request.method === "POST" ? yield* Effect.orElseSucceed(request.text, () => "") : ""
+          return anotherCredential(messageId(body))
+        }
         if (id !== undefined) registry.touch(id, now)
         let forwarded = request
         let bytes = SESSION_OVERHEAD_BYTES

@@ -29,19 +29,6 @@ export const CompaniesPage = Schema.Struct({
   sources: Schema.Array(Source)
 })
 
-export const SearchHit = Schema.Struct({
-  symbol: Schema.String,
-  name: Schema.String,
-  sector: opt(Schema.String),
-  match: Schema.Literals(["exact_ticker", "ticker_prefix", "name"])
-})
-export const SearchResult = Schema.Struct({
-  query: Schema.String,
-  items: Schema.Array(SearchHit),
-  total: Schema.Int,
-  sources: Schema.Array(Source)
-})
-
 export const CorporateActionState = Schema.Struct({
   ex_dividend: Schema.NullOr(Schema.Boolean).annotate({
     description: "True on an ex-dividend day, false when known not to be, null when undetermined (not false)"

@@ -41,6 +41,10 @@ import { researchInstant, researchOf } from "./ResearchPackage.ts"
 import { adjustedAnalyticsAnswer, adjustedLookup } from "./AdjustedAnswers.ts"
 import { type FigureMemo, makeFigureMemo } from "../readmodel/SnapshotFigures.ts"
 import { sourcesOf } from "../provenance/Provenance.ts"
+import { unknownSymbol } from "../../../domain/market/search/SymbolTable.ts"
+import { companyAliases } from "../../ingest/CompanyAliases.ts"
+import { resolveSector } from "../../../domain/market/board/Sectors.ts"
+import type { SectorRow } from "../../../domain/market/snapshot/StoreRows.ts"
 
 type SymbolErr = InvalidSymbol | DataNotFound | SourceUnavailable
 /** The `adjust` query parameter (absent: none). */
@@ -113,8 +117,9 @@ const symbolMethods = ({ model, memo }: FigureContext) => {
 
 /** The market-wide figures of the day: the screener and the comparison. */
 const marketMethods = ({ model, cursors, memo }: FigureContext) => {
-  const screen = Effect.fn("Analytics.screen")(function*(request: ScreenRequest) {
+  const screen = Effect.fn("Analytics.screen")(function*(asked: ScreenRequest) {
     const snapshot = yield* model.snapshot
+    const request = yield* sectorsAsCodes(snapshot.sectors, asked)
     const day = memo.day(snapshot, karachiDate(yield* Clock.currentTimeMillis))
     const scope = screenScope(request)
     const after = yield* cursors.decode(scope, request.cursor)
@@ -139,7 +144,7 @@ const marketMethods = ({ model, cursors, memo }: FigureContext) => {
     if ("reason" in result) {
       const symbol = result.symbol !== undefined ? { symbol: result.symbol } : {}
       return yield* result.reason === "unknown_symbol"
-        ? new DataNotFound({ message: result.message, ...symbol })
+        ? new DataNotFound({ message: result.symbol === undefined ? result.message : unknownSymbol(snapshot.securities, companyAliases(), result.symbol), ...symbol })
         : result.reason === "invalid_symbol"
         ? new InvalidSymbol({ message: `query field \`symbols\`: ${result.message}`, ...symbol })
         : new InvalidRequest({ message: `query field \`symbols\`: ${result.message}`, ...symbol })
@@ -182,6 +187,26 @@ const preparation = ({ model, memo }: FigureContext) => {
   })
 
   return { prepare, precompute }
+}
+
+/**
+ * The request with each sector as its code: a sector may be named by any id, code or name the service hands out
+ * (GET /v1/sectors, MCP psx://sectors); one that names no sector is 400, never a screen that silently matches nothing.
+ */
+const sectorsAsCodes = (sectors: ReadonlyArray<SectorRow>, request: ScreenRequest) => {
+  if (request.sectors === undefined || request.sectors.length === 0) return Effect.succeed(request)
+  const codes: Array<string> = []
+  for (const id of request.sectors) {
+    const sector = resolveSector(sectors, id)
+    if (sector === undefined) {
+      return Effect.fail(new InvalidRequest({
+        message: `field \`sectors\`: no sector ${JSON.stringify(id.slice(0, 80))}; give an id, code or name from GET /v1/sectors ` +
+          "(over MCP: the resource psx://sectors)"
+      }))
+    }
+    codes.push(sector.code)
+  }
+  return Effect.succeed({ ...request, sectors: codes })
 }
 
 export class Analytics extends Context.Service<Analytics, {

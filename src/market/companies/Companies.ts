@@ -1,5 +1,5 @@
 /**
- * The company universe from the read model: search, the paged list, one
+ * The company universe from the read model: the paged list, one
  * company's profile with its quote, ratios and trailing dividend figures,
  * and the full-company payload (peers, sector medians, dividends, filings,
  * financials, derived).
@@ -11,11 +11,10 @@ import { Clock, Context, Effect, Layer } from "effect"
 import { InvalidRequest, type DataNotFound, type InvalidSymbol, type SourceUnavailable } from "../../../domain/Errors.ts"
 import { isTradingPeer } from "../../../domain/market/board/PeerRule.ts"
 import { addDays, karachiDate, nextSessionBounds, quoteIsFresh } from "../../../domain/market/calendar/Calendar.ts"
-import { searchKey } from "../../../domain/market/shared/Classify.ts"
 import { week52Start } from "../../../domain/market/shared/Figures.ts"
 import { seriesBasis } from "../../../domain/market/prices/Restated.ts"
-import { COMPANIES_DEFAULT_LIMIT, SEARCH_MAX } from "../../../domain/market/shared/Limits.ts"
-import type { CompaniesPage, Company, Quote, SearchResult, Stock } from "../../../domain/market/shared/Schemas.ts"
+import { COMPANIES_DEFAULT_LIMIT } from "../../../domain/market/shared/Limits.ts"
+import type { CompaniesPage, Company, Quote, Stock } from "../../../domain/market/shared/Schemas.ts"
 import type { TechnicalsFigures } from "../../../domain/market/analytics/TechnicalsSchema.ts"
 import { indexAtOrBefore, type PriceSeries } from "../../../domain/market/snapshot/Series.ts"
 import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
@@ -41,13 +40,6 @@ type Err = InvalidSymbol | DataNotFound | SourceUnavailable
 
 const FILINGS_IN_STOCK = 10
 const PEERS_IN_STOCK = 20
-
-const matchRank = (s: SecurityRow, ticker: string, words: ReadonlyArray<string>): 0 | 1 | 2 | undefined => {
-  if (s.symbol === ticker) return 0
-  if (s.symbol.startsWith(ticker)) return 1
-  const text = " " + s.search_text
-  return words.every((w) => text.includes(" " + w)) ? 2 : undefined
-}
 
 /** The quote embedded in other records: the last known one, `stale` judged now. */
 const embeddedQuote = (snapshot: MarketSnapshot, data: SymbolData, now: number): Quote | undefined =>
@@ -174,27 +166,6 @@ export const stockOf = (
   }
 }
 
-/** Securities matching a search, ranked exact ticker, ticker prefix, then name words (equities first, shorter tickers first). */
-const searchHits = (securities: ReadonlyArray<SecurityRow>, ticker: string, words: ReadonlyArray<string>) => {
-  const hits: Array<{ s: SecurityRow; rank: 0 | 1 | 2 }> = []
-  for (const s of securities) {
-    const rank = matchRank(s, ticker, words)
-    if (rank !== undefined) hits.push({ s, rank })
-  }
-  hits.sort((a, b) =>
-    a.rank - b.rank ||
-    Number(a.s.security_type !== "equity") - Number(b.s.security_type !== "equity") ||
-    a.s.symbol.length - b.s.symbol.length ||
-    (a.s.symbol < b.s.symbol ? -1 : 1)
-  )
-  return hits.slice(0, SEARCH_MAX).map(({ rank, s }) => ({
-    symbol: s.symbol,
-    name: s.name,
-    ...defined({ sector: s.sector_name }),
-    match: (["exact_ticker", "ticker_prefix", "name"] as const)[rank]
-  }))
-}
-
 /** The listed companies a list query's filters keep (a delisted one is still served by symbol, not listed). */
 const listedMatching = (snapshot: MarketSnapshot, q: CompaniesQuery) => {
   const sector = q.sector?.toUpperCase()
@@ -207,7 +178,6 @@ const listedMatching = (snapshot: MarketSnapshot, q: CompaniesQuery) => {
 }
 
 export class Companies extends Context.Service<Companies, {
-  readonly search: (q: string) => Effect.Effect<typeof SearchResult.Type, InvalidRequest | SourceUnavailable>
   readonly list: (q: CompaniesQuery) => Effect.Effect<typeof CompaniesPage.Type, InvalidRequest | SourceUnavailable>
   readonly company: (symbol: string) => Effect.Effect<typeof Company.Type, Err>
   readonly stock: (symbol: string) => Effect.Effect<typeof Stock.Type, Err>
@@ -218,18 +188,6 @@ export class Companies extends Context.Service<Companies, {
       const model = yield* MarketReadModel
       const cursors = yield* Cursors
       const analytics = yield* Analytics
-
-      const search = Effect.fn("Companies.search")(function*(raw: string) {
-        const q = raw.trim()
-        if (q === "") return yield* new InvalidRequest({ message: "query field `q` must not be empty" })
-        if (q.length > 100) return yield* new InvalidRequest({ message: "query field `q` is longer than 100 characters" })
-        const snapshot = yield* model.snapshot
-        const key = searchKey(q)
-        if (key === "") return { query: q, items: [], total: 0, sources: [] }
-        const items = searchHits(snapshot.securities, q.toUpperCase(), key.split(" "))
-        const listings = items.map((i) => snapshot.symbols.get(i.symbol)?.security.dataset ?? "universe")
-        return { query: q, items, total: items.length, sources: sourcesOf(snapshot, [...new Set(["universe", ...listings])]) }
-      })
 
       const list = Effect.fn("Companies.list")(function*(q: CompaniesQuery) {
         const snapshot = yield* model.snapshot
@@ -263,7 +221,6 @@ export class Companies extends Context.Service<Companies, {
         })
 
       return {
-        search,
         list,
         company: (raw: string) => withListed(raw, (s, d, now) => companyOf(s, d, now).company),
         stock: (raw: string) => withListed(raw, (s, d, now) => stockOf(s, d, now, analytics.technicalsOf(s, d)))

@@ -1,5 +1,5 @@
 /**
- * The listed universe: search, the paged company list, a company's profile and its full payload (SPEC 4.1).
+ * The listed universe: the paged company list, a company's profile and its full payload (SPEC 4.1).
  * Definitions only; handlers are in CompaniesHttp.ts, the rules in Companies.ts.
  */
 import { Schema } from "effect"
@@ -20,16 +20,6 @@ const YIELDS = "Two yields, labelled: ttm_dividend_yield_pct as computed here (=
 
 export class CompaniesApi extends HttpApiGroup.make("companies")
   .add(
-    marketEndpoint(
-      HttpApiEndpoint.get("search", "/v1/search", {
-        query: { ...asOfQuery, q: Schema.String.annotate({ description: "A company name, a word of it, or (part of) a ticker" }) },
-        success: S.SearchResult,
-        error: SourceUnavailable
-      }),
-      "Find tickers by company name",
-      "Finds tickers from a company name or part of a ticker; case- and accent-insensitive; ranked exact ticker, " +
-        "ticker prefix, then name words; at most 20 results. An empty q is 400 INVALID_REQUEST."
-    ),
     marketEndpoint(
       HttpApiEndpoint.get("companies", "/v1/companies", {
         query: {
@@ -64,7 +54,7 @@ export class CompaniesApi extends HttpApiGroup.make("companies")
   .middleware(AsOfMiddleware)
   .annotateMerge(OpenApi.annotations({
     title: "Companies",
-    description: "The listed universe: search by name or ticker, the paged company list, a company's profile with its quote and " +
+    description: "The listed universe (search by name: GET /v1/search): the paged company list, a company's profile with its quote and " +
       "ratios, and the full-company payload. Public: no key needed."
   }))
 {}

@@ -20,7 +20,6 @@ export const CompaniesHttp = HttpApiBuilder.group(Api, "companies", (handlers) =
     const cached = (yield* AnswerCache).handlersOf(Api, "companies")
     const kept = snapshotAnswers(yield* MarketReadModel, yield* PointInTime)
     return handlers
-      .handle("search", ({ query }) => companies.search(query.q))
       .handle("companies", cached("companies", kept.ofSnapshot("open", nextCursorDay), ({ query }) => companies.list(query)))
       .handle("company", cached("company", kept.ofSymbol(quoteOrDayValidUntil), ({ params }) => companies.company(params.symbol)))
       .handle("stock", cached("stock", kept.ofSymbol(quoteOrDayValidUntil), ({ params }) => companies.stock(params.sym)))

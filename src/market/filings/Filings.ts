@@ -22,6 +22,8 @@ import { Cursors } from "../../paging/Cursors.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
 import { sourcesOf } from "../provenance/Provenance.ts"
 import { defined } from "../../../domain/Objects.ts"
+import { unknownSymbol } from "../../../domain/market/search/SymbolTable.ts"
+import { companyAliases } from "../../ingest/CompanyAliases.ts"
 
 export interface AnnouncementQuery {
   readonly symbol?: string | undefined
@@ -38,7 +40,7 @@ type PageErr = Err | InvalidRequest
 export const listed = (snapshot: MarketSnapshot, raw: string) =>
   Effect.flatMap(parseTicker(raw), (symbol) => {
     const data = snapshot.symbols.get(symbol)
-    return data !== undefined ? Effect.succeed(data) : Effect.fail(new DataNotFound({ message: `unknown symbol ${symbol}`, symbol }))
+    return data !== undefined ? Effect.succeed(data) : Effect.fail(new DataNotFound({ message: unknownSymbol(snapshot.securities, companyAliases(), symbol), symbol }))
   })
 
 export const financialsOf = (snapshot: MarketSnapshot, data: SymbolData): typeof Financials.Type => {
@@ -272,7 +274,7 @@ export class Filings extends Context.Service<Filings, {
             Effect.flatMap(parseTicker(raw), (symbol) =>
               snapshot.symbols.has(symbol)
                 ? Effect.succeed(symbol)
-                : Effect.fail(new DataNotFound({ message: `unknown symbol ${symbol}`, symbol }))))
+                : Effect.fail(new DataNotFound({ message: unknownSymbol(snapshot.securities, companyAliases(), symbol), symbol }))))
       }
     })
   )

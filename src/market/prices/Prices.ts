@@ -18,6 +18,8 @@ import { Cursors } from "../../paging/Cursors.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
 import { sourcesOf } from "../provenance/Provenance.ts"
 import { defined } from "../../../domain/Objects.ts"
+import { unknownSymbol } from "../../../domain/market/search/SymbolTable.ts"
+import { companyAliases } from "../../ingest/CompanyAliases.ts"
 
 export interface PricesQuery {
   readonly date_from?: string | undefined
@@ -133,7 +135,7 @@ export class Prices extends Context.Service<Prices, {
         yield* checkWindow(q)
         const snapshot = yield* model.snapshot
         const data = snapshot.symbols.get(symbol)
-        if (data === undefined) return yield* new DataNotFound({ message: `unknown symbol ${symbol}`, symbol })
+        if (data === undefined) return yield* new DataNotFound({ message: unknownSymbol(snapshot.securities, companyAliases(), symbol), symbol })
         const { label, series: s, restatedBySource, restatement } = chooseSeries(data, q.series)
         const newest = s?.dates[s.dates.length - 1]
         if (s === undefined || newest === undefined) {

@@ -23,6 +23,8 @@ import { parseTicker } from "../../../domain/market/shared/Ticker.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
 import { sourcesOf } from "../provenance/Provenance.ts"
 import { defined } from "../../../domain/Objects.ts"
+import { unknownSymbol } from "../../../domain/market/search/SymbolTable.ts"
+import { companyAliases } from "../../ingest/CompanyAliases.ts"
 
 export type QuoteError = InvalidSymbol | DataNotFound | DataStale | DataUnverified | SourceUnavailable
 
@@ -123,7 +125,7 @@ export class Quotes extends Context.Service<Quotes, {
         const q = data?.quote
         if (data === undefined || q === undefined) {
           return yield* new DataNotFound({
-            message: data !== undefined ? `no quote is recorded for ${symbol}` : `unknown symbol ${symbol}`,
+            message: data !== undefined ? `no quote is recorded for ${symbol}` : unknownSymbol(snapshot.securities, companyAliases(), symbol),
             symbol
           })
         }

@@ -49,8 +49,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Find tickers by company name
-         * @description Finds tickers from a company name or part of a ticker; case- and accent-insensitive; ranked exact ticker, ticker prefix, then name words; at most 20 results. An empty q is 400 INVALID_REQUEST.
+         * Find tickers by name, alias or near miss
+         * @description Resolves a company name, a short name people use, a ticker or a near miss to tickers: "Hub Power" or "Hubco" → HUBC, "Meezan" → MEBL, "Lucky Cement" → LUCK, "HUBCO" → HUBC. Matches the ticker, the registered name and the news tagger's reviewed aliases; case-, accent- and punctuation-insensitive. Ranked: exact ticker, a whole name or alias, ticker prefix, every query word starting a word of a name or alias, then near misses (within one edit per four characters, at most three; only when nothing matched otherwise); ordinary shares first. At most limit results (default 10, at most 20). An empty q, or one over 100 characters, is 400 INVALID_REQUEST; no match is an empty list.
          */
         get: operations["market.search"];
         put?: never;
@@ -1502,6 +1502,7 @@ export interface operations {
                 as_of?: string;
                 recorded_as_of?: string;
                 q: string;
+                limit?: string;
             };
             header?: never;
             path?: never;
@@ -1521,8 +1522,13 @@ export interface operations {
                             symbol: string;
                             name: string;
                             sector?: string;
-                            /** @enum {string} */
-                            match: "exact_ticker" | "ticker_prefix" | "name";
+                            /**
+                             * @description exact_ticker; exact_name (the registered name or a reviewed alias, whole); ticker_prefix; name (every query word starts a word of the name or an alias); near_miss (within a few edits of the ticker, name or alias: given only when nothing matched otherwise)
+                             * @enum {string}
+                             */
+                            match: "exact_ticker" | "exact_name" | "ticker_prefix" | "name" | "near_miss";
+                            /** @description The ticker, name or alias the query matched */
+                            matched: string;
                         }[];
                         total: number;
                         sources: {
