@@ -213,7 +213,7 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("adjusted price seri
       assertOk(c, 200)
       const perf = c.body.head_to_head!.measures.find((m) => m.measure === "performance_20d_pct")!
       // MEBL's adjusted figure; OGDC has no payout record, so its adjusted series is empty and the measure unknown.
-      assert.deepStrictEqual(perf.values, [{ symbol: "MEBL", value: 0.686, band: 2 }, { symbol: "OGDC" }])
+      assert.deepStrictEqual(perf.values.map(({ as_of: _asOf, ...v }) => v), [{ symbol: "MEBL", value: 0.686, band: 2 }, { symbol: "OGDC" }])
       assert.strictEqual(perf.outcome, "unknown")
       assert.deepStrictEqual(c.body.adjustments!.map((x) => [x.symbol, x.cut_before]), [["MEBL", "2023-04-27"], ["OGDC", "2026-05-26"]])
       const none = yield* get("/v1/stocks/OGDC/analytics?adjust=splits")
