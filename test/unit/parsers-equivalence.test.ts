@@ -6,7 +6,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"
-import { currentDigests, type Digests, digestsFile, psxRawDir } from "./support/ParserDigests.ts"
+import { currentDigests, type Digests, digestsFile, psxRawDir } from "../support/ParserDigests.ts"
 
 const recorded: Digests = JSON.parse(readFileSync(digestsFile, "utf8"))
 

@@ -10,10 +10,10 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Result, Schema } from "effect"
-import { type ScreenFigures, SecurityType } from "../domain/market/analytics/AnalyticsSchemas.ts"
-import { screen } from "../domain/market/analytics/Screener.ts"
-import { decodeScreenBody, decodeScreenQuery, type ScreenRequest, type ScreenRequestError, SCREENER_MAX_LIMIT } from "../domain/market/analytics/ScreenRequest.ts"
-import { snapshotFigures } from "./support/ScreenerFixture.ts"
+import { type ScreenFigures, SecurityType } from "../../domain/market/analytics/AnalyticsSchemas.ts"
+import { screen } from "../../domain/market/analytics/Screener.ts"
+import { decodeScreenBody, decodeScreenQuery, type ScreenRequest, type ScreenRequestError, SCREENER_MAX_LIMIT } from "../../domain/market/analytics/ScreenRequest.ts"
+import { snapshotFigures } from "../support/ScreenerFixture.ts"
 
 const rows = snapshotFigures()
 const ok = (r: Result.Result<ScreenRequest, ScreenRequestError>): ScreenRequest =>

@@ -6,9 +6,9 @@
  * flagged glitch day 2021-10-25.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { analytics } from "../domain/market/analytics/Analytics.ts"
-import { adjustCloses, beyondLimit, findSteps, priceLimitPct } from "../domain/market/prices/PriceSteps.ts"
-import { loadSeries } from "./support/SeriesFixture.ts"
+import { analytics } from "../../domain/market/analytics/Analytics.ts"
+import { adjustCloses, beyondLimit, findSteps, priceLimitPct } from "../../domain/market/prices/PriceSteps.ts"
+import { loadSeries } from "../support/SeriesFixture.ts"
 
 const close = (a: number, b: number, dp = 4) => assert.closeTo(a, b, 10 ** -dp)
 const pct = (from: number, to: number) => (to / from - 1) * 100

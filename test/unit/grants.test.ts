@@ -6,8 +6,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Context, Option } from "effect"
 import { OpenApi } from "effect/http-api"
-import { Api } from "../src/http/Api.ts"
-import { RequiredGrant } from "../src/ledger/accounts/BearerAuth.ts"
+import { Api } from "../../src/http/Api.ts"
+import { RequiredGrant } from "../../src/ledger/accounts/BearerAuth.ts"
 
 const KEY_ROUTES = ["createKey", "listKeys", "revokeKey"]
 

@@ -5,14 +5,14 @@
  * of MEBL in test/fixtures/series).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { circuitBounds, xdDate, lastBuyDate, nextSessionBounds, settlementDays } from "../domain/market/calendar/Calendar.ts"
-import { dividendRows, type PayoutRecord, trailing } from "../domain/market/filings/Dividends.ts"
-import { faceValueOn } from "../domain/market/filings/FaceValues.ts"
-import { priceLimitRules, settlementRules } from "../domain/market/calendar/Rules.ts"
-import { beyondLimit, priceLimitPct } from "../domain/market/prices/PriceSteps.ts"
-import { parseCompanyPayouts, parseMarketPayouts } from "../domain/psx/Filings.ts"
-import { readPsx } from "./support/Fixtures.ts"
-import { loadSeries } from "./support/SeriesFixture.ts"
+import { circuitBounds, xdDate, lastBuyDate, nextSessionBounds, settlementDays } from "../../domain/market/calendar/Calendar.ts"
+import { dividendRows, type PayoutRecord, trailing } from "../../domain/market/filings/Dividends.ts"
+import { faceValueOn } from "../../domain/market/filings/FaceValues.ts"
+import { priceLimitRules, settlementRules } from "../../domain/market/calendar/Rules.ts"
+import { beyondLimit, priceLimitPct } from "../../domain/market/prices/PriceSteps.ts"
+import { parseCompanyPayouts, parseMarketPayouts } from "../../domain/psx/Filings.ts"
+import { readPsx } from "../support/Fixtures.ts"
+import { loadSeries } from "../support/SeriesFixture.ts"
 
 const toRecords = (rows: ReturnType<typeof parseCompanyPayouts>["rows"]): ReadonlyArray<PayoutRecord> =>
   rows.map((r) => ({

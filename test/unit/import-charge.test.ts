@@ -4,7 +4,7 @@
  * Pure: the limiter at fixed instants (50 requests a second, bursts of 200, the defaults).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { RateLimiter } from "../src/http/RateLimiter.ts"
+import { RateLimiter } from "../../src/http/RateLimiter.ts"
 
 /** A limiter that knows credential `tok-u1` as user u1 (its requests go to the bucket principal:u1). */
 const limiterFor = () => {

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Schema } from "effect"
-import * as E from "../domain/Errors.ts"
+import * as E from "../../domain/Errors.ts"
 
 const cases = [
   [E.DataNotFound, "DATA_NOT_FOUND", 404],

@@ -7,9 +7,9 @@
  * Expected values are the recorded lines, read here by hand.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { parseMarketSummary, parsePriceCsv } from "../domain/psx/PriceCsv.ts"
-import { type CsvReader, readPackCsv } from "../scripts/pack-csv.ts"
-import { readPsx } from "./support/Fixtures.ts"
+import { parseMarketSummary, parsePriceCsv } from "../../domain/psx/PriceCsv.ts"
+import { type CsvReader, readPackCsv } from "../../scripts/pack-csv.ts"
+import { readPsx } from "../support/Fixtures.ts"
 
 type Headers = ReadonlyArray<{ readonly path: string; readonly reader: CsvReader; readonly header: string }>
 const headers: Headers = JSON.parse(readPsx("csv-headers.json"))

@@ -4,8 +4,8 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Cause, type Logger } from "effect"
-import { AccessLine } from "../src/observability/AccessLine.ts"
-import { jsonLine } from "../src/observability/JsonLogger.ts"
+import { AccessLine } from "../../src/observability/AccessLine.ts"
+import { jsonLine } from "../../src/observability/JsonLogger.ts"
 
 const lineOf = (message: unknown, annotations: Record<string, unknown> = {}, cause: Cause.Cause<unknown> = Cause.empty) =>
   jsonLine({

@@ -6,8 +6,8 @@
  * Limited, LUCK Lucky Cement Limited).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { editDistance, resolveSymbols } from "../domain/news/NameResolver.ts"
-import { companyAliases } from "../src/ingest/CompanyAliases.ts"
+import { editDistance, resolveSymbols } from "../../domain/news/NameResolver.ts"
+import { companyAliases } from "../../src/ingest/CompanyAliases.ts"
 
 const table = companyAliases()
 const first = (query: string) => resolveSymbols(table, query)[0]

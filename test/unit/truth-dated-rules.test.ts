@@ -6,10 +6,10 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { readdirSync } from "node:fs"
-import { priceLimitPct, beyondLimit } from "../domain/market/prices/PriceSteps.ts"
-import { priceLimitRules } from "../domain/market/calendar/Rules.ts"
-import { dividendWithholdingRules } from "../domain/ledger/Taxes.ts"
-import { psxFixturesDir, readPsx } from "./support/Fixtures.ts"
+import { priceLimitPct, beyondLimit } from "../../domain/market/prices/PriceSteps.ts"
+import { priceLimitRules } from "../../domain/market/calendar/Rules.ts"
+import { dividendWithholdingRules } from "../../domain/ledger/Taxes.ts"
+import { psxFixturesDir, readPsx } from "../support/Fixtures.ts"
 
 interface Move {
   readonly date: string

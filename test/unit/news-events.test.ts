@@ -7,12 +7,12 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"
-import { type FeedItem, newsEvents, parseFeedFile } from "../domain/news/News.ts"
-import { newsTagger } from "../domain/news/Tagger.ts"
-import { companyAliases } from "../src/ingest/CompanyAliases.ts"
+import { type FeedItem, newsEvents, parseFeedFile } from "../../domain/news/News.ts"
+import { newsTagger } from "../../domain/news/Tagger.ts"
+import { companyAliases } from "../../src/ingest/CompanyAliases.ts"
 
 const json = (path: string) => JSON.parse(readFileSync(new URL(path, import.meta.url), "utf8"))
-const recorded = json("./fixtures/research/news_editions_and_tags.json")
+const recorded = json("../fixtures/research/news_editions_and_tags.json")
 const tag = newsTagger(companyAliases())
 
 describe("news events", () => {
@@ -34,7 +34,7 @@ describe("news events", () => {
   })
 
   it("one story under two Google News addresses minutes apart is one event", () => {
-    const sample: ReadonlyArray<{ url: string; title: string; summary: string; published: string }> = json("./fixtures/news-labelled.json").items
+    const sample: ReadonlyArray<{ url: string; title: string; summary: string; published: string }> = json("../fixtures/news-labelled.json").items
     const copies = sample.filter((i) => i.title === "Attock Refinery to Sell Majority Stake in Its Hospital Business - ProPakistani")
     assert.strictEqual(copies.length, 2)
     const events = newsEvents(parseFeedFile({ items: copies }, tag).rows)

@@ -4,13 +4,13 @@
  * cells (checked by eye against the files).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { parseCompanyPage } from "../domain/psx/CompanyPage.ts"
-import { parseAnnouncements, parseCompanyPayouts, parseMarketPayouts } from "../domain/psx/Filings.ts"
-import { listedFromScreener, parseIndexConstituents, parseScreener, parseSectors, parseSymbols } from "../domain/psx/Listing.ts"
-import { parseScreenerExport } from "../domain/psx/ScreenerExport.ts"
-import { parseMarketSummary, parsePriceCsv } from "../domain/psx/PriceCsv.ts"
-import { parseEod, parseHistorical, parseMarketWatch } from "../domain/psx/Prices.ts"
-import { readPsx } from "./support/Fixtures.ts"
+import { parseCompanyPage } from "../../domain/psx/CompanyPage.ts"
+import { parseAnnouncements, parseCompanyPayouts, parseMarketPayouts } from "../../domain/psx/Filings.ts"
+import { listedFromScreener, parseIndexConstituents, parseScreener, parseSectors, parseSymbols } from "../../domain/psx/Listing.ts"
+import { parseScreenerExport } from "../../domain/psx/ScreenerExport.ts"
+import { parseMarketSummary, parsePriceCsv } from "../../domain/psx/PriceCsv.ts"
+import { parseEod, parseHistorical, parseMarketWatch } from "../../domain/psx/Prices.ts"
+import { readPsx } from "../support/Fixtures.ts"
 
 const read = readPsx
 

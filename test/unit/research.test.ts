@@ -7,7 +7,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Schema } from "effect"
-import { analytics } from "../domain/market/analytics/Analytics.ts"
+import { analytics } from "../../domain/market/analytics/Analytics.ts"
 import {
   Comparison,
   ResearchPackage,
@@ -15,14 +15,14 @@ import {
   StockAnalytics,
   Technicals,
   Valuation
-} from "../domain/market/analytics/AnalyticsSchemas.ts"
-import { compare } from "../domain/market/analytics/Compare.ts"
-import { researchCaveats } from "../domain/market/analytics/Research.ts"
-import { screen, screenFigures } from "../domain/market/analytics/Screener.ts"
-import { technicals } from "../domain/market/analytics/Technicals.ts"
-import { sectorMedians, valuation } from "../domain/market/analytics/Valuation.ts"
-import { loadSeries } from "./support/SeriesFixture.ts"
-import { snapshotFigures } from "./support/ScreenerFixture.ts"
+} from "../../domain/market/analytics/AnalyticsSchemas.ts"
+import { compare } from "../../domain/market/analytics/Compare.ts"
+import { researchCaveats } from "../../domain/market/analytics/Research.ts"
+import { screen, screenFigures } from "../../domain/market/analytics/Screener.ts"
+import { technicals } from "../../domain/market/analytics/Technicals.ts"
+import { sectorMedians, valuation } from "../../domain/market/analytics/Valuation.ts"
+import { loadSeries } from "../support/SeriesFixture.ts"
+import { snapshotFigures } from "../support/ScreenerFixture.ts"
 
 const strict = { onExcessProperty: "error" } as const
 const source = { dataset: "prices_eod", source: "PSX data portal GET /timeseries/eod/{SYMBOL}", as_of: "2026-05-25", retrieved_at: "2026-07-08T00:00:00.000Z" }

@@ -4,8 +4,8 @@
  * metric for three or more, and the typed failures the routes map to 400/404.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { band, compare, COMPARE_MAX_SYMBOLS, MEASURES, parseCompareSymbols } from "../domain/market/analytics/Compare.ts"
-import { snapshotFigures } from "./support/ScreenerFixture.ts"
+import { band, compare, COMPARE_MAX_SYMBOLS, MEASURES, parseCompareSymbols } from "../../domain/market/analytics/Compare.ts"
+import { snapshotFigures } from "../support/ScreenerFixture.ts"
 
 const figures = new Map(snapshotFigures().map((f) => [f.symbol, f]))
 const lookup = (s: string) => figures.get(s)

@@ -6,11 +6,11 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
-import { AnswerCache } from "../src/http/AnswerCache.ts"
-import { AnswerSigner } from "../src/http/AnswerSigning.ts"
-import { GuardLive } from "../src/http/Guard.ts"
-import { RateLimiter } from "../src/http/RateLimiter.ts"
-import { RequestIds } from "../src/http/RequestId.ts"
+import { AnswerCache } from "../../src/http/AnswerCache.ts"
+import { AnswerSigner } from "../../src/http/AnswerSigning.ts"
+import { GuardLive } from "../../src/http/Guard.ts"
+import { RateLimiter } from "../../src/http/RateLimiter.ts"
+import { RequestIds } from "../../src/http/RequestId.ts"
 
 const app = Layer.mergeAll(
   HttpRouter.add("GET", "/boom", Effect.die(new Error("relation \"secret\" does not exist: SELECT * FROM secret"))),

@@ -10,7 +10,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 // @ts-expect-error: a browser script, type-checked by the website's own tsconfig (src/web/assets), without declarations here
-import { benchmarkLine, dayChange, flaggedDays, fromServer, returnLine, startOf } from "../src/web/assets/performance-adapter.js"
+import { benchmarkLine, dayChange, flaggedDays, fromServer, returnLine, startOf } from "../../src/web/assets/performance-adapter.js"
 
 type Day = { date: string; value?: number; cost?: number; net_flow?: number; dividends?: number; kse100?: number; flags?: Array<string> }
 

@@ -7,9 +7,9 @@
  * wall-clock times, UTC+5: 11:00 PKT is 06:00Z.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { lastCompletedSession, quoteIsFresh } from "../domain/market/calendar/Calendar.ts"
-import type { SymbolData } from "../domain/market/snapshot/Snapshot.ts"
-import { nextSessionBoundary, quoteValidUntil } from "../src/market/readmodel/AnswerValidity.ts"
+import { lastCompletedSession, quoteIsFresh } from "../../domain/market/calendar/Calendar.ts"
+import type { SymbolData } from "../../domain/market/snapshot/Snapshot.ts"
+import { nextSessionBoundary, quoteValidUntil } from "../../src/market/readmodel/AnswerValidity.ts"
 
 const at = (iso: string) => Date.parse(iso)
 const withQuote = (asOf: string) => ({ quote: { as_of: asOf } }) as unknown as SymbolData

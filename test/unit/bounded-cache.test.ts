@@ -3,7 +3,7 @@
  * over the whole budget is never kept. Sizes are worked by hand in each step's comment.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { BoundedCache } from "../src/cache/BoundedCache.ts"
+import { BoundedCache } from "../../src/cache/BoundedCache.ts"
 
 describe("BoundedCache", () => {
   it("is bounded by bytes: least recently used out first, an oversized entry never kept", () => {

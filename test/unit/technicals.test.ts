@@ -17,10 +17,10 @@
  * Pivots are checked by hand below.
  */
 import { assert, describe, it } from "@effect/vitest"
-import type { PriceSeries } from "../domain/market/snapshot/Series.ts"
-import type { TechnicalsFigures } from "../domain/market/analytics/AnalyticsSchemas.ts"
-import { rsi, sma, technicals } from "../domain/market/analytics/Technicals.ts"
-import { loadSeries } from "./support/SeriesFixture.ts"
+import type { PriceSeries } from "../../domain/market/snapshot/Series.ts"
+import type { TechnicalsFigures } from "../../domain/market/analytics/AnalyticsSchemas.ts"
+import { rsi, sma, technicals } from "../../domain/market/analytics/Technicals.ts"
+import { loadSeries } from "../support/SeriesFixture.ts"
 
 const close = (a: number, b: number, eps = 1e-3) => assert.closeTo(a, b, eps)
 

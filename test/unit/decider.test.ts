@@ -9,10 +9,10 @@
  * are named where they are checked.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { isTradingDay, settlementDate } from "../domain/market/calendar/Calendar.ts"
-import { type Command, type Context, decide, draftEntry, type Entry, evolve, initialState, replay, type State } from "../domain/ledger/Decider.ts"
-import type { PortfolioEvent } from "../domain/ledger/Events.ts"
-import { checkDecisions } from "../domain/ledger/ReplayCheck.ts"
+import { isTradingDay, settlementDate } from "../../domain/market/calendar/Calendar.ts"
+import { type Command, type Context, decide, draftEntry, type Entry, evolve, initialState, replay, type State } from "../../domain/ledger/Decider.ts"
+import type { PortfolioEvent } from "../../domain/ledger/Events.ts"
+import { checkDecisions } from "../../domain/ledger/ReplayCheck.ts"
 
 const facts: Context = { today: "2026-11-21", isTradingDay, settlementDate }
 

@@ -1,7 +1,7 @@
 /** The portal's number, date and payout notations, quirk by quirk (inputs are notation samples, not market data). */
 import { assert, describe, it } from "@effect/vitest"
-import { parseFinancialResult, parsePayoutDetails } from "../domain/psx/PayoutNotation.ts"
-import { karachiDateOfEpoch, parseDate, parseKarachiDateTime, parseNumber, parseRange } from "../domain/psx/Values.ts"
+import { parseFinancialResult, parsePayoutDetails } from "../../domain/psx/PayoutNotation.ts"
+import { karachiDateOfEpoch, parseDate, parseKarachiDateTime, parseNumber, parseRange } from "../../domain/psx/Values.ts"
 
 describe("numbers", () => {
   it("reads the portal's forms", () => {

@@ -6,10 +6,10 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { readdirSync } from "node:fs"
-import { findDisagreements, glitchDays, RULES, wholeHistoryFactor } from "../domain/pack/Restatements.ts"
-import { parsePriceCsv } from "../domain/psx/PriceCsv.ts"
-import type { PriceRow } from "../domain/psx/Prices.ts"
-import { psxFixturesDir, readPsx } from "./support/Fixtures.ts"
+import { findDisagreements, glitchDays, RULES, wholeHistoryFactor } from "../../domain/pack/Restatements.ts"
+import { parsePriceCsv } from "../../domain/psx/PriceCsv.ts"
+import type { PriceRow } from "../../domain/psx/Prices.ts"
+import { psxFixturesDir, readPsx } from "../support/Fixtures.ts"
 
 const EOD = "I-Zaifa__psx-analyzer/data/csv/symbols"
 const AS_TRADED = "ChubsB__KSE-100-Data"

@@ -6,11 +6,11 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { readdirSync } from "node:fs"
-import { judgeGlitchDays, wrongSource } from "../domain/pack/GlitchVerdict.ts"
-import { findDisagreements } from "../domain/pack/Restatements.ts"
-import { changeColumn, parsePriceCsv } from "../domain/psx/PriceCsv.ts"
-import type { PriceRow } from "../domain/psx/Prices.ts"
-import { psxFixturesDir, readPsx } from "./support/Fixtures.ts"
+import { judgeGlitchDays, wrongSource } from "../../domain/pack/GlitchVerdict.ts"
+import { findDisagreements } from "../../domain/pack/Restatements.ts"
+import { changeColumn, parsePriceCsv } from "../../domain/psx/PriceCsv.ts"
+import type { PriceRow } from "../../domain/psx/Prices.ts"
+import { psxFixturesDir, readPsx } from "../support/Fixtures.ts"
 
 const EOD = "I-Zaifa__psx-analyzer/data/csv/symbols"
 const AS_TRADED = "ChubsB__KSE-100-Data"

@@ -5,7 +5,7 @@
  * it was made to its validity instant) and its home is current. Sizes are worked in the comments.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { AnswerCache, etagOf, type Keep } from "../src/http/AnswerCache.ts"
+import { AnswerCache, etagOf, type Keep } from "../../src/http/AnswerCache.ts"
 
 const keepOf = (keeping: Keep["keeping"], current = () => true, validUntil = 2_000): Keep => ({
   keeping,

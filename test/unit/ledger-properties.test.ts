@@ -10,11 +10,11 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import fc from "fast-check"
-import { addDays, isTradingDay, settlementDate } from "../domain/market/calendar/Calendar.ts"
-import { type Command, type Context, decide, draftEntry, type Entry, evolve, initialState, type State } from "../domain/ledger/Decider.ts"
-import { FRACTION_UNITS, fromPaisa, hasPlaces, toPaisa } from "../domain/ledger/Money.ts"
-import { quantityOn, replay } from "../domain/ledger/Replay.ts"
-import { checkDecisions } from "../domain/ledger/ReplayCheck.ts"
+import { addDays, isTradingDay, settlementDate } from "../../domain/market/calendar/Calendar.ts"
+import { type Command, type Context, decide, draftEntry, type Entry, evolve, initialState, type State } from "../../domain/ledger/Decider.ts"
+import { FRACTION_UNITS, fromPaisa, hasPlaces, toPaisa } from "../../domain/ledger/Money.ts"
+import { quantityOn, replay } from "../../domain/ledger/Replay.ts"
+import { checkDecisions } from "../../domain/ledger/ReplayCheck.ts"
 
 const facts: Context = { today: "2026-11-21", isTradingDay, settlementDate }
 const DAYS = (() => {

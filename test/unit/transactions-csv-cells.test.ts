@@ -4,9 +4,9 @@
  * file and cell here is made by hand; each expected value is worked beside it.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { readDate, readDecimal, readKind, restoreText, startsFormula, textCell } from "../domain/ledger/csv/Cells.ts"
-import { readFile } from "../domain/ledger/csv/ImportFile.ts"
-import { mapHeader, readOverrides } from "../domain/ledger/csv/Mapping.ts"
+import { readDate, readDecimal, readKind, restoreText, startsFormula, textCell } from "../../domain/ledger/csv/Cells.ts"
+import { readFile } from "../../domain/ledger/csv/ImportFile.ts"
+import { mapHeader, readOverrides } from "../../domain/ledger/csv/Mapping.ts"
 
 /** A quoted text cell's content (the export writes every text cell quoted). */
 const unquoted = (cell: string) => cell.slice(1, -1).replaceAll("\"\"", "\"")
