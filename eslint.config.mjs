@@ -7,7 +7,14 @@ import tseslint from "typescript-eslint"
 
 export default defineConfig(
   {
-    ignores: ["node_modules/**", ".data/**", "bench/results/**", "src/web/assets/vendor/**", "**/*.d.ts", "test/fixtures/**"]
+    ignores: [
+      "node_modules/**",
+      ".data/**",
+      "bench/results/**",
+      "src/web/assets/vendor/**",
+      "**/*.d.ts",
+      "test/fixtures/**"
+    ]
   },
   eslint.configs.recommended,
   tseslint.configs.recommended,

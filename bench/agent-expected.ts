@@ -36,7 +36,8 @@ const news: Array<any> = load("news.json.gz")
 const filings: Array<any> = load("announcements.json")
 const indexRows = rowsOf(load("index_history_kse100.json.gz")["KSE100"])
 
-const daysBefore = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) - days * DAY_MS).toISOString().slice(0, 10)
+const daysBefore = (date: string, days: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) - days * DAY_MS).toISOString().slice(0, 10)
 
 /** Task 1: the KSE-100 constituents the universe files under commercial banks, and the newest recorded book closure of each. */
 export const kse100Banks = () => {
@@ -44,7 +45,9 @@ export const kse100Banks = () => {
   const members = kse100.map((k) => k.symbol as string).filter((s) => banks.has(s))
   const closures = new Map<string, string>()
   for (const p of payouts) {
-    if (members.includes(p.symbol) && (closures.get(p.symbol) ?? "") < p.bookClosureFrom) closures.set(p.symbol, p.bookClosureFrom)
+    if (members.includes(p.symbol) && (closures.get(p.symbol) ?? "") < p.bookClosureFrom) {
+      closures.set(p.symbol, p.bookClosureFrom)
+    }
   }
   return { members, closures }
 }
@@ -62,8 +65,12 @@ export const hubcRecent = () => {
   return {
     lastFiling,
     lastNews,
-    filings: filings.filter((f) => f.symbol === "HUBC" && f.publishedOn > daysBefore(lastFiling, 30)).map((f) => f.id as string),
-    news: news.filter((n) => n.symbols.includes("HUBC") && n.publishedAt.slice(0, 10) > daysBefore(lastNews, 30)).map((n) => n.id as string)
+    filings: filings.filter((f) => f.symbol === "HUBC" && f.publishedOn > daysBefore(lastFiling, 30)).map((f) =>
+      f.id as string
+    ),
+    news: news.filter((n) => n.symbols.includes("HUBC") && n.publishedAt.slice(0, 10) > daysBefore(lastNews, 30)).map((
+      n
+    ) => n.id as string)
   }
 }
 

@@ -100,16 +100,23 @@ export const TASKS: ReadonlyArray<{ readonly name: string; readonly run: (c: Cli
       const anonymous = await clients.get("anonymous")
       const calls = [await callTool(anonymous, "compare_stocks", { symbols: "OGDC,PPL,MARI" })]
       for (const symbol of ["OGDC", "PPL", "MARI"]) {
-        calls.push(await callTool(anonymous, "get_price_history", { symbol, range: "1Y", adjust: "total_return", limit: 1 }))
+        calls.push(
+          await callTool(anonymous, "get_price_history", { symbol, range: "1Y", adjust: "total_return", limit: 1 })
+        )
       }
       return check(calls, [
-        ...["OGDC", "PPL", "MARI"].map((s) => [`${s} P/E ${X.screenerPe(s).toPrecision(4)}`, holds(calls[0]!.text, X.screenerPe(s), 0.0005, true)] as const),
+        ...["OGDC", "PPL", "MARI"].map((s) =>
+          [`${s} P/E ${X.screenerPe(s).toPrecision(4)}`, holds(calls[0]!.text, X.screenerPe(s), 0.0005, true)] as const
+        ),
         ...calls.slice(1).map((c, i) => {
           const symbol = ["OGDC", "PPL", "MARI"][i]!
           // No payout of the symbol is recorded: its total return is unknown, and the answer must say so (not a price change).
           return X.hasPayouts(symbol)
             ? [`${symbol} 1Y total-return change`, !c.isError && /"change/.test(c.text)] as const
-            : [`${symbol} total return said unknown (no payout recorded)`, !c.isError && /no payout record/.test(c.text)] as const
+            : [
+              `${symbol} total return said unknown (no payout recorded)`,
+              !c.isError && /no payout record/.test(c.text)
+            ] as const
         })
       ])
     }
@@ -119,7 +126,8 @@ export const TASKS: ReadonlyArray<{ readonly name: string; readonly run: (c: Cli
     run: async (clients) => {
       const anonymous = await clients.get("anonymous")
       const recent = X.hubcRecent()
-      const back = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10)
+      const back = (date: string) =>
+        new Date(Date.parse(`${date}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10)
       const calls = [
         await callTool(anonymous, "get_market_snapshot", {}),
         await callTool(anonymous, "get_news", { symbol: "HUBC", date_from: back(recent.lastNews) }),
@@ -144,8 +152,10 @@ export const TASKS: ReadonlyArray<{ readonly name: string; readonly run: (c: Cli
       ]
       const worth = X.portfolioWorth(clients.afterFirstRun)
       return check(calls, [
-        [`worth ${worth.atLastClose} (last close) or ${worth.atScreener.toFixed(2)} (08-04 screener)`,
-          holds(all(calls), worth.atLastClose) || holds(all(calls), worth.atScreener)],
+        [
+          `worth ${worth.atLastClose} (last close) or ${worth.atScreener.toFixed(2)} (08-04 screener)`,
+          holds(all(calls), worth.atLastClose) || holds(all(calls), worth.atScreener)
+        ],
         ["a KSE-100 comparison", !calls[1]!.isError && /kse100|KSE-100|benchmark/i.test(calls[1]!.text)],
         ["entitlements answered", !calls[2]!.isError]
       ])
@@ -164,7 +174,10 @@ export const TASKS: ReadonlyArray<{ readonly name: string; readonly run: (c: Cli
       return check(calls, [
         ["recorded", !calls[0]!.isError],
         ["holdings show LUCK", /"LUCK"/.test(calls[1]!.text)],
-        ["read key refused", calls[2]!.isError && /FORBIDDEN|portfolio:write|not found|unknown tool/i.test(calls[2]!.text)]
+        [
+          "read key refused",
+          calls[2]!.isError && /FORBIDDEN|portfolio:write|not found|unknown tool/i.test(calls[2]!.text)
+        ]
       ])
     }
   },
@@ -190,10 +203,13 @@ export const TASKS: ReadonlyArray<{ readonly name: string; readonly run: (c: Cli
       const queries = ["Hub Power", "Meezan", "Lucky Cement"]
       const calls: Array<Call> = []
       for (const q of queries) calls.push(await callTool(anonymous, "search_symbols", { q, limit: 3 }))
-      return check(calls, queries.map((q, i) => {
-        const first = /"symbol":\s*"([^"]+)"/.exec(calls[i]!.text)?.[1]
-        return [`${q} -> ${X.symbolNamed(q)} first`, !calls[i]!.isError && first === X.symbolNamed(q)] as const
-      }))
+      return check(
+        calls,
+        queries.map((q, i) => {
+          const first = /"symbol":\s*"([^"]+)"/.exec(calls[i]!.text)?.[1]
+          return [`${q} -> ${X.symbolNamed(q)} first`, !calls[i]!.isError && first === X.symbolNamed(q)] as const
+        })
+      )
     }
   }
 ]

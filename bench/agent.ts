@@ -29,10 +29,15 @@ const dir = mkdtempSync(join(tmpdir(), "psx-bench-agent-"))
 const store: Record<string, string> = { DATABASE_URL: "", PSX_DATA_DIR: join(dir, "pg") }
 const env = { ...process.env, ...store, PSX_AUTO_IMPORT: "false", LOG_LEVEL: "Warn", PORT: String(PORT) }
 
-const ingest = () => execFileSync(process.execPath, ["src/main.ts", "ingest"], { cwd: ROOT, env, stdio: ["ignore", "ignore", "inherit"] })
+const ingest = () =>
+  execFileSync(process.execPath, ["src/main.ts", "ingest"], { cwd: ROOT, env, stdio: ["ignore", "ignore", "inherit"] })
 
 const serve = async (): Promise<ChildProcess> => {
-  const child = spawn(process.execPath, ["src/main.ts", "serve"], { cwd: ROOT, env, stdio: ["ignore", "ignore", "inherit"] })
+  const child = spawn(process.execPath, ["src/main.ts", "serve"], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "ignore", "inherit"]
+  })
   for (let i = 0; i < 600; i++) {
     const ready = await fetch(`${BASE}/ready`).then((r) => r.ok, () => false)
     if (ready) return child
@@ -59,8 +64,11 @@ const setUp = async () => {
     await http("/v1/me/transactions", { kind: "buy", ...p, price: closeOn(p.symbol, p.trade_date) }, token)
   }
   const reader = (await http("/v1/me/keys", { grants: ["portfolio:read"], label: "bench reader" }, token)).key as string
-  const writer = (await http("/v1/me/keys", { grants: ["portfolio:read", "portfolio:write"], label: "bench writer" }, token)).key as string
-  const writeOnly = (await http("/v1/me/keys", { grants: ["portfolio:write"], label: "bench write only" }, token)).key as string
+  const writer =
+    (await http("/v1/me/keys", { grants: ["portfolio:read", "portfolio:write"], label: "bench writer" }, token))
+      .key as string
+  const writeOnly = (await http("/v1/me/keys", { grants: ["portfolio:write"], label: "bench write only" }, token))
+    .key as string
   return { token, reader, writer, writeOnly }
 }
 
@@ -73,8 +81,18 @@ const overHttp = async (key?: string) => {
 
 const overStdio = async (key?: string) => {
   const client = new Client({ name: "bench-agent", version: "1.0.0" })
-  const childEnv = Object.fromEntries(Object.entries({ ...env, ...(key ? { PSX_API_KEY: key } : {}) }).filter(([, v]) => v !== undefined)) as Record<string, string>
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: ["src/main.ts", "mcp"], cwd: ROOT, env: childEnv, stderr: "ignore" }))
+  const childEnv = Object.fromEntries(
+    Object.entries({ ...env, ...(key ? { PSX_API_KEY: key } : {}) }).filter(([, v]) => v !== undefined)
+  ) as Record<string, string>
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ["src/main.ts", "mcp"],
+      cwd: ROOT,
+      env: childEnv,
+      stderr: "ignore"
+    })
+  )
   return client
 }
 
@@ -82,7 +100,11 @@ const listingBytes = async (client: Client) => Buffer.byteLength(JSON.stringify(
 
 const row = (cells: ReadonlyArray<string | number>) => `| ${cells.join(" | ")} |`
 
-const report = (transport: string, outcomes: ReadonlyArray<readonly [string, Outcome]>, listings: Record<string, number>) => {
+const report = (
+  transport: string,
+  outcomes: ReadonlyArray<readonly [string, Outcome]>,
+  listings: Record<string, number>
+) => {
   console.log(`\n### ${transport}\n`)
   console.log(row(["task", "calls", "text bytes", "structured bytes", "answered", "missing"]))
   console.log(row(["---", "---", "---", "---", "---", "---"]))
@@ -90,10 +112,22 @@ const report = (transport: string, outcomes: ReadonlyArray<readonly [string, Out
     const text = o.calls.reduce((s, c) => s + c.textBytes, 0)
     const structured = o.calls.reduce((s, c) => s + c.structuredBytes, 0)
     const within = o.calls.length <= MAX_CALLS && text <= MAX_TEXT
-    console.log(row([name, o.calls.length, text, structured, `${o.answered ? "yes" : "no"}${within ? "" : " (over target)"}`,
-      o.missing.join("; ").slice(0, 160) || "-"]))
+    console.log(
+      row([
+        name,
+        o.calls.length,
+        text,
+        structured,
+        `${o.answered ? "yes" : "no"}${within ? "" : " (over target)"}`,
+        o.missing.join("; ").slice(0, 160) || "-"
+      ])
+    )
   }
-  console.log(`\ntools/list bytes: ${Object.entries(listings).map(([k, v]) => `${k} ${v}${v > MAX_LIST ? " (over 20 KB)" : ""}`).join(", ")}`)
+  console.log(
+    `\ntools/list bytes: ${
+      Object.entries(listings).map(([k, v]) => `${k} ${v}${v > MAX_LIST ? " (over 20 KB)" : ""}`).join(", ")
+    }`
+  )
 }
 
 type Connect = (key?: string) => Promise<Client>
@@ -123,16 +157,34 @@ const closeAll = async (open: Map<string, Client>) => {
 }
 
 const runAll = async (connect: Connect, keys: Awaited<ReturnType<typeof setUp>>, single: boolean) => {
-  const callers = { anonymous: undefined, reader: keys.reader, writer: keys.writer, writeOnly: keys.writeOnly, token: keys.token }
+  const callers = {
+    anonymous: undefined,
+    reader: keys.reader,
+    writer: keys.writer,
+    writeOnly: keys.writeOnly,
+    token: keys.token
+  }
   const clients = { ...clientsOf(connect, callers, single), afterFirstRun: single }
   const outcomes: Array<readonly [string, Outcome]> = []
   for (const task of TASKS) outcomes.push([task.name, await task.run(clients)])
   const listings: Record<string, number> = {}
-  for (const [label, who] of [["no key", "anonymous"], ["read", "reader"], ["write", "writeOnly"], ["read+write", "writer"], ["session (all)", "token"]]) {
+  for (
+    const [label, who] of [["no key", "anonymous"], ["read", "reader"], ["write", "writeOnly"], [
+      "read+write",
+      "writer"
+    ], ["session (all)", "token"]]
+  ) {
     listings[label!] = await listingBytes(await clients.get(who!))
   }
   await clients.close()
-  if (process.env["BENCH_VERBOSE"]) for (const [name, o] of outcomes) console.error(name, o.calls.map((c) => `${c.what}: ${c.text.slice(0, 1500)}`))
+  if (process.env["BENCH_VERBOSE"]) {
+    for (const [name, o] of outcomes) {
+      console.error(
+        name,
+        o.calls.map((c) => `${c.what}: ${c.text.slice(0, 1500)}`)
+      )
+    }
+  }
   return { outcomes, listings }
 }
 

@@ -5,8 +5,8 @@
  * A path not in the file gets the first answer. Run as its own process by bench/run.ts; says `ready` on stdout
  * once it listens.
  */
-import { createServer } from "node:http"
 import { readFileSync } from "node:fs"
+import { createServer } from "node:http"
 
 interface Recorded {
   readonly status: number

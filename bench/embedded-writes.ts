@@ -43,7 +43,8 @@ const waitReady = async (ms: number) => {
 /** Resident and peak resident memory of a process, in MB (Linux /proc). */
 const memory = (pid: number) => {
   const status = readFileSync(`/proc/${pid}/status`, "utf8")
-  const kb = (key: string) => Number(/(\d+) kB/.exec(status.split("\n").find((l) => l.startsWith(key)) ?? "")?.[1] ?? NaN)
+  const kb = (key: string) =>
+    Number(/(\d+) kB/.exec(status.split("\n").find((l) => l.startsWith(key)) ?? "")?.[1] ?? NaN)
   return { rss: kb("VmRSS:") / 1024, peak: kb("VmHWM:") / 1024 }
 }
 
@@ -59,7 +60,11 @@ interface Reads {
 const load = (durationSeconds: number) =>
   new Promise<Reads>((resolve, reject) =>
     execFile(bin("autocannon"), [
-      "-j", "-c", String(connections), "-d", String(durationSeconds),
+      "-j",
+      "-c",
+      String(connections),
+      "-d",
+      String(durationSeconds),
       ...(rate === undefined ? [] : ["--overallRate", rate]),
       `${base}${path}`
     ], {
@@ -68,7 +73,13 @@ const load = (durationSeconds: number) =>
     }, (error, stdout) => {
       if (error) return reject(error)
       const r = JSON.parse(stdout)
-      resolve({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max, errors: r.errors + r.non2xx })
+      resolve({
+        rps: r.requests.average,
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        max: r.latency.max,
+        errors: r.errors + r.non2xx
+      })
     })
   )
 
@@ -84,7 +95,14 @@ const writer = async (stopped: () => boolean, into: Writes & { appends: number; 
   const headers = { authorization: `Bearer ${session.token}`, "content-type": "application/json" }
   for (let i = 0; !stopped(); i++) {
     // HUBC buys at its recorded close of 2026-05-22 (a trading day).
-    const body = JSON.stringify({ kind: "buy", symbol: "HUBC", quantity: 1 + (i % 7), price: 215.42, fees: 10, trade_date: "2026-05-22" })
+    const body = JSON.stringify({
+      kind: "buy",
+      symbol: "HUBC",
+      quantity: 1 + (i % 7),
+      price: 215.42,
+      fees: 10,
+      trade_date: "2026-05-22"
+    })
     const started = performance.now()
     const r = await fetch(`${base}/v1/me/transactions`, { method: "POST", headers, body })
     await r.arrayBuffer()
@@ -109,9 +127,17 @@ const stopService = (service: ChildProcess) =>
 const main = async () => {
   const dir = mkdtempSync(join(tmpdir(), "psx-bench-embedded-"))
   const { DATABASE_URL: _ignored, ...env } = process.env
-  const command = runtime === "deno" ? [bin("deno"), "run", "-A", "src/main.ts", "serve"] : [process.execPath, "src/main.ts", "serve"]
+  const command = runtime === "deno"
+    ? [bin("deno"), "run", "-A", "src/main.ts", "serve"]
+    : [process.execPath, "src/main.ts", "serve"]
   const service = spawn(command[0]!, command.slice(1), {
-    env: { ...env, PORT: String(port), PSX_DATA_DIR: join(dir, "pg"), RATE_LIMIT_PER_SECOND: "1000000000", RATE_LIMIT_BURST: "1000000000" },
+    env: {
+      ...env,
+      PORT: String(port),
+      PSX_DATA_DIR: join(dir, "pg"),
+      RATE_LIMIT_PER_SECOND: "1000000000",
+      RATE_LIMIT_BURST: "1000000000"
+    },
     stdio: ["ignore", "ignore", process.env["BENCH_SERVICE_LOG"] ? "inherit" : "ignore"]
   })
   try {
@@ -149,10 +175,16 @@ const main = async () => {
     console.log(row("alone", alone))
     console.log(row(`with ${writers} ledger writers`, busy))
     console.log(
-      `ledger appends: ${quietRate.toFixed(0)}/s with no reads; while reading ${appendRate.toFixed(0)}/s, append p50 ${quantile(writes.latencies, 0.5).toFixed(1)} ms, ` +
+      `ledger appends: ${quietRate.toFixed(0)}/s with no reads; while reading ${appendRate.toFixed(0)}/s, append p50 ${
+        quantile(writes.latencies, 0.5).toFixed(1)
+      } ms, ` +
         `p99 ${quantile(writes.latencies, 0.99).toFixed(1)} ms, ${writes.failures} failed`
     )
-    console.log(`service RSS: ${idle.rss.toFixed(0)} MB idle after the pack import, ${after.rss.toFixed(0)} MB after the run, peak ${after.peak.toFixed(0)} MB`)
+    console.log(
+      `service RSS: ${idle.rss.toFixed(0)} MB idle after the pack import, ${
+        after.rss.toFixed(0)
+      } MB after the run, peak ${after.peak.toFixed(0)} MB`
+    )
     const code = await stopService(service)
     console.log(`service exit code on SIGTERM: ${code}`)
   } finally {

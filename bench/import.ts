@@ -30,9 +30,11 @@ const rows = (symbol: string, n: number) => {
   for (let d = "2021-06-01"; d <= "2025-12-31"; d = addDays(d, 1)) if (isTradingDay(d)) days.push(d)
   return Array.from({ length: n }, (_, i) => `${days[Math.floor((i * days.length) / n)]},buy,${symbol},1,100`)
 }
-const csvOf = (lines: ReadonlyArray<string>) => ["trade_date,kind,symbol,quantity,price", ...lines].map((l) => `${l}\r\n`).join("")
+const csvOf = (lines: ReadonlyArray<string>) =>
+  ["trade_date,kind,symbol,quantity,price", ...lines].map((l) => `${l}\r\n`).join("")
 
-const session = async () => ((await (await fetch(`${BASE}/v1/me/session`, { method: "POST" })).json()) as { token: string }).token
+const session = async () =>
+  ((await (await fetch(`${BASE}/v1/me/session`, { method: "POST" })).json()) as { token: string }).token
 
 const timedImport = async (token: string, text: string, query: string) => {
   const started = performance.now()
@@ -42,7 +44,13 @@ const timedImport = async (token: string, text: string, query: string) => {
     body: text
   })
   const body = (await r.json()) as Record<string, unknown>
-  return { status: r.status, ms: performance.now() - started, recorded: body["recorded"], errors: (body["errors"] as Array<unknown> | undefined)?.length, message: body["message"] }
+  return {
+    status: r.status,
+    ms: performance.now() - started,
+    recorded: body["recorded"],
+    errors: (body["errors"] as Array<unknown> | undefined)?.length,
+    message: body["message"]
+  }
 }
 
 const waitForService = async () => {
@@ -85,7 +93,12 @@ const main = async () => {
     console.log(JSON.stringify({
       store: process.env["DATABASE_URL"] ? "postgres" : "embedded",
       dry_run: dry,
-      health_ms: { probes: latencies.length, p50: pct(latencies, 50), p95: pct(latencies, 95), max: pct(latencies, 100) }
+      health_ms: {
+        probes: latencies.length,
+        p50: pct(latencies, 50),
+        p95: pct(latencies, 95),
+        max: pct(latencies, 100)
+      }
     }))
     // 2. Sorted rows into a portfolio with a later-dated buy of the same symbol.
     const token = await session()

@@ -47,5 +47,9 @@ try {
 console.log("| store | rows | import s | rows/s | whole process s |")
 console.log("|---|---|---|---|---|")
 for (const [name, r] of [["PostgreSQL 15", pg], ["PGlite (embedded)", lite]] as const) {
-  console.log(`| ${name} | ${r.rows} | ${r.importSeconds.toFixed(1)} | ${Math.round(r.rows / r.importSeconds)} | ${r.processSeconds.toFixed(1)} |`)
+  console.log(
+    `| ${name} | ${r.rows} | ${r.importSeconds.toFixed(1)} | ${Math.round(r.rows / r.importSeconds)} | ${
+      r.processSeconds.toFixed(1)
+    } |`
+  )
 }

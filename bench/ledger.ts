@@ -28,12 +28,12 @@ import { join } from "node:path"
 import type { Command, Context } from "../domain/ledger/Decider.ts"
 import type { LedgerEvent } from "../domain/ledger/Events.ts"
 import { isTradingDay, settlementDate } from "../domain/market/calendar/Calendar.ts"
+import { AppConfig } from "../src/config/AppConfig.ts"
 import { layerPostgres } from "../src/db/Database.ts"
 import { Audit } from "../src/ledger/events/Audit.ts"
 import { EventStore } from "../src/ledger/events/EventStore.ts"
 import { LedgerWriter } from "../src/ledger/portfolio/Writer.ts"
 import { LedgerSigner } from "../src/ledger/signing/Signing.ts"
-import { AppConfig } from "../src/config/AppConfig.ts"
 import { performanceBench, performanceReport } from "./performance.ts"
 
 const positional = process.argv.slice(2).filter((a) => !a.startsWith("--"))
@@ -53,7 +53,14 @@ const dbUrl = (name: string) => {
 
 // HUBC buys at its recorded close of 2026-05-22: the same payload for both stores.
 const DATE = "2026-05-22"
-const buy = (i: number): Command => ({ kind: "buy", symbol: "HUBC", quantity: 1 + (i % 7), price: 215.42, fees: 10, trade_date: DATE })
+const buy = (i: number): Command => ({
+  kind: "buy",
+  symbol: "HUBC",
+  quantity: 1 + (i % 7),
+  price: 215.42,
+  fees: 10,
+  trade_date: DATE
+})
 const trade = (i: number): LedgerEvent => ({
   type: "TradeRecorded",
   side: "buy",
@@ -67,7 +74,8 @@ const trade = (i: number): LedgerEvent => ({
 })
 const ctx: Context = { today: "2026-05-25", isTradingDay, settlementDate }
 
-const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
 
 const ours = async (url: string) => {
   const program = Effect.gen(function*() {
@@ -99,11 +107,18 @@ const ours = async (url: string) => {
     }
     // 2. Throughput: 8 writers over 100 streams.
     const started = performance.now()
-    yield* Effect.forEach(Array.from({ length: STREAMS }, (_, s) => s), (s) =>
-      Effect.forEach(Array.from({ length: PER_STREAM }, (_, i) => i), (i) =>
-        Effect.flatMap(writer.write(`portfolio-bench-${s}`, buy(i), ctx, {}), (r) =>
-          r._tag === "Appended" ? Effect.void : Effect.die(new Error(r.rejection.message))),
-        { discard: true }), { concurrency: CONCURRENCY, discard: true })
+    yield* Effect.forEach(
+      Array.from({ length: STREAMS }, (_, s) => s),
+      (s) =>
+        Effect.forEach(
+          Array.from({ length: PER_STREAM }, (_, i) => i),
+          (i) =>
+            Effect.flatMap(writer.write(`portfolio-bench-${s}`, buy(i), ctx, {}), (r) =>
+              r._tag === "Appended" ? Effect.void : Effect.die(new Error(r.rejection.message))),
+          { discard: true }
+        ),
+      { concurrency: CONCURRENCY, discard: true }
+    )
     const appendSeconds = (performance.now() - started) / 1000
     // This process's CPU time during verify as well: on a shared machine the wall clock also counts waiting for a core.
     // The first verify of the process is also its code's warm-up; three more give the steady rate (their median).
@@ -184,21 +199,35 @@ const appendBench = async () => {
     console.log(`append latency (one buy decided from the kept state and appended; ${SAMPLES} samples per length)`)
     console.log("| stream length | p50 ms | p99 ms |")
     console.log("|---|---|---|")
-    for (const l of o.latency) console.log(`| ${l.length.toLocaleString("en")} | ${l.p50.toFixed(2)} | ${l.p99.toFixed(2)} |`)
+    for (const l of o.latency) {
+      console.log(`| ${l.length.toLocaleString("en")} | ${l.p50.toFixed(2)} | ${l.p99.toFixed(2)} |`)
+    }
     const p99At = (n: number) => o.latency.find((l) => l.length === n)!.p99
     console.log(`p99 at 20,000 / p99 at 10: ${(p99At(20_000) / p99At(10)).toFixed(2)} (target ≤ 1.5)`)
     console.log()
     console.log(`${STREAMS} streams × ${PER_STREAM} appends of one event, ${CONCURRENCY} writers, PostgreSQL`)
     console.log("| store | appends/s | verify + replay events/s: steady (first run) |")
     console.log("|---|---|---|")
-    console.log(`| this ledger (decide from state, hash chain over the stored bytes, holdings in the same transaction, group commit) | ${Math.round(oursRate)} | ${Math.round(o.events / o.steady.seconds)} (${Math.round(o.events / o.first.seconds)}) |`)
+    console.log(
+      `| this ledger (decide from state, hash chain over the stored bytes, holdings in the same transaction, group commit) | ${
+        Math.round(oursRate)
+      } | ${Math.round(o.events / o.steady.seconds)} (${Math.round(o.events / o.first.seconds)}) |`
+    )
     console.log(`| emmett-postgresql 0.42 (append only) | ${Math.round(total / e.appendSeconds)} | - |`)
     console.log(`| PostgreSQL single-row INSERT+COMMIT, 8 clients (pgbench, 10 s) | ${Math.round(insertRate)} | - |`)
     for (const [name, v] of [["steady (median of runs 2-4)", o.steady], ["first run", o.first]] as const) {
-      console.log(`verify + replay, ${name}: ${o.events} events in ${v.seconds.toFixed(2)} s wall, ${v.cpuSeconds.toFixed(2)} s of this process's CPU (${Math.round(o.events / v.cpuSeconds)} events per CPU-second; the server's share not included)`)
+      console.log(
+        `verify + replay, ${name}: ${o.events} events in ${v.seconds.toFixed(2)} s wall, ${
+          v.cpuSeconds.toFixed(2)
+        } s of this process's CPU (${
+          Math.round(o.events / v.cpuSeconds)
+        } events per CPU-second; the server's share not included)`
+      )
     }
     console.log(`ratio of appends/s, ours / emmett: ${(e.appendSeconds / o.appendSeconds).toFixed(2)} (target ≥ 1.5)`)
-    console.log(`ratio of appends/s, ours / PostgreSQL INSERT+COMMIT: ${(oursRate / insertRate).toFixed(2)} (target ≥ 0.5)`)
+    console.log(
+      `ratio of appends/s, ours / PostgreSQL INSERT+COMMIT: ${(oursRate / insertRate).toFixed(2)} (target ≥ 0.5)`
+    )
   } finally {
     for (const db of [a, b, c]) psql(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`)
   }

@@ -40,7 +40,9 @@ const percentile = (histogram: ReadonlyArray<readonly [number, number]>, p: numb
 /** Runs taken in slices as one: requests over time, percentiles of the merged latency histograms. */
 export const combined = (runs: ReadonlyArray<LoadResult>): LoadResult => {
   const counts = new Map<number, number>()
-  for (const run of runs) for (const [value, count] of run.histogram) counts.set(value, (counts.get(value) ?? 0) + count)
+  for (const run of runs) {
+    for (const [value, count] of run.histogram) counts.set(value, (counts.get(value) ?? 0) + count)
+  }
   const histogram = [...counts].sort((a, b) => a[0] - b[0])
   const requests = runs.reduce((n, r) => n + r.requests, 0)
   const durationUs = runs.reduce((n, r) => n + r.durationUs, 0)
@@ -75,18 +77,40 @@ export const pinned = (cpus: string | undefined, command: ReadonlyArray<string>)
   cpus === undefined ? command : ["taskset", "-c", cpus, ...command]
 
 /** One wrk run against `base`, rotating over `paths`, for `seconds`. */
-export const load = (dir: string, base: string, connections: number, seconds: number, paths: ReadonlyArray<string>): LoadResult => {
+export const load = (
+  dir: string,
+  base: string,
+  connections: number,
+  seconds: number,
+  paths: ReadonlyArray<string>
+): LoadResult => {
   const wrk = findWrk()
   const list = join(dir, "paths.txt")
   writeFileSync(list, paths.join("\n") + "\n")
   const [command, ...args] = pinned(generatorCore, [
-    wrk, "-t1", `-c${connections}`, `-d${seconds}s`, "--latency", "-s", join(import.meta.dirname, "wrk-rotate.lua"), base
+    wrk,
+    "-t1",
+    `-c${connections}`,
+    `-d${seconds}s`,
+    "--latency",
+    "-s",
+    join(import.meta.dirname, "wrk-rotate.lua"),
+    base
   ])
-  const out = execFileSync(command!, args, { encoding: "utf8", env: { ...process.env, WRK_PATHS: list }, maxBuffer: 4 << 20 })
+  const out = execFileSync(command!, args, {
+    encoding: "utf8",
+    env: { ...process.env, WRK_PATHS: list },
+    maxBuffer: 4 << 20
+  })
   const line = out.split("\n").find((l) => l.startsWith("@@"))
   if (line === undefined) throw new Error(`wrk printed no result:\n${out}`)
   const r = JSON.parse(line.slice(2)) as {
-    requests: number; duration_us: number; p50_us: number; p99_us: number; status_errors: number; socket_errors: number
+    requests: number
+    duration_us: number
+    p50_us: number
+    p99_us: number
+    status_errors: number
+    socket_errors: number
     histogram: Array<[number, number]>
   }
   return {

@@ -15,15 +15,36 @@ import { readFileSync } from "node:fs"
 import { cpus, loadavg } from "node:os"
 import { waitFor } from "./ready.ts"
 
-const SYMBOLS = ["HUBC", "OGDC", "PPL", "POL", "MCB", "HBL", "ENGRO", "FFC", "EFERT", "PSO", "MARI", "NBP", "BAHL", "MEBL", "DGKC",
-  "MLCF", "FCCL", "ABL", "NML", "PIOC"]
+const SYMBOLS = [
+  "HUBC",
+  "OGDC",
+  "PPL",
+  "POL",
+  "MCB",
+  "HBL",
+  "ENGRO",
+  "FFC",
+  "EFERT",
+  "PSO",
+  "MARI",
+  "NBP",
+  "BAHL",
+  "MEBL",
+  "DGKC",
+  "MLCF",
+  "FCCL",
+  "ABL",
+  "NML",
+  "PIOC"
+]
 const EVENTS_PER_SYMBOL = 100
 const SINCE = "2010-01-01"
 const WARM_UP = 20
 const SAMPLES = Number(process.env["BENCH_PERFORMANCE_SAMPLES"] ?? 300)
 const PORT = 18090
 
-const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
 
 /** CPU seconds a process has used (user + system), from /proc (Linux; 10 ms ticks), or undefined elsewhere. */
 const cpuSecondsOf = (pid: number | undefined) => {
@@ -46,9 +67,16 @@ const closesOf = async (base: string, symbol: string) => {
   const rows: Array<{ date: string; close: number }> = []
   let cursor: string | null = null
   do {
-    const url = `${base}/v1/prices/${symbol}?date_from=${SINCE}&limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`
+    const url = `${base}/v1/prices/${symbol}?date_from=${SINCE}&limit=1000${
+      cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""
+    }`
     const page = await json(await fetch(url))
-    rows.push(...page.items.filter((i: any) => i.close > 0 && i.flag === undefined).map((i: any) => ({ date: i.date, close: Math.round(i.close * 100) / 100 })))
+    rows.push(
+      ...page.items.filter((i: any) => i.close > 0 && i.flag === undefined).map((i: any) => ({
+        date: i.date,
+        close: Math.round(i.close * 100) / 100
+      }))
+    )
     cursor = page.next_cursor
   } while (cursor !== null)
   return rows.sort((a, b) => (a.date < b.date ? -1 : 1))
@@ -63,7 +91,14 @@ const tradesOf = async (base: string) => {
     if (step < 1) throw new Error(`${symbol}: only ${closes.length} closes recorded`)
     for (let i = 0; i < EVENTS_PER_SYMBOL; i++) {
       const { date, close } = closes[i * step]!
-      trades.push({ kind: i % 5 === 4 ? "sell" : "buy", symbol, quantity: i % 5 === 4 ? 50 : 100, price: close, fees: 25, trade_date: date })
+      trades.push({
+        kind: i % 5 === 4 ? "sell" : "buy",
+        symbol,
+        quantity: i % 5 === 4 ? 50 : 100,
+        price: close,
+        fees: 25,
+        trade_date: date
+      })
     }
   }
   return trades.sort((a, b) => (String(a["trade_date"]) < String(b["trade_date"]) ? -1 : 1))
@@ -71,11 +106,13 @@ const tradesOf = async (base: string) => {
 
 const record = async (base: string, token: string, trades: ReadonlyArray<Record<string, unknown>>) => {
   for (const t of trades) {
-    await json(await fetch(`${base}/v1/me/transactions`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify(t)
-    }))
+    await json(
+      await fetch(`${base}/v1/me/transactions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify(t)
+      })
+    )
   }
 }
 
@@ -104,7 +141,12 @@ export interface PerformanceFigures {
   readonly cores: number
 }
 
-const run = async (base: string, token: string, pid: number | undefined, paths: ReadonlyArray<string>): Promise<Run & { last: string }> => {
+const run = async (
+  base: string,
+  token: string,
+  pid: number | undefined,
+  paths: ReadonlyArray<string>
+): Promise<Run & { last: string }> => {
   const ask = async (path: string) => {
     const started = performance.now()
     const r = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } })
@@ -125,8 +167,13 @@ const run = async (base: string, token: string, pid: number | undefined, paths: 
   const cpuAfter = cpuSecondsOf(pid)
   times.sort((a, b) => a - b)
   return {
-    p50: percentile(times, 50), p99: percentile(times, 99), load: (loadBefore + loadavg()[0]!) / 2, last,
-    ...(cpuBefore !== undefined && cpuAfter !== undefined ? { cpuMs: ((cpuAfter - cpuBefore) * 1000) / paths.length } : {})
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    load: (loadBefore + loadavg()[0]!) / 2,
+    last,
+    ...(cpuBefore !== undefined && cpuAfter !== undefined
+      ? { cpuMs: ((cpuAfter - cpuBefore) * 1000) / paths.length }
+      : {})
   }
 }
 
@@ -136,8 +183,16 @@ const measure = async (base: string, token: string, pid: number | undefined): Pr
   const sessions: Array<string> = body.days.map((d: { date: string }) => d.date)
   const computed = await run(base, token, pid, sessions.slice(-SAMPLES).map((to) => `/v1/me/performance?to=${to}`))
   return {
-    computed, repeated, samples: SAMPLES, events: SYMBOLS.length * EVENTS_PER_SYMBOL, symbols: SYMBOLS.length, rows: sessions.length,
-    bytes: Buffer.byteLength(repeated.last), from: sessions[0], to: body.last_session, cores: cpus().length
+    computed,
+    repeated,
+    samples: SAMPLES,
+    events: SYMBOLS.length * EVENTS_PER_SYMBOL,
+    symbols: SYMBOLS.length,
+    rows: sessions.length,
+    bytes: Buffer.byteLength(repeated.last),
+    from: sessions[0],
+    to: body.last_session,
+    cores: cpus().length
   }
 }
 
@@ -149,7 +204,11 @@ export const performanceBench = async (admin: string): Promise<PerformanceFigure
   execFileSync("psql", [admin, "-qtAc", `CREATE DATABASE ${database}`])
   const service: ChildProcess = spawn(process.execPath, ["src/main.ts", "serve"], {
     env: {
-      ...process.env, PORT: String(PORT), DATABASE_URL: url.toString(), RATE_LIMIT_PER_SECOND: "1000000000", RATE_LIMIT_BURST: "1000000000",
+      ...process.env,
+      PORT: String(PORT),
+      DATABASE_URL: url.toString(),
+      RATE_LIMIT_PER_SECOND: "1000000000",
+      RATE_LIMIT_BURST: "1000000000",
       LOG_LEVEL: "Warn"
     },
     stdio: ["ignore", "ignore", process.env["BENCH_SERVICE_LOG"] ? "inherit" : "ignore"]
@@ -170,16 +229,24 @@ export const performanceBench = async (admin: string): Promise<PerformanceFigure
 /** The report's lines. */
 export const performanceReport = (f: PerformanceFigures) => {
   const line = (name: string, r: Run) =>
-    `| ${name} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.cpuMs === undefined ? "-" : r.cpuMs.toFixed(1)} | ${r.load.toFixed(1)} |`
+    `| ${name} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.cpuMs === undefined ? "-" : r.cpuMs.toFixed(1)} | ${
+      r.load.toFixed(1)
+    } |`
   return [
-    `GET /v1/me/performance: ${f.symbols} symbols, ${f.events.toLocaleString("en")} events, ${f.rows.toLocaleString("en")} daily rows ` +
-      `(${f.from} to ${f.to}), ${Math.round(f.bytes / 1024)} KB; ${f.samples} sequential requests a run over HTTP after ${WARM_UP} of ` +
-      `warm-up, PostgreSQL, ${f.cores} cores shared with other work`,
+    `GET /v1/me/performance: ${f.symbols} symbols, ${f.events.toLocaleString("en")} events, ${
+      f.rows.toLocaleString("en")
+    } daily rows ` +
+    `(${f.from} to ${f.to}), ${
+      Math.round(f.bytes / 1024)
+    } KB; ${f.samples} sequential requests a run over HTTP after ${WARM_UP} of ` +
+    `warm-up, PostgreSQL, ${f.cores} cores shared with other work`,
     "| request | p50 ms | p99 ms | service CPU per request, ms | load average |",
     "|---|---|---|---|---|",
     line("computed (another `to` each time)", f.computed),
     line("repeated (the kept answer)", f.repeated),
-    `p99 computed ${f.computed.p99.toFixed(1)} ms, repeated ${f.repeated.p99.toFixed(1)} ms (target ≤ 50 ms); with a load average above ` +
-      "the cores, the tail includes waiting for a core"
+    `p99 computed ${f.computed.p99.toFixed(1)} ms, repeated ${
+      f.repeated.p99.toFixed(1)
+    } ms (target ≤ 50 ms); with a load average above ` +
+    "the cores, the tail includes waiting for a core"
   ]
 }

@@ -57,7 +57,11 @@ const program = Effect.gen(function*() {
     times.push(performance.now() - t0)
   }
   times.sort((a, b) => a - b)
-  console.log(`update of one symbol (20 symbols across the universe): median ${times[10]!.toFixed(1)} ms, max ${times[19]!.toFixed(1)} ms`)
+  console.log(
+    `update of one symbol (20 symbols across the universe): median ${times[10]!.toFixed(1)} ms, max ${
+      times[19]!.toFixed(1)
+    } ms`
+  )
   holder.snapshot = undefined
   yield* store.version
   const after = memory()

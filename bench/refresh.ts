@@ -13,10 +13,10 @@
  *   node bench/refresh.ts [postgres://postgres@127.0.0.1:5432/postgres]
  */
 import { execFile, execFileSync } from "node:child_process"
-import { promisify } from "node:util"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { promisify } from "node:util"
 import { startFakePortal } from "../test/support/FakePortal.ts"
 
 const admin = process.argv[2] ?? process.env["DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres"
@@ -28,20 +28,38 @@ const refresh = async (env: Record<string, string>) => {
   const started = process.hrtime.bigint()
   const { stdout: out } = await promisify(execFile)(process.execPath, ["src/main.ts", "refresh"], {
     env: {
-      ...process.env, ...env, LOG_LEVEL: "Fatal", PSX_SOURCE: "portal", PSX_AUTO_IMPORT: "false",
-      PSX_PORTAL_URL: fake.url, PSX_PORTAL_MIN_INTERVAL_MS: "0", PSX_PORTAL_RETRIES: "0"
+      ...process.env,
+      ...env,
+      LOG_LEVEL: "Fatal",
+      PSX_SOURCE: "portal",
+      PSX_AUTO_IMPORT: "false",
+      PSX_PORTAL_URL: fake.url,
+      PSX_PORTAL_MIN_INTERVAL_MS: "0",
+      PSX_PORTAL_RETRIES: "0"
     },
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024
   })
   const seconds = Number(process.hrtime.bigint() - started) / 1e9
-  const rows = [...out.matchAll(/^ {2}(\w+)\s+fetched\s+(\d+)\s+written\s+(\d+)\s+unchanged\s+(\d+)\s+failed\s+(\d+)\s+\(([\d.]+) s\)/gm)]
-    .map((m) => ({ dataset: m[1]!, fetched: Number(m[2]), written: Number(m[3]), failed: Number(m[5]), seconds: Number(m[6]) }))
+  const rows = [
+    ...out.matchAll(
+      /^ {2}(\w+)\s+fetched\s+(\d+)\s+written\s+(\d+)\s+unchanged\s+(\d+)\s+failed\s+(\d+)\s+\(([\d.]+) s\)/gm
+    )
+  ]
+    .map((m) => ({
+      dataset: m[1]!,
+      fetched: Number(m[2]),
+      written: Number(m[3]),
+      failed: Number(m[5]),
+      seconds: Number(m[6])
+    }))
   const rss = Number(/max RSS (\d+) MB/.exec(out)?.[1] ?? NaN)
   return { seconds, rows, rss, requests: fake.seen.slice(from) }
 }
 
-const replay = async (requests: ReadonlyArray<{ readonly method: string; readonly url: string; readonly body: string }>) => {
+const replay = async (
+  requests: ReadonlyArray<{ readonly method: string; readonly url: string; readonly body: string }>
+) => {
   const started = process.hrtime.bigint()
   for (const r of requests) {
     const res = await fetch(`${fake.url}${r.url}`, {
@@ -74,16 +92,36 @@ try {
 const bare = await replay(pg.requests)
 fake.close()
 
-console.log(`fake portal: recorded responses on loopback, no request spacing; ${pg.requests.length} requests per full pass`)
+console.log(
+  `fake portal: recorded responses on loopback, no request spacing; ${pg.requests.length} requests per full pass`
+)
 console.log("| dataset | requests | fetched | failed (not recorded) | PostgreSQL s | PGlite s |")
 console.log("|---|---|---|---|---|---|")
 for (const r of pg.rows) {
   const l = lite.rows.find((x) => x.dataset === r.dataset)
-  console.log(`| ${r.dataset} | ${r.fetched + r.failed} | ${r.fetched} | ${r.failed} | ${r.seconds.toFixed(1)} | ${l?.seconds.toFixed(1) ?? "?"} |`)
+  console.log(
+    `| ${r.dataset} | ${r.fetched + r.failed} | ${r.fetched} | ${r.failed} | ${r.seconds.toFixed(1)} | ${
+      l?.seconds.toFixed(1) ?? "?"
+    } |`
+  )
 }
 console.log("| run | whole process s | requests/s | peak RSS MB |")
 console.log("|---|---|---|---|")
-console.log(`| refresh → PostgreSQL 15 | ${pg.seconds.toFixed(1)} | ${Math.round(pg.requests.length / pg.seconds)} | ${pg.rss} |`)
-console.log(`| refresh → PGlite (embedded) | ${lite.seconds.toFixed(1)} | ${Math.round(lite.requests.length / lite.seconds)} | ${lite.rss} |`)
-console.log(`| baseline: same requests, bare fetch, one at a time | ${bare.toFixed(1)} | ${Math.round(pg.requests.length / bare)} | - |`)
-console.log(`at the default 2 requests/s a real pass of ${pg.requests.length} requests takes ${(pg.requests.length / 2 / 60).toFixed(1)} min of spacing alone`)
+console.log(
+  `| refresh → PostgreSQL 15 | ${pg.seconds.toFixed(1)} | ${Math.round(pg.requests.length / pg.seconds)} | ${pg.rss} |`
+)
+console.log(
+  `| refresh → PGlite (embedded) | ${lite.seconds.toFixed(1)} | ${
+    Math.round(lite.requests.length / lite.seconds)
+  } | ${lite.rss} |`
+)
+console.log(
+  `| baseline: same requests, bare fetch, one at a time | ${bare.toFixed(1)} | ${
+    Math.round(pg.requests.length / bare)
+  } | - |`
+)
+console.log(
+  `at the default 2 requests/s a real pass of ${pg.requests.length} requests takes ${
+    (pg.requests.length / 2 / 60).toFixed(1)
+  } min of spacing alone`
+)

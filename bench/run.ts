@@ -47,7 +47,8 @@ export interface Target {
 }
 
 /** Every screener filter set at once, over the full universe. */
-const SCREEN_ALL_FILTERS = "dividend_yield_min=2&daily_change_max=5&daily_change_min=-10&drawdown_5d_min=0&drawdown_20d_min=0" +
+const SCREEN_ALL_FILTERS =
+  "dividend_yield_min=2&daily_change_max=5&daily_change_min=-10&drawdown_5d_min=0&drawdown_20d_min=0" +
   "&drawdown_mode=any&pe_min=1&pe_max=40&market_cap_min=1000000000&market_cap_max=10000000000000&min_value_traded=0" +
   "&min_avg_volume_30d=0&min_avg_value_traded_30d=0&free_float_min_pct=1&free_float_min_shares=1&sectors=CEMENT,0807,FERTILIZER" +
   "&inside_kse100=true&security_types=equity&exclude_ex_dividend=true&limit=50"
@@ -92,7 +93,10 @@ const listedSymbols = async (base: string) => {
 const psql = (url: string, statement: string) => execFileSync("psql", [url, "-qc", statement], { stdio: "ignore" })
 
 /** Starts the service on a store, runs `body`, stops it. */
-const withService = async (store: "embedded" | "postgres", body: (base: string, dir: string, pid: number | undefined) => Promise<void>) => {
+const withService = async (
+  store: "embedded" | "postgres",
+  body: (base: string, dir: string, pid: number | undefined) => Promise<void>
+) => {
   const dir = mkdtempSync(join(tmpdir(), "psx-bench-"))
   const port = 18080
   const database = `psx_bench_${process.pid}`
@@ -156,7 +160,13 @@ export const rssMbOf = (pid: number | undefined) => {
   }
 }
 
-const measure = async (base: string, dir: string, chosen: ReadonlyArray<Target>, symbols: ReadonlyArray<string>, label: string) => {
+const measure = async (
+  base: string,
+  dir: string,
+  chosen: ReadonlyArray<Target>,
+  symbols: ReadonlyArray<string>,
+  label: string
+) => {
   const barePort = 18081
   for (const target of chosen) {
     const paths = typeof target.path === "string" ? [target.path] : symbols.map(target.path)
@@ -165,7 +175,12 @@ const measure = async (base: string, dir: string, chosen: ReadonlyArray<Target>,
     writeFileSync(file, JSON.stringify(answers))
     // A revalidating request: the path, a tab, the ETag to send as If-None-Match (bench/wrk-rotate.lua).
     const requests = target.revalidate === true ? paths.map((p) => `${p}\t${answers[p]?.etag ?? ""}`) : paths
-    const [command, ...args] = pinned(serverCores, [process.execPath, join("bench", "bare-server.ts"), String(barePort), file])
+    const [command, ...args] = pinned(serverCores, [
+      process.execPath,
+      join("bench", "bare-server.ts"),
+      String(barePort),
+      file
+    ])
     const bare = spawn(command!, args, { stdio: ["ignore", "pipe", "ignore"] })
     await new Promise((r) => bare.stdout!.once("data", r))
     const bareBase = `http://127.0.0.1:${barePort}`
@@ -184,8 +199,12 @@ const measure = async (base: string, dir: string, chosen: ReadonlyArray<Target>,
     const rotation = paths.length > 1 ? `rotating over ${paths.length} symbols` : paths[0]
     const ms = (r: LoadResult) => `${r.p50.toFixed(1)}/${r.p99.toFixed(1)}`
     console.log(
-      `| ${label} | ${target.name} (${rotation}) | ${target.connections} | ${s.rps.toFixed(0)} | ${b.rps.toFixed(0)} | ` +
-        `**${(s.rps / b.rps).toFixed(2)}×** | ${ms(s)} | ${ms(b)} | ${s.statusErrors} | ${s.socketErrors + b.socketErrors} |`
+      `| ${label} | ${target.name} (${rotation}) | ${target.connections} | ${s.rps.toFixed(0)} | ${
+        b.rps.toFixed(0)
+      } | ` +
+        `**${(s.rps / b.rps).toFixed(2)}×** | ${ms(s)} | ${ms(b)} | ${s.statusErrors} | ${
+          s.socketErrors + b.socketErrors
+        } |`
     )
   }
 }
@@ -196,20 +215,36 @@ const main = async () => {
   const writers = args.includes("--writers")
   const wanted = args.filter((a) => !a.startsWith("--"))
   const chosen = wanted.length === 0 ? targets : targets.filter((t) => wanted.includes(t.name))
-  const stores = storeArg === "both" ? (["embedded", "postgres"] as const) : ([storeArg] as ReadonlyArray<"embedded" | "postgres">)
+  const stores = storeArg === "both"
+    ? (["embedded", "postgres"] as const)
+    : ([storeArg] as ReadonlyArray<"embedded" | "postgres">)
   findWrk()
-  console.log(`${seconds} s per server and target (${TURNS} turns, service and bare alternating) after ${WARM_UP_SECONDS} s of warm-up each; wrk, one thread${generatorCore === undefined ? "" : ` on core ${generatorCore}`}; ` +
-    `service and bare node:http${serverCores === undefined ? "" : ` on cores ${serverCores}`}; service at default settings (request log on)`)
-  console.log("| store | target | connections | service req/s | bare req/s | ratio | service p50/p99 ms | bare p50/p99 ms | service ≥400 | socket errors |")
+  console.log(
+    `${seconds} s per server and target (${TURNS} turns, service and bare alternating) after ${WARM_UP_SECONDS} s of warm-up each; wrk, one thread${
+      generatorCore === undefined ? "" : ` on core ${generatorCore}`
+    }; ` +
+      `service and bare node:http${
+        serverCores === undefined ? "" : ` on cores ${serverCores}`
+      }; service at default settings (request log on)`
+  )
+  console.log(
+    "| store | target | connections | service req/s | bare req/s | ratio | service p50/p99 ms | bare p50/p99 ms | service ≥400 | socket errors |"
+  )
   console.log("|---|---|---|---|---|---|---|---|---|---|")
   for (const store of stores) {
     await withService(store, async (base, dir, pid) => {
       const settled = rssMbOf(pid)
       const symbols = await listedSymbols(base)
       await measure(base, dir, chosen, symbols, store)
-      console.log(`(${store}: service RSS settled before the load ${settled?.toFixed(0) ?? "?"} MB, after it ${rssMbOf(pid)?.toFixed(0) ?? "?"} MB)`)
+      console.log(
+        `(${store}: service RSS settled before the load ${settled?.toFixed(0) ?? "?"} MB, after it ${
+          rssMbOf(pid)?.toFixed(0) ?? "?"
+        } MB)`
+      )
       if (!writers) return
-      const appender = fork(join("bench", "writers.ts"), [base, "8"], { stdio: ["ignore", "inherit", "inherit", "ipc"] })
+      const appender = fork(join("bench", "writers.ts"), [base, "8"], {
+        stdio: ["ignore", "inherit", "inherit", "ipc"]
+      })
       await new Promise((r) => appender.once("message", r))
       await measure(base, dir, chosen.filter((t) => typeof t.path !== "string"), symbols, `${store} + 8 ledger writers`)
       appender.send("stop")

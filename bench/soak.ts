@@ -39,7 +39,12 @@ const start = async (): Promise<{ url: string; child?: ChildProcess; cleanup: ()
   const dir = mkdtempSync(join(tmpdir(), "psx-soak-"))
   const db = process.env["SOAK_DATABASE_URL"]
   const child = spawn(process.execPath, ["src/main.ts", "serve"], {
-    env: { ...process.env, PORT: String(port), LOG_LEVEL: "Warn", ...(db ? { DATABASE_URL: db } : { PSX_DATA_DIR: join(dir, "pg") }) },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      LOG_LEVEL: "Warn",
+      ...(db ? { DATABASE_URL: db } : { PSX_DATA_DIR: join(dir, "pg") })
+    },
     stdio: ["ignore", "inherit", "inherit"]
   })
   const url = `http://127.0.0.1:${port}`
@@ -58,10 +63,14 @@ const start = async (): Promise<{ url: string; child?: ChildProcess; cleanup: ()
     if ((await fetch(`${url}/v1/companies/HUBC`).catch(() => undefined))?.ok) break
     await sleep(500)
   }
-  return { url, child, cleanup: () => {
-    child.kill("SIGTERM")
-    rmSync(dir, { recursive: true, force: true })
-  } }
+  return {
+    url,
+    child,
+    cleanup: () => {
+      child.kill("SIGTERM")
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
 }
 
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
@@ -73,7 +82,8 @@ const main = async () => {
   const symbols: Array<string> = []
   for (let cursor: string | null = ""; cursor !== null;) {
     const page: { items: Array<{ symbol: string }>; next_cursor: string | null } =
-      await (await fetch(`${url}/v1/companies?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`)).json()
+      await (await fetch(`${url}/v1/companies?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`))
+        .json()
     symbols.push(...page.items.map((c) => c.symbol))
     cursor = page.next_cursor
   }
@@ -98,9 +108,23 @@ const main = async () => {
     }]
   ]
   const rssStart = rssMb(child?.pid)
-  console.log(`soak: ${seconds} s at ${rate} requests/s against ${url} (${symbols.length} symbols; screener ${screener ? "on" : "not served, skipped"}); RSS at start ${rssStart ?? "?"} MB`)
+  console.log(
+    `soak: ${seconds} s at ${rate} requests/s against ${url} (${symbols.length} symbols; screener ${
+      screener ? "on" : "not served, skipped"
+    }); RSS at start ${rssStart ?? "?"} MB`
+  )
   console.log("minute  requests  errors  p50_ms  p99_ms  max_ms  rss_mb")
-  const minutes: Array<{ minute: number; requests: number; errors: number; p50: number; p99: number; max: number; rss?: number | undefined }> = []
+  const minutes: Array<
+    {
+      minute: number
+      requests: number
+      errors: number
+      p50: number
+      p99: number
+      max: number
+      rss?: number | undefined
+    }
+  > = []
   let window: Array<number> = []
   let errors = 0
   let notFound = 0
@@ -110,9 +134,21 @@ const main = async () => {
   let nextMinute = began + 60_000
   const flush = (minute: number) => {
     const sorted = [...window].sort((a, b) => a - b)
-    const row = { minute, requests: window.length, errors, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? 0, rss: rssMb(child?.pid) }
+    const row = {
+      minute,
+      requests: window.length,
+      errors,
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      max: sorted.at(-1) ?? 0,
+      rss: rssMb(child?.pid)
+    }
     minutes.push(row)
-    console.log(`${String(minute).padStart(6)}  ${String(row.requests).padStart(8)}  ${String(row.errors).padStart(6)}  ${String(row.p50).padStart(6)}  ${String(row.p99).padStart(6)}  ${String(row.max).padStart(6)}  ${row.rss ?? "?"}`)
+    console.log(
+      `${String(minute).padStart(6)}  ${String(row.requests).padStart(8)}  ${String(row.errors).padStart(6)}  ${
+        String(row.p50).padStart(6)
+      }  ${String(row.p99).padStart(6)}  ${String(row.max).padStart(6)}  ${row.rss ?? "?"}`
+    )
     window = []
     errors = 0
   }
@@ -155,8 +191,12 @@ const main = async () => {
   const total = minutes.reduce((s, m) => s + m.requests, 0)
   const totalErrors = minutes.reduce((s, m) => s + m.errors, 0)
   console.log(
-    `soak done: ${total} requests, ${totalErrors} errors (5xx, 429, other 4xx, transport), ${notFound} 404/409 record answers for symbols without that record or with unverified figures${errorSamples.length ? ` (e.g. ${errorSamples.join("; ")})` : ""}; ` +
-      `RSS ${rssStart ?? "?"} MB → ${rssEnd ?? "?"} MB; p99 per minute ${minutes.map((m) => m.p99).join(", ")} ms; ledger verify ${verify.ok}`
+    `soak done: ${total} requests, ${totalErrors} errors (5xx, 429, other 4xx, transport), ${notFound} 404/409 record answers for symbols without that record or with unverified figures${
+      errorSamples.length ? ` (e.g. ${errorSamples.join("; ")})` : ""
+    }; ` +
+      `RSS ${rssStart ?? "?"} MB → ${rssEnd ?? "?"} MB; p99 per minute ${
+        minutes.map((m) => m.p99).join(", ")
+      } ms; ledger verify ${verify.ok}`
   )
   cleanup()
   process.exitCode = totalErrors === 0 && verify.ok === true ? 0 : 1

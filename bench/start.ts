@@ -63,7 +63,14 @@ interface StartResult {
 const start = async (dataDir: string): Promise<StartResult> => {
   const t0 = performance.now()
   const child: ChildProcess = spawn("sh", ["scripts/serve.sh"], {
-    env: { ...process.env, PSX_NODE: process.execPath, PORT: String(PORT), PSX_DATA_DIR: dataDir, DATABASE_URL: "", LOG_LEVEL: "Warn" },
+    env: {
+      ...process.env,
+      PSX_NODE: process.execPath,
+      PORT: String(PORT),
+      PSX_DATA_DIR: dataDir,
+      DATABASE_URL: "",
+      LOG_LEVEL: "Warn"
+    },
     stdio: ["ignore", "ignore", "inherit"]
   })
   const since = () => performance.now() - t0
@@ -98,7 +105,17 @@ const start = async (dataDir: string): Promise<StartResult> => {
     await sleep(10_000)
     const at10 = rssMb(child.pid!)
     await sleep(10_000)
-    return { portMs, installedMs, fullAnswerMs, readyMs, timeouts, flaps, installedBeforeServed, rssMb: at10, settledRssMb: rssMb(child.pid!) }
+    return {
+      portMs,
+      installedMs,
+      fullAnswerMs,
+      readyMs,
+      timeouts,
+      flaps,
+      installedBeforeServed,
+      rssMb: at10,
+      settledRssMb: rssMb(child.pid!)
+    }
   } finally {
     child.kill("SIGTERM")
     await new Promise((r) => child.once("exit", r))
@@ -106,15 +123,21 @@ const start = async (dataDir: string): Promise<StartResult> => {
 }
 
 const row = (label: string, r: StartResult) =>
-  `| ${label} | ${(r.portMs / 1000).toFixed(1)} | ${(r.installedMs / 1000).toFixed(1)} | ${(r.fullAnswerMs / 1000).toFixed(1)} | ` +
-  `${pct(r.readyMs, 50).toFixed(0)}/${pct(r.readyMs, 99).toFixed(0)}/${Math.max(...r.readyMs).toFixed(0)} | ${r.timeouts} | ` +
+  `| ${label} | ${(r.portMs / 1000).toFixed(1)} | ${(r.installedMs / 1000).toFixed(1)} | ${
+    (r.fullAnswerMs / 1000).toFixed(1)
+  } | ` +
+  `${pct(r.readyMs, 50).toFixed(0)}/${pct(r.readyMs, 99).toFixed(0)}/${
+    Math.max(...r.readyMs).toFixed(0)
+  } | ${r.timeouts} | ` +
   `${r.flaps} | ${r.installedBeforeServed} | ${r.rssMb.toFixed(0)} | ${r.settledRssMb.toFixed(0)} |`
 
 const main = async () => {
   const dir = mkdtempSync(join(tmpdir(), "psx-bench-start-"))
   const dataDir = join(dir, "pg")
   try {
-    console.log("| start | port answers s | /ready installed s | first full answer s | /ready p50/p99/max ms | /ready timeouts | 200→503 flaps | installed before served | RSS at 10 s MB | RSS settled (20 s) MB |")
+    console.log(
+      "| start | port answers s | /ready installed s | first full answer s | /ready p50/p99/max ms | /ready timeouts | 200→503 flaps | installed before served | RSS at 10 s MB | RSS settled (20 s) MB |"
+    )
     console.log("|---|---|---|---|---|---|---|---|---|---|")
     console.log(row("cold (empty data directory)", await start(dataDir)))
     console.log(row("warm (same directory)", await start(dataDir)))

@@ -44,5 +44,10 @@ export const readCsv = (text: string, maxRecordSize?: number): CsvRecords | CsvS
   if (Exit.isSuccess(exit)) return { _tag: "Ok", records: exit.value }
   const error = Option.getOrUndefined(Cause.findErrorOption(exit.cause))
   if (error === undefined) throw Cause.squash(exit.cause)
-  return { _tag: "Problem", line: error.line, kind: kindOf(error), ...(error.column !== undefined ? { cell: error.column } : {}) }
+  return {
+    _tag: "Problem",
+    line: error.line,
+    kind: kindOf(error),
+    ...(error.column !== undefined ? { cell: error.column } : {})
+  }
 }

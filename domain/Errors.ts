@@ -64,7 +64,10 @@ export class DataStale extends Schema.Error<DataStale>("DataStale")(
     ...fields("DATA_STALE"),
     as_of: Schema.optionalKey(Schema.String)
   },
-  { httpApiStatus: 409, description: "The last quote is older than the freshness rule allows; `as_of` says when it was from" }
+  {
+    httpApiStatus: 409,
+    description: "The last quote is older than the freshness rule allows; `as_of` says when it was from"
+  }
 ) {}
 
 export class DataUnverified extends Schema.Error<DataUnverified>("DataUnverified")(fields("DATA_UNVERIFIED"), {
@@ -108,15 +111,18 @@ export class InvalidRequest extends Schema.Error<InvalidRequest>("InvalidRequest
 }) {}
 
 /** The same Idempotency-Key was sent before with a different body. */
-export class IdempotencyMismatch extends Schema.Error<IdempotencyMismatch>("IdempotencyMismatch")(fields("INVALID_REQUEST"), {
-  httpApiStatus: 409,
-  description: "The Idempotency-Key was used before with a different body"
-}) {}
+export class IdempotencyMismatch
+  extends Schema.Error<IdempotencyMismatch>("IdempotencyMismatch")(fields("INVALID_REQUEST"), {
+    httpApiStatus: 409,
+    description: "The Idempotency-Key was used before with a different body"
+  })
+{}
 
 /** A write lost a race to the same record and could not be retried; nothing was recorded. */
 export class WriteConflict extends Schema.Error<WriteConflict>("WriteConflict")(fields("INVALID_REQUEST"), {
   httpApiStatus: 409,
-  description: "Another write to the same record got there first and this one could not be retried; nothing was recorded: send it again"
+  description:
+    "Another write to the same record got there first and this one could not be retried; nothing was recorded: send it again"
 }) {}
 
 /** A dividend or bonus whose payout (symbol, kind, book closure) an event already holds; nothing was recorded. */
@@ -124,7 +130,8 @@ export class PayoutRecorded extends Schema.Error<PayoutRecorded>("PayoutRecorded
   { ...fields("INVALID_REQUEST"), event_id: Schema.String },
   {
     httpApiStatus: 409,
-    description: "This payout (same symbol, kind and book closure) is already recorded by the event `event_id`: a payout is " +
+    description:
+      "This payout (same symbol, kind and book closure) is already recorded by the event `event_id`: a payout is " +
       "counted once. To change it, reverse that event and record the correction; nothing was recorded"
   }
 ) {}

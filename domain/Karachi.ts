@@ -46,11 +46,15 @@ const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`)
 
 /** The date of a day number ("YYYY-MM-DD"; outside years 0-9999, what Date gives). */
 export const fromDay = (day: number) => {
-  if (!Number.isInteger(day) || day < -719_528 || day > 2_932_896) return new Date(day * DAY_MS).toISOString().slice(0, 10)
+  if (!Number.isInteger(day) || day < -719_528 || day > 2_932_896) {
+    return new Date(day * DAY_MS).toISOString().slice(0, 10)
+  }
   const z = day + 719_468
   const era = Math.floor(z / 146_097)
   const dayOfEra = z - era * 146_097
-  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365)
+  const yearOfEra = Math.floor(
+    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365
+  )
   const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100))
   const mp = Math.floor((5 * dayOfYear + 2) / 153)
   const d = dayOfYear - Math.floor((153 * mp + 2) / 5) + 1

@@ -33,5 +33,7 @@ export const limitParam = (max: number, fallback: number) =>
 
 export const Cursor = Schema.optional(Schema.String.annotate({ description: "The `next_cursor` of the previous page" }))
 
-export const SymbolPath = { symbol: Schema.String.annotate({ description: "A PSX ticker, e.g. HUBC (case-insensitive)" }) }
+export const SymbolPath = {
+  symbol: Schema.String.annotate({ description: "A PSX ticker, e.g. HUBC (case-insensitive)" })
+}
 export const SymPath = { sym: Schema.String.annotate({ description: "A PSX ticker, e.g. HUBC (case-insensitive)" }) }

@@ -9,7 +9,11 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 
 /** Datasets whose filings carry a date and no time. */
-const DATE_ONLY = ["announcements_company_pages", "announcements_company_pages_2025_09", "announcements_filings_inventory"]
+const DATE_ONLY = [
+  "announcements_company_pages",
+  "announcements_company_pages_2025_09",
+  "announcements_filings_inventory"
+]
 
 export default Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient

@@ -17,12 +17,23 @@ import { createHash } from "node:crypto"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { gzipSync } from "node:zlib"
+import { manifestProblems, type PackManifest, type PackProvenance } from "../domain/pack/Pack.ts"
 import { parseCompanyPage } from "../domain/psx/CompanyPage.ts"
-import { type Announcement, parseAnnouncements, parseCompanyPayouts, parseMarketPayouts } from "../domain/psx/Filings.ts"
-import { listedFromScreener, parseIndexConstituents, parseScreener, parseSectors, parseSymbols } from "../domain/psx/Listing.ts"
+import {
+  type Announcement,
+  parseAnnouncements,
+  parseCompanyPayouts,
+  parseMarketPayouts
+} from "../domain/psx/Filings.ts"
+import {
+  listedFromScreener,
+  parseIndexConstituents,
+  parseScreener,
+  parseSectors,
+  parseSymbols
+} from "../domain/psx/Listing.ts"
 import { parseMarketWatch } from "../domain/psx/Prices.ts"
 import { parseScreenerExport } from "../domain/psx/ScreenerExport.ts"
-import { manifestProblems, type PackManifest, type PackProvenance } from "../domain/pack/Pack.ts"
 import { ANNOUNCEMENT_EXPORT, readPackCsv } from "./pack-csv.ts"
 import { buildPriceDatasets } from "./pack-prices.ts"
 import { buildResearchDatasets } from "./pack-research.ts"
@@ -49,7 +60,11 @@ const add = (
 ) => {
   const w = write(p.file, value)
   datasets.push({ ...p, ...w })
-  log(`${p.id.padEnd(24)} ${String(p.rows).padStart(8)} rows  ${String(w.bytes).padStart(9)} B  skipped ${JSON.stringify(p.skipped)}`)
+  log(
+    `${p.id.padEnd(24)} ${String(p.rows).padStart(8)} rows  ${String(w.bytes).padStart(9)} B  skipped ${
+      JSON.stringify(p.skipped)
+    }`
+  )
 }
 
 // ---------------------------------------------------------------- universe
@@ -57,18 +72,21 @@ const symbols = parseSymbols(JSON.parse(read("mtauha__psxdata/tests/fixtures/sym
 const sectors = parseSectors(read("mtauha__psxdata/tests/fixtures/sector_summary.html"))
 const screener = parseScreener(read("mtauha__psxdata/tests/fixtures/screener.html"))
 const sectorCodeOf = new Map(screener.rows.filter((r) => r.sectorCode).map((r) => [r.symbol, r.sectorCode!]))
-add({
-  id: "universe",
-  file: "universe.json",
-  title: "Listed securities with sectors and ETF/debt flags",
-  source: "PSX data portal GET /symbols",
-  upstream: "https://dps.psx.com.pk/symbols",
-  path: "mtauha__psxdata/tests/fixtures/symbols.json",
-  ...MTAUHA,
-  asOf: "2026-04-08",
-  rows: symbols.rows.length,
-  skipped: symbols.skipped
-}, symbols.rows.map((s) => ({ ...s, ...(sectorCodeOf.has(s.symbol) ? { sectorCode: sectorCodeOf.get(s.symbol) } : {}) })))
+add(
+  {
+    id: "universe",
+    file: "universe.json",
+    title: "Listed securities with sectors and ETF/debt flags",
+    source: "PSX data portal GET /symbols",
+    upstream: "https://dps.psx.com.pk/symbols",
+    path: "mtauha__psxdata/tests/fixtures/symbols.json",
+    ...MTAUHA,
+    asOf: "2026-04-08",
+    rows: symbols.rows.length,
+    skipped: symbols.skipped
+  },
+  symbols.rows.map((s) => ({ ...s, ...(sectorCodeOf.has(s.symbol) ? { sectorCode: sectorCodeOf.get(s.symbol) } : {}) }))
+)
 
 add({
   id: "sectors",
@@ -124,7 +142,8 @@ add({
   asOf: "2026-04-08T10:05:00.000Z",
   rows: allshr.rows.length,
   skipped: allshr.skipped,
-  notes: "Taken during trading on 2026-04-08 (the trading panel of the same probe reads 3:05 PM PKT); a delayed snapshot."
+  notes:
+    "Taken during trading on 2026-04-08 (the trading panel of the same probe reads 3:05 PM PKT); a delayed snapshot."
 }, allshr.rows)
 
 const watch = parseMarketWatch(read("umairsandhu__psx-dps/tests/fixtures/market_watch.html"))
@@ -204,19 +223,32 @@ add({
   source: "PSX data portal POST /company/payouts (MEBL) and POST /payouts (LUCK)",
   upstream: "https://dps.psx.com.pk/company/payouts; https://dps.psx.com.pk/payouts",
   path: "uzairbukhari__psx-portfolio/tests/fixtures/psx-mebl-payouts.html; afireseeker-cloud__…/payouts_sample.html",
-  repository: "github.com/uzairbukhari/psx-portfolio; github.com/afireseeker-cloud/Pakistan-Stock-Market-Events-Calendar",
+  repository:
+    "github.com/uzairbukhari/psx-portfolio; github.com/afireseeker-cloud/Pakistan-Stock-Market-Events-Calendar",
   commit: "984a04b386846eed3d612ed6136a56f664f2304b; b243b81f78a0a96d23b9575159136bee021e1acc",
   licence: "none found (internal test use); data © Pakistan Stock Exchange",
   recordedAt: "2026-08-18",
   asOf: "2026-08-10",
   rows: mebl.rows.length + luck.rows.length,
   skipped: { ...mebl.skipped, ...luck.skipped },
-  notes: "Coverage: only MEBL (2025-02 to 2026-08) and LUCK (2025-08, 2026-08) were recorded; other symbols are coverage unknown."
-}, [...mebl.rows.map((r) => ({ ...r, source: "company_payouts" })), ...luck.rows.map((r) => ({ ...r, source: "market_payouts" }))])
+  notes:
+    "Coverage: only MEBL (2025-02 to 2026-08) and LUCK (2025-08, 2026-08) were recorded; other symbols are coverage unknown."
+}, [
+  ...mebl.rows.map((r) => ({ ...r, source: "company_payouts" })),
+  ...luck.rows.map((r) => ({ ...r, source: "market_payouts" }))
+])
 
 const annFiles: ReadonlyArray<readonly [string, string, string]> = [
-  ["yasir-a__psx-data/tests/fixtures/announcements_hubc.html", "github.com/yasir-a/psx-data", "069bf1b151cc68e4b924a660825ce926b943a9ae"],
-  ["umairsandhu__psx-dps/tests/fixtures/announcements.html", "github.com/umairsandhu/psx-dps", "0745ffe5aebde94b7fa0738d74bfe0ba1ea74a1f"],
+  [
+    "yasir-a__psx-data/tests/fixtures/announcements_hubc.html",
+    "github.com/yasir-a/psx-data",
+    "069bf1b151cc68e4b924a660825ce926b943a9ae"
+  ],
+  [
+    "umairsandhu__psx-dps/tests/fixtures/announcements.html",
+    "github.com/umairsandhu/psx-dps",
+    "0745ffe5aebde94b7fa0738d74bfe0ba1ea74a1f"
+  ],
   [
     "afireseeker-cloud__Pakistan-Stock-Market-Events-Calendar/announcements_sample.html",
     "github.com/afireseeker-cloud/Pakistan-Stock-Market-Events-Calendar",

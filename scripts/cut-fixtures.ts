@@ -62,7 +62,8 @@ const LONG = new Set(["LUCK", "SYS", "HUBC"])
 const EXTRA: Record<string, ReadonlyArray<string>> = { HUBC: ["2004-01-01"], GADT: ["2015-01-01"] }
 const within = (d: string, [a, b]: readonly [string, string]) => d >= a && d <= b
 const keep = (symbol: string, date: string) =>
-  within(date, GLITCH_WINDOW) || within(date, LIMIT_STEPS_2020) || (LONG.has(symbol) && within(date, FACTOR_WINDOW)) || (EXTRA[symbol] ?? []).includes(date)
+  within(date, GLITCH_WINDOW) || within(date, LIMIT_STEPS_2020) || (LONG.has(symbol) && within(date, FACTOR_WINDOW)) ||
+  (EXTRA[symbol] ?? []).includes(date)
 
 const cut = (dir: string, file: string, dateOf: (line: string) => string) => {
   const lines = readFileSync(join(raw, dir, file), "utf8").split(/\r?\n/)
@@ -73,7 +74,9 @@ const cut = (dir: string, file: string, dateOf: (line: string) => string) => {
 const EOD = "I-Zaifa__psx-analyzer/data/csv/symbols"
 const AS_TRADED = "ChubsB__KSE-100-Data"
 const symbolOf = (file: string) => file.replace(/\.csv$/, "").trim().toUpperCase()
-const asTradedFile = new Map(readdirSync(join(raw, AS_TRADED)).filter((f) => f.endsWith(".csv")).map((f) => [symbolOf(f), f]))
+const asTradedFile = new Map(
+  readdirSync(join(raw, AS_TRADED)).filter((f) => f.endsWith(".csv")).map((f) => [symbolOf(f), f])
+)
 for (const f of readdirSync(join(raw, EOD))) {
   const other = asTradedFile.get(symbolOf(f))
   if (other === undefined) continue
@@ -84,9 +87,14 @@ cut(AS_TRADED, "GADT.csv", (l) => l.slice(1, 11))
 
 // The header line of every CSV the pack build reads, so a test checks them all.
 const firstLine = (path: string) => readFileSync(join(raw, path), "utf8").split(/\r?\n/)[0]!
-put("csv-headers.json", Buffer.from(JSON.stringify(
-  packCsvFiles(raw).map(({ path, reader }) => ({ path, reader, header: firstLine(path) })),
-  null,
-  1
-) + "\n"))
+put(
+  "csv-headers.json",
+  Buffer.from(
+    JSON.stringify(
+      packCsvFiles(raw).map(({ path, reader }) => ({ path, reader, header: firstLine(path) })),
+      null,
+      1
+    ) + "\n"
+  )
+)
 process.stderr.write(`fixtures cut from ${raw} into ${out}\n`)

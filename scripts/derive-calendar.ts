@@ -15,9 +15,9 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { holidays2026 } from "../domain/market/calendar/Calendar.ts"
 import { deriveClosures } from "../domain/market/calendar/DeriveCalendar.ts"
+import type { Parsed } from "../domain/psx/Parsed.ts"
 import { parsePriceCsv } from "../domain/psx/PriceCsv.ts"
 import type { PriceRow } from "../domain/psx/Prices.ts"
-import type { Parsed } from "../domain/psx/Parsed.ts"
 
 const raw = resolve(process.argv[2] ?? "../shared/data/psx-raw")
 const out = resolve("domain/market/calendar/RecordedCalendar.ts")
@@ -37,7 +37,9 @@ const sources = [
     path: "data/csv/symbols/*.csv",
     parse: parsePriceCsv
   }
-] satisfies ReadonlyArray<{ repository: string; commit: string; dir: string; path: string; parse: (csv: string) => Parsed<PriceRow> }>
+] satisfies ReadonlyArray<
+  { repository: string; commit: string; dir: string; path: string; parse: (csv: string) => Parsed<PriceRow> }
+>
 
 const traded = new Set<string>()
 const tradersPerDay = new Map<string, number>()
@@ -67,19 +69,23 @@ const published = new Set(holidays2026.map((h) => h.date).filter((d) => d <= der
 const derived2026 = derived.closures.filter((d) => d >= "2026-01-01")
 const missing = [...published].filter((d) => !derived2026.includes(d) && new Date(d).getUTCDay() % 6 !== 0)
 const extra = derived2026.filter((d) => !published.has(d))
-if (missing.length + extra.length > 0) throw new Error(`derived 2026 closures disagree with the published list: missing ${missing} extra ${extra}`)
+if (missing.length + extra.length > 0) {
+  throw new Error(`derived 2026 closures disagree with the published list: missing ${missing} extra ${extra}`)
+}
 const thin = [...tradersPerDay].filter(([, n]) => n < 5).length
 
 const provenance = {
   derived_by: "scripts/derive-calendar.ts",
-  rule: "Within the recorded range, a weekday on which no recorded symbol traded (no row with volume above 0) was a closure; a weekend day with a trade would be a special session.",
+  rule:
+    "Within the recorded range, a weekday on which no recorded symbol traded (no row with volume above 0) was a closure; a weekend day with a trade would be a special session.",
   sources: recorded,
   first: derived.first,
   last: derived.last,
   closures: derived.closures.length,
   weekend_sessions: derived.weekend_sessions.length,
   check: `Agrees with the PSX holiday notice of 20 Jan 2026 for every weekday from 2026-01-01 to ${derived.last}.`,
-  caveat: `A recording gap on every recorded symbol at once cannot be told from a closure. ${thin} trading days rest on fewer than 5 traded symbols (mostly the 2008 price-floor months).`
+  caveat:
+    `A recording gap on every recorded symbol at once cannot be told from a closure. ${thin} trading days rest on fewer than 5 traded symbols (mostly the 2008 price-floor months).`
 }
 
 const lines = (xs: ReadonlyArray<string>) => {

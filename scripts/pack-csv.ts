@@ -7,7 +7,7 @@
  */
 import { readdirSync } from "node:fs"
 import { join } from "node:path"
-import { csvTable, type CsvLayoutRead, layoutOf, unknownHeader } from "../domain/psx/Csv.ts"
+import { type CsvLayoutRead, csvTable, layoutOf, unknownHeader } from "../domain/psx/Csv.ts"
 import { parseMarketSummary, parsePriceCsv } from "../domain/psx/PriceCsv.ts"
 
 export const EOD_DIR = "I-Zaifa__psx-analyzer/data/csv/symbols"
@@ -21,14 +21,26 @@ export const ANNOUNCEMENT_EXPORT = "umarfarooq2044__psx-research-analyst/exports
  * name; the other columns are the exporter's own).
  */
 const ANNOUNCEMENT_EXPORT_LAYOUTS = {
-  export: ["id", "symbol", "announcement_date", "headline", "content", "pdf_url", "announcement_type", "sentiment_score", "processed", "created_at"]
+  export: [
+    "id",
+    "symbol",
+    "announcement_date",
+    "headline",
+    "content",
+    "pdf_url",
+    "announcement_type",
+    "sentiment_score",
+    "processed",
+    "created_at"
+  ]
 } as const
 
 export type CsvReader = "price" | "market_summary" | "announcement_export"
 
 /** Every CSV the build reads (paths as in the recordings), with its reader, given the recordings' folder. */
 export const packCsvFiles = (raw: string): ReadonlyArray<{ readonly path: string; readonly reader: CsvReader }> => {
-  const inDir = (dir: string) => readdirSync(join(raw, dir)).filter((f) => f.endsWith(".csv")).sort().map((f) => `${dir}/${f}`)
+  const inDir = (dir: string) =>
+    readdirSync(join(raw, dir)).filter((f) => f.endsWith(".csv")).sort().map((f) => `${dir}/${f}`)
   return [
     ...inDir(EOD_DIR).map((path) => ({ path, reader: "price" as const })),
     ...inDir(AS_TRADED_DIR).map((path) => ({ path, reader: "price" as const })),
@@ -50,7 +62,11 @@ export function readPackCsv(path: string, text: string, reader: "price"): Return
 export function readPackCsv(path: string, text: string, reader: "market_summary"): ReturnType<typeof parseMarketSummary>
 export function readPackCsv(path: string, text: string, reader: CsvReader): CsvLayoutRead
 export function readPackCsv(path: string, text: string, reader: CsvReader): CsvLayoutRead {
-  const read = reader === "price" ? parsePriceCsv(text) : reader === "market_summary" ? parseMarketSummary(text) : exportHeader(text)
+  const read = reader === "price"
+    ? parsePriceCsv(text)
+    : reader === "market_summary"
+    ? parseMarketSummary(text)
+    : exportHeader(text)
   const problem = unknownHeader(path, read)
   if (problem !== undefined) throw new Error(`${problem}; the pack build reads CSV files by their header only`)
   return read

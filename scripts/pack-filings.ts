@@ -25,7 +25,8 @@ export const filingsInventory = (
     id: "announcements_filings_inventory",
     file: "announcements_filings_inventory.json",
     title: "Latest interim and annual report filings of 43 symbols (PSX announcements), as of 2026-07-21",
-    source: "PSX data portal announcements (the document links /download/document/{id}.pdf), as found by the app's filings inventory",
+    source:
+      "PSX data portal announcements (the document links /download/document/{id}.pdf), as found by the app's filings inventory",
     upstream: "https://dps.psx.com.pk/company/{SYMBOL}",
     path: PATH,
     repository: "github.com/essashahid/psx-portfolio-app",
@@ -35,7 +36,8 @@ export const filingsInventory = (
     asOf: "2026-07-21",
     rows: rows.length,
     skipped,
-    notes: "Each filing's date is the exchange's, without a time: published_on is that Karachi date and published_at is absent. " +
+    notes:
+      "Each filing's date is the exchange's, without a time: published_on is that Karachi date and published_at is absent. " +
       "Only the latest interim and annual report of each of the 43 symbols is listed: other filings of those symbols are not in this " +
       "recording. The PDFs themselves were not recorded."
   }, rows)

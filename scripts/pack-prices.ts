@@ -35,7 +35,8 @@ const count = (s: Series) => [...s.values()].reduce((n, r) => n + r.length, 0)
 export const buildPriceDatasets = ({ raw, read, add, log }: PriceWriter) => {
   // Every CSV is read by its header (scripts/pack-csv.ts): an unknown header stops the build with the file's name.
   const csvFiles = packCsvFiles(raw)
-  const symbolOfFile = (path: string) => path.slice(path.lastIndexOf("/") + 1).replace(/\.csv$/, "").trim().toUpperCase()
+  const symbolOfFile = (path: string) =>
+    path.slice(path.lastIndexOf("/") + 1).replace(/\.csv$/, "").trim().toUpperCase()
   const layoutsMet = new Map<string, Array<string>>()
   const readSeries = (dir: string, withText?: (symbol: string, text: string) => void) => {
     const series: Series = new Map()
@@ -54,7 +55,10 @@ export const buildPriceDatasets = ({ raw, read, add, log }: PriceWriter) => {
   const eodOhlcv = (layoutsMet.get("ohlcv") ?? []).sort()
   const asTradedChanges = new Map<string, ReadonlyMap<string, number>>()
   // The as-traded recording's own change column: evidence for which source is wrong on a glitch day.
-  const { series: asTraded, skipped: atSkipped } = readSeries(AS_TRADED_DIR, (s, text) => asTradedChanges.set(s, changeColumn(text)))
+  const { series: asTraded, skipped: atSkipped } = readSeries(
+    AS_TRADED_DIR,
+    (s, text) => asTradedChanges.set(s, changeColumn(text))
+  )
   const engro = parseHistorical(read("mtauha__psxdata/tests/fixtures/historical_engro.html"))
   const summary = readPackCsv(MARKET_SUMMARY, read(MARKET_SUMMARY), "market_summary")
 
@@ -67,7 +71,6 @@ export const buildPriceDatasets = ({ raw, read, add, log }: PriceWriter) => {
   log(`glitch days: ${glitchDays.map((g) => `${g.date} (${g.symbols} symbols; ${g.reason})`).join(", ")}`)
   log(`whole-history disagreements: ${disagreements.map((d) => `${d.symbol}×${d.factor}`).join(" ")}`)
 
-
   add({
     id: "prices_eod",
     file: "prices_eod.json.gz",
@@ -79,8 +82,11 @@ export const buildPriceDatasets = ({ raw, read, add, log }: PriceWriter) => {
     asOf: newest([...eod.values()].flat(), "prices_eod"),
     rows: count(eod),
     skipped: eodSkipped,
-    notes: "Close and volume only (no open/high/low), except the files recorded in the layout date,open,high,low,close,volume " +
-      `(the recorder's POST /historical fallback: ${eodOhlcv.join(", ")}), read by their header with their open, high and low. ` +
+    notes:
+      "Close and volume only (no open/high/low), except the files recorded in the layout date,open,high,low,close,volume " +
+      `(the recorder's POST /historical fallback: ${
+        eodOhlcv.join(", ")
+      }), read by their header with their open, high and low. ` +
       "A price of 0 is the recording's blank and is left out; a volume of 0 (no trade) is kept. " +
       "Restated by the exchange for splits made before the recording; " +
       "not adjusted for dividends. Symbols in price_disagreements are restated over their whole history here."
@@ -97,7 +103,8 @@ export const buildPriceDatasets = ({ raw, read, add, log }: PriceWriter) => {
     asOf: newest([...asTraded.values()].flat(), "prices_as_traded"),
     rows: count(asTraded),
     skipped: atSkipped,
-    notes: "Unadjusted, as traded. Volume 0 rows are days without a trade (price carried) as recorded; an open, high or low " +
+    notes:
+      "Unadjusted, as traded. Volume 0 rows are days without a trade (price carried) as recorded; an open, high or low " +
       "of 0 is the recording's blank and is left out (counted in skipped). KSE100.csv holds a header and no row."
   }, encodeAll(asTraded))
 
@@ -129,7 +136,8 @@ export const buildPriceDatasets = ({ raw, read, add, log }: PriceWriter) => {
     asOf: "2021-01-21",
     rows: summary.rows.length,
     skipped: summary.skipped,
-    notes: "Read by its header. An open, high, low or previous close of 0 (a line that did not trade, e.g. BAFLTFC6) is the " +
+    notes:
+      "Read by its header. An open, high, low or previous close of 0 (a line that did not trade, e.g. BAFLTFC6) is the " +
       "file's blank and is left out; a volume of 0 is that day's fact and is kept."
   }, summary.rows)
 
@@ -148,7 +156,8 @@ export const buildPriceDatasets = ({ raw, read, add, log }: PriceWriter) => {
     asOf: newest([...eod.values()].flat(), "prices_eod"),
     rows: disagreements.length + glitchDays.length,
     skipped: {},
-    notes: "Retrieved as of its newer input (prices_eod). factor = eod close / as-traded close over the overlap (a split or consolidation after 2023-05-26). " +
+    notes:
+      "Retrieved as of its newer input (prices_eod). factor = eod close / as-traded close over the overlap (a split or consolidation after 2023-05-26). " +
       "Glitch days: dates on which at least 20 symbols' eod closes differ by more than 0.5% from the as-traded closes " +
       "(after the whole-history factor) while the series agree around them. Per symbol, `wrong` names the source whose row is wrong, " +
       "decided from the as-traded recording's own change column (GlitchVerdict.ts); that source's row is flagged, both when undecided."
@@ -163,7 +172,8 @@ const buildIndexDatasets = (read: PriceWriter["read"], add: PriceWriter["add"]) 
   const [prevLevel, lastLevel] = kse.rows.slice(-2)
   if (lastLevel === undefined || prevLevel === undefined) throw new Error(`${KSE100_CLOSES}: fewer than two closes`)
   const KSE100_SOURCE = {
-    source: "PSX data portal GET /timeseries/eod/KSE100 (2021 on) and Yahoo Finance ^KSE (2010-2021), per the recorder's README",
+    source:
+      "PSX data portal GET /timeseries/eod/KSE100 (2021 on) and Yahoo Finance ^KSE (2010-2021), per the recorder's README",
     upstream: "https://dps.psx.com.pk/timeseries/eod/KSE100; https://finance.yahoo.com/quote/%5EKSE",
     path: KSE100_CLOSES,
     ...IZAIFA,
@@ -177,7 +187,14 @@ const buildIndexDatasets = (read: PriceWriter["read"], add: PriceWriter["add"]) 
     rows: 1,
     skipped: {},
     notes: "The last two rows of the recorded daily closes (index_history_kse100)."
-  }, [{ code: "KSE100", name: "KSE-100 Index", date: lastLevel.date, level: lastLevel.close, previous: prevLevel.close, previousDate: prevLevel.date }])
+  }, [{
+    code: "KSE100",
+    name: "KSE-100 Index",
+    date: lastLevel.date,
+    level: lastLevel.close,
+    previous: prevLevel.close,
+    previousDate: prevLevel.date
+  }])
 
   add({
     id: "index_history_kse100",
@@ -186,7 +203,8 @@ const buildIndexDatasets = (read: PriceWriter["read"], add: PriceWriter["add"]) 
     ...KSE100_SOURCE,
     rows: kse.rows.length,
     skipped: kse.skipped,
-    notes: "Index points at each day's close; no open, high, low or volume was recorded. The recording mixes two sources and " +
+    notes:
+      "Index points at each day's close; no open, high, low or volume was recorded. The recording mixes two sources and " +
       "does not say which row came from which: the recorder's README names Yahoo Finance ^KSE for 2010-2021 and PSX's " +
       "/timeseries/eod/KSE100 after. Closes are as recorded (the older rows carry Yahoo's float rounding, e.g. 9437.8496)."
   }, { KSE100: encodeSeries(kse.rows) })

@@ -8,15 +8,19 @@
 import { readdirSync } from "node:fs"
 import { join } from "node:path"
 import { parseHeadlineDigest } from "../domain/news/Headlines.ts"
-import { newsEvents, parseFeedFile, type FeedItem } from "../domain/news/News.ts"
+import { type FeedItem, newsEvents, parseFeedFile } from "../domain/news/News.ts"
 import { newsTagger } from "../domain/news/Tagger.ts"
-import { companyAliases } from "../src/ingest/CompanyAliases.ts"
 import type { PackProvenance } from "../domain/pack/Pack.ts"
-import { announcementKey, parseAnnouncementExport, parseCompanyPageAnnouncements } from "../domain/psx/CompanyAnnouncements.ts"
+import {
+  announcementKey,
+  parseAnnouncementExport,
+  parseCompanyPageAnnouncements
+} from "../domain/psx/CompanyAnnouncements.ts"
 import { parseCompanyPage, parseCompanyPagePayouts } from "../domain/psx/CompanyPage.ts"
 import type { Announcement } from "../domain/psx/Filings.ts"
-import { filingsInventory } from "./pack-filings.ts"
 import { parseSalesExport, parseScreenerExport } from "../domain/psx/ScreenerExport.ts"
+import { companyAliases } from "../src/ingest/CompanyAliases.ts"
+import { filingsInventory } from "./pack-filings.ts"
 
 export interface PackWriter {
   readonly raw: string
@@ -46,7 +50,8 @@ const SCREENER = {
 }
 const PAGE_DIR = "aabdullah27__Stock-Analysis-PSX/scraped_data/c03489a1-4481-4640-baaa-2c2d1986431f"
 const PAGE_SYMBOLS = ["BOP", "MCB", "MEBL", "TRG"]
-const DATE_ONLY = "The company page gives each announcement's date, not its time: published_on is that Karachi date and published_at " +
+const DATE_ONLY =
+  "The company page gives each announcement's date, not its time: published_on is that Karachi date and published_at " +
   "is absent."
 
 const merge = (into: Record<string, number>, from: Readonly<Record<string, number>>) => {
@@ -54,7 +59,8 @@ const merge = (into: Record<string, number>, from: Readonly<Record<string, numbe
   return into
 }
 
-const DUPLICATE = "a duplicate of one already in the pack or in this recording (same document id, or same symbol, day and title " +
+const DUPLICATE =
+  "a duplicate of one already in the pack or in this recording (same document id, or same symbol, day and title " +
   "where one of the two links no document)"
 
 /** What the pack already holds: document ids, and symbol-day-title keys (`announcementKey`) with the documents seen under each. */
@@ -121,7 +127,8 @@ const announcements = (w: PackWriter, known: KnownFilings) => {
     asOf: "2026-01-22",
     rows: rows.length,
     skipped,
-    notes: `${DATE_ONLY} The date is the one at the start of each exported title; the export's announcement_date column ` +
+    notes:
+      `${DATE_ONLY} The date is the one at the start of each exported title; the export's announcement_date column ` +
       "(mostly the day it was read) is not used. Symbols after MUGHAL were not exported: their coverage is unknown."
   }, rows)
 }
@@ -140,10 +147,12 @@ const companyPages = (w: PackWriter, known: KnownFilings) => {
     ...base,
     id: "company_pages_2025_09",
     file: "company_pages_2025_09.json",
-    title: "Company pages of BOP, MCB, MEBL and TRG: profile, equity, income statement lines (annual and quarterly, EPS), ratios",
+    title:
+      "Company pages of BOP, MCB, MEBL and TRG: profile, equity, income statement lines (annual and quarterly, EPS), ratios",
     rows: PAGE_SYMBOLS.length,
     skipped: unreadable > 0 ? { unreadable } : {},
-    notes: "Financials are 'in thousands (000's) except EPS' (EPS in rupees); annual 2021-2024 and the last four quarters. " +
+    notes:
+      "Financials are 'in thousands (000's) except EPS' (EPS in rupees); annual 2021-2024 and the last four quarters. " +
       "MCB's page is as of 4:44 PM, the others 4:49 PM."
   }, parsed)
   const payouts = PAGE_SYMBOLS.map((s) => parseCompanyPagePayouts(s, pages[s]!))
@@ -187,7 +196,8 @@ const screener = (w: PackWriter) => {
     asOf: "2026-08-04",
     rows: sales.rows.length,
     skipped: sales.skipped,
-    notes: "Annual only; in thousands of rupees; periods are the portal's fiscal-year labels (a June year-end is labelled by " +
+    notes:
+      "Annual only; in thousands of rupees; periods are the portal's fiscal-year labels (a June year-end is labelled by " +
       "the year it ends). Companies whose table has no Sales row (banks, insurers, modarabas) are absent, not zero."
   }, sales.rows)
   const snapshot = parseScreenerExport(JSON.parse(w.read("alihamza098__psx-stock-screener/data_snapshot.json")))
@@ -195,7 +205,8 @@ const screener = (w: PackWriter) => {
   w.add({
     id: "screener_2026_08_04",
     file: "screener_2026_08_04.json.gz",
-    title: "Screener snapshot at the 2026-08-04 close: market cap, price, change, P/E (TTM), dividend yield, free float, " +
+    title:
+      "Screener snapshot at the 2026-08-04 close: market cap, price, change, P/E (TTM), dividend yield, free float, " +
       "30-day volume, index lists (KSE-100 membership that day)",
     source: "PSX data portal GET /screener (the cells' data-order values, exported as JSON)",
     upstream: "https://dps.psx.com.pk/screener",
@@ -205,7 +216,8 @@ const screener = (w: PackWriter) => {
     asOf: snapshot.takenAt,
     rows: snapshot.rows.length,
     skipped: snapshot.skipped,
-    notes: "Taken 2026-08-04 17:23 UTC, after that day's close. A 0 P/E or 0 yield is left out (it cannot be told from 'no " +
+    notes:
+      "Taken 2026-08-04 17:23 UTC, after that day's close. A 0 P/E or 0 yield is left out (it cannot be told from 'no " +
       "figure'); the export's revenue column is not the screener's and is not used. Membership of KSE-100 is the portal's " +
       "index list on that day; weights are not in the screener."
   }, snapshot.rows)
@@ -213,7 +225,10 @@ const screener = (w: PackWriter) => {
 
 const news = (w: PackWriter) => {
   const folder = "fahadalipersonal313-ai__psx-engine"
-  const files = ["news_raw_24h.json", ...readdirSync(join(w.raw, folder, "news_raw_24h.history")).sort().map((f) => `news_raw_24h.history/${f}`)]
+  const files = [
+    "news_raw_24h.json",
+    ...readdirSync(join(w.raw, folder, "news_raw_24h.history")).sort().map((f) => `news_raw_24h.history/${f}`)
+  ]
   const items: Array<FeedItem> = []
   const skipped: Record<string, number> = {}
   const tag = newsTagger(companyAliases())
@@ -229,7 +244,8 @@ const news = (w: PackWriter) => {
     id: "news",
     file: "news.json.gz",
     title: "News items (Business Recorder, Dawn, Google News) as events with their sources, June-August 2026",
-    source: "Publishers' RSS feeds (brecorder.com, dawn.com, news.google.com), fetched every few hours; not the exchange",
+    source:
+      "Publishers' RSS feeds (brecorder.com, dawn.com, news.google.com), fetched every few hours; not the exchange",
     upstream: "https://www.brecorder.com; https://www.dawn.com/business; https://news.google.com/rss",
     path: `${folder}/news_raw_24h.json; ${folder}/news_raw_24h.history/*.json (${files.length} fetches)`,
     repository: "github.com/fahadalipersonal313-ai/psx-engine",
@@ -239,7 +255,8 @@ const news = (w: PackWriter) => {
     asOf: newest,
     rows: events.length,
     skipped,
-    notes: `${items.length} feed items from ${files.length} overlapping fetches → ${events.length} events. published_at is the ` +
+    notes:
+      `${items.length} feed items from ${files.length} overlapping fetches → ${events.length} events. published_at is the ` +
       "publisher's time; no feed gives the date of the event itself, so event_date is absent. The same story from two " +
       "outlets or republished (same address, or same headline and text within 72 hours, and within 12 hours of the same " +
       "publisher's last copy) is one event with several sources. Symbols are the companies the headline or summary names " +
@@ -267,7 +284,8 @@ const headlines = (w: PackWriter) => {
   w.add({
     id: "news_headlines",
     file: "news_headlines.json.gz",
-    title: "Business and world headlines (The News, Investing.com, Dawn, MarketWatch, Express Tribune), 31 Jan-3 Feb 2026",
+    title:
+      "Business and world headlines (The News, Investing.com, Dawn, MarketWatch, Express Tribune), 31 Jan-3 Feb 2026",
     source: "The recording author's hourly headline digests of publishers' RSS feeds; not the exchange",
     upstream: "publishers' RSS feeds (thenews.com.pk, investing.com, dawn.com, marketwatch.com, tribune.com.pk)",
     path: `${HEADLINES}/hourly_news_*.csv (${files.length} digests)`,
@@ -276,7 +294,8 @@ const headlines = (w: PackWriter) => {
     asOf: newest,
     rows: events.length,
     skipped,
-    notes: `${items.length} digest rows from ${files.length} digests → ${events.length} events. A digest's Time is when it was ` +
+    notes:
+      `${items.length} digest rows from ${files.length} digests → ${events.length} events. A digest's Time is when it was ` +
       "fetched (the author's clock, taken as Pakistan time), not when the story was published: published_at is the first " +
       "digest listing the item, published_at_basis 'first_seen' (published no later than that). A headline the digests " +
       "later reworded keeps its first wording. The author's sentiment and impact columns are not used. Symbols are the " +

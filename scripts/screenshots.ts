@@ -14,8 +14,8 @@ import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { CHROMIUM, hasChromium, launch } from "../test/e2e/Browser.ts"
 import type { Page } from "playwright-core"
+import { CHROMIUM, hasChromium, launch } from "../test/e2e/Browser.ts"
 import { makePortfolio } from "../test/e2e/Portfolio.ts"
 import { holdToken } from "../test/e2e/Watch.ts"
 
@@ -32,9 +32,14 @@ const freePort = () =>
 
 const waitReady = async (base: string, deadline: number) => {
   while (Date.now() < deadline) {
-    const body = await fetch(`${base}/ready`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.json() as Promise<{ data_pack?: string }>, () => undefined)
+    const body = await fetch(`${base}/ready`, { signal: AbortSignal.timeout(5_000) }).then(
+      (r) => r.json() as Promise<{ data_pack?: string }>,
+      () => undefined
+    )
     // The board answers once the read model has loaded the imported session, a little after the import ends.
-    const board = body?.data_pack === "installed" ? await fetch(`${base}/v1/market/board`).then((r) => r.status, () => 0) : 0
+    const board = body?.data_pack === "installed"
+      ? await fetch(`${base}/v1/market/board`).then((r) => r.status, () => 0)
+      : 0
     if (board === 200) return
     await new Promise((r) => setTimeout(r, 1000))
   }
@@ -64,47 +69,148 @@ const startService = async () => {
 }
 
 /** What each screenshot shows: the page is opened, then `ready` waits for its content (and may act on it). */
-const PAGES: ReadonlyArray<{ readonly name: string; readonly path: string; readonly signedOut?: boolean; readonly ready: (page: Page) => Promise<unknown> }> = [
-  { name: "01-home", path: "/", signedOut: true, ready: (p) => Promise.all([p.getByRole("link", { name: "Start a portfolio" }).waitFor(), p.locator("#index-chart canvas").waitFor()]) },
-  { name: "02-portfolio", path: "/portfolio", ready: (p) => Promise.all([p.locator("#value-chart canvas").waitFor(), p.locator("#income-table").waitFor(), p.locator("#sector-chart canvas").waitFor()]) },
-  { name: "03-portfolio-holding-open", path: "/portfolio#h-holdings", ready: async (p) => {
-    await p.locator("#holdings-table").waitFor()
-    await p.getByRole("button", { name: "More about OGDC" }).click()
-  } },
-  { name: "04-add-transaction", path: "/portfolio?add=MEBL", ready: async (p) => {
-    await p.locator("#tx-dialog[open]").waitFor()
-    await p.locator("#tx-dialog").getByLabel("Trade date").fill("2026-05-25")
-    await p.waitForFunction(() => (document.getElementById("tx-price") as HTMLInputElement).value !== "")
-  } },
-  { name: "05-import-preview", path: "/portfolio#h-import", ready: async (p) => {
-    await p.locator("#import-file").setInputFiles({ name: "trades.csv", mimeType: "text/csv", buffer: Buffer.from(SAMPLE_CSV) })
-    await p.getByRole("button", { name: "Check the file" }).click()
-    await p.locator("#import-summary").waitFor()
-    await p.locator("#h-import").scrollIntoViewIfNeeded()
-  } },
-  { name: "06-ledger", path: "/ledger", ready: async (p) => {
-    await p.getByRole("button", { name: "Verify the ledger" }).click()
-    await p.locator("#verify-result .result").waitFor()
-  } },
+const PAGES: ReadonlyArray<
+  {
+    readonly name: string
+    readonly path: string
+    readonly signedOut?: boolean
+    readonly ready: (page: Page) => Promise<unknown>
+  }
+> = [
+  {
+    name: "01-home",
+    path: "/",
+    signedOut: true,
+    ready: (p) =>
+      Promise.all([
+        p.getByRole("link", { name: "Start a portfolio" }).waitFor(),
+        p.locator("#index-chart canvas").waitFor()
+      ])
+  },
+  {
+    name: "02-portfolio",
+    path: "/portfolio",
+    ready: (p) =>
+      Promise.all([
+        p.locator("#value-chart canvas").waitFor(),
+        p.locator("#income-table").waitFor(),
+        p.locator("#sector-chart canvas").waitFor()
+      ])
+  },
+  {
+    name: "03-portfolio-holding-open",
+    path: "/portfolio#h-holdings",
+    ready: async (p) => {
+      await p.locator("#holdings-table").waitFor()
+      await p.getByRole("button", { name: "More about OGDC" }).click()
+    }
+  },
+  {
+    name: "04-add-transaction",
+    path: "/portfolio?add=MEBL",
+    ready: async (p) => {
+      await p.locator("#tx-dialog[open]").waitFor()
+      await p.locator("#tx-dialog").getByLabel("Trade date").fill("2026-05-25")
+      await p.waitForFunction(() => (document.getElementById("tx-price") as HTMLInputElement).value !== "")
+    }
+  },
+  {
+    name: "05-import-preview",
+    path: "/portfolio#h-import",
+    ready: async (p) => {
+      await p.locator("#import-file").setInputFiles({
+        name: "trades.csv",
+        mimeType: "text/csv",
+        buffer: Buffer.from(SAMPLE_CSV)
+      })
+      await p.getByRole("button", { name: "Check the file" }).click()
+      await p.locator("#import-summary").waitFor()
+      await p.locator("#h-import").scrollIntoViewIfNeeded()
+    }
+  },
+  {
+    name: "06-ledger",
+    path: "/ledger",
+    ready: async (p) => {
+      await p.getByRole("button", { name: "Verify the ledger" }).click()
+      await p.locator("#verify-result .result").waitFor()
+    }
+  },
   { name: "07-keys", path: "/keys", ready: (p) => p.locator("#keys-table tbody tr").first().waitFor() },
-  { name: "08-market", path: "/market", ready: (p) => Promise.all([p.locator("#index-chart canvas").waitFor(), p.locator("#tone-chart canvas").waitFor(), p.locator("#calendar-grid").waitFor()]) },
-  { name: "09-symbol", path: "/market/MEBL", ready: (p) => Promise.all([p.locator("#chart canvas").waitFor(), p.locator("#position-events").waitFor(), p.locator("#dividends table").waitFor()]) },
+  {
+    name: "08-market",
+    path: "/market",
+    ready: (p) =>
+      Promise.all([
+        p.locator("#index-chart canvas").waitFor(),
+        p.locator("#tone-chart canvas").waitFor(),
+        p.locator("#calendar-grid").waitFor()
+      ])
+  },
+  {
+    name: "09-symbol",
+    path: "/market/MEBL",
+    ready: (p) =>
+      Promise.all([
+        p.locator("#chart canvas").waitFor(),
+        p.locator("#position-events").waitFor(),
+        p.locator("#dividends table").waitFor()
+      ])
+  },
   { name: "10-symbol-unknown", path: "/market/ZZZZ", ready: (p) => p.locator("#symbol-unknown").waitFor() },
   { name: "11-screener", path: "/screener?dividend_yield_min=8", ready: (p) => p.locator("#screen-table").waitFor() },
-  { name: "12-compare", path: "/compare?symbols=HBL,MEBL", ready: (p) => Promise.all([p.locator("#compare-table").waitFor(), p.locator("#compare-chart canvas").waitFor()]) },
-  { name: "13-compare-three", path: "/compare?symbols=HBL,MEBL,UBL", ready: (p) => Promise.all([p.locator("#compare-table").waitFor(), p.locator("#compare-chart canvas").waitFor()]) },
-  { name: "14-donate", path: "/donate", ready: (p) => p.getByRole("button", { name: "Record the pending donation" }).waitFor() },
-  { name: "15-not-found", path: "/no-such-page", ready: (p) => p.getByRole("heading", { name: "Page not found" }).waitFor() },
-  { name: "16-api-reference", path: "/docs", ready: (p) => Promise.all([p.getByRole("link", { name: "← PSX data service" }).waitFor(), p.getByRole("heading", { name: "Readiness probe" }).first().waitFor()]) },
-  { name: "18-sign-in", path: "/start", ready: (p) => p.getByRole("button", { name: "Sign out of every device" }).waitFor() },
-  { name: "17-tax-statement", path: "/portfolio/tax", ready: (p) => Promise.all([p.locator("#tax-needs").waitFor(), p.locator("#tax-sales").waitFor()]) }
+  {
+    name: "12-compare",
+    path: "/compare?symbols=HBL,MEBL",
+    ready: (p) => Promise.all([p.locator("#compare-table").waitFor(), p.locator("#compare-chart canvas").waitFor()])
+  },
+  {
+    name: "13-compare-three",
+    path: "/compare?symbols=HBL,MEBL,UBL",
+    ready: (p) => Promise.all([p.locator("#compare-table").waitFor(), p.locator("#compare-chart canvas").waitFor()])
+  },
+  {
+    name: "14-donate",
+    path: "/donate",
+    ready: (p) => p.getByRole("button", { name: "Record the pending donation" }).waitFor()
+  },
+  {
+    name: "15-not-found",
+    path: "/no-such-page",
+    ready: (p) => p.getByRole("heading", { name: "Page not found" }).waitFor()
+  },
+  {
+    name: "16-api-reference",
+    path: "/docs",
+    ready: (p) =>
+      Promise.all([
+        p.getByRole("link", { name: "← PSX data service" }).waitFor(),
+        p.getByRole("heading", { name: "Readiness probe" }).first().waitFor()
+      ])
+  },
+  {
+    name: "18-sign-in",
+    path: "/start",
+    ready: (p) => p.getByRole("button", { name: "Sign out of every device" }).waitFor()
+  },
+  {
+    name: "17-tax-statement",
+    path: "/portfolio/tax",
+    ready: (p) => Promise.all([p.locator("#tax-needs").waitFor(), p.locator("#tax-sales").waitFor()])
+  }
 ]
 
 /** A small file for the import preview: two good rows and one the ledger refuses (a sale of shares not held). */
-const SAMPLE_CSV = "trade_date,kind,symbol,quantity,price,fees\r\n2026-05-22,buy,PSO,50,352.1,26.41\r\n2026-05-25,buy,ENGRO,20,300,0\r\n2026-05-25,sell,FFC,10,541.73,0\r\n"
+const SAMPLE_CSV =
+  "trade_date,kind,symbol,quantity,price,fees\r\n2026-05-22,buy,PSO,50,352.1,26.41\r\n2026-05-25,buy,ENGRO,20,300,0\r\n2026-05-25,sell,FFC,10,541.73,0\r\n"
 
 /** Every page at one size and theme, in a browser signed in with `token` (signed out where the page says so). */
-const shoot = async (base: string, token: string, size: { readonly width: number; readonly height: number }, theme: "light" | "dark") => {
+const shoot = async (
+  base: string,
+  token: string,
+  size: { readonly width: number; readonly height: number },
+  theme: "light" | "dark"
+) => {
   const browser = await launch(size)
   const { page } = browser
   await page.emulateMedia({ colorScheme: theme })
@@ -115,7 +221,14 @@ const shoot = async (base: string, token: string, size: { readonly width: number
       await page.goto(`${base}${path}`)
       await ready(page)
       await page.waitForLoadState("networkidle")
-      await page.waitForFunction(() => Array.from(document.querySelectorAll(".skeleton, [aria-busy=true]")).every((e) => (e as HTMLElement).offsetParent === null), undefined, { timeout: 60_000 }).catch(() => undefined)
+      await page.waitForFunction(
+        () =>
+          Array.from(document.querySelectorAll(".skeleton, [aria-busy=true]")).every((e) =>
+            (e as HTMLElement).offsetParent === null
+          ),
+        undefined,
+        { timeout: 60_000 }
+      ).catch(() => undefined)
       const file = `${name}-${size.width}-${theme}.png`
       await page.screenshot({ path: join(out, file), fullPage: true })
       console.log(`wrote docs/screenshots/${file}`)

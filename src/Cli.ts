@@ -6,9 +6,14 @@ import { Cause, Console, Effect, Exit, Layer, Option, Runtime } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { readFileSync } from "node:fs"
 import { canonicalJson } from "../domain/ledger/Chain.ts"
-import { decodeExportLine, type ExportedEvent, type SignedCheckpoint, verifyExport } from "../domain/ledger/Checkpoint.ts"
-import { refreshCommand } from "./ingest/RefreshCommand.ts"
+import {
+  decodeExportLine,
+  type ExportedEvent,
+  type SignedCheckpoint,
+  verifyExport
+} from "../domain/ledger/Checkpoint.ts"
 import { PackImport } from "./ingest/PackImport.ts"
+import { refreshCommand } from "./ingest/RefreshCommand.ts"
 import * as Layers from "./Layers.ts"
 import { Audit } from "./ledger/events/Audit.ts"
 import { type Checkpoint, EventStore, sha256 } from "./ledger/events/EventStore.ts"
@@ -29,7 +34,11 @@ const quietFailure = (cause: Cause.Cause<unknown>) =>
     Effect.fail(Object.assign(new Error("psx mcp failed (reported on stderr)"), { [Runtime.errorReported]: false }))
   )
 
-const mcpCommand = Command.make("mcp", {}, () => Layer.launch(Layers.McpStdioLive).pipe(Effect.catchCause(quietFailure))).pipe(
+const mcpCommand = Command.make(
+  "mcp",
+  {},
+  () => Layer.launch(Layers.McpStdioLive).pipe(Effect.catchCause(quietFailure))
+).pipe(
   Command.withDescription("Serve the MCP tools over stdio (JSON-RPC on stdin/stdout, logs on stderr) for desktop hosts")
 )
 
@@ -41,7 +50,10 @@ const migrateCommand = Command.make("migrate", {}, () =>
   )
 
 const ingestCommand = Command.make("ingest", {
-  force: Flag.Boolean("force").pipe(Flag.withDescription("Import even when the store already holds this pack"), Flag.withDefault(false))
+  force: Flag.Boolean("force").pipe(
+    Flag.withDescription("Import even when the store already holds this pack"),
+    Flag.withDefault(false)
+  )
 }, ({ force }) =>
   Effect.gen(function*() {
     const importer = yield* PackImport
@@ -53,15 +65,23 @@ const ingestCommand = Command.make("ingest", {
     yield* Console.log(`data pack ${summary.packVersion} imported in ${summary.seconds.toFixed(1)} s`)
     for (const s of summary.steps) {
       const skipped = Object.entries(s.skipped).map(([k, v]) => `${v} ${k}`).join(", ")
-      yield* Console.log(`  ${s.dataset.padEnd(30)} read ${String(s.read).padStart(8)}  written ${String(s.written).padStart(8)}${skipped ? `  skipped: ${skipped}` : ""}`)
+      yield* Console.log(
+        `  ${s.dataset.padEnd(30)} read ${String(s.read).padStart(8)}  written ${String(s.written).padStart(8)}${
+          skipped ? `  skipped: ${skipped}` : ""
+        }`
+      )
     }
   }).pipe(Effect.provide(Layers.StoreLive))).pipe(
-    Command.withDescription("Import the bundled data pack into the store (idempotent; progress on a terminal, summary at the end)")
+    Command.withDescription(
+      "Import the bundled data pack into the store (idempotent; progress on a terminal, summary at the end)"
+    )
   )
 
 const progress = (label: string) => (done: number, total: number) =>
   Effect.sync(() => {
-    if (process.stderr.isTTY) process.stderr.write(`\r${label}: ${done}/${total} streams   ${done === total ? "\n" : ""}`)
+    if (process.stderr.isTTY) {
+      process.stderr.write(`\r${label}: ${done}/${total} streams   ${done === total ? "\n" : ""}`)
+    }
   })
 
 /** `ledger verify --public-key FILE EXPORT.ndjson`: an export checked offline, with no database and no private key. */
@@ -76,17 +96,23 @@ const verifyOffline = (publicKeyFile: string, exportFile: string) =>
     for (let i = 0; i < lines.length; i++) {
       if (lines[i]!.trim() === "") continue
       const line = decodeExportLine(lines[i])
-      if (Exit.isFailure(line)) return yield* Effect.fail(new Error(`${exportFile} line ${i + 1} is neither an event nor a checkpoint`))
+      if (Exit.isFailure(line)) {
+        return yield* Effect.fail(new Error(`${exportFile} line ${i + 1} is neither an event nor a checkpoint`))
+      }
       if ("checkpoint" in line.value) checkpoints.push(line.value.checkpoint)
       else events.push(line.value)
     }
     const r = verifyExport(events, checkpoints, sha256, verifyWith(keys))
     yield* Console.log(`${r.streams} streams, ${r.events} events, ${r.checkpoints} signed checkpoints checked offline`)
     for (const f of r.failures) {
-      yield* Console.log(`FAIL ${f.stream_id} version ${f.version}${f.event_id ? ` (event ${f.event_id})` : ""}: ${f.reason}`)
+      yield* Console.log(
+        `FAIL ${f.stream_id} version ${f.version}${f.event_id ? ` (event ${f.event_id})` : ""}: ${f.reason}`
+      )
     }
     if (r.failures.length > 0) return yield* Effect.fail(new Error(`${r.failures.length} failure(s)`))
-    if (r.checkpoints === 0) yield* Console.log("note: the export holds no signed checkpoint; only the chain itself was checked")
+    if (r.checkpoints === 0) {
+      yield* Console.log("note: the export holds no signed checkpoint; only the chain itself was checked")
+    }
     yield* Console.log("OK: every chain recomputes and every signed checkpoint matches it")
   })
 
@@ -102,7 +128,10 @@ const ledgerVerify = Command.make("verify", {
     Flag.withDescription("PEM file of trusted public key(s): verify EXPORT offline (no database, no private key)"),
     Flag.optional
   ),
-  export: Argument.String("export").pipe(Argument.withDescription("An NDJSON file written by `ledger export`"), Argument.optional)
+  export: Argument.String("export").pipe(
+    Argument.withDescription("An NDJSON file written by `ledger export`"),
+    Argument.optional
+  )
 }, ({ publicKey, export: exportFile }) =>
   Option.isSome(publicKey)
     ? Option.isSome(exportFile)
@@ -124,7 +153,9 @@ const ledgerRebuild = Command.make("rebuild", {}, () =>
 
 const ledgerExport = Command.make("export", {
   stream: Flag.String("stream").pipe(
-    Flag.withDescription("One stream id (portfolio-<user id>, donation-<id>, or donations for those recorded before streams per donation); without it, the whole ledger in commit-safe order"),
+    Flag.withDescription(
+      "One stream id (portfolio-<user id>, donation-<id>, or donations for those recorded before streams per donation); without it, the whole ledger in commit-safe order"
+    ),
     Flag.optional
   )
 }, ({ stream }) =>
@@ -136,7 +167,9 @@ const ledgerExport = Command.make("export", {
       for (const line of lines) yield* Console.log(line)
       const signed = (yield* signer.allCheckpoints).filter((c) => c.stream_id === stream.value)
       for (const c of signed) yield* Console.log(canonicalJson({ checkpoint: c }))
-      yield* Effect.sync(() => process.stderr.write(`exported ${lines.length} events and ${signed.length} checkpoints of ${stream.value}\n`))
+      yield* Effect.sync(() =>
+        process.stderr.write(`exported ${lines.length} events and ${signed.length} checkpoints of ${stream.value}\n`)
+      )
       return
     }
     // The whole ledger through the catch-up reader: pages by (transaction, position) below the
@@ -154,7 +187,9 @@ const ledgerExport = Command.make("export", {
     }
     const signed = yield* signer.allCheckpoints
     for (const c of signed) yield* Console.log(canonicalJson({ checkpoint: c }))
-    yield* Effect.sync(() => process.stderr.write(`\rexported ${total} events and ${signed.length} checkpoints of the whole ledger\n`))
+    yield* Effect.sync(() =>
+      process.stderr.write(`\rexported ${total} events and ${signed.length} checkpoints of the whole ledger\n`)
+    )
   }).pipe(Effect.provide(Layers.AuditLive))).pipe(
     Command.withDescription(
       "Print events as NDJSON (canonical JSON, with hashes), then the signed checkpoints ({\"checkpoint\": …} lines): one " +
@@ -169,7 +204,14 @@ const ledgerCommand = Command.make("ledger", {}).pipe(
 
 export const cli = Command.make("psx", {}, () => serve).pipe(
   Command.withDescription("PSX data service"),
-  Command.withSubcommands([serveCommand, mcpCommand, migrateCommand, ingestCommand, refreshCommand(Layers.CrawlerWithStore), ledgerCommand])
+  Command.withSubcommands([
+    serveCommand,
+    mcpCommand,
+    migrateCommand,
+    ingestCommand,
+    refreshCommand(Layers.CrawlerWithStore),
+    ledgerCommand
+  ])
 )
 
 export const run = Command.run(cli, { version: "1.0.0" })

@@ -12,8 +12,8 @@ import { Effect, Layer, Logger, Option, References } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { AppConfig } from "./config/AppConfig.ts"
-import { lockDataDir } from "./db/DataDirLock.ts"
 import * as Database from "./db/Database.ts"
+import { lockDataDir } from "./db/DataDirLock.ts"
 import { AnswerCache } from "./http/AnswerCache.ts"
 import { Api } from "./http/Api.ts"
 import { StrictRouting } from "./http/CanonicalUrl.ts"
@@ -31,6 +31,8 @@ import { PortalLeader, PortalRefresh } from "./ingest/PortalRefresh.ts"
 import { AnonymousExpiry } from "./ledger/accounts/AnonymousExpiry.ts"
 import { PortfolioAuthLive } from "./ledger/accounts/BearerAuthLive.ts"
 import { Keys } from "./ledger/accounts/Keys.ts"
+import { WebSessions } from "./ledger/accounts/WebSession.ts"
+import { WebSessionRoutes } from "./ledger/accounts/WebSessionRoutes.ts"
 import { Donations } from "./ledger/donations/Donations.ts"
 import { Entitlements } from "./ledger/entitlements/Entitlements.ts"
 import { Audit } from "./ledger/events/Audit.ts"
@@ -54,8 +56,6 @@ import { BoardHttp } from "./market/board/BoardHttp.ts"
 import { MarketIndexes } from "./market/board/Indexes.ts"
 import { Companies } from "./market/companies/Companies.ts"
 import { CompaniesHttp } from "./market/companies/CompaniesHttp.ts"
-import { Search } from "./market/search/Search.ts"
-import { SearchHttp } from "./market/search/SearchHttp.ts"
 import { Filings } from "./market/filings/Filings.ts"
 import { FilingsHttp } from "./market/filings/FilingsHttp.ts"
 import { Prices } from "./market/prices/Prices.ts"
@@ -66,11 +66,13 @@ import { Sources } from "./market/provenance/Provenance.ts"
 import { ProvenanceHttp } from "./market/provenance/ProvenanceHttp.ts"
 import { Quotes } from "./market/quotes/Quotes.ts"
 import { QuotesHttp } from "./market/quotes/QuotesHttp.ts"
-import { MarketStore } from "./market/readmodel/MarketStore.ts"
 import { AsOfMiddlewareLive } from "./market/readmodel/AsOfMiddleware.ts"
+import { MarketStore } from "./market/readmodel/MarketStore.ts"
 import { PointInTime } from "./market/readmodel/PointInTime.ts"
 import { MarketReadModel } from "./market/readmodel/ReadModel.ts"
 import { AnswerWarming } from "./market/readmodel/SnapshotAnswers.ts"
+import { Search } from "./market/search/Search.ts"
+import { SearchHttp } from "./market/search/SearchHttp.ts"
 import { AiHttp } from "./mcp/Catalogue.ts"
 import { RouteCaller } from "./mcp/RouteCaller.ts"
 import { McpLive, McpStdio } from "./mcp/Server.ts"
@@ -82,8 +84,6 @@ import { PsxPortal } from "./sources/PsxPortal.ts"
 import { Readiness } from "./system/Readiness.ts"
 import { SystemHttp } from "./system/SystemHttp.ts"
 import { WebLive } from "./web/WebRoutes.ts"
-import { WebSessions } from "./ledger/accounts/WebSession.ts"
-import { WebSessionRoutes } from "./ledger/accounts/WebSessionRoutes.ts"
 
 // ---- The features' services ----
 
@@ -115,8 +115,18 @@ export const MarketServices = AnswerWarming.pipe(
 export const LedgerServices = AutoRecord.layer.pipe(
   // Performance names the entitlements its figures leave out.
   Layer.provideMerge(Performance.layer),
-  Layer.provideMerge(Layer.mergeAll(PortfolioViews.layer, Entitlements.layer, TaxStatements.layer, PortfolioSettings.layer)),
-  Layer.provideMerge(Layer.mergeAll(Portfolio.layer, TransactionsCsv.layer, Donations.layer, Audit.layer.pipe(Layer.provideMerge(LedgerSigner.layer)), PortfolioAuthLive)),
+  Layer.provideMerge(
+    Layer.mergeAll(PortfolioViews.layer, Entitlements.layer, TaxStatements.layer, PortfolioSettings.layer)
+  ),
+  Layer.provideMerge(
+    Layer.mergeAll(
+      Portfolio.layer,
+      TransactionsCsv.layer,
+      Donations.layer,
+      Audit.layer.pipe(Layer.provideMerge(LedgerSigner.layer)),
+      PortfolioAuthLive
+    )
+  ),
   Layer.provideMerge(Layer.mergeAll(LedgerWriter.layer, MarketFacts.layer)),
   Layer.provideMerge(Layer.mergeAll(Keys.layer, EventStore.layer, AnonymousExpiry.layer, WebSessions.layer))
 )
@@ -206,7 +216,8 @@ const logging = (logger: Logger.Logger<unknown, void>) =>
 /** JSON-lines logs at the configured level. */
 const LoggingLive = logging(jsonLinesLogger)
 
-const baseWith = (loggingLive: Layer.Layer<never, unknown, AppConfig>) => Layer.provideMerge(loggingLive, AppConfig.layer)
+const baseWith = (loggingLive: Layer.Layer<never, unknown, AppConfig>) =>
+  Layer.provideMerge(loggingLive, AppConfig.layer)
 
 /** The store, migrated, with the market-data importer, over a configuration and logging base. */
 const storeWith = (base: ReturnType<typeof baseWith>) =>

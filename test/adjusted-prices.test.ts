@@ -16,10 +16,10 @@
 import { assert, describe, it as test, layer } from "@effect/vitest"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { readFileSync } from "node:fs"
+import type { PayoutRecord } from "../domain/market/filings/Dividends.ts"
 import { adjustSeries, payoutRecordStart } from "../domain/market/prices/Adjustment.ts"
 import { corporateActions, symbolActions } from "../domain/market/prices/AdjustmentActions.ts"
 import { priceAction } from "../domain/market/prices/AdjustmentFactors.ts"
-import type { PayoutRecord } from "../domain/market/filings/Dividends.ts"
 import type { PriceSeries } from "../domain/market/snapshot/Series.ts"
 import { MarketReadModel } from "../src/market/readmodel/ReadModel.ts"
 import { answersDir, CURSOR_SECRET, NOW } from "./support/AnswerSample.ts"
@@ -38,10 +38,13 @@ const rowOn = (items: ReadonlyArray<Row>, date: string) => {
 }
 /** The rows of a price answer from `from` to `to`, in one page. */
 const prices = (path: string, from: string, to: string) =>
-  Effect.map(get(`${path}${path.includes("?") ? "&" : "?"}date_from=${from}&date_to=${to}&limit=1000` as "/v1/prices/BOP"), (r) => {
-    assertOk(r, 200, path)
-    return r.body
-  })
+  Effect.map(
+    get(`${path}${path.includes("?") ? "&" : "?"}date_from=${from}&date_to=${to}&limit=1000` as "/v1/prices/BOP"),
+    (r) => {
+      assertOk(r, 200, path)
+      return r.body
+    }
+  )
 
 layer(App, { timeout: 600_000, excludeTestServices: true })("adjusted price series", (it) => {
   it.effect("adjust=none is today's answer, byte for byte (the recorded sample)", () =>
@@ -69,12 +72,30 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("adjusted price seri
       assert.isTrue(adj.adjusted)
       assert.strictEqual(adj.adjustment!.adjust, "splits")
       // As traded (BOP.csv): 2022-03-18 O 7.79 H 7.85 L 7.65 C 7.69 V 3,092,500; 2023-03-20 C 4.43 V 2,463,000; 2023-03-21 C 4.07.
-      assert.deepInclude(rowOn(plain.items, "2022-03-18"), { open: 7.79, high: 7.85, low: 7.65, close: 7.69, volume: 3_092_500 })
+      assert.deepInclude(rowOn(plain.items, "2022-03-18"), {
+        open: 7.79,
+        high: 7.85,
+        low: 7.65,
+        close: 7.69,
+        volume: 3_092_500
+      })
       // 10% (B), XB 2023-03-21: 100 / 110 = 10/11. 12.50% (B), XB 2022-03-21: 100 / 112.5 = 8/9; before both 10/11 × 8/9 = 80/99
       // (the exact fraction: the product of the two rounded doubles is one unit off in the last place).
       const [b10, b125] = adj.adjustment!.factors
-      assert.deepInclude(b10, { date: "2023-03-21", kind: "bonus", factor: 10 / 11, cumulative: 10 / 11, volume_factor: 1.1 })
-      assert.deepInclude(b125, { date: "2022-03-21", kind: "bonus", factor: 8 / 9, cumulative: 80 / 99, volume_factor: 1.125 })
+      assert.deepInclude(b10, {
+        date: "2023-03-21",
+        kind: "bonus",
+        factor: 10 / 11,
+        cumulative: 10 / 11,
+        volume_factor: 1.1
+      })
+      assert.deepInclude(b125, {
+        date: "2022-03-21",
+        kind: "bonus",
+        factor: 8 / 9,
+        cumulative: 80 / 99,
+        volume_factor: 1.125
+      })
       assert.strictEqual(b125!.source, "payouts_company_pages_2025_09")
       // 2023-03-20, before the 10% bonus only: 4.43 × 10/11 = 4.02727 → 4.03; 2,463,000 × 1.1 = 2,709,300.
       // (The exchange's own change on 2023-03-21, +0.04 to 4.07, is from this same ex-bonus close 4.03.)
@@ -82,7 +103,13 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("adjusted price seri
       // 2022-03-18, before both: × 10/11 × 8/9 = 80/99. C 7.69 → 6.21414 → 6.21; O 7.79 → 6.29495 → 6.29; H 7.85 → 6.34343 → 6.34;
       // L 7.65 → 6.18182 → 6.18; V 3,092,500 × 99/80 = 3,826,968.75 → 3,826,969. (The exchange's change on 2022-03-21,
       // +0.03 to 6.87, is from 7.69 × 8/9 = 6.8356 → 6.84.)
-      assert.deepInclude(rowOn(adj.items, "2022-03-18"), { open: 6.29, high: 6.34, low: 6.18, close: 6.21, volume: 3_826_969 })
+      assert.deepInclude(rowOn(adj.items, "2022-03-18"), {
+        open: 6.29,
+        high: 6.34,
+        low: 6.18,
+        close: 6.21,
+        volume: 3_826_969
+      })
       // From the ex day on, nothing to adjust: as traded.
       assert.deepStrictEqual(rowOn(adj.items, "2023-03-21"), rowOn(plain.items, "2023-03-21"))
       assert.strictEqual(adj.adjustment!.price_decimals, 2)
@@ -91,7 +118,9 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("adjusted price seri
       assert.strictEqual(adj.adjustment!.cut_before, "2017-12-07")
       const around = yield* prices("/v1/prices/BOP?adjust=splits", "2017-11-01", "2017-12-31")
       assert.strictEqual(around.items[around.items.length - 1]!.date, "2017-12-07")
-      assert.isTrue((yield* prices("/v1/prices/BOP", "2017-11-01", "2017-12-31")).items.some((r) => r.date < "2017-12-07"))
+      assert.isTrue(
+        (yield* prices("/v1/prices/BOP", "2017-11-01", "2017-12-31")).items.some((r) => r.date < "2017-12-07")
+      )
       const right = adj.adjustment!.unknown_terms.find((u) => u.kind === "right" && u.by === "2017-05-11")
       assert.isDefined(right)
       assert.match(right!.reason, /face value/)
@@ -109,7 +138,12 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("adjusted price seri
       // The window's factors: those dated after its first row (2026-03-02), newest first.
       assert.deepStrictEqual(adj.adjustment!.factors.map((f) => f.date), ["2026-05-05", "2026-03-24"])
       const [may, march] = adj.adjustment!.factors
-      assert.deepInclude(may, { date: "2026-05-05", kind: "cash_dividend", factor: 479.3 / 486.8, applied_to: "prices" })
+      assert.deepInclude(may, {
+        date: "2026-05-05",
+        kind: "cash_dividend",
+        factor: 479.3 / 486.8,
+        applied_to: "prices"
+      })
       assert.deepInclude(march, { date: "2026-03-24", kind: "cash_dividend", applied_to: "prices" })
       assert.closeTo(march!.factor, 430.32 / 437.32, 1e-15)
       assert.closeTo(march!.cumulative, (430.32 / 437.32) * (479.3 / 486.8), 1e-15)
@@ -179,18 +213,30 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("adjusted price seri
       assert.strictEqual(out.series.close[i], 350.29)
       assert.strictEqual(luck.eod!.volume[j], 1_109_330)
       assert.strictEqual(out.series.volume[i], 5_546_650)
-      assert.deepInclude(out.factors[0], { date: "2025-04-28", kind: "split", factor: 0.2, volume_factor: 5, applied_to: "volumes" })
+      assert.deepInclude(out.factors[0], {
+        date: "2025-04-28",
+        kind: "split",
+        factor: 0.2,
+        volume_factor: 5,
+        applied_to: "volumes"
+      })
       assert.strictEqual(out.factors[0]!.cumulative, 1)
       // Had the verdict been unknown, the split could not be placed (cut at it) and the volumes' basis would not be known.
       const unknown = adjustSeries({
-        series: luck.eod!, mode: "splits", actions, restatement: { ...luck.restatement, restated: "unknown" },
+        series: luck.eod!,
+        mode: "splits",
+        actions,
+        restatement: { ...luck.restatement, restated: "unknown" },
         payoutRecord: { from: "2025-01-01", first: "given" }
       })
       assert.deepStrictEqual([unknown.cut?.before, unknown.volumes], ["2025-04-28", "left_out"])
       assert.isTrue(unknown.series.volume.every(Number.isNaN))
       // Had the exchange restated by 0.5, the recorded 0.2 would not make it up: a split is missing from the record, every row cut.
       const missing = adjustSeries({
-        series: luck.eod!, mode: "splits", actions, restatement: { ...luck.restatement, factor: 0.5 },
+        series: luck.eod!,
+        mode: "splits",
+        actions,
+        restatement: { ...luck.restatement, factor: 0.5 },
         payoutRecord: { from: "2025-01-01", first: "given" }
       })
       assert.strictEqual(missing.series.dates.length, 0)
@@ -213,16 +259,28 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("adjusted price seri
       assertOk(c, 200)
       const perf = c.body.head_to_head!.measures.find((m) => m.measure === "performance_20d_pct")!
       // MEBL's adjusted figure; OGDC has no payout record, so its adjusted series is empty and the measure unknown.
-      assert.deepStrictEqual(perf.values.map(({ as_of: _asOf, ...v }) => v), [{ symbol: "MEBL", value: 0.686, band: 2 }, { symbol: "OGDC" }])
+      assert.deepStrictEqual(perf.values.map(({ as_of: _asOf, ...v }) => v), [
+        { symbol: "MEBL", value: 0.686, band: 2 },
+        { symbol: "OGDC" }
+      ])
       assert.strictEqual(perf.outcome, "unknown")
-      assert.deepStrictEqual(c.body.adjustments!.map((x) => [x.symbol, x.cut_before]), [["MEBL", "2023-04-27"], ["OGDC", "2026-05-26"]])
+      assert.deepStrictEqual(c.body.adjustments!.map((x) => [x.symbol, x.cut_before]), [["MEBL", "2023-04-27"], [
+        "OGDC",
+        "2026-05-26"
+      ]])
       const none = yield* get("/v1/stocks/OGDC/analytics?adjust=splits")
       assertFailed(none, 404, "DATA_NOT_FOUND")
     }))
 
   it.effect("adjust=bogus is 400 INVALID_REQUEST on prices, analytics and compare", () =>
     Effect.gen(function*() {
-      for (const path of ["/v1/prices/BOP?adjust=bogus", "/v1/stocks/BOP/analytics?adjust=bogus", "/v1/compare?symbols=BOP,MEBL&adjust=bogus"]) {
+      for (
+        const path of [
+          "/v1/prices/BOP?adjust=bogus",
+          "/v1/stocks/BOP/analytics?adjust=bogus",
+          "/v1/compare?symbols=BOP,MEBL&adjust=bogus"
+        ]
+      ) {
         const r = yield* get(path as "/v1/prices/BOP")
         assertFailed(r, 400, "INVALID_REQUEST")
       }
@@ -242,28 +300,49 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("adjusted price seri
 
 describe("rights: the subscription price from the recorded details, then TERP / P", () => {
   // BOP's recorded rights (payouts_company_pages_2025_09); their face value is not recorded, so take Rs 10 as given here.
-  const right = (details: string, percent: number): PayoutRecord =>
-    ({ symbol: "BOP", kind: "right", details, percent, bookClosureFrom: "2025-09-12", announcedAt: "2025-08-29T12:56:00.000Z" })
+  const right = (details: string, percent: number): PayoutRecord => ({
+    symbol: "BOP",
+    kind: "right",
+    details,
+    percent,
+    bookClosureFrom: "2025-09-12",
+    announcedAt: "2025-08-29T12:56:00.000Z"
+  })
   const given = (): { rupees: number; source: string } | undefined => ({ rupees: 10, source: "given" })
   const termsOf = (p: PayoutRecord, face = given) =>
     corporateActions({ symbol: "BOP", payouts: [p], rows: [], faceValue: face }).find((a) => a.kind === "right")!
 
   test("at a premium of Rs 2 over Rs 10 is Rs 12; at par Rs 10; no price, or no face value, is unknown", () => {
     assert.deepInclude(termsOf(right("70% AT A PREMIUM OF Rs.2/= PER SHARE (R)", 70)).terms, {
-      type: "right", perShare: { n: 7n, d: 10n }, price: { n: 12n, d: 1n }
+      type: "right",
+      perShare: { n: 7n, d: 10n },
+      price: { n: 12n, d: 1n }
     })
-    assert.deepInclude(termsOf(right("47.3882818% AT PAR VALUE (R)", 47.3882818)).terms, { type: "right", price: { n: 10n, d: 1n } })
+    assert.deepInclude(termsOf(right("47.3882818% AT PAR VALUE (R)", 47.3882818)).terms, {
+      type: "right",
+      price: { n: 10n, d: 1n }
+    })
     assert.strictEqual(termsOf(right("6O% (R)", 60)).unknown, "no subscription price is recorded")
-    assert.match(termsOf(right("22.45% AT PAR (R)", 22.45), () => undefined).unknown!, /face value, which is not recorded/)
+    assert.match(
+      termsOf(right("22.45% AT PAR (R)", 22.45), () => undefined).unknown!,
+      /face value, which is not recorded/
+    )
   })
 
   test("TERP = (P + r·S) / (1 + r): 7 rights per 10 at Rs 12 after a close of Rs 20 is Rs 16.7059, a factor of 0.835294", () => {
     // (20 + 0.7 × 12) / 1.7 = 28.4 / 1.7 = 16.70588…; / 20 = 284/340 = 71/85 = 0.8352941…
     const a = termsOf(right("70% AT A PREMIUM OF Rs.2/= PER SHARE (R)", 70))
     const s: PriceSeries = {
-      symbol: "BOP", series: "eod", dates: ["2025-09-09", "2025-09-10"],
-      open: new Float64Array([NaN, NaN]), high: new Float64Array([NaN, NaN]), low: new Float64Array([NaN, NaN]),
-      close: new Float64Array([20, 17]), volume: new Float64Array([NaN, NaN]), flag: [], datasets: ["worked example"],
+      symbol: "BOP",
+      series: "eod",
+      dates: ["2025-09-09", "2025-09-10"],
+      open: new Float64Array([NaN, NaN]),
+      high: new Float64Array([NaN, NaN]),
+      low: new Float64Array([NaN, NaN]),
+      close: new Float64Array([20, 17]),
+      volume: new Float64Array([NaN, NaN]),
+      flag: [],
+      datasets: ["worked example"],
       datasetIndex: new Uint8Array([0, 0])
     }
     const priced = priceAction(s, { ...a, date: "2025-09-10" })

@@ -53,7 +53,9 @@ describe("movers leave out what is not a move", () => {
     assert.deepStrictEqual(line("TSPL").ex_markers, ["XD"])
     assert.deepStrictEqual(moverExclusions(line("TSPL"), listed), ["ex_marked"])
     assert.deepStrictEqual(moverExclusions(line("AABS"), listed), ["ex_marked", "value_under_1m"])
-    for (const s of ["TSPL", "SHSML", "AABS", "ALNRS", "HABSM", "JSML", "SIEM", "TICL"]) assert.notInclude(gainersAndLosers, s)
+    for (const s of ["TSPL", "SHSML", "AABS", "ALNRS", "HABSM", "JSML", "SIEM", "TICL"]) {
+      assert.notInclude(gainersAndLosers, s)
+    }
   })
 
   it("XR lines: GGGL (+7.5%, Rs 11.8M) would rank among the top ten gainers, LOADS (+7.4%) just below; both are left out", () => {
@@ -92,14 +94,19 @@ describe("movers leave out what is not a move", () => {
     assert.deepStrictEqual(valueTraded(ados), { value: 37560, basis: "volume_x_price" })
     assert.isBelow((ados.price! - ados.previous_close!) / ados.previous_close! * 100, board.losers[9]!.change_pct)
     assert.notInclude(listedMovers, "ADOS")
-    for (const m of [...board.gainers, ...board.losers, ...board.most_active]) assert.isAtLeast(m.value_traded, MIN_VALUE_TRADED)
+    for (const m of [...board.gainers, ...board.losers, ...board.most_active]) {
+      assert.isAtLeast(m.value_traded, MIN_VALUE_TRADED)
+    }
     assert.strictEqual(board.excluded.value_under_1m, 147)
   })
 
   it("what remains: the day's real top gainer, loser and most active", () => {
     assert.deepStrictEqual(board.gainers.slice(0, 3).map((m) => m.symbol), ["CTM", "SSML", "SMBL"])
     assert.deepStrictEqual(board.losers.slice(0, 3).map((m) => m.symbol), ["SILK", "SMTM", "THCCL"])
-    assert.deepStrictEqual(board.most_active.slice(0, 2).map((m) => [m.symbol, m.value_traded]), [["TRG", 1_901_084_250], ["NETSOL", 1_180_201_800]])
+    assert.deepStrictEqual(board.most_active.slice(0, 2).map((m) => [m.symbol, m.value_traded]), [[
+      "TRG",
+      1_901_084_250
+    ], ["NETSOL", 1_180_201_800]])
     assert.isTrue(board.gainers.every((m) => m.change_pct > 0) && board.losers.every((m) => m.change_pct < 0))
     assert.deepStrictEqual(board.excluded.derivative, 169)
     assert.deepStrictEqual(board.excluded.placeholder, 1)

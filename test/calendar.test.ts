@@ -7,6 +7,8 @@ import { Effect, Schema } from "effect"
 import { TestClock } from "effect/testing"
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
+import { DAY_MS, fromDay, toDay } from "../domain/Karachi.ts"
+import { entitlement, openPayouts } from "../domain/market/board/DividendCalendar.ts"
 import {
   circuitBounds,
   currentMarketStatus,
@@ -22,27 +24,32 @@ import {
   tradingDayStatus
 } from "../domain/market/calendar/Calendar.ts"
 import { deriveClosures } from "../domain/market/calendar/DeriveCalendar.ts"
-import { entitlement, openPayouts } from "../domain/market/board/DividendCalendar.ts"
-import type { PayoutRecord } from "../domain/market/filings/Dividends.ts"
 import { recordedCalendar } from "../domain/market/calendar/RecordedCalendar.ts"
-import { weekday } from "../domain/market/calendar/TradingDays.ts"
-import { DAY_MS, fromDay, toDay } from "../domain/Karachi.ts"
 import { MarketStatus } from "../domain/market/calendar/StatusSchema.ts"
+import { weekday } from "../domain/market/calendar/TradingDays.ts"
+import type { PayoutRecord } from "../domain/market/filings/Dividends.ts"
 import { parsePriceCsv } from "../domain/psx/PriceCsv.ts"
 
 const at = (iso: string) => Date.parse(iso)
 /** Karachi wall-clock time to an instant (UTC+5). */
 const pkt = (date: string, time: string) => at(`${date}T${time}:00+05:00`)
-const statusAt = (ms: number) => Effect.gen(function*() {
-  yield* TestClock.setTime(ms)
-  return yield* currentMarketStatus
-})
+const statusAt = (ms: number) =>
+  Effect.gen(function*() {
+    yield* TestClock.setTime(ms)
+    return yield* currentMarketStatus
+  })
 
 describe("market status from the Clock (Asia/Karachi)", () => {
   it.effect("a Monday at 09:00: closed before the pre-open, today's session next", () =>
     Effect.gen(function*() {
       const s = yield* statusAt(pkt("2026-11-23", "09:00"))
-      assert.deepStrictEqual([s.weekday, s.state, s.phase, s.is_trading_day, s.calendar], ["Monday", "closed", "before_open", true, "published"])
+      assert.deepStrictEqual([s.weekday, s.state, s.phase, s.is_trading_day, s.calendar], [
+        "Monday",
+        "closed",
+        "before_open",
+        true,
+        "published"
+      ])
       assert.deepStrictEqual(s.today_sessions, [{
         session: "regular",
         pre_open: { start: "09:15", end: "09:30" },
@@ -60,7 +67,11 @@ describe("market status from the Clock (Asia/Karachi)", () => {
     Effect.gen(function*() {
       const s = yield* statusAt(pkt("2026-11-23", "09:40"))
       assert.deepStrictEqual([s.state, s.phase, s.session], ["open", "trading", "regular"])
-      assert.deepStrictEqual([s.next_session.date, s.next_trading_day, s.settlement], ["2026-11-24", "2026-11-24", "T+1"])
+      assert.deepStrictEqual([s.next_session.date, s.next_trading_day, s.settlement], [
+        "2026-11-24",
+        "2026-11-24",
+        "T+1"
+      ])
     }))
 
   it.effect("a Monday at 15:45: trading ended at 15:30, post-close not until 16:00", () =>
@@ -78,19 +89,34 @@ describe("market status from the Clock (Asia/Karachi)", () => {
       const s = yield* statusAt(pkt("2026-11-20", "12:30"))
       assert.deepStrictEqual([s.weekday, s.state, s.phase], ["Friday", "closed", "between_sessions"])
       assert.isUndefined(s.session)
-      assert.deepStrictEqual(s.today_sessions.map((t) => [t.session, t.pre_open.start, t.trading.start, t.trading.end]), [
-        ["first", "09:00", "09:17", "12:00"],
-        ["second", "14:15", "14:32", "16:30"]
+      assert.deepStrictEqual(
+        s.today_sessions.map((t) => [t.session, t.pre_open.start, t.trading.start, t.trading.end]),
+        [
+          ["first", "09:00", "09:17", "12:00"],
+          ["second", "14:15", "14:32", "16:30"]
+        ]
+      )
+      assert.deepStrictEqual([s.next_session.date, s.next_session.session, s.next_session.pre_open.start], [
+        "2026-11-20",
+        "second",
+        "14:15"
       ])
-      assert.deepStrictEqual([s.next_session.date, s.next_session.session, s.next_session.pre_open.start], ["2026-11-20", "second", "14:15"])
       const second = yield* statusAt(pkt("2026-11-20", "15:00"))
       assert.deepStrictEqual([second.state, second.session], ["open", "second"])
       const first = yield* statusAt(pkt("2026-11-20", "09:05"))
       assert.deepStrictEqual([first.state, first.session], ["pre-open", "first"])
       const opening = yield* statusAt(pkt("2026-11-20", "09:16"))
-      assert.deepStrictEqual([opening.state, opening.phase], ["pre-open", "opening"], "unnamed minutes before Friday's trading")
+      assert.deepStrictEqual(
+        [opening.state, opening.phase],
+        ["pre-open", "opening"],
+        "unnamed minutes before Friday's trading"
+      )
       const after = yield* statusAt(pkt("2026-11-20", "17:20"))
-      assert.deepStrictEqual([after.state, after.phase, after.next_session.date], ["closed", "after_close", "2026-11-23"])
+      assert.deepStrictEqual([after.state, after.phase, after.next_session.date], [
+        "closed",
+        "after_close",
+        "2026-11-23"
+      ])
     }))
 
   it.effect("a Saturday: closed for the weekend, Monday next", () =>
@@ -133,7 +159,12 @@ describe("market status from the Clock (Asia/Karachi)", () => {
 describe("trading days on published, recorded and unverified calendars", () => {
   it("2026 answers from the published list", () => {
     assert.deepStrictEqual(tradingDayStatus("2026-11-09"), {
-      date: "2026-11-09", trading: false, calendar: "published", reason: "holiday", holiday: "Iqbal Day", holiday_provisional: false
+      date: "2026-11-09",
+      trading: false,
+      calendar: "published",
+      reason: "holiday",
+      holiday: "Iqbal Day",
+      holiday_provisional: false
     })
     assert.deepStrictEqual(tradingDayStatus("2026-11-20"), { date: "2026-11-20", trading: true, calendar: "published" })
     assert.isFalse(isTradingDay("2026-11-21"), "Saturday")
@@ -141,7 +172,11 @@ describe("trading days on published, recorded and unverified calendars", () => {
 
   it("a past holiday the recordings show: Thursday 14 Aug 2025, Independence Day, is not a trading day", () => {
     assert.deepStrictEqual(tradingDayStatus("2025-08-14"), {
-      date: "2025-08-14", trading: false, calendar: "recorded", reason: "holiday", holiday: "Independence Day",
+      date: "2025-08-14",
+      trading: false,
+      calendar: "recorded",
+      reason: "holiday",
+      holiday: "Independence Day",
       note: "No trade recorded in any symbol; named by its fixed date"
     })
     assert.isFalse(isTradingDay("2025-08-14"))
@@ -154,20 +189,28 @@ describe("trading days on published, recorded and unverified calendars", () => {
       const s = tradingDayStatus(d)
       assert.deepStrictEqual([s.trading, s.calendar, s.reason, s.holiday], [false, "recorded", "closure", undefined], d)
     }
-    assert.deepStrictEqual([tradingDayStatus("2008-12-25").holiday, tradingDayStatus("2019-02-05").holiday], ["Quaid Day", "Kashmir Day"])
+    assert.deepStrictEqual([tradingDayStatus("2008-12-25").holiday, tradingDayStatus("2019-02-05").holiday], [
+      "Quaid Day",
+      "Kashmir Day"
+    ])
   })
 
   it("a date outside every calendar is unverified: 2031 weekdays are assumed open, and say so", () => {
     const s = tradingDayStatus("2031-08-14")
     assert.deepStrictEqual([s.trading, s.calendar], [true, "unverified"])
-    assert.deepStrictEqual([tradingDayStatus("2031-08-16").trading, tradingDayStatus("2031-08-16").reason], [false, "weekend"])
+    assert.deepStrictEqual([tradingDayStatus("2031-08-16").trading, tradingDayStatus("2031-08-16").reason], [
+      false,
+      "weekend"
+    ])
     assert.strictEqual(tradingDayStatus("2003-12-31").calendar, "unverified")
     assert.isFalse(marketStatus(pkt("2031-08-14", "10:00")).holidays_known)
   })
 
   it("the derived closures agree with the published 2026 list where they overlap", () => {
     const derived = recordedCalendar.closures.filter((d) => d >= "2026-01-01")
-    const published = holidays2026.map((h) => h.date).filter((d) => d <= recordedCalendar.last && !["0", "6"].includes(String(new Date(d).getUTCDay())))
+    const published = holidays2026.map((h) => h.date).filter((d) =>
+      d <= recordedCalendar.last && !["0", "6"].includes(String(new Date(d).getUTCDay()))
+    )
     assert.deepStrictEqual(derived, published)
     assert.deepStrictEqual([recordedCalendar.first, recordedCalendar.last], ["2004-01-01", "2026-05-25"])
   })
@@ -176,9 +219,16 @@ describe("trading days on published, recorded and unverified calendars", () => {
     const dir = join(import.meta.dirname, "fixtures/market/eod_2025-08")
     const traded = new Set<string>()
     for (const f of readdirSync(dir)) {
-      for (const r of parsePriceCsv(readFileSync(join(dir, f), "utf8")).rows) if ((r.volume ?? 0) > 0) traded.add(r.date)
+      for (const r of parsePriceCsv(readFileSync(join(dir, f), "utf8")).rows) {
+        if ((r.volume ?? 0) > 0) traded.add(r.date)
+      }
     }
-    assert.deepStrictEqual(deriveClosures(traded), { first: "2025-08-01", last: "2025-08-29", closures: ["2025-08-14"], weekend_sessions: [] })
+    assert.deepStrictEqual(deriveClosures(traded), {
+      first: "2025-08-01",
+      last: "2025-08-29",
+      closures: ["2025-08-14"],
+      weekend_sessions: []
+    })
   })
 })
 
@@ -187,11 +237,15 @@ describe("calendar-day arithmetic", () => {
     const viaDate = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10)
     for (let day = toDay("1600-01-01"); day <= toDay("2400-12-31"); day++) {
       const date = viaDate(day)
-      if (fromDay(day) !== date || toDay(date) !== day) assert.fail(`${day}: ${fromDay(day)} / ${toDay(date)}, Date says ${date}`)
+      if (fromDay(day) !== date || toDay(date) !== day) {
+        assert.fail(`${day}: ${fromDay(day)} / ${toDay(date)}, Date says ${date}`)
+      }
     }
     // A day past the month's end rolls over as Date.parse does; a month or day out of range, or another shape, is NaN.
     assert.strictEqual(fromDay(toDay("2026-02-30")), "2026-03-02")
-    for (const bad of ["2026-13-01", "2026-00-10", "2026-01-32", "2026-1-01", "abcd-ef-gh", "+02026-01-01"]) assert.isNaN(toDay(bad), bad)
+    for (const bad of ["2026-13-01", "2026-00-10", "2026-01-32", "2026-1-01", "abcd-ef-gh", "+02026-01-01"]) {
+      assert.isNaN(toDay(bad), bad)
+    }
     assert.strictEqual(fromDay(toDay("2026-05")), "2026-05-01")
     assert.strictEqual(weekday("2026-05-22"), 5)
     assert.strictEqual(weekday("1970-01-01"), 4)
@@ -232,9 +286,17 @@ describe("settlement and entitlement", () => {
       ["2026-08-17", "T+1", "2026-08-18", true, "published"]
     )
     const afterClose = entitlement("2026-08-19", pkt("2026-08-17", "15:45"))!
-    assert.deepStrictEqual([afterClose.buying_today_earns, afterClose.next_trade_date, afterClose.buying_next_session_earns], [false, "2026-08-18", false])
+    assert.deepStrictEqual([
+      afterClose.buying_today_earns,
+      afterClose.next_trade_date,
+      afterClose.buying_next_session_earns
+    ], [false, "2026-08-18", false])
     const weekend = entitlement("2026-08-19", pkt("2026-08-15", "10:00"))!
-    assert.deepStrictEqual([weekend.buying_today_earns, weekend.next_trade_date, weekend.buying_next_session_earns], [false, "2026-08-17", true])
+    assert.deepStrictEqual([weekend.buying_today_earns, weekend.next_trade_date, weekend.buying_next_session_earns], [
+      false,
+      "2026-08-17",
+      true
+    ])
     assert.strictEqual(entitlement("2031-03-12", pkt("2031-03-03", "10:00"))?.calendar, "unverified")
   })
 
@@ -242,12 +304,16 @@ describe("settlement and entitlement", () => {
     const Payouts = Schema.Array(Schema.Struct({
       symbol: Schema.String,
       details: Schema.String,
-      parts: Schema.Array(Schema.Struct({ kind: Schema.Literals(["cash", "bonus", "right"]), percent: Schema.optionalKey(Schema.Finite) })),
+      parts: Schema.Array(
+        Schema.Struct({ kind: Schema.Literals(["cash", "bonus", "right"]), percent: Schema.optionalKey(Schema.Finite) })
+      ),
       announcedAt: Schema.optionalKey(Schema.String),
       bookClosureFrom: Schema.optionalKey(Schema.String),
       bookClosureTo: Schema.optionalKey(Schema.String)
     }))
-    const raw = Schema.decodeUnknownSync(Payouts)(JSON.parse(readFileSync(join(import.meta.dirname, "../data/pack/payouts.json"), "utf8")))
+    const raw = Schema.decodeUnknownSync(Payouts)(
+      JSON.parse(readFileSync(join(import.meta.dirname, "../data/pack/payouts.json"), "utf8"))
+    )
     const records: Array<PayoutRecord> = raw.map((p) => ({
       symbol: p.symbol,
       details: p.details,
@@ -298,13 +364,20 @@ describe("quote freshness", () => {
     assert.strictEqual(lastCompletedSession(at("2026-11-19T11:00:00Z")), "2026-11-19", "16:00 PKT Thursday")
     assert.strictEqual(lastCompletedSession(at("2026-11-19T05:00:00Z")), "2026-11-18", "10:00 PKT Thursday")
     assert.strictEqual(lastCompletedSession(at("2026-11-21T06:00:00Z")), "2026-11-20", "Saturday")
-    assert.strictEqual(lastCompletedSession(pkt("2025-08-15", "10:00")), "2025-08-13", "the day after the recorded Independence Day closure")
+    assert.strictEqual(
+      lastCompletedSession(pkt("2025-08-15", "10:00")),
+      "2025-08-13",
+      "the day after the recorded Independence Day closure"
+    )
   })
 
   it("during trading a delayed quote may lag 30 minutes; after the close it must be from the last session", () => {
     assert.isTrue(quoteIsFresh(at("2026-11-19T04:50:00Z"), at("2026-11-19T05:00:00Z")))
     assert.isFalse(quoteIsFresh(at("2026-11-19T04:00:00Z"), at("2026-11-19T05:00:00Z")))
-    assert.isTrue(quoteIsFresh(at("2026-11-20T11:00:00Z"), at("2026-11-21T06:00:00Z")), "Friday close, read on Saturday")
+    assert.isTrue(
+      quoteIsFresh(at("2026-11-20T11:00:00Z"), at("2026-11-21T06:00:00Z")),
+      "Friday close, read on Saturday"
+    )
     assert.isFalse(quoteIsFresh(at("2026-05-25T11:00:00Z"), at("2026-11-21T06:00:00Z")))
   })
 })

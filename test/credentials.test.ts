@@ -9,8 +9,8 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { TestClock } from "effect/testing"
 import { HttpRouter } from "effect/http"
+import { TestClock } from "effect/testing"
 import { MAX_BUCKETS, RateLimiter } from "../src/http/RateLimiter.ts"
 import { BodyLimit } from "../src/http/Server.ts"
 import { Routes, Services } from "../src/Layers.ts"
@@ -26,7 +26,9 @@ describe("rate limiter", () => {
     Effect.gen(function*() {
       const limiter = RateLimiter.make(1, 5)
       const waits: Array<number> = []
-      for (let i = 0; i < 20; i++) waits.push(yield* limiter.take(limiter.bucketOf("private", `Bearer psx_s_made_up_${i}`, "203.0.113.7")))
+      for (let i = 0; i < 20; i++) {
+        waits.push(yield* limiter.take(limiter.bucketOf("private", `Bearer psx_s_made_up_${i}`, "203.0.113.7")))
+      }
       assert.deepStrictEqual(waits.slice(0, 5), [0, 0, 0, 0, 0])
       assert.isTrue(waits.slice(5).every((w) => w > 0), "every later request waits")
       assert.strictEqual(limiter.size(), 1, "one bucket, however many tokens were invented")
@@ -36,12 +38,17 @@ describe("rate limiter", () => {
     Effect.gen(function*() {
       const limiter = RateLimiter.make(1, 5)
       const address = "198.51.100.4"
-      const privateKey = (authorization: string | undefined, from = address) => limiter.bucketOf("private", authorization, from).key
+      const privateKey = (authorization: string | undefined, from = address) =>
+        limiter.bucketOf("private", authorization, from).key
       assert.strictEqual(privateKey("Bearer psx_k_real"), `private:${address}`, "not yet authenticated")
       limiter.authenticated("psx_k_real", "user-1", "key-1", 0)
       assert.strictEqual(privateKey("Bearer psx_k_real"), "principal:user-1")
       assert.strictEqual(privateKey("bearer   psx_k_real ", "192.0.2.1"), "principal:user-1", "from any address")
-      assert.strictEqual(limiter.bucketOf("public", "Bearer psx_k_real", address).key, `ip:${address}`, "public routes: the address")
+      assert.strictEqual(
+        limiter.bucketOf("public", "Bearer psx_k_real", address).key,
+        `ip:${address}`,
+        "public routes: the address"
+      )
       assert.strictEqual(privateKey("Bearer psx_k_other"), `private:${address}`)
       assert.strictEqual(privateKey(undefined), `private:${address}`)
       limiter.forgetKey("key-1")
@@ -105,7 +112,7 @@ layer(App, { timeout: 120_000, excludeTestServices: true })("credentials over HT
       // The owner's credential was seen to authenticate: charged to the owner, not the drained address.
       assert.strictEqual((yield* get("/v1/me/holdings", bearer)).status, 200)
       assert.strictEqual((yield* get("/v1/me/holdings", { authorization: `Bearer ${key}` })).status, 200)
-      const requestLines = () => captured.filter((line) => line.includes('"msg":"request"')).length
+      const requestLines = () => captured.filter((line) => line.includes("\"msg\":\"request\"")).length
       yield* waitUntil("every request's log line is captured", Effect.sync(() => requestLines() >= 35))
       const logs = captured.join("\n")
       assert.include(logs, "request", "request lines were captured")

@@ -3,7 +3,14 @@ import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import { dividendRows, fiscalYearEndMonth, type PayoutRecord, payoutPeriod, repairExDate, trailing } from "../domain/market/filings/Dividends.ts"
+import {
+  dividendRows,
+  fiscalYearEndMonth,
+  payoutPeriod,
+  type PayoutRecord,
+  repairExDate,
+  trailing
+} from "../domain/market/filings/Dividends.ts"
 import { parseCompanyPayouts } from "../domain/psx/Filings.ts"
 import { parsePayoutDetails } from "../domain/psx/PayoutNotation.ts"
 import { readPsx } from "./support/Fixtures.ts"
@@ -129,7 +136,9 @@ describe("MCB payout labels (recorded): fiscal year, period and sequence agree",
 
   it("every other MCB row keeps its stated period: finals on years, interims on part-years, in sequence within each fiscal year", () => {
     const byYear = new Map<number, Array<string>>()
-    for (const r of [...rows].reverse()) byYear.set(r.fiscal_year!, [...(byYear.get(r.fiscal_year!) ?? []), `${r.sequence} ${r.period_label}`])
+    for (const r of [...rows].reverse()) {
+      byYear.set(r.fiscal_year!, [...(byYear.get(r.fiscal_year!) ?? []), `${r.sequence} ${r.period_label}`])
+    }
     assert.deepStrictEqual(Object.fromEntries(byYear), {
       2023: [
         "interim-1 first quarter to 2023-03-31",
@@ -162,21 +171,29 @@ describe("MCB payout labels (recorded): fiscal year, period and sequence agree",
   })
 })
 
-layer(TestApp({ withPack: true, now: "2026-08-12T07:00:00.000Z" }), { timeout: 300_000, excludeTestServices: true })("served payouts", (it) => {
-  it.effect("/v1/dividends/MCB serves 60%(i) of 27 Apr 2023 as FY2023's first interim; MEBL's 80%(ii) with ex_date, last buy and xd_date", () =>
-    Effect.gen(function*() {
-      const mcbRow = bodyOf(yield* get("/v1/dividends/MCB")).items.find((r) => r.details === "60%(i) (D)")!
-      assert.deepInclude(mcbRow, {
-        fiscal_year: 2023,
-        period_end: "2023-03-31",
-        period_label: "first quarter to 2023-03-31",
-        sequence: "interim-1",
-        period_corrected: true,
-        period_as_published: "2022-12-31 (annual)"
-      })
-      const meblRow = bodyOf(yield* get("/v1/stocks/MEBL/dividends")).items.find((r) => r.details === "80(ii) (D)")!
-      assert.deepInclude(meblRow, { ex_date: "2026-08-19", book_closure_from: "2026-08-19", last_buy_date: "2026-08-17", xd_date: "2026-08-18" })
-      const open = bodyOf(yield* get("/v1/calendar/dividends")).items.find((p) => p.symbol === "MEBL")!
-      assert.deepInclude(open, { ex_date: "2026-08-19", last_buy_date: "2026-08-17", xd_date: "2026-08-18" })
-    }))
-})
+layer(TestApp({ withPack: true, now: "2026-08-12T07:00:00.000Z" }), { timeout: 300_000, excludeTestServices: true })(
+  "served payouts",
+  (it) => {
+    it.effect("/v1/dividends/MCB serves 60%(i) of 27 Apr 2023 as FY2023's first interim; MEBL's 80%(ii) with ex_date, last buy and xd_date", () =>
+      Effect.gen(function*() {
+        const mcbRow = bodyOf(yield* get("/v1/dividends/MCB")).items.find((r) => r.details === "60%(i) (D)")!
+        assert.deepInclude(mcbRow, {
+          fiscal_year: 2023,
+          period_end: "2023-03-31",
+          period_label: "first quarter to 2023-03-31",
+          sequence: "interim-1",
+          period_corrected: true,
+          period_as_published: "2022-12-31 (annual)"
+        })
+        const meblRow = bodyOf(yield* get("/v1/stocks/MEBL/dividends")).items.find((r) => r.details === "80(ii) (D)")!
+        assert.deepInclude(meblRow, {
+          ex_date: "2026-08-19",
+          book_closure_from: "2026-08-19",
+          last_buy_date: "2026-08-17",
+          xd_date: "2026-08-18"
+        })
+        const open = bodyOf(yield* get("/v1/calendar/dividends")).items.find((p) => p.symbol === "MEBL")!
+        assert.deepInclude(open, { ex_date: "2026-08-19", last_buy_date: "2026-08-17", xd_date: "2026-08-18" })
+      }))
+  }
+)

@@ -16,8 +16,8 @@
  */
 import { assert, layer } from "@effect/vitest"
 import { Clock, Effect, Layer } from "effect"
-import { createHash } from "node:crypto"
 import { HttpClient, HttpClientRequest, HttpServer } from "effect/http"
+import { createHash } from "node:crypto"
 import { request as nodeRequest } from "node:http"
 import * as FrontDoor from "../src/http/FrontDoor.ts"
 import { NOW } from "./support/AnswerSample.ts"
@@ -73,17 +73,37 @@ const get = (url: string, headers: Record<string, string> = {}) =>
  * well-formed ticker not listed: 404.
  */
 const KEPT = [
-  "/v1/quotes/HUBC?allow_stale=true", "/v1/quotes/MEBL?allow_stale=true", "/v1/quotes/HUBC", "/v1/stocks/HUBC", "/v1/companies/HUBC",
-  "/v1/companies/NOPE", "/v1/quotes/NOPE", "/v1/prices/HUBC", "/v1/prices/HUBC?range=1Y", "/v1/prices/SYS?range=5Y",
-  "/v1/companies?limit=50", "/v1/companies?limit=5&inside_kse100=true", "/v1/market/board", "/v1/sectors/board",
-  "/v1/stocks/LUCK/research", "/v1/stocks/LUCK/rh", "/v1/ai/research/LUCK", "/v1/screener?pe_max=15&limit=5"
+  "/v1/quotes/HUBC?allow_stale=true",
+  "/v1/quotes/MEBL?allow_stale=true",
+  "/v1/quotes/HUBC",
+  "/v1/stocks/HUBC",
+  "/v1/companies/HUBC",
+  "/v1/companies/NOPE",
+  "/v1/quotes/NOPE",
+  "/v1/prices/HUBC",
+  "/v1/prices/HUBC?range=1Y",
+  "/v1/prices/SYS?range=5Y",
+  "/v1/companies?limit=50",
+  "/v1/companies?limit=5&inside_kse100=true",
+  "/v1/market/board",
+  "/v1/sectors/board",
+  "/v1/stocks/LUCK/research",
+  "/v1/stocks/LUCK/rh",
+  "/v1/ai/research/LUCK",
+  "/v1/screener?pe_max=15&limit=5"
 ]
 
 /** Requests the fast path hands on: not kept (a lower-case ticker…), not decodable (the HttpApi answers the 400), or signed. */
 const HANDED_ON = [
-  "/v1/quotes/hubc?allow_stale=true", "/v1/prices/HUBC?range=2W", "/v1/prices/HUBC?limit=5", "/v1/screener?pe_maxx=1",
-  "/v1/stocks/HUBC/analytics", "/v1/quotes/H%00?allow_stale=true", "/v1/stocks/HUBC?signed=true",
-  "/v1/quotes/HUBC?allow_stale=true&unknown=1", "/v1/prices/BOP?range=1Y&from=2023-01-01"
+  "/v1/quotes/hubc?allow_stale=true",
+  "/v1/prices/HUBC?range=2W",
+  "/v1/prices/HUBC?limit=5",
+  "/v1/screener?pe_maxx=1",
+  "/v1/stocks/HUBC/analytics",
+  "/v1/quotes/H%00?allow_stale=true",
+  "/v1/stocks/HUBC?signed=true",
+  "/v1/quotes/HUBC?allow_stale=true&unknown=1",
+  "/v1/prices/BOP?range=1Y&from=2023-01-01"
 ]
 
 /**
@@ -94,20 +114,25 @@ const plainGet = (url: string, headers: Record<string, string>) =>
   Effect.gen(function*() {
     const address = (yield* HttpServer.HttpServer).address
     const port = "port" in address ? address.port : 0
-    return yield* Effect.callback<{ status: number; headers: Record<string, string | undefined>; text: string }>((resume) => {
-      const req = nodeRequest({ host: "127.0.0.1", port, path: url, headers: { ...headers, connection: "close" } }, (res) => {
-        const chunks: Array<Buffer> = []
-        res.on("data", (chunk: Buffer) => chunks.push(chunk))
-        res.on("end", () =>
-          resume(Effect.succeed({
-            status: res.statusCode ?? 0,
-            headers: res.headers as Record<string, string | undefined>,
-            text: Buffer.concat(chunks).toString("utf8")
-          })))
-      })
-      req.on("error", (error) => resume(Effect.die(error)))
-      req.end()
-    })
+    return yield* Effect.callback<{ status: number; headers: Record<string, string | undefined>; text: string }>(
+      (resume) => {
+        const req = nodeRequest(
+          { host: "127.0.0.1", port, path: url, headers: { ...headers, connection: "close" } },
+          (res) => {
+            const chunks: Array<Buffer> = []
+            res.on("data", (chunk: Buffer) => chunks.push(chunk))
+            res.on("end", () =>
+              resume(Effect.succeed({
+                status: res.statusCode ?? 0,
+                headers: res.headers as Record<string, string | undefined>,
+                text: Buffer.concat(chunks).toString("utf8")
+              })))
+          }
+        )
+        req.on("error", (error) => resume(Effect.die(error)))
+        req.end()
+      }
+    )
   })
 
 /** A strong ETag of the bytes, as RFC 9110 writes one: the SHA-256 digest in base64url, its first 22 characters, quoted. */
@@ -211,11 +236,20 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("fast path", (it) =>
       const fast = yield* get("/health")
       assert.isFalse(handedOn.has("/health"), "answered by the fast path")
       const full = yield* get("/health", { "cache-control": "no-cache" })
-      assert.deepStrictEqual([fast.status, fast.text], [200, '{"status":"ok","service":"psx-data-service","version":"1.0.0"}'])
-      assert.deepStrictEqual([fast.status, fast.text, fast.headers["content-length"]], [full.status, full.text, full.headers["content-length"]])
+      assert.deepStrictEqual([fast.status, fast.text], [
+        200,
+        "{\"status\":\"ok\",\"service\":\"psx-data-service\",\"version\":\"1.0.0\"}"
+      ])
+      assert.deepStrictEqual([fast.status, fast.text, fast.headers["content-length"]], [
+        full.status,
+        full.text,
+        full.headers["content-length"]
+      ])
       assert.isUndefined(fast.headers["x-request-id"])
       assert.isUndefined(full.headers["x-request-id"])
-      const lines = messages(before).filter((m) => typeof m === "object" && m !== null && (m as { msg?: unknown }).msg === "request")
+      const lines = messages(before).filter((m) =>
+        typeof m === "object" && m !== null && (m as { msg?: unknown }).msg === "request"
+      )
       assert.deepStrictEqual(lines, [], "probes are not logged")
     }))
 
@@ -249,7 +283,9 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("fast path", (it) =>
   it.effect("each answer the fast path gives is one access log line with the guard's fields", () =>
     Effect.gen(function*() {
       const requestLine = (id: string | undefined) =>
-        messages().filter((m): m is Record<string, unknown> => typeof m === "object" && m !== null && (m as { requestId?: unknown }).requestId === id)
+        messages().filter((m): m is Record<string, unknown> =>
+          typeof m === "object" && m !== null && (m as { requestId?: unknown }).requestId === id
+        )
       yield* get("/v1/stocks/HUBC")
       const fast = yield* get("/v1/stocks/HUBC")
       const full = yield* get("/v1/stocks/HUBC", { "cache-control": "no-cache" })
@@ -276,7 +312,12 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("fast path", (it) =>
 
   it.effect("a query parameter the route does not take is refused, naming it, whether the answer is kept or not", () =>
     Effect.gen(function*() {
-      for (const [url, field] of [["/v1/prices/BOP?range=1Y&from=2023-01-01", "from"], ["/v1/stocks/HUBC/analytics?rnage=1Y", "rnage"]]) {
+      for (
+        const [url, field] of [["/v1/prices/BOP?range=1Y&from=2023-01-01", "from"], [
+          "/v1/stocks/HUBC/analytics?rnage=1Y",
+          "rnage"
+        ]]
+      ) {
         for (const headers of [{}, { "cache-control": "no-cache" }]) {
           const answer = yield* get(url!, headers)
           assertFailed(answer, 400)
@@ -289,7 +330,10 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("fast path", (it) =>
     Effect.gen(function*() {
       const url = "/v1/quotes/HUBC?allow_stale=true&as_of=2026-06-10"
       // The first has the instant's snapshot made, in the pipeline (told to come back, 429, while it takes long).
-      const first = yield* pollUntil("the instant's snapshot is made", get(url), (a) => a.status !== 429, { within: "90 seconds", every: "500 millis" })
+      const first = yield* pollUntil("the instant's snapshot is made", get(url), (a) => a.status !== 429, {
+        within: "90 seconds",
+        every: "500 millis"
+      })
       assert.isTrue(handedOn.has(url), "the first request has the snapshot made, in the pipeline")
       handedOn.delete(url)
       const kept = yield* get(url)

@@ -10,7 +10,11 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { readFileSync } from "node:fs"
-import { parseAnnouncementExport, parseCompanyPageAnnouncements, parseFilingsInventory } from "../domain/psx/CompanyAnnouncements.ts"
+import {
+  parseAnnouncementExport,
+  parseCompanyPageAnnouncements,
+  parseFilingsInventory
+} from "../domain/psx/CompanyAnnouncements.ts"
 import { csvRecords } from "../domain/psx/Csv.ts"
 import { parseAnnouncements } from "../domain/psx/Filings.ts"
 import { readPsx } from "./support/Fixtures.ts"
@@ -30,10 +34,17 @@ const exportRows = csvRecords(fixture("announcements_ABOT_AIRLINK.csv"))
 const withdrawals = csvRecords(fixture("announcements_withdrawals_MQTM.csv"))
 const FRAGMENT = "afireseeker-cloud__Pakistan-Stock-Market-Events-Calendar/announcements_sample.html"
 /** The fragment's rows as raw HTML, each with its document id (read by hand from the recording's markup). */
-const fragmentRows = readPsx(FRAGMENT).split("<tr>").slice(1).map((tr) => ({ id: /(?:data-images="|\/)(\d+)(?:-\d+)?\.(?:gif|pdf)"/.exec(tr)![1]!, html: tr }))
+const fragmentRows = readPsx(FRAGMENT).split("<tr>").slice(1).map((tr) => ({
+  id: /(?:data-images="|\/)(\d+)(?:-\d+)?\.(?:gif|pdf)"/.exec(tr)![1]!,
+  html: tr
+}))
 const marked = fragmentRows.filter((r) => />\s*REVOKED\s*</.test(r.html)).map((r) => r.id)
 
-interface InventoryFiling { readonly title: string; readonly date: string; readonly url: string }
+interface InventoryFiling {
+  readonly title: string
+  readonly date: string
+  readonly url: string
+}
 const inventory = JSON.parse(fixture("filings-inventory.json")) as {
   entries: Record<string, { ticker: string; interim: InventoryFiling | null; annual: InventoryFiling | null }>
 }
@@ -85,7 +96,12 @@ describe("filing parsers (issue 34)", () => {
     assert.strictEqual(parsed.rows.length, 79)
     for (const f of inventoryFilings) {
       const a = parsed.rows.find((r) => r.id === documentId(f.url))!
-      assert.deepStrictEqual([a.symbol, a.publishedOn, a.title, a.documentUrl], [f.symbol, isoOf(f.date), f.title, f.url])
+      assert.deepStrictEqual([a.symbol, a.publishedOn, a.title, a.documentUrl], [
+        f.symbol,
+        isoOf(f.date),
+        f.title,
+        f.url
+      ])
       assert.notProperty(a, "publishedAt")
     }
   })
@@ -94,99 +110,110 @@ describe("filing parsers (issue 34)", () => {
 /** 11:00 in Karachi on Monday 23 November 2026. */
 const NOW = "2026-11-23T06:00:00.000Z"
 
-layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServices: true })("filings through the API (issue 34)", (it) => {
-  it.effect("AIRLINK 263491 is served as 2025-10-27 with no published_at; the day filter keeps it on that day only", () =>
-    Effect.gen(function*() {
-      const on = yield* get("/v1/announcements?symbol=AIRLINK&date_from=2025-10-27&date_to=2025-10-27")
-      assertOk(on)
-      const a = on.body.items.find((x) => x.id === "263491")
-      assert.isDefined(a)
-      assert.strictEqual(a.published_on, "2025-10-27")
-      assert.notProperty(a, "published_at")
-      assert.isTrue(on.body.items.every((x) => x.published_on === "2025-10-27"))
-      const before = yield* get("/v1/announcements?symbol=AIRLINK&date_to=2025-10-26&limit=200")
-      assertOk(before)
-      assert.isFalse(before.body.items.some((x) => x.id === "263491"))
-      // Newest first by date across the company's filings.
-      const all = yield* get("/v1/announcements?symbol=AIRLINK&limit=200")
-      assertOk(all)
-      const days = all.body.items.map((x) => x.published_on)
-      assert.deepStrictEqual(days, [...days].sort().reverse())
-      const mine = exportRows.filter((r) => r["symbol"] === "AIRLINK" && r["pdf_url"] !== "").map((r) => documentId(r["pdf_url"]!))
-      assert.includeMembers(all.body.items.map((x) => x.id), mine)
-    }))
+layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServices: true })(
+  "filings through the API (issue 34)",
+  (it) => {
+    it.effect("AIRLINK 263491 is served as 2025-10-27 with no published_at; the day filter keeps it on that day only", () =>
+      Effect.gen(function*() {
+        const on = yield* get("/v1/announcements?symbol=AIRLINK&date_from=2025-10-27&date_to=2025-10-27")
+        assertOk(on)
+        const a = on.body.items.find((x) => x.id === "263491")
+        assert.isDefined(a)
+        assert.strictEqual(a.published_on, "2025-10-27")
+        assert.notProperty(a, "published_at")
+        assert.isTrue(on.body.items.every((x) => x.published_on === "2025-10-27"))
+        const before = yield* get("/v1/announcements?symbol=AIRLINK&date_to=2025-10-26&limit=200")
+        assertOk(before)
+        assert.isFalse(before.body.items.some((x) => x.id === "263491"))
+        // Newest first by date across the company's filings.
+        const all = yield* get("/v1/announcements?symbol=AIRLINK&limit=200")
+        assertOk(all)
+        const days = all.body.items.map((x) => x.published_on)
+        assert.deepStrictEqual(days, [...days].sort().reverse())
+        const mine = exportRows.filter((r) => r["symbol"] === "AIRLINK" && r["pdf_url"] !== "").map((r) =>
+          documentId(r["pdf_url"]!)
+        )
+        assert.includeMembers(all.body.items.map((x) => x.id), mine)
+      }))
 
-  it.effect("a timed portal filing keeps its time; date-only and timed filings page in one order", () =>
-    Effect.gen(function*() {
-      const hubc = yield* get("/v1/announcements/HUBC?limit=200")
-      assertOk(hubc)
-      const timed = hubc.body.items.find((x) => x.id === "281033")!
-      assert.strictEqual(timed.published_at, "2026-08-11T10:22:00.000Z")
-      assert.strictEqual(timed.published_on, "2026-08-11")
-      assert.isTrue(hubc.body.items.some((x) => x.published_at === undefined), "HUBC's company-page filings carry a date only")
-      // Paging in threes returns the same filings in the same order as one page.
-      const ids: Array<string> = []
-      const pageAt = (c: string | null) => get(`/v1/announcements/HUBC?limit=3${c !== null ? `&cursor=${c}` : ""}`)
-      let cursor: string | null = null
-      do {
-        const page: Effect.Success<ReturnType<typeof pageAt>> = yield* pageAt(cursor)
-        assertOk(page)
-        ids.push(...page.body.items.map((x) => x.id))
-        cursor = page.body.next_cursor
-      } while (cursor !== null)
-      assert.deepStrictEqual(ids, hubc.body.items.map((x) => x.id))
-    }))
+    it.effect("a timed portal filing keeps its time; date-only and timed filings page in one order", () =>
+      Effect.gen(function*() {
+        const hubc = yield* get("/v1/announcements/HUBC?limit=200")
+        assertOk(hubc)
+        const timed = hubc.body.items.find((x) => x.id === "281033")!
+        assert.strictEqual(timed.published_at, "2026-08-11T10:22:00.000Z")
+        assert.strictEqual(timed.published_on, "2026-08-11")
+        assert.isTrue(
+          hubc.body.items.some((x) => x.published_at === undefined),
+          "HUBC's company-page filings carry a date only"
+        )
+        // Paging in threes returns the same filings in the same order as one page.
+        const ids: Array<string> = []
+        const pageAt = (c: string | null) => get(`/v1/announcements/HUBC?limit=3${c !== null ? `&cursor=${c}` : ""}`)
+        let cursor: string | null = null
+        do {
+          const page: Effect.Success<ReturnType<typeof pageAt>> = yield* pageAt(cursor)
+          assertOk(page)
+          ids.push(...page.body.items.map((x) => x.id))
+          cursor = page.body.next_cursor
+        } while (cursor !== null)
+        assert.deepStrictEqual(ids, hubc.body.items.map((x) => x.id))
+      }))
 
-  it.effect("revoked: the withdrawal filings are live, PICT 281016 under the REVOKED marker is revoked", () =>
-    Effect.gen(function*() {
-      const byId = new Map<string, { revoked: boolean }>()
-      for (const symbol of ["ACPL", "CHCC", "ESBL", "AKDSL", "TRG", "PICT"]) {
-        const r = yield* get(`/v1/announcements/${symbol}?limit=200`)
-        assertOk(r)
-        for (const x of r.body.items) byId.set(x.id, x)
-      }
-      for (const id of [...WITHDRAWAL_IDS, "256274"]) assert.isFalse(byId.get(id)?.revoked, id)
-      assert.isTrue(byId.get("281016")?.revoked)
-    }))
-
-  it.effect("every filing of the essashahid inventory is served with its date and title; SIEM's coverage is recorded", () =>
-    Effect.gen(function*() {
-      for (const symbol of [...new Set(inventoryFilings.map((f) => f.symbol))]) {
-        const r = yield* get(`/v1/announcements?symbol=${symbol}&limit=200`)
-        assertOk(r)
-        assert.strictEqual(r.body.coverage, "recorded", symbol)
-        for (const f of inventoryFilings.filter((x) => x.symbol === symbol)) {
-          const a: ItemOf<"/v1/announcements"> | undefined = r.body.items.find((x) => x.id === documentId(f.url))
-          assert.isDefined(a, `${symbol} ${f.url}`)
-          assert.strictEqual(a.published_on, isoOf(f.date), `${symbol} ${f.url}`)
-          assert.strictEqual(a.title.toLowerCase(), f.title.toLowerCase())
+    it.effect("revoked: the withdrawal filings are live, PICT 281016 under the REVOKED marker is revoked", () =>
+      Effect.gen(function*() {
+        const byId = new Map<string, { revoked: boolean }>()
+        for (const symbol of ["ACPL", "CHCC", "ESBL", "AKDSL", "TRG", "PICT"]) {
+          const r = yield* get(`/v1/announcements/${symbol}?limit=200`)
+          assertOk(r)
+          for (const x of r.body.items) byId.set(x.id, x)
         }
-      }
-      const siem = yield* get("/v1/announcements?symbol=SIEM")
-      assertOk(siem)
-      assert.includeMembers(siem.body.items.map((x) => `${x.id} ${x.published_on}`), ["277869 2026-05-29", "267636 2025-12-23"])
-      assert.include(siem.body.sources.map((s) => s.dataset), "announcements_filings_inventory")
-      const bafl = yield* get("/v1/announcements?symbol=BAFL&date_from=2026-04-30&date_to=2026-04-30")
-      assertOk(bafl)
-      assert.include(bafl.body.items.map((x) => x.id), "276161")
-    }))
+        for (const id of [...WITHDRAWAL_IDS, "256274"]) assert.isFalse(byId.get(id)?.revoked, id)
+        assert.isTrue(byId.get("281016")?.revoked)
+      }))
 
-  it.effect("no filing held: coverage unknown with a note, not an empty 'none'", () =>
-    Effect.gen(function*() {
-      // AKBLTFC6 is a term finance certificate: no recording lists a filing of it.
-      const r = yield* get("/v1/announcements?symbol=AKBLTFC6")
-      assertOk(r)
-      assert.strictEqual(r.body.total, 0)
-      assert.strictEqual(r.body.coverage, "unknown")
-      assert.match(r.body.note ?? "", /unknown, not an absence/)
-    }))
+    it.effect("every filing of the essashahid inventory is served with its date and title; SIEM's coverage is recorded", () =>
+      Effect.gen(function*() {
+        for (const symbol of [...new Set(inventoryFilings.map((f) => f.symbol))]) {
+          const r = yield* get(`/v1/announcements?symbol=${symbol}&limit=200`)
+          assertOk(r)
+          assert.strictEqual(r.body.coverage, "recorded", symbol)
+          for (const f of inventoryFilings.filter((x) => x.symbol === symbol)) {
+            const a: ItemOf<"/v1/announcements"> | undefined = r.body.items.find((x) => x.id === documentId(f.url))
+            assert.isDefined(a, `${symbol} ${f.url}`)
+            assert.strictEqual(a.published_on, isoOf(f.date), `${symbol} ${f.url}`)
+            assert.strictEqual(a.title.toLowerCase(), f.title.toLowerCase())
+          }
+        }
+        const siem = yield* get("/v1/announcements?symbol=SIEM")
+        assertOk(siem)
+        assert.includeMembers(siem.body.items.map((x) => `${x.id} ${x.published_on}`), [
+          "277869 2026-05-29",
+          "267636 2025-12-23"
+        ])
+        assert.include(siem.body.sources.map((s) => s.dataset), "announcements_filings_inventory")
+        const bafl = yield* get("/v1/announcements?symbol=BAFL&date_from=2026-04-30&date_to=2026-04-30")
+        assertOk(bafl)
+        assert.include(bafl.body.items.map((x) => x.id), "276161")
+      }))
 
-  it.effect("MQTM 263780 and 263785: one day, one title, two documents, two filings", () =>
-    Effect.gen(function*() {
-      const r = yield* get("/v1/announcements?symbol=MQTM&date_from=2025-10-28&date_to=2025-10-28")
-      assertOk(r)
-      const recorded = withdrawals.filter((x) => x["symbol"] === "MQTM").map((x) => documentId(x["pdf_url"]!))
-      assert.deepStrictEqual(recorded.sort(), ["263780", "263785"])
-      assert.includeMembers(r.body.items.map((x) => x.id), recorded)
-    }))
-})
+    it.effect("no filing held: coverage unknown with a note, not an empty 'none'", () =>
+      Effect.gen(function*() {
+        // AKBLTFC6 is a term finance certificate: no recording lists a filing of it.
+        const r = yield* get("/v1/announcements?symbol=AKBLTFC6")
+        assertOk(r)
+        assert.strictEqual(r.body.total, 0)
+        assert.strictEqual(r.body.coverage, "unknown")
+        assert.match(r.body.note ?? "", /unknown, not an absence/)
+      }))
+
+    it.effect("MQTM 263780 and 263785: one day, one title, two documents, two filings", () =>
+      Effect.gen(function*() {
+        const r = yield* get("/v1/announcements?symbol=MQTM&date_from=2025-10-28&date_to=2025-10-28")
+        assertOk(r)
+        const recorded = withdrawals.filter((x) => x["symbol"] === "MQTM").map((x) => documentId(x["pdf_url"]!))
+        assert.deepStrictEqual(recorded.sort(), ["263780", "263785"])
+        assert.includeMembers(r.body.items.map((x) => x.id), recorded)
+      }))
+  }
+)

@@ -1,7 +1,7 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
-import { TestClock } from "effect/testing"
 import { SqlClient } from "effect/sql"
+import { TestClock } from "effect/testing"
 import { migrate } from "../src/db/Database.ts"
 import { type AnyReply, assertFailed, assertOk, get, post } from "./support/TestApp.ts"
 import { TestApp } from "./support/TestApp.ts"

@@ -19,11 +19,11 @@ import { fileURLToPath } from "node:url"
 import { canonicalJson, chainInputV2 } from "../domain/ledger/Chain.ts"
 import { checkpointBytes } from "../domain/ledger/Checkpoint.ts"
 import type { LedgerEvent } from "../domain/ledger/Events.ts"
+import { Keys } from "../src/ledger/accounts/Keys.ts"
 import { Audit } from "../src/ledger/events/Audit.ts"
 import { COLUMNS, EventStore, sha256 } from "../src/ledger/events/EventStore.ts"
 import { eventRows } from "../src/ledger/events/StoredRows.ts"
 import { verifyReport } from "../src/ledger/events/VerifyReport.ts"
-import { Keys } from "../src/ledger/accounts/Keys.ts"
 import { streamOf } from "../src/ledger/portfolio/Portfolio.ts"
 import { keyIdOf, LedgerSigner } from "../src/ledger/signing/Signing.ts"
 import { assertOk, bodyOf, get, post, TestApp } from "./support/TestApp.ts"
@@ -36,7 +36,13 @@ const App = TestApp({
 })
 
 // Synthetic donation events (a unit fixture: the audit trail does not depend on what an event says).
-const donation = (n: number): LedgerEvent => ({ type: "DonationRecorded", donation_id: `d-${n}`, amount: n, currency: "PKR", status: "pending" })
+const donation = (n: number): LedgerEvent => ({
+  type: "DonationRecorded",
+  donation_id: `d-${n}`,
+  amount: n,
+  currency: "PKR",
+  status: "pending"
+})
 const fresh = (name: string) => `${name}-${Math.random().toString(36).slice(2)}`
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 
@@ -50,7 +56,10 @@ const appendN = (stream: string, n: number, metadata: Record<string, string> = {
 const rowsOf = (stream: string) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    return yield* Effect.flatMap(sql.unsafe(`SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY version`, [stream]), eventRows)
+    return yield* Effect.flatMap(
+      sql.unsafe(`SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY version`, [stream]),
+      eventRows
+    )
   })
 
 /** Rewrites stored rows with the append-only trigger lifted, as an attacker with the owner's rights could. */
@@ -71,7 +80,12 @@ const rewriteAndRehash = (stream: string, at: number, rewrite: (payloadJson: str
       const payload_json = r.version === at ? rewrite(r.payload_json!) : r.payload_json!
       assert.isTrue(r.version !== at || payload_json !== r.payload_json, "the rewrite changes the stored bytes")
       const hash = sha256(chainInputV2(prev, { ...r, payload_json, metadata_json: r.metadata_json! }))
-      yield* tamper("UPDATE events SET payload_json = $1, prev_hash = $2, hash = $3 WHERE event_id = $4", [payload_json, prev, hash, r.event_id])
+      yield* tamper("UPDATE events SET payload_json = $1, prev_hash = $2, hash = $3 WHERE event_id = $4", [
+        payload_json,
+        prev,
+        hash,
+        r.event_id
+      ])
       prev = hash
     }
   })
@@ -84,7 +98,9 @@ layer(App, { timeout: 300_000, excludeTestServices: true })("ledger audit trail"
       const serverId = r.headers["x-request-id"]!
       assert.notStrictEqual(serverId, "client-says-42")
       const sql = yield* SqlClient.SqlClient
-      const stored = yield* sql<{ metadata_json: string }>`SELECT metadata_json FROM events WHERE event_id = ${r.body.event_id}`
+      const stored = yield* sql<
+        { metadata_json: string }
+      >`SELECT metadata_json FROM events WHERE event_id = ${r.body.event_id}`
       assert.deepStrictEqual(JSON.parse(stored[0]!.metadata_json), { request_id: serverId })
 
       const stream = fresh("audit-meta")
@@ -93,7 +109,9 @@ layer(App, { timeout: 300_000, excludeTestServices: true })("ledger audit trail"
       assert.isTrue((yield* audit.verifyStream(stream)).ok)
       const second = (yield* rowsOf(stream))[1]!
       assert.include(second.metadata_json!, `"actor_key_id":"key-a"`)
-      yield* tamper("UPDATE events SET metadata_json = replace(metadata_json, 'key-a', 'key-b') WHERE event_id = $1", [second.event_id])
+      yield* tamper("UPDATE events SET metadata_json = replace(metadata_json, 'key-a', 'key-b') WHERE event_id = $1", [
+        second.event_id
+      ])
       const v = yield* audit.verifyStream(stream)
       assert.isFalse(v.ok)
       assert.deepStrictEqual([v.first_failure?.event_id, v.first_failure?.version], [second.event_id, 2])
@@ -126,9 +144,16 @@ layer(App, { timeout: 300_000, excludeTestServices: true })("ledger audit trail"
       const first = yield* audit.verifyStream(stream)
       assert.deepStrictEqual([first.ok, first.first_failure?.version], [false, 2])
       assert.match(first.first_failure!.reason, /not a valid event of its type/)
-      yield* rewriteAndRehash(stream, 2, (json) => json.replace(`"status":"waived"`, `"status":"pending"`).replace(`"amount":2`, `"amount":-2`))
+      yield* rewriteAndRehash(
+        stream,
+        2,
+        (json) => json.replace(`"status":"waived"`, `"status":"pending"`).replace(`"amount":2`, `"amount":-2`)
+      )
       const second = yield* audit.verifyAll()
-      assert.match(second.failures.find((f) => f.stream_id === stream)!.first_failure!.reason, /not a valid event of its type/)
+      assert.match(
+        second.failures.find((f) => f.stream_id === stream)!.first_failure!.reason,
+        /not a valid event of its type/
+      )
     }))
 
   it.effect("a checkpoint signed by a key that is not pinned is a key problem, not a changed event, though the database lists the key", () =>
@@ -141,7 +166,14 @@ layer(App, { timeout: 300_000, excludeTestServices: true })("ledger audit trail"
       const attacker = generateKeyPairSync("ed25519")
       const keyId = keyIdOf(attacker.publicKey)
       const head = yield* (yield* EventStore).head(stream)
-      const body = { format: "psx-ledger-checkpoint/1" as const, stream_id: stream, version: head.version, head_hash: head.hash, signed_at: "2026-11-21T05:00:00.000Z", key_id: keyId }
+      const body = {
+        format: "psx-ledger-checkpoint/1" as const,
+        stream_id: stream,
+        version: head.version,
+        head_hash: head.hash,
+        signed_at: "2026-11-21T05:00:00.000Z",
+        key_id: keyId
+      }
       const signed = checkpointBytes(body)
       const signature = sign(null, Buffer.from(signed), attacker.privateKey).toString("base64")
       const sql = yield* SqlClient.SqlClient
@@ -153,14 +185,24 @@ layer(App, { timeout: 300_000, excludeTestServices: true })("ledger audit trail"
       const v = yield* audit.verifyStream(stream)
       assert.isFalse(v.ok)
       assert.isUndefined(v.first_failure, JSON.stringify(v))
-      assert.deepStrictEqual([v.checkpoint_problem?.kind, v.checkpoint_problem?.key_id, v.checkpoint_problem?.version], ["key", keyId, 2])
-      assert.match(v.checkpoint_problem!.reason, new RegExp(`key ${keyId}, which is not among the pinned trusted public keys`))
+      assert.deepStrictEqual(
+        [v.checkpoint_problem?.kind, v.checkpoint_problem?.key_id, v.checkpoint_problem?.version],
+        ["key", keyId, 2]
+      )
+      assert.match(
+        v.checkpoint_problem!.reason,
+        new RegExp(`key ${keyId}, which is not among the pinned trusted public keys`)
+      )
       const all = (yield* audit.verifyAll()).failures.filter((f) => f.stream_id === stream)
       assert.deepStrictEqual(all.map((f) => [f.first_failure, f.checkpoint_problem?.kind]), [[undefined, "key"]])
       const published = bodyOf(yield* get("/v1/ledger/signing-key"))
       assert.notInclude(published.keys.map((k) => k.key_id), keyId, "only pinned keys are published as trusted")
       assert.include(published.keys.map((k) => k.key_id), keyIdOf(createPublicKey(signingKey)))
-      assert.include(published.untrusted_keys.map((k) => k.key_id), keyId, "the key the store records is listed apart, as untrusted")
+      assert.include(
+        published.untrusted_keys.map((k) => k.key_id),
+        keyId,
+        "the key the store records is listed apart, as untrusted"
+      )
     }))
 
   it.effect("a repeated GET of the checkpoint adds no row; a moved head issues a new one", () =>
@@ -170,7 +212,10 @@ layer(App, { timeout: 300_000, excludeTestServices: true })("ledger audit trail"
       const stream = streamOf(principal.userId)
       yield* appendN(stream, 1)
       const sql = yield* SqlClient.SqlClient
-      const count = Effect.map(sql<{ n: number }>`SELECT count(*)::int AS n FROM checkpoints WHERE stream_id = ${stream}`, (r) => r[0]!.n)
+      const count = Effect.map(
+        sql<{ n: number }>`SELECT count(*)::int AS n FROM checkpoints WHERE stream_id = ${stream}`,
+        (r) => r[0]!.n
+      )
       const first = bodyOf(yield* get("/v1/me/ledger/checkpoint", bearer(session)))
       const again = (yield* get("/v1/me/ledger/checkpoint", bearer(session))).body
       assert.deepStrictEqual(again, first)
@@ -201,7 +246,10 @@ layer(App, { timeout: 300_000, excludeTestServices: true })("ledger audit trail"
       const script = fileURLToPath(new URL("../docs/verify-ledger.mjs", import.meta.url))
       const run = (text: string, name: string) => {
         writeFileSync(join(dir, name), text)
-        return spawnSync(process.execPath, [script, "--public-key", keyFile, join(dir, name)], { encoding: "utf8", env: {} })
+        return spawnSync(process.execPath, [script, "--public-key", keyFile, join(dir, name)], {
+          encoding: "utf8",
+          env: {}
+        })
       }
       const clean = run(yield* exportOf, "clean.ndjson")
       assert.strictEqual(clean.status, 0, clean.stdout + clean.stderr)
@@ -237,7 +285,10 @@ layer(App, { timeout: 300_000, excludeTestServices: true })("ledger audit trail"
       yield* tamper("DELETE FROM events WHERE stream_id = $1 AND version = 3", [removed!])
       yield* appendN(altered!, 2)
       const victim = (yield* rowsOf(altered!))[1]!
-      yield* tamper("UPDATE events SET payload_json = replace(payload_json, '\"amount\":2', '\"amount\":20') WHERE event_id = $1", [victim.event_id])
+      yield* tamper(
+        "UPDATE events SET payload_json = replace(payload_json, '\"amount\":2', '\"amount\":20') WHERE event_id = $1",
+        [victim.event_id]
+      )
 
       const all = yield* (yield* Audit).verifyAll()
       const mine = [three!, two!, removed!, altered!]

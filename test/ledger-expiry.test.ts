@@ -26,7 +26,9 @@ const session = Effect.map(post("/v1/me/session", {}), (r) => {
 const usersLeft = (ids: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql.unsafe<{ id: string }>(`SELECT id FROM users WHERE id = ANY($1::text[])`, [`{${ids.join(",")}}`])
+    const rows = yield* sql.unsafe<{ id: string }>(`SELECT id FROM users WHERE id = ANY($1::text[])`, [
+      `{${ids.join(",")}}`
+    ])
     return new Set(rows.map((r) => r.id))
   })
 
@@ -45,7 +47,11 @@ layer(App, { timeout: 120_000, excludeTestServices: true })("anonymous users", (
       ], {})
 
       clock.moveTo(at(20))
-      assert.strictEqual((yield* get("/v1/me/holdings", bearer(active.token))).status, 200, "using the session marks the user seen")
+      assert.strictEqual(
+        (yield* get("/v1/me/holdings", bearer(active.token))).status,
+        200,
+        "using the session marks the user seen"
+      )
       assert.deepStrictEqual(yield* expiry.sweep, [], "nobody is idle for 24 h yet")
 
       clock.moveTo(at(25))
@@ -53,7 +59,10 @@ layer(App, { timeout: 120_000, excludeTestServices: true })("anonymous users", (
       assert.includeMembers([...first], [idle.user])
       assert.notInclude([...first], active.user)
       assert.notInclude([...first], trader.user)
-      assert.deepStrictEqual(yield* usersLeft([idle.user, active.user, trader.user]), new Set([active.user, trader.user]))
+      assert.deepStrictEqual(
+        yield* usersLeft([idle.user, active.user, trader.user]),
+        new Set([active.user, trader.user])
+      )
       const gone = yield* get("/v1/me/holdings", bearer(idle.token))
       assert.strictEqual(gone.status, 401, "an expired user's session no longer authenticates")
 

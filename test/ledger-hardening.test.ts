@@ -26,11 +26,20 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("issue 35: ledger ha
       const write = (body: Record<string, unknown>) => post("/v1/me/transactions", body, bearer(token))
       // 9,007,199 × 1000³ = 9,007,199,000,000,000 shares: under 2^53 = 9,007,199,254,740,992; one more buy of
       // 1,000,000,000 would pass it.
-      assertOk(yield* write({ kind: "buy", symbol: "OGDC", quantity: 9_007_199, price: 0.01, trade_date: "2026-05-18" }), 201)
+      assertOk(
+        yield* write({ kind: "buy", symbol: "OGDC", quantity: 9_007_199, price: 0.01, trade_date: "2026-05-18" }),
+        201
+      )
       for (const trade_date of ["2026-05-19", "2026-05-20", "2026-05-21"]) {
         assertOk(yield* write({ kind: "split", symbol: "OGDC", numerator: 1000, denominator: 1, trade_date }), 201)
       }
-      const refused = yield* write({ kind: "buy", symbol: "OGDC", quantity: 1_000_000_000, price: 0.01, trade_date: "2026-05-22" })
+      const refused = yield* write({
+        kind: "buy",
+        symbol: "OGDC",
+        quantity: 1_000_000_000,
+        price: 0.01,
+        trade_date: "2026-05-22"
+      })
       assertFailed(refused, 400, "INVALID_REQUEST", "beyond the ledger's exact range")
       assert.strictEqual(refused.body.symbol, "OGDC")
       const holdings = bodyOf(yield* get("/v1/me/holdings", bearer(token)))
@@ -40,7 +49,12 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("issue 35: ledger ha
       // Backdated trades are still decided, by a full replay: one share before the last split becomes 1,000 after
       // it (9,007,199,000,001,000, in range); one before the first would become 1,000,000,000 and cross 2^53.
       assertOk(yield* write({ kind: "buy", symbol: "OGDC", quantity: 1, price: 0.01, trade_date: "2026-05-20" }), 201)
-      assertFailed(yield* write({ kind: "buy", symbol: "OGDC", quantity: 1, price: 0.01, trade_date: "2026-05-18" }), 400, "INVALID_REQUEST", "exact range")
+      assertFailed(
+        yield* write({ kind: "buy", symbol: "OGDC", quantity: 1, price: 0.01, trade_date: "2026-05-18" }),
+        400,
+        "INVALID_REQUEST",
+        "exact range"
+      )
       assert.isTrue(bodyOf(yield* get("/v1/me/ledger/verify", bearer(token))).ok)
     }))
 
@@ -50,7 +64,11 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("issue 35: ledger ha
       const replies = yield* Effect.forEach(
         Array.from({ length: 150 }, (_, i) => i + 1),
         // A reply that has not come in 60 s counts as status 0 (before the fix, many never came).
-        (i) => Effect.map(Effect.timeoutOption(post("/v1/donations", { amount: i, note: `concurrent ${i}` }), "60 seconds"), (r) => r._tag === "Some" ? r.value : { status: 0 } as never),
+        (i) =>
+          Effect.map(
+            Effect.timeoutOption(post("/v1/donations", { amount: i, note: `concurrent ${i}` }), "60 seconds"),
+            (r) => r._tag === "Some" ? r.value : { status: 0 } as never
+          ),
         { concurrency: "unbounded" }
       )
       const seconds = ((yield* Clock.currentTimeMillis) - started) / 1000
@@ -69,11 +87,18 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("issue 35: ledger ha
     Effect.gen(function*() {
       const owner = yield* session
       const create = (label: string) => post("/v1/me/keys", { grants: ["portfolio:read"], label }, bearer(owner))
-      const first = yield* Effect.forEach(Array.from({ length: 90 }, (_, i) => `k${i + 1}`), create, { concurrency: 10 })
+      const first = yield* Effect.forEach(Array.from({ length: 90 }, (_, i) => `k${i + 1}`), create, {
+        concurrency: 10
+      })
       assert.deepStrictEqual(first.map((r) => r.status), Array.from({ length: 90 }, () => 201))
       // 20 concurrent creations for the last 10 places: the count is taken under a lock, so exactly 10 pass.
-      const race = yield* Effect.forEach(Array.from({ length: 20 }, (_, i) => `race${i + 1}`), create, { concurrency: "unbounded" })
-      assert.deepStrictEqual(race.map((r) => r.status).sort(), [...Array.from({ length: 10 }, () => 201), ...Array.from({ length: 10 }, () => 400)])
+      const race = yield* Effect.forEach(Array.from({ length: 20 }, (_, i) => `race${i + 1}`), create, {
+        concurrency: "unbounded"
+      })
+      assert.deepStrictEqual(race.map((r) => r.status).sort(), [
+        ...Array.from({ length: 10 }, () => 201),
+        ...Array.from({ length: 10 }, () => 400)
+      ])
       const refused = yield* create("one too many")
       assertFailed(refused, 400, "INVALID_REQUEST", "already holds 100 live API keys, the most allowed")
       // Revoking one frees a place; the session token was never counted.
@@ -86,12 +111,16 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("issue 35: ledger ha
   it.effect("item 12: the key list is paged with a signed cursor: every key once, oldest first; a changed or foreign cursor is a 400", () =>
     Effect.gen(function*() {
       const owner = yield* session
-      for (let i = 1; i <= 24; i++) assertOk(yield* post("/v1/me/keys", { grants: [], label: `p${i}` }, bearer(owner)), 201)
+      for (let i = 1; i <= 24; i++) {
+        assertOk(yield* post("/v1/me/keys", { grants: [], label: `p${i}` }, bearer(owner)), 201)
+      }
       const seen: Array<{ readonly id: string; readonly label?: string | undefined; readonly created_at: string }> = []
       let cursor: string | null = null
       let pages = 0
       do {
-        const path: string = cursor === null ? "/v1/me/keys?limit=10" : `/v1/me/keys?limit=10&cursor=${encodeURIComponent(cursor)}`
+        const path: string = cursor === null
+          ? "/v1/me/keys?limit=10"
+          : `/v1/me/keys?limit=10&cursor=${encodeURIComponent(cursor)}`
         const page = bodyOf(yield* get(path as "/v1/me/keys", bearer(owner)))
         assert.strictEqual(page.total, 25, "24 keys and the session")
         assert.isAtMost(page.items.length, 10)
@@ -102,14 +131,31 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("issue 35: ledger ha
       assert.strictEqual(pages, 3)
       assert.strictEqual(seen.length, 25)
       assert.strictEqual(new Set(seen.map((k) => k.id)).size, 25, "no key twice")
-      assert.deepStrictEqual(seen.map((k) => k.label), ["session", ...Array.from({ length: 24 }, (_, i) => `p${i + 1}`)], "oldest first")
+      assert.deepStrictEqual(seen.map((k) => k.label), [
+        "session",
+        ...Array.from({ length: 24 }, (_, i) => `p${i + 1}`)
+      ], "oldest first")
       const firstPage = bodyOf(yield* get("/v1/me/keys?limit=10" as "/v1/me/keys", bearer(owner)))
       const next = firstPage.next_cursor!
-      assertFailed(yield* get(`/v1/me/keys?cursor=${next.slice(0, -2)}xx` as "/v1/me/keys", bearer(owner)), 400, "INVALID_REQUEST", "cursor")
+      assertFailed(
+        yield* get(`/v1/me/keys?cursor=${next.slice(0, -2)}xx` as "/v1/me/keys", bearer(owner)),
+        400,
+        "INVALID_REQUEST",
+        "cursor"
+      )
       const other = yield* session
-      assertFailed(yield* get(`/v1/me/keys?cursor=${next}` as "/v1/me/keys", bearer(other)), 400, "INVALID_REQUEST", "another query")
+      assertFailed(
+        yield* get(`/v1/me/keys?cursor=${next}` as "/v1/me/keys", bearer(other)),
+        400,
+        "INVALID_REQUEST",
+        "another query"
+      )
       assertFailed(yield* get("/v1/me/keys?limit=101" as "/v1/me/keys", bearer(owner)), 400, "INVALID_REQUEST", "limit")
-      assert.strictEqual(bodyOf(yield* get("/v1/me/keys", bearer(owner))).items.length, 25, "the default page holds 100")
+      assert.strictEqual(
+        bodyOf(yield* get("/v1/me/keys", bearer(owner))).items.length,
+        25,
+        "the default page holds 100"
+      )
     }))
 
   it.effect("item 9: a key's secret sent as the id to revoke is not echoed in the 404; nor a token given as an event to reverse", () =>
@@ -122,7 +168,11 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("issue 35: ledger ha
         assert.notInclude(JSON.stringify(r.body), secret)
         assert.notInclude(JSON.stringify(r.body), secret.slice(6), "not even the secret part")
       }
-      const reversal = yield* post("/v1/me/transactions", { kind: "reversal", event_id: key, reason: "pasted the wrong thing" }, bearer(owner))
+      const reversal = yield* post("/v1/me/transactions", {
+        kind: "reversal",
+        event_id: key,
+        reason: "pasted the wrong thing"
+      }, bearer(owner))
       assertFailed(reversal, 400, "INVALID_REQUEST", "no event (the id given) in this portfolio")
       assert.notInclude(JSON.stringify(reversal.body), key.slice(6))
     }))

@@ -19,19 +19,35 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { canonicalJson, chainInputV2 } from "../domain/ledger/Chain.ts"
-import { decodeExportLine, type ExportedEvent, type SignedCheckpoint, verifyExport } from "../domain/ledger/Checkpoint.ts"
+import {
+  decodeExportLine,
+  type ExportedEvent,
+  type SignedCheckpoint,
+  verifyExport
+} from "../domain/ledger/Checkpoint.ts"
 import { AppConfig } from "../src/config/AppConfig.ts"
 import { Api } from "../src/http/Api.ts"
 import { RequiredGrant } from "../src/ledger/accounts/BearerAuth.ts"
+import { Keys } from "../src/ledger/accounts/Keys.ts"
 import { Audit } from "../src/ledger/events/Audit.ts"
 import { COLUMNS, ConcurrencyConflict, EMPTY_HEAD, EventStore, sha256 } from "../src/ledger/events/EventStore.ts"
 import { eventRows } from "../src/ledger/events/StoredRows.ts"
-import { LedgerSigner, publicKeysFromPem, verifyWith } from "../src/ledger/signing/Signing.ts"
-import { Keys } from "../src/ledger/accounts/Keys.ts"
 import { Portfolio, streamOf } from "../src/ledger/portfolio/Portfolio.ts"
 import { positionsOf, readHoldings, samePositions } from "../src/ledger/portfolio/Projection.ts"
+import { LedgerSigner, publicKeysFromPem, verifyWith } from "../src/ledger/signing/Signing.ts"
 import { pollUntil } from "./support/Eventually.ts"
-import { assertFailed, assertOk, assertSucceeded, bodyOf, del, get, payloadOf, post, put, TestApp } from "./support/TestApp.ts"
+import {
+  assertFailed,
+  assertOk,
+  assertSucceeded,
+  bodyOf,
+  del,
+  get,
+  payloadOf,
+  post,
+  put,
+  TestApp
+} from "./support/TestApp.ts"
 import { isRealPostgres } from "./support/TestDatabase.ts"
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
@@ -77,14 +93,20 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
         assertOk(h)
         assert.deepStrictEqual(h.body.items, [])
         const sql = yield* SqlClient.SqlClient
-        const stored = yield* sql<{ n: number }>`select count(*)::int as n from api_keys where secret_hash = ${r.body.token}`
+        const stored = yield* sql<
+          { n: number }
+        >`select count(*)::int as n from api_keys where secret_hash = ${r.body.token}`
         assert.strictEqual(stored[0]!.n, 0, "the secret itself is never stored")
       }))
 
     it.effect("missing, unknown and revoked credentials are 401; a key without the grant is 403", () =>
       Effect.gen(function*() {
         assertFailed(yield* get("/v1/me/holdings"), 401, "UNAUTHORIZED")
-        assertFailed(yield* get("/v1/me/portfolio", { authorization: "Bearer psx_s_nope_nope_nope" }), 401, "UNAUTHORIZED")
+        assertFailed(
+          yield* get("/v1/me/portfolio", { authorization: "Bearer psx_s_nope_nope_nope" }),
+          401,
+          "UNAUTHORIZED"
+        )
         assertFailed(yield* get("/v1/me/analyze", { authorization: "Basic abc" }), 401, "UNAUTHORIZED")
         const token = yield* session
         const readOnly = yield* post("/v1/me/keys", { grants: ["portfolio:read"], label: "reader" }, bearer(token))
@@ -100,10 +122,18 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
         // about its body, query or headers, not even that they are malformed.
         const malformed = { kind: "buy", symbol: "HUBC", quantity: "lots" }
         assertFailed(yield* send(readOnly.body.key, malformed), 403, "FORBIDDEN")
-        assertFailed(yield* put("/v1/me/settings", { auto_record_entitlements: "yes", extra: 1 }, bearer(readOnly.body.key)), 403, "FORBIDDEN")
+        assertFailed(
+          yield* put("/v1/me/settings", { auto_record_entitlements: "yes", extra: 1 }, bearer(readOnly.body.key)),
+          403,
+          "FORBIDDEN"
+        )
         assertFailed(yield* get("/v1/me/portfolio?limit=1e302", bearer(writeOnly.body.key)), 403, "FORBIDDEN")
         assertFailed(yield* send(writeOnly.body.key, malformed), 400, "INVALID_REQUEST")
-        assert.strictEqual(bodyOf(yield* get("/v1/me/ledger", bearer(token))).total, 1, "only the write key's buy is recorded")
+        assert.strictEqual(
+          bodyOf(yield* get("/v1/me/ledger", bearer(token))).total,
+          1,
+          "only the write key's buy is recorded"
+        )
         const keys = yield* get("/v1/me/keys", bearer(token))
         assertSucceeded(keys)
         assert.strictEqual(keys.body.items.length, 3)
@@ -111,11 +141,12 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
         assert.isTrue(keys.body.items.every((k) => !("key" in k)), "no secrets listed")
         const revoked = yield* Effect.flatMap(
           Effect.succeed(readOnly.body.id as string),
-          (id) => Effect.gen(function*() {
-            const keysService = yield* Keys
-            const principal = yield* keysService.authenticate(token)
-            return yield* keysService.revoke(principal, id)
-          })
+          (id) =>
+            Effect.gen(function*() {
+              const keysService = yield* Keys
+              const principal = yield* keysService.authenticate(token)
+              return yield* keysService.revoke(principal, id)
+            })
         )
         assert.isString(revoked.revoked_at)
         assertFailed(yield* get("/v1/me/holdings", bearer(readOnly.body.key)), 401, "UNAUTHORIZED")
@@ -152,7 +183,11 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
         assert.strictEqual(r.body.holding.market_price, 219.5)
         assert.strictEqual(r.body.holding.market_value, 21950)
         assert.isTrue(r.body.holding.quote_stale)
-        assertFailed(yield* send(t, { ...buyHubc, kind: "sell", quantity: 101, trade_date: "2026-05-25" }), 400, "INVALID_REQUEST")
+        assertFailed(
+          yield* send(t, { ...buyHubc, kind: "sell", quantity: 101, trade_date: "2026-05-25" }),
+          400,
+          "INVALID_REQUEST"
+        )
         assertFailed(yield* send(t, { ...buyHubc, quantity: 0 }), 400, "INVALID_REQUEST")
         assertFailed(yield* send(t, { ...buyHubc, price: -1 }), 400, "INVALID_REQUEST")
         assertFailed(yield* send(t, { ...buyHubc, trade_date: "2026-05-23" }), 400, "INVALID_REQUEST")
@@ -161,7 +196,11 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
         assertFailed(yield* send(t, { ...buyHubc, symbol: "HU$BC" }), 400, "INVALID_SYMBOL")
         assertFailed(yield* send(t, { ...buyHubc, kind: "gift" }), 400, "INVALID_REQUEST")
         assertFailed(yield* send(t, "{not json"), 400, "INVALID_REQUEST")
-        assert.strictEqual(bodyOf(yield* get("/v1/me/ledger", bearer(t))).total, 1, "nothing appended by the rejections")
+        assert.strictEqual(
+          bodyOf(yield* get("/v1/me/ledger", bearer(t))).total,
+          1,
+          "nothing appended by the rejections"
+        )
         const flagged = yield* send(t, { ...buyHubc, price: 300, trade_date: "2026-05-25" })
         assertOk(flagged, 201)
         assert.match(flagged.body.flags[0] ?? "", /outside 2026-05-25's circuit-breaker bounds 193\.88–236\.96/)
@@ -189,7 +228,11 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
         assertOk(again, 201)
         assert.isTrue(again.body.replayed)
         assert.strictEqual(again.body.event.event_id, first.body.event.event_id)
-        assertFailed(yield* send(t, { ...buyHubc, quantity: 5 }, { "idempotency-key": "order-1" }), 409, "INVALID_REQUEST")
+        assertFailed(
+          yield* send(t, { ...buyHubc, quantity: 5 }, { "idempotency-key": "order-1" }),
+          409,
+          "INVALID_REQUEST"
+        )
         assert.strictEqual(bodyOf(yield* get("/v1/me/ledger", bearer(t))).total, 1)
       }))
 
@@ -215,13 +258,21 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
         assert.isTrue(bodyOf(yield* get("/v1/me/ledger/verify", bearer(t))).ok)
         const sql = yield* SqlClient.SqlClient
         const id = second.body.event.event_id as string
-        for (const stmt of [`UPDATE events SET payload = payload WHERE event_id = '${id}'`, `DELETE FROM events WHERE event_id = '${id}'`, "TRUNCATE events"]) {
+        for (
+          const stmt of [
+            `UPDATE events SET payload = payload WHERE event_id = '${id}'`,
+            `DELETE FROM events WHERE event_id = '${id}'`,
+            "TRUNCATE events"
+          ]
+        ) {
           const r = yield* Effect.result(sql.unsafe(stmt))
           assert.strictEqual(r._tag, "Failure", `${stmt} must fail`)
         }
         // An attacker with the power to disable the trigger:
         yield* sql.unsafe("ALTER TABLE events DISABLE TRIGGER events_no_update_delete")
-        yield* sql.unsafe(`UPDATE events SET payload_json = replace(payload_json, '"quantity":50,', '"quantity":5000,') WHERE event_id = '${id}'`)
+        yield* sql.unsafe(
+          `UPDATE events SET payload_json = replace(payload_json, '"quantity":50,', '"quantity":5000,') WHERE event_id = '${id}'`
+        )
         yield* sql.unsafe("ALTER TABLE events ENABLE TRIGGER events_no_update_delete")
         const v = yield* get("/v1/me/ledger/verify", bearer(t))
         assertSucceeded(v)
@@ -240,8 +291,21 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
         const t = yield* session
         yield* send(t, buyHubc)
         // Entitled on the last buy dates of their book closures: 05-22 (the buy) and 05-26 (after the bonus).
-        yield* send(t, { kind: "bonus", symbol: "HUBC", percent: 15, book_closure_from: "2026-05-26", trade_date: "2026-05-26" })
-        yield* send(t, { kind: "dividend", symbol: "HUBC", per_share: 4, filer: true, book_closure_from: "2026-06-02", trade_date: "2026-06-02" })
+        yield* send(t, {
+          kind: "bonus",
+          symbol: "HUBC",
+          percent: 15,
+          book_closure_from: "2026-05-26",
+          trade_date: "2026-05-26"
+        })
+        yield* send(t, {
+          kind: "dividend",
+          symbol: "HUBC",
+          per_share: 4,
+          filer: true,
+          book_closure_from: "2026-06-02",
+          trade_date: "2026-06-02"
+        })
         yield* send(t, { kind: "buy", symbol: "MEBL", quantity: 10, price: 500, trade_date: "2026-05-25" })
         const keys = yield* Keys
         const principal = yield* keys.authenticate(t)
@@ -273,8 +337,12 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
     it.effect("every portfolio route refuses a key without its grant with 403, before reading the request", () =>
       Effect.gen(function*() {
         const token = yield* session
-        const keyWith = (grant: string) => Effect.map(post("/v1/me/keys", { grants: [grant] }, bearer(token)), (r) => bodyOf(r).key)
-        const lacking = { "portfolio:read": yield* keyWith("portfolio:write"), "portfolio:write": yield* keyWith("portfolio:read") }
+        const keyWith = (grant: string) =>
+          Effect.map(post("/v1/me/keys", { grants: [grant] }, bearer(token)), (r) => bodyOf(r).key)
+        const lacking = {
+          "portfolio:read": yield* keyWith("portfolio:write"),
+          "portfolio:write": yield* keyWith("portfolio:read")
+        }
         const client = yield* HttpClient.HttpClient
         let routes = 0
         for (const endpoint of Object.values(Api.groups["portfolio"]!.endpoints)) {
@@ -333,7 +401,14 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
         const t = yield* session
         assertFailed(yield* del("/v1/me/keys/%E2%80%AE%00x", bearer(t)), 400, "INVALID_REQUEST")
         assertFailed(yield* del("/v1/me/keys/%E2%80%AEx", bearer(t)), 404, "DATA_NOT_FOUND")
-        for (const path of [`/v1/me/keys/${"k".repeat(300)}`, "/v1/me/keys/%ED%A0%80", "/v1/me/keys/%FF", "/v1/me/keys/%0Ax"]) {
+        for (
+          const path of [
+            `/v1/me/keys/${"k".repeat(300)}`,
+            "/v1/me/keys/%ED%A0%80",
+            "/v1/me/keys/%FF",
+            "/v1/me/keys/%0Ax"
+          ]
+        ) {
           const r = yield* del(path, bearer(t))
           assert.oneOf(r.status, [400, 404], `${path}: ${JSON.stringify(r.body)}`)
           assertFailed(r, r.status)
@@ -355,7 +430,15 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
       const t = yield* session
       assertFailed(yield* get("/v1/me/ledger/checkpoint", bearer(t)), 404, "DATA_NOT_FOUND")
       const checkpoints: Array<SignedCheckpoint> = []
-      for (const trade of [buyHubc, { ...buyHubc, quantity: 50, trade_date: "2026-05-25", price: 219.5 }, { kind: "sell", symbol: "HUBC", quantity: 20, price: 219.5, trade_date: "2026-05-25" }]) {
+      for (
+        const trade of [buyHubc, { ...buyHubc, quantity: 50, trade_date: "2026-05-25", price: 219.5 }, {
+          kind: "sell",
+          symbol: "HUBC",
+          quantity: 20,
+          price: 219.5,
+          trade_date: "2026-05-25"
+        }]
+      ) {
         assert.strictEqual((yield* send(t, trade)).status, 201)
         const c = yield* get("/v1/me/ledger/checkpoint", bearer(t))
         assertOk(c)
@@ -366,7 +449,11 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
       const current = published.find((k) => k.current)
       assert.exists(current)
       // The last checkpoint with its version lowered in the signed bytes: a forgery.
-      const forged = { ...checkpoints[2]!, version: 2, signed: checkpoints[2]!.signed.replace(`"version":3`, `"version":2`) }
+      const forged = {
+        ...checkpoints[2]!,
+        version: 2,
+        signed: checkpoints[2]!.signed.replace(`"version":3`, `"version":2`)
+      }
       return { t, checkpoints, published, current, forged }
     })
 
@@ -383,7 +470,9 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
           assert.isTrue(verify(null, Buffer.from(c.signed, "utf8"), publicKey, Buffer.from(c.signature, "base64")))
         })
         assert.strictEqual(checkpoints[2]!.head_hash, ledger.items[0]!.hash)
-        assert.isFalse(verify(null, Buffer.from(forged.signed, "utf8"), publicKey, Buffer.from(forged.signature, "base64")))
+        assert.isFalse(
+          verify(null, Buffer.from(forged.signed, "utf8"), publicKey, Buffer.from(forged.signature, "base64"))
+        )
       }))
 
     it.effect("an export verifies offline; a forged checkpoint in it is rejected; a rewrite-and-rehash is caught at its version", () =>
@@ -405,7 +494,14 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
           writeFileSync(file, lines.join("\n") + "\n")
           // Offline: no DATABASE_URL, a data directory that does not exist, no private key.
           const env = { ...process.env, DATABASE_URL: "", PSX_DATA_DIR: join(dir, "no-store"), LEDGER_SIGNING_KEY: "" }
-          return spawnSync(process.execPath, [fileURLToPath(new URL("../src/main.ts", import.meta.url)), "ledger", "verify", "--public-key", keyFile, file], { encoding: "utf8", env })
+          return spawnSync(process.execPath, [
+            fileURLToPath(new URL("../src/main.ts", import.meta.url)),
+            "ledger",
+            "verify",
+            "--public-key",
+            keyFile,
+            file
+          ], { encoding: "utf8", env })
         }
         const offline = (lines: ReadonlyArray<string>) => {
           const events: Array<ExportedEvent> = []
@@ -413,7 +509,11 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
           for (const line of lines) {
             const decoded = decodeExportLine(line)
             assert.isTrue(Exit.isSuccess(decoded), line)
-            if (Exit.isSuccess(decoded)) "checkpoint" in decoded.value ? cps.push(decoded.value.checkpoint) : events.push(decoded.value)
+            if (Exit.isSuccess(decoded)) {
+              "checkpoint" in decoded.value
+                ? cps.push(decoded.value.checkpoint)
+                : events.push(decoded.value)
+            }
           }
           return verifyExport(events, cps, sha256, verifyWith(publicKeysFromPem(current.public_key_pem)))
         }
@@ -427,18 +527,32 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
 
         // The attacker rewrites version 2 and recomputes every later hash, with the trigger disabled.
         const sql = yield* SqlClient.SqlClient
-        const rows = yield* Effect.flatMap(sql.unsafe(`SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY version`, [stream]), eventRows)
+        const rows = yield* Effect.flatMap(
+          sql.unsafe(`SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY version`, [stream]),
+          eventRows
+        )
         yield* sql.unsafe("ALTER TABLE events DISABLE TRIGGER events_no_update_delete")
         let prev = rows[0]!.hash
         for (const e of rows.slice(1)) {
-          const payload_json = e.version === 2 ? e.payload_json!.replace('"quantity":50,', '"quantity":5000,') : e.payload_json!
+          const payload_json = e.version === 2
+            ? e.payload_json!.replace("\"quantity\":50,", "\"quantity\":5000,")
+            : e.payload_json!
           const hash = sha256(chainInputV2(prev, { ...e, payload_json, metadata_json: e.metadata_json! }))
-          yield* sql.unsafe("UPDATE events SET payload_json = $1, prev_hash = $2, hash = $3 WHERE event_id = $4", [payload_json, prev, hash, e.event_id])
+          yield* sql.unsafe("UPDATE events SET payload_json = $1, prev_hash = $2, hash = $3 WHERE event_id = $4", [
+            payload_json,
+            prev,
+            hash,
+            e.event_id
+          ])
           prev = hash
         }
         yield* sql.unsafe("ALTER TABLE events ENABLE TRIGGER events_no_update_delete")
         const rehashed = yield* audit.verifyStream(stream)
-        assert.strictEqual(rehashed.first_failure?.version, 2, "the chain alone no longer shows the rewrite; the signed checkpoint does")
+        assert.strictEqual(
+          rehashed.first_failure?.version,
+          2,
+          "the chain alone no longer shows the rewrite; the signed checkpoint does"
+        )
         assert.match(rehashed.first_failure!.reason, /checkpoint.*rewritten/)
         const tampered = yield* exportOf
         const report = offline(tampered)
@@ -457,9 +571,13 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
         // Before the rotation: the service signed with another key.
         const config = yield* AppConfig
         const earlierSigner = Context.get(
-          yield* Layer.build(Layer.fresh(LedgerSigner.layer).pipe(
-            Layer.provide(Layer.succeed(AppConfig, { ...config, ledgerSigningKey: Option.some(Redacted.make(earlierKeyPem)) }))
-          )),
+          yield* Layer.build(
+            Layer.fresh(LedgerSigner.layer).pipe(
+              Layer.provide(
+                Layer.succeed(AppConfig, { ...config, ledgerSigningKey: Option.some(Redacted.make(earlierKeyPem)) })
+              )
+            )
+          ),
           LedgerSigner
         )
         const early = yield* earlierSigner.checkpoint(stream)
@@ -483,12 +601,32 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
         const second = yield* send(t, { ...buyHubc, quantity: 40, trade_date: "2026-05-25", price: 219.5 })
         assertSucceeded(second)
         // Backdated before the second buy: decided from the history.
-        assert.strictEqual((yield* send(t, { kind: "sell", symbol: "HUBC", quantity: 60, price: 216, trade_date: "2026-05-22" })).status, 201)
-        assertFailed(yield* send(t, { kind: "sell", symbol: "HUBC", quantity: 50, price: 216, trade_date: "2026-05-22" }), 400, "INVALID_REQUEST")
-        assert.strictEqual((yield* send(t, { kind: "reversal", event_id: second.body.event.event_id, reason: "entered twice" })).status, 201)
+        assert.strictEqual(
+          (yield* send(t, { kind: "sell", symbol: "HUBC", quantity: 60, price: 216, trade_date: "2026-05-22" })).status,
+          201
+        )
+        assertFailed(
+          yield* send(t, { kind: "sell", symbol: "HUBC", quantity: 50, price: 216, trade_date: "2026-05-22" }),
+          400,
+          "INVALID_REQUEST"
+        )
+        assert.strictEqual(
+          (yield* send(t, { kind: "reversal", event_id: second.body.event.event_id, reason: "entered twice" })).status,
+          201
+        )
         // In order again: decided from the kept state, which must know the reversal.
-        assertFailed(yield* send(t, { kind: "sell", symbol: "HUBC", quantity: 41, price: 219.5, trade_date: "2026-05-25" }), 400, "INVALID_REQUEST")
-        const last = yield* send(t, { kind: "sell", symbol: "HUBC", quantity: 40, price: 219.5, trade_date: "2026-05-25" })
+        assertFailed(
+          yield* send(t, { kind: "sell", symbol: "HUBC", quantity: 41, price: 219.5, trade_date: "2026-05-25" }),
+          400,
+          "INVALID_REQUEST"
+        )
+        const last = yield* send(t, {
+          kind: "sell",
+          symbol: "HUBC",
+          quantity: 40,
+          price: 219.5,
+          trade_date: "2026-05-25"
+        })
         assertOk(last, 201)
         assert.exists(last.body.holding)
         assert.strictEqual(last.body.holding.quantity, 0)
@@ -511,7 +649,10 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
         assert.isFalse(drifted.ok)
         assert.exists(drifted.first_failure)
         assert.strictEqual(drifted.first_failure.version, 5)
-        assert.match(drifted.first_failure.reason, /last_effective 2026-01-02 where the stream's latest effective date is 2026-05-25/)
+        assert.match(
+          drifted.first_failure.reason,
+          /last_effective 2026-01-02 where the stream's latest effective date is 2026-05-25/
+        )
         yield* drift("2026-05-25")
         yield* sql`UPDATE holdings SET quantity = 7 WHERE stream_id = ${stream}`
         assert.isFalse(bodyOf(yield* get("/v1/me/ledger/verify", bearer(t))).projection_matches)
@@ -523,13 +664,25 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
       Effect.gen(function*() {
         const keys = yield* Keys
         const portfolio = yield* Portfolio
-        const principals = yield* Effect.forEach(Array.from({ length: 5 }), () => Effect.flatMap(keys.createSession, (s) => keys.authenticate(s.token)))
-        yield* Effect.forEach(principals, (p) =>
-          Effect.forEach(Array.from({ length: 12 }), () =>
-            portfolio.record(p, { kind: "buy", symbol: "MEBL", quantity: 2, price: 500, trade_date: "2026-05-25" }, {}), { discard: true }),
-          { concurrency: 5, discard: true })
+        const principals = yield* Effect.forEach(
+          Array.from({ length: 5 }),
+          () => Effect.flatMap(keys.createSession, (s) => keys.authenticate(s.token))
+        )
+        yield* Effect.forEach(
+          principals,
+          (p) =>
+            Effect.forEach(Array.from({ length: 12 }), () =>
+              portfolio.record(
+                p,
+                { kind: "buy", symbol: "MEBL", quantity: 2, price: 500, trade_date: "2026-05-25" },
+                {}
+              ), { discard: true }),
+          { concurrency: 5, discard: true }
+        )
         const sql = yield* SqlClient.SqlClient
-        const expected = (yield* sql<{ event_id: string }>`SELECT event_id FROM events ORDER BY txn, position`).map((r) => r.event_id)
+        const expected = (yield* sql<{ event_id: string }>`SELECT event_id FROM events ORDER BY txn, position`).map((
+          r
+        ) => r.event_id)
         const store = yield* EventStore
         const seen: Array<string> = []
         let checkpoint: { tx: string; position: number } | undefined
@@ -553,16 +706,37 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
         const stream = `contend-${Math.random().toString(36).slice(2)}`
         let conflicts = 0
         const appendOne = (store: typeof a, n: number): Effect.Effect<void, never> =>
-          Effect.flatMap(store.head(stream), (head) =>
-            store.append(stream, head, [{ type: "DonationRecorded", donation_id: `c-${n}`, amount: 1, currency: "PKR", status: "pending" }], {})
+          Effect.flatMap(
+            store.head(stream),
+            (head) =>
+              store.append(stream, head, [{
+                type: "DonationRecorded",
+                donation_id: `c-${n}`,
+                amount: 1,
+                currency: "PKR",
+                status: "pending"
+              }], {})
           ).pipe(
             Effect.asVoid,
             Effect.catch((e) =>
-              e instanceof ConcurrencyConflict ? Effect.suspend(() => { conflicts++; return appendOne(store, n) }) : Effect.die(e))
+              e instanceof ConcurrencyConflict
+                ? Effect.suspend(() => {
+                  conflicts++
+                  return appendOne(store, n)
+                })
+                : Effect.die(e)
+            )
           )
-        yield* Effect.forEach(Array.from({ length: 8 }, (_, w) => w), (w) =>
-          Effect.forEach(Array.from({ length: 20 }, (_, i) => i), (i) => appendOne(w % 2 === 0 ? a : b, w * 100 + i), { discard: true }),
-          { concurrency: 8, discard: true })
+        yield* Effect.forEach(
+          Array.from({ length: 8 }, (_, w) => w),
+          (w) =>
+            Effect.forEach(
+              Array.from({ length: 20 }, (_, i) => i),
+              (i) => appendOne(w % 2 === 0 ? a : b, w * 100 + i),
+              { discard: true }
+            ),
+          { concurrency: 8, discard: true }
+        )
         const events = yield* (yield* EventStore).readStream(stream)
         assert.deepStrictEqual(events.map((e) => e.version), Array.from({ length: 160 }, (_, i) => i + 1))
         assert.isAbove(conflicts, 0, "writers met the database's version check, not only an in-process lock")
@@ -572,105 +746,169 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
   })
 
   describe("on PostgreSQL: concurrent writers and late commits", () => {
-    it.effect.skipIf(!isRealPostgres)("a catch-up reader never skips an event committed late with a lower position", () =>
-      Effect.gen(function*() {
-        const store = yield* EventStore
-        const sql = yield* SqlClient.SqlClient
-        const start = yield* store.readAll(undefined, 1_000_000)
-        const insert = (stream: string) =>
-          sql`INSERT INTO events (stream_id, version, event_id, type, payload_json, metadata_json, recorded_at, effective_date,
+    it.effect.skipIf(!isRealPostgres)(
+      "a catch-up reader never skips an event committed late with a lower position",
+      () =>
+        Effect.gen(function*() {
+          const store = yield* EventStore
+          const sql = yield* SqlClient.SqlClient
+          const start = yield* store.readAll(undefined, 1_000_000)
+          const insert = (stream: string) =>
+            sql`INSERT INTO events (stream_id, version, event_id, type, payload_json, metadata_json, recorded_at, effective_date,
                                   last_effective, prev_hash, hash)
               VALUES (${stream}, 1, ${stream}, 'DonationRecorded',
-                      ${JSON.stringify({ type: "DonationRecorded", donation_id: stream, amount: 1, currency: "PKR", status: "pending" })},
+                      ${
+              JSON.stringify({
+                type: "DonationRecorded",
+                donation_id: stream,
+                amount: 1,
+                currency: "PKR",
+                status: "pending"
+              })
+            },
                       '{}', now(), current_date, current_date, 'x', 'y')`
-        const inserted = yield* Deferred.make<void>()
-        const release = yield* Deferred.make<void>()
-        // The slow transaction takes its position first and commits last.
-        const slow = yield* sql.withTransaction(Effect.gen(function*() {
-          yield* insert("catchup-slow")
-          yield* Deferred.succeed(inserted, undefined)
-          yield* Deferred.await(release)
-        })).pipe(Effect.forkChild)
-        yield* Deferred.await(inserted)
-        yield* sql.withTransaction(insert("catchup-fast"))
-        // Only this test's streams: earlier tests' events may still be arriving behind the horizon.
-        const mine = (r: { events: ReadonlyArray<{ stream_id: string }> }) => r.events.map((e) => e.stream_id).filter((s) => s.startsWith("catchup-"))
-        const during = yield* store.readAll(start.next, 100_000)
-        assert.deepStrictEqual(mine(during), [], "the fast event waits behind the open slow transaction")
-        yield* Deferred.succeed(release, undefined)
-        yield* Fiber.join(slow)
-        // The horizon is the oldest transaction in flight on the whole server (other test files share it):
-        // wait for it to pass both events.
-        let seen: Array<string> = []
-        let checkpoint = during.next
-        const readOn = Effect.suspend(() => store.readAll(checkpoint, 100_000)).pipe(Effect.map((after) => {
-          checkpoint = after.next
-          seen = [...seen, ...mine(after)]
-          return seen.length
-        }))
-        yield* pollUntil("the horizon passes both events", readOn, (n) => n >= 2, { every: "50 millis" })
-        assert.deepStrictEqual(seen, ["catchup-slow", "catchup-fast"], "both arrive, in commit-safe order, none skipped")
-        const positions = yield* sql<{ stream_id: string; position: string }>`
+          const inserted = yield* Deferred.make<void>()
+          const release = yield* Deferred.make<void>()
+          // The slow transaction takes its position first and commits last.
+          const slow = yield* sql.withTransaction(Effect.gen(function*() {
+            yield* insert("catchup-slow")
+            yield* Deferred.succeed(inserted, undefined)
+            yield* Deferred.await(release)
+          })).pipe(Effect.forkChild)
+          yield* Deferred.await(inserted)
+          yield* sql.withTransaction(insert("catchup-fast"))
+          // Only this test's streams: earlier tests' events may still be arriving behind the horizon.
+          const mine = (r: { events: ReadonlyArray<{ stream_id: string }> }) =>
+            r.events.map((e) => e.stream_id).filter((s) => s.startsWith("catchup-"))
+          const during = yield* store.readAll(start.next, 100_000)
+          assert.deepStrictEqual(mine(during), [], "the fast event waits behind the open slow transaction")
+          yield* Deferred.succeed(release, undefined)
+          yield* Fiber.join(slow)
+          // The horizon is the oldest transaction in flight on the whole server (other test files share it):
+          // wait for it to pass both events.
+          let seen: Array<string> = []
+          let checkpoint = during.next
+          const readOn = Effect.suspend(() => store.readAll(checkpoint, 100_000)).pipe(Effect.map((after) => {
+            checkpoint = after.next
+            seen = [...seen, ...mine(after)]
+            return seen.length
+          }))
+          yield* pollUntil("the horizon passes both events", readOn, (n) => n >= 2, { every: "50 millis" })
+          assert.deepStrictEqual(
+            seen,
+            ["catchup-slow", "catchup-fast"],
+            "both arrive, in commit-safe order, none skipped"
+          )
+          const positions = yield* sql<{ stream_id: string; position: string }>`
           select stream_id, position::text from events where stream_id like 'catchup-%' order by stream_id desc`
-        assert.isBelow(Number(positions[0]!.position), Number(positions[1]!.position), "the slow event holds the lower position")
-      }))
-
-    it.effect.skipIf(!isRealPostgres)("two appends at the same expected version: one wins, the other is a typed conflict", () =>
-      Effect.gen(function*() {
-        const store = yield* EventStore
-        const donation = (n: number) => ({
-          type: "DonationRecorded" as const, donation_id: `race-${n}`, amount: n, currency: "PKR" as const, status: "pending" as const
+          assert.isBelow(
+            Number(positions[0]!.position),
+            Number(positions[1]!.position),
+            "the slow event holds the lower position"
+          )
         })
-        const results = yield* Effect.all(
-          [1, 2].map((n) => Effect.result(store.append("race-stream", EMPTY_HEAD, [donation(n)], {}))),
-          { concurrency: 2 }
-        )
-        const failures = results.filter((r) => r._tag === "Failure")
-        assert.strictEqual(failures.length, 1)
-        assert.strictEqual(failures[0]!._tag === "Failure" && (failures[0] as any).failure._tag, "ConcurrencyConflict")
-        assert.strictEqual((yield* store.readStream("race-stream")).length, 1)
-      }))
+    )
 
-    it.effect.skipIf(!isRealPostgres)("8 writers × 250 appends to one portfolio: exactly 2,000 events, contiguous, verified", () =>
-      Effect.gen(function*() {
-        const keys = yield* Keys
-        const portfolio = yield* Portfolio
-        const audit = yield* Audit
-        const { token } = yield* keys.createSession
-        const principal = yield* keys.authenticate(token)
-        yield* Effect.forEach(Array.from({ length: 8 }, (_, w) => w), (w) =>
-          Effect.forEach(Array.from({ length: 250 }, (_, i) => i), (i) =>
-            portfolio.record(principal, { kind: "buy", symbol: "HUBC", quantity: 1 + ((w + i) % 3), price: 215.42, trade_date: "2026-05-22" }, {}),
-            { discard: true }), { concurrency: 8, discard: true })
-        const store = yield* EventStore
-        const events = yield* store.readStream(streamOf(principal.userId))
-        assert.strictEqual(events.length, 2000)
-        assert.deepStrictEqual(events.map((e) => e.version), Array.from({ length: 2000 }, (_, i) => i + 1))
-        const v = yield* audit.verifyStream(streamOf(principal.userId))
-        assert.isTrue(v.ok)
-        assert.isTrue(v.projection_matches)
-      }))
+    it.effect.skipIf(!isRealPostgres)(
+      "two appends at the same expected version: one wins, the other is a typed conflict",
+      () =>
+        Effect.gen(function*() {
+          const store = yield* EventStore
+          const donation = (n: number) => ({
+            type: "DonationRecorded" as const,
+            donation_id: `race-${n}`,
+            amount: n,
+            currency: "PKR" as const,
+            status: "pending" as const
+          })
+          const results = yield* Effect.all(
+            [1, 2].map((n) => Effect.result(store.append("race-stream", EMPTY_HEAD, [donation(n)], {}))),
+            { concurrency: 2 }
+          )
+          const failures = results.filter((r) => r._tag === "Failure")
+          assert.strictEqual(failures.length, 1)
+          assert.strictEqual(
+            failures[0]!._tag === "Failure" && (failures[0] as any).failure._tag,
+            "ConcurrencyConflict"
+          )
+          assert.strictEqual((yield* store.readStream("race-stream")).length, 1)
+        })
+    )
 
-    it.effect.skipIf(!isRealPostgres)("8 writers × 250 to different portfolios, and repeated Idempotency-Keys never duplicate", () =>
-      Effect.gen(function*() {
-        const keys = yield* Keys
-        const portfolio = yield* Portfolio
-        const store = yield* EventStore
-        const principals = yield* Effect.forEach(Array.from({ length: 8 }), () =>
-          Effect.flatMap(keys.createSession, (s) => keys.authenticate(s.token)))
-        yield* Effect.forEach(principals, (p) =>
-          Effect.forEach(Array.from({ length: 250 }, (_, i) => i), () =>
-            portfolio.record(p, { kind: "buy", symbol: "MEBL", quantity: 2, price: 500, trade_date: "2026-05-25" }, {}),
-            { discard: true }), { concurrency: 8, discard: true })
-        for (const p of principals) assert.strictEqual((yield* store.readStream(streamOf(p.userId))).length, 250)
-        // Eight writers send the same 250 keyed requests to one portfolio.
-        const shared = principals[0]!
-        const before = (yield* store.readStream(streamOf(shared.userId))).length
-        yield* Effect.forEach(Array.from({ length: 8 }), () =>
-          Effect.forEach(Array.from({ length: 250 }, (_, i) => i), (i) =>
-            portfolio.record(shared, { kind: "buy", symbol: "MEBL", quantity: 1, price: 500, trade_date: "2026-05-25" }, { idempotencyKey: `k-${i}` }),
-            { discard: true }), { concurrency: 8, discard: true })
-        assert.strictEqual((yield* store.readStream(streamOf(shared.userId))).length, before + 250)
-      }))
+    it.effect.skipIf(!isRealPostgres)(
+      "8 writers × 250 appends to one portfolio: exactly 2,000 events, contiguous, verified",
+      () =>
+        Effect.gen(function*() {
+          const keys = yield* Keys
+          const portfolio = yield* Portfolio
+          const audit = yield* Audit
+          const { token } = yield* keys.createSession
+          const principal = yield* keys.authenticate(token)
+          yield* Effect.forEach(Array.from({ length: 8 }, (_, w) => w), (w) =>
+            Effect.forEach(
+              Array.from({ length: 250 }, (_, i) => i),
+              (i) =>
+                portfolio.record(principal, {
+                  kind: "buy",
+                  symbol: "HUBC",
+                  quantity: 1 + ((w + i) % 3),
+                  price: 215.42,
+                  trade_date: "2026-05-22"
+                }, {}),
+              { discard: true }
+            ), { concurrency: 8, discard: true })
+          const store = yield* EventStore
+          const events = yield* store.readStream(streamOf(principal.userId))
+          assert.strictEqual(events.length, 2000)
+          assert.deepStrictEqual(events.map((e) => e.version), Array.from({ length: 2000 }, (_, i) => i + 1))
+          const v = yield* audit.verifyStream(streamOf(principal.userId))
+          assert.isTrue(v.ok)
+          assert.isTrue(v.projection_matches)
+        })
+    )
+
+    it.effect.skipIf(!isRealPostgres)(
+      "8 writers × 250 to different portfolios, and repeated Idempotency-Keys never duplicate",
+      () =>
+        Effect.gen(function*() {
+          const keys = yield* Keys
+          const portfolio = yield* Portfolio
+          const store = yield* EventStore
+          const principals = yield* Effect.forEach(Array.from({ length: 8 }), () =>
+            Effect.flatMap(keys.createSession, (s) => keys.authenticate(s.token)))
+          yield* Effect.forEach(principals, (p) =>
+            Effect.forEach(
+              Array.from({ length: 250 }, (_, i) =>
+                i),
+              () =>
+                portfolio.record(
+                  p,
+                  { kind: "buy", symbol: "MEBL", quantity: 2, price: 500, trade_date: "2026-05-25" },
+                  {}
+                ),
+              { discard: true }
+            ), { concurrency: 8, discard: true })
+          for (const p of principals) {
+            assert.strictEqual((yield* store.readStream(streamOf(p.userId))).length, 250)
+          }
+          // Eight writers send the same 250 keyed requests to one portfolio.
+          const shared = principals[0]!
+          const before = (yield* store.readStream(streamOf(shared.userId))).length
+          yield* Effect.forEach(Array.from({ length: 8 }), () =>
+            Effect.forEach(
+              Array.from({ length: 250 }, (_, i) => i),
+              (i) =>
+                portfolio.record(shared, {
+                  kind: "buy",
+                  symbol: "MEBL",
+                  quantity: 1,
+                  price: 500,
+                  trade_date: "2026-05-25"
+                }, { idempotencyKey: `k-${i}` }),
+              { discard: true }
+            ), { concurrency: 8, discard: true })
+          assert.strictEqual((yield* store.readStream(streamOf(shared.userId))).length, before + 250)
+        })
+    )
   })
 })

@@ -18,7 +18,10 @@ import { assertFailed, assertOk, bodyOf, get, post } from "./support/TestApp.ts"
 const historical = parseHistorical(historicalPages["ENGRO"]!())
 const eod = new Map(eodRows("ENGRO").map((r) => [r.date, r]))
 /** ENGRO's vendored eod weeks, as served: newest first. */
-const servedEngro = Effect.map(get("/v1/prices/ENGRO?date_from=2021-10-01&date_to=2021-11-30&limit=100"), (r) => bodyOf(r).items as ReadonlyArray<any>)
+const servedEngro = Effect.map(
+  get("/v1/prices/ENGRO?date_from=2021-10-01&date_to=2021-11-30&limit=100"),
+  (r) => bodyOf(r).items as ReadonlyArray<any>
+)
 const listedTotal = Effect.map(get("/v1/companies?limit=1"), (r) => bodyOf(r).total as number)
 
 describe("listing and exchange history pages", () => {
@@ -33,7 +36,11 @@ describe("listing and exchange history pages", () => {
         assert.strictEqual(of(first, "historical").fetched, 1)
         const shared = historical.rows.filter((r) => eod.has(r.date))
         assert.strictEqual(shared.length, eod.size, "the history page holds every vendored eod day")
-        assert.strictEqual(of(first, "historical").written, shared.length, "every shared day's close agrees: each gets its open, high and low")
+        assert.strictEqual(
+          of(first, "historical").written,
+          shared.length,
+          "every shared day's close agrees: each gets its open, high and low"
+        )
         yield* caughtUp
 
         const before = yield* servedEngro
@@ -42,11 +49,23 @@ describe("listing and exchange history pages", () => {
         for (const row of before) {
           const page = byDate.get(row.date)!
           const series = eod.get(row.date)!
-          assert.deepStrictEqual([row.open, row.high, row.low], [page.open, page.high, page.low], `${row.date}: as the history page`)
-          assert.deepStrictEqual([row.close, row.volume], [series.close, series.volume], `${row.date}: close and volume as the eod series`)
+          assert.deepStrictEqual(
+            [row.open, row.high, row.low],
+            [page.open, page.high, page.low],
+            `${row.date}: as the history page`
+          )
+          assert.deepStrictEqual(
+            [row.close, row.volume],
+            [series.close, series.volume],
+            `${row.date}: close and volume as the eod series`
+          )
         }
         const sources = yield* get("/v1/ai/sources/ENGRO")
-        assert.include(JSON.stringify(sources.body), "portal_historical", "the history page is named among ENGRO's sources")
+        assert.include(
+          JSON.stringify(sources.body),
+          "portal_historical",
+          "the history page is named among ENGRO's sources"
+        )
         assert.strictEqual(yield* listedTotal, 1029, "the recorded listing")
 
         // ENGRO leaves the listing (it stopped trading after the scheme that created ENGROH).
@@ -69,8 +88,15 @@ describe("listing and exchange history pages", () => {
         assertFailed(refused, 400)
         assert.deepStrictEqual([refused.body.error, refused.body.symbol], ["INVALID_REQUEST", "ENGRO"])
         assert.match(refused.body.message, /left the exchange's listing on 2026-05-22/)
-        assert.strictEqual((yield* post("/v1/me/transactions", { ...buy, trade_date: "2025-01-03", price: 265 }, auth)).status, 201)
-        assert.strictEqual(bodyOf(yield* get("/v1/me/ledger", auth)).total, 1, "only the trade before the delisting is recorded")
+        assert.strictEqual(
+          (yield* post("/v1/me/transactions", { ...buy, trade_date: "2025-01-03", price: 265 }, auth)).status,
+          201
+        )
+        assert.strictEqual(
+          bodyOf(yield* get("/v1/me/ledger", auth)).total,
+          1,
+          "only the trade before the delisting is recorded"
+        )
 
         // Read again on Monday: still gone, still dated the day first seen gone; no longer crawled per symbol.
         clock.moveTo(MONDAY_EVENING)
@@ -83,7 +109,10 @@ describe("listing and exchange history pages", () => {
         assert.strictEqual(bodyOf(yield* get("/v1/companies/ENGRO")).delisted_on, "2026-05-22")
 
         // A listing that lacks a hundred symbols at once is a truncated page, not a hundred delistings.
-        const recorded = (JSON.parse(readPsx("mtauha__psxdata/tests/fixtures/symbols.json")) as Array<{ symbol: string }>).map((s) => s.symbol)
+        const recorded =
+          (JSON.parse(readPsx("mtauha__psxdata/tests/fixtures/symbols.json")) as Array<{ symbol: string }>).map((s) =>
+            s.symbol
+          )
         fake.dropFromListing(["ENGRO", ...recorded.filter((s) => s !== "ENGRO").slice(0, 100)])
         const truncated = yield* crawler.pass({ datasets: ["symbols"] })
         assert.strictEqual(truncated.datasets[0]!.written, 0)

@@ -14,8 +14,8 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { asOfInstant } from "../src/market/readmodel/AsOf.ts"
 import { karachiDate } from "../domain/Karachi.ts"
+import { asOfInstant } from "../src/market/readmodel/AsOf.ts"
 import { getAsOf as get, knownTable } from "./support/KnownTable.ts"
 import { bodyOf, get as getNow, TestApp } from "./support/TestApp.ts"
 
@@ -23,21 +23,76 @@ const NOW = "2026-10-05T12:00:00.000Z"
 
 /** Month ends, the last sessions, and the instants around the recordings' own dates (a session's close, a retrieval). */
 export const INSTANTS = [
-  "2021-01-21", "2023-05-26T10:29:00Z", "2023-05-26", "2023-05-27", "2024-01-01", "2024-06-30", "2025-04-28",
-  "2025-08-13T10:39:00Z", "2025-08-13T10:41:00Z", "2025-09-19T12:00:00Z", "2025-10-01", "2025-10-31", "2025-12-31",
-  "2026-01-22", "2026-02-03", "2026-02-28", "2026-03-31", "2026-04-08T10:00:00Z", "2026-04-08", "2026-04-09T10:29:00Z",
-  "2026-04-09", "2026-04-30", "2026-05-22", "2026-05-25", "2026-06-30", "2026-07-08", "2026-07-20",
-  "2026-08-04T17:30:00Z", "2026-08-31", "2026-09-30"
+  "2021-01-21",
+  "2023-05-26T10:29:00Z",
+  "2023-05-26",
+  "2023-05-27",
+  "2024-01-01",
+  "2024-06-30",
+  "2025-04-28",
+  "2025-08-13T10:39:00Z",
+  "2025-08-13T10:41:00Z",
+  "2025-09-19T12:00:00Z",
+  "2025-10-01",
+  "2025-10-31",
+  "2025-12-31",
+  "2026-01-22",
+  "2026-02-03",
+  "2026-02-28",
+  "2026-03-31",
+  "2026-04-08T10:00:00Z",
+  "2026-04-08",
+  "2026-04-09T10:29:00Z",
+  "2026-04-09",
+  "2026-04-30",
+  "2026-05-22",
+  "2026-05-25",
+  "2026-06-30",
+  "2026-07-08",
+  "2026-07-20",
+  "2026-08-04T17:30:00Z",
+  "2026-08-31",
+  "2026-09-30"
 ]
 export const SYMBOLS = [
-  "MEBL", "BAFL", "LUCK", "OGDC", "HBL", "ENGRO", "UBL", "MCB", "PPL", "HUBC",
-  "FFC", "SYS", "EFERT", "PSO", "BOP", "KOHC", "NBP", "POL", "SNGP", "TRG"
+  "MEBL",
+  "BAFL",
+  "LUCK",
+  "OGDC",
+  "HBL",
+  "ENGRO",
+  "UBL",
+  "MCB",
+  "PPL",
+  "HUBC",
+  "FFC",
+  "SYS",
+  "EFERT",
+  "PSO",
+  "BOP",
+  "KOHC",
+  "NBP",
+  "POL",
+  "SNGP",
+  "TRG"
 ]
 
 /** Fields that name a schedule announced ahead of its days, or the recording that proves a figure. */
 const AHEAD = new Set([
-  "book_closure_from", "book_closure_to", "last_buy_date", "xd_date", "ex_date", "payment_date", "next_session",
-  "next_trading_day", "next_trade_date", "retrieved_at", "recorded_in", "loaded_at", "entitlement_date", "settles_on",
+  "book_closure_from",
+  "book_closure_to",
+  "last_buy_date",
+  "xd_date",
+  "ex_date",
+  "payment_date",
+  "next_session",
+  "next_trading_day",
+  "next_trade_date",
+  "retrieved_at",
+  "recorded_in",
+  "loaded_at",
+  "entitlement_date",
+  "settles_on",
   // The session the circuit-breaker bounds are for: the next one, set by the last close.
   "session"
 ])
@@ -62,7 +117,9 @@ const lookAhead = (body: unknown, at: number, counted: { n: number }) => {
       // A symbol's dividends area is dated by book closure: a schedule announced ahead, like book_closure_from.
       const schedule = (value as { readonly area?: unknown }).area === "dividends"
       for (const [k, v] of Object.entries(value)) {
-        if (!AHEAD.has(k) && k !== "next_cursor" && !(schedule && (k === "first_date" || k === "last_date"))) walk(v, `${path}.${k}`)
+        if (!AHEAD.has(k) && k !== "next_cursor" && !(schedule && (k === "first_date" || k === "last_date"))) {
+          walk(v, `${path}.${k}`)
+        }
       }
     }
   }
@@ -80,51 +137,69 @@ const asOfRoutes = (doc: OpenApi) =>
 
 /** A route's path for a symbol (its sector's code for a sector route, its index for an index route). */
 const pathFor = (route: string, symbol: string, sectorOf: ReadonlyMap<string, string>) =>
-  route.replace(/\{(symbol|sym)\}/, symbol).replace("{id}", route.startsWith("/v1/indices") ? "KSE100" : sectorOf.get(symbol) ?? "0807")
+  route.replace(/\{(symbol|sym)\}/, symbol).replace(
+    "{id}",
+    route.startsWith("/v1/indices") ? "KSE100" : sectorOf.get(symbol) ?? "0807"
+  )
 
 describe("the market clock sweep", () => {
-  layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServices: true })("over the pack", (it) => {
-    it.effect("no figure after its instant; every figure the recordings prove known is there", () =>
-      Effect.gen(function*() {
-        const routes = asOfRoutes(bodyOf(yield* getNow("/openapi.json")) as OpenApi)
-        const perSymbol = routes.filter((r) => r.includes("{"))
-        const table = knownTable(SYMBOLS)
-        const counted = { n: 0 }
-        const ahead: Array<string> = []
-        const missing: Array<string> = []
-        for (const [i, text] of INSTANTS.entries()) {
-          const at = asOfInstant(text)!
-          const q = `as_of=${encodeURIComponent(text)}`
-          const globals = routes.filter((r) => !r.includes("{"))
-          // Once this instant is loaded, the next one's load starts while this one's answers are read.
-          yield* get(`/v1/market/status?${q}` as "/v1/news")
-          const next = INSTANTS[i + 1]
-          if (next !== undefined) yield* Effect.forkChild(getNow(`/v1/market/status?as_of=${encodeURIComponent(next)}` as "/v1/news"))
-          for (const route of globals) {
-            const r = yield* get(`${route}?${q}` as "/v1/news")
-            ahead.push(...lookAhead(r.body, at, counted).map((f) => `${text} ${route}${f}`))
-          }
-          const paths = SYMBOLS.flatMap((symbol) => perSymbol.map((route) => `${pathFor(route, symbol, table.sectorOf)}?${q}`))
-          yield* Effect.forEach(paths, (path) =>
-            Effect.map(get(path as "/v1/news"), (r) => {
-              ahead.push(...lookAhead(r.body, at, counted).map((f) => `${text} ${path}${f}`))
-            }), { concurrency: 4, discard: true })
-          missing.push(...(yield* table.missingAt(text, at, get)))
-        }
-        const figures = {
-          instants: INSTANTS.length,
-          symbols: SYMBOLS.length,
-          routes: routes.length,
-          per_symbol_routes: perSymbol.length,
-          dated_values_checked: counted.n,
-          known_checks: table.checks(),
-          look_ahead: ahead.length,
-          known_but_missing: missing.length
-        }
-        console.log(`market clock sweep (${process.env["DATABASE_URL"] ? "PostgreSQL" : "PGlite"}): ${JSON.stringify(figures)}`)
-        assert.deepStrictEqual(ahead.slice(0, 20), [], "figures dated after their instant")
-        assert.deepStrictEqual(missing.slice(0, 20), [], "figures the recordings prove known, missing")
-        assert.isAtLeast(routes.length, 20)
-      }), { timeout: 600_000 })
-  })
+  layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServices: true })(
+    "over the pack",
+    (it) => {
+      it.effect(
+        "no figure after its instant; every figure the recordings prove known is there",
+        () =>
+          Effect.gen(function*() {
+            const routes = asOfRoutes(bodyOf(yield* getNow("/openapi.json")) as OpenApi)
+            const perSymbol = routes.filter((r) => r.includes("{"))
+            const table = knownTable(SYMBOLS)
+            const counted = { n: 0 }
+            const ahead: Array<string> = []
+            const missing: Array<string> = []
+            for (const [i, text] of INSTANTS.entries()) {
+              const at = asOfInstant(text)!
+              const q = `as_of=${encodeURIComponent(text)}`
+              const globals = routes.filter((r) => !r.includes("{"))
+              // Once this instant is loaded, the next one's load starts while this one's answers are read.
+              yield* get(`/v1/market/status?${q}` as "/v1/news")
+              const next = INSTANTS[i + 1]
+              if (next !== undefined) {
+                yield* Effect.forkChild(getNow(`/v1/market/status?as_of=${encodeURIComponent(next)}` as "/v1/news"))
+              }
+              for (const route of globals) {
+                const r = yield* get(`${route}?${q}` as "/v1/news")
+                ahead.push(...lookAhead(r.body, at, counted).map((f) => `${text} ${route}${f}`))
+              }
+              const paths = SYMBOLS.flatMap((symbol) =>
+                perSymbol.map((route) => `${pathFor(route, symbol, table.sectorOf)}?${q}`)
+              )
+              yield* Effect.forEach(paths, (path) =>
+                Effect.map(get(path as "/v1/news"), (r) => {
+                  ahead.push(...lookAhead(r.body, at, counted).map((f) => `${text} ${path}${f}`))
+                }), { concurrency: 4, discard: true })
+              missing.push(...(yield* table.missingAt(text, at, get)))
+            }
+            const figures = {
+              instants: INSTANTS.length,
+              symbols: SYMBOLS.length,
+              routes: routes.length,
+              per_symbol_routes: perSymbol.length,
+              dated_values_checked: counted.n,
+              known_checks: table.checks(),
+              look_ahead: ahead.length,
+              known_but_missing: missing.length
+            }
+            console.log(
+              `market clock sweep (${process.env["DATABASE_URL"] ? "PostgreSQL" : "PGlite"}): ${
+                JSON.stringify(figures)
+              }`
+            )
+            assert.deepStrictEqual(ahead.slice(0, 20), [], "figures dated after their instant")
+            assert.deepStrictEqual(missing.slice(0, 20), [], "figures the recordings prove known, missing")
+            assert.isAtLeast(routes.length, 20)
+          }),
+        { timeout: 600_000 }
+      )
+    }
+  )
 })

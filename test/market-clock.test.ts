@@ -22,136 +22,187 @@ type NewsLine = { publishedAt: string }
 const NOW = "2026-10-05T12:00:00.000Z"
 
 describe("the market clock of as_of", () => {
-  layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServices: true })("over the pack", (it) => {
-    it.effect("BAFL at 2026-05-01: the 2026-04-08 screener's P/E and market cap; the recorded clock had neither", () =>
-      Effect.gen(function*() {
-        const line = (readPack("screener.json.gz") as ReadonlyArray<ScreenerLine>).find((l) => l.symbol === "BAFL")!
-        const r = yield* get("/v1/stocks/BAFL?as_of=2026-05-01" as "/v1/stocks/BAFL")
-        assertOk(r)
-        assert.strictEqual(r.headers["x-as-of-clock"], "market")
-        assert.strictEqual(r.headers["x-as-of"], "2026-05-01T19:00:00.000Z")
-        // 7.100408639813193 and 191,830,593,423.97 in the recording of 2026-04-08.
-        assert.deepStrictEqual([r.body.ratios?.pe_ttm, r.body.ratios?.market_cap, r.body.ratios?.as_of], [line.peTtm, line.marketCap, "2026-04-08"])
-        // BAFL's eod series is restated (0.5 x the as-traded closes) and the restatement's date is not recorded: before
-        // the series' retrieval (2026-07-08) its quote is never read from it.
-        assert.notStrictEqual(r.body.quote?.source?.dataset, "prices_eod")
-        const prices = yield* get("/v1/prices/BAFL?as_of=2026-05-01&range=1M" as "/v1/prices/BAFL")
-        assertOk(prices)
-        assert.include(JSON.stringify(prices.body), "the date of its restatement is not recorded", "the answer says so")
-        const recorded = yield* get("/v1/stocks/BAFL?recorded_as_of=2026-05-01" as "/v1/stocks/BAFL")
-        assertOk(recorded)
-        assert.strictEqual(recorded.headers["x-as-of-clock"], "recorded")
-        assert.isUndefined(recorded.body.ratios, "the deployment had stored the 2026-08-04 screener only")
-      }))
+  layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServices: true })(
+    "over the pack",
+    (it) => {
+      it.effect("BAFL at 2026-05-01: the 2026-04-08 screener's P/E and market cap; the recorded clock had neither", () =>
+        Effect.gen(function*() {
+          const line = (readPack("screener.json.gz") as ReadonlyArray<ScreenerLine>).find((l) => l.symbol === "BAFL")!
+          const r = yield* get("/v1/stocks/BAFL?as_of=2026-05-01" as "/v1/stocks/BAFL")
+          assertOk(r)
+          assert.strictEqual(r.headers["x-as-of-clock"], "market")
+          assert.strictEqual(r.headers["x-as-of"], "2026-05-01T19:00:00.000Z")
+          // 7.100408639813193 and 191,830,593,423.97 in the recording of 2026-04-08.
+          assert.deepStrictEqual([r.body.ratios?.pe_ttm, r.body.ratios?.market_cap, r.body.ratios?.as_of], [
+            line.peTtm,
+            line.marketCap,
+            "2026-04-08"
+          ])
+          // BAFL's eod series is restated (0.5 x the as-traded closes) and the restatement's date is not recorded: before
+          // the series' retrieval (2026-07-08) its quote is never read from it.
+          assert.notStrictEqual(r.body.quote?.source?.dataset, "prices_eod")
+          const prices = yield* get("/v1/prices/BAFL?as_of=2026-05-01&range=1M" as "/v1/prices/BAFL")
+          assertOk(prices)
+          assert.include(
+            JSON.stringify(prices.body),
+            "the date of its restatement is not recorded",
+            "the answer says so"
+          )
+          const recorded = yield* get("/v1/stocks/BAFL?recorded_as_of=2026-05-01" as "/v1/stocks/BAFL")
+          assertOk(recorded)
+          assert.strictEqual(recorded.headers["x-as-of-clock"], "recorded")
+          assert.isUndefined(recorded.body.ratios, "the deployment had stored the 2026-08-04 screener only")
+        }))
 
-    it.effect("the screener and the banks' valuation at 2026-05-01 read the 2026-04-08 screener", () =>
-      Effect.gen(function*() {
-        const at = asOfInstant("2026-05-01")!
-        const screen = yield* get("/v1/screener?as_of=2026-05-01&pe_max=12&limit=200" as "/v1/screener")
-        assertOk(screen)
-        assert.isAbove(screen.body.total, 0)
-        for (const item of screen.body.items) {
-          assert.isAtMost(item.pe_ttm!, 12)
-          assert.isAtMost(Date.parse(item.pe_ttm_as_of!), at, `${item.symbol}: valued after the instant`)
-        }
-        const banks = yield* get("/v1/sectors/0807/valuation?as_of=2026-05-01" as "/v1/sectors/:id/valuation")
-        assertOk(banks)
-        // The recording lists 19 banks with a P/E; the valuation counts those it can price at the P/E's own date.
-        assert.isAbove(banks.body.pe_peers, 0)
-        assert.isAtMost(banks.body.pe_peers, 19)
-      }))
-
-    it.effect("MEBL's quote at 2026-04-09: that session's close from 15:30 Karachi, the previous one before it", () =>
-      Effect.gen(function*() {
-        const closes = eodCloses("MEBL")
-        const after = yield* get("/v1/quotes/MEBL?as_of=2026-04-09" as "/v1/quotes/MEBL")
-        assertOk(after)
-        // 511.58 on 2026-04-09 after 519.04 on 2026-04-08 (the recording).
-        assert.deepStrictEqual(
-          [after.body.price, after.body.previous_close, after.body.as_of],
-          [closes.get("2026-04-09"), closes.get("2026-04-08"), "2026-04-09T10:30:00.000Z"]
-        )
-        const before = yield* get("/v1/quotes/MEBL?allow_stale=true&as_of=2026-04-09T10:29:00Z" as "/v1/quotes/MEBL")
-        assertOk(before)
-        assert.strictEqual(before.body.price, closes.get("2026-04-08"))
-      }))
-
-    it.effect("MEBL's dividends at 2025-10-01: the payouts announced by then, with a face value sourced by then", () =>
-      Effect.gen(function*() {
-        const at = asOfInstant("2025-10-01")!
-        const announced = [
-          ...(readPack("payouts_company_pages_2025_09.json") as ReadonlyArray<PayoutLine>),
-          ...(readPack("payouts.json") as ReadonlyArray<PayoutLine>)
-        ].filter((p) => p.symbol === "MEBL" && p.announcedAt !== undefined && Date.parse(p.announcedAt) <= at)
-        const expected = [...new Set(announced.map((p) => p.announcedAt!))].sort()
-        const r = yield* get("/v1/dividends/MEBL?as_of=2025-10-01" as "/v1/dividends/MEBL")
-        assertOk(r)
-        assert.deepStrictEqual(r.body.items.map((i) => i.announced_at).sort(), expected)
-        assert.strictEqual(r.body.face_value, 10)
-        // The deployment had stored MEBL's listing only from 2026-04-08.
-        assertFailed(yield* get("/v1/dividends/MEBL?recorded_as_of=2025-10-01" as "/v1/dividends/MEBL"), 404)
-      }))
-
-    it.effect("the news at 2026-07-20: every item published by the end of that day", () =>
-      Effect.gen(function*() {
-        const at = asOfInstant("2026-07-20")!
-        const items = [...(readPack("news.json.gz") as ReadonlyArray<NewsLine>), ...(readPack("news_headlines.json.gz") as ReadonlyArray<NewsLine>)]
-        const r = yield* get("/v1/news?as_of=2026-07-20&limit=5" as "/v1/news")
-        assertOk(r)
-        assert.strictEqual(r.body.total, items.filter((n) => Date.parse(n.publishedAt) <= at).length)
-        for (const n of r.body.items) assert.isAtMost(Date.parse(n.published_at), at)
-      }))
-
-    it.effect("the market's status at 2025-10-01 is that day's", () =>
-      Effect.gen(function*() {
-        const r = yield* get("/v1/market/status?as_of=2025-10-01" as "/v1/market/status")
-        assertOk(r)
-        assert.strictEqual(r.body.date, "2025-10-01")
-      }))
-
-    it.effect("a request that outwaits its instant's load is 503 SOURCE_UNAVAILABLE (the load goes on)", () =>
-      Effect.gen(function*() {
-        const pit = yield* PointInTime
-        const at = asOfInstant("2026-03-03")!
-        const error = yield* Effect.flip(pit.snapshotAt(at, "market", ["test:impatient"]).pipe(Effect.provideService(LoadWait, Duration.zero)))
-        assert.strictEqual(error.error, "SOURCE_UNAVAILABLE")
-        assert.match(error.message, /being loaded/)
-        // The load went on: a later request finds it.
-        const loaded = yield* pollUntil("loaded", Effect.exit(pit.snapshotAt(at, "market", ["test:impatient"])), (e) => e._tag === "Success", {
-          within: "120 seconds",
-          every: "250 millis"
-        })
-        assert.strictEqual(loaded._tag, "Success")
-      }))
-
-    it.effect("one client looping 5 instants cannot deny as_of to another; kept states stay within their bytes", () =>
-      Effect.gen(function*() {
-        const pit = yield* PointInTime
-        const floods = ["2024-01-01", "2026-01-22", "2026-04-08", "2026-07-08", "2026-09-01"].map((d) => asOfInstant(d)!)
-        // The victim asks for instants no one has asked for yet, one after the other (each a state of its own on either clock).
-        const victims = ["2025-10-15", "2026-02-05", "2026-02-10", "2026-05-29", "2026-07-25", "2026-08-05", "2026-08-10", "2026-10-01"]
-          .map((d) => asOfInstant(d)!)
-        const attacker = yield* Effect.forkChild(Effect.forever(Effect.forEach(floods, (at) => Effect.exit(pit.snapshotAt(at, "market", ["ip:attacker"])), { discard: true })))
-        // Served at the first asking; else told to come back (503, the load going on) and served when it does; or refused (429).
-        const outcomes = { first: 0, afterComingBack: 0, refused: 0 }
-        for (const at of victims) {
-          const ask = pit.snapshotAt(at, "market", ["ip:victim"]).pipe(Effect.as("served"), Effect.catch((e) => Effect.succeed(e.error)))
-          const first = yield* ask
-          if (first === "served") outcomes.first++
-          else if (first === "RATE_LIMITED") outcomes.refused++
-          else if ((yield* pollUntil("served", ask, (e) => e !== "SOURCE_UNAVAILABLE", { within: "120 seconds", every: "250 millis" })) === "served") {
-            outcomes.afterComingBack++
+      it.effect("the screener and the banks' valuation at 2026-05-01 read the 2026-04-08 screener", () =>
+        Effect.gen(function*() {
+          const at = asOfInstant("2026-05-01")!
+          const screen = yield* get("/v1/screener?as_of=2026-05-01&pe_max=12&limit=200" as "/v1/screener")
+          assertOk(screen)
+          assert.isAbove(screen.body.total, 0)
+          for (const item of screen.body.items) {
+            assert.isAtMost(item.pe_ttm!, 12)
+            assert.isAtMost(Date.parse(item.pe_ttm_as_of!), at, `${item.symbol}: valued after the instant`)
           }
-        }
-        yield* Fiber.interrupt(attacker)
-        console.log(`victim's as_of under the flood (${victims.length} instants): ${JSON.stringify(outcomes)}`)
-        assert.strictEqual(outcomes.refused, 0, "no victim request is refused")
-        assert.strictEqual(outcomes.first + outcomes.afterComingBack, victims.length)
-        const kept = pit.kept()
-        assert.isAtMost(kept.count, KEPT_SNAPSHOTS)
-        assert.isAtMost(kept.bytes, KEPT_BYTES)
-      }), { timeout: 240_000 })
-  })
+          const banks = yield* get("/v1/sectors/0807/valuation?as_of=2026-05-01" as "/v1/sectors/:id/valuation")
+          assertOk(banks)
+          // The recording lists 19 banks with a P/E; the valuation counts those it can price at the P/E's own date.
+          assert.isAbove(banks.body.pe_peers, 0)
+          assert.isAtMost(banks.body.pe_peers, 19)
+        }))
+
+      it.effect("MEBL's quote at 2026-04-09: that session's close from 15:30 Karachi, the previous one before it", () =>
+        Effect.gen(function*() {
+          const closes = eodCloses("MEBL")
+          const after = yield* get("/v1/quotes/MEBL?as_of=2026-04-09" as "/v1/quotes/MEBL")
+          assertOk(after)
+          // 511.58 on 2026-04-09 after 519.04 on 2026-04-08 (the recording).
+          assert.deepStrictEqual(
+            [after.body.price, after.body.previous_close, after.body.as_of],
+            [closes.get("2026-04-09"), closes.get("2026-04-08"), "2026-04-09T10:30:00.000Z"]
+          )
+          const before = yield* get("/v1/quotes/MEBL?allow_stale=true&as_of=2026-04-09T10:29:00Z" as "/v1/quotes/MEBL")
+          assertOk(before)
+          assert.strictEqual(before.body.price, closes.get("2026-04-08"))
+        }))
+
+      it.effect("MEBL's dividends at 2025-10-01: the payouts announced by then, with a face value sourced by then", () =>
+        Effect.gen(function*() {
+          const at = asOfInstant("2025-10-01")!
+          const announced = [
+            ...(readPack("payouts_company_pages_2025_09.json") as ReadonlyArray<PayoutLine>),
+            ...(readPack("payouts.json") as ReadonlyArray<PayoutLine>)
+          ].filter((p) => p.symbol === "MEBL" && p.announcedAt !== undefined && Date.parse(p.announcedAt) <= at)
+          const expected = [...new Set(announced.map((p) => p.announcedAt!))].sort()
+          const r = yield* get("/v1/dividends/MEBL?as_of=2025-10-01" as "/v1/dividends/MEBL")
+          assertOk(r)
+          assert.deepStrictEqual(r.body.items.map((i) => i.announced_at).sort(), expected)
+          assert.strictEqual(r.body.face_value, 10)
+          // The deployment had stored MEBL's listing only from 2026-04-08.
+          assertFailed(yield* get("/v1/dividends/MEBL?recorded_as_of=2025-10-01" as "/v1/dividends/MEBL"), 404)
+        }))
+
+      it.effect("the news at 2026-07-20: every item published by the end of that day", () =>
+        Effect.gen(function*() {
+          const at = asOfInstant("2026-07-20")!
+          const items = [
+            ...(readPack("news.json.gz") as ReadonlyArray<NewsLine>),
+            ...(readPack("news_headlines.json.gz") as ReadonlyArray<NewsLine>)
+          ]
+          const r = yield* get("/v1/news?as_of=2026-07-20&limit=5" as "/v1/news")
+          assertOk(r)
+          assert.strictEqual(r.body.total, items.filter((n) => Date.parse(n.publishedAt) <= at).length)
+          for (const n of r.body.items) assert.isAtMost(Date.parse(n.published_at), at)
+        }))
+
+      it.effect("the market's status at 2025-10-01 is that day's", () =>
+        Effect.gen(function*() {
+          const r = yield* get("/v1/market/status?as_of=2025-10-01" as "/v1/market/status")
+          assertOk(r)
+          assert.strictEqual(r.body.date, "2025-10-01")
+        }))
+
+      it.effect("a request that outwaits its instant's load is 503 SOURCE_UNAVAILABLE (the load goes on)", () =>
+        Effect.gen(function*() {
+          const pit = yield* PointInTime
+          const at = asOfInstant("2026-03-03")!
+          const error = yield* Effect.flip(
+            pit.snapshotAt(at, "market", ["test:impatient"]).pipe(Effect.provideService(LoadWait, Duration.zero))
+          )
+          assert.strictEqual(error.error, "SOURCE_UNAVAILABLE")
+          assert.match(error.message, /being loaded/)
+          // The load went on: a later request finds it.
+          const loaded = yield* pollUntil(
+            "loaded",
+            Effect.exit(pit.snapshotAt(at, "market", ["test:impatient"])),
+            (e) => e._tag === "Success",
+            {
+              within: "120 seconds",
+              every: "250 millis"
+            }
+          )
+          assert.strictEqual(loaded._tag, "Success")
+        }))
+
+      it.effect(
+        "one client looping 5 instants cannot deny as_of to another; kept states stay within their bytes",
+        () =>
+          Effect.gen(function*() {
+            const pit = yield* PointInTime
+            const floods = ["2024-01-01", "2026-01-22", "2026-04-08", "2026-07-08", "2026-09-01"].map((d) =>
+              asOfInstant(d)!
+            )
+            // The victim asks for instants no one has asked for yet, one after the other (each a state of its own on either clock).
+            const victims = [
+              "2025-10-15",
+              "2026-02-05",
+              "2026-02-10",
+              "2026-05-29",
+              "2026-07-25",
+              "2026-08-05",
+              "2026-08-10",
+              "2026-10-01"
+            ]
+              .map((d) => asOfInstant(d)!)
+            const attacker = yield* Effect.forkChild(
+              Effect.forever(
+                Effect.forEach(floods, (at) => Effect.exit(pit.snapshotAt(at, "market", ["ip:attacker"])), {
+                  discard: true
+                })
+              )
+            )
+            // Served at the first asking; else told to come back (503, the load going on) and served when it does; or refused (429).
+            const outcomes = { first: 0, afterComingBack: 0, refused: 0 }
+            for (const at of victims) {
+              const ask = pit.snapshotAt(at, "market", ["ip:victim"]).pipe(
+                Effect.as("served"),
+                Effect.catch((e) => Effect.succeed(e.error))
+              )
+              const first = yield* ask
+              if (first === "served") {
+                outcomes.first++
+              } else if (first === "RATE_LIMITED") outcomes.refused++
+              else if (
+                (yield* pollUntil("served", ask, (e) => e !== "SOURCE_UNAVAILABLE", {
+                  within: "120 seconds",
+                  every: "250 millis"
+                })) === "served"
+              ) {
+                outcomes.afterComingBack++
+              }
+            }
+            yield* Fiber.interrupt(attacker)
+            console.log(`victim's as_of under the flood (${victims.length} instants): ${JSON.stringify(outcomes)}`)
+            assert.strictEqual(outcomes.refused, 0, "no victim request is refused")
+            assert.strictEqual(outcomes.first + outcomes.afterComingBack, victims.length)
+            const kept = pit.kept()
+            assert.isAtMost(kept.count, KEPT_SNAPSHOTS)
+            assert.isAtMost(kept.bytes, KEPT_BYTES)
+          }),
+        { timeout: 240_000 }
+      )
+    }
+  )
 })
 
 describe("face values at an instant", () => {
@@ -192,7 +243,10 @@ describe("the build queue", () => {
   })
 
   it("keeps the most wanted snapshots within the byte budget", () => {
-    const demand = new Map<string, readonly [number, number]>([["popular", [3, 1]], ["rare", [1, 2]], ["newer", [1, 3]]])
+    const demand = new Map<string, readonly [number, number]>([["popular", [3, 1]], ["rare", [1, 2]], ["newer", [
+      1,
+      3
+    ]]])
     const kept = new KeptSnapshots<string>(2, 100, (k) => demand.get(k) ?? [0, 0])
     kept.set("popular", "p", 60)
     kept.set("rare", "r", 30)

@@ -9,9 +9,16 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Cause, Deferred, Effect, Exit, Fiber, Schema } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
-import { describeStoreError, isDeadlock, isStoreUnavailable, isTransientConflict, isUniqueViolation, retryTransient } from "../src/db/SqlErrors.ts"
-import { storeUnavailable } from "../src/db/Rows.ts"
 import { SourceUnavailable } from "../domain/Errors.ts"
+import { storeUnavailable } from "../src/db/Rows.ts"
+import {
+  describeStoreError,
+  isDeadlock,
+  isStoreUnavailable,
+  isTransientConflict,
+  isUniqueViolation,
+  retryTransient
+} from "../src/db/SqlErrors.ts"
 import { marketTransaction } from "../src/ingest/MarketWrite.ts"
 import { pollUntil } from "./support/Eventually.ts"
 import { isRealPostgres, TestDatabase } from "./support/TestDatabase.ts"
@@ -49,13 +56,27 @@ describe.skipIf(!isRealPostgres)("market write lock (PostgreSQL)", () => {
           yield* sql`UPDATE sectors SET name = 'crawled-3' WHERE code = 'T3'`
           yield* sql`UPDATE sectors SET name = 'crawled-1' WHERE code = 'T1'`
         })))
-        const blocked = yield* pollUntil("the crawl's transaction waits on a lock", blockedStatement, (q) => q !== undefined)
-        assert.match(blocked!, /FROM market_version WHERE id = 1 FOR UPDATE/, "it waits for the market lock before touching any row")
+        const blocked = yield* pollUntil(
+          "the crawl's transaction waits on a lock",
+          blockedStatement,
+          (q) => q !== undefined
+        )
+        assert.match(
+          blocked!,
+          /FROM market_version WHERE id = 1 FOR UPDATE/,
+          "it waits for the market lock before touching any row"
+        )
         yield* Deferred.succeed(go, undefined)
         yield* Fiber.join(refresh)
         yield* Fiber.join(crawl)
-        const names = yield* sql<{ code: string; name: string }>`SELECT code, name FROM sectors WHERE code LIKE 'T_' ORDER BY code`
-        assert.deepStrictEqual(names.map((r) => `${r.code}=${r.name}`), ["T1=crawled-1", "T2=refreshed", "T3=crawled-3"])
+        const names = yield* sql<
+          { code: string; name: string }
+        >`SELECT code, name FROM sectors WHERE code LIKE 'T_' ORDER BY code`
+        assert.deepStrictEqual(names.map((r) => `${r.code}=${r.name}`), [
+          "T1=crawled-1",
+          "T2=refreshed",
+          "T3=crawled-3"
+        ])
       }))
 
     it.effect("writers that take rows in opposite orders deadlock (40P01); the loser is retried and its error names the SQLSTATE", () =>
@@ -69,15 +90,17 @@ describe.skipIf(!isRealPostgres)("market write lock (PostgreSQL)", () => {
         const attempts = { U1: 0, U2: 0 }
         // Each takes its row, waits (first attempt only) until the other holds its own, then wants the other's.
         const writer = (mine: "U1" | "U2", theirs: "U1" | "U2") =>
-          retryTransient(sql.withTransaction(Effect.gen(function*() {
-            attempts[mine]++
-            yield* sql`UPDATE lock_probe SET name = ${`${mine}-by-${mine}`} WHERE code = ${mine}`
-            if (attempts[mine] === 1) {
-              yield* Deferred.succeed(holds[mine], undefined)
-              yield* Deferred.await(holds[theirs])
-            }
-            yield* sql`UPDATE lock_probe SET name = ${`${theirs}-by-${mine}`} WHERE code = ${theirs}`
-          })).pipe(Effect.tapError((e) => Effect.sync(() => seen.push(describeStoreError(e))))))
+          retryTransient(
+            sql.withTransaction(Effect.gen(function*() {
+              attempts[mine]++
+              yield* sql`UPDATE lock_probe SET name = ${`${mine}-by-${mine}`} WHERE code = ${mine}`
+              if (attempts[mine] === 1) {
+                yield* Deferred.succeed(holds[mine], undefined)
+                yield* Deferred.await(holds[theirs])
+              }
+              yield* sql`UPDATE lock_probe SET name = ${`${theirs}-by-${mine}`} WHERE code = ${theirs}`
+            })).pipe(Effect.tapError((e) => Effect.sync(() => seen.push(describeStoreError(e)))))
+          )
         yield* Effect.all([writer("U1", "U2"), writer("U2", "U1")], { concurrency: 2 })
         assert.strictEqual(attempts.U1 + attempts.U2, 3, "PostgreSQL aborted one, which was run again")
         assert.strictEqual(seen.length, 1)
@@ -104,12 +127,16 @@ layer(TestDatabase, { timeout: 60_000 })("store errors (both stores)", (it) => {
       const syntax = yield* Effect.flip(sql.unsafe("SELEC 1"))
       assert.isFalse(isStoreUnavailable(syntax), describeStoreError(syntax))
       const exit = yield* Effect.exit(storeUnavailable(sql.unsafe("SELECT * FROM no_such_table_here")))
-      assert.isTrue(Exit.isFailure(exit) && Cause.hasDies(exit.cause), "an undefined table (42P01) is this code's fault: a defect")
+      assert.isTrue(
+        Exit.isFailure(exit) && Cause.hasDies(exit.cause),
+        "an undefined table (42P01) is this code's fault: a defect"
+      )
       // A store that cannot answer (the driver's ConnectionError) is the one 503.
-      const away = new SqlError.SqlError({ reason: new SqlError.ConnectionError({ cause: new Error("connection refused"), message: "away" }) })
+      const away = new SqlError.SqlError({
+        reason: new SqlError.ConnectionError({ cause: new Error("connection refused"), message: "away" })
+      })
       assert.isTrue(isStoreUnavailable(away))
       const mapped = yield* Effect.flip(storeUnavailable(Effect.fail(away)))
       assert.instanceOf(mapped, SourceUnavailable)
     }))
 })
-

@@ -41,7 +41,12 @@ const mcpFrom = (from: string, body: string, headers: Record<string, string> = {
       new Promise<Answer>((resolve, reject) => {
         const port = "port" in server.address ? server.address.port : 0
         const req = httpRequest({
-          host: "127.0.0.1", port, localAddress: from, method: "POST", path, agent: false,
+          host: "127.0.0.1",
+          port,
+          localAddress: from,
+          method: "POST",
+          path,
+          agent: false,
           headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }
         }, (res) => {
           const chunks: Array<Buffer> = []
@@ -59,8 +64,15 @@ const mcpFrom = (from: string, body: string, headers: Record<string, string> = {
 
 const initializeText = (params: Record<string, unknown> = {}) =>
   JSON.stringify({
-    jsonrpc: "2.0", id: 1, method: "initialize",
-    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "sessions-test", version: "1" }, ...params }
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "sessions-test", version: "1" },
+      ...params
+    }
   })
 
 /** Opens a session from `from`; its id. */
@@ -99,20 +111,24 @@ const quick = { timeout: 600_000, excludeTestServices: true } as const
 
 describe("MCP sessions under attack", () => {
   layer(TestApp(), quick)("default limits", (it) => {
-    it.effect("200 initialize calls of ~900 KB each are refused with 400 and leave the heap where it was", () =>
-      Effect.gen(function*() {
-        const hostile = initializeText({ capabilities: { experimental: bloated(76_000) } })
-        assert.isAbove(hostile.length, 880_000)
-        // Warm the path first, so the baseline holds what any request leaves behind.
-        assertRefused(yield* mcpFrom("127.0.0.1", hostile), /at most 8192 bytes/)
-        const before = heapMb()
-        for (let i = 1; i <= 200; i++) {
-          const r = yield* mcpFrom("127.0.0.1", hostile)
-          assert.strictEqual(r.status, 400, `call ${i}`)
-          // Checked as it goes: before the bound, 25 such sessions already held ~250 MB.
-          if (i % 25 === 0) assert.isBelow(heapMb() - before, 32, `heap growth after ${i} calls`)
-        }
-      }), { timeout: 900_000 })
+    it.effect(
+      "200 initialize calls of ~900 KB each are refused with 400 and leave the heap where it was",
+      () =>
+        Effect.gen(function*() {
+          const hostile = initializeText({ capabilities: { experimental: bloated(76_000) } })
+          assert.isAbove(hostile.length, 880_000)
+          // Warm the path first, so the baseline holds what any request leaves behind.
+          assertRefused(yield* mcpFrom("127.0.0.1", hostile), /at most 8192 bytes/)
+          const before = heapMb()
+          for (let i = 1; i <= 200; i++) {
+            const r = yield* mcpFrom("127.0.0.1", hostile)
+            assert.strictEqual(r.status, 400, `call ${i}`)
+            // Checked as it goes: before the bound, 25 such sessions already held ~250 MB.
+            if (i % 25 === 0) assert.isBelow(heapMb() - before, 32, `heap growth after ${i} calls`)
+          }
+        }),
+      { timeout: 900_000 }
+    )
 
     it.effect("clientInfo nested 5,000 and 100,000 levels deep: 400 with a request id, never a bare 500", () =>
       Effect.gen(function*() {
@@ -126,16 +142,25 @@ describe("MCP sessions under attack", () => {
         }
         // Within the byte limit, 1,500 levels (7.5 KB) are refused for their depth.
         const deep = "[".repeat(1_500) + "]".repeat(1_500)
-        assertRefused(yield* mcpFrom("127.0.0.1", initializeText({ _meta: { deep: JSON.parse(deep) } })), /nest at most 32 levels/)
+        assertRefused(
+          yield* mcpFrom("127.0.0.1", initializeText({ _meta: { deep: JSON.parse(deep) } })),
+          /nest at most 32 levels/
+        )
         // An escaped method name is still an initialize.
-        const escaped = initializeText({ capabilities: { experimental: bloated(2_000) } }).replace("\"initialize\"", "\"initiali\\u007ae\"")
+        const escaped = initializeText({ capabilities: { experimental: bloated(2_000) } }).replace(
+          "\"initialize\"",
+          "\"initiali\\u007ae\""
+        )
         assertRefused(yield* mcpFrom("127.0.0.1", escaped), /at most 8192 bytes/)
         assert.strictEqual(yield* listStatus("127.0.0.1", yield* open("127.0.0.1")), 200, "the service still serves")
       }))
 
     it.effect("an oversized clientInfo and a batched initialize are refused with request ids", () =>
       Effect.gen(function*() {
-        assertRefused(yield* mcpFrom("127.0.0.1", initializeText({ clientInfo: { name: "x".repeat(1_100), version: "1" } })), /clientInfo/)
+        assertRefused(
+          yield* mcpFrom("127.0.0.1", initializeText({ clientInfo: { name: "x".repeat(1_100), version: "1" } })),
+          /clientInfo/
+        )
         const batch = `[${initializeText()}]`
         const r = yield* mcpFrom("127.0.0.1", batch)
         assert.strictEqual(r.status, 400)
@@ -156,7 +181,13 @@ describe("MCP sessions under attack", () => {
       }))
   })
 
-  layer(TestApp({ mcpSessionLimits: { perClient: 5, initializeBytes: 8_192, budgetBytes: 8_388_608 }, mcpSessions: { idleMinutes: 30, cap: 8 } }), quick)(
+  layer(
+    TestApp({
+      mcpSessionLimits: { perClient: 5, initializeBytes: 8_192, budgetBytes: 8_388_608 },
+      mcpSessions: { idleMinutes: 30, cap: 8 }
+    }),
+    quick
+  )(
     "5 sessions per client, 8 in all",
     (it) => {
       it.effect("a flood from one address ends only its own sessions, least recently used first", () =>
@@ -191,29 +222,36 @@ describe("MCP sessions under attack", () => {
     }
   )
 
-  layer(TestApp({ mcpSessionLimits: { perClient: 1_000, initializeBytes: 8_192, budgetBytes: 1_048_576 } }), quick)("a 1 MiB budget", (it) => {
-    it.effect("300 sessions each as large as allowed under a 1 MiB budget: the first are ended by the budget alone, the heap stays bounded", () =>
-      Effect.gen(function*() {
-        // 8 KB of _meta keys (kept) and 8 KB-worth of experimental keys would be dropped anyway.
-        const meta = Object.fromEntries(Array.from({ length: 700 }, (_, i) => [`m${i}`, i]))
-        const large = initializeText({ _meta: meta })
-        assert.isAbove(large.length, 7_500)
-        assert.isBelow(large.length, 8_192)
-        yield* open("127.0.0.1")
-        const before = heapMb()
-        const sessions: Array<string> = []
-        for (let i = 0; i < 300; i++) {
-          const r = yield* mcpFrom("127.0.0.1", large)
-          assert.strictEqual(r.status, 200, JSON.stringify(r.body))
-          sessions.push(r.headers["mcp-session-id"] as string)
-        }
-        const grown = heapMb() - before
-        // 1 MiB / (~7.6 KB + 8 KB) is at most 67 sessions.
-        assert.strictEqual(yield* listStatus("127.0.0.1", sessions[0]!), 404, "the first were ended")
-        assert.strictEqual(yield* listStatus("127.0.0.1", sessions[299]!), 200, "the last is kept")
-        assert.isBelow(grown, 8, "heap growth for 300 large sessions")
-      }), { timeout: 600_000 })
-  })
+  layer(TestApp({ mcpSessionLimits: { perClient: 1_000, initializeBytes: 8_192, budgetBytes: 1_048_576 } }), quick)(
+    "a 1 MiB budget",
+    (it) => {
+      it.effect(
+        "300 sessions each as large as allowed under a 1 MiB budget: the first are ended by the budget alone, the heap stays bounded",
+        () =>
+          Effect.gen(function*() {
+            // 8 KB of _meta keys (kept) and 8 KB-worth of experimental keys would be dropped anyway.
+            const meta = Object.fromEntries(Array.from({ length: 700 }, (_, i) => [`m${i}`, i]))
+            const large = initializeText({ _meta: meta })
+            assert.isAbove(large.length, 7_500)
+            assert.isBelow(large.length, 8_192)
+            yield* open("127.0.0.1")
+            const before = heapMb()
+            const sessions: Array<string> = []
+            for (let i = 0; i < 300; i++) {
+              const r = yield* mcpFrom("127.0.0.1", large)
+              assert.strictEqual(r.status, 200, JSON.stringify(r.body))
+              sessions.push(r.headers["mcp-session-id"] as string)
+            }
+            const grown = heapMb() - before
+            // 1 MiB / (~7.6 KB + 8 KB) is at most 67 sessions.
+            assert.strictEqual(yield* listStatus("127.0.0.1", sessions[0]!), 404, "the first were ended")
+            assert.strictEqual(yield* listStatus("127.0.0.1", sessions[299]!), 200, "the last is kept")
+            assert.isBelow(grown, 8, "heap growth for 300 large sessions")
+          }),
+        { timeout: 600_000 }
+      )
+    }
+  )
 })
 
 describe("the session registry's choices (no HTTP)", () => {

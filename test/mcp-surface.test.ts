@@ -20,10 +20,11 @@ const NOW = "2026-06-15T06:00:00.000Z"
 const LIST_BUDGET = 20_000
 
 const promise = <A>(f: () => Promise<A>) => Effect.promise(f)
-const body = (path: string) => Effect.map(get(path), (r) => {
-  assertOk(r, 200, path)
-  return r.body as any
-})
+const body = (path: string) =>
+  Effect.map(get(path), (r) => {
+    assertOk(r, 200, path)
+    return r.body as any
+  })
 const read = (client: Client, uri: string) =>
   Effect.map(promise(() => client.readResource({ uri })), (r) => JSON.parse((r.contents[0] as { text: string }).text))
 
@@ -65,9 +66,16 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
         for (const tool of tools) {
           assert.isTrue(ajv.validateSchema(tool.inputSchema) as boolean, `${tool.name}: ${ajv.errorsText(ajv.errors)}`)
           ajv.compile(tool.inputSchema)
-          assert.isUndefined(tool.outputSchema, `${tool.name}: result schemas are psx://schemas/{tool}, not in the listing`)
+          assert.isUndefined(
+            tool.outputSchema,
+            `${tool.name}: result schemas are psx://schemas/{tool}, not in the listing`
+          )
           assert.match(tool.description, /absent, never 0/, tool.name)
-          assert.isAtMost(JSON.stringify(tool.inputSchema).split("\"maximum\":1000000000000000").length - 1, 1, "a bound is defined once")
+          assert.isAtMost(
+            JSON.stringify(tool.inputSchema).split("\"maximum\":1000000000000000").length - 1,
+            1,
+            "a bound is defined once"
+          )
         }
         const screen = tools.find((t) => t.name === "screen_stocks")
         assert.isAbove(Object.keys(screen.inputSchema.$defs ?? {}).length, 0, "screen_stocks shares its number bound")
@@ -86,7 +94,10 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
           const result = yield* promise(() => client.callTool({ name, arguments: args }))
           assert.notStrictEqual(result.isError, true, `${name}: ${JSON.stringify(result.content)}`)
           const full = ajv.compile(yield* read(client, `psx://schemas/${name}`))
-          assert.isTrue(full(result.structuredContent) as boolean, `${name} against its complete schema: ${ajv.errorsText(full.errors)}`)
+          assert.isTrue(
+            full(result.structuredContent) as boolean,
+            `${name} against its complete schema: ${ajv.errorsText(full.errors)}`
+          )
         }
       })))
   })
@@ -96,8 +107,12 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
       Effect.scoped(Effect.gen(function*() {
         const client = yield* httpClient
         const { resources } = yield* promise(() => client.listResources())
-        assert.deepStrictEqual(resources.map((r) => r.uri).sort(),
-          ["psx://calendar/dividends", "psx://indices", "psx://sectors", "psx://universe"])
+        assert.deepStrictEqual(resources.map((r) => r.uri).sort(), [
+          "psx://calendar/dividends",
+          "psx://indices",
+          "psx://sectors",
+          "psx://universe"
+        ])
         assert.isTrue(resources.every((r) => r.mimeType === "application/json" && (r.description ?? "").length > 20))
         assert.deepStrictEqual(yield* read(client, "psx://sectors"), yield* body("/v1/sectors"))
         assert.deepStrictEqual(yield* read(client, "psx://calendar/dividends"), yield* body("/v1/calendar/dividends"))
@@ -105,10 +120,14 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
         const first = yield* body("/v1/companies?limit=200")
         assert.deepStrictEqual(universe.columns, ["symbol", "name", "security_type", "inside_kse100", "sector_code"])
         assert.strictEqual(universe.rows.length, first.total, "every listed security, all pages")
-        assert.deepStrictEqual(universe.rows.slice(0, 200), first.items.map((i: any) =>
-          [i.symbol, i.name, i.security_type, i.inside_kse100, i.sector_code ?? null]))
+        assert.deepStrictEqual(
+          universe.rows.slice(0, 200),
+          first.items.map((i: any) => [i.symbol, i.name, i.security_type, i.inside_kse100, i.sector_code ?? null])
+        )
         assert.deepStrictEqual(universe.sources, first.sources)
-        const last = yield* body(`/v1/companies?limit=200&cursor=${(yield* body("/v1/companies?limit=200")).next_cursor}`)
+        const last = yield* body(
+          `/v1/companies?limit=200&cursor=${(yield* body("/v1/companies?limit=200")).next_cursor}`
+        )
         assert.deepStrictEqual(universe.rows[200][0], last.items[0].symbol, "the second page follows the first")
         const indices = yield* read(client, "psx://indices")
         const list = yield* body("/v1/indices")
@@ -124,10 +143,14 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
         assert.deepStrictEqual(resourceTemplates.map((t) => t.uriTemplate), ["psx://schemas/{tool}"])
         const schema = yield* read(client, "psx://schemas/get_quote")
         assert.isTrue(ajv.validateSchema(schema) as boolean)
-        const quote = yield* promise(() => client.callTool({ name: "get_quote", arguments: { symbol: "HUBC", allow_stale: true } }))
+        const quote = yield* promise(() =>
+          client.callTool({ name: "get_quote", arguments: { symbol: "HUBC", allow_stale: true } })
+        )
         assert.isTrue(ajv.compile(schema)(quote.structuredContent) as boolean, ajv.errorsText(ajv.errors))
         assert.isDefined(schema.properties.corporate_actions.properties, "nested fields are described in full")
-        const refused = yield* Effect.flip(Effect.tryPromise({ try: () => client.readResource({ uri: "psx://schemas/get_horoscope" }), catch: (e) => e }))
+        const refused = yield* Effect.flip(
+          Effect.tryPromise({ try: () => client.readResource({ uri: "psx://schemas/get_horoscope" }), catch: (e) => e })
+        )
         assert.instanceOf(refused, McpError)
         assert.strictEqual((refused as McpError).code, -32602, String(refused))
       })))
@@ -138,17 +161,32 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
       Effect.scoped(Effect.gen(function*() {
         const client = yield* httpClient
         const { prompts } = yield* promise(() => client.listPrompts())
-        assert.deepStrictEqual(prompts.map((p) => p.name).sort(), ["plan_book_closures", "research_symbol", "review_portfolio"])
-        assert.deepStrictEqual(prompts.find((p) => p.name === "research_symbol")!.arguments!.map((a) => [a.name, a.required]), [["symbol", true]])
+        assert.deepStrictEqual(prompts.map((p) => p.name).sort(), [
+          "plan_book_closures",
+          "research_symbol",
+          "review_portfolio"
+        ])
+        assert.deepStrictEqual(
+          prompts.find((p) => p.name === "research_symbol")!.arguments!.map((a) => [a.name, a.required]),
+          [["symbol", true]]
+        )
         const text = (r: { messages: ReadonlyArray<any> }) => r.messages.map((m) => m.content.text).join("\n")
-        const research = yield* promise(() => client.getPrompt({ name: "research_symbol", arguments: { symbol: "hubc" } }))
+        const research = yield* promise(() =>
+          client.getPrompt({ name: "research_symbol", arguments: { symbol: "hubc" } })
+        )
         assert.strictEqual(research.messages[0]!.role, "user")
         assert.match(text(research), /HUBC.*get_research.*unknown, never zero/s)
-        const review = yield* promise(() => client.getPrompt({ name: "review_portfolio", arguments: { holdings: "HUBC:500, OGDC:200" } }))
+        const review = yield* promise(() =>
+          client.getPrompt({ name: "review_portfolio", arguments: { holdings: "HUBC:500, OGDC:200" } })
+        )
         assert.match(text(review), /HUBC:500,OGDC:200.*psx:\/\/calendar\/dividends/s)
         const plan = yield* promise(() => client.getPrompt({ name: "plan_book_closures", arguments: {} }))
         assert.match(text(plan), /psx:\/\/calendar\/dividends.*last_buy_date/s)
-        for (const [name, args] of [["research_symbol", { symbol: "!!; drop" }], ["review_portfolio", { holdings: "HUBC" }]] as const) {
+        for (
+          const [name, args] of [["research_symbol", { symbol: "!!; drop" }], ["review_portfolio", {
+            holdings: "HUBC"
+          }]] as const
+        ) {
           const refused = yield* Effect.result(Effect.tryPromise(() => client.getPrompt({ name, arguments: args })))
           assert.strictEqual(refused._tag, "Failure", name)
         }
@@ -160,21 +198,40 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
       Effect.scoped(Effect.gen(function*() {
         const client = yield* httpClient
         const full = yield* body("/v1/news?limit=200")
-        assert.isAbove(Buffer.byteLength(JSON.stringify(full)), MAX_BYTES, "the pack's 200 newest news items exceed the bound")
+        assert.isAbove(
+          Buffer.byteLength(JSON.stringify(full)),
+          MAX_BYTES,
+          "the pack's 200 newest news items exceed the bound"
+        )
         const result = yield* promise(() => client.callTool({ name: "get_news", arguments: { limit: 200 } }))
         const page = result.structuredContent as any
         const served = page.items.length
         assert.isBelow(served, 200)
         assert.isAtMost(Buffer.byteLength(JSON.stringify(page)), MAX_BYTES)
         const route = yield* body(`/v1/news?limit=${served}`)
-        assert.deepStrictEqual({ ...page, next_cursor: null }, { ...route, next_cursor: null }, "the route's page for the limit that fit")
+        assert.deepStrictEqual(
+          { ...page, next_cursor: null },
+          { ...route, next_cursor: null },
+          "the route's page for the limit that fit"
+        )
         assert.deepStrictEqual(page.items, full.items.slice(0, served))
         const note = (result.content as Array<{ text: string }>)[1]!.text
         assert.match(note, new RegExp(`${served} items of the 200.*cursor "${page.next_cursor}"`, "s"))
-        assert.deepInclude((result._meta as any)["psx/cut"], { served, page_would_hold: 200, next_cursor: page.next_cursor })
-        const next = yield* promise(() => client.callTool({ name: "get_news", arguments: { limit: served, cursor: page.next_cursor } }))
-        assert.deepStrictEqual((next.structuredContent as any).items, full.items.slice(served, 2 * served), "paging goes on")
-        const screened = (yield* promise(() => client.callTool({ name: "screen_stocks", arguments: { limit: 200 } }))).structuredContent as any
+        assert.deepInclude((result._meta as any)["psx/cut"], {
+          served,
+          page_would_hold: 200,
+          next_cursor: page.next_cursor
+        })
+        const next = yield* promise(() =>
+          client.callTool({ name: "get_news", arguments: { limit: served, cursor: page.next_cursor } })
+        )
+        assert.deepStrictEqual(
+          (next.structuredContent as any).items,
+          full.items.slice(served, 2 * served),
+          "paging goes on"
+        )
+        const screened = (yield* promise(() => client.callTool({ name: "screen_stocks", arguments: { limit: 200 } })))
+          .structuredContent as any
         assert.isBelow(screened.items.length, 200, "200 screener rows are about 96 KB")
         const posted = yield* post("/v1/screener", { limit: screened.items.length })
         assertOk(posted, 200, "POST /v1/screener")
@@ -184,12 +241,17 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
     it.effect(`a page of more than ${MAX_ITEMS} items is cut to ${MAX_ITEMS}; a page within the bounds is untouched`, () =>
       Effect.scoped(Effect.gen(function*() {
         const client = yield* httpClient
-        const result = yield* promise(() => client.callTool({ name: "get_price_history", arguments: { symbol: "OGDC", range: "MAX", limit: 1000 } }))
+        const result = yield* promise(() =>
+          client.callTool({ name: "get_price_history", arguments: { symbol: "OGDC", range: "MAX", limit: 1000 } })
+        )
         const page = result.structuredContent as any
         assert.strictEqual(page.items.length, MAX_ITEMS, "1,000 price rows are about 64 KB: the item bound cuts first")
         const route = yield* body(`/v1/prices/OGDC?range=MAX&limit=${MAX_ITEMS}`)
         assert.deepStrictEqual(page, route, "the route's answer for limit 250, cursor included")
-        assert.deepStrictEqual(page.items, (yield* body("/v1/prices/OGDC?range=MAX&limit=1000")).items.slice(0, MAX_ITEMS))
+        assert.deepStrictEqual(
+          page.items,
+          (yield* body("/v1/prices/OGDC?range=MAX&limit=1000")).items.slice(0, MAX_ITEMS)
+        )
         assert.isString(page.next_cursor)
         const small = yield* promise(() => client.callTool({ name: "get_news", arguments: { limit: 5 } }))
         assert.strictEqual((small.content as Array<unknown>).length, 1)
@@ -198,7 +260,11 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
 
     it.effect("a record that does not page has its longest lists cut to fit, and says which and by how much", () =>
       Effect.sync(() => {
-        const record = { code: "X", members: Array.from({ length: 40 }, (_, i) => ({ symbol: `S${i}`, pad: "x".repeat(90) })), sources: [{ dataset: "d" }] }
+        const record = {
+          code: "X",
+          members: Array.from({ length: 40 }, (_, i) => ({ symbol: `S${i}`, pad: "x".repeat(90) })),
+          sources: [{ dataset: "d" }]
+        }
         const { cut, totals } = cutLists(record, { maxItems: 30, maxBytes: 2_000 })
         assert.deepStrictEqual(totals, { members: 40 })
         const members = cut["members"] as Array<{ symbol: string }>
@@ -211,15 +277,29 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
     it.effect("through the tool handler: the cut record, the note naming the list and total, and _meta psx/cut", () =>
       Effect.gen(function*() {
         const record = { id: "big", members: Array.from({ length: 300 }, (_, i) => ({ symbol: `S${i}` })) }
-        const tool = new McpSchema.Tool({ name: "get_sector", inputSchema: { type: "object", properties: { id: { type: "string" } } } })
-        const handle = boundedHandle(tool, () =>
-          Effect.succeed(new McpSchema.CallToolResult({ structuredContent: record, content: [{ type: "text", text: JSON.stringify(record) }] })),
-          { maxItems: MAX_ITEMS, maxBytes: MAX_BYTES })
+        const tool = new McpSchema.Tool({
+          name: "get_sector",
+          inputSchema: { type: "object", properties: { id: { type: "string" } } }
+        })
+        const handle = boundedHandle(
+          tool,
+          () =>
+            Effect.succeed(
+              new McpSchema.CallToolResult({
+                structuredContent: record,
+                content: [{ type: "text", text: JSON.stringify(record) }]
+              })
+            ),
+          { maxItems: MAX_ITEMS, maxBytes: MAX_BYTES }
+        )
         const result = (yield* handle({ id: "big" })) as McpSchema.CallToolResult
         const served = result.structuredContent as typeof record
         assert.deepStrictEqual(served.members, record.members.slice(0, MAX_ITEMS))
         assert.deepStrictEqual(JSON.parse((result.content[0] as { text: string }).text), served)
-        assert.match((result.content[1] as { text: string }).text, /members: the first 250 of 300.*get_sector does not page/s)
+        assert.match(
+          (result.content[1] as { text: string }).text,
+          /members: the first 250 of 300.*get_sector does not page/s
+        )
         assert.deepStrictEqual((result._meta as any)["psx/cut"].lists, { members: { served: MAX_ITEMS, total: 300 } })
       }))
   })

@@ -30,18 +30,32 @@ interface Entry {
   readonly request: { readonly method: "GET" | "POST"; readonly path: string; readonly body?: unknown }
 }
 
-const getting = (tool: string, args: Record<string, unknown>, route: string, path: string): Entry =>
-  ({ tool, args, route: `GET ${route}`, request: { method: "GET", path } })
+const getting = (tool: string, args: Record<string, unknown>, route: string, path: string): Entry => ({
+  tool,
+  args,
+  route: `GET ${route}`,
+  request: { method: "GET", path }
+})
 
 /** SPEC 4.6's fifteen tools and issue 52's four, each with the route it mirrors and real symbols of the pack. */
 const TOOLS: ReadonlyArray<Entry> = [
   getting("get_company", { symbol: "HUBC" }, "/v1/companies/:symbol", "/v1/companies/HUBC"),
   getting("get_quote", { symbol: "HUBC", allow_stale: true }, "/v1/quotes/:symbol", "/v1/quotes/HUBC?allow_stale=true"),
-  getting("get_price_history", { symbol: "OGDC", range: "1Y", limit: 20 }, "/v1/prices/:symbol", "/v1/prices/OGDC?range=1Y&limit=20"),
+  getting(
+    "get_price_history",
+    { symbol: "OGDC", range: "1Y", limit: 20 },
+    "/v1/prices/:symbol",
+    "/v1/prices/OGDC?range=1Y&limit=20"
+  ),
   getting("get_financials", { symbol: "ENGRO" }, "/v1/financials/:symbol", "/v1/financials/ENGRO"),
   getting("get_dividends", { symbol: "MEBL" }, "/v1/dividends/:symbol", "/v1/dividends/MEBL"),
   getting("get_corporate_actions", { symbol: "MEBL" }, "/v1/corporate-actions/:symbol", "/v1/corporate-actions/MEBL"),
-  getting("get_announcements", { symbol: "HUBC", limit: 5 }, "/v1/announcements", "/v1/announcements?symbol=HUBC&limit=5"),
+  getting(
+    "get_announcements",
+    { symbol: "HUBC", limit: 5 },
+    "/v1/announcements",
+    "/v1/announcements?symbol=HUBC&limit=5"
+  ),
   getting("get_news", { limit: 5 }, "/v1/news", "/v1/news?limit=5"),
   getting("get_sector", { id: "0824" }, "/v1/sectors/:id", "/v1/sectors/0824"),
   getting("get_sector_peers", { id: "0824" }, "/v1/sectors/:id/peers", "/v1/sectors/0824/peers"),
@@ -66,7 +80,11 @@ const routes = new Set(
   Object.values(Api.groups).flatMap((group) => Object.values(group.endpoints).map((e) => `${e.method} ${e.path}`))
 )
 const status = (e: Entry) =>
-  !served.has(e.tool) ? "skipped: tool not served yet" : !routes.has(e.route) ? "skipped: route not served yet" : undefined
+  !served.has(e.tool)
+    ? "skipped: tool not served yet"
+    : !routes.has(e.route)
+    ? "skipped: route not served yet"
+    : undefined
 const title = (e: Entry) => `${e.tool} ↔ ${e.route}${status(e) ? ` (${status(e)})` : ""}`
 
 /** compare_stocks may take its symbols as a list or as the route's comma-separated string. */
@@ -86,10 +104,16 @@ const perProcess = (value: unknown): unknown =>
   Array.isArray(value)
     ? value.map(perProcess)
     : typeof value === "object" && value !== null
-    ? Object.fromEntries(Object.entries(value).map(([k, v]) => [
-      k,
-      k === "next_cursor" ? v !== null : k === "retrieved_at" || k === "generated_at" || k === "quote_age_seconds" ? typeof v : perProcess(v)
-    ]))
+    ? Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [
+        k,
+        k === "next_cursor"
+          ? v !== null
+          : k === "retrieved_at" || k === "generated_at" || k === "quote_age_seconds"
+          ? typeof v
+          : perProcess(v)
+      ])
+    )
     : value
 
 const call = (client: Client, name: string, args: Record<string, unknown>) =>
@@ -170,10 +194,13 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("MCP: the official S
       })))
 
     for (const e of TOOLS) {
-      it.effect.skipIf(status(e) !== undefined)(`tools/call ${title(e)}: structuredContent equals the route's body`, () =>
-        Effect.scoped(Effect.gen(function*() {
-          yield* mirrors(yield* httpClient, e, (x) => x)
-        })))
+      it.effect.skipIf(status(e) !== undefined)(
+        `tools/call ${title(e)}: structuredContent equals the route's body`,
+        () =>
+          Effect.scoped(Effect.gen(function*() {
+            yield* mirrors(yield* httpClient, e, (x) => x)
+          }))
+      )
     }
 
     it.effect("a data failure is the tool's result: isError with the error record, as on HTTP", () =>
@@ -215,7 +242,11 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("MCP: the official S
           Effect.promise(() =>
             fetch(url, {
               method,
-              headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+              headers: {
+                "content-type": "application/json",
+                accept: "application/json, text/event-stream",
+                ...headers
+              },
               ...(method === "POST" ? { body } : {}),
               signal: AbortSignal.timeout(10_000)
             }).then(async (r) => ({ status: r.status, body: await r.json() as any }))
@@ -244,14 +275,19 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("MCP: the official S
         expect(yield* send(JSON.stringify({ jsonrpc: "1.0", id: 2, method: "tools/list" }), session), 200, -32600)
         expect(yield* send(JSON.stringify({ id: 2, method: "tools/list" }), session), 200, -32600)
         expect(yield* send(JSON.stringify({ jsonrpc: "2.0", id: 2, method: 7 }), session), 200, -32600)
-        expect(yield* send(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/destroy" }), session), 200, -32601, /tools\/destroy/)
-      const callWith = (name: string, args: unknown) =>
-        JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name, arguments: args } })
-      // A tool's argument error is its result (isError with the route's 400 record naming the arguments), as MCP 2025-11-25 asks.
-      const missing = yield* send(callWith("get_quote", {}), session)
-      assert.isTrue(missing.body.result.isError)
-      assert.match(missing.body.result.content[0].text, /`symbol` is required; get_quote takes symbol/)
-      expect(yield* send(callWith("get_prices", { symbol: "HUBC" }), session), 200, -32602, /get_prices.*not found/)
+        expect(
+          yield* send(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/destroy" }), session),
+          200,
+          -32601,
+          /tools\/destroy/
+        )
+        const callWith = (name: string, args: unknown) =>
+          JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name, arguments: args } })
+        // A tool's argument error is its result (isError with the route's 400 record naming the arguments), as MCP 2025-11-25 asks.
+        const missing = yield* send(callWith("get_quote", {}), session)
+        assert.isTrue(missing.body.result.isError)
+        assert.match(missing.body.result.content[0].text, /`symbol` is required; get_quote takes symbol/)
+        expect(yield* send(callWith("get_prices", { symbol: "HUBC" }), session), 200, -32602, /get_prices.*not found/)
         const ping = (id: number) => ({ jsonrpc: "2.0", id, method: "ping" })
         expect(yield* send(JSON.stringify([ping(4), ping(5)]), session), 400, -32600, /batch/)
         expect(yield* send("[]", session), 400, -32600)
@@ -260,7 +296,12 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("MCP: the official S
         assertOk(batch, 200, "protocol 2025-03-26 allows a short batch")
         const long = Array.from({ length: 5_000 }, (_, i) => ping(i))
         expect(yield* send(JSON.stringify(long), old), 400, -32600, new RegExp(`at most ${MAX_BATCH}`))
-        const huge = JSON.stringify({ jsonrpc: "2.0", id: 8, method: "tools/call", params: { name: "get_company", arguments: { symbol: "A".repeat(2 ** 21) } } })
+        const huge = JSON.stringify({
+          jsonrpc: "2.0",
+          id: 8,
+          method: "tools/call",
+          params: { name: "get_company", arguments: { symbol: "A".repeat(2 ** 21) } }
+        })
         expect(yield* send(huge, session), 413, -32600, /1 MiB/)
         expect(yield* send(JSON.stringify(ping(9)), { ...session, "mcp-session-id": "no-such-session" }), 404, -32001)
         expect(yield* send(JSON.stringify(ping(10))), 400, -32600, /initialize/)
@@ -281,21 +322,36 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("MCP: the official S
         assert.deepStrictEqual(tools.map((t) => t.name).sort(), [...served].sort())
         assert.isTrue(tools.every((t) => t.annotations?.readOnlyHint === true && t.inputSchema.type === "object"))
         const { resources } = yield* Effect.promise(() => client.listResources())
-        assert.deepStrictEqual(resources.map((r) => r.uri).sort(), ["psx://calendar/dividends", "psx://indices", "psx://sectors", "psx://universe"])
+        assert.deepStrictEqual(resources.map((r) => r.uri).sort(), [
+          "psx://calendar/dividends",
+          "psx://indices",
+          "psx://sectors",
+          "psx://universe"
+        ])
         const { prompts } = yield* Effect.promise(() => client.listPrompts())
-        assert.deepStrictEqual(prompts.map((p) => p.name).sort(), ["plan_book_closures", "research_symbol", "review_portfolio"])
+        assert.deepStrictEqual(prompts.map((p) => p.name).sort(), [
+          "plan_book_closures",
+          "research_symbol",
+          "review_portfolio"
+        ])
         const sectors = yield* Effect.promise(() => client.readResource({ uri: "psx://sectors" }))
-        assert.deepStrictEqual(perProcess(JSON.parse((sectors.contents[0] as { text: string }).text)), perProcess((yield* get("/v1/sectors")).body))
+        assert.deepStrictEqual(
+          perProcess(JSON.parse((sectors.contents[0] as { text: string }).text)),
+          perProcess((yield* get("/v1/sectors")).body)
+        )
         assert.deepStrictEqual(transportErrors, [], "every stdout line was a JSON-RPC message")
         assert.match(stderr(), /market read model built/, "the service's logs are on stderr")
       }))
 
     for (const e of TOOLS) {
-      it.effect.skipIf(status(e) !== undefined)(`tools/call ${title(e)}: structuredContent equals the route's body`, () =>
-        Effect.gen(function*() {
-          const { client } = yield* StdioMcp
-          yield* mirrors(client, e, perProcess)
-        }))
+      it.effect.skipIf(status(e) !== undefined)(
+        `tools/call ${title(e)}: structuredContent equals the route's body`,
+        () =>
+          Effect.gen(function*() {
+            const { client } = yield* StdioMcp
+            yield* mirrors(client, e, perProcess)
+          })
+      )
     }
 
     it.effect("hostile calls: invalid params naming the argument, unknown tool, data failures as results", () =>

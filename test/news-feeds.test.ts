@@ -12,7 +12,9 @@ import { newsTagger } from "../domain/news/Tagger.ts"
 import { companyAliases } from "../src/ingest/CompanyAliases.ts"
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/news/${name}`, import.meta.url), "utf8")
-const universe: ReadonlyArray<{ symbol: string }> = JSON.parse(readFileSync(new URL("../data/pack/universe.json", import.meta.url), "utf8"))
+const universe: ReadonlyArray<{ symbol: string }> = JSON.parse(
+  readFileSync(new URL("../data/pack/universe.json", import.meta.url), "utf8")
+)
 const tag = newsTagger(companyAliases(), new Set(universe.map((u) => u.symbol)))
 
 describe("news feeds", () => {
@@ -44,7 +46,9 @@ describe("news feeds", () => {
   })
 
   it("tags by ticker and by company name from the alias table; the exchange's own name is not a tag", () => {
-    assert.deepStrictEqual(tag("OGDC Share Price Hits New Record High As Production Recovery Boosts Sentiment"), ["OGDC"])
+    assert.deepStrictEqual(tag("OGDC Share Price Hits New Record High As Production Recovery Boosts Sentiment"), [
+      "OGDC"
+    ])
     assert.deepStrictEqual(tag("a petition filed by Meezan Bank Ltd challenging super tax"), ["MEBL"])
     // A recorded headline about the market: "PSX" is the exchange here, not the listed company.
     assert.deepStrictEqual(tag("Selling returns to PSX, benchmark index down over 400 points"), [])

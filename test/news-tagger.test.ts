@@ -20,10 +20,13 @@ interface Labelled {
   readonly source_keywords?: ReadonlyArray<string>
   readonly about: ReadonlyArray<string>
 }
-const labelled = (file: string): ReadonlyArray<Labelled> => JSON.parse(readFileSync(new URL(`./fixtures/${file}`, import.meta.url), "utf8")).items
+const labelled = (file: string): ReadonlyArray<Labelled> =>
+  JSON.parse(readFileSync(new URL(`./fixtures/${file}`, import.meta.url), "utf8")).items
 const sample = labelled("news-labelled.json")
 const heldOutSample = labelled("news-heldout.json")
-const recorded = JSON.parse(readFileSync(new URL("./fixtures/research/news_editions_and_tags.json", import.meta.url), "utf8"))
+const recorded = JSON.parse(
+  readFileSync(new URL("./fixtures/research/news_editions_and_tags.json", import.meta.url), "utf8")
+)
 const universe: ReadonlyArray<{ symbol: string; name: string; isDebt: boolean }> = JSON.parse(
   readFileSync(new URL("../data/pack/universe.json", import.meta.url), "utf8")
 )
@@ -38,7 +41,11 @@ const score = (items: ReadonlyArray<Labelled>, tags: (it: Labelled) => ReadonlyA
     for (const s of got) it.about.includes(s) ? at(s).tp++ : at(s).fp++
     for (const s of it.about) if (!got.includes(s)) at(s).fn++
   }
-  const sum = [...per.values()].reduce((a, b) => ({ tp: a.tp + b.tp, fp: a.fp + b.fp, fn: a.fn + b.fn }), { tp: 0, fp: 0, fn: 0 })
+  const sum = [...per.values()].reduce((a, b) => ({ tp: a.tp + b.tp, fp: a.fp + b.fp, fn: a.fn + b.fn }), {
+    tp: 0,
+    fp: 0,
+    fn: 0
+  })
   return { ...sum, precision: sum.tp / (sum.tp + sum.fp), recall: sum.tp / (sum.tp + sum.fn), per }
 }
 
@@ -49,7 +56,10 @@ describe("news tagger", () => {
     assert.isAtLeast(all.tp + all.fn, 50, "enough labelled company mentions to measure recall")
     assert.isAtLeast(all.precision, 0.95)
     assert.isAtLeast(all.recall, 0.8)
-    const heldOut = score(sample.filter((it) => it.stratum === "pakistani-publisher"), (it) => tag(`${it.title} ${it.summary}`))
+    const heldOut = score(
+      sample.filter((it) => it.stratum === "pakistani-publisher"),
+      (it) => tag(`${it.title} ${it.summary}`)
+    )
     assert.isAtLeast(heldOut.precision, 0.95)
     assert.isAtLeast(heldOut.recall, 0.8)
     // No tag the tagger gives is wrong more often than right.
@@ -67,24 +77,48 @@ describe("news tagger", () => {
 
   it("issue 50's cases: other companies' 'Systems Ltd', brokerages quoted as sources, and the named companies it missed", () => {
     assert.deepStrictEqual(tag("Axalta Coating Systems Ltd (AXTA) Q2 Earnings: EPS Misses at $0. - GuruFocus"), [])
-    assert.deepStrictEqual(tag("Kalyani Strategic Systems Ltd and AM General Sign Strategic Partnership - Raksha Anirveda"), [])
-    assert.deepStrictEqual(tag("Egypt positions itself as global digital services hub as Systems Limited expands operations"), ["SYS"])
-    assert.deepStrictEqual(tag("DIB Pakistan to upgrade core banking platform with Temenos, Systems Limited - The News Pakistan"), ["SYS"])
     assert.deepStrictEqual(
-      tag("PSX opens week in the green\nThe KSE-100 index gained 5,068.88 points. Awais Ashraf, director of research at AKD Securities, said the rally was broad."),
+      tag("Kalyani Strategic Systems Ltd and AM General Sign Strategic Partnership - Raksha Anirveda"),
       []
     )
     assert.deepStrictEqual(
-      tag("Pakistan’s petroleum sales jump 23% YoY in July\nSales rose, according to a report by Arif Habib Limited (AHL) released on Monday."),
+      tag("Egypt positions itself as global digital services hub as Systems Limited expands operations"),
+      ["SYS"]
+    )
+    assert.deepStrictEqual(
+      tag("DIB Pakistan to upgrade core banking platform with Temenos, Systems Limited - The News Pakistan"),
+      ["SYS"]
+    )
+    assert.deepStrictEqual(
+      tag(
+        "PSX opens week in the green\nThe KSE-100 index gained 5,068.88 points. Awais Ashraf, director of research at AKD Securities, said the rally was broad."
+      ),
+      []
+    )
+    assert.deepStrictEqual(
+      tag(
+        "Pakistan’s petroleum sales jump 23% YoY in July\nSales rose, according to a report by Arif Habib Limited (AHL) released on Monday."
+      ),
       []
     )
     assert.deepStrictEqual(tag("AKD Securities posts record half-year profit - Mettis Global"), ["AKDSL"])
     assert.deepStrictEqual(tag("Pakistan Refinery clarifies unusual movement in share price - Pkrevenue.com"), ["PRL"])
-    assert.deepStrictEqual(tag("Pakistan refinery upliftment rises 47.7% YoY in July 2026 - Profit by Pakistan Today"), [])
-    assert.deepStrictEqual(tag("Refinery upliftment jumps 48pc on strong fuel demand - The News Pakistan\nRefinery upliftment jumps 48pc"), [])
-    assert.deepStrictEqual(tag("Air Link to Start Manufacturing Electric Bikes in Pakistan - ProPakistani"), ["AIRLINK"])
+    assert.deepStrictEqual(
+      tag("Pakistan refinery upliftment rises 47.7% YoY in July 2026 - Profit by Pakistan Today"),
+      []
+    )
+    assert.deepStrictEqual(
+      tag("Refinery upliftment jumps 48pc on strong fuel demand - The News Pakistan\nRefinery upliftment jumps 48pc"),
+      []
+    )
+    assert.deepStrictEqual(tag("Air Link to Start Manufacturing Electric Bikes in Pakistan - ProPakistani"), [
+      "AIRLINK"
+    ])
     assert.deepStrictEqual(tag("Book-Building Begins for Air Link Subsidiary’s IPO - ProPakistani"), ["AIRLINK"])
-    assert.deepStrictEqual(tag("Airlink to Launch Electric Bike Brand ‘AirV’ as Smartphone Maker Diversifies Into EVs - PhoneWorld"), ["AIRLINK"])
+    assert.deepStrictEqual(
+      tag("Airlink to Launch Electric Bike Brand ‘AirV’ as Smartphone Maker Diversifies Into EVs - PhoneWorld"),
+      ["AIRLINK"]
+    )
     assert.deepStrictEqual(tag("ACI Urges 'Stronger' Economic Ties, Direct Air Link With Pakistan - Menafn"), [])
     assert.deepStrictEqual(tag("MariEnergies starts Shams-1 gas supply to SNGPL - The News Pakistan"), ["MARI", "SNGP"])
   })
@@ -123,7 +157,10 @@ describe("news tagger", () => {
     assert.deepStrictEqual(tag("how to bake a cake"), [])
     assert.deepStrictEqual(tag("Elbit Systems Ltd (ESLT) Shares Fall 6.1%"), [])
     assert.deepStrictEqual(tag("DIB Pakistan embarks on core banking modernisation with Systems Limited"), ["SYS"])
-    assert.deepStrictEqual(companyTagger([{ symbol: "ABC", name: "Abc Co", ticker: "never", aliases: [] }])("ABC rises"), [])
+    assert.deepStrictEqual(
+      companyTagger([{ symbol: "ABC", name: "Abc Co", ticker: "never", aliases: [] }])("ABC rises"),
+      []
+    )
   })
 
   it("the alias table has one entry for every listed equity of the universe, and no other", () => {

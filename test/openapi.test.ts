@@ -36,9 +36,11 @@ const run = (args: ReadonlyArray<string>, options: { readonly cwd?: string; read
       },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : 1) : 0
-        resume(code !== 0 && options.allowFailure !== true
-          ? Effect.die(new Error(`${args.join(" ")} exited ${code}: ${stderr}\n${stdout}`))
-          : Effect.succeed({ code, stdout, stderr }))
+        resume(
+          code !== 0 && options.allowFailure !== true
+            ? Effect.die(new Error(`${args.join(" ")} exited ${code}: ${stderr}\n${stdout}`))
+            : Effect.succeed({ code, stdout, stderr })
+        )
       }
     )
   })
@@ -53,7 +55,8 @@ const servedDocument = Effect.map(get("/openapi.json"), (r) => {
   return r.body
 })
 
-const CLIENT = `/** A client written against the generated types; tsc must accept it, and it runs against the test server. */
+const CLIENT =
+  `/** A client written against the generated types; tsc must accept it, and it runs against the test server. */
 import createClient from "openapi-fetch"
 import type { paths } from "./schema.d.ts"
 
@@ -104,7 +107,13 @@ layer(TestApp(), { timeout: 120_000, excludeTestServices: true })("the OpenAPI d
       const dir = yield* tempDir
       const file = join(dir, "openapi.json")
       writeFileSync(file, JSON.stringify(yield* servedDocument))
-      const lint = yield* run(["node_modules/@redocly/cli/bin/cli.js", "lint", file, "--extends=recommended", "--format=json"], {
+      const lint = yield* run([
+        "node_modules/@redocly/cli/bin/cli.js",
+        "lint",
+        file,
+        "--extends=recommended",
+        "--format=json"
+      ], {
         allowFailure: true
       })
       const report = JSON.parse(lint.stdout) as {
@@ -116,11 +125,17 @@ layer(TestApp(), { timeout: 120_000, excludeTestServices: true })("the OpenAPI d
         const [, , path, method] = pointer.split("/")
         return `${path?.replaceAll("~1", "/")} ${method}`
       }
-      const pending = errors.filter((p) => p.ruleId === "operation-summary" && LEDGER_PENDING_SUMMARIES.has(operationOf(p.location[0]!.pointer)))
+      const pending = errors.filter((p) =>
+        p.ruleId === "operation-summary" && LEDGER_PENDING_SUMMARIES.has(operationOf(p.location[0]!.pointer))
+      )
       const rest = errors.filter((p) => !pending.includes(p))
       assert.deepStrictEqual(rest.map((p) => `${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`), [])
       assert.strictEqual(report.totals.errors, pending.length)
-      console.log(`redocly lint: ${report.totals.errors} errors, all operation-summary on ledger routes: ${pending.map((p) => operationOf(p.location[0]!.pointer)).join(", ") || "none"}`)
+      console.log(
+        `redocly lint: ${report.totals.errors} errors, all operation-summary on ledger routes: ${
+          pending.map((p) => operationOf(p.location[0]!.pointer)).join(", ") || "none"
+        }`
+      )
     })))
 
   it.effect("servers, tags and summaries are in the generated document", () =>
@@ -145,7 +160,10 @@ layer(TestApp(), { timeout: 120_000, excludeTestServices: true })("the OpenAPI d
       writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(TSCONFIG))
       writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }))
       symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir")
-      const tsc = yield* run([join(root, "node_modules/typescript/bin/tsc"), "-p", dir], { cwd: dir, allowFailure: true })
+      const tsc = yield* run([join(root, "node_modules/typescript/bin/tsc"), "-p", dir], {
+        cwd: dir,
+        allowFailure: true
+      })
       assert.strictEqual(tsc.code, 0, tsc.stdout + tsc.stderr)
       const out = yield* run([join(dir, "client.ts"), yield* baseUrl], { cwd: dir })
       const result = JSON.parse(out.stdout)

@@ -41,7 +41,9 @@ const firstCrawlPortal = (fake: typeof FakePortal.Service) => {
   const day = correctedDay(fake.lastSession())
   fake.amend("/timeseries/eod/OGDC", (body) => {
     const page = JSON.parse(body) as { data: Array<[number, number, number]> }
-    page.data = page.data.map(([epoch, close, volume]) => [epoch, epoch === day.epoch ? wrongClose(close) : close, volume])
+    page.data = page.data.map((
+      [epoch, close, volume]
+    ) => [epoch, epoch === day.epoch ? wrongClose(close) : close, volume])
     return JSON.stringify(page)
   })
   fake.amend("/payouts", (body) => body.replace(/<tr>(?:(?!<\/tr>).)*250%\(F\)(?:(?!<\/tr>).)*<\/tr>/, ""))
@@ -54,8 +56,10 @@ const restoreRecording = (fake: typeof FakePortal.Service) => {
   fake.dropFromListing([])
 }
 
-const closeOn = (series: { readonly dates: ReadonlyArray<string>; readonly close: Float64Array } | undefined, date: string) =>
-  series === undefined ? undefined : series.close[series.dates.indexOf(date)]
+const closeOn = (
+  series: { readonly dates: ReadonlyArray<string>; readonly close: Float64Array } | undefined,
+  date: string
+) => series === undefined ? undefined : series.close[series.dates.indexOf(date)]
 
 /** The same reads over HTTP: `as_of` between the crawls and after them, its headers, its bounds, and answers without it unchanged. */
 const overHttp = (day: { readonly date: string; readonly close: number }, between: number, after: number) =>
@@ -63,7 +67,11 @@ const overHttp = (day: { readonly date: string; readonly close: number }, betwee
     const iso = (ms: number) => new Date(ms).toISOString()
     const closeAt = (asOf: number | undefined) =>
       Effect.map(
-        get(`/v1/prices/OGDC?series=eod&date_from=${day.date}&date_to=${day.date}${asOf === undefined ? "" : `&recorded_as_of=${iso(asOf)}`}` as "/v1/prices/OGDC"),
+        get(
+          `/v1/prices/OGDC?series=eod&date_from=${day.date}&date_to=${day.date}${
+            asOf === undefined ? "" : `&recorded_as_of=${iso(asOf)}`
+          }` as "/v1/prices/OGDC"
+        ),
         (r) => {
           assertOk(r)
           return { close: r.body.items[0]?.close, asOf: r.headers["x-as-of"] }
@@ -72,7 +80,11 @@ const overHttp = (day: { readonly date: string; readonly close: number }, betwee
     assert.deepStrictEqual(yield* closeAt(between), { close: wrongClose(day.close), asOf: iso(between) })
     const named = yield* get(`/v1/quotes/OGDC?recorded_as_of=${iso(between)}` as "/v1/quotes/OGDC")
     assert.strictEqual(named.headers["x-as-of-clock"], "recorded", "the answer names the clock that answered")
-    assertFailed(yield* get(`/v1/quotes/OGDC?recorded_as_of=${iso(between)}&as_of=${iso(between)}` as "/v1/quotes/OGDC"), 400, "INVALID_REQUEST")
+    assertFailed(
+      yield* get(`/v1/quotes/OGDC?recorded_as_of=${iso(between)}&as_of=${iso(between)}` as "/v1/quotes/OGDC"),
+      400,
+      "INVALID_REQUEST"
+    )
     assert.deepStrictEqual(yield* closeAt(after), { close: day.close, asOf: iso(after) })
     // Without as_of: the live answer, whatever was asked as of before (an instant's answers are kept apart from the live ones).
     assert.deepStrictEqual(yield* closeAt(undefined), { close: day.close, asOf: undefined })
@@ -85,12 +97,24 @@ const overHttp = (day: { readonly date: string; readonly close: number }, betwee
     assert.deepStrictEqual(yield* payouts(after), [200, 250])
     const unknown = yield* get(`/v1/companies/SYS?recorded_as_of=${iso(between)}` as "/v1/companies/SYS")
     assertFailed(unknown, 404, "DATA_NOT_FOUND")
-    assert.strictEqual(unknown.headers["x-as-of"], iso(between), "an error record says which instant it answers for too")
+    assert.strictEqual(
+      unknown.headers["x-as-of"],
+      iso(between),
+      "an error record says which instant it answers for too"
+    )
     assertOk(yield* get(`/v1/companies/SYS?recorded_as_of=${iso(after)}` as "/v1/companies/SYS"))
     assertOk(yield* get("/v1/companies/SYS"))
     // Bounds: before the first retrieval, in the future, not an instant.
-    assertFailed(yield* get(`/v1/quotes/OGDC?recorded_as_of=${iso(T1 - HOUR)}` as "/v1/quotes/OGDC"), 400, "INVALID_REQUEST")
-    assertFailed(yield* get(`/v1/quotes/OGDC?recorded_as_of=${iso(after + 24 * HOUR)}` as "/v1/quotes/OGDC"), 400, "INVALID_REQUEST")
+    assertFailed(
+      yield* get(`/v1/quotes/OGDC?recorded_as_of=${iso(T1 - HOUR)}` as "/v1/quotes/OGDC"),
+      400,
+      "INVALID_REQUEST"
+    )
+    assertFailed(
+      yield* get(`/v1/quotes/OGDC?recorded_as_of=${iso(after + 24 * HOUR)}` as "/v1/quotes/OGDC"),
+      400,
+      "INVALID_REQUEST"
+    )
     assertFailed(yield* get("/v1/quotes/OGDC?recorded_as_of=yesterday" as "/v1/quotes/OGDC"), 400, "INVALID_REQUEST")
   })
 
@@ -169,10 +193,14 @@ describe("the pack's retrieval times", () => {
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         // A recording retrieved on a day is known from the next day's 00:00 in Karachi (UTC+5).
-        const [d] = yield* sql<{ known: string }>`SELECT to_char(market_retrieval('2026-05-24') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS known`
+        const [d] = yield* sql<
+          { known: string }
+        >`SELECT to_char(market_retrieval('2026-05-24') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS known`
         assert.strictEqual(d!.known, "2026-05-24T19:00")
         for (const table of Object.keys(HISTORY_TABLES).filter((t) => t !== "datasets")) {
-          const [off] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql(table)} t JOIN datasets d ON d.id = t.dataset
+          const [off] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM ${
+            sql(table)
+          } t JOIN datasets d ON d.id = t.dataset
             WHERE t.known_at IS DISTINCT FROM d.known_at`
           assert.strictEqual(off!.n, 0, `${table}: rows known otherwise than from their dataset's retrieval`)
         }
@@ -185,7 +213,9 @@ describe("the as_of parameter", () => {
     // 10 June 2026 ends at 00:00 on the 11th in Karachi (UTC+5): 19:00 UTC on the 10th.
     assert.strictEqual(asOfInstant("2026-06-10"), Date.UTC(2026, 5, 10, 19))
     assert.strictEqual(asOfInstant("2026-06-10T13:00:00+05:00"), Date.UTC(2026, 5, 10, 8))
-    for (const bad of ["2026-02-30", "2026-02-29", "2026-13-01", "2026-02-30T10:00:00Z", "2026-06-10T10:00", "yesterday"]) {
+    for (
+      const bad of ["2026-02-30", "2026-02-29", "2026-13-01", "2026-02-30T10:00:00Z", "2026-06-10T10:00", "yesterday"]
+    ) {
       assert.isUndefined(asOfInstant(bad), bad)
     }
     assert.isDefined(asOfInstant("2024-02-29"), "a leap day is a day")

@@ -27,7 +27,9 @@ interface Seen {
   readonly userAgent: string
 }
 
-class FakePortal extends Context.Service<FakePortal, { readonly seen: Array<Seen>; readonly url: string }>()("test/FakePortal") {
+class FakePortal
+  extends Context.Service<FakePortal, { readonly seen: Array<Seen>; readonly url: string }>()("test/FakePortal")
+{
   static readonly layer = Layer.effect(
     FakePortal,
     Effect.acquireRelease(
@@ -38,7 +40,13 @@ class FakePortal extends Context.Service<FakePortal, { readonly seen: Array<Seen
           let body = ""
           req.on("data", (c) => (body += c))
           req.on("end", () => {
-            seen.push({ method: req.method!, url: req.url!, body, at: Date.now(), userAgent: String(req.headers["user-agent"]) })
+            seen.push({
+              method: req.method!,
+              url: req.url!,
+              body,
+              at: Date.now(),
+              userAgent: String(req.headers["user-agent"])
+            })
             const send = (status: number, text: string, type = "text/html") => {
               res.writeHead(status, { "content-type": type })
               res.end(text)
@@ -61,12 +69,17 @@ class FakePortal extends Context.Service<FakePortal, { readonly seen: Array<Seen
               case "/announcements":
                 return send(200, fixture("yasir-a__psx-data/tests/fixtures/announcements_hubc.html"))
               case "/payouts":
-                return send(200, fixture("afireseeker-cloud__Pakistan-Stock-Market-Events-Calendar/payouts_sample.html"))
+                return send(
+                  200,
+                  fixture("afireseeker-cloud__Pakistan-Stock-Market-Events-Calendar/payouts_sample.html")
+                )
               case "/timeseries/eod/NOSUCH":
                 return send(200, JSON.stringify({ status: 1, message: "", data: [] }), "application/json")
               case "/sector-summary/sectorwise":
                 // Fails twice, then answers: retried.
-                return ++flaky <= 2 ? send(503, "busy") : send(200, fixture("mtauha__psxdata/tests/fixtures/sector_summary.html"))
+                return ++flaky <= 2
+                  ? send(503, "busy")
+                  : send(200, fixture("mtauha__psxdata/tests/fixtures/sector_summary.html"))
               case "/indices/GONE":
                 return send(404, "not here")
               default:
@@ -85,14 +98,16 @@ class FakePortal extends Context.Service<FakePortal, { readonly seen: Array<Seen
 }
 
 const PortalLive = Layer.unwrap(Effect.map(FakePortal, (fake) =>
-  Layer.effect(PsxPortal, PsxPortal.make({
-    baseUrl: fake.url,
-    minIntervalMs: 200,
-    timeout: Duration.seconds(1),
-    retries: 3,
-    userAgent: "psx-data-service/test"
-  })).pipe(Layer.provide(FetchHttpClient.layer))
-)).pipe(Layer.provideMerge(FakePortal.layer))
+  Layer.effect(
+    PsxPortal,
+    PsxPortal.make({
+      baseUrl: fake.url,
+      minIntervalMs: 200,
+      timeout: Duration.seconds(1),
+      retries: 3,
+      userAgent: "psx-data-service/test"
+    })
+  ).pipe(Layer.provide(FetchHttpClient.layer)))).pipe(Layer.provideMerge(FakePortal.layer))
 
 describe("PSX portal adapter", () => {
   layer(PortalLive, { excludeTestServices: true, timeout: 60_000 })("against recorded responses on loopback", (it) => {
@@ -121,12 +136,17 @@ describe("PSX portal adapter", () => {
         const portal = yield* PsxPortal
         const before = fake.seen.length
         // Four requests of its own, issued back to back and concurrently.
-        yield* Effect.all([portal.marketWatch, portal.marketWatch, portal.marketPayouts, portal.announcements("HUBC")], {
-          concurrency: "unbounded"
-        })
+        yield* Effect.all(
+          [portal.marketWatch, portal.marketWatch, portal.marketPayouts, portal.announcements("HUBC")],
+          {
+            concurrency: "unbounded"
+          }
+        )
         const times = fake.seen.slice(before).map((s) => s.at)
         assert.strictEqual(times.length, 4)
-        for (let i = 1; i < times.length; i++) assert.isAtLeast(times[i]! - times[i - 1]!, 150, "unspaced requests arrive a few ms apart")
+        for (let i = 1; i < times.length; i++) {
+          assert.isAtLeast(times[i]! - times[i - 1]!, 150, "unspaced requests arrive a few ms apart")
+        }
       }))
 
     it.effect("a 5xx is retried; a 404, an empty answer or a holiday page are SOURCE_UNAVAILABLE", () =>
@@ -149,7 +169,11 @@ describe("PSX portal adapter", () => {
 
 describe("portal refresh", () => {
   layer(
-    PortalCrawler.layer.pipe(Layer.provide(NoNewsFeeds), Layer.provideMerge(PortalLive), Layer.provideMerge(TestStore())),
+    PortalCrawler.layer.pipe(
+      Layer.provide(NoNewsFeeds),
+      Layer.provideMerge(PortalLive),
+      Layer.provideMerge(TestStore())
+    ),
     { excludeTestServices: true, timeout: 120_000 }
   )("into an empty store", (it) => {
     // The board (market watch) is dated by the calendar at the moment it is read, so it is tested in

@@ -8,20 +8,30 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import type { Steps } from "../domain/SlicedWork.ts"
 import { buildSnapshot, type MarketSnapshot, snapshotSteps } from "../domain/market/snapshot/Snapshot.ts"
 import { planUpdate, UPDATE_SYMBOLS_LIMIT } from "../domain/market/snapshot/SnapshotUpdate.ts"
+import type { Steps } from "../domain/SlicedWork.ts"
 import { MarketStore } from "../src/market/readmodel/MarketStore.ts"
 import { MarketReadModel } from "../src/market/readmodel/ReadModel.ts"
 import { makeFigureMemo } from "../src/market/readmodel/SnapshotFigures.ts"
 import { TestApp } from "./support/TestApp.ts"
 
-const touched = (...pairs: ReadonlyArray<readonly [string, string | null]>) => pairs.map(([tbl, symbol]) => ({ tbl, symbol }))
+const touched = (...pairs: ReadonlyArray<readonly [string, string | null]>) =>
+  pairs.map(([tbl, symbol]) => ({ tbl, symbol }))
 
 describe("planUpdate", () => {
   it("few symbols update; index membership, a whole symbol table, many symbols or a pruned log rebuild whole", () => {
-    assert.deepStrictEqual(planUpdate({ reachable: true, touched: touched(["quotes", "HBL"], ["datasets", null], ["payouts", "HBL"], ["fundamentals", "ABL"]) }), ["ABL", "HBL"])
-    assert.deepStrictEqual(planUpdate({ reachable: true, touched: touched(["news_items", null], ["news_items", "OGDC"]) }), [])
+    assert.deepStrictEqual(
+      planUpdate({
+        reachable: true,
+        touched: touched(["quotes", "HBL"], ["datasets", null], ["payouts", "HBL"], ["fundamentals", "ABL"])
+      }),
+      ["ABL", "HBL"]
+    )
+    assert.deepStrictEqual(
+      planUpdate({ reachable: true, touched: touched(["news_items", null], ["news_items", "OGDC"]) }),
+      []
+    )
     assert.strictEqual(planUpdate({ reachable: true, touched: touched(["index_membership", "HBL"]) }), "whole")
     assert.strictEqual(planUpdate({ reachable: true, touched: touched(["daily_prices", null]) }), "whole", "a TRUNCATE")
     assert.strictEqual(planUpdate({ reachable: false, touched: [] }), "whole")
@@ -54,7 +64,8 @@ describe("the read model after a small write", () => {
         const store = yield* MarketStore
         yield* model.refresh
         const before = yield* model.snapshot
-        const pplRank = (s: MarketSnapshot) => s.sectorMembers.get(s.symbols.get("PPL")!.security.sector_name!)!.indexOf("PPL")
+        const pplRank = (s: MarketSnapshot) =>
+          s.sectorMembers.get(s.symbols.get("PPL")!.security.sector_name!)!.indexOf("PPL")
         assert.isAbove(pplRank(before), 0, "PPL is not its sector's largest before the edit")
 
         yield* sql`UPDATE fundamentals SET market_cap = market_cap * 10 WHERE symbol = 'PPL'`
@@ -65,7 +76,11 @@ describe("the read model after a small write", () => {
         assert.isTrue(yield* model.refresh)
         const after = yield* model.snapshot
 
-        assert.strictEqual(after.symbols.get("LUCK"), before.symbols.get("LUCK"), "an untouched symbol keeps its data object")
+        assert.strictEqual(
+          after.symbols.get("LUCK"),
+          before.symbols.get("LUCK"),
+          "an untouched symbol keeps its data object"
+        )
         assert.notStrictEqual(after.symbols.get("PPL"), before.symbols.get("PPL"))
         assert.strictEqual(pplRank(after), 0, "the sector order follows the new market cap")
         assert.strictEqual(

@@ -34,7 +34,10 @@ const get = (url: string, headers: Record<string, string> = {}) =>
   }).pipe(Effect.orDie)
 
 /** The server's port. */
-const port = Effect.map(Effect.service(HttpServer.HttpServer), (server) => ("port" in server.address ? server.address.port : 0))
+const port = Effect.map(
+  Effect.service(HttpServer.HttpServer),
+  (server) => ("port" in server.address ? server.address.port : 0)
+)
 
 /** Writes `text` on a connection of its own; what the server wrote back within `ms` (or until it closed). */
 const exchange = (text: string, options: { readonly closeAfterWrite?: boolean; readonly ms?: number } = {}) =>
@@ -74,10 +77,18 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("request edges", (it
 
   it.effect("an Accept-Signature nonce with a quote (or a backslash) is refused, not dropped", () =>
     Effect.gen(function*() {
-      const fine = yield* get("/v1/quotes/HUBC?allow_stale=true", { "accept-signature": "sig1=(\"@status\");nonce=\"abc-123\"" })
+      const fine = yield* get("/v1/quotes/HUBC?allow_stale=true", {
+        "accept-signature": "sig1=(\"@status\");nonce=\"abc-123\""
+      })
       assert.strictEqual(fine.status, 200)
       assert.include(fine.headers["signature-input"] ?? "", ";nonce=\"abc-123\"")
-      for (const header of ["sig1=(\"@status\");nonce=\"a\\\"b\"", "sig1=(\"@status\");nonce=\"a\\\\b\"", "sig1=();nonce=\"\""]) {
+      for (
+        const header of [
+          "sig1=(\"@status\");nonce=\"a\\\"b\"",
+          "sig1=(\"@status\");nonce=\"a\\\\b\"",
+          "sig1=();nonce=\"\""
+        ]
+      ) {
         const answer = yield* get("/v1/quotes/HUBC?allow_stale=true", { "accept-signature": header })
         assert.strictEqual(answer.status, 400, header)
         assert.strictEqual(JSON.parse(answer.text).error, "INVALID_REQUEST", header)

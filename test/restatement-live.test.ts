@@ -24,10 +24,21 @@ describe("eod cross-check", () => {
     it.effect("LUCK restated ×0.2 after its split: the stored as-traded series stays, the step becomes a corporate action", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
-        yield* upsert(dailyPricesTable, asTraded.map((r) => ({
-          symbol: "LUCK", series: "eod", date: r.date, open: r.open ?? null, high: r.high ?? null, low: r.low ?? null,
-          close: r.close, volume: r.volume ?? null, flag: null, dataset: "portal_eod"
-        })))
+        yield* upsert(
+          dailyPricesTable,
+          asTraded.map((r) => ({
+            symbol: "LUCK",
+            series: "eod",
+            date: r.date,
+            open: r.open ?? null,
+            high: r.high ?? null,
+            low: r.low ?? null,
+            close: r.close,
+            volume: r.volume ?? null,
+            flag: null,
+            dataset: "portal_eod"
+          }))
+        )
         const before = yield* sql<{ date: string; close: number }>`
           SELECT date::text AS date, close::float8 AS close FROM daily_prices WHERE symbol = 'LUCK' ORDER BY date`
         assert.strictEqual(before.length, asTraded.length)

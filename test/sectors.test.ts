@@ -8,9 +8,9 @@ import { Schema } from "effect"
 import { SectorBoard } from "../domain/market/board/BoardSchemas.ts"
 import {
   resolveSector,
-  type SectorMember,
   sectorBoard,
   sectorFigures,
+  type SectorMember,
   sectorPeers,
   sectorSlug,
   sectorValuation,
@@ -44,7 +44,13 @@ describe("sector medians on real data", () => {
     const cement = of("0804")
     assert.strictEqual(cement.name, "CEMENT")
     assert.deepStrictEqual(
-      [cement.constituents, cement.ordinary_constituents, cement.pe_peers, cement.without_pe, cement.loss_makers_excluded],
+      [
+        cement.constituents,
+        cement.ordinary_constituents,
+        cement.pe_peers,
+        cement.without_pe,
+        cement.loss_makers_excluded
+      ],
       [23, 21, 15, 6, 0]
     )
     assert.strictEqual(cement.median_pe, 7.5614)
@@ -52,7 +58,9 @@ describe("sector medians on real data", () => {
     // The rights lines FLYNGR1 and JVDCR1 (empty name on the listing) are not ordinary constituents.
     const lines = members.filter((m) => m.sector_code === "0804")
     assert.includeMembers(lines.map((m) => m.symbol), ["FLYNGR1", "JVDCR1"])
-    const pes = lines.filter((m) => !["FLYNGR1", "JVDCR1"].includes(m.symbol) && (m.pe_ttm ?? 0) > 0).map((m) => m.pe_ttm!)
+    const pes = lines.filter((m) => !["FLYNGR1", "JVDCR1"].includes(m.symbol) && (m.pe_ttm ?? 0) > 0).map((m) =>
+      m.pe_ttm!
+    )
     assert.strictEqual(median(pes), cement.median_pe)
   })
 
@@ -80,7 +88,8 @@ describe("sector medians on real data", () => {
     const b = banks.breadth
     assert.strictEqual(b.advancers + b.decliners + b.unchanged, b.priced)
     assert.strictEqual(b.priced + b.not_priced, banks.ordinary_constituents)
-    const changes = members.filter((m) => m.sector_code === "0807" && (m.volume ?? 0) > 0 && m.change_pct !== undefined).map((m) => m.change_pct!)
+    const changes = members.filter((m) => m.sector_code === "0807" && (m.volume ?? 0) > 0 && m.change_pct !== undefined)
+      .map((m) => m.change_pct!)
     assert.strictEqual(banks.median_change_pct, median(changes))
     assert.deepStrictEqual([banks.median_pe, banks.pe_peers, banks.median_dividend_yield_pct], [6.7534, 19, 8.2921])
   })

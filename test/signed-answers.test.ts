@@ -46,13 +46,20 @@ const fetchRaw = (path: string, headers: Record<string, string> = {}) =>
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
     const response = yield* client.execute(HttpClientRequest.get(path).pipe(HttpClientRequest.setHeaders(headers)))
-    return { status: response.status, headers: response.headers, body: Buffer.from(yield* response.arrayBuffer) } as Saved
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: Buffer.from(yield* response.arrayBuffer)
+    } as Saved
   }).pipe(Effect.orDie)
 
 /** The answer as `curl -si` saves it: status line, header lines, a blank line, the body. */
 const curlText = (answer: Saved, status = answer.status, body = answer.body) =>
   Buffer.concat([
-    Buffer.from(`HTTP/1.1 ${status} X\r\n${Object.entries(answer.headers).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n`, "latin1"),
+    Buffer.from(
+      `HTTP/1.1 ${status} X\r\n${Object.entries(answer.headers).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n`,
+      "latin1"
+    ),
     body
   ])
 
@@ -61,7 +68,10 @@ let saved = 0
 const verifier = (content: Buffer | string, ...args: Array<string>) => {
   const file = join(dir, `answer-${++saved}.txt`)
   writeFileSync(file, content)
-  const run = spawnSync(process.execPath, [SCRIPT, file, "--key", join(dir, "signing-key.json"), ...args], { encoding: "utf8", env: {} })
+  const run = spawnSync(process.execPath, [SCRIPT, file, "--key", join(dir, "signing-key.json"), ...args], {
+    encoding: "utf8",
+    env: {}
+  })
   return { status: run.status, out: run.stdout + run.stderr }
 }
 
@@ -76,15 +86,24 @@ const publishedKey = Effect.gen(function*() {
 /** Asserts the answer is signed with the published key, now, over our components, and its digest is its body's. */
 const assertSigned = (answer: Saved, keyId: string, label = "sig1") => {
   // RFC 9530: the digest is SHA-256 over the body bytes as sent, base64 between colons.
-  assert.strictEqual(answer.headers["content-digest"], `sha-256=:${createHash("sha256").update(answer.body).digest("base64")}:`)
+  assert.strictEqual(
+    answer.headers["content-digest"],
+    `sha-256=:${createHash("sha256").update(answer.body).digest("base64")}:`
+  )
   const input = answer.headers["signature-input"] ?? ""
-  const m = new RegExp(`^${label}=\\("@method";req "@path";req "@query";req "@status" "content-digest"\\);created=(\\d+);keyid="${keyId}";alg="ed25519"`).exec(input)
+  const m = new RegExp(
+    `^${label}=\\("@method";req "@path";req "@query";req "@status" "content-digest"\\);created=(\\d+);keyid="${keyId}";alg="ed25519"`
+  ).exec(input)
   assert.isNotNull(m, input)
   const created = Number(m![1])
   // Served under the pinned clock, which runs on from NOW: within the test's minutes of it.
   assert.isAtLeast(created, NOW_S)
   assert.isAtMost(created, NOW_S + 600)
-  assert.match(answer.headers["signature"] ?? "", new RegExp(`^${label}=:[A-Za-z0-9+/]{86}==:$`), "64 bytes of Ed25519, base64")
+  assert.match(
+    answer.headers["signature"] ?? "",
+    new RegExp(`^${label}=:[A-Za-z0-9+/]{86}==:$`),
+    "64 bytes of Ed25519, base64"
+  )
 }
 
 layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000 })("signed answers", (it) => {
@@ -191,7 +210,10 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000 })("signed answe
         assert.strictEqual(ok.status, 0, `${target}: ${ok.out}`)
       }
       const bad = yield* fetchRaw("/v1/companies/OGDC?signed=yes")
-      assert.include(JSON.parse(bad.body.toString()).message, "query parameter `signed`: expected true or false, got \"yes\"")
+      assert.include(
+        JSON.parse(bad.body.toString()).message,
+        "query parameter `signed`: expected true or false, got \"yes\""
+      )
     }))
 
   it.effect("an MCP tool result carries the signature in _meta when the call asks, and it verifies offline", () =>
@@ -215,13 +237,24 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000 })("signed answe
         )
       const plain = yield* callWith(undefined)
       assert.isUndefined(plain._meta?.["psx/signature"], "not asked: not signed")
-      for (const [meta, headers] of [[{ "psx/signed": { nonce: "agent-1" } }, {}], [undefined, { "accept-signature": "sig1=()" }]] as const) {
+      for (
+        const [meta, headers] of [[{ "psx/signed": { nonce: "agent-1" } }, {}], [undefined, {
+          "accept-signature": "sig1=()"
+        }]] as const
+      ) {
         const result = yield* callWith(meta, headers)
         const signed = result._meta?.["psx/signature"]
         assert.isDefined(signed, JSON.stringify(result))
         // The digest is of the result's text, the record the route answers.
-        assert.strictEqual(signed["content-digest"], `sha-256=:${createHash("sha256").update(result.content[0].text).digest("base64")}:`)
-        assert.deepStrictEqual(signed.components, { "psx-tool": "get_company", "psx-arguments": "{\"symbol\":\"OGDC\"}", "psx-is-error": "false" })
+        assert.strictEqual(
+          signed["content-digest"],
+          `sha-256=:${createHash("sha256").update(result.content[0].text).digest("base64")}:`
+        )
+        assert.deepStrictEqual(signed.components, {
+          "psx-tool": "get_company",
+          "psx-arguments": "{\"symbol\":\"OGDC\"}",
+          "psx-is-error": "false"
+        })
         assert.include(signed["signature-input"], `keyid="${keyId}"`)
         const ok = verifier(JSON.stringify({ jsonrpc: "2.0", id: 7, result }))
         assert.strictEqual(ok.status, 0, ok.out)
@@ -239,14 +272,15 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000 })("signed answe
 describe("the guard without a key", () => {
   // A signer whose key cannot be had (a sealed row without its passphrase, say): every use is a defect
   // (the guard logs it as an error, which the output shows).
-  const app = Layer.mergeAll(HttpRouter.add("GET", "/ok", Effect.succeed(HttpServerResponse.text("ok"))), GuardLive).pipe(
-    Layer.provide([
-      Layer.succeed(RateLimiter, RateLimiter.make(1000, 1000)),
-      RequestIds.layer,
-      AnswerCache.layer,
-      Layer.succeed(AnswerSigner, AnswerSigner.of({ key: Effect.die(new Error("the deployment key does not open")) }))
-    ])
-  )
+  const app = Layer.mergeAll(HttpRouter.add("GET", "/ok", Effect.succeed(HttpServerResponse.text("ok"))), GuardLive)
+    .pipe(
+      Layer.provide([
+        Layer.succeed(RateLimiter, RateLimiter.make(1000, 1000)),
+        RequestIds.layer,
+        AnswerCache.layer,
+        Layer.succeed(AnswerSigner, AnswerSigner.of({ key: Effect.die(new Error("the deployment key does not open")) }))
+      ])
+    )
 
   it.effect("an unsigned answer never asks for the key; a signed one that cannot be signed is 500, never unsigned", () =>
     Effect.acquireUseRelease(
@@ -260,7 +294,10 @@ describe("the guard without a key", () => {
           assert.strictEqual(asked.status, 500)
           const body = JSON.parse(yield* Effect.promise(() => asked.text()))
           assert.strictEqual(body.error, "INTERNAL")
-          assert.include(body.message, `the answer could not be signed; quote request id ${asked.headers.get("x-request-id")}`)
+          assert.include(
+            body.message,
+            `the answer could not be signed; quote request id ${asked.headers.get("x-request-id")}`
+          )
           assert.isNull(asked.headers.get("signature"))
         }),
       ({ dispose }) => Effect.promise(dispose)
@@ -269,10 +306,12 @@ describe("the guard without a key", () => {
 
 describe("the signature base (RFC 9421 §2.5) and the digest (RFC 9530)", () => {
   // RFC 9421 Appendix B.1.4: the Ed25519 test key; B.2.6: a request signed with it.
-  const TEST_KEY = "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIJ+DYvh6SEqVTm50DFtMDoQikTmiCqirVv9mWG9qfSnF\n-----END PRIVATE KEY-----\n"
+  const TEST_KEY =
+    "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIJ+DYvh6SEqVTm50DFtMDoQikTmiCqirVv9mWG9qfSnF\n-----END PRIVATE KEY-----\n"
 
   it("builds B.2.6's base line by line, and the RFC's key signs it to the RFC's signature", () => {
-    const params = "(\"date\" \"@method\" \"@path\" \"@authority\" \"content-type\" \"content-length\");created=1618884473;keyid=\"test-key-ed25519\""
+    const params =
+      "(\"date\" \"@method\" \"@path\" \"@authority\" \"content-type\" \"content-length\");created=1618884473;keyid=\"test-key-ed25519\""
     const base = signatureBase([
       ["\"date\"", "Tue, 20 Apr 2021 02:07:55 GMT"],
       ["\"@method\"", "POST"],
@@ -291,14 +330,24 @@ describe("the signature base (RFC 9421 §2.5) and the digest (RFC 9530)", () => 
       "\"@signature-params\": (\"date\" \"@method\" \"@path\" \"@authority\" \"content-type\" \"content-length\");created=1618884473;keyid=\"test-key-ed25519\""
     assert.strictEqual(base, expected)
     const signature = sign(null, Buffer.from(base), createPrivateKey(TEST_KEY)).toString("base64")
-    assert.strictEqual(signature, "wqcAqbmYJ2ji2glfAMaRy4gruYYnx2nEFN2HN6jrnDnQCK1u02Gb04v9EDgwUPiu4A0w6vuQv5lIp5WPpBKRCw==")
-    const publicKey = createPublicKey("-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAJrQLj5P/89iXES9+vFgrIy29clF9CC/oPPsw3c5D0bs=\n-----END PUBLIC KEY-----\n")
+    assert.strictEqual(
+      signature,
+      "wqcAqbmYJ2ji2glfAMaRy4gruYYnx2nEFN2HN6jrnDnQCK1u02Gb04v9EDgwUPiu4A0w6vuQv5lIp5WPpBKRCw=="
+    )
+    const publicKey = createPublicKey(
+      "-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAJrQLj5P/89iXES9+vFgrIy29clF9CC/oPPsw3c5D0bs=\n-----END PUBLIC KEY-----\n"
+    )
     assert.isTrue(verify(null, Buffer.from(base), publicKey, Buffer.from(signature, "base64")))
   })
 
   it("serializes an answer's parameters and base as Signature-Input carries them", () => {
     const ids = ["\"@method\";req", "\"@path\";req", "\"@query\";req", "\"@status\"", "\"content-digest\""]
-    const params = signatureParams(ids, { created: 1781503200, keyid: "0123456789abcdef", alg: "ed25519", nonce: "n\"1" })
+    const params = signatureParams(ids, {
+      created: 1781503200,
+      keyid: "0123456789abcdef",
+      alg: "ed25519",
+      nonce: "n\"1"
+    })
     assert.strictEqual(
       params,
       "(\"@method\";req \"@path\";req \"@query\";req \"@status\" \"content-digest\");created=1781503200;keyid=\"0123456789abcdef\";alg=\"ed25519\";nonce=\"n\\\"1\""
@@ -310,18 +359,24 @@ describe("the signature base (RFC 9421 §2.5) and the digest (RFC 9530)", () => 
       ["\"@status\"", "200"],
       ["\"content-digest\"", "sha-256=:X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=:"]
     ], params)
-    assert.strictEqual(base, [
-      "\"@method\";req: GET",
-      "\"@path\";req: /v1/quotes/OGDC",
-      "\"@query\";req: ?signed=true",
-      "\"@status\": 200",
-      "\"content-digest\": sha-256=:X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=:",
-      `"@signature-params": ${params}`
-    ].join("\n"))
+    assert.strictEqual(
+      base,
+      [
+        "\"@method\";req: GET",
+        "\"@path\";req: /v1/quotes/OGDC",
+        "\"@query\";req: ?signed=true",
+        "\"@status\": 200",
+        "\"content-digest\": sha-256=:X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=:",
+        `"@signature-params": ${params}`
+      ].join("\n")
+    )
   })
 
   it("the Content-Digest of RFC 9530's example content", () => {
     // RFC 9530 §2: the content {"hello": "world"} has sha-256=:X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=:
-    assert.strictEqual(contentDigest(Buffer.from("{\"hello\": \"world\"}")), "sha-256=:X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=:")
+    assert.strictEqual(
+      contentDigest(Buffer.from("{\"hello\": \"world\"}")),
+      "sha-256=:X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=:"
+    )
   })
 })

@@ -17,8 +17,8 @@ import { HttpRouter, HttpServer } from "effect/http"
 import { request as httpRequest } from "node:http"
 import { canonicalUrl } from "../src/http/CanonicalUrl.ts"
 import { FastPathLive } from "../src/http/FastPath.ts"
-import { RateLimiter } from "../src/http/RateLimiter.ts"
 import * as FrontDoor from "../src/http/FrontDoor.ts"
+import { RateLimiter } from "../src/http/RateLimiter.ts"
 import { BodyLimit } from "../src/http/Server.ts"
 import { Routes, Services } from "../src/Layers.ts"
 import { FundamentalsPrefetch } from "../src/market/provenance/FundamentalsPrefetch.ts"
@@ -38,16 +38,19 @@ const SESSION_BURST = 6
 // Every log line the service writes, as the service's logger would see it (without its own redaction).
 const { lines: captured, layer: CapturedLogs } = capturedLogs("Info")
 
-const App = Layer.mergeAll(HttpRouter.serve(Routes, { disableLogger: true, disableListenLog: true }), FastPathLive).pipe(
-  Layer.provide(BodyLimit),
-  Layer.provideMerge(Services),
-  Layer.provide(FundamentalsPrefetch.pack),
-  Layer.provide(CapturedLogs),
-  Layer.provideMerge(FrontDoor.layer({ port: 0, host: "127.0.0.1", deadlineMs: 30_000, maxBodyBytes: 1_048_576 })),
-  Layer.provideMerge(TestStore({ withPack: true })),
-  Layer.provideMerge(TestConfig({ rateLimit: { perSecond: 1, burst: BURST }, cursorSecret: Option.some(Redacted.make(CURSOR_SECRET)) })),
-  Layer.provideMerge(FrozenClockLayer(NOW))
-)
+const App = Layer.mergeAll(HttpRouter.serve(Routes, { disableLogger: true, disableListenLog: true }), FastPathLive)
+  .pipe(
+    Layer.provide(BodyLimit),
+    Layer.provideMerge(Services),
+    Layer.provide(FundamentalsPrefetch.pack),
+    Layer.provide(CapturedLogs),
+    Layer.provideMerge(FrontDoor.layer({ port: 0, host: "127.0.0.1", deadlineMs: 30_000, maxBodyBytes: 1_048_576 })),
+    Layer.provideMerge(TestStore({ withPack: true })),
+    Layer.provideMerge(
+      TestConfig({ rateLimit: { perSecond: 1, burst: BURST }, cursorSecret: Option.some(Redacted.make(CURSOR_SECRET)) })
+    ),
+    Layer.provideMerge(FrozenClockLayer(NOW))
+  )
 
 interface Answer {
   readonly status: number
@@ -60,11 +63,25 @@ const send = (from: string, method: string, target: string, headers: Record<stri
   Effect.flatMap(HttpServer.HttpServer, (server) =>
     Effect.callback<Answer>((resume) => {
       const port = "port" in server.address ? server.address.port : 0
-      const req = httpRequest({ host: "127.0.0.1", port, localAddress: from, method, path: target, headers, agent: false }, (res) => {
+      const req = httpRequest({
+        host: "127.0.0.1",
+        port,
+        localAddress: from,
+        method,
+        path: target,
+        headers,
+        agent: false
+      }, (res) => {
         const chunks: Array<Buffer> = []
         res.on("data", (c: Buffer) => chunks.push(c))
         res.on("end", () =>
-          resume(Effect.succeed({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") })))
+          resume(
+            Effect.succeed({
+              status: res.statusCode!,
+              headers: res.headers,
+              text: Buffer.concat(chunks).toString("utf8")
+            })
+          ))
       })
       req.on("error", (e) => resume(Effect.die(e)))
       req.end(body)
@@ -118,7 +135,10 @@ describe("canonical URL", () => {
     assert.strictEqual(redactSecrets(`/x/${"bC".repeat(12)}/y`), "/x/[redacted]/y")
     assert.strictEqual(redactSecrets(`/v1/me/keys/${id}`), `/v1/me/keys/${id}`)
     assert.strictEqual(redactSecrets("/v1/quotes/HUBC"), "/v1/quotes/HUBC")
-    assert.strictEqual(redactSecrets("/v1/sectors/oil-and-gas-exploration-companies"), "/v1/sectors/oil-and-gas-exploration-companies")
+    assert.strictEqual(
+      redactSecrets("/v1/sectors/oil-and-gas-exploration-companies"),
+      "/v1/sectors/oil-and-gas-exploration-companies"
+    )
     assert.strictEqual(redactSecrets(`/x/${"0123456789abcdef".repeat(2)}`), "/x/[redacted]", "a hex digest")
   })
 
@@ -127,7 +147,8 @@ describe("canonical URL", () => {
       const limiter = RateLimiter.make(1, 2)
       limiter.authenticated("psx_k_one", "user-1", "key-1", 0)
       limiter.authenticated("psx_k_two", "user-2", "key-2", 0)
-      const take = (credential: string, address: string) => limiter.take(limiter.bucketOf("private", `Bearer ${credential}`, address))
+      const take = (credential: string, address: string) =>
+        limiter.take(limiter.bucketOf("private", `Bearer ${credential}`, address))
       assert.deepStrictEqual([yield* take("psx_k_one", "192.0.2.1"), yield* take("psx_k_one", "192.0.2.1")], [0, 0])
       assert.isAbove(yield* take("psx_k_two", "192.0.2.1"), 0, "another user from the spent address")
       // The refused request took none of user-2's two tokens.
@@ -164,12 +185,18 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("spellings through t
     Effect.gen(function*() {
       const from = "127.0.0.12"
       const initialize = (target: string, name: string) =>
-        send(from, "POST", target, { "content-type": "application/json", accept: "application/json, text/event-stream" }, JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "initialize",
-          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name, version: "1" } }
-        }))
+        send(
+          from,
+          "POST",
+          target,
+          { "content-type": "application/json", accept: "application/json, text/event-stream" },
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name, version: "1" } }
+          })
+        )
       const spellings = spellingsOf("/mcp")
       for (const s of SAME) {
         // The guard bounds clientInfo (1,024 characters of JSON): only a request it sees is refused for it.
@@ -212,7 +239,9 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("spellings through t
       assert.strictEqual(semicolon.status, 400, semicolon.text)
       assert.strictEqual(JSON.parse(semicolon.text).error, "INVALID_SYMBOL")
       // Every request so far took a token from the address's public bucket: spend the rest.
-      for (let i = 1 + SAME.length + OTHER.length; i < BURST; i++) assert.strictEqual((yield* read(spellings.exact)).status, 200)
+      for (let i = 1 + SAME.length + OTHER.length; i < BURST; i++) {
+        assert.strictEqual((yield* read(spellings.exact)).status, 200)
+      }
       for (const s of [...SAME, ...OTHER]) assert.strictEqual((yield* read(spellings[s])).status, 429, s)
     }))
 
@@ -236,7 +265,10 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("spellings through t
       // requests, which holds BURST. Three sessions with buckets of their own would have served 3 × BURST.
       assert.strictEqual(served, 3 + BURST)
       for (const token of tokens) {
-        assert.strictEqual((yield* send(from, "GET", "/v1/me/holdings", { authorization: `Bearer ${token}` })).status, 429)
+        assert.strictEqual(
+          (yield* send(from, "GET", "/v1/me/holdings", { authorization: `Bearer ${token}` })).status,
+          429
+        )
       }
     }))
 
@@ -246,7 +278,13 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("spellings through t
       const json = { "content-type": "application/json" }
       const session = JSON.parse((yield* send(from, "POST", "/v1/me/session", json, "{}")).text).token as string
       const bearer = { authorization: `Bearer ${session}` }
-      const created = yield* send(from, "POST", "/v1/me/keys", { ...json, ...bearer }, JSON.stringify({ grants: ["portfolio:read"] }))
+      const created = yield* send(
+        from,
+        "POST",
+        "/v1/me/keys",
+        { ...json, ...bearer },
+        JSON.stringify({ grants: ["portfolio:read"] })
+      )
       assert.strictEqual(created.status, 201, created.text)
       const key = JSON.parse(created.text).key as string
       const escaped = `%70${key.slice(1)}`
@@ -273,7 +311,10 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("spellings through t
       const bare = `${"Q".repeat(20)}${key.slice(-12)}`
       const other = yield* send(from, "GET", `/v1/nothing/${bare}`)
       assert.notInclude(other.text, bare)
-      yield* waitUntil("the requests' log lines are captured", Effect.sync(() => captured.some((l) => l.includes("/v1/nothing/"))))
+      yield* waitUntil(
+        "the requests' log lines are captured",
+        Effect.sync(() => captured.some((l) => l.includes("/v1/nothing/")))
+      )
       for (const line of captured) {
         for (const secret of [key, session, bare]) assert.notInclude(line, secret.slice(6), line)
       }

@@ -24,10 +24,14 @@ const send = (request: HttpClientRequest.HttpClientRequest) =>
 /** POSTs a CSV body (text, or bytes with their content type); the status and JSON body. */
 const importCsv = (token: string, body: string | Uint8Array, query = "", contentType = "text/csv") =>
   Effect.map(
-    send(HttpClientRequest.post(`/v1/me/transactions/import${query}`).pipe(
-      HttpClientRequest.setHeaders(bearer(token)),
-      typeof body === "string" ? HttpClientRequest.bodyText(body, contentType) : HttpClientRequest.bodyUint8Array(body, contentType)
-    )),
+    send(
+      HttpClientRequest.post(`/v1/me/transactions/import${query}`).pipe(
+        HttpClientRequest.setHeaders(bearer(token)),
+        typeof body === "string"
+          ? HttpClientRequest.bodyText(body, contentType)
+          : HttpClientRequest.bodyUint8Array(body, contentType)
+      )
+    ),
     (r) => ({ status: r.status, body: JSON.parse(r.text) as Record<string, unknown> })
   )
 type Event = { readonly line: number; readonly type: string; readonly payload: unknown }
@@ -63,24 +67,38 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("a broker's statemen
         date_order: "dmy"
       })
       assert.deepStrictEqual(plan.body["errors"], [])
-      assert.deepStrictEqual((plan.body["notes"] as ReadonlyArray<{ line: number; column: string }>).map((n) => [n.line, n.column]), [[2, "Rate"]])
+      assert.deepStrictEqual(
+        (plan.body["notes"] as ReadonlyArray<{ line: number; column: string }>).map((n) => [n.line, n.column]),
+        [[2, "Rate"]]
+      )
       // 215.425 → 215.42 for a buy; 1,000 × 0.005 = Rs 5.00 more fees: 155. The sale's -50 is 50 shares.
-      assert.deepStrictEqual(eventsOf(plan.body).map((e) => {
-        const p = payloadOf(e)
-        return [e.line, p["side"], p["symbol"], p["quantity"], p["price"], p["fees"], p["trade_date"]]
-      }), [
-        [2, "buy", "HUBC", 1000, 215.42, 155, "2026-05-22"],
-        [3, "buy", "OGDC", 500, 208.95, 75.5, "2026-05-25"],
-        [4, "sell", "HUBC", 50, 219.5, 10, "2026-05-25"]
-      ])
+      assert.deepStrictEqual(
+        eventsOf(plan.body).map((e) => {
+          const p = payloadOf(e)
+          return [e.line, p["side"], p["symbol"], p["quantity"], p["price"], p["fees"], p["trade_date"]]
+        }),
+        [
+          [2, "buy", "HUBC", 1000, 215.42, 155, "2026-05-22"],
+          [3, "buy", "OGDC", 500, 208.95, 75.5, "2026-05-25"],
+          [4, "sell", "HUBC", 50, 219.5, 10, "2026-05-25"]
+        ]
+      )
       const done = yield* importCsv(token, BROKER)
       assert.deepStrictEqual([done.status, done.body["recorded"]], [200, 3], JSON.stringify(done.body))
       const holdings = bodyOf(yield* get("/v1/me/holdings", bearer(token))).items
       // HUBC cost 215.42 × 1,000 + 155 = 215,575 for 1,000 shares: 215.575 a share (the broker's 215.425 + 0.15 of
       // commission); the sale keeps the average. OGDC 208.95 × 500 + 75.50 = 104,550.50: 209.101 a share.
-      assert.deepStrictEqual(holdings.map((h) => [h.symbol, h.quantity, h.average_cost]), [["HUBC", 950, 215.575], ["OGDC", 500, 209.101]])
+      assert.deepStrictEqual(holdings.map((h) => [h.symbol, h.quantity, h.average_cost]), [["HUBC", 950, 215.575], [
+        "OGDC",
+        500,
+        209.101
+      ]])
       const again = yield* importCsv(token, BROKER)
-      assert.deepStrictEqual([again.body["recorded"], again.body["skipped"]], [0, 3], "the same statement twice adds nothing")
+      assert.deepStrictEqual(
+        [again.body["recorded"], again.body["skipped"]],
+        [0, 3],
+        "the same statement twice adds nothing"
+      )
     }))
 
   it.effect("an Excel re-save's 3/20/2023 is month first; CDC and other charges add to the fees; other columns are ignored", () =>
@@ -92,7 +110,10 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("a broker's statemen
       )
       const plan = yield* importCsv(token, file, "?dry_run=true")
       assert.strictEqual(plan.status, 200, JSON.stringify(plan.body))
-      assert.deepStrictEqual([(plan.body["mapping"] as { date_order: string }).date_order, (plan.body["mapping"] as { ignored: unknown }).ignored], ["mdy", ["Net Amount"]])
+      assert.deepStrictEqual([
+        (plan.body["mapping"] as { date_order: string }).date_order,
+        (plan.body["mapping"] as { ignored: unknown }).ignored
+      ], ["mdy", ["Net Amount"]])
       // Fees 12.50 + 0.75 = 13.25.
       const [event] = eventsOf(plan.body)
       assert.deepStrictEqual([payloadOf(event!)["trade_date"], payloadOf(event!)["fees"]], ["2023-03-20", 13.25])
@@ -116,12 +137,30 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("a broker's statemen
   it.effect("a refused row names the file's own header; a formula cell refuses the file, -50 does not", () =>
     Effect.gen(function*() {
       const token = yield* session
-      const plan = yield* importCsv(token, lines("Date,Type,Scrip,Qty,Rate", "22/05/2026,buy,HUBC,1.5,200", "22/05/2026,hold,HUBC,1,200"), "?dry_run=true")
-      assert.deepStrictEqual((plan.body["errors"] as ReadonlyArray<{ line: number; column: string }>).map((e) => [e.line, e.column]), [[2, "Qty"], [3, "Type"]])
-      assertFailed(yield* importCsv(token, lines("Date,Type,Scrip,Qty,Rate", "22/05/2026,buy,=HUBC,1,200")), 400, "INVALID_REQUEST", "line 2, column Scrip")
-      const negative = yield* importCsv(token, lines("Date,Type,Scrip,Qty,Rate", "22/05/2026,buy,HUBC,-50,200"), "?dry_run=true")
+      const plan = yield* importCsv(
+        token,
+        lines("Date,Type,Scrip,Qty,Rate", "22/05/2026,buy,HUBC,1.5,200", "22/05/2026,hold,HUBC,1,200"),
+        "?dry_run=true"
+      )
+      assert.deepStrictEqual(
+        (plan.body["errors"] as ReadonlyArray<{ line: number; column: string }>).map((e) => [e.line, e.column]),
+        [[2, "Qty"], [3, "Type"]]
+      )
+      assertFailed(
+        yield* importCsv(token, lines("Date,Type,Scrip,Qty,Rate", "22/05/2026,buy,=HUBC,1,200")),
+        400,
+        "INVALID_REQUEST",
+        "line 2, column Scrip"
+      )
+      const negative = yield* importCsv(
+        token,
+        lines("Date,Type,Scrip,Qty,Rate", "22/05/2026,buy,HUBC,-50,200"),
+        "?dry_run=true"
+      )
       assert.strictEqual(negative.status, 200, "-50 is a number, not a formula")
-      assert.deepStrictEqual((negative.body["errors"] as ReadonlyArray<{ column: string }>).map((e) => e.column), ["Qty"], "a buy of -50 shares is refused as a quantity")
+      assert.deepStrictEqual((negative.body["errors"] as ReadonlyArray<{ column: string }>).map((e) => e.column), [
+        "Qty"
+      ], "a buy of -50 shares is refused as a quantity")
     }))
 
   it.effect("headers the import does not know are read by the client's mapping, which must match the file", () =>
@@ -134,10 +173,26 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("a broker's statemen
       const mapped = yield* importCsv(token, file, `?dry_run=true&mapping=${mapping}`)
       assert.strictEqual(mapped.status, 200, JSON.stringify(mapped.body))
       const p = payloadOf(eventsOf(mapped.body)[0]!)
-      assert.deepStrictEqual([p["trade_date"], p["side"], p["symbol"], p["quantity"], p["price"]], ["2026-05-22", "buy", "HUBC", 10, 215.42])
+      assert.deepStrictEqual([p["trade_date"], p["side"], p["symbol"], p["quantity"], p["price"]], [
+        "2026-05-22",
+        "buy",
+        "HUBC",
+        10,
+        215.42
+      ])
       const changed = lines("Date,B/S,Instrument,Units,Px", "22/05/2026,B,HUBC,10,215.42")
-      assertFailed(yield* importCsv(token, changed, `?mapping=${mapping}`), 400, "INVALID_REQUEST", "the mapping names a column \"Dt\"")
-      assertFailed(yield* importCsv(token, file, `?mapping=${encodeURIComponent("{\"Dt\":\"when\"}")}`), 400, "INVALID_REQUEST", "query parameter `mapping`")
+      assertFailed(
+        yield* importCsv(token, changed, `?mapping=${mapping}`),
+        400,
+        "INVALID_REQUEST",
+        "the mapping names a column \"Dt\""
+      )
+      assertFailed(
+        yield* importCsv(token, file, `?mapping=${encodeURIComponent("{\"Dt\":\"when\"}")}`),
+        400,
+        "INVALID_REQUEST",
+        "query parameter `mapping`"
+      )
     }))
 
   it.effect("a latin1 body is converted; another charset is refused", () =>
@@ -151,7 +206,12 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("a broker's statemen
       assert.strictEqual(reply.status, 200, JSON.stringify(reply.body))
       assert.strictEqual(payloadOf(eventsOf(reply.body)[0]!)["note"], "Café")
       assertFailed(yield* importCsv(token, latin1), 400, "INVALID_REQUEST", "not UTF-8")
-      assertFailed(yield* importCsv(token, text, "", "text/csv; charset=utf-16le"), 400, "INVALID_REQUEST", "charset \"utf-16le\"")
+      assertFailed(
+        yield* importCsv(token, text, "", "text/csv; charset=utf-16le"),
+        400,
+        "INVALID_REQUEST",
+        "charset \"utf-16le\""
+      )
     }))
 
   it.effect("the template downloads without a key, and imports as an empty file", () =>

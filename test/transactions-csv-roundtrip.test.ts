@@ -27,10 +27,16 @@ const send = (request: HttpClientRequest.HttpClientRequest) =>
     const response = yield* (yield* HttpClient.HttpClient).execute(request)
     return { status: response.status, headers: response.headers, text: yield* response.text }
   }).pipe(Effect.orDie)
-const exported = (token: string) => send(HttpClientRequest.get("/v1/me/transactions/export").pipe(HttpClientRequest.setHeaders(bearer(token))))
+const exported = (token: string) =>
+  send(HttpClientRequest.get("/v1/me/transactions/export").pipe(HttpClientRequest.setHeaders(bearer(token))))
 const importCsv = (token: string, text: string) =>
   Effect.map(
-    send(HttpClientRequest.post("/v1/me/transactions/import").pipe(HttpClientRequest.setHeaders(bearer(token)), HttpClientRequest.bodyText(text, "text/csv"))),
+    send(
+      HttpClientRequest.post("/v1/me/transactions/import").pipe(
+        HttpClientRequest.setHeaders(bearer(token)),
+        HttpClientRequest.bodyText(text, "text/csv")
+      )
+    ),
     (r) => ({ status: r.status, body: JSON.parse(r.text) as Record<string, unknown> })
   )
 
@@ -65,19 +71,67 @@ const seed = (token: string) =>
   Effect.gen(function*() {
     yield* record(token, { kind: "tax_status", filer: true, trade_date: "2025-07-01" })
     yield* record(token, { kind: "buy", symbol: "OGDC", quantity: 100, price: 208.95, trade_date: "2025-05-26" })
-    yield* record(token, { kind: "buy", symbol: "HUBC", quantity: 100, price: 215.42, fees: 120, trade_date: "2026-05-22" })
-    const mistaken = yield* record(token, { kind: "buy", symbol: "HUBC", quantity: 10, price: 220, trade_date: "2026-05-25" })
+    yield* record(token, {
+      kind: "buy",
+      symbol: "HUBC",
+      quantity: 100,
+      price: 215.42,
+      fees: 120,
+      trade_date: "2026-05-22"
+    })
+    const mistaken = yield* record(token, {
+      kind: "buy",
+      symbol: "HUBC",
+      quantity: 10,
+      price: 220,
+      trade_date: "2026-05-25"
+    })
     yield* record(token, { kind: "reversal", event_id: mistaken, reason: "'=1" })
-    yield* record(token, { kind: "sell", symbol: "HUBC", quantity: 40, price: 219.5, fees: 10, trade_date: "2026-05-25" })
-    const typo = yield* record(token, { kind: "buy", symbol: "OGDC", quantity: 1, price: 210, trade_date: "2026-05-25" })
+    yield* record(token, {
+      kind: "sell",
+      symbol: "HUBC",
+      quantity: 40,
+      price: 219.5,
+      fees: 10,
+      trade_date: "2026-05-25"
+    })
+    const typo = yield* record(token, {
+      kind: "buy",
+      symbol: "OGDC",
+      quantity: 1,
+      price: 210,
+      trade_date: "2026-05-25"
+    })
     yield* record(token, { kind: "reversal", event_id: typo, reason: DDE })
-    yield* record(token, { kind: "dividend", symbol: "HUBC", trade_date: "2026-06-15", book_closure_from: "2026-06-01", per_share: 2 })
-    yield* record(token, { kind: "dividend", symbol: "OGDC", trade_date: "2026-06-15", book_closure_from: "2026-06-01", gross_amount: 300, tax_withheld: 45 })
-    yield* record(token, { kind: "bonus", symbol: "HUBC", trade_date: "2026-07-10", book_closure_from: "2026-07-01", percent: 10 })
+    yield* record(token, {
+      kind: "dividend",
+      symbol: "HUBC",
+      trade_date: "2026-06-15",
+      book_closure_from: "2026-06-01",
+      per_share: 2
+    })
+    yield* record(token, {
+      kind: "dividend",
+      symbol: "OGDC",
+      trade_date: "2026-06-15",
+      book_closure_from: "2026-06-01",
+      gross_amount: 300,
+      tax_withheld: 45
+    })
+    yield* record(token, {
+      kind: "bonus",
+      symbol: "HUBC",
+      trade_date: "2026-07-10",
+      book_closure_from: "2026-07-01",
+      percent: 10
+    })
     yield* record(token, { kind: "split", symbol: "OGDC", trade_date: "2026-08-03", numerator: 2, denominator: 1 })
     assertOk(yield* post("/v1/me/donations", { amount: 500, note: "=zakat" }, bearer(token)), 200)
     // A donation dated in an earlier tax year (2026) can only come from a file.
-    const earlier = yield* importCsv(token, "trade_date,kind,amount,note\r\n2026-03-10,donation,250.5,\"''=a gift\"\r\n")
+    const earlier = yield* importCsv(
+      token,
+      "trade_date,kind,amount,note\r\n2026-03-10,donation,250.5,\"''=a gift\"\r\n"
+    )
     assert.strictEqual(earlier.status, 200, JSON.stringify(earlier.body))
   })
 
@@ -103,8 +157,7 @@ const ledgerOf = (token: string) =>
     }).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))
   })
 /** The export's rows with every event id taken out, sorted (an import stores its rows in date order). */
-const rowsWithoutIds = (text: string) =>
-  text.split("\r\n").map((line) => line.replace(/"[0-9a-f-]{36}"/gu, "")).sort()
+const rowsWithoutIds = (text: string) => text.split("\r\n").map((line) => line.replace(/"[0-9a-f-]{36}"/gu, "")).sort()
 
 const App = TestApp({ withPack: true, now: "2026-11-21T05:00:00.000Z" })
 
@@ -120,8 +173,20 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("the transactions CS
       assert.match(reply.headers["content-type"] ?? "", /^text\/csv/u)
       const lines = reply.text.split("\r\n").slice(1, -1)
       assert.deepStrictEqual(lines.map((l) => /^[^,]*,"([a-z_]+)"/u.exec(l)?.[1]), [
-        "tax_status", "buy", "buy", "buy", "reversal", "sell", "buy", "reversal", "dividend", "dividend", "bonus", "split",
-        "donation", "donation"
+        "tax_status",
+        "buy",
+        "buy",
+        "buy",
+        "reversal",
+        "sell",
+        "buy",
+        "reversal",
+        "dividend",
+        "dividend",
+        "bonus",
+        "split",
+        "donation",
+        "donation"
       ])
       const cells = (i: number) => lines[i]!.split(",")
       // Columns 19–22 are shares, dividend_gross, dividend_tax, dividend_net (1-based).
@@ -134,7 +199,12 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("the transactions CS
       // A 10% bonus on 60 HUBC: 6 shares credited.
       assert.deepStrictEqual(figures(10), ["6", "", "", ""])
       // The donation posted today (2026-11-21), its note's formula neutralised.
-      assert.deepStrictEqual(cells(12).slice(0, 2).concat(cells(12).slice(16, 18)), ["\"2026-11-21\"", "\"donation\"", "500", "\"'=zakat\""])
+      assert.deepStrictEqual(cells(12).slice(0, 2).concat(cells(12).slice(16, 18)), [
+        "\"2026-11-21\"",
+        "\"donation\"",
+        "500",
+        "\"'=zakat\""
+      ])
       assert.deepStrictEqual(cells(13).slice(16, 18), ["250.5", "\"''=a gift\""])
     }))
 
@@ -161,12 +231,23 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("the transactions CS
       assert.deepStrictEqual([first.body["rows"], first.body["recorded"], first.body["skipped"]], [14, 14, 0])
       const [before, after] = [yield* ledgerOf(source), yield* ledgerOf(target)]
       assert.deepStrictEqual(after, before)
-      assert.deepStrictEqual(rowsWithoutIds((yield* exported(target)).text), rowsWithoutIds(file), "the target's export is the source's")
-      assert.deepStrictEqual(after.filter((e) => e["reason"] !== undefined).map((e) => e["reason"]).sort(), ["'=1", DDE].sort())
-      assert.deepStrictEqual(after.filter((e) => e.type === "DonationRecorded").map((e) => [e.effective_date, e["amount"], e["note"]]).sort(), [
-        ["2026-03-10", 250.5, "'=a gift"],
-        ["2026-11-21", 500, "=zakat"]
-      ])
+      assert.deepStrictEqual(
+        rowsWithoutIds((yield* exported(target)).text),
+        rowsWithoutIds(file),
+        "the target's export is the source's"
+      )
+      assert.deepStrictEqual(
+        after.filter((e) => e["reason"] !== undefined).map((e) => e["reason"]).sort(),
+        ["'=1", DDE].sort()
+      )
+      assert.deepStrictEqual(
+        after.filter((e) => e.type === "DonationRecorded").map((e) => [e.effective_date, e["amount"], e["note"]])
+          .sort(),
+        [
+          ["2026-03-10", 250.5, "'=a gift"],
+          ["2026-11-21", 500, "=zakat"]
+        ]
+      )
       // The earlier donation stays in tax year 2026 (1 Jul 2025 – 30 Jun 2026).
       const statement = bodyOf(yield* get("/v1/me/tax-statement?tax_year=2026", bearer(target)))
       assert.deepStrictEqual(statement.donations.map((d) => [d.date, d.amount]), [["2026-03-10", 250.5]])

@@ -27,14 +27,19 @@ const exported = (token: string) => getText("/v1/me/transactions/export", bearer
 const importCsv = (token: string, text: string | Uint8Array, query = "") =>
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
-    const response = yield* client.execute(HttpClientRequest.post(`/v1/me/transactions/import${query}`).pipe(
-      HttpClientRequest.setHeaders(bearer(token)),
-      typeof text === "string" ? HttpClientRequest.bodyText(text, "text/csv") : HttpClientRequest.bodyUint8Array(text, "text/csv")
-    ))
+    const response = yield* client.execute(
+      HttpClientRequest.post(`/v1/me/transactions/import${query}`).pipe(
+        HttpClientRequest.setHeaders(bearer(token)),
+        typeof text === "string"
+          ? HttpClientRequest.bodyText(text, "text/csv")
+          : HttpClientRequest.bodyUint8Array(text, "text/csv")
+      )
+    )
     return { status: response.status, body: (yield* response.json) as Record<string, unknown> }
   }).pipe(Effect.orDie)
 
-const HEADER = "trade_date,kind,symbol,quantity,price,fees,per_share,gross_amount,tax_withheld,filer,book_closure_from," +
+const HEADER =
+  "trade_date,kind,symbol,quantity,price,fees,per_share,gross_amount,tax_withheld,filer,book_closure_from," +
   "percent,numerator,denominator,reverses,reason,event_id"
 /** A row of the 17 columns above, cell by cell. */
 const row = (...cells: ReadonlyArray<string>) => {
@@ -42,7 +47,10 @@ const row = (...cells: ReadonlyArray<string>) => {
   return cells.join(",")
 }
 /** The export's header: the columns above, then a donation's and the computed figures. */
-const EXPORT_HEADER = HEADER.replace(",event_id", ",amount,note,shares,dividend_gross,dividend_tax,dividend_net,event_id")
+const EXPORT_HEADER = HEADER.replace(
+  ",event_id",
+  ",amount,note,shares,dividend_gross,dividend_tax,dividend_net,event_id"
+)
 const csv = (...lines: ReadonlyArray<string>) => [HEADER, ...lines].map((l) => `${l}\r\n`).join("")
 
 const INJECTED = "=HYPERLINK(\"http://evil.example\",\"x\")"
@@ -52,19 +60,41 @@ const seed = (token: string) =>
   Effect.gen(function*() {
     const ids: Array<string> = []
     ids.push(yield* record(token, { kind: "tax_status", filer: true, trade_date: "2025-07-01" }))
-    ids.push(yield* record(token, { kind: "buy", symbol: "OGDC", quantity: 100, price: 208.95, trade_date: "2025-05-26" }))
-    ids.push(yield* record(token, { kind: "buy", symbol: "HUBC", quantity: 100, price: 215.42, fees: 120, trade_date: "2026-05-22" }))
+    ids.push(
+      yield* record(token, { kind: "buy", symbol: "OGDC", quantity: 100, price: 208.95, trade_date: "2025-05-26" })
+    )
+    ids.push(
+      yield* record(token, {
+        kind: "buy",
+        symbol: "HUBC",
+        quantity: 100,
+        price: 215.42,
+        fees: 120,
+        trade_date: "2026-05-22"
+      })
+    )
     ids.push(yield* record(token, { kind: "buy", symbol: "HUBC", quantity: 10, price: 220, trade_date: "2026-05-25" }))
     ids.push(yield* record(token, { kind: "reversal", event_id: ids[3], reason: INJECTED }))
-    ids.push(yield* record(token, { kind: "sell", symbol: "HUBC", quantity: 40, price: 219.5, fees: 10, trade_date: "2026-05-25" }))
-    ids.push(yield* record(token, {
-      kind: "dividend",
-      symbol: "HUBC",
-      trade_date: "2026-06-15",
-      book_closure_from: "2026-06-01",
-      gross_amount: 300,
-      tax_withheld: 45
-    }))
+    ids.push(
+      yield* record(token, {
+        kind: "sell",
+        symbol: "HUBC",
+        quantity: 40,
+        price: 219.5,
+        fees: 10,
+        trade_date: "2026-05-25"
+      })
+    )
+    ids.push(
+      yield* record(token, {
+        kind: "dividend",
+        symbol: "HUBC",
+        trade_date: "2026-06-15",
+        book_closure_from: "2026-06-01",
+        gross_amount: 300,
+        tax_withheld: 45
+      })
+    )
     return ids
   })
 
@@ -86,19 +116,161 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("transactions as CSV
       // (100 bought on 2026-05-22, the 10 reversed, 40 sold: 60 held when the 2026-06-01 closure starts).
       const q = (text: string) => (text === "" ? "" : `"${text}"`)
       const none = ["", "", "", "", "", ""]
-      assert.strictEqual(reply.text, [EXPORT_HEADER,
-        [q("2025-07-01"), q("tax_status"), "", "", "", "", "", "", "", q("true"), "", "", "", "", "", "", ...none, q(e(0))],
-        [q("2025-05-26"), q("buy"), q("OGDC"), "100", "208.95", "0", "", "", "", "", "", "", "", "", "", "", ...none, q(e(1))],
-        [q("2026-05-22"), q("buy"), q("HUBC"), "100", "215.42", "120", "", "", "", "", "", "", "", "", "", "", ...none, q(e(2))],
-        [q("2026-05-25"), q("buy"), q("HUBC"), "10", "220", "0", "", "", "", "", "", "", "", "", "", "", ...none, q(e(3))],
-        // The reason starts with '=': written as text ('=…), quoted, its quotes doubled.
-        [q("2026-05-25"), q("reversal"), q("HUBC"), "", "", "", "", "", "", "", "", "", "", "", q(e(3)),
-          "\"'=HYPERLINK(\"\"http://evil.example\"\",\"\"x\"\")\"", ...none, q(e(4))],
-        [q("2026-05-25"), q("sell"), q("HUBC"), "40", "219.5", "10", "", "", "", "", "", "", "", "", "", "", ...none, q(e(5))],
-        [q("2026-06-15"), q("dividend"), q("HUBC"), "", "", "", "", "300", "45", "", q("2026-06-01"), "", "", "", "", "", "", "", "60", "300",
-          "45", "255", q(e(6))]
-      ].map((r) => `${typeof r === "string" ? r : r.join(",")}\r\n`).join(""))
-      assert.isFalse(reply.text.split(/[,\r\n]/u).some((cell) => /^"?[=+\-@\t]/u.test(cell)), "no cell starts a formula")
+      assert.strictEqual(
+        reply.text,
+        [
+          EXPORT_HEADER,
+          [
+            q("2025-07-01"),
+            q("tax_status"),
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            q("true"),
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            ...none,
+            q(e(0))
+          ],
+          [
+            q("2025-05-26"),
+            q("buy"),
+            q("OGDC"),
+            "100",
+            "208.95",
+            "0",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            ...none,
+            q(e(1))
+          ],
+          [
+            q("2026-05-22"),
+            q("buy"),
+            q("HUBC"),
+            "100",
+            "215.42",
+            "120",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            ...none,
+            q(e(2))
+          ],
+          [
+            q("2026-05-25"),
+            q("buy"),
+            q("HUBC"),
+            "10",
+            "220",
+            "0",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            ...none,
+            q(e(3))
+          ], // The reason starts with '=': written as text ('=…), quoted, its quotes doubled.
+          [
+            q("2026-05-25"),
+            q("reversal"),
+            q("HUBC"),
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            q(e(3)),
+            "\"'=HYPERLINK(\"\"http://evil.example\"\",\"\"x\"\")\"",
+            ...none,
+            q(e(4))
+          ],
+          [
+            q("2026-05-25"),
+            q("sell"),
+            q("HUBC"),
+            "40",
+            "219.5",
+            "10",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            ...none,
+            q(e(5))
+          ],
+          [
+            q("2026-06-15"),
+            q("dividend"),
+            q("HUBC"),
+            "",
+            "",
+            "",
+            "",
+            "300",
+            "45",
+            "",
+            q("2026-06-01"),
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "60",
+            "300",
+            "45",
+            "255",
+            q(e(6))
+          ]
+        ].map((r) => `${typeof r === "string" ? r : r.join(",")}\r\n`).join("")
+      )
+      assert.isFalse(
+        reply.text.split(/[,\r\n]/u).some((cell) => /^"?[=+\-@\t]/u.test(cell)),
+        "no cell starts a formula"
+      )
     }))
 
   it.effect("export, then import into a new portfolio: the same holdings; a second import adds nothing", () =>
@@ -114,9 +286,12 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("transactions as CSV
       assert.deepStrictEqual(holdings, yield* holdingsOf(source))
       // By hand: OGDC 100; HUBC 100 bought, the 10 reversed, 40 sold: 60. Dividend Rs 300 gross, 45 withheld.
       assert.deepStrictEqual(holdings.map((h) => [h.symbol, h.quantity]), [["HUBC", 60], ["OGDC", 100]])
-      assert.deepStrictEqual(holdings.filter((h) => h.symbol === "HUBC").map((h) => [h.dividends_gross, h.tax_withheld, h.dividends_net]), [[300, 45, 255]])
+      assert.deepStrictEqual(
+        holdings.filter((h) => h.symbol === "HUBC").map((h) => [h.dividends_gross, h.tax_withheld, h.dividends_net]),
+        [[300, 45, 255]]
+      )
       // The reversal names the target's own copy of the reversed buy.
-      const events = (first.body["events"] as ReadonlyArray<{ event_id: string; payload: unknown }>)
+      const events = first.body["events"] as ReadonlyArray<{ event_id: string; payload: unknown }>
       assert.strictEqual(payloadOf(events[4]!)["reverses"], events[3]!.event_id)
       assert.strictEqual(payloadOf(events[4]!)["reason"], INJECTED, "the apostrophe the export added is dropped")
 
@@ -205,7 +380,12 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("transactions as CSV
       // By hand: 150 shares held on the last buy date before the 2026-06-01 closure, Rs 2 a share = Rs 300 gross;
       // a non-filer's 30% withheld = Rs 90; net Rs 210.
       const [hubc] = yield* holdingsOf(token)
-      assert.deepStrictEqual([hubc?.quantity, hubc?.dividends_gross, hubc?.tax_withheld, hubc?.dividends_net], [150, 300, 90, 210])
+      assert.deepStrictEqual([hubc?.quantity, hubc?.dividends_gross, hubc?.tax_withheld, hubc?.dividends_net], [
+        150,
+        300,
+        90,
+        210
+      ])
     }))
 
   it.effect("each hostile file is a 400 and writes nothing, dry run or not", () =>
@@ -213,15 +393,55 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("transactions as CSV
       const token = yield* session
       const buy = row("2026-05-22", "buy", "HUBC", "100", "215.42", "", "", "", "", "", "", "", "", "", "", "", "")
       const hostile: ReadonlyArray<readonly [string, string | Uint8Array, string]> = [
-        ["formula", csv(row("2026-05-22", "buy", `"${INJECTED.replaceAll("\"", "\"\"")}"`, "1", "1", "", "", "", "", "", "", "", "", "", "", "", "")), "line 2, column symbol"],
-        ["formula in a free-text cell", csv(buy, row("", "reversal", "", "", "", "", "", "", "", "", "", "", "", "", "x", "@SUM(1)", "")), "formula"],
+        [
+          "formula",
+          csv(
+            row(
+              "2026-05-22",
+              "buy",
+              `"${INJECTED.replaceAll("\"", "\"\"")}"`,
+              "1",
+              "1",
+              "",
+              "",
+              "",
+              "",
+              "",
+              "",
+              "",
+              "",
+              "",
+              "",
+              "",
+              ""
+            )
+          ),
+          "line 2, column symbol"
+        ],
+        [
+          "formula in a free-text cell",
+          csv(buy, row("", "reversal", "", "", "", "", "", "", "", "", "", "", "", "", "x", "@SUM(1)", "")),
+          "formula"
+        ],
         ["10 MB", csv() + `${buy}\r\n`.repeat(170_000), "over 2,000,000 bytes"],
         ["ragged row", csv(buy, "2026-05-22,buy,HUBC,1,215.42"), "line 3: the row has 5 cells"],
         ["a byte-order mark past the start", csv(buy, `\uFEFF${buy}`), "byte-order mark"],
         ["a bare CR", `${HEADER}\r${buy}\r`, "carriage return"],
-        ["a quoted comma in a symbol", csv(row("2026-05-22", "buy", "\"HUBC,OGDC\"", "1", "1", "", "", "", "", "", "", "", "", "", "", "", "")), "column symbol"],
-        ["a line break in a quoted cell", csv(row("2026-05-22", "buy", "\"HU\r\nBC\"", "1", "1", "", "", "", "", "", "", "", "", "", "", "", "")), "line break"],
-        ["a stray quote", csv(row("2026-05-22", "buy", "HU\"BC", "1", "1", "", "", "", "", "", "", "", "", "", "", "", "")), "quote"],
+        [
+          "a quoted comma in a symbol",
+          csv(row("2026-05-22", "buy", "\"HUBC,OGDC\"", "1", "1", "", "", "", "", "", "", "", "", "", "", "", "")),
+          "column symbol"
+        ],
+        [
+          "a line break in a quoted cell",
+          csv(row("2026-05-22", "buy", "\"HU\r\nBC\"", "1", "1", "", "", "", "", "", "", "", "", "", "", "", "")),
+          "line break"
+        ],
+        [
+          "a stray quote",
+          csv(row("2026-05-22", "buy", "HU\"BC", "1", "1", "", "", "", "", "", "", "", "", "", "", "", "")),
+          "quote"
+        ],
         ["an unknown column", `${HEADER},notes\r\n${buy},hello\r\n`, "unknown column \"notes\""],
         ["not UTF-8", Buffer.concat([Buffer.from(csv(buy)), Buffer.from([0x48, 0xff, 0x2c])]), "not UTF-8"]
       ]
@@ -242,7 +462,12 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("transactions as CSV
       assert.strictEqual((yield* exported(reader.body.key)).status, 200)
       assert.strictEqual((yield* exported(writer.body.key)).status, 403)
       assert.strictEqual((yield* importCsv(reader.body.key, csv())).status, 403)
-      assertFailed(yield* post("/v1/me/transactions/import", { kind: "buy" }, bearer(token)), 415, "INVALID_REQUEST", "send the body as text/csv")
+      assertFailed(
+        yield* post("/v1/me/transactions/import", { kind: "buy" }, bearer(token)),
+        415,
+        "INVALID_REQUEST",
+        "send the body as text/csv"
+      )
       const empty = yield* importCsv(writer.body.key, csv())
       assert.deepStrictEqual([empty.status, empty.body["rows"], empty.body["recorded"]], [200, 0, 0])
       assert.strictEqual((yield* exported(token)).text, `${EXPORT_HEADER}\r\n`)

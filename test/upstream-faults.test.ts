@@ -22,9 +22,11 @@ import { TestStore } from "./support/TestApp.ts"
 
 type Mode = "good" | "hang" | "403" | "462" | "html" | "truncated" | "empty"
 
-class FaultyPortal extends Context.Service<FaultyPortal, { url: string; setMode: (m: Mode) => void; hits: () => number }>()(
-  "test/FaultyPortal"
-) {
+class FaultyPortal
+  extends Context.Service<FaultyPortal, { url: string; setMode: (m: Mode) => void; hits: () => number }>()(
+    "test/FaultyPortal"
+  )
+{
   static readonly layer = Layer.effect(
     FaultyPortal,
     Effect.acquireRelease(
@@ -81,20 +83,26 @@ class FaultyPortal extends Context.Service<FaultyPortal, { url: string; setMode:
 }
 
 const PortalLive = Layer.unwrap(Effect.map(FaultyPortal, (fake) =>
-  Layer.effect(PsxPortal, PsxPortal.make({
-    baseUrl: fake.url,
-    minIntervalMs: 10,
-    timeout: Duration.millis(500),
-    retries: 1,
-    userAgent: "psx-data-service/test"
-  })).pipe(Layer.provide(FetchHttpClient.layer))
-)).pipe(Layer.provideMerge(FaultyPortal.layer))
+  Layer.effect(
+    PsxPortal,
+    PsxPortal.make({
+      baseUrl: fake.url,
+      minIntervalMs: 10,
+      timeout: Duration.millis(500),
+      retries: 1,
+      userAgent: "psx-data-service/test"
+    })
+  ).pipe(Layer.provide(FetchHttpClient.layer)))).pipe(Layer.provideMerge(FaultyPortal.layer))
 
 const faults: ReadonlyArray<Mode> = ["hang", "403", "462", "html", "truncated", "empty"]
 
 describe("upstream faults", () => {
   layer(
-    PortalCrawler.layer.pipe(Layer.provide(NoNewsFeeds), Layer.provideMerge(PortalLive), Layer.provideMerge(TestStore())),
+    PortalCrawler.layer.pipe(
+      Layer.provide(NoNewsFeeds),
+      Layer.provideMerge(PortalLive),
+      Layer.provideMerge(TestStore())
+    ),
     { excludeTestServices: true, timeout: 120_000 }
   )("a misbehaving portal", (it) => {
     it.effect("every fault is SOURCE_UNAVAILABLE from the adapter, within its timeout, never an empty success", () =>
@@ -103,7 +111,12 @@ describe("upstream faults", () => {
         const fake = yield* FaultyPortal
         for (const mode of faults) {
           fake.setMode(mode)
-          for (const [what, request] of [["symbols", portal.symbols], ["market watch", portal.marketWatch], ["screener", portal.screener]] as const) {
+          for (
+            const [what, request] of [["symbols", portal.symbols], ["market watch", portal.marketWatch], [
+              "screener",
+              portal.screener
+            ]] as const
+          ) {
             const start = Date.now()
             const failure = yield* Effect.flip(request as Effect.Effect<unknown, { error: string; message: string }>)
             const ms = Date.now() - start
@@ -118,7 +131,9 @@ describe("upstream faults", () => {
     it.effect("a refresh during a fault changes nothing: the last good rows and their as-of stay", () =>
       Effect.gen(function*() {
         const crawler = yield* PortalCrawler
-        const refresh = { runOnce: Effect.map(crawler.pass({ datasets: ["symbols", "screener", "market_watch"] }), (p) => p.datasets) }
+        const refresh = {
+          runOnce: Effect.map(crawler.pass({ datasets: ["symbols", "screener", "market_watch"] }), (p) => p.datasets)
+        }
         const fake = yield* FaultyPortal
         const sql = yield* SqlClient.SqlClient
         fake.setMode("good")

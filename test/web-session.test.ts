@@ -27,13 +27,21 @@ const baseUrl = Effect.map(HttpServer.HttpServer, (server) => {
 /** A browser's cookie jar of one: the cookie `psx_web` as the last answer set it. */
 const browser = (base: string) => {
   let cookie = ""
-  const call = async (method: string, path: string, options: { body?: unknown; origin?: string | null; csrf?: string } = {}) => {
+  const call = async (
+    method: string,
+    path: string,
+    options: { body?: unknown; origin?: string | null; csrf?: string } = {}
+  ) => {
     const headers: Record<string, string> = { accept: "application/json" }
     if (cookie !== "") headers.cookie = cookie
     if (options.origin !== null) headers.origin = options.origin ?? base
     if (options.csrf !== undefined) headers["x-csrf-token"] = options.csrf
     if (options.body !== undefined) headers["content-type"] = "application/json"
-    const r = await fetch(`${base}${path}`, { method, headers, body: options.body === undefined ? null : JSON.stringify(options.body) })
+    const r = await fetch(`${base}${path}`, {
+      method,
+      headers,
+      body: options.body === undefined ? null : JSON.stringify(options.body)
+    })
     const set = r.headers.get("set-cookie")
     if (set !== null) cookie = /Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(set) ? "" : set.split(";")[0]!
     return { status: r.status, body: await r.json() as any, setCookie: set }
@@ -41,7 +49,8 @@ const browser = (base: string) => {
   return { call, cookie: () => cookie, setCookie: (c: string) => (cookie = c) }
 }
 
-const newToken = async (base: string) => (await (await fetch(`${base}/v1/me/session`, { method: "POST" })).json() as { token: string }).token
+const newToken = async (base: string) =>
+  (await (await fetch(`${base}/v1/me/session`, { method: "POST" })).json() as { token: string }).token
 
 describe("website sign-in", () => {
   layer(TestApp({ now: NOW }), { timeout: 120_000 })("on a loopback server", (it) => {
@@ -52,13 +61,22 @@ describe("website sign-in", () => {
           const tab = browser(base)
           assert.deepStrictEqual((await tab.call("GET", "/web/session")).body, { signed_in: false })
           // Refused without this origin: a cross-site form cannot sign a visitor in (login CSRF).
-          assert.strictEqual((await tab.call("POST", "/web/session", { body: { token }, origin: "https://evil.example" })).status, 403)
-          assert.strictEqual((await tab.call("POST", "/web/session", { body: { token: "psx_s_not_a_real_token_at_all" } })).status, 401)
+          assert.strictEqual(
+            (await tab.call("POST", "/web/session", { body: { token }, origin: "https://evil.example" })).status,
+            403
+          )
+          assert.strictEqual(
+            (await tab.call("POST", "/web/session", { body: { token: "psx_s_not_a_real_token_at_all" } })).status,
+            401
+          )
           const signed = await tab.call("POST", "/web/session", { body: { token } })
           assert.strictEqual(signed.status, 200)
           const attributes = signed.setCookie!.split(";").map((a) => a.trim().toLowerCase())
           for (const a of ["httponly", "samesite=strict", "path=/"]) assert.include(attributes, a)
-          assert.isFalse(attributes.some((a) => a.startsWith("max-age")), "without 'remember', a browser-session cookie")
+          assert.isFalse(
+            attributes.some((a) => a.startsWith("max-age")),
+            "without 'remember', a browser-session cookie"
+          )
           assert.isFalse(attributes.includes("secure"), "plain HTTP on loopback: not Secure")
           // 12 hours after sign-in: from NOW (07:00Z, the shifted clock runs on by seconds) to about 19:00Z.
           assertAbout(signed.body.expires_at, 12 * HOUR)
@@ -77,8 +95,16 @@ describe("website sign-in", () => {
           assert.strictEqual(crossSite.status, 403)
           assert.strictEqual(crossSite.body.error, "FORBIDDEN")
           assert.strictEqual((await tab.call("POST", "/v1/me/keys", { body: write })).status, 403, "no CSRF token")
-          assert.strictEqual((await tab.call("POST", "/v1/me/keys", { body: write, csrf: "0".repeat(64) })).status, 403, "a wrong one")
-          assert.strictEqual((await tab.call("POST", "/v1/me/keys", { body: write, csrf, origin: null })).status, 403, "no Origin")
+          assert.strictEqual(
+            (await tab.call("POST", "/v1/me/keys", { body: write, csrf: "0".repeat(64) })).status,
+            403,
+            "a wrong one"
+          )
+          assert.strictEqual(
+            (await tab.call("POST", "/v1/me/keys", { body: write, csrf, origin: null })).status,
+            403,
+            "no Origin"
+          )
           // The bearer API is unchanged: a token needs neither.
           const bearer = await fetch(`${base}/v1/me/keys`, {
             method: "POST",
@@ -107,16 +133,23 @@ describe("website sign-in", () => {
           assert.include(remembered.setCookie!, "Max-Age=2592000")
           assertAbout(remembered.body.expires_at, 30 * 24 * HOUR)
           const signed = await laptop.call("POST", "/web/session", { body: { token } })
-          const everywhere = await laptop.call("POST", "/web/session/end", { body: { everywhere: true }, csrf: signed.body.csrf_token })
+          const everywhere = await laptop.call("POST", "/web/session/end", {
+            body: { everywhere: true },
+            csrf: signed.body.csrf_token
+          })
           assert.strictEqual(everywhere.body.ended, 2)
           assert.strictEqual((await phone.call("GET", "/v1/me/holdings")).status, 401)
 
           // A revoked credential ends the sessions opened with it.
           const again = await phone.call("POST", "/web/session", { body: { token } })
           assert.strictEqual(again.status, 200)
-          const keys = await (await fetch(`${base}/v1/me/keys`, { headers: { authorization: `Bearer ${token}` } })).json() as any
+          const keys = await (await fetch(`${base}/v1/me/keys`, { headers: { authorization: `Bearer ${token}` } }))
+            .json() as any
           const session = keys.items.find((k: any) => k.kind === "session")
-          await fetch(`${base}/v1/me/keys/${session.id}`, { method: "DELETE", headers: { authorization: `Bearer ${token}` } })
+          await fetch(`${base}/v1/me/keys/${session.id}`, {
+            method: "DELETE",
+            headers: { authorization: `Bearer ${token}` }
+          })
           assert.strictEqual((await phone.call("GET", "/v1/me/holdings")).status, 401)
           assert.deepStrictEqual((await phone.call("GET", "/web/session")).body, { signed_in: false })
         })))

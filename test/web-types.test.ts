@@ -7,8 +7,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { execFile } from "node:child_process"
 import { readFileSync } from "node:fs"
-import { promisify } from "node:util"
 import { fileURLToPath } from "node:url"
+import { promisify } from "node:util"
 import { WEB_TYPES_FILE, webTypes } from "../scripts/web-types.ts"
 
 const root = fileURLToPath(new URL("..", import.meta.url))

@@ -26,7 +26,9 @@ export const analyse = (positions: ReadonlyArray<AnalysedPosition>, index: Reado
   const weightOf = (p: AnalysedPosition) => (byValue ? p.market_value! : p.cost)
   const total = open.reduce((s, p) => s + weightOf(p), 0)
   const sectors = new Map<string, number>()
-  for (const p of open) sectors.set(p.sector ?? "unknown sector", (sectors.get(p.sector ?? "unknown sector") ?? 0) + weightOf(p))
+  for (const p of open) {
+    sectors.set(p.sector ?? "unknown sector", (sectors.get(p.sector ?? "unknown sector") ?? 0) + weightOf(p))
+  }
   const indexBySector = new Map(index.map((s) => [s.sector, s.weight_pct]))
   const shares = open.map((p) => ({ symbol: p.symbol, pct: total > 0 ? (100 * weightOf(p)) / total : 0 }))
   const largest = [...shares].sort((a, b) => b.pct - a.pct)[0]

@@ -27,7 +27,9 @@ export const canonicalJson = (value: unknown): string => {
       if (value === null) return "null"
       if (Array.isArray(value)) {
         let out = "["
-        for (let i = 0; i < value.length; i++) out += (i > 0 ? "," : "") + canonicalJson(value[i] === undefined ? null : value[i])
+        for (let i = 0; i < value.length; i++) {
+          out += (i > 0 ? "," : "") + canonicalJson(value[i] === undefined ? null : value[i])
+        }
         return out + "]"
       }
       const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))

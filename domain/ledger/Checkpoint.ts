@@ -36,16 +36,27 @@ export const SigningKey = Schema.Struct({
   key_id: Schema.String.annotate({ description: "First 16 hex digits of SHA-256 over the key's DER (SPKI) encoding" }),
   algorithm: Schema.Literal("Ed25519"),
   public_key_pem: Schema.String,
-  first_used_at: Schema.optionalKey(Schema.String.annotate({ description: "When the service first took it up to sign (absent: never, here): the start of its validity period" })),
-  last_used_at: Schema.optionalKey(Schema.String.annotate({ description: "When it last signed a checkpoint (absent: it has signed none): the end of its validity period so far" })),
+  first_used_at: Schema.optionalKey(
+    Schema.String.annotate({
+      description: "When the service first took it up to sign (absent: never, here): the start of its validity period"
+    })
+  ),
+  last_used_at: Schema.optionalKey(
+    Schema.String.annotate({
+      description:
+        "When it last signed a checkpoint (absent: it has signed none): the end of its validity period so far"
+    })
+  ),
   current: Schema.Boolean
 })
 export const SigningKeys = Schema.Struct({
   keys: Schema.Array(SigningKey).annotate({
-    description: "The keys this service trusts: those pinned in its configuration and the one it signs with (`current`). Pin these."
+    description:
+      "The keys this service trusts: those pinned in its configuration and the one it signs with (`current`). Pin these."
   }),
   untrusted_keys: Schema.Array(SigningKey).annotate({
-    description: "Every other key the store records as having signed: neither pinned nor the signing key, so a checkpoint " +
+    description:
+      "Every other key the store records as having signed: neither pinned nor the signing key, so a checkpoint " +
       "signed with one fails verification as a key problem (an old key not pinned after a rotation, or a key someone " +
       "with write access to the database added). Listed for auditors; never pin one of these from this list."
   })
@@ -79,13 +90,17 @@ export type ExportedEvent = typeof ExportedEvent.Type
 export const LedgerItem = Schema.Struct({
   ...EventRecord.fields,
   stream_id: Schema.String,
-  event: Schema.Unknown.annotate({ description: "The event as stored (the same object as `payload`): the name `ledger export` and the offline verifier use" }),
+  event: Schema.Unknown.annotate({
+    description:
+      "The event as stored (the same object as `payload`): the name `ledger export` and the offline verifier use"
+  }),
   metadata: Schema.optionalKey(Schema.Unknown.annotate({
     description: "The metadata the event's hash covers, as stored (the actor's key id, the server's and the client's " +
       "request ids, the Idempotency-Key). Absent for an event written before the hash covered metadata (chain format 1)"
   }))
 }).annotate({
-  description: "One ledger event. Its export line, as `ledger export` writes it and docs/verify-ledger.mjs checks it, is the " +
+  description:
+    "One ledger event. Its export line, as `ledger export` writes it and docs/verify-ledger.mjs checks it, is the " +
     "canonical JSON of stream_id, version, event_id, position, recorded_at, effective_date, event, metadata (when present), " +
     "prev_hash and hash: `hash` is SHA-256 over prev_hash, a newline and the canonical JSON of those fields but position, " +
     "prev_hash and hash (with the event under the name `payload`)."
@@ -146,22 +161,38 @@ export const checkpointProblem = (
   headAt: (version: number) => string | undefined,
   verifySignature: (keyId: string, bytes: string, signatureBase64: string) => boolean | "unknown key"
 ): CheckpointProblem | undefined => {
-  const body = { format: c.format, stream_id: c.stream_id, version: c.version, head_hash: c.head_hash, signed_at: c.signed_at, key_id: c.key_id }
-  if (checkpointBytes(body) !== c.signed) return { kind: "signature", reason: "the checkpoint's fields are not the bytes it signed" }
+  const body = {
+    format: c.format,
+    stream_id: c.stream_id,
+    version: c.version,
+    head_hash: c.head_hash,
+    signed_at: c.signed_at,
+    key_id: c.key_id
+  }
+  if (checkpointBytes(body) !== c.signed) {
+    return { kind: "signature", reason: "the checkpoint's fields are not the bytes it signed" }
+  }
   const ok = verifySignature(c.key_id, c.signed, c.signature)
   if (ok === "unknown key") {
     return {
       kind: "key",
-      reason: `signed with key ${c.key_id}, which is not among the pinned trusted public keys: the checkpoint cannot be checked (this says nothing about the events)`
+      reason:
+        `signed with key ${c.key_id}, which is not among the pinned trusted public keys: the checkpoint cannot be checked (this says nothing about the events)`
     }
   }
   if (!ok) return { kind: "signature", reason: "the signature does not verify: a forged or altered checkpoint" }
   const head = c.version === 0 ? GENESIS : headAt(c.version)
-  if (head === undefined) return { kind: "chain", reason: `the ledger holds fewer than ${c.version} events of this stream: events were removed` }
+  if (head === undefined) {
+    return {
+      kind: "chain",
+      reason: `the ledger holds fewer than ${c.version} events of this stream: events were removed`
+    }
+  }
   if (head !== c.head_hash) {
     return {
       kind: "chain",
-      reason: `the events up to version ${c.version} recompute to another head than the signed checkpoint: history was rewritten at or before this version`
+      reason:
+        `the events up to version ${c.version} recompute to another head than the signed checkpoint: history was rewritten at or before this version`
     }
   }
   return undefined
@@ -206,8 +237,9 @@ export const verifyExport = (
           failures.push({ stream_id: stream, version: e.version, event_id: e.event_id, reason })
           broken = true
         }
-        if (e.version !== heads.length + 1) fail(`version ${e.version} where ${heads.length + 1} was expected (a gap or a reorder)`)
-        else if (e.prev_hash !== prev) fail("prev_hash does not match the previous event's hash")
+        if (e.version !== heads.length + 1) {
+          fail(`version ${e.version} where ${heads.length + 1} was expected (a gap or a reorder)`)
+        } else if (e.prev_hash !== prev) fail("prev_hash does not match the previous event's hash")
         else if (hash !== e.hash) fail("the stored hash does not match the event's content: it was altered")
       }
       heads.push(hash)

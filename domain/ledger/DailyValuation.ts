@@ -4,11 +4,11 @@
  * money is integer paisa (a close is taken to the paisa), and a figure that
  * cannot be known is NaN here (absent in answers), never 0.
  */
-import { addDays, isTradingDay, nextTradingDay } from "../market/calendar/Calendar.ts"
-import type { IndexCloses } from "../market/board/IndexHistory.ts"
 import { toDay } from "../Karachi.ts"
-import { applyTrade, bookOf, type Book, type Entry, replay, type ReplayFailure } from "./Replay.ts"
+import type { IndexCloses } from "../market/board/IndexHistory.ts"
+import { addDays, isTradingDay, nextTradingDay } from "../market/calendar/Calendar.ts"
 import { MAX_EXACT_UNITS, toPaisa } from "./Money.ts"
+import { applyTrade, type Book, bookOf, type Entry, replay, type ReplayFailure } from "./Replay.ts"
 
 /** One symbol's closes for valuation, dates ascending; `close` in rupees. */
 export interface ValuationCloses {
@@ -18,7 +18,9 @@ export interface ValuationCloses {
    * Rows from `from` on are the source's, restated by `factor` (its close / the as-traded close) for a split it does
    * not date; `splitOn`: that split's first session where the market records it elsewhere (a dated face value).
    */
-  readonly restated?: { readonly factor: number; readonly from: string; readonly splitOn?: string | undefined } | undefined
+  readonly restated?:
+    | { readonly factor: number; readonly from: string; readonly splitOn?: string | undefined }
+    | undefined
 }
 
 /** What one event does to the portfolio, on the session it takes effect. */
@@ -40,7 +42,10 @@ export interface Move {
   readonly split?: number
 }
 
-const byDate = (a: { readonly date: string }, b: { readonly date: string }) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0)
+const byDate = (
+  a: { readonly date: string },
+  b: { readonly date: string }
+) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0)
 
 /**
  * The replayed events as moves, by the session date they take effect (stable), or the replay's failure.
@@ -68,7 +73,9 @@ export const movesOf = (entries: ReadonlyArray<Entry>): ReadonlyArray<Move> | Re
     const before = books.get(a.symbol) ?? bookOf(undefined)
     const after = ev.type === "TradeRecorded" ? applyTrade(before, ev) : before
     books.set(a.symbol, { ...after, quantity: a.quantity })
-    const exDay = "entitlement_date" in ev && ev.entitlement_date !== undefined ? nextTradingDay(ev.entitlement_date) : undefined
+    const exDay = "entitlement_date" in ev && ev.entitlement_date !== undefined
+      ? nextTradingDay(ev.entitlement_date)
+      : undefined
     const value = ev.type === "TradeRecorded" ? toPaisa(ev.price) * ev.quantity : 0
     moves.push({
       date: exDay ?? a.entry.effective_date,
@@ -137,7 +144,10 @@ class CloseReader {
   private readonly splitOn: string | undefined
   /** The date of the portfolio's own split of the ratio the source restated by (it dates what the source does not). */
   private readonly ownSplit: string | undefined
-  private readonly kinds: Record<"none" | "carried" | "unrestated" | "carriedUnrestated" | "restated" | "carriedRestated", ReadonlyArray<string>>
+  private readonly kinds: Record<
+    "none" | "carried" | "unrestated" | "carriedUnrestated" | "restated" | "carriedRestated",
+    ReadonlyArray<string>
+  >
   constructor(symbol: string, closes: ValuationCloses | undefined, moves: ReadonlyArray<Move>) {
     this.dates = closes?.dates ?? []
     this.close = closes?.close ?? []
@@ -145,7 +155,8 @@ class CloseReader {
     this.factor = restated?.factor ?? 1
     this.restatedFrom = restated ? restated.from : "~"
     this.splitOn = restated?.splitOn
-    const split = restated && moves.find((m) => m.symbol === symbol && m.split !== undefined && Math.abs(restated.factor * m.split - 1) < 0.01)
+    const split = restated &&
+      moves.find((m) => m.symbol === symbol && m.split !== undefined && Math.abs(restated.factor * m.split - 1) < 0.01)
     this.ownSplit = split?.date
     const carried = `carried:${symbol}`
     this.kinds = {
@@ -169,11 +180,16 @@ class CloseReader {
     if (date < this.restatedFrom) return this.flag(carried ? this.kinds.carried : undefined, paisa)
     if (this.ownSplit === undefined) {
       // Shares bought after the split the source restated for were never valued across it: nothing to flag.
-      if (this.splitOn !== undefined && heldSince >= this.splitOn) return this.flag(carried ? this.kinds.carried : undefined, paisa)
+      if (this.splitOn !== undefined && heldSince >= this.splitOn) {
+        return this.flag(carried ? this.kinds.carried : undefined, paisa)
+      }
       return this.flag(carried ? this.kinds.carriedRestated : this.kinds.restated, paisa)
     }
     if (date >= this.ownSplit) return this.flag(carried ? this.kinds.carried : undefined, paisa)
-    return this.flag(carried ? this.kinds.carriedUnrestated : this.kinds.unrestated, toPaisa(this.close[i]! / this.factor))
+    return this.flag(
+      carried ? this.kinds.carriedUnrestated : this.kinds.unrestated,
+      toPaisa(this.close[i]! / this.factor)
+    )
   }
   private flag(flags: ReadonlyArray<string> | undefined, paisa: number) {
     this.flags = flags
@@ -204,8 +220,14 @@ export const valuate = (
   const n = sessions.length
   const v: Valuation = {
     sessions,
-    value: new Float64Array(n), cost: new Float64Array(n), cashIn: new Float64Array(n), cashOut: new Float64Array(n),
-    dividends: new Float64Array(n), kse100: new Float64Array(n).fill(NaN), flags: new Array(n), symbolValues: new Map()
+    value: new Float64Array(n),
+    cost: new Float64Array(n),
+    cashIn: new Float64Array(n),
+    cashOut: new Float64Array(n),
+    dividends: new Float64Array(n),
+    kse100: new Float64Array(n).fill(NaN),
+    flags: new Array(n),
+    symbolValues: new Map()
   }
   const symbols = [...new Set(moves.map((m) => m.symbol))].sort()
   const slot = new Map(symbols.map((s, k) => [s, k]))

@@ -17,8 +17,8 @@
  */
 import { lastBuyDate } from "../market/calendar/Calendar.ts"
 import type { PortfolioEvent } from "./Events.ts"
-import { LIMITS } from "./Money.ts"
 import { History } from "./History.ts"
+import { LIMITS } from "./Money.ts"
 import { type DayClose, priceFlags } from "./PriceCheck.ts"
 import type { Entry, Position, ReplayFailure } from "./Replay.ts"
 import { bodyProblem, type TransactionBody } from "./Schemas.ts"
@@ -121,7 +121,10 @@ type Drafted = PortfolioEvent | ReturnType<typeof reject>
 const draft = (body: Command, facts: Context, state: State): Drafted => {
   if (body.kind === "reversal") return draftReversal(body, state.history)
   if (body.trade_date > facts.today) {
-    return reject(`body field \`trade_date\`: ${body.trade_date} is in the future (today is ${facts.today})`, "symbol" in body ? body.symbol : undefined)
+    return reject(
+      `body field \`trade_date\`: ${body.trade_date} is in the future (today is ${facts.today})`,
+      "symbol" in body ? body.symbol : undefined
+    )
   }
   switch (body.kind) {
     case "buy":
@@ -134,7 +137,13 @@ const draft = (body: Command, facts: Context, state: State): Drafted => {
     case "split":
       return body.numerator === body.denominator
         ? reject("body: a split of 1 for 1 changes nothing", body.symbol)
-        : { type: "SplitRecorded", symbol: body.symbol, trade_date: body.trade_date, numerator: body.numerator, denominator: body.denominator }
+        : {
+          type: "SplitRecorded",
+          symbol: body.symbol,
+          trade_date: body.trade_date,
+          numerator: body.numerator,
+          denominator: body.denominator
+        }
     case "tax_status":
       return { type: "TaxStatusRecorded", filer: body.filer, trade_date: body.trade_date }
   }
@@ -142,13 +151,17 @@ const draft = (body: Command, facts: Context, state: State): Drafted => {
 
 /** An event id as a message may repeat it: an event's UUID (or a short id) as given; anything else, which may be a secret pasted in its place, not at all. */
 const shownId = (id: string) =>
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/iu.test(id) || /^[\w-]{1,12}$/u.test(id) ? id : "(the id given)"
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/iu.test(id) || /^[\w-]{1,12}$/u.test(id)
+    ? id
+    : "(the id given)"
 
 const draftReversal = (body: Extract<Command, { kind: "reversal" }>, history: History): Drafted => {
   const target = history.find(body.event_id)
   if (target === undefined) return reject(`no event ${shownId(body.event_id)} in this portfolio`)
   const t = target.event
-  if (t.type === "TransactionReversed" || t.type === "DonationRecorded") return reject(`event ${body.event_id} cannot be reversed`)
+  if (t.type === "TransactionReversed" || t.type === "DonationRecorded") {
+    return reject(`event ${body.event_id} cannot be reversed`)
+  }
   if (history.reversalOf(body.event_id) !== undefined) {
     return reject(`event ${body.event_id} is already reversed`)
   }
@@ -164,15 +177,26 @@ const draftReversal = (body: Extract<Command, { kind: "reversal" }>, history: Hi
 
 const draftTrade = (body: Extract<Command, { kind: "buy" | "sell" }>, facts: Context): Drafted => {
   const { symbol, trade_date } = body
-  if (!facts.isTradingDay(trade_date)) return reject(`body field \`trade_date\`: ${trade_date} is not a PSX trading day`, symbol)
+  if (!facts.isTradingDay(trade_date)) {
+    return reject(`body field \`trade_date\`: ${trade_date} is not a PSX trading day`, symbol)
+  }
   if (facts.firstSession !== undefined && trade_date < facts.firstSession) {
-    return reject(`body field \`trade_date\`: ${trade_date} is before ${symbol}'s first recorded session (${facts.firstSession})`, symbol)
+    return reject(
+      `body field \`trade_date\`: ${trade_date} is before ${symbol}'s first recorded session (${facts.firstSession})`,
+      symbol
+    )
   }
   if (facts.delistedOn !== undefined && trade_date >= facts.delistedOn) {
-    return reject(`body field \`trade_date\`: ${symbol} left the exchange's listing on ${facts.delistedOn}; it cannot be bought or sold on or after that day`, symbol)
+    return reject(
+      `body field \`trade_date\`: ${symbol} left the exchange's listing on ${facts.delistedOn}; it cannot be bought or sold on or after that day`,
+      symbol
+    )
   }
   if (body.quantity * body.price > LIMITS.tradeValue) {
-    return reject(`body: a trade worth more than Rs ${LIMITS.tradeValue.toLocaleString("en")} is beyond the ledger's bound`, symbol)
+    return reject(
+      `body: a trade worth more than Rs ${LIMITS.tradeValue.toLocaleString("en")} is beyond the ledger's bound`,
+      symbol
+    )
   }
   return {
     type: "TradeRecorded",
@@ -192,17 +216,25 @@ const entitlementOf = (body: Extract<Command, { kind: "dividend" | "bonus" }>, f
   const bookClosure = body.book_closure_from ?? facts.bookClosure
   if (bookClosure === undefined) {
     return reject(
-      `body field \`book_closure_from\`: needed — no ${body.kind === "bonus" ? "bonus" : "cash"} payout of ${body.symbol} with a ` +
+      `body field \`book_closure_from\`: needed — no ${
+        body.kind === "bonus" ? "bonus" : "cash"
+      } payout of ${body.symbol} with a ` +
         `book closure on or before ${body.trade_date} is recorded, and the register at book closure decides who is entitled`,
       body.symbol
     )
   }
   if (bookClosure > body.trade_date) {
-    return reject(`body field \`book_closure_from\`: ${bookClosure} is after the credit date ${body.trade_date}`, body.symbol)
+    return reject(
+      `body field \`book_closure_from\`: ${bookClosure} is after the credit date ${body.trade_date}`,
+      body.symbol
+    )
   }
   const last: string | undefined = lastBuyDate(bookClosure)
   if (last === undefined) {
-    return reject(`body field \`book_closure_from\`: no sourced settlement rule covers ${bookClosure}, so its last buy date is unknown`, body.symbol)
+    return reject(
+      `body field \`book_closure_from\`: no sourced settlement rule covers ${bookClosure}, so its last buy date is unknown`,
+      body.symbol
+    )
   }
   return { book_closure_from: bookClosure, entitlement_date: last }
 }
@@ -211,14 +243,20 @@ const entitlementOf = (body: Extract<Command, { kind: "dividend" | "bonus" }>, f
  * The event that already holds this payout: a dividend or bonus of the same symbol and book closure, not reversed.
  * A payout is counted once; to change one, reverse the event that holds it and record the correction.
  */
-const heldPayout = (type: "DividendRecorded" | "BonusRecorded", symbol: string, bookClosure: string, history: History): Drafted | undefined => {
+const heldPayout = (
+  type: "DividendRecorded" | "BonusRecorded",
+  symbol: string,
+  bookClosure: string,
+  history: History
+): Drafted | undefined => {
   const holder = history.applied(symbol).find((e) => e.event.type === type && e.event.book_closure_from === bookClosure)
   if (holder === undefined) return undefined
   const what = type === "BonusRecorded" ? "bonus" : "dividend"
   return {
     _tag: "Rejected",
     rejection: {
-      message: `the ${symbol} ${what} with book closure from ${bookClosure} is already recorded as event ${holder.event_id}: a payout ` +
+      message:
+        `the ${symbol} ${what} with book closure from ${bookClosure} is already recorded as event ${holder.event_id}: a payout ` +
         "is counted once (to change it, reverse that event and record the correction)",
       symbol,
       recordedIn: holder.event_id
@@ -246,8 +284,12 @@ const draftDividend = (body: Extract<Command, { kind: "dividend" }>, facts: Cont
   const base = { type: "DividendRecorded" as const, symbol, trade_date, ...e }
   const amount = body.per_share !== undefined ? { per_share: body.per_share } : { gross_amount: body.gross_amount! }
   if (body.tax_withheld !== undefined) {
-    if (body.gross_amount === undefined) return reject("body field `tax_withheld`: give it with `gross_amount` (as the warrant shows)", symbol)
-    if (body.tax_withheld > body.gross_amount) return reject("body field `tax_withheld`: more than the gross amount", symbol)
+    if (body.gross_amount === undefined) {
+      return reject("body field `tax_withheld`: give it with `gross_amount` (as the warrant shows)", symbol)
+    }
+    if (body.tax_withheld > body.gross_amount) {
+      return reject("body field `tax_withheld`: more than the gross amount", symbol)
+    }
     return { ...base, ...amount, tax_withheld: body.tax_withheld }
   }
   const filer = body.filer ?? history.filerOn(trade_date)
@@ -259,7 +301,9 @@ const draftDividend = (body: Extract<Command, { kind: "dividend" }>, facts: Cont
     )
   }
   const rule = withholdingRuleOn(trade_date)
-  if (rule === undefined) return reject(`no withholding rule is held for ${trade_date}: give gross_amount and tax_withheld`, symbol)
+  if (rule === undefined) {
+    return reject(`no withholding rule is held for ${trade_date}: give gross_amount and tax_withheld`, symbol)
+  }
   return { ...base, ...amount, tax_rule: rule.id, tax_rate_pct: withholdingPct(rule, filer), filer }
 }
 

@@ -18,16 +18,30 @@ export const Entitlement = Schema.Struct({
   payout_id: d(Schema.String, "The market's payout record this follows"),
   symbol: Schema.String,
   kind: Schema.Literals(["cash_dividend", "bonus", "right"]),
-  state: d(EntitlementState, "`due`: owed, no matching event; `recorded`: a dividend or bonus event of the symbol with this book closure exists; `dismissed`: hidden by the user"),
+  state: d(
+    EntitlementState,
+    "`due`: owed, no matching event; `recorded`: a dividend or bonus event of the symbol with this book closure exists; `dismissed`: hidden by the user"
+  ),
   details: d(Schema.String, "The payout as the exchange states it, e.g. \"80(ii) (D)\""),
   percent: opt(d(Schema.Finite, "Percent of face value (cash) or of the holding (bonus, right)")),
   announced_at: opt(Schema.String),
   book_closure_from: IsoDate,
   book_closure_to: opt(IsoDate),
-  last_buy_date: d(IsoDate, "The last trading day whose settlement falls before the book closure starts (T+2 to 6 Feb 2026, T+1 from 9 Feb 2026)"),
-  xd_date: opt(d(IsoDate, "The day the stock trades ex (XD, XB, XR): the trading day after the last buy date. The book " +
-    "closure's first day (ex_date in SPEC 2.3) is book_closure_from")),
-  credit_date: d(IsoDate, "The date accept records the event on: the end of the book closure (the payment date is not recorded)"),
+  last_buy_date: d(
+    IsoDate,
+    "The last trading day whose settlement falls before the book closure starts (T+2 to 6 Feb 2026, T+1 from 9 Feb 2026)"
+  ),
+  xd_date: opt(
+    d(
+      IsoDate,
+      "The day the stock trades ex (XD, XB, XR): the trading day after the last buy date. The book " +
+        "closure's first day (ex_date in SPEC 2.3) is book_closure_from"
+    )
+  ),
+  credit_date: d(
+    IsoDate,
+    "The date accept records the event on: the end of the book closure (the payment date is not recorded)"
+  ),
   shares_held: d(Schema.Int, "Shares held at the end of the last buy date, from the ledger"),
   face_value: opt(d(Schema.Finite, "Rupees; the face value in force on the ex day")),
   face_value_source: opt(Schema.String),
@@ -36,10 +50,20 @@ export const Entitlement = Schema.Struct({
   filer: opt(d(Schema.Boolean, "The portfolio's recorded filer status on the credit date")),
   tax_rule: opt(Schema.String),
   tax_rate_pct: opt(Schema.Finite),
-  tax_withheld: opt(d(Schema.Finite, "Rupees, by the withholding rule in force on the credit date; absent while the filer status is unrecorded")),
+  tax_withheld: opt(
+    d(
+      Schema.Finite,
+      "Rupees, by the withholding rule in force on the credit date; absent while the filer status is unrecorded"
+    )
+  ),
   net: opt(d(Schema.Finite, "Rupees: gross less tax withheld")),
   bonus_shares: opt(d(Schema.Int, "Whole bonus shares credited")),
-  fractional_entitlement: opt(d(Schema.Finite, "The fraction of a share owed as cash (its rupees are set when the company sells the consolidated fractions: not recorded)")),
+  fractional_entitlement: opt(
+    d(
+      Schema.Finite,
+      "The fraction of a share owed as cash (its rupees are set when the company sells the consolidated fractions: not recorded)"
+    )
+  ),
   right_shares: opt(d(Schema.Int, "Whole right shares offered")),
   right_price: opt(d(Schema.Finite, "Rupees per right share, when the payout's text states par or a premium")),
   recorded_event_id: opt(Schema.String),

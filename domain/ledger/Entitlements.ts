@@ -4,7 +4,7 @@
  * ledger's positions. Pure: the caller passes the payouts (with the face
  * value in force on each ex day), the stream's entries and today.
  */
-import { xdDate, lastBuyDate } from "../market/calendar/Calendar.ts"
+import { lastBuyDate, xdDate } from "../market/calendar/Calendar.ts"
 import type { LedgerEvent } from "./Events.ts"
 import { FRACTION_UNITS, fromPaisa } from "./Money.ts"
 import { bonusShares, dividendAmounts, type Entry, filerOn, orderedEntries, replay } from "./Replay.ts"
@@ -107,8 +107,11 @@ type Recorded = Entry & { readonly event: DividendRecorded | Extract<Entry["even
 const recordedFor = (p: PayoutFact, ordered: ReadonlyArray<Entry>): Recorded | undefined =>
   ordered.find((e): e is Recorded => {
     const ev = e.event
-    const kindMatches = p.kind === "cash" ? ev.type === "DividendRecorded" : p.kind === "bonus" && ev.type === "BonusRecorded"
-    return kindMatches && "book_closure_from" in ev && ev.symbol === p.symbol && ev.book_closure_from === p.bookClosureFrom
+    const kindMatches = p.kind === "cash"
+      ? ev.type === "DividendRecorded"
+      : p.kind === "bonus" && ev.type === "BonusRecorded"
+    return kindMatches && "book_closure_from" in ev && ev.symbol === p.symbol &&
+      ev.book_closure_from === p.bookClosureFrom
   })
 
 /** Why a recorded event's figures differ from the entitlement's, or undefined when they match. */
@@ -118,12 +121,20 @@ const mismatchOf = (rec: Recorded, e: Omit<Entitlement, "state" | "notes">, held
     return `the recorded event is entitled on ${ev.entitlement_date}, the payout's last buy date is ${e.last_buy_date}`
   }
   if (ev.type === "BonusRecorded") {
-    const shares = ev.entitlement_date !== undefined ? bonusShares(held(ev.symbol, ev.entitlement_date), ev.percent).whole : Math.floor(ev.shares_added ?? 0)
-    return shares === e.bonus_shares ? undefined : `the recorded bonus credits ${shares} shares; the position now entitles ${e.bonus_shares}`
+    const shares = ev.entitlement_date !== undefined
+      ? bonusShares(held(ev.symbol, ev.entitlement_date), ev.percent).whole
+      : Math.floor(ev.shares_added ?? 0)
+    return shares === e.bonus_shares
+      ? undefined
+      : `the recorded bonus credits ${shares} shares; the position now entitles ${e.bonus_shares}`
   }
   if (e.gross === undefined) return undefined
-  const gross = ev.entitlement_date !== undefined ? fromPaisa(dividendAmounts(ev, held(ev.symbol, ev.entitlement_date)).gross) : (ev.gross_amount ?? 0)
-  return gross === e.gross ? undefined : `the recorded dividend is Rs ${gross} gross; the position now entitles Rs ${e.gross}`
+  const gross = ev.entitlement_date !== undefined
+    ? fromPaisa(dividendAmounts(ev, held(ev.symbol, ev.entitlement_date)).gross)
+    : (ev.gross_amount ?? 0)
+  return gross === e.gross
+    ? undefined
+    : `the recorded dividend is Rs ${gross} gross; the position now entitles Rs ${e.gross}`
 }
 
 /** The figures one payout owes on `held` shares. */
@@ -132,23 +143,45 @@ const figuresOf = (p: PayoutFact, held: number, credit: string, entries: Readonl
   if (p.kind === "bonus") {
     if (p.percent === undefined) return { notes: ["the payout states no bonus percent: shares unknown"] }
     const s = bonusShares(held, p.percent)
-    if (s.fraction > 0) notes.push("the fraction is paid in cash when the company sells the consolidated fractions; that amount is not recorded")
+    if (s.fraction > 0) {
+      notes.push(
+        "the fraction is paid in cash when the company sells the consolidated fractions; that amount is not recorded"
+      )
+    }
     return { bonus_shares: s.whole, fractional_entitlement: s.fraction / FRACTION_UNITS, notes }
   }
   if (p.kind === "right") {
     const price = rightPrice(p)
-    if (price === undefined) notes.push("the right's price is not recorded (the payout's text states neither par nor a premium, or the face value is unknown)")
-    return { ...(p.percent !== undefined ? { right_shares: bonusShares(held, p.percent).whole } : {}), ...(price !== undefined ? { right_price: price } : {}), notes }
+    if (price === undefined) {
+      notes.push(
+        "the right's price is not recorded (the payout's text states neither par nor a premium, or the face value is unknown)"
+      )
+    }
+    return {
+      ...(p.percent !== undefined ? { right_shares: bonusShares(held, p.percent).whole } : {}),
+      ...(price !== undefined ? { right_price: price } : {}),
+      notes
+    }
   }
   const cp = perShareCentiPaisa(p)
-  if (cp === undefined || cp <= 0) return { notes: ["no face value is recorded for this company on the ex day: rupees unknown"] }
+  if (cp === undefined || cp <= 0) {
+    return { notes: ["no face value is recorded for this company on the ex day: rupees unknown"] }
+  }
   const per_share = cp / 10_000
   const filer = filerOn(entries, credit)
   const rule = withholdingRuleOn(credit)
   const pct = filer !== undefined && rule !== undefined ? withholdingPct(rule, filer) : undefined
-  const probe: DividendRecorded = { type: "DividendRecorded", symbol: p.symbol, trade_date: credit, per_share, ...(pct !== undefined ? { tax_rate_pct: pct } : {}) }
+  const probe: DividendRecorded = {
+    type: "DividendRecorded",
+    symbol: p.symbol,
+    trade_date: credit,
+    per_share,
+    ...(pct !== undefined ? { tax_rate_pct: pct } : {})
+  }
   const { gross, tax } = dividendAmounts(probe, held)
-  if (filer === undefined) notes.push("the portfolio records no filer status: tax and net unknown (record one with kind tax_status)")
+  if (filer === undefined) {
+    notes.push("the portfolio records no filer status: tax and net unknown (record one with kind tax_status)")
+  }
   return {
     cash_per_share: per_share,
     gross: fromPaisa(gross),
@@ -236,5 +269,13 @@ export const entitlementsOf = (
       notes
     })
   }
-  return out.sort((a, b) => (a.book_closure_from < b.book_closure_from ? 1 : a.book_closure_from > b.book_closure_from ? -1 : a.id.localeCompare(b.id)))
+  return out.sort((
+    a,
+    b
+  ) => (a.book_closure_from < b.book_closure_from
+    ? 1
+    : a.book_closure_from > b.book_closure_from
+    ? -1
+    : a.id.localeCompare(b.id))
+  )
 }

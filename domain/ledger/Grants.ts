@@ -28,11 +28,13 @@ export interface Principal {
 export const mayManageKeys = (p: Principal) => p.kind === "session" || p.grants.includes("keys:manage")
 
 /** The grants the principal effectively holds (a session holds keys:manage by being the owner's credential). */
-export const effectiveGrants = (p: Principal): ReadonlyArray<Grant> =>
-  p.kind === "session" ? GRANTS : p.grants
+export const effectiveGrants = (p: Principal): ReadonlyArray<Grant> => p.kind === "session" ? GRANTS : p.grants
 
 /** Grants in `wanted` that `p` does not hold (empty: it may mint or revoke such a credential). */
-export const grantsBeyond = (p: Principal, target: { readonly kind: "session" | "key"; readonly grants: ReadonlyArray<Grant> }) => {
+export const grantsBeyond = (
+  p: Principal,
+  target: { readonly kind: "session" | "key"; readonly grants: ReadonlyArray<Grant> }
+) => {
   if (p.kind === "session") return []
   if (target.kind === "session") return ["the owner's session"]
   return target.grants.filter((g) => !p.grants.includes(g))

@@ -11,7 +11,16 @@
  * the entries when an older value is read again (a test branching a state).
  */
 import type { PositionEvent } from "./Events.ts"
-import { applyEvent, type Book, bookFailure, EMPTY_BOOK, type Entry, positionOf, type Position, type ReplayFailure } from "./Replay.ts"
+import {
+  applyEvent,
+  type Book,
+  bookFailure,
+  EMPTY_BOOK,
+  type Entry,
+  type Position,
+  positionOf,
+  type ReplayFailure
+} from "./Replay.ts"
 
 /** One applied event of a symbol and the book after it. */
 interface Applied {
@@ -32,7 +41,14 @@ interface Indexes {
   tip: History | undefined
 }
 
-const emptyIndexes = (): Indexes => ({ entries: [], byId: new Map(), reversedBy: new Map(), symbols: new Map(), statuses: [], tip: undefined })
+const emptyIndexes = (): Indexes => ({
+  entries: [],
+  byId: new Map(),
+  reversedBy: new Map(),
+  symbols: new Map(),
+  statuses: [],
+  tip: undefined
+})
 
 /** The first index whose entry is dated after `date` (so an event dated `date` goes there, after its same-day peers). */
 const upperBound = (list: ReadonlyArray<Applied>, date: string) => {
@@ -62,7 +78,9 @@ const restep = (list: ReadonlyArray<Applied>, from: number, tail: ReadonlyArray<
   }
   for (const entry of tail) {
     const step = applyEvent(book, entry, entry.event as PositionEvent, quantityAt)
-    const problem = "_tag" in step ? step : bookFailure(step.book, (entry.event as PositionEvent).symbol, entry.effective_date)
+    const problem = "_tag" in step
+      ? step
+      : bookFailure(step.book, (entry.event as PositionEvent).symbol, entry.effective_date)
     if (problem !== undefined) failure ??= problem
     if (!("_tag" in step)) book = step.book
     steps.push({ entry, book })
@@ -156,7 +174,9 @@ export class History {
     const symbols = this.own().symbols
     if (ev.type === "TransactionReversed") {
       const target = this.find(ev.reverses)
-      if (target === undefined || !("symbol" in target.event) || target.event.type === "TransactionReversed") return undefined
+      if (target === undefined || !("symbol" in target.event) || target.event.type === "TransactionReversed") {
+        return undefined
+      }
       const list = symbols.get(target.event.symbol) ?? []
       const at = list.findIndex((a) => a.entry === target)
       if (at < 0) return undefined
@@ -174,7 +194,9 @@ export class History {
   }
 
   /** The history with `entry` added, and the position of the symbol it touched (null when it no longer holds any event). */
-  with(entry: Entry): { readonly history: History; readonly touched?: { readonly symbol: string; readonly position: Position | null } } {
+  with(
+    entry: Entry
+  ): { readonly history: History; readonly touched?: { readonly symbol: string; readonly position: Position | null } } {
     const indexes = this.own()
     const touched = this.grow(entry)
     const next = new History(indexes, this.length + 1)

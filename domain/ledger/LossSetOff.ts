@@ -7,10 +7,10 @@
  * Only the sales a dated rule covers (TaxYear.ts: a filer, every share held bought from the rule's date) take
  * part: the tax of the others is not computed, so neither are their gains and losses set off here.
  */
+import { toPaisa } from "./Money.ts"
+import type { Entry, ReplayFailure } from "./Replay.ts"
 import { capitalGainsRules } from "./Taxes.ts"
 import { type SaleLine, taxYearFigures, taxYearOf } from "./TaxYear.ts"
-import type { Entry, ReplayFailure } from "./Replay.ts"
-import { toPaisa } from "./Money.ts"
 
 /** Tax years a loss is carried forward to, after its own. */
 export const CARRY_FORWARD_YEARS = 3
@@ -72,19 +72,31 @@ export const setOffOf = (earlier: ReadonlyArray<CoveredResult>, current: Covered
   let open: ReadonlyArray<{ readonly year: number; readonly left: number }> = []
   for (const r of earlier) {
     const net = r.gains - r.losses
-    open = [...takeFrom(open, r.year, net).map((l) => ({ year: l.year, left: l.left - l.take })), ...(net < 0 ? [{ year: r.year, left: -net }] : [])]
+    open = [
+      ...takeFrom(open, r.year, net).map((l) => ({ year: l.year, left: l.left - l.take })),
+      ...(net < 0 ? [{ year: r.year, left: -net }] : [])
+    ]
   }
   const net = current.gains - current.losses
   const brought_forward = takeFrom(open, current.year, net).map((l) => {
     const last = l.year + CARRY_FORWARD_YEARS
-    return { from_tax_year: l.year, available: l.left, set_off: l.take, carried_forward: last > current.year ? l.left - l.take : 0, last_tax_year: last }
+    return {
+      from_tax_year: l.year,
+      available: l.left,
+      set_off: l.take,
+      carried_forward: last > current.year ? l.left - l.take : 0,
+      last_tax_year: last
+    }
   })
   const setOff = brought_forward.reduce((s, b) => s + b.set_off, 0)
   return { net, brought_forward, taxable: Math.max(0, net - setOff), loss_carried_forward: Math.max(0, -net) }
 }
 
 /** The covered results of every tax year before `year` that a rule can cover (from the earliest rule's date on). */
-export const earlierResults = (entries: ReadonlyArray<Entry>, year: number): ReadonlyArray<CoveredResult> | ReplayFailure => {
+export const earlierResults = (
+  entries: ReadonlyArray<Entry>,
+  year: number
+): ReadonlyArray<CoveredResult> | ReplayFailure => {
   const first = Math.min(...capitalGainsRules.map((r) => taxYearOf(r.acquired_from)))
   const out: Array<CoveredResult> = []
   for (let y = first; y < year; y++) {

@@ -59,7 +59,9 @@ export class LotBook {
   split(symbol: string, numerator: number, denominator: number, total: number) {
     const scaled = this.of(symbol).map((l) => ({ ...l, quantity: Math.floor((l.quantity * numerator) / denominator) }))
     const rest = total - scaled.reduce((s, l) => s + l.quantity, 0)
-    if (scaled.length > 0 && rest !== 0) scaled[scaled.length - 1] = { ...scaled.at(-1)!, quantity: scaled.at(-1)!.quantity + rest }
+    if (scaled.length > 0 && rest !== 0) {
+      scaled[scaled.length - 1] = { ...scaled.at(-1)!, quantity: scaled.at(-1)!.quantity + rest }
+    }
     this.lots.set(symbol, scaled.filter((l) => l.quantity > 0))
   }
 }

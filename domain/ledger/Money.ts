@@ -41,7 +41,9 @@ export const FRACTION_UNITS = 10_000
  * were enforced) falls back to floating arithmetic rather than failing.
  */
 export const mulDiv = (a: number, b: number, c: number): number => {
-  if (!Number.isSafeInteger(a) || !Number.isSafeInteger(b) || !Number.isSafeInteger(c) || c === 0) return Math.round((a * b) / c)
+  if (!Number.isSafeInteger(a) || !Number.isSafeInteger(b) || !Number.isSafeInteger(c) || c === 0) {
+    return Math.round((a * b) / c)
+  }
   const n = BigInt(a) * BigInt(b) * 2n + BigInt(c)
   return Number(n / (2n * BigInt(c)))
 }

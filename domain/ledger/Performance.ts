@@ -16,9 +16,9 @@ import type { IndexCloses } from "../market/board/IndexHistory.ts"
 import { lastAtOrBefore, type Move, movesOf, sessionsBetween, valuate, type ValuationCloses } from "./DailyValuation.ts"
 import { type DaySeries, rowsOf } from "./PerformanceDays.ts"
 import { figuresOf, type Window, windowOf } from "./PerformancePeriods.ts"
-import type { Entry, ReplayFailure } from "./Replay.ts"
-import { dayBefore, periodStart, PERIODS } from "./Returns.ts"
 import type { PerformanceDay, PeriodFigures, UnvaluedEvent } from "./PerformanceSchemas.ts"
+import type { Entry, ReplayFailure } from "./Replay.ts"
+import { dayBefore, PERIODS, periodStart } from "./Returns.ts"
 
 export { RETURN_PLACES } from "./PerformancePeriods.ts"
 
@@ -86,7 +86,12 @@ export const valuedThrough = (moves: ReadonlyArray<Move>, req: PerformanceReques
 
 /** The moves after the valuation's end, as the events they come from. */
 const unvaluedOf = (moves: ReadonlyArray<Move>, end: string): Array<UnvaluedEvent> =>
-  moves.filter((m) => m.date > end).map((m) => ({ event_id: m.event_id, kind: m.kind, symbol: m.symbol, takes_effect: m.date }))
+  moves.filter((m) => m.date > end).map((m) => ({
+    event_id: m.event_id,
+    kind: m.kind,
+    symbol: m.symbol,
+    takes_effect: m.date
+  }))
 
 /** The performance of a portfolio's events at recorded closes, or the replay's failure. */
 export const performanceOf = (req: PerformanceRequest): PerformanceResult | ReplayFailure => {

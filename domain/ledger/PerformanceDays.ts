@@ -4,8 +4,8 @@
  * that session's close, with the money and dividends that flowed over all of its sessions in the rows' range.
  * Pure; sums in paisa.
  */
-import { weekday } from "../market/calendar/Calendar.ts"
 import { addDays } from "../Karachi.ts"
+import { weekday } from "../market/calendar/Calendar.ts"
 import type { Valuation } from "./DailyValuation.ts"
 import type { PerformanceDay } from "./PerformanceSchemas.ts"
 
@@ -40,7 +40,12 @@ const rowOf = (v: Valuation, first: number, last: number): PerformanceDay => {
 }
 
 /** The rows of sessions first..last, one per bucket of `series`; undefined for `none`. */
-export const rowsOf = (v: Valuation, first: number, last: number, series: DaySeries): Array<PerformanceDay> | undefined => {
+export const rowsOf = (
+  v: Valuation,
+  first: number,
+  last: number,
+  series: DaySeries
+): Array<PerformanceDay> | undefined => {
   if (series === "none") return undefined
   const rows: Array<PerformanceDay> = []
   let start = first

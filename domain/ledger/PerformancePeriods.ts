@@ -27,7 +27,12 @@ export interface Window {
   readonly covers: boolean
 }
 
-export const windowOf = (sessions: ReadonlyArray<string>, last: number, period: Window["period"], wanted: string | undefined): Window | undefined => {
+export const windowOf = (
+  sessions: ReadonlyArray<string>,
+  last: number,
+  period: Window["period"],
+  wanted: string | undefined
+): Window | undefined => {
   if (wanted === undefined || wanted < sessions[0]!) return { period, base: -1, last, covers: wanted === undefined }
   const base = lastAtOrBefore(sessions, wanted)
   return base >= last ? undefined : { period, base, last, covers: true }
@@ -51,10 +56,14 @@ const indexChange = (index: IndexCloses | undefined, from: string, to: string) =
 
 /** `ours − theirs`, only when the benchmark's closes are dated on the period's own first and last sessions. */
 const differenceOf = (ours: number | undefined, theirs: ReturnType<typeof indexChange>, from: string, to: string) =>
-  ours !== undefined && theirs !== undefined && theirs.from === from && theirs.to === to ? decimal(decimal(ours) - theirs.change) : undefined
+  ours !== undefined && theirs !== undefined && theirs.from === from && theirs.to === to
+    ? decimal(decimal(ours) - theirs.change)
+    : undefined
 
 const unequalDays = (name: string, change: NonNullable<ReturnType<typeof indexChange>>, from: string, to: string) =>
-  `${name} has no close on ${change.from !== from ? from : to} (its change runs ${change.from} to ${change.to}): no difference ` +
+  `${name} has no close on ${
+    change.from !== from ? from : to
+  } (its change runs ${change.from} to ${change.to}): no difference ` +
   "is given over unequal days"
 
 /** The money-weighted flows of a window, in rupees from the investor's side, and the end value. */
@@ -76,7 +85,11 @@ const contributionsOf = (v: Valuation, moves: ReadonlyArray<Move>, w: Window, ca
   for (const m of moves) {
     if (m.date <= after || m.date > until) continue
     const s = sums.get(m.symbol) ?? { cashIn: 0, cashOut: 0, dividends: 0 }
-    sums.set(m.symbol, { cashIn: s.cashIn + m.cashIn, cashOut: s.cashOut + m.cashOut, dividends: s.dividends + m.dividend })
+    sums.set(m.symbol, {
+      cashIn: s.cashIn + m.cashIn,
+      cashOut: s.cashOut + m.cashOut,
+      dividends: s.dividends + m.dividend
+    })
   }
   const startValues = w.base >= 0 ? v.symbolValues.get(w.base)! : new Map<string, number>()
   const endValues = v.symbolValues.get(w.last)!
@@ -98,7 +111,8 @@ const contributionsOf = (v: Valuation, moves: ReadonlyArray<Move>, w: Window, ca
   })
 }
 
-const UNKNOWN_NOTE = "a held symbol has no recorded close on or before a session of the period (see the days' flags), so the " +
+const UNKNOWN_NOTE =
+  "a held symbol has no recorded close on or before a session of the period (see the days' flags), so the " +
   "value and the returns that need it are unknown"
 const IDLE_NOTE = "nothing was held or bought in the period"
 
@@ -120,11 +134,17 @@ const benchmarkFigures = (v: Valuation, w: Window, start: number, totalTwr: numb
   const kse = indexChange(b.total, from, to)
   const difference = differenceOf(totalTwr, kse, from, to)
   const pr = indexChange(b.price, from, to)
-  const priceTwr = pr === undefined ? undefined : twr({ ...v, dividends: new Float64Array(v.dividends.length) }, w.base + 1, w.last, start)
+  const priceTwr = pr === undefined
+    ? undefined
+    : twr({ ...v, dividends: new Float64Array(v.dividends.length) }, w.base + 1, w.last, start)
   const priceDifference = differenceOf(priceTwr, pr, from, to)
   const notes = [
-    ...(kse !== undefined && totalTwr !== undefined && difference === undefined ? [unequalDays("KSE-100", kse, from, to)] : []),
-    ...(pr !== undefined && priceTwr !== undefined && priceDifference === undefined ? [unequalDays("KSE100PR", pr, from, to)] : [])
+    ...(kse !== undefined && totalTwr !== undefined && difference === undefined
+      ? [unequalDays("KSE-100", kse, from, to)]
+      : []),
+    ...(pr !== undefined && priceTwr !== undefined && priceDifference === undefined
+      ? [unequalDays("KSE100PR", pr, from, to)]
+      : [])
   ]
   return {
     ...(kse ? { kse100: kse } : {}),
@@ -136,7 +156,12 @@ const benchmarkFigures = (v: Valuation, w: Window, start: number, totalTwr: numb
   }
 }
 
-export const figuresOf = (v: Valuation, moves: ReadonlyArray<Move>, benchmarks: Benchmarks, w: Window): PeriodFigures => {
+export const figuresOf = (
+  v: Valuation,
+  moves: ReadonlyArray<Move>,
+  benchmarks: Benchmarks,
+  w: Window
+): PeriodFigures => {
   const first = w.base + 1
   const start = w.base >= 0 ? v.value[w.base]! : 0
   const { cashIn, cashOut, dividends, unknown } = sumsOf(v, first, w.last, start)

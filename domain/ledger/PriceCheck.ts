@@ -36,10 +36,14 @@ const basisOf = (c: DayClose) =>
 const likelyOf = (c: DayClose, price: number) => {
   if (c.restated === true && c.factor !== undefined && c.series === "served") {
     const asTraded = Math.round((c.close / c.factor) * 100) / 100
-    return `likely restatement: the series is restated ${ratioOf(c.factor)} for a split; as traded that close is ${rupees(asTraded)}, ` +
+    return `likely restatement: the series is restated ${ratioOf(c.factor)} for a split; as traded that close is ${
+      rupees(asTraded)
+    }, ` +
       `so the price is ${rupees(price / asTraded)}× it`
   }
-  if (c.restated === "unknown" && c.series === "served") return "likely restatement: unknown; a split after that day would restate the series by its ratio"
+  if (c.restated === "unknown" && c.series === "served") {
+    return "likely restatement: unknown; a split after that day would restate the series by its ratio"
+  }
   return "no restatement of the series is recorded: check the price (a split or bonus changes the per-share price from its ex day)"
 }
 
@@ -47,7 +51,9 @@ const likelyOf = (c: DayClose, price: number) => {
 const deviationFlags = (price: number, symbol: string, closes: ReadonlyArray<DayClose>) =>
   closes.flatMap((c) =>
     Math.abs(price / c.close - 1) <= MAX_DEVIATION ? [] : [
-      `price ${rupees(price)} is ${rupees(price / c.close)}× ${symbol}'s recorded close of ${rupees(c.close)} on ${c.date} ` +
+      `price ${rupees(price)} is ${rupees(price / c.close)}× ${symbol}'s recorded close of ${
+        rupees(c.close)
+      } on ${c.date} ` +
       `(${basisOf(c)}); ${likelyOf(c, price)}`
     ]
   ).slice(0, 1)

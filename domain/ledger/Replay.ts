@@ -53,7 +53,13 @@ export interface Applied {
 
 export type ReplayFailure =
   | { readonly _tag: "Negative"; readonly symbol: string; readonly date: string }
-  | { readonly _tag: "Unentitled"; readonly symbol: string; readonly date: string; readonly event_id: string; readonly what: string }
+  | {
+    readonly _tag: "Unentitled"
+    readonly symbol: string
+    readonly date: string
+    readonly event_id: string
+    readonly what: string
+  }
   | { readonly _tag: "TaxAboveGross"; readonly symbol: string; readonly event_id: string }
   | { readonly _tag: "TooLarge"; readonly symbol: string }
 
@@ -101,7 +107,12 @@ export const applyTrade = (b: Book, ev: Extract<LedgerEvent, { type: "TradeRecor
   const fees = toPaisa(ev.fees)
   if (ev.side === "buy") return { ...b, quantity: b.quantity + ev.quantity, cost: b.cost + value + fees }
   const removed = b.quantity > 0 ? mulDiv(b.cost, Math.min(ev.quantity, b.quantity), b.quantity) : 0
-  return { ...b, quantity: b.quantity - ev.quantity, cost: b.cost - removed, realized: b.realized + value - fees - removed }
+  return {
+    ...b,
+    quantity: b.quantity - ev.quantity,
+    cost: b.cost - removed,
+    realized: b.realized + value - fees - removed
+  }
 }
 
 /** Whole shares and the fraction (ten-thousandths) of `quantity × numerator / denominator`. */
@@ -117,7 +128,9 @@ export const bonusShares = (held: number, percent: number) => scaled(held, Math.
 
 /** A dividend's gross, tax and net in paisa, on `held` shares. */
 export const dividendAmounts = (ev: Extract<LedgerEvent, { type: "DividendRecorded" }>, held: number) => {
-  const gross = ev.per_share !== undefined ? Math.round((held * toCentiPaisa(ev.per_share)) / 100) : toPaisa(ev.gross_amount ?? 0)
+  const gross = ev.per_share !== undefined
+    ? Math.round((held * toCentiPaisa(ev.per_share)) / 100)
+    : toPaisa(ev.gross_amount ?? 0)
   const tax = ev.tax_withheld !== undefined
     ? toPaisa(ev.tax_withheld)
     : ev.tax_rate_pct !== undefined
@@ -130,9 +143,14 @@ export const dividendAmounts = (ev: Extract<LedgerEvent, { type: "DividendRecord
 export const orderedEntries = (entries: ReadonlyArray<Entry>): ReadonlyArray<Entry> => {
   const reversed = new Set(entries.flatMap((e) => (e.event.type === "TransactionReversed" ? [e.event.reverses] : [])))
   return entries
-    .filter((e) => !reversed.has(e.event_id) && e.event.type !== "TransactionReversed" && e.event.type !== "DonationRecorded")
+    .filter((e) =>
+      !reversed.has(e.event_id) && e.event.type !== "TransactionReversed" && e.event.type !== "DonationRecorded"
+    )
     .slice()
-    .sort((a, b) => (a.effective_date < b.effective_date ? -1 : a.effective_date > b.effective_date ? 1 : a.version - b.version))
+    .sort((
+      a,
+      b
+    ) => (a.effective_date < b.effective_date ? -1 : a.effective_date > b.effective_date ? 1 : a.version - b.version))
 }
 
 /** Each symbol's quantity at the end of each date seen so far (dates ascending). */
@@ -173,10 +191,23 @@ export const applyEvent = (b: Book, entry: Entry, ev: PositionEvent, quantityAt:
       if (ev.entitlement_date === undefined) {
         const added = ev.shares_added ?? 0
         const whole = Math.floor(added + 1e-9)
-        return { book: { ...b, quantity: b.quantity + whole, fraction: b.fraction + Math.round((added - whole) * FRACTION_UNITS) } }
+        return {
+          book: {
+            ...b,
+            quantity: b.quantity + whole,
+            fraction: b.fraction + Math.round((added - whole) * FRACTION_UNITS)
+          }
+        }
       }
       const held = quantityAt(ev.entitlement_date)
-      if (held <= 0) return unentitled(ev.symbol, ev.entitlement_date, entry, `the ${ev.percent}% bonus credited on ${ev.trade_date}`)
+      if (held <= 0) {
+        return unentitled(
+          ev.symbol,
+          ev.entitlement_date,
+          entry,
+          `the ${ev.percent}% bonus credited on ${ev.trade_date}`
+        )
+      }
       const s = bonusShares(held, ev.percent)
       return { book: { ...b, quantity: b.quantity + s.whole, fraction: b.fraction + s.fraction } }
     }
@@ -194,8 +225,13 @@ export const applyEvent = (b: Book, entry: Entry, ev: PositionEvent, quantityAt:
   }
 }
 
-const unentitled = (symbol: string, date: string, entry: Entry, what: string): ReplayFailure =>
-  ({ _tag: "Unentitled", symbol, date, event_id: entry.event_id, what })
+const unentitled = (symbol: string, date: string, entry: Entry, what: string): ReplayFailure => ({
+  _tag: "Unentitled",
+  symbol,
+  date,
+  event_id: entry.event_id,
+  what
+})
 
 /**
  * Why a book cannot stand, or undefined: a negative quantity, or a figure out of exact range (whole shares up
@@ -223,8 +259,15 @@ export class Replayer {
   /** Applies `entry` (which must sort after every entry applied so far): what it did, undefined if it moves no position, or the failure. */
   step(entry: Entry): Applied | ReplayFailure | undefined {
     const ev = entry.event
-    if (ev.type === "TransactionReversed" || ev.type === "DonationRecorded" || ev.type === "TaxStatusRecorded") return undefined
-    const step = applyEvent(this.books.get(ev.symbol) ?? EMPTY_BOOK, entry, ev, (date) => this.timeline.at(ev.symbol, date))
+    if (ev.type === "TransactionReversed" || ev.type === "DonationRecorded" || ev.type === "TaxStatusRecorded") {
+      return undefined
+    }
+    const step = applyEvent(
+      this.books.get(ev.symbol) ?? EMPTY_BOOK,
+      entry,
+      ev,
+      (date) => this.timeline.at(ev.symbol, date)
+    )
     if ("_tag" in step) return step
     const failure = bookFailure(step.book, ev.symbol, entry.effective_date)
     if (failure !== undefined) return failure
@@ -245,7 +288,9 @@ export class Replayer {
 
   /** The positions so far, by symbol in order. */
   state(): ReadonlyMap<string, Position> {
-    return new Map([...this.books].sort(([a], [b]) => a.localeCompare(b)).map(([s, b]) => [s, positionOf(s, b)] as const))
+    return new Map(
+      [...this.books].sort(([a], [b]) => a.localeCompare(b)).map(([s, b]) => [s, positionOf(s, b)] as const)
+    )
   }
 }
 

@@ -8,8 +8,8 @@
 import { isTradingDay, lastBuyDate, settlementDate } from "../market/calendar/Calendar.ts"
 import { describeFailure } from "./Decider.ts"
 import type { LedgerEvent } from "./Events.ts"
-import { hasPlaces, LIMITS } from "./Money.ts"
 import { History } from "./History.ts"
+import { hasPlaces, LIMITS } from "./Money.ts"
 import type { Entry, Position } from "./Replay.ts"
 import { FIRST_SESSION } from "./Schemas.ts"
 import { dividendWithholdingRules, withholdingPct } from "./Taxes.ts"
@@ -35,24 +35,41 @@ const memo = <A>(f: (date: string) => A) => {
     return a
   }
 }
-const calendarMemo = (): CalendarMemo => ({ tradingDay: memo(isTradingDay), settles: memo(settlementDate), lastBuy: memo(lastBuyDate) })
+const calendarMemo = (): CalendarMemo => ({
+  tradingDay: memo(isTradingDay),
+  settles: memo(settlementDate),
+  lastBuy: memo(lastBuyDate)
+})
 
 const tradeProblem = (ev: Extract<LedgerEvent, { type: "TradeRecorded" }>, cal: CalendarMemo): string | undefined => {
-  if (!Number.isInteger(ev.quantity) || ev.quantity < 1 || ev.quantity > LIMITS.quantity) return "the quantity is not a whole number of shares within bounds"
-  if (!hasPlaces(ev.price, 2) || ev.price <= 0 || ev.price > LIMITS.price) return "the price is not a rupee amount in paisa within bounds"
-  if (!hasPlaces(ev.fees, 2) || ev.fees < 0 || ev.fees > LIMITS.fees) return "the fees are not a rupee amount in paisa within bounds"
+  if (!Number.isInteger(ev.quantity) || ev.quantity < 1 || ev.quantity > LIMITS.quantity) {
+    return "the quantity is not a whole number of shares within bounds"
+  }
+  if (!hasPlaces(ev.price, 2) || ev.price <= 0 || ev.price > LIMITS.price) {
+    return "the price is not a rupee amount in paisa within bounds"
+  }
+  if (!hasPlaces(ev.fees, 2) || ev.fees < 0 || ev.fees > LIMITS.fees) {
+    return "the fees are not a rupee amount in paisa within bounds"
+  }
   if (ev.trade_date < FIRST_SESSION) return `the trade date is before the first recorded session (${FIRST_SESSION})`
   if (!cal.tradingDay(ev.trade_date)) return `${ev.trade_date} is not a PSX trading day`
   const settles = cal.settles(ev.trade_date)
-  return ev.settlement_date === settles ? undefined : `settlement ${ev.settlement_date} where the settlement rule gives ${settles}`
+  return ev.settlement_date === settles
+    ? undefined
+    : `settlement ${ev.settlement_date} where the settlement rule gives ${settles}`
 }
 
-const entitlementProblem = (ev: Extract<LedgerEvent, { type: "DividendRecorded" | "BonusRecorded" }>, cal: CalendarMemo): string | undefined => {
+const entitlementProblem = (
+  ev: Extract<LedgerEvent, { type: "DividendRecorded" | "BonusRecorded" }>,
+  cal: CalendarMemo
+): string | undefined => {
   if (ev.entitlement_date === undefined) return undefined // recorded before entitlements were derived: amounts as stored
   if (ev.book_closure_from === undefined) return "an entitlement without its book closure"
   if (ev.book_closure_from > ev.trade_date) return "the book closure starts after the credit date"
   const last = cal.lastBuy(ev.book_closure_from)
-  return ev.entitlement_date === last ? undefined : `entitlement date ${ev.entitlement_date} where the last buy date is ${last}`
+  return ev.entitlement_date === last
+    ? undefined
+    : `entitlement date ${ev.entitlement_date} where the last buy date is ${last}`
 }
 
 const taxProblem = (ev: Extract<LedgerEvent, { type: "DividendRecorded" }>): string | undefined => {
@@ -77,7 +94,9 @@ interface Running {
 const reversalProblem = (ev: Extract<LedgerEvent, { type: "TransactionReversed" }>, run: Running) => {
   const target = run.byId.get(ev.reverses)
   if (target === undefined) return `reverses ${ev.reverses}, which is not an earlier event of this stream`
-  if (target.event.type === "TransactionReversed" || target.event.type === "DonationRecorded") return "reverses an event that cannot be reversed"
+  if (target.event.type === "TransactionReversed" || target.event.type === "DonationRecorded") {
+    return "reverses an event that cannot be reversed"
+  }
   return run.reversed.has(ev.reverses) ? "reverses an event twice" : undefined
 }
 
@@ -115,7 +134,9 @@ export const checkAndReplay = (stream: ReadonlyArray<Entry>):
   | { readonly _tag: "Ok"; readonly state: ReadonlyMap<string, Position> } =>
 {
   const run: Running = { history: History.empty(), byId: new Map(), reversed: new Set(), cal: calendarMemo() }
-  const sorted = stream.every((e, i) => i === 0 || stream[i - 1]!.version < e.version) ? stream : [...stream].sort((a, b) => a.version - b.version)
+  const sorted = stream.every((e, i) => i === 0 || stream[i - 1]!.version < e.version)
+    ? stream
+    : [...stream].sort((a, b) => a.version - b.version)
   for (const e of sorted) {
     const reason = eventProblem(e, run) ?? replayProblem(run, e)
     if (reason !== undefined) return { _tag: "Fail", failure: { event_id: e.event_id, version: e.version, reason } }

@@ -3,9 +3,9 @@
  * the OpenAPI document. The transaction body is a union on `kind`.
  */
 import { Cause, Exit, Option, Schema, SchemaIssue } from "effect"
-import { isCalendarDate } from "../Params.ts"
-import { Source } from "../market/shared/Schemas.ts"
 import { recordedCalendar } from "../market/calendar/RecordedCalendar.ts"
+import { Source } from "../market/shared/Schemas.ts"
+import { isCalendarDate } from "../Params.ts"
 import { Grant } from "./Grants.ts"
 import { hasPlaces, LIMITS } from "./Money.ts"
 import { NET_OF_TAX_NOTE } from "./Taxes.ts"
@@ -35,7 +35,9 @@ const decimal = (places: 2 | 4, max: number, allowZero = false) =>
   Num.check(
     // Out of range is the range check's to say: 1e302 is refused as too large, not for its decimals ("1e+302").
     // (The range checks stay last: the OpenAPI document carries the description on them.)
-    Schema.makeFilter<number>((x) => (Math.abs(x) > max || hasPlaces(x, places) ? undefined : `at most ${places} decimal places`)),
+    Schema.makeFilter<number>((
+      x
+    ) => (Math.abs(x) > max || hasPlaces(x, places) ? undefined : `at most ${places} decimal places`)),
     allowZero ? Schema.isGreaterThanOrEqualTo(0) : Schema.isGreaterThan(0),
     Schema.isLessThanOrEqualTo(max)
   )
@@ -48,7 +50,9 @@ const Rupees = (max: number, allowZero = false) => decimal(2, max, allowZero)
  */
 export const isStorableText = Schema.makeFilter<string>((s) =>
   // eslint-disable-next-line no-control-regex
-  /[\u0000-\u001f\u007f]|[\ud800-\udfff]/u.test(s) ? "control characters, NUL or unpaired surrogates are not allowed" : undefined
+  /[\u0000-\u001f\u007f]|[\ud800-\udfff]/u.test(s)
+    ? "control characters, NUL or unpaired surrogates are not allowed"
+    : undefined
 )
 // `u` mode treats a surrogate pair as one code point, so the class above only meets lone surrogates.
 export const StorableText = (max: number) => Schema.String.check(isStorableText, Schema.isMaxLength(max))
@@ -60,14 +64,21 @@ export const TradeBody = Schema.Struct({
   symbol: Symbol,
   quantity: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: LIMITS.quantity }))
     .annotate({ description: `Whole shares, 1 to ${LIMITS.quantity.toLocaleString("en")}` }),
-  price: Rupees(LIMITS.price).annotate({ description: "Rupees per share, > 0, at most 1,000,000, two decimals at most" }),
-  fees: opt(Rupees(LIMITS.fees, true).annotate({ description: "Brokerage, taxes and charges in rupees (two decimals at most); 0 when omitted" })),
+  price: Rupees(LIMITS.price).annotate({
+    description: "Rupees per share, > 0, at most 1,000,000, two decimals at most"
+  }),
+  fees: opt(
+    Rupees(LIMITS.fees, true).annotate({
+      description: "Brokerage, taxes and charges in rupees (two decimals at most); 0 when omitted"
+    })
+  ),
   trade_date: IsoDate
 })
 const EntitlementFields = {
   symbol: Symbol,
   book_closure_from: opt(IsoDate.annotate({
-    description: "First day of the book closure. The position held at the end of the last buy date (the last trading day " +
+    description:
+      "First day of the book closure. The position held at the end of the last buy date (the last trading day " +
       "whose settlement falls before this day) is the one entitled. When omitted, the recorded payout of the symbol whose book " +
       "closure starts on or before trade_date (within 120 days) is used; with none, the request is refused."
   }))
@@ -76,13 +87,23 @@ export const DividendBody = Schema.Struct({
   kind: Schema.Literal("dividend"),
   ...EntitlementFields,
   trade_date: IsoDate.annotate({ description: "Payment (credit) date" }),
-  per_share: opt(decimal(4, LIMITS.perShare).annotate({ description: "Rupees per share entitled (four decimals at most); or give gross_amount" })),
-  gross_amount: opt(Rupees(LIMITS.amount).annotate({ description: "Rupees before tax, as the warrant shows; or give per_share" })),
-  tax_withheld: opt(Rupees(LIMITS.amount, true).annotate({
-    description: "Rupees withheld as the warrant shows (only with gross_amount); when omitted the withholding rule in force applies"
-  })),
+  per_share: opt(
+    decimal(4, LIMITS.perShare).annotate({
+      description: "Rupees per share entitled (four decimals at most); or give gross_amount"
+    })
+  ),
+  gross_amount: opt(
+    Rupees(LIMITS.amount).annotate({ description: "Rupees before tax, as the warrant shows; or give per_share" })
+  ),
+  tax_withheld: opt(
+    Rupees(LIMITS.amount, true).annotate({
+      description:
+        "Rupees withheld as the warrant shows (only with gross_amount); when omitted the withholding rule in force applies"
+    })
+  ),
   filer: opt(Schema.Boolean.annotate({
-    description: "On the Active Taxpayers List when paid; when omitted, the portfolio's recorded tax status (kind tax_status)"
+    description:
+      "On the Active Taxpayers List when paid; when omitted, the portfolio's recorded tax status (kind tax_status)"
   }))
 })
 export const BonusBody = Schema.Struct({
@@ -90,7 +111,8 @@ export const BonusBody = Schema.Struct({
   ...EntitlementFields,
   trade_date: IsoDate.annotate({ description: "Credit date" }),
   percent: decimal(2, LIMITS.percent).annotate({
-    description: "As the exchange states it: 10 means 10%, one new share for every ten held. Whole shares are credited; " +
+    description:
+      "As the exchange states it: 10 means 10%, one new share for every ten held. Whole shares are credited; " +
       "the fraction is a cash entitlement"
   })
 })
@@ -112,8 +134,16 @@ export const TaxStatusBody = Schema.Struct({
   filer: Schema.Boolean.annotate({ description: "On the Active Taxpayers List (a filer) from trade_date on" }),
   trade_date: IsoDate
 })
-export const TransactionBody = Schema.Union([TradeBody, DividendBody, BonusBody, SplitBody, ReversalBody, TaxStatusBody]).annotate({
-  description: "buy, sell, dividend, bonus issue or split, each with a trade date; the portfolio's tax status (filer or not) " +
+export const TransactionBody = Schema.Union([
+  TradeBody,
+  DividendBody,
+  BonusBody,
+  SplitBody,
+  ReversalBody,
+  TaxStatusBody
+]).annotate({
+  description:
+    "buy, sell, dividend, bonus issue or split, each with a trade date; the portfolio's tax status (filer or not) " +
     "from a date; or a reversal of an earlier event with a reason"
 })
 
@@ -145,7 +175,10 @@ export const EventRecord = Schema.Struct({
 
 export const Holding = Schema.Struct({
   symbol: Schema.String,
-  quantity: Num.annotate({ description: "Whole shares held (a projection written before whole shares were enforced may hold a fraction until `ledger rebuild`)" }),
+  quantity: Num.annotate({
+    description:
+      "Whole shares held (a projection written before whole shares were enforced may hold a fraction until `ledger rebuild`)"
+  }),
   average_cost: opt(Num),
   cost: Num,
   market_price: opt(Num),
@@ -166,7 +199,9 @@ export const RecordResult = Schema.Struct({
   event: EventRecord,
   holding: opt(Holding),
   flags: Schema.Array(Schema.String),
-  replayed: Schema.Boolean.annotate({ description: "True when an Idempotency-Key matched an earlier identical request" })
+  replayed: Schema.Boolean.annotate({
+    description: "True when an Idempotency-Key matched an earlier identical request"
+  })
 })
 
 export const Holdings = Schema.Struct({
@@ -231,18 +266,22 @@ export const VerifyResult = Schema.Struct({
     position: Schema.Int,
     reason: Schema.String
   })),
-  checkpoint_problem: opt(Schema.Struct({
-    kind: Schema.Literals(["key", "signature"]).annotate({
-      description: "key: signed with a key this service does not trust (not pinned, not its signing key), so the checkpoint " +
-        "cannot be checked; signature: the checkpoint's bytes or signature do not hold (the checkpoint was forged or altered)"
-    }),
-    key_id: Schema.String,
-    version: Schema.Int,
-    reason: Schema.String
-  }).annotate({
-    description: "The first signed checkpoint that cannot vouch for the events, when one cannot: a problem of the checkpoint " +
-      "or its key, not of an event (`first_failure` names a changed event). `ok` is false while one stands."
-  })),
+  checkpoint_problem: opt(
+    Schema.Struct({
+      kind: Schema.Literals(["key", "signature"]).annotate({
+        description:
+          "key: signed with a key this service does not trust (not pinned, not its signing key), so the checkpoint " +
+          "cannot be checked; signature: the checkpoint's bytes or signature do not hold (the checkpoint was forged or altered)"
+      }),
+      key_id: Schema.String,
+      version: Schema.Int,
+      reason: Schema.String
+    }).annotate({
+      description:
+        "The first signed checkpoint that cannot vouch for the events, when one cannot: a problem of the checkpoint " +
+        "or its key, not of an event (`first_failure` names a changed event). `ok` is false while one stands."
+    })
+  ),
   projection_matches: Schema.Boolean
 })
 

@@ -13,12 +13,16 @@ const Skipped = Schema.Struct({ id: Schema.String, reason: Schema.String })
 
 export const Settings = Schema.Struct({
   auto_record_entitlements: Schema.Boolean,
-  auto_record_since: Schema.optionalKey(d(IsoDate, "The Karachi date auto-recording was last turned on: entitlements falling due from it are recorded")),
+  auto_record_since: Schema.optionalKey(
+    d(IsoDate, "The Karachi date auto-recording was last turned on: entitlements falling due from it are recorded")
+  ),
   updated_at: Schema.optionalKey(d(Schema.String, "When the settings last changed (absent: never set, the defaults)")),
   recorded_now: Schema.optionalKey(d(
     Schema.Array(Schema.Struct({ id: Schema.String, event_id: Schema.String })),
     "PUT only: the entitlements this request recorded on turning auto-recording on (already due today)"
   )),
-  skipped: Schema.optionalKey(d(Schema.Array(Skipped), "PUT only: due entitlements that cannot be recorded automatically, and why")),
+  skipped: Schema.optionalKey(
+    d(Schema.Array(Skipped), "PUT only: due entitlements that cannot be recorded automatically, and why")
+  ),
   notes: Schema.Array(Schema.String)
 })

@@ -5,12 +5,13 @@
 import { CARRY_FORWARD_YEARS, type CoveredResult, coveredResultOf, setOffOf } from "./LossSetOff.ts"
 import { fromPaisa, mulDiv, toPaisa } from "./Money.ts"
 import { capitalGainsRules } from "./Taxes.ts"
-import { taxYearPeriod, type TaxYearFigures } from "./TaxYear.ts"
+import { type TaxYearFigures, taxYearPeriod } from "./TaxYear.ts"
 
 export const COST_METHOD = "average cost" as const
 
 /** What the answer says about its cost method (also the OpenAPI description's). */
-export const COST_METHOD_NOTE = "Average cost, as the holdings: a buy adds its price × quantity and fees to the position's " +
+export const COST_METHOD_NOTE =
+  "Average cost, as the holdings: a buy adds its price × quantity and fees to the position's " +
   "cost; a sale removes the average cost of the shares it sells (rounded to the paisa) and realises proceeds less fees " +
   "less that cost; a bonus or split changes the quantity and keeps the cost, so bonus shares come at zero cost and " +
   "lower the average. Holding periods date the shares sold first in, first out (bonus shares from their credit date); " +
@@ -42,7 +43,8 @@ const capitalGainsTaxOf = (year: number, f: TaxYearFigures, earlier: ReadonlyArr
       taxable_gain: fromPaisa(s.taxable),
       tax_at_rate: fromPaisa(mulDiv(s.taxable, Math.round(rule.filer_pct * 100), 10_000)),
       loss_carried_forward: fromPaisa(s.loss_carried_forward),
-      note: "Section 37A: the covered sales' losses are set off against their gains in the year; a net loss is carried " +
+      note:
+        "Section 37A: the covered sales' losses are set off against their gains in the year; a net loss is carried " +
         `forward to the next ${CARRY_FORWARD_YEARS} tax years against such gains only, oldest first (losses_brought_forward, from this ` +
         "ledger's own earlier years). The rate applies to the net gain left (taxable_gain). Sales no dated rule covers " +
         "(non-filers, shares bought before 1 Jul 2024) are not set off here. The tax actually collected at source " +
@@ -65,7 +67,12 @@ const totalsOf = (year: number, f: TaxYearFigures, earlier: ReadonlyArray<Covere
       net_gain: fromPaisa(gains - losses)
     },
     ...capitalGainsTaxOf(year, f, earlier),
-    dividends: { count: f.dividends.length, gross: fromPaisa(gross), tax_withheld: fromPaisa(withheld), net: fromPaisa(gross - withheld) },
+    dividends: {
+      count: f.dividends.length,
+      gross: fromPaisa(gross),
+      tax_withheld: fromPaisa(withheld),
+      net: fromPaisa(gross - withheld)
+    },
     bonuses: { count: f.bonuses.length, shares_received: f.bonuses.reduce((s, b) => s + b.shares_received, 0) },
     donations: { count: f.donations.length, amount: fromPaisa(sum(f.donations, (d) => d.amount)) }
   }
@@ -78,7 +85,8 @@ const returnNeeds = (t: Totals, f: TaxYearFigures, end: string) => [
   {
     item: "Capital gain or loss on listed securities",
     amount: t.sales.net_gain,
-    note: `Gains Rs ${t.sales.gains} less losses Rs ${t.sales.losses} over ${t.sales.count} sale(s), by trade date. The return ` +
+    note:
+      `Gains Rs ${t.sales.gains} less losses Rs ${t.sales.losses} over ${t.sales.count} sale(s), by trade date. The return ` +
       "takes them by when the shares were bought (from 1 Jul 2024: 15% for a filer on the net gain after losses are set " +
       "off and losses brought forward, section 37A; earlier purchases and non-filers: rates not recorded here, none computed) with the capital gains tax collected at source (NCCPL's statement), " +
       "which the ledger does not hold."
@@ -91,19 +99,22 @@ const returnNeeds = (t: Totals, f: TaxYearFigures, end: string) => [
   {
     item: "Tax withheld on dividends",
     amount: t.dividends.tax_withheld,
-    note: "As recorded on each dividend: by the dated withholding rule and the filer status, or as the warrant shows; " +
+    note:
+      "As recorded on each dividend: by the dated withholding rule and the filer status, or as the warrant shows; " +
       "a dividend recorded with no tax counts 0 here (check its warrant)."
   },
   {
     item: "Bonus shares received",
     amount: t.bonuses.shares_received,
-    note: "Shares, not rupees: received at zero cost (the position's average cost falls). No tax is computed on them: " +
+    note:
+      "Shares, not rupees: received at zero cost (the position's average cost falls). No tax is computed on them: " +
       "no dated rule is recorded."
   },
   {
     item: "Donations",
     amount: t.donations.amount,
-    note: "Donation records in this portfolio's ledger, created pending: no payment was taken by this service. A return " +
+    note:
+      "Donation records in this portfolio's ledger, created pending: no payment was taken by this service. A return " +
       "claims only donations paid to an approved institution, with its receipt."
   },
   {
@@ -114,7 +125,13 @@ const returnNeeds = (t: Totals, f: TaxYearFigures, end: string) => [
 ]
 
 /** The statement of tax year `year` for a portfolio, as of `today` (Asia/Karachi), after the earlier years' covered results. */
-export const taxStatementOf = (portfolio: string, year: number, today: string, f: TaxYearFigures, earlier: ReadonlyArray<CoveredResult>) => {
+export const taxStatementOf = (
+  portfolio: string,
+  year: number,
+  today: string,
+  f: TaxYearFigures,
+  earlier: ReadonlyArray<CoveredResult>
+) => {
   const period = taxYearPeriod(year)
   const complete = today > period.to
   const totals = totalsOf(year, f, earlier)

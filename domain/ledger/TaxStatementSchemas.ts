@@ -1,7 +1,7 @@
 /** The tax-year statement's schemas (GET /v1/me/tax-statement): one definition for HTTP and OpenAPI. */
 import { Schema } from "effect"
-import { FIRST_TAX_YEAR } from "./TaxYear.ts"
 import { COST_METHOD, COST_METHOD_NOTE } from "./TaxStatement.ts"
+import { FIRST_TAX_YEAR } from "./TaxYear.ts"
 
 const opt = <S extends Schema.Top>(s: S) => Schema.optionalKey(s)
 const d = <S extends Schema.Top>(s: S, description: string) => s.annotate({ description })
@@ -10,7 +10,8 @@ const Rupees = (description: string) => d(Schema.Finite, `Rupees, two decimals: 
 
 /** The query's tax year: bounded here; a year after the current one is refused by the service (400). */
 export const TaxYearParam = Schema.Int.check(Schema.isBetween({ minimum: FIRST_TAX_YEAR, maximum: 2100 })).annotate({
-  description: `A tax year, named by the year it ends (2026: 1 July 2025 to 30 June 2026), ${FIRST_TAX_YEAR} to the current ` +
+  description:
+    `A tax year, named by the year it ends (2026: 1 July 2025 to 30 June 2026), ${FIRST_TAX_YEAR} to the current ` +
     "one; default the current one"
 })
 
@@ -24,7 +25,9 @@ const SoldLot = Schema.Struct({
 const CapitalGainsTax = Schema.Struct({
   rule: Schema.String,
   rate_pct: Schema.Finite,
-  amount: Rupees("the rate on this sale's gain alone (0 on a loss), before losses are set off: the year's tax is totals.capital_gains_tax.tax_at_rate")
+  amount: Rupees(
+    "the rate on this sale's gain alone (0 on a loss), before losses are set off: the year's tax is totals.capital_gains_tax.tax_at_rate"
+  )
 })
 
 export const SaleLine = Schema.Struct({
@@ -42,17 +45,28 @@ export const SaleLine = Schema.Struct({
   lots: d(Schema.Array(SoldLot), "The shares sold, dated first in, first out"),
   holding_days_min: Schema.Int,
   holding_days_max: Schema.Int,
-  position_acquired_from: d(IsoDate, "The earliest acquisition among every share held when sold (average cost pools them)"),
+  position_acquired_from: d(
+    IsoDate,
+    "The earliest acquisition among every share held when sold (average cost pools them)"
+  ),
   filer: opt(d(Schema.Boolean, "The filer status recorded as in force on the trade date")),
-  capital_gains_tax: opt(d(CapitalGainsTax, "Only where a dated rule covers the sale: a filer, every share held bought on or after the rule's date")),
+  capital_gains_tax: opt(
+    d(
+      CapitalGainsTax,
+      "Only where a dated rule covers the sale: a filer, every share held bought on or after the rule's date"
+    )
+  ),
   tax_note: opt(d(Schema.String, "Why no capital gains tax is computed"))
 })
 
 export const DividendLine = Schema.Struct({
   event_id: Schema.String,
   symbol: Schema.String,
-  credit_date: d(IsoDate, "The dividend event's date (its trade_date): for a payout accepted from /v1/me/entitlements, the " +
-    "last day of its book closure, as there. Not the day the cash was paid, which no recording gives"),
+  credit_date: d(
+    IsoDate,
+    "The dividend event's date (its trade_date): for a payout accepted from /v1/me/entitlements, the " +
+      "last day of its book closure, as there. Not the day the cash was paid, which no recording gives"
+  ),
   book_closure_from: opt(IsoDate),
   entitlement_date: opt(d(IsoDate, "The last buy date: the shares held at its end are entitled")),
   shares: opt(Schema.Int),
@@ -60,9 +74,17 @@ export const DividendLine = Schema.Struct({
   gross: Rupees("before tax"),
   tax_withheld: Rupees("as recorded"),
   net: Rupees("gross less tax withheld"),
-  tax_basis: d(Schema.Literals(["rule", "warrant", "none"]), "rule: the dated withholding rule; warrant: as the warrant shows; none: no tax recorded"),
-  tax_rule: opt(d(Schema.String, "The withholding rule's id. wht-dividend-2019-07: its rates are sourced (docs/PSX-FACTS.md), " +
-    "its start date is not")),
+  tax_basis: d(
+    Schema.Literals(["rule", "warrant", "none"]),
+    "rule: the dated withholding rule; warrant: as the warrant shows; none: no tax recorded"
+  ),
+  tax_rule: opt(
+    d(
+      Schema.String,
+      "The withholding rule's id. wht-dividend-2019-07: its rates are sourced (docs/PSX-FACTS.md), " +
+        "its start date is not"
+    )
+  ),
   tax_rate_pct: opt(Schema.Finite),
   filer: opt(Schema.Boolean)
 })
@@ -79,7 +101,9 @@ export const BonusLine = Schema.Struct({
   quantity_after: Schema.Int,
   position_cost: Rupees("the position's cost, unchanged by the bonus"),
   average_cost_before: opt(Schema.Finite),
-  average_cost_after: opt(d(Schema.Finite, "Lower by the bonus: the same cost over more shares, as the holdings show it"))
+  average_cost_after: opt(
+    d(Schema.Finite, "Lower by the bonus: the same cost over more shares, as the holdings show it")
+  )
 })
 
 export const DonationLine = Schema.Struct({
@@ -113,19 +137,27 @@ const Totals = Schema.Struct({
     gains_covered: Rupees("the gains of the sales the rule covers"),
     losses_covered: Rupees("their losses, as a positive figure"),
     net_covered: Rupees("gains_covered less losses_covered (negative: a net loss)"),
-    losses_brought_forward: d(Schema.Array(Schema.Struct({
-      from_tax_year: Schema.Int,
-      available: Rupees("what was left of it at the start of this tax year"),
-      set_off: Rupees("set off against this year's net gain"),
-      carried_forward: Rupees("left for later years (0 in its last year: the rest lapses)"),
-      last_tax_year: d(Schema.Int, "The third tax year after its own: the last it may be set off in")
-    })), "Net losses of this ledger's earlier tax years (section 37A), oldest first, each as it stands against this year"),
+    losses_brought_forward: d(
+      Schema.Array(Schema.Struct({
+        from_tax_year: Schema.Int,
+        available: Rupees("what was left of it at the start of this tax year"),
+        set_off: Rupees("set off against this year's net gain"),
+        carried_forward: Rupees("left for later years (0 in its last year: the rest lapses)"),
+        last_tax_year: d(Schema.Int, "The third tax year after its own: the last it may be set off in")
+      })),
+      "Net losses of this ledger's earlier tax years (section 37A), oldest first, each as it stands against this year"
+    ),
     taxable_gain: Rupees("net_covered less the losses brought forward set off, never below 0"),
     tax_at_rate: Rupees("rate_pct × taxable_gain (half up to the paisa)"),
     loss_carried_forward: Rupees("this year's own net loss, carried forward to the next three tax years"),
     note: Schema.String
   })),
-  dividends: Schema.Struct({ count: Schema.Int, gross: Schema.Finite, tax_withheld: Schema.Finite, net: Schema.Finite }),
+  dividends: Schema.Struct({
+    count: Schema.Int,
+    gross: Schema.Finite,
+    tax_withheld: Schema.Finite,
+    net: Schema.Finite
+  }),
   bonuses: Schema.Struct({ count: Schema.Int, shares_received: Schema.Int }),
   donations: Schema.Struct({ count: Schema.Int, amount: Schema.Finite })
 })
@@ -142,7 +174,10 @@ export const TaxStatement = Schema.Struct({
   dividends: Schema.Array(DividendLine),
   bonuses: Schema.Array(BonusLine),
   donations: Schema.Array(DonationLine),
-  closing_positions: d(Schema.Array(ClosingPosition), "Positions at the end of the period (or today, before it ends), at cost"),
+  closing_positions: d(
+    Schema.Array(ClosingPosition),
+    "Positions at the end of the period (or today, before it ends), at cost"
+  ),
   totals: Totals,
   return_needs: d(
     Schema.Array(Schema.Struct({ item: Schema.String, amount: Schema.Finite, note: Schema.String })),

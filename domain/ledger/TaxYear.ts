@@ -12,11 +12,11 @@
  * (Taxes.ts): dividend withholding is the event's own; capital gains tax at the rule's rate on a sale's gain
  * where the rule covers it (a filer, every share of the position bought on or after the rule's date).
  */
-import { fromPaisa, FRACTION_UNITS, mulDiv, toPaisa } from "./Money.ts"
+import { LotBook, type SoldLot } from "./Lots.ts"
+import { FRACTION_UNITS, fromPaisa, mulDiv, toPaisa } from "./Money.ts"
 import type { Entry } from "./Replay.ts"
 import { type Book, bookOf, isFailure, orderedEntries, Replayer, type ReplayFailure } from "./Replay.ts"
 import { capitalGainsRuleFor } from "./Taxes.ts"
-import { LotBook, type SoldLot } from "./Lots.ts"
 
 /** The tax year holding the first recorded session (2004-01-01): no ledger date is earlier. */
 export const FIRST_TAX_YEAR = 2004
@@ -122,16 +122,30 @@ const averageOf = (b: Book) => (b.quantity > 0 ? Math.round((b.cost / 100 / b.qu
 /** Capital gains tax on a sale, or why none is computed. */
 const taxOfSale = (gain: number, filer: boolean | undefined, acquiredFrom: string) => {
   const rule = capitalGainsRuleFor(acquiredFrom)
-  if (filer === undefined) return { tax_note: "no filer status is recorded for the sale date: no capital gains tax rate applies" }
+  if (filer === undefined) {
+    return { tax_note: "no filer status is recorded for the sale date: no capital gains tax rate applies" }
+  }
   if (!filer) return { tax_note: "non-filer: no capital gains tax rate is recorded for non-filers" }
-  if (rule === undefined) return { tax_note: `shares held since ${acquiredFrom}: no rate is recorded for securities bought before 2024-07-01` }
+  if (rule === undefined) {
+    return {
+      tax_note: `shares held since ${acquiredFrom}: no rate is recorded for securities bought before 2024-07-01`
+    }
+  }
   const amount = gain > 0 ? mulDiv(gain, Math.round(rule.filer_pct * 100), 10_000) : 0
   return { capital_gains_tax: { rule: rule.id, rate_pct: rule.filer_pct, amount: fromPaisa(amount) } }
 }
 
 type Trade = Extract<Entry["event"], { type: "TradeRecorded" }>
 
-const saleLine = (e: Entry, ev: Trade, before: Book, after: Book, lots: ReadonlyArray<SoldLot>, acquiredFrom: string, filer: boolean | undefined): SaleLine => {
+const saleLine = (
+  e: Entry,
+  ev: Trade,
+  before: Book,
+  after: Book,
+  lots: ReadonlyArray<SoldLot>,
+  acquiredFrom: string,
+  filer: boolean | undefined
+): SaleLine => {
   const gain = after.realized - before.realized
   const days = lots.map((l) => l.days)
   return {
@@ -159,7 +173,11 @@ type Dividend = Extract<Entry["event"], { type: "DividendRecorded" }>
 
 const dividendLine = (e: Entry, ev: Dividend, before: Book, after: Book, shares: number | undefined): DividendLine => {
   const gross = after.gross - before.gross, tax = after.tax - before.tax
-  const basis = ev.tax_withheld !== undefined ? "warrant" as const : ev.tax_rate_pct !== undefined ? "rule" as const : "none" as const
+  const basis = ev.tax_withheld !== undefined
+    ? "warrant" as const
+    : ev.tax_rate_pct !== undefined
+    ? "rule" as const
+    : "none" as const
   return {
     event_id: e.event_id,
     symbol: ev.symbol,
@@ -199,8 +217,11 @@ const bonusLine = (e: Entry, ev: Bonus, before: Book, after: Book): BonusLine =>
 }
 
 /** Each symbol's quantity at the end of each date, as the replay applied events. */
-const quantityAt = (history: ReadonlyMap<string, ReadonlyArray<{ date: string; quantity: number }>>, symbol: string, date: string) =>
-  (history.get(symbol) ?? []).findLast((h) => h.date <= date)?.quantity ?? 0
+const quantityAt = (
+  history: ReadonlyMap<string, ReadonlyArray<{ date: string; quantity: number }>>,
+  symbol: string,
+  date: string
+) => (history.get(symbol) ?? []).findLast((h) => h.date <= date)?.quantity ?? 0
 
 /**
  * The figures of tax year `year` from a stream's entries (every event; reversed ones and reversals are left
@@ -210,7 +231,9 @@ export const taxYearFigures = (entries: ReadonlyArray<Entry>, year: number): Tax
   const { from, to } = taxYearPeriod(year)
   const ordered = orderedEntries(entries)
   // The filer status in force on a date: the newest recorded on or before it (Replay.ts `filerOn`, read once).
-  const statuses = ordered.flatMap((e) => (e.event.type === "TaxStatusRecorded" ? [{ date: e.effective_date, filer: e.event.filer }] : []))
+  const statuses = ordered.flatMap((
+    e
+  ) => (e.event.type === "TaxStatusRecorded" ? [{ date: e.effective_date, filer: e.event.filer }] : []))
   const filerOn = (date: string) => statuses.findLast((s) => s.date <= date)?.filer
   const replayer = new Replayer()
   const lots = new LotBook()
@@ -229,8 +252,9 @@ export const taxYearFigures = (entries: ReadonlyArray<Entry>, year: number): Tax
     list.push({ date: e.effective_date, quantity: after.quantity })
     history.set(ev.symbol, list)
     const inYear = e.effective_date >= from
-    if (ev.type === "TradeRecorded" && ev.side === "buy") lots.add(ev.symbol, { acquired: ev.trade_date, quantity: ev.quantity, how: "buy" })
-    else if (ev.type === "TradeRecorded") {
+    if (ev.type === "TradeRecorded" && ev.side === "buy") {
+      lots.add(ev.symbol, { acquired: ev.trade_date, quantity: ev.quantity, how: "buy" })
+    } else if (ev.type === "TradeRecorded") {
       const taken = lots.take(ev.symbol, ev.quantity, ev.trade_date)
       if (inYear) sales.push(saleLine(e, ev, before, after, taken, poolFrom, filerOn(ev.trade_date)))
     } else if (ev.type === "BonusRecorded") {
@@ -249,7 +273,14 @@ export const taxYearFigures = (entries: ReadonlyArray<Entry>, year: number): Tax
   const donations = entries.flatMap((e): ReadonlyArray<DonationLine> => {
     const ev = e.event
     if (ev.type !== "DonationRecorded" || e.effective_date < from || e.effective_date > to) return []
-    return [{ event_id: e.event_id, donation_id: ev.donation_id, date: e.effective_date, amount: ev.amount, status: ev.status, ...(ev.note !== undefined ? { note: ev.note } : {}) }]
+    return [{
+      event_id: e.event_id,
+      donation_id: ev.donation_id,
+      date: e.effective_date,
+      amount: ev.amount,
+      status: ev.status,
+      ...(ev.note !== undefined ? { note: ev.note } : {})
+    }]
   })
   return { sales, dividends, bonuses, donations, closing_positions }
 }

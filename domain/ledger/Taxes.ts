@@ -28,7 +28,8 @@ export const dividendWithholdingRules: ReadonlyArray<WithholdingRule> = [
     filer_pct: 15,
     non_filer_pct: 30,
     note: "Withholding on cash dividends: 15% for filers, double (30%) for non-filers, standard category",
-    source: "Rates: docs/PSX-FACTS.md (15% standard for filers, non-filers double). Unsourced date: no recorded source " +
+    source:
+      "Rates: docs/PSX-FACTS.md (15% standard for filers, non-filers double). Unsourced date: no recorded source " +
       "gives the day these rates took effect; 2019-07-01 (a fiscal year's start) is this service's assumption",
     effective_sourced: false
   }
@@ -42,7 +43,8 @@ export const withholdingRuleOn = (date: string): WithholdingRule | undefined =>
 export const withholdingPct = (rule: WithholdingRule, filer: boolean) => (filer ? rule.filer_pct : rule.non_filer_pct)
 
 /** What every net figure says about tax. */
-export const NET_OF_TAX_NOTE = "Net dividends are after withholding tax (recorded per dividend, by rule or as on the warrant); " +
+export const NET_OF_TAX_NOTE =
+  "Net dividends are after withholding tax (recorded per dividend, by rule or as on the warrant); " +
   "realised profit and loss are before capital gains tax (only GET /v1/me/tax-statement applies it, by its one dated rule: 15% for " +
   "filers on shares bought from 1 Jul 2024)."
 
@@ -66,7 +68,8 @@ export const capitalGainsRules: ReadonlyArray<CapitalGainsRule> = [
     id: "cgt-securities-2024-07",
     acquired_from: "2024-07-01",
     filer_pct: 15,
-    note: "Capital gains tax on securities bought from 1 Jul 2024: 15% for filers; no rate is recorded for non-filers " +
+    note:
+      "Capital gains tax on securities bought from 1 Jul 2024: 15% for filers; no rate is recorded for non-filers " +
       "or for securities bought before that date"
   }
 ]

@@ -22,8 +22,9 @@ export const recordedWindows = (instants: Iterable<string>): ReadonlyArray<Windo
   const out: Array<Window> = []
   for (const day of days) {
     const last = out[out.length - 1]
-    if (last !== undefined && addDays(last.to, MAX_QUIET_DAYS + 1) >= day) out[out.length - 1] = { from: last.from, to: day }
-    else out.push({ from: day, to: day })
+    if (last !== undefined && addDays(last.to, MAX_QUIET_DAYS + 1) >= day) {
+      out[out.length - 1] = { from: last.from, to: day }
+    } else out.push({ from: day, to: day })
   }
   return out
 }

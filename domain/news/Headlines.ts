@@ -8,8 +8,8 @@
  * are the author's and are not read; the headline is tagged like any other.
  */
 import { karachiInstant } from "../Karachi.ts"
-import { collector, type Parsed } from "../psx/Parsed.ts"
 import { csvRecords } from "../psx/Csv.ts"
+import { collector, type Parsed } from "../psx/Parsed.ts"
 import type { FeedItem } from "./News.ts"
 
 /** The digest header this reader knows; another stops the reader (a changed layout is not guessed at). */
@@ -19,7 +19,9 @@ const HEADER = ["Time", "Category", "Source", "Headline", "URL"]
 export const parseHeadlineDigest = (csv: string, tag: (text: string) => ReadonlyArray<string>): Parsed<FeedItem> => {
   const out = collector<FeedItem>()
   const records = csvRecords(csv)
-  if (records.length > 0 && HEADER.some((h) => !(h in records[0]!))) throw new Error(`headline digest: unknown header ${Object.keys(records[0]!).join(",")}`)
+  if (records.length > 0 && HEADER.some((h) => !(h in records[0]!))) {
+    throw new Error(`headline digest: unknown header ${Object.keys(records[0]!).join(",")}`)
+  }
   for (const r of records) {
     const url = (r["URL"] ?? "").trim()
     const title = (r["Headline"] ?? "").trim()
@@ -28,7 +30,12 @@ export const parseHeadlineDigest = (csv: string, tag: (text: string) => Readonly
       out.skip("no address, headline or fetch time")
       continue
     }
-    out.rows.push({ url, title, publishedAt: new Date(karachiInstant(m[1]!, Number(m[2]), Number(m[3]))).toISOString(), symbols: tag(title) })
+    out.rows.push({
+      url,
+      title,
+      publishedAt: new Date(karachiInstant(m[1]!, Number(m[2]), Number(m[3]))).toISOString(),
+      symbols: tag(title)
+    })
   }
   return out.done()
 }

@@ -64,7 +64,9 @@ const candidates = (c: AliasEntry, query: string, ticker: string): ReadonlyArray
   const symbol = c.symbol.toUpperCase()
   if (ticker === symbol) at("ticker", c.symbol, 0)
   else if (ticker.length >= 2 && symbol.startsWith(ticker)) at("prefix", c.symbol, symbol.length - ticker.length)
-  else if (editDistance(ticker, symbol, slips(symbol.length)) <= slips(symbol.length)) at("near", c.symbol, editDistance(ticker, symbol, 2))
+  else if (editDistance(ticker, symbol, slips(symbol.length)) <= slips(symbol.length)) {
+    at("near", c.symbol, editDistance(ticker, symbol, 2))
+  }
   const q = query.split(" ")
   for (const n of [c.name, ...c.aliases, ...(c.context_aliases ?? []), ...(c.case_aliases ?? [])]) {
     const w = words(n)
@@ -87,7 +89,11 @@ const candidates = (c: AliasEntry, query: string, ticker: string): ReadonlyArray
  * Meezan Bank before Meezan Pakistan ETF, fewer words left over first), then
  * near spellings ("Meezn Bank"). An empty or unmatched query gives [].
  */
-export const resolveSymbols = (table: ReadonlyArray<AliasEntry>, query: string, limit = 5): ReadonlyArray<SymbolMatch> => {
+export const resolveSymbols = (
+  table: ReadonlyArray<AliasEntry>,
+  query: string,
+  limit = 5
+): ReadonlyArray<SymbolMatch> => {
   const bounded = query.slice(0, 120)
   const plain = words(bounded)
   const ticker = bounded.trim().replace(/^PSX:/i, "").toUpperCase()
@@ -96,11 +102,16 @@ export const resolveSymbols = (table: ReadonlyArray<AliasEntry>, query: string, 
   for (const c of table) {
     for (const k of candidates(c, plain, ticker)) {
       const held = best.get(c.symbol)
-      if (held === undefined || RANK[k.match.match] * 100 + k.distance < RANK[held.match.match] * 100 + held.distance) best.set(c.symbol, k)
+      if (held === undefined || RANK[k.match.match] * 100 + k.distance < RANK[held.match.match] * 100 + held.distance) {
+        best.set(c.symbol, k)
+      }
     }
   }
   return [...best.values()]
-    .sort((a, b) => RANK[a.match.match] - RANK[b.match.match] || a.distance - b.distance || a.match.symbol.localeCompare(b.match.symbol))
+    .sort((a, b) =>
+      RANK[a.match.match] - RANK[b.match.match] || a.distance - b.distance ||
+      a.match.symbol.localeCompare(b.match.symbol)
+    )
     .slice(0, limit)
     .map((k) => k.match)
 }

@@ -81,7 +81,10 @@ export const parseFeedFile = (json: unknown, tag: (text: string) => ReadonlyArra
     const url = str(item["url"])
     const at = Date.parse(str(item["published"]))
     const raw = str(item["title"])
-    if (!/^https?:\/\//.test(url) || raw === "" || !/[+-]\d{2}:\d{2}$|Z$/.test(str(item["published"])) || !Number.isFinite(at)) {
+    if (
+      !/^https?:\/\//.test(url) || raw === "" || !/[+-]\d{2}:\d{2}$|Z$/.test(str(item["published"])) ||
+      !Number.isFinite(at)
+    ) {
       out.skip("no address, title or published time with its offset")
       continue
     }
@@ -139,8 +142,9 @@ const byAddress = (items: ReadonlyArray<FeedItem>) => {
   const byUrl = new Map<string, { item: FeedItem; symbols: Set<string>; keywords: Set<string> }>()
   for (const it of items) {
     const seen = byUrl.get(it.url)
-    if (seen === undefined) byUrl.set(it.url, { item: it, symbols: new Set(it.symbols), keywords: new Set(it.keywords) })
-    else {
+    if (seen === undefined) {
+      byUrl.set(it.url, { item: it, symbols: new Set(it.symbols), keywords: new Set(it.keywords) })
+    } else {
       for (const s of it.symbols) seen.symbols.add(s)
       for (const k of it.keywords ?? []) seen.keywords.add(k)
       if (it.publishedAt < seen.item.publishedAt) {
@@ -150,7 +154,13 @@ const byAddress = (items: ReadonlyArray<FeedItem>) => {
     }
   }
   return [...byUrl.values()].sort((a, b) =>
-    a.item.publishedAt < b.item.publishedAt ? -1 : a.item.publishedAt > b.item.publishedAt ? 1 : a.item.url < b.item.url ? -1 : 1
+    a.item.publishedAt < b.item.publishedAt
+      ? -1
+      : a.item.publishedAt > b.item.publishedAt
+      ? 1
+      : a.item.url < b.item.url
+      ? -1
+      : 1
   )
 }
 
@@ -187,7 +197,14 @@ export const newsEvents = (items: ReadonlyArray<FeedItem>): ReadonlyArray<NewsEv
     const source = { publisher, url: item.url, title: item.title, publishedAt: item.publishedAt }
     const event = current !== undefined && joins(current, text, publisher, Date.parse(item.publishedAt))
       ? current
-      : { key, headline, sources: [], texts: new Set<string>(), symbols: new Set<string>(), keywords: new Set<string>() }
+      : {
+        key,
+        headline,
+        sources: [],
+        texts: new Set<string>(),
+        symbols: new Set<string>(),
+        keywords: new Set<string>()
+      }
     if (event !== current) {
       open.set(key, event)
       events.push(event)

@@ -27,21 +27,31 @@ export const NewsItem = Schema.Struct({
   id: Schema.String,
   title: Schema.String,
   symbols: Schema.Array(Schema.String).annotate({
-    description: "Listed companies the headline or summary names (not an exchange field): by ticker, registered name or a short name " +
+    description:
+      "Listed companies the headline or summary names (not an exchange field): by ticker, registered name or a short name " +
       "people use, from one reviewed alias table, for recorded and live news alike; a recording's search keywords are never tags. " +
       "Empty when the story names no listed company"
   }),
   published_at: Instant.annotate({
-    description: "The first publisher's own time (basis publisher); for the recorded headline digests, which carry no publication " +
+    description:
+      "The first publisher's own time (basis publisher); for the recorded headline digests, which carry no publication " +
       "time, the first digest that listed the item (basis first_seen: published no later than this)"
   }),
   published_at_basis: Schema.Literals(["publisher", "first_seen"]),
-  event_date: Schema.optionalKey(Schema.String.annotate({ description: "When the reported event happened (YYYY-MM-DD); absent when unknown" })),
-  source_keywords: Schema.optionalKey(Schema.Array(Schema.String).annotate({
-    description: "The words the recording's author searched for to find this item (psx-engine's per-item symbol): not tags and not " +
-      "a claim that the item is about them; absent when the source has none"
-  })),
-  republished: Schema.Boolean.annotate({ description: "True when more than one source carried the story (another outlet, or a republication): still one event" }),
+  event_date: Schema.optionalKey(
+    Schema.String.annotate({ description: "When the reported event happened (YYYY-MM-DD); absent when unknown" })
+  ),
+  source_keywords: Schema.optionalKey(
+    Schema.Array(Schema.String).annotate({
+      description:
+        "The words the recording's author searched for to find this item (psx-engine's per-item symbol): not tags and not " +
+        "a claim that the item is about them; absent when the source has none"
+    })
+  ),
+  republished: Schema.Boolean.annotate({
+    description:
+      "True when more than one source carried the story (another outlet, or a republication): still one event"
+  }),
   url: Schema.String.annotate({ description: "The first source's address" }),
   sources: Schema.Array(NewsSourceItem)
 })
@@ -52,7 +62,8 @@ export const FIRST_SEEN_DATASETS: ReadonlySet<string> = new Set(["news_headlines
 
 export const News = Schema.Struct({
   coverage: Schema.Literals(["recorded", "unknown"]).annotate({
-    description: "recorded when news was read for the asked days (and, with symbol, some item names the company); unknown outside " +
+    description:
+      "recorded when news was read for the asked days (and, with symbol, some item names the company); unknown outside " +
       "the recorded windows, which the note then lists: unknown, not 'no news'"
   }),
   note: Schema.optionalKey(Schema.String),
@@ -65,7 +76,9 @@ export const News = Schema.Struct({
  * Stored rows (one per source and symbol tag, ids `<event>/<source>[/<symbol>]`)
  * → events, newest first by first publication, then id.
  */
-export const newsEventsOf = (rows: ReadonlyArray<NewsRow>): ReadonlyArray<NewsItem & { readonly datasets: ReadonlyArray<string> }> => {
+export const newsEventsOf = (
+  rows: ReadonlyArray<NewsRow>
+): ReadonlyArray<NewsItem & { readonly datasets: ReadonlyArray<string> }> => {
   const events = new Map<string, { rows: Array<NewsRow> }>()
   for (const r of rows) {
     const id = r.id.split("/")[0]!
@@ -80,16 +93,22 @@ export const newsEventsOf = (rows: ReadonlyArray<NewsRow>): ReadonlyArray<NewsIt
       const seen = bySource.get(key)
       if (seen === undefined || r.published_at < seen.published_at) bySource.set(key, r)
     }
-    const sources = [...bySource.values()].sort((a, b) => (a.published_at < b.published_at ? -1 : a.published_at > b.published_at ? 1 : 0))
+    const sources = [...bySource.values()].sort((
+      a,
+      b
+    ) => (a.published_at < b.published_at ? -1 : a.published_at > b.published_at ? 1 : 0))
     const first = sources[0]!
     const eventDate = mine.find((r) => r.event_date !== undefined)?.event_date
-    const keywords = [...new Set(mine.flatMap((r) => r.source_keywords?.split(" ") ?? []))].filter((k) => k !== "").sort()
+    const keywords = [...new Set(mine.flatMap((r) => r.source_keywords?.split(" ") ?? []))].filter((k) => k !== "")
+      .sort()
     return {
       id,
       title: publisherOf(first.url ?? "", first.title).headline,
       symbols: [...new Set(mine.flatMap((r) => (r.symbol !== undefined ? [r.symbol] : [])))].sort(),
       published_at: first.published_at,
-      published_at_basis: mine.every((r) => FIRST_SEEN_DATASETS.has(r.dataset)) ? "first_seen" as const : "publisher" as const,
+      published_at_basis: mine.every((r) => FIRST_SEEN_DATASETS.has(r.dataset))
+        ? "first_seen" as const
+        : "publisher" as const,
       ...(eventDate !== undefined ? { event_date: eventDate } : {}),
       ...(keywords.length > 0 ? { source_keywords: keywords } : {}),
       republished: sources.length > 1,
@@ -103,5 +122,8 @@ export const newsEventsOf = (rows: ReadonlyArray<NewsRow>): ReadonlyArray<NewsIt
       datasets: [...new Set(mine.map((r) => r.dataset))]
     }
   })
-  return out.sort((a, b) => (a.published_at < b.published_at ? 1 : a.published_at > b.published_at ? -1 : a.id < b.id ? 1 : -1))
+  return out.sort((
+    a,
+    b
+  ) => (a.published_at < b.published_at ? 1 : a.published_at > b.published_at ? -1 : a.id < b.id ? 1 : -1))
 }

@@ -6,9 +6,9 @@
  * it was read.
  */
 import { ElementType, parseDocument } from "htmlparser2"
-import type { FeedItem } from "./News.ts"
 import { textOf } from "../psx/Html.ts"
 import { collector, type Parsed } from "../psx/Parsed.ts"
+import type { FeedItem } from "./News.ts"
 
 /** A feed item with the text the tagger reads (title and description). */
 export interface RssItem {
@@ -81,7 +81,9 @@ const itemOf = (element: Element, isAtom: boolean): RssItem | string => {
   const item = descendants(element)
   const title = field(item, "title") ?? ""
   const url = (isAtom ? atomLink(item) : field(item, "link") ?? field(item, "guid"))?.trim() ?? ""
-  const publishedAt = feedTime(isAtom ? field(item, "published") ?? field(item, "updated") : field(item, "pubDate") ?? field(item, "dc:date"))
+  const publishedAt = feedTime(
+    isAtom ? field(item, "published") ?? field(item, "updated") : field(item, "pubDate") ?? field(item, "dc:date")
+  )
   if (title === "") return "no title"
   if (!/^https?:\/\//i.test(url)) return "no address"
   if (publishedAt === undefined) return "no publication time with its zone"
@@ -107,7 +109,10 @@ export const parseFeed = (xml: string): Parsed<RssItem> => {
  * summary name (the tagger of domain/news/Tagger.ts, the same for recorded
  * and live news).
  */
-export const feedItemsOf = (items: ReadonlyArray<RssItem>, tag: (text: string) => ReadonlyArray<string>): ReadonlyArray<FeedItem> =>
+export const feedItemsOf = (
+  items: ReadonlyArray<RssItem>,
+  tag: (text: string) => ReadonlyArray<string>
+): ReadonlyArray<FeedItem> =>
   items.map((it) => ({
     url: it.url,
     title: it.title,

@@ -33,13 +33,17 @@ export type AliasEntry = typeof AliasEntry.Type
 export const AliasTable = Schema.Struct({ notes: Schema.Array(Schema.String), companies: Schema.Array(AliasEntry) })
 
 /** The alias table's entries, checked; `json` is the parsed company-aliases.json. */
-export const decodeAliasTable = (json: unknown): ReadonlyArray<AliasEntry> => Schema.decodeUnknownSync(AliasTable)(json).companies
+export const decodeAliasTable = (json: unknown): ReadonlyArray<AliasEntry> =>
+  Schema.decodeUnknownSync(AliasTable)(json).companies
 
 const LEGAL = /\b(limited|ltd|company|co|corporation|corp|plc|inc|the)\b\.?/gi
 
 /** Text as the name matcher reads it: lower case, "&" as "and", every other mark a space, padded with spaces. */
 export const normalText = (s: string): string =>
-  ` ${s.replace(/&amp;/g, "&").replace(/&/g, " and ").replace(/['’]s\b/g, "").toLowerCase().replace(/[^a-z0-9]+/g, " ").trim()} `
+  ` ${
+    s.replace(/&amp;/g, "&").replace(/&/g, " and ").replace(/['’]s\b/g, "").toLowerCase().replace(/[^a-z0-9]+/g, " ")
+      .trim()
+  } `
 
 /**
  * The short name a registered name gives without review: legal words and a
@@ -47,7 +51,10 @@ export const normalText = (s: string): string =>
  * as "Bunny's" or "Systems" names nothing until a reviewer adds it).
  */
 export const autoAliases = (name: string): ReadonlyArray<string> => {
-  const short = name.replace(/\([^)]*\)?/g, " ").replace(LEGAL, " ").replace(/\s+/g, " ").trim().replace(/\s+(of|and|&)$/i, "")
+  const short = name.replace(/\([^)]*\)?/g, " ").replace(LEGAL, " ").replace(/\s+/g, " ").trim().replace(
+    /\s+(of|and|&)$/i,
+    ""
+  )
   return normalText(short).trim().split(" ").filter((w) => w !== "").length >= 2 ? [short] : []
 }
 
@@ -58,12 +65,15 @@ const PAKISTAN_CONTEXT =
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
 /** A name as a pattern over raw text: its words in order, any marks but a line break between them (a headline and its summary are two lines). */
-const namePattern = (name: string) => name.split(/[^A-Za-z0-9]+/).filter((w) => w !== "").map(escape).join("[^A-Za-z0-9\\n]+")
+const namePattern = (name: string) =>
+  name.split(/[^A-Za-z0-9]+/).filter((w) => w !== "").map(escape).join("[^A-Za-z0-9\\n]+")
 
 /** What introduces a source: "according to", "a report by", "research at", "analysts at", "said". */
-const CITED_BEFORE = String.raw`(?:according to|(?:report|note|study|survey|analysis|data|estimates?)(?: compiled)? (?:by|from|of)|compiled by|quoted by|cited by|research (?:at|by|from)|analysts? (?:at|from|of)|economists? (?:at|from)|said|says)`
+const CITED_BEFORE = String
+  .raw`(?:according to|(?:report|note|study|survey|analysis|data|estimates?)(?: compiled)? (?:by|from|of)|compiled by|quoted by|cited by|research (?:at|by|from)|analysts? (?:at|from|of)|economists? (?:at|from)|said|says)`
 /** What follows a source: "said", "noted", "in a report". */
-const CITED_AFTER = String.raw`(?:said|says|noted|notes|reported|expects|expected|estimates|estimated|wrote|added|observed|commented|analysts?|research|economists?|in a (?:report|note))`
+const CITED_AFTER = String
+  .raw`(?:said|says|noted|notes|reported|expects|expected|estimates|estimated|wrote|added|observed|commented|analysts?|research|economists?|in a (?:report|note))`
 
 /** Spans that cite a brokerage as a source, for removal before its names are matched. */
 const citations = (c: AliasEntry): RegExp => {
@@ -76,7 +86,26 @@ const citations = (c: AliasEntry): RegExp => {
 }
 
 /** Title-case words that may stand before a name without being part of another name. */
-const LINKING = new Set(["a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "of", "on", "the", "to", "with", "its", "says", "said"])
+const LINKING = new Set([
+  "a",
+  "an",
+  "and",
+  "as",
+  "at",
+  "by",
+  "for",
+  "from",
+  "in",
+  "into",
+  "of",
+  "on",
+  "the",
+  "to",
+  "with",
+  "its",
+  "says",
+  "said"
+])
 
 /** Whether an occurrence at `index` follows a capitalised word that is not a linking word ("Axalta Coating" before "Systems Ltd"). */
 const followsOtherName = (text: string, index: number) => {
@@ -89,7 +118,10 @@ type Matcher = (text: string, plain: string) => boolean
 /** One entry's matchers: each answers whether the text names the company. */
 const matchersOf = (c: AliasEntry): ReadonlyArray<readonly [Matcher, boolean]> => {
   const out: Array<readonly [Matcher, boolean]> = []
-  const names = [...c.aliases.map((a) => [a, false] as const), ...(c.context_aliases ?? []).map((a) => [a, true] as const)]
+  const names = [
+    ...c.aliases.map((a) => [a, false] as const),
+    ...(c.context_aliases ?? []).map((a) => [a, true] as const)
+  ]
   for (const [a, needsContext] of names) {
     if (/^[A-Z0-9-]{2,5}$/.test(a)) {
       const re = new RegExp(`(?<![A-Za-z0-9])${escape(a)}(?![A-Za-z0-9])`)
@@ -118,8 +150,14 @@ const matchersOf = (c: AliasEntry): ReadonlyArray<readonly [Matcher, boolean]> =
 export const companyTagger = (table: ReadonlyArray<AliasEntry>) => {
   const tickers = new Map<string, AliasEntry>()
   for (const c of table) if (c.ticker !== "never" && /^[A-Z][A-Z0-9]{1,}$/.test(c.symbol)) tickers.set(c.symbol, c)
-  const others = table.flatMap((c) => c.not ?? []).map((n) => new RegExp(`(?<![A-Za-z0-9])${namePattern(n)}(?![A-Za-z0-9])`, "gi"))
-  const entries = table.map((c) => ({ entry: c, matchers: matchersOf(c), cited: c.cited === true ? citations(c) : undefined }))
+  const others = table.flatMap((c) => c.not ?? []).map((n) =>
+    new RegExp(`(?<![A-Za-z0-9])${namePattern(n)}(?![A-Za-z0-9])`, "gi")
+  )
+  const entries = table.map((c) => ({
+    entry: c,
+    matchers: matchersOf(c),
+    cited: c.cited === true ? citations(c) : undefined
+  }))
   return (raw: string): ReadonlyArray<string> => {
     const text = others.reduce((t, re) => t.replace(re, " "), raw)
     const pakistan = PAKISTAN_CONTEXT.test(text)

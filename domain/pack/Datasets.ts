@@ -149,7 +149,12 @@ const SeriesBySymbol = Schema.Record(Schema.String, EncodedSeries)
 /** One line of an income statement with its symbol (a statement export rather than a whole page). */
 export const SymbolStatementLine = Schema.Struct({ symbol: Schema.String, ...StatementLine.fields })
 
-const NewsSource = Schema.Struct({ publisher: Schema.String, url: Schema.String, title: Schema.String, publishedAt: Schema.String })
+const NewsSource = Schema.Struct({
+  publisher: Schema.String,
+  url: Schema.String,
+  title: Schema.String,
+  publishedAt: Schema.String
+})
 
 /** A news event: one story, first published at `publishedAt`, with every source that carried it. */
 export const NewsEvent = Schema.Struct({

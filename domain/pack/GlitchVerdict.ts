@@ -37,7 +37,10 @@ export const wrongSource = (
   const e = eod.find((r) => r.date === date)
   const day = asTraded[i], prev = asTraded[i - 1], next = asTraded[i + 1]
   const change = changes.get(date), nextChange = next ? changes.get(next.date) : undefined
-  if (e === undefined || day === undefined || prev === undefined || next === undefined || change === undefined || nextChange === undefined) {
+  if (
+    e === undefined || day === undefined || prev === undefined || next === undefined || change === undefined ||
+    nextChange === undefined
+  ) {
     return "undecided"
   }
   const implied = next.close - nextChange
@@ -58,13 +61,20 @@ export const judgeGlitchDays = (
     const factorOf = new Map(factors.map((d) => [d.symbol, d.factor]))
     const wrong = { as_traded: [] as Array<string>, eod: [] as Array<string>, undecided: [] as Array<string> }
     for (const symbol of g.affected) {
-      const v = wrongSource(g.date, eod.get(symbol) ?? [], asTraded.get(symbol) ?? [], changes.get(symbol) ?? new Map(), factorOf.get(symbol))
+      const v = wrongSource(
+        g.date,
+        eod.get(symbol) ?? [],
+        asTraded.get(symbol) ?? [],
+        changes.get(symbol) ?? new Map(),
+        factorOf.get(symbol)
+      )
       wrong[v].push(symbol)
     }
     return {
       ...g,
       wrong,
-      reason: `${wrong.as_traded.length} as-traded rows contradict their own change column while the eod close equals ` +
+      reason:
+        `${wrong.as_traded.length} as-traded rows contradict their own change column while the eod close equals ` +
         `the close the next day's change implies; ${wrong.eod.length} as-traded rows are self-consistent (eod wrong); ` +
         `${wrong.undecided.length} undecided (both flagged)`
     }

@@ -59,9 +59,14 @@ export type PackManifest = typeof PackManifest.Type
 export const manifestProblems = (value: unknown): ReadonlyArray<string> => {
   const result = Schema.decodeUnknownResult(PackManifest)(value, { errors: "all" })
   if (Result.isSuccess(result)) return []
-  const datasets = Schema.decodeUnknownOption(Schema.Struct({ datasets: Schema.Array(Schema.Struct({ id: Schema.String })) }))(value)
+  const datasets = Schema.decodeUnknownOption(
+    Schema.Struct({ datasets: Schema.Array(Schema.Struct({ id: Schema.String })) })
+  )(value)
   const idAt = (i: unknown) =>
-    Option.match(datasets, { onNone: () => undefined, onSome: (m) => (typeof i === "number" ? m.datasets[i]?.id : undefined) })
+    Option.match(datasets, {
+      onNone: () => undefined,
+      onSome: (m) => (typeof i === "number" ? m.datasets[i]?.id : undefined)
+    })
   return formatIssues(result.failure.issue).issues.map((issue) => {
     const path = (issue.path ?? []).map((p) => (typeof p === "object" ? p.key : p))
     const id = path[0] === "datasets" ? idAt(path[1]) : undefined
@@ -86,7 +91,6 @@ export const EncodedSeries = Schema.Struct({
   l: Schema.optionalKey(Column)
 })
 export type EncodedSeries = typeof EncodedSeries.Type
-
 
 /** Rows in ascending date order → columns. */
 export const encodeSeries = (rows: ReadonlyArray<PriceRow>): EncodedSeries => {

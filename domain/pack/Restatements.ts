@@ -98,7 +98,14 @@ export const wholeHistoryFactor = (
   let mode = 1, agreeing = 0
   for (const [factor, n] of counts) if (n > agreeing) [mode, agreeing] = [factor, n]
   if (Math.abs(mode - 1) <= rules.unitTolerance || agreeing / shared.length <= rules.minAgreeing) return undefined
-  return { symbol, factor: mode, points: shared.length, agreeing, from: shared[0]!.date, to: shared[shared.length - 1]!.date }
+  return {
+    symbol,
+    factor: mode,
+    points: shared.length,
+    agreeing,
+    from: shared[0]!.date,
+    to: shared[shared.length - 1]!.date
+  }
 }
 
 /** Every symbol in both series whose eod series is restated by a whole-history factor, in eod order. */
@@ -135,7 +142,11 @@ export const glitchDays = (
 }
 
 /** Both analyses, as the pack stores them. */
-export const findDisagreements = (eod: SeriesBySymbol, asTraded: SeriesBySymbol, rules: Rules = RULES): Disagreements => {
+export const findDisagreements = (
+  eod: SeriesBySymbol,
+  asTraded: SeriesBySymbol,
+  rules: Rules = RULES
+): Disagreements => {
   const disagreements = wholeHistoryFactors(eod, asTraded, rules)
   return { disagreements, glitchDays: glitchDays(eod, asTraded, disagreements, rules) }
 }

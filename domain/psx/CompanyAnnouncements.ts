@@ -12,11 +12,11 @@
  * REVOKED marker in the title cell; an export carries none.
  */
 import { Schema } from "effect"
+import { karachiInstant } from "../Karachi.ts"
 import { csvRecords } from "./Csv.ts"
+import { type Announcement, contentKey, documentIdOf, documentOf, titleOf } from "./Filings.ts"
 import { tables } from "./Html.ts"
 import { collector, defined, type Parsed } from "./Parsed.ts"
-import { type Announcement, contentKey, documentIdOf, documentOf, titleOf } from "./Filings.ts"
-import { karachiInstant } from "../Karachi.ts"
 import { parseDate } from "./Values.ts"
 
 const datedTitle = /^\s*([A-Za-z]{3,9}\.?\s+\d{1,2},\s*\d{4})(?:\s+([\s\S]*))?$/
@@ -62,7 +62,9 @@ export const parseAnnouncementExport = (csv: string): Parsed<Announcement> => {
       out.skip("a date but no title")
       continue
     }
-    const a = m ? announcement(symbol, m[1]!, { title: m[2]!, revoked: false }, { id, ...(id ? { documentUrl: pdf } : {}) }) : undefined
+    const a = m
+      ? announcement(symbol, m[1]!, { title: m[2]!, revoked: false }, { id, ...(id ? { documentUrl: pdf } : {}) })
+      : undefined
     if (a === undefined) {
       out.skip("no date at the start of the title")
       continue
@@ -75,12 +77,17 @@ export const parseAnnouncementExport = (csv: string): Parsed<Announcement> => {
 /** The announcements section of a company page of `symbol` (all three tabs). */
 export const parseCompanyPageAnnouncements = (symbol: string, html: string): Parsed<Announcement> => {
   const out = collector<Announcement>()
-  const start = html.indexOf('id="announcements"')
+  const start = html.indexOf("id=\"announcements\"")
   if (start < 0) return out.done()
-  const end = html.indexOf('id="financials"', start)
+  const end = html.indexOf("id=\"financials\"", start)
   for (const table of tables(html.slice(start, end < 0 ? undefined : end))) {
     for (const [date, title, links] of table.rows) {
-      const a = date && title ? announcement(symbol.toUpperCase(), date.text, titleOf(title), { id: documentIdOf(links), ...documentOf(links) }) : undefined
+      const a = date && title
+        ? announcement(symbol.toUpperCase(), date.text, titleOf(title), {
+          id: documentIdOf(links),
+          ...documentOf(links)
+        })
+        : undefined
       if (a === undefined) out.skip("unreadable date")
       else out.rows.push(a)
     }
@@ -98,11 +105,14 @@ export const announcementKey = (a: Pick<Announcement, "symbol" | "publishedOn" |
 
 const InventoryFiling = Schema.Struct({ title: Schema.String, date: Schema.String, url: Schema.String })
 const FilingsInventory = Schema.Struct({
-  entries: Schema.Record(Schema.String, Schema.Struct({
-    ticker: Schema.String,
-    interim: Schema.NullOr(InventoryFiling),
-    annual: Schema.NullOr(InventoryFiling)
-  }))
+  entries: Schema.Record(
+    Schema.String,
+    Schema.Struct({
+      ticker: Schema.String,
+      interim: Schema.NullOr(InventoryFiling),
+      annual: Schema.NullOr(InventoryFiling)
+    })
+  )
 })
 
 /**
@@ -125,7 +135,10 @@ export const parseFilingsInventory = (json: unknown): Parsed<Announcement> => {
       if (filing === null) continue
       const id = /^https:\/\/dps\.psx\.com\.pk\/download\/document\/(\d+)\.pdf$/.exec(filing.url.trim())?.[1]
       const a = id !== undefined
-        ? announcement(entry.ticker.trim().toUpperCase(), filing.date, { title: filing.title, revoked: false }, { id, documentUrl: filing.url.trim() })
+        ? announcement(entry.ticker.trim().toUpperCase(), filing.date, { title: filing.title, revoked: false }, {
+          id,
+          documentUrl: filing.url.trim()
+        })
         : undefined
       if (a === undefined) out.skip(id === undefined ? "no document address" : "unreadable date")
       else out.rows.push(a)

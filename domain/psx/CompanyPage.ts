@@ -61,7 +61,7 @@ const STAT = /<div class="stats_label">([\s\S]*?)<\/div><div class="stats_value"
 /** The regular market's stats panel: upper-case label → its value's HTML (the first of a repeated label). */
 const regularMarketStats = (html: string) => {
   const stats = new Map<string, string>()
-  const regPanel = between(html, 'data-name="REG"><div class="stats', 'class="tabs__panel" data-name="FUT"')
+  const regPanel = between(html, "data-name=\"REG\"><div class=\"stats", "class=\"tabs__panel\" data-name=\"FUT\"")
   for (const m of regPanel.matchAll(STAT)) {
     const label = textOf(m[1]!).toUpperCase()
     if (!stats.has(label)) stats.set(label, m[2]!)
@@ -73,51 +73,56 @@ type ReadNumber = (s: string | undefined) => number | undefined
 
 /** The income statement lines of the FINANCIALS panels (annual and quarterly); balance-sheet lines are left out. */
 const statementsOf = (html: string, num: ReadNumber): Array<StatementLine> => {
-const statements: Array<StatementLine> = []
-const fin = between(html, 'id="financials"', 'id="ratios"')
-for (const panel of fin.split('class="tabs__panel"').slice(1)) {
-  const periodType = /data-name="Quarterly"/.test(panel.slice(0, 40)) ? "quarterly" : "annual"
-  const t = tables(panel.includes("</table>") ? panel : panel + "</table>")[0]
-  if (!t) continue
-  const head = /<thead[\s\S]*?<tr>([\s\S]*?)<\/tr>/.exec(panel)?.[1] ?? ""
-  const periods = [...head.matchAll(/<th[^>]*>([\s\S]*?)<\/th>/g)].map((m) => textOf(m[1]!)).slice(1)
-  for (const row of t.rows) {
-    const line = row[0]?.text ?? ""
-    if (line === "" || balanceSheet.test(line)) continue
-    row.slice(1).forEach((cell, i) => {
-      const period = periods[i]
-      const value = num(cell.text)
-      if (period === undefined || value === undefined) return
-      const q = /^Q(\d)\s+(\d{4})$/.exec(period)
-      const y = /^(\d{4})$/.exec(period)
-      statements.push({
-        period,
-        periodType,
-        line,
-        value,
-        units: /^EPS/i.test(line) ? "rupees" : "thousands",
-        ...defined({ fiscalYear: q ? Number(q[2]) : y ? Number(y[1]) : undefined, quarter: q ? Number(q[1]) : undefined })
+  const statements: Array<StatementLine> = []
+  const fin = between(html, "id=\"financials\"", "id=\"ratios\"")
+  for (const panel of fin.split("class=\"tabs__panel\"").slice(1)) {
+    const periodType = /data-name="Quarterly"/.test(panel.slice(0, 40)) ? "quarterly" : "annual"
+    const t = tables(panel.includes("</table>") ? panel : panel + "</table>")[0]
+    if (!t) continue
+    const head = /<thead[\s\S]*?<tr>([\s\S]*?)<\/tr>/.exec(panel)?.[1] ?? ""
+    const periods = [...head.matchAll(/<th[^>]*>([\s\S]*?)<\/th>/g)].map((m) => textOf(m[1]!)).slice(1)
+    for (const row of t.rows) {
+      const line = row[0]?.text ?? ""
+      if (line === "" || balanceSheet.test(line)) continue
+      row.slice(1).forEach((cell, i) => {
+        const period = periods[i]
+        const value = num(cell.text)
+        if (period === undefined || value === undefined) return
+        const q = /^Q(\d)\s+(\d{4})$/.exec(period)
+        const y = /^(\d{4})$/.exec(period)
+        statements.push({
+          period,
+          periodType,
+          line,
+          value,
+          units: /^EPS/i.test(line) ? "rupees" : "thousands",
+          ...defined({
+            fiscalYear: q ? Number(q[2]) : y ? Number(y[1]) : undefined,
+            quarter: q ? Number(q[1]) : undefined
+          })
+        })
       })
-    })
+    }
   }
-}
   return statements
 }
 
 /** The RATIOS table: one figure per period and ratio name. */
 const ratiosOf = (html: string, num: ReadNumber) => {
-const ratios: Array<{ period: string; name: string; value: number }> = []
-const rt = tables(between(html, 'id="ratios"', 'id="payouts"'))[0]
-if (rt) {
-  const periods = rt.headers.slice(1).map((h) => h.text)
-  for (const row of rt.rows) {
-    const name = row[0]?.text ?? ""
-    row.slice(1).forEach((cell, i) => {
-      const value = num(cell.text)
-      if (periods[i] !== undefined && value !== undefined && name !== "") ratios.push({ period: periods[i]!, name, value })
-    })
+  const ratios: Array<{ period: string; name: string; value: number }> = []
+  const rt = tables(between(html, "id=\"ratios\"", "id=\"payouts\""))[0]
+  if (rt) {
+    const periods = rt.headers.slice(1).map((h) => h.text)
+    for (const row of rt.rows) {
+      const name = row[0]?.text ?? ""
+      row.slice(1).forEach((cell, i) => {
+        const value = num(cell.text)
+        if (periods[i] !== undefined && value !== undefined && name !== "") {
+          ratios.push({ period: periods[i]!, name, value })
+        }
+      })
+    }
   }
-}
   return ratios
 }
 
@@ -143,7 +148,7 @@ export const parseCompanyPage = (raw: string): CompanyPage => {
   }
   const cb = range("CIRCUIT BREAKER")
   const wk = range("52-WEEK RANGE ^")
-  const equity = between(html, 'id="equity"', 'id="announcements"')
+  const equity = between(html, "id=\"equity\"", "id=\"announcements\"")
   const eq = [...equity.matchAll(STAT)].map((m): readonly [string, string] => [textOf(m[1]!), textOf(m[2]!)])
   const ff = eq.filter(([l]) => /free float/i.test(l))
   const statements = statementsOf(html, num)
@@ -180,4 +185,4 @@ export const parseCompanyPage = (raw: string): CompanyPage => {
 
 /** The PAYOUTS table of a company page: the same rows as `POST /company/payouts` for that symbol. */
 export const parseCompanyPagePayouts = (symbol: string, raw: string): Parsed<PayoutRow> =>
-  parseCompanyPayouts(symbol, between(raw.replace(/<!--[\s\S]*?-->/g, ""), 'id="payouts"', 'id="reports"'))
+  parseCompanyPayouts(symbol, between(raw.replace(/<!--[\s\S]*?-->/g, ""), "id=\"payouts\"", "id=\"reports\""))

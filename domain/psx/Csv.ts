@@ -6,7 +6,9 @@
 import { readCsv } from "../Csv.ts"
 
 /** A CSV's header (the first line's column names, trimmed) and its records keyed by them. Blank lines are skipped. */
-export const csvTable = (text: string): { readonly header: ReadonlyArray<string>; readonly records: Array<Record<string, string>> } => {
+export const csvTable = (
+  text: string
+): { readonly header: ReadonlyArray<string>; readonly records: Array<Record<string, string>> } => {
   const read = readCsv(text)
   if (read._tag === "Problem") throw new Error(`not RFC 4180 CSV: ${read.kind} on line ${read.line}`)
   const header = (read.records[0] ?? []).map((h) => h.trim())
@@ -30,7 +32,10 @@ export interface CsvLayoutRead {
 }
 
 /** The layout whose column names are exactly `header`'s (any order), if one is. */
-export const layoutOf = <K extends string>(layouts: Readonly<Record<K, ReadonlyArray<string>>>, header: ReadonlyArray<string>): K | undefined => {
+export const layoutOf = <K extends string>(
+  layouts: Readonly<Record<K, ReadonlyArray<string>>>,
+  header: ReadonlyArray<string>
+): K | undefined => {
   const key = [...header].sort().join(",")
   return (Object.keys(layouts) as Array<K>).find((k) => [...layouts[k]].sort().join(",") === key)
 }

@@ -42,7 +42,10 @@ export const contentKey = (...parts: ReadonlyArray<string>) => {
  * the source gives a time of day ("3:28 PM", in `time` or after the date).
  * Undefined when the date cannot be read.
  */
-export const publication = (date: string | undefined, time?: string): { publishedOn: string; publishedAt?: string } | undefined => {
+export const publication = (
+  date: string | undefined,
+  time?: string
+): { publishedOn: string; publishedAt?: string } | undefined => {
   const publishedOn = parseDate(date)
   if (publishedOn === undefined) return undefined
   const timed = /\d{1,2}:\d{2}\s*[AP]M/i.test(time ?? date ?? "")
@@ -144,7 +147,8 @@ export const parseCompanyPayouts = (symbol: string, html: string): Parsed<Payout
     const announcedAt = parseKarachiDateTime(date?.text)
     // A period that ends after the payout was announced is a typo on the
     // portal (BOP: "31/12/2025(HYR)" announced Aug 2025): unknown, not a guess.
-    const impossible = period.periodEnd !== undefined && announcedAt !== undefined && period.periodEnd > announcedAt.slice(0, 10)
+    const impossible = period.periodEnd !== undefined && announcedAt !== undefined &&
+      period.periodEnd > announcedAt.slice(0, 10)
     if (impossible) out.skip("period end after its announcement")
     out.rows.push({
       symbol: symbol.toUpperCase(),

@@ -33,7 +33,9 @@ export const parseSymbols = (json: unknown): Parsed<ListedSymbol> => {
       continue
     }
     seen.add(symbol)
-    const sectorName = typeof item.sectorName === "string" && item.sectorName.trim() !== "" ? item.sectorName.trim() : undefined
+    const sectorName = typeof item.sectorName === "string" && item.sectorName.trim() !== ""
+      ? item.sectorName.trim()
+      : undefined
     out.rows.push({
       symbol,
       name: typeof item.name === "string" ? item.name.trim() : symbol,
@@ -69,12 +71,26 @@ const byName = (headers: ReadonlyArray<{ attrs: Readonly<Record<string, string>>
   return index
 }
 
-type ScreenerFigure = "marketCap" | "price" | "changePct" | "changeYearPct" | "peTtm" | "dividendYieldPct" | "freeFloatShares" | "volume30dAvg"
+type ScreenerFigure =
+  | "marketCap"
+  | "price"
+  | "changePct"
+  | "changeYearPct"
+  | "peTtm"
+  | "dividendYieldPct"
+  | "freeFloatShares"
+  | "volume30dAvg"
 
 /** The portal's screener column (`data-name`) of each figure. */
 const SCREENER_COLUMNS: Readonly<Record<ScreenerFigure, string>> = {
-  marketCap: "marketCap", price: "close", changePct: "percentChange", changeYearPct: "changeYear", peTtm: "peRatio",
-  dividendYieldPct: "dividendYield", freeFloatShares: "freeFloat", volume30dAvg: "volume30Avg"
+  marketCap: "marketCap",
+  price: "close",
+  changePct: "percentChange",
+  changeYearPct: "changeYear",
+  peTtm: "peRatio",
+  dividendYieldPct: "dividendYield",
+  freeFloatShares: "freeFloat",
+  volume30dAvg: "volume30Avg"
 }
 
 /**
@@ -89,7 +105,10 @@ const SCREENER_COLUMNS: Readonly<Record<ScreenerFigure, string>> = {
  * - the day's change of 0 is a fact (the close equals the previous close) and is kept.
  * Each 0 left out is counted.
  */
-export const screenerFigures = (figure: (name: ScreenerFigure) => number | undefined, skip: (reason: string) => void) => {
+export const screenerFigures = (
+  figure: (name: ScreenerFigure) => number | undefined,
+  skip: (reason: string) => void
+) => {
   const read = (name: ScreenerFigure, rule: (n: number | undefined) => number | undefined) => {
     const v = figure(name)
     if (v === 0 && rule(v) === undefined) skip(`${name} of 0 (no figure)`)
@@ -160,7 +179,13 @@ export const listedFromScreener = (
       out.skip("no name")
       continue
     }
-    out.rows.push({ symbol: r.symbol, name: r.name, isEtf: false, isDebt: false, ...defined({ sectorCode: r.sectorCode }) })
+    out.rows.push({
+      symbol: r.symbol,
+      name: r.name,
+      isEtf: false,
+      isDebt: false,
+      ...defined({ sectorCode: r.sectorCode })
+    })
   }
   return out.done()
 }

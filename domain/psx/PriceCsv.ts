@@ -9,7 +9,7 @@
  * recording's blank on a day without a trade and is left out; a volume of 0
  * is that day's fact (no share traded) and is kept.
  */
-import { csvTable, type CsvLayoutRead, layoutOf } from "./Csv.ts"
+import { type CsvLayoutRead, csvTable, layoutOf } from "./Csv.ts"
 import { collector, defined, type Parsed } from "./Parsed.ts"
 import { dailyRows, type PriceRow } from "./Prices.ts"
 import { parseDate, parseNumber, positive } from "./Values.ts"
@@ -67,7 +67,12 @@ export const parsePriceCsv = (csv: string): PriceCsv => {
     out.add({
       date,
       close,
-      ...defined({ open: price(r, "open"), high: price(r, "high"), low: price(r, "low"), volume: parseNumber(cell(r, "volume")) })
+      ...defined({
+        open: price(r, "open"),
+        high: price(r, "high"),
+        low: price(r, "low"),
+        volume: parseNumber(cell(r, "volume"))
+      })
     })
   }
   return { ...out.done(), layout, header }

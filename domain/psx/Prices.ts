@@ -36,7 +36,11 @@ export const dailyRows = () => {
     ...out,
     add,
     /** A day read from a source: skipped when its date or its close cannot be read; absent figures are left out. */
-    day: (date: string | undefined, close: number | undefined, figures: Partial<Record<"open" | "high" | "low" | "volume", number | undefined>>) => {
+    day: (
+      date: string | undefined,
+      close: number | undefined,
+      figures: Partial<Record<"open" | "high" | "low" | "volume", number | undefined>>
+    ) => {
       if (date === undefined) return out.skip("unreadable date")
       if (close === undefined) return out.skip("unreadable close")
       add({ date, close, ...defined(figures) })
@@ -50,7 +54,14 @@ export const parseHistorical = (html: string): Parsed<PriceRow> => {
   const table = tables(html).find((t) => t.headers.some((h) => h.attrs["data-name"] === "close"))
   if (!table) return out.done()
   const at = (name: string) => table.headers.findIndex((h) => h.attrs["data-name"] === name)
-  const i = { time: at("time"), open: at("open"), high: at("high"), low: at("low"), close: at("close"), volume: at("volume") }
+  const i = {
+    time: at("time"),
+    open: at("open"),
+    high: at("high"),
+    low: at("low"),
+    close: at("close"),
+    volume: at("volume")
+  }
   for (const row of table.rows) {
     const dc = row[i.time]
     const epoch = Number(dc?.attrs["data-order"])
@@ -83,10 +94,14 @@ export const parseEod = (json: unknown): Parsed<PriceRow> => {
       out.skip("bad tuple")
       continue
     }
-    out.day(karachiDateOfEpoch(item[0]), typeof item[1] === "number" && Number.isFinite(item[1]) ? item[1] : undefined, {
-      volume: typeof item[2] === "number" ? item[2] : undefined,
-      open: typeof item[3] === "number" && item[3] > 0 ? item[3] : undefined
-    })
+    out.day(
+      karachiDateOfEpoch(item[0]),
+      typeof item[1] === "number" && Number.isFinite(item[1]) ? item[1] : undefined,
+      {
+        volume: typeof item[2] === "number" ? item[2] : undefined,
+        open: typeof item[3] === "number" && item[3] > 0 ? item[3] : undefined
+      }
+    )
   }
   return out.done()
 }

@@ -6,7 +6,7 @@
  * added of its own is not read.
  */
 import type { StatementLine } from "./CompanyPage.ts"
-import { type ScreenerRow, screenerFigures } from "./Listing.ts"
+import { screenerFigures, type ScreenerRow } from "./Listing.ts"
 import { collector, defined, type Parsed } from "./Parsed.ts"
 
 const symbolPattern = /^[A-Z0-9][A-Z0-9.\-]{0,15}$/
@@ -16,8 +16,14 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 
 /** The export's field of each screener figure. */
 const EXPORT_FIELDS = {
-  marketCap: "mcap", price: "price", changePct: "change", changeYearPct: "yearChange", peTtm: "pe",
-  dividendYieldPct: "divYield", freeFloatShares: "freeFloat", volume30dAvg: "volume"
+  marketCap: "mcap",
+  price: "price",
+  changePct: "change",
+  changeYearPct: "yearChange",
+  peTtm: "pe",
+  dividendYieldPct: "divYield",
+  freeFloatShares: "freeFloat",
+  volume30dAvg: "volume"
 } as const
 
 /**
@@ -73,7 +79,15 @@ export const parseSalesExport = (json: unknown): Parsed<SalesLine> => {
         out.skip("unreadable year or value")
         continue
       }
-      out.rows.push({ symbol, period: label, periodType: "annual", fiscalYear: Number(label), line: "Sales", value, units: "thousands" })
+      out.rows.push({
+        symbol,
+        period: label,
+        periodType: "annual",
+        fiscalYear: Number(label),
+        line: "Sales",
+        value,
+        units: "thousands"
+      })
     }
   }
   return out.done()

@@ -51,7 +51,19 @@ export const positive = (n: number | undefined): number | undefined => (n !== un
 export const nonZero = (n: number | undefined): number | undefined => (n === 0 ? undefined : n)
 
 const months: Record<string, number> = {
-  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  sept: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12
 }
 
 const pad = (n: number) => String(n).padStart(2, "0")
@@ -75,11 +87,14 @@ export const parseDate = (raw: string | undefined): string | undefined => {
   const s = raw.trim()
   let m = /^([A-Za-z]{3,9})\.?\s+(\d{1,2}),\s*(\d{4})/.exec(s)
   if (m) {
-    const month = months[m[1]!.toLowerCase().slice(0, m[1]!.length > 4 ? 3 : m[1]!.length)] ?? months[m[1]!.toLowerCase().slice(0, 3)]
+    const month = months[m[1]!.toLowerCase().slice(0, m[1]!.length > 4 ? 3 : m[1]!.length)] ??
+      months[m[1]!.toLowerCase().slice(0, 3)]
     return month ? iso(Number(m[3]), month, Number(m[2])) : undefined
   }
   // Old rows type the letter O for a zero ("3O/O6/2OO5").
-  m = /^([\dO]{1,2})\/([\dO]{1,2})\/([\dO]{4})$/.exec(s.replace(/O/g, (o, i: number) => (/[\d\/O]/.test(s[i - 1] ?? "") || /[\d\/]/.test(s[i + 1] ?? "") ? "0" : o)))
+  m = /^([\dO]{1,2})\/([\dO]{1,2})\/([\dO]{4})$/.exec(
+    s.replace(/O/g, (o, i: number) => (/[\d\/O]/.test(s[i - 1] ?? "") || /[\d\/]/.test(s[i + 1] ?? "") ? "0" : o))
+  )
   if (m) return iso(Number(m[3]), Number(m[2]), Number(m[1]))
   m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?Z?)?$/.exec(s)
   if (m) {

@@ -36,7 +36,11 @@ export interface AppConfigShape {
    * MCP sessions (src/mcp/SessionRegistry.ts): at most `perClient` per address and per credential, an
    * `initialize` of at most `initializeBytes` bytes of JSON, and `budgetBytes` charged to all sessions together.
    */
-  readonly mcpSessionLimits: { readonly perClient: number; readonly initializeBytes: number; readonly budgetBytes: number }
+  readonly mcpSessionLimits: {
+    readonly perClient: number
+    readonly initializeBytes: number
+    readonly budgetBytes: number
+  }
   /**
    * Public keys (PEM, one or more) whose checkpoints verify, from LEDGER_TRUSTED_KEYS or the file
    * LEDGER_TRUSTED_KEYS_FILE; the configured signing key's own public key is trusted besides them.
@@ -82,8 +86,13 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
     cap: Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "PSX_MCP_SESSIONS").pipe(Config.withDefault(1_000))
   }),
   mcpSessionLimits: Config.all({
-    perClient: Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "PSX_MCP_SESSIONS_PER_CLIENT").pipe(Config.withDefault(32)),
-    initializeBytes: Config.schema(Schema.Int.check(Schema.isBetween({ minimum: 1_024, maximum: 1_048_576 })), "PSX_MCP_INITIALIZE_BYTES")
+    perClient: Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "PSX_MCP_SESSIONS_PER_CLIENT").pipe(
+      Config.withDefault(32)
+    ),
+    initializeBytes: Config.schema(
+      Schema.Int.check(Schema.isBetween({ minimum: 1_024, maximum: 1_048_576 })),
+      "PSX_MCP_INITIALIZE_BYTES"
+    )
       .pipe(Config.withDefault(8_192)),
     budgetBytes: Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1_048_576)), "PSX_MCP_SESSIONS_BYTES")
       .pipe(Config.withDefault(8_388_608))

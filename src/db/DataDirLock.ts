@@ -40,7 +40,10 @@ const readPid = (file: string): number | undefined => {
 }
 
 /** Creates the lock file exclusively: "taken", or the pid holding it (undefined if unreadable). */
-const tryCreate = (file: string, pid: number): { readonly taken: true } | { readonly taken: false; readonly holder: number | undefined } => {
+const tryCreate = (
+  file: string,
+  pid: number
+): { readonly taken: true } | { readonly taken: false; readonly holder: number | undefined } => {
   try {
     writeFileSync(file, `${pid}\n`, { flag: "wx" })
     return { taken: true }
@@ -67,7 +70,11 @@ const acquire = (directory: string, pid: number) =>
       return { file, holder: readPid(file), owned: false }
     },
     catch: (cause) =>
-      new DataDirLocked({ message: `cannot lock the data directory ${directory}: ${String(cause)}`, directory, pid: undefined })
+      new DataDirLocked({
+        message: `cannot lock the data directory ${directory}: ${String(cause)}`,
+        directory,
+        pid: undefined
+      })
   }).pipe(Effect.flatMap(({ file, holder, owned }) =>
     holder === undefined
       ? Effect.succeed({ file, owned })
@@ -91,7 +98,8 @@ export const lockDataDir = (dataDir: string, pid: number = process.pid) =>
       acquire(resolve(dataDir), pid),
       (e) => Effect.sync(() => process.stderr.write(`psx: ${e.message}\n`))
     ),
-    ({ file, owned }) => Effect.sync(() => {
-      if (owned && readPid(file) === pid) rmSync(file, { force: true })
-    })
+    ({ file, owned }) =>
+      Effect.sync(() => {
+        if (owned && readPid(file) === pid) rmSync(file, { force: true })
+      })
   ))

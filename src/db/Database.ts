@@ -40,7 +40,9 @@ export const layerPostgres = (url: Redacted.Redacted, maxConnections = 10, mode:
 /** Seeds from the image when it can; a failed copy only costs the import it would have saved. */
 const seedStore = (dataDir: string) =>
   seedFromImage(dataDir).pipe(
-    Effect.tap((seeded) => seeded ? Effect.logInfo({ msg: "the store starts from the prebuilt pack image", dataDir }) : Effect.void),
+    Effect.tap((seeded) =>
+      seeded ? Effect.logInfo({ msg: "the store starts from the prebuilt pack image", dataDir }) : Effect.void
+    ),
     Effect.catch((e) => Effect.logWarning({ msg: e.message, cause: String(e.cause) }))
   )
 

@@ -132,7 +132,8 @@ export const serveEmbedded = (dataDir: string) =>
     if (!location.startsWith("memory://")) {
       yield* Effect.try({
         try: () => mkdirSync(location, { recursive: true }),
-        catch: (cause) => new EmbeddedStartError({ message: `cannot create the embedded store's directory ${location}`, cause })
+        catch: (cause) =>
+          new EmbeddedStartError({ message: `cannot create the embedded store's directory ${location}`, cause })
       })
     }
     // Unix socket paths are limited to ~107 bytes: keep them short, in tmp.
@@ -143,7 +144,8 @@ export const serveEmbedded = (dataDir: string) =>
     )
     yield* thread.opened.pipe(Effect.timeoutOrElse({
       duration: OPEN_LIMIT,
-      orElse: () => Effect.fail(new EmbeddedStartError({ message: `the embedded store at ${location} did not open in time` }))
+      orElse: () =>
+        Effect.fail(new EmbeddedStartError({ message: `the embedded store at ${location} did not open in time` }))
     }))
     // A thread that ends before the scope closes has crashed: say so (queries fail from here on).
     yield* thread.ended.pipe(

@@ -4,9 +4,9 @@
  * are selected with `iso(column)` as ISO-8601 text. `makeReader` reads rows
  * decoded with a row Schema.
  */
-import { SourceUnavailable } from "../../domain/Errors.ts"
 import { Cause, Effect, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
+import { SourceUnavailable } from "../../domain/Errors.ts"
 import { describeStoreError, isStoreUnavailable } from "./SqlErrors.ts"
 
 export const num = (v: unknown): number | undefined => {
@@ -33,7 +33,11 @@ export const storeUnavailable = <A, R>(effect: Effect.Effect<A, unknown, R>) =>
   effect.pipe(
     Effect.catchCause((cause) => {
       const error = Cause.squash(cause)
-      const logged = Effect.logError({ msg: "store query failed", error: describeStoreError(error), cause: Cause.pretty(cause) })
+      const logged = Effect.logError({
+        msg: "store query failed",
+        error: describeStoreError(error),
+        cause: Cause.pretty(cause)
+      })
       if (!Cause.hasFails(cause)) return Effect.andThen(logged, Effect.failCause(cause as Cause.Cause<never>))
       return Effect.andThen(
         logged,
@@ -45,10 +49,11 @@ export const storeUnavailable = <A, R>(effect: Effect.Effect<A, unknown, R>) =>
   )
 
 /** Reads rows with a query and decodes them with a row Schema; a failure is mapped by `storeUnavailable`. */
-export const makeReader = (sql: SqlClient.SqlClient) =>
-<S extends Schema.Codec<any, any>>(schema: S, query: string, params: ReadonlyArray<unknown> = []) =>
-  sql.unsafe(query, params as Array<unknown>).pipe(
-    Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(schema))),
-    storeUnavailable
-  )
+export const makeReader =
+  (sql: SqlClient.SqlClient) =>
+  <S extends Schema.Codec<any, any>>(schema: S, query: string, params: ReadonlyArray<unknown> = []) =>
+    sql.unsafe(query, params as Array<unknown>).pipe(
+      Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(schema))),
+      storeUnavailable
+    )
 export type Reader = ReturnType<typeof makeReader>

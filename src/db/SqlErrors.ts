@@ -33,7 +33,14 @@ export const isTransientConflict = (e: unknown): e is SqlError.SqlError =>
   SqlError.isSqlError(e) && (e.reason._tag === "DeadlockError" || e.reason._tag === "SerializationError")
 
 /** Reasons that say the store is away or overloaded for now, not that the request or the code is wrong. */
-const UNAVAILABLE_REASONS = new Set(["ConnectionError", "AuthenticationError", "LockTimeoutError", "StatementTimeoutError", "DeadlockError", "SerializationError"])
+const UNAVAILABLE_REASONS = new Set([
+  "ConnectionError",
+  "AuthenticationError",
+  "LockTimeoutError",
+  "StatementTimeoutError",
+  "DeadlockError",
+  "SerializationError"
+])
 /** SQLSTATE classes of the same: 08 connection exception, 53 insufficient resources, 57 operator intervention. */
 const UNAVAILABLE_CLASSES = new Set(["08", "53", "57"])
 
@@ -61,7 +68,9 @@ export const describeStoreError = (e: unknown): string => {
 export const retryTransient = <A, E, R>(transaction: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   transaction.pipe(
     Effect.tapError((e) =>
-      isTransientConflict(e) ? Effect.logWarning({ msg: "store conflict; retrying the transaction", error: describeStoreError(e) }) : Effect.void
+      isTransientConflict(e)
+        ? Effect.logWarning({ msg: "store conflict; retrying the transaction", error: describeStoreError(e) })
+        : Effect.void
     ),
     Effect.retry({
       while: isTransientConflict,

@@ -21,7 +21,9 @@ import { migrations } from "../../migrations/index.ts"
 import { defaultPackDirectory } from "../sources/DataPack.ts"
 import { LOCK_FILE } from "./DataDirLock.ts"
 
-export class PackImageError extends Data.TaggedError("PackImageError")<{ readonly message: string; readonly cause?: unknown }> {}
+export class PackImageError
+  extends Data.TaggedError("PackImageError")<{ readonly message: string; readonly cause?: unknown }>
+{}
 
 /** Where images are kept: the project's `.data/`, beside the default data directory, whatever PSX_DATA_DIR says. */
 export const imageRoot = fileURLToPath(new URL("../../.data/", import.meta.url))
@@ -79,4 +81,3 @@ export const seedFromImage = (dataDir: string) =>
       catch: (cause) => new PackImageError({ message: `cannot copy the store image into ${dataDir}`, cause })
     })
   })
-

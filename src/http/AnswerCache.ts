@@ -115,7 +115,11 @@ const reflectGroup = (api: HttpApi.Top, group: string) => {
  * The JSON text an endpoint answers for a success value, encoded by its success schema: for the one answer
  * needed before any handler can run (the front door's liveness while the routes are built).
  */
-export const successAnswer = <Id extends string, Groups extends HttpApiGroup.Constraint, const Group extends HttpApiGroup.Identifier<Groups>>(
+export const successAnswer = <
+  Id extends string,
+  Groups extends HttpApiGroup.Constraint,
+  const Group extends HttpApiGroup.Identifier<Groups>
+>(
   api: HttpApi.HttpApi<Id, Groups>,
   group: Group,
   endpoint: HttpApiGroup.EndpointsWithIdentifier<Groups, Group>["identifier"],
@@ -123,8 +127,13 @@ export const successAnswer = <Id extends string, Groups extends HttpApiGroup.Con
 ) => {
   const reflected = reflectGroup(api as unknown as HttpApi.Top, group).get(endpoint)
   const [status, schemas] = [...(reflected?.successes ?? [])][0] ?? []
-  if (reflected === undefined || status === undefined || schemas?.length !== 1) throw new Error(`${group}.${endpoint}: no single success schema`)
-  const options: SchemaAST.ParseOptions | undefined = Context.getOrUndefined(reflected.annotations, HttpApi.SuccessParseOptions)
+  if (reflected === undefined || status === undefined || schemas?.length !== 1) {
+    throw new Error(`${group}.${endpoint}: no single success schema`)
+  }
+  const options: SchemaAST.ParseOptions | undefined = Context.getOrUndefined(
+    reflected.annotations,
+    HttpApi.SuccessParseOptions
+  )
   const encoded = Schema.encodeUnknownSync(schemas[0] as Schema.Codec<unknown, unknown>, options)(value)
   return { status, body: Buffer.from(JSON.stringify(encoded), "utf8") }
 }
@@ -134,7 +143,11 @@ export interface AnswerCacheShape {
    * The `cached` wrapper for one group's handlers: `cached(endpoint, policy, handler)` returns the handler,
    * which notes how long its answer stays true for the guard to keep it.
    */
-  readonly handlersOf: <Id extends string, Groups extends HttpApiGroup.Constraint, const Group extends HttpApiGroup.Identifier<Groups>>(
+  readonly handlersOf: <
+    Id extends string,
+    Groups extends HttpApiGroup.Constraint,
+    const Group extends HttpApiGroup.Identifier<Groups>
+  >(
     api: HttpApi.HttpApi<Id, Groups>,
     group: Group
   ) => <F extends (request: any) => Effect.Effect<any, any, never>>(
@@ -158,10 +171,20 @@ export interface AnswerCacheShape {
 }
 
 /** Response headers that belong to one request, not to the answer. */
-const PER_REQUEST = new Set(["x-request-id", "set-cookie", "content-length", "content-type", "cache-control", "etag", "vary"])
+const PER_REQUEST = new Set([
+  "x-request-id",
+  "set-cookie",
+  "content-length",
+  "content-type",
+  "cache-control",
+  "etag",
+  "vary"
+])
 
 export class AnswerCache extends Context.Service<AnswerCache, AnswerCacheShape>()("psx/http/AnswerCache") {
-  static readonly make = (budget: { readonly bounded: number; readonly open: number } = ANSWER_BYTES): AnswerCacheShape => {
+  static readonly make = (
+    budget: { readonly bounded: number; readonly open: number } = ANSWER_BYTES
+  ): AnswerCacheShape => {
     const stores = {
       bounded: new LRUCache<string, CachedAnswer>({ maxSize: budget.bounded }),
       open: new LRUCache<string, CachedAnswer>({ maxSize: budget.open })
@@ -172,7 +195,11 @@ export class AnswerCache extends Context.Service<AnswerCache, AnswerCacheShape>(
     }
 
     /** The handler, noting how long its answer stays true when the policy keeps it. */
-    const wrap = (policy: AnswerPolicy<any>, handler: Handler, args: { readonly request?: { readonly source?: unknown }; readonly params?: unknown; readonly query?: unknown }) => {
+    const wrap = (
+      policy: AnswerPolicy<any>,
+      handler: Handler,
+      args: { readonly request?: { readonly source?: unknown }; readonly params?: unknown; readonly query?: unknown }
+    ) => {
       const decoded: Decoded = { params: args.params, query: args.query }
       const instant = policy.instantHome === undefined ? "live" : policy.instantHome(decoded)
       if (instant === undefined) return handler(args)
@@ -251,7 +278,13 @@ export class AnswerCache extends Context.Service<AnswerCache, AnswerCacheShape>(
       return kept
     }
 
-    return { handlersOf, takeKeep, keep, lookup, bytes: () => stores.bounded.calculatedSize + stores.open.calculatedSize }
+    return {
+      handlersOf,
+      takeKeep,
+      keep,
+      lookup,
+      bytes: () => stores.bounded.calculatedSize + stores.open.calculatedSize
+    }
   }
 
   static readonly layer = Layer.sync(AnswerCache, () => AnswerCache.make())

@@ -34,7 +34,14 @@
  */
 import { Context, type Effect } from "effect"
 import { type HttpBody, type HttpServerRequest, HttpServerResponse } from "effect/http"
-import { acceptedSignature, acceptSignatureProblem, type Component, contentDigest, signatureBase, signatureParams } from "./MessageSignature.ts"
+import {
+  acceptedSignature,
+  acceptSignatureProblem,
+  type Component,
+  contentDigest,
+  signatureBase,
+  signatureParams
+} from "./MessageSignature.ts"
 
 /** The deployment's signing key as the answer signer uses it. */
 export interface AnswerKey {
@@ -160,7 +167,11 @@ export const signContent = (
     nonce: ask.nonce
   })
   const signature = Buffer.from(key.sign(encoder.encode(signatureBase(covered, params)))).toString("base64")
-  return { "content-digest": digest, "signature-input": `${ask.label}=${params}`, signature: `${ask.label}=:${signature}:` }
+  return {
+    "content-digest": digest,
+    "signature-input": `${ask.label}=${params}`,
+    signature: `${ask.label}=:${signature}:`
+  }
 }
 
 /** The answer with its Content-Digest, Signature-Input and Signature (a streamed answer is left as it is). */
@@ -174,11 +185,17 @@ export const signedResponse = (
   const content = contentOf(response.body)
   if (content === undefined) return response
   const q = request.url.indexOf("?")
-  const fields = signContent(key, [
-    ["\"@method\";req", request.method],
-    ["\"@path\";req", q === -1 ? request.url : request.url.slice(0, q)],
-    ["\"@query\";req", q === -1 ? "?" : request.url.slice(q)],
-    ["\"@status\"", String(response.status)]
-  ], content, ask, created)
+  const fields = signContent(
+    key,
+    [
+      ["\"@method\";req", request.method],
+      ["\"@path\";req", q === -1 ? request.url : request.url.slice(0, q)],
+      ["\"@query\";req", q === -1 ? "?" : request.url.slice(q)],
+      ["\"@status\"", String(response.status)]
+    ],
+    content,
+    ask,
+    created
+  )
   return HttpServerResponse.setHeaders(response, fields)
 }

@@ -5,7 +5,6 @@
  */
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountApi, PortfolioApi } from "../ledger/LedgerApi.ts"
-import { AiApi } from "../mcp/AiApi.ts"
 import { AnalyticsApi } from "../market/analytics/AnalyticsApi.ts"
 import { BoardApi } from "../market/board/BoardApi.ts"
 import { CompaniesApi } from "../market/companies/CompaniesApi.ts"
@@ -14,10 +13,12 @@ import { PricesApi } from "../market/prices/PricesApi.ts"
 import { ProvenanceApi } from "../market/provenance/ProvenanceApi.ts"
 import { QuotesApi } from "../market/quotes/QuotesApi.ts"
 import { SearchApi } from "../market/search/SearchApi.ts"
+import { AiApi } from "../mcp/AiApi.ts"
 import { SystemApi } from "../system/SystemApi.ts"
 import { Validation } from "./Validation.ts"
 
-const description = `Delayed, sourced data on securities listed on the Pakistan Stock Exchange, for research by software agents, and an event-sourced portfolio ledger.
+const description =
+  `Delayed, sourced data on securities listed on the Pakistan Stock Exchange, for research by software agents, and an event-sourced portfolio ledger.
 
 Principles: every figure is deterministic, sourced and timestamped; the service never fabricates a number; an absent field means unknown, never zero; quotes are delayed, never live; every response is bounded.
 

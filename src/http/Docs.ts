@@ -17,7 +17,9 @@ const SCRIPT = /<script>([\s\S]*?)<\/script>/gu
 
 /** The CSP that allows exactly the inline scripts of `html`. */
 export const docsPolicy = (html: string) => {
-  const hashes = [...html.matchAll(SCRIPT)].map((m) => `'sha256-${createHash("sha256").update(m[1]!).digest("base64")}'`)
+  const hashes = [...html.matchAll(SCRIPT)].map((m) =>
+    `'sha256-${createHash("sha256").update(m[1]!).digest("base64")}'`
+  )
   return [
     "default-src 'none'",
     `script-src ${hashes.join(" ")}`,
@@ -38,13 +40,15 @@ const decoder = new TextDecoder()
  * The way back to the website, above the reference (styled inline: the docs policy allows inline styles, not
  * scripts). The page clips sideways overflow: Scalar lays a few hidden labels past the edge of a phone.
  */
-const BACK_BAR = `<style>html,body{overflow-x:clip}.psx-back{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:center;padding:.5rem 1rem;background:#1a1a1a;color:#fff;` +
+const BACK_BAR =
+  `<style>html,body{overflow-x:clip}.psx-back{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:center;padding:.5rem 1rem;background:#1a1a1a;color:#fff;` +
   `font:15px system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}.psx-back a{color:#fff}.psx-back a:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}</style>` +
   `<nav class="psx-back" aria-label="Site"><a href="/">← PSX data service</a><a href="/market">Market</a><a href="/portfolio">Portfolio</a>` +
   `<a href="/openapi.json">OpenAPI document</a></nav>`
 
 /** The reference page with the bar leading back to the site, in the page's own language. */
-export const withBackBar = (html: string) => html.replace("<html>", "<html lang=\"en\">").replace("<body>", `<body>\n    ${BACK_BAR}`)
+export const withBackBar = (html: string) =>
+  html.replace("<html>", "<html lang=\"en\">").replace("<body>", `<body>\n    ${BACK_BAR}`)
 
 const withPolicy = Effect.fnUntraced(function*(response: HttpServerResponse.HttpServerResponse) {
   const body = response.body
@@ -63,13 +67,17 @@ const withPolicy = Effect.fnUntraced(function*(response: HttpServerResponse.Http
 const DocsPolicy = HttpRouter.middleware(Effect.sync(() => {
   let made: HttpServerResponse.HttpServerResponse | undefined
   return (httpEffect) =>
-    made !== undefined ? Effect.succeed(made) : Effect.tap(Effect.flatMap(httpEffect, withPolicy), (r) =>
-      Effect.sync(() => {
-        if (r.status === 200) made = r
-      }))
+    made !== undefined ?
+      Effect.succeed(made) :
+      Effect.tap(Effect.flatMap(httpEffect, withPolicy), (r) =>
+        Effect.sync(() => {
+          if (r.status === 200) made = r
+        }))
 })).layer
 
-export const DocsLive = HttpApiScalar.layer(Api, { path: "/docs", scalar: { withDefaultFonts: false } }).pipe(Layer.provide(DocsPolicy))
+export const DocsLive = HttpApiScalar.layer(Api, { path: "/docs", scalar: { withDefaultFonts: false } }).pipe(
+  Layer.provide(DocsPolicy)
+)
 
 /**
  * Scalar's script (a 3 MB module, compiled when first imported) loaded before the front door listens: the

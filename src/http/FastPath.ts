@@ -17,7 +17,8 @@ import { RequestIds } from "./RequestId.ts"
 import { cacheControl, JSON_TYPE, makeAccessLog, notModified, rateLimited } from "./Responses.ts"
 
 /** A `Cache-Control` value with the `no-cache` directive (any case, among others). */
-const saysNoCache = (value: string) => value.split(",").some((directive) => directive.trim().toLowerCase() === "no-cache")
+const saysNoCache = (value: string) =>
+  value.split(",").some((directive) => directive.trim().toLowerCase() === "no-cache")
 
 /** The request asks past the cache (`Cache-Control: no-cache`, `Accept-Signature`). */
 const PAST = 0
@@ -38,7 +39,13 @@ const askOf = (raw: ReadonlyArray<string>): typeof PAST | string | undefined => 
 }
 
 /** Writes a kept answer, or its 304 when the client holds it already. */
-const send = (response: ServerResponse, answer: CachedAnswer, now: number, requestId: string | undefined, unchanged: boolean) => {
+const send = (
+  response: ServerResponse,
+  answer: CachedAnswer,
+  now: number,
+  requestId: string | undefined,
+  unchanged: boolean
+) => {
   const head = [...answer.head, "cache-control", cacheControl(answer, now)]
   if (requestId !== undefined) head.push("x-request-id", requestId)
   if (unchanged) {

@@ -27,8 +27,8 @@ import { HttpServer, HttpServerError } from "effect/http"
 import * as NetAddress from "effect/net/NetAddress"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { canonicalUrl } from "./CanonicalUrl.ts"
-import { errorRecord, JSON_TYPE } from "./Responses.ts"
 import { idsByRequest } from "./RequestId.ts"
+import { errorRecord, JSON_TYPE } from "./Responses.ts"
 import { deadlinePasses } from "./WriteDeadline.ts"
 
 export type NodeHandler = (request: IncomingMessage, response: ServerResponse) => void
@@ -61,14 +61,22 @@ const unavailable = (response: ServerResponse, message: string, requestId?: stri
     "retry-after": "1",
     ...(requestId !== undefined ? { "x-request-id": requestId } : {})
   })
-  response.writeHead(record.status, { ...record.headers, "content-type": JSON_TYPE, "content-length": record.body.length })
+  response.writeHead(record.status, {
+    ...record.headers,
+    "content-type": JSON_TYPE,
+    "content-length": record.body.length
+  })
   response.end(record.body)
 }
 
 /** A body announced over the limit, refused before it is sent (the connection closes: the body is never read). */
 const tooLarge = (response: ServerResponse) => {
   const record = errorRecord("INVALID_REQUEST", "request body too large")
-  response.writeHead(record.status, { "content-type": JSON_TYPE, "content-length": record.body.length, connection: "close" })
+  response.writeHead(record.status, {
+    "content-type": JSON_TYPE,
+    "content-length": record.body.length,
+    connection: "close"
+  })
   response.end(record.body)
 }
 
@@ -82,9 +90,12 @@ const unattached = (phase: "starting" | "stopping", options: FrontDoorOptions): 
   }
   // The body is not needed: drain it so the connection can be reused.
   request.resume()
-  unavailable(response, phase === "starting"
-    ? "the service is starting; try again shortly"
-    : "the service is stopping")
+  unavailable(
+    response,
+    phase === "starting"
+      ? "the service is starting; try again shortly"
+      : "the service is stopping"
+  )
 }
 
 /** Listens on the port, failing with ServeError when it cannot. */
@@ -104,7 +115,9 @@ const closing = (server: Server) =>
     if (!server.listening) return resume(Effect.void)
     server.close(() => resume(Effect.void))
     server.closeIdleConnections()
-  }).pipe(Effect.timeoutOrElse({ duration: SHUTDOWN_WAIT, orElse: () => Effect.sync(() => server.closeAllConnections()) }))
+  }).pipe(
+    Effect.timeoutOrElse({ duration: SHUTDOWN_WAIT, orElse: () => Effect.sync(() => server.closeAllConnections()) })
+  )
 
 /** The address the server listens on. */
 const boundAddress = (server: Server) => {
@@ -123,7 +136,8 @@ export const make = Effect.fnUntraced(function*(options: FrontDoorOptions) {
   const deadline = `no answer within ${options.deadlineMs} ms`
   const toApp = (request: IncomingMessage, response: ServerResponse) => {
     // A write whose commit has begun answers itself (WriteDeadline.ts).
-    const timer = setTimeout(() => deadlinePasses(request) && unavailable(response, deadline, idsByRequest.get(request)),
+    const timer = setTimeout(
+      () => deadlinePasses(request) && unavailable(response, deadline, idsByRequest.get(request)),
       options.deadlineMs
     )
     response.once("close", () => clearTimeout(timer))
@@ -144,12 +158,15 @@ export const make = Effect.fnUntraced(function*(options: FrontDoorOptions) {
   })
   const slot = FastPathSlot.of({
     attach: (fastPath) =>
-      Effect.acquireRelease(Effect.sync(() => {
-        fast = fastPath
-      }), () =>
+      Effect.acquireRelease(
         Effect.sync(() => {
-          fast = undefined
-        }))
+          fast = fastPath
+        }),
+        () =>
+          Effect.sync(() => {
+            fast = undefined
+          })
+      )
   })
 
   yield* listen(server, options)
@@ -163,13 +180,16 @@ export const make = Effect.fnUntraced(function*(options: FrontDoorOptions) {
       const serveScope = yield* Effect.scope
       const scope = Scope.forkUnsafe(serveScope, "parallel")
       const handler = yield* NodeHttpServer.makeHandler(httpApp, { middleware, scope })
-      yield* Scope.addFinalizer(serveScope, Effect.andThen(
-        Effect.sync(() => {
-          fast = undefined
-          app = unattached("stopping", options)
-        }),
-        close
-      ))
+      yield* Scope.addFinalizer(
+        serveScope,
+        Effect.andThen(
+          Effect.sync(() => {
+            fast = undefined
+            app = unattached("stopping", options)
+          }),
+          close
+        )
+      )
       app = handler as NodeHandler
     })
   })

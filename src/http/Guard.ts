@@ -31,17 +31,38 @@ import { HttpApi, HttpApiError } from "effect/http-api"
 import type { ErrorCode } from "../../domain/Errors.ts"
 import { redactSecrets } from "../observability/Redact.ts"
 import { AnswerCache } from "./AnswerCache.ts"
+import {
+  AnswerSigner,
+  type SignatureRequest,
+  SignatureRequested,
+  signedResponse,
+  type SigningAsk,
+  signingAsk
+} from "./AnswerSigning.ts"
 import { Api } from "./Api.ts"
-import { AnswerSigner, SignatureRequested, type SignatureRequest, signedResponse, signingAsk, type SigningAsk } from "./AnswerSigning.ts"
 import { RateLimiter, type RouteKind } from "./RateLimiter.ts"
 import { idsByRequest, RequestIds, ServerRequestId } from "./RequestId.ts"
-import { cacheControl, errorRecord, JSON_TYPE, makeAccessLog, notModified, PRIVATE_HEADERS, rateLimited, type Written } from "./Responses.ts"
+import {
+  cacheControl,
+  errorRecord,
+  JSON_TYPE,
+  makeAccessLog,
+  notModified,
+  PRIVATE_HEADERS,
+  rateLimited,
+  type Written
+} from "./Responses.ts"
 import { describeSchemaError } from "./Validation.ts"
 
 const asResponse = (written: Written) =>
-  HttpServerResponse.uint8Array(written.body, { status: written.status, contentType: JSON_TYPE, headers: written.headers })
+  HttpServerResponse.uint8Array(written.body, {
+    status: written.status,
+    contentType: JSON_TYPE,
+    headers: written.headers
+  })
 
-const errorResponse = (code: ErrorCode, message: string, headers?: Record<string, string>) => asResponse(errorRecord(code, message, headers))
+const errorResponse = (code: ErrorCode, message: string, headers?: Record<string, string>) =>
+  asResponse(errorRecord(code, message, headers))
 
 /** The status an access line gives a request whose client went away before its answer (nginx's "client closed request"). */
 export const CLIENT_CLOSED = 499
@@ -67,7 +88,10 @@ const pathsTakingNoQuery = (api: HttpApi.Top) => {
     predicate: () => true,
     onGroup: () => {},
     onEndpoint: ({ endpoint }) => {
-      if (endpoint.method === "GET" && endpoint.query === undefined && !endpoint.path.includes(":") && !isProbe(endpoint.path)) {
+      if (
+        endpoint.method === "GET" && endpoint.query === undefined && !endpoint.path.includes(":") &&
+        !isProbe(endpoint.path)
+      ) {
         paths.add(endpoint.path)
       }
     }
@@ -86,7 +110,10 @@ const unexpectedQuery = (url: string, q: number) => {
   } catch {
     // As sent.
   }
-  return errorResponse("INVALID_REQUEST", `query parameter ${JSON.stringify(redactSecrets(name.slice(0, 40)))}: this route takes no query parameters`)
+  return errorResponse(
+    "INVALID_REQUEST",
+    `query parameter ${JSON.stringify(redactSecrets(name.slice(0, 40)))}: this route takes no query parameters`
+  )
 }
 
 /** The address a request is charged to. */
@@ -102,10 +129,16 @@ const fromCause = (cause: Cause.Cause<unknown>, requestId: string) => {
     if (HttpServerError.isHttpServerError(value)) {
       const r = value.reason
       if (r._tag === "RouteNotFound") {
-        return errorResponse("DATA_NOT_FOUND", `no route ${r.request.method} ${redactSecrets(r.request.url.split("?")[0]!)}`)
+        return errorResponse(
+          "DATA_NOT_FOUND",
+          `no route ${r.request.method} ${redactSecrets(r.request.url.split("?")[0]!)}`
+        )
       }
       if (r._tag === "RequestParseError") {
-        return errorResponse("INVALID_REQUEST", r.reason === "BodyTooLarge" ? "request body too large" : "malformed request body")
+        return errorResponse(
+          "INVALID_REQUEST",
+          r.reason === "BodyTooLarge" ? "request body too large" : "malformed request body"
+        )
       }
     }
     if (HttpApiError.HttpApiSchemaError.is(value) && value.kind !== "Body" && value.kind !== "ResponseHeaders") {
@@ -132,8 +165,14 @@ const withRetryAfter = (response: HttpServerResponse.HttpServerResponse) =>
  * a plain-text 415; it becomes the error record (a JSON 415 of its own, such
  * as the MCP endpoint's JSON-RPC error, is kept).
  */
-const unsupportedMediaType = (response: HttpServerResponse.HttpServerResponse, request: HttpServerRequest.HttpServerRequest) => {
-  if (response.status !== 415 || response.body._tag !== "Uint8Array" || !response.body.contentType.startsWith("text/plain")) return response
+const unsupportedMediaType = (
+  response: HttpServerResponse.HttpServerResponse,
+  request: HttpServerRequest.HttpServerRequest
+) => {
+  if (
+    response.status !== 415 || response.body._tag !== "Uint8Array" ||
+    !response.body.contentType.startsWith("text/plain")
+  ) return response
   const sent = redactSecrets((request.headers["content-type"] ?? "").slice(0, 100))
   return HttpServerResponse.jsonUnsafe({
     error: "INVALID_REQUEST",
@@ -171,104 +210,138 @@ const routedAs = (httpEffect: Handler, request: HttpServerRequest.HttpServerRequ
       ask.request
     )
 
-export const GuardLive = HttpRouter.middleware(Effect.gen(function*() {
-  const limiter = yield* RateLimiter
-  const ids = yield* RequestIds
-  const clock = yield* Clock.Clock
-  const signer = yield* AnswerSigner
-  const cache = yield* AnswerCache
-  const access = yield* makeAccessLog
-  const takesNoQuery = pathsTakingNoQuery(Api as unknown as HttpApi.Top)
+export const GuardLive = HttpRouter.middleware(
+  Effect.gen(function*() {
+    const limiter = yield* RateLimiter
+    const ids = yield* RequestIds
+    const clock = yield* Clock.Clock
+    const signer = yield* AnswerSigner
+    const cache = yield* AnswerCache
+    const access = yield* makeAccessLog
+    const takesNoQuery = pathsTakingNoQuery(Api as unknown as HttpApi.Top)
 
-  /**
-   * The answer as the client gets it: a cached handler's answer kept (with its ETag and Cache-Control, or its
-   * 304), a private one marked so. A signed answer is never kept: it is made for one request.
-   */
-  const finished = (request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse, path: string, logged: string, keepable: boolean) => {
-    const kept = cache.takeKeep(request.source)
-    if (kindOf(request.method, path) !== "public") return HttpServerResponse.setHeaders(response, PRIVATE_HEADERS)
-    const body = response.body
-    if (kept === undefined || !keepable || response.status >= 500 || body._tag !== "Uint8Array") return response
-    const answer = cache.keep(request.url, logged, kept, { status: response.status, body: body.body, contentType: body.contentType, headers: response.headers })
-    const headers = { etag: answer.etag, vary: answer.head[5]!, "cache-control": cacheControl(answer, clock.currentTimeMillisUnsafe()) }
-    return notModified(request.headers["if-none-match"], answer.etag)
-      ? HttpServerResponse.empty({ status: 304, headers: { ...response.headers, ...headers } })
-      : HttpServerResponse.setHeaders(response, headers)
-  }
-
-  /** The answer to a request: its id, its rate-limit charge, errors as records, one log line. */
-  const guarded = (request: HttpServerRequest.HttpServerRequest, httpEffect: Handler, keepable: boolean, routedUrl = request.url): Handler => {
-    const start = clock.currentTimeMillisUnsafe()
-    const requestId = ids.next(start)
-    idsByRequest.set(request.source, requestId)
-    const q = request.url.indexOf("?")
-    const path = q === -1 ? request.url : request.url.slice(0, q)
-    const logged = redactSecrets(path)
-    const routedQ = routedUrl.indexOf("?")
-    const refused = routedQ !== -1 && takesNoQuery.has(path) ? unexpectedQuery(routedUrl, routedQ) : undefined
-    const handle = (wait: number) =>
-      wait > 0
-        ? Effect.succeed(asResponse(rateLimited(wait)))
-        : refused !== undefined
-        ? Effect.succeed(refused)
-        : Effect.matchCauseEffect(Effect.provideService(httpEffect, ServerRequestId, requestId), {
-          onSuccess: (response) => {
-            const answer = unsupportedMediaType(response, request)
-            return Effect.succeed(finished(request, logged === path ? answer : scrubbed(answer), path, logged, keepable))
-          },
-          onFailure: (cause) => {
-            // The client went away (its connection closed, the request's fiber interrupted): not the server's failure.
-            if (Cause.hasInterruptsOnly(cause)) {
-              return Effect.as(
-                Effect.logInfo({ msg: "client closed the request", requestId, path: logged }),
-                HttpServerResponse.empty({ status: CLIENT_CLOSED })
-              )
-            }
-            const res = fromCause(cause, requestId)
-            return res.status >= 500
-              ? Effect.as(Effect.logError({ msg: "request failed", requestId, cause: Cause.pretty(cause) }), res)
-              : Effect.succeed(res)
-          }
-        })
-    // Probe traffic (health, readiness) is neither rate limited nor logged
-    // unless it fails: load balancers poll it many times a second.
-    if (isProbe(path)) {
-      return Effect.tap(handle(0), (response) =>
-        response.status >= 400
-          ? Effect.logWarning({ msg: "probe failed", requestId, path: logged, status: response.status })
-          : Effect.void)
+    /**
+     * The answer as the client gets it: a cached handler's answer kept (with its ETag and Cache-Control, or its
+     * 304), a private one marked so. A signed answer is never kept: it is made for one request.
+     */
+    const finished = (
+      request: HttpServerRequest.HttpServerRequest,
+      response: HttpServerResponse.HttpServerResponse,
+      path: string,
+      logged: string,
+      keepable: boolean
+    ) => {
+      const kept = cache.takeKeep(request.source)
+      if (kindOf(request.method, path) !== "public") return HttpServerResponse.setHeaders(response, PRIVATE_HEADERS)
+      const body = response.body
+      if (kept === undefined || !keepable || response.status >= 500 || body._tag !== "Uint8Array") return response
+      const answer = cache.keep(request.url, logged, kept, {
+        status: response.status,
+        body: body.body,
+        contentType: body.contentType,
+        headers: response.headers
+      })
+      const headers = {
+        etag: answer.etag,
+        vary: answer.head[5]!,
+        "cache-control": cacheControl(answer, clock.currentTimeMillisUnsafe())
+      }
+      return notModified(request.headers["if-none-match"], answer.etag)
+        ? HttpServerResponse.empty({ status: 304, headers: { ...response.headers, ...headers } })
+        : HttpServerResponse.setHeaders(response, headers)
     }
-    const wait = limiter.charge(kindOf(request.method, path), request.headers["authorization"], addressOf(request), start)
-    return Effect.map(handle(wait), (response) => {
-      access(requestId, request.method, logged, response.status, start)
-      return withRetryAfter(HttpServerResponse.setHeader(response, "x-request-id", requestId))
-    })
-  }
 
-  /** The final answer, signed as asked (AnswerSigning.ts); a key that cannot be had answers 500 INTERNAL. A 429 is not signed. */
-  const signed = (answer: Handler, request: HttpServerRequest.HttpServerRequest, ask: SignatureRequest): Handler =>
-    Effect.flatMap(answer, (response) =>
-      response.status === 429 ? Effect.succeed(response) : signer.key.pipe(
-        Effect.map((key) => signedResponse(key, response, request, ask, Math.floor(clock.currentTimeMillisUnsafe() / 1000))),
-        Effect.catchCause((cause) => {
-          const requestId = response.headers["x-request-id"] ?? "?"
-          return Effect.as(
-            Effect.logError({ msg: "the answer could not be signed", requestId, cause: Cause.pretty(cause) }),
-            errorResponse("INTERNAL", `the answer could not be signed; quote request id ${requestId}`, { "x-request-id": requestId })
-          )
-        })
-      ))
+    /** The answer to a request: its id, its rate-limit charge, errors as records, one log line. */
+    const guarded = (
+      request: HttpServerRequest.HttpServerRequest,
+      httpEffect: Handler,
+      keepable: boolean,
+      routedUrl = request.url
+    ): Handler => {
+      const start = clock.currentTimeMillisUnsafe()
+      const requestId = ids.next(start)
+      idsByRequest.set(request.source, requestId)
+      const q = request.url.indexOf("?")
+      const path = q === -1 ? request.url : request.url.slice(0, q)
+      const logged = redactSecrets(path)
+      const routedQ = routedUrl.indexOf("?")
+      const refused = routedQ !== -1 && takesNoQuery.has(path) ? unexpectedQuery(routedUrl, routedQ) : undefined
+      const handle = (wait: number) =>
+        wait > 0
+          ? Effect.succeed(asResponse(rateLimited(wait)))
+          : refused !== undefined
+          ? Effect.succeed(refused)
+          : Effect.matchCauseEffect(Effect.provideService(httpEffect, ServerRequestId, requestId), {
+            onSuccess: (response) => {
+              const answer = unsupportedMediaType(response, request)
+              return Effect.succeed(
+                finished(request, logged === path ? answer : scrubbed(answer), path, logged, keepable)
+              )
+            },
+            onFailure: (cause) => {
+              // The client went away (its connection closed, the request's fiber interrupted): not the server's failure.
+              if (Cause.hasInterruptsOnly(cause)) {
+                return Effect.as(
+                  Effect.logInfo({ msg: "client closed the request", requestId, path: logged }),
+                  HttpServerResponse.empty({ status: CLIENT_CLOSED })
+                )
+              }
+              const res = fromCause(cause, requestId)
+              return res.status >= 500
+                ? Effect.as(Effect.logError({ msg: "request failed", requestId, cause: Cause.pretty(cause) }), res)
+                : Effect.succeed(res)
+            }
+          })
+      // Probe traffic (health, readiness) is neither rate limited nor logged
+      // unless it fails: load balancers poll it many times a second.
+      if (isProbe(path)) {
+        return Effect.tap(handle(0), (response) =>
+          response.status >= 400
+            ? Effect.logWarning({ msg: "probe failed", requestId, path: logged, status: response.status })
+            : Effect.void)
+      }
+      const wait = limiter.charge(
+        kindOf(request.method, path),
+        request.headers["authorization"],
+        addressOf(request),
+        start
+      )
+      return Effect.map(handle(wait), (response) => {
+        access(requestId, request.method, logged, response.status, start)
+        return withRetryAfter(HttpServerResponse.setHeader(response, "x-request-id", requestId))
+      })
+    }
 
-  return (httpEffect: Handler): Effect.Effect<
-    HttpServerResponse.HttpServerResponse,
-    Types.unhandled,
-    HttpServerRequest.HttpServerRequest
-  > =>
-    Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
-      // A request that mentions no signature (nearly all) pays this one check.
-      const ask = signingAsk(request)
-      if (ask === undefined) return guarded(request, httpEffect, true)
-      const answer = guarded(request, routedAs(httpEffect, request, ask), false, ask.routedUrl)
-      return ask.request === undefined ? answer : signed(answer, request, ask.request)
-    })
-}), { global: true })
+    /** The final answer, signed as asked (AnswerSigning.ts); a key that cannot be had answers 500 INTERNAL. A 429 is not signed. */
+    const signed = (answer: Handler, request: HttpServerRequest.HttpServerRequest, ask: SignatureRequest): Handler =>
+      Effect.flatMap(answer, (response) =>
+        response.status === 429 ? Effect.succeed(response) : signer.key.pipe(
+          Effect.map((key) =>
+            signedResponse(key, response, request, ask, Math.floor(clock.currentTimeMillisUnsafe() / 1000))
+          ),
+          Effect.catchCause((cause) => {
+            const requestId = response.headers["x-request-id"] ?? "?"
+            return Effect.as(
+              Effect.logError({ msg: "the answer could not be signed", requestId, cause: Cause.pretty(cause) }),
+              errorResponse("INTERNAL", `the answer could not be signed; quote request id ${requestId}`, {
+                "x-request-id": requestId
+              })
+            )
+          })
+        ))
+
+    return (httpEffect: Handler): Effect.Effect<
+      HttpServerResponse.HttpServerResponse,
+      Types.unhandled,
+      HttpServerRequest.HttpServerRequest
+    > =>
+      Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
+        // A request that mentions no signature (nearly all) pays this one check.
+        const ask = signingAsk(request)
+        if (ask === undefined) return guarded(request, httpEffect, true)
+        const answer = guarded(request, routedAs(httpEffect, request, ask), false, ask.routedUrl)
+        return ask.request === undefined ? answer : signed(answer, request, ask.request)
+      })
+  }),
+  { global: true }
+)

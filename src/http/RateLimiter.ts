@@ -25,8 +25,8 @@
  * (Keys.revoke).
  */
 import { Clock, Context, Effect, Layer } from "effect"
-import { createHash } from "node:crypto"
 import { LRUCache } from "lru-cache"
+import { createHash } from "node:crypto"
 import { AppConfig } from "../config/AppConfig.ts"
 
 /** Buckets (and remembered credentials) kept at most; the README states it. */
@@ -74,7 +74,9 @@ const bearerOf = (authorization: string | undefined) => {
 export class RateLimiter extends Context.Service<RateLimiter, RateLimiterShape>()("psx/http/RateLimiter") {
   static readonly make = (perSecond: number, burst: number, maxBuckets = MAX_BUCKETS): RateLimiterShape => {
     const buckets = new LRUCache<string, { tokens: number; at: number }>({ max: maxBuckets })
-    const known = new LRUCache<string, { readonly principal: string; readonly keyId: string; readonly at: number }>({ max: maxBuckets })
+    const known = new LRUCache<string, { readonly principal: string; readonly keyId: string; readonly at: number }>({
+      max: maxBuckets
+    })
     const limits = {
       requests: { perSecond, burst },
       sessions: { perSecond: perSecond / 50, burst: Math.max(5, Math.floor(burst / 10)) }

@@ -17,7 +17,11 @@ export interface Written {
 }
 
 /** The error record `{error, message}` every refusal carries (`symbol` where a feature names one). */
-export const errorRecord = (code: ErrorCode, message: string, headers: Readonly<Record<string, string>> = {}): Written => ({
+export const errorRecord = (
+  code: ErrorCode,
+  message: string,
+  headers: Readonly<Record<string, string>> = {}
+): Written => ({
   status: statusOf[code],
   body: Buffer.from(JSON.stringify({ error: code, message }), "utf8"),
   headers

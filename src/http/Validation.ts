@@ -42,9 +42,12 @@ export const describeSchemaError = (error: HttpApiError.HttpApiSchemaError): str
   return error.kind === "Params" ? redactSecrets(message) : message
 }
 
-export const ValidationLive = HttpApiMiddleware.layerSchemaErrorTransform(Validation, (error) =>
-  error.kind === "Body" || error.kind === "ResponseHeaders"
-    ? Effect.logError("response encoding failed", describeSchemaError(error)).pipe(
-      Effect.andThen(Effect.fail(new Internal({ message: "the response could not be encoded" })))
-    )
-    : Effect.fail(new InvalidRequest({ message: describeSchemaError(error) })))
+export const ValidationLive = HttpApiMiddleware.layerSchemaErrorTransform(
+  Validation,
+  (error) =>
+    error.kind === "Body" || error.kind === "ResponseHeaders"
+      ? Effect.logError("response encoding failed", describeSchemaError(error)).pipe(
+        Effect.andThen(Effect.fail(new Internal({ message: "the response could not be encoded" })))
+      )
+      : Effect.fail(new InvalidRequest({ message: describeSchemaError(error) }))
+)

@@ -38,14 +38,20 @@ export const upsertShape = (spec: UpsertSpec) => {
     into: (known ? [...names, "known_at"] : names).join(", "),
     select: [
       ...names.map((n) => `t.${n}`),
-      ...(known ? ["coalesce(nullif(current_setting('psx.retrieved_at', true), '')::timestamptz, k.known_at, now())"] : [])
+      ...(known
+        ? ["coalesce(nullif(current_setting('psx.retrieved_at', true), '')::timestamptz, k.known_at, now())"]
+        : [])
     ].join(", "),
     join: known ? "LEFT JOIN datasets k ON k.id = t.dataset" : "",
     updates
   }
 }
 
-export const upsert = (spec: UpsertSpec, rows: ReadonlyArray<Record<string, unknown>>, onBatch?: (n: number) => Effect.Effect<void>) =>
+export const upsert = (
+  spec: UpsertSpec,
+  rows: ReadonlyArray<Record<string, unknown>>,
+  onBatch?: (n: number) => Effect.Effect<void>
+) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const names = Object.keys(spec.columns)
@@ -68,5 +74,6 @@ export const upsert = (spec: UpsertSpec, rows: ReadonlyArray<Record<string, unkn
 /** Query rows decoded with a schema (a row that does not match is a defect of the store, not a value to guess). */
 export const decodeRows = <S extends Schema.Decoder<unknown>>(row: S) => {
   const decode = Schema.decodeUnknownEffect(Schema.Array(row))
-  return <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) => Effect.flatMap(query, (rows) => Effect.orDie(decode(rows)))
+  return <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
+    Effect.flatMap(query, (rows) => Effect.orDie(decode(rows)))
 }

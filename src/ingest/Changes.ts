@@ -49,11 +49,16 @@ export const upsertChanged = (spec: ChangeSpec, input: ReadonlyArray<Record<stri
       const { into, select, join, updates } = upsertShape(spec)
       yield* sql.unsafe(
         `INSERT INTO ${spec.table} (${into}) SELECT ${select} FROM (${changed}) t ${join}
-         ON CONFLICT (${spec.key.join(", ")}) DO ${updates.length > 0 ? `UPDATE SET ${updates.join(", ")}` : "NOTHING"}`,
+         ON CONFLICT (${spec.key.join(", ")}) DO ${
+          updates.length > 0 ? `UPDATE SET ${updates.join(", ")}` : "NOTHING"
+        }`,
         [json]
       )
     }
     return { written: n, unchanged: rows.length - n } satisfies Written
   })
 
-export const addWritten = (a: Written, b: Written): Written => ({ written: a.written + b.written, unchanged: a.unchanged + b.unchanged })
+export const addWritten = (a: Written, b: Written): Written => ({
+  written: a.written + b.written,
+  unchanged: a.unchanged + b.unchanged
+})

@@ -11,6 +11,8 @@ let loaded: ReadonlyArray<AliasEntry> | undefined
 
 /** The alias table's entries, one per listed equity of the pack's universe. */
 export const companyAliases = (): ReadonlyArray<AliasEntry> => {
-  loaded ??= decodeAliasTable(JSON.parse(readFileSync(new URL("../../domain/news/company-aliases.json", import.meta.url), "utf8")))
+  loaded ??= decodeAliasTable(
+    JSON.parse(readFileSync(new URL("../../domain/news/company-aliases.json", import.meta.url), "utf8"))
+  )
   return loaded
 }

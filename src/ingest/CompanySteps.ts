@@ -7,16 +7,16 @@
  * recording) wins.
  */
 import { Effect } from "effect"
-import { xdDate, lastBuyDate } from "../../domain/market/calendar/Calendar.ts"
+import { lastBuyDate, xdDate } from "../../domain/market/calendar/Calendar.ts"
 import { repairExDate } from "../../domain/market/filings/Dividends.ts"
 import { upsert } from "./Bulk.ts"
 import { type ImportStep, provenance, summary } from "./ImportStep.ts"
 import {
   announcementRow,
   announcementsTable,
-  fundamentalsRow,
   companyProfileRow,
   companyProfilesTable,
+  fundamentalsRow,
   fundamentalsSnapshotsTable,
   fundamentalsTable,
   newsRows,
@@ -44,7 +44,10 @@ const fundamentals: ImportStep = {
         const asOf = (yield* provenance(manifest, dataset)).asOf
         const rows = (yield* read(dataset)).map((s) => fundamentalsRow(s, asOf, dataset))
         n += rows.length
-        yield* upsert(fundamentalsSnapshotsTable, rows.map(({ shares_outstanding: _s, face_value: _f, eps: _e, ...r }) => r))
+        yield* upsert(
+          fundamentalsSnapshotsTable,
+          rows.map(({ shares_outstanding: _s, face_value: _f, eps: _e, ...r }) => r)
+        )
         for (const r of rows) if ((newest.get(r.symbol)?.as_of ?? "") < r.as_of) newest.set(r.symbol, r)
       }
       yield* upsert(fundamentalsTable, [...newest.values()])
@@ -52,13 +55,23 @@ const fundamentals: ImportStep = {
     })
 }
 
-const PAGE_DATASETS: ReadonlyArray<"company_pages" | "company_pages_2025_09"> = ["company_pages", "company_pages_2025_09"]
+const PAGE_DATASETS: ReadonlyArray<"company_pages" | "company_pages_2025_09"> = [
+  "company_pages",
+  "company_pages_2025_09"
+]
 
 const financialLinesTable = {
   table: "financial_lines",
   columns: {
-    symbol: "text", period_type: "text", period: "text", fiscal_year: "integer", quarter: "integer",
-    line: "text", value: "numeric", units: "text", dataset: "text"
+    symbol: "text",
+    period_type: "text",
+    period: "text",
+    fiscal_year: "integer",
+    quarter: "integer",
+    line: "text",
+    value: "numeric",
+    units: "text",
+    dataset: "text"
   },
   key: ["symbol", "period_type", "period", "line"]
 }
@@ -77,8 +90,15 @@ const companyPages: ImportStep = {
         yield* upsert(companyProfilesTable, entries.map(([symbol, p]) => companyProfileRow(symbol, p, asOf, dataset)))
         const lines = entries.flatMap(([symbol, p]) =>
           p.statements.map((s) => ({
-            symbol, period_type: s.periodType, period: s.period, fiscal_year: s.fiscalYear ?? null,
-            quarter: s.quarter ?? null, line: s.line, value: s.value, units: s.units, dataset
+            symbol,
+            period_type: s.periodType,
+            period: s.period,
+            fiscal_year: s.fiscalYear ?? null,
+            quarter: s.quarter ?? null,
+            line: s.line,
+            value: s.value,
+            units: s.units,
+            dataset
           }))
         )
         yield* upsert(financialLinesTable, lines)
@@ -100,15 +120,28 @@ const financialsSales: ImportStep = {
   run: ({ read }) =>
     Effect.gen(function*() {
       const rows = yield* read("financials_sales")
-      yield* upsert(financialLinesTable, rows.map((s) => ({
-        symbol: s.symbol, period_type: s.periodType, period: s.period, fiscal_year: s.fiscalYear ?? null,
-        quarter: s.quarter ?? null, line: s.line, value: s.value, units: s.units, dataset: "financials_sales"
-      })))
+      yield* upsert(
+        financialLinesTable,
+        rows.map((s) => ({
+          symbol: s.symbol,
+          period_type: s.periodType,
+          period: s.period,
+          fiscal_year: s.fiscalYear ?? null,
+          quarter: s.quarter ?? null,
+          line: s.line,
+          value: s.value,
+          units: s.units,
+          dataset: "financials_sales"
+        }))
+      )
       return summary("financials_sales", rows.length, rows.length)
     })
 }
 
-const PAYOUT_DATASETS: ReadonlyArray<"payouts" | "payouts_company_pages_2025_09"> = ["payouts", "payouts_company_pages_2025_09"]
+const PAYOUT_DATASETS: ReadonlyArray<"payouts" | "payouts_company_pages_2025_09"> = [
+  "payouts",
+  "payouts_company_pages_2025_09"
+]
 
 const allPayouts = ({ read }: Parameters<ImportStep["run"]>[0]) =>
   Effect.forEach(PAYOUT_DATASETS, (dataset) => Effect.map(read(dataset), (rows) => ({ dataset, rows })))
@@ -130,7 +163,12 @@ const payouts: ImportStep = {
       )
       yield* upsert(payoutCoverageTable, [...coverage.values()])
       const read = sets.reduce((n, s) => n + s.rows.length, 0)
-      return summary("payouts", read, unique.length, out.length > unique.length ? { "same payout in two recordings": out.length - unique.length } : {})
+      return summary(
+        "payouts",
+        read,
+        unique.length,
+        out.length > unique.length ? { "same payout in two recordings": out.length - unique.length } : {}
+      )
     })
 }
 
@@ -142,12 +180,17 @@ const MARKERS: Record<"cash" | "bonus" | "right", string> = { cash: "XD", bonus:
  * sets before the book closure starts (domain/market/calendar/Calendar.ts).
  */
 const payoutAction = (p: ReturnType<typeof payoutRows>[number]) => {
-  const start = p.book_closure_from !== null ? repairExDate(p.book_closure_from, p.announced_at ?? undefined).ex_date : undefined
+  const start = p.book_closure_from !== null
+    ? repairExDate(p.book_closure_from, p.announced_at ?? undefined).ex_date
+    : undefined
   const lastBuy = start !== undefined ? lastBuyDate(start) : undefined
   const exDay = start !== undefined ? xdDate(start) ?? null : null
   const kind = p.kind === "cash" ? "cash_dividend" : p.kind
   return {
-    id: `payout-${p.id}`, symbol: p.symbol, kind, ex_date: exDay,
+    id: `payout-${p.id}`,
+    symbol: p.symbol,
+    kind,
+    ex_date: exDay,
     ratio: p.kind !== "cash" && p.percent !== null ? p.percent / 100 : null,
     details: `${p.details} (book closure ${p.book_closure_from ?? "?"} to ${p.book_closure_to ?? "?"}` +
       (lastBuy !== undefined && exDay !== null
@@ -167,15 +210,22 @@ const corporateActions: ImportStep = {
       const actions = [
         ...marketSummary.flatMap((r) =>
           r.exMarkers.map((m) => ({
-            id: `ex-${r.symbol}-${r.date}-${m}`, symbol: r.symbol,
+            id: `ex-${r.symbol}-${r.date}-${m}`,
+            symbol: r.symbol,
             kind: m === "XD" ? "ex_dividend" : m === "XB" ? "ex_bonus" : "ex_right",
-            ex_date: r.date, ratio: null,
-            details: `${m} marker on the exchange's market summary for ${r.date}`, dataset: "market_summary_20210121"
+            ex_date: r.date,
+            ratio: null,
+            details: `${m} marker on the exchange's market summary for ${r.date}`,
+            dataset: "market_summary_20210121"
           }))
         ),
         ...[...new Map(payoutOut.map((p) => [p.id, payoutAction(p)])).values()],
         ...disagreements.map((d) => ({
-          id: `restated-${d.symbol}`, symbol: d.symbol, kind: "restatement", ex_date: null, ratio: d.factor,
+          id: `restated-${d.symbol}`,
+          symbol: d.symbol,
+          kind: "restatement",
+          ex_date: null,
+          ratio: d.factor,
           details: `The exchange's eod series is ${d.factor} × the as-traded closes over ${d.points} shared days ` +
             `(${d.from} to ${d.to}): a split or consolidation after ${d.to} whose notice is not recorded; date unknown.`,
           dataset: "price_disagreements"
@@ -183,7 +233,15 @@ const corporateActions: ImportStep = {
       ]
       yield* upsert({
         table: "corporate_actions",
-        columns: { id: "text", symbol: "text", kind: "text", ex_date: "date", ratio: "numeric", details: "text", dataset: "text" },
+        columns: {
+          id: "text",
+          symbol: "text",
+          kind: "text",
+          ex_date: "date",
+          ratio: "numeric",
+          details: "text",
+          dataset: "text"
+        },
         key: ["id"]
       }, actions)
       return summary("corporate_actions (derived)", actions.length, actions.length)
@@ -191,8 +249,16 @@ const corporateActions: ImportStep = {
 }
 
 const ANNOUNCEMENT_DATASETS: ReadonlyArray<
-  "announcements" | "announcements_company_pages" | "announcements_company_pages_2025_09" | "announcements_filings_inventory"
-> = ["announcements", "announcements_company_pages", "announcements_company_pages_2025_09", "announcements_filings_inventory"]
+  | "announcements"
+  | "announcements_company_pages"
+  | "announcements_company_pages_2025_09"
+  | "announcements_filings_inventory"
+> = [
+  "announcements",
+  "announcements_company_pages",
+  "announcements_company_pages_2025_09",
+  "announcements_filings_inventory"
+]
 
 /** The pack builder already left out announcements an earlier dataset holds (by document id, or symbol, day and title). */
 const announcements: ImportStep = {

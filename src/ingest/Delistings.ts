@@ -33,9 +33,21 @@ export const applyListing = (listed: ReadonlyArray<string>, day: string) =>
     const back = stored.filter((s) => s.delisted && present.has(s.symbol)).map((s) => s.symbol)
     const listedBefore = stored.length - stored.filter((s) => s.delisted).length
     if (gone.length > Math.max(MOST_GONE_AT_ONCE, MOST_GONE_SHARE * listedBefore)) {
-      yield* Effect.logError({ msg: "the listing lacks too many listed symbols at once; none marked delisted", route: "/symbols", gone: gone.length, listed: listedBefore })
-      const why = `listing lacks ${gone.length} of ${listedBefore} listed symbols at once (a truncated page?): none marked delisted`
-      return { written: 0, unchanged: 0, delisted: [], relisted: [], skipped: { [why]: gone.length } } satisfies ListingChanges
+      yield* Effect.logError({
+        msg: "the listing lacks too many listed symbols at once; none marked delisted",
+        route: "/symbols",
+        gone: gone.length,
+        listed: listedBefore
+      })
+      const why =
+        `listing lacks ${gone.length} of ${listedBefore} listed symbols at once (a truncated page?): none marked delisted`
+      return {
+        written: 0,
+        unchanged: 0,
+        delisted: [],
+        relisted: [],
+        skipped: { [why]: gone.length }
+      } satisfies ListingChanges
     }
     if (gone.length > 0) {
       yield* sql.unsafe(`UPDATE securities SET delisted_on = $1::date WHERE symbol = ANY($2::text[])`, [day, gone])
@@ -43,6 +55,14 @@ export const applyListing = (listed: ReadonlyArray<string>, day: string) =>
     if (back.length > 0) {
       yield* sql.unsafe(`UPDATE securities SET delisted_on = NULL WHERE symbol = ANY($1::text[])`, [back])
     }
-    if (gone.length + back.length > 0) yield* Effect.logInfo({ msg: "listing changed", route: "/symbols", delisted: gone, relisted: back, day })
-    return { written: gone.length + back.length, unchanged: 0, delisted: gone, relisted: back, skipped: {} } satisfies ListingChanges
+    if (gone.length + back.length > 0) {
+      yield* Effect.logInfo({ msg: "listing changed", route: "/symbols", delisted: gone, relisted: back, day })
+    }
+    return {
+      written: gone.length + back.length,
+      unchanged: 0,
+      delisted: gone,
+      relisted: back,
+      skipped: {}
+    } satisfies ListingChanges
   })

@@ -19,10 +19,17 @@ export interface StepContext {
 
 export interface ImportStep {
   readonly name: string
-  readonly run: (ctx: StepContext) => Effect.Effect<StepSummary, SourceUnavailable | SqlError.SqlError, SqlClient.SqlClient>
+  readonly run: (
+    ctx: StepContext
+  ) => Effect.Effect<StepSummary, SourceUnavailable | SqlError.SqlError, SqlClient.SqlClient>
 }
 
-export const summary = (dataset: string, read: number, written: number, skipped: Record<string, number> = {}): StepSummary => ({
+export const summary = (
+  dataset: string,
+  read: number,
+  written: number,
+  skipped: Record<string, number> = {}
+): StepSummary => ({
   dataset,
   read,
   written,

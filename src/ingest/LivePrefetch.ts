@@ -46,7 +46,8 @@ export const makeLivePrefetch = (crawler: typeof PortalCrawler.Service) =>
         batch: mine.length,
         remaining: counts?.remaining ?? 0,
         universe: counts?.universe ?? 0,
-        source: "portal: company page (profile, equity, income statements, ratios) and payouts fetched live from dps.psx.com.pk",
+        source:
+          "portal: company page (profile, equity, income statements, ratios) and payouts fetched live from dps.psx.com.pk",
         symbols: mine
       }
     })
@@ -62,7 +63,12 @@ export const crawlProgress = (now: number) =>
         keys: r.keys,
         fetched: r.succeeded,
         failing: r.failing,
-        ...(r.last_success !== null ? { last_success: r.last_success, age_seconds: Math.max(0, Math.floor((now - Date.parse(r.last_success)) / 1000)) } : {}),
+        ...(r.last_success !== null
+          ? {
+            last_success: r.last_success,
+            age_seconds: Math.max(0, Math.floor((now - Date.parse(r.last_success)) / 1000))
+          }
+          : {}),
         ...(r.last_attempt !== null ? { last_attempt: r.last_attempt } : {}),
         ...(failingNow ? { error: "SOURCE_UNAVAILABLE" as const } : {}),
         ...(r.last_error !== null ? { last_error: r.last_error } : {}),

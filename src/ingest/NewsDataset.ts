@@ -10,14 +10,14 @@
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { SourceUnavailable } from "../../domain/Errors.ts"
+import { NewsRow } from "../../domain/market/snapshot/StoreRows.ts"
 import { EVENT_WINDOW_HOURS, type FeedItem, newsEvents } from "../../domain/news/News.ts"
 import { feedItemsOf, type RssItem } from "../../domain/news/Rss.ts"
 import { newsTagger } from "../../domain/news/Tagger.ts"
-import { companyAliases } from "./CompanyAliases.ts"
-import { NewsRow } from "../../domain/market/snapshot/StoreRows.ts"
 import type { NewsFeeds } from "../sources/NewsFeeds.ts"
 import { decodeRows } from "./Bulk.ts"
 import { upsertChanged } from "./Changes.ts"
+import { companyAliases } from "./CompanyAliases.ts"
 import type { DatasetWrite, Outcome, PortalDataset } from "./DatasetDefinition.ts"
 import { newsRows, newsTable } from "./Tables.ts"
 
@@ -44,7 +44,9 @@ export const readFeeds = (feeds: typeof NewsFeeds.Service) =>
     }
     if (items.length === 0) {
       return yield* new SourceUnavailable({
-        message: feeds.feeds.length === 0 ? "no news feed is configured (PSX_NEWS_FEEDS)" : `every news feed failed: ${failures.join("; ").slice(0, 400)}`
+        message: feeds.feeds.length === 0
+          ? "no news feed is configured (PSX_NEWS_FEEDS)"
+          : `every news feed failed: ${failures.join("; ").slice(0, 400)}`
       })
     }
     for (const f of failures) skipped[`feed unavailable: ${f.slice(0, 120)}`] = 1
@@ -75,7 +77,14 @@ export const writeNews = (items: ReadonlyArray<RssItem>, skipped: Readonly<Recor
     const earliest = fresh.reduce((m, it) => (it.publishedAt < m ? it.publishedAt : m), fresh[0]!.publishedAt)
     const stored = yield* storedEvents(new Date(Date.parse(earliest) - WINDOW_MS).toISOString())
     const storedItems: ReadonlyArray<FeedItem> = stored.flatMap((r) =>
-      r.url === undefined ? [] : [{ url: r.url, title: r.title, publishedAt: r.published_at, symbols: r.symbol !== undefined ? [r.symbol] : [] }]
+      r.url === undefined
+        ? []
+        : [{
+          url: r.url,
+          title: r.title,
+          publishedAt: r.published_at,
+          symbols: r.symbol !== undefined ? [r.symbol] : []
+        }]
     )
     const rows = newsRows(newsEvents([...storedItems, ...fresh]), NEWS_DATASET)
     const keep = new Set(rows.map((r) => r.id))
@@ -83,7 +92,13 @@ export const writeNews = (items: ReadonlyArray<RssItem>, skipped: Readonly<Recor
     if (gone.length > 0) yield* sql`DELETE FROM news_items WHERE dataset = ${NEWS_DATASET} AND id IN ${sql.in(gone)}`
     const w = yield* upsertChanged(newsTable, rows)
     const newest = fresh.reduce((m, it) => (it.publishedAt > m ? it.publishedAt : m), earliest)
-    return { read: items.length, written: w.written + gone.length, unchanged: w.unchanged, skipped, asOf: newest } satisfies Outcome
+    return {
+      read: items.length,
+      written: w.written + gone.length,
+      unchanged: w.unchanged,
+      skipped,
+      asOf: newest
+    } satisfies Outcome
   })
 
 /**
@@ -91,14 +106,20 @@ export const writeNews = (items: ReadonlyArray<RssItem>, skipped: Readonly<Recor
  * written under the publishers' provenance (not the exchange's).
  */
 export const news: PortalDataset = {
-  kind: "news", title: "Business news (live, publishers' RSS and Atom feeds)", route: "RSS feeds", scope: "market",
-  everyMs: 30 * 60_000, table: "news_items", dateColumn: "published_at",
+  kind: "news",
+  title: "Business news (live, publishers' RSS and Atom feeds)",
+  route: "RSS feeds",
+  scope: "market",
+  everyMs: 30 * 60_000,
+  table: "news_items",
+  dateColumn: "published_at",
   provenance: {
     id: NEWS_DATASET,
     source: "publishers' RSS and Atom feeds (PSX_NEWS_FEEDS)",
     upstream: "the configured feed addresses",
     licence: "headlines, addresses and times belong to their publishers; the service stores no article text",
-    notes: "read live by the crawler; symbols tagged by the companies a headline or summary names (domain/news/company-aliases.json); republished copies join one event"
+    notes:
+      "read live by the crawler; symbols tagged by the companies a headline or summary names (domain/news/company-aliases.json); republished copies join one event"
   },
   run: (_key, { feeds }) => Effect.map(readFeeds(feeds), ({ items, skipped }) => writeNews(items, skipped))
 }

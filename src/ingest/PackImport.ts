@@ -61,27 +61,45 @@ const importAll = (sql: SqlClient.SqlClient, pack: typeof DataPack.Service, mani
   Effect.gen(function*() {
     const loadedAt = new Date(yield* Clock.currentTimeMillis).toISOString()
     // Provenance first: every row below names one of these.
-    yield* upsert(datasetsTable, manifest.datasets.map((d) => ({
-      id: d.id, title: d.title, source: d.source, upstream: d.upstream, path: d.path,
-      repository: d.repository, commit: d.commit, licence: d.licence, recorded_at: d.recordedAt,
-      as_of: d.asOf, retrieved_at: d.recordedAt, loaded_at: loadedAt, rows: d.rows, skipped: d.skipped,
-      notes: d.notes ?? null, pack_version: manifest.version
-    })))
+    yield* upsert(
+      datasetsTable,
+      manifest.datasets.map((d) => ({
+        id: d.id,
+        title: d.title,
+        source: d.source,
+        upstream: d.upstream,
+        path: d.path,
+        repository: d.repository,
+        commit: d.commit,
+        licence: d.licence,
+        recorded_at: d.recordedAt,
+        as_of: d.asOf,
+        retrieved_at: d.recordedAt,
+        loaded_at: loadedAt,
+        rows: d.rows,
+        skipped: d.skipped,
+        notes: d.notes ?? null,
+        pack_version: manifest.version
+      }))
+    )
     const ctx: StepContext = { manifest, read: pack.dataset }
     const steps: Array<StepSummary> = []
     for (const step of importSteps) {
       // A step is idempotent upserts: one that lost a deadlock to another writer (a crawl) is run again.
-      const done = yield* retryTransient(step.run(ctx)).pipe(Effect.withSpan(`PackImport.step`, { attributes: { step: step.name } }))
+      const done = yield* retryTransient(step.run(ctx)).pipe(
+        Effect.withSpan(`PackImport.step`, { attributes: { step: step.name } })
+      )
       steps.push(done)
       yield* Effect.logInfo({ msg: "imported", ...done })
     }
     yield* retryTransient(coverageUpdate(sql))
     yield* sql`
-      INSERT INTO service_meta (key, value, updated_at) VALUES ('data_pack', ${JSON.stringify(manifest.version)}::jsonb, now())
+      INSERT INTO service_meta (key, value, updated_at) VALUES ('data_pack', ${
+      JSON.stringify(manifest.version)
+    }::jsonb, now())
       ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = now()`
     return steps
   })
-
 
 /** A store seeded from the prebuilt image: its datasets are stamped loaded now (once). */
 const stampPrebuilt = (sql: SqlClient.SqlClient, version: string) =>
@@ -90,7 +108,6 @@ const stampPrebuilt = (sql: SqlClient.SqlClient, version: string) =>
     const marks = yield* sql`DELETE FROM service_meta WHERE key = ${PREBUILT_MARK} RETURNING key`
     if (marks.length > 0) yield* sql`UPDATE datasets SET loaded_at = ${loadedAt} WHERE pack_version = ${version}`
   }).pipe(sql.withTransaction, Effect.orDie)
-
 
 export class PackImport extends Context.Service<PackImport, {
   /** The pack version the store holds, if any. */
@@ -120,7 +137,11 @@ export class PackImport extends Context.Service<PackImport, {
           yield* Ref.set(state, "installed")
           return { packVersion: manifest.version, imported: false, steps: [], seconds: 0 } satisfies ImportSummary
         }
-        yield* Effect.logInfo({ msg: "importing the data pack", version: manifest.version, installed: installed ?? null })
+        yield* Effect.logInfo({
+          msg: "importing the data pack",
+          version: manifest.version,
+          installed: installed ?? null
+        })
         // Not one transaction: on the embedded store an open transaction
         // blocks every other connection, and the import takes seconds. Each
         // batch is an idempotent upsert, and the version marker is written

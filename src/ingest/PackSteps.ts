@@ -10,8 +10,8 @@ import { SqlClient } from "effect/sql"
 import { decodeSeries } from "../../domain/pack/Pack.ts"
 import { decodeRows, upsert } from "./Bulk.ts"
 import { companySteps } from "./CompanySteps.ts"
-import { makeProgress } from "./Progress.ts"
 import { dateOf, type ImportStep, provenance, summary } from "./ImportStep.ts"
+import { makeProgress } from "./Progress.ts"
 import {
   dailyPricesTable,
   indexClosesTable,
@@ -69,8 +69,13 @@ const indexMembership: ImportStep = {
         const effective_date = dateOf((yield* provenance(manifest, dataset)).asOf)
         for (const c of yield* read(dataset)) {
           rows.push({
-            index_code, symbol: c.symbol, effective_date, weight_pct: c.weightPct ?? null,
-            free_float_shares: c.freeFloatShares ?? null, market_cap: c.marketCap ?? null, dataset
+            index_code,
+            symbol: c.symbol,
+            effective_date,
+            weight_pct: c.weightPct ?? null,
+            free_float_shares: c.freeFloatShares ?? null,
+            market_cap: c.marketCap ?? null,
+            dataset
           })
         }
       }
@@ -80,8 +85,13 @@ const indexMembership: ImportStep = {
       for (const r of yield* read(listed)) {
         if (!r.listedIn.includes("KSE100")) continue
         rows.push({
-          index_code: "KSE100", symbol: r.symbol, effective_date: listedOn, weight_pct: null,
-          free_float_shares: r.freeFloatShares ?? null, market_cap: r.marketCap ?? null, dataset: listed
+          index_code: "KSE100",
+          symbol: r.symbol,
+          effective_date: listedOn,
+          weight_pct: null,
+          free_float_shares: r.freeFloatShares ?? null,
+          market_cap: r.marketCap ?? null,
+          dataset: listed
         })
       }
       yield* upsert(indexMembershipTable, rows)
@@ -94,10 +104,18 @@ const indexLevels: ImportStep = {
   run: ({ read }) =>
     Effect.gen(function*() {
       const levels = yield* read("index_levels")
-      yield* upsert(indexLevelsTable, levels.map((l) => ({
-        code: l.code, name: l.name, level: l.level, previous: l.previous ?? null, as_of: l.date,
-        previous_date: l.previousDate ?? null, dataset: "index_levels"
-      })))
+      yield* upsert(
+        indexLevelsTable,
+        levels.map((l) => ({
+          code: l.code,
+          name: l.name,
+          level: l.level,
+          previous: l.previous ?? null,
+          as_of: l.date,
+          previous_date: l.previousDate ?? null,
+          dataset: "index_levels"
+        }))
+      )
       return summary("index_levels", levels.length, levels.length)
     })
 }
@@ -114,8 +132,10 @@ const indexCloses: ImportStep = {
     })
 }
 
-const GLITCH_FLAG = "source_glitch: the two recordings disagree on a day many symbols did, and this source's row is the wrong one"
-const UNDECIDED_FLAG = "source_glitch: the two recordings disagree on a day many symbols did; which is wrong is undecided"
+const GLITCH_FLAG =
+  "source_glitch: the two recordings disagree on a day many symbols did, and this source's row is the wrong one"
+const UNDECIDED_FLAG =
+  "source_glitch: the two recordings disagree on a day many symbols did; which is wrong is undecided"
 
 /** `symbol|date|series` of every row a glitch verdict flags (packs without a verdict: the eod rows). */
 const glitchFlags = (days: ReadonlyArray<import("../../domain/pack/Restatements.ts").GlitchDay>) => {
@@ -136,7 +156,9 @@ const dailyPrices: ImportStep = {
       const diff = yield* read("price_disagreements")
       const glitch = glitchFlags(diff.glitchDays)
       const rows: Array<Record<string, unknown>> = []
-      const series: ReadonlyArray<readonly ["eod" | "as_traded", "prices_eod" | "prices_as_traded" | "prices_historical_engro"]> = [
+      const series: ReadonlyArray<
+        readonly ["eod" | "as_traded", "prices_eod" | "prices_as_traded" | "prices_historical_engro"]
+      > = [
         ["eod", "prices_eod"],
         ["as_traded", "prices_as_traded"],
         ["as_traded", "prices_historical_engro"]
@@ -145,9 +167,16 @@ const dailyPrices: ImportStep = {
         for (const [symbol, enc] of Object.entries(yield* read(dataset))) {
           for (const r of decodeSeries(enc)) {
             rows.push({
-              symbol, series: kind, date: r.date, open: r.open ?? null, high: r.high ?? null, low: r.low ?? null,
-              close: r.close, volume: r.volume ?? null,
-              flag: glitch.get(`${symbol}|${r.date}|${kind}`) ?? null, dataset
+              symbol,
+              series: kind,
+              date: r.date,
+              open: r.open ?? null,
+              high: r.high ?? null,
+              low: r.low ?? null,
+              close: r.close,
+              volume: r.volume ?? null,
+              flag: glitch.get(`${symbol}|${r.date}|${kind}`) ?? null,
+              dataset
             })
           }
         }
@@ -155,7 +184,9 @@ const dailyPrices: ImportStep = {
       const marketSummary = yield* read("market_summary_20210121")
       const summaryDays = new Set(marketSummary.map((r) => r.date))
       const haveAsTraded = new Set(
-        rows.filter((r) => r["series"] === "as_traded" && summaryDays.has(String(r["date"]))).map((r) => `${r["symbol"]}|${r["date"]}`)
+        rows.filter((r) => r["series"] === "as_traded" && summaryDays.has(String(r["date"]))).map((r) =>
+          `${r["symbol"]}|${r["date"]}`
+        )
       )
       let skipped = 0
       for (const r of marketSummary) {
@@ -165,14 +196,26 @@ const dailyPrices: ImportStep = {
           continue
         }
         rows.push({
-          symbol: r.symbol, series: "as_traded", date: r.date, open: r.open ?? null, high: r.high ?? null,
-          low: r.low ?? null, close: r.close, volume: r.volume ?? null, flag: null, dataset: "market_summary_20210121"
+          symbol: r.symbol,
+          series: "as_traded",
+          date: r.date,
+          open: r.open ?? null,
+          high: r.high ?? null,
+          low: r.low ?? null,
+          close: r.close,
+          volume: r.volume ?? null,
+          flag: null,
+          dataset: "market_summary_20210121"
         })
       }
       const progress = makeProgress("daily prices", rows.length)
       yield* upsert(dailyPricesTable, rows, progress.advance)
-      return summary("daily_prices", rows.length, rows.length,
-        skipped > 0 ? { [`${[...summaryDays].join(", ")} already in the as-traded recording`]: skipped } : {})
+      return summary(
+        "daily_prices",
+        rows.length,
+        rows.length,
+        skipped > 0 ? { [`${[...summaryDays].join(", ")} already in the as-traded recording`]: skipped } : {}
+      )
     })
 }
 
@@ -181,10 +224,18 @@ const priceDisagreements: ImportStep = {
   run: ({ read }) =>
     Effect.gen(function*() {
       const { disagreements } = yield* read("price_disagreements")
-      yield* upsert(priceDisagreementsTable, disagreements.map((d) => ({
-        symbol: d.symbol, factor: d.factor, points: d.points, agreeing: d.agreeing, first_date: d.from,
-        last_date: d.to, dataset: "price_disagreements"
-      })))
+      yield* upsert(
+        priceDisagreementsTable,
+        disagreements.map((d) => ({
+          symbol: d.symbol,
+          factor: d.factor,
+          points: d.points,
+          agreeing: d.agreeing,
+          first_date: d.from,
+          last_date: d.to,
+          dataset: "price_disagreements"
+        }))
+      )
       return summary("price_disagreements", disagreements.length, disagreements.length)
     })
 }
@@ -231,8 +282,12 @@ const quotes: ImportStep = {
          WHERE quotes.as_of < excluded.as_of`,
         [
           JSON.stringify(board.map((c) => ({
-            symbol: c.symbol, current: c.current, ldcp: c.ldcp ?? null, change: c.change ?? null,
-            change_pct: c.changePct ?? null, volume: c.volume ?? null
+            symbol: c.symbol,
+            current: c.current,
+            ldcp: c.ldcp ?? null,
+            change: c.change ?? null,
+            change_pct: c.changePct ?? null,
+            volume: c.volume ?? null
           }))),
           boardAsOf
         ]

@@ -17,10 +17,17 @@ import { describeStoreError } from "../db/SqlErrors.ts"
 import { NewsFeeds } from "../sources/NewsFeeds.ts"
 import { PsxPortal } from "../sources/PsxPortal.ts"
 import { decodeRows } from "./Bulk.ts"
-import { marketTransaction, retrievedAt } from "./MarketWrite.ts"
 import type { DatasetWrite, Outcome, PortalDataset, RunContext } from "./DatasetDefinition.ts"
+import { marketTransaction, retrievedAt } from "./MarketWrite.ts"
 import { portalDatasets } from "./PortalDatasets.ts"
-import { type Attempt, type CrawlStatus, crawlStatus, recordAttempts, recordProvenance, symbolKeys } from "./PortalStore.ts"
+import {
+  type Attempt,
+  type CrawlStatus,
+  crawlStatus,
+  recordAttempts,
+  recordProvenance,
+  symbolKeys
+} from "./PortalStore.ts"
 
 export interface PassOptions {
   /** Dataset kinds to run (default: all). */
@@ -31,7 +38,9 @@ export interface PassOptions {
   readonly dueOnly?: boolean
   /** Stop after this many requests (the scheduler's slice). */
   readonly maxRequests?: number
-  readonly onProgress?: (p: { readonly dataset: string; readonly done: number; readonly total: number }) => Effect.Effect<void>
+  readonly onProgress?: (
+    p: { readonly dataset: string; readonly done: number; readonly total: number }
+  ) => Effect.Effect<void>
 }
 
 export interface DatasetSummary {
@@ -86,7 +95,15 @@ const tallyAttempt = (s: Tally, d: PortalDataset, key: string, r: RunResult): At
   s.written += r.outcome.written
   s.unchanged += r.outcome.unchanged
   for (const [why, n] of Object.entries(r.outcome.skipped)) bump(s.reasons, `left out: ${why}`, n)
-  return { kind: d.kind, key, at: r.at, ok: true, read: r.outcome.read, written: r.outcome.written, unchanged: r.outcome.unchanged }
+  return {
+    kind: d.kind,
+    key,
+    at: r.at,
+    ok: true,
+    read: r.outcome.read,
+    written: r.outcome.written,
+    unchanged: r.outcome.unchanged
+  }
 }
 
 /** An absent page (404) waits its turn; a refusal is a warning; a page that no longer parses is an error naming the route. */
@@ -97,7 +114,9 @@ const logFailure = (d: PortalDataset, key: string, message: string) => {
 
 /** A reason without the volatile parts (symbols, numbers), so failures group. */
 const reasonOf = (message: string, key: string) =>
-  (key === "*" ? message : message.replace(new RegExp(`(?<=[ /=])${key.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&")}(?=[ )/,]|$)`, "g"), "{SYM}"))
+  (key === "*"
+    ? message
+    : message.replace(new RegExp(`(?<=[ /=])${key.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&")}(?=[ )/,]|$)`, "g"), "{SYM}"))
     .replace(/https?:\/\/[^/ ]+/g, "")
     .replace(/\s+/g, " ")
     .slice(0, 160)
@@ -108,26 +127,38 @@ interface CrawlDeps {
   readonly portal: typeof PsxPortal.Service
   readonly feeds: typeof NewsFeeds.Service
 }
-const storeOf = (deps: CrawlDeps) => <A, E>(e: Effect.Effect<A, E, SqlClient.SqlClient>) => Effect.provideService(e, SqlClient.SqlClient, deps.sql)
+const storeOf = (deps: CrawlDeps) => <A, E>(e: Effect.Effect<A, E, SqlClient.SqlClient>) =>
+  Effect.provideService(e, SqlClient.SqlClient, deps.sql)
 
 /** One dataset for one key: fetch, then write in a transaction; the attempt as a crawl-state row. */
-const runOne = (deps: CrawlDeps) => Effect.fn("PortalCrawler.runOne")(function*(d: PortalDataset, key: string) {
-  const now = yield* Clock.currentTimeMillis
-  const ctx: RunContext = { portal: deps.portal, feeds: deps.feeds, now }
-  const fetched = yield* Effect.result(d.run(key, ctx))
-  if (fetched._tag === "Failure") return { ok: false, message: fetched.failure.message, at: iso(now) } satisfies RunResult
-  const write: DatasetWrite = fetched.success
-  const written = yield* storeOf(deps)(marketTransaction(Effect.gen(function*() {
-    // Every row this write adds or supersedes was retrieved when the page was fetched (point-in-time reads).
-    yield* retrievedAt(iso(now))
-    const o = yield* write
-    const loadedAt = iso(yield* Clock.currentTimeMillis)
-    if (o.written > 0) yield* recordProvenance(d, iso(now), o.asOf ?? iso(now), loadedAt, o.skipped)
-    return o
-  }))).pipe(Effect.result)
-  if (written._tag === "Failure") return { ok: false, message: `store: ${describeStoreError(written.failure).slice(0, 240)}`, at: iso(now) } satisfies RunResult
-  return { ok: true, outcome: written.success, at: iso(now) } satisfies RunResult
-})
+const runOne = (deps: CrawlDeps) =>
+  Effect.fn("PortalCrawler.runOne")(function*(d: PortalDataset, key: string) {
+    const now = yield* Clock.currentTimeMillis
+    const ctx: RunContext = { portal: deps.portal, feeds: deps.feeds, now }
+    const fetched = yield* Effect.result(d.run(key, ctx))
+    if (fetched._tag === "Failure") {
+      return { ok: false, message: fetched.failure.message, at: iso(now) } satisfies RunResult
+    }
+    const write: DatasetWrite = fetched.success
+    const written = yield* storeOf(deps)(marketTransaction(Effect.gen(function*() {
+      // Every row this write adds or supersedes was retrieved when the page was fetched (point-in-time reads).
+      yield* retrievedAt(iso(now))
+      const o = yield* write
+      const loadedAt = iso(yield* Clock.currentTimeMillis)
+      if (o.written > 0) {
+        yield* recordProvenance(d, iso(now), o.asOf ?? iso(now), loadedAt, o.skipped)
+      }
+      return o
+    }))).pipe(Effect.result)
+    if (written._tag === "Failure") {
+      return {
+        ok: false,
+        message: `store: ${describeStoreError(written.failure).slice(0, 240)}`,
+        at: iso(now)
+      } satisfies RunResult
+    }
+    return { ok: true, outcome: written.success, at: iso(now) } satisfies RunResult
+  })
 
 /** A market-wide page is due when its last success is older than its period. */
 const dueMarket = (deps: CrawlDeps, d: PortalDataset, now: number) =>
@@ -175,7 +206,16 @@ export class PortalCrawler extends Context.Service<PortalCrawler, {
       for (const d of chosen) {
         const t0 = yield* Clock.currentTimeMillis
         const keys = yield* keysOf(deps, d, options, t0, budgetLeft())
-        const s: Tally = { dataset: d.kind, requests: 0, fetched: 0, failed: 0, read: 0, written: 0, unchanged: 0, reasons: {} }
+        const s: Tally = {
+          dataset: d.kind,
+          requests: 0,
+          fetched: 0,
+          failed: 0,
+          read: 0,
+          written: 0,
+          unchanged: 0,
+          reasons: {}
+        }
         for (const key of keys) {
           if (state.stopped !== undefined || (budgetLeft() ?? 1) <= 0) break
           const r = yield* run(d, key)
@@ -186,19 +226,28 @@ export class PortalCrawler extends Context.Service<PortalCrawler, {
             yield* logFailure(d, key, r.message)
             state.refusals = isRefusal(r.message) ? state.refusals + 1 : 0
             if (state.refusals >= REFUSALS_BEFORE_STOP) {
-              state.stopped = `the portal refused ${state.refusals} requests in a row (${reasonOf(r.message, key)}); backing off`
+              state.stopped = `the portal refused ${state.refusals} requests in a row (${
+                reasonOf(r.message, key)
+              }); backing off`
             }
           }
           if (pending.length >= 25) yield* flush
           if (options.onProgress) yield* options.onProgress({ dataset: d.kind, done: s.requests, total: keys.length })
         }
-        if (state.stopped !== undefined && s.requests < keys.length) bump(s.reasons, `not tried: ${state.stopped}`, keys.length - s.requests)
+        if (state.stopped !== undefined && s.requests < keys.length) {
+          bump(s.reasons, `not tried: ${state.stopped}`, keys.length - s.requests)
+        }
         yield* flush
         summaries.push({ ...s, ms: (yield* Clock.currentTimeMillis) - t0 })
       }
       const seconds = ((yield* Clock.currentTimeMillis) - started) / 1000
       const { requests, stopped } = state
-      return { datasets: summaries, requests, seconds, ...(stopped !== undefined ? { stopped } : {}) } satisfies PassSummary
+      return {
+        datasets: summaries,
+        requests,
+        seconds,
+        ...(stopped !== undefined ? { stopped } : {})
+      } satisfies PassSummary
     })
 
     const fetchCompany = Effect.fn("PortalCrawler.fetchCompany")(function*(symbol: string) {

@@ -12,7 +12,15 @@ import { upsertChanged, type Written } from "./Changes.ts"
 import { boardQuoteRow, corporateActionsTable, dailyPricesTable, quotesTable } from "./Tables.ts"
 
 /** Board phases in which the figures are moving: a quote is as of the moment it was read. */
-const inSession = new Set(["pre_open", "order_matching", "opening", "trading", "between_sessions", "after_trading", "post_close"])
+const inSession = new Set([
+  "pre_open",
+  "order_matching",
+  "opening",
+  "trading",
+  "between_sessions",
+  "after_trading",
+  "post_close"
+])
 /** Phases in which the board shows a finished session. */
 const afterSession = new Set(["after_close", "non_trading_day", "before_open"])
 
@@ -63,12 +71,25 @@ export const boardClose = (rows: ReadonlyArray<BoardRow>, now: number) =>
         return []
       }
       return [{
-        symbol: r.symbol, series: "eod", date: day, open: r.open ?? null, high: r.high ?? null, low: r.low ?? null,
-        close: r.current, volume: r.volume, flag: null, dataset: "portal_market_watch"
+        symbol: r.symbol,
+        series: "eod",
+        date: day,
+        open: r.open ?? null,
+        high: r.high ?? null,
+        low: r.low ?? null,
+        close: r.current,
+        volume: r.volume,
+        flag: null,
+        dataset: "portal_market_watch"
       }]
     })
     const w = yield* upsertChanged(dailyCompare, out)
-    return { ...w, skipped: repeats > 0 ? { [`same close and volume as the previous session (not a new session on ${day})`]: repeats } : {} }
+    return {
+      ...w,
+      skipped: repeats > 0
+        ? { [`same close and volume as the previous session (not a new session on ${day})`]: repeats }
+        : {}
+    }
   })
 
 const storedRow = Schema.Struct({ date: Schema.String, close: Schema.Number })
@@ -91,7 +112,13 @@ const restatement = (stored: ReadonlyArray<typeof storedRow.Type>, fetched: Read
   // A one-day source glitch inside the window must not hide the step: most differences share the factor.
   if (sorted.filter((r) => Math.abs(r / factor - 1) < 0.02).length < 0.9 * sorted.length) return undefined
   const dates = ratios.map((r) => r.date).sort()
-  return { factor: Math.round(factor * 1e4) / 1e4, shared, differing: ratios.length, first: dates[0]!, last: dates[dates.length - 1]! }
+  return {
+    factor: Math.round(factor * 1e4) / 1e4,
+    shared,
+    differing: ratios.length,
+    first: dates[0]!,
+    last: dates[dates.length - 1]!
+  }
 }
 
 /**
@@ -108,18 +135,38 @@ export const writeEod = (symbol: string, rows: ReadonlyArray<PriceRow>) =>
     const step = restatement(stored, rows)
     if (step !== undefined) {
       yield* upsertChanged(corporateActionsTable, [{
-        id: `restated-portal-${symbol}-${step.last}`, symbol, kind: "restatement", ex_date: null, ratio: step.factor,
-        details: `The portal's /timeseries/eod/${symbol} now differs from the stored eod series on ${step.differing} of ` +
+        id: `restated-portal-${symbol}-${step.last}`,
+        symbol,
+        kind: "restatement",
+        ex_date: null,
+        ratio: step.factor,
+        details:
+          `The portal's /timeseries/eod/${symbol} now differs from the stored eod series on ${step.differing} of ` +
           `${step.shared} shared days (${step.first} to ${step.last}), all by about ×${step.factor} (stored / portal): the ` +
           "exchange restated the history, as it does after a split or consolidation. The restated history was not written.",
         dataset: "portal_eod"
       }])
-      return { written: 0, unchanged: 0, skipped: { [`restated by the source (×${step.factor}); stored series kept`]: rows.length } }
+      return {
+        written: 0,
+        unchanged: 0,
+        skipped: { [`restated by the source (×${step.factor}); stored series kept`]: rows.length }
+      }
     }
-    const w: Written = yield* upsertChanged(dailyCompare, rows.map((r) => ({
-      symbol, series: "eod", date: r.date, open: r.open ?? null, high: r.high ?? null, low: r.low ?? null, close: r.close,
-      volume: r.volume ?? null, flag: null, dataset: "portal_eod"
-    })))
+    const w: Written = yield* upsertChanged(
+      dailyCompare,
+      rows.map((r) => ({
+        symbol,
+        series: "eod",
+        date: r.date,
+        open: r.open ?? null,
+        high: r.high ?? null,
+        low: r.low ?? null,
+        close: r.close,
+        volume: r.volume ?? null,
+        flag: null,
+        dataset: "portal_eod"
+      }))
+    )
     const quoted = yield* quoteFromLatestClose(symbol)
     return { ...w, written: w.written + quoted, skipped: {} as Record<string, number> }
   })
@@ -189,7 +236,9 @@ export const writeHistorical = (symbol: string, rows: ReadonlyArray<PriceRow>) =
       const day = days.get(r.date)
       if (day === undefined) return skip("no stored eod day (not added: eod is the series)"), false
       if (!sameDay(day, r)) return skip("close or volume differs from the stored eod series"), false
-      if (r.open === undefined && r.high === undefined && r.low === undefined) return skip("no open, high or low"), false
+      if (r.open === undefined && r.high === undefined && r.low === undefined) {
+        return skip("no open, high or low"), false
+      }
       return true
     })
     if (agreeing.length === 0) return { written: 0, unchanged: 0, skipped }
@@ -201,7 +250,12 @@ export const writeHistorical = (symbol: string, rows: ReadonlyArray<PriceRow>) =
          AND (d.open, d.high, d.low, d.dataset) IS DISTINCT FROM
              (coalesce(t.open, d.open), coalesce(t.high, d.high), coalesce(t.low, d.low), 'portal_historical')
        RETURNING d.date::text AS date`,
-      [JSON.stringify(agreeing.map((r) => ({ date: r.date, open: r.open ?? null, high: r.high ?? null, low: r.low ?? null }))), symbol]
+      [
+        JSON.stringify(
+          agreeing.map((r) => ({ date: r.date, open: r.open ?? null, high: r.high ?? null, low: r.low ?? null }))
+        ),
+        symbol
+      ]
     ))
     return { written: changed.length, unchanged: agreeing.length - changed.length, skipped }
   })

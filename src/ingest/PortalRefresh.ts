@@ -7,12 +7,20 @@ import { SqlClient } from "effect/sql"
 import { marketStatus } from "../../domain/market/calendar/Calendar.ts"
 import { AppConfig } from "../config/AppConfig.ts"
 import { Database } from "../db/Database.ts"
-import { PortalCrawler, type PassSummary } from "./PortalCrawler.ts"
+import { type PassSummary, PortalCrawler } from "./PortalCrawler.ts"
 
 /** The advisory lock key of the crawl leader ("PSXCRAWL" as a number). */
 export const LEADER_LOCK = 0x50535843
 const BOARD_KINDS = ["market_watch"]
-const inSession = new Set(["pre_open", "order_matching", "opening", "trading", "between_sessions", "after_trading", "post_close"])
+const inSession = new Set([
+  "pre_open",
+  "order_matching",
+  "opening",
+  "trading",
+  "between_sessions",
+  "after_trading",
+  "post_close"
+])
 /** Requests per tick after the close, so the board keeps its turn and a restart loses little. */
 const SLICE = 120
 

@@ -57,10 +57,18 @@ export const writeMembership = (code: string, rows: ReadonlyArray<IndexConstitue
     const same = before.size === rows.length && rows.every((r) => before.has(r.symbol))
     if (same) return { written: 0, unchanged: rows.length } satisfies Written
     const effective_date = karachiDate(now)
-    yield* upsert(indexMembershipTable, rows.map((c) => ({
-      index_code: code, symbol: c.symbol, effective_date, weight_pct: c.weightPct ?? null,
-      free_float_shares: c.freeFloatShares ?? null, market_cap: c.marketCap ?? null, dataset
-    })))
+    yield* upsert(
+      indexMembershipTable,
+      rows.map((c) => ({
+        index_code: code,
+        symbol: c.symbol,
+        effective_date,
+        weight_pct: c.weightPct ?? null,
+        free_float_shares: c.freeFloatShares ?? null,
+        market_cap: c.marketCap ?? null,
+        dataset
+      }))
+    )
     return { written: rows.length, unchanged: 0 } satisfies Written
   })
 
@@ -83,19 +91,37 @@ export const recordProvenance = (
     const sql = yield* SqlClient.SqlClient
     const id = d.provenance?.id ?? `portal_${d.kind}`
     const symbolColumn = d.table === "sectors" ? "code" : "symbol"
-    const dates = d.dateColumn ? `min(${d.dateColumn})::text AS first, max(${d.dateColumn})::text AS last` : "NULL AS first, NULL AS last"
+    const dates = d.dateColumn
+      ? `min(${d.dateColumn})::text AS first, max(${d.dateColumn})::text AS last`
+      : "NULL AS first, NULL AS last"
     const [c] = yield* decodeRows(coverageRow)(sql.unsafe(
       `SELECT count(*)::int AS rows, count(DISTINCT ${symbolColumn})::int AS symbols, ${dates} FROM ${d.table} WHERE dataset = $1`,
       [id]
     ))
     const path = d.route.replace(/^POST /, "")
     const owner = d.provenance ?? {
-      source: `PSX data portal ${d.route}`, upstream: `${PORTAL}${path}`, licence: LICENCE, notes: "read live by the portal crawler"
+      source: `PSX data portal ${d.route}`,
+      upstream: `${PORTAL}${path}`,
+      licence: LICENCE,
+      notes: "read live by the portal crawler"
     }
     yield* upsert(datasetsTable, [{
-      id, title: d.title, source: owner.source, upstream: owner.upstream, path, repository: d.provenance ? "live feeds" : "live portal",
-      commit: "-", licence: owner.licence, recorded_at: fetchedAt, as_of: asOf, retrieved_at: fetchedAt, loaded_at: loadedAt,
-      rows: c?.rows ?? 0, skipped, notes: owner.notes, pack_version: null
+      id,
+      title: d.title,
+      source: owner.source,
+      upstream: owner.upstream,
+      path,
+      repository: d.provenance ? "live feeds" : "live portal",
+      commit: "-",
+      licence: owner.licence,
+      recorded_at: fetchedAt,
+      as_of: asOf,
+      retrieved_at: fetchedAt,
+      loaded_at: loadedAt,
+      rows: c?.rows ?? 0,
+      skipped,
+      notes: owner.notes,
+      pack_version: null
     }])
     yield* sql`UPDATE datasets SET coverage_symbols = ${c?.symbols ?? null}, coverage_first = ${c?.first ?? null}::date,
       coverage_last = ${c?.last ?? null}::date WHERE id = ${id}`
@@ -164,7 +190,13 @@ export const symbolKeys = (
               AND (c.last_error_at IS NULL OR c.last_error_at < $3::timestamptz)))
        ORDER BY c.succeeded_at NULLS FIRST, c.attempted_at NULLS FIRST, s.symbol
        LIMIT $4`,
-      [kind, only ? options.symbols : null, options.dueBefore ?? null, options.limit ?? 100_000, options.includeDelisted === true]
+      [
+        kind,
+        only ? options.symbols : null,
+        options.dueBefore ?? null,
+        options.limit ?? 100_000,
+        options.includeDelisted === true
+      ]
     ))
     return rows.map((r) => r.key)
   })

@@ -17,14 +17,17 @@ export const makeProgress = (label: string, total: number) => {
   let lastShown = 0
   return {
     advance: (n: number) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.sync(() => {
-        done += n
-        if (tty && (now - lastShown > 100 || done >= total)) {
-          lastShown = now
-          const pct = total > 0 ? Math.floor((100 * done) / total) : 100
-          process.stderr.write(`\r${label}: ${done.toLocaleString("en")} / ${total.toLocaleString("en")} (${pct}%)   `)
-          if (done >= total) process.stderr.write("\n")
-        }
-      }))
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        Effect.sync(() => {
+          done += n
+          if (tty && (now - lastShown > 100 || done >= total)) {
+            lastShown = now
+            const pct = total > 0 ? Math.floor((100 * done) / total) : 100
+            process.stderr.write(
+              `\r${label}: ${done.toLocaleString("en")} / ${total.toLocaleString("en")} (${pct}%)   `
+            )
+            if (done >= total) process.stderr.write("\n")
+          }
+        }))
   }
 }

@@ -7,7 +7,7 @@
  */
 import { Console, Effect, type Layer, Option } from "effect"
 import { Command, Flag } from "effect/cli"
-import { PortalCrawler, type PassSummary } from "./PortalCrawler.ts"
+import { type PassSummary, PortalCrawler } from "./PortalCrawler.ts"
 import { datasetKinds } from "./PortalDatasets.ts"
 
 const list = (raw: Option.Option<string>, upper: boolean) =>
@@ -24,10 +24,14 @@ const progress = (p: { readonly dataset: string; readonly done: number; readonly
   })
 
 export const formatSummary = (summary: PassSummary): ReadonlyArray<string> => [
-  `${summary.requests} requests in ${summary.seconds.toFixed(1)} s${summary.stopped ? ` (stopped: ${summary.stopped})` : ""}`,
+  `${summary.requests} requests in ${summary.seconds.toFixed(1)} s${
+    summary.stopped ? ` (stopped: ${summary.stopped})` : ""
+  }`,
   ...summary.datasets.flatMap((d) => [
     `  ${d.dataset.padEnd(16)} fetched ${String(d.fetched).padStart(5)}  written ${String(d.written).padStart(7)}  ` +
-    `unchanged ${String(d.unchanged).padStart(7)}  failed ${String(d.failed).padStart(5)}  (${(d.ms / 1000).toFixed(1)} s)`,
+    `unchanged ${String(d.unchanged).padStart(7)}  failed ${String(d.failed).padStart(5)}  (${
+      (d.ms / 1000).toFixed(1)
+    } s)`,
     ...Object.entries(d.reasons).map(([why, n]) => `      ${n} × ${why}`)
   ])
 ]
@@ -39,14 +43,20 @@ export const refreshCommand = <E>(layer: Layer.Layer<PortalCrawler, E>) =>
       Flag.optional
     ),
     symbols: Flag.String("symbols").pipe(
-      Flag.withDescription("Comma-separated symbols for the per-symbol datasets (default every listed non-debt symbol)"),
+      Flag.withDescription(
+        "Comma-separated symbols for the per-symbol datasets (default every listed non-debt symbol)"
+      ),
       Flag.optional
     )
   }, ({ datasets, symbols }) =>
     Effect.gen(function*() {
       const kinds = list(datasets, false)
       const unknown = (kinds ?? []).filter((k) => !datasetKinds.includes(k))
-      if (unknown.length > 0) return yield* Effect.fail(new Error(`unknown dataset(s): ${unknown.join(", ")}; known: ${datasetKinds.join(", ")}`))
+      if (unknown.length > 0) {
+        return yield* Effect.fail(
+          new Error(`unknown dataset(s): ${unknown.join(", ")}; known: ${datasetKinds.join(", ")}`)
+        )
+      }
       const syms = list(symbols, true)
       const crawler = yield* PortalCrawler
       const summary = yield* crawler.pass({
@@ -58,8 +68,12 @@ export const refreshCommand = <E>(layer: Layer.Layer<PortalCrawler, E>) =>
       yield* Console.log(`max RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`)
       yield* Console.log("crawl state (all runs):")
       for (const s of yield* crawler.status) {
-        yield* Console.log(`  ${s.kind.padEnd(16)} ${s.succeeded}/${s.keys} fetched, ${s.failing} failing, last success ${s.last_success ?? "never"}` +
-          (s.last_error ? `; last error ${s.last_error_at}: ${s.last_error.slice(0, 160)}` : ""))
+        yield* Console.log(
+          `  ${s.kind.padEnd(16)} ${s.succeeded}/${s.keys} fetched, ${s.failing} failing, last success ${
+            s.last_success ?? "never"
+          }` +
+            (s.last_error ? `; last error ${s.last_error_at}: ${s.last_error.slice(0, 160)}` : "")
+        )
       }
     }).pipe(Effect.provide(layer))).pipe(
       Command.withDescription(

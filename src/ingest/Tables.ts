@@ -3,18 +3,25 @@
  * import and the live portal refresh: one place per table.
  */
 import { searchKey, securityTypeOf } from "../../domain/market/shared/Classify.ts"
+import type { NewsEvent } from "../../domain/news/News.ts"
 import type { CompanyPage } from "../../domain/psx/CompanyPage.ts"
 import type { Announcement, PayoutRow } from "../../domain/psx/Filings.ts"
 import type { ListedSymbol, ScreenerRow } from "../../domain/psx/Listing.ts"
 import type { BoardRow } from "../../domain/psx/Prices.ts"
-import type { NewsEvent } from "../../domain/news/News.ts"
 import type { UpsertSpec } from "./Bulk.ts"
 
 export const securitiesTable: UpsertSpec = {
   table: "securities",
   columns: {
-    symbol: "text", name: "text", sector_code: "text", sector_name: "text", is_etf: "boolean",
-    is_debt: "boolean", security_type: "text", search_text: "text", dataset: "text"
+    symbol: "text",
+    name: "text",
+    sector_code: "text",
+    sector_name: "text",
+    is_etf: "boolean",
+    is_debt: "boolean",
+    security_type: "text",
+    search_text: "text",
+    dataset: "text"
   },
   key: ["symbol"]
 }
@@ -41,9 +48,20 @@ export const securityRow = (
 export const fundamentalsTable: UpsertSpec = {
   table: "fundamentals",
   columns: {
-    symbol: "text", market_cap: "numeric", price: "numeric", change_pct: "numeric", change_year_pct: "numeric",
-    pe_ttm: "numeric", dividend_yield_pct: "numeric", free_float_shares: "numeric", volume_30d_avg: "numeric",
-    shares_outstanding: "numeric", face_value: "numeric", eps: "numeric", listed_in: "text[]", as_of: "text",
+    symbol: "text",
+    market_cap: "numeric",
+    price: "numeric",
+    change_pct: "numeric",
+    change_year_pct: "numeric",
+    pe_ttm: "numeric",
+    dividend_yield_pct: "numeric",
+    free_float_shares: "numeric",
+    volume_30d_avg: "numeric",
+    shares_outstanding: "numeric",
+    face_value: "numeric",
+    eps: "numeric",
+    listed_in: "text[]",
+    as_of: "text",
     dataset: "text"
   },
   key: ["symbol"]
@@ -53,25 +71,55 @@ export const fundamentalsTable: UpsertSpec = {
 export const fundamentalsSnapshotsTable: UpsertSpec = {
   table: "fundamentals_snapshots",
   columns: {
-    symbol: "text", market_cap: "numeric", price: "numeric", change_pct: "numeric", change_year_pct: "numeric",
-    pe_ttm: "numeric", dividend_yield_pct: "numeric", free_float_shares: "numeric", volume_30d_avg: "numeric",
-    listed_in: "text[]", as_of: "text", dataset: "text"
+    symbol: "text",
+    market_cap: "numeric",
+    price: "numeric",
+    change_pct: "numeric",
+    change_year_pct: "numeric",
+    pe_ttm: "numeric",
+    dividend_yield_pct: "numeric",
+    free_float_shares: "numeric",
+    volume_30d_avg: "numeric",
+    listed_in: "text[]",
+    as_of: "text",
+    dataset: "text"
   },
   key: ["symbol", "dataset"]
 }
 
 export const fundamentalsRow = (s: ScreenerRow, asOf: string, dataset: string) => ({
-  symbol: s.symbol, market_cap: s.marketCap ?? null, price: s.price ?? null, change_pct: s.changePct ?? null,
-  change_year_pct: s.changeYearPct ?? null, pe_ttm: s.peTtm ?? null, dividend_yield_pct: s.dividendYieldPct ?? null,
-  free_float_shares: s.freeFloatShares ?? null, volume_30d_avg: s.volume30dAvg ?? null, shares_outstanding: null,
-  face_value: null, eps: null, listed_in: s.listedIn, as_of: asOf, dataset
+  symbol: s.symbol,
+  market_cap: s.marketCap ?? null,
+  price: s.price ?? null,
+  change_pct: s.changePct ?? null,
+  change_year_pct: s.changeYearPct ?? null,
+  pe_ttm: s.peTtm ?? null,
+  dividend_yield_pct: s.dividendYieldPct ?? null,
+  free_float_shares: s.freeFloatShares ?? null,
+  volume_30d_avg: s.volume30dAvg ?? null,
+  shares_outstanding: null,
+  face_value: null,
+  eps: null,
+  listed_in: s.listedIn,
+  as_of: asOf,
+  dataset
 })
 
 export const quotesTable: UpsertSpec = {
   table: "quotes",
   columns: {
-    symbol: "text", price: "numeric", previous_close: "numeric", open: "numeric", high: "numeric", low: "numeric",
-    change: "numeric", change_pct: "numeric", volume: "numeric", as_of: "timestamptz", basis: "text", dataset: "text"
+    symbol: "text",
+    price: "numeric",
+    previous_close: "numeric",
+    open: "numeric",
+    high: "numeric",
+    low: "numeric",
+    change: "numeric",
+    change_pct: "numeric",
+    volume: "numeric",
+    as_of: "timestamptz",
+    basis: "text",
+    dataset: "text"
   },
   key: ["symbol"]
 }
@@ -81,17 +129,39 @@ export const boardQuoteRow = (r: BoardRow, asOf: string, dataset: string) =>
   r.current === undefined
     ? undefined
     : {
-      symbol: r.symbol, price: r.current, previous_close: r.ldcp ?? null, open: r.open ?? null, high: r.high ?? null,
-      low: r.low ?? null, change: r.change ?? null, change_pct: r.changePct ?? null, volume: r.volume ?? null,
-      as_of: asOf, basis: "board_snapshot", dataset
+      symbol: r.symbol,
+      price: r.current,
+      previous_close: r.ldcp ?? null,
+      open: r.open ?? null,
+      high: r.high ?? null,
+      low: r.low ?? null,
+      change: r.change ?? null,
+      change_pct: r.changePct ?? null,
+      volume: r.volume ?? null,
+      as_of: asOf,
+      basis: "board_snapshot",
+      dataset
     }
 
 export const datasetsTable: UpsertSpec = {
   table: "datasets",
   columns: {
-    id: "text", title: "text", source: "text", upstream: "text", path: "text", repository: "text",
-    commit: "text", licence: "text", recorded_at: "text", as_of: "text", retrieved_at: "text",
-    loaded_at: "timestamptz", rows: "integer", skipped: "jsonb", notes: "text", pack_version: "text"
+    id: "text",
+    title: "text",
+    source: "text",
+    upstream: "text",
+    path: "text",
+    repository: "text",
+    commit: "text",
+    licence: "text",
+    recorded_at: "text",
+    as_of: "text",
+    retrieved_at: "text",
+    loaded_at: "timestamptz",
+    rows: "integer",
+    skipped: "jsonb",
+    notes: "text",
+    pack_version: "text"
   },
   key: ["id"]
 }
@@ -99,9 +169,19 @@ export const datasetsTable: UpsertSpec = {
 export const payoutsTable: UpsertSpec = {
   table: "payouts",
   columns: {
-    id: "text", symbol: "text", announced_at: "timestamptz", period_end: "date", period_type: "text",
-    details: "text", kind: "text", percent: "numeric", amount_per_share: "numeric", sequence: "text",
-    book_closure_from: "date", book_closure_to: "date", dataset: "text"
+    id: "text",
+    symbol: "text",
+    announced_at: "timestamptz",
+    period_end: "date",
+    period_type: "text",
+    details: "text",
+    kind: "text",
+    percent: "numeric",
+    amount_per_share: "numeric",
+    sequence: "text",
+    book_closure_from: "date",
+    book_closure_to: "date",
+    dataset: "text"
   },
   key: ["id"]
 }
@@ -120,10 +200,18 @@ export const payoutRows = (payouts: ReadonlyArray<PayoutRow>, dataset: string) =
   payouts.flatMap((p) =>
     p.parts.map((part, i) => ({
       id: hashId(p.symbol, p.announcedAt, p.details, p.bookClosureFrom, i),
-      symbol: p.symbol, announced_at: p.announcedAt ?? null, period_end: p.periodEnd ?? null,
-      period_type: p.periodType ?? null, details: p.details, kind: part.kind, percent: part.percent ?? null,
-      amount_per_share: part.amountPerShare ?? null, sequence: part.sequence ?? null,
-      book_closure_from: p.bookClosureFrom ?? null, book_closure_to: p.bookClosureTo ?? null, dataset
+      symbol: p.symbol,
+      announced_at: p.announcedAt ?? null,
+      period_end: p.periodEnd ?? null,
+      period_type: p.periodType ?? null,
+      details: p.details,
+      kind: part.kind,
+      percent: part.percent ?? null,
+      amount_per_share: part.amountPerShare ?? null,
+      sequence: part.sequence ?? null,
+      book_closure_from: p.bookClosureFrom ?? null,
+      book_closure_to: p.bookClosureTo ?? null,
+      dataset
     }))
   )
 
@@ -148,16 +236,31 @@ export const payoutCoverageRows = (payouts: ReadonlyArray<PayoutRow>, dataset: s
 export const announcementsTable: UpsertSpec = {
   table: "announcements",
   columns: {
-    id: "text", symbol: "text", company_name: "text", published_on: "date", published_at: "timestamptz", title: "text",
-    document_url: "text", image_url: "text", revoked: "boolean", dataset: "text"
+    id: "text",
+    symbol: "text",
+    company_name: "text",
+    published_on: "date",
+    published_at: "timestamptz",
+    title: "text",
+    document_url: "text",
+    image_url: "text",
+    revoked: "boolean",
+    dataset: "text"
   },
   key: ["id"]
 }
 
 export const announcementRow = (a: Announcement, dataset: string) => ({
-  id: a.id, symbol: a.symbol, company_name: a.companyName ?? null, published_on: a.publishedOn, published_at: a.publishedAt ?? null,
+  id: a.id,
+  symbol: a.symbol,
+  company_name: a.companyName ?? null,
+  published_on: a.publishedOn,
+  published_at: a.publishedAt ?? null,
   title: a.title,
-  document_url: a.documentUrl ?? null, image_url: a.imageUrl ?? null, revoked: a.revoked, dataset
+  document_url: a.documentUrl ?? null,
+  image_url: a.imageUrl ?? null,
+  revoked: a.revoked,
+  dataset
 })
 
 export const sectorsTable: UpsertSpec = {
@@ -169,8 +272,13 @@ export const sectorsTable: UpsertSpec = {
 export const indexMembershipTable: UpsertSpec = {
   table: "index_membership",
   columns: {
-    index_code: "text", symbol: "text", effective_date: "date", weight_pct: "numeric",
-    free_float_shares: "numeric", market_cap: "numeric", dataset: "text"
+    index_code: "text",
+    symbol: "text",
+    effective_date: "date",
+    weight_pct: "numeric",
+    free_float_shares: "numeric",
+    market_cap: "numeric",
+    dataset: "text"
   },
   key: ["index_code", "symbol", "effective_date"]
 }
@@ -178,8 +286,13 @@ export const indexMembershipTable: UpsertSpec = {
 export const indexLevelsTable: UpsertSpec = {
   table: "index_levels",
   columns: {
-    code: "text", name: "text", level: "numeric", previous: "numeric", as_of: "date",
-    previous_date: "date", dataset: "text"
+    code: "text",
+    name: "text",
+    level: "numeric",
+    previous: "numeric",
+    as_of: "date",
+    previous_date: "date",
+    dataset: "text"
   },
   key: ["code"]
 }
@@ -194,8 +307,13 @@ export const indexClosesTable: UpsertSpec = {
 export const priceDisagreementsTable: UpsertSpec = {
   table: "price_disagreements",
   columns: {
-    symbol: "text", factor: "numeric", points: "integer", agreeing: "integer", first_date: "date",
-    last_date: "date", dataset: "text"
+    symbol: "text",
+    factor: "numeric",
+    points: "integer",
+    agreeing: "integer",
+    first_date: "date",
+    last_date: "date",
+    dataset: "text"
   },
   key: ["symbol"]
 }
@@ -203,8 +321,16 @@ export const priceDisagreementsTable: UpsertSpec = {
 export const dailyPricesTable: UpsertSpec = {
   table: "daily_prices",
   columns: {
-    symbol: "text", series: "text", date: "date", open: "numeric", high: "numeric", low: "numeric",
-    close: "numeric", volume: "numeric", flag: "text", dataset: "text"
+    symbol: "text",
+    series: "text",
+    date: "date",
+    open: "numeric",
+    high: "numeric",
+    low: "numeric",
+    close: "numeric",
+    volume: "numeric",
+    flag: "text",
+    dataset: "text"
   },
   key: ["symbol", "series", "date"],
   batch: 20_000
@@ -213,34 +339,66 @@ export const dailyPricesTable: UpsertSpec = {
 export const companyProfilesTable: UpsertSpec = {
   table: "company_profiles",
   columns: {
-    symbol: "text", description: "text", fiscal_year_end: "text", shares: "numeric",
-    free_float_shares: "numeric", free_float_pct: "numeric", market_cap: "numeric", circuit_low: "numeric",
-    circuit_high: "numeric", week52_low: "numeric", week52_high: "numeric", as_of: "timestamptz", dataset: "text"
+    symbol: "text",
+    description: "text",
+    fiscal_year_end: "text",
+    shares: "numeric",
+    free_float_shares: "numeric",
+    free_float_pct: "numeric",
+    market_cap: "numeric",
+    circuit_low: "numeric",
+    circuit_high: "numeric",
+    week52_low: "numeric",
+    week52_high: "numeric",
+    as_of: "timestamptz",
+    dataset: "text"
   },
   key: ["symbol"]
 }
 
 export const companyProfileRow = (symbol: string, p: CompanyPage, asOf: string, dataset: string) => ({
-  symbol, description: p.description ?? null, fiscal_year_end: p.fiscalYearEnd ?? null, shares: p.shares ?? null,
-  free_float_shares: p.freeFloatShares ?? null, free_float_pct: p.freeFloatPct ?? null,
+  symbol,
+  description: p.description ?? null,
+  fiscal_year_end: p.fiscalYearEnd ?? null,
+  shares: p.shares ?? null,
+  free_float_shares: p.freeFloatShares ?? null,
+  free_float_pct: p.freeFloatPct ?? null,
   market_cap: p.marketCapThousands !== undefined ? p.marketCapThousands * 1000 : null,
-  circuit_low: p.circuitLow ?? null, circuit_high: p.circuitHigh ?? null, week52_low: p.week52Low ?? null,
-  week52_high: p.week52High ?? null, as_of: asOf, dataset
+  circuit_low: p.circuitLow ?? null,
+  circuit_high: p.circuitHigh ?? null,
+  week52_low: p.week52Low ?? null,
+  week52_high: p.week52High ?? null,
+  as_of: asOf,
+  dataset
 })
 
 export const financialLinesTable: UpsertSpec = {
   table: "financial_lines",
   columns: {
-    symbol: "text", period_type: "text", period: "text", fiscal_year: "integer", quarter: "integer",
-    line: "text", value: "numeric", units: "text", dataset: "text"
+    symbol: "text",
+    period_type: "text",
+    period: "text",
+    fiscal_year: "integer",
+    quarter: "integer",
+    line: "text",
+    value: "numeric",
+    units: "text",
+    dataset: "text"
   },
   key: ["symbol", "period_type", "period", "line"]
 }
 
 export const financialLineRows = (symbol: string, p: CompanyPage, dataset: string) =>
   p.statements.map((s) => ({
-    symbol, period_type: s.periodType, period: s.period, fiscal_year: s.fiscalYear ?? null,
-    quarter: s.quarter ?? null, line: s.line, value: s.value, units: s.units, dataset
+    symbol,
+    period_type: s.periodType,
+    period: s.period,
+    fiscal_year: s.fiscalYear ?? null,
+    quarter: s.quarter ?? null,
+    line: s.line,
+    value: s.value,
+    units: s.units,
+    dataset
   }))
 
 export const companyRatiosTable: UpsertSpec = {
@@ -254,14 +412,29 @@ export const companyRatioRows = (symbol: string, p: CompanyPage, dataset: string
 
 export const corporateActionsTable: UpsertSpec = {
   table: "corporate_actions",
-  columns: { id: "text", symbol: "text", kind: "text", ex_date: "date", ratio: "numeric", details: "text", dataset: "text" },
+  columns: {
+    id: "text",
+    symbol: "text",
+    kind: "text",
+    ex_date: "date",
+    ratio: "numeric",
+    details: "text",
+    dataset: "text"
+  },
   key: ["id"]
 }
 export const newsTable: UpsertSpec = {
   table: "news_items",
   columns: {
-    id: "text", symbol: "text", title: "text", url: "text", published_at: "timestamptz", event_date: "date",
-    republished: "boolean", dataset: "text", source_keywords: "text"
+    id: "text",
+    symbol: "text",
+    title: "text",
+    url: "text",
+    published_at: "timestamptz",
+    event_date: "date",
+    republished: "boolean",
+    dataset: "text",
+    source_keywords: "text"
   },
   key: ["id"]
 }
@@ -278,8 +451,14 @@ export const newsRows = (events: ReadonlyArray<NewsEvent>, dataset: string) =>
   events.flatMap((e) =>
     e.sources.flatMap((s, i) =>
       (e.symbols.length > 0 ? e.symbols : [undefined]).map((symbol) => ({
-        id: `${e.id}/${i}${symbol !== undefined ? `/${symbol}` : ""}`, symbol: symbol ?? null, title: s.title, url: s.url,
-        published_at: s.publishedAt, event_date: null, republished: i > 0, dataset,
+        id: `${e.id}/${i}${symbol !== undefined ? `/${symbol}` : ""}`,
+        symbol: symbol ?? null,
+        title: s.title,
+        url: s.url,
+        published_at: s.publishedAt,
+        event_date: null,
+        republished: i > 0,
+        dataset,
         source_keywords: e.sourceKeywords !== undefined ? e.sourceKeywords.join(" ") : null
       }))
     )

@@ -3,28 +3,28 @@ import { Effect, Layer } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { InvalidRequest } from "../../domain/Errors.ts"
+import { storeUnavailable } from "../db/Rows.ts"
 import { Api } from "../http/Api.ts"
 import { ServerRequestId } from "../http/RequestId.ts"
-import { storeUnavailable } from "../db/Rows.ts"
-import { Audit } from "./events/Audit.ts"
-import { CurrentPrincipal, PortfolioAuthLive } from "./accounts/BearerAuthLive.ts"
-import { Donations } from "./donations/Donations.ts"
-import { EventStore } from "./events/EventStore.ts"
 import { AnonymousExpiry } from "./accounts/AnonymousExpiry.ts"
+import { CurrentPrincipal, PortfolioAuthLive } from "./accounts/BearerAuthLive.ts"
 import { Keys } from "./accounts/Keys.ts"
-import { LedgerSigner } from "./signing/Signing.ts"
+import { Donations } from "./donations/Donations.ts"
 import { Entitlements } from "./entitlements/Entitlements.ts"
-import { Performance } from "./performance/Performance.ts"
+import { Audit } from "./events/Audit.ts"
+import { EventStore } from "./events/EventStore.ts"
 import { ENTITLEMENTS_DEFAULT_LIMIT, KEYS_MAX_LIMIT, LEDGER_DEFAULT_LIMIT } from "./LedgerApi.ts"
+import { Performance } from "./performance/Performance.ts"
+import { csvAnswer, readCsvBody } from "./portfolio/CsvBody.ts"
+import { MarketFacts } from "./portfolio/MarketFacts.ts"
 import { Portfolio, streamOf } from "./portfolio/Portfolio.ts"
 import { PortfolioViews } from "./portfolio/PortfolioViews.ts"
-import { MarketFacts } from "./portfolio/MarketFacts.ts"
-import { LedgerWriter } from "./portfolio/Writer.ts"
-import { csvAnswer, readCsvBody } from "./portfolio/CsvBody.ts"
 import { TransactionsCsv } from "./portfolio/TransactionsCsv.ts"
 import { TEMPLATE_COLUMNS } from "./portfolio/TransactionsCsvApi.ts"
+import { LedgerWriter } from "./portfolio/Writer.ts"
 import { AutoRecord } from "./settings/AutoRecord.ts"
 import { PortfolioSettings } from "./settings/Settings.ts"
+import { LedgerSigner } from "./signing/Signing.ts"
 import { TaxStatements } from "./tax/TaxStatements.ts"
 
 /** The longest X-Request-Id a write keeps (in the event's hashed metadata), as for an Idempotency-Key. */
@@ -37,7 +37,8 @@ const requestIdsOf = Effect.gen(function*() {
   // eslint-disable-next-line no-control-regex
   if (client !== undefined && (client.length > MAX_CLIENT_REQUEST_ID || /[\u0000-\u001f\u007f]/u.test(client))) {
     return yield* new InvalidRequest({
-      message: `header X-Request-Id: at most ${MAX_CLIENT_REQUEST_ID} characters, no control characters (a write keeps it in ` +
+      message:
+        `header X-Request-Id: at most ${MAX_CLIENT_REQUEST_ID} characters, no control characters (a write keeps it in ` +
         "the event's hashed metadata); nothing was recorded"
     })
   }
@@ -53,7 +54,13 @@ export const AccountHttp = HttpApiBuilder.group(Api, "account", (handlers) =>
       .handle("session", () => keys.createSession)
       .handle("donate", ({ payload }) => Effect.flatMap(ServerRequestId, (id) => donations.create(payload, id)))
       .handle("importTemplate", ({ query }) =>
-        Effect.succeed(csvAnswer(`${TEMPLATE_COLUMNS[query.columns ?? "all"].join(",")}\r\n`, "transactions-template.csv", "public, max-age=86400")))
+        Effect.succeed(
+          csvAnswer(
+            `${TEMPLATE_COLUMNS[query.columns ?? "all"].join(",")}\r\n`,
+            "transactions-template.csv",
+            "public, max-age=86400"
+          )
+        ))
       .handle("signingKey", () => signer.publicKeys.pipe(storeUnavailable))
   }))
 
@@ -72,30 +79,43 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
     const performance = yield* Performance
 
     // The grant each endpoint needs is checked before its handler runs (RequiredGrant, in the Api; PortfolioAuth).
-    const asPrincipal = <A, E, R>(f: (p: typeof CurrentPrincipal.Service) => Effect.Effect<A, E, R>) => Effect.flatMap(CurrentPrincipal, f)
+    const asPrincipal = <A, E, R>(f: (p: typeof CurrentPrincipal.Service) => Effect.Effect<A, E, R>) =>
+      Effect.flatMap(CurrentPrincipal, f)
 
     return handlers
       .handle("holdings", () => asPrincipal((p) => views.holdings(p)))
       .handle("portfolio", ({ query }) =>
         asPrincipal((p) => views.portfolio(p, query.limit ?? LEDGER_DEFAULT_LIMIT, query.cursor)))
-      .handle("analyze", () => asPrincipal((p) => views.analyze(p)))
+      .handle("analyze", () =>
+        asPrincipal((p) => views.analyze(p)))
       .handle("entitlements", ({ query }) =>
-        asPrincipal((p) => entitlements.list(p, query.limit ?? ENTITLEMENTS_DEFAULT_LIMIT)))
+        asPrincipal((p) =>
+          entitlements.list(p, query.limit ?? ENTITLEMENTS_DEFAULT_LIMIT)
+        ))
       .handle("acceptEntitlement", ({ params }) =>
-        asPrincipal((p) => Effect.flatMap(ServerRequestId, (id) => entitlements.accept(p, params.id, id))))
+        asPrincipal((p) =>
+          Effect.flatMap(ServerRequestId, (id) => entitlements.accept(p, params.id, id))
+        ))
       .handle("dismissEntitlement", ({ params }) => asPrincipal((p) => entitlements.dismiss(p, params.id)))
       // Performance.
       .handle("performance", ({ query }) =>
         asPrincipal((p) =>
-          Effect.map(performance.json(p, query), (body) => HttpServerResponse.text(body, { contentType: "application/json" }))))
+          Effect.map(performance.json(p, query), (body) =>
+            HttpServerResponse.text(body, { contentType: "application/json" }))
+        ))
       .handle("transact", ({ payload, headers }) =>
         asPrincipal((p) =>
           Effect.gen(function*() {
             const ids = yield* requestIdsOf
             return yield* portfolio.record(p, payload, { idempotencyKey: headers["idempotency-key"], ...ids })
-          })))
+          })
+        ))
       // CSV in and out.
-      .handle("exportTransactions", () => asPrincipal((p) => Effect.map(csv.exportCsv(p), (text) => csvAnswer(text, "transactions.csv"))))
+      .handle("exportTransactions", () =>
+        asPrincipal((p) =>
+          Effect.map(csv.exportCsv(p), (text) =>
+            csvAnswer(text, "transactions.csv"))
+        ))
       .handle("importTransactions", ({ payload, query }) =>
         asPrincipal((p) =>
           Effect.gen(function*() {
@@ -107,11 +127,18 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
               mapping: query.mapping,
               ...(yield* requestIdsOf)
             })
-          })))
+          })
+        ))
       // The tax-year statement, settings and a portfolio's donations.
-      .handle("taxStatement", ({ query }) => asPrincipal((p) => tax.statement(p, query.tax_year)))
+      .handle("taxStatement", ({ query }) =>
+        asPrincipal((p) =>
+          tax.statement(p, query.tax_year)
+        ))
       .handle("settings", () => asPrincipal((p) => autoRecord.settings(p)))
-      .handle("putSettings", ({ payload }) => asPrincipal((p) => autoRecord.update(p, payload.auto_record_entitlements)))
+      .handle(
+        "putSettings",
+        ({ payload }) => asPrincipal((p) => autoRecord.update(p, payload.auto_record_entitlements))
+      )
       .handle("donateFromPortfolio", ({ payload }) =>
         asPrincipal((p) =>
           Effect.flatMap(requestIdsOf, (ids) =>
@@ -119,7 +146,8 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
               actor_key_id: p.keyId,
               request_id: ids.requestId,
               client_request_id: ids.clientRequestId
-            }))))
+            }))
+        ))
       .handle("ledger", ({ query }) =>
         asPrincipal((p) =>
           Effect.map(portfolio.ledger(p, query.limit ?? LEDGER_DEFAULT_LIMIT, query.cursor), (h) => ({
@@ -127,14 +155,24 @@ export const PortfolioHttp = HttpApiBuilder.group(Api, "portfolio", (handlers) =
             total: h.total,
             next_cursor: h.next_cursor,
             items: h.items
-          }))))
+          }))
+        ))
       .handle("verify", () =>
-        asPrincipal((p) => audit.verifyStream(streamOf(p.userId)).pipe(storeUnavailable)))
+        asPrincipal((p) =>
+          audit.verifyStream(streamOf(p.userId)).pipe(storeUnavailable)
+        ))
       .handle("checkpoint", () =>
         asPrincipal((p) =>
-          signer.checkpoint(streamOf(p.userId)).pipe(Effect.catchTag("SqlError", (e) => storeUnavailable(Effect.fail(e))))))
-      .handle("createKey", ({ payload }) => Effect.flatMap(CurrentPrincipal, (p) => keys.createKey(p, payload.grants, payload.label)))
-      .handle("listKeys", ({ query }) => Effect.flatMap(CurrentPrincipal, (p) => keys.list(p, query.limit ?? KEYS_MAX_LIMIT, query.cursor)))
+          signer.checkpoint(streamOf(p.userId)).pipe(Effect.catchTag("SqlError", (e) =>
+            storeUnavailable(Effect.fail(e))))
+        ))
+      .handle("createKey", ({ payload }) =>
+        Effect.flatMap(CurrentPrincipal, (p) =>
+          keys.createKey(p, payload.grants, payload.label)))
+      .handle("listKeys", ({ query }) =>
+        Effect.flatMap(CurrentPrincipal, (p) =>
+          keys.list(p, query.limit ?? KEYS_MAX_LIMIT, query.cursor)))
       .handle("revokeKey", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, (p) => keys.revoke(p, params.id)))
+        Effect.flatMap(CurrentPrincipal, (p) =>
+          keys.revoke(p, params.id)))
   }))

@@ -11,7 +11,11 @@ import { DataNotFound, InvalidSymbol, SourceUnavailable } from "../../domain/Err
 export const symbolErrors = [InvalidSymbol, DataNotFound, SourceUnavailable] as const
 
 /** The endpoint with its summary and description, its operationId `market.<endpoint>` (annotating keeps its type). */
-export const marketEndpoint = <E extends HttpApiEndpoint.Constraint>(endpoint: E, summary: string, description: string): E =>
+export const marketEndpoint = <E extends HttpApiEndpoint.Constraint>(
+  endpoint: E,
+  summary: string,
+  description: string
+): E =>
   (endpoint as unknown as HttpApiEndpoint.Top).annotateMerge(
     OpenApi.annotations({ identifier: `market.${endpoint.identifier}`, summary, description })
   ) as unknown as E

@@ -111,7 +111,9 @@ const boundPaged = (tool: string, handle: Handle, payload: Rec, first: Rec, boun
     for (let tries = 0; tries < 3 && over(record, bounds); tries++) {
       const limit = Math.min(fitOf(record, "items", bounds), (record["items"] as ReadonlyArray<unknown>).length - 1)
       const again = yield* handle({ ...payload, limit: Math.max(1, limit) })
-      if (!(again instanceof McpSchema.CallToolResult) || again.isError === true || !isRecord(again.structuredContent)) return again
+      if (
+        !(again instanceof McpSchema.CallToolResult) || again.isError === true || !isRecord(again.structuredContent)
+      ) return again
       result = again
       record = again.structuredContent
     }
@@ -130,12 +132,15 @@ const boundPaged = (tool: string, handle: Handle, payload: Rec, first: Rec, boun
 
 const boundOther = (tool: string, result: McpSchema.CallToolResult, record: Rec, bounds: Bounds) => {
   const { cut, totals } = cutLists(record, bounds)
-  const lists = Object.fromEntries(Object.entries(totals).map(([k, total]) => [k, {
-    served: (cut[k] as ReadonlyArray<unknown>).length,
-    total
-  }]))
+  const lists = Object.fromEntries(
+    Object.entries(totals).map(([k, total]) => [k, {
+      served: (cut[k] as ReadonlyArray<unknown>).length,
+      total
+    }])
+  )
   const said = Object.entries(lists).map(([k, v]) => `${k}: the first ${v.served} of ${v.total}`).join("; ")
-  const note = `Cut to fit this tool's bounds (at most ${bounds.maxItems} items and ${bounds.maxBytes} bytes of JSON): ${said}. ` +
+  const note =
+    `Cut to fit this tool's bounds (at most ${bounds.maxItems} items and ${bounds.maxBytes} bytes of JSON): ${said}. ` +
     `${tool} does not page; the route over HTTP answers the whole record.`
   return cutResult(result, cut, note, { max_items: bounds.maxItems, max_bytes: bounds.maxBytes, lists })
 }
@@ -163,7 +168,9 @@ export const listed = (tool: McpSchema.Tool) => {
   const { outputSchema: _output, ...rest } = tool
   return new McpSchema.Tool({
     ...rest,
-    inputSchema: shareDefinitions(withoutNull(shortDescriptions(tool.inputSchema, ARGUMENT_WORDS)) as Json) as McpSchema.Tool["inputSchema"]
+    inputSchema: shareDefinitions(
+      withoutNull(shortDescriptions(tool.inputSchema, ARGUMENT_WORDS)) as Json
+    ) as McpSchema.Tool["inputSchema"]
   })
 }
 
@@ -172,11 +179,18 @@ export const listed = (tool: McpSchema.Tool) => {
  * Everything else is the transport's McpServer.
  */
 export const boundedServer = (bounds: Bounds = { maxItems: MAX_ITEMS, maxBytes: MAX_BYTES }) =>
-  Layer.effect(McpServer.McpServer, Effect.map(McpServer.McpServer, (server) => {
-    const wrapped = Object.create(server) as typeof server
-    Object.defineProperty(wrapped, "addTool", {
-      value: (options: Parameters<typeof server.addTool>[0]) =>
-        server.addTool({ ...options, tool: listed(options.tool), handle: boundedHandle(options.tool, options.handle, bounds) })
+  Layer.effect(
+    McpServer.McpServer,
+    Effect.map(McpServer.McpServer, (server) => {
+      const wrapped = Object.create(server) as typeof server
+      Object.defineProperty(wrapped, "addTool", {
+        value: (options: Parameters<typeof server.addTool>[0]) =>
+          server.addTool({
+            ...options,
+            tool: listed(options.tool),
+            handle: boundedHandle(options.tool, options.handle, bounds)
+          })
+      })
+      return wrapped
     })
-    return wrapped
-  }))
+  )

@@ -10,7 +10,8 @@ import { bearerOf, PORTFOLIO_TOOLS } from "./PortfolioTools.ts"
 import type { RouteTool } from "./RouteTools.ts"
 import { AUTHENTICATION, MARKET_TOOLS } from "./Server.ts"
 
-const protocol = "JSON-RPC 2.0 over MCP streamable HTTP (protocol versions 2024-11-05 to 2025-11-25): initialize, then " +
+const protocol =
+  "JSON-RPC 2.0 over MCP streamable HTTP (protocol versions 2024-11-05 to 2025-11-25): initialize, then " +
   "tools/list, then tools/call. The same tools over stdio: `npm run --silent cli -- mcp`."
 
 const entryOf = ({ descriptor }: RouteTool) => ({
@@ -26,7 +27,13 @@ const portfolioTools = PORTFOLIO_TOOLS.map(entryOf)
 const catalogue = { endpoint: "/mcp" as const, protocol, authentication: AUTHENTICATION, tools: marketTools }
 const withPortfolio = { ...catalogue, tools: [...marketTools, ...portfolioTools] }
 
-export const AiHttp = HttpApiBuilder.group(Api, "ai", (handlers) =>
-  Effect.succeed(handlers.handle("tools", () =>
-    Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
-      bearerOf(request.headers) === undefined ? catalogue : withPortfolio))))
+export const AiHttp = HttpApiBuilder.group(
+  Api,
+  "ai",
+  (handlers) =>
+    Effect.succeed(handlers.handle("tools", () =>
+      Effect.map(
+        HttpServerRequest.HttpServerRequest,
+        (request) => bearerOf(request.headers) === undefined ? catalogue : withPortfolio
+      )))
+)

@@ -20,7 +20,10 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 export const MAX_BATCH = 32
 
 const rpcError = (status: number, code: number, message: string, headers?: Record<string, string>) =>
-  HttpServerResponse.jsonUnsafe({ jsonrpc: "2.0", id: null, error: { code, message } }, { status, ...(headers ? { headers } : {}) })
+  HttpServerResponse.jsonUnsafe({ jsonrpc: "2.0", id: null, error: { code, message } }, {
+    status,
+    ...(headers ? { headers } : {})
+  })
 
 const SERVER_ERROR = -32000
 /** The code the MCP reference servers use for an unknown or ended session. */
@@ -28,7 +31,10 @@ const SESSION_NOT_FOUND = -32001
 
 const refusals: Record<number, readonly [number, string]> = {
   403: [SERVER_ERROR, "Forbidden: this Origin is not allowed"],
-  404: [SESSION_NOT_FOUND, "Session not found: the Mcp-Session-Id is unknown or ended; send initialize to start a new session"],
+  404: [
+    SESSION_NOT_FOUND,
+    "Session not found: the Mcp-Session-Id is unknown or ended; send initialize to start a new session"
+  ],
   405: [SERVER_ERROR, "Method not allowed: the tool endpoint answers POST only"],
   406: [SERVER_ERROR, "Not acceptable: the Accept header must list both application/json and text/event-stream"],
   415: [SERVER_ERROR, "Unsupported media type: the body must be application/json"]
@@ -56,7 +62,10 @@ export const MAX_URI_CHARS = 1_024
 const longResourceUri = (text: string) => {
   if (text.length <= MAX_URI_CHARS || !text.includes("resources/read")) return undefined
   const message = parseJson(text)
-  if (message._tag !== "Some" || typeof message.value !== "object" || message.value === null || Array.isArray(message.value)) return undefined
+  if (
+    message._tag !== "Some" || typeof message.value !== "object" || message.value === null ||
+    Array.isArray(message.value)
+  ) return undefined
   const { id, method, params } = message.value as { id?: unknown; method?: unknown; params?: { uri?: unknown } }
   const uri = params?.uri
   if (method !== "resources/read" || typeof uri !== "string" || uri.length <= MAX_URI_CHARS) return undefined
@@ -65,7 +74,8 @@ const longResourceUri = (text: string) => {
     id: typeof id === "string" || typeof id === "number" ? id : null,
     error: {
       code: McpSchema.INVALID_PARAMS_ERROR_CODE,
-      message: `Invalid params: a resource URI may be at most ${MAX_URI_CHARS} characters, not ${uri.length}; resources/list names every resource`
+      message:
+        `Invalid params: a resource URI may be at most ${MAX_URI_CHARS} characters, not ${uri.length}; resources/list names every resource`
     }
   }, { status: 200 })
 }
@@ -86,15 +96,23 @@ export const JsonRpcEnvelope = HttpRouter.middleware((httpEffect) =>
       if (longUri !== undefined) return longUri
       batch = batchLength(body.success)
       if (batch !== undefined && batch > MAX_BATCH) {
-        return rpcError(400, McpSchema.INVALID_REQUEST_ERROR_CODE, `Invalid Request: a batch may carry at most ${MAX_BATCH} messages, not ${batch}`)
+        return rpcError(
+          400,
+          McpSchema.INVALID_REQUEST_ERROR_CODE,
+          `Invalid Request: a batch may carry at most ${MAX_BATCH} messages, not ${batch}`
+        )
       }
     }
     const response = yield* httpEffect
     if (response.status < 400 || !isEmpty(response)) return response
     if (response.status === 400 && batch !== undefined) {
-      return rpcError(400, McpSchema.INVALID_REQUEST_ERROR_CODE, batch === 0
-        ? "Invalid Request: an empty batch"
-        : "Invalid Request: JSON-RPC batches are allowed only in a session of protocol 2025-03-26, and never with initialize")
+      return rpcError(
+        400,
+        McpSchema.INVALID_REQUEST_ERROR_CODE,
+        batch === 0
+          ? "Invalid Request: an empty batch"
+          : "Invalid Request: JSON-RPC batches are allowed only in a session of protocol 2025-03-26, and never with initialize"
+      )
     }
     const refusal = refusals[response.status]
     if (refusal === undefined) return response

@@ -68,7 +68,12 @@ const idOf = (message: Record<string, unknown>) => {
   return typeof id === "string" || typeof id === "number" ? id : null
 }
 
-const refuse = (id: string | number | null, code: number, message: string): Examined => ({ _tag: "Refuse", id, code, message })
+const refuse = (id: string | number | null, code: number, message: string): Examined => ({
+  _tag: "Refuse",
+  id,
+  code,
+  message
+})
 
 /** The params without the capabilities this server does not use. */
 const keptParams = (params: Record<string, unknown>) => {
@@ -88,23 +93,38 @@ export const examine = (text: string, initializeBytes: number): Examined => {
   const message = parse(text)
   if (Array.isArray(message)) {
     return message.some(isInitialize)
-      ? refuse(null, McpSchema.INVALID_REQUEST_ERROR_CODE, "Invalid Request: initialize must be sent alone, not in a batch")
+      ? refuse(
+        null,
+        McpSchema.INVALID_REQUEST_ERROR_CODE,
+        "Invalid Request: initialize must be sent alone, not in a batch"
+      )
       : OTHER
   }
   if (!isRecord(message) || !isInitialize(message)) return OTHER
   const id = idOf(message)
   const size = bytesOf(text)
   if (size > initializeBytes) {
-    return refuse(id, McpSchema.INVALID_PARAMS_ERROR_CODE,
-      `Invalid params: an initialize request may be at most ${initializeBytes} bytes of JSON, not ${size}`)
+    return refuse(
+      id,
+      McpSchema.INVALID_PARAMS_ERROR_CODE,
+      `Invalid params: an initialize request may be at most ${initializeBytes} bytes of JSON, not ${size}`
+    )
   }
   if (depthOf(message, MAX_DEPTH) > MAX_DEPTH) {
-    return refuse(id, McpSchema.INVALID_PARAMS_ERROR_CODE, `Invalid params: an initialize request may nest at most ${MAX_DEPTH} levels`)
+    return refuse(
+      id,
+      McpSchema.INVALID_PARAMS_ERROR_CODE,
+      `Invalid params: an initialize request may nest at most ${MAX_DEPTH} levels`
+    )
   }
   // The depth is bounded now, so JSON.stringify cannot overflow the stack.
   const params = isRecord(message["params"]) ? message["params"] : {}
   if (JSON.stringify(params["clientInfo"] ?? null).length > CLIENT_INFO_MAX) {
-    return refuse(id, McpSchema.INVALID_PARAMS_ERROR_CODE, `Invalid params: clientInfo may be at most ${CLIENT_INFO_MAX} characters of JSON`)
+    return refuse(
+      id,
+      McpSchema.INVALID_PARAMS_ERROR_CODE,
+      `Invalid params: clientInfo may be at most ${CLIENT_INFO_MAX} characters of JSON`
+    )
   }
   const kept = JSON.stringify({ ...message, params: keptParams(params) })
   return { _tag: "Keep", text: kept, bytes: bytesOf(kept) }

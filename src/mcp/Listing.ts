@@ -86,9 +86,9 @@ export const shareDefinitions = (schema: Json): Json => {
   }
   const replaced = replace(schema, true) as Json
   // A shape shared only inside other shared shapes ends up unreferenced: keep the referenced definitions.
-  const used = Object.fromEntries(Object.entries(defs).filter(([name]) =>
-    JSON.stringify({ ...replaced, $defs: defs }).includes(`"#/$defs/${name}"`)
-  ))
+  const used = Object.fromEntries(
+    Object.entries(defs).filter(([name]) => JSON.stringify({ ...replaced, $defs: defs }).includes(`"#/$defs/${name}"`))
+  )
   return { ...replaced, $defs: used }
 }
 
@@ -104,9 +104,11 @@ export const sentences = (text: string, max: number) => {
 export const shortDescriptions = (node: unknown, max: number): unknown => {
   if (Array.isArray(node)) return node.map((child) => shortDescriptions(child, max))
   if (!isObject(node)) return node
-  return Object.fromEntries(Object.entries(node).map(([k, v]) =>
-    [k, k === "description" && typeof v === "string" ? sentences(v, max) : shortDescriptions(v, max)]
-  ))
+  return Object.fromEntries(
+    Object.entries(node).map((
+      [k, v]
+    ) => [k, k === "description" && typeof v === "string" ? sentences(v, max) : shortDescriptions(v, max)])
+  )
 }
 
 /**
@@ -171,10 +173,12 @@ const itemFields = (field: unknown, defs: Json): ReadonlyArray<string> | undefin
 export const outline = (schema: Json): Json => {
   const defs = isObject(schema["$defs"]) ? schema["$defs"] : {}
   const properties = isObject(schema["properties"]) ? schema["properties"] : {}
-  const fields = Object.fromEntries(Object.entries(properties).map(([name, field]) => {
-    const items = itemFields(field, defs)
-    return [name, items === undefined || items.length === 0 ? {} : { type: "array", items: { required: items } }]
-  }))
+  const fields = Object.fromEntries(
+    Object.entries(properties).map(([name, field]) => {
+      const items = itemFields(field, defs)
+      return [name, items === undefined || items.length === 0 ? {} : { type: "array", items: { required: items } }]
+    })
+  )
   return {
     type: "object",
     properties: fields,

@@ -12,6 +12,7 @@
 import { Context, Effect, Layer } from "effect"
 import { McpSchema, McpServer } from "effect/ai"
 import { type HttpApiEndpoint, OpenApi } from "effect/http-api"
+import { addDays, tradingDayStatus } from "../../domain/market/calendar/Calendar.ts"
 import { AnalyticsApi } from "../market/analytics/AnalyticsApi.ts"
 import { BoardApi } from "../market/board/BoardApi.ts"
 import { CompaniesApi } from "../market/companies/CompaniesApi.ts"
@@ -19,11 +20,10 @@ import { FilingsApi } from "../market/filings/FilingsApi.ts"
 import { PricesApi } from "../market/prices/PricesApi.ts"
 import { QuotesApi } from "../market/quotes/QuotesApi.ts"
 import { SearchApi } from "../market/search/SearchApi.ts"
-import { addDays, tradingDayStatus } from "../../domain/market/calendar/Calendar.ts"
 import { sentences } from "./Listing.ts"
-import { prepareScreen, SCREEN_OWN_ARGUMENTS, screenView } from "./ScreenView.ts"
 import { RouteCaller } from "./RouteCaller.ts"
 import { callRoute, type RouteTool, routeTool, type RouteToolOptions } from "./RouteTools.ts"
+import { prepareScreen, SCREEN_OWN_ARGUMENTS, screenView } from "./ScreenView.ts"
 
 /** Said once in every market tool's description: what any market figure is and is not. */
 export const CAVEATS = "Unknown is absent, never 0."
@@ -42,10 +42,18 @@ const AS_OF = {
 }
 
 const market = (name: string, endpoint: HttpApiEndpoint.Top, addition = "", options: RouteToolOptions = {}) => {
-  const tool = routeTool(name, endpoint, [routeWords(endpoint), addition, CAVEATS].filter((s) => s !== "").join(" "), options)
+  const tool = routeTool(
+    name,
+    endpoint,
+    [routeWords(endpoint), addition, CAVEATS].filter((s) => s !== "").join(" "),
+    options
+  )
   const input = tool.descriptor.inputSchema
   if (input.properties?.["as_of"] === undefined) return tool
-  const descriptor = new McpSchema.Tool({ ...tool.descriptor, inputSchema: { ...input, properties: { ...input.properties, as_of: AS_OF } } })
+  const descriptor = new McpSchema.Tool({
+    ...tool.descriptor,
+    inputSchema: { ...input, properties: { ...input.properties, as_of: AS_OF } }
+  })
   return { ...tool, descriptor }
 }
 
@@ -64,8 +72,14 @@ const closedDays = (args: Record<string, unknown>): ReadonlyArray<string> => {
   for (let day = from, n = 0; day <= to && n < 62; day = addDays(day, 1), n++) {
     const status = tradingDayStatus(day)
     if (status.trading) continue
-    const why = status.holiday !== undefined ? `a holiday (${status.holiday})` : status.reason === "weekend" ? "a weekend" : "a closure"
-    if (status.reason !== "weekend") out.push(`${day} was ${why}: the exchange did not trade, so no row is dated that day`)
+    const why = status.holiday !== undefined
+      ? `a holiday (${status.holiday})`
+      : status.reason === "weekend"
+      ? "a weekend"
+      : "a closure"
+    if (status.reason !== "weekend") {
+      out.push(`${day} was ${why}: the exchange did not trade, so no row is dated that day`)
+    }
   }
   return out
 }
@@ -84,27 +98,47 @@ export const MARKET_TOOLS: ReadonlyArray<RouteTool> = [
   market("search_symbols", SearchApi.endpoints.search),
   market("get_company", CompaniesApi.endpoints.company),
   market("get_quote", QuotesApi.endpoints.quote),
-  market("get_price_history", PricesApi.endpoints.prices, "NOT adjusted unless `adjust` asks; a bonus shows as a step, not a fall.", {
-    shape: withClosedDays
-  }),
+  market(
+    "get_price_history",
+    PricesApi.endpoints.prices,
+    "NOT adjusted unless `adjust` asks; a bonus shows as a step, not a fall.",
+    {
+      shape: withClosedDays
+    }
+  ),
   market("get_financials", f.financials),
   market("get_dividends", f.dividends),
   market("get_corporate_actions", f.corporateActions),
   market("get_announcements", f.announcements),
   market("get_news", f.news, "Filings: get_announcements."),
-  market("get_index", b.index, "Constituents with weights (KSE-100's current weights may be absent) only with constituents: true.", {
-    own: { constituents: { type: "boolean", description: "true: include the constituents with their weights (default: left out, counted)" } },
-    shape: (record, args) => withClosedDays(indexShape(record, args), args)
-  }),
+  market(
+    "get_index",
+    b.index,
+    "Constituents with weights (KSE-100's current weights may be absent) only with constituents: true.",
+    {
+      own: {
+        constituents: {
+          type: "boolean",
+          description: "true: include the constituents with their weights (default: left out, counted)"
+        }
+      },
+      shape: (record, args) => withClosedDays(indexShape(record, args), args)
+    }
+  ),
   market("get_market_snapshot", b.marketSnapshot),
   market("get_sector", b.sector),
   market("get_sector_peers", b.sectorPeers),
   market("get_sector_valuation", b.sectorValuation),
-  routeTool("screen_stocks", a.screenPost, "Screen every listed security on the delayed snapshot (the filters of POST /v1/screener, " +
-    "all optional; sectors: any id, code or name of psx://sectors, an unknown one is an error). A security whose filtered " +
-    "figure is unknown is left out and counted in left_out_unknown. dividend_yield_pct is the valuation's trailing yield " +
-    "(get_valuation's basis). By symbol, paged (limit, cursor); or sort by any item field, and fields to keep. " +
-    CAVEATS, { flatBody: true, readOnly: true, own: SCREEN_OWN_ARGUMENTS, prepare: prepareScreen, shape: screenView }),
+  routeTool(
+    "screen_stocks",
+    a.screenPost,
+    "Screen every listed security on the delayed snapshot (the filters of POST /v1/screener, " +
+      "all optional; sectors: any id, code or name of psx://sectors, an unknown one is an error). A security whose filtered " +
+      "figure is unknown is left out and counted in left_out_unknown. dividend_yield_pct is the valuation's trailing yield " +
+      "(get_valuation's basis). By symbol, paged (limit, cursor); or sort by any item field, and fields to keep. " +
+      CAVEATS,
+    { flatBody: true, readOnly: true, own: SCREEN_OWN_ARGUMENTS, prepare: prepareScreen, shape: screenView }
+  ),
   market("compare_stocks", a.compare),
   market("get_research", a.research),
   market("get_valuation", a.valuation),
@@ -117,6 +151,11 @@ export const MarketToolsLive = Layer.effectDiscard(Effect.gen(function*() {
   const caller = yield* RouteCaller
   const services = yield* Effect.context<never>()
   for (const tool of MARKET_TOOLS) {
-    yield* server.addTool({ tool: tool.descriptor, annotations: Context.empty(), services, handle: callRoute(caller, tool, () => undefined) })
+    yield* server.addTool({
+      tool: tool.descriptor,
+      annotations: Context.empty(),
+      services,
+      handle: callRoute(caller, tool, () => undefined)
+    })
   }
 }))

@@ -54,30 +54,64 @@ const routeTakes = (endpoint: HttpApiEndpoint.Top, field: string) => namesOf(end
 
 /** Each portfolio tool: its name, the route it is, and what it answers in a line. */
 export const PORTFOLIO_TOOLS: ReadonlyArray<RouteTool> = [
-  routeTool("get_holdings", routes.holdings,
-    "The portfolio's positions: quantity, average cost, market value at the delayed quote, P/L, dividends."),
-  routeTool("get_entitlements", routes.entitlements,
-    "What recorded payouts owe the portfolio: shares held at the last buy date, gross, tax, net; state due/recorded/dismissed."),
-  routeTool("accept_entitlement", routes.acceptEntitlement,
-    "Record a due entitlement as the dividend (or bonus) it owes, by its id from get_entitlements."),
-  routeTool("dismiss_entitlement", routes.dismissEntitlement,
-    "Dismiss a due entitlement (it was not received), by its id from get_entitlements."),
-  routeTool("get_ledger", routes.ledger, "The portfolio's events, newest first, with positions and hashes; paged with limit and cursor."),
-  routeTool("record_transaction", routes.transact,
+  routeTool(
+    "get_holdings",
+    routes.holdings,
+    "The portfolio's positions: quantity, average cost, market value at the delayed quote, P/L, dividends."
+  ),
+  routeTool(
+    "get_entitlements",
+    routes.entitlements,
+    "What recorded payouts owe the portfolio: shares held at the last buy date, gross, tax, net; state due/recorded/dismissed."
+  ),
+  routeTool(
+    "accept_entitlement",
+    routes.acceptEntitlement,
+    "Record a due entitlement as the dividend (or bonus) it owes, by its id from get_entitlements."
+  ),
+  routeTool(
+    "dismiss_entitlement",
+    routes.dismissEntitlement,
+    "Dismiss a due entitlement (it was not received), by its id from get_entitlements."
+  ),
+  routeTool(
+    "get_ledger",
+    routes.ledger,
+    "The portfolio's events, newest first, with positions and hashes; paged with limit and cursor."
+  ),
+  routeTool(
+    "record_transaction",
+    routes.transact,
     "Record a buy, sell, dividend, bonus, split, tax status or reversal (body: the route's JSON body); no order is placed. " +
-      "Same idempotency_key and body: the original answer."),
-  routeTool("get_performance", routes.performance,
+      "Same idempotency_key and body: the original answer."
+  ),
+  routeTool(
+    "get_performance",
+    routes.performance,
     "1M-1Y/inception returns (TWR, XIRR, total with dividends) against KSE-100 (a total-return index); the daily rows only with " +
       "days: weekly, monthly or daily (default none).",
     routeTakes(routes.performance, "days") ? {} : {
-      own: { days: { type: "string", enum: DAYS, description: "Which daily rows to give: none (default), weekly, monthly (the last session of each) or daily" } },
+      own: {
+        days: {
+          type: "string",
+          enum: DAYS,
+          description: "Which daily rows to give: none (default), weekly, monthly (the last session of each) or daily"
+        }
+      },
       shape: performanceShape
-    }),
-  routeTool("get_tax_statement", routes.taxStatement, "The tax-year statement: realised gains with the capital gains tax rule, dividends and tax withheld.")
+    }
+  ),
+  routeTool(
+    "get_tax_statement",
+    routes.taxStatement,
+    "The tax-year statement: realised gains with the capital gains tax rule, dividends and tax withheld."
+  )
 ]
 
 /** The grant each portfolio tool's route needs. */
-const GRANT_OF = new Map(PORTFOLIO_TOOLS.map((t) => [t.name, Context.getOrUndefined(t.endpoint.annotations, RequiredGrant)]))
+const GRANT_OF = new Map(
+  PORTFOLIO_TOOLS.map((t) => [t.name, Context.getOrUndefined(t.endpoint.annotations, RequiredGrant)])
+)
 
 const BEARER = /^\s*bearer\s+\S/iu
 
@@ -96,12 +130,15 @@ export class McpCredential extends Context.Service<McpCredential, {
   static readonly fromRequest = Layer.succeed(McpCredential, McpCredential.of({ of: bearerOf }))
 
   /** Over stdio: PSX_API_KEY from the environment, for every request of the process. */
-  static readonly fromEnvironment = Layer.effect(McpCredential, Effect.gen(function*() {
-    const key = yield* Config.option(Config.Redacted("PSX_API_KEY"))
-    const secret = Option.getOrUndefined(Option.map(key, (k) => Redacted.value(k).trim()))
-    const authorization = secret === undefined || secret === "" ? undefined : `Bearer ${secret}`
-    return McpCredential.of({ of: () => authorization })
-  }))
+  static readonly fromEnvironment = Layer.effect(
+    McpCredential,
+    Effect.gen(function*() {
+      const key = yield* Config.option(Config.Redacted("PSX_API_KEY"))
+      const secret = Option.getOrUndefined(Option.map(key, (k) => Redacted.value(k).trim()))
+      const authorization = secret === undefined || secret === "" ? undefined : `Bearer ${secret}`
+      return McpCredential.of({ of: () => authorization })
+    })
+  )
 }
 
 /**
@@ -131,6 +168,11 @@ export const PortfolioToolsLive = Layer.effectDiscard(Effect.gen(function*() {
   const authorization = (outer: Option.Option<{ readonly headers: Headers.Headers }>) =>
     credential.of(Option.match(outer, { onNone: () => ({}) as Headers.Headers, onSome: (r) => r.headers }))
   for (const tool of PORTFOLIO_TOOLS) {
-    yield* server.addTool({ tool: tool.descriptor, annotations: Context.empty(), services, handle: callRoute(caller, tool, authorization) })
+    yield* server.addTool({
+      tool: tool.descriptor,
+      annotations: Context.empty(),
+      services,
+      handle: callRoute(caller, tool, authorization)
+    })
   }
 })).pipe(Layer.provide(ByGrant.layer))

@@ -62,7 +62,10 @@ export const ResourcesLive = Layer.unwrap(Effect.gen(function*() {
 
   const indicesWithMembers = Effect.gen(function*() {
     const list = yield* indexes.indices
-    const members = yield* Effect.forEach(list.items.filter((i) => i.constituents_tracked), (i) => indexes.index(i.code))
+    const members = yield* Effect.forEach(
+      list.items.filter((i) => i.constituents_tracked),
+      (i) => indexes.index(i.code)
+    )
     return { ...list, members }
   })
 

@@ -22,22 +22,27 @@ export class RouteCaller extends Context.Service<RouteCaller, {
    * Over the router in context. Its handler is taken at the first call, when every route has been added
    * (the router serving HTTP is complete once the server is built; the tools are called only after that).
    */
-  static readonly layer = Layer.effect(RouteCaller, Effect.gen(function*() {
-    const router = yield* HttpRouter.HttpRouter
-    let app: App | undefined
-    const call = (request: HttpServerRequest.HttpServerRequest) =>
-      Effect.suspend(() => {
-        app ??= router.asHttpEffect()
-        let answered: Response | undefined
-        const handled = HttpEffect.toHandled(app, (_, response) =>
-          Effect.sync(() => {
-            answered = response
-          }))
-        return Effect.forkChild(Effect.provideService(handled, HttpServerRequest.HttpServerRequest, request)).pipe(
-          Effect.flatMap(Fiber.join),
-          Effect.flatMap(() => answered === undefined ? Effect.die("the routes gave no response") : Effect.succeed(answered))
-        )
-      })
-    return RouteCaller.of({ call })
-  }))
+  static readonly layer = Layer.effect(
+    RouteCaller,
+    Effect.gen(function*() {
+      const router = yield* HttpRouter.HttpRouter
+      let app: App | undefined
+      const call = (request: HttpServerRequest.HttpServerRequest) =>
+        Effect.suspend(() => {
+          app ??= router.asHttpEffect()
+          let answered: Response | undefined
+          const handled = HttpEffect.toHandled(app, (_, response) =>
+            Effect.sync(() => {
+              answered = response
+            }))
+          return Effect.forkChild(Effect.provideService(handled, HttpServerRequest.HttpServerRequest, request)).pipe(
+            Effect.flatMap(Fiber.join),
+            Effect.flatMap(() =>
+              answered === undefined ? Effect.die("the routes gave no response") : Effect.succeed(answered)
+            )
+          )
+        })
+      return RouteCaller.of({ call })
+    })
+  )
 }

@@ -120,7 +120,8 @@ const inputSchemaOf = (endpoint: HttpApiEndpoint.Top, options: RouteToolOptions)
     for (const key of (json["required"] ?? []) as ReadonlyArray<string>) required.push(rename(key))
     defs = { ...defs, ...(json["$defs"] as Json | undefined) }
   }
-  const fields = (schema: Schema.Top | undefined) => schema === undefined ? {} : jsonOf(Schema.make(SchemaAST.toType(schema.ast)))
+  const fields = (schema: Schema.Top | undefined) =>
+    schema === undefined ? {} : jsonOf(Schema.make(SchemaAST.toType(schema.ast)))
   const toolName = Object.fromEntries(Object.entries(options.renames ?? {}).map(([tool, route]) => [route, tool]))
   add(fields(endpoint.params), (k) => toolName[k] ?? k)
   add(fields(endpoint.query), (k) => k)
@@ -130,7 +131,11 @@ const inputSchemaOf = (endpoint: HttpApiEndpoint.Top, options: RouteToolOptions)
   if (body !== undefined && options.flatBody === true) add(jsonOf(body), (k) => k)
   else if (body !== undefined) {
     const { $defs, ...json } = jsonOf(body)
-    add({ properties: { body: { ...json, description: `The JSON body of ${endpoint.method} ${endpoint.path}` } }, required: ["body"], $defs }, (k) => k)
+    add({
+      properties: { body: { ...json, description: `The JSON body of ${endpoint.method} ${endpoint.path}` } },
+      required: ["body"],
+      $defs
+    }, (k) => k)
   }
   return {
     type: "object",
@@ -145,7 +150,12 @@ const inputSchemaOf = (endpoint: HttpApiEndpoint.Top, options: RouteToolOptions)
 const grantOf = (endpoint: HttpApiEndpoint.Top) => Context.getOrUndefined(endpoint.annotations, RequiredGrant)
 
 /** The tool `name` that is `endpoint`: `description` says what it answers (the route and grant are added). */
-export const routeTool = (name: string, endpoint: HttpApiEndpoint.Top, description: string, options: RouteToolOptions = {}): RouteTool => {
+export const routeTool = (
+  name: string,
+  endpoint: HttpApiEndpoint.Top,
+  description: string,
+  options: RouteToolOptions = {}
+): RouteTool => {
   const grant = grantOf(endpoint)
   const reads = endpoint.method === "GET" || options.readOnly === true
   const success = [...endpoint.success][0]
@@ -156,7 +166,9 @@ export const routeTool = (name: string, endpoint: HttpApiEndpoint.Top, descripti
     options,
     descriptor: new McpSchema.Tool({
       name,
-      description: `${description} (= ${endpoint.method} ${endpoint.path}${grant === undefined ? "" : `; grant ${grant}`})`,
+      description: `${description} (= ${endpoint.method} ${endpoint.path}${
+        grant === undefined ? "" : `; grant ${grant}`
+      })`,
       inputSchema: inputSchemaOf(endpoint, options) as McpSchema.Tool["inputSchema"],
       ...(success === undefined ? {} : { outputSchema: jsonOf(success) }),
       // A read-only tool's destructive and idempotent hints mean nothing (MCP 2025-06-18), so they are left out.
@@ -172,7 +184,9 @@ const refusal = (message: string) => Result.fail(message)
 /** A query or path value as the URL carries it, or undefined when it cannot be one. */
 const textsOf = (value: unknown): ReadonlyArray<string> | undefined => {
   if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return [String(value)]
-  if (Array.isArray(value) && value.every((v) => ["string", "number", "boolean"].includes(typeof v))) return value.map(String)
+  if (Array.isArray(value) && value.every((v) => ["string", "number", "boolean"].includes(typeof v))) {
+    return value.map(String)
+  }
   return undefined
 }
 
@@ -203,7 +217,10 @@ export const requestParts = (tool: RouteTool, args: unknown): Result.Result<{
   let body: string | undefined
   const fields: Record<string, unknown> = {}
   for (const [name, value] of Object.entries(given)) {
-    if (value === undefined || (value === null && name !== "body" && parts.bodyFields === undefined) || parts.own.includes(name)) continue
+    if (
+      value === undefined || (value === null && name !== "body" && parts.bodyFields === undefined) ||
+      parts.own.includes(name)
+    ) continue
     if (name === "body" && parts.body && parts.bodyFields === undefined) {
       body = JSON.stringify(value)
       continue
@@ -216,7 +233,9 @@ export const requestParts = (tool: RouteTool, args: unknown): Result.Result<{
     const param = parts.params[name]
     if (header === undefined && param === undefined && !parts.query.includes(name)) {
       const takes = acceptedArguments(tool)
-      return refusal(`unknown argument \`${name}\`: ${tool.name} takes ${takes.length === 0 ? "none" : takes.join(", ")}`)
+      return refusal(
+        `unknown argument \`${name}\`: ${tool.name} takes ${takes.length === 0 ? "none" : takes.join(", ")}`
+      )
     }
     const texts = textsOf(value)
     if (texts === undefined || (texts.length !== 1 && (header !== undefined || param !== undefined))) {
@@ -228,7 +247,9 @@ export const requestParts = (tool: RouteTool, args: unknown): Result.Result<{
   }
   if (parts.bodyFields !== undefined) body = JSON.stringify(fields)
   const missing = Object.entries(parts.params).find(([, p]) => path.includes(`:${p}`))
-  if (missing !== undefined) return refusal(`argument \`${missing[0]}\` is required; ${tool.name} takes ${acceptedArguments(tool).join(", ")}`)
+  if (missing !== undefined) {
+    return refusal(`argument \`${missing[0]}\` is required; ${tool.name} takes ${acceptedArguments(tool).join(", ")}`)
+  }
   const search = query.toString()
   return Result.succeed({ url: search === "" ? path : `${path}?${search}`, body, headers })
 }
@@ -237,7 +258,11 @@ const STATUS = "psx/status"
 
 const refused = (message: string) => {
   const record: ErrorRecord = { error: "INVALID_REQUEST", message }
-  return new McpSchema.CallToolResult({ isError: true, content: [{ type: "text", text: JSON.stringify(record) }], _meta: { [STATUS]: 400 } })
+  return new McpSchema.CallToolResult({
+    isError: true,
+    content: [{ type: "text", text: JSON.stringify(record) }],
+    _meta: { [STATUS]: 400 }
+  })
 }
 
 const textOf = (response: HttpServerResponse.HttpServerResponse) => {
@@ -256,16 +281,26 @@ const resultOf = (tool: RouteTool, args: unknown) => (response: HttpServerRespon
   if (text === undefined) return Effect.die(`a tool's route answered a ${response.body._tag} body`)
   const parsed = parseJson(text)
   const shape = tool.options.shape
-  const shaped = response.status < 400 && shape !== undefined && Option.isSome(parsed) && typeof parsed.value === "object"
-    ? shape(parsed.value as Json, typeof args === "object" && args !== null ? args as Json : {})
-    : undefined
+  const shaped =
+    response.status < 400 && shape !== undefined && Option.isSome(parsed) && typeof parsed.value === "object"
+      ? shape(parsed.value as Json, typeof args === "object" && args !== null ? args as Json : {})
+      : undefined
   if (typeof shaped === "string") return Effect.succeed(refused(shaped))
   const record = shaped === undefined ? parsed : Option.some(shaped)
-  return Effect.succeed(new McpSchema.CallToolResult({
-    ...(response.status >= 400 ? { isError: true } : Option.isSome(record) ? { structuredContent: record.value } : {}),
-    content: [{ type: "text", text: shape === undefined || Option.isNone(record) ? text : JSON.stringify(record.value) }],
-    _meta: { [STATUS]: response.status }
-  }))
+  return Effect.succeed(
+    new McpSchema.CallToolResult({
+      ...(response.status >= 400
+        ? { isError: true }
+        : Option.isSome(record)
+        ? { structuredContent: record.value }
+        : {}),
+      content: [{
+        type: "text",
+        text: shape === undefined || Option.isNone(record) ? text : JSON.stringify(record.value)
+      }],
+      _meta: { [STATUS]: response.status }
+    })
+  )
 }
 
 /**
@@ -277,22 +312,26 @@ export const callRoute = (
   tool: RouteTool,
   authorization: (outer: Option.Option<HttpServerRequest.HttpServerRequest>) => string | undefined
 ) =>
-  (args: unknown) =>
-    Effect.gen(function*() {
-      const given = typeof args === "object" && args !== null && tool.options.prepare !== undefined ? tool.options.prepare(args as Json) : args
-      const parts = requestParts(tool, given)
-      if (Result.isFailure(parts)) return refused(parts.failure)
-      const outer = yield* Effect.serviceOption(HttpServerRequest.HttpServerRequest)
-      const headers: Record<string, string> = { accept: "application/json", ...parts.success.headers }
-      const credential = authorization(outer)
-      if (credential !== undefined) headers["authorization"] = credential
-      const requestId = Option.getOrUndefined(outer)?.headers["x-request-id"]
-      if (requestId !== undefined) headers["x-request-id"] = requestId
-      if (parts.success.body !== undefined) headers["content-type"] = "application/json"
-      const request = HttpServerRequest.fromWeb(new Request(`http://localhost${parts.success.url}`, {
+(args: unknown) =>
+  Effect.gen(function*() {
+    const given = typeof args === "object" && args !== null && tool.options.prepare !== undefined
+      ? tool.options.prepare(args as Json)
+      : args
+    const parts = requestParts(tool, given)
+    if (Result.isFailure(parts)) return refused(parts.failure)
+    const outer = yield* Effect.serviceOption(HttpServerRequest.HttpServerRequest)
+    const headers: Record<string, string> = { accept: "application/json", ...parts.success.headers }
+    const credential = authorization(outer)
+    if (credential !== undefined) headers["authorization"] = credential
+    const requestId = Option.getOrUndefined(outer)?.headers["x-request-id"]
+    if (requestId !== undefined) headers["x-request-id"] = requestId
+    if (parts.success.body !== undefined) headers["content-type"] = "application/json"
+    const request = HttpServerRequest.fromWeb(
+      new Request(`http://localhost${parts.success.url}`, {
         method: tool.endpoint.method,
         headers,
         ...(parts.success.body === undefined ? {} : { body: parts.success.body })
-      })).modify({ remoteAddress: Option.flatMap(outer, (r) => r.remoteAddress) })
-      return yield* Effect.flatMap(caller.call(request), resultOf(tool, args))
-    })
+      })
+    ).modify({ remoteAddress: Option.flatMap(outer, (r) => r.remoteAddress) })
+    return yield* Effect.flatMap(caller.call(request), resultOf(tool, args))
+  })

@@ -5,8 +5,8 @@
  * matches than that is refused, naming how to narrow it. `fields` keeps only those fields of each item
  * (symbol always). Pure functions over the route's body.
  */
-import { SCREENER_DEFAULT_LIMIT, SCREENER_MAX_LIMIT } from "../../domain/market/analytics/ScreenRequest.ts"
 import { ScreenFigures } from "../../domain/market/analytics/AnalyticsSchemas.ts"
+import { SCREENER_DEFAULT_LIMIT, SCREENER_MAX_LIMIT } from "../../domain/market/analytics/ScreenRequest.ts"
 
 type Json = { readonly [key: string]: unknown }
 
@@ -18,7 +18,8 @@ const FIGURES: ReadonlyArray<string> = Object.keys(ScreenFigures.fields)
 export const SCREEN_OWN_ARGUMENTS = {
   sort: {
     type: "string",
-    description: `An item field to order by (e.g. dividend_yield_pct, -market_cap for descending); unknown values last. At most ${SORT_POOL} matches`
+    description:
+      `An item field to order by (e.g. dividend_yield_pct, -market_cap for descending); unknown values last. At most ${SORT_POOL} matches`
   },
   fields: { type: "array", items: { type: "string" }, description: "Only these item fields (symbol always)" }
 } as const
@@ -47,7 +48,9 @@ const sorted = (items: ReadonlyArray<Json>, sort: string) => {
 export const screenView = (record: Json, args: Json): Json | string => {
   const sort = typeof args["sort"] === "string" ? args["sort"] : undefined
   const fields = Array.isArray(args["fields"]) ? (args["fields"] as ReadonlyArray<unknown>).map(String) : undefined
-  const unknown = [...(sort === undefined ? [] : [sort.replace(/^[-+]/, "")]), ...(fields ?? [])].find((f) => !FIGURES.includes(f))
+  const unknown = [...(sort === undefined ? [] : [sort.replace(/^[-+]/, "")]), ...(fields ?? [])].find((f) =>
+    !FIGURES.includes(f)
+  )
   if (unknown !== undefined) return `unknown item field \`${unknown}\`: screen_stocks items have ${FIGURES.join(", ")}`
   let items = record["items"] as ReadonlyArray<Json>
   let view: Json = record
@@ -58,7 +61,10 @@ export const screenView = (record: Json, args: Json): Json | string => {
     }
     const limit = typeof args["limit"] === "number" ? args["limit"] : SCREENER_DEFAULT_LIMIT
     items = sorted(items, sort).slice(0, limit)
-    view = { ...record, order: `${sort.replace(/^[-+]/, "")} ${sort.startsWith("-") ? "descending" : "ascending"}, unknown last` }
+    view = {
+      ...record,
+      order: `${sort.replace(/^[-+]/, "")} ${sort.startsWith("-") ? "descending" : "ascending"}, unknown last`
+    }
   }
   if (fields !== undefined) {
     const keep = new Set(["symbol", ...fields])

@@ -22,19 +22,21 @@ import { Layer } from "effect"
 import { McpProtocol, McpServer } from "effect/ai"
 import { boundedServer, MAX_BYTES, MAX_ITEMS } from "./Bounds.ts"
 import { JsonRpcEnvelope } from "./Envelope.ts"
+import { MARKET_TOOLS, MarketToolsLive } from "./MarketTools.ts"
+import { McpCredential, PORTFOLIO_TOOLS, PortfolioToolsLive } from "./PortfolioTools.ts"
 import { PromptsLive } from "./Prompts.ts"
 import { ResourcesLive } from "./Resources.ts"
-import { McpCredential, PORTFOLIO_TOOLS, PortfolioToolsLive } from "./PortfolioTools.ts"
 import { RouteCaller } from "./RouteCaller.ts"
 import { McpSessionsLive } from "./Sessions.ts"
 import { SignedResults } from "./SignedResults.ts"
-import { MARKET_TOOLS, MarketToolsLive } from "./MarketTools.ts"
 
 export { MARKET_TOOLS } from "./MarketTools.ts"
 
 export const AUTHENTICATION = "None for the market-data tools, which read public data (free, no key: SPEC 5). With " +
   "Authorization: Bearer <API_KEY> on every request of a session (over stdio: the environment's PSX_API_KEY), tools/list " +
-  `also gives the portfolio tools its grants allow (${PORTFOLIO_TOOLS.map((t) => t.name).join(", ")}; a revoked key none), each its /v1/me route ` +
+  `also gives the portfolio tools its grants allow (${
+    PORTFOLIO_TOOLS.map((t) => t.name).join(", ")
+  }; a revoked key none), each its /v1/me route ` +
   "called with that key: the route's grant, answer and error record (401, 403, 400…), charged to the key's rate limit as " +
   "the route is. A session keeps the credential it was started with: another one, or none, is 403. /mcp requests are " +
   "rate limited per client address like every other public route."
@@ -72,14 +74,17 @@ const registrations = Layer.mergeAll(
  * POST /mcp on the service's HTTP router, with JSON-RPC error bodies for what the transport refuses;
  * DELETE /mcp ends a session; sessions are bounded (Sessions.ts).
  */
-export const McpLive = McpServer.layerHttp({ ...info, path: "/mcp", registrations, allowSessionTermination: true }).pipe(
-  Layer.provide([RouteCaller.layer, McpCredential.fromRequest]),
-  Layer.provide(JsonRpcEnvelope),
-  Layer.provide(McpSessionsLive)
-)
+export const McpLive = McpServer.layerHttp({ ...info, path: "/mcp", registrations, allowSessionTermination: true })
+  .pipe(
+    Layer.provide([RouteCaller.layer, McpCredential.fromRequest]),
+    Layer.provide(JsonRpcEnvelope),
+    Layer.provide(McpSessionsLive)
+  )
 
 /**
  * The same tools over stdio (needs `Stdio`, and a RouteCaller over the HTTP API's routes; logs must go to stderr,
  * see Cli.ts); the portfolio tools' credential is PSX_API_KEY.
  */
-export const McpStdio = McpServer.layerStdio({ ...info, registrations }).pipe(Layer.provide(McpCredential.fromEnvironment))
+export const McpStdio = McpServer.layerStdio({ ...info, registrations }).pipe(
+  Layer.provide(McpCredential.fromEnvironment)
+)

@@ -122,12 +122,17 @@ export const makeSessionRegistry = (limits: RegistryLimits) => {
     },
     /** Keeps a new session charged `bytes`; returns the ids of the sessions to end for it. */
     admit: (id: string, owner: Owner, bytes: number, now: number) => {
-      const keys = owner.principal === undefined ? [addressKey(owner.address)] : [addressKey(owner.address), `principal:${owner.principal}`]
+      const keys = owner.principal === undefined
+        ? [addressKey(owner.address)]
+        : [addressKey(owner.address), `principal:${owner.principal}`]
       const ended: Array<string> = []
       for (const key of keys) {
         while ((holders.get(key)?.ids.size ?? 0) >= limits.perClient && end(oldestOf(key), ended));
       }
-      while ((sessions.size + 1 > limits.cap || totalBytes + bytes > limits.budgetBytes) && end(largestHoldersOldest(), ended));
+      while (
+        (sessions.size + 1 > limits.cap || totalBytes + bytes > limits.budgetBytes) &&
+        end(largestHoldersOldest(), ended)
+      );
       sessions.set(id, { at: now, bytes, holders: keys, principal: owner.principal })
       totalBytes += bytes
       for (const key of keys) {

@@ -73,15 +73,16 @@ const messageId = (text: string): string | number | null => {
 }
 
 /** A request of a session with another credential than the session was started with (or with none), answering `id`. */
-const anotherCredential = (id: string | number | null) => HttpServerResponse.jsonUnsafe({
-  jsonrpc: "2.0",
-  id,
-  error: {
-    code: -32000,
-    message: "Forbidden: this session was started with another Authorization credential (or none); send the one it " +
-      "started with, or initialize a new session"
-  }
-}, { status: 403 })
+const anotherCredential = (id: string | number | null) =>
+  HttpServerResponse.jsonUnsafe({
+    jsonrpc: "2.0",
+    id,
+    error: {
+      code: -32000,
+      message: "Forbidden: this session was started with another Authorization credential (or none); send the one it " +
+        "started with, or initialize a new session"
+    }
+  }, { status: 403 })
 
 /** A route handler as a function of the request, whatever form the transport gave it in. */
 const asFunction = (handler: Response | Effect.Effect<Response, unknown> | RouteHandler): RouteHandler =>
@@ -93,57 +94,66 @@ const asFunction = (handler: Response | Effect.Effect<Response, unknown> | Route
 
 /** The HttpRouter for `McpServer.layerHttp`, bounding the sessions of the routes it adds. */
 export const makeMcpSessions = (limits: McpSessionLimits) =>
-  Layer.effect(HttpRouter.HttpRouter, Effect.gen(function*() {
-    const router = yield* HttpRouter.HttpRouter
-    const registry = makeSessionRegistry(limits)
-    let terminate: RouteHandler | undefined
-    const end = (id: string) =>
-      terminate === undefined ? Effect.void : terminate(
-        HttpServerRequest.fromWeb(new Request("http://localhost/mcp", { method: "DELETE", headers: { [SESSION_HEADER]: id } }))
-      ).pipe(Effect.ignore)
-    const endAll = (ids: ReadonlyArray<string>) => Effect.forEach(ids, end, { discard: true })
+  Layer.effect(
+    HttpRouter.HttpRouter,
+    Effect.gen(function*() {
+      const router = yield* HttpRouter.HttpRouter
+      const registry = makeSessionRegistry(limits)
+      let terminate: RouteHandler | undefined
+      const end = (id: string) =>
+        terminate === undefined ? Effect.void : terminate(
+          HttpServerRequest.fromWeb(
+            new Request("http://localhost/mcp", { method: "DELETE", headers: { [SESSION_HEADER]: id } })
+          )
+        ).pipe(Effect.ignore)
+      const endAll = (ids: ReadonlyArray<string>) => Effect.forEach(ids, end, { discard: true })
 
-    const bounded = (handler: RouteHandler) => (request: Request) =>
-      Effect.gen(function*() {
-        const now = yield* Clock.currentTimeMillis
-        yield* endAll(registry.expire(now))
-        const id = request.headers[SESSION_HEADER]
-        if (id !== undefined && !registry.heldBy(id, ownerOf(request).principal)) {
-          const body = request.method === "POST" ? yield* Effect.orElseSucceed(request.text, () => "") : ""
-          return anotherCredential(messageId(body))
-        }
-        if (id !== undefined) registry.touch(id, now)
-        let forwarded = request
-        let bytes = SESSION_OVERHEAD_BYTES
-        if (request.method === "POST") {
-          // The route's middleware (Envelope.ts) has read the body already; it is cached.
-          const examined = examine(yield* Effect.orElseSucceed(request.text, () => ""), limits.initializeBytes)
-          if (examined._tag === "Refuse") return refusal(examined.id, examined.code, examined.message)
-          if (examined._tag === "Keep") {
-            forwarded = withBody(request, examined.text)
-            bytes += examined.bytes
+      const bounded = (handler: RouteHandler) => (request: Request) =>
+        Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
+          yield* endAll(registry.expire(now))
+          const id = request.headers[SESSION_HEADER]
+          if (id !== undefined && !registry.heldBy(id, ownerOf(request).principal)) {
+            const body = request.method === "POST" ? yield* Effect.orElseSucceed(request.text, () => "") : ""
+            return anotherCredential(messageId(body))
           }
-        }
-        const response = yield* Effect.provideService(handler(forwarded), HttpServerRequest.HttpServerRequest, forwarded)
-        if (id === undefined) {
-          // The transport names a new session in a pre-response handler it added while answering: look after it.
-          yield* HttpEffect.appendPreResponseHandler((_, final) => {
-            const created = final.headers[SESSION_HEADER]
-            if (created === undefined) return Effect.succeed(final)
-            return Effect.as(endAll(registry.admit(created, ownerOf(request), bytes, now)), final)
-          })
-        }
-        if (request.method === "DELETE" && id !== undefined && response.status < 300) registry.remove(id)
-        return response
-      })
+          if (id !== undefined) registry.touch(id, now)
+          let forwarded = request
+          let bytes = SESSION_OVERHEAD_BYTES
+          if (request.method === "POST") {
+            // The route's middleware (Envelope.ts) has read the body already; it is cached.
+            const examined = examine(yield* Effect.orElseSucceed(request.text, () => ""), limits.initializeBytes)
+            if (examined._tag === "Refuse") return refusal(examined.id, examined.code, examined.message)
+            if (examined._tag === "Keep") {
+              forwarded = withBody(request, examined.text)
+              bytes += examined.bytes
+            }
+          }
+          const response = yield* Effect.provideService(
+            handler(forwarded),
+            HttpServerRequest.HttpServerRequest,
+            forwarded
+          )
+          if (id === undefined) {
+            // The transport names a new session in a pre-response handler it added while answering: look after it.
+            yield* HttpEffect.appendPreResponseHandler((_, final) => {
+              const created = final.headers[SESSION_HEADER]
+              if (created === undefined) return Effect.succeed(final)
+              return Effect.as(endAll(registry.admit(created, ownerOf(request), bytes, now)), final)
+            })
+          }
+          if (request.method === "DELETE" && id !== undefined && response.status < 300) registry.remove(id)
+          return response
+        })
 
-    const add: typeof router.add = (method, path, handler, options) => {
-      const run = asFunction(handler as Parameters<typeof asFunction>[0])
-      if (method === "DELETE") terminate = run
-      return router.add(method, path, bounded(run) as never, options)
-    }
-    return HttpRouter.HttpRouter.of({ ...router, add })
-  }))
+      const add: typeof router.add = (method, path, handler, options) => {
+        const run = asFunction(handler as Parameters<typeof asFunction>[0])
+        if (method === "DELETE") terminate = run
+        return router.add(method, path, bounded(run) as never, options)
+      }
+      return HttpRouter.HttpRouter.of({ ...router, add })
+    })
+  )
 
 /**
  * The limits from the configuration (PSX_MCP_SESSION_IDLE_MINUTES, PSX_MCP_SESSIONS, PSX_MCP_SESSIONS_PER_CLIENT,

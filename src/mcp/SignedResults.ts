@@ -45,7 +45,9 @@ const signedHandle = (tool: string, handle: Handle, signer: typeof AnswerSigner.
       if (text?.type !== "text") return result
       const context = yield* Effect.serviceOption(McpSchema.McpRequestContext)
       const ask = (yield* SignatureRequested) ??
-        askedInMeta(context._tag === "Some" ? context.value.requestMetadata as Record<string, unknown> | undefined : undefined)
+        askedInMeta(
+          context._tag === "Some" ? context.value.requestMetadata as Record<string, unknown> | undefined : undefined
+        )
       if (ask === undefined) return result
       const key = yield* signer.key
       const created = Math.floor((yield* Clock.currentTimeMillis) / 1000)

@@ -9,7 +9,7 @@
  */
 import { Cause, Logger, References } from "effect"
 import { LRUCache } from "lru-cache"
-import { AccessLine, accessFields } from "./AccessLine.ts"
+import { accessFields, AccessLine } from "./AccessLine.ts"
 import { lineSink } from "./LineSink.ts"
 import { redactTokens } from "./Redact.ts"
 
@@ -27,7 +27,9 @@ const isoOf = (date: Date) => {
 
 /** Each level as the line writes it. */
 const LEVELS: Record<string, string> = Object.fromEntries(
-  ["All", "Fatal", "Error", "Warn", "Info", "Debug", "Trace", "None"].map((level) => [level, JSON.stringify(level.toLowerCase())])
+  ["All", "Fatal", "Error", "Warn", "Info", "Debug", "Trace", "None"].map((
+    level
+  ) => [level, JSON.stringify(level.toLowerCase())])
 )
 const levelJson = (level: string) => LEVELS[level] ?? JSON.stringify(level.toLowerCase())
 

@@ -13,7 +13,6 @@ import { InvalidRequest } from "../../domain/Errors.ts"
 import { DAY_MS } from "../../domain/Karachi.ts"
 import { AppConfig } from "../config/AppConfig.ts"
 
-
 /**
  * A cursor expires at the end of the UTC day after the one it was issued on (24 to 48 hours): the same for
  * every cursor of a day, so an encoded answer that carries one stays byte-identical until midnight.
@@ -43,7 +42,10 @@ export class Cursors extends Context.Service<Cursors, {
   /** A cursor for `scope` (the endpoint and its filters) continuing after `position`. */
   readonly encode: (scope: string, position: CursorPosition) => Effect.Effect<string>
   /** The position a cursor carries, `undefined` for no cursor; INVALID_REQUEST when it is not valid for `scope`. */
-  readonly decode: (scope: string, cursor: string | undefined) => Effect.Effect<CursorPosition | undefined, InvalidRequest>
+  readonly decode: (
+    scope: string,
+    cursor: string | undefined
+  ) => Effect.Effect<CursorPosition | undefined, InvalidRequest>
 }>()("psx/paging/Cursors") {
   static readonly make = (secret: string) => {
     const sign = (body: string) => createHmac("sha256", secret).update(body).digest("base64url").slice(0, 22)
@@ -55,7 +57,8 @@ export class Cursors extends Context.Service<Cursors, {
     const decode = (scope: string, cursor: string | undefined) =>
       Effect.gen(function*() {
         if (cursor === undefined || cursor === "") return undefined
-        const bad = (why: string) => new InvalidRequest({ message: `query field \`cursor\`: ${why}; start again without a cursor` })
+        const bad = (why: string) =>
+          new InvalidRequest({ message: `query field \`cursor\`: ${why}; start again without a cursor` })
         const [body, mac] = cursor.split(".")
         if (!body || !mac || !sameMac(sign(body), mac)) return yield* bad("not a cursor this service issued")
         const parsed = decodeBody(Buffer.from(body, "base64url").toString("utf8"))

@@ -9,9 +9,9 @@
 import { Context, Effect, FileSystem, Layer, Schema } from "effect"
 import { fileURLToPath } from "node:url"
 import { gunzipSync } from "node:zlib"
+import { SourceUnavailable } from "../../domain/Errors.ts"
 import { type PackDataset, type PackDatasetId, PackDatasets } from "../../domain/pack/Datasets.ts"
 import { PackManifest } from "../../domain/pack/Pack.ts"
-import { SourceUnavailable } from "../../domain/Errors.ts"
 
 export interface DataPackShape {
   readonly directory: string
@@ -36,7 +36,8 @@ export class DataPack extends Context.Service<DataPack, DataPackShape>()("psx/so
           fs.readFile(`${directory}/${file}`).pipe(
             Effect.flatMap((bytes) =>
               Effect.try({
-                try: (): unknown => JSON.parse(new TextDecoder().decode(file.endsWith(".gz") ? gunzipSync(bytes) : bytes)),
+                try: (): unknown =>
+                  JSON.parse(new TextDecoder().decode(file.endsWith(".gz") ? gunzipSync(bytes) : bytes)),
                 catch: (e) => e
               })
             ),

@@ -59,7 +59,9 @@ export class NewsFeeds extends Context.Service<NewsFeeds, {
     const read = Effect.fn("NewsFeeds.read")(function*(url: string) {
       const parsed = parseFeed(yield* fetchText(url, HttpClientRequest.get(url)))
       if (parsed.rows.length === 0) {
-        return yield* new SourceUnavailable({ message: `news feed ${url} held no item (not a feed, or a changed format)` })
+        return yield* new SourceUnavailable({
+          message: `news feed ${url} held no item (not a feed, or a changed format)`
+        })
       }
       return parsed
     })

@@ -15,7 +15,9 @@ export interface Manners {
 }
 
 /** The HTTP status a failed request carries, if it got an answer at all. */
-export const statusOf = (e: unknown): number | undefined => (HttpClientError.isHttpClientError(e) ? e.response?.status : undefined)
+export const statusOf = (
+  e: unknown
+): number | undefined => (HttpClientError.isHttpClientError(e) ? e.response?.status : undefined)
 
 /** A reader over `client`: `(what, request)` → the body as text; `source` prefixes its error messages. */
 export const makePoliteFetch = (client: HttpClient.HttpClient, manners: Manners, source: string) =>

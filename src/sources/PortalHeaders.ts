@@ -8,7 +8,16 @@ import { tables } from "../../domain/psx/Html.ts"
 
 /** Route → the header cells (upper-cased) one table of the page must all carry. */
 const expected: Readonly<Record<string, ReadonlyArray<string>>> = {
-  "/screener": ["SYMBOL", "SECTOR", "LISTED IN", "MARKET CAP.", "PRICE", "PE RATIO (TTM)", "DIVIDEND YIELD (%)", "FREE FLOAT"],
+  "/screener": [
+    "SYMBOL",
+    "SECTOR",
+    "LISTED IN",
+    "MARKET CAP.",
+    "PRICE",
+    "PE RATIO (TTM)",
+    "DIVIDEND YIELD (%)",
+    "FREE FLOAT"
+  ],
   "/market-watch": ["SYMBOL", "SECTOR", "LISTED IN", "LDCP", "OPEN", "HIGH", "LOW", "CURRENT", "CHANGE", "VOLUME"],
   "/indices/{CODE}": ["SYMBOL", "NAME", "LDCP", "CURRENT", "IDX WTG (%)", "FREEFLOAT (M)", "MARKET CAP (M)"],
   "/sector-summary/sectorwise": ["SECTOR CODE", "SECTOR NAME"],

@@ -13,7 +13,13 @@ import { Config, Context, Duration, Effect, Layer } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientRequest } from "effect/http"
 import { SourceUnavailable } from "../../domain/Errors.ts"
 import { type CompanyPage, parseCompanyPage, parseCompanyPagePayouts } from "../../domain/psx/CompanyPage.ts"
-import { type Announcement, parseAnnouncements, parseCompanyPayouts, parseMarketPayouts, type PayoutRow } from "../../domain/psx/Filings.ts"
+import {
+  type Announcement,
+  parseAnnouncements,
+  parseCompanyPayouts,
+  parseMarketPayouts,
+  type PayoutRow
+} from "../../domain/psx/Filings.ts"
 import {
   type IndexConstituent,
   type ListedSymbol,
@@ -25,8 +31,6 @@ import {
   type Sector
 } from "../../domain/psx/Listing.ts"
 import type { Parsed } from "../../domain/psx/Parsed.ts"
-import { makePoliteFetch } from "./PoliteFetch.ts"
-import { unknownHeaders } from "./PortalHeaders.ts"
 import {
   type BoardRow,
   type IntradayTick,
@@ -36,6 +40,8 @@ import {
   parseMarketWatch,
   type PriceRow
 } from "../../domain/psx/Prices.ts"
+import { makePoliteFetch } from "./PoliteFetch.ts"
+import { unknownHeaders } from "./PortalHeaders.ts"
 
 export interface PortalOptions {
   readonly baseUrl: string
@@ -58,20 +64,29 @@ export const portalConfig = Config.all({
 type Result<A> = Effect.Effect<Parsed<A>, SourceUnavailable>
 
 /** The HTTP status a failed request carries, if it got an answer at all. */
-type FetchText = (what: string, request: HttpClientRequest.HttpClientRequest) => Effect.Effect<string, SourceUnavailable>
+type FetchText = (
+  what: string,
+  request: HttpClientRequest.HttpClientRequest
+) => Effect.Effect<string, SourceUnavailable>
 
 /** A parse that read nothing is a failure, not an empty success. */
 const rowsOf = <A>(what: string, parsed: Parsed<A>): Effect.Effect<Parsed<A>, SourceUnavailable> =>
   parsed.rows.length > 0
     ? Effect.succeed(parsed)
-    : Effect.fail(new SourceUnavailable({ message: `PSX portal: ${what} held no rows (an unknown symbol, a holiday, or a changed page)` }))
+    : Effect.fail(
+      new SourceUnavailable({
+        message: `PSX portal: ${what} held no rows (an unknown symbol, a holiday, or a changed page)`
+      })
+    )
 
 /** An HTML page is parsed only when its table headers are the ones the parser was written for. */
 const checked = <A>(what: string, route: string, text: string, parse: (text: string) => Parsed<A>) => {
   const unknown = unknownHeaders(route, text)
   return unknown === undefined
     ? rowsOf(what, parse(text))
-    : Effect.fail(new SourceUnavailable({ message: `PSX portal: ${what} (${route}) has unknown table headers: ${unknown}` }))
+    : Effect.fail(
+      new SourceUnavailable({ message: `PSX portal: ${what} (${route}) has unknown table headers: ${unknown}` })
+    )
 }
 
 /** GET and POST readers of HTML tables and JSON over one polite fetch: rows, or SOURCE_UNAVAILABLE. */
@@ -98,7 +113,11 @@ const readers = (fetchText: FetchText) => ({
     Effect.flatMap(fetchText(`company ${symbol}`, HttpClientRequest.get(path)), (text) => {
       const unknown = unknownHeaders("/company/{SYM}", text)
       if (unknown !== undefined) {
-        return Effect.fail(new SourceUnavailable({ message: `PSX portal: company ${symbol} (/company/{SYM}) has unknown table headers: ${unknown}` }))
+        return Effect.fail(
+          new SourceUnavailable({
+            message: `PSX portal: company ${symbol} (/company/{SYM}) has unknown table headers: ${unknown}`
+          })
+        )
       }
       const page = parseCompanyPage(text)
       return page.name === undefined
@@ -120,7 +139,9 @@ export class PsxPortal extends Context.Service<PsxPortal, {
   readonly companyPayouts: (symbol: string) => Result<PayoutRow>
   readonly marketPayouts: Result<PayoutRow>
   /** The company page, with its payout table (the same rows `POST /company/payouts` lists). */
-  readonly companyPage: (symbol: string) => Effect.Effect<CompanyPage & { readonly payouts: Parsed<PayoutRow> }, SourceUnavailable>
+  readonly companyPage: (
+    symbol: string
+  ) => Effect.Effect<CompanyPage & { readonly payouts: Parsed<PayoutRow> }, SourceUnavailable>
 }>()("psx/sources/PsxPortal") {
   static readonly make = (options: PortalOptions) =>
     Effect.gen(function*() {
@@ -143,7 +164,8 @@ export class PsxPortal extends Context.Service<PsxPortal, {
         intraday: (s) => getJson(`intraday ${s}`, `/timeseries/int/${sym(s)}`, parseIntraday),
         marketWatch: get("market watch", "/market-watch", parseMarketWatch),
         screener: get("screener", "/screener", parseScreener),
-        indexConstituents: (code) => get(`index ${code}`, `/indices/${sym(code)}`, parseIndexConstituents, "/indices/{CODE}"),
+        indexConstituents: (code) =>
+          get(`index ${code}`, `/indices/${sym(code)}`, parseIndexConstituents, "/indices/{CODE}"),
         sectors: get("sector summary", "/sector-summary/sectorwise", parseSectors),
         historical: (s, month) =>
           post(`historical ${s}`, "/historical", {
@@ -151,8 +173,14 @@ export class PsxPortal extends Context.Service<PsxPortal, {
             ...(month ? { month: String(month.month), year: String(month.year) } : {})
           }, parseHistorical),
         announcements: (s) =>
-          post("announcements", "/announcements", { type: "C", ...(s ? { symbol: s.toUpperCase() } : {}) }, parseAnnouncements),
-        companyPayouts: (s) => post(`payouts ${s}`, "/company/payouts", { symbol: s.toUpperCase() }, (t) => parseCompanyPayouts(s, t)),
+          post(
+            "announcements",
+            "/announcements",
+            { type: "C", ...(s ? { symbol: s.toUpperCase() } : {}) },
+            parseAnnouncements
+          ),
+        companyPayouts: (s) =>
+          post(`payouts ${s}`, "/company/payouts", { symbol: s.toUpperCase() }, (t) => parseCompanyPayouts(s, t)),
         marketPayouts: post("payouts", "/payouts", {}, parseMarketPayouts),
         companyPage: (s) => companyPage(s, `/company/${sym(s)}`)
       })

@@ -17,7 +17,10 @@ export class Html {
   }
 }
 
-export const html = (strings: TemplateStringsArray, ...values: ReadonlyArray<Html | string | number | ReadonlyArray<Html>>) =>
+export const html = (
+  strings: TemplateStringsArray,
+  ...values: ReadonlyArray<Html | string | number | ReadonlyArray<Html>>
+) =>
   new Html(strings.reduce((out, part, i) => {
     if (i === 0) return part
     const v = values[i - 1]!
@@ -29,7 +32,17 @@ export const html = (strings: TemplateStringsArray, ...values: ReadonlyArray<Htm
     return out + text + part
   }, ""))
 
-export type Section = "start" | "keys" | "portfolio" | "tax" | "ledger" | "market" | "screener" | "compare" | "donate" | "none"
+export type Section =
+  | "start"
+  | "keys"
+  | "portfolio"
+  | "tax"
+  | "ledger"
+  | "market"
+  | "screener"
+  | "compare"
+  | "donate"
+  | "none"
 
 /** What people open most; the ledger, API keys and the API reference are in the footer. */
 const NAV: ReadonlyArray<{ readonly id: Section; readonly href: string; readonly label: string }> = [
@@ -88,7 +101,9 @@ const footer = html`<footer class="site">
 </footer>`
 
 export const renderPage = (page: PageSpec) => {
-  const styles = ["/assets/site.css", "/assets/components.css", ...(page.styles ?? [])].map((href) => html`<link rel="stylesheet" href="${href}">`)
+  const styles = ["/assets/site.css", "/assets/components.css", ...(page.styles ?? [])].map((href) =>
+    html`<link rel="stylesheet" href="${href}">`
+  )
   const scripts = ["/assets/site.js", ...page.scripts].map((src) => html`<script type="module" src="${src}"></script>`)
   return html`<!doctype html>
 <html lang="en">

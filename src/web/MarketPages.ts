@@ -82,7 +82,13 @@ export const symbolPage = (symbol: string) =>
 <section aria-labelledby="h-chart">
   <h2 id="h-chart">Price history</h2>
   <div class="ranges" role="group" aria-label="Price range">
-    ${["1M", "3M", "6M", "1Y", "5Y", "MAX"].map((r) => html`<button type="button" class="range" data-range="${r}" aria-pressed="${r === "1Y" ? "true" : "false"}">${r}</button>`)}
+    ${
+      ["1M", "3M", "6M", "1Y", "5Y", "MAX"].map((r) =>
+        html`<button type="button" class="range" data-range="${r}" aria-pressed="${
+          r === "1Y" ? "true" : "false"
+        }">${r}</button>`
+      )
+    }
   </div>
   <figure>
     <div id="chart" class="chart">${skeleton(1, "chart")}</div>
@@ -90,15 +96,28 @@ export const symbolPage = (symbol: string) =>
   </figure>
   <div id="window"></div>
 </section>
-${symbolSection("dividends", "Dividends", "Payouts as the exchange announced them, with the last buy date that still earned each one.")}
+${
+      symbolSection(
+        "dividends",
+        "Dividends",
+        "Payouts as the exchange announced them, with the last buy date that still earned each one."
+      )
+    }
 ${symbolSection("announcements", "Announcements", "Filings with the exchange; the documents stay at the exchange.")}
 ${symbolSection("financials", "Financials", "Results as the exchange reported them, newest period first.")}
 ${symbolSection("technicals", "Technical states", "Computed over the last 250 clean sessions.")}
-${symbolSection("provenance", "Research package and its sources", "Where every figure on this page comes from, and what it cannot tell you.")}
+${
+      symbolSection(
+        "provenance",
+        "Research package and its sources",
+        "Where every figure on this page comes from, and what it cannot tell you."
+      )
+    }
 </div>`
   })
 
-const numberFilter = (name: string, label: string, hint = "") => field(`sc-${name}`, label, `inputmode="decimal" data-filter="${name}"`, "", hint)
+const numberFilter = (name: string, label: string, hint = "") =>
+  field(`sc-${name}`, label, `inputmode="decimal" data-filter="${name}"`, "", hint)
 
 /**
  * The screener: results first (every listed security until filters are set),
@@ -147,7 +166,9 @@ figure is unknown for a filter you set does not match, and is counted apart: unk
       <select id="sc-inside_kse100" data-filter="inside_kse100"><option value="">members or not</option><option value="true">members only</option><option value="false">non-members only</option></select></div>
     <div class="field"><label for="sc-security_types">Security types</label>
       <select id="sc-security_types" multiple size="4" data-filter="security_types">
-        ${["equity", "etf", "debt", "right", "preference", "other"].map((t) => html`<option value="${t}">${t}</option>`)}
+        ${
+      ["equity", "etf", "debt", "right", "preference", "other"].map((t) => html`<option value="${t}">${t}</option>`)
+    }
       </select></div>
     <div class="check"><input type="checkbox" id="sc-exclude_ex_dividend" data-filter="exclude_ex_dividend">
       <label for="sc-exclude_ex_dividend">Only securities known not to be ex-dividend today</label></div>

@@ -126,10 +126,20 @@ you choose. Keys are managed with your session token.</p>
 <section aria-labelledby="h-list">
   <h2 id="h-list">Your keys and sessions</h2>
   <p id="keys-status" role="status" aria-live="polite"></p>
-  ${dataTable("keys-table", "Keys and sessions of this user", ["Name", "Kind", "Prefix", "Grants", "Created", "Last used", "Status", "Action"], { cards: true })}
+  ${
+      dataTable("keys-table", "Keys and sessions of this user", [
+        "Name",
+        "Kind",
+        "Prefix",
+        "Grants",
+        "Created",
+        "Last used",
+        "Status",
+        "Action"
+      ], { cards: true })
+    }
 </section>`
   })
-
 
 export const donatePage = () =>
   renderPage({

@@ -32,16 +32,72 @@ const transactionForm = html`
         <option value="tax_status">Tax status (filer or not)</option>
       </select>
     </div>
-    ${field("tx-symbol", "Symbol", `required autocapitalize="characters" spellcheck="false" list="tx-symbol-list"`, "buy sell dividend bonus split", "Type a ticker or a company name and pick from the list.")}
+    ${
+  field(
+    "tx-symbol",
+    "Symbol",
+    `required autocapitalize="characters" spellcheck="false" list="tx-symbol-list"`,
+    "buy sell dividend bonus split",
+    "Type a ticker or a company name and pick from the list."
+  )
+}
     <datalist id="tx-symbol-list"></datalist>
-    ${field("tx-trade_date", "Trade date", `required placeholder="25 May 2026" spellcheck="false"`, "buy sell dividend bonus split tax_status", "For a dividend or bonus, the payment or credit date; for a tax status, the day it holds from.")}
+    ${
+  field(
+    "tx-trade_date",
+    "Trade date",
+    `required placeholder="25 May 2026" spellcheck="false"`,
+    "buy sell dividend bonus split tax_status",
+    "For a dividend or bonus, the payment or credit date; for a tax status, the day it holds from."
+  )
+}
     ${field("tx-quantity", "Quantity (shares)", `inputmode="decimal" required`, "buy sell")}
-    ${field("tx-price", "Price (rupees per share)", `inputmode="decimal" required`, "buy sell", "Filled in with that day's close when one is recorded; change it to your own fill price.")}
-    ${field("tx-fees", "Fees (rupees, optional)", `inputmode="decimal"`, "buy sell", "Brokerage, taxes and charges; 0 when left empty.")}
-    ${field("tx-per_share", "Dividend per share (rupees)", `inputmode="decimal"`, "dividend", "Or give the gross amount instead.")}
-    ${field("tx-gross_amount", "Gross amount (rupees)", `inputmode="decimal"`, "dividend", "As the warrant shows it; with the tax withheld, it replaces the rule.")}
+    ${
+  field(
+    "tx-price",
+    "Price (rupees per share)",
+    `inputmode="decimal" required`,
+    "buy sell",
+    "Filled in with that day's close when one is recorded; change it to your own fill price."
+  )
+}
+    ${
+  field(
+    "tx-fees",
+    "Fees (rupees, optional)",
+    `inputmode="decimal"`,
+    "buy sell",
+    "Brokerage, taxes and charges; 0 when left empty."
+  )
+}
+    ${
+  field(
+    "tx-per_share",
+    "Dividend per share (rupees)",
+    `inputmode="decimal"`,
+    "dividend",
+    "Or give the gross amount instead."
+  )
+}
+    ${
+  field(
+    "tx-gross_amount",
+    "Gross amount (rupees)",
+    `inputmode="decimal"`,
+    "dividend",
+    "As the warrant shows it; with the tax withheld, it replaces the rule."
+  )
+}
     ${field("tx-tax_withheld", "Tax withheld (rupees, optional)", `inputmode="decimal"`, "dividend")}
-    ${field("tx-book_closure_from", "Book closure from (optional)", `placeholder="20 May 2026" spellcheck="false"`, "dividend bonus", "The first day of the book closure: shares held at the last buy date before it are entitled. Left empty, the recorded payout's is used.")}
+    ${
+  field(
+    "tx-book_closure_from",
+    "Book closure from (optional)",
+    `placeholder="20 May 2026" spellcheck="false"`,
+    "dividend bonus",
+    "The first day of the book closure: shares held at the last buy date before it are entitled. Left empty, the recorded payout's is used."
+  )
+}
     <div class="field" data-kinds="dividend tax_status">
       <label for="tx-filer">Filer status (optional for a dividend)</label>
       <select id="tx-filer" name="filer" aria-describedby="tx-filer-hint">
@@ -51,8 +107,18 @@ const transactionForm = html`
       </select>
       <p class="hint" id="tx-filer-hint">Picks the withholding rate (15% filers, 30% non-filers). For Tax status, it holds from the trade date on.</p>
     </div>
-    ${field("tx-percent", "Bonus percent", `inputmode="decimal" required`, "bonus", "As the exchange states it: 10 means one new share for every ten held.")}
-    ${field("tx-numerator", "New shares", `inputmode="numeric" required`, "split", "5 for 1: new shares 5, old shares 1.")}
+    ${
+  field(
+    "tx-percent",
+    "Bonus percent",
+    `inputmode="decimal" required`,
+    "bonus",
+    "As the exchange states it: 10 means one new share for every ten held."
+  )
+}
+    ${
+  field("tx-numerator", "New shares", `inputmode="numeric" required`, "split", "5 for 1: new shares 5, old shares 1.")
+}
     ${field("tx-denominator", "For old shares", `inputmode="numeric" required`, "split")}
     <button type="submit">Record</button>
   </form>
@@ -134,7 +200,16 @@ ${signedOut}
     <div class="field"><label for="history-kind">Kind</label><select id="history-kind"><option value="">All kinds</option></select></div>
   </div>
   <p id="history-status" role="status" aria-live="polite"></p>
-  ${dataTable("history-table", "Recorded transactions by trade date, newest first", ["Trade date", "Event", "Symbol", "Details", "Recorded at", "Action"], { cards: true })}
+  ${
+      dataTable("history-table", "Recorded transactions by trade date, newest first", [
+        "Trade date",
+        "Event",
+        "Symbol",
+        "Details",
+        "Recorded at",
+        "Action"
+      ], { cards: true })
+    }
   <button type="button" id="history-more" class="secondary" hidden>Show older transactions</button>
 </section>
 ${csvSection}
@@ -198,8 +273,17 @@ before it. Events are never changed; a mistake is corrected by a reversal event.
 <section aria-labelledby="h-events">
   <h2 id="h-events">Events</h2>
   <p id="events-status" role="status" aria-live="polite"></p>
-  ${dataTable("events-table", "Ledger events", ["#Version", "Event", "Effective", "Recorded at", "Previous hash", "Hash", "Action"], { cards: true })}
+  ${
+      dataTable("events-table", "Ledger events", [
+        "#Version",
+        "Event",
+        "Effective",
+        "Recorded at",
+        "Previous hash",
+        "Hash",
+        "Action"
+      ], { cards: true })
+    }
   <button type="button" id="events-more" class="secondary" hidden>Show more events</button>
 </section>`
   })
-

@@ -105,7 +105,10 @@ const notFound = (request: HttpServerRequest.HttpServerRequest) =>
  */
 const home = Effect.map(Effect.orElseSucceed(currentSession, () => Option.none()), (session) =>
   Option.isSome(session)
-    ? HttpServerResponse.empty({ status: 303, headers: { ...securityHeaders, location: "/portfolio", "cache-control": "no-store" } })
+    ? HttpServerResponse.empty({
+      status: 303,
+      headers: { ...securityHeaders, location: "/portfolio", "cache-control": "no-store" }
+    })
     : page(marketPage({ home: true })))
 
 const pages = [
@@ -127,7 +130,9 @@ export const WebLive = HttpRouter.addAll(
   Effect.map(loadAssets, (assets) => [
     ...pages,
     ...assets.map((a) => HttpRouter.route("GET", a.path, serveAsset(a))),
-    ...assets.filter((a) => a.path === "/assets/favicon.ico").map((a) => HttpRouter.route("GET", "/favicon.ico", serveAsset(a))),
+    ...assets.filter((a) => a.path === "/assets/favicon.ico").map((a) =>
+      HttpRouter.route("GET", "/favicon.ico", serveAsset(a))
+    ),
     HttpRouter.route("GET", "/*", notFound)
   ])
 )

@@ -10,7 +10,8 @@ import type { Page } from "playwright-core"
 import { acknowledgeSaved, createKey, createSession, record, recordTrades, tradesFor } from "./Scenario.ts"
 import { inBrowser } from "./Watch.ts"
 
-const holdingRow = (page: Page, symbol: string) => page.locator("#holdings-table tbody tr:not(.detail)").filter({ hasText: symbol })
+const holdingRow = (page: Page, symbol: string) =>
+  page.locator("#holdings-table tbody tr:not(.detail)").filter({ hasText: symbol })
 
 const apiStatus = async (base: string, path: string, key: string, body?: unknown) => {
   const r = await fetch(`${base}${path}`, {
@@ -33,7 +34,11 @@ export const journey = (base: string) =>
     assert.isTrue(await page.getByRole("link", { name: "record a transaction" }).isVisible())
     assert.isTrue(await page.getByRole("button", { name: "Sign out", exact: true }).isVisible())
     // The token is kept nowhere a script can read: the sign-in is an HttpOnly cookie.
-    const stored = await page.evaluate(() => ({ session: sessionStorage.length, local: localStorage.length, cookie: document.cookie }))
+    const stored = await page.evaluate(() => ({
+      session: sessionStorage.length,
+      local: localStorage.length,
+      cookie: document.cookie
+    }))
     assert.deepStrictEqual(stored, { session: 0, local: 0, cookie: "" })
     await staysSignedIn(page, base)
 
@@ -59,13 +64,24 @@ export const journey = (base: string) =>
     assert.strictEqual(await page.locator("#history-table tbody tr").count(), 2)
     // A rejection says what is wrong in words and changes nothing.
     watcher.expectStatus([400])
-    const oversold = await record(page, { kind: "sell", symbol: "HBL", date: trades.sell.date, quantity: 1000, price: trades.sell.price })
+    const oversold = await record(page, {
+      kind: "sell",
+      symbol: "HBL",
+      date: trades.sell.date,
+      quantity: 1000,
+      price: trades.sell.price
+    })
     watcher.expectStatus([])
     assert.strictEqual(oversold.status, 400)
     // 100 bought − 40 sold = 60 held on the day of the sale, said in words rather than as the API's code.
     const [y, m, d] = trades.sell.date.split("-").map(Number) as [number, number, number]
-    const day = `${d} ${["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][m - 1]} ${y}`
-    assert.strictEqual(await page.locator("#tx-error").textContent(), `Not recorded. You hold 60 HBL on ${day}: a sale can be at most that.`)
+    const day = `${d} ${
+      ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][m - 1]
+    } ${y}`
+    assert.strictEqual(
+      await page.locator("#tx-error").textContent(),
+      `Not recorded. You hold 60 HBL on ${day}: a sale can be at most that.`
+    )
     assert.strictEqual(await holdingRow(page, "HBL").locator("td").first().textContent(), "60")
 
     // Grants hold for the keys minted on the page.
@@ -132,17 +148,29 @@ const staysSignedIn = async (page: Page, base: string) => {
  * cookie sent (SameSite=Strict); with the cookie but another Origin, or without the CSRF token, it is 403.
  */
 const crossSiteRefused = async (page: Page, base: string) => {
-  const keys = async () => ((await (await page.context().request.get(`${base}/v1/me/keys`)).json()) as { total: number }).total
+  const keys = async () =>
+    ((await (await page.context().request.get(`${base}/v1/me/keys`)).json()) as { total: number }).total
   const before = await keys()
   const other = await page.context().newPage()
   await other.goto("about:blank")
-  const status = await other.evaluate((url) =>
-    fetch(url, { method: "POST", credentials: "include", headers: { "content-type": "application/json" }, body: JSON.stringify({ grants: ["portfolio:read"] }) })
-      .then((r) => r.status, () => 0), `${base}/v1/me/keys`)
+  const status = await other.evaluate(
+    (url) =>
+      fetch(url, {
+        method: "POST",
+        credentials: "include",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ grants: ["portfolio:read"] })
+      })
+        .then((r) => r.status, () => 0),
+    `${base}/v1/me/keys`
+  )
   await other.close()
   assert.include([0, 401], status, "no cookie crosses sites (or the browser blocks the request outright)")
   const body = { grants: ["portfolio:read"] }
-  const forged = await page.context().request.post(`${base}/v1/me/keys`, { data: body, headers: { origin: "https://attacker.example" } })
+  const forged = await page.context().request.post(`${base}/v1/me/keys`, {
+    data: body,
+    headers: { origin: "https://attacker.example" }
+  })
   assert.strictEqual(forged.status(), 403)
   const noToken = await page.context().request.post(`${base}/v1/me/keys`, { data: body, headers: { origin: base } })
   assert.strictEqual(noToken.status(), 403)
@@ -164,7 +192,16 @@ export const checkpointCheck = async (base: string) => {
     const serve = (tampered: boolean) =>
       Promise.all([
         page.route("**/v1/me/ledger/checkpoint", (route) =>
-          route.fulfill({ json: { stream_id: "portfolio-synthetic", version: 2, signed, signature: tampered ? signature.replace(/^./, (c) => (c === "A" ? "B" : "A")) : signature, key_id: "k-synthetic", algorithm: "Ed25519" } })),
+          route.fulfill({
+            json: {
+              stream_id: "portfolio-synthetic",
+              version: 2,
+              signed,
+              signature: tampered ? signature.replace(/^./, (c) => (c === "A" ? "B" : "A")) : signature,
+              key_id: "k-synthetic",
+              algorithm: "Ed25519"
+            }
+          })),
         page.route("**/v1/ledger/signing-key", (route) =>
           route.fulfill({ json: { keys: [{ key_id: "k-synthetic", algorithm: "Ed25519", public_key_pem: pem }] } }))
       ])

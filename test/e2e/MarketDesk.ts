@@ -16,7 +16,8 @@ const boardShown = (page: Page) => page.getByRole("table", { name: "Index levels
 const board = async (page: Page, base: string) => {
   await page.goto(`${base}/market`)
   await boardShown(page)
-  const kse = await page.getByRole("table", { name: "Index levels" }).locator("tbody tr").first().locator("th, td").allTextContents()
+  const kse = await page.getByRole("table", { name: "Index levels" }).locator("tbody tr").first().locator("th, td")
+    .allTextContents()
   assert.match(kse[0] ?? "", /^KSE100/)
   // The last recorded close, 25 May 2026: 171,725.29 points.
   assert.strictEqual(kse[1], "171,725.29")
@@ -30,11 +31,22 @@ const board = async (page: Page, base: string) => {
   await page.getByRole("group", { name: "Index history range" }).getByRole("button", { name: "1M" }).click()
   await page.locator("#index-history button[aria-pressed=true]", { hasText: "1M" }).waitFor()
   // Movers: a gainer's change is green (pos), a loser's red (neg).
-  assert.strictEqual(await page.getByRole("table", { name: "Top gainers" }).locator("tbody tr td:nth-child(3) span").first().getAttribute("class"), "pos")
-  assert.strictEqual(await page.getByRole("table", { name: "Top losers" }).locator("tbody tr td:nth-child(3) span").first().getAttribute("class"), "neg")
+  assert.strictEqual(
+    await page.getByRole("table", { name: "Top gainers" }).locator("tbody tr td:nth-child(3) span").first()
+      .getAttribute("class"),
+    "pos"
+  )
+  assert.strictEqual(
+    await page.getByRole("table", { name: "Top losers" }).locator("tbody tr td:nth-child(3) span").first().getAttribute(
+      "class"
+    ),
+    "neg"
+  )
   await page.locator("#tone-chart canvas").waitFor()
   await page.getByRole("table", { name: "Sector board" }).waitFor()
-  const banks = await page.getByRole("table", { name: "Sector board" }).locator("tr").filter({ hasText: "COMMERCIAL BANKS" }).locator("td").allTextContents()
+  const banks = await page.getByRole("table", { name: "Sector board" }).locator("tr").filter({
+    hasText: "COMMERCIAL BANKS"
+  }).locator("td").allTextContents()
   assert.strictEqual(banks[0], "0807")
 }
 
@@ -45,8 +57,8 @@ const calendar = async (page: Page) => {
   assert.deepStrictEqual(open.map((s) => s.trim()).sort(), ["LUCK", "MEBL"])
   // The month grid opens on August 2026, the nearest closures marked on their first day.
   const grid = page.locator("#calendar-grid")
-  assert.strictEqual((await grid.locator("td.has").filter({ hasText: "LUCK" }).locator(".day").textContent()), "18")
-  assert.strictEqual((await grid.locator("td.has").filter({ hasText: "MEBL" }).locator(".day").textContent()), "19")
+  assert.strictEqual(await grid.locator("td.has").filter({ hasText: "LUCK" }).locator(".day").textContent(), "18")
+  assert.strictEqual(await grid.locator("td.has").filter({ hasText: "MEBL" }).locator(".day").textContent(), "19")
   assert.strictEqual(await grid.locator("td.today .day").textContent(), "12")
   await page.getByRole("button", { name: /← Jul 2026/ }).click()
   await page.locator(".grid-nav strong", { hasText: "Jul 2026" }).waitFor()
@@ -61,11 +73,16 @@ const screener = async (page: Page, base: string) => {
   await page.locator("#screen-status", { hasText: "Dividend yield at least (%)" }).waitFor()
   const status = (await page.locator("#screen-status").textContent()) ?? ""
   assert.notInclude(status, "dividend_yield_min", "the parameter's name never shows")
-  assert.match(status, /^\d+ securities match; showing \d+, by Symbol \(lowest first\)\. Left out because a filtered figure is unknown: \d+ \(Dividend yield at least \(%\): \d+\)\.$/)
+  assert.match(
+    status,
+    /^\d+ securities match; showing \d+, by Symbol \(lowest first\)\. Left out because a filtered figure is unknown: \d+ \(Dividend yield at least \(%\): \d+\)\.$/
+  )
   // Sorting by yield: highest first, every match at least 8%.
   await page.getByRole("button", { name: "Yield" }).click()
   await page.locator("#screen-table th[aria-sort=descending]", { hasText: "Yield" }).waitFor()
-  const yields = (await page.locator("#screen-table tbody tr td:nth-child(5)").allTextContents()).map((y) => Number(y.replace("%", "").replaceAll(",", "")))
+  const yields = (await page.locator("#screen-table tbody tr td:nth-child(5)").allTextContents()).map((y) =>
+    Number(y.replace("%", "").replaceAll(",", ""))
+  )
   assert.isAbove(yields.length, 10)
   for (const y of yields) assert.isAtLeast(y, 8)
   assert.deepStrictEqual(yields, [...yields].sort((a, b) => b - a))
@@ -81,15 +98,24 @@ const compare = async (page: Page, base: string, watcher: Watcher) => {
   const cap = page.locator("#compare-table tbody tr").filter({ hasText: "Market cap" })
   assert.include((await cap.textContent()) ?? "", "not scored")
   assert.strictEqual(await cap.locator(".badge").count(), 0)
-  assert.match((await page.locator("#compare-leader").textContent()) ?? "", /^Measures where each is stronger: HBL \d, MEBL \d of 6\./)
+  assert.match(
+    (await page.locator("#compare-leader").textContent()) ?? "",
+    /^Measures where each is stronger: HBL \d, MEBL \d of 6\./
+  )
   // Prices from 100 on the first day both traded.
   await page.locator("#compare-chart canvas").waitFor()
-  assert.match((await page.locator("#compare-chart").getAttribute("aria-label")) ?? "", /^Prices rebased to 100 from \d+ \w+ \d{4}: HBL [\d.]+, MEBL [\d.]+$/)
+  assert.match(
+    (await page.locator("#compare-chart").getAttribute("aria-label")) ?? "",
+    /^Prices rebased to 100 from \d+ \w+ \d{4}: HBL [\d.]+, MEBL [\d.]+$/
+  )
   await page.getByLabel(/Symbols/).fill("HBL MEBL UBL")
   await page.getByRole("button", { name: "Compare" }).click()
   await page.getByRole("table", { name: "HBL, MEBL, UBL compared" }).waitFor()
   assert.isAbove(await page.locator("#compare-table td.winner").count(), 0)
-  assert.strictEqual(await page.locator("#compare-table tbody tr").filter({ hasText: "Market cap" }).locator("td.winner").count(), 0)
+  assert.strictEqual(
+    await page.locator("#compare-table tbody tr").filter({ hasText: "Market cap" }).locator("td.winner").count(),
+    0
+  )
   watcher.expectStatus([400])
   await page.getByLabel(/Symbols/).fill("HBL")
   await page.getByRole("button", { name: "Compare" }).click()
@@ -100,11 +126,18 @@ const compare = async (page: Page, base: string, watcher: Watcher) => {
 /** A section whose call fails says so in words, keeps the code under "Details", and "Try again" loads it. */
 const retry = async (page: Page, base: string, watcher: Watcher) => {
   watcher.expectStatus([500])
-  await page.route("**/v1/sectors/board", (route) => route.fulfill({ status: 500, json: { error: "INTERNAL", message: "internal error; quote request id test-1" } }))
+  await page.route(
+    "**/v1/sectors/board",
+    (route) =>
+      route.fulfill({ status: 500, json: { error: "INTERNAL", message: "internal error; quote request id test-1" } })
+  )
   await page.goto(`${base}/market`)
   const box = page.locator("#sectors .error-box")
   await box.waitFor()
-  assert.strictEqual(await box.locator("p").first().textContent(), "Something went wrong on the service. Try again; if it keeps happening, quote the details below.")
+  assert.strictEqual(
+    await box.locator("p").first().textContent(),
+    "Something went wrong on the service. Try again; if it keeps happening, quote the details below."
+  )
   assert.strictEqual(await box.locator("details p").textContent(), "INTERNAL: internal error; quote request id test-1")
   await page.unrouteAll()
   watcher.expectStatus([])

@@ -41,7 +41,11 @@ export const acknowledgeSaved = async (page: Page) => {
   await page.getByLabel("I have saved this token somewhere safe").check()
 }
 
-export const createKey = async (page: Page, name: string, grants: ReadonlyArray<"portfolio:read" | "portfolio:write">) => {
+export const createKey = async (
+  page: Page,
+  name: string,
+  grants: ReadonlyArray<"portfolio:read" | "portfolio:write">
+) => {
   await page.getByLabel("Name", { exact: true }).fill(name)
   for (const grant of ["portfolio:read", "portfolio:write"] as const) {
     await page.getByRole("checkbox", { name: new RegExp(grant) }).setChecked(grants.includes(grant))
@@ -74,7 +78,13 @@ const send = async (page: Page, close: boolean) => {
 
 export const record = async (
   page: Page,
-  tx: { readonly kind: "buy" | "sell"; readonly symbol: string; readonly date: string; readonly quantity: number; readonly price: number },
+  tx: {
+    readonly kind: "buy" | "sell"
+    readonly symbol: string
+    readonly date: string
+    readonly quantity: number
+    readonly price: number
+  },
   close = true
 ) => {
   await openDialog(page)
@@ -98,8 +108,21 @@ export const recordTrades = async (page: Page, base: string, trades: Trades) => 
 export const recordOther = async (
   page: Page,
   tx:
-    | { readonly kind: "dividend"; readonly symbol: string; readonly date: string; readonly bookClosure: string; readonly gross: number; readonly tax: number }
-    | { readonly kind: "bonus"; readonly symbol: string; readonly date: string; readonly bookClosure: string; readonly percent: number }
+    | {
+      readonly kind: "dividend"
+      readonly symbol: string
+      readonly date: string
+      readonly bookClosure: string
+      readonly gross: number
+      readonly tax: number
+    }
+    | {
+      readonly kind: "bonus"
+      readonly symbol: string
+      readonly date: string
+      readonly bookClosure: string
+      readonly percent: number
+    }
 ) => {
   await openDialog(page)
   await page.locator("#tx-dialog").getByLabel("Kind").selectOption(tx.kind)

@@ -36,7 +36,9 @@ export const watch = (page: Page, base: string): Watcher => {
   let token = ""
   let allowed: ReadonlyArray<number> = []
   page.on("request", (r) => {
-    if (!r.url().startsWith(`${base}/`) && !r.url().startsWith("blob:")) problems.push(`request to another origin: ${r.url()}`)
+    if (!r.url().startsWith(`${base}/`) && !r.url().startsWith("blob:")) {
+      problems.push(`request to another origin: ${r.url()}`)
+    }
     if (token !== "" && r.url().includes(token)) problems.push(`token in a URL: ${r.url()}`)
   })
   page.on("console", (m) => {
@@ -55,7 +57,11 @@ export interface Session {
 }
 
 /** Runs `steps` in a fresh browser (clock at NOW) watching the page; fails on any problem seen. */
-export const inBrowser = async (base: string, steps: (s: Session) => Promise<void>, size: { readonly width: number; readonly height: number } = { width: 1440, height: 900 }) => {
+export const inBrowser = async (
+  base: string,
+  steps: (s: Session) => Promise<void>,
+  size: { readonly width: number; readonly height: number } = { width: 1440, height: 900 }
+) => {
   const browser = await launch(size)
   await browser.context.clock.setFixedTime(new Date(NOW))
   const watcher = watch(browser.page, base)
@@ -74,12 +80,15 @@ export const axeViolations = async (page: Page) => {
   await page.evaluate(axeSource)
   return page.evaluate(async () => {
     const result = await (globalThis as any).axe.run(document)
-    return (result.violations as Array<any>).map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 5).map((n: any) => n.target.join(" ")).join(", ")}`)
+    return (result.violations as Array<any>).map((v) =>
+      `${v.id} (${v.impact}): ${v.nodes.slice(0, 5).map((n: any) => n.target.join(" ")).join(", ")}`
+    )
   })
 }
 
 /** How far the page reaches past the viewport's right edge, in CSS pixels. */
-export const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+export const overflow = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
 
 /** Signs the browser in with a token (as the sign-in page would, setting its cookie) without the UI. */
 export const holdToken = async (page: Page, base: string, token: string) => {
@@ -89,18 +98,26 @@ export const holdToken = async (page: Page, base: string, token: string) => {
 
 /** Waits until nothing shown is still loading: no visible skeleton, no busy region, no request in flight. */
 export const settled = async (page: Page) => {
-  const busy = () =>
-    [
-      ...Array.from(document.querySelectorAll("[aria-busy=true]")).filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => `busy #${e.id}`),
-      ...Array.from(document.querySelectorAll(".skeleton")).filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => `skeleton in #${e.parentElement?.id}`)
-    ]
+  const busy = () => [
+    ...Array.from(document.querySelectorAll("[aria-busy=true]")).filter((e) => (e as HTMLElement).offsetParent !== null)
+      .map((e) => `busy #${e.id}`),
+    ...Array.from(document.querySelectorAll(".skeleton")).filter((e) => (e as HTMLElement).offsetParent !== null).map((
+      e
+    ) => `skeleton in #${e.parentElement?.id}`)
+  ]
   try {
-    await page.waitForFunction(() => {
-      const left = [
-        ...Array.from(document.querySelectorAll("[aria-busy=true], .skeleton")).filter((e) => (e as HTMLElement).offsetParent !== null)
-      ]
-      return left.length === 0
-    }, undefined, { timeout: 60_000 })
+    await page.waitForFunction(
+      () => {
+        const left = [
+          ...Array.from(document.querySelectorAll("[aria-busy=true], .skeleton")).filter((e) =>
+            (e as HTMLElement).offsetParent !== null
+          )
+        ]
+        return left.length === 0
+      },
+      undefined,
+      { timeout: 60_000 }
+    )
   } catch {
     throw new Error(`${page.url()} is still loading: ${(await page.evaluate(busy)).join(", ")}`)
   }

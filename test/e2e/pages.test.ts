@@ -17,22 +17,65 @@ import { makePortfolio } from "./Portfolio.ts"
 import { axeViolations, baseUrl, holdToken, inBrowser, mode, NOW, overflow, settled, type Watcher } from "./Watch.ts"
 
 /** The pages, each with what shows it has loaded. */
-const PAGES: ReadonlyArray<{ readonly path: string; readonly ready: (p: Page) => Promise<unknown>; readonly axe?: boolean }> = [
-  { path: "/portfolio", ready: (p) => Promise.all([p.locator("#value-chart canvas").waitFor(), p.locator("#income-table").waitFor(), p.locator("#holdings-table").waitFor()]) },
-  { path: "/portfolio/tax", ready: (p) => Promise.all([p.locator("#tax-needs").waitFor(), p.locator("#tax-sales").waitFor()]) },
+const PAGES: ReadonlyArray<
+  { readonly path: string; readonly ready: (p: Page) => Promise<unknown>; readonly axe?: boolean }
+> = [
+  {
+    path: "/portfolio",
+    ready: (p) =>
+      Promise.all([
+        p.locator("#value-chart canvas").waitFor(),
+        p.locator("#income-table").waitFor(),
+        p.locator("#holdings-table").waitFor()
+      ])
+  },
+  {
+    path: "/portfolio/tax",
+    ready: (p) => Promise.all([p.locator("#tax-needs").waitFor(), p.locator("#tax-sales").waitFor()])
+  },
   { path: "/ledger", ready: (p) => p.locator("#events-table tbody tr").first().waitFor() },
   { path: "/keys", ready: (p) => p.locator("#keys-table tbody tr").first().waitFor() },
-  { path: "/market", ready: (p) => Promise.all([p.locator("#index-chart canvas").waitFor(), p.locator("#tone-chart canvas").waitFor(), p.locator("#calendar-grid").waitFor()]) },
-  { path: "/market/MEBL", ready: (p) => Promise.all([p.locator("#chart canvas").waitFor(), p.locator("#position-events").waitFor(), p.locator("#caveats").waitFor()]) },
+  {
+    path: "/market",
+    ready: (p) =>
+      Promise.all([
+        p.locator("#index-chart canvas").waitFor(),
+        p.locator("#tone-chart canvas").waitFor(),
+        p.locator("#calendar-grid").waitFor()
+      ])
+  },
+  {
+    path: "/market/MEBL",
+    ready: (p) =>
+      Promise.all([
+        p.locator("#chart canvas").waitFor(),
+        p.locator("#position-events").waitFor(),
+        p.locator("#caveats").waitFor()
+      ])
+  },
   { path: "/market/ZZZZ", ready: (p) => p.locator("#symbol-unknown").waitFor() },
   { path: "/screener?dividend_yield_min=8", ready: (p) => p.locator("#screen-table").waitFor() },
-  { path: "/compare?symbols=HBL,MEBL", ready: (p) => Promise.all([p.locator("#compare-table").waitFor(), p.locator("#compare-chart canvas").waitFor()]) },
-  { path: "/compare?symbols=HBL,MEBL,UBL", ready: (p) => Promise.all([p.locator("#compare-table").waitFor(), p.locator("#compare-chart canvas").waitFor()]) },
+  {
+    path: "/compare?symbols=HBL,MEBL",
+    ready: (p) => Promise.all([p.locator("#compare-table").waitFor(), p.locator("#compare-chart canvas").waitFor()])
+  },
+  {
+    path: "/compare?symbols=HBL,MEBL,UBL",
+    ready: (p) => Promise.all([p.locator("#compare-table").waitFor(), p.locator("#compare-chart canvas").waitFor()])
+  },
   { path: "/donate", ready: (p) => p.getByRole("button", { name: "Record the pending donation" }).waitFor() },
   { path: "/start", ready: (p) => p.getByRole("button", { name: "Sign out of every device" }).waitFor() },
   { path: "/no-such-page", ready: (p) => p.getByRole("heading", { name: "Page not found" }).waitFor() },
   // Scalar's own page: checked for errors and overflow; its markup is Scalar's, so axe is left to its makers.
-  { path: "/docs", ready: (p) => Promise.all([p.getByRole("link", { name: "← PSX data service" }).waitFor(), p.getByRole("heading", { name: "Readiness probe" }).first().waitFor()]), axe: false }
+  {
+    path: "/docs",
+    ready: (p) =>
+      Promise.all([
+        p.getByRole("link", { name: "← PSX data service" }).waitFor(),
+        p.getByRole("heading", { name: "Readiness probe" }).first().waitFor()
+      ]),
+    axe: false
+  }
 ]
 
 /** One page at one size: everything the file's header promises. */
@@ -76,14 +119,25 @@ const textDefects = (page: Page) =>
       const box = wrap as HTMLElement
       // On a phone a table may scroll inside its box (it says so by its scrollbar); from 1280 px every column shows.
       const scrolls = getComputedStyle(box).overflowX !== "visible"
-      if (box.offsetParent !== null && (!scrolls || window.innerWidth >= 1280) && box.scrollWidth > box.clientWidth + 1) {
-        found.push(`a table is ${box.scrollWidth} px wide in a ${box.clientWidth} px box (${box.getAttribute("aria-label") ?? box.id})`)
+      if (
+        box.offsetParent !== null && (!scrolls || window.innerWidth >= 1280) && box.scrollWidth > box.clientWidth + 1
+      ) {
+        found.push(
+          `a table is ${box.scrollWidth} px wide in a ${box.clientWidth} px box (${
+            box.getAttribute("aria-label") ?? box.id
+          })`
+        )
       }
     }
     return found
   })
 
-const everyPage = (base: string, token: string, size: { readonly width: number; readonly height: number }, theme: "light" | "dark") =>
+const everyPage = (
+  base: string,
+  token: string,
+  size: { readonly width: number; readonly height: number },
+  theme: "light" | "dark"
+) =>
   inBrowser(base, async ({ page, watcher }) => {
     await page.emulateMedia({ colorScheme: theme })
     const found: Array<string> = []
@@ -109,14 +163,20 @@ const keyboard = (base: string) =>
       // The first Tab reaches the skip link, which moves focus to the main content; the ring is visible.
       await page.keyboard.press("Tab")
       assert.strictEqual(await page.evaluate(() => document.activeElement?.textContent), "Skip to content", path)
-      assert.notStrictEqual(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle), "none", path)
+      assert.notStrictEqual(
+        await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle),
+        "none",
+        path
+      )
       await page.keyboard.press("Enter")
       assert.strictEqual(await page.evaluate(() => document.activeElement?.id), "main", path)
     }
     // The header's search from the keyboard: a ticker and Enter open its page.
     await page.goto(`${base}/market`)
     await page.keyboard.press("Tab")
-    for (let i = 0; i < 6 && (await page.evaluate(() => document.activeElement?.id)) !== "site-search"; i++) await page.keyboard.press("Tab")
+    for (let i = 0; i < 6 && (await page.evaluate(() => document.activeElement?.id)) !== "site-search"; i++) {
+      await page.keyboard.press("Tab")
+    }
     assert.strictEqual(await page.evaluate(() => document.activeElement?.id), "site-search")
     await page.keyboard.type("MEBL")
     await page.waitForResponse((r) => r.url().includes("/v1/search?q=MEBL"))
@@ -133,17 +193,29 @@ if (mode === "fail") {
 }
 
 describe.skipIf(mode !== "run")("every page in a real browser", () => {
-  layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServices: true })("on a loopback server", (it) => {
-    it.effect("each page at 1440, 1280 and 390 px, light and dark: no error, axe clean, no overflow, no '[object' or raw instant, two-line header, legends filled", () =>
-      Effect.flatMap(baseUrl, (base) =>
-        Effect.promise(async () => {
-          const made = await makePortfolio(base)
-          for (const size of [{ width: 1440, height: 900 }, { width: 1280, height: 800 }, { width: 390, height: 844 }]) {
-            for (const theme of ["light", "dark"] as const) await everyPage(base, made.token, size, theme)
-          }
-        })), 1_200_000)
+  layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServices: true })(
+    "on a loopback server",
+    (it) => {
+      it.effect(
+        "each page at 1440, 1280 and 390 px, light and dark: no error, axe clean, no overflow, no '[object' or raw instant, two-line header, legends filled",
+        () =>
+          Effect.flatMap(baseUrl, (base) =>
+            Effect.promise(async () => {
+              const made = await makePortfolio(base)
+              for (
+                const size of [{ width: 1440, height: 900 }, { width: 1280, height: 800 }, { width: 390, height: 844 }]
+              ) {
+                for (const theme of ["light", "dark"] as const) await everyPage(base, made.token, size, theme)
+              }
+            })),
+        1_200_000
+      )
 
-    it.effect("the keyboard reaches the skip link and the header's search", () =>
-      Effect.flatMap(baseUrl, (base) => Effect.promise(() => keyboard(base))), 120_000)
-  })
+      it.effect(
+        "the keyboard reaches the skip link and the header's search",
+        () => Effect.flatMap(baseUrl, (base) => Effect.promise(() => keyboard(base))),
+        120_000
+      )
+    }
+  )
 })

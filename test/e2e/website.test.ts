@@ -19,24 +19,50 @@ import { checkpointCheck, journey, marketDesk } from "./Journeys.ts"
 import { carriedClose, performanceChart } from "./Performance.ts"
 import { makePortfolio } from "./Portfolio.ts"
 import { donateFromPortfolio, taxStatement } from "./TaxStatement.ts"
-import { baseUrl, holdToken, inBrowser, mode, NOW, settled } from "./Watch.ts"
 import { tracker } from "./Tracker.ts"
+import { baseUrl, holdToken, inBrowser, mode, NOW, settled } from "./Watch.ts"
 
-const PAGES = ["/", "/start", "/keys", "/portfolio", "/ledger", "/market", "/market/HBL", "/screener", "/compare", "/donate"]
+const PAGES = [
+  "/",
+  "/start",
+  "/keys",
+  "/portfolio",
+  "/ledger",
+  "/market",
+  "/market/HBL",
+  "/screener",
+  "/compare",
+  "/donate"
+]
 
 const headers = async (base: string) => {
-  for (const path of [...PAGES, "/assets/site.css", "/assets/api.js", "/assets/vendor/uplot.js", "/favicon.ico", "/assets/favicon.svg"]) {
+  for (
+    const path of [
+      ...PAGES,
+      "/assets/site.css",
+      "/assets/api.js",
+      "/assets/vendor/uplot.js",
+      "/favicon.ico",
+      "/assets/favicon.svg"
+    ]
+  ) {
     const r = await fetch(`${base}${path}`)
     await r.arrayBuffer()
     assert.strictEqual(r.status, 200, path)
     const csp = r.headers.get("content-security-policy") ?? ""
-    for (const directive of ["default-src 'none'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'"]) assert.include(csp, directive, path)
+    for (const directive of ["default-src 'none'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'"]) {
+      assert.include(csp, directive, path)
+    }
     assert.strictEqual(r.headers.get("x-content-type-options"), "nosniff", path)
     assert.strictEqual(r.headers.get("referrer-policy"), "no-referrer", path)
   }
   const icon = await fetch(`${base}/favicon.ico`)
   assert.strictEqual(icon.headers.get("content-type"), "image/x-icon")
-  assert.deepStrictEqual([...new Uint8Array(await icon.arrayBuffer()).slice(0, 4)], [0, 0, 1, 0], "an ICO file's header")
+  assert.deepStrictEqual(
+    [...new Uint8Array(await icon.arrayBuffer()).slice(0, 4)],
+    [0, 0, 1, 0],
+    "an ICO file's header"
+  )
   const page = await (await fetch(`${base}/portfolio`)).text()
   assert.notMatch(page, /<script(?![^>]*\bsrc=)/, "no inline script")
   assert.notMatch(page, /<style|\sstyle=/, "no inline style")
@@ -94,23 +120,41 @@ if (mode === "fail") {
 }
 
 describe.skipIf(mode !== "run")("website in a real browser", () => {
-  layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServices: true })("on a loopback server", (it) => {
-    it.effect("pages answer with a strict CSP, nosniff and no-referrer; a browser's 404 is a page; favicon; the API reference", () =>
-      Effect.flatMap(baseUrl, (base) => Effect.promise(() => headers(base))))
+  layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServices: true })(
+    "on a loopback server",
+    (it) => {
+      it.effect("pages answer with a strict CSP, nosniff and no-referrer; a browser's 404 is a page; favicon; the API reference", () =>
+        Effect.flatMap(baseUrl, (base) => Effect.promise(() => headers(base))))
 
-    it.effect("session, keys, a buy and a sell in the dialog, verify, revoke, the header's search", () =>
-      Effect.flatMap(baseUrl, (base) => Effect.promise(() => journey(base))), 180_000)
+      it.effect(
+        "session, keys, a buy and a sell in the dialog, verify, revoke, the header's search",
+        () => Effect.flatMap(baseUrl, (base) => Effect.promise(() => journey(base))),
+        180_000
+      )
 
-    it.effect("the ledger page shows a signed checkpoint and checks it with the public key (SYNTHETIC key)", () =>
-      Effect.flatMap(baseUrl, (base) => Effect.promise(() => checkpointCheck(base))), 120_000)
+      it.effect(
+        "the ledger page shows a signed checkpoint and checks it with the public key (SYNTHETIC key)",
+        () => Effect.flatMap(baseUrl, (base) => Effect.promise(() => checkpointCheck(base))),
+        120_000
+      )
 
-    it.effect("market desk: KSE-100 history, coloured movers, calendar grid, screener sorting, compare, a pending donation", () =>
-      Effect.flatMap(baseUrl, (base) => Effect.promise(() => marketDesk(base))), 300_000)
+      it.effect(
+        "market desk: KSE-100 history, coloured movers, calendar grid, screener sorting, compare, a pending donation",
+        () => Effect.flatMap(baseUrl, (base) => Effect.promise(() => marketDesk(base))),
+        300_000
+      )
 
-    it.effect("portfolio tracker: holdings, income by event, month and year, entitlements, history, trade entry, CSV, symbol panel", () =>
-      Effect.flatMap(baseUrl, (base) => Effect.promise(() => tracker(base))), 300_000)
+      it.effect(
+        "portfolio tracker: holdings, income by event, month and year, entitlements, history, trade entry, CSV, symbol panel",
+        () => Effect.flatMap(baseUrl, (base) => Effect.promise(() => tracker(base))),
+        300_000
+      )
 
-    it.effect("the performance chart reaches the last session with the server's returns; the tax-year statement at both sizes", () =>
-      Effect.flatMap(baseUrl, (base) => Effect.promise(() => statements(base))), 300_000)
-  })
+      it.effect(
+        "the performance chart reaches the last session with the server's returns; the tax-year statement at both sizes",
+        () => Effect.flatMap(baseUrl, (base) => Effect.promise(() => statements(base))),
+        300_000
+      )
+    }
+  )
 })

@@ -24,7 +24,8 @@ export interface SampleRequest {
   readonly body?: unknown
 }
 
-const get = (...urls: ReadonlyArray<string>): ReadonlyArray<SampleRequest> => urls.map((url) => ({ method: "GET", url }))
+const get = (...urls: ReadonlyArray<string>): ReadonlyArray<SampleRequest> =>
+  urls.map((url) => ({ method: "GET", url }))
 
 export const SAMPLE: ReadonlyArray<SampleRequest> = [
   ...get("/health", "/openapi.json", "/v1/nope"),
@@ -43,9 +44,18 @@ export const SAMPLE: ReadonlyArray<SampleRequest> = [
   // issue 34: a window of KSE-100 closes, a symbol listed after April, the OHLCV-layout eod file
   ...get("/v1/indices/KSE100?date_from=2026-05-18&date_to=2026-05-25", "/v1/companies/SLM", "/v1/prices/786R?range=1M"),
   // analytics, screener, comparison, research
-  ...get("/v1/stocks/HUBC/analytics", "/v1/stocks/SYS/analytics", "/v1/stocks/HUBC/valuation", "/v1/stocks/HUBC/technicals"),
+  ...get(
+    "/v1/stocks/HUBC/analytics",
+    "/v1/stocks/SYS/analytics",
+    "/v1/stocks/HUBC/valuation",
+    "/v1/stocks/HUBC/technicals"
+  ),
   ...get("/v1/stocks/LUCK/research", "/v1/stocks/LUCK/rh", "/v1/ai/research/LUCK"),
-  ...get("/v1/screener?pe_max=15&limit=5", "/v1/screener?dividend_yield_min=6&pe_max=12&limit=3", "/v1/screener?pe_maxx=1"),
+  ...get(
+    "/v1/screener?pe_max=15&limit=5",
+    "/v1/screener?dividend_yield_min=6&pe_max=12&limit=3",
+    "/v1/screener?pe_maxx=1"
+  ),
   { method: "POST", url: "/v1/screener", body: { dividend_yield_min: 5, sectors: ["CEMENT", "0807"], limit: 4 } },
   ...get("/v1/compare?symbols=HUBC,KAPCO", "/v1/compare?symbols=HUBC,KAPCO,LUCK", "/v1/compare?symbols=HUBC"),
   // tools for agents
@@ -53,7 +63,8 @@ export const SAMPLE: ReadonlyArray<SampleRequest> = [
 ]
 
 /** The file an answer is kept in: method and URL with every other character as `_`. */
-export const fileOf = (r: SampleRequest) => `${r.method}${r.url}`.replace(/[^A-Za-z0-9.=-]+/g, "_").slice(0, 120) + ".txt"
+export const fileOf = (r: SampleRequest) =>
+  `${r.method}${r.url}`.replace(/[^A-Za-z0-9.=-]+/g, "_").slice(0, 120) + ".txt"
 
 /** What is stored: the status and content type on the first line, then the body bytes as served. */
 export const render = (status: number, contentType: string, body: string) => `${status} ${contentType}\n${body}`
@@ -63,7 +74,8 @@ export const recorded = (r: SampleRequest): string | undefined => {
   return existsSync(file) ? readFileSync(file, "utf8") : undefined
 }
 
-export const storedFiles = (): ReadonlyArray<string> => existsSync(answersDir) ? readdirSync(answersDir).filter((f) => f.endsWith(".txt")).sort() : []
+export const storedFiles = (): ReadonlyArray<string> =>
+  existsSync(answersDir) ? readdirSync(answersDir).filter((f) => f.endsWith(".txt")).sort() : []
 
 /** Replaces the whole sample (every recorded answer; the folder's README stays). */
 export const record = (answers: ReadonlyArray<readonly [SampleRequest, string]>) => {

@@ -72,11 +72,13 @@ export interface EodRow {
 
 /** A vendored eod slice (or closed history), oldest first (`date,close,volume`, the date a UTC rendering of the recorded epoch). */
 export const eodRows = (symbol: string): ReadonlyArray<EodRow> =>
-  (closedHistories[symbol]?.() ?? readFixture("portal", `eod/${symbol}.csv`)).trim().split("\n").slice(1).map((line) => {
-    const [stamp = "", close = "", volume = ""] = line.split(",")
-    const epoch = Date.parse(`${stamp.replace(" ", "T")}Z`) / 1000
-    return { date: stamp.slice(0, 10), epoch, close: Number(close), volume: Number(volume) }
-  })
+  (closedHistories[symbol]?.() ?? readFixture("portal", `eod/${symbol}.csv`)).trim().split("\n").slice(1).map(
+    (line) => {
+      const [stamp = "", close = "", volume = ""] = line.split(",")
+      const epoch = Date.parse(`${stamp.replace(" ", "T")}Z`) / 1000
+      return { date: stamp.slice(0, 10), epoch, close: Number(close), volume: Number(volume) }
+    }
+  )
 
 /** Every recorded session day of the slices, ascending. */
 export const sessionDays = (): ReadonlyArray<string> =>
@@ -107,7 +109,9 @@ const marketWatchHead = () => {
   return page.slice(0, page.indexOf("<tbody"))
 }
 
-const cell = (n: number | undefined) => (n === undefined ? "<td class=\"right\"></td>" : `<td class="right" data-order="${n}">${n}</td>`)
+const cell = (
+  n: number | undefined
+) => (n === undefined ? "<td class=\"right\"></td>" : `<td class="right" data-order="${n}">${n}</td>`)
 
 /** The market watch of `day`: recorded close and volume, LDCP the previous recorded close (see the file comment). */
 const marketWatchOf = (day: string, left: ReadonlySet<string>) => {
@@ -164,8 +168,12 @@ export const startFakePortal = (): Promise<FakePortalHandle> =>
       if (url === "/screener") return send(200, readPsx("mtauha__psxdata/tests/fixtures/screener.html"))
       if (url === "/market-watch") return send(200, marketWatchOf(day, offBoard))
       if (url === "/indices/KSE100") return send(200, readPsx("mtauha__psxdata/tests/fixtures/indices_KSE100.html"))
-      if (url === "/sector-summary/sectorwise") return send(200, readPsx("mtauha__psxdata/tests/fixtures/sector_summary.html"))
-      if (url === "/payouts") return send(200, readPsx("afireseeker-cloud__Pakistan-Stock-Market-Events-Calendar/payouts_sample.html"))
+      if (url === "/sector-summary/sectorwise") {
+        return send(200, readPsx("mtauha__psxdata/tests/fixtures/sector_summary.html"))
+      }
+      if (url === "/payouts") {
+        return send(200, readPsx("afireseeker-cloud__Pakistan-Stock-Market-Events-Calendar/payouts_sample.html"))
+      }
       if (url === "/announcements") {
         return form.get("symbol") === "HUBC"
           ? send(200, readPsx("yasir-a__psx-data/tests/fixtures/announcements_hubc.html"))
@@ -185,7 +193,9 @@ export const startFakePortal = (): Promise<FakePortalHandle> =>
       }
       const company = /^\/company\/([A-Z0-9.-]+)$/.exec(url)
       if (company && companyPages[company[1]!]) return send(200, companyPages[company[1]!]!())
-      if (url === "/company/payouts" && companyPayouts[form.get("symbol") ?? ""]) return send(200, companyPayouts[form.get("symbol")!]!())
+      if (url === "/company/payouts" && companyPayouts[form.get("symbol") ?? ""]) {
+        return send(200, companyPayouts[form.get("symbol")!]!())
+      }
       return send(404, "not recorded")
     }
     const server = createServer((req, res) => {
@@ -229,16 +239,25 @@ export class FakePortal extends Context.Service<FakePortal, FakePortalHandle>()(
 
 /** The news feeds read from the fake portal's `/feeds/` (every fixture file, whether published or not). */
 export const NewsOnFake = Layer.unwrap(Effect.map(FakePortal, (fake) =>
-  Layer.effect(NewsFeeds, NewsFeeds.make({
-    feeds: newsFeedFiles.map((f) => `${fake.url}/feeds/${f}`),
-    minIntervalMs: 0,
-    timeout: Duration.millis(1500),
-    retries: 1,
-    userAgent: "psx-data-service/test"
-  })).pipe(Layer.provide(FetchHttpClient.layer))
-))
+  Layer.effect(
+    NewsFeeds,
+    NewsFeeds.make({
+      feeds: newsFeedFiles.map((f) => `${fake.url}/feeds/${f}`),
+      minIntervalMs: 0,
+      timeout: Duration.millis(1500),
+      retries: 1,
+      userAgent: "psx-data-service/test"
+    })
+  ).pipe(Layer.provide(FetchHttpClient.layer))))
 
 /** No news feed configured (a news run is SOURCE_UNAVAILABLE): for tests about the portal alone. */
-export const NoNewsFeeds = Layer.effect(NewsFeeds, NewsFeeds.make({
-  feeds: [], minIntervalMs: 0, timeout: Duration.millis(500), retries: 0, userAgent: "psx-data-service/test"
-})).pipe(Layer.provide(FetchHttpClient.layer))
+export const NoNewsFeeds = Layer.effect(
+  NewsFeeds,
+  NewsFeeds.make({
+    feeds: [],
+    minIntervalMs: 0,
+    timeout: Duration.millis(500),
+    retries: 0,
+    userAgent: "psx-data-service/test"
+  })
+).pipe(Layer.provide(FetchHttpClient.layer))

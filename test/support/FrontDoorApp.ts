@@ -28,7 +28,9 @@ export const frontDoorApp = (options: {
   AppLive.pipe(
     Layer.provide(options.slot ?? Layer.empty),
     Layer.provideMerge(Layer.mergeAll(
-      Logger.layer([Logger.make((entry) => void options.logged.push({ level: entry.logLevel, message: entry.message }))]),
+      Logger.layer([
+        Logger.make((entry) => void options.logged.push({ level: entry.logLevel, message: entry.message }))
+      ]),
       Layer.succeed(References.MinimumLogLevel, "Info")
     )),
     Layer.provide(FundamentalsPrefetch.pack),

@@ -6,10 +6,10 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { Duration, Effect, Layer } from "effect"
 import { FetchHttpClient, HttpRouter } from "effect/http"
-import { PortalCrawler } from "../../src/ingest/PortalCrawler.ts"
-import { FundamentalsPrefetch } from "../../src/market/provenance/FundamentalsPrefetch.ts"
 import { BodyLimit } from "../../src/http/Server.ts"
+import { PortalCrawler } from "../../src/ingest/PortalCrawler.ts"
 import { Routes, Services } from "../../src/Layers.ts"
+import { FundamentalsPrefetch } from "../../src/market/provenance/FundamentalsPrefetch.ts"
 import { MarketReadModel } from "../../src/market/readmodel/ReadModel.ts"
 import { PsxPortal } from "../../src/sources/PsxPortal.ts"
 import { FakePortal, NewsOnFake } from "./FakePortal.ts"
@@ -23,14 +23,19 @@ export const FRIDAY_EVENING = "2026-05-22T13:00:00.000Z"
 export const MONDAY_EVENING = "2026-05-25T12:00:00.000Z"
 
 export const PortalOnFake = Layer.unwrap(Effect.map(FakePortal, (fake) =>
-  Layer.effect(PsxPortal, PsxPortal.make({
-    baseUrl: fake.url,
-    minIntervalMs: 0,
-    timeout: Duration.millis(1500),
-    retries: 1,
-    userAgent: "psx-data-service/test"
-  })).pipe(Layer.provide(FetchHttpClient.layer))
-)).pipe(Layer.provideMerge(NewsOnFake), Layer.provideMerge(FakePortal.layer))
+  Layer.effect(
+    PsxPortal,
+    PsxPortal.make({
+      baseUrl: fake.url,
+      minIntervalMs: 0,
+      timeout: Duration.millis(1500),
+      retries: 1,
+      userAgent: "psx-data-service/test"
+    })
+  ).pipe(Layer.provide(FetchHttpClient.layer)))).pipe(
+    Layer.provideMerge(NewsOnFake),
+    Layer.provideMerge(FakePortal.layer)
+  )
 
 /**
  * The whole service in portal mode (as TestApp builds it) with the crawler under its services, so

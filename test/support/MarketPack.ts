@@ -8,8 +8,8 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { gunzipSync } from "node:zlib"
 import type { BoardLine } from "../../domain/market/board/Board.ts"
-import { securityTypeOf } from "../../domain/market/shared/Classify.ts"
 import type { SectorMember, SectorRef } from "../../domain/market/board/Sectors.ts"
+import { securityTypeOf } from "../../domain/market/shared/Classify.ts"
 
 const pack = join(import.meta.dirname, "../../data/pack")
 const read = <S extends Schema.Top & { readonly DecodingServices: never }>(file: string, schema: S): S["Type"] => {
@@ -38,7 +38,13 @@ const ScreenerRow = Schema.Struct({
   peTtm: opt(Num),
   dividendYieldPct: opt(Num)
 })
-const BoardRow = Schema.Struct({ symbol: Schema.String, ldcp: opt(Num), current: opt(Num), changePct: opt(Num), volume: opt(Num) })
+const BoardRow = Schema.Struct({
+  symbol: Schema.String,
+  ldcp: opt(Num),
+  current: opt(Num),
+  changePct: opt(Num),
+  volume: opt(Num)
+})
 const UniverseRow = Schema.Struct({
   symbol: Schema.String,
   name: Schema.String,

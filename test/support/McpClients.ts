@@ -54,8 +54,12 @@ export class StdioMcp extends Context.Service<StdioMcp, {
 
 const run = (args: ReadonlyArray<string>, env: Record<string, string>) =>
   Effect.callback<void>((resume) => {
-    execFile(process.execPath, [...args], { cwd: root, env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024 }, (error, _out, err) =>
-      resume(error ? Effect.die(new Error(`${args.join(" ")} failed: ${err}`)) : Effect.void))
+    execFile(
+      process.execPath,
+      [...args],
+      { cwd: root, env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024 },
+      (error, _out, err) => resume(error ? Effect.die(new Error(`${args.join(" ")} failed: ${err}`)) : Effect.void)
+    )
   })
 
 const CurrentDatabase = Schema.Array(Schema.Struct({ name: Schema.String }))
@@ -63,7 +67,10 @@ const CurrentDatabase = Schema.Array(Schema.Struct({ name: Schema.String }))
 /** On the real PostgreSQL: the test file's own database, which the test app has filled. */
 const sameDatabase = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const [row] = yield* Effect.flatMap(sql`SELECT current_database() AS name`, Schema.decodeUnknownEffect(CurrentDatabase))
+  const [row] = yield* Effect.flatMap(
+    sql`SELECT current_database() AS name`,
+    Schema.decodeUnknownEffect(CurrentDatabase)
+  )
   const url = new URL(process.env["DATABASE_URL"]!)
   url.pathname = `/${row!.name}`
   return { DATABASE_URL: url.toString(), PSX_AUTO_IMPORT: "false" }

@@ -20,7 +20,9 @@ export interface ToolAnswer {
 export const mcpSession = Effect.gen(function*() {
   const send = (body: unknown, headers: Record<string, string> = {}) => post("/mcp", body, { ...accept, ...headers })
   const init = yield* send({
-    jsonrpc: "2.0", id: 1, method: "initialize",
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
     params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } }
   })
   const session = { "mcp-session-id": init.headers["mcp-session-id"]!, "mcp-protocol-version": "2025-06-18" }
@@ -28,10 +30,13 @@ export const mcpSession = Effect.gen(function*() {
   const rpc = (body: unknown) => send(body, session)
   const list = rpc({ jsonrpc: "2.0", id: 2, method: "tools/list" })
   const call = (name: string, args: unknown) =>
-    Effect.map(rpc({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name, arguments: args } }), (r): ToolAnswer => ({
-      isError: r.body.result.isError === true,
-      value: JSON.parse(r.body.result.content[0]?.text ?? "null"),
-      structured: r.body.result.structuredContent
-    }))
+    Effect.map(
+      rpc({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name, arguments: args } }),
+      (r): ToolAnswer => ({
+        isError: r.body.result.isError === true,
+        value: JSON.parse(r.body.result.content[0]?.text ?? "null"),
+        structured: r.body.result.structuredContent
+      })
+    )
   return { init, rpc, list, call }
 })

@@ -26,7 +26,9 @@ export interface MemoryStream {
   readonly positions: ReadonlyArray<Position>
   readonly claims: ReadonlyMap<string, IdempotencyClaim>
   /** Every append the store was asked for, accepted or not. */
-  readonly appends: ReadonlyArray<{ readonly events: ReadonlyArray<LedgerEvent>; readonly options: AppendOptions | undefined }>
+  readonly appends: ReadonlyArray<
+    { readonly events: ReadonlyArray<LedgerEvent>; readonly options: AppendOptions | undefined }
+  >
 }
 
 export const emptyStream: MemoryStream = { events: [], positions: [], claims: new Map(), appends: [] }
@@ -91,10 +93,19 @@ export const memoryEventStore = (stream: Ref.Ref<MemoryStream>, options: MemoryO
         const claim = appendOptions?.idempotency
         const claims = new Map(current.claims)
         if (claim !== undefined) {
-          claims.set(claim.key, { request_hash: claim.request_hash, event_id: appended[0]!.event_id, version: appended[0]!.version })
+          claims.set(claim.key, {
+            request_hash: claim.request_hash,
+            event_id: appended[0]!.event_id,
+            version: appended[0]!.version
+          })
         }
         const all = [...current.events, ...appended]
-        yield* Ref.set(stream, { ...current, events: all, positions: positionsAfter(current.positions, appendOptions), claims })
+        yield* Ref.set(stream, {
+          ...current,
+          events: all,
+          positions: positionsAfter(current.positions, appendOptions),
+          claims
+        })
         return { appended, head: headOf(all) }
       })
   }

@@ -8,7 +8,9 @@
 import { Clock, Context, Layer } from "effect"
 import { wallClock } from "./ShiftedClock.ts"
 
-export class MovableClock extends Context.Service<MovableClock, { readonly moveTo: (iso: string) => void }>()("test/MovableClock") {}
+export class MovableClock
+  extends Context.Service<MovableClock, { readonly moveTo: (iso: string) => void }>()("test/MovableClock")
+{}
 
 export const MovableClockLayer = (startIso: string) => {
   const live = Clock.Clock.defaultValue()
@@ -17,6 +19,9 @@ export const MovableClockLayer = (startIso: string) => {
   const clock = wallClock(millis)
   return Layer.mergeAll(
     Layer.succeed(Clock.Clock, clock),
-    Layer.succeed(MovableClock, MovableClock.of({ moveTo: (iso) => (offset = Date.parse(iso) - live.currentTimeMillisUnsafe()) }))
+    Layer.succeed(
+      MovableClock,
+      MovableClock.of({ moveTo: (iso) => (offset = Date.parse(iso) - live.currentTimeMillisUnsafe()) })
+    )
   )
 }

@@ -151,7 +151,9 @@ export const conforming = (schema: JsonSchema, root: JsonSchema, depth = 0): fc.
   if ("const" in s) return fc.constant(s["const"])
   if (Array.isArray(s["enum"])) return fc.constantFrom(...(s["enum"] as Array<unknown>))
   const variants = (s["anyOf"] ?? s["oneOf"]) as Array<JsonSchema> | undefined
-  if (variants !== undefined && variants.length > 0) return fc.oneof(...variants.map((v) => conforming(v, root, depth + 1)))
+  if (variants !== undefined && variants.length > 0) {
+    return fc.oneof(...variants.map((v) => conforming(v, root, depth + 1)))
+  }
   switch (s["type"]) {
     case "string": {
       if (typeof s["pattern"] === "string") {
@@ -169,7 +171,10 @@ export const conforming = (schema: JsonSchema, root: JsonSchema, depth = 0): fc.
         max: Math.min(s["maximum"] ?? 1_000_000, Number.MAX_SAFE_INTEGER)
       })
     case "number":
-      return fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }), fc.integer({ min: -10, max: 10_000 }))
+      return fc.oneof(
+        fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }),
+        fc.integer({ min: -10, max: 10_000 })
+      )
     case "boolean":
       return fc.boolean()
     case "null":
@@ -184,11 +189,18 @@ export const conforming = (schema: JsonSchema, root: JsonSchema, depth = 0): fc.
       )
       return fc.tuple(
         fc.record(Object.fromEntries(entries)),
-        fc.option(fc.dictionary(fc.constantFrom("extra", "__proto__", "constructor", "kind", "\u0000"), anyJson, { maxKeys: 2 }), { freq: 5 })
+        fc.option(
+          fc.dictionary(fc.constantFrom("extra", "__proto__", "constructor", "kind", "\u0000"), anyJson, {
+            maxKeys: 2
+          }),
+          { freq: 5 }
+        )
       ).map(([record, extra]) => {
         const out: Record<string, unknown> = {}
         for (const [k, v] of Object.entries(record)) if (v !== undefined) out[k] = v
-        if (extra !== null) for (const [k, v] of Object.entries(extra)) Object.defineProperty(out, k, { value: v, enumerable: true })
+        if (extra !== null) {
+          for (const [k, v] of Object.entries(extra)) Object.defineProperty(out, k, { value: v, enumerable: true })
+        }
         return out
       })
     }
@@ -225,9 +237,9 @@ export const encode = (text: string): string => {
       out += encodeURIComponent(text.slice(i, i + 2))
       i++
     } else if (code >= 0xd800 && code <= 0xdfff) {
-      out += `%${(0xe0 | (code >> 12)).toString(16).toUpperCase()}%${(0x80 | ((code >> 6) & 0x3f)).toString(16).toUpperCase()}%${
-        (0x80 | (code & 0x3f)).toString(16).toUpperCase()
-      }`
+      out += `%${(0xe0 | (code >> 12)).toString(16).toUpperCase()}%${
+        (0x80 | ((code >> 6) & 0x3f)).toString(16).toUpperCase()
+      }%${(0x80 | (code & 0x3f)).toString(16).toUpperCase()}`
     } else out += encodeURIComponent(text[i]!)
   }
   return out
@@ -267,18 +279,26 @@ const headerSafe = (text: string) => text.replace(/[^\x20-\x7e]/g, "?").slice(0,
  * Requests for one operation: path and query parameters, headers and the body from their schemas or the hostile
  * lists, with an Authorization header drawn from `credentials` (real tokens, made-up ones, none).
  */
-export const requestsFor = (op: Operation, doc: JsonSchema, credentials: ReadonlyArray<string | undefined>): fc.Arbitrary<FuzzRequest> => {
+export const requestsFor = (
+  op: Operation,
+  doc: JsonSchema,
+  credentials: ReadonlyArray<string | undefined>
+): fc.Arbitrary<FuzzRequest> => {
   const params = (op.operation["parameters"] ?? []) as Array<JsonSchema>
   const pathParams = params.filter((p) => p["in"] === "path")
   const otherParams = params.filter((p) => p["in"] === "query" || p["in"] === "header")
   const pathArb: fc.Arbitrary<Record<string, string>> = fc.record(
     Object.fromEntries(pathParams.map((p) => [p["name"] as string, paramText(p["schema"] ?? {}, doc)]))
   )
-  const otherArb: fc.Arbitrary<Record<string, string | undefined>> = fc.record(Object.fromEntries(otherParams.map((p) => [
-    p["name"],
-    fc.option(paramText(p["schema"] ?? {}, doc), { nil: undefined, freq: p["required"] === true ? 20 : 2 })
-  ])))
-  const bodySchema = op.operation["requestBody"]?.["content"]?.["application/json"]?.["schema"] as JsonSchema | undefined
+  const otherArb: fc.Arbitrary<Record<string, string | undefined>> = fc.record(
+    Object.fromEntries(otherParams.map((p) => [
+      p["name"],
+      fc.option(paramText(p["schema"] ?? {}, doc), { nil: undefined, freq: p["required"] === true ? 20 : 2 })
+    ]))
+  )
+  const bodySchema = op.operation["requestBody"]?.["content"]?.["application/json"]?.["schema"] as
+    | JsonSchema
+    | undefined
   const bodyArb: fc.Arbitrary<string | undefined> = bodySchema === undefined
     ? fc.option(fc.constantFrom(...hostileBodies.slice(0, 8)), { nil: undefined, freq: 4 })
     : fc.oneof(
@@ -289,7 +309,10 @@ export const requestsFor = (op: Operation, doc: JsonSchema, credentials: Readonl
   return fc.record({
     path: pathArb,
     other: otherArb,
-    extra: fc.option(fc.tuple(fc.constantFrom("x", "limit", "cursor", "__proto__", "q"), fc.constantFrom(...hostileStrings)), { freq: 4 }),
+    extra: fc.option(
+      fc.tuple(fc.constantFrom("x", "limit", "cursor", "__proto__", "q"), fc.constantFrom(...hostileStrings)),
+      { freq: 4 }
+    ),
     credential: fc.constantFrom(...credentials),
     body: bodyArb
   }).map(({ path, other, extra, credential, body }) => {
@@ -306,7 +329,9 @@ export const requestsFor = (op: Operation, doc: JsonSchema, credentials: Readonl
     if (query.length > 0) url += `?${query.join("&")}`
     if (credential !== undefined) headers["authorization"] = headerSafe(credential)
     // fetch refuses a body on GET; the server is sent bodies only where a method may carry one.
-    return body === undefined || op.method === "GET" ? { method: op.method, url, headers } : { method: op.method, url, headers, body }
+    return body === undefined || op.method === "GET"
+      ? { method: op.method, url, headers }
+      : { method: op.method, url, headers, body }
   })
 }
 
@@ -330,5 +355,7 @@ export const violation = (status: number, contentType: string, text: string): st
 /** A short, reproducible description of a request for failure messages. */
 export const describeRequest = (r: FuzzRequest) =>
   `${r.method} ${r.url.slice(0, 300)} headers=${JSON.stringify(r.headers).slice(0, 200)} body=${
-    r.body === undefined ? "-" : JSON.stringify(r.body.slice(0, 200)) + (r.body.length > 200 ? `…(${r.body.length} chars)` : "")
+    r.body === undefined
+      ? "-"
+      : JSON.stringify(r.body.slice(0, 200)) + (r.body.length > 200 ? `…(${r.body.length} chars)` : "")
   }`

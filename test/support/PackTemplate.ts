@@ -10,8 +10,8 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Redacted } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { layerPostgres } from "../../src/db/Database.ts"
-import { importPackInto } from "../../src/ingest/PackImage.ts"
 import { imageKey } from "../../src/db/StoreImage.ts"
+import { importPackInto } from "../../src/ingest/PackImage.ts"
 
 export const templateName = () => `psx_pack_${imageKey()}`
 
@@ -27,7 +27,9 @@ const admin = (url: string) => PgClient.make({ url: Redacted.make(urlFor(url, "p
 export const hasTemplate = (url: string) =>
   Effect.gen(function*() {
     const client = yield* admin(url)
-    const rows = yield* client.unsafe<{ n: number }>(`SELECT count(*)::int AS n FROM pg_database WHERE datname = $1`, [templateName()])
+    const rows = yield* client.unsafe<{ n: number }>(`SELECT count(*)::int AS n FROM pg_database WHERE datname = $1`, [
+      templateName()
+    ])
     return (rows[0]?.n ?? 0) > 0
   }).pipe(Effect.scoped, Effect.provide(Reactivity.layer))
 

@@ -52,7 +52,8 @@ export const recordedFiles = (): Array<{ readonly key: string; readonly kind: Ki
     walk(dir).flatMap((path) => {
       const kind = kindOf(path)
       if (kind === undefined || relative(dir, path).startsWith("answers")) return []
-      const read = () => path.endsWith(".gz") ? gunzipSync(readFileSync(path)).toString("utf8") : readFileSync(path, "utf8")
+      const read = () =>
+        path.endsWith(".gz") ? gunzipSync(readFileSync(path)).toString("utf8") : readFileSync(path, "utf8")
       return [{ key: `${prefix}/${relative(dir, path).replace(/\.gz$/, "")}`, kind, read }]
     })
   const raw = psxRawDir()

@@ -15,14 +15,22 @@ export interface RawRequest {
 }
 
 export type RawOutcome =
-  | { readonly _tag: "Answered"; readonly status: number; readonly contentType: string; readonly text: string; readonly ms: number }
+  | {
+    readonly _tag: "Answered"
+    readonly status: number
+    readonly contentType: string
+    readonly text: string
+    readonly ms: number
+  }
   | { readonly _tag: "Failed"; readonly reason: string; readonly ms: number }
 
 export const sendRaw = (request: RawRequest, timeoutMs = 15_000) =>
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
     const start = Date.now()
-    let req = HttpClientRequest.make(request.method as "GET")(request.url).pipe(HttpClientRequest.setHeaders(request.headers))
+    let req = HttpClientRequest.make(request.method as "GET")(request.url).pipe(
+      HttpClientRequest.setHeaders(request.headers)
+    )
     if (request.body !== undefined) req = HttpClientRequest.bodyText(req, request.body, "application/json")
     return yield* client.execute(req).pipe(
       Effect.flatMap((response) =>
@@ -36,7 +44,10 @@ export const sendRaw = (request: RawRequest, timeoutMs = 15_000) =>
       ),
       Effect.timeoutOption(Duration.millis(timeoutMs)),
       Effect.map((answer) =>
-        Option.getOrElse(answer, (): RawOutcome => ({ _tag: "Failed", reason: `no answer within ${timeoutMs} ms`, ms: Date.now() - start }))
+        Option.getOrElse(
+          answer,
+          (): RawOutcome => ({ _tag: "Failed", reason: `no answer within ${timeoutMs} ms`, ms: Date.now() - start })
+        )
       ),
       Effect.catch((e) => Effect.succeed<RawOutcome>({ _tag: "Failed", reason: String(e), ms: Date.now() - start }))
     )

@@ -23,8 +23,9 @@ type SegmentsMatch<C extends ReadonlyArray<string>, T extends ReadonlyArray<stri
   [infer CH extends string, ...infer CT extends Array<string>]
   ? T extends [infer TH extends string, ...infer TT extends Array<string>]
     ? TH extends `{${string}}` ? SegmentsMatch<CT, TT> : CH extends TH ? SegmentsMatch<CT, TT> : false
-    : false
-  : T extends [] ? true : false
+  : false
+  : T extends [] ? true
+  : false
 type ExactRoute<P extends string> = PathOnly<P> extends Route ? PathOnly<P> : never
 type TemplateRoute<P extends string> = {
   [K in Route]: SegmentsMatch<Segments<PathOnly<P>>, Segments<K>> extends true ? K : never
@@ -112,6 +113,11 @@ export type FailureOf<P extends string> = PathOnly<P> extends "/mcp" ? McpReply 
 /** A reply: the success body while `ok` (a 2xx status), the failure body (the error record) otherwise. */
 export type Reply<B = unknown, F = ErrorRecord> =
   | { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly ok: true; readonly body: B }
-  | { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly ok: false; readonly body: F }
+  | {
+    readonly status: number
+    readonly headers: Readonly<Record<string, string>>
+    readonly ok: false
+    readonly body: F
+  }
 
 export type { operations }

@@ -104,7 +104,10 @@ export const startService = (
         c.stderr!.on("data", (d) => chunks.push(String(d)))
         return c
       }),
-      (c) => Effect.sync(() => { if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL") })
+      (c) =>
+        Effect.sync(() => {
+          if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL")
+        })
     )
     const url = `http://127.0.0.1:${port}`
     const exited = Effect.callback<void>((resume) => {
@@ -115,18 +118,25 @@ export const startService = (
       url,
       child,
       output: () => chunks.join(""),
-      kill: (signal) => Effect.suspend(() => { child.kill(signal); return exited })
+      kill: (signal) =>
+        Effect.suspend(() => {
+          child.kill(signal)
+          return exited
+        })
     }
     yield* Effect.gen(function*() {
       if (child.exitCode !== null) return yield* Effect.die(new Error(`service exited: ${service.output()}`))
       const r = yield* call(`${url}/ready`, { timeoutMs: 3_000 })
-      const ok = r.status === 200 && (options.awaitPack !== true || r.body?.data_pack?.state === "installed" || r.body?.data_pack === "installed")
+      const ok = r.status === 200 &&
+        (options.awaitPack !== true || r.body?.data_pack?.state === "installed" || r.body?.data_pack === "installed")
       if (!ok) return yield* Effect.fail("not ready")
     }).pipe(
       Effect.retry(Schedule.spaced("250 millis")),
       Effect.timeout(options.readyWithinMs ?? 300_000),
       Effect.catch(() =>
-        Effect.die(new Error(`the service on ${url} was not ready in time; its output ends:\n${service.output().slice(-3_000)}`))
+        Effect.die(
+          new Error(`the service on ${url} was not ready in time; its output ends:\n${service.output().slice(-3_000)}`)
+        )
       )
     )
     return service

@@ -8,13 +8,13 @@
  * exactly as in production.
  */
 import { NodeServices } from "@effect/platform-node"
+import { assert } from "@effect/vitest"
 import { Effect, Layer, References } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientRequest, HttpServer } from "effect/http"
-import { assert } from "@effect/vitest"
 import type { AppConfig } from "../../src/config/AppConfig.ts"
 import * as Server from "../../src/http/Server.ts"
-import { AppLive } from "../../src/Layers.ts"
 import { PackImport } from "../../src/ingest/PackImport.ts"
+import { AppLive } from "../../src/Layers.ts"
 import { FundamentalsPrefetch } from "../../src/market/provenance/FundamentalsPrefetch.ts"
 import { DataPack } from "../../src/sources/DataPack.ts"
 import type { ErrorRecord, FailureOf, Reply, SuccessOf } from "./ReplyTypes.ts"
@@ -41,21 +41,30 @@ export const TestStore = (options: { readonly withPack?: boolean } = {}) => {
  * with real time, so what it judges by today's date (staleness, trailing windows) is the same in any year.
  */
 export const TestApp = (
-  { now, withPack, ...overrides }: Partial<typeof AppConfig.Service> & { readonly withPack?: boolean; readonly now?: string } = {}
+  { now, withPack, ...overrides }: Partial<typeof AppConfig.Service> & {
+    readonly withPack?: boolean
+    readonly now?: string
+  } = {}
 ) => {
   const app = AppLive.pipe(
     Layer.provideMerge(TestClient),
     Layer.provideMerge(Server.FrontDoorLive),
     Layer.provide(FundamentalsPrefetch.pack),
     Layer.provideMerge(TestStore({ withPack: withPack ?? false })),
-    Layer.provideMerge(TestConfig({ port: 0, host: "127.0.0.1", rateLimit: { perSecond: 10_000, burst: 10_000 }, ...overrides }))
+    Layer.provideMerge(
+      TestConfig({ port: 0, host: "127.0.0.1", rateLimit: { perSecond: 10_000, burst: 10_000 }, ...overrides })
+    )
   )
   return now === undefined ? app : app.pipe(Layer.provideMerge(ShiftedClockLayer(now)))
 }
 
 /** An HttpClient for the server under test (a connection per request, as NodeHttpServer.layerTest makes it). */
 export const TestClient = HttpServer.layerTestClient.pipe(
-  Layer.provide(Layer.fresh(FetchHttpClient.layer).pipe(Layer.provide(Layer.succeed(FetchHttpClient.RequestInit)({ keepalive: false }))))
+  Layer.provide(
+    Layer.fresh(FetchHttpClient.layer).pipe(
+      Layer.provide(Layer.succeed(FetchHttpClient.RequestInit)({ keepalive: false }))
+    )
+  )
 )
 
 export type { ErrorRecord, Reply } from "./ReplyTypes.ts"
@@ -113,8 +122,14 @@ export function assertFailed<R extends Answered>(
 }
 
 /** Asserts a reply succeeded with any 2xx status, narrowing its body to the route's success type. */
-export function assertSucceeded<B, F>(reply: Reply<B, F>, note?: string): asserts reply is Extract<Reply<B, F>, { readonly ok: true }> {
-  assert.isTrue(reply.ok, note === undefined ? `${reply.status}: ${shown(reply)}` : `${note}: ${reply.status} ${shown(reply)}`)
+export function assertSucceeded<B, F>(
+  reply: Reply<B, F>,
+  note?: string
+): asserts reply is Extract<Reply<B, F>, { readonly ok: true }> {
+  assert.isTrue(
+    reply.ok,
+    note === undefined ? `${reply.status}: ${shown(reply)}` : `${note}: ${reply.status} ${shown(reply)}`
+  )
 }
 
 /** The body of a reply that succeeded (any 2xx status); the test fails with the answer otherwise. */

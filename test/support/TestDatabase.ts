@@ -10,7 +10,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { mkdtempSync, rmSync } from "node:fs"
-import { createServer, connect, type Server, type Socket } from "node:net"
+import { connect, createServer, type Server, type Socket } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { AppConfig } from "../../src/config/AppConfig.ts"
@@ -52,7 +52,9 @@ const startProxy = (target: Target) =>
       })
       server.listen(0, "127.0.0.1", () => {
         const address = server.address()
-        resume(Effect.succeed({ server, port: typeof address === "object" && address ? address.port : 0, sockets, state }))
+        resume(
+          Effect.succeed({ server, port: typeof address === "object" && address ? address.port : 0, sockets, state })
+        )
       })
     }),
     ({ server, sockets }) =>
@@ -85,10 +87,10 @@ export const throwawayDatabase = (url: string, template?: string) =>
   Effect.gen(function*() {
     const name = `psx_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`
     const admin = yield* PgClient.make({ url: Redacted.make(adminUrl(url, "postgres")), maxConnections: 1 })
-    yield* admin.unsafe(template === undefined ? `CREATE DATABASE ${name}` : `CREATE DATABASE ${name} TEMPLATE ${template}`)
-    yield* Effect.addFinalizer(() =>
-      admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).pipe(Effect.ignore)
+    yield* admin.unsafe(
+      template === undefined ? `CREATE DATABASE ${name}` : `CREATE DATABASE ${name} TEMPLATE ${template}`
     )
+    yield* Effect.addFinalizer(() => admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).pipe(Effect.ignore))
     return new URL(adminUrl(url, name))
   }).pipe(Effect.provide(Reactivity.layer))
 
@@ -100,25 +102,26 @@ export const isRealPostgres = process.env["DATABASE_URL"] !== undefined && proce
  * exists (the image, or the PostgreSQL template: test/support/PackTemplate.ts);
  * otherwise it starts empty and the caller's import fills it.
  */
-export const TestDatabaseWith = (options: { readonly pack: boolean }) => Layer.unwrap(
-  Effect.gen(function*() {
-    const url = process.env["DATABASE_URL"]
-    if (url !== undefined && url !== "") {
-      const template = options.pack && (yield* Effect.orDie(hasTemplate(url))) ? templateName() : undefined
-      const db = yield* throwawayDatabase(url, template)
-      const { port, proxy } = yield* startProxy({ host: db.hostname || "127.0.0.1", port: Number(db.port || 5432) })
-      db.hostname = "127.0.0.1"
-      db.port = String(port)
-      return layerPostgres(Redacted.make(db.toString())).pipe(Layer.merge(Layer.succeed(DbProxy, proxy)))
-    }
-    const dir = mkdtempSync(join(tmpdir(), "psx-test-"))
-    yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
-    if (options.pack) yield* Effect.orDie(seedFromImage(dir))
-    const server = yield* serveEmbedded(dir)
-    const { port, proxy } = yield* startProxy({ path: server.socketPath })
-    return layerEmbeddedVia(port).pipe(Layer.merge(Layer.succeed(DbProxy, proxy)))
-  })
-)
+export const TestDatabaseWith = (options: { readonly pack: boolean }) =>
+  Layer.unwrap(
+    Effect.gen(function*() {
+      const url = process.env["DATABASE_URL"]
+      if (url !== undefined && url !== "") {
+        const template = options.pack && (yield* Effect.orDie(hasTemplate(url))) ? templateName() : undefined
+        const db = yield* throwawayDatabase(url, template)
+        const { port, proxy } = yield* startProxy({ host: db.hostname || "127.0.0.1", port: Number(db.port || 5432) })
+        db.hostname = "127.0.0.1"
+        db.port = String(port)
+        return layerPostgres(Redacted.make(db.toString())).pipe(Layer.merge(Layer.succeed(DbProxy, proxy)))
+      }
+      const dir = mkdtempSync(join(tmpdir(), "psx-test-"))
+      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
+      if (options.pack) yield* Effect.orDie(seedFromImage(dir))
+      const server = yield* serveEmbedded(dir)
+      const { port, proxy } = yield* startProxy({ path: server.socketPath })
+      return layerEmbeddedVia(port).pipe(Layer.merge(Layer.succeed(DbProxy, proxy)))
+    })
+  )
 
 /** An empty store for one test file. */
 export const TestDatabase = TestDatabaseWith({ pack: false })

@@ -52,7 +52,12 @@ describe("HUBC as traded, last session 2023-05-26", () => {
       adjusted: false
     })
     // the 2022-10-11 step (79.03 → 64.18) lies inside the 52 weeks and is called out
-    assert.deepStrictEqual(a.steps.map((s) => [s.date, s.close_before, s.close_after, s.basis]), [["2022-10-11", 79.03, 64.18, "detected"]])
+    assert.deepStrictEqual(a.steps.map((s) => [s.date, s.close_before, s.close_after, s.basis]), [[
+      "2022-10-11",
+      79.03,
+      64.18,
+      "detected"
+    ]])
   })
 
   it("30-session liquidity: mean volume, Σ close × volume", () => {
@@ -155,14 +160,24 @@ describe("MEBL from the exchange's eod series (close and volume only)", () => {
     })!
     assert.strictEqual(a.last_price_basis, "quote")
     assert.strictEqual(a.as_of, "2026-05-25")
-    for (const k of ["performance_5d_pct", "performance_20d_pct", "drawdown_5d_pct", "drawdown_20d_pct", "high_20d"] as const) {
+    for (
+      const k of [
+        "performance_5d_pct",
+        "performance_20d_pct",
+        "drawdown_5d_pct",
+        "drawdown_20d_pct",
+        "high_20d"
+      ] as const
+    ) {
       assert.strictEqual(a[k], full[k], k)
     }
     assert.strictEqual(a.reference.previous_close, 479.56)
   })
 
   it("an older quote does not replace the last recorded close", () => {
-    const a = analytics(loadSeries("MEBL-eod-2025-2026.json"), { quote: { price: 1, as_of: "2026-04-08T10:05:00.000Z" } })!
+    const a = analytics(loadSeries("MEBL-eod-2025-2026.json"), {
+      quote: { price: 1, as_of: "2026-04-08T10:05:00.000Z" }
+    })!
     assert.strictEqual(a.last_price, 490.2)
     assert.strictEqual(a.last_price_basis, "close")
   })

@@ -16,7 +16,12 @@ const keepOf = (keeping: Keep["keeping"], current = () => true, validUntil = 2_0
   headers: undefined
 })
 
-const response = (bytes: number) => ({ status: 200, body: Buffer.alloc(bytes, 120), contentType: "application/json", headers: {} })
+const response = (bytes: number) => ({
+  status: 200,
+  body: Buffer.alloc(bytes, 120),
+  contentType: "application/json",
+  headers: {}
+})
 
 describe("answer cache", () => {
   it("a flood of open answers evicts open answers only; the bounded ones stay", () => {

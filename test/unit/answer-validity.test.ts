@@ -17,13 +17,37 @@ const withQuote = (asOf: string) => ({ quote: { as_of: asOf } }) as unknown as S
 describe("answer validity", () => {
   it("the next boundary is the next phase start or end of the Karachi trading day, else the next Karachi midnight", () => {
     // Monday 15 June 2026 (a trading day; 2026-06-15 is 165 days after Thursday 1 January, 165 mod 7 = 4).
-    assert.strictEqual(nextSessionBoundary(at("2026-06-15T03:00:00Z")), at("2026-06-15T04:15:00Z"), "08:00 → pre-open 09:15")
-    assert.strictEqual(nextSessionBoundary(at("2026-06-15T04:30:30Z")), at("2026-06-15T04:32:00Z"), "09:30:30 → trading 09:32")
-    assert.strictEqual(nextSessionBoundary(at("2026-06-15T06:00:00Z")), at("2026-06-15T10:30:00Z"), "11:00 → trading ends 15:30")
-    assert.strictEqual(nextSessionBoundary(at("2026-06-15T10:45:00Z")), at("2026-06-15T11:00:00Z"), "15:45 → post-close 16:00")
-    assert.strictEqual(nextSessionBoundary(at("2026-06-15T11:20:00Z")), at("2026-06-15T19:00:00Z"), "16:20 → midnight, 19:00Z")
+    assert.strictEqual(
+      nextSessionBoundary(at("2026-06-15T03:00:00Z")),
+      at("2026-06-15T04:15:00Z"),
+      "08:00 → pre-open 09:15"
+    )
+    assert.strictEqual(
+      nextSessionBoundary(at("2026-06-15T04:30:30Z")),
+      at("2026-06-15T04:32:00Z"),
+      "09:30:30 → trading 09:32"
+    )
+    assert.strictEqual(
+      nextSessionBoundary(at("2026-06-15T06:00:00Z")),
+      at("2026-06-15T10:30:00Z"),
+      "11:00 → trading ends 15:30"
+    )
+    assert.strictEqual(
+      nextSessionBoundary(at("2026-06-15T10:45:00Z")),
+      at("2026-06-15T11:00:00Z"),
+      "15:45 → post-close 16:00"
+    )
+    assert.strictEqual(
+      nextSessionBoundary(at("2026-06-15T11:20:00Z")),
+      at("2026-06-15T19:00:00Z"),
+      "16:20 → midnight, 19:00Z"
+    )
     // Friday 19 June: between the sessions (12:00–14:15) the next boundary is the second pre-open.
-    assert.strictEqual(nextSessionBoundary(at("2026-06-19T07:30:00Z")), at("2026-06-19T09:15:00Z"), "Friday 12:30 → 14:15")
+    assert.strictEqual(
+      nextSessionBoundary(at("2026-06-19T07:30:00Z")),
+      at("2026-06-19T09:15:00Z"),
+      "Friday 12:30 → 14:15"
+    )
     // Saturday 20 June: no phase, the next Karachi midnight.
     assert.strictEqual(nextSessionBoundary(at("2026-06-20T05:00:00Z")), at("2026-06-20T19:00:00Z"))
   })
@@ -51,7 +75,10 @@ describe("answer validity", () => {
     assert.isTrue(quoteIsFresh(at("2026-06-15T05:50:00Z"), at("2026-06-15T06:20:59.999Z")))
     assert.isFalse(quoteIsFresh(at("2026-06-15T05:50:00Z"), at("2026-06-15T06:21:00Z")))
     // As of 15:10 at 15:20: still fresh when trading ends at 15:30, where the rule changes: true until 15:30.
-    assert.strictEqual(quoteValidUntil(withQuote("2026-06-15T10:10:00Z"), at("2026-06-15T10:20:00Z")), at("2026-06-15T10:30:00Z"))
+    assert.strictEqual(
+      quoteValidUntil(withQuote("2026-06-15T10:10:00Z"), at("2026-06-15T10:20:00Z")),
+      at("2026-06-15T10:30:00Z")
+    )
     // No quote: the answer (404) depends on the snapshot alone.
     assert.strictEqual(quoteValidUntil(undefined, now), Infinity)
   })

@@ -4,7 +4,13 @@
  * metric for three or more, and the typed failures the routes map to 400/404.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { band, compare, COMPARE_MAX_SYMBOLS, MEASURES, parseCompareSymbols } from "../../domain/market/analytics/Compare.ts"
+import {
+  band,
+  compare,
+  COMPARE_MAX_SYMBOLS,
+  MEASURES,
+  parseCompareSymbols
+} from "../../domain/market/analytics/Compare.ts"
 import { snapshotFigures } from "../support/ScreenerFixture.ts"
 
 const figures = new Map(snapshotFigures().map((f) => [f.symbol, f]))
@@ -62,7 +68,9 @@ describe("three or more symbols: winner per metric", () => {
     assert.deepStrictEqual(w.get("dividend_yield_pct"), ["FCCL"])
     assert.deepStrictEqual(w.get("market_cap"), ["LUCK"])
     assert.deepStrictEqual(w.get("performance_20d_pct"), [])
-    assert.isUndefined(c.metrics!.find((m) => m.measure === "dividend_yield_pct")!.values.find((v) => v.symbol === "MLCF")!.value)
+    assert.isUndefined(
+      c.metrics!.find((m) => m.measure === "dividend_yield_pct")!.values.find((v) => v.symbol === "MLCF")!.value
+    )
   })
 })
 

@@ -19,7 +19,9 @@ const load = (dir: string, parse: (text: string) => { readonly rows: ReadonlyArr
   new Map(readdirSync(`${psxFixturesDir}${dir}`).map((f) => [symbolOf(f), parse(readPsx(`${dir}/${f}`)).rows]))
 const eod = load(EOD, parsePriceCsv)
 const asTraded = load(AS_TRADED, parsePriceCsv)
-const changes = new Map(readdirSync(`${psxFixturesDir}${AS_TRADED}`).map((f) => [symbolOf(f), changeColumn(readPsx(`${AS_TRADED}/${f}`))]))
+const changes = new Map(
+  readdirSync(`${psxFixturesDir}${AS_TRADED}`).map((f) => [symbolOf(f), changeColumn(readPsx(`${AS_TRADED}/${f}`))])
+)
 
 describe("2021-10-25: the as-traded recording is the wrong one", () => {
   it("OGDC: ChubsB repeats the 10-22 close 84.43 (its change says −0.54); its 10-26 change −1.24 to 83.73 implies 84.97 = eod", () => {
@@ -40,7 +42,11 @@ describe("2021-10-25: the as-traded recording is the wrong one", () => {
     const found = findDisagreements(eod, asTraded)
     const [day] = judgeGlitchDays(found.glitchDays, eod, asTraded, changes, found.disagreements)
     assert.strictEqual(day!.date, "2021-10-25")
-    assert.deepStrictEqual([day!.wrong!.as_traded.length, day!.wrong!.eod.length, day!.wrong!.undecided.length], [60, 0, 0])
+    assert.deepStrictEqual([day!.wrong!.as_traded.length, day!.wrong!.eod.length, day!.wrong!.undecided.length], [
+      60,
+      0,
+      0
+    ])
     assert.include(day!.wrong!.as_traded, "LUCK")
   })
 })

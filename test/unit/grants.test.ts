@@ -23,7 +23,10 @@ describe("grants", () => {
         continue
       }
       assert.isTrue(Option.isSome(grant), `${name} names its grant`)
-      assert.isTrue(description.startsWith(`Grant ${Option.getOrThrow(grant)}.`), `${name}: ${description.slice(0, 40)}`)
+      assert.isTrue(
+        description.startsWith(`Grant ${Option.getOrThrow(grant)}.`),
+        `${name}: ${description.slice(0, 40)}`
+      )
     }
   })
 })

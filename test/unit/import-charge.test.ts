@@ -23,7 +23,11 @@ describe("an import is charged by its rows", () => {
     limiter.chargeWork("u1", 200, 0)
     // 199 − 200 = −1 token: the next request needs 1 − (−1) = 2 tokens of refill at 50 a second: 0.04 s, rounded up to 1 s.
     assert.strictEqual(asUser(limiter, "u1", 0), 1)
-    assert.strictEqual(asUser(limiter, "u1", 40), 0, "40 ms later 2 tokens have refilled: −1 + 2 = 1, and the request takes it")
+    assert.strictEqual(
+      asUser(limiter, "u1", 40),
+      0,
+      "40 ms later 2 tokens have refilled: −1 + 2 = 1, and the request takes it"
+    )
     assert.strictEqual(asUser(limiter, "u2", 40), 0)
   })
   it("the debt is at most one burst, however large the charge", () => {

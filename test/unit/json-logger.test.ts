@@ -7,7 +7,11 @@ import { Cause, type Logger } from "effect"
 import { AccessLine } from "../../src/observability/AccessLine.ts"
 import { jsonLine } from "../../src/observability/JsonLogger.ts"
 
-const lineOf = (message: unknown, annotations: Record<string, unknown> = {}, cause: Cause.Cause<unknown> = Cause.empty) =>
+const lineOf = (
+  message: unknown,
+  annotations: Record<string, unknown> = {},
+  cause: Cause.Cause<unknown> = Cause.empty
+) =>
   jsonLine({
     message,
     logLevel: "Info",
@@ -23,19 +27,32 @@ describe("the JSON logger's access line", () => {
     const record = lineOf([{ msg: "request", requestId: "mwy1-2", method: "GET", path, status: 409, ms: 3 }])
     assert.strictEqual(fast, record)
     assert.deepStrictEqual(JSON.parse(fast), {
-      time: "2026-05-25T06:30:00.005Z", level: "info", msg: "request", requestId: "mwy1-2", method: "GET", path, status: 409, ms: 3
+      time: "2026-05-25T06:30:00.005Z",
+      level: "info",
+      msg: "request",
+      requestId: "mwy1-2",
+      method: "GET",
+      path,
+      status: 409,
+      ms: 3
     })
   })
 
   it("escapes whatever field needs it, as the record does, however long the path", () => {
-    for (const [id, method, path] of [
-      ["id\"quoted\"", "GET", "/v1/x"],
-      ["ünïcode-1", "GE\\T", "/v1/x"],
-      ["tab\t-1", "GET", `/v1/${"long-segment/".repeat(40)}"end"`]
-    ] as const) {
+    for (
+      const [id, method, path] of [
+        ["id\"quoted\"", "GET", "/v1/x"],
+        ["ünïcode-1", "GE\\T", "/v1/x"],
+        ["tab\t-1", "GET", `/v1/${"long-segment/".repeat(40)}"end"`]
+      ] as const
+    ) {
       const fast = lineOf([new AccessLine(id, method, path, 200, 1)])
       assert.strictEqual(fast, lineOf([{ msg: "request", requestId: id, method, path, status: 200, ms: 1 }]))
-      assert.deepStrictEqual([JSON.parse(fast).requestId, JSON.parse(fast).method, JSON.parse(fast).path], [id, method, path])
+      assert.deepStrictEqual([JSON.parse(fast).requestId, JSON.parse(fast).method, JSON.parse(fast).path], [
+        id,
+        method,
+        path
+      ])
     }
   })
 

@@ -15,12 +15,30 @@ const first = (query: string) => resolveSymbols(table, query)[0]
 describe("name resolver", () => {
   it("resolves issue 52's names to their tickers, best first", () => {
     // The registered name without its legal words is a whole name: "The Hub Power Company Limited" -> "hub power".
-    assert.deepStrictEqual(first("Hub Power"), { symbol: "HUBC", name: "The Hub Power Company Limited", match: "name", matched: "The Hub Power Company Limited" })
-    assert.deepStrictEqual(first("Lucky Cement"), { symbol: "LUCK", name: "Lucky Cement Limited", match: "name", matched: "Lucky Cement Limited" })
-    assert.deepStrictEqual(first("HUBCO"), { symbol: "HUBC", name: "The Hub Power Company Limited", match: "name", matched: "Hubco" })
+    assert.deepStrictEqual(first("Hub Power"), {
+      symbol: "HUBC",
+      name: "The Hub Power Company Limited",
+      match: "name",
+      matched: "The Hub Power Company Limited"
+    })
+    assert.deepStrictEqual(first("Lucky Cement"), {
+      symbol: "LUCK",
+      name: "Lucky Cement Limited",
+      match: "name",
+      matched: "Lucky Cement Limited"
+    })
+    assert.deepStrictEqual(first("HUBCO"), {
+      symbol: "HUBC",
+      name: "The Hub Power Company Limited",
+      match: "name",
+      matched: "Hubco"
+    })
     assert.deepStrictEqual(first("Oil and Gas Development")?.symbol, "OGDC")
     // "Meezan" starts two names: Meezan Bank (one word left over) before Meezan Pakistan ETF (two).
-    assert.deepStrictEqual(resolveSymbols(table, "Meezan").map((m) => [m.symbol, m.match]), [["MEBL", "prefix"], ["MZNPETF", "prefix"]])
+    assert.deepStrictEqual(resolveSymbols(table, "Meezan").map((m) => [m.symbol, m.match]), [["MEBL", "prefix"], [
+      "MZNPETF",
+      "prefix"
+    ]])
     // Fewer words left over ranks first, whatever the symbols' order.
     const two = [
       { symbol: "AAB", name: "Alpha Beta Gamma Delta Limited", ticker: "word" as const, aliases: [] },

@@ -17,9 +17,9 @@ const tag = newsTagger(companyAliases())
 
 describe("news events", () => {
   it("the MG Morning Breeze of 22, 23 and 24 June are three events, each at its own address and time", () => {
-    const raw: ReadonlyArray<{ title: string; url: string; published: string }> = recorded.items.filter((i: { title: string }) =>
-      i.title.startsWith("MG Morning Breeze")
-    )
+    const raw: ReadonlyArray<{ title: string; url: string; published: string }> = recorded.items.filter((
+      i: { title: string }
+    ) => i.title.startsWith("MG Morning Breeze"))
     assert.strictEqual(new Set(raw.map((i) => i.url)).size, raw.length)
     const items = parseFeedFile({ items: raw }, tag).rows
     const events = newsEvents([...items, ...items]) // overlapping fetches repeat items
@@ -34,8 +34,11 @@ describe("news events", () => {
   })
 
   it("one story under two Google News addresses minutes apart is one event", () => {
-    const sample: ReadonlyArray<{ url: string; title: string; summary: string; published: string }> = json("../fixtures/news-labelled.json").items
-    const copies = sample.filter((i) => i.title === "Attock Refinery to Sell Majority Stake in Its Hospital Business - ProPakistani")
+    const sample: ReadonlyArray<{ url: string; title: string; summary: string; published: string }> =
+      json("../fixtures/news-labelled.json").items
+    const copies = sample.filter((i) =>
+      i.title === "Attock Refinery to Sell Majority Stake in Its Hospital Business - ProPakistani"
+    )
     assert.strictEqual(copies.length, 2)
     const events = newsEvents(parseFeedFile({ items: copies }, tag).rows)
     assert.strictEqual(events.length, 1)
@@ -45,12 +48,28 @@ describe("news events", () => {
 
   it("one headline with two different texts is two stories; the same text is one", () => {
     const item = (url: string, at: string, summary: string): FeedItem => ({
-      url, title: "Hormuz reopening to release wave of oil supply, depress prices", publishedAt: at, summary, symbols: []
+      url,
+      title: "Hormuz reopening to release wave of oil supply, depress prices",
+      publishedAt: at,
+      summary,
+      symbols: []
     })
-    const first = item("https://www.brecorder.com/news/1/a", "2026-06-18T08:44:39.000Z", "Crude markets could come under further pressure")
-    const updated = item("https://www.brecorder.com/news/2/a", "2026-06-18T11:51:12.000Z", "Crude prices are likely to fall if the strait reopens")
+    const first = item(
+      "https://www.brecorder.com/news/1/a",
+      "2026-06-18T08:44:39.000Z",
+      "Crude markets could come under further pressure"
+    )
+    const updated = item(
+      "https://www.brecorder.com/news/2/a",
+      "2026-06-18T11:51:12.000Z",
+      "Crude prices are likely to fall if the strait reopens"
+    )
     assert.strictEqual(newsEvents([first, updated]).length, 2)
-    const copy = item("https://www.dawn.com/news/3/a", "2026-06-18T11:51:12.000Z", "Crude markets could come under further pressure")
+    const copy = item(
+      "https://www.dawn.com/news/3/a",
+      "2026-06-18T11:51:12.000Z",
+      "Crude markets could come under further pressure"
+    )
     assert.strictEqual(newsEvents([first, copy]).length, 1)
   })
 })

@@ -28,7 +28,10 @@ describe("every recorded CSV the pack reads is read by its header", () => {
     for (const f of headers) {
       assert.doesNotThrow(() => readPackCsv(f.path, `${f.header}\n`, f.reader), `${f.path}: header ${f.header}`)
     }
-    assert.strictEqual(parseMarketSummary(`${headers.find((f) => f.reader === "market_summary")!.header}\n`).layout, "summary")
+    assert.strictEqual(
+      parseMarketSummary(`${headers.find((f) => f.reader === "market_summary")!.header}\n`).layout,
+      "summary"
+    )
     const layouts = new Map<string, Array<string>>()
     for (const f of headers.filter((f) => f.reader === "price")) {
       const layout = parsePriceCsv(`${f.header}\n`).layout!
@@ -37,12 +40,22 @@ describe("every recorded CSV the pack reads is read by its header", () => {
     assert.deepStrictEqual(layouts.get("ohlcv"), ["786R.csv"], "the eod recording's one OHLCV file")
     assert.deepStrictEqual(layouts.get("closes"), ["macro_kse100.csv"])
     assert.strictEqual(layouts.get("close_volume")?.length, 612)
-    assert.strictEqual(layouts.get("ohlcv_change")?.length, 101, "ChubsB's 100 symbols and its KSE100.csv (a header, no row)")
+    assert.strictEqual(
+      layouts.get("ohlcv_change")?.length,
+      101,
+      "ChubsB's 100 symbols and its KSE100.csv (a header, no row)"
+    )
   })
 
   it("an unknown header stops the read, naming the file; a known one in another column order reads by name", () => {
-    assert.throws(() => readPackCsv("X/PRICE.csv", "date,price,volume\n2026-01-02,2.47,198132\n", "price"), /X\/PRICE\.csv: unknown CSV header "date,price,volume"/)
-    assert.throws(() => readPackCsv("Y/announcements.csv", "symbol,title,pdf\nHUBC,x,y\n", "announcement_export"), /Y\/announcements\.csv: unknown CSV header/)
+    assert.throws(
+      () => readPackCsv("X/PRICE.csv", "date,price,volume\n2026-01-02,2.47,198132\n", "price"),
+      /X\/PRICE\.csv: unknown CSV header "date,price,volume"/
+    )
+    assert.throws(
+      () => readPackCsv("Y/announcements.csv", "symbol,title,pdf\nHUBC,x,y\n", "announcement_export"),
+      /Y\/announcements\.csv: unknown CSV header/
+    )
     const p = parsePriceCsv("volume,close,date\n198132,2.47,2026-01-02\n")
     assert.deepStrictEqual(p.rows, [{ date: "2026-01-02", close: 2.47, volume: 198132 }])
   })
@@ -54,7 +67,12 @@ describe("every recorded CSV the pack reads is read by its header", () => {
     assert.strictEqual(p.layout, "ohlcv")
     assert.strictEqual(p.rows.length, text.trim().split(/\r?\n/).length - 1)
     assert.deepStrictEqual(p.rows.find((r) => r.date === "2026-01-02"), {
-      date: "2026-01-02", close: line["close"]!, open: line["open"]!, high: line["high"]!, low: line["low"]!, volume: line["volume"]!
+      date: "2026-01-02",
+      close: line["close"]!,
+      open: line["open"]!,
+      high: line["high"]!,
+      low: line["low"]!,
+      volume: line["volume"]!
     })
     assert.deepStrictEqual([line["close"], line["volume"]], [2.47, 198132])
   })
@@ -65,7 +83,10 @@ describe("every recorded CSV the pack reads is read by its header", () => {
     assert.strictEqual(p.layout, "closes")
     assert.strictEqual(p.rows.length, 3984)
     assert.deepStrictEqual(p.rows[0], { date: "2010-01-04", close: recordedLine(text, "2010-01-04")["close"]! })
-    assert.deepStrictEqual(p.rows[p.rows.length - 1], { date: "2026-05-25", close: recordedLine(text, "2026-05-25")["close"]! })
+    assert.deepStrictEqual(p.rows[p.rows.length - 1], {
+      date: "2026-05-25",
+      close: recordedLine(text, "2026-05-25")["close"]!
+    })
     assert.deepStrictEqual(p.skipped, {})
   })
 })

@@ -6,10 +6,16 @@
 import { assert, describe, it } from "@effect/vitest"
 import { parseCompanyPage } from "../../domain/psx/CompanyPage.ts"
 import { parseAnnouncements, parseCompanyPayouts, parseMarketPayouts } from "../../domain/psx/Filings.ts"
-import { listedFromScreener, parseIndexConstituents, parseScreener, parseSectors, parseSymbols } from "../../domain/psx/Listing.ts"
-import { parseScreenerExport } from "../../domain/psx/ScreenerExport.ts"
+import {
+  listedFromScreener,
+  parseIndexConstituents,
+  parseScreener,
+  parseSectors,
+  parseSymbols
+} from "../../domain/psx/Listing.ts"
 import { parseMarketSummary, parsePriceCsv } from "../../domain/psx/PriceCsv.ts"
 import { parseEod, parseHistorical, parseMarketWatch } from "../../domain/psx/Prices.ts"
+import { parseScreenerExport } from "../../domain/psx/ScreenerExport.ts"
 import { readPsx } from "../support/Fixtures.ts"
 
 const read = readPsx
@@ -66,7 +72,10 @@ describe("listing parsers", () => {
   })
 
   it("GET /indices/ALLSHR: 549 rows", () => {
-    assert.strictEqual(parseIndexConstituents(read("mtauha__psxdata/tests/fixtures/indices_ALLSHR.html")).rows.length, 549)
+    assert.strictEqual(
+      parseIndexConstituents(read("mtauha__psxdata/tests/fixtures/indices_ALLSHR.html")).rows.length,
+      549
+    )
   })
 
   it("sector summary: the first table only, 37 sectors, entities decoded", () => {
@@ -80,21 +89,42 @@ describe("price parsers", () => {
   it("POST /historical ENGRO: 2,162 rows, dates from the data-order epoch in Karachi", () => {
     const p = parseHistorical(read("mtauha__psxdata/tests/fixtures/historical_engro.html"))
     assert.strictEqual(p.rows.length, 2162)
-    assert.deepStrictEqual(p.rows[0], { date: "2025-01-03", open: 481.99, high: 496, low: 474.01, close: 485.38, volume: 4496408 })
+    assert.deepStrictEqual(p.rows[0], {
+      date: "2025-01-03",
+      open: 481.99,
+      high: 496,
+      low: 474.01,
+      close: 485.38,
+      volume: 4496408
+    })
     assert.strictEqual(p.rows[p.rows.length - 1]!.date, "2016-04-11")
   })
 
   it("POST /historical month mode: 3 rows with thousands separators", () => {
     const p = parseHistorical(read("umairsandhu__psx-dps/tests/fixtures/history_month.html"))
     assert.strictEqual(p.rows.length, 3)
-    assert.deepStrictEqual(p.rows[0], { date: "2026-09-29", open: 637, high: 638.5, low: 629, close: 630.3, volume: 337455 })
+    assert.deepStrictEqual(p.rows[0], {
+      date: "2026-09-29",
+      open: 637,
+      high: 638.5,
+      low: 629,
+      close: 630.3,
+      volume: 337455
+    })
   })
 
   it("market watch: 3 rows, commented-out columns ignored", () => {
     const p = parseMarketWatch(read("umairsandhu__psx-dps/tests/fixtures/market_watch.html"))
     assert.strictEqual(p.rows.length, 3)
     const r = p.rows[0]!
-    assert.deepStrictEqual([r.symbol, r.ldcp, r.current, r.change, r.changePct, r.volume], ["CNERGY", 13.32, 13.09, -0.23, -1.727, 56532151])
+    assert.deepStrictEqual([r.symbol, r.ldcp, r.current, r.change, r.changePct, r.volume], [
+      "CNERGY",
+      13.32,
+      13.09,
+      -0.23,
+      -1.727,
+      56532151
+    ])
     assert.include(r.listedIn, "KSE100")
   })
 
@@ -105,7 +135,12 @@ describe("price parsers", () => {
     const rowsLeftOut = (p.skipped["unreadable row"] ?? 0) + (p.skipped["duplicate row"] ?? 0)
     assert.strictEqual(p.rows.length + rowsLeftOut, lines)
     const aabs = p.rows.find((r) => r.symbol === "AABS")!
-    assert.deepStrictEqual([aabs.name, aabs.exMarkers, aabs.close, aabs.prevClose], ["AL-Abbas Sugar", ["XD"], 348, 349])
+    assert.deepStrictEqual([aabs.name, aabs.exMarkers, aabs.close, aabs.prevClose], [
+      "AL-Abbas Sugar",
+      ["XD"],
+      348,
+      349
+    ])
     assert.deepStrictEqual(p.rows.find((r) => r.symbol === "AMBL")!.exMarkers, ["XR"])
   })
 
@@ -119,11 +154,22 @@ describe("price parsers", () => {
     const p = parsePriceCsv(read("ChubsB__KSE-100-Data/GADT.csv"))
     assert.strictEqual(p.skipped["duplicate date"], 1)
     const hubc = parsePriceCsv(read("ChubsB__KSE-100-Data/HUBC.csv"))
-    assert.deepStrictEqual(hubc.rows[0], { date: "2004-01-01", open: 38.45, high: 39, low: 38.35, close: 38.5, volume: 22002000 })
+    assert.deepStrictEqual(hubc.rows[0], {
+      date: "2004-01-01",
+      open: 38.45,
+      high: 39,
+      low: 38.35,
+      close: 38.5,
+      volume: 22002000
+    })
   })
 
   it("the eod JSON shape [epoch, close, volume, open]; an empty data array is no rows (SYNTHETIC fixture: no raw eod JSON was recorded)", () => {
-    const p = parseEod({ status: 1, message: "", data: [[1735902000, 485.38, 4496408, 481.99], [1735815600, 478.3, 3602326, 0]] })
+    const p = parseEod({
+      status: 1,
+      message: "",
+      data: [[1735902000, 485.38, 4496408, 481.99], [1735815600, 478.3, 3602326, 0]]
+    })
     assert.deepStrictEqual(p.rows[0], { date: "2025-01-03", close: 485.38, volume: 4496408, open: 481.99 })
     assert.isUndefined(p.rows[1]!.open, "an open of 0 is not a price")
     assert.strictEqual(parseEod({ status: 1, message: "", data: [] }).rows.length, 0)
@@ -149,7 +195,9 @@ describe("filing parsers", () => {
   })
 
   it("the announcements fragment: 12 rows", () => {
-    const p = parseAnnouncements(read("afireseeker-cloud__Pakistan-Stock-Market-Events-Calendar/announcements_sample.html"))
+    const p = parseAnnouncements(
+      read("afireseeker-cloud__Pakistan-Stock-Market-Events-Calendar/announcements_sample.html")
+    )
     assert.strictEqual(p.rows.length, 12)
   })
 
@@ -172,14 +220,29 @@ describe("filing parsers", () => {
   it("market-wide payouts: LUCK 250% final cash with its sector", () => {
     const p = parseMarketPayouts(read("afireseeker-cloud__Pakistan-Stock-Market-Events-Calendar/payouts_sample.html"))
     assert.strictEqual(p.rows.length, 2)
-    assert.deepStrictEqual([p.rows[0]!.symbol, p.rows[0]!.sectorName, p.rows[0]!.parts], ["LUCK", "CEMENT", [{ kind: "cash", percent: 250, sequence: "final" }]])
+    assert.deepStrictEqual([p.rows[0]!.symbol, p.rows[0]!.sectorName, p.rows[0]!.parts], ["LUCK", "CEMENT", [{
+      kind: "cash",
+      percent: 250,
+      sequence: "final"
+    }]])
   })
 
   it("the HBL company page: quote stats, equity, income lines in thousands, ratios with negatives in parentheses", () => {
     const c = parseCompanyPage(read("nmnbkhr__psx_ohlcv/hblpsx.txt"))
-    assert.deepStrictEqual([c.name, c.sectorName, c.price, c.change, c.changePct], ["Habib Bank Limited", "COMMERCIAL BANKS", 343.72, 0.92, 0.27])
+    assert.deepStrictEqual([c.name, c.sectorName, c.price, c.change, c.changePct], [
+      "Habib Bank Limited",
+      "COMMERCIAL BANKS",
+      343.72,
+      0.92,
+      0.27
+    ])
     assert.deepStrictEqual([c.circuitLow, c.circuitHigh, c.week52Low, c.week52High], [308.52, 377.08, 127.52, 369.99])
-    assert.deepStrictEqual([c.shares, c.freeFloatShares, c.freeFloatPct, c.marketCapThousands], [1466852508, 586741003, 40, 504186544.05])
+    assert.deepStrictEqual([c.shares, c.freeFloatShares, c.freeFloatPct, c.marketCapThousands], [
+      1466852508,
+      586741003,
+      40,
+      504186544.05
+    ])
     assert.strictEqual(c.fiscalYearEnd, "December")
     const pat2024 = c.statements.find((s) => s.period === "2024" && s.line === "Profit after Taxation")!
     assert.deepStrictEqual([pat2024.value, pat2024.units, pat2024.periodType], [56765819, "thousands", "annual"])
@@ -194,7 +257,17 @@ describe("filing parsers", () => {
 describe("issue 34: zeros the recordings write for 'no figure' are absent; a day's volume of 0 is kept", () => {
   const summaryText = read("nmnbkhr__psx_ohlcv/market_summary_2021-01-21.csv")
   const august = JSON.parse(read("alihamza098__psx-stock-screener/data_snapshot.json")) as {
-    data: ReadonlyArray<{ symbol: string; name: string; sectorCode?: string; freeFloat: number; mcap: number; volume: number; change: number }>
+    data: ReadonlyArray<
+      {
+        symbol: string
+        name: string
+        sectorCode?: string
+        freeFloat: number
+        mcap: number
+        volume: number
+        change: number
+      }
+    >
   }
 
   it("market summary 2021-01-21, BAFLTFC6 (no trade): open/high/low 0.0 are absent, volume 0 and close 100.375 kept", () => {
@@ -202,7 +275,13 @@ describe("issue 34: zeros the recordings write for 'no figure' are absent; a day
     const names = lines[0]!.split(",")
     const cells = lines.find((l) => l.includes(",BAFLTFC6,"))!.split(",")
     const raw = Object.fromEntries(names.map((n, i) => [n, cells[i]!]))
-    assert.deepStrictEqual([raw["open"], raw["high"], raw["low"], raw["volume"], raw["close"]], ["0.0", "0.0", "0.0", "0", "100.375"])
+    assert.deepStrictEqual([raw["open"], raw["high"], raw["low"], raw["volume"], raw["close"]], [
+      "0.0",
+      "0.0",
+      "0.0",
+      "0",
+      "100.375"
+    ])
     const row = parseMarketSummary(summaryText).rows.find((r) => r.symbol === "BAFLTFC6")!
     assert.isUndefined(row.open)
     assert.isUndefined(row.high)
@@ -211,7 +290,9 @@ describe("issue 34: zeros the recordings write for 'no figure' are absent; a day
   })
 
   it("an as-traded row with a low of 0 keeps its close and leaves the low out, counted", () => {
-    const p = parsePriceCsv(`"Date_","Open","High","Low","Close","Change","ChangeP","Volume"\n"2016-09-23T00:00:00.000Z",135,135.99,0,135,-1,-0.73,1900\n`)
+    const p = parsePriceCsv(
+      `"Date_","Open","High","Low","Close","Change","ChangeP","Volume"\n"2016-09-23T00:00:00.000Z",135,135.99,0,135,-1,-0.73,1900\n`
+    )
     assert.deepStrictEqual(p.rows, [{ date: "2016-09-23", open: 135, high: 135.99, close: 135, volume: 1900 }])
     assert.deepStrictEqual(p.skipped, { "low of 0 (no figure)": 1 })
   })
@@ -222,7 +303,9 @@ describe("issue 34: zeros the recordings write for 'no figure' are absent; a day
     const rows = new Map(parseScreenerExport(august).rows.map((r) => [r.symbol, r]))
     for (const s of zeroFloat) assert.isUndefined(rows.get(s)!.freeFloatShares, s)
     for (const d of august.data.filter((d) => d.mcap === 0)) assert.isUndefined(rows.get(d.symbol)!.marketCap, d.symbol)
-    for (const d of august.data.filter((d) => d.change === 0)) assert.strictEqual(rows.get(d.symbol)!.changePct, 0, d.symbol)
+    for (const d of august.data.filter((d) => d.change === 0)) {
+      assert.strictEqual(rows.get(d.symbol)!.changePct, 0, d.symbol)
+    }
     assert.isFalse([...rows.values()].some((r) => r.freeFloatShares === 0 || r.marketCap === 0 || r.price === 0))
     // AASM rose 10.79% that day yet shows a 30-day average volume of 0: that 0 is not a figure.
     const aasm = august.data.find((d) => d.symbol === "AASM")!
@@ -246,7 +329,11 @@ describe("issue 34: zeros the recordings write for 'no figure' are absent; a day
     assert.includeMembers(expected, ["SLM", "SPSL", "SELECT"])
     const slm = august.data.find((d) => d.symbol === "SLM")!
     assert.deepStrictEqual(since.rows.find((r) => r.symbol === "SLM"), {
-      symbol: "SLM", name: slm.name, sectorCode: slm.sectorCode!, isEtf: false, isDebt: false
+      symbol: "SLM",
+      name: slm.name,
+      sectorCode: slm.sectorCode!,
+      isEtf: false,
+      isDebt: false
     })
   })
 })

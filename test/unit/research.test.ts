@@ -21,19 +21,33 @@ import { researchCaveats } from "../../domain/market/analytics/Research.ts"
 import { screen, screenFigures } from "../../domain/market/analytics/Screener.ts"
 import { technicals } from "../../domain/market/analytics/Technicals.ts"
 import { sectorMedians, valuation } from "../../domain/market/analytics/Valuation.ts"
-import { loadSeries } from "../support/SeriesFixture.ts"
 import { snapshotFigures } from "../support/ScreenerFixture.ts"
+import { loadSeries } from "../support/SeriesFixture.ts"
 
 const strict = { onExcessProperty: "error" } as const
-const source = { dataset: "prices_eod", source: "PSX data portal GET /timeseries/eod/{SYMBOL}", as_of: "2026-05-25", retrieved_at: "2026-07-08T00:00:00.000Z" }
+const source = {
+  dataset: "prices_eod",
+  source: "PSX data portal GET /timeseries/eod/{SYMBOL}",
+  as_of: "2026-05-25",
+  retrieved_at: "2026-07-08T00:00:00.000Z"
+}
 
 describe("records fit their response schemas", () => {
-  const files = ["HUBC-as_traded-2022-2023.json", "SYS-as_traded-2021-2022.json", "MEBL-eod-2025-2026.json", "MEBL-eod-2021.json"]
+  const files = [
+    "HUBC-as_traded-2022-2023.json",
+    "SYS-as_traded-2021-2022.json",
+    "MEBL-eod-2025-2026.json",
+    "MEBL-eod-2021.json"
+  ]
   it("analytics and technicals of every fixture encode without loss", () => {
     for (const f of files) {
       const s = loadSeries(f)
       const a = { ...analytics(s)!, sources: [source] }
-      assert.deepStrictEqual(Schema.decodeUnknownSync(StockAnalytics, strict)(Schema.encodeSync(StockAnalytics)(a)), a, f)
+      assert.deepStrictEqual(
+        Schema.decodeUnknownSync(StockAnalytics, strict)(Schema.encodeSync(StockAnalytics)(a)),
+        a,
+        f
+      )
       const t = { ...technicals(s)!, sources: [source] }
       assert.deepStrictEqual(Schema.decodeUnknownSync(Technicals, strict)(Schema.encodeSync(Technicals)(t)), t, f)
     }
@@ -41,7 +55,14 @@ describe("records fit their response schemas", () => {
 
   it("valuation, screener page and comparison encode", () => {
     const rows = snapshotFigures()
-    const v = { ...valuation({ symbol: "LUCK", fundamentals: { pe_ttm: 37.9, as_of: "2026-04-08" }, medians: sectorMedians([{ pe_ttm: 10 }]) }), sources: [source] }
+    const v = {
+      ...valuation({
+        symbol: "LUCK",
+        fundamentals: { pe_ttm: 37.9, as_of: "2026-04-08" },
+        medians: sectorMedians([{ pe_ttm: 10 }])
+      }),
+      sources: [source]
+    }
     Schema.decodeUnknownSync(Valuation, strict)(Schema.encodeSync(Valuation)(v))
     const page = screen(rows, { sectors: ["CEMENT"], limit: 5 })
     const body = {
@@ -56,7 +77,11 @@ describe("records fit their response schemas", () => {
     assert.deepStrictEqual(Schema.decodeUnknownSync(ScreenerPage, strict)(Schema.encodeSync(ScreenerPage)(body)), body)
     const c = compare("LUCK,DGKC", (s) => rows.find((r) => r.symbol === s))
     assert.isFalse("reason" in c)
-    if (!("reason" in c)) Schema.decodeUnknownSync(Comparison, strict)(Schema.encodeSync(Comparison)({ ...c.comparison, sources: [source] }))
+    if (!("reason" in c)) {
+      Schema.decodeUnknownSync(Comparison, strict)(
+        Schema.encodeSync(Comparison)({ ...c.comparison, sources: [source] })
+      )
+    }
   })
 })
 
@@ -70,7 +95,12 @@ describe("screen figures from series, quote and fundamentals: MEBL, eod series t
     security_type: "equity",
     inside_kse100: true,
     series: s,
-    fundamentals: { pe_ttm: 10.502630513961957, market_cap: 934559886574.08, shares_outstanding: undefined, as_of: "2026-04-08" },
+    fundamentals: {
+      pe_ttm: 10.502630513961957,
+      market_cap: 934559886574.08,
+      shares_outstanding: undefined,
+      as_of: "2026-04-08"
+    },
     ex_dividend: null
   })
   it("without a quote, price and change come from the last two sessions (490.20 after 479.56)", () => {
@@ -93,9 +123,20 @@ describe("screen figures from series, quote and fundamentals: MEBL, eod series t
 describe("research caveats", () => {
   it("SYS to 2022-04-14: the 2022-03-31 step is called out; the range is intraday", () => {
     const s = loadSeries("SYS-as_traded-2021-2022.json", "2022-04-14")
-    const caveats = researchCaveats({ analytics: analytics(s), technicals: technicals(s), dividendCoverage: "unknown", newsCoverage: "unknown" })
+    const caveats = researchCaveats({
+      analytics: analytics(s),
+      technicals: technicals(s),
+      dividendCoverage: "unknown",
+      newsCoverage: "unknown"
+    })
     const codes = caveats.map((c) => c.code)
-    assert.deepStrictEqual(codes, ["no_balance_sheet", "unadjusted_prices", "step_in_window", "dividend_coverage_unknown", "news_coverage_unknown"])
+    assert.deepStrictEqual(codes, [
+      "no_balance_sheet",
+      "unadjusted_prices",
+      "step_in_window",
+      "dividend_coverage_unknown",
+      "news_coverage_unknown"
+    ])
     assert.include(caveats[2]!.message, "2022-03-31")
     assert.include(caveats[2]!.message, "717.72")
   })
@@ -103,12 +144,30 @@ describe("research caveats", () => {
   it("MEBL eod: the close-based 52-week range; a full research package encodes", () => {
     const s = loadSeries("MEBL-eod-2025-2026.json")
     const a = analytics(s)!, t = technicals(s)!
-    const caveats = researchCaveats({ analytics: a, technicals: t, dividendCoverage: "recorded", newsCoverage: "unknown", quoteStale: true })
-    assert.deepStrictEqual(caveats.map((c) => c.code), ["no_balance_sheet", "unadjusted_prices", "close_based_52w_range", "quote_stale", "news_coverage_unknown"])
+    const caveats = researchCaveats({
+      analytics: a,
+      technicals: t,
+      dividendCoverage: "recorded",
+      newsCoverage: "unknown",
+      quoteStale: true
+    })
+    assert.deepStrictEqual(caveats.map((c) => c.code), [
+      "no_balance_sheet",
+      "unadjusted_prices",
+      "close_based_52w_range",
+      "quote_stale",
+      "news_coverage_unknown"
+    ])
     const pkg = {
       symbol: "MEBL",
       generated_at: "2026-05-26T04:00:00.000Z",
-      profile: { symbol: "MEBL", name: "Meezan Bank Limited", security_type: "equity", listed_in: ["KSE100"], inside_kse100: true },
+      profile: {
+        symbol: "MEBL",
+        name: "Meezan Bank Limited",
+        security_type: "equity",
+        listed_in: ["KSE100"],
+        inside_kse100: true
+      },
       analytics: a,
       technicals: t,
       filings: [],
@@ -116,6 +175,9 @@ describe("research caveats", () => {
       caveats,
       sources: [source]
     }
-    assert.deepStrictEqual(Schema.decodeUnknownSync(ResearchPackage, strict)(Schema.encodeSync(ResearchPackage)(pkg)), pkg)
+    assert.deepStrictEqual(
+      Schema.decodeUnknownSync(ResearchPackage, strict)(Schema.encodeSync(ResearchPackage)(pkg)),
+      pkg
+    )
   })
 })

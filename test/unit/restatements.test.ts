@@ -14,7 +14,11 @@ import { psxFixturesDir, readPsx } from "../support/Fixtures.ts"
 const EOD = "I-Zaifa__psx-analyzer/data/csv/symbols"
 const AS_TRADED = "ChubsB__KSE-100-Data"
 const load = (dir: string, parse: (text: string) => { readonly rows: ReadonlyArray<PriceRow> }) =>
-  new Map(readdirSync(`${psxFixturesDir}${dir}`).map((f) => [f.replace(/\.csv$/, "").trim().toUpperCase(), parse(readPsx(`${dir}/${f}`)).rows]))
+  new Map(
+    readdirSync(`${psxFixturesDir}${dir}`).map((
+      f
+    ) => [f.replace(/\.csv$/, "").trim().toUpperCase(), parse(readPsx(`${dir}/${f}`)).rows])
+  )
 const eod = load(EOD, parsePriceCsv)
 const asTraded = load(AS_TRADED, parsePriceCsv)
 
@@ -40,7 +44,14 @@ describe("whole-history restatement factors", () => {
   it("across all 100 symbols: exactly the eight restated names the full recordings show", () => {
     const found = findDisagreements(eod, asTraded).disagreements
     assert.deepStrictEqual(found.map((d) => [d.symbol, d.factor]).sort(), [
-      ["BAFL", 0.5], ["FHAM", 2], ["KOHC", 0.2], ["KTML", 0.2], ["LCI", 0.2], ["LUCK", 0.2], ["SYS", 0.2], ["UBL", 0.5]
+      ["BAFL", 0.5],
+      ["FHAM", 2],
+      ["KOHC", 0.2],
+      ["KTML", 0.2],
+      ["LCI", 0.2],
+      ["LUCK", 0.2],
+      ["SYS", 0.2],
+      ["UBL", 0.5]
     ])
   })
 })
@@ -61,6 +72,9 @@ describe("source glitch days", () => {
   it("without the restatement factors, every day of the restated names would count as off", () => {
     const unfactored = glitchDays(eod, asTraded, [], { ...RULES, minGlitchSymbols: 8 })
     assert.isAbove(unfactored.length, 20)
-    assert.deepStrictEqual(glitchDays(eod, asTraded, found.disagreements, { ...RULES, minGlitchSymbols: 8 }).map((g) => g.date), ["2021-10-25"])
+    assert.deepStrictEqual(
+      glitchDays(eod, asTraded, found.disagreements, { ...RULES, minGlitchSymbols: 8 }).map((g) => g.date),
+      ["2021-10-25"]
+    )
   })
 })

@@ -12,7 +12,13 @@ import { assert, describe, it } from "@effect/vitest"
 import { Result, Schema } from "effect"
 import { type ScreenFigures, SecurityType } from "../../domain/market/analytics/AnalyticsSchemas.ts"
 import { screen } from "../../domain/market/analytics/Screener.ts"
-import { decodeScreenBody, decodeScreenQuery, type ScreenRequest, type ScreenRequestError, SCREENER_MAX_LIMIT } from "../../domain/market/analytics/ScreenRequest.ts"
+import {
+  decodeScreenBody,
+  decodeScreenQuery,
+  SCREENER_MAX_LIMIT,
+  type ScreenRequest,
+  type ScreenRequestError
+} from "../../domain/market/analytics/ScreenRequest.ts"
 import { snapshotFigures } from "../support/ScreenerFixture.ts"
 
 const rows = snapshotFigures()
@@ -76,7 +82,10 @@ describe("request decoding", () => {
     assert.deepStrictEqual(fromQuery, fromBody)
     assert.deepStrictEqual(screen(rows, fromQuery), screen(rows, fromBody))
     // a repeated parameter is a list too
-    assert.deepStrictEqual(ok(decodeScreenQuery({ sectors: ["CEMENT", "0807"] })), ok(decodeScreenBody({ sectors: ["CEMENT", "0807"] })))
+    assert.deepStrictEqual(
+      ok(decodeScreenQuery({ sectors: ["CEMENT", "0807"] })),
+      ok(decodeScreenBody({ sectors: ["CEMENT", "0807"] }))
+    )
     assert.deepStrictEqual(ok(decodeScreenQuery({ inside_kse100: "null" })), { inside_kse100: null })
     assert.deepStrictEqual(ok(decodeScreenBody({ inside_kse100: null })), { inside_kse100: null })
     assert.deepStrictEqual(ok(decodeScreenQuery({})), {})
@@ -100,7 +109,10 @@ describe("request decoding", () => {
     assert.include(failure(decodeScreenQuery({ pe_max: "" })), "pe_max")
     assert.include(failure(decodeScreenQuery({ dividend_yield_min: "NaN" })), "dividend_yield_min")
     // a bound beyond any figure is refused, not read as no filter
-    assert.strictEqual(failure(decodeScreenQuery({ pe_max: "1e302" })), "pe_max: Expected a value between -1000000000000000 and 1000000000000000")
+    assert.strictEqual(
+      failure(decodeScreenQuery({ pe_max: "1e302" })),
+      "pe_max: Expected a value between -1000000000000000 and 1000000000000000"
+    )
     assert.include(failure(decodeScreenBody({ market_cap_min: -1e16 })), "market_cap_min")
     assert.deepStrictEqual(ok(decodeScreenQuery({ market_cap_max: "1e15" })), { market_cap_max: 1e15 })
     assert.include(failure(decodeScreenQuery({ exclude_ex_dividend: "1" })), "exclude_ex_dividend")
@@ -128,21 +140,50 @@ describe("filters on the 2026-04-08 snapshot slice (71 lines)", () => {
     // 8 cement lines without a P/E, plus the 4 rights lines without a sector (sector unknown)
     assert.strictEqual(noSector.length, 4)
     assert.strictEqual(r.left_out_unknown, 23 - 15 + 4)
-    assert.strictEqual(r.unknown_by_filter["pe_max"], 8 + rows.filter((x) => x.sector_code !== "0804" && x.pe_ttm === undefined).length)
+    assert.strictEqual(
+      r.unknown_by_filter["pe_max"],
+      8 + rows.filter((x) => x.sector_code !== "0804" && x.pe_ttm === undefined).length
+    )
   })
 
   it("daily_change_max=0 means at or below the previous close (a 0.000% change matches)", () => {
     const r = symbols({ daily_change_max: 0 })
     assert.deepStrictEqual(r, [
-      "EXTR", "FDMF", "FLYNGR1", "GTECHBR", "HSMPSR", "INMF", "JVDCR1", "LPCL", "NIB", "PAKCEM", "PGF", "PIF", "PUDF", "SILK", "SMBL",
-      "SMBLCPSA", "ZELP"
+      "EXTR",
+      "FDMF",
+      "FLYNGR1",
+      "GTECHBR",
+      "HSMPSR",
+      "INMF",
+      "JVDCR1",
+      "LPCL",
+      "NIB",
+      "PAKCEM",
+      "PGF",
+      "PIF",
+      "PUDF",
+      "SILK",
+      "SMBL",
+      "SMBLCPSA",
+      "ZELP"
     ])
     assert.include(r, "PAKCEM") // change 0
   })
 
   it("banks yielding at least 8%: unknown yields are left out and counted, not treated as 0", () => {
     const r = all({ sectors: ["COMMERCIAL BANKS"], dividend_yield_min: 8 })
-    assert.deepStrictEqual(r.items.map((x) => x.symbol), ["ABL", "BAFL", "BAHL", "BIPL", "BOK", "HMB", "MCB", "NBP", "SCBPL", "UBL"])
+    assert.deepStrictEqual(r.items.map((x) => x.symbol), [
+      "ABL",
+      "BAFL",
+      "BAHL",
+      "BIPL",
+      "BOK",
+      "HMB",
+      "MCB",
+      "NBP",
+      "SCBPL",
+      "UBL"
+    ])
     // BML JSBL NIB SBL SILK SMBL SMBLCPSA SMBLCPSB, plus the 4 lines without a sector
     assert.strictEqual(r.left_out_unknown, 8 + 4)
   })
@@ -161,7 +202,10 @@ describe("filters on the 2026-04-08 snapshot slice (71 lines)", () => {
   })
 
   it("security_types: the rights lines", () => {
-    assert.deepStrictEqual(symbols({ security_types: ["right"] }), rows.filter((r) => r.security_type === "right").map((r) => r.symbol).sort())
+    assert.deepStrictEqual(
+      symbols({ security_types: ["right"] }),
+      rows.filter((r) => r.security_type === "right").map((r) => r.symbol).sort()
+    )
     assert.isAbove(all({ security_types: ["right"] }).total, 0)
   })
 })
@@ -238,8 +282,10 @@ const toRequest = (g: typeof RequestGen.Type): ScreenRequest => {
 /** The filters written out one by one from the documented rules: true, false or undefined (unknown). */
 const verdicts = (r: ScreenFigures, q: ScreenRequest): Array<boolean | undefined> => {
   const v: Array<boolean | undefined> = []
-  const ge = (x: number | undefined, min: number | undefined) => min !== undefined && v.push(x === undefined ? undefined : x >= min)
-  const le = (x: number | undefined, max: number | undefined) => max !== undefined && v.push(x === undefined ? undefined : x <= max)
+  const ge = (x: number | undefined, min: number | undefined) =>
+    min !== undefined && v.push(x === undefined ? undefined : x >= min)
+  const le = (x: number | undefined, max: number | undefined) =>
+    max !== undefined && v.push(x === undefined ? undefined : x <= max)
   ge(r.dividend_yield_pct, q.dividend_yield_min)
   le(r.change_pct, q.daily_change_max)
   ge(r.change_pct, q.daily_change_min)
@@ -255,15 +301,20 @@ const verdicts = (r: ScreenFigures, q: ScreenRequest): Array<boolean | undefined
   if (q.drawdown_5d_min !== undefined && q.drawdown_20d_min !== undefined) {
     const a = r.drawdown_5d_pct === undefined ? undefined : r.drawdown_5d_pct >= q.drawdown_5d_min
     const b = r.drawdown_20d_pct === undefined ? undefined : r.drawdown_20d_pct >= q.drawdown_20d_min
-    if (q.drawdown_mode === "all") v.push(a === false || b === false ? false : a === true && b === true ? true : undefined)
-    else v.push(a === true || b === true ? true : a === false && b === false ? false : undefined)
+    if (q.drawdown_mode === "all") {
+      v.push(a === false || b === false ? false : a === true && b === true ? true : undefined)
+    } else v.push(a === true || b === true ? true : a === false && b === false ? false : undefined)
   } else {
     ge(r.drawdown_5d_pct, q.drawdown_5d_min)
     ge(r.drawdown_20d_pct, q.drawdown_20d_min)
   }
   if (q.sectors !== undefined && q.sectors.length > 0) {
     const names = q.sectors.map((s) => s.toUpperCase())
-    v.push(r.sector === undefined && r.sector_code === undefined ? undefined : names.includes((r.sector ?? "").toUpperCase()) || names.includes((r.sector_code ?? "").toUpperCase()))
+    v.push(
+      r.sector === undefined && r.sector_code === undefined
+        ? undefined
+        : names.includes((r.sector ?? "").toUpperCase()) || names.includes((r.sector_code ?? "").toUpperCase())
+    )
   }
   if (typeof q.inside_kse100 === "boolean") v.push(r.inside_kse100 === q.inside_kse100)
   if (q.security_types !== undefined && q.security_types.length > 0) v.push(q.security_types.includes(r.security_type))

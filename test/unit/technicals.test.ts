@@ -17,9 +17,9 @@
  * Pivots are checked by hand below.
  */
 import { assert, describe, it } from "@effect/vitest"
-import type { PriceSeries } from "../../domain/market/snapshot/Series.ts"
 import type { TechnicalsFigures } from "../../domain/market/analytics/AnalyticsSchemas.ts"
 import { rsi, sma, technicals } from "../../domain/market/analytics/Technicals.ts"
+import type { PriceSeries } from "../../domain/market/snapshot/Series.ts"
 import { loadSeries } from "../support/SeriesFixture.ts"
 
 const close = (a: number, b: number, eps = 1e-3) => assert.closeTo(a, b, eps)
@@ -111,8 +111,16 @@ describe("HUBC as traded, 2023-05-26", () => {
 
   it("the reference reproduces the figures first computed outside the repository", () =>
     assertReproduces(r, {
-      sma20: 70.188, sma50: 69.3224, sma200: 64.25503, rsi14: 39.1523, macd: -0.48870, signal: -0.06825,
-      upper: 73.43687, lower: 66.93913, percentB: 0.14326, volatilityPct: 19.9695
+      sma20: 70.188,
+      sma50: 69.3224,
+      sma200: 64.25503,
+      rsi14: 39.1523,
+      macd: -0.48870,
+      signal: -0.06825,
+      upper: 73.43687,
+      lower: 66.93913,
+      percentB: 0.14326,
+      volatilityPct: 19.9695
     }))
 
   it("moving averages, RSI, MACD, Bollinger and volatility with their labels", () => {
@@ -158,7 +166,12 @@ describe("SYS as traded, 2022-04-14: the bonus step of 2022-03-31 is not a fall"
 
   it("the reference reproduces the figures first computed outside the repository", () =>
     assertReproduces(r, {
-      sma20: 386.81526, sma50: 370.74905, sma200: 376.67343, rsi14: 68.7661, macd: 10.37031, signal: 6.88781,
+      sma20: 386.81526,
+      sma50: 370.74905,
+      sma200: 376.67343,
+      rsi14: 68.7661,
+      macd: 10.37031,
+      signal: 6.88781,
       volatilityPct: 31.8419
     }))
 
@@ -192,7 +205,12 @@ describe("SYS as traded, 2022-04-14: the bonus step of 2022-03-31 is not a fall"
     assertReproduces(expected, { sma20: 377.769, rsi14: 72.6073 })
     assertMatchesReference(r, expected)
     assert.include(r.labels, "rsi_overbought")
-    assert.deepStrictEqual(r.steps.map((x) => [x.date, x.factor, x.basis, x.kind]), [["2022-03-31", 0.5, "recorded_action", "bonus"]])
+    assert.deepStrictEqual(r.steps.map((x) => [x.date, x.factor, x.basis, x.kind]), [[
+      "2022-03-31",
+      0.5,
+      "recorded_action",
+      "bonus"
+    ]])
   })
 })
 
@@ -202,11 +220,20 @@ describe("MEBL from the eod series", () => {
     const t = technicals(s)!
     // No step in the window (asserted below): closes as recorded.
     const r = reference(s, [])
-    assertReproduces(r, { sma20: 484.1495, sma200: 450.13225, rsi14: 55.1506, percentB: 0.66938, volatilityPct: 21.0292 })
+    assertReproduces(r, {
+      sma20: 484.1495,
+      sma200: 450.13225,
+      rsi14: 55.1506,
+      percentB: 0.66938,
+      volatilityPct: 21.0292
+    })
     close(r.macd - r.signal, -0.39468)
     assertMatchesReference(t, r)
     assert.isUndefined(t.pivots)
-    assert.deepStrictEqual(t.unavailable, [{ figure: "pivots", reason: "no intraday high and low recorded for 2026-05-25 (eod series)" }])
+    assert.deepStrictEqual(t.unavailable, [{
+      figure: "pivots",
+      reason: "no intraday high and low recorded for 2026-05-25 (eod series)"
+    }])
     assert.isFalse(t.adjusted_for_steps)
   })
 

@@ -68,7 +68,15 @@ describe("transactions CSV cells", () => {
 
   it("a broker's side in any case", () => {
     assert.deepStrictEqual(["BUY", "buy", "Buy", " b ", "Purchase", "SELL", "s", "Sold", "Dividend"].map(readKind), [
-      "buy", "buy", "buy", "buy", "buy", "sell", "sell", "sell", "dividend"
+      "buy",
+      "buy",
+      "buy",
+      "buy",
+      "buy",
+      "sell",
+      "sell",
+      "sell",
+      "dividend"
     ])
   })
 })
@@ -80,8 +88,13 @@ describe("transactions CSV header mapping", () => {
     if (!("mapping" in mapped)) return
     assert.strictEqual(mapped.mapping.format, "mapped")
     assert.deepStrictEqual(mapped.mapping.fields.map((f) => [f.header, f.field]), [
-      ["Date", "trade_date"], ["Type", "kind"], ["Scrip", "symbol"], ["Qty", "quantity"], ["Rate", "price"],
-      ["Commission", "charge"], ["CDC Charges", "charge"]
+      ["Date", "trade_date"],
+      ["Type", "kind"],
+      ["Scrip", "symbol"],
+      ["Qty", "quantity"],
+      ["Rate", "price"],
+      ["Commission", "charge"],
+      ["CDC Charges", "charge"]
     ])
     assert.deepStrictEqual(mapped.mapping.ignored, ["Net Amount"])
     // A broker's "Shares" is the quantity, its "Amount" the trade's value (not a donation's amount): not read.
@@ -93,18 +106,29 @@ describe("transactions CSV header mapping", () => {
   })
 
   it("the ledger's format stays strict; two headers for one column and no side refuse the file", () => {
-    assert.deepStrictEqual(mapHeader(["kind", "notes"]), { problem: "unknown column \"notes\" (columns: " + "trade_date, kind, symbol, quantity, price, fees, per_share, gross_amount, tax_withheld, filer, book_closure_from, percent, numerator, denominator, reverses, reason, amount, note, shares, dividend_gross, dividend_tax, dividend_net, event_id)" })
-    assert.include((mapHeader(["Date", "Trade Date", "Type"]) as { problem: string }).problem, "both read as trade_date")
+    assert.deepStrictEqual(mapHeader(["kind", "notes"]), {
+      problem: "unknown column \"notes\" (columns: " +
+        "trade_date, kind, symbol, quantity, price, fees, per_share, gross_amount, tax_withheld, filer, book_closure_from, percent, numerator, denominator, reverses, reason, amount, note, shares, dividend_gross, dividend_tax, dividend_net, event_id)"
+    })
+    assert.include(
+      (mapHeader(["Date", "Trade Date", "Type"]) as { problem: string }).problem,
+      "both read as trade_date"
+    )
     assert.include((mapHeader(["Date", "Symbol", "Qty"]) as { problem: string }).problem, "no column says buy or sell")
   })
   it("a client's mapping reads unknown headers, may ignore a known one, and must match the file", () => {
-    const given = readOverrides("{\"Dt\":\"trade_date\",\"Instrument\":\"symbol\",\"Px\":\"price\",\"Levy\":\"fees (added)\",\"Units\":\"ignore\"}")
+    const given = readOverrides(
+      "{\"Dt\":\"trade_date\",\"Instrument\":\"symbol\",\"Px\":\"price\",\"Levy\":\"fees (added)\",\"Units\":\"ignore\"}"
+    )
     if (!("overrides" in given)) return assert.fail(given.problem)
     const mapped = mapHeader(["Dt", "B/S", "Instrument", "Units", "Px", "Levy"], given.overrides)
-    assert.deepStrictEqual("mapping" in mapped && [mapped.mapping.fields.map((f) => [f.header, f.field]), mapped.mapping.ignored], [
-      [["Dt", "trade_date"], ["B/S", "kind"], ["Instrument", "symbol"], ["Px", "price"], ["Levy", "charge"]],
-      ["Units"]
-    ])
+    assert.deepStrictEqual(
+      "mapping" in mapped && [mapped.mapping.fields.map((f) => [f.header, f.field]), mapped.mapping.ignored],
+      [
+        [["Dt", "trade_date"], ["B/S", "kind"], ["Instrument", "symbol"], ["Px", "price"], ["Levy", "charge"]],
+        ["Units"]
+      ]
+    )
     assert.include((mapHeader(["Dt", "B/S"], given.overrides) as { problem: string }).problem, "the file does not have")
     assert.include((readOverrides("{\"Dt\":\"when\"}") as { problem: string }).problem, "\"when\" is not one of")
     assert.include((readOverrides("[1]") as { problem: string }).problem, "an object")
@@ -119,38 +143,76 @@ describe("transactions CSV file reading", () => {
     const ambiguous = rows(["03/04/2026", "BUY", "HUBC", "10", "100", "", ""])
     assert.include((readFile(header, ambiguous, undefined) as { problem: string }).problem, "date_order=dmy")
     const asked = readFile(header, ambiguous, "dmy")
-    assert.deepStrictEqual("rows" in asked && asked.rows[0]!.read, { body: { kind: "buy", trade_date: "2026-04-03", symbol: "HUBC", quantity: 10, price: 100 } })
-    const dayFirst = readFile(header, rows(["03/04/2026", "buy", "HUBC", "10", "100", "", ""], ["20/05/2026", "sell", "HUBC", "5", "101", "", ""]), undefined)
+    assert.deepStrictEqual("rows" in asked && asked.rows[0]!.read, {
+      body: { kind: "buy", trade_date: "2026-04-03", symbol: "HUBC", quantity: 10, price: 100 }
+    })
+    const dayFirst = readFile(
+      header,
+      rows(["03/04/2026", "buy", "HUBC", "10", "100", "", ""], ["20/05/2026", "sell", "HUBC", "5", "101", "", ""]),
+      undefined
+    )
     assert.strictEqual("rows" in dayFirst && dayFirst.dateOrder, "dmy")
-    assert.strictEqual("rows" in dayFirst && (dayFirst.rows[0]!.read as { body: Record<string, unknown> }).body["trade_date"], "2026-04-03")
-    const mixed = readFile(header, rows(["20/05/2026", "buy", "HUBC", "1", "1", "", ""], ["3/20/2026", "buy", "HUBC", "1", "1", "", ""]), undefined)
-    assert.include((mixed as { problem: string }).problem, "mixes day-first dates (line 2) and month-first dates (line 3)")
+    assert.strictEqual(
+      "rows" in dayFirst && (dayFirst.rows[0]!.read as { body: Record<string, unknown> }).body["trade_date"],
+      "2026-04-03"
+    )
+    const mixed = readFile(
+      header,
+      rows(["20/05/2026", "buy", "HUBC", "1", "1", "", ""], ["3/20/2026", "buy", "HUBC", "1", "1", "", ""]),
+      undefined
+    )
+    assert.include(
+      (mixed as { problem: string }).problem,
+      "mixes day-first dates (line 2) and month-first dates (line 3)"
+    )
   })
 
   it("a rate with three decimals: the price to the paisa, the rest in the fees, said in a note", () => {
-    const file = readFile(header, rows(
-      ["20/05/2026", "BUY", "HUBC", "1,000", "215.425", "150", "5.25"],
-      ["21/05/2026", "Sell", "HUBC", "-500", "219.333", "100", ""],
-      ["22/05/2026", "buy", "HUBC", "3", "100.005", "", ""]
-    ), undefined)
+    const file = readFile(
+      header,
+      rows(
+        ["20/05/2026", "BUY", "HUBC", "1,000", "215.425", "150", "5.25"],
+        ["21/05/2026", "Sell", "HUBC", "-500", "219.333", "100", ""],
+        ["22/05/2026", "buy", "HUBC", "3", "100.005", "", ""]
+      ),
+      undefined
+    )
     if (!("rows" in file)) return assert.fail(file.problem)
     // Buy: 215.425 → 215.42 (down); 1,000 × 0.005 = 5.00 added: fees 150 + 5.25 + 5.00 = 160.25.
     // Cost 215.42 × 1,000 + 160.25 = 215,580.25 = 215.425 × 1,000 + 155.25, the broker's amount.
-    assert.deepStrictEqual(file.rows[0]!.read, { body: { kind: "buy", trade_date: "2026-05-20", symbol: "HUBC", quantity: 1000, price: 215.42, fees: 160.25 } })
+    assert.deepStrictEqual(file.rows[0]!.read, {
+      body: { kind: "buy", trade_date: "2026-05-20", symbol: "HUBC", quantity: 1000, price: 215.42, fees: 160.25 }
+    })
     // Sale (quantity written negative): 219.333 → 219.34 (up); 500 × 0.007 = 3.50 added: fees 103.50.
     // Proceeds 219.34 × 500 − 103.50 = 109,566.50 = 219.333 × 500 − 100.
-    assert.deepStrictEqual(file.rows[1]!.read, { body: { kind: "sell", trade_date: "2026-05-21", symbol: "HUBC", quantity: 500, price: 219.34, fees: 103.5 } })
+    assert.deepStrictEqual(file.rows[1]!.read, {
+      body: { kind: "sell", trade_date: "2026-05-21", symbol: "HUBC", quantity: 500, price: 219.34, fees: 103.5 }
+    })
     // 3 × 0.005 = 0.015: the fees rounded once, half up, to 0.02.
-    assert.deepStrictEqual(file.rows[2]!.read, { body: { kind: "buy", trade_date: "2026-05-22", symbol: "HUBC", quantity: 3, price: 100, fees: 0.02 } })
-    assert.deepStrictEqual(file.notes.map((n) => [n.line, n.column]), [[2, "price"], [3, "price"], [4, "price"], [4, "fees"]])
+    assert.deepStrictEqual(file.rows[2]!.read, {
+      body: { kind: "buy", trade_date: "2026-05-22", symbol: "HUBC", quantity: 3, price: 100, fees: 0.02 }
+    })
+    assert.deepStrictEqual(file.notes.map((n) => [n.line, n.column]), [[2, "price"], [3, "price"], [4, "price"], [
+      4,
+      "fees"
+    ]])
   })
 
   it("a read cell that starts a formula refuses the file, naming its line and header; -50 does not", () => {
     const refused = readFile(header, rows(["20/05/2026", "buy", "=HUBC", "1", "1", "", ""]), undefined)
-    assert.deepStrictEqual([("line" in refused) && refused.line, (refused as { column?: string }).column], [2, "Symbol"])
+    assert.deepStrictEqual([("line" in refused) && refused.line, (refused as { column?: string }).column], [
+      2,
+      "Symbol"
+    ])
     assert.isTrue("rows" in readFile(header, rows(["20/05/2026", "sell", "HUBC", "-50", "1", "", ""]), undefined))
     // An ignored column is not read, so not checked; a lone dash is a statement's empty cell.
-    const remarks = readFile([...header, "Remarks"], rows(["20/05/2026", "buy", "HUBC", "5", "1", "-", "-", "=cmd"]), undefined)
-    assert.deepStrictEqual("rows" in remarks && remarks.rows[0]!.read, { body: { kind: "buy", trade_date: "2026-05-20", symbol: "HUBC", quantity: 5, price: 1 } })
+    const remarks = readFile(
+      [...header, "Remarks"],
+      rows(["20/05/2026", "buy", "HUBC", "5", "1", "-", "-", "=cmd"]),
+      undefined
+    )
+    assert.deepStrictEqual("rows" in remarks && remarks.rows[0]!.read, {
+      body: { kind: "buy", trade_date: "2026-05-20", symbol: "HUBC", quantity: 5, price: 1 }
+    })
   })
 })

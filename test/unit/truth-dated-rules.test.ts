@@ -6,9 +6,9 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { readdirSync } from "node:fs"
-import { priceLimitPct, beyondLimit } from "../../domain/market/prices/PriceSteps.ts"
-import { priceLimitRules } from "../../domain/market/calendar/Rules.ts"
 import { dividendWithholdingRules } from "../../domain/ledger/Taxes.ts"
+import { priceLimitRules } from "../../domain/market/calendar/Rules.ts"
+import { beyondLimit, priceLimitPct } from "../../domain/market/prices/PriceSteps.ts"
 import { psxFixturesDir, readPsx } from "../support/Fixtures.ts"
 
 interface Move {
@@ -22,31 +22,33 @@ interface Move {
 
 const folder = "ChubsB__KSE-100-Data"
 /** Every day-on-day move of a recorded close from 2020-01-01 to 2020-04-30 (rows without a positive close break the chain). */
-const moves2020: ReadonlyArray<Move> = readdirSync(`${psxFixturesDir}${folder}`).filter((f) => f.endsWith(".csv")).flatMap((file) => {
-  const out: Array<Move> = []
-  let prev: number | undefined
-  for (const line of readPsx(`${folder}/${file}`).split("\n").slice(1)) {
-    const cells = line.split(",")
-    if (cells.length < 5) continue
-    const date = cells[0]!.replace(/"/g, "").slice(0, 10)
-    const close = Number(cells[4])
-    if (!(close > 0)) {
-      prev = undefined
-      continue
+const moves2020: ReadonlyArray<Move> = readdirSync(`${psxFixturesDir}${folder}`).filter((f) => f.endsWith(".csv"))
+  .flatMap((file) => {
+    const out: Array<Move> = []
+    let prev: number | undefined
+    for (const line of readPsx(`${folder}/${file}`).split("\n").slice(1)) {
+      const cells = line.split(",")
+      if (cells.length < 5) continue
+      const date = cells[0]!.replace(/"/g, "").slice(0, 10)
+      const close = Number(cells[4])
+      if (!(close > 0)) {
+        prev = undefined
+        continue
+      }
+      if (prev !== undefined && date >= "2020-01-01" && date <= "2020-04-30") {
+        out.push({ date, symbol: file.slice(0, -4), prev, close, pct: (close / prev - 1) * 100 })
+      }
+      prev = close
     }
-    if (prev !== undefined && date >= "2020-01-01" && date <= "2020-04-30") {
-      out.push({ date, symbol: file.slice(0, -4), prev, close, pct: (close / prev - 1) * 100 })
-    }
-    prev = close
-  }
-  return out
-})
+    return out
+  })
 
 /**
  * A move that lands on `percent` (within 0.05 of a point, either way) on a line where the percent decides the limit:
  * below Rs 1.05 of band the Rs 1 minimum may allow it (UNITY 16.59 → 15.59 on 2020-01-06 is −6.03% but Rs 1).
  */
-const at = (percent: number) => (m: Move) => Math.abs(Math.abs(m.pct) - percent) <= 0.05 && Math.abs(m.close - m.prev) > 1.05
+const at = (percent: number) => (m: Move) =>
+  Math.abs(Math.abs(m.pct) - percent) <= 0.05 && Math.abs(m.close - m.prev) > 1.05
 
 describe("the 2020 price-limit steps match the recorded closes", () => {
   it("each step starts on the first session with a close at the new limit: 6% 02-03, 6.5% 02-17, 7% 03-02, 7.5% 03-16", () => {
@@ -55,8 +57,11 @@ describe("the 2020 price-limit steps match the recorded closes", () => {
     assert.deepStrictEqual([6, 6.5, 7, 7.5].map(firstAt), ["2020-02-03", "2020-02-17", "2020-03-02", "2020-03-16"])
     const ruleFrom = (p: number) => priceLimitRules.find((r) => r.percent === p)?.from
     assert.deepStrictEqual([6, 6.5, 7, 7.5].map(ruleFrom), ["2020-02-03", "2020-02-17", "2020-03-02", "2020-03-16"])
-    assert.deepStrictEqual(["2020-01-31", "2020-02-03", "2020-02-14", "2020-02-17", "2020-02-28", "2020-03-02", "2020-03-13", "2020-03-16"]
-      .map(priceLimitPct), [5.5, 6, 6, 6.5, 6.5, 7, 7, 7.5])
+    assert.deepStrictEqual(
+      ["2020-01-31", "2020-02-03", "2020-02-14", "2020-02-17", "2020-02-28", "2020-03-02", "2020-03-13", "2020-03-16"]
+        .map(priceLimitPct),
+      [5.5, 6, 6, 6.5, 6.5, 7, 7, 7.5]
+    )
   })
 
   it("43 names close at −7.5% on 2020-03-16 (61 on 2020-03-24), and no move at a scheduled limit is read as beyond the limit", () => {
@@ -64,7 +69,9 @@ describe("the 2020 price-limit steps match the recorded closes", () => {
     assert.deepStrictEqual([down75("2020-03-13"), down75("2020-03-16"), down75("2020-03-24")], [0, 43, 61])
     // Under the old table (7% until 03-19) each of these was beyond the limit; the old 0.5-point tolerance hid it.
     const atALimit = moves2020.filter((m) => [5.5, 6, 6.5, 7, 7.5].some((p) => at(p)(m)))
-    const beyond = atALimit.filter((m) => beyondLimit(m.prev, m.close, m.date)).map((m) => `${m.symbol} ${m.date} ${m.pct.toFixed(3)}%`)
+    const beyond = atALimit.filter((m) => beyondLimit(m.prev, m.close, m.date)).map((m) =>
+      `${m.symbol} ${m.date} ${m.pct.toFixed(3)}%`
+    )
     assert.deepStrictEqual(beyond, [])
     assert.isAbove(atALimit.length, 300)
   })

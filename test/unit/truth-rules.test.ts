@@ -5,10 +5,16 @@
  * of MEBL in test/fixtures/series).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { circuitBounds, xdDate, lastBuyDate, nextSessionBounds, settlementDays } from "../../domain/market/calendar/Calendar.ts"
+import {
+  circuitBounds,
+  lastBuyDate,
+  nextSessionBounds,
+  settlementDays,
+  xdDate
+} from "../../domain/market/calendar/Calendar.ts"
+import { priceLimitRules, settlementRules } from "../../domain/market/calendar/Rules.ts"
 import { dividendRows, type PayoutRecord, trailing } from "../../domain/market/filings/Dividends.ts"
 import { faceValueOn } from "../../domain/market/filings/FaceValues.ts"
-import { priceLimitRules, settlementRules } from "../../domain/market/calendar/Rules.ts"
 import { beyondLimit, priceLimitPct } from "../../domain/market/prices/PriceSteps.ts"
 import { parseCompanyPayouts, parseMarketPayouts } from "../../domain/psx/Filings.ts"
 import { readPsx } from "../support/Fixtures.ts"
@@ -25,7 +31,8 @@ const toRecords = (rows: ReturnType<typeof parseCompanyPayouts>["rows"]): Readon
     ...(r.bookClosureFrom ? { bookClosureFrom: r.bookClosureFrom } : {}),
     ...(r.announcedAt ? { announcedAt: r.announcedAt } : {})
   }))
-const mebl = parseCompanyPayouts("MEBL", readPsx("uzairbukhari__psx-portfolio/tests/fixtures/psx-mebl-payouts.html")).rows
+const mebl =
+  parseCompanyPayouts("MEBL", readPsx("uzairbukhari__psx-portfolio/tests/fixtures/psx-mebl-payouts.html")).rows
 const records: ReadonlyArray<PayoutRecord> = mebl.map((r) => ({
   symbol: r.symbol,
   details: r.details,
@@ -59,7 +66,12 @@ describe("7. one dated table per rule, kept only from its sourced date", () => {
       assert.strictEqual(b === undefined ? undefined : Math.round(b.upper - 1000) / 10, pct, d)
     }
     // 27 May 2024 starts the step-up (8%), 22 Jul 2024 reaches 10%; the two old copies disagreed here.
-    assert.deepStrictEqual(["2024-05-24", "2024-05-27", "2024-07-19", "2024-07-22"].map(priceLimitPct), [7.5, 8, 9.5, 10])
+    assert.deepStrictEqual(["2024-05-24", "2024-05-27", "2024-07-19", "2024-07-22"].map(priceLimitPct), [
+      7.5,
+      8,
+      9.5,
+      10
+    ])
   })
 
   it("no rule before its first sourced date: no price limit before 2017-12-07, no settlement cycle before 2020-09-03", () => {
@@ -70,7 +82,11 @@ describe("7. one dated table per rule, kept only from its sourced date", () => {
     assert.isUndefined(lastBuyDate("2019-06-10"))
     assert.isUndefined(xdDate("2019-06-10"))
     for (const table of [priceLimitRules, settlementRules]) {
-      assert.deepStrictEqual(table.map((r) => r.from), [...table.map((r) => r.from)].sort().reverse(), "newest first, one row per date")
+      assert.deepStrictEqual(
+        table.map((r) => r.from),
+        [...table.map((r) => r.from)].sort().reverse(),
+        "newest first, one row per date"
+      )
       assert.isTrue(table.every((r) => r.source.length > 0))
     }
   })
@@ -86,7 +102,9 @@ describe("7. one dated table per rule, kept only from its sourced date", () => {
 })
 
 describe("6. trailing dividends bounded by the record; face value only from a sourced record", () => {
-  const luck = toRecords(parseMarketPayouts(readPsx("afireseeker-cloud__Pakistan-Stock-Market-Events-Calendar/payouts_sample.html")).rows)
+  const luck = toRecords(
+    parseMarketPayouts(readPsx("afireseeker-cloud__Pakistan-Stock-Market-Events-Calendar/payouts_sample.html")).rows
+  )
     .filter((r) => r.symbol === "LUCK")
 
   it("LUCK 250% (F), closure 2026-08-18 (afireseeker /payouts page): Rs 5 on its Rs 2 face value (split 28 Apr 2025); 200% of Sep 2025 = Rs 4", () => {
@@ -113,4 +131,3 @@ describe("6. trailing dividends bounded by the record; face value only from a so
     assert.deepStrictEqual([t.years_covered, t.years_paid], [2, 2])
   })
 })
-

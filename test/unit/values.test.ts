@@ -1,7 +1,13 @@
 /** The portal's number, date and payout notations, quirk by quirk (inputs are notation samples, not market data). */
 import { assert, describe, it } from "@effect/vitest"
 import { parseFinancialResult, parsePayoutDetails } from "../../domain/psx/PayoutNotation.ts"
-import { karachiDateOfEpoch, parseDate, parseKarachiDateTime, parseNumber, parseRange } from "../../domain/psx/Values.ts"
+import {
+  karachiDateOfEpoch,
+  parseDate,
+  parseKarachiDateTime,
+  parseNumber,
+  parseRange
+} from "../../domain/psx/Values.ts"
 
 describe("numbers", () => {
   it("reads the portal's forms", () => {
@@ -15,7 +21,9 @@ describe("numbers", () => {
     assert.strictEqual(parseNumber("1O.5"), 10.5, "letter O typed for a zero")
   })
   it("leaves unknowns out, never 0", () => {
-    for (const s of ["", " ", "-", "--", "N/A", "n/a", "abc", "1.2.3", undefined, null]) assert.isUndefined(parseNumber(s as any), String(s))
+    for (const s of ["", " ", "-", "--", "N/A", "n/a", "abc", "1.2.3", undefined, null]) {
+      assert.isUndefined(parseNumber(s as any), String(s))
+    }
   })
 })
 

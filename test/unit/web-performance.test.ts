@@ -10,9 +10,24 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 // @ts-expect-error: a browser script, type-checked by the website's own tsconfig (src/web/assets), without declarations here
-import { benchmarkLine, dayChange, flaggedDays, fromServer, returnLine, startOf } from "../../src/web/assets/performance-adapter.js"
+import {
+  benchmarkLine,
+  dayChange,
+  flaggedDays,
+  fromServer,
+  returnLine,
+  startOf
+} from "../../src/web/assets/performance-adapter.js"
 
-type Day = { date: string; value?: number; cost?: number; net_flow?: number; dividends?: number; kse100?: number; flags?: Array<string> }
+type Day = {
+  date: string
+  value?: number
+  cost?: number
+  net_flow?: number
+  dividends?: number
+  kse100?: number
+  flags?: Array<string>
+}
 
 /** An answer with only what a case needs; the rest as the route always sends it. */
 const answer = (days: Array<Day>, periods: Array<Record<string, unknown>> = []) => ({
@@ -20,7 +35,15 @@ const answer = (days: Array<Day>, periods: Array<Record<string, unknown>> = []) 
   basis: "as the route states it",
   benchmark: { index: "KSE-100", kind: "price index", note: "KSE-100 is a price index" },
   sources: [],
-  periods: periods.map((p) => ({ contributions: [], cash_in: 0, cash_out: 0, dividends: 0, from_inception: false, covers_whole_period: true, ...p })),
+  periods: periods.map((p) => ({
+    contributions: [],
+    cash_in: 0,
+    cash_out: 0,
+    dividends: 0,
+    from_inception: false,
+    covers_whole_period: true,
+    ...p
+  })),
   days: days.map((d) => ({ cost: 0, net_flow: 0, dividends: 0, ...d }))
 })
 
@@ -32,7 +55,19 @@ describe("performance adapter", () => {
         { date: "2025-05-27", value: 20941, cost: 20895, kse100: 118332.9, flags: ["carried:OGDC"] },
         { date: "2025-05-28", cost: 20895, flags: ["no_close:XYZ"] }
       ],
-      [{ period: "since_inception", from: "2025-05-26", to: "2025-05-28", from_inception: true, twr: 0.410382, xirr: 0.349281, mwr: 0.348174, total_return: 0.149287, gain: 50501.43, kse100: { from: "2025-05-26", to: "2025-05-28", from_close: 1, to_close: 2, change: 0.452577 }, difference: -0.042195 }]
+      [{
+        period: "since_inception",
+        from: "2025-05-26",
+        to: "2025-05-28",
+        from_inception: true,
+        twr: 0.410382,
+        xirr: 0.349281,
+        mwr: 0.348174,
+        total_return: 0.149287,
+        gain: 50501.43,
+        kse100: { from: "2025-05-26", to: "2025-05-28", from_close: 1, to_close: 2, change: 0.452577 },
+        difference: -0.042195
+      }]
     ))
     assert.deepStrictEqual(perf.dates, ["2025-05-26", "2025-05-27", "2025-05-28"])
     assert.deepStrictEqual(perf.value, [20895, 20941, null])
@@ -41,7 +76,15 @@ describe("performance adapter", () => {
     assert.deepStrictEqual(perf.flags, [[], ["carried:OGDC"], ["no_close:XYZ"]])
     const p = perf.periods[0]
     // 0.410382 is 41.0382%; −0.042195 is −4.2195%.
-    assert.deepStrictEqual([p.twr, p.xirr, p.mwr, p.totalReturn, p.kse100, p.difference, p.fromInception], [41.0382, 34.9281, 34.8174, 14.9287, 45.2577, -4.2195, true])
+    assert.deepStrictEqual([p.twr, p.xirr, p.mwr, p.totalReturn, p.kse100, p.difference, p.fromInception], [
+      41.0382,
+      34.9281,
+      34.8174,
+      14.9287,
+      45.2577,
+      -4.2195,
+      true
+    ])
     assert.strictEqual(perf.benchmarkNote, "KSE-100 is a price index")
   })
 
@@ -119,8 +162,15 @@ describe("performance adapter", () => {
     assert.deepStrictEqual(dayChange(perf), { rupees: 181.2, pct: 3.81, date: "2026-05-25", previous: "2026-05-22" })
     // With 1,000 put in and 50 of net dividends that day: 5,931.50 + 50 − 4,750.30 − 1,000 = +231.20,
     // over 4,750.30 + 1,000 = 5,750.30: +4.02%.
-    const withFlow = fromServer(answer([...days.slice(0, 3), { date: "2026-05-25", value: 5931.5, net_flow: 1000, dividends: 50 }]))
-    assert.deepStrictEqual(dayChange(withFlow), { rupees: 231.2, pct: 4.02, date: "2026-05-25", previous: "2026-05-22" })
+    const withFlow = fromServer(
+      answer([...days.slice(0, 3), { date: "2026-05-25", value: 5931.5, net_flow: 1000, dividends: 50 }])
+    )
+    assert.deepStrictEqual(dayChange(withFlow), {
+      rupees: 231.2,
+      pct: 4.02,
+      date: "2026-05-25",
+      previous: "2026-05-22"
+    })
     assert.strictEqual(dayChange(fromServer(answer([days[0]!]))), undefined, "one session: no change to tell")
   })
 })

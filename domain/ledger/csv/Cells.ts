@@ -47,11 +47,19 @@ const MAX_DECIMALS = 8
 /** A decimal cell (a sign, thousands or lakh separators, at most 8 decimals) as an exact decimal string, e.g. "-1000.5". */
 export const readDecimal = (cell: string): Read<string> => {
   const text = cell.trim()
-  if (!isNumberCell(text)) return { problem: `${JSON.stringify(text.slice(0, 20))} is not a number (digits, one point, optional thousands separators)` }
+  if (!isNumberCell(text)) {
+    return {
+      problem: `${JSON.stringify(text.slice(0, 20))} is not a number (digits, one point, optional thousands separators)`
+    }
+  }
   const plain = text.replaceAll(",", "").replace(/^\+/u, "")
   const [whole = "", decimals = ""] = plain.replace(/^-/u, "").split(".")
-  if (whole.replace(/^0+(?=\d)/u, "").length > MAX_INTEGER_DIGITS) return { problem: `${JSON.stringify(text.slice(0, 20))} is too large` }
-  if (decimals.length > MAX_DECIMALS) return { problem: `${JSON.stringify(text.slice(0, 20))} has more than ${MAX_DECIMALS} decimals` }
+  if (whole.replace(/^0+(?=\d)/u, "").length > MAX_INTEGER_DIGITS) {
+    return { problem: `${JSON.stringify(text.slice(0, 20))} is too large` }
+  }
+  if (decimals.length > MAX_DECIMALS) {
+    return { problem: `${JSON.stringify(text.slice(0, 20))} has more than ${MAX_DECIMALS} decimals` }
+  }
   return { ok: plain }
 }
 
@@ -101,7 +109,9 @@ const iso = (y: number, m: number, d: number): Read<string> => {
 }
 const monthOf = (name: string) => {
   const i = MONTHS.indexOf(name.slice(0, 3).toLowerCase())
-  return i === -1 || !"january february march april may june july august september october november december".split(" ")[i]!.startsWith(name.toLowerCase())
+  return i === -1 ||
+      !"january february march april may june july august september october november december".split(" ")[i]!
+        .startsWith(name.toLowerCase())
     ? undefined
     : i + 1
 }

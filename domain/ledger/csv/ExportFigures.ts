@@ -5,9 +5,9 @@
  * event paid nothing and gets none; an older dividend stored without its
  * entitlement date gets no shares; after a replay failure, no event does.
  */
+import { fromPaisa } from "../Money.ts"
 import type { Entry } from "../Replay.ts"
 import { isFailure, orderedEntries, Replayer } from "../Replay.ts"
-import { fromPaisa } from "../Money.ts"
 
 export interface Figures {
   readonly shares?: number
@@ -21,7 +21,8 @@ export const exportFigures = (entries: ReadonlyArray<Entry>): ReadonlyMap<string
   const figures = new Map<string, Figures>()
   const replayer = new Replayer()
   const held = new Map<string, Array<{ readonly date: string; readonly quantity: number }>>()
-  const heldAt = (symbol: string, date: string) => (held.get(symbol) ?? []).findLast((h) => h.date <= date)?.quantity ?? 0
+  const heldAt = (symbol: string, date: string) =>
+    (held.get(symbol) ?? []).findLast((h) => h.date <= date)?.quantity ?? 0
   for (const e of orderedEntries(entries)) {
     const ev = e.event
     if (ev.type === "TransactionReversed" || ev.type === "TaxStatusRecorded" || ev.type === "DonationRecorded") continue

@@ -5,10 +5,10 @@
  * the file, then each row read (ImportRows.ts). What refuses the file is a
  * problem naming its line.
  */
-import { type DateOrder, dateEvidence, startsFormula } from "./Cells.ts"
+import { dateEvidence, type DateOrder, startsFormula } from "./Cells.ts"
 import { DATES } from "./Columns.ts"
 import { type Note, readRow, type RowRead } from "./ImportRows.ts"
-import { type Mapping, mapHeader, type Overrides } from "./Mapping.ts"
+import { mapHeader, type Mapping, type Overrides } from "./Mapping.ts"
 import type { CsvRow } from "./Rfc4180.ts"
 
 export interface FileRead {
@@ -28,10 +28,17 @@ const FORMULA = "a cell starting with =, +, -, @, a tab or a carriage return (ot
   "formula and is refused (to mean the text, start the cell with an apostrophe)"
 
 /** The first row of another width than the header, or with a read cell that starts a formula (ignored ones are not read). */
-const shapeProblem = (rows: ReadonlyArray<CsvRow>, header: ReadonlyArray<string>, mapping: Mapping): FileProblem | undefined => {
+const shapeProblem = (
+  rows: ReadonlyArray<CsvRow>,
+  header: ReadonlyArray<string>,
+  mapping: Mapping
+): FileProblem | undefined => {
   for (const row of rows) {
     if (row.cells.length !== header.length) {
-      return { line: row.line, problem: `the row has ${row.cells.length} cells, the header ${header.length} (ragged rows are refused)` }
+      return {
+        line: row.line,
+        problem: `the row has ${row.cells.length} cells, the header ${header.length} (ragged rows are refused)`
+      }
     }
     const formula = mapping.fields.find((f) => startsFormula(row.cells[f.index]!))
     if (formula !== undefined) return { line: row.line, column: formula.header.slice(0, 40), problem: FORMULA }
@@ -40,7 +47,11 @@ const shapeProblem = (rows: ReadonlyArray<CsvRow>, header: ReadonlyArray<string>
 }
 
 /** The order the file's dates like 03/04/2026 are in: the one asked for, else the one its other dates show. */
-const dateOrderOf = (rows: ReadonlyArray<CsvRow>, mapping: Mapping, asked: DateOrder | undefined): DateOrder | FileProblem | undefined => {
+const dateOrderOf = (
+  rows: ReadonlyArray<CsvRow>,
+  mapping: Mapping,
+  asked: DateOrder | undefined
+): DateOrder | FileProblem | undefined => {
   if (asked !== undefined) return asked
   const seen: Partial<Record<"dmy" | "mdy" | "either", number>> = {}
   const dateIndexes = mapping.fields.filter((f) => f.field !== "charge" && DATES.has(f.field)).map((f) => f.index)
@@ -53,7 +64,8 @@ const dateOrderOf = (rows: ReadonlyArray<CsvRow>, mapping: Mapping, asked: DateO
   if (seen.dmy !== undefined && seen.mdy !== undefined) {
     return {
       line: Math.max(seen.dmy, seen.mdy),
-      problem: `the file mixes day-first dates (line ${seen.dmy}) and month-first dates (line ${seen.mdy}): use one order`
+      problem:
+        `the file mixes day-first dates (line ${seen.dmy}) and month-first dates (line ${seen.mdy}): use one order`
     }
   }
   if (seen.dmy !== undefined) return "dmy"
@@ -61,7 +73,8 @@ const dateOrderOf = (rows: ReadonlyArray<CsvRow>, mapping: Mapping, asked: DateO
   if (seen.either !== undefined) {
     return {
       line: seen.either,
-      problem: "the dates are ambiguous (like 03/04/2026: 3 April or March 4): send date_order=dmy (day first) or date_order=mdy (month first)"
+      problem:
+        "the dates are ambiguous (like 03/04/2026: 3 April or March 4): send date_order=dmy (day first) or date_order=mdy (month first)"
     }
   }
   return undefined

@@ -10,7 +10,16 @@
  */
 import { Schema } from "effect"
 import { DonationBody, TaxStatusBody } from "../Schemas.ts"
-import { type DateOrder, decimalsOf, readDate, readDecimal, readKind, restoreText, toUnits, UNITS_PER_PAISA } from "./Cells.ts"
+import {
+  type DateOrder,
+  decimalsOf,
+  readDate,
+  readDecimal,
+  readKind,
+  restoreText,
+  toUnits,
+  UNITS_PER_PAISA
+} from "./Cells.ts"
 import { type Column, COMPUTED, DATES, FIELDS, type Kind, NUMBERS } from "./Columns.ts"
 import type { Mapping } from "./Mapping.ts"
 import type { CellProblem } from "./TransactionsCsv.ts"
@@ -41,7 +50,11 @@ const DonationRow = Schema.Struct({
   note: DonationBody.fields.note
 })
 
-const parseValue = (column: Column, value: string, order: DateOrder | undefined): string | number | boolean | CellProblem => {
+const parseValue = (
+  column: Column,
+  value: string,
+  order: DateOrder | undefined
+): string | number | boolean | CellProblem => {
   if (NUMBERS.has(column)) {
     const d = readDecimal(value)
     return "ok" in d ? Number(d.ok) : { column, message: d.problem }
@@ -68,22 +81,34 @@ const tradeMoney = (
   for (const c of charges) {
     const d = readDecimal(c)
     if ("problem" in d) return { column: "fees", message: d.problem }
-    if (toUnits(d.ok) < 0n) return { column: "fees", message: `${JSON.stringify(c.trim())}: a charge cannot be negative` }
+    if (toUnits(d.ok) < 0n) {
+      return { column: "fees", message: `${JSON.stringify(c.trim())}: a charge cannot be negative` }
+    }
     fees += toUnits(d.ok)
   }
   const quantity = body["quantity"]
-  if (price !== undefined && decimalsOf(price) > 2 && typeof quantity === "number" && Number.isSafeInteger(quantity) && quantity > 0) {
+  if (
+    price !== undefined && decimalsOf(price) > 2 && typeof quantity === "number" && Number.isSafeInteger(quantity) &&
+    quantity > 0
+  ) {
     const rate = toUnits(price)
     const floor = rate / UNITS_PER_PAISA
     const paisa = body["kind"] === "sell" && rate % UNITS_PER_PAISA !== 0n ? floor + 1n : floor
     const extra = (rate - paisa * UNITS_PER_PAISA) * BigInt(quantity)
     fees += extra < 0n ? -extra : extra
     body["price"] = Number(paisa) / 100
-    notes.push({ column: "price", message: `rate ${price} recorded as price ${Number(paisa) / 100}, the difference times the quantity added to the fees` })
+    notes.push({
+      column: "price",
+      message: `rate ${price} recorded as price ${
+        Number(paisa) / 100
+      }, the difference times the quantity added to the fees`
+    })
   }
   if (charges.length === 0 && fees === 0n) return undefined
   const rounded = (fees + UNITS_PER_PAISA / 2n) / UNITS_PER_PAISA
-  if (rounded * UNITS_PER_PAISA !== fees) notes.push({ column: "fees", message: `fees of ${Number(fees) / 1e8} rounded to ${Number(rounded) / 100}` })
+  if (rounded * UNITS_PER_PAISA !== fees) {
+    notes.push({ column: "fees", message: `fees of ${Number(fees) / 1e8} rounded to ${Number(rounded) / 100}` })
+  }
   body["fees"] = Number(rounded) / 100
   return undefined
 }
@@ -94,16 +119,30 @@ const donationOf = (body: Record<string, unknown>): RowRead => {
   const missing = ["trade_date", "amount"].find((c) => body[c] === undefined)
   return missing !== undefined
     ? { column: missing, message: `a donation row needs ${missing}` }
-    : { column: "amount", message: "a donation is rupees above 0 and at most 10,000,000 with two decimals at most, and a note of at most 500 characters" }
+    : {
+      column: "amount",
+      message:
+        "a donation is rupees above 0 and at most 10,000,000 with two decimals at most, and a note of at most 500 characters"
+    }
 }
 
 /** One row's cells as read (see the module comment); `notes` gains what was changed. */
-export const readRow = (cells: Cells, mapping: Mapping, order: DateOrder | undefined, notes: Array<Omit<Note, "line">>): RowRead => {
+export const readRow = (
+  cells: Cells,
+  mapping: Mapping,
+  order: DateOrder | undefined,
+  notes: Array<Omit<Note, "line">>
+): RowRead => {
   // In a broker's statement a lone dash is an empty cell.
   const blank = (value: string) => (mapping.format === "mapped" && value.trim() === "-" ? "" : value)
   const fieldCells = mapping.fields.map((f) => ({ field: f.field, value: blank(restoreText(cells[f.index] ?? "")) }))
   const kind = readKind(fieldCells.find((f) => f.field === "kind")?.value ?? "")
-  if (!(kind in FIELDS)) return { column: "kind", message: `kind ${JSON.stringify(kind.slice(0, 20))} is not one of ${Object.keys(FIELDS).join(", ")}` }
+  if (!(kind in FIELDS)) {
+    return {
+      column: "kind",
+      message: `kind ${JSON.stringify(kind.slice(0, 20))} is not one of ${Object.keys(FIELDS).join(", ")}`
+    }
+  }
   const fields = FIELDS[kind as Kind]
   const body: Record<string, unknown> = { kind }
   const charges: Array<string> = []
@@ -126,7 +165,9 @@ export const readRow = (cells: Cells, mapping: Mapping, order: DateOrder | undef
     body[column === "reverses" ? "event_id" : column] = parsed
   }
   // A broker may write a sale's quantity as negative: the side says it is a sale.
-  if (kind === "sell" && typeof body["quantity"] === "number" && body["quantity"] < 0) body["quantity"] = -body["quantity"]
+  if (kind === "sell" && typeof body["quantity"] === "number" && body["quantity"] < 0) {
+    body["quantity"] = -body["quantity"]
+  }
   if (kind === "buy" || kind === "sell") {
     const problem = tradeMoney(body, price, charges, notes)
     if (problem !== undefined) return problem

@@ -8,7 +8,7 @@
  * commission and every other charge column add up to the fees; a header
  * matching none is ignored and listed.
  */
-import { COLUMNS, type Column, COMPUTED } from "./Columns.ts"
+import { type Column, COLUMNS, COMPUTED } from "./Columns.ts"
 
 /** A header's meaning: a ledger column, or a charge added to the fees. */
 export type Field = Column | "charge"
@@ -109,14 +109,24 @@ export const readOverrides = (json: string): { readonly overrides: Overrides } |
   } catch {
     return { problem: "not JSON: send an object of header → column, e.g. {\"Instrument\":\"symbol\"}" }
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return { problem: "an object of header → column" }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { problem: "an object of header → column" }
+  }
   const entries = Object.entries(value)
   if (entries.length > MAX_OVERRIDES) return { problem: `at most ${MAX_OVERRIDES} headers` }
   const overrides = new Map<string, Field | "ignore">()
   for (const [header, column] of entries) {
-    const field = column === CHARGE_NAME ? "charge" : column === "ignore" ? "ignore" : OWN_NAMES.find((c) => c === column)
+    const field = column === CHARGE_NAME
+      ? "charge"
+      : column === "ignore"
+      ? "ignore"
+      : OWN_NAMES.find((c) => c === column)
     if (field === undefined || header.length > 100) {
-      return { problem: `${JSON.stringify(header.slice(0, 40))}: ${JSON.stringify(String(column).slice(0, 40))} is not one of ${OWN_NAMES.join(", ")}, ${CHARGE_NAME}, ignore` }
+      return {
+        problem: `${JSON.stringify(header.slice(0, 40))}: ${
+          JSON.stringify(String(column).slice(0, 40))
+        } is not one of ${OWN_NAMES.join(", ")}, ${CHARGE_NAME}, ignore`
+      }
     }
     overrides.set(header.trim(), field)
   }
@@ -125,7 +135,10 @@ export const readOverrides = (json: string): { readonly overrides: Overrides } |
 
 /** The header's own reading: the client's, the ledger's column (its own format), or the broker names'. */
 const fieldOf = (name: string, ledger: boolean, overrides: Overrides): Field | "ignore" | undefined =>
-  overrides.get(name) ?? (ledger ? ((COLUMNS as ReadonlyArray<string>).includes(name) ? name as Column : undefined) : NAMES[normalised(name)])
+  overrides.get(name) ??
+    (ledger
+      ? ((COLUMNS as ReadonlyArray<string>).includes(name) ? name as Column : undefined)
+      : NAMES[normalised(name)])
 
 /**
  * The header's mapping, or why the file is refused. With overrides the file is read as a broker's statement, and
@@ -137,13 +150,17 @@ export const mapHeader = (
 ): { readonly mapping: Mapping } | { readonly problem: string } => {
   const names = header.map((h) => h.trim())
   const missing = [...overrides.keys()].find((h) => !names.includes(h))
-  if (missing !== undefined) return { problem: `the mapping names a column ${JSON.stringify(missing.slice(0, 40))} the file does not have` }
+  if (missing !== undefined) {
+    return { problem: `the mapping names a column ${JSON.stringify(missing.slice(0, 40))} the file does not have` }
+  }
   const ledger = overrides.size === 0 && names.includes("kind")
   const fields: Array<Mapping["fields"][number]> = []
   const ignored: Array<string> = []
   for (const [index, name] of names.entries()) {
     const field = fieldOf(name, ledger, overrides)
-    if (field === undefined && ledger) return { problem: `unknown column ${JSON.stringify(name.slice(0, 40))} (columns: ${COLUMNS.join(", ")})` }
+    if (field === undefined && ledger) {
+      return { problem: `unknown column ${JSON.stringify(name.slice(0, 40))} (columns: ${COLUMNS.join(", ")})` }
+    }
     if (field === undefined || field === "ignore") {
       ignored.push(name)
       continue
@@ -153,15 +170,20 @@ export const mapHeader = (
       return {
         problem: ledger
           ? `column ${field} appears twice`
-          : `columns ${JSON.stringify(twin.header)} and ${JSON.stringify(name.slice(0, 40))} both read as ${field}: rename or remove one`
+          : `columns ${JSON.stringify(twin.header)} and ${
+            JSON.stringify(name.slice(0, 40))
+          } both read as ${field}: rename or remove one`
       }
     }
     fields.push({ index, header: name, field })
   }
   if (!fields.some((f) => f.field === "kind")) {
     return {
-      problem: "no column says buy or sell: name it kind (the ledger's format) or Type, Side or Buy/Sell (a broker's statement)" +
-        (ignored.length > 0 ? `; columns not recognised: ${ignored.slice(0, 8).map((h) => JSON.stringify(h.slice(0, 30))).join(", ")}` : "")
+      problem:
+        "no column says buy or sell: name it kind (the ledger's format) or Type, Side or Buy/Sell (a broker's statement)" +
+        (ignored.length > 0
+          ? `; columns not recognised: ${ignored.slice(0, 8).map((h) => JSON.stringify(h.slice(0, 30))).join(", ")}`
+          : "")
     }
   }
   return { mapping: { format: ledger ? "ledger" : "mapped", fields, ignored } }
@@ -169,4 +191,7 @@ export const mapHeader = (
 
 /** The file's header a ledger column was read from (the first, for fees), for naming a cell at fault. */
 export const headerOf = (mapping: Mapping, column: string): string =>
-  mapping.fields.find((f) => f.field === column)?.header ?? (column === "fees" ? mapping.fields.find((f) => f.field === "charge")?.header : undefined) ?? column
+  mapping.fields.find((f) => f.field === column)?.header ?? (column === "fees"
+    ? mapping.fields.find((f) => f.field === "charge")?.header
+    : undefined) ??
+    column

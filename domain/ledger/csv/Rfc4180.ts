@@ -11,7 +11,7 @@
  * empty (a spreadsheet's blank lines) are skipped.
  */
 
-import { readCsv, type CsvSyntaxProblem } from "../../Csv.ts"
+import { type CsvSyntaxProblem, readCsv } from "../../Csv.ts"
 
 export interface CsvBounds {
   /** Data rows, the header not counted. */
@@ -44,7 +44,9 @@ const syntaxMessage = (p: CsvSyntaxProblem, bounds: CsvBounds): string => {
     case "unterminated quote":
       return "a quoted cell with no closing quote"
     case "record too long":
-      return `a row over ${recordSize(bounds).toLocaleString("en")} characters (at most ${bounds.maxColumns} cells of ${bounds.maxCellLength})`
+      return `a row over ${
+        recordSize(bounds).toLocaleString("en")
+      } characters (at most ${bounds.maxColumns} cells of ${bounds.maxCellLength})`
   }
 }
 
@@ -54,9 +56,16 @@ const recordSize = (bounds: CsvBounds) => bounds.maxColumns * (2 * bounds.maxCel
 /** What the file's characters refuse before it is split into records: a byte-order mark past the start, a bare CR. */
 const characterProblem = (text: string): CsvParse | undefined => {
   const bom = text.indexOf("\uFEFF")
-  if (bom !== -1) return problem(lineAt(text, bom), "a byte-order mark (U+FEFF) inside the file: only one, at the very start, is allowed")
+  if (bom !== -1) {
+    return problem(
+      lineAt(text, bom),
+      "a byte-order mark (U+FEFF) inside the file: only one, at the very start, is allowed"
+    )
+  }
   const cr = text.search(/\r(?!\n)/u)
-  if (cr !== -1) return problem(lineAt(text, cr), "a carriage return (CR) not followed by a line feed: lines end in CRLF or LF")
+  if (cr !== -1) {
+    return problem(lineAt(text, cr), "a carriage return (CR) not followed by a line feed: lines end in CRLF or LF")
+  }
   return undefined
 }
 
@@ -84,7 +93,9 @@ export const parseCsv = (input: string, bounds: CsvBounds): CsvParse => {
     if (wrong !== undefined) return problem(i + 1, wrong)
     if (cells.some((c) => c !== "")) {
       records.push({ line: i + 1, cells })
-      if (records.length > bounds.maxRows + 1) return problem(i + 1, `more than ${bounds.maxRows.toLocaleString("en")} rows`)
+      if (records.length > bounds.maxRows + 1) {
+        return problem(i + 1, `more than ${bounds.maxRows.toLocaleString("en")} rows`)
+      }
     }
   }
   const [header, ...rows] = records

@@ -23,7 +23,14 @@ export { type Column, columnOf, COLUMNS, IMPORT_LIMITS } from "./Columns.ts"
 export const commandOf = (e: PortfolioEvent): Command => {
   switch (e.type) {
     case "TradeRecorded":
-      return { kind: e.side, symbol: e.symbol, quantity: e.quantity, price: e.price, fees: e.fees, trade_date: e.trade_date }
+      return {
+        kind: e.side,
+        symbol: e.symbol,
+        quantity: e.quantity,
+        price: e.price,
+        fees: e.fees,
+        trade_date: e.trade_date
+      }
     case "DividendRecorded":
       return {
         kind: "dividend",
@@ -32,9 +39,21 @@ export const commandOf = (e: PortfolioEvent): Command => {
         ...pick(e, ["book_closure_from", "per_share", "gross_amount", "tax_withheld", "filer"])
       }
     case "BonusRecorded":
-      return { kind: "bonus", symbol: e.symbol, trade_date: e.trade_date, percent: e.percent, ...pick(e, ["book_closure_from"]) }
+      return {
+        kind: "bonus",
+        symbol: e.symbol,
+        trade_date: e.trade_date,
+        percent: e.percent,
+        ...pick(e, ["book_closure_from"])
+      }
     case "SplitRecorded":
-      return { kind: "split", symbol: e.symbol, trade_date: e.trade_date, numerator: e.numerator, denominator: e.denominator }
+      return {
+        kind: "split",
+        symbol: e.symbol,
+        trade_date: e.trade_date,
+        numerator: e.numerator,
+        denominator: e.denominator
+      }
     case "TaxStatusRecorded":
       return { kind: "tax_status", filer: e.filer, trade_date: e.trade_date }
     case "TransactionReversed":
@@ -47,7 +66,9 @@ const pick = <T extends object, K extends keyof T>(o: T, keys: ReadonlyArray<K>)
 
 /** The cells of an event: its body's, a reversal's reversed trade date and symbol, a donation's date, amount and note. */
 const cellsOf = (e: LedgerEvent, effectiveDate: string): Record<string, unknown> => {
-  if (e.type === "DonationRecorded") return { kind: "donation", trade_date: effectiveDate, amount: e.amount, note: e.note }
+  if (e.type === "DonationRecorded") {
+    return { kind: "donation", trade_date: effectiveDate, amount: e.amount, note: e.note }
+  }
   const body: Record<string, unknown> = { ...commandOf(e) }
   if (e.type !== "TransactionReversed") return body
   return { ...body, event_id: undefined, reverses: e.reverses, symbol: e.symbol, trade_date: e.trade_date }
@@ -75,23 +96,34 @@ export interface CellProblem {
 
 export const ImportRowError = Schema.Struct({
   line: Schema.Int.annotate({ description: "The file's line the row starts on (the header is line 1)" }),
-  column: Schema.String.annotate({ description: "The column at fault, as the file's header names it (kind when the whole row is)" }),
+  column: Schema.String.annotate({
+    description: "The column at fault, as the file's header names it (kind when the whole row is)"
+  }),
   message: Schema.String
 })
 
 export const ImportMapping = Schema.Struct({
   format: Schema.Literals(["ledger", "mapped"]).annotate({
-    description: "ledger: the export's own columns (a header with a kind column); mapped: a broker's statement read by its headers"
+    description:
+      "ledger: the export's own columns (a header with a kind column); mapped: a broker's statement read by its headers"
   }),
   columns: Schema.Array(Schema.Struct({
     header: Schema.String.annotate({ description: "The header as the file writes it" }),
-    reads_as: Schema.String.annotate({ description: "The ledger column it fills; `fees (added)` for a charge added to the fees" })
+    reads_as: Schema.String.annotate({
+      description: "The ledger column it fills; `fees (added)` for a charge added to the fees"
+    })
   })),
-  ignored: Schema.Array(Schema.String).annotate({ description: "Headers matching no column: their cells are not read" }),
-  date_order: Schema.optionalKey(Schema.Literals(["dmy", "mdy", "ymd"]).annotate({
-    description: "How dates like 03/04/2026 were read: the date_order sent, or the one the file's own dates show"
-  }))
-}).annotate({ description: "How the file's columns were read: show it, and keep it to check the next file of the same broker" })
+  ignored: Schema.Array(Schema.String).annotate({
+    description: "Headers matching no column: their cells are not read"
+  }),
+  date_order: Schema.optionalKey(
+    Schema.Literals(["dmy", "mdy", "ymd"]).annotate({
+      description: "How dates like 03/04/2026 were read: the date_order sent, or the one the file's own dates show"
+    })
+  )
+}).annotate({
+  description: "How the file's columns were read: show it, and keep it to check the next file of the same broker"
+})
 
 export const ImportResult = Schema.Struct({
   dry_run: Schema.Boolean,
@@ -106,7 +138,10 @@ export const ImportResult = Schema.Struct({
     payload: Schema.Unknown
   })).annotate({ description: "The events recorded, or in a dry run the events that would be, in file order" }),
   notes: Schema.Array(ImportRowError).annotate({
-    description: "Rows read with a change the ledger needs, each said (a rate with more than two decimals, charges summed to the paisa)"
+    description:
+      "Rows read with a change the ledger needs, each said (a rate with more than two decimals, charges summed to the paisa)"
   }),
-  errors: Schema.Array(ImportRowError).annotate({ description: "Every refused row (a dry run only: otherwise a refused row is a 400)" })
+  errors: Schema.Array(ImportRowError).annotate({
+    description: "Every refused row (a dry run only: otherwise a refused row is a 400)"
+  })
 })

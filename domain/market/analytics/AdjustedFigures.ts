@@ -4,15 +4,16 @@
  * unadjusted figures (Analytics.ts, Technicals.ts), run on the symbol's
  * default series adjusted by Adjustment.ts.
  */
-import { type AdjustedSeries, adjustedOf, type AdjustMode } from "../prices/Adjustment.ts"
-import { analytics } from "./Analytics.ts"
-import type { AnalyticsFigures, ScreenFigures } from "./AnalyticsSchemas.ts"
 import { defined } from "../../Objects.ts"
+import { adjustedOf, type AdjustedSeries, type AdjustMode } from "../prices/Adjustment.ts"
 import { seriesBasis } from "../prices/Restated.ts"
 import type { SymbolData } from "../snapshot/Snapshot.ts"
+import { analytics } from "./Analytics.ts"
+import type { AnalyticsFigures, ScreenFigures } from "./AnalyticsSchemas.ts"
 import { technicals } from "./Technicals.ts"
 
-const AS_TRADED = "rupees traded are as traded; a total_return series scales closes by dividends, not volumes: see adjust=none"
+const AS_TRADED =
+  "rupees traded are as traded; a total_return series scales closes by dividends, not volumes: see adjust=none"
 
 /** The rupee figures of liquidity_30d left out of a total_return answer. */
 const withoutRupees = (f: AnalyticsFigures): AnalyticsFigures => {
@@ -34,7 +35,13 @@ const withoutRupees = (f: AnalyticsFigures): AnalyticsFigures => {
 const withoutVolumes = (f: AnalyticsFigures): AnalyticsFigures => {
   const { liquidity_30d: _l, ...rest } = f
   const reason = "volumes are left out: whether the exchange restated this series for a split is not known"
-  return { ...rest, unavailable: [...f.unavailable.filter((u) => !u.figure.startsWith("liquidity_30d")), { figure: "liquidity_30d", reason }] }
+  return {
+    ...rest,
+    unavailable: [...f.unavailable.filter((u) => !u.figure.startsWith("liquidity_30d")), {
+      figure: "liquidity_30d",
+      reason
+    }]
+  }
 }
 
 /**
@@ -76,7 +83,14 @@ export const adjustedScreenFigures = (
   data: SymbolData,
   mode: AdjustMode
 ): { readonly figures: ScreenFigures; readonly adjusted?: AdjustedSeries } => {
-  const { performance_5d_pct: _p5, performance_20d_pct: _p20, drawdown_5d_pct: _d5, drawdown_20d_pct: _d20, volatility_20d_pct: _v, ...rest } = f
+  const {
+    performance_5d_pct: _p5,
+    performance_20d_pct: _p20,
+    drawdown_5d_pct: _d5,
+    drawdown_20d_pct: _d20,
+    volatility_20d_pct: _v,
+    ...rest
+  } = f
   const got = adjustedAnalytics(data, mode)
   if (got === undefined) return { figures: rest }
   const a = got.figures

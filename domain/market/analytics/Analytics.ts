@@ -3,12 +3,12 @@
  * performance, drawdowns from the 5- and 20-session highs, the 52-week range
  * with its basis, 30-session liquidity and reference prices.
  */
-import type { AnalyticsFigures } from "./AnalyticsSchemas.ts"
 import { karachiDateOf } from "../../Karachi.ts"
-import { changePct, round, type Unavailable, week52Start } from "../shared/Figures.ts"
 import { defined } from "../../Objects.ts"
-import type { PriceSeries } from "../snapshot/Series.ts"
 import { type ActionRecord, adjustCloses, cleanRows, findSteps, type Step } from "../prices/PriceSteps.ts"
+import { changePct, round, type Unavailable, week52Start } from "../shared/Figures.ts"
+import type { PriceSeries } from "../snapshot/Series.ts"
+import type { AnalyticsFigures } from "./AnalyticsSchemas.ts"
 
 /** The fields of the latest delayed quote the analytics use. */
 export interface LatestQuote {
@@ -36,7 +36,9 @@ const points = (s: PriceSeries, quote: LatestQuote | undefined): Points => {
   const rows = cleanRows(s).slice(-HISTORY)
   const dates = rows.map((i) => s.dates[i]!)
   const closes = rows.map((i) => s.close[i]!)
-  const quoteDay = quote !== undefined && Number.isFinite(quote.price) && quote.price > 0 ? karachiDateOf(quote.as_of) : undefined
+  const quoteDay = quote !== undefined && Number.isFinite(quote.price) && quote.price > 0
+    ? karachiDateOf(quote.as_of)
+    : undefined
   const quoted = quoteDay !== undefined && (dates.length === 0 || quoteDay > dates[dates.length - 1]!)
   if (quoted) {
     dates.push(quoteDay)
@@ -45,7 +47,8 @@ const points = (s: PriceSeries, quote: LatestQuote | undefined): Points => {
   return { dates, closes, rows, quoted }
 }
 
-const stepsIn = (steps: ReadonlyArray<Step>, from: string, to: string) => steps.filter((st) => st.date > from && st.date <= to)
+const stepsIn = (steps: ReadonlyArray<Step>, from: string, to: string) =>
+  steps.filter((st) => st.date > from && st.date <= to)
 
 type Missing = (figure: string, reason: string) => void
 
@@ -86,7 +89,9 @@ const week52Range = (s: PriceSeries, cleanRows: ReadonlyArray<number>, from: str
     missing("week52", "no recorded session in the last 52 weeks")
     return undefined
   }
-  const intraday = rows.every((i) => Number.isFinite(s.high[i]!) && Number.isFinite(s.low[i]!) && s.high[i]! >= s.low[i]! && s.high[i]! > 0)
+  const intraday = rows.every((i) =>
+    Number.isFinite(s.high[i]!) && Number.isFinite(s.low[i]!) && s.high[i]! >= s.low[i]! && s.high[i]! > 0
+  )
   let hi = rows[0]!, lo = rows[0]!
   const hv = (i: number) => (intraday ? s.high[i]! : s.close[i]!)
   const lv = (i: number) => (intraday ? s.low[i]! : s.close[i]!)
@@ -128,7 +133,11 @@ const liquidity30d = (s: PriceSeries, cleanRows: ReadonlyArray<number>, missing:
     sessions: rows.length,
     days_traded: traded,
     ...(known > 0
-      ? { avg_volume: round(volume / known, 2), value_traded: round(value, 2), avg_value_traded: round(value / known, 2) }
+      ? {
+        avg_volume: round(volume / known, 2),
+        value_traded: round(value, 2),
+        avg_value_traded: round(value / known, 2)
+      }
       : {})
   }
 }
@@ -136,8 +145,15 @@ const liquidity30d = (s: PriceSeries, cleanRows: ReadonlyArray<number>, missing:
 /** The reference closes as recorded: the previous close (the quote's when it is the last point), 5 and 20 sessions back. */
 const references = (p: Points, quote: LatestQuote | undefined) => {
   const n = p.dates.length
-  const ref = (k: number): { close?: number; date?: string | undefined } => (n > k ? { close: p.closes[n - 1 - k]!, date: p.dates[n - 1 - k]! } : {})
-  const prev = p.quoted && quote?.previous_close !== undefined ? { close: quote.previous_close, date: p.dates[n - 2] } : ref(1)
+  const ref = (
+    k: number
+  ): {
+    close?: number
+    date?: string | undefined
+  } => (n > k ? { close: p.closes[n - 1 - k]!, date: p.dates[n - 1 - k]! } : {})
+  const prev = p.quoted && quote?.previous_close !== undefined
+    ? { close: quote.previous_close, date: p.dates[n - 2] }
+    : ref(1)
   const r5 = ref(5), r20 = ref(20)
   return defined({
     previous_close: prev.close,
@@ -150,8 +166,13 @@ const references = (p: Points, quote: LatestQuote | undefined) => {
 }
 
 /** The steps shown: those in the 20-session window and in the 52 weeks, once each, by date. */
-const stepsShown = (windowSteps: ReadonlyArray<Step>, steps: ReadonlyArray<Step>, week52: { from: string; to: string } | undefined) =>
-  [...new Map([...windowSteps, ...(week52 ? stepsIn(steps, week52.from, week52.to) : [])].map((st) => [st.date, st])).values()]
+const stepsShown = (
+  windowSteps: ReadonlyArray<Step>,
+  steps: ReadonlyArray<Step>,
+  week52: { from: string; to: string } | undefined
+) =>
+  [...new Map([...windowSteps, ...(week52 ? stepsIn(steps, week52.from, week52.to) : [])].map((st) => [st.date, st]))
+    .values()]
     .sort((a, b) => (a.date < b.date ? -1 : 1))
 
 /**

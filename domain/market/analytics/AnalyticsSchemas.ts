@@ -10,8 +10,8 @@
  */
 import { Schema } from "effect"
 import { Adjustment, AdjustmentFields } from "../prices/AdjustmentSchemas.ts"
-import { Announcement, Company, Dividends, NewsItem, Page, Quote, Source } from "../shared/Schemas.ts"
 import { PublishedFigure } from "../shared/RecordParts.ts"
+import { Announcement, Company, Dividends, NewsItem, Page, Quote, Source } from "../shared/Schemas.ts"
 import { IsoDate, SeriesName, StepFields, TechnicalsFigures, Unavailable } from "./TechnicalsSchema.ts"
 
 export { PriceStep, StepFields, TechnicalsFigures, Unavailable } from "./TechnicalsSchema.ts"
@@ -29,7 +29,8 @@ export const Week52 = Schema.Struct({
   to: IsoDate,
   sessions: Schema.Int,
   basis: Schema.Literals(["close", "intraday"]).annotate({
-    description: "close: highest and lowest daily close; intraday: daily highs and lows, only when recorded for every session in the window"
+    description:
+      "close: highest and lowest daily close; intraday: daily highs and lows, only when recorded for every session in the window"
   }),
   adjusted: Schema.Boolean.annotate({ description: "true only in an answer with adjust=splits or total_return" })
 })
@@ -61,7 +62,9 @@ export const AnalyticsFigures = Schema.Struct({
   performance_5d_pct: opt(Num),
   performance_20d_pct: opt(Num),
   high_5d: opt(Num),
-  drawdown_5d_pct: opt(Num.annotate({ description: "Percent below the highest close of the last 5 sessions (0 at the high)" })),
+  drawdown_5d_pct: opt(
+    Num.annotate({ description: "Percent below the highest close of the last 5 sessions (0 at the high)" })
+  ),
   high_20d: opt(Num),
   drawdown_20d_pct: opt(Num.annotate({ description: "Percent below the highest close of the last 20 sessions" })),
   week52: opt(Week52),
@@ -88,7 +91,9 @@ export const SectorMedians = Schema.Struct({
   yield_peers: Schema.Int,
   market_cap: opt(Num),
   market_cap_peers: Schema.Int,
-  not_trading: Schema.Int.annotate({ description: "Sector lines left out of the medians: no recorded trade in the peer window" })
+  not_trading: Schema.Int.annotate({
+    description: "Sector lines left out of the medians: no recorded trade in the peer window"
+  })
 })
 export type SectorMedians = typeof SectorMedians.Type
 
@@ -99,12 +104,17 @@ export const ValuationFigure = Schema.Struct({
   price: opt(Num.annotate({ description: "The price the figure rests on" })),
   as_published: opt(PublishedFigure.annotate({ description: "The exchange's own figure beside one computed here" })),
   exchange_as_of: opt(Schema.String.annotate({
-    description: "The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count " +
+    description:
+      "The figure is the exchange's of this (older) date carried forward to the price: its trailing EPS, share count " +
       "or dividends as of then"
   })),
   sector_median: opt(Num),
   peers: opt(Schema.Int),
-  position: opt(Schema.Literals(["below", "at", "above"]).annotate({ description: "Against the sector median; at = within ±1% of it" }))
+  position: opt(
+    Schema.Literals(["below", "at", "above"]).annotate({
+      description: "Against the sector median; at = within ±1% of it"
+    })
+  )
 })
 
 export const ValuationFigures = Schema.Struct({
@@ -134,8 +144,12 @@ export const ScreenFigures = Schema.Struct({
   price_as_of: opt(Schema.String),
   change_pct: opt(Num.annotate({ description: "Percent change of the quote from the previous close" })),
   value_traded: opt(Num.annotate({ description: "Rupees traded in the quote's session: price × volume" })),
-  dividend_yield_pct: opt(Num.annotate({ description: "The yield this family ranks and screens by (the valuation's)" })),
-  dividend_yield_basis: opt(Schema.String.annotate({ description: "trailing_12m_payouts (as computed) or exchange_screener" })),
+  dividend_yield_pct: opt(
+    Num.annotate({ description: "The yield this family ranks and screens by (the valuation's)" })
+  ),
+  dividend_yield_basis: opt(
+    Schema.String.annotate({ description: "trailing_12m_payouts (as computed) or exchange_screener" })
+  ),
   dividend_yield_as_of: opt(Schema.String),
   pe_ttm: opt(Num),
   pe_ttm_as_of: opt(Schema.String),
@@ -149,7 +163,9 @@ export const ScreenFigures = Schema.Struct({
   performance_20d_pct: opt(Num),
   drawdown_5d_pct: opt(Num),
   drawdown_20d_pct: opt(Num),
-  volatility_20d_pct: opt(Num.annotate({ description: "Annualised standard deviation of daily log returns, 20 sessions" })),
+  volatility_20d_pct: opt(
+    Num.annotate({ description: "Annualised standard deviation of daily log returns, 20 sessions" })
+  ),
   ex_dividend: Schema.NullOr(Schema.Boolean).annotate({ description: "null: undetermined, not false" })
 })
 export type ScreenFigures = typeof ScreenFigures.Type
@@ -158,7 +174,8 @@ export const ScreenerPage = Schema.Struct({
   ...Page.fields,
   items: Schema.Array(ScreenFigures),
   left_out_unknown: Schema.Int.annotate({
-    description: "Securities that failed no filter on known figures but were left out because a filtered figure is unknown"
+    description:
+      "Securities that failed no filter on known figures but were left out because a filtered figure is unknown"
   }),
   unknown_by_filter: Schema.Record(Schema.String, Schema.Int).annotate({
     description: "Per filter: how many securities had that figure unknown (unknown never matches)"
@@ -186,7 +203,9 @@ export const CompareMetric = Schema.Struct({
   measure: Schema.String,
   better: Schema.Literals(["higher", "lower"]),
   values: Schema.Array(Schema.Struct({ symbol: Schema.String, value: opt(Num), as_of: ValueAsOf })),
-  winners: Schema.Array(Schema.String).annotate({ description: "Symbols holding the best known value (more than one on a tie; none when no value is known)" })
+  winners: Schema.Array(Schema.String).annotate({
+    description: "Symbols holding the best known value (more than one on a tie; none when no value is known)"
+  })
 })
 export const ComparisonFigures = Schema.Struct({
   symbols: Schema.Array(Schema.String),
@@ -202,9 +221,12 @@ export const ComparisonFigures = Schema.Struct({
 export type ComparisonFigures = typeof ComparisonFigures.Type
 export const Comparison = Schema.Struct({
   ...ComparisonFigures.fields,
-  adjustments: opt(Schema.Array(Schema.Struct({ symbol: Schema.String, ...AdjustmentFields })).annotate({
-    description: "With adjust=splits or total_return: each symbol's adjusted series (factors and cut) behind its price measures"
-  })),
+  adjustments: opt(
+    Schema.Array(Schema.Struct({ symbol: Schema.String, ...AdjustmentFields })).annotate({
+      description:
+        "With adjust=splits or total_return: each symbol's adjusted series (factors and cut) behind its price measures"
+    })
+  ),
   sources: Schema.Array(Source)
 })
 
@@ -225,8 +247,18 @@ export const Caveat = Schema.Struct({
 })
 export type Caveat = typeof Caveat.Type
 
-const { symbol, name, sector, sector_code, security_type, listed_in, inside_kse100, kse100_weight_pct, description, fiscal_year_end } =
-  Company.fields
+const {
+  symbol,
+  name,
+  sector,
+  sector_code,
+  security_type,
+  listed_in,
+  inside_kse100,
+  kse100_weight_pct,
+  description,
+  fiscal_year_end
+} = Company.fields
 
 export const ResearchPackage = Schema.Struct({
   symbol: Schema.String,

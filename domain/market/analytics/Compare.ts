@@ -5,9 +5,9 @@
  * `ScreenFigures`. An empty, malformed, repeated or unknown symbol is a
  * typed failure (`CompareFailure`), answered 400 or 404.
  */
+import { defined } from "../../Objects.ts"
 import type { ComparisonFigures, ScreenFigures } from "./AnalyticsSchemas.ts"
 import type { NumericFigure } from "./Screener.ts"
-import { defined } from "../../Objects.ts"
 
 export const COMPARE_MIN_SYMBOLS = 2
 export const COMPARE_MAX_SYMBOLS = 10
@@ -23,13 +23,43 @@ interface Measure {
 
 const bn = 1e9, m = 1e6
 export const MEASURES: ReadonlyArray<Measure> = [
-  { measure: "performance_20d_pct", better: "higher", edges: [-10, -3, 3, 10], text: "< -10 | -10..-3 | -3..3 | 3..10 | >= 10 (percent)" },
-  { measure: "drawdown_20d_pct", better: "lower", edges: [3, 7, 12, 20], text: ">= 20 | 12..20 | 7..12 | 3..7 | < 3 (percent)" },
-  { measure: "volatility_20d_pct", better: "lower", edges: [15, 25, 40, 60], text: ">= 60 | 40..60 | 25..40 | 15..25 | < 15 (annualised percent)" },
+  {
+    measure: "performance_20d_pct",
+    better: "higher",
+    edges: [-10, -3, 3, 10],
+    text: "< -10 | -10..-3 | -3..3 | 3..10 | >= 10 (percent)"
+  },
+  {
+    measure: "drawdown_20d_pct",
+    better: "lower",
+    edges: [3, 7, 12, 20],
+    text: ">= 20 | 12..20 | 7..12 | 3..7 | < 3 (percent)"
+  },
+  {
+    measure: "volatility_20d_pct",
+    better: "lower",
+    edges: [15, 25, 40, 60],
+    text: ">= 60 | 40..60 | 25..40 | 15..25 | < 15 (annualised percent)"
+  },
   { measure: "pe_ttm", better: "lower", edges: [8, 12, 18, 30], text: ">= 30 | 18..30 | 12..18 | 8..12 | < 8" },
-  { measure: "dividend_yield_pct", better: "higher", edges: [1, 3, 6, 10], text: "< 1 | 1..3 | 3..6 | 6..10 | >= 10 (percent)" },
-  { measure: "market_cap", better: "higher", edges: [1 * bn, 5 * bn, 25 * bn, 100 * bn], text: "< 1bn | 1..5bn | 5..25bn | 25..100bn | >= 100bn (rupees)" },
-  { measure: "avg_value_traded_30d", better: "higher", edges: [1 * m, 20 * m, 100 * m, 500 * m], text: "< 1m | 1..20m | 20..100m | 100..500m | >= 500m (rupees per session)" }
+  {
+    measure: "dividend_yield_pct",
+    better: "higher",
+    edges: [1, 3, 6, 10],
+    text: "< 1 | 1..3 | 3..6 | 6..10 | >= 10 (percent)"
+  },
+  {
+    measure: "market_cap",
+    better: "higher",
+    edges: [1 * bn, 5 * bn, 25 * bn, 100 * bn],
+    text: "< 1bn | 1..5bn | 5..25bn | 25..100bn | >= 100bn (rupees)"
+  },
+  {
+    measure: "avg_value_traded_30d",
+    better: "higher",
+    edges: [1 * m, 20 * m, 100 * m, 500 * m],
+    text: "< 1m | 1..20m | 20..100m | 100..500m | >= 500m (rupees per session)"
+  }
 ]
 
 /** Band 0 (weakest) to 4 (strongest) of a value. */
@@ -56,9 +86,14 @@ export const parseCompareSymbols = (raw: string): { readonly symbols: ReadonlyAr
     if (seen.has(s)) return { reason: "duplicate_symbol", message: `${s} is listed twice`, symbol: s }
     seen.add(s)
   }
-  if (symbols.length < COMPARE_MIN_SYMBOLS) return { reason: "too_few", message: `compare needs at least ${COMPARE_MIN_SYMBOLS} symbols` }
+  if (symbols.length < COMPARE_MIN_SYMBOLS) {
+    return { reason: "too_few", message: `compare needs at least ${COMPARE_MIN_SYMBOLS} symbols` }
+  }
   if (symbols.length > COMPARE_MAX_SYMBOLS) {
-    return { reason: "too_many", message: `compare takes at most ${COMPARE_MAX_SYMBOLS} symbols; ${symbols.length} given` }
+    return {
+      reason: "too_many",
+      message: `compare takes at most ${COMPARE_MAX_SYMBOLS} symbols; ${symbols.length} given`
+    }
   }
   return { symbols }
 }
@@ -113,7 +148,12 @@ const perMetric = (figures: ReadonlyArray<ScreenFigures>) =>
       : ms.better === "higher"
       ? Math.max(...known.map((v) => v.value))
       : Math.min(...known.map((v) => v.value))
-    return { measure: ms.measure, better: ms.better, values, winners: known.filter((v) => v.value === best).map((v) => v.symbol) }
+    return {
+      measure: ms.measure,
+      better: ms.better,
+      values,
+      winners: known.filter((v) => v.value === best).map((v) => v.symbol)
+    }
   })
 
 /**
@@ -145,7 +185,8 @@ export const compare = (
         symbols,
         mode: "head_to_head",
         head_to_head: headToHead(figures, symbols),
-        rule: "Per measure the stronger band wins 1 point; equal bands tie; an unknown value scores nobody. Bands are documented per measure."
+        rule:
+          "Per measure the stronger band wins 1 point; equal bands tie; an unknown value scores nobody. Bands are documented per measure."
       }
     }
   }

@@ -17,7 +17,9 @@ export const SCREENER_MAX_LIMIT = 200
  * refused rather than read as "no filter".
  */
 export const SCREENER_NUMBER_BOUND = 1e15
-const FilterNumber = Schema.Finite.check(Schema.isBetween({ minimum: -SCREENER_NUMBER_BOUND, maximum: SCREENER_NUMBER_BOUND }))
+const FilterNumber = Schema.Finite.check(
+  Schema.isBetween({ minimum: -SCREENER_NUMBER_BOUND, maximum: SCREENER_NUMBER_BOUND })
+)
 const num = (description: string) => Schema.optionalKey(FilterNumber.annotate({ description }))
 const Limit = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: SCREENER_MAX_LIMIT })).annotate({
   description: `Page size, 1 to ${SCREENER_MAX_LIMIT}; default ${SCREENER_DEFAULT_LIMIT}`
@@ -47,9 +49,20 @@ const descriptions = {
   cursor: "The `next_cursor` of the previous page"
 } as const
 const numberFields = [
-  "dividend_yield_min", "daily_change_max", "daily_change_min", "drawdown_5d_min", "drawdown_20d_min", "pe_max", "pe_min",
-  "market_cap_min", "market_cap_max", "min_value_traded", "min_avg_volume_30d", "min_avg_value_traded_30d",
-  "free_float_min_pct", "free_float_min_shares"
+  "dividend_yield_min",
+  "daily_change_max",
+  "daily_change_min",
+  "drawdown_5d_min",
+  "drawdown_20d_min",
+  "pe_max",
+  "pe_min",
+  "market_cap_min",
+  "market_cap_max",
+  "min_value_traded",
+  "min_avg_volume_30d",
+  "min_avg_value_traded_30d",
+  "free_float_min_pct",
+  "free_float_min_shares"
 ] as const
 export type NumberField = typeof numberFields[number]
 
@@ -71,7 +84,9 @@ export const ScreenRequest = Schema.Struct({
   free_float_min_pct: num(descriptions.free_float_min_pct),
   free_float_min_shares: num(descriptions.free_float_min_shares),
   sectors: Schema.optionalKey(Schema.Array(Schema.String).annotate({ description: descriptions.sectors })),
-  inside_kse100: Schema.optionalKey(Schema.NullOr(Schema.Boolean).annotate({ description: descriptions.inside_kse100 })),
+  inside_kse100: Schema.optionalKey(
+    Schema.NullOr(Schema.Boolean).annotate({ description: descriptions.inside_kse100 })
+  ),
   security_types: Schema.optionalKey(Schema.Array(SecurityType).annotate({ description: descriptions.security_types })),
   exclude_ex_dividend: Schema.optionalKey(Schema.Boolean.annotate({ description: descriptions.exclude_ex_dividend })),
   limit: Schema.optionalKey(Limit),
@@ -89,10 +104,19 @@ const numberParam = (description: string) =>
 const LimitParam = Schema.String.check(Schema.isPattern(/^\d+$/u, { expected: "a whole number" }))
   .annotate({ description: `Page size, 1 to ${SCREENER_MAX_LIMIT}; default ${SCREENER_DEFAULT_LIMIT}` })
   .pipe(Schema.decodeTo(Limit, SchemaTransformation.transform({ decode: Number, encode: String })))
-const BooleanParam = Schema.Literals(["true", "false"]).annotate({ description: descriptions.exclude_ex_dividend }).pipe(
-  Schema.decodeTo(Schema.Boolean, SchemaTransformation.transform({ decode: (s) => s === "true", encode: (b) => (b ? "true" as const : "false" as const) }))
-)
-const NullableBooleanParam = Schema.Literals(["true", "false", "null"]).annotate({ description: descriptions.inside_kse100 }).pipe(
+const BooleanParam = Schema.Literals(["true", "false"]).annotate({ description: descriptions.exclude_ex_dividend })
+  .pipe(
+    Schema.decodeTo(
+      Schema.Boolean,
+      SchemaTransformation.transform({
+        decode: (s) => s === "true",
+        encode: (b) => (b ? "true" as const : "false" as const)
+      })
+    )
+  )
+const NullableBooleanParam = Schema.Literals(["true", "false", "null"]).annotate({
+  description: descriptions.inside_kse100
+}).pipe(
   Schema.decodeTo(
     Schema.NullOr(Schema.Boolean),
     SchemaTransformation.transform({
@@ -103,19 +127,25 @@ const NullableBooleanParam = Schema.Literals(["true", "false", "null"]).annotate
 )
 /** `a,b` or a repeated parameter (`x=a&x=b`): a list, blanks dropped. */
 const listParam = <T extends Schema.Top>(item: T, description: string) =>
-  Schema.Union([Schema.String, Schema.Array(Schema.String)]).annotate({ description: `${description} (comma-separated or repeated)` }).pipe(
+  Schema.Union([Schema.String, Schema.Array(Schema.String)]).annotate({
+    description: `${description} (comma-separated or repeated)`
+  }).pipe(
     Schema.decodeTo(
       Schema.Array(Schema.String),
       SchemaTransformation.transform<ReadonlyArray<string>, string | ReadonlyArray<string>>({
         decode: (v) =>
-          (typeof v === "string" ? [v] : v).flatMap((s) => s.split(",")).map((s) => s.trim()).filter((s) => s.length > 0),
+          (typeof v === "string" ? [v] : v).flatMap((s) => s.split(",")).map((s) => s.trim()).filter((s) =>
+            s.length > 0
+          ),
         encode: (a: ReadonlyArray<string>) => a.join(",")
       })
     ),
     Schema.decodeTo(Schema.Array(item))
   )
 
-const queryNumbers = Object.fromEntries(numberFields.map((k) => [k, Schema.optionalKey(numberParam(descriptions[k]))])) as {
+const queryNumbers = Object.fromEntries(
+  numberFields.map((k) => [k, Schema.optionalKey(numberParam(descriptions[k]))])
+) as {
   readonly [K in NumberField]: Schema.optionalKey<ReturnType<typeof numberParam>>
 }
 
@@ -144,10 +174,14 @@ export interface ScreenRequestError {
 const explain = (e: Schema.SchemaError): ScreenRequestError => {
   const first = issues(e.issue).issues[0]
   const field = first?.path?.map((p) => String(typeof p === "object" ? p.key : p)).join(".")
-  const what = first?.message === "Unexpected key" || first?.message === "Expected no excess property" ? "unknown field" : first?.message ?? e.message
+  const what = first?.message === "Unexpected key" || first?.message === "Expected no excess property"
+    ? "unknown field"
+    : first?.message ?? e.message
   return field ? { field, message: `${field}: ${what}` } : { message: what }
 }
 /** Decodes a POST body; a failure names the offending field (for 400 INVALID_REQUEST). */
-export const decodeScreenBody = (u: unknown): Result.Result<ScreenRequest, ScreenRequestError> => Result.mapError(decodeBody(u), explain)
+export const decodeScreenBody = (u: unknown): Result.Result<ScreenRequest, ScreenRequestError> =>
+  Result.mapError(decodeBody(u), explain)
 /** Decodes GET query parameters; a failure names the offending field (for 400 INVALID_REQUEST). */
-export const decodeScreenQuery = (u: unknown): Result.Result<ScreenRequest, ScreenRequestError> => Result.mapError(decodeQuery(u), explain)
+export const decodeScreenQuery = (u: unknown): Result.Result<ScreenRequest, ScreenRequestError> =>
+  Result.mapError(decodeQuery(u), explain)

@@ -7,7 +7,7 @@
 import type { ScreenFigures } from "./AnalyticsSchemas.ts"
 import { type NumberField, SCREENER_DEFAULT_LIMIT, type ScreenRequest } from "./ScreenRequest.ts"
 
-export { exDividendOn, type ScreenInput, screenFigures } from "./ScreenerFigures.ts"
+export { exDividendOn, screenFigures, type ScreenInput } from "./ScreenerFigures.ts"
 
 type Verdict = boolean | undefined
 /** A filter: its verdict for row `i` of the table (true, false, or undefined when the figure is unknown). */
@@ -124,7 +124,9 @@ const gates = (t: ScreenTable, q: ScreenRequest): Array<Gate> => {
     const types = new Set<string>(q.security_types)
     add("security_types", (i) => types.has(t.securityType[i]!))
   }
-  if (q.exclude_ex_dividend === true) add("exclude_ex_dividend", (i) => (t.exDividend[i] === -1 ? undefined : t.exDividend[i] === 0))
+  if (q.exclude_ex_dividend === true) {
+    add("exclude_ex_dividend", (i) => (t.exDividend[i] === -1 ? undefined : t.exDividend[i] === 0))
+  }
   return out
 }
 
@@ -153,7 +155,11 @@ export interface ScreenResult {
  * - exclude_ex_dividend=true keeps only securities known not to be ex-dividend.
  * - Order: ascending symbol (code-unit order), paged by keyset.
  */
-export const screen = (rows: ReadonlyArray<ScreenFigures> | ScreenTable, request: ScreenRequest, after?: string): ScreenResult => {
+export const screen = (
+  rows: ReadonlyArray<ScreenFigures> | ScreenTable,
+  request: ScreenRequest,
+  after?: string
+): ScreenResult => {
   const t = "numbers" in rows ? rows : screenTable(rows)
   const gs = gates(t, request)
   const n = t.rows.length
@@ -181,7 +187,7 @@ export const screen = (rows: ReadonlyArray<ScreenFigures> | ScreenTable, request
   }
   const limit = request.limit ?? SCREENER_DEFAULT_LIMIT
   let start = 0
-  if (after !== undefined) while (start < matched.length && t.symbols[matched[start]!]! <= after) start++
+  if (after !== undefined) { while (start < matched.length && t.symbols[matched[start]!]! <= after) start++ }
   const items = matched.slice(start, start + limit).map((i) => t.rows[i]!)
   return {
     total: matched.length,

@@ -3,14 +3,14 @@
  * once per read-model build from its quote, series, actions, fundamentals
  * and trailing payouts; and whether a day is an ex-dividend day.
  */
+import { defined } from "../../Objects.ts"
+import type { ActionRecord } from "../prices/PriceSteps.ts"
+import { round } from "../shared/Figures.ts"
+import type { PriceSeries } from "../snapshot/Series.ts"
 import { analytics, type LatestQuote } from "./Analytics.ts"
 import type { AnalyticsFigures, ScreenFigures, TechnicalsFigures } from "./AnalyticsSchemas.ts"
-import { round } from "../shared/Figures.ts"
-import { defined } from "../../Objects.ts"
-import type { PriceSeries } from "../snapshot/Series.ts"
-import type { ActionRecord } from "../prices/PriceSteps.ts"
 import { technicals } from "./Technicals.ts"
-import { dividendYield, type FundamentalsInput, marketCap, type TrailingYieldInput, trailingPe } from "./Valuation.ts"
+import { dividendYield, type FundamentalsInput, marketCap, trailingPe, type TrailingYieldInput } from "./Valuation.ts"
 
 /** Whether `day` is an ex-dividend day: the same rule as the quote's corporate-action state. */
 export const exDividendOn = (
@@ -34,10 +34,12 @@ export interface ScreenInput {
   readonly series?: PriceSeries | undefined
   readonly actions?: ReadonlyArray<ActionRecord> | undefined
   readonly quote?: LatestQuote | undefined
-  readonly fundamentals?: (FundamentalsInput & {
-    readonly free_float_shares?: number | undefined
-    readonly volume_30d_avg?: number | undefined
-  }) | undefined
+  readonly fundamentals?:
+    | (FundamentalsInput & {
+      readonly free_float_shares?: number | undefined
+      readonly volume_30d_avg?: number | undefined
+    })
+    | undefined
   readonly trailing?: TrailingYieldInput | undefined
   /** From `exDividendOn` (or the quote's corporate-action state). */
   readonly ex_dividend: boolean | null
@@ -58,7 +60,8 @@ export interface ScreenInput {
  * - free_float_pct = free_float_shares / shares_outstanding × 100.
  */
 export const screenFigures = (input: ScreenInput): ScreenFigures => {
-  const a = input.analytics ?? (input.series ? analytics(input.series, { quote: input.quote, actions: input.actions }) : undefined)
+  const a = input.analytics ??
+    (input.series ? analytics(input.series, { quote: input.quote, actions: input.actions }) : undefined)
   const t = input.technicals ?? (input.series ? technicals(input.series, input.actions) : undefined)
   const q = input.quote
   const f = input.fundamentals
@@ -70,7 +73,10 @@ export const screenFigures = (input: ScreenInput): ScreenFigures => {
   })()
   const price = q !== undefined ? { price: q.price, as_of: q.as_of } : lastRow
   const changePct = q !== undefined
-    ? q.change_pct ?? (q.previous_close !== undefined && q.previous_close > 0 ? round((q.price / q.previous_close - 1) * 100) : undefined)
+    ? q.change_pct ??
+      (q.previous_close !== undefined && q.previous_close > 0
+        ? round((q.price / q.previous_close - 1) * 100)
+        : undefined)
     : a?.reference.previous_close !== undefined && lastRow !== undefined
     ? round((lastRow.price / a.reference.previous_close - 1) * 100)
     : undefined
@@ -88,7 +94,9 @@ export const screenFigures = (input: ScreenInput): ScreenFigures => {
       price: price?.price,
       price_as_of: price?.as_of,
       change_pct: changePct,
-      value_traded: price !== undefined && volume !== undefined && Number.isFinite(volume) ? round(price.price * volume, 2) : undefined,
+      value_traded: price !== undefined && volume !== undefined && Number.isFinite(volume)
+        ? round(price.price * volume, 2)
+        : undefined,
       dividend_yield_pct: val(dy),
       pe_ttm: val(pe),
       market_cap: val(cap),

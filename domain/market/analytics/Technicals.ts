@@ -9,11 +9,11 @@
  * a figure does not depend on how far back the recording goes. An indicator
  * without enough sessions is left out, with the reason in `unavailable`.
  */
-import type { TechnicalsFigures } from "./AnalyticsSchemas.ts"
-import { round, type Unavailable } from "../shared/Figures.ts"
 import { defined } from "../../Objects.ts"
-import type { PriceSeries } from "../snapshot/Series.ts"
 import { type ActionRecord, adjustCloses, cleanRows, findSteps } from "../prices/PriceSteps.ts"
+import { round, type Unavailable } from "../shared/Figures.ts"
+import type { PriceSeries } from "../snapshot/Series.ts"
+import type { TechnicalsFigures } from "./AnalyticsSchemas.ts"
 
 export const LOOKBACK = 250
 export const RSI_PERIOD = 14
@@ -119,7 +119,8 @@ interface Reading {
   readonly unavailable: Array<Unavailable>
 }
 
-const short = (x: Reading, figure: string, need: number) => void x.unavailable.push({ figure, reason: `needs ${need} sessions; ${x.n} recorded` })
+const short = (x: Reading, figure: string, need: number) =>
+  void x.unavailable.push({ figure, reason: `needs ${need} sessions; ${x.n} recorded` })
 
 const smaOf = (x: Reading, k: 20 | 50 | 200) => {
   const v = sma(x.c, k)
@@ -132,7 +133,11 @@ const smaOf = (x: Reading, k: 20 | 50 | 200) => {
 const rsiOf = (x: Reading) => {
   const v = rsi(x.c)
   if (v === undefined) return short(x, "rsi_14", RSI_PERIOD + 1)
-  const zone = v >= RSI_OVERBOUGHT ? "overbought" as const : v <= RSI_OVERSOLD ? "oversold" as const : "neutral" as const
+  const zone = v >= RSI_OVERBOUGHT
+    ? "overbought" as const
+    : v <= RSI_OVERSOLD
+    ? "oversold" as const
+    : "neutral" as const
   x.labels.push(`rsi_${zone}`)
   return { value: round(v, 2), zone }
 }
@@ -157,10 +162,24 @@ const bollingerOf = (x: Reading) => {
   for (let i = n - BOLLINGER_PERIOD; i < n; i++) v += (c[i]! - mid) ** 2
   const sd = Math.sqrt(v / BOLLINGER_PERIOD)
   const upper = mid + BOLLINGER_WIDTH * sd, lower = mid - BOLLINGER_WIDTH * sd
-  if (!(upper > lower)) return void x.unavailable.push({ figure: "bollinger", reason: "the last 20 closes are all equal" })
-  const position = last > upper ? "above_upper" as const : last >= mid ? "upper_half" as const : last >= lower ? "lower_half" as const : "below_lower" as const
+  if (!(upper > lower)) {
+    return void x.unavailable.push({ figure: "bollinger", reason: "the last 20 closes are all equal" })
+  }
+  const position = last > upper
+    ? "above_upper" as const
+    : last >= mid
+    ? "upper_half" as const
+    : last >= lower
+    ? "lower_half" as const
+    : "below_lower" as const
   x.labels.push(`bollinger_${position}`)
-  return { middle: round(mid), upper: round(upper), lower: round(lower), percent_b: round((last - lower) / (upper - lower)), position }
+  return {
+    middle: round(mid),
+    upper: round(upper),
+    lower: round(lower),
+    percent_b: round((last - lower) / (upper - lower)),
+    position
+  }
 }
 
 /**
@@ -171,13 +190,24 @@ const bollingerOf = (x: Reading) => {
 const pivotsOf = (x: Reading, s: PriceSeries, i: number) => {
   const h = s.high[i]!, l = s.low[i]!, cl = s.close[i]!
   if (!Number.isFinite(h) || !Number.isFinite(l) || h < l) {
-    return void x.unavailable.push({ figure: "pivots", reason: `no intraday high and low recorded for ${s.dates[i]} (${s.series} series)` })
+    return void x.unavailable.push({
+      figure: "pivots",
+      reason: `no intraday high and low recorded for ${s.dates[i]} (${s.series} series)`
+    })
   }
   const pv = (h + l + cl) / 3
   return {
-    session_date: s.dates[i]!, high: h, low: l, close: cl,
-    pivot: round(pv), r1: round(2 * pv - l), r2: round(pv + (h - l)), r3: round(h + 2 * (pv - l)),
-    s1: round(2 * pv - h), s2: round(pv - (h - l)), s3: round(l - 2 * (h - pv))
+    session_date: s.dates[i]!,
+    high: h,
+    low: l,
+    close: cl,
+    pivot: round(pv),
+    r1: round(2 * pv - l),
+    r2: round(pv + (h - l)),
+    r3: round(h + 2 * (pv - l)),
+    s1: round(2 * pv - h),
+    s2: round(pv - (h - l)),
+    s3: round(l - 2 * (h - pv))
   }
 }
 
@@ -186,13 +216,20 @@ const volatilityOf = (x: Reading) => {
   const sd = logReturnStdev(x.c)
   if (sd === undefined) return short(x, "volatility_20d", VOLATILITY_RETURNS + 1)
   const annual = sd * Math.sqrt(TRADING_DAYS_PER_YEAR) * 100
-  const level = annual < VOLATILITY_LOW_PCT ? "low" as const : annual >= VOLATILITY_HIGH_PCT ? "high" as const : "normal" as const
+  const level = annual < VOLATILITY_LOW_PCT
+    ? "low" as const
+    : annual >= VOLATILITY_HIGH_PCT
+    ? "high" as const
+    : "normal" as const
   x.labels.push(`volatility_${level}`)
   return { daily_stdev_pct: round(sd * 100), annualised_pct: round(annual, 2), level }
 }
 
 /** The technicals of one series; undefined when it has no clean row. */
-export const technicals = (s: PriceSeries, actions: ReadonlyArray<ActionRecord> = []): TechnicalsFigures | undefined => {
+export const technicals = (
+  s: PriceSeries,
+  actions: ReadonlyArray<ActionRecord> = []
+): TechnicalsFigures | undefined => {
   const rows = cleanRows(s).slice(-LOOKBACK)
   const n = rows.length
   if (n === 0) return undefined

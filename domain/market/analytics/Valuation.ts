@@ -8,10 +8,10 @@
  * quote is the close of 2026-05-25 (490.2); its yield is 28.5 / 490.2 =
  * 5.814% as computed, 6.2989% as published on 2026-08-04 (at 573.7).
  */
-import type { SectorMedians, ValuationFigures } from "./AnalyticsSchemas.ts"
-import { round, type Unavailable } from "../shared/Figures.ts"
 import { defined } from "../../Objects.ts"
+import { round, type Unavailable } from "../shared/Figures.ts"
 import { median } from "../shared/Stats.ts"
+import type { SectorMedians, ValuationFigures } from "./AnalyticsSchemas.ts"
 
 /** The fundamentals row's fields used here (all may be absent). */
 export interface FundamentalsInput {
@@ -59,7 +59,10 @@ type Outcome = Figure | { readonly reason: string; readonly loss_making?: true }
 const usable = (v: number | undefined): v is number => v !== undefined && Number.isFinite(v)
 
 /** The price the computed figures rest on: the quote; without one, the exchange row's own price. */
-export const valuationPrice = (f: FundamentalsInput | undefined, quote: PriceInput | undefined): PriceInput | undefined =>
+export const valuationPrice = (
+  f: FundamentalsInput | undefined,
+  quote: PriceInput | undefined
+): PriceInput | undefined =>
   quote ?? (f !== undefined && usable(f.price) && f.price > 0 ? { price: f.price, as_of: f.as_of } : undefined)
 
 const rowPrice = (f: FundamentalsInput) => (usable(f.price) && f.price > 0 ? { price: f.price } : {})
@@ -103,10 +106,18 @@ export const trailingPe = (f: FundamentalsInput | undefined, price: PriceInput |
     if (eps <= 0) return { reason: `loss-maker: trailing EPS is ${eps}, so a P/E is not meaningful`, loss_making: true }
     if (price !== undefined) {
       const pe = f?.pe_ttm !== undefined && f.pe_ttm > 0 ? f.pe_ttm : undefined
-      return { value: price.price / eps, as_of: price.as_of, basis: "price_over_trailing_eps", price: price.price, ...published(f, pe) }
+      return {
+        value: price.price / eps,
+        as_of: price.as_of,
+        basis: "price_over_trailing_eps",
+        price: price.price,
+        ...published(f, pe)
+      }
     }
   }
-  if (f !== undefined && usable(f.pe_ttm) && f.pe_ttm > 0) return exchangeFigure(f, f.pe_ttm, "exchange_pe_ttm", price, (r) => r)
+  if (f !== undefined && usable(f.pe_ttm) && f.pe_ttm > 0) {
+    return exchangeFigure(f, f.pe_ttm, "exchange_pe_ttm", price, (r) => r)
+  }
   if (usable(eps)) return { reason: "no price to divide the trailing EPS by" }
   return { reason: "no sourced EPS (and no exchange P/E) for this symbol" }
 }
@@ -137,7 +148,12 @@ export const marketCap = (f: FundamentalsInput | undefined, price: PriceInput | 
   f !== undefined && usable(f.market_cap)
     ? exchangeFigure(f, f.market_cap, "exchange", price, (r) => r)
     : f !== undefined && usable(f.shares_outstanding) && price !== undefined
-    ? { value: f.shares_outstanding * price.price, as_of: price.as_of, basis: "shares_outstanding_x_price", price: price.price }
+    ? {
+      value: f.shares_outstanding * price.price,
+      as_of: price.as_of,
+      basis: "shares_outstanding_x_price",
+      price: price.price
+    }
     : { reason: "no market cap or shares outstanding recorded" }
 
 /** One security's figures as they enter the sector medians. */
@@ -209,13 +225,17 @@ export const valuation = (input: {
       unavailable.push({ figure: name, reason: o.reason })
       return undefined
     }
-    if (m !== undefined && median === undefined) unavailable.push({ figure: `${name}.sector_median`, reason: "no peer in the sector has a usable figure" })
+    if (m !== undefined && median === undefined) {
+      unavailable.push({ figure: `${name}.sector_median`, reason: "no peer in the sector has a usable figure" })
+    }
     return {
       value: round(o.value, dp),
       as_of: o.as_of,
       basis: o.basis,
       ...defined({ price: o.price, exchange_as_of: o.exchange_as_of }),
-      ...(o.as_published !== undefined ? { as_published: { ...o.as_published, value: round(o.as_published.value, dp) } } : {}),
+      ...(o.as_published !== undefined
+        ? { as_published: { ...o.as_published, value: round(o.as_published.value, dp) } }
+        : {}),
       ...(median !== undefined ? { sector_median: median, peers: peers!, position: position(o.value, median) } : {})
     }
   }
@@ -224,7 +244,13 @@ export const valuation = (input: {
     ...defined({ price: input.price?.price, price_as_of: input.price?.as_of }),
     ...defined({
       pe_ttm: place("pe_ttm", trailingPe(input.fundamentals, input.price), m?.pe_ttm, m?.pe_peers, 4),
-      dividend_yield_pct: place("dividend_yield_pct", dividendYield(input.fundamentals, input.trailing, input.price), m?.dividend_yield_pct, m?.yield_peers, 4),
+      dividend_yield_pct: place(
+        "dividend_yield_pct",
+        dividendYield(input.fundamentals, input.trailing, input.price),
+        m?.dividend_yield_pct,
+        m?.yield_peers,
+        4
+      ),
       market_cap: place("market_cap", marketCap(input.fundamentals, input.price), m?.market_cap, m?.market_cap_peers, 0)
     }),
     ...defined({ sector_medians: m }),

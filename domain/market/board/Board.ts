@@ -9,8 +9,8 @@
  * traded is the source's turnover when it gives one, else volume × price,
  * and the response says which (`value_basis`).
  */
-import { median } from "../shared/Stats.ts"
 import { defined } from "../../Objects.ts"
+import { median } from "../shared/Stats.ts"
 
 export type ExMarker = "XD" | "XB" | "XR"
 
@@ -35,12 +35,17 @@ export type Exclusion = "derivative" | "debt" | "right" | "preference" | "placeh
 
 /** How each exclusion is detected: one line per rule, for the OpenAPI description. */
 export const moverRules: Readonly<Record<Exclusion, string>> = {
-  derivative: "Futures contract lines: symbol ending -MMM or -CMMM (e.g. HBL-JAN, HBL-CFEB) or the summary's sector code 40.",
+  derivative:
+    "Futures contract lines: symbol ending -MMM or -CMMM (e.g. HBL-JAN, HBL-CFEB) or the summary's sector code 40.",
   debt: "Debt lines (TFCs, sukuk, bills and bonds): the exchange's debt flag or the summary's sector code 36.",
-  right: "Rights lines: security type right (name carries (R) or Right), a symbol ending -R, or a listed symbol followed by R and an optional number (SHEL → SHELR, LOADS → LOADSR1).",
-  preference: "Preference lines: security type preference (name carries Pref or P/S), or a listed symbol followed by PS or CPS (POWER → POWERPS).",
-  placeholder: "Placeholder lines: no trade that day (volume 0 or absent) or no usable price (price or previous close absent or 0; a board shows 0 for a security that did not trade).",
-  ex_marked: "Ex-marked lines (XD, XB, XR on the exchange's short name that day) are left out of gainers and losers: their change includes the entitlement dropping off the price, not a move. They stay in breadth and in most active.",
+  right:
+    "Rights lines: security type right (name carries (R) or Right), a symbol ending -R, or a listed symbol followed by R and an optional number (SHEL → SHELR, LOADS → LOADSR1).",
+  preference:
+    "Preference lines: security type preference (name carries Pref or P/S), or a listed symbol followed by PS or CPS (POWER → POWERPS).",
+  placeholder:
+    "Placeholder lines: no trade that day (volume 0 or absent) or no usable price (price or previous close absent or 0; a board shows 0 for a security that did not trade).",
+  ex_marked:
+    "Ex-marked lines (XD, XB, XR on the exchange's short name that day) are left out of gainers and losers: their change includes the entitlement dropping off the price, not a move. They stay in breadth and in most active.",
   value_under_1m: "Lines with under Rs 1,000,000 traded that day (the source's turnover, else volume × price)."
 }
 
@@ -57,14 +62,20 @@ const baseListed = (symbol: string, suffix: RegExp, listed: ReadonlySet<string>)
 }
 
 /** The kind of line, for the exclusions that do not depend on the day's figures. */
-export const lineKind = (line: BoardLine, listed: ReadonlySet<string>): "derivative" | "debt" | "right" | "preference" | "security" => {
+export const lineKind = (
+  line: BoardLine,
+  listed: ReadonlySet<string>
+): "derivative" | "debt" | "right" | "preference" | "security" => {
   if (line.sector_code === "40" || derivativeSymbol.test(line.symbol)) return "derivative"
   if (line.security_type === "debt" || line.sector_code === "36") return "debt"
   if (
     line.security_type === "right" || /-R\d*$/.test(line.symbol) || rightsName.test(line.name ?? "") ||
     baseListed(line.symbol, /R\d*$/, listed)
   ) return "right"
-  if (line.security_type === "preference" || preferenceName.test(line.name ?? "") || baseListed(line.symbol, /C?PS$/, listed)) {
+  if (
+    line.security_type === "preference" || preferenceName.test(line.name ?? "") ||
+    baseListed(line.symbol, /C?PS$/, listed)
+  ) {
     return "preference"
   }
   return "security"
@@ -161,7 +172,11 @@ export const symbolsOf = (lines: ReadonlyArray<BoardLine>): ReadonlySet<string> 
  * `listed` is the set of listed symbols used to recognise rights and
  * preference lines by their base symbol (default: the lines' own symbols).
  */
-export const movers = (lines: ReadonlyArray<BoardLine>, n = 10, listed: ReadonlySet<string> = symbolsOf(lines)): Movers => {
+export const movers = (
+  lines: ReadonlyArray<BoardLine>,
+  n = 10,
+  listed: ReadonlySet<string> = symbolsOf(lines)
+): Movers => {
   const excluded: Partial<Record<Exclusion, number>> = {}
   const eligible: Array<Mover> = []
   for (const line of lines) {
@@ -188,8 +203,10 @@ export const movers = (lines: ReadonlyArray<BoardLine>, n = 10, listed: Readonly
   excluded.ex_marked = eligible.length - unmarked.length
   const bySymbol = (a: Mover, b: Mover) => a.symbol.localeCompare(b.symbol)
   return {
-    gainers: unmarked.filter((m) => m.change_pct > 0).sort((a, b) => b.change_pct - a.change_pct || bySymbol(a, b)).slice(0, n),
-    losers: unmarked.filter((m) => m.change_pct < 0).sort((a, b) => a.change_pct - b.change_pct || bySymbol(a, b)).slice(0, n),
+    gainers: unmarked.filter((m) => m.change_pct > 0).sort((a, b) => b.change_pct - a.change_pct || bySymbol(a, b))
+      .slice(0, n),
+    losers: unmarked.filter((m) => m.change_pct < 0).sort((a, b) => a.change_pct - b.change_pct || bySymbol(a, b))
+      .slice(0, n),
     most_active: [...eligible].sort((a, b) => b.value_traded - a.value_traded || bySymbol(a, b)).slice(0, n),
     excluded
   }

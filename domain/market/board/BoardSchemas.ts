@@ -4,9 +4,9 @@
  * status record is in StatusSchema.ts. An unknown figure is absent, never 0.
  */
 import { Schema } from "effect"
-import { moverRules } from "./Board.ts"
-import { Source } from "../shared/Schemas.ts"
 import { CalendarBasis } from "../calendar/StatusSchema.ts"
+import { Source } from "../shared/Schemas.ts"
+import { moverRules } from "./Board.ts"
 
 const Num = Schema.Finite
 const Count = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
@@ -22,14 +22,18 @@ export const Breadth = Schema.Struct({
   advancers: Count,
   decliners: Count,
   unchanged: Count,
-  priced: Count.annotate({ description: "advancers + decliners + unchanged: securities that traded that day with a previous close" }),
+  priced: Count.annotate({
+    description: "advancers + decliners + unchanged: securities that traded that day with a previous close"
+  }),
   not_priced: Count.annotate({ description: "Security lines that did not trade or lack a price or previous close" })
 })
 
 export const DayBreadth = Schema.Struct({
   date: IsoDate,
   ...Breadth.fields,
-  basis: Schema.String.annotate({ description: "Which lines were counted (e.g. the delayed board of the last session)" })
+  basis: Schema.String.annotate({
+    description: "Which lines were counted (e.g. the delayed board of the last session)"
+  })
 })
 
 export const IndexLevelSummary = Schema.Struct({
@@ -63,7 +67,8 @@ export const Mover = Schema.Struct({
   volume: Num,
   value_traded: Num,
   value_basis: Schema.Literals(["turnover", "volume_x_price"]).annotate({
-    description: "turnover: the source's own value traded; volume_x_price: volume × price (the source gives no turnover)"
+    description:
+      "turnover: the source's own value traded; volume_x_price: volume × price (the source gives no turnover)"
   }),
   ex_markers: opt(Schema.Array(Schema.Literals(["XD", "XB", "XR"])))
 })
@@ -114,12 +119,15 @@ export const SectorValuationFields = {
   median_pe: opt(Num.annotate({ description: "Median of positive P/E (TTM); loss-makers left out; absent when none" })),
   pe_peers: Count,
   loss_makers_excluded: Count.annotate({ description: "Loss-makers (negative P/E or EPS) left out of the median P/E" }),
-  without_pe: Count.annotate({ description: "Lines without a P/E (no figure, or 0 on the exchange's screener: unknown, not a loss)" }),
+  without_pe: Count.annotate({
+    description: "Lines without a P/E (no figure, or 0 on the exchange's screener: unknown, not a loss)"
+  }),
   median_dividend_yield_pct: opt(Num),
   yield_peers: Count,
   without_yield: Count,
   not_trading: Count.annotate({
-    description: "Ordinary lines left out of peers and every median: no recorded trade in the peer window (see the description)"
+    description:
+      "Ordinary lines left out of peers and every median: no recorded trade in the peer window (see the description)"
   })
 }
 
@@ -130,7 +138,9 @@ export const SectorBoardItem = Schema.Struct({
   ...SectorValuationFields,
   breadth: Breadth,
   constituents: Count,
-  ordinary_constituents: Count.annotate({ description: "Constituents other than rights, preference, debt and derivative lines" })
+  ordinary_constituents: Count.annotate({
+    description: "Constituents other than rights, preference, debt and derivative lines"
+  })
 })
 export const SectorBoard = Schema.Struct({
   items: Schema.Array(SectorBoardItem),
@@ -150,7 +160,8 @@ export const Constituent = Schema.Struct({
   pe_ttm: opt(Num),
   dividend_yield_pct: opt(Num),
   published_as_of: opt(Schema.String.annotate({
-    description: "market_cap, pe_ttm and dividend_yield_pct are the exchange's as published on this date, at published_price"
+    description:
+      "market_cap, pe_ttm and dividend_yield_pct are the exchange's as published on this date, at published_price"
   })),
   published_price: opt(Num)
 })
@@ -175,19 +186,27 @@ export const SectorValuation = Schema.Struct({
 
 export const IndexConstituent = Schema.Struct({ symbol: Schema.String, weight_pct: opt(Num) })
 
-export const IndexClose = Schema.Struct({ date: IsoDate, close: Num.annotate({ description: "Index points at the day's close" }) })
+export const IndexClose = Schema.Struct({
+  date: IsoDate,
+  close: Num.annotate({ description: "Index points at the day's close" })
+})
 
 export const IndexHistory = Schema.Struct({
-  basis: Schema.Literal("daily_close").annotate({ description: "Closes only: no open, high, low or volume is recorded" }),
+  basis: Schema.Literal("daily_close").annotate({
+    description: "Closes only: no open, high, low or volume is recorded"
+  }),
   first_date: IsoDate.annotate({ description: "The first recorded close" }),
   last_date: IsoDate.annotate({ description: "The last recorded close" }),
   recorded: Count.annotate({ description: "Closes recorded in all" }),
-  window_from: opt(IsoDate.annotate({ description: "The window's first day asked for (absent: from the first close)" })),
+  window_from: opt(
+    IsoDate.annotate({ description: "The window's first day asked for (absent: from the first close)" })
+  ),
   window_to: opt(IsoDate.annotate({ description: "The window's last day asked for (absent: to the last close)" })),
   in_window: Count.annotate({ description: "Closes in the window" }),
   items: Schema.Array(IndexClose).annotate({ description: "Newest first, at most `limit` of the window's closes" }),
   truncated: Schema.Boolean.annotate({
-    description: "The window holds more closes than `limit`: the oldest were left out (ask again with date_to before the last item)"
+    description:
+      "The window holds more closes than `limit`: the oldest were left out (ask again with date_to before the last item)"
   }),
   high: opt(Num.annotate({ description: "Highest close of the whole window" })),
   low: opt(Num.annotate({ description: "Lowest close of the whole window" })),
@@ -200,7 +219,11 @@ export const IndexHistory = Schema.Struct({
 
 export const IndexDetail = Schema.Struct({
   ...IndexLevelSummary.fields,
-  history: opt(IndexHistory.annotate({ description: "The recorded daily closes in the window asked for; absent when none are recorded" })),
+  history: opt(
+    IndexHistory.annotate({
+      description: "The recorded daily closes in the window asked for; absent when none are recorded"
+    })
+  ),
   constituents_tracked: Schema.Boolean.annotate({ description: "Only KSE-100 membership is tracked" }),
   constituents: Schema.Array(IndexConstituent),
   constituents_as_of: opt(IsoDate),
@@ -221,14 +244,20 @@ export const OpenPayout = Schema.Struct({
   percent: opt(Num.annotate({ description: "Percent of face value, as the exchange states it" })),
   announced_at: opt(Instant),
   ex_date: IsoDate.annotate({
-    description: "The first day of the book closure (SPEC 2.3; = book_closure_from). Not the day the stock trades ex: that is xd_date"
+    description:
+      "The first day of the book closure (SPEC 2.3; = book_closure_from). Not the day the stock trades ex: that is xd_date"
   }),
   book_closure_from: IsoDate,
   book_closure_to: opt(IsoDate),
-  book_closure_from_as_published: opt(IsoDate.annotate({ description: "Present when the published year was repaired" })),
-  last_buy_date: IsoDate.annotate({ description: "Last trading day whose settlement falls before the book closure starts" }),
+  book_closure_from_as_published: opt(
+    IsoDate.annotate({ description: "Present when the published year was repaired" })
+  ),
+  last_buy_date: IsoDate.annotate({
+    description: "Last trading day whose settlement falls before the book closure starts"
+  }),
   xd_date: IsoDate.annotate({
-    description: "The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date; a buyer that day is not entitled"
+    description:
+      "The day the stock trades ex (XD/XB/XR): the trading day after last_buy_date; a buyer that day is not entitled"
   }),
   settlement_cycle: Schema.String,
   settles_on: IsoDate,

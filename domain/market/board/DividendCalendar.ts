@@ -12,6 +12,7 @@
  * is the closure's first day (SPEC 2.3); `xd_date` the day the stock trades
  * ex, the trading day after the last buy date.
  */
+import { defined } from "../../Objects.ts"
 import {
   closeMinutes,
   isTradingDay,
@@ -23,9 +24,8 @@ import {
   settlementDays,
   weakestBasis
 } from "../calendar/Calendar.ts"
-import { repairExDate, type PayoutRecord } from "../filings/Dividends.ts"
 import type { CalendarBasis } from "../calendar/StatusSchema.ts"
-import { defined } from "../../Objects.ts"
+import { type PayoutRecord, repairExDate } from "../filings/Dividends.ts"
 
 export interface Entitlement {
   /** The book closure's first day (SPEC 2.3's `ex_date`), the same day as `book_closure_from`. */
@@ -118,5 +118,7 @@ export const openPayouts = (payouts: ReadonlyArray<PayoutRecord>, nowMs: number)
  * from the payouts dataset's provenance.
  */
 export const payoutCoverageNote = (recordedSymbols: ReadonlyArray<string>, asOf: string, open: number) =>
-  `Payouts are recorded for ${recordedSymbols.length} symbol(s) only (${recordedSymbols.join(", ")}), as announced up to ${asOf}; ` +
+  `Payouts are recorded for ${recordedSymbols.length} symbol(s) only (${
+    recordedSymbols.join(", ")
+  }), as announced up to ${asOf}; ` +
   `${open} of them are open now. Payouts of every other symbol, and any announced after ${asOf}, are unknown, not absent.`

@@ -27,19 +27,29 @@ export const indexClosesOf = (rows: ReadonlyArray<IndexCloseRow>): ReadonlyMap<s
   }
   return new Map([...byCode].map(([code, list]) => {
     const sorted = list.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0))
-    return [code, { code, dates: sorted.map((r) => r.date), close: sorted.map((r) => r.close), dataset: sorted.map((r) => r.dataset) }]
+    return [code, {
+      code,
+      dates: sorted.map((r) => r.date),
+      close: sorted.map((r) => r.close),
+      dataset: sorted.map((r) => r.dataset)
+    }]
   }))
 }
 
 /** An index's recorded closes in a snapshot (code as stored, e.g. KSE100), if any. */
-export const indexCloses = (snapshot: { readonly indexCloses: ReadonlyMap<string, IndexCloses> }, code: string): IndexCloses | undefined =>
-  snapshot.indexCloses.get(code)
+export const indexCloses = (
+  snapshot: { readonly indexCloses: ReadonlyMap<string, IndexCloses> },
+  code: string
+): IndexCloses | undefined => snapshot.indexCloses.get(code)
 
 /** The index of the last row dated on or before `date` (-1 when every row is later). */
 export const rowOnOrBefore = (s: IndexCloses, date: string): number => indexAtOrBefore(s, date)
 
 /** The close in force on `date`: the last recorded close on or before it, with its own date and dataset. */
-export const closeOnOrBefore = (s: IndexCloses, date: string): { date: string; close: number; dataset: string } | undefined => {
+export const closeOnOrBefore = (
+  s: IndexCloses,
+  date: string
+): { date: string; close: number; dataset: string } | undefined => {
   const i = rowOnOrBefore(s, date)
   return i < 0 ? undefined : { date: s.dates[i]!, close: s.close[i]!, dataset: s.dataset[i]! }
 }
@@ -63,5 +73,12 @@ export const windowChange = (s: IndexCloses, lo: number, hi: number) => {
     low = Math.min(low, s.close[i]!)
   }
   const first = s.close[lo]!, last = s.close[hi]!
-  return { high, low, first_close: first, last_close: last, change: round(last - first, 4), change_pct: round((last / first - 1) * 100, 4) }
+  return {
+    high,
+    low,
+    first_close: first,
+    last_close: last,
+    change: round(last - first, 4),
+    change_pct: round((last / first - 1) * 100, 4)
+  }
 }

@@ -24,7 +24,8 @@ import type { MarketSnapshot, SymbolData } from "../snapshot/Snapshot.ts"
 export const PEER_SESSIONS = 20
 
 /** The rule in words, for the OpenAPI description and the MCP tools. */
-export const PEER_RULE = `Peers and every sector median count the sector's ordinary lines (no rights, preference, debt ` +
+export const PEER_RULE =
+  `Peers and every sector median count the sector's ordinary lines (no rights, preference, debt ` +
   `or futures lines) that traded in the ${PEER_SESSIONS} sessions up to the market's latest recorded session (the newest ` +
   "day of any delayed quote): a line's last trade is the newest day of its price history or quote with a volume that " +
   "is not 0. A line with no recorded trade in that window, or none at all, is left out of peers and medians and counted " +

@@ -8,10 +8,10 @@
  * window of PeerRule.ts (one rule for peers and every median); the others
  * are counted in `not_trading`.
  */
-import { breadth, type BoardLine, type Breadth, lineKind } from "./Board.ts"
-import { tradedSince } from "./PeerRule.ts"
-import { median } from "../shared/Stats.ts"
 import { defined } from "../../Objects.ts"
+import { median } from "../shared/Stats.ts"
+import { type BoardLine, type Breadth, breadth, lineKind } from "./Board.ts"
+import { tradedSince } from "./PeerRule.ts"
 
 export interface SectorRef {
   readonly code: string
@@ -43,7 +43,8 @@ export const sectorSlug = (name: string) =>
 export const resolveSector = <S extends SectorRef>(sectors: ReadonlyArray<S>, id: string): S | undefined => {
   const key = id.trim()
   const slug = sectorSlug(key)
-  return sectors.find((s) => s.code === key) ?? (slug === "" ? undefined : sectors.find((s) => sectorSlug(s.name) === slug))
+  return sectors.find((s) => s.code === key) ??
+    (slug === "" ? undefined : sectors.find((s) => sectorSlug(s.name) === slug))
 }
 
 export interface SectorValuation {
@@ -68,8 +69,11 @@ export const ordinary = <M extends SectorMember>(members: ReadonlyArray<M>, list
   members.filter((m) => lineKind(m, listed) === "security")
 
 /** The ordinary lines that count as peers: traded in the window starting `windowStart` (PeerRule.ts; none: all). */
-export const peerLines = <M extends SectorMember>(members: ReadonlyArray<M>, listed: ReadonlySet<string>, windowStart?: string) =>
-  ordinary(members, listed).filter((m) => tradedSince(m.last_trade, windowStart))
+export const peerLines = <M extends SectorMember>(
+  members: ReadonlyArray<M>,
+  listed: ReadonlySet<string>,
+  windowStart?: string
+) => ordinary(members, listed).filter((m) => tradedSince(m.last_trade, windowStart))
 
 const isLossMaker = (m: SectorMember) => (m.pe_ttm !== undefined && m.pe_ttm < 0) || (m.eps !== undefined && m.eps < 0)
 
@@ -88,7 +92,9 @@ const isLossMaker = (m: SectorMember) => (m.pe_ttm !== undefined && m.pe_ttm < 0
 export const sectorValuation = (members: ReadonlyArray<SectorMember>, not_trading = 0): SectorValuation => {
   const losses = members.filter(isLossMaker)
   const pes = members.filter((m) => !isLossMaker(m) && m.pe_ttm !== undefined && m.pe_ttm > 0).map((m) => m.pe_ttm!)
-  const yields = members.flatMap((m) => (m.dividend_yield_pct !== undefined && m.dividend_yield_pct > 0 ? [m.dividend_yield_pct] : []))
+  const yields = members.flatMap((
+    m
+  ) => (m.dividend_yield_pct !== undefined && m.dividend_yield_pct > 0 ? [m.dividend_yield_pct] : []))
   const medianPe = median(pes)
   const medianYield = median(yields)
   return {
@@ -130,7 +136,9 @@ export const sectorFigures = (
 ): SectorFigures => {
   const lines = ordinary(members, listed)
   const peers = peerLines(lines, listed, windowStart)
-  const changes = peers.flatMap((m) => (m.change_pct !== undefined && m.volume !== undefined && m.volume > 0 ? [m.change_pct] : []))
+  const changes = peers.flatMap((
+    m
+  ) => (m.change_pct !== undefined && m.volume !== undefined && m.volume > 0 ? [m.change_pct] : []))
   const medianChange = median(changes)
   return {
     code: sector.code,

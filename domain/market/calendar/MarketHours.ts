@@ -4,10 +4,18 @@
  */
 import { Clock, Effect } from "effect"
 import { addDays, karachiDate, karachiMinutes } from "../../Karachi.ts"
+import { defined } from "../../Objects.ts"
 import type { MarketStatus, SessionTimes } from "./StatusSchema.ts"
 import { settlementDays } from "./TradeRules.ts"
-import { calendarBasisOf, isTradingDay, nextTradingDay, previousTradingDay, tradingDayStatus, weekday, weekdayNames } from "./TradingDays.ts"
-import { defined } from "../../Objects.ts"
+import {
+  calendarBasisOf,
+  isTradingDay,
+  nextTradingDay,
+  previousTradingDay,
+  tradingDayStatus,
+  weekday,
+  weekdayNames
+} from "./TradingDays.ts"
 
 type PhaseName = "pre_open" | "order_matching" | "trading" | "post_close"
 interface Phase {
@@ -19,7 +27,8 @@ interface Phase {
 }
 
 const hm = (h: number, m: number) => h * 60 + m
-const clock = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`
+const clock = (minutes: number) =>
+  `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`
 
 /** The regular timetable (PSX-FACTS.md); Ramadan timings are announced by notice each year and are not held. */
 export const timingsNote = "Regular PSX timings; Ramadan timings (announced by notice each year) are not held"
@@ -37,7 +46,8 @@ const friday: ReadonlyArray<Phase> = [
   { session: "second", phase: "post_close", start: hm(17, 0), end: hm(17, 15) }
 ]
 
-const phasesOn = (iso: string): ReadonlyArray<Phase> => !isTradingDay(iso) ? [] : weekday(iso) === 5 ? friday : mondayToThursday
+const phasesOn = (iso: string): ReadonlyArray<Phase> =>
+  !isTradingDay(iso) ? [] : weekday(iso) === 5 ? friday : mondayToThursday
 
 export interface Session {
   readonly name: string
@@ -61,7 +71,13 @@ export const sessionTimesOn = (iso: string): ReadonlyArray<SessionTimes> => {
     }
     const pre = get("pre_open"), trading = get("trading"), matching = get("order_matching"), post = get("post_close")
     if (pre && trading) {
-      out.push({ session: name, pre_open: pre, ...(matching ? { order_matching: matching } : {}), trading, ...(post ? { post_close: post } : {}) })
+      out.push({
+        session: name,
+        pre_open: pre,
+        ...(matching ? { order_matching: matching } : {}),
+        trading,
+        ...(post ? { post_close: post } : {})
+      })
     }
   }
   return out

@@ -24,7 +24,13 @@ export const lastCompletedSession = (nowMs: number): string => {
 }
 
 /** Phases during which a quote must be recent (the old states open, order matching and break). */
-const underway: ReadonlySet<MarketStatus["phase"]> = new Set(["order_matching", "opening", "trading", "between_sessions", "after_trading"])
+const underway: ReadonlySet<MarketStatus["phase"]> = new Set([
+  "order_matching",
+  "opening",
+  "trading",
+  "between_sessions",
+  "after_trading"
+])
 
 /** Whether the trading day is in a phase during which a quote must be recent (now less the allowed delay). */
 const isUnderway = (nowMs: number) => underway.has(marketStatus(nowMs).phase)

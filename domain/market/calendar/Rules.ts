@@ -24,12 +24,14 @@ export interface PriceLimitRule extends DatedRule {
   readonly minimumRupees: number
 }
 
-const schedule2020 = "PSX notice of Jan 2020 (Mettis Global, 15 Jan 2020, 'PSX discloses the schedule for widening of Circuit Breakers')"
+const schedule2020 =
+  "PSX notice of Jan 2020 (Mettis Global, 15 Jan 2020, 'PSX discloses the schedule for widening of Circuit Breakers')"
 /** A 2020 step dated by the recorded closes: the first session with a close at the new limit (none beyond it). */
 const closes2020 = (percent: number, from: string) =>
   `${schedule2020}; the steps' dates are not in the recorded text of the notice: ${from} is the first session whose ` +
   `closes move ${percent}% from the previous close (ChubsB/KSE-100-Data, 100 KSE-100 names)`
-const schedule2024 = "PSX notice of 21 May 2024 (ProPakistani and Mettis Global, 21 May 2024: fortnightly +0.5% from 27 May to 22 Jul 2024)"
+const schedule2024 =
+  "PSX notice of 21 May 2024 (ProPakistani and Mettis Global, 21 May 2024: fortnightly +0.5% from 27 May to 22 Jul 2024)"
 
 /** Single-stock limits, newest first: ±percent of the previous close or Rs 1, whichever is higher. */
 export const priceLimitRules: ReadonlyArray<PriceLimitRule> = [
@@ -63,17 +65,20 @@ export const settlementRules: ReadonlyArray<SettlementRule> = [
     from: "2026-02-09",
     days: 1,
     basis: "effective",
-    source: "PSX notice (PSX-FACTS.md): T+1 from trades of Monday 9 Feb 2026; trades of 6 and 9 Feb settled together on 10 Feb"
+    source:
+      "PSX notice (PSX-FACTS.md): T+1 from trades of Monday 9 Feb 2026; trades of 6 and 9 Feb settled together on 10 Feb"
   },
   {
     from: "2020-09-03",
     days: 2,
     basis: "attested",
-    source: "Business Recorder, PSX clearing schedule for the T+2 system (transactions from 3 Sep 2020); its start is not sourced"
+    source:
+      "Business Recorder, PSX clearing schedule for the T+2 system (transactions from 3 Sep 2020); its start is not sourced"
   }
 ]
 
-const ruleOn = <R extends DatedRule>(rules: ReadonlyArray<R>, date: string): R | undefined => rules.find((r) => date >= r.from)
+const ruleOn = <R extends DatedRule>(rules: ReadonlyArray<R>, date: string): R | undefined =>
+  rules.find((r) => date >= r.from)
 
 /** The single-stock price limit in force on a trading date, or undefined before the first sourced rule. */
 export const priceLimitOn = (date: string): PriceLimitRule | undefined => ruleOn(priceLimitRules, date)

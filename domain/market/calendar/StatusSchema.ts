@@ -26,7 +26,9 @@ export const TradingDayStatus = Schema.Struct({
   calendar: CalendarBasis,
   reason: Schema.optionalKey(ClosedReason),
   holiday: Schema.optionalKey(Schema.String),
-  holiday_provisional: Schema.optionalKey(Schema.Boolean.annotate({ description: "Moon-dependent date, confirmed by a later notice" })),
+  holiday_provisional: Schema.optionalKey(
+    Schema.Boolean.annotate({ description: "Moon-dependent date, confirmed by a later notice" })
+  ),
   note: Schema.optionalKey(Schema.String)
 })
 export type TradingDayStatus = typeof TradingDayStatus.Type
@@ -68,9 +70,11 @@ export const MarketStatus = Schema.Struct({
   weekday: Schema.String,
   state: MarketState,
   phase: MarketPhase,
-  session: Schema.optionalKey(Schema.Literals(["regular", "first", "second"]).annotate({
-    description: "The session the current phase belongs to; absent outside every session"
-  })),
+  session: Schema.optionalKey(
+    Schema.Literals(["regular", "first", "second"]).annotate({
+      description: "The session the current phase belongs to; absent outside every session"
+    })
+  ),
   is_trading_day: Schema.Boolean,
   calendar: CalendarBasis,
   closed_reason: Schema.optionalKey(ClosedReason),
@@ -83,7 +87,9 @@ export const MarketStatus = Schema.Struct({
   }),
   next_trading_day: IsoDate,
   previous_trading_day: IsoDate,
-  holidays_known: Schema.Boolean.annotate({ description: "False for dates outside every published or recorded calendar" }),
+  holidays_known: Schema.Boolean.annotate({
+    description: "False for dates outside every published or recorded calendar"
+  }),
   timings: Schema.String.annotate({ description: "Which timetable the session times follow" }),
   settlement: Schema.String.annotate({ description: "Settlement cycle in force for a trade today, e.g. T+1" }),
   quotes: Schema.Literal("delayed")

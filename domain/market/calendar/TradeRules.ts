@@ -64,7 +64,12 @@ export const circuitBounds = (previousClose: number, session: string): CircuitBo
   if (rule === undefined || !(previousClose > 0)) return undefined
   const band = Math.max((previousClose * rule.percent) / 100, rule.minimumRupees)
   const round = (n: number) => Math.round(n * 100) / 100
-  return { lower: round(Math.max(previousClose - band, 0.01)), upper: round(previousClose + band), session, rule: limitNote(rule) }
+  return {
+    lower: round(Math.max(previousClose - band, 0.01)),
+    upper: round(previousClose + band),
+    session,
+    rule: limitNote(rule)
+  }
 }
 
 /** Bounds of the next trading session after the close of `closeDate` (not the next calendar day). */

@@ -94,16 +94,36 @@ export const tradingDayStatus = (iso: string): TradingDayStatus => {
     if (!recordedClosures.has(date)) return { date, trading: true, calendar }
     const name = fixedByMonthDay.get(date.slice(5))
     return name
-      ? { date, trading: false, calendar, reason: "holiday", holiday: name, note: "No trade recorded in any symbol; named by its fixed date" }
-      : { date, trading: false, calendar, reason: "closure", note: "No trade recorded in any symbol; the reason is not recorded" }
+      ? {
+        date,
+        trading: false,
+        calendar,
+        reason: "holiday",
+        holiday: name,
+        note: "No trade recorded in any symbol; named by its fixed date"
+      }
+      : {
+        date,
+        trading: false,
+        calendar,
+        reason: "closure",
+        note: "No trade recorded in any symbol; the reason is not recorded"
+      }
   }
-  return { date, trading: true, calendar, note: "No published or recorded calendar covers this date: weekdays are assumed open" }
+  return {
+    date,
+    trading: true,
+    calendar,
+    note: "No published or recorded calendar covers this date: weekdays are assumed open"
+  }
 }
 
 /** The named holiday on a date, from the published list or a named recorded closure. */
 export const holidayOn = (iso: string): Holiday | undefined => {
   const s = tradingDayStatus(iso)
-  return s.holiday === undefined ? undefined : { date: s.date, name: s.holiday, provisional: s.holiday_provisional ?? false }
+  return s.holiday === undefined
+    ? undefined
+    : { date: s.date, name: s.holiday, provisional: s.holiday_provisional ?? false }
 }
 /** Monday to Friday and not a holiday or recorded closure (see `tradingDayStatus` for the basis). */
 export const isTradingDay = (iso: string) => tradingDayStatus(iso).trading

@@ -3,8 +3,8 @@
  * ex-date repair, trailing twelve-month dividend per share and yield, and a
  * five-year consistency count. Pure: the caller passes today's date.
  */
-import { xdDate, lastBuyDate } from "../calendar/Calendar.ts"
 import { defined } from "../../Objects.ts"
+import { lastBuyDate, xdDate } from "../calendar/Calendar.ts"
 
 export interface PayoutRecord {
   /** The store's payout id (stable, from the payout's content) and the dataset it came from. */
@@ -55,7 +55,20 @@ const periodLabels: Record<string, string> = {
   IIIQ: "nine months"
 }
 
-const months = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]
+const months = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december"
+]
 
 /** The fiscal year end month (1-12) from annual payout rows (finals first), else from a profile text like "June". */
 export const fiscalYearEndMonth = (payouts: ReadonlyArray<PayoutRecord>, profileText?: string): number | undefined => {
@@ -118,12 +131,17 @@ export const payoutPeriod = (p: PayoutRecord, fyEndMonth: number | undefined): P
   const pe = derived?.periodEnd ?? p.periodEnd, type = derived?.periodType ?? p.periodType
   return {
     ...defined({
-      fiscal_year: pe && fyEndMonth !== undefined ? Number(pe.slice(0, 4)) + (Number(pe.slice(5, 7)) > fyEndMonth ? 1 : 0) : undefined,
+      fiscal_year: pe && fyEndMonth !== undefined
+        ? Number(pe.slice(0, 4)) + (Number(pe.slice(5, 7)) > fyEndMonth ? 1 : 0)
+        : undefined,
       period_end: pe,
       period_label: type ? `${periodLabels[type] ?? type} to ${pe ?? "?"}` : undefined
     }),
     ...(derived
-      ? { period_corrected: true as const, period_as_published: `${p.periodEnd ?? "?"} (${periodLabels[p.periodType!] ?? p.periodType})` }
+      ? {
+        period_corrected: true as const,
+        period_as_published: `${p.periodEnd ?? "?"} (${periodLabels[p.periodType!] ?? p.periodType})`
+      }
       : {})
   }
 }
@@ -146,7 +164,9 @@ const exFields = (closure: ReturnType<typeof repairExDate>) => ({
   ex_date: closure.ex_date,
   calendar_year: Number(closure.ex_date.slice(0, 4)),
   book_closure_from: closure.ex_date,
-  ...(closure.ex_date_corrected ? { ex_date_corrected: true as const, ex_date_as_published: closure.ex_date_as_published! } : {}),
+  ...(closure.ex_date_corrected
+    ? { ex_date_corrected: true as const, ex_date_as_published: closure.ex_date_as_published! }
+    : {}),
   ...defined({ xd_date: xdDate(closure.ex_date), last_buy_date: lastBuyDate(closure.ex_date) })
 })
 
@@ -259,7 +279,8 @@ export const trailing = (
     }
   }
   const year = Number(today.slice(0, 4))
-  const covered = (y: number) => `${y}-12-31` >= coverageStart && (coverageEnd === undefined || `${y}-01-01` <= coverageEnd)
+  const covered = (y: number) =>
+    `${y}-12-31` >= coverageStart && (coverageEnd === undefined || `${y}-01-01` <= coverageEnd)
   const last5 = [0, 1, 2, 3, 4].map((k) => year - k).filter(covered)
   const years = new Set(cash.map((r) => Number(r.xd_date!.slice(0, 4))).filter((y) => last5.includes(y)))
   out.years_paid = years.size

@@ -5,10 +5,12 @@
  * AdjustmentFactors.ts.
  */
 import { addDays } from "../../Karachi.ts"
+import { indexAtOrBefore, type PriceSeries } from "../snapshot/Series.ts"
+import type { SymbolData } from "../snapshot/Snapshot.ts"
 import { type CorporateAction, symbolActions } from "./AdjustmentActions.ts"
 import {
-  AGREE,
   type AdjustMode,
+  AGREE,
   type AppliedFactor,
   type Cut,
   DETECTABLE_FROM,
@@ -16,16 +18,14 @@ import {
   KINDS,
   lastPossible,
   MAX_DECIMALS,
-  type Priced,
   priceAction,
+  type Priced,
   unexplainedStep,
   type UnknownAction,
   unknownOf
 } from "./AdjustmentFactors.ts"
 import * as Q from "./Rational.ts"
 import type { Restatement } from "./Restated.ts"
-import type { SymbolData } from "../snapshot/Snapshot.ts"
-import { indexAtOrBefore, type PriceSeries } from "../snapshot/Series.ts"
 
 export type { AdjustMode, AppliedFactor, UnknownAction } from "./AdjustmentFactors.ts"
 
@@ -67,9 +67,20 @@ interface SplitBasis {
 const NOT_KNOWN = "whether the exchange restated this series for it is not known"
 
 /** How the recorded splits meet the series: as traded, restated by the source, or not known which. */
-const splitBasis = (s: PriceSeries, actions: ReadonlyArray<CorporateAction>, r: Restatement, end: string): SplitBasis => {
+const splitBasis = (
+  s: PriceSeries,
+  actions: ReadonlyArray<CorporateAction>,
+  r: Restatement,
+  end: string
+): SplitBasis => {
   const splits = actions.filter((a) => a.kind === "split" && a.terms?.type === "fixed" && a.date !== undefined)
-  const none = { inSeries: new Set<CorporateAction>(), unplaced: new Set<CorporateAction>(), cuts: [], volumes: "adjusted" as const, notes: [] }
+  const none = {
+    inSeries: new Set<CorporateAction>(),
+    unplaced: new Set<CorporateAction>(),
+    cuts: [],
+    volumes: "adjusted" as const,
+    notes: []
+  }
   if (s.series !== "eod" || r.restated === false) return none
   if (r.restated === "unknown") {
     return {
@@ -77,7 +88,9 @@ const splitBasis = (s: PriceSeries, actions: ReadonlyArray<CorporateAction>, r: 
       unplaced: new Set(splits),
       cuts: splits.map((a) => ({ before: a.date!, reason: `split ${a.description}: ${NOT_KNOWN}` })),
       volumes: "left_out",
-      notes: ["Whether the exchange restated this eod series for a split is not known, so its volumes' share basis is not: volumes are left out."]
+      notes: [
+        "Whether the exchange restated this eod series for a split is not known, so its volumes' share basis is not: volumes are left out."
+      ]
     }
   }
   const after = splits.filter((a) => r.to === undefined || a.date! > r.to)
@@ -88,10 +101,15 @@ const splitBasis = (s: PriceSeries, actions: ReadonlyArray<CorporateAction>, r: 
     inSeries: new Set(splits),
     cuts: agrees ? [] : [{
       before: end,
-      reason: `the exchange restated this series by ${r.factor} for a split after ${r.to}; the splits recorded after then make ` +
-        `${fmt(product)}: a split's day is missing from the record, so the volumes (which the exchange does not restate) cannot be put on one basis`
+      reason:
+        `the exchange restated this series by ${r.factor} for a split after ${r.to}; the splits recorded after then make ` +
+        `${
+          fmt(product)
+        }: a split's day is missing from the record, so the volumes (which the exchange does not restate) cannot be put on one basis`
     }],
-    notes: [`The exchange restated this series' prices for its splits (${r.basis}); recorded splits are applied to its volumes only.`]
+    notes: [
+      `The exchange restated this series' prices for its splits (${r.basis}); recorded splits are applied to its volumes only.`
+    ]
   }
 }
 
@@ -118,7 +136,8 @@ const coverage = (record: PayoutRecordStart | undefined, mode: AdjustMode, end: 
     ? { before: end, reason: `no payout record is held for this symbol: its ${what} are not known` }
     : {
       before: record.from,
-      reason: `the payout record (the exchange lists a company's last payouts) starts with ${record.first} on ${record.from}: ` +
+      reason:
+        `the payout record (the exchange lists a company's last payouts) starts with ${record.first} on ${record.from}: ` +
         `${what} before it are not known`
     }
 }
@@ -127,11 +146,16 @@ const coverage = (record: PayoutRecordStart | undefined, mode: AdjustMode, end: 
 const priceAll = (s: PriceSeries, relevant: ReadonlyArray<CorporateAction>, basis: SplitBasis, end: string) => {
   const priced: Array<Priced> = [], unknown: Array<UnknownAction> = [], cuts: Array<Cut> = [...basis.cuts]
   for (const a of relevant) {
-    const failed = basis.unplaced.has(a) ? NOT_KNOWN : a.unknown ?? (a.date === undefined ? "its day is not known" : undefined)
+    const failed = basis.unplaced.has(a)
+      ? NOT_KNOWN
+      : a.unknown ?? (a.date === undefined ? "its day is not known" : undefined)
     const p = failed === undefined ? priceAction(s, a as CorporateAction & { date: string }) : failed
     if (typeof p === "string") {
       unknown.push(unknownOf(a, p))
-      cuts.push({ before: lastPossible(a, end), reason: `${a.kind.replace("_", " ")} ${a.description} (${a.source}): ${p}` })
+      cuts.push({
+        before: lastPossible(a, end),
+        reason: `${a.kind.replace("_", " ")} ${a.description} (${a.source}): ${p}`
+      })
     } else if (p !== undefined) priced.push(p)
   }
   return { priced, unknown, cuts }
@@ -145,9 +169,19 @@ const applyFactors = (
   decimals: number
 ): PriceSeries => {
   const n = s.dates.length, len = n - lo
-  const cols = { open: new Float64Array(len), high: new Float64Array(len), low: new Float64Array(len), close: new Float64Array(len), volume: new Float64Array(len) }
+  const cols = {
+    open: new Float64Array(len),
+    high: new Float64Array(len),
+    low: new Float64Array(len),
+    close: new Float64Array(len),
+    volume: new Float64Array(len)
+  }
   let k = 0, price = Q.ONE, volume = Q.ONE
-  const scaled = (x: number, f: Q.Rational, places: number) => (!Number.isFinite(x) ? NaN : f.n === f.d ? x : Q.scaleRounded(x, f, places))
+  const scaled = (
+    x: number,
+    f: Q.Rational,
+    places: number
+  ) => (!Number.isFinite(x) ? NaN : f.n === f.d ? x : Q.scaleRounded(x, f, places))
   for (let i = n - 1; i >= lo; i--) {
     while (k < factors.length && factors[k]!.date > s.dates[i]!) {
       price = Q.mul(price, factors[k]!.price)
@@ -164,7 +198,8 @@ const applyFactors = (
 const served = (priced: ReadonlyArray<Priced>, basis: SplitBasis) => {
   let cumulative = Q.ONE
   return priced.map((p) => {
-    const onPrices = !basis.inSeries.has(p.action), onVolumes = basis.volumes === "adjusted" && p.volume.n !== p.volume.d
+    const onPrices = !basis.inSeries.has(p.action),
+      onVolumes = basis.volumes === "adjusted" && p.volume.n !== p.volume.d
     const price = onPrices ? p.price : Q.ONE, volume = onVolumes ? p.volume : Q.ONE
     cumulative = Q.mul(cumulative, price)
     const factor: AppliedFactor = {
@@ -224,14 +259,24 @@ export const adjustSeries = (input: AdjustInput): AdjustedSeries => {
   const all: Array<Cut> = [
     ...cuts,
     coverage(input.payoutRecord, mode, end),
-    { before: DETECTABLE_FROM, reason: `no price limit is sourced before ${DETECTABLE_FROM}, so a split missing from the record could not be seen` },
+    {
+      before: DETECTABLE_FROM,
+      reason:
+        `no price limit is sourced before ${DETECTABLE_FROM}, so a split missing from the record could not be seen`
+    },
     ...(step !== undefined ? [step] : [])
   ]
   const newest = all.reduce((c, x) => (x.before > c.before ? x : c))
   const cut = newest.before > s.dates[0]! ? newest : undefined
   const lo = cut === undefined ? 0 : indexAtOrBefore(s, addDays(cut.before, -1)) + 1
   const from = s.dates[lo]
-  const applied = served(priced.filter((p) => from !== undefined && p.action.date > from).sort((a, b) => (a.action.date > b.action.date ? -1 : 1)), basis)
+  const applied = served(
+    priced.filter((p) => from !== undefined && p.action.date > from).sort((
+      a,
+      b
+    ) => (a.action.date > b.action.date ? -1 : 1)),
+    basis
+  )
   let decimals = 0
   for (let i = lo; i < n; i++) decimals = Math.max(decimals, Q.decimalsOf(s.close[i]!))
   decimals = Math.min(decimals, MAX_DECIMALS)
@@ -245,7 +290,11 @@ export const adjustSeries = (input: AdjustInput): AdjustedSeries => {
     volumes: basis.volumes,
     notes: [
       ...basis.notes,
-      ...(later > 0 ? [`${later} recorded action(s) after the series' last row (${last}) are not applied: the series is on the basis of that row.`] : [])
+      ...(later > 0
+        ? [
+          `${later} recorded action(s) after the series' last row (${last}) are not applied: the series is on the basis of that row.`
+        ]
+        : [])
     ]
   }
 }
@@ -253,7 +302,13 @@ export const adjustSeries = (input: AdjustInput): AdjustedSeries => {
 /** An adjusted series of a listed symbol: its recorded actions over one of its series. */
 export const adjustedOf = (data: SymbolData, series: PriceSeries, mode: AdjustMode): AdjustedSeries => {
   const actions = symbolActions(data)
-  return adjustSeries({ series, mode, actions, restatement: data.restatement, payoutRecord: payoutRecordStart(actions) })
+  return adjustSeries({
+    series,
+    mode,
+    actions,
+    restatement: data.restatement,
+    payoutRecord: payoutRecordStart(actions)
+  })
 }
 
 /**
@@ -271,4 +326,6 @@ export const adjustmentRecord = (mode: AdjustMode, a: AdjustedSeries, from?: str
 })
 
 /** The datasets an adjustment read (its factors' and unknown actions' sources that are datasets). */
-export const adjustmentSources = (a: AdjustedSeries): Array<string> => [...a.factors.map((f) => f.source), ...a.unknown.map((u) => u.source)]
+export const adjustmentSources = (
+  a: AdjustedSeries
+): Array<string> => [...a.factors.map((f) => f.source), ...a.unknown.map((u) => u.source)]

@@ -10,9 +10,9 @@ import { xdDate } from "../calendar/Calendar.ts"
 import type { PayoutRecord } from "../filings/Dividends.ts"
 import { repairExDate } from "../filings/Dividends.ts"
 import { type FaceValueRecord, faceValueRecords } from "../filings/FaceValues.ts"
-import { add, div, fromDecimal, mul, ONE, type Rational, ratio, sub } from "./Rational.ts"
 import type { SymbolData } from "../snapshot/Snapshot.ts"
 import type { ActionRow } from "../snapshot/StoreRows.ts"
+import { add, div, fromDecimal, mul, ONE, ratio, type Rational, sub } from "./Rational.ts"
 
 export type ActionKind = "bonus" | "split" | "right" | "cash_dividend"
 
@@ -52,7 +52,9 @@ export const faceValueSource = (
 ): FaceValueOn => {
   const records = faceValueRecords.filter((r) => r.symbol === symbol)
   return (date) => {
-    const r = records.find((x) => (x.from === undefined || date >= x.from) && (x.until === undefined || date <= x.until))
+    const r = records.find((x) =>
+      (x.from === undefined || date >= x.from) && (x.until === undefined || date <= x.until)
+    )
     if (r !== undefined) return { rupees: r.rupees, source: r.source }
     return records.length === 0 && restatedBySource !== true && page !== undefined
       ? { rupees: page.rupees, source: `the company page's face value (${page.dataset})` }
@@ -85,14 +87,24 @@ const subscriptionPrice = (details: string, face: number | undefined): Rational 
   return premium !== undefined ? add(f, premium) : discount !== undefined ? sub(f, discount) : f
 }
 
-const termsOf = (p: PayoutRecord, day: string | undefined, face: FaceValueOn): { terms?: Terms; unknown?: string; faceValueSource?: string } => {
-  if (p.kind === "bonus") return p.percent !== undefined && p.percent > 0 ? { terms: bonusTerms(p.percent) } : { unknown: "the bonus percent is not recorded" }
+const termsOf = (
+  p: PayoutRecord,
+  day: string | undefined,
+  face: FaceValueOn
+): { terms?: Terms; unknown?: string; faceValueSource?: string } => {
+  if (p.kind === "bonus") {
+    return p.percent !== undefined && p.percent > 0
+      ? { terms: bonusTerms(p.percent) }
+      : { unknown: "the bonus percent is not recorded" }
+  }
   const fv = day !== undefined ? face(day) : undefined
   const fvSource = fv !== undefined ? { faceValueSource: fv.source } : {}
   if (p.kind === "cash") {
     if (p.amountPerShare !== undefined) return { terms: { type: "cash", amount: fromDecimal(p.amountPerShare) } }
     if (p.percent === undefined) return { unknown: "the dividend's percent is not recorded" }
-    if (fv === undefined) return { unknown: `the face value on ${day ?? "its XD day"} is not recorded: the dividend in rupees is unknown` }
+    if (fv === undefined) {
+      return { unknown: `the face value on ${day ?? "its XD day"} is not recorded: the dividend in rupees is unknown` }
+    }
     return { terms: { type: "cash", amount: mul(percentOf(p.percent), fromDecimal(fv.rupees)) }, ...fvSource }
   }
   if (p.percent === undefined || !(p.percent > 0)) return { unknown: "the right's ratio is not recorded" }
@@ -110,12 +122,16 @@ const payoutAction = (p: PayoutRecord, face: FaceValueOn): CorporateAction & { r
   const announced = p.announcedAt !== undefined ? karachiDateOf(p.announcedAt) : undefined
   const { terms, unknown, faceValueSource } = termsOf(p, date ?? closure, face)
   const undated = date === undefined
-    ? (closure !== undefined ? "its XD day is not known: no settlement cycle is sourced for then" : "no book closure is recorded, so its XD day is not known")
+    ? (closure !== undefined
+      ? "its XD day is not known: no settlement cycle is sourced for then"
+      : "no book closure is recorded, so its XD day is not known")
     : undefined
   const why = [unknown, undated].filter((x) => x !== undefined).join("; ")
   return {
     kind: KINDS[p.kind],
-    ...(date !== undefined ? { date } : { ...(announced !== undefined ? { from: announced } : {}), ...(closure !== undefined ? { by: closure } : {}) }),
+    ...(date !== undefined
+      ? { date }
+      : { ...(announced !== undefined ? { from: announced } : {}), ...(closure !== undefined ? { by: closure } : {}) }),
     ...(terms !== undefined ? { terms } : {}),
     ...(why !== "" ? { unknown: why } : {}),
     description: p.details.trim(),
@@ -139,8 +155,11 @@ const faceValueSplits = (symbol: string): Array<CorporateAction> => {
       kind: "split",
       date: newer.from,
       terms: { type: "fixed", factor: ratio(n.n * o.d, n.d * o.n), volume: ratio(o.n * n.d, o.d * n.n) },
-      description: `face value Rs ${older.rupees} (until ${older.until}) → Rs ${newer.rupees} (from ${newer.from}): a ` +
-        (newer.rupees < older.rupees ? `${older.rupees / newer.rupees}-for-1 sub-division` : `1-for-${newer.rupees / older.rupees} consolidation`),
+      description:
+        `face value Rs ${older.rupees} (until ${older.until}) → Rs ${newer.rupees} (from ${newer.from}): a ` +
+        (newer.rupees < older.rupees
+          ? `${older.rupees / newer.rupees}-for-1 sub-division`
+          : `1-for-${newer.rupees / older.rupees} consolidation`),
       source: newer.source,
       origin: "face_value"
     })
@@ -148,19 +167,44 @@ const faceValueSplits = (symbol: string): Array<CorporateAction> => {
   return out
 }
 
-const MARKER_KINDS: Readonly<Record<string, ActionKind>> = { ex_dividend: "cash_dividend", ex_bonus: "bonus", ex_right: "right" }
+const MARKER_KINDS: Readonly<Record<string, ActionKind>> = {
+  ex_dividend: "cash_dividend",
+  ex_bonus: "bonus",
+  ex_right: "right"
+}
 
 /** Recorded rows that are not payouts: unmatched XD/XB/XR markers, and split rows without sourced terms. */
-const otherActions = (rows: ReadonlyArray<ActionRow>, payouts: ReadonlyArray<CorporateAction>): Array<CorporateAction> =>
+const otherActions = (
+  rows: ReadonlyArray<ActionRow>,
+  payouts: ReadonlyArray<CorporateAction>
+): Array<CorporateAction> =>
   rows.flatMap((r): Array<CorporateAction> => {
     const d = r.xd_date ?? undefined
     const marker = MARKER_KINDS[r.kind]
     if (marker !== undefined && d !== undefined) {
-      const matched = payouts.some((p) => p.kind === marker && (p.date === d || (p.date === undefined && (p.from ?? d) <= d && d <= (p.by ?? d))))
-      return matched ? [] : [{ kind: marker, date: d, unknown: "the exchange marked the day ex, but no payout with its terms is recorded", description: r.details, source: r.dataset, origin: "other" }]
+      const matched = payouts.some((p) =>
+        p.kind === marker && (p.date === d || (p.date === undefined && (p.from ?? d) <= d && d <= (p.by ?? d)))
+      )
+      return matched
+        ? []
+        : [{
+          kind: marker,
+          date: d,
+          unknown: "the exchange marked the day ex, but no payout with its terms is recorded",
+          description: r.details,
+          source: r.dataset,
+          origin: "other"
+        }]
     }
     if (r.kind !== "split" && r.kind !== "consolidation") return []
-    return [{ kind: "split", ...(d !== undefined ? { date: d } : {}), unknown: "recorded without sourced terms", description: r.details, source: r.dataset, origin: "other" }]
+    return [{
+      kind: "split",
+      ...(d !== undefined ? { date: d } : {}),
+      unknown: "recorded without sourced terms",
+      description: r.details,
+      source: r.dataset,
+      origin: "other"
+    }]
   })
 
 /**
@@ -198,7 +242,8 @@ export const corporateActions = (input: {
   readonly faceValue: FaceValueOn
 }): Array<CorporateAction> => {
   // The same payout recorded twice (two recordings, spelled apart: "70% (iii) (D)", "70%(iii) (D)") is one action.
-  const same = (a: CorporateAction) => `${a.kind}|${a.date ?? a.by ?? a.from ?? ""}|${a.description.replace(/\s+/gu, "").toUpperCase()}`
+  const same = (a: CorporateAction) =>
+    `${a.kind}|${a.date ?? a.by ?? a.from ?? ""}|${a.description.replace(/\s+/gu, "").toUpperCase()}`
   const raw = [...new Map(input.payouts.map((p) => payoutAction(p, input.faceValue)).map((a) => [same(a), a])).values()]
   // A payout with no closure lies before the next one listed after it (by announcement).
   const payouts = raw.map(({ announced, ...a }) => {
@@ -220,6 +265,10 @@ export const symbolActions = (data: SymbolData): Array<CorporateAction> => {
     symbol,
     payouts: data.payouts,
     rows: data.actions,
-    faceValue: faceValueSource(symbol, page != null ? { rupees: page, dataset: data.fundamentals!.dataset } : undefined, data.restatement.restated)
+    faceValue: faceValueSource(
+      symbol,
+      page != null ? { rupees: page, dataset: data.fundamentals!.dataset } : undefined,
+      data.restatement.restated
+    )
   })
 }

@@ -5,12 +5,12 @@
  * no recorded action explains.
  */
 import { addDays } from "../../Karachi.ts"
-import type { ActionKind, CorporateAction } from "./AdjustmentActions.ts"
-import type { AdjustFactor, UnknownTerms } from "./AdjustmentSchemas.ts"
-import * as Q from "./Rational.ts"
 import { priceLimitRules } from "../calendar/Rules.ts"
 import { indexAtOrBefore, type PriceSeries } from "../snapshot/Series.ts"
+import type { ActionKind, CorporateAction } from "./AdjustmentActions.ts"
+import type { AdjustFactor, UnknownTerms } from "./AdjustmentSchemas.ts"
 import { beyondLimit } from "./PriceSteps.ts"
+import * as Q from "./Rational.ts"
 
 export type AdjustMode = "splits" | "total_return"
 
@@ -52,10 +52,18 @@ export const previousClean = (s: PriceSeries, date: string) => {
 }
 
 /** An action's price and volume factors on this series, or why they are unknown. */
-export const priceAction = (s: PriceSeries, a: CorporateAction & { readonly date: string }): Priced | string | undefined => {
+export const priceAction = (
+  s: PriceSeries,
+  a: CorporateAction & { readonly date: string }
+): Priced | string | undefined => {
   const t = a.terms!
   if (t.type === "fixed") {
-    return { action: a, price: t.factor, volume: t.volume, terms: `${a.description}: prices × ${fmt(t.factor)}, volumes × ${fmt(t.volume)}` }
+    return {
+      action: a,
+      price: t.factor,
+      volume: t.volume,
+      terms: `${a.description}: prices × ${fmt(t.factor)}, volumes × ${fmt(t.volume)}`
+    }
   }
   const i = previousClean(s, a.date)
   if (i < 0) return undefined
@@ -64,7 +72,12 @@ export const priceAction = (s: PriceSeries, a: CorporateAction & { readonly date
   if (t.type === "cash") {
     const left = Q.sub(p, t.amount)
     if (!Q.isPositive(left)) return `the dividend Rs ${fmt(t.amount, 4)} is not below the ${before}`
-    return { action: a, price: Q.div(left, p), volume: Q.ONE, terms: `${a.description}: Rs ${fmt(t.amount, 4)} per share; ${before}; (P − D) / P` }
+    return {
+      action: a,
+      price: Q.div(left, p),
+      volume: Q.ONE,
+      terms: `${a.description}: Rs ${fmt(t.amount, 4)} per share; ${before}; (P − D) / P`
+    }
   }
   const terp = Q.div(Q.add(p, Q.mul(t.perShare, t.price)), Q.add(Q.ONE, t.perShare))
   return {
@@ -87,7 +100,8 @@ export const unknownOf = (a: CorporateAction, reason: string): UnknownAction => 
 })
 
 /** The last day an action can be: its day, else its bound, else after every row. */
-export const lastPossible = (a: CorporateAction, end: string) => a.date ?? (a.by !== undefined && a.by < end ? a.by : end)
+export const lastPossible = (a: CorporateAction, end: string) =>
+  a.date ?? (a.by !== undefined && a.by < end ? a.by : end)
 
 /** Whether an action (known or not) can fall in (after, on]: it then explains a move between those rows (an action with no bound at all explains none). */
 export const within = (a: CorporateAction, after: string, on: string) =>
@@ -100,10 +114,14 @@ export const unexplainedStep = (s: PriceSeries, actions: ReadonlyArray<Corporate
   let next = -1
   for (let i = s.dates.length - 1; i >= 0 && s.dates[i]! >= DETECTABLE_FROM; i--) {
     if (s.flag[i] !== undefined || !(s.close[i]! > 0)) continue
-    if (next >= 0 && beyondLimit(s.close[i]!, s.close[next]!, s.dates[next]!) && !actions.some((a) => within(a, s.dates[i]!, s.dates[next]!))) {
+    if (
+      next >= 0 && beyondLimit(s.close[i]!, s.close[next]!, s.dates[next]!) &&
+      !actions.some((a) => within(a, s.dates[i]!, s.dates[next]!))
+    ) {
       return {
         before: s.dates[next]!,
-        reason: `on ${s.dates[next]!} the close moved from Rs ${s.close[i]!} (${s.dates[i]!}) to Rs ${s.close[next]!}, beyond the ` +
+        reason: `on ${s.dates[next]!} the close moved from Rs ${s.close[i]!} (${s.dates[i]!}) to Rs ${s
+          .close[next]!}, beyond the ` +
           "price limit, and no corporate action is recorded for it: an action missing from the record (or a gap in trading)"
       }
     }

@@ -13,7 +13,8 @@ export const ADJUST_MODES = ["none", "splits", "total_return"] as const
 const opt = <S extends Schema.Top>(s: S) => Schema.optionalKey(s)
 const Kind = Schema.Literals(["bonus", "split", "right", "cash_dividend"])
 
-export const ADJUST_DESCRIPTION = "none (default): as recorded, the answer unchanged. splits: open/high/low/close before each " +
+export const ADJUST_DESCRIPTION =
+  "none (default): as recorded, the answer unchanged. splits: open/high/low/close before each " +
   "bonus, split and right issue multiplied by its factor (bonus b%: 100/(100+b); split: new/old face value; right: " +
   "TERP/P, TERP = (P + r·S)/(1 + r) for r rights per share at S), volumes before a bonus or split by the inverse. " +
   "total_return: also each cash dividend D on its XD day, (P − D)/P, P the last close before it; D = percent × the face " +
@@ -28,16 +29,28 @@ export const ADJUST_DESCRIPTION = "none (default): as recorded, the answer uncha
 export const AdjustParam = Schema.optional(Schema.Literals(ADJUST_MODES).annotate({ description: ADJUST_DESCRIPTION }))
 
 export const AdjustFactor = Schema.Struct({
-  date: IsoDate.annotate({ description: "The action's first session on the new basis (XD/XB/XR day): rows before it are multiplied" }),
+  date: IsoDate.annotate({
+    description: "The action's first session on the new basis (XD/XB/XR day): rows before it are multiplied"
+  }),
   kind: Kind,
-  factor: Schema.Finite.annotate({ description: "The action's price factor (bonus b%: 100/(100+b); split: new/old face value; right: TERP/P; dividend: (P−D)/P)" }),
-  cumulative: Schema.Finite.annotate({ description: "The price factor applied to rows before `date` back to the next older factor: this one times every newer one" }),
-  volume_factor: opt(Schema.Finite.annotate({ description: "What volumes before `date` are multiplied by (bonus and split)" })),
+  factor: Schema.Finite.annotate({
+    description:
+      "The action's price factor (bonus b%: 100/(100+b); split: new/old face value; right: TERP/P; dividend: (P−D)/P)"
+  }),
+  cumulative: Schema.Finite.annotate({
+    description:
+      "The price factor applied to rows before `date` back to the next older factor: this one times every newer one"
+  }),
+  volume_factor: opt(
+    Schema.Finite.annotate({ description: "What volumes before `date` are multiplied by (bonus and split)" })
+  ),
   applied_to: Schema.Literals(["prices_and_volumes", "prices", "volumes"]).annotate({
     description: "volumes: the source already restated the prices for this split, so only volumes are adjusted"
   }),
   terms: Schema.String.annotate({ description: "The recorded terms and the arithmetic" }),
-  source: Schema.String.annotate({ description: "The dataset (see sources) or sourced record the action is read from" }),
+  source: Schema.String.annotate({
+    description: "The dataset (see sources) or sourced record the action is read from"
+  }),
   face_value_source: opt(Schema.String)
 })
 
@@ -55,15 +68,19 @@ export const UnknownTerms = Schema.Struct({
 export const AdjustmentFields = {
   adjust: Schema.Literals(["splits", "total_return"]),
   factors: Schema.Array(AdjustFactor).annotate({
-    description: "The factors applied to the rows in the answer's window (on prices: those dated after its first row), newest first"
+    description:
+      "The factors applied to the rows in the answer's window (on prices: those dated after its first row), newest first"
   }),
   cut_before: opt(IsoDate.annotate({
     description: "Rows before this day are left out: an adjustment there is not known (see cut_reason); never guessed"
   })),
   cut_reason: opt(Schema.String),
-  unknown_terms: Schema.Array(UnknownTerms).annotate({ description: "Actions of the series whose day or terms are not recorded, newest first" }),
+  unknown_terms: Schema.Array(UnknownTerms).annotate({
+    description: "Actions of the series whose day or terms are not recorded, newest first"
+  }),
   price_decimals: Schema.Int.annotate({
-    description: "Adjusted prices are rounded to this many decimals, the most the served closes are recorded with; factors are exact fractions until then"
+    description:
+      "Adjusted prices are rounded to this many decimals, the most the served closes are recorded with; factors are exact fractions until then"
   }),
   volumes: Schema.Literals(["adjusted", "left_out"]),
   adjustment_notes: Schema.Array(Schema.String)
@@ -72,4 +89,3 @@ export const AdjustmentFields = {
 export const Adjustment = Schema.Struct(AdjustmentFields).annotate({
   description: "With adjust=splits or total_return: the factors applied to the rows served and where the series is cut"
 })
-

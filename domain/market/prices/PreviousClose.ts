@@ -26,7 +26,10 @@ const closeOn = (s: PriceSeries | undefined, day: string): number | undefined =>
 }
 
 /** The previous trading day's as-traded close for a session on `date`, or undefined when it is not known. */
-export const previousClose = (data: Pick<SymbolData, "asTraded" | "prices" | "disagreement">, date: string): PreviousClose | undefined => {
+export const previousClose = (
+  data: Pick<SymbolData, "asTraded" | "prices" | "disagreement">,
+  date: string
+): PreviousClose | undefined => {
   const day = previousTradingDay(date)
   const asTraded = closeOn(data.asTraded, day)
   if (asTraded !== undefined) return { date: day, close: asTraded, series: "as_traded" }

@@ -9,9 +9,9 @@
  * step-adjusted closes, and every step inside their window is reported.
  */
 import { addDays } from "../../Karachi.ts"
+import { defined } from "../../Objects.ts"
 import { priceLimitOn } from "../calendar/Rules.ts"
 import type { PriceSeries } from "../snapshot/Series.ts"
-import { defined } from "../../Objects.ts"
 
 /** A corporate action as recorded (the `corporate_actions` rows). */
 export interface ActionRecord {
@@ -113,7 +113,9 @@ export const findSteps = (
     ...defined({ kind })
   })
   for (let i = start; i < dates.length; i++) {
-    if (beyondLimit(closes[i - 1]!, closes[i]!, dates[i]!)) steps.set(i, make(i, closes[i]! / closes[i - 1]!, "detected"))
+    if (beyondLimit(closes[i - 1]!, closes[i]!, dates[i]!)) {
+      steps.set(i, make(i, closes[i]! / closes[i - 1]!, "detected"))
+    }
   }
   for (const a of actions) {
     if (a.xd_date === undefined || !STEP_KINDS.has(a.kind)) continue
@@ -123,7 +125,9 @@ export const findSteps = (
       const d = dates[i]!
       if (d < lo || d > hi) continue
       if (steps.has(i) && detected < 0) detected = i
-      if (largestFall < 0 || closes[i]! / closes[i - 1]! < closes[largestFall]! / closes[largestFall - 1]!) largestFall = i
+      if (largestFall < 0 || closes[i]! / closes[i - 1]! < closes[largestFall]! / closes[largestFall - 1]!) {
+        largestFall = i
+      }
     }
     const factor = actionFactor(a)
     const at = detected >= 0 ? detected : factor !== undefined ? largestFall : -1
@@ -137,7 +141,11 @@ export const findSteps = (
  * Closes put on the basis of the newest row: each close is multiplied by the
  * factors of every step after it. Rows on or after the last step are unchanged.
  */
-export const adjustCloses = (dates: ReadonlyArray<string>, closes: ArrayLike<number>, steps: ReadonlyArray<Step>): Float64Array => {
+export const adjustCloses = (
+  dates: ReadonlyArray<string>,
+  closes: ArrayLike<number>,
+  steps: ReadonlyArray<Step>
+): Float64Array => {
   const out = new Float64Array(closes.length)
   let factor = 1
   let k = steps.length - 1

@@ -66,7 +66,8 @@ const fromRecord = (d: DisagreementRow): Restatement => ({
   agreeing: d.agreeing,
   from: d.first_date,
   to: d.last_date,
-  basis: `recorded: the exchange's eod closes are ${d.factor} × the as-traded closes on ${d.agreeing} of ${d.points} shared days ` +
+  basis:
+    `recorded: the exchange's eod closes are ${d.factor} × the as-traded closes on ${d.agreeing} of ${d.points} shared days ` +
     `(${d.first_date} to ${d.last_date}), a split or consolidation after ${d.last_date}`
 })
 
@@ -112,7 +113,8 @@ export const restatementOf = (
       points: shared.length,
       agreeing: 0,
       ...span,
-      basis: `the eod series shares ${shared.length} days with an as-traded recording (at least ${MIN_POINTS} are needed): ` +
+      basis:
+        `the eod series shares ${shared.length} days with an as-traded recording (at least ${MIN_POINTS} are needed): ` +
         "whether the exchange restated it for a split is not known"
     }
   }
@@ -123,7 +125,8 @@ export const restatementOf = (
       points: shared.length,
       agreeing,
       ...span,
-      basis: `the eod and as-traded closes follow no single ratio over ${shared.length} shared days (${agreeing} on ${mode})`
+      basis:
+        `the eod and as-traded closes follow no single ratio over ${shared.length} shared days (${agreeing} on ${mode})`
     }
   }
   if (mode === 1) {
@@ -132,7 +135,8 @@ export const restatementOf = (
       points: shared.length,
       agreeing,
       ...span,
-      basis: `the eod closes equal the as-traded closes on ${agreeing} of ${shared.length} shared days (${span.from} to ${span.to})`
+      basis:
+        `the eod closes equal the as-traded closes on ${agreeing} of ${shared.length} shared days (${span.from} to ${span.to})`
     }
   }
   return {
@@ -141,7 +145,8 @@ export const restatementOf = (
     points: shared.length,
     agreeing,
     ...span,
-    basis: `the exchange's eod closes are ${mode} × the as-traded closes on ${agreeing} of ${shared.length} shared days ` +
+    basis:
+      `the exchange's eod closes are ${mode} × the as-traded closes on ${agreeing} of ${shared.length} shared days ` +
       `(${span.from} to ${span.to}), a split or consolidation after ${span.to}`
   }
 }

@@ -57,7 +57,9 @@ const matchOf = (entry: NamedSymbol, ticker: string, key: string): Candidate | u
   const keys = names.map(searchKey)
   const exact = keys.findIndex((k) => k === key)
   if (exact >= 0) return { entry, kind: "exact_name", matched: names[exact]!, edits: 0 }
-  if (ticker.length >= 2 && entry.symbol.startsWith(ticker)) return { entry, kind: "ticker_prefix", matched: entry.symbol, edits: 0 }
+  if (ticker.length >= 2 && entry.symbol.startsWith(ticker)) {
+    return { entry, kind: "ticker_prefix", matched: entry.symbol, edits: 0 }
+  }
   const words = key.split(" ")
   const word = keys.findIndex((k) => wordsStart(k, words))
   if (word >= 0) return { entry, kind: "name", matched: names[word]!, edits: 0 }
@@ -65,11 +67,19 @@ const matchOf = (entry: NamedSymbol, ticker: string, key: string): Candidate | u
 }
 
 /** The closest of the ticker, names and aliases within the allowed edits (a name's leading words count as the name). */
-const nearMiss = (entry: NamedSymbol, ticker: string, key: string, names: ReadonlyArray<string>, keys: ReadonlyArray<string>) => {
+const nearMiss = (
+  entry: NamedSymbol,
+  ticker: string,
+  key: string,
+  names: ReadonlyArray<string>,
+  keys: ReadonlyArray<string>
+) => {
   const limit = allowedEdits(key.length)
   let best: Candidate | undefined
   const consider = (edits: number, matched: string) => {
-    if (edits <= limit && (best === undefined || edits < best.edits)) best = { entry, kind: "near_miss", matched, edits }
+    if (edits <= limit && (best === undefined || edits < best.edits)) {
+      best = { entry, kind: "near_miss", matched, edits }
+    }
   }
   if (Math.abs(entry.symbol.length - ticker.length) <= limit) consider(distance(entry.symbol, ticker), entry.symbol)
   const wordCount = key.split(" ").length
@@ -88,7 +98,11 @@ const byRank = (a: Candidate, b: Candidate) =>
   (a.entry.symbol < b.entry.symbol ? -1 : 1)
 
 /** The securities a query names, best first, at most `max`; near misses only when nothing matched otherwise. */
-export const resolveName = (table: ReadonlyArray<NamedSymbol>, query: string, max: number): ReadonlyArray<NameMatch> => {
+export const resolveName = (
+  table: ReadonlyArray<NamedSymbol>,
+  query: string,
+  max: number
+): ReadonlyArray<NameMatch> => {
   const key = searchKey(query)
   if (key === "") return []
   const ticker = query.trim().toUpperCase()

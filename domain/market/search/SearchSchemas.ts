@@ -7,7 +7,8 @@ export const SearchHit = Schema.Struct({
   name: Schema.String,
   sector: Schema.optionalKey(Schema.String),
   match: Schema.Literals(["exact_ticker", "exact_name", "ticker_prefix", "name", "near_miss"]).annotate({
-    description: "exact_ticker; exact_name (the registered name or a reviewed alias, whole); ticker_prefix; name (every " +
+    description:
+      "exact_ticker; exact_name (the registered name or a reviewed alias, whole); ticker_prefix; name (every " +
       "query word starts a word of the name or an alias); near_miss (within a few edits of the ticker, name or alias: " +
       "given only when nothing matched otherwise)"
   }),

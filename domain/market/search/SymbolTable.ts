@@ -30,5 +30,8 @@ export const namedSymbols = (
 }
 
 /** The message of an unknown-symbol error: `unknown symbol HUBCO; close matches: HUBC (The Hub Power Company Limited)`. */
-export const unknownSymbol = (securities: ReadonlyArray<SecurityRow>, aliasTable: ReadonlyArray<AliasEntry>, symbol: string) =>
-  unknownSymbolMessage(namedSymbols(securities, aliasTable), symbol)
+export const unknownSymbol = (
+  securities: ReadonlyArray<SecurityRow>,
+  aliasTable: ReadonlyArray<AliasEntry>,
+  symbol: string
+) => unknownSymbolMessage(namedSymbols(securities, aliasTable), symbol)

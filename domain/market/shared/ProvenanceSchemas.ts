@@ -17,7 +17,8 @@ export const DatasetStatusRecord = Schema.Struct({
   last_date: opt(IsoDate),
   as_of: Schema.String,
   retrieved_at: Schema.String.annotate({
-    description: "When the figures were fetched from upstream: the recording's retrieval date or month, or the live read's instant"
+    description:
+      "When the figures were fetched from upstream: the recording's retrieval date or month, or the live read's instant"
   }),
   loaded_at: Instant.annotate({ description: "When this service loaded the dataset into its store" }),
   age_days: opt(Schema.Int.annotate({ description: "Days from as_of to now" })),
@@ -45,7 +46,9 @@ export const FreshnessAnswer = Schema.Struct({
   source_mode: Schema.Literals(["pack", "portal"]),
   data_pack: opt(Schema.String),
   datasets: Schema.Array(DatasetStatusRecord),
-  crawl: opt(Schema.Array(CrawlProgress).annotate({ description: "The live portal crawl per dataset (PSX_SOURCE=portal only)" }))
+  crawl: opt(
+    Schema.Array(CrawlProgress).annotate({ description: "The live portal crawl per dataset (PSX_SOURCE=portal only)" })
+  )
 })
 
 export const SymbolSources = Schema.Struct({

@@ -15,10 +15,12 @@ export const Source = Schema.Struct({
   source: Schema.String,
   as_of: Schema.String.annotate({ description: "The market date or instant the figures describe" }),
   retrieved_at: Schema.String.annotate({
-    description: "When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC)"
+    description:
+      "When the figures were fetched from upstream: a recording's retrieval date or month as its provenance states it, or the live read's instant (ISO 8601 UTC)"
   }),
   recorded_in: opt(Schema.String.annotate({
-    description: "Where the recording is kept: repository@commit, one per repository (separated by \"; \") when a dataset joins several"
+    description:
+      "Where the recording is kept: repository@commit, one per repository (separated by \"; \") when a dataset joins several"
   }))
 })
 export type Source = typeof Source.Type
@@ -29,7 +31,8 @@ export type Source = typeof Source.Type
  * Lists of different lengths are not paired, so no commit is ever put on a repository it does not belong to.
  */
 export const recordedIn = (repository: string, commit: string, digits?: number): string => {
-  const repos = repository.split("; "), commits = commit.split("; ").map((c) => (digits === undefined ? c : c.slice(0, digits)))
+  const repos = repository.split("; "),
+    commits = commit.split("; ").map((c) => (digits === undefined ? c : c.slice(0, digits)))
   return repos.length === commits.length
     ? repos.map((r, i) => `${r}@${commits[i]!}`).join("; ")
     : `${repos.join("; ")} (commits ${commits.join("; ")})`
@@ -45,5 +48,7 @@ export const PublishedFigure = Schema.Struct({
 /** The paging fields of a paged answer. */
 export const Page = Schema.Struct({
   total: Schema.Int,
-  next_cursor: Schema.NullOr(Schema.String).annotate({ description: "Pass as `cursor` for the next page; null on the last page" })
+  next_cursor: Schema.NullOr(Schema.String).annotate({
+    description: "Pass as `cursor` for the next page; null on the last page"
+  })
 })

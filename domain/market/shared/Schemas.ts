@@ -5,9 +5,9 @@
  * (`ex_dividend`).
  */
 import { Schema } from "effect"
-import { Adjustment } from "../prices/AdjustmentSchemas.ts"
 import { PriceSeriesBasis, TechnicalsFigures } from "../analytics/TechnicalsSchema.ts"
 import { Announcement, DividendRow, FinancialPeriod } from "../filings/FilingSchemas.ts"
+import { Adjustment } from "../prices/AdjustmentSchemas.ts"
 import { Instant, IsoDate, Num, opt, Page, Source } from "./RecordParts.ts"
 
 export * from "../filings/FilingSchemas.ts"
@@ -37,7 +37,8 @@ export const CorporateActionState = Schema.Struct({
   recent_actions: Schema.Array(Schema.Struct({
     kind: Schema.String,
     xd_date: opt(IsoDate.annotate({
-      description: "The day the stock trades ex for this action (XD, XB, XR; for a payout: its xd_date). The book closure's " +
+      description:
+        "The day the stock trades ex for this action (XD, XB, XR; for a payout: its xd_date). The book closure's " +
         "first day, ex_date (SPEC 2.3), is on /v1/dividends/{symbol}"
     })),
     details: Schema.String
@@ -61,7 +62,11 @@ export const Quote = Schema.Struct({
   }),
   stale: Schema.Boolean.annotate({ description: "True when returned with allow_stale=true past the freshness rule" }),
   corporate_actions: CorporateActionState,
-  source: opt(Source.annotate({ description: "Where the quote came from; absent only if its dataset's provenance is not recorded" }))
+  source: opt(
+    Source.annotate({
+      description: "Where the quote came from; absent only if its dataset's provenance is not recorded"
+    })
+  )
 })
 export type Quote = typeof Quote.Type
 
@@ -90,10 +95,13 @@ export const PriceWindow = Schema.Struct({
 
 export const PricesResponse = Schema.Struct({
   symbol: Schema.String,
-  adjusted: Schema.Boolean.annotate({ description: "true exactly when adjust is splits or total_return (then `adjustment` says how)" }),
+  adjusted: Schema.Boolean.annotate({
+    description: "true exactly when adjust is splits or total_return (then `adjustment` says how)"
+  }),
   series: Schema.Literals(["as_traded", "eod", "merged"]),
   restated_by_source: Schema.Union([Schema.Boolean, Schema.Literal("unknown")]).annotate({
-    description: "true: the exchange restated this series for a split or consolidation after it happened (never for dividends); " +
+    description:
+      "true: the exchange restated this series for a split or consolidation after it happened (never for dividends); " +
       "false: as traded (verified against an as-traded recording); \"unknown\": no recording shows either, see `note`"
   }),
   note: opt(Schema.String),
@@ -115,7 +123,9 @@ export const Ratios = Schema.Struct({
   free_float_shares: opt(Num),
   shares_outstanding: opt(Num),
   face_value: opt(Num),
-  price: opt(Num.annotate({ description: "The price the exchange computed pe_ttm, dividend_yield_pct and market_cap at" })),
+  price: opt(
+    Num.annotate({ description: "The price the exchange computed pe_ttm, dividend_yield_pct and market_cap at" })
+  ),
   as_of: opt(Schema.String.annotate({ description: "The date the figures describe; absent when not recorded" }))
 })
 
@@ -138,7 +148,8 @@ export const Company = Schema.Struct({
   })),
   dividend_coverage: Schema.Literals(["recorded", "unknown"]),
   delisted_on: opt(IsoDate.annotate({
-    description: "The day the symbol was first seen gone from the exchange's listing; absent while listed. A delisted " +
+    description:
+      "The day the symbol was first seen gone from the exchange's listing; absent while listed. A delisted " +
       "company keeps its history, payouts and filings, and is left out of the company list, the screener and peers."
   })),
   sources: Schema.Array(Source)
@@ -151,17 +162,24 @@ export const Derived = Schema.Struct({
     Schema.Struct({
       lower: Num,
       upper: Num,
-      session: IsoDate.annotate({ description: "The trading session the bounds apply to: the next trading day after the quote's close" }),
+      session: IsoDate.annotate({
+        description: "The trading session the bounds apply to: the next trading day after the quote's close"
+      }),
       previous_close: Num,
       rule: Schema.String
     }).annotate({
-      description: "Price limits of the next trading session after the quote, from its close (that session's previous close), " +
+      description:
+        "Price limits of the next trading session after the quote, from its close (that session's previous close), " +
         "under the rule in force that day; absent before the first sourced rule. Past sessions' bounds say nothing about today."
     })
   ),
   net_margin_pct: opt(Num),
   eps_growth_pct: opt(Num),
-  price_series: opt(PriceSeriesBasis.annotate({ description: "The series week52 was computed from, and whether its source restated it" }))
+  price_series: opt(
+    PriceSeriesBasis.annotate({
+      description: "The series week52 was computed from, and whether its source restated it"
+    })
+  )
 })
 
 export const Stock = Schema.Struct({
@@ -171,15 +189,21 @@ export const Stock = Schema.Struct({
     name: Schema.String,
     pe_ttm: opt(Num),
     dividend_yield_pct: opt(Num),
-    as_of: opt(Schema.String.annotate({ description: "The exchange screener's date: pe_ttm and dividend_yield_pct as published" }))
+    as_of: opt(
+      Schema.String.annotate({
+        description: "The exchange screener's date: pe_ttm and dividend_yield_pct as published"
+      })
+    )
   })),
-  sector_medians: opt(Schema.Struct({ pe_ttm: opt(Num), dividend_yield_pct: opt(Num), pe_peers: Schema.Int, yield_peers: Schema.Int })),
+  sector_medians: opt(
+    Schema.Struct({ pe_ttm: opt(Num), dividend_yield_pct: opt(Num), pe_peers: Schema.Int, yield_peers: Schema.Int })
+  ),
   dividends: Schema.Array(DividendRow),
   filings: Schema.Array(Announcement),
   financials: Schema.Array(FinancialPeriod),
   derived: Derived,
   technicals: opt(TechnicalsFigures.annotate({
-    description: "Moving averages, RSI, MACD, Bollinger, pivots and volatility as state labels (as /v1/stocks/{sym}/technicals); absent with no clean price history"
+    description:
+      "Moving averages, RSI, MACD, Bollinger, pivots and volatility as state labels (as /v1/stocks/{sym}/technicals); absent with no clean price history"
   }))
 })
-

@@ -22,7 +22,9 @@ export const parseTicker = (raw: string): Effect.Effect<Ticker, InvalidSymbol> =
   if (s.length === 0 || s.length > TICKER_MAX || !pattern.test(s)) {
     return Effect.fail(
       new InvalidSymbol({
-        message: `'${raw.length > 40 ? raw.slice(0, 40) + "…" : raw}' is not a ticker: use A-Z, 0-9, '-' or '.', at most ${TICKER_MAX} characters`,
+        message: `'${
+          raw.length > 40 ? raw.slice(0, 40) + "…" : raw
+        }' is not a ticker: use A-Z, 0-9, '-' or '.', at most ${TICKER_MAX} characters`,
         ...(raw.length <= 40 ? { symbol: raw } : {})
       })
     )

@@ -4,8 +4,8 @@
  * numbers since 1970-01-01 and float8 figures with NaN for unknown; each row
  * names its dataset by index into the row's dataset list.
  */
-import type { PriceSeriesRow } from "./StoreRows.ts"
 import type { PriceSeries } from "./Series.ts"
+import type { PriceSeriesRow } from "./StoreRows.ts"
 
 import { fromDay } from "../../Karachi.ts"
 
@@ -59,7 +59,9 @@ export const decodeSeries = (
     ["dataset_index", row.dataset_index, 2]
   ]
   for (const [name, bytes, width] of sizes) {
-    if (bytes.byteLength !== n * width) return `${row.symbol}/${row.series}: ${name} holds ${bytes.byteLength} bytes, expected ${n * width}`
+    if (bytes.byteLength !== n * width) {
+      return `${row.symbol}/${row.series}: ${name} holds ${bytes.byteLength} bytes, expected ${n * width}`
+    }
   }
   const dv = new DataView(row.dates.buffer, row.dates.byteOffset, row.dates.byteLength)
   const di = new DataView(row.dataset_index.buffer, row.dataset_index.byteOffset, row.dataset_index.byteLength)
@@ -138,10 +140,14 @@ export const mergeSeries = (asTraded: PriceSeries, eod: PriceSeries): PriceSerie
   const eIndex = eod.datasets.map((d) => datasets.indexOf(d))
   const datasetIndex = new Uint8Array(n)
   for (let k = 0; k < n; k++) {
-    datasetIndex[k] = fromEod[k] === 1 ? eIndex[eod.datasetIndex[pick[k]!]!]! : aIndex[asTraded.datasetIndex[pick[k]!]!]!
+    datasetIndex[k] = fromEod[k] === 1
+      ? eIndex[eod.datasetIndex[pick[k]!]!]!
+      : aIndex[asTraded.datasetIndex[pick[k]!]!]!
   }
   const anyFlag = asTraded.flag.length > 0 || eod.flag.length > 0
-  const flag = anyFlag ? Array.from({ length: n }, (_, k) => (fromEod[k] === 1 ? eod : asTraded).flag[pick[k]!]) : NO_FLAGS
+  const flag = anyFlag
+    ? Array.from({ length: n }, (_, k) => (fromEod[k] === 1 ? eod : asTraded).flag[pick[k]!])
+    : NO_FLAGS
   return {
     symbol: asTraded.symbol,
     series: "merged",

@@ -11,26 +11,26 @@
  * derived once per build (52-week window bounds, per-dataset coverage) sit
  * beside them.
  */
-import type { PayoutRecord } from "../filings/Dividends.ts"
+import { runSteps, type Steps } from "../../SlicedWork.ts"
 import { lineKind } from "../board/Board.ts"
+import { type IndexCloses, indexClosesOf } from "../board/IndexHistory.ts"
+import type { PayoutRecord } from "../filings/Dividends.ts"
 import { type Restatement, restatementOf } from "../prices/Restated.ts"
 import type { PriceSeries } from "./Series.ts"
 import { decodeSeries, makeDateInterner, mergeSeries } from "./SeriesCodec.ts"
-import { runSteps, type Steps } from "../../SlicedWork.ts"
 import {
   type AreaCoverage,
   byDesc,
   byXdDate,
   coverage,
-  groupBy,
   filingsNewestFirst,
+  groupBy,
   newestFirst,
   newestSet,
   seriesCoverage,
   toPayout,
   withoutZeroCap
 } from "./SnapshotParts.ts"
-import { type IndexCloses, indexClosesOf } from "../board/IndexHistory.ts"
 import type {
   ActionRow,
   AnnouncementRow,
@@ -50,7 +50,6 @@ import type {
   SecurityRow,
   StoreRows
 } from "./StoreRows.ts"
-
 
 export interface SymbolData {
   readonly security: SecurityRow
@@ -132,7 +131,8 @@ export function* decodeSeriesSteps(rows: StoreRows["series"], rejected: Array<st
   }
   return series
 }
-export const decodeAllSeries = (rows: StoreRows["series"], rejected: Array<string>) => runSteps(decodeSeriesSteps(rows, rejected))
+export const decodeAllSeries = (rows: StoreRows["series"], rejected: Array<string>) =>
+  runSteps(decodeSeriesSteps(rows, rejected))
 type OwnSeries = { as_traded?: PriceSeries; eod?: PriceSeries }
 
 /** Each index's members, and its members with weights, at their newest effective dates. */
@@ -176,10 +176,20 @@ const servedSeries = (own: OwnSeries, restatement: Restatement) =>
     : own.as_traded ?? own.eod
 
 /** Provenance per data area of one symbol (see /v1/ai/sources). */
-const areasOf = (security: SecurityRow, own: OwnSeries, payoutRows: ReadonlyArray<PayoutRow>, d: Omit<SymbolData, "areas">) =>
+const areasOf = (
+  security: SecurityRow,
+  own: OwnSeries,
+  payoutRows: ReadonlyArray<PayoutRow>,
+  d: Omit<SymbolData, "areas">
+) =>
   new Map<string, ReadonlyArray<AreaCoverage>>([
     ["universe", [{ dataset: security.dataset, rows: 1 }]],
-    ["quote", d.quote ? [{ dataset: d.quote.dataset, rows: 1, first: d.quote.as_of.slice(0, 10), last: d.quote.as_of.slice(0, 10) }] : []],
+    [
+      "quote",
+      d.quote
+        ? [{ dataset: d.quote.dataset, rows: 1, first: d.quote.as_of.slice(0, 10), last: d.quote.as_of.slice(0, 10) }]
+        : []
+    ],
     ["prices", seriesCoverage([own.as_traded, own.eod])],
     ["fundamentals", d.fundamentals ? [{ dataset: d.fundamentals.dataset, rows: 1 }] : []],
     ["profile", d.profile ? [{ dataset: d.profile.dataset, rows: 1 }] : []],
@@ -189,7 +199,9 @@ const areasOf = (security: SecurityRow, own: OwnSeries, payoutRows: ReadonlyArra
     ["announcements", coverage(d.announcements, (r) => r.dataset, (r) => r.published_on)],
     [
       "index_membership",
-      d.kse100 ? [{ dataset: d.kse100.dataset, rows: 1, first: d.kse100.effective_date, last: d.kse100.effective_date }] : []
+      d.kse100
+        ? [{ dataset: d.kse100.dataset, rows: 1, first: d.kse100.effective_date, last: d.kse100.effective_date }]
+        : []
     ],
     ["news", []]
   ])
@@ -240,7 +252,12 @@ export const sectorPeers = (securities: ReadonlyArray<SecurityRow>, fundamentals
   const listed: ReadonlySet<string> = new Set(securities.map((s) => s.symbol))
   const ordinaryEquity = securities.filter((s) =>
     s.security_type === "equity" && s.delisted_on === undefined && s.sector_name &&
-    lineKind({ symbol: s.symbol, name: s.name, security_type: s.security_type, ...(s.sector_code ? { sector_code: s.sector_code } : {}) }, listed) === "security"
+    lineKind({
+        symbol: s.symbol,
+        name: s.name,
+        security_type: s.security_type,
+        ...(s.sector_code ? { sector_code: s.sector_code } : {})
+      }, listed) === "security"
   )
   for (const [name, members] of groupBy(ordinaryEquity, (s) => s.sector_name!)) {
     sectorMembers.set(
@@ -302,4 +319,5 @@ export function* snapshotSteps(rows: StoreRows, builtAt: number): Steps<MarketSn
 }
 
 /** Builds the snapshot from the store's rows at once. Pure; `builtAt` is passed in. */
-export const buildSnapshot = (rows: StoreRows, builtAt: number): MarketSnapshot => runSteps(snapshotSteps(rows, builtAt))
+export const buildSnapshot = (rows: StoreRows, builtAt: number): MarketSnapshot =>
+  runSteps(snapshotSteps(rows, builtAt))

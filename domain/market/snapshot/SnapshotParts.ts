@@ -3,10 +3,10 @@
  * first ordering, per-dataset coverage, payout records, the exchange's
  * blanks and index membership at its newest date.
  */
+import { defined } from "../../Objects.ts"
 import type { PayoutRecord } from "../filings/Dividends.ts"
 import { datasetAt, type PriceSeries } from "./Series.ts"
 import type { ActionRow, FundamentalsRow, MembershipRow, PayoutRow } from "./StoreRows.ts"
-import { defined } from "../../Objects.ts"
 
 /** Rows of one area for one symbol, per dataset: how many and which dates. */
 export interface AreaCoverage {
@@ -29,8 +29,10 @@ export const groupBy = <A>(rows: ReadonlyArray<A>, key: (a: A) => string) => {
 
 export const byDesc = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0)
 /** Newest published first (ties by id, descending). */
-export const newestFirst = (a: { readonly published_at: string; readonly id: string }, b: { readonly published_at: string; readonly id: string }) =>
-  byDesc(a.published_at, b.published_at) || byDesc(a.id, b.id)
+export const newestFirst = (
+  a: { readonly published_at: string; readonly id: string },
+  b: { readonly published_at: string; readonly id: string }
+) => byDesc(a.published_at, b.published_at) || byDesc(a.id, b.id)
 
 /** A filing's place in newest-first order: its Karachi date, then its time (a date-only filing after the timed ones of its day), then id. */
 export interface FilingPosition {
@@ -51,7 +53,10 @@ export const coverage = <A>(rows: ReadonlyArray<A>, dataset: (a: A) => string, d
     per.set(d, {
       rows: c.rows + 1,
       ...(day !== undefined
-        ? { first: c.first === undefined || day < c.first ? day : c.first, last: c.last === undefined || day > c.last ? day : c.last }
+        ? {
+          first: c.first === undefined || day < c.first ? day : c.first,
+          last: c.last === undefined || day > c.last ? day : c.last
+        }
         : c.first !== undefined && c.last !== undefined
         ? { first: c.first, last: c.last }
         : {})
@@ -113,4 +118,10 @@ export const newestSet = (members: ReadonlyArray<MembershipRow>) => {
 
 /** Newest XD day first, undated last (ties by id). */
 export const byXdDate = (a: ActionRow, b: ActionRow) =>
-  a.xd_date === b.xd_date ? (a.id < b.id ? -1 : 1) : a.xd_date === undefined ? 1 : b.xd_date === undefined ? -1 : byDesc(a.xd_date, b.xd_date)
+  a.xd_date === b.xd_date
+    ? (a.id < b.id ? -1 : 1)
+    : a.xd_date === undefined
+    ? 1
+    : b.xd_date === undefined
+    ? -1
+    : byDesc(a.xd_date, b.xd_date)

@@ -10,24 +10,31 @@
  * to the snapshot, few symbols moved, and nothing moved that other symbols'
  * figures depend on (index membership, or a whole symbol table).
  */
-import { filingsNewestFirst } from "./SnapshotParts.ts"
 import {
   bySymbol,
   decodeAllSeries,
   type MarketSnapshot,
   rowsBySymbol,
   sectorPeers,
-  symbolData,
   type SymbolData,
+  symbolData,
   wholeTables
 } from "./Snapshot.ts"
+import { filingsNewestFirst } from "./SnapshotParts.ts"
 import type { FundamentalsRow, StoreRows } from "./StoreRows.ts"
 
 /** More symbols than this in one update: rebuild whole (as after an import). */
 export const UPDATE_SYMBOLS_LIMIT = 64
 
 /** Tables whose rows are always reloaded whole by an update (small, or not per symbol). */
-const WHOLE_TABLES: ReadonlySet<string> = new Set(["datasets", "sectors", "index_levels", "index_closes", "service_meta", "news_items"])
+const WHOLE_TABLES: ReadonlySet<string> = new Set([
+  "datasets",
+  "sectors",
+  "index_levels",
+  "index_closes",
+  "service_meta",
+  "news_items"
+])
 
 export interface ChangeLog {
   readonly reachable: boolean
@@ -77,7 +84,9 @@ export const updateSnapshot = (
     sectorMembers: sectorPeers(securities, fundamentals),
     indexMembers: prev.indexMembers,
     indexWeights: prev.indexWeights,
-    announcements: [...prev.announcements.filter((a) => !changed.has(a.symbol)), ...theirAnnouncements].sort(filingsNewestFirst),
+    announcements: [...prev.announcements.filter((a) => !changed.has(a.symbol)), ...theirAnnouncements].sort(
+      filingsNewestFirst
+    ),
     rejected
   }
 }

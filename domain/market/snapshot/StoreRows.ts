@@ -79,7 +79,12 @@ export const IndexLevelRow = Schema.Struct({
 export type IndexLevelRow = typeof IndexLevelRow.Type
 
 /** One daily close of an index (migration 0022). */
-export const IndexCloseRow = Schema.Struct({ code: Schema.String, date: Schema.String, close: Schema.Finite, dataset: Schema.String })
+export const IndexCloseRow = Schema.Struct({
+  code: Schema.String,
+  date: Schema.String,
+  close: Schema.Finite,
+  dataset: Schema.String
+})
 export type IndexCloseRow = typeof IndexCloseRow.Type
 
 export const DisagreementRow = Schema.Struct({

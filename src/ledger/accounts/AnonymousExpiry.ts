@@ -17,8 +17,8 @@
  */
 import { Clock, Config, Context, Data, Duration, Effect, Layer, Schedule, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { RateLimiter } from "../../http/RateLimiter.ts"
 import { PORTFOLIO_STREAM_PREFIX } from "../../../domain/ledger/Streams.ts"
+import { RateLimiter } from "../../http/RateLimiter.ts"
 import { streamHasEventsSql } from "../events/EventStore.ts"
 import { SEEN_EVERY_MS } from "./Keys.ts"
 
@@ -32,9 +32,19 @@ export interface ExpiryOptions {
 }
 
 const options: Config.Config<ExpiryOptions> = Config.all({
-  ttlHours: Config.schema(Schema.Finite.check(Schema.isGreaterThanOrEqualTo(2)), "PSX_ANONYMOUS_USER_TTL_HOURS").pipe(Config.withDefault(24)),
-  everyMinutes: Config.schema(Schema.Finite.check(Schema.isGreaterThan(0)), "PSX_ANONYMOUS_SWEEP_MINUTES").pipe(Config.withDefault(10))
-}).pipe(Config.map(({ ttlHours, everyMinutes }) => ({ ttl: Duration.hours(ttlHours), every: Duration.minutes(everyMinutes), batch: 500 })))
+  ttlHours: Config.schema(Schema.Finite.check(Schema.isGreaterThanOrEqualTo(2)), "PSX_ANONYMOUS_USER_TTL_HOURS").pipe(
+    Config.withDefault(24)
+  ),
+  everyMinutes: Config.schema(Schema.Finite.check(Schema.isGreaterThan(0)), "PSX_ANONYMOUS_SWEEP_MINUTES").pipe(
+    Config.withDefault(10)
+  )
+}).pipe(
+  Config.map(({ ttlHours, everyMinutes }) => ({
+    ttl: Duration.hours(ttlHours),
+    every: Duration.minutes(everyMinutes),
+    batch: 500
+  }))
+)
 
 /** A sweep that met a user seen while it ran: rolled back whole, the next sweep tries again. */
 class Retry extends Data.TaggedError("Retry")<{}> {}
@@ -55,7 +65,9 @@ export class AnonymousExpiry extends Context.Service<AnonymousExpiry, {
         const sql = yield* SqlClient.SqlClient
         const limiter = yield* RateLimiter
         const ttlMs = Duration.toMillis(opts.ttl)
-        if (ttlMs <= SEEN_EVERY_MS) return yield* Effect.die(new Error("the anonymous user TTL must be longer than the hourly last-seen mark"))
+        if (ttlMs <= SEEN_EVERY_MS) {
+          return yield* Effect.die(new Error("the anonymous user TTL must be longer than the hourly last-seen mark"))
+        }
 
         const sweep = Effect.fn("AnonymousExpiry.sweep")(function*() {
           const cutoff = new Date((yield* Clock.currentTimeMillis) - ttlMs).toISOString()
@@ -74,7 +86,10 @@ export class AnonymousExpiry extends Context.Service<AnonymousExpiry, {
             )
             if (gone.length === 0) return { users: [] as ReadonlyArray<string>, keys: [] as ReadonlyArray<string> }
             const ids = `{${gone.map((g) => g.id).join(",")}}`
-            const keys = yield* sql.unsafe<{ id: string }>(`DELETE FROM api_keys WHERE user_id = ANY($1::text[]) RETURNING id`, [ids])
+            const keys = yield* sql.unsafe<{ id: string }>(
+              `DELETE FROM api_keys WHERE user_id = ANY($1::text[]) RETURNING id`,
+              [ids]
+            )
             yield* sql.unsafe(`DELETE FROM idempotency WHERE user_id = ANY($1::text[])`, [ids])
             const users = yield* sql.unsafe<{ id: string }>(
               `DELETE FROM users WHERE id = ANY($1::text[]) AND ${IDLE} < $2::timestamptz AND NOT ${HAS_EVENTS} RETURNING id`,
@@ -92,7 +107,9 @@ export class AnonymousExpiry extends Context.Service<AnonymousExpiry, {
 
         yield* Effect.forkScoped(
           sweep.pipe(
-            Effect.tap((ids) => ids.length > 0 ? Effect.logInfo({ msg: "anonymous users expired", count: ids.length }) : Effect.void),
+            Effect.tap((ids) =>
+              ids.length > 0 ? Effect.logInfo({ msg: "anonymous users expired", count: ids.length }) : Effect.void
+            ),
             Effect.catchCause((cause) => Effect.logWarning({ msg: "anonymous user sweep failed", cause })),
             Effect.repeat(Schedule.spaced(opts.every)),
             Effect.delay(opts.every)
@@ -103,6 +120,10 @@ export class AnonymousExpiry extends Context.Service<AnonymousExpiry, {
     )
 
   /** The options from the environment. */
-  static readonly layer = Layer.unwrap(Effect.map(Effect.orDie(Effect.gen(function*() { return yield* options })), AnonymousExpiry.layerWith))
+  static readonly layer = Layer.unwrap(Effect.map(
+    Effect.orDie(Effect.gen(function*() {
+      return yield* options
+    })),
+    AnonymousExpiry.layerWith
+  ))
 }
-

@@ -9,8 +9,8 @@
  */
 import { Clock, Context, Effect, Layer, Option, Redacted } from "effect"
 import { RateLimiter } from "../../http/RateLimiter.ts"
-import { Keys } from "./Keys.ts"
 import { CurrentPrincipal, PortfolioAuth, RequiredGrant } from "./BearerAuth.ts"
+import { Keys } from "./Keys.ts"
 import { cookiePrincipal, WebSessions } from "./WebSession.ts"
 
 export { CurrentPrincipal, PortfolioAuth }

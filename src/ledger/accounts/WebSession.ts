@@ -72,7 +72,9 @@ const store = (sql: SqlClient.SqlClient) => {
       if (!/^psx_w_[A-Za-z0-9_-]{43}$/u.test(secret)) return Option.none<WebSession>()
       const digest = sha256(secret)
       const rows = yield* sql.unsafe(
-        `SELECT w.id, w.user_id, w.key_id, k.kind, k.grants, w.remember, ${iso("w.expires_at")} AS expires_at, w.secret_hash,
+        `SELECT w.id, w.user_id, w.key_id, k.kind, k.grants, w.remember, ${
+          iso("w.expires_at")
+        } AS expires_at, w.secret_hash,
                 coalesce(u.last_seen_at, u.created_at) < $3::timestamptz AS stale
          FROM web_sessions w JOIN api_keys k ON k.id = w.key_id JOIN users u ON u.id = w.user_id
          WHERE w.secret_hash = $1 AND w.ended_at IS NULL AND w.expires_at > $2::timestamptz AND k.revoked_at IS NULL`,
@@ -80,7 +82,9 @@ const store = (sql: SqlClient.SqlClient) => {
       ).pipe(Effect.flatMap(decodeRows))
       const r = rows[0]
       if (r === undefined || !same(r.secret_hash, digest)) return Option.none<WebSession>()
-      if (r.stale) yield* sql`UPDATE users SET last_seen_at = ${new Date(at).toISOString()}::timestamptz WHERE id = ${r.user_id}`
+      if (r.stale) {
+        yield* sql`UPDATE users SET last_seen_at = ${new Date(at).toISOString()}::timestamptz WHERE id = ${r.user_id}`
+      }
       return Option.some<WebSession>({
         id: r.id,
         principal: { userId: r.user_id, keyId: r.key_id, kind: r.kind, grants: r.grants },
@@ -91,10 +95,14 @@ const store = (sql: SqlClient.SqlClient) => {
     }).pipe(storeUnavailable)
 
   const end = (id: string, at: number) =>
-    sql`UPDATE web_sessions SET ended_at = ${new Date(at).toISOString()}::timestamptz WHERE id = ${id} AND ended_at IS NULL`
+    sql`UPDATE web_sessions SET ended_at = ${
+      new Date(at).toISOString()
+    }::timestamptz WHERE id = ${id} AND ended_at IS NULL`
       .pipe(Effect.asVoid, storeUnavailable)
   const endAll = (userId: string, at: number) =>
-    sql`UPDATE web_sessions SET ended_at = ${new Date(at).toISOString()}::timestamptz WHERE user_id = ${userId} AND ended_at IS NULL RETURNING id`
+    sql`UPDATE web_sessions SET ended_at = ${
+      new Date(at).toISOString()
+    }::timestamptz WHERE user_id = ${userId} AND ended_at IS NULL RETURNING id`
       .pipe(Effect.map((rows) => rows.length), storeUnavailable)
   return { open, find, end, endAll }
 }
@@ -126,7 +134,8 @@ export const fromThisOrigin = (request: HttpServerRequest.HttpServerRequest) => 
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"])
 
 export const refuseCrossSite = new Forbidden({
-  message: "refused: a write with the website's cookie must come from this site's own pages (Origin) with its X-CSRF-Token"
+  message:
+    "refused: a write with the website's cookie must come from this site's own pages (Origin) with its X-CSRF-Token"
 })
 
 /** Both checks of a write made with the cookie: this origin, and the session's CSRF token. */
@@ -154,7 +163,9 @@ export const cookiePrincipal: Effect.Effect<
   const request = yield* HttpServerRequest.HttpServerRequest
   const session = yield* currentSession
   if (Option.isNone(session)) {
-    return yield* new Unauthorized({ message: "send Authorization: Bearer <session token or API key>, or sign in on the website" })
+    return yield* new Unauthorized({
+      message: "send Authorization: Bearer <session token or API key>, or sign in on the website"
+    })
   }
   if (!writeAllowed(request, session.value)) return yield* refuseCrossSite
   return { principal: session.value.principal, secret: request.cookies[COOKIE]! }

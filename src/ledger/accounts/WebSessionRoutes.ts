@@ -13,8 +13,8 @@ import {
   COOKIE,
   currentSession,
   fromThisOrigin,
-  REMEMBER_DAYS,
   refuseCrossSite,
+  REMEMBER_DAYS,
   type WebSession,
   WebSessions,
   writeAllowed
@@ -54,9 +54,13 @@ const signIn = Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
   if (!fromThisOrigin(request)) return failure(refuseCrossSite, 403)
   const body = yield* Effect.option(HttpServerRequest.schemaBodyJson(SignIn))
-  if (Option.isNone(body)) return reply({ error: "INVALID_REQUEST", message: "send {\"token\": \"…\", \"remember\": true|false}" }, 400)
+  if (Option.isNone(body)) {
+    return reply({ error: "INVALID_REQUEST", message: "send {\"token\": \"…\", \"remember\": true|false}" }, 400)
+  }
   const principal = yield* Effect.result((yield* Keys).authenticate(body.value.token.trim()))
-  if (principal._tag === "Failure") return failure(principal.failure, principal.failure.error === "UNAUTHORIZED" ? 401 : 503)
+  if (principal._tag === "Failure") {
+    return failure(principal.failure, principal.failure.error === "UNAUTHORIZED" ? 401 : 503)
+  }
   const remember = body.value.remember === true
   const at = yield* Clock.currentTimeMillis
   const sessions = yield* WebSessions

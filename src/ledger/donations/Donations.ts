@@ -10,13 +10,13 @@
  * moves no position and is appended at the stream's head.
  */
 import { Context, Effect, Layer, Schedule } from "effect"
+import type { SqlError } from "effect/sql"
+import { randomUUID } from "node:crypto"
 import { InvalidRequest, type SourceUnavailable, WriteConflict } from "../../../domain/Errors.ts"
 import { hasPlaces } from "../../../domain/ledger/Money.ts"
 import type { Donation } from "../../../domain/ledger/Schemas.ts"
 import { storeUnavailable } from "../../db/Rows.ts"
 import { type ConcurrencyConflict, EMPTY_HEAD, type EventMetadata, EventStore } from "../events/EventStore.ts"
-import { randomUUID } from "node:crypto"
-import type { SqlError } from "effect/sql"
 
 /** The stream of the donations recorded before each had its own (read and verified, never appended to). */
 export const LEGACY_DONATIONS_STREAM = "donations"
@@ -28,9 +28,16 @@ const ATTEMPTS = 3
 type Body = { amount: number; currency?: "PKR" | undefined; note?: string | undefined }
 
 export class Donations extends Context.Service<Donations, {
-  readonly create: (body: Body, requestId?: string) => Effect.Effect<typeof Donation.Type, InvalidRequest | WriteConflict | SourceUnavailable>
+  readonly create: (
+    body: Body,
+    requestId?: string
+  ) => Effect.Effect<typeof Donation.Type, InvalidRequest | WriteConflict | SourceUnavailable>
   /** A donation recorded as an event of `streamId` (a portfolio's stream). */
-  readonly createIn: (streamId: string, body: Body, metadata: EventMetadata) => Effect.Effect<typeof Donation.Type, InvalidRequest | WriteConflict | SourceUnavailable>
+  readonly createIn: (
+    streamId: string,
+    body: Body,
+    metadata: EventMetadata
+  ) => Effect.Effect<typeof Donation.Type, InvalidRequest | WriteConflict | SourceUnavailable>
 }>()("psx/ledger/Donations") {
   static readonly layer = Layer.effect(
     Donations,
@@ -41,15 +48,27 @@ export class Donations extends Context.Service<Donations, {
       const appendNew = (amount: number, note: string | undefined, requestId: string | undefined) =>
         Effect.suspend(() => {
           const id = randomUUID()
-          const event = { type: "DonationRecorded" as const, donation_id: id, amount, currency: "PKR" as const, ...(note ? { note } : {}), status: "pending" as const }
-          return Effect.map(store.append(donationStream(id), EMPTY_HEAD, [event], { request_id: requestId }), (r) => ({ id, stored: r.appended[0]! }))
+          const event = {
+            type: "DonationRecorded" as const,
+            donation_id: id,
+            amount,
+            currency: "PKR" as const,
+            ...(note ? { note } : {}),
+            status: "pending" as const
+          }
+          return Effect.map(
+            store.append(donationStream(id), EMPTY_HEAD, [event], { request_id: requestId }),
+            (r) => ({ id, stored: r.appended[0]! })
+          )
         })
 
       /** The amount and note of a valid body, or the 400. */
       const checked = (body: Body) =>
         Effect.gen(function*() {
           if (!(body.amount > 0) || body.amount > MAX) {
-            return yield* new InvalidRequest({ message: `body field \`amount\`: rupees above 0 and at most ${MAX.toLocaleString("en")}` })
+            return yield* new InvalidRequest({
+              message: `body field \`amount\`: rupees above 0 and at most ${MAX.toLocaleString("en")}`
+            })
           }
           if (!hasPlaces(body.amount, 2)) {
             return yield* new InvalidRequest({ message: "body field `amount`: at most two decimal places (paisa)" })
@@ -57,7 +76,12 @@ export class Donations extends Context.Service<Donations, {
           return { amount: body.amount, note: body.note?.trim() || undefined }
         })
 
-      const answer = (id: string, amount: number, note: string | undefined, stored: { recorded_at: string; event_id: string }) => ({
+      const answer = (
+        id: string,
+        amount: number,
+        note: string | undefined,
+        stored: { recorded_at: string; event_id: string }
+      ) => ({
         id,
         amount,
         currency: "PKR" as const,
@@ -70,28 +94,53 @@ export class Donations extends Context.Service<Donations, {
       const conflictToWrite = <A, R>(effect: Effect.Effect<A, ConcurrencyConflict | SqlError.SqlError, R>) =>
         effect.pipe(
           Effect.catchTag("SqlError", (e) => storeUnavailable(Effect.fail(e))),
-          Effect.catchTag("ConcurrencyConflict", () =>
-            Effect.fail(new WriteConflict({ message: "the donation met a conflicting write and was not recorded: send it again" })))
+          Effect.catchTag(
+            "ConcurrencyConflict",
+            () =>
+              Effect.fail(
+                new WriteConflict({
+                  message: "the donation met a conflicting write and was not recorded: send it again"
+                })
+              )
+          )
         )
 
       const create = Effect.fn("Donations.create")(function*(body: Body, requestId?: string) {
         const { amount, note } = yield* checked(body)
-        const { id, stored } = yield* conflictToWrite(appendNew(amount, note, requestId).pipe(
-          Effect.retry({ while: (e) => e._tag === "ConcurrencyConflict", times: ATTEMPTS - 1 })
-        ))
+        const { id, stored } = yield* conflictToWrite(
+          appendNew(amount, note, requestId).pipe(
+            Effect.retry({ while: (e) => e._tag === "ConcurrencyConflict", times: ATTEMPTS - 1 })
+          )
+        )
         return answer(id, amount, note, stored)
       })
 
-      const createIn = Effect.fn("Donations.createIn")(function*(streamId: string, body: Body, metadata: EventMetadata) {
-        const { amount, note } = yield* checked(body)
-        const id = randomUUID()
-        const event = { type: "DonationRecorded" as const, donation_id: id, amount, currency: "PKR" as const, ...(note ? { note } : {}), status: "pending" as const }
-        const appendAtHead = Effect.flatMap(store.head(streamId), (head) => store.append(streamId, head, [event], metadata))
-        const { appended } = yield* conflictToWrite(appendAtHead.pipe(
-          Effect.retry({ while: (e) => e._tag === "ConcurrencyConflict", times: 50, schedule: Schedule.jittered(Schedule.spaced("2 millis")) })
-        ))
-        return answer(id, amount, note, appended[0]!)
-      })
+      const createIn = Effect.fn("Donations.createIn")(
+        function*(streamId: string, body: Body, metadata: EventMetadata) {
+          const { amount, note } = yield* checked(body)
+          const id = randomUUID()
+          const event = {
+            type: "DonationRecorded" as const,
+            donation_id: id,
+            amount,
+            currency: "PKR" as const,
+            ...(note ? { note } : {}),
+            status: "pending" as const
+          }
+          const appendAtHead = Effect.flatMap(
+            store.head(streamId),
+            (head) => store.append(streamId, head, [event], metadata)
+          )
+          const { appended } = yield* conflictToWrite(appendAtHead.pipe(
+            Effect.retry({
+              while: (e) => e._tag === "ConcurrencyConflict",
+              times: 50,
+              schedule: Schedule.jittered(Schedule.spaced("2 millis"))
+            })
+          ))
+          return answer(id, amount, note, appended[0]!)
+        }
+      )
       return { create, createIn }
     })
   )

@@ -10,10 +10,16 @@
  */
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { DataNotFound, InvalidRequest, type IdempotencyMismatch, type InvalidSymbol, type SourceUnavailable } from "../../../domain/Errors.ts"
+import {
+  DataNotFound,
+  type IdempotencyMismatch,
+  InvalidRequest,
+  type InvalidSymbol,
+  type SourceUnavailable
+} from "../../../domain/Errors.ts"
+import type { Command } from "../../../domain/ledger/Decider.ts"
 import { type Entitlement, entitlementsOf } from "../../../domain/ledger/Entitlements.ts"
 import type { EntitlementAction, Entitlements as EntitlementList } from "../../../domain/ledger/EntitlementSchemas.ts"
-import type { Command } from "../../../domain/ledger/Decider.ts"
 import { karachiDate } from "../../../domain/market/calendar/Calendar.ts"
 import { storeUnavailable } from "../../db/Rows.ts"
 import type { Principal } from "../accounts/Keys.ts"
@@ -33,7 +39,11 @@ type WriteError = InvalidRequest | InvalidSymbol | DataNotFound | IdempotencyMis
 const commandOf = (e: Entitlement): Command | string => {
   const base = { symbol: e.symbol, trade_date: e.credit_date, book_closure_from: e.book_closure_from }
   if (e.kind === "right") return "a right is offered, not credited: record the subscribed shares with kind buy"
-  if (e.kind === "bonus") return e.percent !== undefined ? { kind: "bonus", ...base, percent: e.percent } : "the payout states no bonus percent"
+  if (e.kind === "bonus") {
+    return e.percent !== undefined
+      ? { kind: "bonus", ...base, percent: e.percent }
+      : "the payout states no bonus percent"
+  }
   return e.cash_per_share !== undefined
     ? { kind: "dividend", ...base, per_share: e.cash_per_share }
     : "the cash per share is unknown (no face value recorded): record it with kind dividend and the warrant's gross_amount"
@@ -41,8 +51,15 @@ const commandOf = (e: Entitlement): Command | string => {
 
 export class Entitlements extends Context.Service<Entitlements, {
   readonly list: (principal: Principal, limit: number) => Effect.Effect<typeof EntitlementList.Type, SourceUnavailable>
-  readonly accept: (principal: Principal, id: string, requestId: string | undefined) => Effect.Effect<typeof EntitlementAction.Type, WriteError>
-  readonly dismiss: (principal: Principal, id: string) => Effect.Effect<typeof EntitlementAction.Type, DataNotFound | SourceUnavailable>
+  readonly accept: (
+    principal: Principal,
+    id: string,
+    requestId: string | undefined
+  ) => Effect.Effect<typeof EntitlementAction.Type, WriteError>
+  readonly dismiss: (
+    principal: Principal,
+    id: string
+  ) => Effect.Effect<typeof EntitlementAction.Type, DataNotFound | SourceUnavailable>
   /**
    * Records, through accept's path, every entitlement still `due` whose credit date is from `since` to today
    * (entitlements falling due while auto-recording is on); `how` is added to the event's `source`. What could not
@@ -71,7 +88,9 @@ export class Entitlements extends Context.Service<Entitlements, {
         Effect.gen(function*() {
           const today = karachiDate(yield* Clock.currentTimeMillis)
           const entries = yield* portfolio.events(principal)
-          const symbols = [...new Set(entries.flatMap((e) => ("symbol" in e.event && e.event.symbol !== "" ? [e.event.symbol] : [])))]
+          const symbols = [
+            ...new Set(entries.flatMap((e) => ("symbol" in e.event && e.event.symbol !== "" ? [e.event.symbol] : [])))
+          ]
           const facts = yield* market.payouts(symbols)
           const items = entitlementsOf(facts.payouts, entries, today, yield* dismissedOf(principal.userId))
           return { today, items, sources: facts.sources }
@@ -89,47 +108,67 @@ export class Entitlements extends Context.Service<Entitlements, {
         const { today, items, sources } = yield* all(principal)
         const shown = items.slice(0, limit)
         const used = new Set(shown.map((e) => e.dataset))
-        return { as_of: today, total: items.length, items: shown, sources: sources.filter((s) => used.has(s.dataset)), notes: LIST_NOTES }
+        return {
+          as_of: today,
+          total: items.length,
+          items: shown,
+          sources: sources.filter((s) => used.has(s.dataset)),
+          notes: LIST_NOTES
+        }
       })
 
       /** Records an entitlement's event through the ordinary write path, its payout named in the metadata. */
       const recordOne = (principal: Principal, e: Entitlement, requestId: string | undefined, how?: string) =>
         Effect.gen(function*() {
           const command = commandOf(e)
-          if (typeof command === "string") return yield* new InvalidRequest({ message: `entitlement ${e.id}: ${command}`, symbol: e.symbol })
+          if (typeof command === "string") {
+            return yield* new InvalidRequest({ message: `entitlement ${e.id}: ${command}`, symbol: e.symbol })
+          }
           const result = yield* portfolio.record(principal, command, {
             idempotencyKey: `entitlement-${e.id}`,
             requestId,
             causationId: e.id,
-            source: `payout ${e.payout_id} (${e.details}, book closure ${e.book_closure_from}) from dataset ${e.dataset}` +
+            source:
+              `payout ${e.payout_id} (${e.details}, book closure ${e.book_closure_from}) from dataset ${e.dataset}` +
               (how === undefined ? "" : `; ${how}`)
           })
-          return { id: e.id, state: "recorded" as const, event_id: result.event.event_id, recorded_now: !result.replayed }
+          return {
+            id: e.id,
+            state: "recorded" as const,
+            event_id: result.event.event_id,
+            recorded_now: !result.replayed
+          }
         })
 
-      const accept = Effect.fn("Entitlements.accept")(function*(principal: Principal, id: string, requestId: string | undefined) {
-        const e = yield* find(principal, id)
-        if (e.state === "recorded") return { id, state: "recorded" as const, event_id: e.recorded_event_id!, recorded_now: false }
-        return yield* recordOne(principal, e, requestId)
-      })
-
-      const recordDue = Effect.fn("Entitlements.recordDue")(function*(principal: Principal, since: string, how: string) {
-        const { today, items } = yield* all(principal)
-        const falling = items.filter((e) => e.state === "due" && e.credit_date >= since && e.credit_date <= today)
-        const recorded: Array<typeof EntitlementAction.Type> = []
-        const skipped: Array<{ readonly id: string; readonly reason: string }> = []
-        for (const e of falling) {
-          const command = commandOf(e)
-          if (typeof command === "string") {
-            skipped.push({ id: e.id, reason: command })
-            continue
+      const accept = Effect.fn("Entitlements.accept")(
+        function*(principal: Principal, id: string, requestId: string | undefined) {
+          const e = yield* find(principal, id)
+          if (e.state === "recorded") {
+            return { id, state: "recorded" as const, event_id: e.recorded_event_id!, recorded_now: false }
           }
-          const done = yield* Effect.result(recordOne(principal, e, undefined, how))
-          if (done._tag === "Success") recorded.push(done.success)
-          else skipped.push({ id: e.id, reason: done.failure.message })
+          return yield* recordOne(principal, e, requestId)
         }
-        return { recorded, skipped }
-      })
+      )
+
+      const recordDue = Effect.fn("Entitlements.recordDue")(
+        function*(principal: Principal, since: string, how: string) {
+          const { today, items } = yield* all(principal)
+          const falling = items.filter((e) => e.state === "due" && e.credit_date >= since && e.credit_date <= today)
+          const recorded: Array<typeof EntitlementAction.Type> = []
+          const skipped: Array<{ readonly id: string; readonly reason: string }> = []
+          for (const e of falling) {
+            const command = commandOf(e)
+            if (typeof command === "string") {
+              skipped.push({ id: e.id, reason: command })
+              continue
+            }
+            const done = yield* Effect.result(recordOne(principal, e, undefined, how))
+            if (done._tag === "Success") recorded.push(done.success)
+            else skipped.push({ id: e.id, reason: done.failure.message })
+          }
+          return { recorded, skipped }
+        }
+      )
 
       const dismiss = Effect.fn("Entitlements.dismiss")(function*(principal: Principal, id: string) {
         const e = yield* find(principal, id)

@@ -12,7 +12,10 @@ import { COLUMNS, eventRows } from "./StoredRows.ts"
 export const auditRows = (sql: SqlClient.SqlClient) => {
   const rowsAfter = (streamId: string, fromVersion: number) =>
     Effect.flatMap(
-      sql.unsafe(`SELECT ${COLUMNS} FROM events WHERE stream_id = $1 AND version >= $2 ORDER BY version`, [streamId, fromVersion]),
+      sql.unsafe(`SELECT ${COLUMNS} FROM events WHERE stream_id = $1 AND version >= $2 ORDER BY version`, [
+        streamId,
+        fromVersion
+      ]),
       eventRows
     )
 
@@ -23,12 +26,19 @@ export const auditRows = (sql: SqlClient.SqlClient) => {
         `SELECT version, hash, event_id, position::text AS position FROM events WHERE stream_id = $1 AND version = ANY($2::int[])`,
         [streamId, `{${versions.join(",")}}`]
       ),
-      (rows) => new Map(rows.map((r) => [`${streamId}/${r.version}`, { hash: r.hash, event_id: r.event_id, position: Number(r.position) }]))
+      (rows) =>
+        new Map(
+          rows.map((
+            r
+          ) => [`${streamId}/${r.version}`, { hash: r.hash, event_id: r.event_id, position: Number(r.position) }])
+        )
     )
 
   /** Every live holding, by stream. */
   const liveHoldings = Effect.gen(function*() {
-    const rows = yield* sql.unsafe<{ stream_id: string }>(`SELECT stream_id, ${HOLDING_COLUMNS} FROM holdings ORDER BY stream_id, symbol`)
+    const rows = yield* sql.unsafe<{ stream_id: string }>(
+      `SELECT stream_id, ${HOLDING_COLUMNS} FROM holdings ORDER BY stream_id, symbol`
+    )
     const positions = yield* decodePositions(rows)
     const live = new Map<string, Array<Position>>()
     rows.forEach((r, i) => {

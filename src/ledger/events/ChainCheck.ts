@@ -42,20 +42,30 @@ export const checkRow = (at: Verified, row: EventRow, decode = true):
   | { readonly _tag: "Fail"; readonly failure: Failure } =>
 {
   const expected = at.version + 1
-  if (row.version !== expected) return failAt(row, `version ${row.version} where ${expected} was expected (a gap or a reorder)`)
+  if (row.version !== expected) {
+    return failAt(row, `version ${row.version} where ${expected} was expected (a gap or a reorder)`)
+  }
   if (row.prev_hash !== at.hash) return failAt(row, "prev_hash does not match the previous event's hash")
   const exact = row.payload_json !== null
-  if (at.exact && !exact) return failAt(row, "a format 1 row (payload not hashed byte for byte) after format 2 rows: a downgrade")
-  if (sha256(hashInput(at.hash, row)) !== row.hash) return failAt(row, "the stored hash does not match the event's content: it was altered")
+  if (at.exact && !exact) {
+    return failAt(row, "a format 1 row (payload not hashed byte for byte) after format 2 rows: a downgrade")
+  }
+  if (sha256(hashInput(at.hash, row)) !== row.hash) {
+    return failAt(row, "the stored hash does not match the event's content: it was altered")
+  }
   const read = decode ? readPayload(row) : undefined
   if (read !== undefined && "problem" in read) return failAt(row, read.problem)
   const lastEffective = row.effective_date > at.last_effective ? row.effective_date : at.last_effective
   if (row.last_effective !== lastEffective) {
-    return failAt(row, `last_effective ${row.last_effective} where the stream's latest effective date is ${lastEffective}`)
+    return failAt(
+      row,
+      `last_effective ${row.last_effective} where the stream's latest effective date is ${lastEffective}`
+    )
   }
   return {
     _tag: "Ok",
     at: { version: row.version, hash: row.hash, last_effective: lastEffective, exact: at.exact || exact },
-    entry: read && { event_id: row.event_id, version: row.version, effective_date: row.effective_date, event: read.event }
+    entry: read &&
+      { event_id: row.event_id, version: row.version, effective_date: row.effective_date, event: read.event }
   }
 }

@@ -8,8 +8,8 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { GENESIS } from "../../../domain/ledger/Chain.ts"
 import type { StoredEvent } from "../../../domain/ledger/Events.ts"
-import { readHoldings } from "../portfolio/Projection.ts"
 import type { BoundedCache } from "../../cache/BoundedCache.ts"
+import { readHoldings } from "../portfolio/Projection.ts"
 import { COLUMNS, decodeStored, eventRows, rowBytes, toStored } from "./StoredRows.ts"
 
 /** A checkpoint of a catch-up reader of the whole ledger. */
@@ -81,21 +81,25 @@ export const streamReads = (sql: SqlClient.SqlClient, cache: BoundedCache<string
     return last ? { version: last.version, hash: last.hash, last_effective: last.last_effective } : EMPTY_HEAD
   })
 
-  const readPage = Effect.fn("EventStore.readPage")(function*(streamId: string, beforeVersion: number | undefined, limit: number) {
-    const rows = yield* selectRows(
-      `WHERE stream_id = $1 AND version < $2 ORDER BY version DESC LIMIT ${Math.max(1, Math.floor(limit))}`,
-      [streamId, beforeVersion ?? 2_147_483_647]
-    )
-    const total = beforeVersion === undefined ? (rows[0]?.version ?? 0) : (yield* head(streamId)).version
-    return { events: yield* decodeStored(rows), rows, total }
-  })
+  const readPage = Effect.fn("EventStore.readPage")(
+    function*(streamId: string, beforeVersion: number | undefined, limit: number) {
+      const rows = yield* selectRows(
+        `WHERE stream_id = $1 AND version < $2 ORDER BY version DESC LIMIT ${Math.max(1, Math.floor(limit))}`,
+        [streamId, beforeVersion ?? 2_147_483_647]
+      )
+      const total = beforeVersion === undefined ? (rows[0]?.version ?? 0) : (yield* head(streamId)).version
+      return { events: yield* decodeStored(rows), rows, total }
+    }
+  )
 
-  const readEvent = Effect.fn("EventStore.readEvent")(function*(streamId: string, eventId: string, version?: number | null) {
-    const rows = typeof version === "number"
-      ? yield* selectRows(`WHERE stream_id = $1 AND version = $2 AND event_id = $3`, [streamId, version, eventId])
-      : yield* selectRows(`WHERE stream_id = $1 AND event_id = $2`, [streamId, eventId])
-    return rows[0] ? toStored(rows[0]) : undefined
-  })
+  const readEvent = Effect.fn("EventStore.readEvent")(
+    function*(streamId: string, eventId: string, version?: number | null) {
+      const rows = typeof version === "number"
+        ? yield* selectRows(`WHERE stream_id = $1 AND version = $2 AND event_id = $3`, [streamId, version, eventId])
+        : yield* selectRows(`WHERE stream_id = $1 AND event_id = $2`, [streamId, eventId])
+      return rows[0] ? toStored(rows[0]) : undefined
+    }
+  )
 
   const readAllRows = Effect.fn("EventStore.readAllRows")(function*(from: Checkpoint | undefined, limit: number) {
     const rows = yield* selectRows(

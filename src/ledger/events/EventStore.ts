@@ -28,21 +28,29 @@
  */
 import { Clock, Context, Data, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { isUniqueViolation } from "../../db/SqlErrors.ts"
 import { createHash, hash as cryptoHash, randomUUID } from "node:crypto"
 import { canonicalJson, chainInputV2, GENESIS } from "../../../domain/ledger/Chain.ts"
-import { effectiveDate, type LedgerEvent, type StoredEvent } from "../../../domain/ledger/Events.ts"
 import type { Position } from "../../../domain/ledger/Decider.ts"
+import { effectiveDate, type LedgerEvent, type StoredEvent } from "../../../domain/ledger/Events.ts"
+import { isUniqueViolation } from "../../db/SqlErrors.ts"
 import { makeGroupCommit } from "./GroupCommit.ts"
 
 type GroupCommit = Effect.Success<ReturnType<typeof makeGroupCommit>>
-import { holdingsUpsert } from "../portfolio/Projection.ts"
 import { BoundedCache } from "../../cache/BoundedCache.ts"
-import { type CachedStream, type Checkpoint, type Head, type IdempotencyClaim, STREAM_CACHE, streamReads, writeStateReads } from "./EventReads.ts"
+import { holdingsUpsert } from "../portfolio/Projection.ts"
+import {
+  type CachedStream,
+  type Checkpoint,
+  type Head,
+  type IdempotencyClaim,
+  STREAM_CACHE,
+  streamReads,
+  writeStateReads
+} from "./EventReads.ts"
 import type { EventRow } from "./StoredRows.ts"
 
-export { COLUMNS, decodeStored } from "./StoredRows.ts"
 export { type Checkpoint, EMPTY_HEAD, type Head, type IdempotencyClaim, streamHasEventsSql } from "./EventReads.ts"
+export { COLUMNS, decodeStored } from "./StoredRows.ts"
 
 export class ConcurrencyConflict extends Data.TaggedError("ConcurrencyConflict")<{
   readonly stream_id: string
@@ -120,13 +128,36 @@ const draftsOf = (
     const event_id = eventIds?.[i] ?? randomUUID()
     const effective_date = effectiveDate(event, now.slice(0, 10))
     const payload_json = canonicalJson(event)
-    const hash = sha256(chainInputV2(prev, { stream_id: streamId, version, event_id, effective_date, recorded_at: now, payload_json, metadata_json: metadataJson }))
+    const hash = sha256(
+      chainInputV2(prev, {
+        stream_id: streamId,
+        version,
+        event_id,
+        effective_date,
+        recorded_at: now,
+        payload_json,
+        metadata_json: metadataJson
+      })
+    )
     if (effective_date > lastEffective) lastEffective = effective_date
-    const draft = { version, event_id, type: event.type, payload_json, effective_date, last_effective: lastEffective, prev_hash: prev, hash, event }
+    const draft = {
+      version,
+      event_id,
+      type: event.type,
+      payload_json,
+      effective_date,
+      last_effective: lastEffective,
+      prev_hash: prev,
+      hash,
+      event
+    }
     prev = hash
     return draft
   })
-  return { drafts, head: { version: from.version + drafts.length, hash: prev, last_effective: lastEffective } satisfies Head }
+  return {
+    drafts,
+    head: { version: from.version + drafts.length, hash: prev, last_effective: lastEffective } satisfies Head
+  }
 }
 
 /** Several events, an idempotency record or a replacement: one APPEND statement; a unique violation is a conflict. */
@@ -160,56 +191,67 @@ const appendMany = (
 /** Appends a stream's events: one alone through the group commit, several (or with an idempotency record) in one statement. */
 const makeAppend = (sql: SqlClient.SqlClient, groupCommit: GroupCommit) =>
   Effect.fn("EventStore.append")(function*(
-  streamId: string,
-  from: Head,
-  events: ReadonlyArray<LedgerEvent>,
-  metadata: EventMetadata,
-  options?: AppendOptions
-) {
-  const now = new Date(yield* Clock.currentTimeMillis).toISOString()
-  const metadataJson = canonicalJson(metadata)
-  const { drafts, head: next } = draftsOf(streamId, from, events, metadataJson, now, options?.eventIds)
-  const positions = options?.positions
-  const idem = options?.idempotency
-  // Made only when a race is lost: an error captures a stack trace, which costs more than the rest of an append.
-  const conflict = () => new ConcurrencyConflict({ stream_id: streamId, expected: from.version })
-  const single = drafts.length === 1 && idem === undefined && options?.replaceAll !== true
-  const rows: ReadonlyArray<{ readonly position: string }> = single
-    ? yield* Effect.flatMap(
-      groupCommit({
-        row: { ...omitEvent(drafts[0]!), stream_id: streamId, metadata_json: metadataJson, recorded_at: now },
-        positions: positions ?? []
-      }),
-      (r) => (r === "conflict" ? Effect.fail(conflict()) : Effect.succeed([r]))
-    )
-    : yield* appendMany(sql, streamId, drafts, metadataJson, now, next.version, options, conflict)
-  const appended = drafts.map((d, i): StoredEvent => ({
-    position: Number(rows[i]?.position ?? 0),
-    stream_id: streamId,
-    version: d.version,
-    event_id: d.event_id,
-    recorded_at: now,
-    effective_date: d.effective_date,
-    event: d.event,
-    prev_hash: d.prev_hash,
-    hash: d.hash
-  }))
-  return { appended, head: next }
-})
+    streamId: string,
+    from: Head,
+    events: ReadonlyArray<LedgerEvent>,
+    metadata: EventMetadata,
+    options?: AppendOptions
+  ) {
+    const now = new Date(yield* Clock.currentTimeMillis).toISOString()
+    const metadataJson = canonicalJson(metadata)
+    const { drafts, head: next } = draftsOf(streamId, from, events, metadataJson, now, options?.eventIds)
+    const positions = options?.positions
+    const idem = options?.idempotency
+    // Made only when a race is lost: an error captures a stack trace, which costs more than the rest of an append.
+    const conflict = () => new ConcurrencyConflict({ stream_id: streamId, expected: from.version })
+    const single = drafts.length === 1 && idem === undefined && options?.replaceAll !== true
+    const rows: ReadonlyArray<{ readonly position: string }> = single
+      ? yield* Effect.flatMap(
+        groupCommit({
+          row: { ...omitEvent(drafts[0]!), stream_id: streamId, metadata_json: metadataJson, recorded_at: now },
+          positions: positions ?? []
+        }),
+        (r) => (r === "conflict" ? Effect.fail(conflict()) : Effect.succeed([r]))
+      )
+      : yield* appendMany(sql, streamId, drafts, metadataJson, now, next.version, options, conflict)
+    const appended = drafts.map((d, i): StoredEvent => ({
+      position: Number(rows[i]?.position ?? 0),
+      stream_id: streamId,
+      version: d.version,
+      event_id: d.event_id,
+      recorded_at: now,
+      effective_date: d.effective_date,
+      event: d.event,
+      prev_hash: d.prev_hash,
+      hash: d.hash
+    }))
+    return { appended, head: next }
+  })
 
 export class EventStore extends Context.Service<EventStore, {
   /** Every event of a stream in version order (the known prefix from a byte-bounded cache; only newer rows are read). */
   readonly readStream: (streamId: string) => Effect.Effect<ReadonlyArray<StoredEvent>, SqlError.SqlError>
   /** A page of a stream, newest first, below `beforeVersion`: read from the store, never the whole stream. */
-  readonly readPage: (streamId: string, beforeVersion: number | undefined, limit: number) => Effect.Effect<StreamPage, SqlError.SqlError>
+  readonly readPage: (
+    streamId: string,
+    beforeVersion: number | undefined,
+    limit: number
+  ) => Effect.Effect<StreamPage, SqlError.SqlError>
   /** One event of a stream by id; with its version (an idempotency claim records it), one index lookup. */
-  readonly readEvent: (streamId: string, eventId: string, version?: number | null) => Effect.Effect<StoredEvent | undefined, SqlError.SqlError>
+  readonly readEvent: (
+    streamId: string,
+    eventId: string,
+    version?: number | null
+  ) => Effect.Effect<StoredEvent | undefined, SqlError.SqlError>
   /** The stream's head: its last row (one index lookup, whatever the stream's length). */
   readonly head: (streamId: string) => Effect.Effect<Head, SqlError.SqlError>
   /** The stream's positions as its projection holds them (written with each append), by symbol. */
   readonly positions: (streamId: string) => Effect.Effect<ReadonlyArray<Position>, SqlError.SqlError>
   /** The claim a user's Idempotency-Key made (the request's hash and the event it recorded), if any. */
-  readonly idempotencyClaim: (userId: string, key: string) => Effect.Effect<IdempotencyClaim | undefined, SqlError.SqlError>
+  readonly idempotencyClaim: (
+    userId: string,
+    key: string
+  ) => Effect.Effect<IdempotencyClaim | undefined, SqlError.SqlError>
   /**
    * Appends `events` after `head` (the version and hash the caller decided
    * against). The events, the projection rows and the idempotency claim are
@@ -223,7 +265,10 @@ export class EventStore extends Context.Service<EventStore, {
     events: ReadonlyArray<LedgerEvent>,
     metadata: EventMetadata,
     options?: AppendOptions
-  ) => Effect.Effect<{ readonly appended: ReadonlyArray<StoredEvent>; readonly head: Head }, ConcurrencyConflict | SqlError.SqlError>
+  ) => Effect.Effect<
+    { readonly appended: ReadonlyArray<StoredEvent>; readonly head: Head },
+    ConcurrencyConflict | SqlError.SqlError
+  >
   /** A page of the whole ledger's rows as stored, for catch-up readers and the export, after `from`. */
   readonly readAllRows: (from: Checkpoint | undefined, limit: number) => Effect.Effect<{
     readonly rows: ReadonlyArray<EventRow>

@@ -21,8 +21,8 @@
  */
 import { Deferred, Effect, Queue } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { isDeadlock } from "../../db/SqlErrors.ts"
 import type { Position } from "../../../domain/ledger/Decider.ts"
+import { isDeadlock } from "../../db/SqlErrors.ts"
 
 /** One stream's event row and the holdings rows it changes. */
 export interface GroupedAppend {
@@ -86,7 +86,13 @@ export const makeGroupCommit = (options: { readonly workers: number; readonly ba
       Effect.gen(function*() {
         const rows = yield* sql.unsafe<{ stream_id: string; position: string }>(STATEMENT, [
           JSON.stringify(batch.map((p) => p.append.row)),
-          JSON.stringify(batch.flatMap((p) => p.append.positions.map((pos) => ({ ...pos, stream_id: p.append.row.stream_id, as_of_version: p.append.row.version }))))
+          JSON.stringify(batch.flatMap((p) =>
+            p.append.positions.map((pos) => ({
+              ...pos,
+              stream_id: p.append.row.stream_id,
+              as_of_version: p.append.row.version
+            }))
+          ))
         ])
         const inserted = new Map(rows.map((r) => [r.stream_id, r.position]))
         for (const p of batch) {
@@ -95,7 +101,8 @@ export const makeGroupCommit = (options: { readonly workers: number; readonly ba
         }
       }).pipe(
         Effect.catchTag("SqlError", (e) =>
-          Effect.forEach(batch, (p) => isDeadlock(e) ? Deferred.succeed(p.done, "conflict") : Deferred.fail(p.done, e), { discard: true }))
+          Effect.forEach(batch, (p) =>
+            isDeadlock(e) ? Deferred.succeed(p.done, "conflict") : Deferred.fail(p.done, e), { discard: true }))
       )
 
     /** Takes what is queued and commits it, one append per stream per statement. */

@@ -8,9 +8,9 @@ import { checkpointProblem, type SignedCheckpoint } from "../../../domain/ledger
 import { type Entry, type Position, replay } from "../../../domain/ledger/Decider.ts"
 import { applyTrade, bookOf, positionOf } from "../../../domain/ledger/Replay.ts"
 import { checkAndReplay } from "../../../domain/ledger/ReplayCheck.ts"
+import { isPortfolioStream } from "../../../domain/ledger/Streams.ts"
 import type { SignatureCheck } from "../signing/Signing.ts"
 import type { Failure, Verified } from "./ChainCheck.ts"
-import { isPortfolioStream } from "../../../domain/ledger/Streams.ts"
 
 /** The positions a replay of `entries` gives (sorted by symbol), or undefined when a quantity went negative. */
 const replayed = (entries: ReadonlyArray<Entry>): ReadonlyArray<Position> | undefined => {
@@ -24,10 +24,16 @@ export const incremental = (e: Entry, since: string) =>
   (e.event.type === "TradeRecorded" && e.effective_date >= since)
 
 /** Kept positions after in-order entries (each `incremental`), sorted by symbol. */
-export const positionsAfter = (positions: ReadonlyMap<string, Position>, _at: Verified, entries: ReadonlyArray<Entry>) => {
+export const positionsAfter = (
+  positions: ReadonlyMap<string, Position>,
+  _at: Verified,
+  entries: ReadonlyArray<Entry>
+) => {
   const next = new Map(positions)
   for (const { event } of entries) {
-    if (event.type === "TradeRecorded") next.set(event.symbol, positionOf(event.symbol, applyTrade(bookOf(next.get(event.symbol)), event)))
+    if (event.type === "TradeRecorded") {
+      next.set(event.symbol, positionOf(event.symbol, applyTrade(bookOf(next.get(event.symbol)), event)))
+    }
   }
   return [...next.values()].sort((a, b) => a.symbol.localeCompare(b.symbol))
 }
@@ -47,12 +53,22 @@ const decidedReplay = (entries: ReadonlyArray<Entry>, positionAt: (version: numb
   const r = checkAndReplay(entries)
   if (r._tag === "Ok") return { positions: [...r.state.values()] }
   const f = r.failure
-  return { failure: { event_id: f.event_id, version: f.version, position: positionAt(f.version), reason: `decision: ${f.reason}` } }
+  return {
+    failure: {
+      event_id: f.event_id,
+      version: f.version,
+      position: positionAt(f.version),
+      reason: `decision: ${f.reason}`
+    }
+  }
 }
 
 /** Positions a stream's events replay to: with the decision rules for a portfolio stream, else the plain replay. */
-export const replayStream = (streamId: string, entries: ReadonlyArray<Entry>, positionAt: (version: number) => number): Replayed =>
-  isPortfolioStream(streamId) ? decidedReplay(entries, positionAt) : { positions: replayed(entries) }
+export const replayStream = (
+  streamId: string,
+  entries: ReadonlyArray<Entry>,
+  positionAt: (version: number) => number
+): Replayed => isPortfolioStream(streamId) ? decidedReplay(entries, positionAt) : { positions: replayed(entries) }
 
 /** A checkpoint whose key is not trusted or whose signature does not hold: a problem of the checkpoint, not of an event. */
 export interface CheckpointIssue {
@@ -71,13 +87,26 @@ export const checkpointFailures = (
   hashes: ReadonlyMap<string, { readonly hash: string; readonly event_id: string; readonly position: number }>,
   check: SignatureCheck
 ) =>
-  checkpoints.flatMap((c): Array<{ readonly stream_id: string; readonly failure?: Failure; readonly issue?: CheckpointIssue }> => {
-    const at = (v: number) => hashes.get(`${c.stream_id}/${v}`)
-    const problem = checkpointProblem(c, (v) => at(v)?.hash, check)
-    if (problem === undefined) return []
-    if (problem.kind !== "chain") {
-      return [{ stream_id: c.stream_id, issue: { kind: problem.kind, key_id: c.key_id, version: c.version, reason: `checkpoint: ${problem.reason}` } }]
+  checkpoints.flatMap(
+    (c): Array<{ readonly stream_id: string; readonly failure?: Failure; readonly issue?: CheckpointIssue }> => {
+      const at = (v: number) => hashes.get(`${c.stream_id}/${v}`)
+      const problem = checkpointProblem(c, (v) => at(v)?.hash, check)
+      if (problem === undefined) return []
+      if (problem.kind !== "chain") {
+        return [{
+          stream_id: c.stream_id,
+          issue: { kind: problem.kind, key_id: c.key_id, version: c.version, reason: `checkpoint: ${problem.reason}` }
+        }]
+      }
+      const e = at(c.version)
+      return [{
+        stream_id: c.stream_id,
+        failure: {
+          event_id: e?.event_id ?? "",
+          version: c.version,
+          position: e?.position ?? 0,
+          reason: `checkpoint: ${problem.reason}`
+        }
+      }]
     }
-    const e = at(c.version)
-    return [{ stream_id: c.stream_id, failure: { event_id: e?.event_id ?? "", version: c.version, position: e?.position ?? 0, reason: `checkpoint: ${problem.reason}` } }]
-  })
+  )

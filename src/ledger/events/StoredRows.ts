@@ -99,7 +99,9 @@ const unknownKeys = (record: object, known: ReadonlySet<string>, prefix: string,
 }
 
 /** A row's payload and metadata parsed and checked: the typed event, or why the stored JSON is not one. */
-export const readPayload = (r: EventRow): { readonly event: LedgerEvent; readonly metadata: unknown } | { readonly problem: string } => {
+export const readPayload = (
+  r: EventRow
+): { readonly event: LedgerEvent; readonly metadata: unknown } | { readonly problem: string } => {
   let payload: unknown
   let metadata: unknown
   try {
@@ -108,13 +110,21 @@ export const readPayload = (r: EventRow): { readonly event: LedgerEvent; readonl
   } catch {
     return { problem: "the stored JSON does not parse" }
   }
-  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return { problem: "the stored payload is not an object" }
+  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) {
+    return { problem: "the stored payload is not an object" }
+  }
   const member = members.get(String((payload as { type?: unknown }).type))
-  if (member === undefined) return { problem: `the stored payload has an unknown type ${JSON.stringify((payload as { type?: unknown }).type)}` }
+  if (member === undefined) {
+    return { problem: `the stored payload has an unknown type ${JSON.stringify((payload as { type?: unknown }).type)}` }
+  }
   let extra = unknownKeys(payload, member.keys, "", undefined)
-  if (typeof metadata === "object" && metadata !== null) extra = unknownKeys(metadata, METADATA_KEYS, "metadata.", extra)
+  if (typeof metadata === "object" && metadata !== null) {
+    extra = unknownKeys(metadata, METADATA_KEYS, "metadata.", extra)
+  }
   if (extra !== undefined) return { problem: `the stored JSON holds keys no schema knows: ${extra.join(", ")}` }
-  return member.is(payload) ? { event: payload, metadata } : { problem: "the stored payload is not a valid event of its type" }
+  return member.is(payload)
+    ? { event: payload, metadata }
+    : { problem: "the stored payload is not a valid event of its type" }
 }
 
 /** A stored event with the transaction that wrote it (the catch-up order). */
@@ -157,7 +167,10 @@ export const exportLine = (r: EventRow) => canonicalJson(exportRecord(r))
 
 /** Stored events from rows selected with `COLUMNS`; a row that does not read is a defect of the store. */
 export const decodeStored = (rows: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<StoredRowEvent>> =>
-  Effect.flatMap(eventRows(rows), (typed) => Effect.try({ try: () => typed.map(toStored), catch: (e) => e }).pipe(Effect.orDie))
+  Effect.flatMap(
+    eventRows(rows),
+    (typed) => Effect.try({ try: () => typed.map(toStored), catch: (e) => e }).pipe(Effect.orDie)
+  )
 
 /** Rough bytes a row holds in memory (for the byte-bounded stream cache). */
 export const rowBytes = (r: EventRow) => 400 + 2 * (r.payload_json ?? r.payload_v1 ?? "").length

@@ -8,13 +8,13 @@ import { Clock, Effect, Fiber } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { Entry, Position } from "../../../domain/ledger/Decider.ts"
 import type { VerifyResult } from "../../../domain/ledger/Schemas.ts"
-import type { LedgerSigner } from "../signing/Signing.ts"
+import { isPortfolioStream } from "../../../domain/ledger/Streams.ts"
 import { samePositions } from "../portfolio/Projection.ts"
+import type { LedgerSigner } from "../signing/Signing.ts"
 import type { AuditRows } from "./AuditRows.ts"
 import { checkRow, type Failure, NOTHING_VERIFIED, type Verified } from "./ChainCheck.ts"
 import { checkpointFailures, replayStream } from "./Replays.ts"
 import { COLUMNS, type EventRow, eventRows } from "./StoredRows.ts"
-import { isPortfolioStream } from "../../../domain/ledger/Streams.ts"
 
 type Verify = typeof VerifyResult.Type
 type CheckpointProblem = NonNullable<Verify["checkpoint_problem"]>
@@ -48,11 +48,18 @@ const finish = (t: Tally, s: Checking) => {
   const r = s.failure === undefined ? replayStream(s.id, s.entries, (v) => Number(s.positions[v - 1] ?? 0)) : undefined
   if (r?.failure !== undefined) s.failure = r.failure
   const positions = s.failure === undefined ? r?.positions : undefined
-  const projection_matches = !isPortfolioStream(s.id) || (positions !== undefined && samePositions(positions, t.live.get(s.id) ?? []))
+  const projection_matches = !isPortfolioStream(s.id) ||
+    (positions !== undefined && samePositions(positions, t.live.get(s.id) ?? []))
   t.events += s.at.version + (s.failure ? 1 : 0)
   t.done++
   if (s.failure || !projection_matches) {
-    t.failures.push({ stream_id: s.id, ok: false, events: s.at.version, ...(s.failure ? { first_failure: s.failure } : {}), projection_matches })
+    t.failures.push({
+      stream_id: s.id,
+      ok: false,
+      events: s.at.version,
+      ...(s.failure ? { first_failure: s.failure } : {}),
+      projection_matches
+    })
   }
 }
 
@@ -80,17 +87,24 @@ const checkInto = (t: Tally, row: EventRow) => {
  */
 export const perStream = (
   streams: ReadonlyArray<Verify>,
-  checkpoints: ReadonlyArray<{ readonly stream_id: string; readonly failure?: Failure; readonly issue?: CheckpointProblem }>
+  checkpoints: ReadonlyArray<
+    { readonly stream_id: string; readonly failure?: Failure; readonly issue?: CheckpointProblem }
+  >
 ): ReadonlyArray<Verify> => {
   const byStream = new Map(streams.map((f) => [f.stream_id, f]))
   const failing = (stream_id: string, version: number): Verify =>
     byStream.get(stream_id) ?? { stream_id, ok: false, events: version, projection_matches: true }
   for (const { stream_id, failure, issue } of checkpoints) {
     const known = byStream.get(stream_id)
-    if (failure !== undefined && !(known?.first_failure !== undefined && known.first_failure.version <= failure.version)) {
+    if (
+      failure !== undefined && !(known?.first_failure !== undefined && known.first_failure.version <= failure.version)
+    ) {
       byStream.set(stream_id, { ...failing(stream_id, failure.version), ok: false, first_failure: failure })
     }
-    if (issue !== undefined && !(known?.checkpoint_problem !== undefined && known.checkpoint_problem.version <= issue.version)) {
+    if (
+      issue !== undefined &&
+      !(known?.checkpoint_problem !== undefined && known.checkpoint_problem.version <= issue.version)
+    ) {
       byStream.set(stream_id, { ...failing(stream_id, issue.version), ok: false, checkpoint_problem: issue })
     }
   }
@@ -112,7 +126,10 @@ export const makeVerifyAll = (sql: SqlClient.SqlClient, rows: AuditRows, signer:
 
   const fetchPage = (after: readonly [string, number]) =>
     Effect.flatMap(
-      sql.unsafe(`SELECT ${COLUMNS} FROM events WHERE (stream_id, version) > ($1, $2) ORDER BY stream_id, version LIMIT ${BATCH}`, [...after]),
+      sql.unsafe(
+        `SELECT ${COLUMNS} FROM events WHERE (stream_id, version) > ($1, $2) ORDER BY stream_id, version LIMIT ${BATCH}`,
+        [...after]
+      ),
       eventRows
     )
 
@@ -146,6 +163,12 @@ export const makeVerifyAll = (sql: SqlClient.SqlClient, rows: AuditRows, signer:
     const cps = yield* allCheckpointFailures
     if (onProgress) yield* onProgress(t.done, totalStreams)
     const failures = perStream(t.failures, cps.failures)
-    return { streams: t.done, events: t.events, checkpoints: cps.count, failures, seconds: ((yield* Clock.currentTimeMillis) - started) / 1000 }
+    return {
+      streams: t.done,
+      events: t.events,
+      checkpoints: cps.count,
+      failures,
+      seconds: ((yield* Clock.currentTimeMillis) - started) / 1000
+    }
   })
 }

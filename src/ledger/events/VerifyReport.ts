@@ -25,8 +25,14 @@ const where = (f: NonNullable<Verify["first_failure"]>) =>
     : `event ${f.event_id} (version ${f.version}, position ${f.position})`
 
 /** The report's lines, and the error it ends with when any stream fails. */
-export const verifyReport = (r: VerifyAllResult): { readonly lines: ReadonlyArray<string>; readonly error?: string } => {
-  const lines = [`${r.streams} streams, ${r.events} events and ${r.checkpoints} signed checkpoints verified in ${r.seconds.toFixed(2)} s`]
+export const verifyReport = (
+  r: VerifyAllResult
+): { readonly lines: ReadonlyArray<string>; readonly error?: string } => {
+  const lines = [
+    `${r.streams} streams, ${r.events} events and ${r.checkpoints} signed checkpoints verified in ${
+      r.seconds.toFixed(2)
+    } s`
+  ]
   for (const f of r.failures) {
     lines.push(`FAIL ${f.stream_id}: ${
       f.first_failure
@@ -38,5 +44,10 @@ export const verifyReport = (r: VerifyAllResult): { readonly lines: ReadonlyArra
   }
   const failing = new Set(r.failures.map((f) => f.stream_id)).size
   if (failing > 0) return { lines, error: `${failing} stream(s) do not verify` }
-  return { lines: [...lines, "OK: every hash chain verifies, every projection equals its replay, every checkpoint holds under the pinned keys"] }
+  return {
+    lines: [
+      ...lines,
+      "OK: every hash chain verifies, every projection equals its replay, every checkpoint holds under the pinned keys"
+    ]
+  }
 }

@@ -16,8 +16,8 @@ import { performanceOf } from "../../../domain/ledger/Performance.ts"
 import type { DaySeries } from "../../../domain/ledger/PerformanceDays.ts"
 import { type Performance as PerformanceAnswer, PerformanceHead } from "../../../domain/ledger/PerformanceSchemas.ts"
 import { karachiDate } from "../../../domain/market/calendar/Calendar.ts"
-import type { Principal } from "../accounts/Keys.ts"
 import { BoundedCache } from "../../cache/BoundedCache.ts"
+import type { Principal } from "../accounts/Keys.ts"
 import { Entitlements } from "../entitlements/Entitlements.ts"
 import { MarketFacts } from "../portfolio/MarketFacts.ts"
 import { Portfolio, streamOf } from "../portfolio/Portfolio.ts"
@@ -31,7 +31,8 @@ export const PERFORMANCE_BASIS = "Valued at each session's recorded close (as tr
   "at the start of its day, money out at its end. XIRR: annualised, actual/365 days from the first flow. Returns are " +
   "decimals rounded to 6 places; money is rupees (paisa exact)."
 
-export const KSE100_NOTE = "KSE-100 is a total-return index: its constituents' dividends, bonus and rights are adjusted " +
+export const KSE100_NOTE =
+  "KSE-100 is a total-return index: its constituents' dividends, bonus and rights are adjusted " +
   "in it (the State Bank of Pakistan's series description; the exchange's methodology). So it is compared with the " +
   "portfolio's total return: `twr`, net dividends included (the index reinvests them gross). Its closes are as recorded since 2010."
 
@@ -56,7 +57,8 @@ export interface PerformanceQuery {
 type Answer = typeof PerformanceAnswer.Type
 const encodeHead = Schema.encodeSync(PerformanceHead)
 /** The answer's JSON: all but the rows through the Schema; the rows (typed, thousands) as they are. */
-const toJson = ({ days, ...head }: Answer) => JSON.stringify({ ...encodeHead(head), ...(days !== undefined ? { days } : {}) })
+const toJson = ({ days, ...head }: Answer) =>
+  JSON.stringify({ ...encodeHead(head), ...(days !== undefined ? { days } : {}) })
 
 /** What the answer says of entitlements neither recorded nor dismissed: the figures leave them out. */
 const entitlementsDue = (items: ReadonlyArray<Entitlement>) => {
@@ -66,7 +68,11 @@ const entitlementsDue = (items: ReadonlyArray<Entitlement>) => {
   const gross = fromPaisa(cash.reduce((sum, e) => sum + toPaisa(e.gross!), 0))
   const unknown = due.length - cash.length
   const warning = `${due.length} entitlement(s) of recorded payouts are due and not recorded in this ledger` +
-    (cash.length > 0 ? ` (Rs ${gross} of cash dividends gross${unknown > 0 ? `, ${unknown} more of unknown amount or bonus shares` : ""})` : "") +
+    (cash.length > 0
+      ? ` (Rs ${gross} of cash dividends gross${
+        unknown > 0 ? `, ${unknown} more of unknown amount or bonus shares` : ""
+      })`
+      : "") +
     ": the dividends and returns here leave them out until each is recorded (POST /v1/me/entitlements/{id}/accept) or dismissed."
   return {
     entitlements_due: {
@@ -92,9 +98,15 @@ const ENTITLEMENTS_READ = 10_000
 
 export class Performance extends Context.Service<Performance, {
   /** The answer. */
-  readonly of: (principal: Principal, query: PerformanceQuery) => Effect.Effect<Answer, InvalidRequest | SourceUnavailable>
+  readonly of: (
+    principal: Principal,
+    query: PerformanceQuery
+  ) => Effect.Effect<Answer, InvalidRequest | SourceUnavailable>
   /** The answer as the JSON the route sends, from the cache while its inputs are unchanged. */
-  readonly json: (principal: Principal, query: PerformanceQuery) => Effect.Effect<string, InvalidRequest | SourceUnavailable>
+  readonly json: (
+    principal: Principal,
+    query: PerformanceQuery
+  ) => Effect.Effect<string, InvalidRequest | SourceUnavailable>
 }>()("psx/ledger/Performance") {
   static readonly layer = Layer.effect(
     Performance,
@@ -102,27 +114,53 @@ export class Performance extends Context.Service<Performance, {
       const portfolio = yield* Portfolio
       const market = yield* MarketFacts
       const entitlements = yield* Entitlements
-      const cache = new BoundedCache<string, { readonly inputs: string; readonly json: string }>({ maxEntries: 10_000, maxBytes: ANSWER_CACHE_BYTES })
+      const cache = new BoundedCache<string, { readonly inputs: string; readonly json: string }>({
+        maxEntries: 10_000,
+        maxBytes: ANSWER_CACHE_BYTES
+      })
 
       /** What an answer is computed from, and the key that names it (the stream's head, the snapshot, the day). */
       const gather = (principal: Principal, query: PerformanceQuery) =>
         Effect.gen(function*() {
           if (query.from !== undefined && query.to !== undefined && query.from > query.to) {
-            return yield* new InvalidRequest({ message: `query field \`from\` (${query.from}) is after \`to\` (${query.to})` })
+            return yield* new InvalidRequest({
+              message: `query field \`from\` (${query.from}) is after \`to\` (${query.to})`
+            })
           }
           const today = karachiDate(yield* Clock.currentTimeMillis)
           const events = yield* portfolio.events(principal)
-          const symbols = [...new Set(events.flatMap((e) => ("symbol" in e.event && e.event.symbol !== "" ? [e.event.symbol] : [])))]
+          const symbols = [
+            ...new Set(events.flatMap((e) => ("symbol" in e.event && e.event.symbol !== "" ? [e.event.symbol] : [])))
+          ]
           const facts = yield* market.performance(symbols)
           const due = entitlementsDue((yield* entitlements.list(principal, ENTITLEMENTS_READ)).items)
           const dueKey = due.entitlements_due?.items.map((e) => e.id).join(",") ?? ""
-          return { today, events, facts, due, inputs: `${events[events.length - 1]?.version ?? 0}|${facts.version}|${today}|${dueKey}` }
+          return {
+            today,
+            events,
+            facts,
+            due,
+            inputs: `${events[events.length - 1]?.version ?? 0}|${facts.version}|${today}|${dueKey}`
+          }
         })
 
-      const answerOf = (principal: Principal, query: PerformanceQuery, g: Effect.Success<ReturnType<typeof gather>>) => {
+      const answerOf = (
+        principal: Principal,
+        query: PerformanceQuery,
+        g: Effect.Success<ReturnType<typeof gather>>
+      ) => {
         const { closes, index, priceIndex } = g.facts
-        const result = performanceOf({ entries: toEntries(g.events), closes, index, priceIndex, today: g.today, ...query })
-        if ("_tag" in result) return Effect.die(new Error(`the stream of ${principal.userId} does not replay: ${result._tag}`))
+        const result = performanceOf({
+          entries: toEntries(g.events),
+          closes,
+          index,
+          priceIndex,
+          today: g.today,
+          ...query
+        })
+        if ("_tag" in result) {
+          return Effect.die(new Error(`the stream of ${principal.userId} does not replay: ${result._tag}`))
+        }
         const recorded = priceIndex !== undefined
         return Effect.succeed<Answer>({
           portfolio: streamOf(principal.userId),

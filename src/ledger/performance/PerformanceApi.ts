@@ -7,7 +7,8 @@ import { Performance } from "../../../domain/ledger/PerformanceSchemas.ts"
 import { DateParam } from "../../../domain/Params.ts"
 import { RequiredGrant } from "../accounts/BearerAuth.ts"
 
-const PERFORMANCE_RULE = "Grant portfolio:read. By default the answer is the period summary below; the valuation's rows " +
+const PERFORMANCE_RULE =
+  "Grant portfolio:read. By default the answer is the period summary below; the valuation's rows " +
   "come only on request, with `days`: `none` (the default), `daily` (one row a session), `weekly` or `monthly` (one row " +
   "a week or month, at its last session's close, with the money and dividends of all its sessions). A row: market value, " +
   "cost of the open positions, net money in, net dividends, KSE-100's close, flags.\n\n" +
@@ -42,13 +43,23 @@ const PERFORMANCE_RULE = "Grant portfolio:read. By default the answer is the per
 export const performanceEndpoints = [
   HttpApiEndpoint.get("performance", "/v1/me/performance", {
     query: {
-      from: Schema.optional(DateParam.annotate({ description: "The first day of the rows (and of the `range` period)" })),
-      to: Schema.optional(DateParam.annotate({ description: "The last day of the rows; every period ends at the last session on or before it" })),
-      days: Schema.optional(Schema.Literals(DAY_SERIES).annotate({
-        description: "The valuation's rows: none (the default: the period summary only), weekly, monthly or daily"
-      }))
+      from: Schema.optional(
+        DateParam.annotate({ description: "The first day of the rows (and of the `range` period)" })
+      ),
+      to: Schema.optional(
+        DateParam.annotate({
+          description: "The last day of the rows; every period ends at the last session on or before it"
+        })
+      ),
+      days: Schema.optional(
+        Schema.Literals(DAY_SERIES).annotate({
+          description: "The valuation's rows: none (the default: the period summary only), weekly, monthly or daily"
+        })
+      )
     },
     success: Performance,
     error: [Unauthorized, Forbidden, SourceUnavailable]
-  }).annotate(RequiredGrant, "portfolio:read").annotateMerge(OpenApi.annotations({ summary: "Get the portfolio's performance against KSE-100", description: PERFORMANCE_RULE }))
+  }).annotate(RequiredGrant, "portfolio:read").annotateMerge(
+    OpenApi.annotations({ summary: "Get the portfolio's performance against KSE-100", description: PERFORMANCE_RULE })
+  )
 ] as const

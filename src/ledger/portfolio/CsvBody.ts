@@ -15,7 +15,9 @@ import { IMPORT_LIMITS } from "../../../domain/ledger/csv/Columns.ts"
 const TOO_LARGE = `the CSV body is over ${IMPORT_LIMITS.bytes.toLocaleString("en")} bytes; nothing was recorded`
 
 /** The encoding a Content-Type's charset names (WHATWG labels), or the charset refused. */
-const encodingOf = (contentType: string | undefined): { readonly encoding: "utf-8" | "windows-1252" } | { readonly refused: string } => {
+const encodingOf = (
+  contentType: string | undefined
+): { readonly encoding: "utf-8" | "windows-1252" } | { readonly refused: string } => {
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)"?/iu.exec(contentType ?? "")?.[1]
   if (charset === undefined) return { encoding: "utf-8" }
   let encoding: string
@@ -44,11 +46,15 @@ export const readCsvBody = (
   contentType: string | undefined
 ): Effect.Effect<string, InvalidRequest> =>
   Effect.gen(function*() {
-    if (declared !== undefined && Number(declared) > IMPORT_LIMITS.bytes) return yield* new InvalidRequest({ message: TOO_LARGE })
+    if (declared !== undefined && Number(declared) > IMPORT_LIMITS.bytes) {
+      return yield* new InvalidRequest({ message: TOO_LARGE })
+    }
     const charset = encodingOf(contentType)
     if ("refused" in charset) {
       return yield* new InvalidRequest({
-        message: `charset ${JSON.stringify(charset.refused)} is not read: send the CSV as UTF-8 (or latin1/windows-1252); nothing was recorded`
+        message: `charset ${
+          JSON.stringify(charset.refused)
+        } is not read: send the CSV as UTF-8 (or latin1/windows-1252); nothing was recorded`
       })
     }
     const chunks: Array<Uint8Array> = []
@@ -62,7 +68,9 @@ export const readCsvBody = (
       return total > IMPORT_LIMITS.bytes ? Effect.fail(new InvalidRequest({ message: TOO_LARGE })) : Effect.void
     })
     const text = decode(Buffer.concat(chunks), charset.encoding)
-    if (text === undefined) return yield* new InvalidRequest({ message: "the CSV body is not UTF-8 text; nothing was recorded" })
+    if (text === undefined) {
+      return yield* new InvalidRequest({ message: "the CSV body is not UTF-8 text; nothing was recorded" })
+    }
     return text
   })
 

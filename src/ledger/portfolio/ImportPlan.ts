@@ -18,6 +18,7 @@
  */
 import { Effect } from "effect"
 import type { SourceUnavailable } from "../../../domain/Errors.ts"
+import { type CellProblem, columnOf, commandOf, contentKey } from "../../../domain/ledger/csv/TransactionsCsv.ts"
 import {
   type Command,
   type Context as DeciderContext,
@@ -29,7 +30,6 @@ import {
 } from "../../../domain/ledger/Decider.ts"
 import type { PortfolioEvent } from "../../../domain/ledger/Events.ts"
 import type { History } from "../../../domain/ledger/History.ts"
-import { type CellProblem, columnOf, commandOf, contentKey } from "../../../domain/ledger/csv/TransactionsCsv.ts"
 import type { Snapshot } from "./Writer.ts"
 
 /** A row as read: its line, and its body (with the file's event id) or its problem. */
@@ -130,7 +130,9 @@ const fileIdLines = (rows: ReadonlyArray<RowPlanInput>) => {
 const decisionOrder = (rows: ReadonlyArray<RowPlanInput>, idLines: ReadonlyMap<string, ReadonlyArray<number>>) => {
   const dateOfLine = new Map<number, string>()
   for (const { line, read } of rows) {
-    if (!("column" in read) && typeof read.body["trade_date"] === "string") dateOfLine.set(line, read.body["trade_date"])
+    if (!("column" in read) && typeof read.body["trade_date"] === "string") {
+      dateOfLine.set(line, read.body["trade_date"])
+    }
   }
   const keyOf = ({ line, read }: RowPlanInput): readonly [string, number, number] => {
     if ("column" in read) return ["", 0, line]
@@ -140,9 +142,7 @@ const decisionOrder = (rows: ReadonlyArray<RowPlanInput>, idLines: ReadonlyMap<s
     return targetDate === undefined ? ["", 0, line] : [targetDate, 2, line]
   }
   const keyed = rows.map((row) => ({ row, key: keyOf(row) }))
-  keyed.sort((a, b) =>
-    a.key[0] < b.key[0] ? -1 : a.key[0] > b.key[0] ? 1 : a.key[1] - b.key[1] || a.key[2] - b.key[2]
-  )
+  keyed.sort((a, b) => a.key[0] < b.key[0] ? -1 : a.key[0] > b.key[0] ? 1 : a.key[1] - b.key[1] || a.key[2] - b.key[2])
   return keyed.map((k) => k.row)
 }
 
@@ -170,11 +170,16 @@ export const planRows = (from: Snapshot, rows: ReadonlyArray<RowPlanInput>, deps
         continue
       }
       const given = listed.body
-      const named = given["kind"] === "reversal" && typeof given["event_id"] === "string" ? given["event_id"] : undefined
+      const named = given["kind"] === "reversal" && typeof given["event_id"] === "string"
+        ? given["event_id"]
+        : undefined
       const sharing = named === undefined ? undefined : idLines.get(named)
       if (named !== undefined && sharing !== undefined && sharing.length > 1) {
-        fail("reverses", `event id ${named} is the event_id of ${sharing.length} rows (lines ${sharing.join(", ")}): ` +
-          "a reversal cannot tell which one it means; give each row its own event_id")
+        fail(
+          "reverses",
+          `event id ${named} is the event_id of ${sharing.length} rows (lines ${sharing.join(", ")}): ` +
+            "a reversal cannot tell which one it means; give each row its own event_id"
+        )
         continue
       }
       const body = named !== undefined ? { ...given, event_id: fileIds.get(named) ?? named } : given
@@ -188,7 +193,10 @@ export const planRows = (from: Snapshot, rows: ReadonlyArray<RowPlanInput>, deps
       const command = normalised(raw, facts, state.history)
       const key = contentKey(command)
       if (read.eventId !== undefined && keyOfId.has(read.eventId) && keyOfId.get(read.eventId) !== key) {
-        fail("event_id", `event ${read.eventId} is recorded with other content: an event is never changed (reverse it and record the correction)`)
+        fail(
+          "event_id",
+          `event ${read.eventId} is recorded with other content: an event is never changed (reverse it and record the correction)`
+        )
         continue
       }
       const match = byKey.get(key)?.shift()

@@ -16,12 +16,12 @@ import type { SourceUnavailable } from "../../../domain/Errors.ts"
 import type { ValuationCloses } from "../../../domain/ledger/DailyValuation.ts"
 import type { PayoutFact } from "../../../domain/ledger/Entitlements.ts"
 import type { DayClose } from "../../../domain/ledger/PriceCheck.ts"
+import { type IndexCloses, indexCloses } from "../../../domain/market/board/IndexHistory.ts"
 import { addDays, circuitBounds, xdDate } from "../../../domain/market/calendar/Calendar.ts"
-import { faceValueOn, faceValueRecords } from "../../../domain/market/filings/FaceValues.ts"
-import { indexCloses, type IndexCloses } from "../../../domain/market/board/IndexHistory.ts"
-import type { Source } from "../../../domain/market/shared/RecordParts.ts"
 import { repairExDate } from "../../../domain/market/filings/Dividends.ts"
+import { faceValueOn, faceValueRecords } from "../../../domain/market/filings/FaceValues.ts"
 import { previousClose } from "../../../domain/market/prices/PreviousClose.ts"
+import type { Source } from "../../../domain/market/shared/RecordParts.ts"
 import { datasetAt, indexAtOrBefore, type PriceSeries } from "../../../domain/market/snapshot/Series.ts"
 import type { SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
 import { sourcesOf } from "../../market/provenance/Provenance.ts"
@@ -35,7 +35,9 @@ export interface TradeFacts {
 }
 
 export interface IndexFacts {
-  readonly meta: ReadonlyArray<{ readonly symbol: string; readonly sector_name: string | undefined; readonly kse100: boolean }>
+  readonly meta: ReadonlyArray<
+    { readonly symbol: string; readonly sector_name: string | undefined; readonly kse100: boolean }
+  >
   /** The KSE-100's sector weights at the newest effective date that carries weights, and nothing summed across dates. */
   readonly sectors: ReadonlyArray<{ readonly sector: string; readonly weight: number }>
 }
@@ -58,7 +60,10 @@ const faceValueOf = (data: SymbolData, day: string): PayoutFact["faceValue"] => 
   if (dated !== undefined) return { rupees: dated.rupees, source: dated.source }
   const f = data.fundamentals
   return f?.face_value !== undefined
-    ? { rupees: f.face_value, source: `company page, equity section (dataset ${f.dataset}${f.as_of ? `, as of ${f.as_of}` : ""})` }
+    ? {
+      rupees: f.face_value,
+      source: `company page, equity section (dataset ${f.dataset}${f.as_of ? `, as of ${f.as_of}` : ""})`
+    }
     : undefined
 }
 
@@ -102,7 +107,10 @@ const KSE100PR = "KSE100PR"
 const splitOn = (symbol: string, factor: number) =>
   faceValueRecords.find((r) =>
     r.symbol === symbol && r.from !== undefined &&
-    faceValueRecords.some((o) => o.symbol === symbol && o.until !== undefined && o.until < r.from! && Math.abs(r.rupees / o.rupees - factor) < 0.001)
+    faceValueRecords.some((o) =>
+      o.symbol === symbol && o.until !== undefined && o.until < r.from! &&
+      Math.abs(r.rupees / o.rupees - factor) < 0.001
+    )
   )?.from
 
 /** The datasets an index's closes come from, once per snapshot's closes. */
@@ -118,7 +126,10 @@ const datasetsOf = (closes: IndexCloses) => {
  * them (unflagged, positive). When the source restated its series for a split it does not date, the rows taken from
  * it are marked with its factor. Built once per snapshot's symbol.
  */
-const valuationCloses = new WeakMap<SymbolData, { readonly closes: ValuationCloses | undefined; readonly datasets: ReadonlyArray<string> }>()
+const valuationCloses = new WeakMap<
+  SymbolData,
+  { readonly closes: ValuationCloses | undefined; readonly datasets: ReadonlyArray<string> }
+>()
 const valuationClosesOf = (data: SymbolData) => {
   const kept = valuationCloses.get(data)
   if (kept !== undefined) return kept
@@ -158,7 +169,9 @@ const dayClosesOf = (data: SymbolData, date: string): ReadonlyArray<DayClose> =>
   const r = data.restatement
   return [
     ...(asTraded === undefined ? [] : [{ date, close: asTraded, series: "as_traded" as const, restated: false }]),
-    ...(served === undefined ? [] : [{ date, close: served, series: "served" as const, restated: r.restated, factor: r.factor }])
+    ...(served === undefined
+      ? []
+      : [{ date, close: served, series: "served" as const, restated: r.restated, factor: r.factor }])
   ]
 }
 
@@ -167,7 +180,11 @@ const firstSessionOf = (data: SymbolData) =>
 
 export class MarketFacts extends Context.Service<MarketFacts, {
   readonly trade: (symbol: string, date: string) => Effect.Effect<TradeFacts, SourceUnavailable>
-  readonly bookClosure: (symbol: string, kind: "cash" | "bonus", creditDate: string) => Effect.Effect<string | undefined, SourceUnavailable>
+  readonly bookClosure: (
+    symbol: string,
+    kind: "cash" | "bonus",
+    creditDate: string
+  ) => Effect.Effect<string | undefined, SourceUnavailable>
   readonly index: (symbols: ReadonlyArray<string>) => Effect.Effect<IndexFacts, SourceUnavailable>
   readonly payouts: (symbols: ReadonlyArray<string>) => Effect.Effect<PayoutFacts, SourceUnavailable>
   readonly performance: (symbols: ReadonlyArray<string>) => Effect.Effect<PerformanceFacts, SourceUnavailable>
@@ -183,22 +200,29 @@ export class MarketFacts extends Context.Service<MarketFacts, {
         const prev = previousClose(data, date)
         const bounds = prev ? circuitBounds(prev.close, date) : undefined
         return {
-          ...(prev && bounds ? { circuit: { lower: bounds.lower, upper: bounds.upper, previous_date: prev.date } } : {}),
+          ...(prev && bounds
+            ? { circuit: { lower: bounds.lower, upper: bounds.upper, previous_date: prev.date } }
+            : {}),
           dayCloses: dayClosesOf(data, date),
           firstSession: firstSessionOf(data),
           ...(data.security.delisted_on !== undefined ? { delistedOn: data.security.delisted_on } : {})
         }
       })
 
-      const bookClosure = Effect.fn("MarketFacts.bookClosure")(function*(symbol: string, kind: "cash" | "bonus", creditDate: string) {
-        const data = (yield* model.snapshot).symbols.get(symbol)
-        const earliest = addDays(creditDate, -PAYOUT_WINDOW_DAYS)
-        return (data?.payouts ?? [])
-          .flatMap((p) => (p.kind === kind && p.bookClosureFrom !== undefined ? [repairExDate(p.bookClosureFrom, p.announcedAt).ex_date] : []))
-          .filter((d) => d <= creditDate && d >= earliest)
-          .sort()
-          .pop()
-      })
+      const bookClosure = Effect.fn("MarketFacts.bookClosure")(
+        function*(symbol: string, kind: "cash" | "bonus", creditDate: string) {
+          const data = (yield* model.snapshot).symbols.get(symbol)
+          const earliest = addDays(creditDate, -PAYOUT_WINDOW_DAYS)
+          return (data?.payouts ?? [])
+            .flatMap((p) => (p.kind === kind && p.bookClosureFrom !== undefined
+              ? [repairExDate(p.bookClosureFrom, p.announcedAt).ex_date]
+              : [])
+            )
+            .filter((d) => d <= creditDate && d >= earliest)
+            .sort()
+            .pop()
+        }
+      )
 
       const index = Effect.fn("MarketFacts.index")(function*(symbols: ReadonlyArray<string>) {
         const snapshot = yield* model.snapshot

@@ -17,28 +17,28 @@ import {
   DataNotFound,
   IdempotencyMismatch,
   Internal,
-  SourceUnavailable,
   InvalidRequest,
   type InvalidSymbol,
   PayoutRecorded,
+  SourceUnavailable,
   WriteConflict
 } from "../../../domain/Errors.ts"
-import { isTradingDay, karachiDate, settlementDate } from "../../../domain/market/calendar/Calendar.ts"
 import { canonicalJson } from "../../../domain/ledger/Chain.ts"
+import type { LedgerItem } from "../../../domain/ledger/Checkpoint.ts"
 import type { Command, Context as DeciderContext } from "../../../domain/ledger/Decider.ts"
+import type { StoredEvent } from "../../../domain/ledger/Events.ts"
 import { effectiveGrants } from "../../../domain/ledger/Grants.ts"
 import type { Position } from "../../../domain/ledger/Replay.ts"
-import type { StoredEvent } from "../../../domain/ledger/Events.ts"
-import type { LedgerItem } from "../../../domain/ledger/Checkpoint.ts"
-import { streamOf } from "../../../domain/ledger/Streams.ts"
 import type { EventRecord, Holding, RecordResult } from "../../../domain/ledger/Schemas.ts"
-import { Cursors } from "../../paging/Cursors.ts"
+import { streamOf } from "../../../domain/ledger/Streams.ts"
+import { isTradingDay, karachiDate, settlementDate } from "../../../domain/market/calendar/Calendar.ts"
+import { storeUnavailable } from "../../db/Rows.ts"
 import { Filings } from "../../market/filings/Filings.ts"
 import { Quotes } from "../../market/quotes/Quotes.ts"
-import { storeUnavailable } from "../../db/Rows.ts"
+import { Cursors } from "../../paging/Cursors.ts"
+import type { Principal } from "../accounts/Keys.ts"
 import { ConcurrencyConflict, EventStore, sha256 } from "../events/EventStore.ts"
 import { exportRecord } from "../events/StoredRows.ts"
-import type { Principal } from "../accounts/Keys.ts"
 import { MarketFacts } from "./MarketFacts.ts"
 import { LedgerWriter } from "./Writer.ts"
 
@@ -59,7 +59,13 @@ export const toEventRecord = (e: StoredEvent): typeof EventRecord.Type => ({
   hash: e.hash
 })
 
-type RecordError = InvalidRequest | InvalidSymbol | DataNotFound | IdempotencyMismatch | PayoutRecorded | SourceUnavailable
+type RecordError =
+  | InvalidRequest
+  | InvalidSymbol
+  | DataNotFound
+  | IdempotencyMismatch
+  | PayoutRecorded
+  | SourceUnavailable
 
 export interface RecordOptions {
   readonly idempotencyKey?: string | undefined
@@ -86,54 +92,55 @@ interface WriteDeps {
  * rarely collide; the expected-version check in the database still decides
  * between processes (and is what a conflict retry relies on).
  */
-const stripedLocks = Effect.map(Effect.forEach(Array.from({ length: 64 }), () => Semaphore.make(1)), (stripes) => (streamId: string) => {
-  let h = 0
-  for (let i = 0; i < streamId.length; i++) h = (h * 31 + streamId.charCodeAt(i)) | 0
-  return stripes[Math.abs(h) % stripes.length]!
-})
+const stripedLocks = Effect.map(
+  Effect.forEach(Array.from({ length: 64 }), () => Semaphore.make(1)),
+  (stripes) => (streamId: string) => {
+    let h = 0
+    for (let i = 0; i < streamId.length; i++) h = (h * 31 + streamId.charCodeAt(i)) | 0
+    return stripes[Math.abs(h) % stripes.length]!
+  }
+)
 
 /** A holding valued at its latest delayed quote (market fields absent when no quote is known). */
-const valueWith = (quotes: typeof Quotes.Service) =>
-  (p: Position) =>
-    Effect.gen(function*() {
-      const quote = p.quantity > 0 ? yield* quotes.latest(p.symbol) : undefined
-      const marketValue = quote ? Math.round(p.quantity * quote.price * 100) / 100 : undefined
-      return {
-        symbol: p.symbol,
-        quantity: p.quantity,
-        ...(p.quantity > 0 ? { average_cost: Math.round((p.cost / p.quantity) * 10_000) / 10_000 } : {}),
-        cost: p.cost,
-        ...(quote && marketValue !== undefined
-          ? {
-            market_price: quote.price,
-            market_value: marketValue,
-            unrealized_pnl: Math.round((marketValue - p.cost) * 100) / 100,
-            quote_as_of: quote.as_of,
-            quote_stale: quote.stale
-          }
-          : {}),
-        realized_pnl: p.realized_pnl,
-        dividends_gross: p.dividends_gross,
-        dividends_net: p.dividends_net,
-        tax_withheld: p.tax_withheld,
-        fractional_entitlements: p.fractional_entitlements
-      } satisfies typeof Holding.Type
-    })
-
+const valueWith = (quotes: typeof Quotes.Service) => (p: Position) =>
+  Effect.gen(function*() {
+    const quote = p.quantity > 0 ? yield* quotes.latest(p.symbol) : undefined
+    const marketValue = quote ? Math.round(p.quantity * quote.price * 100) / 100 : undefined
+    return {
+      symbol: p.symbol,
+      quantity: p.quantity,
+      ...(p.quantity > 0 ? { average_cost: Math.round((p.cost / p.quantity) * 10_000) / 10_000 } : {}),
+      cost: p.cost,
+      ...(quote && marketValue !== undefined
+        ? {
+          market_price: quote.price,
+          market_value: marketValue,
+          unrealized_pnl: Math.round((marketValue - p.cost) * 100) / 100,
+          quote_as_of: quote.as_of,
+          quote_stale: quote.stale
+        }
+        : {}),
+      realized_pnl: p.realized_pnl,
+      dividends_gross: p.dividends_gross,
+      dividends_net: p.dividends_net,
+      tax_withheld: p.tax_withheld,
+      fractional_entitlements: p.fractional_entitlements
+    } satisfies typeof Holding.Type
+  })
 
 /** The market facts a command is decided with (asked of the market, never read from its tables here). */
-export const factsWith = (market: typeof MarketFacts.Service) =>
-  (command: Command, today: string) =>
-    Effect.gen(function*() {
-      const base: DeciderContext = { today, isTradingDay, settlementDate }
-      if (command.kind === "buy" || command.kind === "sell") return { ...base, ...(yield* market.trade(command.symbol, command.trade_date)) }
-      if ((command.kind === "dividend" || command.kind === "bonus") && command.book_closure_from === undefined) {
-        const kind = command.kind === "bonus" ? "bonus" : "cash"
-        return { ...base, bookClosure: yield* market.bookClosure(command.symbol, kind, command.trade_date) }
-      }
-      return base
-    })
-
+export const factsWith = (market: typeof MarketFacts.Service) => (command: Command, today: string) =>
+  Effect.gen(function*() {
+    const base: DeciderContext = { today, isTradingDay, settlementDate }
+    if (command.kind === "buy" || command.kind === "sell") {
+      return { ...base, ...(yield* market.trade(command.symbol, command.trade_date)) }
+    }
+    if ((command.kind === "dividend" || command.kind === "bonus") && command.book_closure_from === undefined) {
+      const kind = command.kind === "bonus" ? "bonus" : "cash"
+      return { ...base, bookClosure: yield* market.bookClosure(command.symbol, kind, command.trade_date) }
+    }
+    return base
+  })
 
 /** The answer to a write: the event, and the holding it touched; an earlier request's answer by its key. */
 const replies = ({ store, value }: WriteDeps) => {
@@ -143,7 +150,9 @@ const replies = ({ store, value }: WriteDeps) => {
   const respond = (event: StoredEvent, positions: ReadonlyArray<Position>, principal: Principal, replayed: boolean) =>
     Effect.gen(function*() {
       const symbol = "symbol" in event.event && event.event.symbol !== "" ? event.event.symbol : undefined
-      const position = symbol && mayRead(principal) && !replayed ? positions.find((p) => p.symbol === symbol) : undefined
+      const position = symbol && mayRead(principal) && !replayed
+        ? positions.find((p) => p.symbol === symbol)
+        : undefined
       return {
         event: toEventRecord(event),
         ...(position ? { holding: yield* value(position) } : {}),
@@ -159,10 +168,14 @@ const replies = ({ store, value }: WriteDeps) => {
       const hit = yield* store.idempotencyClaim(userId, key).pipe(storeUnavailable)
       if (hit === undefined) return undefined
       if (hit.request_hash !== requestHash) {
-        return yield* new IdempotencyMismatch({ message: `Idempotency-Key ${key} was used before with a different body` })
+        return yield* new IdempotencyMismatch({
+          message: `Idempotency-Key ${key} was used before with a different body`
+        })
       }
       const event = yield* store.readEvent(streamOf(userId), hit.event_id, hit.version).pipe(storeUnavailable)
-      if (event === undefined) return yield* Effect.die(new Error(`idempotency record points at a missing event ${hit.event_id}`))
+      if (event === undefined) {
+        return yield* Effect.die(new Error(`idempotency record points at a missing event ${hit.event_id}`))
+      }
       return yield* respond(event, [], principal, true)
     })
 
@@ -193,35 +206,53 @@ const makeRecord = (d: WriteDeps, stripeOf: (streamId: string) => Semaphore.Sema
           causation_id: options.causationId,
           source: options.source
         },
-        options.idempotencyKey ? { user_id: principal.userId, key: options.idempotencyKey, request_hash: requestHash } : undefined
+        options.idempotencyKey
+          ? { user_id: principal.userId, key: options.idempotencyKey, request_hash: requestHash }
+          : undefined
       )
       if (written._tag === "Rejected") {
         const { message, symbol, recordedIn } = written.rejection
         const shown = symbol === undefined ? { message } : { message, symbol }
-        return yield* recordedIn === undefined ? new InvalidRequest(shown) : new PayoutRecorded({ ...shown, event_id: recordedIn })
+        return yield* recordedIn === undefined
+          ? new InvalidRequest(shown)
+          : new PayoutRecorded({ ...shown, event_id: recordedIn })
       }
       return yield* respond(written.event, written.positions, principal, false)
     })
 
-  const record = Effect.fn("Portfolio.record")(function*(principal: Principal, command: Command, options: RecordOptions) {
-    const normalised: Command = "symbol" in command ? { ...command, symbol: yield* d.filings.requireListed(command.symbol) } : command
-    const requestHash = sha256(canonicalJson(normalised))
-    return yield* stripeOf(streamOf(principal.userId)).withPermit(attempt(principal, normalised, options, requestHash)).pipe(
-      // Decide against fresh state and try again when another process's writer got there first (writers of one
-      // process queue on the stream's stripe): a few times, backing off, then 409 with nothing recorded.
-      Effect.retry({ while: (e) => e instanceof ConcurrencyConflict, ...CONFLICT_RETRIES }),
-      Effect.catchTag("ConcurrencyConflict", () =>
-        Effect.fail(new WriteConflict({ message: "the portfolio met a conflicting write and nothing was recorded: send it again" }))),
-      Effect.catchTag("SqlError", (e) =>
-        Effect.logError({ msg: "ledger write failed", error: e.message }).pipe(
-          // The store could not be reached: a 503 the client may retry (with its Idempotency-Key, a retry of a
-          // write that did commit returns the original event). Any other refusal is a defect.
-          Effect.andThen(e.cause._tag === "ConnectionError"
-            ? Effect.fail(new SourceUnavailable({ message: "the store did not answer; retry with the same Idempotency-Key" }))
-            : Effect.die(new Internal({ message: "the store refused the write; nothing was recorded" })))
-        ))
-    )
-  })
+  const record = Effect.fn("Portfolio.record")(
+    function*(principal: Principal, command: Command, options: RecordOptions) {
+      const normalised: Command = "symbol" in command
+        ? { ...command, symbol: yield* d.filings.requireListed(command.symbol) }
+        : command
+      const requestHash = sha256(canonicalJson(normalised))
+      return yield* stripeOf(streamOf(principal.userId)).withPermit(
+        attempt(principal, normalised, options, requestHash)
+      ).pipe(
+        // Decide against fresh state and try again when another process's writer got there first (writers of one
+        // process queue on the stream's stripe): a few times, backing off, then 409 with nothing recorded.
+        Effect.retry({ while: (e) => e instanceof ConcurrencyConflict, ...CONFLICT_RETRIES }),
+        Effect.catchTag("ConcurrencyConflict", () =>
+          Effect.fail(
+            new WriteConflict({
+              message: "the portfolio met a conflicting write and nothing was recorded: send it again"
+            })
+          )),
+        Effect.catchTag("SqlError", (e) =>
+          Effect.logError({ msg: "ledger write failed", error: e.message }).pipe(
+            // The store could not be reached: a 503 the client may retry (with its Idempotency-Key, a retry of a
+            // write that did commit returns the original event). Any other refusal is a defect.
+            Effect.andThen(
+              e.cause._tag === "ConnectionError"
+                ? Effect.fail(
+                  new SourceUnavailable({ message: "the store did not answer; retry with the same Idempotency-Key" })
+                )
+                : Effect.die(new Internal({ message: "the store refused the write; nothing was recorded" }))
+            )
+          ))
+      )
+    }
+  )
 
   return record
 }
@@ -239,18 +270,24 @@ const readsOf = (cursors: typeof Cursors.Service, store: typeof EventStore.Servi
       const streamId = streamOf(principal.userId)
       const scope = `history:${streamId}`
       const before = yield* cursors.decode(scope, cursor)
-      const page = yield* store.readPage(streamId, before === undefined ? undefined : Number(before[0]), limit + 1).pipe(storeUnavailable)
+      const page = yield* store.readPage(streamId, before === undefined ? undefined : Number(before[0]), limit + 1)
+        .pipe(storeUnavailable)
       const events = page.events.slice(0, limit)
       return {
         total: page.total,
-        next_cursor: page.events.length > limit ? yield* cursors.encode(scope, [events[events.length - 1]!.version]) : null,
+        next_cursor: page.events.length > limit
+          ? yield* cursors.encode(scope, [events[events.length - 1]!.version])
+          : null,
         events,
         rows: page.rows.slice(0, limit)
       }
     })
 
   const history = (principal: Principal, limit: number, cursor: string | undefined) =>
-    Effect.map(pageOf(principal, limit, cursor), ({ events, rows: _, ...page }) => ({ ...page, items: events.map(toEventRecord) }))
+    Effect.map(
+      pageOf(principal, limit, cursor),
+      ({ events, rows: _, ...page }) => ({ ...page, items: events.map(toEventRecord) })
+    )
 
   /** The ledger listing's page: each event as its export line's fields, with the listing's `type` and `payload`. */
   const ledger = (principal: Principal, limit: number, cursor: string | undefined) =>
@@ -269,7 +306,11 @@ const readsOf = (cursors: typeof Cursors.Service, store: typeof EventStore.Servi
 }
 
 export class Portfolio extends Context.Service<Portfolio, {
-  readonly record: (principal: Principal, command: Command, options: RecordOptions) => Effect.Effect<typeof RecordResult.Type, RecordError>
+  readonly record: (
+    principal: Principal,
+    command: Command,
+    options: RecordOptions
+  ) => Effect.Effect<typeof RecordResult.Type, RecordError>
   readonly holdings: (principal: Principal) => Effect.Effect<ReadonlyArray<typeof Holding.Type>, SourceUnavailable>
   readonly history: (principal: Principal, limit: number, cursor: string | undefined) => Effect.Effect<{
     readonly total: number
@@ -289,7 +330,13 @@ export class Portfolio extends Context.Service<Portfolio, {
     Effect.gen(function*() {
       const store = yield* EventStore
       const value = valueWith(yield* Quotes)
-      const deps: WriteDeps = { store, writer: yield* LedgerWriter, market: yield* MarketFacts, filings: yield* Filings, value }
+      const deps: WriteDeps = {
+        store,
+        writer: yield* LedgerWriter,
+        market: yield* MarketFacts,
+        filings: yield* Filings,
+        value
+      }
       return {
         record: makeRecord(deps, yield* stripedLocks),
         ...readsOf(yield* Cursors, store, value)

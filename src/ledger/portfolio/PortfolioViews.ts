@@ -12,11 +12,11 @@ import { Clock, Context, Effect, Layer } from "effect"
 import type { InvalidRequest, SourceUnavailable } from "../../../domain/Errors.ts"
 import { karachiDate } from "../../../domain/Karachi.ts"
 import { analyse } from "../../../domain/ledger/Analysis.ts"
+import type { StoredEvent } from "../../../domain/ledger/Events.ts"
 import type { Principal } from "../../../domain/ledger/Grants.ts"
 import { performanceOf } from "../../../domain/ledger/Performance.ts"
-import { NET_OF_TAX_NOTE } from "../../../domain/ledger/Taxes.ts"
 import type { Analysis, Holding, Holdings, Portfolio as PortfolioView } from "../../../domain/ledger/Schemas.ts"
-import type { StoredEvent } from "../../../domain/ledger/Events.ts"
+import { NET_OF_TAX_NOTE } from "../../../domain/ledger/Taxes.ts"
 import { Sources } from "../../market/provenance/Provenance.ts"
 import { MarketFacts } from "./MarketFacts.ts"
 import { Portfolio, streamOf } from "./Portfolio.ts"
@@ -61,7 +61,11 @@ export const totalsOf = (holdings: ReadonlyArray<typeof Holding.Type>) => {
  * Time-weighted returns over the standard periods, the one definition GET /v1/me/performance also answers with
  * (domain/ledger/Performance.ts), as percentages to four places.
  */
-const returnsOf = (market: typeof MarketFacts.Service, symbols: ReadonlyArray<string>, events: ReadonlyArray<StoredEvent>) =>
+const returnsOf = (
+  market: typeof MarketFacts.Service,
+  symbols: ReadonlyArray<string>,
+  events: ReadonlyArray<StoredEvent>
+) =>
   Effect.gen(function*() {
     const facts = yield* market.performance(symbols)
     const today = karachiDate(yield* Clock.currentTimeMillis)
@@ -70,7 +74,13 @@ const returnsOf = (market: typeof MarketFacts.Service, symbols: ReadonlyArray<st
     const periods = r.periods.flatMap((p) =>
       p.twr === undefined || p.period === "range"
         ? []
-        : [{ period: p.period, from: p.from, to: p.to, return_pct: Math.round(p.twr * 1_000_000) / 10_000, covers_whole_period: p.covers_whole_period }]
+        : [{
+          period: p.period,
+          from: p.from,
+          to: p.to,
+          return_pct: Math.round(p.twr * 1_000_000) / 10_000,
+          covers_whole_period: p.covers_whole_period
+        }]
     )
     return { end: r.last_session, periods }
   })
@@ -87,11 +97,16 @@ const dividendIncome = (items: ReadonlyArray<typeof Holding.Type>) => ({
 const unavailableParts = (hasReturns: boolean, hasHoldings: boolean, costWeights: boolean) => [
   {
     part: "benchmark returns",
-    reason: "KSE-100's change over the same periods (from its recorded closes since 2010), with money-weighted and total " +
+    reason:
+      "KSE-100's change over the same periods (from its recorded closes since 2010), with money-weighted and total " +
       "returns, is in GET /v1/me/performance"
   },
-  ...(!hasReturns && hasHoldings ? [{ part: "returns", reason: "a holding has no recorded close in the period, so the return is unknown" }] : []),
-  ...(costWeights ? [{ part: "market-value weights", reason: "not every open position has a known quote; weights use cost" }] : [])
+  ...(!hasReturns && hasHoldings
+    ? [{ part: "returns", reason: "a holding has no recorded close in the period, so the return is unknown" }]
+    : []),
+  ...(costWeights
+    ? [{ part: "market-value weights", reason: "not every open position has a known quote; weights use cost" }]
+    : [])
 ]
 
 /** GET /v1/me/analyze: allocation against the KSE-100's sectors, returns and dividend income. */
@@ -101,45 +116,49 @@ const analyzeWith = (
   sources: typeof Sources.Service
 ) =>
   Effect.fn("PortfolioViews.analyze")(function*(p: Principal) {
-  const items = yield* portfolio.holdings(p)
-  const symbols = items.map((h) => h.symbol)
-  const events = yield* portfolio.events(p)
-  const { end, periods } = yield* returnsOf(market, symbols, events)
-  const { meta, sectors: index } = yield* market.index(symbols)
-  const bySymbol = new Map(meta.map((m) => [m.symbol, m]))
-  const a = analyse(
-    items.filter((h) => h.quantity > 0).map((h) => ({
-      symbol: h.symbol,
-      sector: bySymbol.get(h.symbol)?.sector_name ?? undefined,
-      cost: h.cost,
-      market_value: h.market_value,
-      in_kse100: bySymbol.get(h.symbol)?.kse100 === true
-    })),
-    index.map((i) => ({ sector: i.sector, weight_pct: i.weight }))
-  )
-  return {
-    portfolio: streamOf(p.userId),
-    benchmark: "KSE-100 constituents" as const,
-    ...a,
-    dividend_income: dividendIncome(items),
-    ...(periods.length > 0 && end
-      ? {
-        returns: {
-          basis: "time-weighted, daily chain-linked at recorded closes, dividends (net) included; fees in cost (as GET /v1/me/performance)",
-          to: end,
-          periods
+    const items = yield* portfolio.holdings(p)
+    const symbols = items.map((h) => h.symbol)
+    const events = yield* portfolio.events(p)
+    const { end, periods } = yield* returnsOf(market, symbols, events)
+    const { meta, sectors: index } = yield* market.index(symbols)
+    const bySymbol = new Map(meta.map((m) => [m.symbol, m]))
+    const a = analyse(
+      items.filter((h) => h.quantity > 0).map((h) => ({
+        symbol: h.symbol,
+        sector: bySymbol.get(h.symbol)?.sector_name ?? undefined,
+        cost: h.cost,
+        market_value: h.market_value,
+        in_kse100: bySymbol.get(h.symbol)?.kse100 === true
+      })),
+      index.map((i) => ({ sector: i.sector, weight_pct: i.weight }))
+    )
+    return {
+      portfolio: streamOf(p.userId),
+      benchmark: "KSE-100 constituents" as const,
+      ...a,
+      dividend_income: dividendIncome(items),
+      ...(periods.length > 0 && end
+        ? {
+          returns: {
+            basis:
+              "time-weighted, daily chain-linked at recorded closes, dividends (net) included; fees in cost (as GET /v1/me/performance)",
+            to: end,
+            periods
+          }
         }
-      }
-      : {}),
-    unavailable: unavailableParts(periods.length > 0, items.length > 0, a.weight_basis === "cost"),
-    sources: yield* sources.of(["index_kse100", "universe"])
-  }
-})
-
+        : {}),
+      unavailable: unavailableParts(periods.length > 0, items.length > 0, a.weight_basis === "cost"),
+      sources: yield* sources.of(["index_kse100", "universe"])
+    }
+  })
 
 export class PortfolioViews extends Context.Service<PortfolioViews, {
   readonly holdings: (p: Principal) => Effect.Effect<typeof Holdings.Type, SourceUnavailable>
-  readonly portfolio: (p: Principal, limit: number, cursor: string | undefined) => Effect.Effect<typeof PortfolioView.Type, InvalidRequest | SourceUnavailable>
+  readonly portfolio: (
+    p: Principal,
+    limit: number,
+    cursor: string | undefined
+  ) => Effect.Effect<typeof PortfolioView.Type, InvalidRequest | SourceUnavailable>
   readonly analyze: (p: Principal) => Effect.Effect<typeof Analysis.Type, InvalidRequest | SourceUnavailable>
 }>()("psx/ledger/PortfolioViews") {
   static readonly layer = Layer.effect(
@@ -157,24 +176,26 @@ export class PortfolioViews extends Context.Service<PortfolioViews, {
         return { portfolio: streamOf(p.userId), items, tax_note: NET_OF_TAX_NOTE, sources: yield* quoteSources(items) }
       })
 
-      const view = Effect.fn("PortfolioViews.portfolio")(function*(p: Principal, limit: number, cursor: string | undefined) {
-        const items = yield* portfolio.holdings(p)
-        const page = yield* portfolio.history(p, limit, cursor)
-        const events = yield* portfolio.events(p)
-        const totals = { ...totalsOf(items), tax_note: NET_OF_TAX_NOTE }
-        return {
-          portfolio: streamOf(p.userId),
-          holdings: items,
-          totals,
-          cash_flows: {
-            ...cashFlows(events),
-            dividends_net: totals.dividends_net,
-            tax_withheld: cents(items.reduce((s, h) => s + h.tax_withheld, 0))
-          },
-          transactions: { total: page.total, next_cursor: page.next_cursor, items: page.items },
-          sources: yield* quoteSources(items)
+      const view = Effect.fn("PortfolioViews.portfolio")(
+        function*(p: Principal, limit: number, cursor: string | undefined) {
+          const items = yield* portfolio.holdings(p)
+          const page = yield* portfolio.history(p, limit, cursor)
+          const events = yield* portfolio.events(p)
+          const totals = { ...totalsOf(items), tax_note: NET_OF_TAX_NOTE }
+          return {
+            portfolio: streamOf(p.userId),
+            holdings: items,
+            totals,
+            cash_flows: {
+              ...cashFlows(events),
+              dividends_net: totals.dividends_net,
+              tax_withheld: cents(items.reduce((s, h) => s + h.tax_withheld, 0))
+            },
+            transactions: { total: page.total, next_cursor: page.next_cursor, items: page.items },
+            sources: yield* quoteSources(items)
+          }
         }
-      })
+      )
 
       const analyze = analyzeWith(portfolio, market, sources)
 

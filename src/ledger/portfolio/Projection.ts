@@ -29,7 +29,8 @@ export const positionsOf = (events: ReadonlyArray<StoredEvent>): ReadonlyArray<P
  * The statement parts that write positions: `p`, the positions of a jsonb parameter, and `up`, their upsert into
  * `holdings`. Shared by the append (EventStore) and a rebuild; the arguments are the placeholders to use.
  */
-export const holdingsUpsert = (positions: string, streamId: string, version: string) => `p AS (
+export const holdingsUpsert = (positions: string, streamId: string, version: string) =>
+  `p AS (
   SELECT * FROM jsonb_to_recordset(${positions}::jsonb) AS t(symbol text, quantity numeric, cost numeric, realized_pnl numeric,
     dividends_gross numeric, dividends_net numeric, tax_withheld numeric, fractional_entitlements numeric)
 ), up AS (
@@ -80,7 +81,9 @@ export const decodePositions = (rows: ReadonlyArray<unknown>) =>
 export const readHoldings = (streamId: string) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql.unsafe(`SELECT ${HOLDING_COLUMNS} FROM holdings WHERE stream_id = $1 ORDER BY symbol`, [streamId])
+    const rows = yield* sql.unsafe(`SELECT ${HOLDING_COLUMNS} FROM holdings WHERE stream_id = $1 ORDER BY symbol`, [
+      streamId
+    ])
     return yield* decodePositions(rows)
   })
 

@@ -15,11 +15,13 @@
  */
 import { Clock, Context, Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
-import { type DataNotFound, InvalidRequest, type InvalidSymbol, SourceUnavailable, WriteConflict } from "../../../domain/Errors.ts"
-import { karachiDate } from "../../../domain/market/calendar/Calendar.ts"
-import type { Command } from "../../../domain/ledger/Decider.ts"
-import type { LedgerEvent, StoredEvent } from "../../../domain/ledger/Events.ts"
-import { bodyProblem } from "../../../domain/ledger/Schemas.ts"
+import {
+  type DataNotFound,
+  InvalidRequest,
+  type InvalidSymbol,
+  SourceUnavailable,
+  WriteConflict
+} from "../../../domain/Errors.ts"
 import type { DateOrder } from "../../../domain/ledger/csv/Cells.ts"
 import { exportFigures } from "../../../domain/ledger/csv/ExportFigures.ts"
 import { type FileRead, readFile } from "../../../domain/ledger/csv/ImportFile.ts"
@@ -27,9 +29,13 @@ import type { Donation } from "../../../domain/ledger/csv/ImportRows.ts"
 import { CHARGE_NAME, headerOf, type Mapping, readOverrides } from "../../../domain/ledger/csv/Mapping.ts"
 import { parseCsv } from "../../../domain/ledger/csv/Rfc4180.ts"
 import { HEADER_LINE, IMPORT_LIMITS, type ImportResult, rowOf } from "../../../domain/ledger/csv/TransactionsCsv.ts"
+import type { Command } from "../../../domain/ledger/Decider.ts"
+import type { LedgerEvent, StoredEvent } from "../../../domain/ledger/Events.ts"
+import { bodyProblem } from "../../../domain/ledger/Schemas.ts"
+import { karachiDate } from "../../../domain/market/calendar/Calendar.ts"
+import { storeUnavailable } from "../../db/Rows.ts"
 import { RateLimiter } from "../../http/RateLimiter.ts"
 import { Filings } from "../../market/filings/Filings.ts"
-import { storeUnavailable } from "../../db/Rows.ts"
 import type { Principal } from "../accounts/Keys.ts"
 import { ConcurrencyConflict, EventStore } from "../events/EventStore.ts"
 import { type Listed, planRows, type RowPlanInput } from "./ImportPlan.ts"
@@ -43,25 +49,39 @@ const PLAN_BUDGET = "20 seconds"
 const TOO_SLOW = "deciding this file's rows took over 20 seconds: import the file in parts; nothing was recorded"
 /** Rows an import is charged one request for, beyond the request itself (a 10,000-row file costs 200 requests). */
 const ROWS_PER_REQUEST = 50
-const BUSY = "another import into this portfolio is under way: nothing was recorded; send this file again once it has answered"
+const BUSY =
+  "another import into this portfolio is under way: nothing was recorded; send this file again once it has answered"
 
 /** The file read whole, or the 400 that refuses it (structure, bounds, formulas, mapping, date order). */
 const readUpload = (text: string, options: ImportOptions) =>
   Effect.gen(function*() {
     const given = options.mapping === undefined ? { overrides: new Map() } : readOverrides(options.mapping)
-    if ("problem" in given) return yield* new InvalidRequest({ message: `query parameter \`mapping\`: ${given.problem}; nothing was recorded` })
+    if ("problem" in given) {
+      return yield* new InvalidRequest({
+        message: `query parameter \`mapping\`: ${given.problem}; nothing was recorded`
+      })
+    }
     const parsed = parseCsv(text, { maxRows: IMPORT_LIMITS.rows, maxColumns: 40, maxCellLength: IMPORT_LIMITS.cell })
-    if (parsed._tag === "Problem") return yield* new InvalidRequest({ message: `CSV line ${parsed.line}: ${parsed.message}; nothing was recorded` })
+    if (parsed._tag === "Problem") {
+      return yield* new InvalidRequest({
+        message: `CSV line ${parsed.line}: ${parsed.message}; nothing was recorded`
+      })
+    }
     const file = readFile(parsed.header, parsed.rows, options.dateOrder, given.overrides)
     if ("problem" in file) {
       const where = file.column !== undefined ? `, column ${file.column}` : ""
-      return yield* new InvalidRequest({ message: `CSV line ${file.line}${where}: ${file.problem}; nothing was recorded` })
+      return yield* new InvalidRequest({
+        message: `CSV line ${file.line}${where}: ${file.problem}; nothing was recorded`
+      })
     }
     return file
   })
 
 /** The body with its symbol as listed, or the row's problem. */
-const listedBody = (filings: typeof Filings.Service, body: Record<string, unknown>): Effect.Effect<Listed, SourceUnavailable> =>
+const listedBody = (
+  filings: typeof Filings.Service,
+  body: Record<string, unknown>
+): Effect.Effect<Listed, SourceUnavailable> =>
   typeof body["symbol"] !== "string"
     ? Effect.succeed({ body })
     : filings.requireListed(body["symbol"].trim()).pipe(
@@ -72,10 +92,14 @@ const listedBody = (filings: typeof Filings.Service, body: Record<string, unknow
       )
     )
 
-const donationKey = (date: string, amount: number, note: string | undefined) => JSON.stringify([date, amount, note ?? ""])
+const donationKey = (date: string, amount: number, note: string | undefined) =>
+  JSON.stringify([date, amount, note ?? ""])
 
 /** The file's donations not yet recorded (a recorded one with the same date, amount and note is matched once), as events. */
-const donationsToRecord = (history: ReadonlyArray<StoredEvent>, donations: ReadonlyArray<{ line: number; donation: Donation }>) => {
+const donationsToRecord = (
+  history: ReadonlyArray<StoredEvent>,
+  donations: ReadonlyArray<{ line: number; donation: Donation }>
+) => {
   const recorded = new Map<string, number>()
   for (const e of history) {
     if (e.event.type !== "DonationRecorded") continue
@@ -114,12 +138,18 @@ const donationsToRecord = (history: ReadonlyArray<StoredEvent>, donations: Reado
 /** The mapping as the answer shows it. */
 const mappingAnswer = (file: FileRead): typeof ImportResult.Type["mapping"] => ({
   format: file.mapping.format,
-  columns: file.mapping.fields.map((f) => ({ header: f.header, reads_as: f.field === "charge" ? CHARGE_NAME : f.field })),
+  columns: file.mapping.fields.map((f) => ({
+    header: f.header,
+    reads_as: f.field === "charge" ? CHARGE_NAME : f.field
+  })),
   ignored: file.mapping.ignored,
   ...(file.dateOrder !== undefined ? { date_order: file.dateOrder } : {})
 })
 
-const named = (mapping: Mapping) => <A extends { readonly column: string }>(e: A): A => ({ ...e, column: headerOf(mapping, e.column) })
+const named = (mapping: Mapping) => <A extends { readonly column: string }>(e: A): A => ({
+  ...e,
+  column: headerOf(mapping, e.column)
+})
 
 export interface ImportOptions {
   readonly dryRun: boolean
@@ -177,7 +207,10 @@ export class TransactionsCsv extends Context.Service<TransactionsCsv, {
             newId: randomUUID
           }).pipe(
             // Planning comes before the append, so stopping it records nothing and the answer beats the request deadline.
-            Effect.timeoutOrElse({ duration: PLAN_BUDGET, orElse: () => Effect.fail(new InvalidRequest({ message: TOO_SLOW })) })
+            Effect.timeoutOrElse({
+              duration: PLAN_BUDGET,
+              orElse: () => Effect.fail(new InvalidRequest({ message: TOO_SLOW }))
+            })
           )
           // Donations move no position; the stream is read for them only when the file has some.
           const history = donationRows.length > 0 ? yield* store.readStream(streamId) : []
@@ -203,16 +236,27 @@ export class TransactionsCsv extends Context.Service<TransactionsCsv, {
             const planned = accepted.map(({ line, event }) => ({ line, type: event.type, payload: event }))
             return { ...answer, recorded: 0, events: planned.sort((a, b) => a.line - b.line) }
           }
-          const appended: ReadonlyArray<StoredEvent> = yield* writer.writeDecided(streamId, from, accepted, plan.after, {
-            actor_key_id: principal.keyId,
-            request_id: options.requestId,
-            client_request_id: options.clientRequestId
-          })
+          const appended: ReadonlyArray<StoredEvent> = yield* writer.writeDecided(
+            streamId,
+            from,
+            accepted,
+            plan.after,
+            {
+              actor_key_id: principal.keyId,
+              request_id: options.requestId,
+              client_request_id: options.clientRequestId
+            }
+          )
           return {
             ...answer,
             recorded: appended.length,
             // In file order (they were decided, and are stored, in date order).
-            events: appended.map((e, i) => ({ line: accepted[i]!.line, event_id: e.event_id, type: e.event.type, payload: e.event }))
+            events: appended.map((e, i) => ({
+              line: accepted[i]!.line,
+              event_id: e.event_id,
+              type: e.event.type,
+              payload: e.event
+            }))
               .sort((a, b) => a.line - b.line)
           }
         })
@@ -226,13 +270,22 @@ export class TransactionsCsv extends Context.Service<TransactionsCsv, {
         const userId = principal.userId
         const now = yield* Clock.currentTimeMillis
         if (importing.has(userId)) return yield* new WriteConflict({ message: BUSY })
-        if (limiter._tag === "Some") limiter.value.chargeWork(userId, Math.floor(file.rows.length / ROWS_PER_REQUEST), now)
+        if (limiter._tag === "Some") {
+          limiter.value.chargeWork(userId, Math.floor(file.rows.length / ROWS_PER_REQUEST), now)
+        }
         importing.add(userId)
         return yield* attempt(principal, file, options).pipe(
           // Another writer appended meanwhile: plan again from the new state.
           Effect.retry({ while: (e) => e instanceof ConcurrencyConflict, times: 5 }),
-          Effect.catchTag("ConcurrencyConflict", () =>
-            Effect.fail(new SourceUnavailable({ message: "the portfolio was too busy to import into; nothing was recorded, try again" }))),
+          Effect.catchTag(
+            "ConcurrencyConflict",
+            () =>
+              Effect.fail(
+                new SourceUnavailable({
+                  message: "the portfolio was too busy to import into; nothing was recorded, try again"
+                })
+              )
+          ),
           Effect.catchTag("SqlError", (e) => storeUnavailable(Effect.fail(e))),
           Effect.ensuring(Effect.sync(() => importing.delete(userId)))
         )

@@ -2,8 +2,8 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Forbidden, SourceUnavailable, Unauthorized, WriteConflict } from "../../../domain/Errors.ts"
-import { COLUMNS, IMPORT_LIMITS, ImportResult } from "../../../domain/ledger/csv/TransactionsCsv.ts"
 import { KNOWN_NAMES } from "../../../domain/ledger/csv/Mapping.ts"
+import { COLUMNS, IMPORT_LIMITS, ImportResult } from "../../../domain/ledger/csv/TransactionsCsv.ts"
 import { BoolParam } from "../../../domain/Params.ts"
 import { RequiredGrant } from "../accounts/BearerAuth.ts"
 
@@ -11,16 +11,21 @@ const describe = (summary: string, description: string) => OpenApi.annotations({
 const auth = [Unauthorized, Forbidden] as const
 
 /** The template's columns: every column, or a trade's only. */
-export const TEMPLATE_COLUMNS = { all: COLUMNS, trades: ["trade_date", "kind", "symbol", "quantity", "price", "fees"] } as const
+export const TEMPLATE_COLUMNS = {
+  all: COLUMNS,
+  trades: ["trade_date", "kind", "symbol", "quantity", "price", "fees"]
+} as const
 
 const CSV_COLUMNS = `Columns, in this order: ${COLUMNS.join(", ")}.`
-const FORMULAS = "Formula injection (OWASP's advice): every text cell is quoted, and a text cell that would start with =, " +
+const FORMULAS =
+  "Formula injection (OWASP's advice): every text cell is quoted, and a text cell that would start with =, " +
   "+, -, @, a tab or a carriage return — after any apostrophes — gets one more leading apostrophe, so no cell starts a " +
   "formula whichever separator (, or ;) a spreadsheet splits on. The import drops exactly that apostrophe again, so a " +
   "reason written `'=1` exports as `''=1` and imports as `'=1`: export then import gives the same text. Numbers are " +
   "bare plain decimals (a dot, no grouping); a negative number is a number, not a formula."
 
-const CSV_EXPORT = "Grant portfolio:read. The portfolio as text/csv (RFC 4180: UTF-8 without a byte-order mark, CRLF line " +
+const CSV_EXPORT =
+  "Grant portfolio:read. The portfolio as text/csv (RFC 4180: UTF-8 without a byte-order mark, CRLF line " +
   "ends, a header line), a download (Content-Disposition: attachment) never stored by a cache (Cache-Control: private, " +
   "no-store; X-Content-Type-Options: nosniff). One row per event of every kind, in the order recorded: buy, sell, " +
   "dividend, bonus, split, tax_status, reversal (as in POST /v1/me/transactions) and donation (POST /v1/me/donations: " +
@@ -95,17 +100,25 @@ export const csvEndpoints = [
   }).annotate(RequiredGrant, "portfolio:read").annotateMerge(describe("Export the transactions as CSV", CSV_EXPORT)),
   HttpApiEndpoint.post("importTransactions", "/v1/me/transactions/import", {
     query: {
-      dry_run: Schema.optional(BoolParam.annotate({ description: "true: record nothing; answer the plan and every row's errors" })),
-      date_order: Schema.optional(Schema.Literals(["dmy", "mdy", "ymd"]).annotate({
-        description: "How to read dates like 03/04/2026: dmy (day first), mdy (month first), ymd (every date year-first). " +
-          "Needed only when the file's own dates do not show it"
-      })),
-      mapping: Schema.optional(Schema.String.check(Schema.isMaxLength(4000)).annotate({
-        description: "Your own reading of headers, as a JSON object of header → column (a column name, \"fees (added)\" or " +
-          "\"ignore\"), e.g. {\"Instrument\":\"symbol\",\"Net Qty\":\"quantity\"}: it decides over the names the " +
-          "import knows, and makes the file a broker's statement. Every header it names must be in the file, so a remembered " +
-          "mapping refuses a statement whose columns changed (400) rather than misreading it"
-      }))
+      dry_run: Schema.optional(
+        BoolParam.annotate({ description: "true: record nothing; answer the plan and every row's errors" })
+      ),
+      date_order: Schema.optional(
+        Schema.Literals(["dmy", "mdy", "ymd"]).annotate({
+          description:
+            "How to read dates like 03/04/2026: dmy (day first), mdy (month first), ymd (every date year-first). " +
+            "Needed only when the file's own dates do not show it"
+        })
+      ),
+      mapping: Schema.optional(
+        Schema.String.check(Schema.isMaxLength(4000)).annotate({
+          description:
+            "Your own reading of headers, as a JSON object of header → column (a column name, \"fees (added)\" or " +
+            "\"ignore\"), e.g. {\"Instrument\":\"symbol\",\"Net Qty\":\"quantity\"}: it decides over the names the " +
+            "import knows, and makes the file a broker's statement. Every header it names must be in the file, so a remembered " +
+            "mapping refuses a statement whose columns changed (400) rather than misreading it"
+        })
+      )
     },
     payload: HttpApiSchema.StreamUint8Array({ contentType: "text/csv" }),
     success: ImportResult,
@@ -115,7 +128,9 @@ export const csvEndpoints = [
 
 export const csvTemplateEndpoint = HttpApiEndpoint.get("importTemplate", "/v1/me/transactions/import/template", {
   query: {
-    columns: Schema.optional(Schema.Literals(["all", "trades"]).annotate({ description: "all (the default) or trades" }))
+    columns: Schema.optional(
+      Schema.Literals(["all", "trades"]).annotate({ description: "all (the default) or trades" })
+    )
   },
   success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/csv" }))
 }).annotateMerge(describe("Download the import template", TEMPLATE))

@@ -23,10 +23,16 @@ import {
   type Rejection,
   type State
 } from "../../../domain/ledger/Decider.ts"
-import type { Position } from "../../../domain/ledger/Replay.ts"
 import type { LedgerEvent, PortfolioEvent, StoredEvent } from "../../../domain/ledger/Events.ts"
-import { type ConcurrencyConflict, EMPTY_HEAD, type EventMetadata, EventStore, type Head } from "../events/EventStore.ts"
+import type { Position } from "../../../domain/ledger/Replay.ts"
 import { beginCommit } from "../../http/WriteDeadline.ts"
+import {
+  type ConcurrencyConflict,
+  EMPTY_HEAD,
+  type EventMetadata,
+  EventStore,
+  type Head
+} from "../events/EventStore.ts"
 import { toEntries } from "./Projection.ts"
 
 /** The snapshots kept: at most this many streams, holding at most this many events in all. */
@@ -49,7 +55,12 @@ const bySymbol = (positions: Iterable<Position>) => [...positions].sort((a, b) =
 export const foldStream = (events: ReadonlyArray<StoredEvent>): Snapshot => {
   const last = events[events.length - 1]
   const state = toEntries(events).reduce(evolve, initialState)
-  return { head: last === undefined ? EMPTY_HEAD : { version: last.version, hash: last.hash, last_effective: state.lastEffective }, state }
+  return {
+    head: last === undefined
+      ? EMPTY_HEAD
+      : { version: last.version, hash: last.hash, last_effective: state.lastEffective },
+    state
+  }
 }
 
 /**
@@ -59,19 +70,26 @@ export const foldStream = (events: ReadonlyArray<StoredEvent>): Snapshot => {
 export const changedPositions = (before: State, after: State) => {
   const removed = [...before.positions.keys()].some((s) => !after.positions.has(s))
   if (removed) return { positions: bySymbol(after.positions.values()), replaceAll: true }
-  return { positions: bySymbol([...after.positions.values()].filter((p) => before.positions.get(p.symbol) !== p)), replaceAll: false }
+  return {
+    positions: bySymbol([...after.positions.values()].filter((p) => before.positions.get(p.symbol) !== p)),
+    replaceAll: false
+  }
 }
 
 /** Decided events as entries after `from`, with the ids they will be stored under, and the state after them. */
-export const stateAfter = (from: Snapshot, events: ReadonlyArray<{ readonly event: PortfolioEvent; readonly event_id: string }>) =>
-  events.reduce((s, e, i) => evolve(s, draftEntry(e.event, from.head.version + i + 1, e.event_id)), from.state)
+export const stateAfter = (
+  from: Snapshot,
+  events: ReadonlyArray<{ readonly event: PortfolioEvent; readonly event_id: string }>
+) => events.reduce((s, e, i) => evolve(s, draftEntry(e.event, from.head.version + i + 1, e.event_id)), from.state)
 
 /**
  * Just before a commit: when the request's deadline has already answered it (a 503, src/http/WriteDeadline.ts), the
  * write is interrupted and nothing is recorded; otherwise the deadline leaves the request to this write's own answer.
  */
-const mayCommit = Effect.flatMap(Effect.serviceOption(HttpServerRequest.HttpServerRequest), (request) =>
-  request._tag === "Some" && !beginCommit(request.value.source) ? Effect.interrupt : Effect.void)
+const mayCommit = Effect.flatMap(
+  Effect.serviceOption(HttpServerRequest.HttpServerRequest),
+  (request) => request._tag === "Some" && !beginCommit(request.value.source) ? Effect.interrupt : Effect.void
+)
 
 export class LedgerWriter extends Context.Service<LedgerWriter, {
   /** The stream's state and head: the snapshot, or the stream folded from the store. */
@@ -111,7 +129,9 @@ export class LedgerWriter extends Context.Service<LedgerWriter, {
         forget(streamId)
         snapshots.set(streamId, snapshot)
         held += snapshot.head.version
-        while (snapshots.size > MAX_STREAMS || (held > MAX_EVENTS && snapshots.size > 1)) forget(snapshots.keys().next().value!)
+        while (snapshots.size > MAX_STREAMS || (held > MAX_EVENTS && snapshots.size > 1)) {
+          forget(snapshots.keys().next().value!)
+        }
       }
       /** The snapshot caught up with the store: its head checked (one index lookup), newer events folded onto it. */
       const snapshot = (streamId: string) =>

@@ -19,7 +19,9 @@ import { type OptedIn, PortfolioSettings, type SettingsRow } from "./Settings.ts
 export const AUTO_SOURCE = "recorded automatically (the portfolio's auto_record_entitlements setting)"
 const PAGE = 200
 
-const every = Config.schema(Schema.Finite.check(Schema.isGreaterThan(0)), "PSX_AUTO_RECORD_SWEEP_MINUTES").pipe(Config.withDefault(15))
+const every = Config.schema(Schema.Finite.check(Schema.isGreaterThan(0)), "PSX_AUTO_RECORD_SWEEP_MINUTES").pipe(
+  Config.withDefault(15)
+)
 
 const NOTES = [
   "Auto-recording records each entitlement as it falls due: on its credit date (the end of the book closure; the payment " +
@@ -28,7 +30,12 @@ const NOTES = [
   "a recorded filer status are not recorded automatically."
 ]
 
-const principalOf = (p: OptedIn): Principal => ({ userId: p.user_id, keyId: p.key_id, kind: "key", grants: ["portfolio:write"] })
+const principalOf = (p: OptedIn): Principal => ({
+  userId: p.user_id,
+  keyId: p.key_id,
+  kind: "key",
+  grants: ["portfolio:write"]
+})
 
 const answerOf = (row: SettingsRow) => ({
   auto_record_entitlements: row.auto_record_entitlements,
@@ -70,8 +77,14 @@ export class AutoRecord extends Context.Service<AutoRecord, {
 
         const recordFor = (p: OptedIn) =>
           Effect.tap(entitlements.recordDue(principalOf(p), p.since, AUTO_SOURCE), (r) =>
-            r.recorded.some((x) => x.recorded_now)
-              ? Effect.logInfo({ msg: "entitlements recorded automatically", user: p.user_id, count: r.recorded.filter((x) => x.recorded_now).length })
+            r.recorded.some((x) =>
+                x.recorded_now
+              )
+              ? Effect.logInfo({
+                msg: "entitlements recorded automatically",
+                user: p.user_id,
+                count: r.recorded.filter((x) => x.recorded_now).length
+              })
               : Effect.void)
 
         const sweep = Effect.gen(function*() {
@@ -80,7 +93,16 @@ export class AutoRecord extends Context.Service<AutoRecord, {
             const page = yield* settings.optedIn(after, PAGE)
             for (const p of page) {
               const r = yield* recordFor(p).pipe(
-                Effect.catchCause((cause) => Effect.as(Effect.logWarning({ msg: "auto-recording failed; the next sweep tries again", user: p.user_id, cause }), undefined))
+                Effect.catchCause((cause) =>
+                  Effect.as(
+                    Effect.logWarning({
+                      msg: "auto-recording failed; the next sweep tries again",
+                      user: p.user_id,
+                      cause
+                    }),
+                    undefined
+                  )
+                )
               )
               count += r?.recorded.filter((x) => x.recorded_now).length ?? 0
             }
@@ -96,14 +118,27 @@ export class AutoRecord extends Context.Service<AutoRecord, {
         const update = Effect.fn("AutoRecord.update")(function*(principal: Principal, on: boolean) {
           const row = yield* settings.setAutoRecord(principal.userId, principal.keyId, on)
           if (!row.auto_record_entitlements || row.auto_record_since === undefined) return answerOf(row)
-          const done = yield* Effect.result(recordFor({ user_id: principal.userId, since: row.auto_record_since, key_id: row.auto_record_key_id ?? principal.keyId }))
+          const done = yield* Effect.result(
+            recordFor({
+              user_id: principal.userId,
+              since: row.auto_record_since,
+              key_id: row.auto_record_key_id ?? principal.keyId
+            })
+          )
           if (done._tag === "Failure") {
-            yield* Effect.logWarning({ msg: "auto-recording on opt-in failed; the sweep tries again", user: principal.userId, error: done.failure.message })
+            yield* Effect.logWarning({
+              msg: "auto-recording on opt-in failed; the sweep tries again",
+              user: principal.userId,
+              error: done.failure.message
+            })
             return answerOf(row)
           }
           return {
             ...answerOf(row),
-            recorded_now: done.success.recorded.filter((x) => x.recorded_now).map((x) => ({ id: x.id, event_id: x.event_id! })),
+            recorded_now: done.success.recorded.filter((x) => x.recorded_now).map((x) => ({
+              id: x.id,
+              event_id: x.event_id!
+            })),
             skipped: done.success.skipped
           }
         })
@@ -120,5 +155,10 @@ export class AutoRecord extends Context.Service<AutoRecord, {
     )
 
   /** The sweep's pause from the environment. */
-  static readonly layer = Layer.unwrap(Effect.map(Effect.orDie(Effect.gen(function*() { return yield* every })), (minutes) => AutoRecord.layerWith({ every: Duration.minutes(minutes) })))
+  static readonly layer = Layer.unwrap(Effect.map(
+    Effect.orDie(Effect.gen(function*() {
+      return yield* every
+    })),
+    (minutes) => AutoRecord.layerWith({ every: Duration.minutes(minutes) })
+  ))
 }

@@ -41,10 +41,12 @@ const toSettings = (r: Row | undefined): SettingsRow =>
       updated_at: r.updated_at
     }
 
-const COLUMNS = `auto_record_entitlements, to_char(auto_record_since, 'YYYY-MM-DD') AS since, auto_record_key_id AS key_id,
+const COLUMNS =
+  `auto_record_entitlements, to_char(auto_record_since, 'YYYY-MM-DD') AS since, auto_record_key_id AS key_id,
   to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at`
 
-const UPSERT = `INSERT INTO portfolio_settings AS s (user_id, auto_record_entitlements, auto_record_since, auto_record_key_id, updated_at)
+const UPSERT =
+  `INSERT INTO portfolio_settings AS s (user_id, auto_record_entitlements, auto_record_since, auto_record_key_id, updated_at)
   VALUES ($1, $2, CASE WHEN $2 THEN $3::date END, CASE WHEN $2 THEN $4 END, $5::timestamptz)
   ON CONFLICT (user_id) DO UPDATE SET
     auto_record_since = CASE WHEN s.auto_record_entitlements AND EXCLUDED.auto_record_entitlements THEN s.auto_record_since
@@ -68,15 +70,24 @@ export class PortfolioSettings extends Context.Service<PortfolioSettings, {
       const sql = yield* SqlClient.SqlClient
 
       const get = Effect.fn("PortfolioSettings.get")(function*(userId: string) {
-        const rows = yield* sql.unsafe<Row>(`SELECT ${COLUMNS} FROM portfolio_settings WHERE user_id = $1`, [userId]).pipe(storeUnavailable)
+        const rows = yield* sql.unsafe<Row>(`SELECT ${COLUMNS} FROM portfolio_settings WHERE user_id = $1`, [userId])
+          .pipe(storeUnavailable)
         return toSettings(rows[0])
       })
 
-      const setAutoRecord = Effect.fn("PortfolioSettings.setAutoRecord")(function*(userId: string, keyId: string, on: boolean) {
-        const now = yield* Clock.currentTimeMillis
-        const rows = yield* sql.unsafe<Row>(UPSERT, [userId, on, karachiDate(now), keyId, new Date(now).toISOString()]).pipe(storeUnavailable)
-        return toSettings(rows[0])
-      })
+      const setAutoRecord = Effect.fn("PortfolioSettings.setAutoRecord")(
+        function*(userId: string, keyId: string, on: boolean) {
+          const now = yield* Clock.currentTimeMillis
+          const rows = yield* sql.unsafe<Row>(UPSERT, [
+            userId,
+            on,
+            karachiDate(now),
+            keyId,
+            new Date(now).toISOString()
+          ]).pipe(storeUnavailable)
+          return toSettings(rows[0])
+        }
+      )
 
       const optedIn = Effect.fn("PortfolioSettings.optedIn")(function*(after: string, limit: number) {
         return yield* sql.unsafe<OptedIn>(

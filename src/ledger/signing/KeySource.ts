@@ -5,7 +5,14 @@
  */
 import { Effect, Option, Redacted, Schema } from "effect"
 import { type SqlClient } from "effect/sql"
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, scryptSync } from "node:crypto"
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  type KeyObject,
+  scryptSync
+} from "node:crypto"
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import type { AppConfig } from "../../config/AppConfig.ts"
@@ -17,7 +24,9 @@ export const KEY_FILE = "psx-ledger-signing-key.pem"
 export const keyIdOf = (publicKey: KeyObject) =>
   createHash("sha256").update(publicKey.export({ type: "spki", format: "der" })).digest("hex").slice(0, 16)
 
-const DeploymentRows = Schema.Array(Schema.Struct({ key_id: Schema.String, private_key_pem: Schema.String, sealed: Schema.Boolean }))
+const DeploymentRows = Schema.Array(
+  Schema.Struct({ key_id: Schema.String, private_key_pem: Schema.String, sealed: Schema.Boolean })
+)
 type DeploymentRow = typeof DeploymentRows.Type[number]
 
 /**
@@ -25,16 +34,26 @@ type DeploymentRow = typeof DeploymentRows.Type[number]
  * HMAC-SHA256) alone makes a guess cheap for someone who copied the row.
  */
 const stretch = (passphrase: Redacted.Redacted) =>
-  scryptSync(Redacted.value(passphrase), "psx-ledger-deployment-key/1", 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }).toString("base64")
+  scryptSync(Redacted.value(passphrase), "psx-ledger-deployment-key/1", 32, {
+    N: 2 ** 15,
+    r: 8,
+    p: 1,
+    maxmem: 64 * 1024 * 1024
+  }).toString("base64")
 
 /** The PEM a deployment row holds: sealed (encrypted) with a passphrase, else in the clear. */
 export const pemOf = (key: KeyObject, passphrase: Option.Option<Redacted.Redacted>) =>
-  String(Option.isSome(passphrase)
-    ? key.export({ type: "pkcs8", format: "pem", cipher: "aes-256-cbc", passphrase: stretch(passphrase.value) })
-    : key.export({ type: "pkcs8", format: "pem" }))
+  String(
+    Option.isSome(passphrase)
+      ? key.export({ type: "pkcs8", format: "pem", cipher: "aes-256-cbc", passphrase: stretch(passphrase.value) })
+      : key.export({ type: "pkcs8", format: "pem" })
+  )
 
 /** The private key a deployment row holds, or why it cannot be used. */
-export const openDeploymentKey = (row: DeploymentRow, passphrase: Option.Option<Redacted.Redacted>): KeyObject | string => {
+export const openDeploymentKey = (
+  row: DeploymentRow,
+  passphrase: Option.Option<Redacted.Redacted>
+): KeyObject | string => {
   if (row.sealed && Option.isNone(passphrase)) {
     return "the ledger's deployment key in the store is sealed: set LEDGER_KEY_PASSPHRASE to the passphrase it was sealed with"
   }
@@ -48,10 +67,13 @@ export const openDeploymentKey = (row: DeploymentRow, passphrase: Option.Option<
       ? createPrivateKey({ key: row.private_key_pem, format: "pem", passphrase: stretch(passphrase.value) })
       : createPrivateKey(row.private_key_pem)
   } catch {
-    return "the ledger's deployment key in the store does not open" + (row.sealed ? " with LEDGER_KEY_PASSPHRASE (a wrong passphrase, or the row was replaced)" : "")
+    return "the ledger's deployment key in the store does not open" +
+      (row.sealed ? " with LEDGER_KEY_PASSPHRASE (a wrong passphrase, or the row was replaced)" : "")
   }
   if (key.asymmetricKeyType !== "ed25519") return "the ledger's deployment key in the store is not an Ed25519 key"
-  if (keyIdOf(createPublicKey(key)) !== row.key_id) return `the deployment key row names key ${row.key_id}, but holds another key: the row was altered`
+  if (keyIdOf(createPublicKey(key)) !== row.key_id) {
+    return `the deployment key row names key ${row.key_id}, but holds another key: the row was altered`
+  }
   return key
 }
 
@@ -71,16 +93,21 @@ export const deploymentKey = (
     if (row === undefined) {
       const key = candidate()
       yield* sql`INSERT INTO ledger_deployment_key (key_id, private_key_pem, sealed, created_at)
-                 VALUES (${keyIdOf(createPublicKey(key))}, ${pemOf(key, passphrase)}, ${Option.isSome(passphrase)}, ${now}::timestamptz)
+                 VALUES (${keyIdOf(createPublicKey(key))}, ${pemOf(key, passphrase)}, ${
+        Option.isSome(passphrase)
+      }, ${now}::timestamptz)
                  ON CONFLICT (one) DO NOTHING`
       row = (yield* read)[0]
     }
-    if (row === undefined) return yield* Effect.die(new Error("the ledger's deployment key row vanished after it was inserted"))
+    if (row === undefined) {
+      return yield* Effect.die(new Error("the ledger's deployment key row vanished after it was inserted"))
+    }
     const key = openDeploymentKey(row, passphrase)
     if (typeof key === "string") return yield* Effect.die(new Error(key))
     if (!row.sealed) {
       yield* Effect.logWarning({
-        msg: "the ledger's deployment signing key is kept unencrypted in the store: whoever can read the database can sign " +
+        msg:
+          "the ledger's deployment signing key is kept unencrypted in the store: whoever can read the database can sign " +
           "checkpoints. Set LEDGER_KEY_PASSPHRASE (a new deployment) or LEDGER_SIGNING_KEY_FILE",
         key_id: row.key_id
       })
@@ -115,9 +142,13 @@ type Config = typeof AppConfig.Service
 export const loadPrivateKey = (sql: SqlClient.SqlClient, config: Config, embedded: boolean, now: string) =>
   Effect.gen(function*() {
     if (Option.isSome(config.ledgerSigningKey)) return createPrivateKey(Redacted.value(config.ledgerSigningKey.value))
-    if (Option.isSome(config.ledgerSigningKeyFile)) return createPrivateKey(readFileSync(config.ledgerSigningKeyFile.value, "utf8"))
+    if (Option.isSome(config.ledgerSigningKeyFile)) {
+      return createPrivateKey(readFileSync(config.ledgerSigningKeyFile.value, "utf8"))
+    }
     const legacy = join(config.dataDir, KEY_FILE)
     const candidate = () =>
-      embedded && existsSync(legacy) ? createPrivateKey(readFileSync(legacy, "utf8")) : generateKeyPairSync("ed25519").privateKey
+      embedded && existsSync(legacy)
+        ? createPrivateKey(readFileSync(legacy, "utf8"))
+        : generateKeyPairSync("ed25519").privateKey
     return yield* deploymentKey(sql, config.ledgerKeyPassphrase, candidate, now)
   })

@@ -12,7 +12,14 @@ import { SqlClient, type SqlError } from "effect/sql"
 import { createPublicKey, type KeyObject, sign, verify } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { DataNotFound } from "../../../domain/Errors.ts"
-import { CHECKPOINT_FORMAT, CheckpointBody, checkCheckpoint, checkpointBytes, type SignedCheckpoint, type SigningKeys } from "../../../domain/ledger/Checkpoint.ts"
+import {
+  checkCheckpoint,
+  CHECKPOINT_FORMAT,
+  CheckpointBody,
+  checkpointBytes,
+  type SignedCheckpoint,
+  type SigningKeys
+} from "../../../domain/ledger/Checkpoint.ts"
 import { AppConfig } from "../../config/AppConfig.ts"
 import { Database } from "../../db/Database.ts"
 import { iso } from "../../db/Rows.ts"
@@ -31,11 +38,12 @@ export const publicKeysFromPem = (pem: string): ReadonlyMap<string, KeyObject> =
   )
 
 /** Checks an Ed25519 signature (base64) of `bytes` under the key `keyId` among `keys`. */
-export const verifyWith = (keys: ReadonlyMap<string, KeyObject>) => (keyId: string, bytes: string, signature: string) => {
-  const key = keys.get(keyId)
-  if (key === undefined) return "unknown key" as const
-  return verify(null, Buffer.from(bytes, "utf8"), key, Buffer.from(signature, "base64"))
-}
+export const verifyWith =
+  (keys: ReadonlyMap<string, KeyObject>) => (keyId: string, bytes: string, signature: string) => {
+    const key = keys.get(keyId)
+    if (key === undefined) return "unknown key" as const
+    return verify(null, Buffer.from(bytes, "utf8"), key, Buffer.from(signature, "base64"))
+  }
 
 const KeyRows = Schema.Array(Schema.Struct({
   key_id: Schema.String,
@@ -52,7 +60,9 @@ const CheckpointRows = Schema.Array(Schema.Struct({
   signature: Schema.String,
   signed_at: Schema.String
 }))
-const CHECKPOINT_COLUMNS = `id::text AS id, stream_id, version, key_id, signed, signature, ${iso("signed_at")} AS signed_at`
+const CHECKPOINT_COLUMNS = `id::text AS id, stream_id, version, key_id, signed, signature, ${
+  iso("signed_at")
+} AS signed_at`
 
 const decodeBody = Schema.decodeUnknownOption(Schema.fromJsonString(CheckpointBody))
 
@@ -122,14 +132,15 @@ const trustedKeysOnce = (config: Config, current: Effect.Effect<SigningKey, SqlE
     const pinned = Option.isSome(config.ledgerTrustedKeys)
       ? config.ledgerTrustedKeys.value
       : Option.isSome(config.ledgerTrustedKeysFile)
-      ? yield* Effect.try(() => readFileSync(config.ledgerTrustedKeysFile.pipe(Option.getOrThrow), "utf8")).pipe(Effect.orDie)
+      ? yield* Effect.try(() => readFileSync(config.ledgerTrustedKeysFile.pipe(Option.getOrThrow), "utf8")).pipe(
+        Effect.orDie
+      )
       : ""
     const keys = new Map(yield* Effect.try(() => publicKeysFromPem(pinned)).pipe(Effect.orDie))
     const own = yield* current
     keys.set(own.keyId, own.publicKey)
     return keys as ReadonlyMap<string, KeyObject>
   }))
-
 
 /**
  * A stream's checkpoint: the standing one while the head has not moved, else a new one signed and stored.
@@ -145,18 +156,24 @@ const makeCheckpoint = (
 ) => {
   const latestOf = (streamId: string) =>
     Effect.flatMap(
-      sql.unsafe(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE stream_id = $1 ORDER BY version DESC, id DESC LIMIT 1`, [streamId]),
+      sql.unsafe(
+        `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE stream_id = $1 ORDER BY version DESC, id DESC LIMIT 1`,
+        [streamId]
+      ),
       Schema.decodeUnknownEffect(CheckpointRows)
     ).pipe(Effect.orDie, Effect.map((rows) => (rows[0] ? fromRow(rows[0]) : undefined)))
 
   const checkpoint = Effect.fn("LedgerSigner.checkpoint")(function*(streamId: string) {
     const key = yield* current
     const head = yield* events.head(streamId)
-    if (head.version === 0) return yield* new DataNotFound({ message: `stream ${streamId} has no events yet: nothing to sign` })
+    if (head.version === 0) {
+      return yield* new DataNotFound({ message: `stream ${streamId} has no events yet: nothing to sign` })
+    }
     // The head has not moved since the latest checkpoint this key signed (and that one verifies): it stands.
     const latest = yield* latestOf(streamId)
     if (
-      latest !== undefined && latest.version === head.version && latest.head_hash === head.hash && latest.key_id === key.keyId &&
+      latest !== undefined && latest.version === head.version && latest.head_hash === head.hash &&
+      latest.key_id === key.keyId &&
       checkCheckpoint(latest, () => head.hash, verifyWith(new Map([[key.keyId, key.publicKey]]))) === undefined
     ) {
       const { id: _, ...signedCheckpoint } = latest
@@ -196,12 +213,20 @@ const byFirstUse = (a: { readonly first_used_at?: string; readonly key_id: strin
  * The keys a verifier trusts (pinned, and the signing key), each with its validity period; and apart, every other
  * key the store records as having signed (their checkpoints fail verification as a key problem).
  */
-const makePublicKeys = (sql: SqlClient.SqlClient, current: Effect.Effect<SigningKey, SqlError.SqlError>, trusted: Effect.Effect<ReadonlyMap<string, KeyObject>, SqlError.SqlError>) =>
+const makePublicKeys = (
+  sql: SqlClient.SqlClient,
+  current: Effect.Effect<SigningKey, SqlError.SqlError>,
+  trusted: Effect.Effect<ReadonlyMap<string, KeyObject>, SqlError.SqlError>
+) =>
   Effect.fn("LedgerSigner.publicKeys")(function*() {
     const key = yield* current
     const keys = yield* trusted
     const rows = yield* Effect.flatMap(
-      sql.unsafe(`SELECT key_id, public_key_pem, ${iso("first_used_at")} AS first_used_at, ${iso("last_used_at")} AS last_used_at FROM signing_keys`),
+      sql.unsafe(
+        `SELECT key_id, public_key_pem, ${iso("first_used_at")} AS first_used_at, ${
+          iso("last_used_at")
+        } AS last_used_at FROM signing_keys`
+      ),
       Schema.decodeUnknownEffect(KeyRows)
     ).pipe(Effect.orDie)
     const recorded = new Map(rows.map((r) => [r.key_id, r]))
@@ -252,7 +277,10 @@ export class LedgerSigner extends Context.Service<LedgerSigner, {
   /** Every checkpoint issued, oldest first (for `ledger export`). */
   readonly allCheckpoints: Effect.Effect<ReadonlyArray<SignedCheckpoint>, SqlError.SqlError>
   /** A stream's checkpoints issued after the one with id `afterId`, oldest first, with their ids. */
-  readonly checkpointsOf: (streamId: string, afterId: string) => Effect.Effect<ReadonlyArray<SignedCheckpoint & { readonly id: string }>, SqlError.SqlError>
+  readonly checkpointsOf: (
+    streamId: string,
+    afterId: string
+  ) => Effect.Effect<ReadonlyArray<SignedCheckpoint & { readonly id: string }>, SqlError.SqlError>
   /** The same key signing other bytes (signed answers, AnswerKey.ts): its id and an Ed25519 signature of any bytes. */
   readonly bytesSigner: Effect.Effect<BytesSigner, SqlError.SqlError>
 }>()("psx/ledger/LedgerSigner") {

@@ -6,11 +6,13 @@ import { COST_METHOD_NOTE } from "../../../domain/ledger/TaxStatement.ts"
 import { TaxStatement, TaxYearParam } from "../../../domain/ledger/TaxStatementSchemas.ts"
 import { RequiredGrant } from "../accounts/BearerAuth.ts"
 
-const TAX_STATEMENT = "Grant portfolio:read. Pakistan's tax year runs from 1 July to 30 June and is named by the year it " +
+const TAX_STATEMENT =
+  "Grant portfolio:read. Pakistan's tax year runs from 1 July to 30 June and is named by the year it " +
   "ends (tax_year=2026: 2025-07-01 to 2026-06-30); default the current one (in Asia/Karachi), a year not yet begun is " +
   "400 INVALID_REQUEST. A sale belongs to the year of its trade date, a dividend or bonus to that of its credit date, a " +
   "donation to that of its recording; reversed events are left out.\n\n" +
-  "Cost method: " + COST_METHOD_NOTE + " Each sale: proceeds, the cost removed, the gain (what it adds to the holdings' " +
+  "Cost method: " + COST_METHOD_NOTE +
+  " Each sale: proceeds, the cost removed, the gain (what it adds to the holdings' " +
   "realized_pnl), the lots sold with their days held. Each dividend: gross, tax withheld and net as recorded (per share = " +
   "percent × the face value in force), with its book closure and shares entitled. Each bonus: the whole shares received at " +
   "zero cost and the average cost before and after (as the holdings show it). Donations recorded in this portfolio's " +
@@ -28,5 +30,7 @@ export const taxEndpoints = [
     query: { tax_year: Schema.optional(TaxYearParam) },
     success: TaxStatement,
     error: [Unauthorized, Forbidden, InvalidRequest, SourceUnavailable]
-  }).annotate(RequiredGrant, "portfolio:read").annotateMerge(OpenApi.annotations({ summary: "Get the tax-year statement", description: TAX_STATEMENT }))
+  }).annotate(RequiredGrant, "portfolio:read").annotateMerge(
+    OpenApi.annotations({ summary: "Get the tax-year statement", description: TAX_STATEMENT })
+  )
 ] as const

@@ -9,8 +9,8 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { Internal, InvalidRequest, type SourceUnavailable } from "../../../domain/Errors.ts"
 import { karachiDate } from "../../../domain/Karachi.ts"
-import type { Principal } from "../../../domain/ledger/Grants.ts"
 import { describeFailure } from "../../../domain/ledger/Decider.ts"
+import type { Principal } from "../../../domain/ledger/Grants.ts"
 import { earlierResults } from "../../../domain/ledger/LossSetOff.ts"
 import type { ReplayFailure } from "../../../domain/ledger/Replay.ts"
 import { taxStatementOf } from "../../../domain/ledger/TaxStatement.ts"
@@ -23,27 +23,34 @@ const broken = (failure: ReplayFailure) =>
   Effect.die(new Internal({ message: `the portfolio's ledger does not replay: ${describeFailure(failure)}` }))
 
 export class TaxStatements extends Context.Service<TaxStatements, {
-  readonly statement: (principal: Principal, taxYear: number | undefined) => Effect.Effect<typeof TaxStatement.Type, InvalidRequest | SourceUnavailable>
+  readonly statement: (
+    principal: Principal,
+    taxYear: number | undefined
+  ) => Effect.Effect<typeof TaxStatement.Type, InvalidRequest | SourceUnavailable>
 }>()("psx/ledger/TaxStatements") {
   static readonly layer = Layer.effect(
     TaxStatements,
     Effect.gen(function*() {
       const portfolio = yield* Portfolio
 
-      const statement = Effect.fn("TaxStatements.statement")(function*(principal: Principal, taxYear: number | undefined) {
-        const today = karachiDate(yield* Clock.currentTimeMillis)
-        const current = taxYearOf(today)
-        const year = taxYear ?? current
-        if (year > current) {
-          return yield* new InvalidRequest({ message: `query parameter \`tax_year\`: ${year} has not begun (the current tax year is ${current})` })
+      const statement = Effect.fn("TaxStatements.statement")(
+        function*(principal: Principal, taxYear: number | undefined) {
+          const today = karachiDate(yield* Clock.currentTimeMillis)
+          const current = taxYearOf(today)
+          const year = taxYear ?? current
+          if (year > current) {
+            return yield* new InvalidRequest({
+              message: `query parameter \`tax_year\`: ${year} has not begun (the current tax year is ${current})`
+            })
+          }
+          const entries = toEntries(yield* portfolio.events(principal))
+          const figures = taxYearFigures(entries, year)
+          if ("_tag" in figures) return yield* broken(figures)
+          const earlier = earlierResults(entries, year)
+          if ("_tag" in earlier) return yield* broken(earlier)
+          return taxStatementOf(streamOf(principal.userId), year, today, figures, earlier)
         }
-        const entries = toEntries(yield* portfolio.events(principal))
-        const figures = taxYearFigures(entries, year)
-        if ("_tag" in figures) return yield* broken(figures)
-        const earlier = earlierResults(entries, year)
-        if ("_tag" in earlier) return yield* broken(earlier)
-        return taxStatementOf(streamOf(principal.userId), year, today, figures, earlier)
-      })
+      )
 
       return { statement }
     })

@@ -6,9 +6,14 @@
  */
 import { Effect } from "effect"
 import { DataNotFound } from "../../../domain/Errors.ts"
-import { type AdjustedSeries, adjustmentRecord, adjustmentSources, type AdjustMode } from "../../../domain/market/prices/Adjustment.ts"
 import { adjustedAnalytics, adjustedScreenFigures } from "../../../domain/market/analytics/AdjustedFigures.ts"
 import type { ScreenFigures } from "../../../domain/market/analytics/AnalyticsSchemas.ts"
+import {
+  type AdjustedSeries,
+  adjustmentRecord,
+  adjustmentSources,
+  type AdjustMode
+} from "../../../domain/market/prices/Adjustment.ts"
 import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
 import { sourcesOf } from "../provenance/Provenance.ts"
 
@@ -18,7 +23,9 @@ export const adjustedAnalyticsAnswer = (snapshot: MarketSnapshot, data: SymbolDa
   const got = adjustedAnalytics(data, mode)
   if (got?.figures === undefined) {
     const why = got?.adjusted.cut?.reason ?? "no clean price history is recorded"
-    return Effect.fail(new DataNotFound({ message: `no ${mode} price history of ${symbol} can be given: ${why}`, symbol }))
+    return Effect.fail(
+      new DataNotFound({ message: `no ${mode} price history of ${symbol} can be given: ${why}`, symbol })
+    )
   }
   return Effect.succeed({
     ...got.figures,

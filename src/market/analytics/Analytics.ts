@@ -11,40 +11,35 @@
  * cursors (Cursors).
  */
 import { Clock, Context, Duration, Effect, Layer, Schedule } from "effect"
-import {
-  DataNotFound,
-  InvalidRequest,
-  InvalidSymbol,
-  type SourceUnavailable
-} from "../../../domain/Errors.ts"
+import { DataNotFound, InvalidRequest, InvalidSymbol, type SourceUnavailable } from "../../../domain/Errors.ts"
 import type {
   Comparison,
   ResearchPackage,
   ScreenerPage,
   StockAnalytics,
-  TechnicalsFigures,
   Technicals,
+  TechnicalsFigures,
   Valuation
 } from "../../../domain/market/analytics/AnalyticsSchemas.ts"
-import type { AdjustMode } from "../../../domain/market/prices/Adjustment.ts"
-import { karachiDate } from "../../../domain/market/calendar/Calendar.ts"
 import { compare as compareFigures } from "../../../domain/market/analytics/Compare.ts"
 import { screen as screenRows } from "../../../domain/market/analytics/Screener.ts"
 import type { ScreenRequest } from "../../../domain/market/analytics/ScreenRequest.ts"
-import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
 import { valuation as valuationOf } from "../../../domain/market/analytics/Valuation.ts"
+import { resolveSector } from "../../../domain/market/board/Sectors.ts"
+import { karachiDate } from "../../../domain/market/calendar/Calendar.ts"
+import type { AdjustMode } from "../../../domain/market/prices/Adjustment.ts"
+import { unknownSymbol } from "../../../domain/market/search/SymbolTable.ts"
+import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
+import type { SectorRow } from "../../../domain/market/snapshot/StoreRows.ts"
+import { companyAliases } from "../../ingest/CompanyAliases.ts"
 import { Cursors } from "../../paging/Cursors.ts"
 import { listed } from "../filings/Filings.ts"
+import { sourcesOf } from "../provenance/Provenance.ts"
 import { cooperatively } from "../readmodel/Cooperative.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
-import { researchInstant, researchOf } from "./ResearchPackage.ts"
-import { adjustedAnalyticsAnswer, adjustedLookup } from "./AdjustedAnswers.ts"
 import { type FigureMemo, makeFigureMemo } from "../readmodel/SnapshotFigures.ts"
-import { sourcesOf } from "../provenance/Provenance.ts"
-import { unknownSymbol } from "../../../domain/market/search/SymbolTable.ts"
-import { companyAliases } from "../../ingest/CompanyAliases.ts"
-import { resolveSector } from "../../../domain/market/board/Sectors.ts"
-import type { SectorRow } from "../../../domain/market/snapshot/StoreRows.ts"
+import { adjustedAnalyticsAnswer, adjustedLookup } from "./AdjustedAnswers.ts"
+import { researchInstant, researchOf } from "./ResearchPackage.ts"
 
 type SymbolErr = InvalidSymbol | DataNotFound | SourceUnavailable
 /** The `adjust` query parameter (absent: none). */
@@ -57,7 +52,8 @@ export const screenScope = (request: ScreenRequest): string => {
   return "screener:" + JSON.stringify(keys.map((k) => [k, filter[k]]))
 }
 
-const noPrices = (symbol: string) => new DataNotFound({ message: `no clean price history is recorded for ${symbol}`, symbol })
+const noPrices = (symbol: string) =>
+  new DataNotFound({ message: `no clean price history is recorded for ${symbol}`, symbol })
 
 /** What the methods read: the read model, the paging cursors and the figure memo. */
 interface FigureContext {
@@ -68,7 +64,10 @@ interface FigureContext {
 
 /** A listed symbol's figures from the memo: analytics, technicals, valuation and the research package. */
 const symbolMethods = ({ model, memo }: FigureContext) => {
-  const withListed = <A>(raw: string, f: (snapshot: MarketSnapshot, data: SymbolData, now: number) => Effect.Effect<A, SymbolErr>) =>
+  const withListed = <A>(
+    raw: string,
+    f: (snapshot: MarketSnapshot, data: SymbolData, now: number) => Effect.Effect<A, SymbolErr>
+  ) =>
     Effect.gen(function*() {
       const snapshot = yield* model.snapshot
       const data = yield* listed(snapshot, raw)
@@ -90,7 +89,9 @@ const symbolMethods = ({ model, memo }: FigureContext) => {
   const technicals = Effect.fn("Analytics.technicals")((raw: string) =>
     withListed(raw, (snapshot, data) => {
       const t = memo.symbol(snapshot, data).technicals
-      return t === undefined ? Effect.fail(noPrices(data.security.symbol)) : Effect.succeed({ ...t, sources: seriesSources(snapshot, data, false) })
+      return t === undefined
+        ? Effect.fail(noPrices(data.security.symbol))
+        : Effect.succeed({ ...t, sources: seriesSources(snapshot, data, false) })
     })
   )
 
@@ -108,7 +109,9 @@ const symbolMethods = ({ model, memo }: FigureContext) => {
   const research = Effect.fn("Analytics.research")((raw: string) =>
     withListed(raw, (snapshot, data, now) => {
       const { at } = researchInstant(now, data.security.symbol)
-      return Effect.succeed(researchOf(snapshot, data, memo.symbol(snapshot, data), memo.day(snapshot, karachiDate(at)), at))
+      return Effect.succeed(
+        researchOf(snapshot, data, memo.symbol(snapshot, data), memo.day(snapshot, karachiDate(at)), at)
+      )
     })
   )
 
@@ -144,7 +147,12 @@ const marketMethods = ({ model, cursors, memo }: FigureContext) => {
     if ("reason" in result) {
       const symbol = result.symbol !== undefined ? { symbol: result.symbol } : {}
       return yield* result.reason === "unknown_symbol"
-        ? new DataNotFound({ message: result.symbol === undefined ? result.message : unknownSymbol(snapshot.securities, companyAliases(), result.symbol), ...symbol })
+        ? new DataNotFound({
+          message: result.symbol === undefined
+            ? result.message
+            : unknownSymbol(snapshot.securities, companyAliases(), result.symbol),
+          ...symbol
+        })
         : result.reason === "invalid_symbol"
         ? new InvalidSymbol({ message: `query field \`symbols\`: ${result.message}`, ...symbol })
         : new InvalidRequest({ message: `query field \`symbols\`: ${result.message}`, ...symbol })
@@ -199,10 +207,15 @@ const sectorsAsCodes = (sectors: ReadonlyArray<SectorRow>, request: ScreenReques
   for (const id of request.sectors) {
     const sector = resolveSector(sectors, id)
     if (sector === undefined) {
-      return Effect.fail(new InvalidRequest({
-        message: `field \`sectors\`: no sector ${JSON.stringify(id.slice(0, 80))}; give an id, code or name from GET /v1/sectors ` +
-          "(over MCP: the resource psx://sectors)"
-      }))
+      return Effect.fail(
+        new InvalidRequest({
+          message:
+            `field \`sectors\`: no sector ${
+              JSON.stringify(id.slice(0, 80))
+            }; give an id, code or name from GET /v1/sectors ` +
+            "(over MCP: the resource psx://sectors)"
+        })
+      )
     }
     codes.push(sector.code)
   }
@@ -213,8 +226,13 @@ export class Analytics extends Context.Service<Analytics, {
   readonly analytics: (symbol: string, adjust?: AdjustParam) => Effect.Effect<typeof StockAnalytics.Type, SymbolErr>
   readonly technicals: (symbol: string) => Effect.Effect<typeof Technicals.Type, SymbolErr>
   readonly valuation: (symbol: string) => Effect.Effect<typeof Valuation.Type, SymbolErr>
-  readonly screen: (request: ScreenRequest) => Effect.Effect<typeof ScreenerPage.Type, InvalidRequest | SourceUnavailable>
-  readonly compare: (symbols: string, adjust?: AdjustParam) => Effect.Effect<typeof Comparison.Type, InvalidRequest | SymbolErr>
+  readonly screen: (
+    request: ScreenRequest
+  ) => Effect.Effect<typeof ScreenerPage.Type, InvalidRequest | SourceUnavailable>
+  readonly compare: (
+    symbols: string,
+    adjust?: AdjustParam
+  ) => Effect.Effect<typeof Comparison.Type, InvalidRequest | SymbolErr>
   readonly research: (symbol: string) => Effect.Effect<ResearchPackage, SymbolErr>
   /** A listed symbol's technicals in a snapshot, from the memo (for the full-company payload). */
   readonly technicalsOf: (snapshot: MarketSnapshot, data: SymbolData) => TechnicalsFigures | undefined

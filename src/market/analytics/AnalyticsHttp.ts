@@ -8,8 +8,8 @@ import { HttpApiBuilder } from "effect/http-api"
 import { AnswerCache } from "../../http/AnswerCache.ts"
 import { Api } from "../../http/Api.ts"
 import { researchValidUntil, screenValidUntil } from "../readmodel/AnswerValidity.ts"
-import { MarketReadModel } from "../readmodel/ReadModel.ts"
 import { PointInTime } from "../readmodel/PointInTime.ts"
+import { MarketReadModel } from "../readmodel/ReadModel.ts"
 import { snapshotAnswers } from "../readmodel/SnapshotAnswers.ts"
 import { Analytics } from "./Analytics.ts"
 
@@ -23,7 +23,10 @@ export const AnalyticsHttp = HttpApiBuilder.group(Api, "analytics", (handlers) =
       .handle("analytics", ({ params, query }) => analytics.analytics(params.symbol, query.adjust))
       .handle("valuation", ({ params }) => analytics.valuation(params.symbol))
       .handle("technicals", ({ params }) => analytics.technicals(params.sym))
-      .handle("screen", cached("screen", kept.ofSnapshot("open", screenValidUntil), ({ query }) => analytics.screen(query)))
+      .handle(
+        "screen",
+        cached("screen", kept.ofSnapshot("open", screenValidUntil), ({ query }) => analytics.screen(query))
+      )
       .handle("screenPost", ({ payload }) => analytics.screen(payload))
       .handle("compare", ({ query }) => analytics.compare(query.symbols, query.adjust))
       .handle("research", cached("research", research, ({ params }) => analytics.research(params.symbol)))

@@ -9,17 +9,17 @@
  * and news items; the data caveats (`Research.researchCaveats`); the sources
  * of every part with their as-of.
  */
-import { newsEventsOf } from "../../../domain/news/NewsSchemas.ts"
-import { karachiDate, quoteIsFresh } from "../../../domain/market/calendar/Calendar.ts"
 import type { ResearchPackage } from "../../../domain/market/analytics/AnalyticsSchemas.ts"
-import { defined } from "../../../domain/Objects.ts"
 import { researchCaveats } from "../../../domain/market/analytics/Research.ts"
-import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
 import { valuation } from "../../../domain/market/analytics/Valuation.ts"
+import { karachiDate, quoteIsFresh } from "../../../domain/market/calendar/Calendar.ts"
+import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
+import { newsEventsOf } from "../../../domain/news/NewsSchemas.ts"
+import { defined } from "../../../domain/Objects.ts"
 import { announcementItem, dividendsOf } from "../filings/Filings.ts"
+import { sourcesOf } from "../provenance/Provenance.ts"
 import { quoteRecord } from "../quotes/Quotes.ts"
 import type { DayFigures, SymbolFigures } from "../readmodel/SnapshotFigures.ts"
-import { sourcesOf } from "../provenance/Provenance.ts"
 
 export const RESEARCH_FILINGS = 10
 export const RESEARCH_NEWS = 10
@@ -114,7 +114,9 @@ export const researchOf = (
     symbol,
     generated_at: new Date(at).toISOString(),
     profile: profileOf(data),
-    ...(quote !== undefined ? { quote, quote_age_seconds: Math.max(0, Math.floor((at - Date.parse(quote.as_of)) / 1_000)) } : {}),
+    ...(quote !== undefined
+      ? { quote, quote_age_seconds: Math.max(0, Math.floor((at - Date.parse(quote.as_of)) / 1_000)) }
+      : {}),
     ...defined({ analytics, technicals }),
     valuation: value,
     dividends,

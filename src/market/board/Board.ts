@@ -13,16 +13,16 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { DataNotFound, type SourceUnavailable } from "../../../domain/Errors.ts"
 import { karachiDate, wholeDays } from "../../../domain/Karachi.ts"
-import { openPayouts, payoutCoverageNote } from "../../../domain/market/board/DividendCalendar.ts"
-import type { PayoutRecord } from "../../../domain/market/filings/Dividends.ts"
 import * as M from "../../../domain/market/board/BoardSchemas.ts"
+import { openPayouts, payoutCoverageNote } from "../../../domain/market/board/DividendCalendar.ts"
 import { resolveSector, type SectorMember, sectorPeers, sectorSlug } from "../../../domain/market/board/Sectors.ts"
+import type { PayoutRecord } from "../../../domain/market/filings/Dividends.ts"
 import type { MarketSnapshot } from "../../../domain/market/snapshot/Snapshot.ts"
 import type { DatasetRow } from "../../../domain/market/snapshot/StoreRows.ts"
-import { type BoardFigures, boardFigures } from "./BoardFigures.ts"
-import { MarketReadModel } from "../readmodel/ReadModel.ts"
-import { sourcesOf } from "../provenance/Provenance.ts"
 import { defined } from "../../../domain/Objects.ts"
+import { sourcesOf } from "../provenance/Provenance.ts"
+import { MarketReadModel } from "../readmodel/ReadModel.ts"
+import { type BoardFigures, boardFigures } from "./BoardFigures.ts"
 
 type Rec<S extends { readonly Type: unknown }> = S["Type"]
 
@@ -62,9 +62,16 @@ const constituent = (m: SectorMember): Rec<typeof M.Constituent> => ({
 
 const derive = (snapshot: MarketSnapshot): Derived => {
   const figures = boardFigures(snapshot)
-  const sectorSources = sourcesOf(snapshot, ["sectors", "universe", ...figures.quoteDatasets, ...figures.fundamentalsDatasets])
+  const sectorSources = sourcesOf(snapshot, [
+    "sectors",
+    "universe",
+    ...figures.quoteDatasets,
+    ...figures.fundamentalsDatasets
+  ])
   const payouts = [...snapshot.symbols.values()].flatMap((d) => d.payouts)
-  const recorded = [...snapshot.symbols.values()].filter((d) => d.payoutCoverage?.coverage === "recorded" || d.payouts.length > 0)
+  const recorded = [...snapshot.symbols.values()].filter((d) =>
+    d.payoutCoverage?.coverage === "recorded" || d.payouts.length > 0
+  )
   return {
     figures,
     board: figures.date === undefined ? undefined : {
@@ -89,7 +96,11 @@ const derive = (snapshot: MarketSnapshot): Derived => {
     },
     payouts,
     payoutSymbols: recorded.map((d) => d.security.symbol),
-    payoutDatasets: [...new Set(recorded.flatMap((d) => [...d.payoutDatasets, ...(d.payoutCoverage ? [d.payoutCoverage.dataset] : [])]))]
+    payoutDatasets: [
+      ...new Set(
+        recorded.flatMap((d) => [...d.payoutDatasets, ...(d.payoutCoverage ? [d.payoutCoverage.dataset] : [])])
+      )
+    ]
   }
 }
 
@@ -103,16 +114,21 @@ const marketSnapshotOf = (current: Current) =>
     const now = yield* Clock.currentTimeMillis
     return {
       indices: figures.indices,
-      ...(figures.date !== undefined ? { breadth: { date: figures.date, ...figures.breadth, basis: figures.basis } } : {}),
+      ...(figures.date !== undefined
+        ? { breadth: { date: figures.date, ...figures.breadth, basis: figures.basis } }
+        : {}),
       freshness: [...snapshot.datasets.values()].map((d) => {
         const age = ageDays(d, now)
         return { dataset: d.id, as_of: d.as_of, ...defined({ age_days: age }) }
       }),
       quotes: "delayed" as const,
-      sources: sourcesOf(snapshot, [...snapshot.indexLevels.map((l) => l.dataset), "universe", ...figures.quoteDatasets])
+      sources: sourcesOf(snapshot, [
+        ...snapshot.indexLevels.map((l) => l.dataset),
+        "universe",
+        ...figures.quoteDatasets
+      ])
     }
   }).pipe(Effect.withSpan("MarketBoard.snapshot"))
-
 
 /** One sector by id: its figures, its peers and its valuation medians. */
 const sectorMethods = (current: Current) => {
@@ -123,7 +139,8 @@ const sectorMethods = (current: Current) => {
       if (found === undefined) {
         return Effect.fail(
           new DataNotFound({
-            message: `no sector ${JSON.stringify(raw.slice(0, 80))}: ids are a PSX sector code (e.g. 0807) or its slug ` +
+            message:
+              `no sector ${JSON.stringify(raw.slice(0, 80))}: ids are a PSX sector code (e.g. 0807) or its slug ` +
               "(e.g. commercial-banks); GET /v1/sectors lists them"
           })
         )
@@ -150,8 +167,16 @@ const sectorMethods = (current: Current) => {
 
   const valuation = Effect.fn("MarketBoard.valuation")(function*(id: string) {
     const { snapshot, derived, figures, head } = yield* find(id)
-    const { median_pe, pe_peers, loss_makers_excluded, without_pe, median_dividend_yield_pct, yield_peers, without_yield, not_trading } =
-      figures
+    const {
+      median_pe,
+      pe_peers,
+      loss_makers_excluded,
+      without_pe,
+      median_dividend_yield_pct,
+      yield_peers,
+      without_yield,
+      not_trading
+    } = figures
     return {
       ...head,
       ...defined({ median_pe }),
@@ -175,7 +200,8 @@ const dividendCalendarOf = (current: Current) =>
     const { snapshot, derived } = yield* current
     const now = yield* Clock.currentTimeMillis
     const items = openPayouts(derived.payouts, now)
-    const asOf = derived.payoutDatasets.map((d) => snapshot.datasets.get(d)?.as_of).filter((d) => d !== undefined).sort().at(-1)
+    const asOf = derived.payoutDatasets.map((d) => snapshot.datasets.get(d)?.as_of).filter((d) => d !== undefined)
+      .sort().at(-1)
     return {
       today: karachiDate(now),
       items,
@@ -185,7 +211,6 @@ const dividendCalendarOf = (current: Current) =>
       sources: sourcesOf(snapshot, derived.payoutDatasets)
     }
   }).pipe(Effect.withSpan("MarketBoard.dividendCalendar"))
-
 
 export class MarketBoard extends Context.Service<MarketBoard, {
   /** GET /v1/market/snapshot: index levels, breadth of the latest session, dataset freshness. */
@@ -220,8 +245,8 @@ export class MarketBoard extends Context.Service<MarketBoard, {
       const board = Effect.flatMap(current, ({ derived }) =>
         derived.board !== undefined
           ? Effect.succeed(derived.board)
-          : Effect.fail(new DataNotFound({ message: "no quote is recorded: the market board has no session to show" }))
-      ).pipe(Effect.withSpan("MarketBoard.board"))
+          : Effect.fail(new DataNotFound({ message: "no quote is recorded: the market board has no session to show" })))
+        .pipe(Effect.withSpan("MarketBoard.board"))
 
       const { sector, peers, valuation } = sectorMethods(current)
       const dividendCalendar = dividendCalendarOf(current)

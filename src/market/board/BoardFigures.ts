@@ -12,12 +12,20 @@
  * fundamentals as recorded, with their own as-of in the sources. Sector
  * medians count the lines that traded in the peer window (PeerRule.ts).
  */
-import { type Breadth, breadth, type ExMarker, movers, type Movers, sectorTone, type SectorTone } from "../../../domain/market/board/Board.ts"
-import { xdDate, karachiDate } from "../../../domain/market/calendar/Calendar.ts"
-import { repairExDate } from "../../../domain/market/filings/Dividends.ts"
+import {
+  type Breadth,
+  breadth,
+  type ExMarker,
+  type Movers,
+  movers,
+  type SectorTone,
+  sectorTone
+} from "../../../domain/market/board/Board.ts"
 import type { IndexLevelSummary } from "../../../domain/market/board/BoardSchemas.ts"
 import { lastTrade, latestSession, snapshotPeerWindow } from "../../../domain/market/board/PeerRule.ts"
 import { type SectorFigures, sectorFigures, type SectorMember } from "../../../domain/market/board/Sectors.ts"
+import { karachiDate, xdDate } from "../../../domain/market/calendar/Calendar.ts"
+import { repairExDate } from "../../../domain/market/filings/Dividends.ts"
 import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
 import type { IndexLevelRow, QuoteRow, SecurityRow } from "../../../domain/market/snapshot/StoreRows.ts"
 import { defined } from "../../../domain/Objects.ts"
@@ -62,7 +70,11 @@ export const indexSummary = (l: IndexLevelRow): typeof IndexLevelSummary.Type =>
   level: l.level,
   as_of: l.as_of,
   ...(l.previous !== undefined
-    ? { previous: l.previous, change: round(l.level - l.previous, 2), change_pct: round((l.level / l.previous - 1) * 100, 4) }
+    ? {
+      previous: l.previous,
+      change: round(l.level - l.previous, 2),
+      change_pct: round((l.level / l.previous - 1) * 100, 4)
+    }
     : {})
 })
 
@@ -109,7 +121,12 @@ const boardLine = (
       ? {
         price: ofDay.price,
         price_as_of: ofDay.as_of,
-        ...defined({ previous_close: ofDay.previous_close, change: ofDay.change, change_pct: ofDay.change_pct, volume: ofDay.volume })
+        ...defined({
+          previous_close: ofDay.previous_close,
+          change: ofDay.change,
+          change_pct: ofDay.change_pct,
+          volume: ofDay.volume
+        })
       }
       : {}),
     ...(markers.length > 0 ? { ex_markers: markers } : {}),
@@ -138,11 +155,18 @@ const sectorGroups = (lines: ReadonlyArray<SectorMember>) => {
 }
 
 /** What the breadth of session `date` rests on. */
-const sessionBasis = (date: string | undefined, quoteBases: ReadonlySet<string>, quoteDatasets: ReadonlySet<string>) => {
-  const bases = [...quoteBases].map((b) => (b === "daily_close" ? "daily closes" : "delayed intraday board readings")).join(" and ")
+const sessionBasis = (
+  date: string | undefined,
+  quoteBases: ReadonlySet<string>,
+  quoteDatasets: ReadonlySet<string>
+) => {
+  const bases = [...quoteBases].map((b) => (b === "daily_close" ? "daily closes" : "delayed intraday board readings"))
+    .join(" and ")
   return date === undefined
     ? "no quote is recorded"
-    : `Every listed security except debt, by its delayed quote of ${date} (${bases}; ${[...quoteDatasets].join(", ")}): ` +
+    : `Every listed security except debt, by its delayed quote of ${date} (${bases}; ${
+      [...quoteDatasets].join(", ")
+    }): ` +
       "advancers, decliners and unchanged by the sign of the change from the previous close; not_priced: no trade " +
       `that day, no previous close, or no quote of ${date}`
 }

@@ -8,17 +8,18 @@
  */
 import { Context, Effect, Layer } from "effect"
 import { DataNotFound, InvalidRequest, type SourceUnavailable } from "../../../domain/Errors.ts"
-import { indexCloses, type IndexCloses, rowsBetween, windowChange } from "../../../domain/market/board/IndexHistory.ts"
-import { INDEX_HISTORY_DEFAULT_LIMIT, type Range, rangeStart } from "../../../domain/market/shared/Limits.ts"
 import type { IndexDetail, IndexList } from "../../../domain/market/board/BoardSchemas.ts"
+import { type IndexCloses, indexCloses, rowsBetween, windowChange } from "../../../domain/market/board/IndexHistory.ts"
 import { TRACKED_INDEX, untrackedIndexNote } from "../../../domain/market/board/Sectors.ts"
+import { INDEX_HISTORY_DEFAULT_LIMIT, type Range, rangeStart } from "../../../domain/market/shared/Limits.ts"
 import type { MarketSnapshot } from "../../../domain/market/snapshot/Snapshot.ts"
-import { indexSummary } from "./BoardFigures.ts"
-import { MarketReadModel } from "../readmodel/ReadModel.ts"
-import { sourcesOf } from "../provenance/Provenance.ts"
 import { defined } from "../../../domain/Objects.ts"
+import { sourcesOf } from "../provenance/Provenance.ts"
+import { MarketReadModel } from "../readmodel/ReadModel.ts"
+import { indexSummary } from "./BoardFigures.ts"
 
-const listNote = "Current levels; an index's recorded daily closes are at GET /v1/indices/{id}. Only KSE-100 membership " +
+const listNote =
+  "Current levels; an index's recorded daily closes are at GET /v1/indices/{id}. Only KSE-100 membership " +
   "is tracked: its constituents and weights are at GET /v1/indices/KSE100; other indices have no constituents here."
 
 export interface IndexQuery {
@@ -31,7 +32,9 @@ export interface IndexQuery {
 /** The window asked for: date_from..date_to, or a named range (default 1Y) counted back from the last close. */
 const windowOf = (s: IndexCloses, q: IndexQuery) =>
   q.date_from && q.date_to && q.date_from > q.date_to
-    ? Effect.fail(new InvalidRequest({ message: `query field \`date_from\` (${q.date_from}) is after \`date_to\` (${q.date_to})` }))
+    ? Effect.fail(
+      new InvalidRequest({ message: `query field \`date_from\` (${q.date_from}) is after \`date_to\` (${q.date_to})` })
+    )
     : q.range && (q.date_from || q.date_to)
     ? Effect.fail(new InvalidRequest({ message: "query fields `range` and `date_from`/`date_to` cannot be combined" }))
     : Effect.succeed(
@@ -72,12 +75,16 @@ export const indexCode = (raw: string) => raw.trim().toUpperCase().replace(/[^A-
 const codesOf = (snapshot: MarketSnapshot) =>
   [...new Set([...snapshot.indexLevels.map((l) => l.code), ...snapshot.indexMembers.keys()])].sort()
 
-const tracked = (snapshot: MarketSnapshot, code: string) => code === TRACKED_INDEX && (snapshot.indexMembers.get(code)?.length ?? 0) > 0
+const tracked = (snapshot: MarketSnapshot, code: string) =>
+  code === TRACKED_INDEX && (snapshot.indexMembers.get(code)?.length ?? 0) > 0
 
 export class MarketIndexes extends Context.Service<MarketIndexes, {
   readonly indices: Effect.Effect<typeof IndexList.Type, SourceUnavailable>
   /** One index by code (any case, punctuation ignored: KSE-100 is KSE100) with its closes in a window; unknown is DATA_NOT_FOUND. */
-  readonly index: (code: string, query?: IndexQuery) => Effect.Effect<typeof IndexDetail.Type, DataNotFound | InvalidRequest | SourceUnavailable>
+  readonly index: (
+    code: string,
+    query?: IndexQuery
+  ) => Effect.Effect<typeof IndexDetail.Type, DataNotFound | InvalidRequest | SourceUnavailable>
 }>()("psx/market/MarketIndexes") {
   static readonly layer = Layer.effect(
     MarketIndexes,
@@ -104,7 +111,10 @@ export class MarketIndexes extends Context.Service<MarketIndexes, {
         const members = isTracked ? snap.indexMembers.get(code)! : []
         if (l === undefined && !snap.indexMembers.has(code)) {
           return yield* new DataNotFound({
-            message: `no index ${code || JSON.stringify(raw.slice(0, 40))} is recorded (recorded: ${codesOf(snap).join(", ") || "none"}); ` +
+            message:
+              `no index ${code || JSON.stringify(raw.slice(0, 40))} is recorded (recorded: ${
+                codesOf(snap).join(", ") || "none"
+              }); ` +
               "only KSE-100 membership is tracked"
           })
         }
@@ -117,7 +127,11 @@ export class MarketIndexes extends Context.Service<MarketIndexes, {
           constituents: members.map((m) => ({ symbol: m.symbol, ...defined({ weight_pct: m.weight_pct }) })),
           ...(members[0] !== undefined ? { constituents_as_of: members[0].effective_date } : {}),
           ...(isTracked ? {} : { note: untrackedIndexNote(code) }),
-          sources: sourcesOf(snap, [...(l ? [l.dataset] : []), ...(history?.datasets ?? []), ...(members[0] ? [members[0].dataset] : [])])
+          sources: sourcesOf(snap, [
+            ...(l ? [l.dataset] : []),
+            ...(history?.datasets ?? []),
+            ...(members[0] ? [members[0].dataset] : [])
+          ])
         }
       })
 

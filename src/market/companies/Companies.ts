@@ -8,25 +8,30 @@
  * `total` cheaply. Default page 50, maximum 200.
  */
 import { Clock, Context, Effect, Layer } from "effect"
-import { InvalidRequest, type DataNotFound, type InvalidSymbol, type SourceUnavailable } from "../../../domain/Errors.ts"
+import {
+  type DataNotFound,
+  InvalidRequest,
+  type InvalidSymbol,
+  type SourceUnavailable
+} from "../../../domain/Errors.ts"
+import type { TechnicalsFigures } from "../../../domain/market/analytics/TechnicalsSchema.ts"
 import { isTradingPeer } from "../../../domain/market/board/PeerRule.ts"
 import { addDays, karachiDate, nextSessionBounds, quoteIsFresh } from "../../../domain/market/calendar/Calendar.ts"
-import { week52Start } from "../../../domain/market/shared/Figures.ts"
 import { seriesBasis } from "../../../domain/market/prices/Restated.ts"
+import { week52Start } from "../../../domain/market/shared/Figures.ts"
 import { COMPANIES_DEFAULT_LIMIT } from "../../../domain/market/shared/Limits.ts"
 import type { CompaniesPage, Company, Quote, Stock } from "../../../domain/market/shared/Schemas.ts"
-import type { TechnicalsFigures } from "../../../domain/market/analytics/TechnicalsSchema.ts"
+import { median } from "../../../domain/market/shared/Stats.ts"
 import { indexAtOrBefore, type PriceSeries } from "../../../domain/market/snapshot/Series.ts"
 import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
-import { median } from "../../../domain/market/shared/Stats.ts"
 import type { SecurityRow } from "../../../domain/market/snapshot/StoreRows.ts"
+import { defined } from "../../../domain/Objects.ts"
 import { Cursors } from "../../paging/Cursors.ts"
 import { Analytics } from "../analytics/Analytics.ts"
 import { announcementItem, dividendsOf, financialsOf, listed } from "../filings/Filings.ts"
+import { sourcesOf } from "../provenance/Provenance.ts"
 import { quoteRecord } from "../quotes/Quotes.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
-import { sourcesOf } from "../provenance/Provenance.ts"
-import { defined } from "../../../domain/Objects.ts"
 
 export interface CompaniesQuery {
   readonly limit?: number | undefined
@@ -43,7 +48,9 @@ const PEERS_IN_STOCK = 20
 
 /** The quote embedded in other records: the last known one, `stale` judged now. */
 const embeddedQuote = (snapshot: MarketSnapshot, data: SymbolData, now: number): Quote | undefined =>
-  data.quote !== undefined ? quoteRecord(snapshot, data, data.quote, !quoteIsFresh(Date.parse(data.quote.as_of), now)) : undefined
+  data.quote !== undefined
+    ? quoteRecord(snapshot, data, data.quote, !quoteIsFresh(Date.parse(data.quote.as_of), now))
+    : undefined
 
 /** The company record (SPEC: profile, quote, ratios, trailing dividend figures). */
 export const companyOf = (snapshot: MarketSnapshot, data: SymbolData, now: number) => {
@@ -66,7 +73,11 @@ export const companyOf = (snapshot: MarketSnapshot, data: SymbolData, now: numbe
       })
     }
     : undefined
-  const datasets = [s.dataset, ...(f ? [f.dataset] : []), ...(data.profile?.description !== undefined ? [data.profile.dataset] : [])]
+  const datasets = [
+    s.dataset,
+    ...(f ? [f.dataset] : []),
+    ...(data.profile?.description !== undefined ? [data.profile.dataset] : [])
+  ]
   const company: typeof Company.Type = {
     symbol: s.symbol,
     name: s.name,
@@ -114,7 +125,11 @@ const peersOf = (snapshot: MarketSnapshot, sector: string | undefined) =>
 const sectorMedians = (peers: ReturnType<typeof peersOf>) => {
   const pes = peers.map((p) => p.pe_ttm).filter((v): v is number => v !== undefined && v > 0)
   const yields = peers.map((p) => p.dividend_yield_pct).filter((v): v is number => v !== undefined && v > 0)
-  return { ...defined({ pe_ttm: median(pes), dividend_yield_pct: median(yields) }), pe_peers: pes.length, yield_peers: yields.length }
+  return {
+    ...defined({ pe_ttm: median(pes), dividend_yield_pct: median(yields) }),
+    pe_peers: pes.length,
+    yield_peers: yields.length
+  }
 }
 
 /** The one 52-week window (Figures.ts week52Start) of clean closes, ending on the quote's Karachi day, as /analytics uses it. */
@@ -129,7 +144,9 @@ const week52Closes = (s: PriceSeries, quoteAsOf: string) => {
     first ??= s.dates[i]
     lastDate = s.dates[i]
   }
-  return first !== undefined && lastDate !== undefined ? { high: hi, low: lo, from: first, to: lastDate, basis: "close" as const } : undefined
+  return first !== undefined && lastDate !== undefined
+    ? { high: hi, low: lo, from: first, to: lastDate, basis: "close" as const }
+    : undefined
 }
 
 /** The full-company payload; `technicals` are the symbol's memoised figures (Analytics). */
@@ -156,10 +173,20 @@ export const stockOf = (
     financials: financialsOf(snapshot, data).periods,
     derived: {
       ...defined({ market_cap: c.ratios?.market_cap }),
-      ...(week52 !== undefined && s !== undefined ? { week52, price_series: seriesBasis(s.series, data.restatement) } : {}),
-      ...(bounds && last ? {
-        circuit_breaker: { lower: bounds.lower, upper: bounds.upper, session: bounds.session, previous_close: last.price, rule: bounds.rule }
-      } : {}),
+      ...(week52 !== undefined && s !== undefined
+        ? { week52, price_series: seriesBasis(s.series, data.restatement) }
+        : {}),
+      ...(bounds && last ?
+        {
+          circuit_breaker: {
+            lower: bounds.lower,
+            upper: bounds.upper,
+            session: bounds.session,
+            previous_close: last.price,
+            rule: bounds.rule
+          }
+        } :
+        {}),
       ...defined({ net_margin_pct: ratio("Net Profit Margin (%)"), eps_growth_pct: ratio("EPS Growth (%)") })
     },
     ...defined({ technicals })

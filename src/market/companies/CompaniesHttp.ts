@@ -9,8 +9,8 @@ import { AnswerCache } from "../../http/AnswerCache.ts"
 import { Api } from "../../http/Api.ts"
 import { nextCursorDay } from "../../paging/Cursors.ts"
 import { quoteOrDayValidUntil } from "../readmodel/AnswerValidity.ts"
-import { MarketReadModel } from "../readmodel/ReadModel.ts"
 import { PointInTime } from "../readmodel/PointInTime.ts"
+import { MarketReadModel } from "../readmodel/ReadModel.ts"
 import { snapshotAnswers } from "../readmodel/SnapshotAnswers.ts"
 import { Companies } from "./Companies.ts"
 
@@ -20,7 +20,16 @@ export const CompaniesHttp = HttpApiBuilder.group(Api, "companies", (handlers) =
     const cached = (yield* AnswerCache).handlersOf(Api, "companies")
     const kept = snapshotAnswers(yield* MarketReadModel, yield* PointInTime)
     return handlers
-      .handle("companies", cached("companies", kept.ofSnapshot("open", nextCursorDay), ({ query }) => companies.list(query)))
-      .handle("company", cached("company", kept.ofSymbol(quoteOrDayValidUntil), ({ params }) => companies.company(params.symbol)))
-      .handle("stock", cached("stock", kept.ofSymbol(quoteOrDayValidUntil), ({ params }) => companies.stock(params.sym)))
+      .handle(
+        "companies",
+        cached("companies", kept.ofSnapshot("open", nextCursorDay), ({ query }) => companies.list(query))
+      )
+      .handle(
+        "company",
+        cached("company", kept.ofSymbol(quoteOrDayValidUntil), ({ params }) => companies.company(params.symbol))
+      )
+      .handle(
+        "stock",
+        cached("stock", kept.ofSymbol(quoteOrDayValidUntil), ({ params }) => companies.stock(params.sym))
+      )
   }))

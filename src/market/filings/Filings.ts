@@ -6,24 +6,35 @@
  * unknown, never as "no news").
  */
 import { Clock, Context, Effect, Layer } from "effect"
-import { DataNotFound, type InvalidRequest, type InvalidSymbol, type SourceUnavailable } from "../../../domain/Errors.ts"
+import {
+  DataNotFound,
+  type InvalidRequest,
+  type InvalidSymbol,
+  type SourceUnavailable
+} from "../../../domain/Errors.ts"
 import { DAY_MS, karachiDate, karachiInstant } from "../../../domain/Karachi.ts"
 import { dividendRows, fiscalYearEndMonth, trailing } from "../../../domain/market/filings/Dividends.ts"
 import { faceValueOn } from "../../../domain/market/filings/FaceValues.ts"
+import { unknownSymbol } from "../../../domain/market/search/SymbolTable.ts"
 import { ANNOUNCEMENTS_DEFAULT_LIMIT } from "../../../domain/market/shared/Limits.ts"
-import type { Announcements, CorporateActions, Dividends, FinancialPeriod, Financials } from "../../../domain/market/shared/Schemas.ts"
-import { overlaps, recordedWindows, type Window, windowsText } from "../../../domain/news/Coverage.ts"
-import { type News, newsEventsOf } from "../../../domain/news/NewsSchemas.ts"
+import type {
+  Announcements,
+  CorporateActions,
+  Dividends,
+  FinancialPeriod,
+  Financials
+} from "../../../domain/market/shared/Schemas.ts"
+import { parseTicker, type Ticker } from "../../../domain/market/shared/Ticker.ts"
 import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
 import { type FilingPosition, filingsNewestFirst } from "../../../domain/market/snapshot/SnapshotParts.ts"
 import type { AnnouncementRow } from "../../../domain/market/snapshot/StoreRows.ts"
-import { parseTicker, type Ticker } from "../../../domain/market/shared/Ticker.ts"
-import { Cursors } from "../../paging/Cursors.ts"
-import { MarketReadModel } from "../readmodel/ReadModel.ts"
-import { sourcesOf } from "../provenance/Provenance.ts"
+import { overlaps, recordedWindows, type Window, windowsText } from "../../../domain/news/Coverage.ts"
+import { type News, newsEventsOf } from "../../../domain/news/NewsSchemas.ts"
 import { defined } from "../../../domain/Objects.ts"
-import { unknownSymbol } from "../../../domain/market/search/SymbolTable.ts"
 import { companyAliases } from "../../ingest/CompanyAliases.ts"
+import { Cursors } from "../../paging/Cursors.ts"
+import { sourcesOf } from "../provenance/Provenance.ts"
+import { MarketReadModel } from "../readmodel/ReadModel.ts"
 
 export interface AnnouncementQuery {
   readonly symbol?: string | undefined
@@ -40,13 +51,18 @@ type PageErr = Err | InvalidRequest
 export const listed = (snapshot: MarketSnapshot, raw: string) =>
   Effect.flatMap(parseTicker(raw), (symbol) => {
     const data = snapshot.symbols.get(symbol)
-    return data !== undefined ? Effect.succeed(data) : Effect.fail(new DataNotFound({ message: unknownSymbol(snapshot.securities, companyAliases(), symbol), symbol }))
+    return data !== undefined
+      ? Effect.succeed(data)
+      : Effect.fail(new DataNotFound({ message: unknownSymbol(snapshot.securities, companyAliases(), symbol), symbol }))
   })
 
 export const financialsOf = (snapshot: MarketSnapshot, data: SymbolData): typeof Financials.Type => {
   const symbol = data.security.symbol
   const fiscalYearEnd = data.profile?.fiscal_year_end
-  const periods = new Map<string, { -readonly [K in keyof typeof FinancialPeriod.Type]: (typeof FinancialPeriod.Type)[K] }>()
+  const periods = new Map<
+    string,
+    { -readonly [K in keyof typeof FinancialPeriod.Type]: (typeof FinancialPeriod.Type)[K] }
+  >()
   const lines = new Map<string, Array<{ line: string; value: number; units: "thousands" | "rupees" }>>()
   for (const r of data.financialLines) {
     const key = `${r.period_type}:${r.period}`
@@ -83,7 +99,9 @@ export const dividendsOf = (snapshot: MarketSnapshot, data: SymbolData, today: s
   const coverage = data.payoutCoverage?.coverage === "recorded" ? "recorded" as const : "unknown" as const
   const start = data.payoutCoverage?.data_coverage_start
   const quote = data.quote
-  const recordEnd = data.payoutDatasets.map((d) => snapshot.datasets.get(d)?.as_of).filter((d): d is string => d !== undefined).sort().at(-1)
+  const recordEnd = data.payoutDatasets.map((d) => snapshot.datasets.get(d)?.as_of).filter((d): d is string =>
+    d !== undefined
+  ).sort().at(-1)
   const price = quote !== undefined ? { price: quote.price, date: karachiDate(Date.parse(quote.as_of)) } : undefined
   const t = coverage === "recorded" ? trailing(items, today, start, price, recordEnd?.slice(0, 10)) : {}
   const priced = t.ttm_dividend_yield_pct !== undefined && quote !== undefined
@@ -127,7 +145,9 @@ const withinDays = <R extends { readonly published_at: string }>(rows: ReadonlyA
   const from = q.date_from !== undefined ? dayStart(q.date_from) : undefined
   const to = q.date_to !== undefined ? dayStart(q.date_to.slice(0, 10)) : undefined
   const toEnd = to !== undefined ? new Date(Date.parse(to) + DAY_MS).toISOString() : undefined
-  return rows.filter((r) => (from === undefined || r.published_at >= from) && (toEnd === undefined || r.published_at < toEnd))
+  return rows.filter((r) =>
+    (from === undefined || r.published_at >= from) && (toEnd === undefined || r.published_at < toEnd)
+  )
 }
 
 /** The page after a (published_at, id) cursor position, newest first; `more` when rows follow it. */
@@ -138,7 +158,9 @@ const pageAfter = <R extends { readonly published_at: string; readonly id: strin
 ) => {
   const afterAt = after !== undefined ? String(after[0]) : undefined
   const afterId = after !== undefined ? String(after[1]) : ""
-  const rest = afterAt === undefined ? all : all.filter((r) => r.published_at < afterAt || (r.published_at === afterAt && r.id < afterId))
+  const rest = afterAt === undefined
+    ? all
+    : all.filter((r) => r.published_at < afterAt || (r.published_at === afterAt && r.id < afterId))
   const page = rest.slice(0, limit)
   const last = page[page.length - 1]
   return { page, next: rest.length > limit && last !== undefined ? [last.published_at, last.id] : undefined }
@@ -147,18 +169,27 @@ const pageAfter = <R extends { readonly published_at: string; readonly id: strin
 /** Filings whose Karachi date is within date_from..date_to (either may be open). */
 const filedWithin = (rows: ReadonlyArray<AnnouncementRow>, q: AnnouncementQuery) => {
   const to = q.date_to?.slice(0, 10)
-  return rows.filter((r) => (q.date_from === undefined || r.published_on >= q.date_from) && (to === undefined || r.published_on <= to))
+  return rows.filter((r) =>
+    (q.date_from === undefined || r.published_on >= q.date_from) && (to === undefined || r.published_on <= to)
+  )
 }
 
 /** The page of filings after a cursor position (published_on, published_at or "", id), in `filingsNewestFirst` order. */
-const filingsAfter = (all: ReadonlyArray<AnnouncementRow>, after: ReadonlyArray<unknown> | undefined, limit: number) => {
+const filingsAfter = (
+  all: ReadonlyArray<AnnouncementRow>,
+  after: ReadonlyArray<unknown> | undefined,
+  limit: number
+) => {
   const position: FilingPosition | undefined = after !== undefined
     ? { published_on: String(after[0]), published_at: String(after[1]), id: String(after[2]) }
     : undefined
   const rest = position === undefined ? all : all.filter((r) => filingsNewestFirst(r, position) > 0)
   const page = rest.slice(0, limit)
   const last = page[page.length - 1]
-  return { page, next: rest.length > limit && last !== undefined ? [last.published_on, last.published_at ?? "", last.id] : undefined }
+  return {
+    page,
+    next: rest.length > limit && last !== undefined ? [last.published_on, last.published_at ?? "", last.id] : undefined
+  }
 }
 
 /** Whether any filing is held (of `symbol`, when given), and what to say when none is. */
@@ -182,12 +213,20 @@ export const announcementItem = (r: AnnouncementRow) => ({
   title: r.title,
   revoked: r.revoked,
   source_type: "filing" as const,
-  ...defined({ published_at: r.published_at, company_name: r.company_name, document_url: r.document_url, image_url: r.image_url })
+  ...defined({
+    published_at: r.published_at,
+    company_name: r.company_name,
+    document_url: r.document_url,
+    image_url: r.image_url
+  })
 })
 
 /** GET /v1/news: news events (grouped once per snapshot, which is immutable), newest first, paged. */
 const newsOf = (model: typeof MarketReadModel.Service, cursors: typeof Cursors.Service) => {
-  const eventsBySnapshot = new WeakMap<MarketSnapshot, { events: ReturnType<typeof newsEventsOf>; windows: ReadonlyArray<Window> }>()
+  const eventsBySnapshot = new WeakMap<
+    MarketSnapshot,
+    { events: ReturnType<typeof newsEventsOf>; windows: ReadonlyArray<Window> }
+  >()
   const news = Effect.fn("Filings.news")(function*(q: AnnouncementQuery) {
     const snapshot = yield* model.snapshot
     const symbol = q.symbol !== undefined ? (yield* listed(snapshot, q.symbol)).security.symbol : undefined
@@ -208,7 +247,9 @@ const newsOf = (model: typeof MarketReadModel.Service, cursors: typeof Cursors.S
         note: events.length === 0
           ? "No news source is configured: this is unknown, not an absence of news. Company filings are at /v1/announcements."
           : !read
-          ? `No news was read for these days: unknown, not an absence of news. News is recorded for ${windowsText(windows)}. Company filings are at /v1/announcements.`
+          ? `No news was read for these days: unknown, not an absence of news. News is recorded for ${
+            windowsText(windows)
+          }. Company filings are at /v1/announcements.`
           : `No recorded news item names ${symbol}: unknown, not an absence of news (the recorded feeds are a sample of the press). Company filings are at /v1/announcements.`
       }),
       total: all.length,
@@ -270,11 +311,16 @@ export class Filings extends Context.Service<Filings, {
         announcements,
         news,
         requireListed: (raw: string) =>
-          Effect.flatMap(model.snapshot, (snapshot) =>
-            Effect.flatMap(parseTicker(raw), (symbol) =>
-              snapshot.symbols.has(symbol)
-                ? Effect.succeed(symbol)
-                : Effect.fail(new DataNotFound({ message: unknownSymbol(snapshot.securities, companyAliases(), symbol), symbol }))))
+          Effect.flatMap(
+            model.snapshot,
+            (snapshot) =>
+              Effect.flatMap(parseTicker(raw), (symbol) =>
+                snapshot.symbols.has(symbol)
+                  ? Effect.succeed(symbol)
+                  : Effect.fail(
+                    new DataNotFound({ message: unknownSymbol(snapshot.securities, companyAliases(), symbol), symbol })
+                  ))
+          )
       }
     })
   )

@@ -7,19 +7,24 @@
  */
 import { Context, Effect, Layer } from "effect"
 import { DataNotFound, InvalidRequest, type InvalidSymbol, type SourceUnavailable } from "../../../domain/Errors.ts"
-import { type AdjustMode, adjustedOf, adjustmentRecord, adjustmentSources } from "../../../domain/market/prices/Adjustment.ts"
 import { addDays } from "../../../domain/market/calendar/Calendar.ts"
+import {
+  adjustedOf,
+  adjustmentRecord,
+  adjustmentSources,
+  type AdjustMode
+} from "../../../domain/market/prices/Adjustment.ts"
+import { unknownSymbol } from "../../../domain/market/search/SymbolTable.ts"
 import { PRICES_DEFAULT_LIMIT, type Range, rangeStart } from "../../../domain/market/shared/Limits.ts"
 import type { PricesResponse } from "../../../domain/market/shared/Schemas.ts"
+import { parseTicker } from "../../../domain/market/shared/Ticker.ts"
 import { datasetAt, indexAtOrBefore, known, type PriceSeries } from "../../../domain/market/snapshot/Series.ts"
 import type { SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
-import { parseTicker } from "../../../domain/market/shared/Ticker.ts"
-import { Cursors } from "../../paging/Cursors.ts"
-import { MarketReadModel } from "../readmodel/ReadModel.ts"
-import { sourcesOf } from "../provenance/Provenance.ts"
 import { defined } from "../../../domain/Objects.ts"
-import { unknownSymbol } from "../../../domain/market/search/SymbolTable.ts"
 import { companyAliases } from "../../ingest/CompanyAliases.ts"
+import { Cursors } from "../../paging/Cursors.ts"
+import { sourcesOf } from "../provenance/Provenance.ts"
+import { MarketReadModel } from "../readmodel/ReadModel.ts"
 
 export interface PricesQuery {
   readonly date_from?: string | undefined
@@ -91,13 +96,18 @@ const priceItem = (s: PriceSeries, i: number) => ({
 /** A date window is either a named range or date_from..date_to, in order. */
 const checkWindow = (q: PricesQuery) =>
   q.date_from && q.date_to && q.date_from > q.date_to
-    ? Effect.fail(new InvalidRequest({ message: `query field \`date_from\` (${q.date_from}) is after \`date_to\` (${q.date_to})` }))
+    ? Effect.fail(
+      new InvalidRequest({ message: `query field \`date_from\` (${q.date_from}) is after \`date_to\` (${q.date_to})` })
+    )
     : q.range && (q.date_from || q.date_to)
     ? Effect.fail(new InvalidRequest({ message: "query fields `range` and `date_from`/`date_to` cannot be combined" }))
     : Effect.void
 
 /** Why the eod series is not served merged: restated by the source, or not known not to be. */
-const restatementNote = (symbol: string, restatement: { readonly restated: boolean | "unknown"; readonly basis: string }) =>
+const restatementNote = (
+  symbol: string,
+  restatement: { readonly restated: boolean | "unknown"; readonly basis: string }
+) =>
   `eod series of ${symbol}: ${restatement.basis}. series=eod is the exchange's series` +
   (restatement.restated === true ? " restated by the source" : "") +
   `; series=as_traded is as traded where recorded. They are not mixed.`
@@ -121,7 +131,10 @@ const datasetsIn = (s: PriceSeries, lo: number, hi: number) => {
 export class Prices extends Context.Service<Prices, {
   readonly history: (symbol: string, query: PricesQuery) => Effect.Effect<typeof PricesResponse.Type, PricesError>
   /** Unflagged closes of the default series from `fromDate` on, oldest first. */
-  readonly closes: (symbol: string, fromDate: string) => Effect.Effect<ReadonlyArray<{ date: string; close: number }>, SourceUnavailable>
+  readonly closes: (
+    symbol: string,
+    fromDate: string
+  ) => Effect.Effect<ReadonlyArray<{ date: string; close: number }>, SourceUnavailable>
 }>()("psx/market/Prices") {
   static readonly layer = Layer.effect(
     Prices,
@@ -135,7 +148,12 @@ export class Prices extends Context.Service<Prices, {
         yield* checkWindow(q)
         const snapshot = yield* model.snapshot
         const data = snapshot.symbols.get(symbol)
-        if (data === undefined) return yield* new DataNotFound({ message: unknownSymbol(snapshot.securities, companyAliases(), symbol), symbol })
+        if (data === undefined) {
+          return yield* new DataNotFound({
+            message: unknownSymbol(snapshot.securities, companyAliases(), symbol),
+            symbol
+          })
+        }
         const { label, series: s, restatedBySource, restatement } = chooseSeries(data, q.series)
         const newest = s?.dates[s.dates.length - 1]
         if (s === undefined || newest === undefined) {
@@ -160,15 +178,28 @@ export class Prices extends Context.Service<Prices, {
           restated_by_source: restatedBySource,
           ...(restatement.restated !== false ? { note: restatementNote(symbol, restatement) } : {}),
           ...(mode !== undefined && adjusted !== undefined
-            ? { adjustment: adjustmentRecord(mode, adjusted, served.dates[lo] ?? served.dates[served.dates.length - 1]) }
+            ? {
+              adjustment: adjustmentRecord(mode, adjusted, served.dates[lo] ?? served.dates[served.dates.length - 1])
+            }
             : {}),
           total,
           next_cursor: more && items.length > 0 ? yield* cursors.encode(scope, [items[items.length - 1]!.date]) : null,
           ...(stats && q.range
-            ? { window: { range: q.range, from: served.dates[lo]!, to: served.dates[hi]!, ...stats, basis: "close" as const } }
+            ? {
+              window: {
+                range: q.range,
+                from: served.dates[lo]!,
+                to: served.dates[hi]!,
+                ...stats,
+                basis: "close" as const
+              }
+            }
             : {}),
           items,
-          sources: sourcesOf(snapshot, [...datasetsIn(served, lo, hi), ...(adjusted !== undefined ? adjustmentSources(adjusted) : [])])
+          sources: sourcesOf(snapshot, [
+            ...datasetsIn(served, lo, hi),
+            ...(adjusted !== undefined ? adjustmentSources(adjusted) : [])
+          ])
         }
       })
 

@@ -17,12 +17,17 @@ export const pricesQuery = {
   date_from: Schema.optional(DateParam),
   date_to: Schema.optional(DateParam),
   limit: limitParam(PRICES_MAX_LIMIT, PRICES_DEFAULT_LIMIT),
-  range: Schema.optional(Schema.Literals(RANGES).annotate({
-    description: "A named window counted back from the newest row: 1M, 3M, 6M, YTD, 1Y, 2Y, 3Y, 5Y, MAX"
-  })),
-  series: Schema.optional(Schema.Literals(["auto", "as_traded", "eod"]).annotate({
-    description: "auto (default): as traded where recorded, else the exchange's eod series; restated symbols get eod alone"
-  })),
+  range: Schema.optional(
+    Schema.Literals(RANGES).annotate({
+      description: "A named window counted back from the newest row: 1M, 3M, 6M, YTD, 1Y, 2Y, 3Y, 5Y, MAX"
+    })
+  ),
+  series: Schema.optional(
+    Schema.Literals(["auto", "as_traded", "eod"]).annotate({
+      description:
+        "auto (default): as traded where recorded, else the exchange's eod series; restated symbols get eod alone"
+    })
+  ),
   cursor: Cursor
 }
 
@@ -44,7 +49,8 @@ export class PricesApi extends HttpApiGroup.make("prices")
   .middleware(AsOfMiddleware)
   .annotateMerge(OpenApi.annotations({
     title: "Prices",
-    description: "A listed security's daily price history: as traded, or adjusted for splits and bonuses or for total return on " +
+    description:
+      "A listed security's daily price history: as traded, or adjusted for splits and bonuses or for total return on " +
       "request, by named range or dates, paged. Public: no key needed."
   }))
 {}

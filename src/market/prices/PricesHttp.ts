@@ -8,8 +8,8 @@ import { HttpApiBuilder } from "effect/http-api"
 import { AnswerCache } from "../../http/AnswerCache.ts"
 import { Api } from "../../http/Api.ts"
 import { cursorDayValidUntil } from "../readmodel/AnswerValidity.ts"
-import { MarketReadModel } from "../readmodel/ReadModel.ts"
 import { PointInTime } from "../readmodel/PointInTime.ts"
+import { MarketReadModel } from "../readmodel/ReadModel.ts"
 import { snapshotAnswers } from "../readmodel/SnapshotAnswers.ts"
 import { Prices } from "./Prices.ts"
 
@@ -20,6 +20,7 @@ export const PricesHttp = HttpApiBuilder.group(Api, "prices", (handlers) =>
     const kept = snapshotAnswers(yield* MarketReadModel, yield* PointInTime)
     return handlers.handle(
       "prices",
-      cached("prices", kept.ofSymbol(cursorDayValidUntil, { query: ["range"] }), ({ params, query }) => prices.history(params.symbol, query))
+      cached("prices", kept.ofSymbol(cursorDayValidUntil, { query: ["range"] }), ({ params, query }) =>
+        prices.history(params.symbol, query))
     )
   }))

@@ -3,25 +3,37 @@
  * crawl, each symbol's sources per data area, all read from the read model;
  * and the fundamentals prefetch (FundamentalsPrefetch.ts), a write in SQL.
  */
-import { karachiDate, wholeDays } from "../../../domain/Karachi.ts"
-import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
-import type { DatasetRow } from "../../../domain/market/snapshot/StoreRows.ts"
-import { newsEventsOf } from "../../../domain/news/NewsSchemas.ts"
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { DataNotFound, InvalidSymbol, SourceUnavailable } from "../../../domain/Errors.ts"
+import { karachiDate, wholeDays } from "../../../domain/Karachi.ts"
+import { recordedIn } from "../../../domain/market/shared/RecordParts.ts"
 import type { FreshnessAnswer, IngestResult, SymbolSources } from "../../../domain/market/shared/Schemas.ts"
+import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
+import type { DatasetRow } from "../../../domain/market/snapshot/StoreRows.ts"
+import { newsEventsOf } from "../../../domain/news/NewsSchemas.ts"
+import { defined } from "../../../domain/Objects.ts"
 import { AppConfig } from "../../config/AppConfig.ts"
 import { storeUnavailable } from "../../db/Rows.ts"
+import { crawlProgress } from "../../ingest/LivePrefetch.ts"
 import { listed } from "../filings/Filings.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
-import { sourcesOf } from "./Provenance.ts"
-import { recordedIn } from "../../../domain/market/shared/RecordParts.ts"
-import { crawlProgress } from "../../ingest/LivePrefetch.ts"
 import { FundamentalsPrefetch } from "./FundamentalsPrefetch.ts"
-import { defined } from "../../../domain/Objects.ts"
+import { sourcesOf } from "./Provenance.ts"
 
-const AREAS = ["universe", "quote", "prices", "fundamentals", "profile", "financials", "dividends", "corporate_actions", "announcements", "index_membership", "news"]
+const AREAS = [
+  "universe",
+  "quote",
+  "prices",
+  "fundamentals",
+  "profile",
+  "financials",
+  "dividends",
+  "corporate_actions",
+  "announcements",
+  "index_membership",
+  "news"
+]
 
 /** A symbol's news coverage: the events tagged with it, per dataset, with their first and last publication days. */
 const newsCoverage = (snapshot: MarketSnapshot, symbol: string) => {
@@ -79,7 +91,9 @@ const areaSources = (snapshot: MarketSnapshot, data: SymbolData, area: string) =
 export class DatasetStatus extends Context.Service<DatasetStatus, {
   /** The answer of GET /v1/freshness. */
   readonly status: Effect.Effect<typeof FreshnessAnswer.Type, SourceUnavailable>
-  readonly symbolSources: (symbol: string) => Effect.Effect<typeof SymbolSources.Type, InvalidSymbol | DataNotFound | SourceUnavailable>
+  readonly symbolSources: (
+    symbol: string
+  ) => Effect.Effect<typeof SymbolSources.Type, InvalidSymbol | DataNotFound | SourceUnavailable>
   readonly prefetchFundamentals: (n: number) => Effect.Effect<typeof IngestResult.Type, SourceUnavailable>
 }>()("psx/market/DatasetStatus") {
   static readonly layer = Layer.effect(
@@ -94,7 +108,9 @@ export class DatasetStatus extends Context.Service<DatasetStatus, {
         const now = yield* Clock.currentTimeMillis
         const snapshot = yield* model.snapshot
         // The crawl's own state is not market data (it is not in the read model): one small query, portal mode only.
-        const crawl = config.source === "portal" ? yield* crawlProgress(now).pipe(Effect.provideService(SqlClient.SqlClient, sql), storeUnavailable) : undefined
+        const crawl = config.source === "portal"
+          ? yield* crawlProgress(now).pipe(Effect.provideService(SqlClient.SqlClient, sql), storeUnavailable)
+          : undefined
         return {
           now: new Date(now).toISOString(),
           source_mode: config.source,
@@ -110,7 +126,8 @@ export class DatasetStatus extends Context.Service<DatasetStatus, {
         return {
           symbol: data.security.symbol,
           areas,
-          notice: "Market data © Pakistan Stock Exchange; redistribution is restricted by the exchange's legal notice. " +
+          notice:
+            "Market data © Pakistan Stock Exchange; redistribution is restricted by the exchange's legal notice. " +
             "Each source names the recording it was read from and when."
         }
       })

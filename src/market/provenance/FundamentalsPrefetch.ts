@@ -18,41 +18,43 @@ import { marketTransaction } from "../../ingest/MarketWrite.ts"
 import { PortalCrawler } from "../../ingest/PortalCrawler.ts"
 
 /** Pack mode's prefetch: the n stalest equities get a row from their latest recorded quote or a new check stamp. */
-const prefetchFromPack = (sql: SqlClient.SqlClient, source: string) => Effect.fn("FundamentalsPrefetch.fromPack")(function*(n: number) {
-  const now = new Date(yield* Clock.currentTimeMillis).toISOString()
-  const stale = `s.security_type = 'equity' AND (f.symbol IS NULL OR f.warmed_at IS NULL OR f.warmed_at < $1::timestamptz - interval '1 day')`
-  const batch = yield* sql.unsafe<{ symbol: string }>(
-    `SELECT s.symbol FROM securities s LEFT JOIN fundamentals f ON f.symbol = s.symbol
+const prefetchFromPack = (sql: SqlClient.SqlClient, source: string) =>
+  Effect.fn("FundamentalsPrefetch.fromPack")(function*(n: number) {
+    const now = new Date(yield* Clock.currentTimeMillis).toISOString()
+    const stale =
+      `s.security_type = 'equity' AND (f.symbol IS NULL OR f.warmed_at IS NULL OR f.warmed_at < $1::timestamptz - interval '1 day')`
+    const batch = yield* sql.unsafe<{ symbol: string }>(
+      `SELECT s.symbol FROM securities s LEFT JOIN fundamentals f ON f.symbol = s.symbol
      WHERE ${stale} ORDER BY f.warmed_at NULLS FIRST, s.symbol LIMIT ${n}`,
-    [now]
-  ).pipe(storeUnavailable)
-  const symbols = batch.map((b) => b.symbol)
-  if (symbols.length > 0) {
-    yield* marketTransaction(sql.unsafe(
-      `INSERT INTO fundamentals (symbol, price, as_of, dataset, warmed_at)
+      [now]
+    ).pipe(storeUnavailable)
+    const symbols = batch.map((b) => b.symbol)
+    if (symbols.length > 0) {
+      yield* marketTransaction(sql.unsafe(
+        `INSERT INTO fundamentals (symbol, price, as_of, dataset, warmed_at)
        SELECT s.symbol, q.price, q.as_of::date::text, coalesce(q.dataset, 'universe'), $2::timestamptz
        FROM securities s LEFT JOIN quotes q ON q.symbol = s.symbol
        WHERE s.symbol = ANY($1::text[])
        ON CONFLICT (symbol) DO UPDATE SET warmed_at = excluded.warmed_at`,
-      [symbols, now]
-    )).pipe(Effect.provideService(SqlClient.SqlClient, sql), storeUnavailable)
-  }
-  const counts = yield* sql.unsafe<{ remaining: number; universe: number }>(
-    `SELECT count(*) FILTER (WHERE ${stale})::int AS remaining, count(*) FILTER (WHERE s.security_type = 'equity')::int AS universe
+        [symbols, now]
+      )).pipe(Effect.provideService(SqlClient.SqlClient, sql), storeUnavailable)
+    }
+    const counts = yield* sql.unsafe<{ remaining: number; universe: number }>(
+      `SELECT count(*) FILTER (WHERE ${stale})::int AS remaining, count(*) FILTER (WHERE s.security_type = 'equity')::int AS universe
      FROM securities s LEFT JOIN fundamentals f ON f.symbol = s.symbol`,
-    [now]
-  ).pipe(storeUnavailable)
-  return {
-    warmed: symbols.length,
-    batch: n,
-    remaining: counts[0]?.remaining ?? 0,
-    universe: counts[0]?.universe ?? 0,
-    source: source === "portal"
-      ? "portal (recorded screener and company facts; rows created from the latest delayed quote)"
-      : "data pack: nothing newer to fetch; missing rows created from the latest recorded quote, existing rows stamped as checked",
-    symbols
-  }
-})
+      [now]
+    ).pipe(storeUnavailable)
+    return {
+      warmed: symbols.length,
+      batch: n,
+      remaining: counts[0]?.remaining ?? 0,
+      universe: counts[0]?.universe ?? 0,
+      source: source === "portal"
+        ? "portal (recorded screener and company facts; rows created from the latest delayed quote)"
+        : "data pack: nothing newer to fetch; missing rows created from the latest recorded quote, existing rows stamped as checked",
+      symbols
+    }
+  })
 
 export class FundamentalsPrefetch extends Context.Service<FundamentalsPrefetch, {
   /** Prefetches the n stalest or missing symbols (n ≤ 40, checked by the route). */
@@ -78,7 +80,9 @@ export class FundamentalsPrefetch extends Context.Service<FundamentalsPrefetch, 
       const live = yield* makeLivePrefetch(yield* PortalCrawler)
       return {
         prefetch: (n: number) =>
-          config.source === "portal" ? live(n).pipe(Effect.provideService(SqlClient.SqlClient, sql), storeUnavailable) : pack(n)
+          config.source === "portal"
+            ? live(n).pipe(Effect.provideService(SqlClient.SqlClient, sql), storeUnavailable)
+            : pack(n)
       }
     })
   )

@@ -4,8 +4,8 @@
  */
 import { Context, Effect, Layer } from "effect"
 import type { SourceUnavailable } from "../../../domain/Errors.ts"
-import type { Source } from "../../../domain/market/shared/Schemas.ts"
 import { recordedIn } from "../../../domain/market/shared/RecordParts.ts"
+import type { Source } from "../../../domain/market/shared/Schemas.ts"
 import type { MarketSnapshot } from "../../../domain/market/snapshot/Snapshot.ts"
 import type { DatasetRow } from "../../../domain/market/snapshot/StoreRows.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"

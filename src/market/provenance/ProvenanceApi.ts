@@ -12,7 +12,8 @@ import { marketEndpoint, symbolErrors } from "../MarketEndpoints.ts"
 import { asOfQuery } from "../readmodel/AsOf.ts"
 import { AsOfMiddleware } from "../readmodel/AsOfMiddleware.ts"
 
-const WARM = "Warms the fundamentals projection for up to n listed equities (1 to 40, default 10) that were never checked or " +
+const WARM =
+  "Warms the fundamentals projection for up to n listed equities (1 to 40, default 10) that were never checked or " +
   "were checked more than a day ago, oldest first: an equity with no row gets one from its latest recorded delayed " +
   "quote (price and that quote's date as as_of; neither when no quote is recorded), and every row of the batch is " +
   "stamped as checked. It never changes or estimates a recorded figure; with the bundled pack there is nothing newer " +
@@ -23,21 +24,32 @@ const WARM = "Warms the fundamentals projection for up to n listed equities (1 t
 export class ProvenanceApi extends HttpApiGroup.make("provenance")
   .add(
     marketEndpoint(
-      HttpApiEndpoint.get("freshness", "/v1/freshness", { query: asOfQuery, success: S.FreshnessAnswer, error: SourceUnavailable }),
+      HttpApiEndpoint.get("freshness", "/v1/freshness", {
+        query: asOfQuery,
+        success: S.FreshnessAnswer,
+        error: SourceUnavailable
+      }),
       "Get per-dataset coverage and age",
       "Per-dataset coverage (symbols, first and last dates), as-of, age in days, source and retrieval time."
     ),
     marketEndpoint(
-      HttpApiEndpoint.get("sources", "/v1/ai/sources/:symbol", { query: asOfQuery, params: SymbolPath, success: S.SymbolSources, error: symbolErrors }),
+      HttpApiEndpoint.get("sources", "/v1/ai/sources/:symbol", {
+        query: asOfQuery,
+        params: SymbolPath,
+        success: S.SymbolSources,
+        error: symbolErrors
+      }),
       "Get the provenance of a symbol's data",
       "Provenance per data area for one symbol: source, as-of and retrieval time."
     ),
     marketEndpoint(
       HttpApiEndpoint.get("ingestFundamentals", "/v1/ingest/fundamentals", {
         query: {
-          n: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 40 })).annotate({
-            description: "Symbols to warm, 1 to 40; default 10"
-          }))
+          n: Schema.optional(
+            Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 40 })).annotate({
+              description: "Symbols to warm, 1 to 40; default 10"
+            })
+          )
         },
         success: S.IngestResult,
         error: SourceUnavailable
@@ -49,7 +61,8 @@ export class ProvenanceApi extends HttpApiGroup.make("provenance")
   .middleware(AsOfMiddleware)
   .annotateMerge(OpenApi.annotations({
     title: "Provenance and freshness",
-    description: "Where every dataset came from and how fresh it is: each dataset's coverage and age, the sources of one " +
+    description:
+      "Where every dataset came from and how fresh it is: each dataset's coverage and age, the sources of one " +
       "symbol's data, and the warm-up of the fundamentals projection. Public: no key needed."
   }))
 {}

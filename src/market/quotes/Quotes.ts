@@ -13,18 +13,29 @@
  * the quote's trading day, and null (undetermined) when there is no record.
  */
 import { Clock, Context, Effect, Layer } from "effect"
-import { DataNotFound, DataStale, DataUnverified, type InvalidSymbol, type SourceUnavailable } from "../../../domain/Errors.ts"
-import { circuitBounds, karachiDate, lastCompletedSession, quoteIsFresh } from "../../../domain/market/calendar/Calendar.ts"
+import {
+  DataNotFound,
+  DataStale,
+  DataUnverified,
+  type InvalidSymbol,
+  type SourceUnavailable
+} from "../../../domain/Errors.ts"
+import {
+  circuitBounds,
+  karachiDate,
+  lastCompletedSession,
+  quoteIsFresh
+} from "../../../domain/market/calendar/Calendar.ts"
+import { unknownSymbol } from "../../../domain/market/search/SymbolTable.ts"
 import type { Quote } from "../../../domain/market/shared/Schemas.ts"
+import { parseTicker } from "../../../domain/market/shared/Ticker.ts"
 import { datasetAt, indexAtOrBefore } from "../../../domain/market/snapshot/Series.ts"
 import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
 import type { QuoteRow } from "../../../domain/market/snapshot/StoreRows.ts"
-import { parseTicker } from "../../../domain/market/shared/Ticker.ts"
-import { MarketReadModel } from "../readmodel/ReadModel.ts"
-import { sourcesOf } from "../provenance/Provenance.ts"
 import { defined } from "../../../domain/Objects.ts"
-import { unknownSymbol } from "../../../domain/market/search/SymbolTable.ts"
 import { companyAliases } from "../../ingest/CompanyAliases.ts"
+import { sourcesOf } from "../provenance/Provenance.ts"
+import { MarketReadModel } from "../readmodel/ReadModel.ts"
 
 export type QuoteError = InvalidSymbol | DataNotFound | DataStale | DataUnverified | SourceUnavailable
 
@@ -73,7 +84,9 @@ const sameDayCloses = (data: SymbolData, day: string) => {
   for (const s of [data.asTraded, data.eod]) {
     if (s === undefined) continue
     const i = indexAtOrBefore(s, day)
-    if (i >= 0 && s.dates[i] === day && s.flag[i] === undefined) out.push({ dataset: datasetAt(s, i), close: s.close[i]! })
+    if (i >= 0 && s.dates[i] === day && s.flag[i] === undefined) {
+      out.push({ dataset: datasetAt(s, i), close: s.close[i]! })
+    }
   }
   return out
 }
@@ -125,7 +138,9 @@ export class Quotes extends Context.Service<Quotes, {
         const q = data?.quote
         if (data === undefined || q === undefined) {
           return yield* new DataNotFound({
-            message: data !== undefined ? `no quote is recorded for ${symbol}` : unknownSymbol(snapshot.securities, companyAliases(), symbol),
+            message: data !== undefined
+              ? `no quote is recorded for ${symbol}`
+              : unknownSymbol(snapshot.securities, companyAliases(), symbol),
             symbol
           })
         }

@@ -33,7 +33,8 @@ export class QuotesApi extends HttpApiGroup.make("quotes")
   .middleware(AsOfMiddleware)
   .annotateMerge(OpenApi.annotations({
     title: "Quotes",
-    description: "The delayed quote of a listed security, never live: its as-of, its staleness judged by the market calendar, " +
+    description:
+      "The delayed quote of a listed security, never live: its as-of, its staleness judged by the market calendar, " +
       "and its corporate-action state. Public: no key needed."
   }))
 {}

@@ -8,8 +8,8 @@ import { HttpApiBuilder } from "effect/http-api"
 import { AnswerCache } from "../../http/AnswerCache.ts"
 import { Api } from "../../http/Api.ts"
 import { quoteValidUntil } from "../readmodel/AnswerValidity.ts"
-import { MarketReadModel } from "../readmodel/ReadModel.ts"
 import { PointInTime } from "../readmodel/PointInTime.ts"
+import { MarketReadModel } from "../readmodel/ReadModel.ts"
 import { snapshotAnswers } from "../readmodel/SnapshotAnswers.ts"
 import { Quotes } from "./Quotes.ts"
 
@@ -20,6 +20,7 @@ export const QuotesHttp = HttpApiBuilder.group(Api, "quotes", (handlers) =>
     const kept = snapshotAnswers(yield* MarketReadModel, yield* PointInTime)
     return handlers.handle(
       "quote",
-      cached("quote", kept.ofSymbol(quoteValidUntil), ({ params, query }) => quotes.get(params.symbol, { allowStale: query.allow_stale === true }))
+      cached("quote", kept.ofSymbol(quoteValidUntil), ({ params, query }) =>
+        quotes.get(params.symbol, { allowStale: query.allow_stale === true }))
     )
   }))

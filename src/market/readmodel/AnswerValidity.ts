@@ -49,7 +49,8 @@ export const quoteValidUntil = (data: SymbolData | undefined, now: number): numb
 }
 
 /** A profile or full payload: its quote, and the Karachi day (trailing figures). */
-export const quoteOrDayValidUntil = (data: SymbolData | undefined, now: number) => Math.min(quoteValidUntil(data, now), nextKarachiDay(now))
+export const quoteOrDayValidUntil = (data: SymbolData | undefined, now: number) =>
+  Math.min(quoteValidUntil(data, now), nextKarachiDay(now))
 
 /** An answer whose `next_cursor` carries the cursor day (see Cursors). */
 export const cursorDayValidUntil = (_data: SymbolData | undefined, now: number) => nextCursorDay(now)

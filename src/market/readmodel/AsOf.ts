@@ -14,7 +14,8 @@ const AS_OF_PATTERN = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+
 const KARACHI_OFFSET_MS = 5 * 3_600_000
 const DAY_MS = 86_400_000
 
-const INSTANT_TEXT = "An ISO 8601 instant with its offset (2026-05-22T13:00:00Z), or a date (2026-05-22), meaning the end of that " +
+const INSTANT_TEXT =
+  "An ISO 8601 instant with its offset (2026-05-22T13:00:00Z), or a date (2026-05-22), meaning the end of that " +
   "Karachi day. A future instant, or one before the earliest figure the service holds, is 400 INVALID_REQUEST; `as_of` and " +
   "`recorded_as_of` together are 400. The market at an instant is loaded from the store by the first request about it: while it " +
   "loads the answer is 503 SOURCE_UNAVAILABLE with Retry-After; the loads are charged to whoever asks (per key, else per address): " +
@@ -23,7 +24,8 @@ const INSTANT_TEXT = "An ISO 8601 instant with its offset (2026-05-22T13:00:00Z)
   "(`market` or `recorded`), X-As-Of (the instant) and X-As-Of-Known (the state it reflects); its answers are kept for that " +
   "clock and instant only, never mixed with the live ones."
 
-export const AS_OF_DESCRIPTION = "Answer as the market knew it at this instant (the market clock): each figure counts from when it " +
+export const AS_OF_DESCRIPTION =
+  "Answer as the market knew it at this instant (the market clock): each figure counts from when it " +
   "became public, as its recording proves it: a session's close from that session's close (15:30 Karachi, 16:30 on Fridays), " +
   "a screener or company-page snapshot from its retrieval, a filing from its publication (the end of its Karachi day when only " +
   "the date is known), a payout from its announcement, a news item from its publication, index membership from its effective " +
@@ -31,9 +33,11 @@ export const AS_OF_DESCRIPTION = "Answer as the market knew it at this instant (
   "correction's retrieval. A restated (split-adjusted) eod series counts only from the evidence of its restatement: before its " +
   "retrieval only the as-traded series is served, and `restatement.restated` says `unknown` (the restatement's date is not " +
   "recorded). Nothing dated after the instant is served: the quote is the last close by then, trailing windows end then. " +
-  "A source record's `retrieved_at` may follow the instant: it names the recording that proves the figure. " + INSTANT_TEXT
+  "A source record's `retrieved_at` may follow the instant: it names the recording that proves the figure. " +
+  INSTANT_TEXT
 
-export const RECORDED_AS_OF_DESCRIPTION = "Answer as this deployment had stored it at this instant (the recorded clock, for audit " +
+export const RECORDED_AS_OF_DESCRIPTION =
+  "Answer as this deployment had stored it at this instant (the recorded clock, for audit " +
   "and replay): only rows retrieved by then (a figure later corrected shows its earlier value, a payout recorded later is " +
   "absent, a symbol recorded later is unknown). " + INSTANT_TEXT
 
@@ -41,11 +45,18 @@ export const RECORDED_AS_OF_DESCRIPTION = "Answer as this deployment had stored 
 export type AsOfClock = "market" | "recorded"
 
 /** The query parameter of each clock. */
-export const CLOCK_PARAMS: ReadonlyArray<readonly [AsOfClock, string]> = [["market", "as_of"], ["recorded", "recorded_as_of"]]
+export const CLOCK_PARAMS: ReadonlyArray<readonly [AsOfClock, string]> = [["market", "as_of"], [
+  "recorded",
+  "recorded_as_of"
+]]
 
 /** The `as_of` query parameter (a string of the accepted shapes; its instant is `asOfInstant`). */
-export const AsOfParam = Schema.String.check(Schema.isPattern(AS_OF_PATTERN)).annotate({ description: AS_OF_DESCRIPTION })
-const RecordedAsOfParam = Schema.String.check(Schema.isPattern(AS_OF_PATTERN)).annotate({ description: RECORDED_AS_OF_DESCRIPTION })
+export const AsOfParam = Schema.String.check(Schema.isPattern(AS_OF_PATTERN)).annotate({
+  description: AS_OF_DESCRIPTION
+})
+const RecordedAsOfParam = Schema.String.check(Schema.isPattern(AS_OF_PATTERN)).annotate({
+  description: RECORDED_AS_OF_DESCRIPTION
+})
 
 /** The query fields every point-in-time market read declares. */
 export const asOfQuery = { as_of: Schema.optional(AsOfParam), recorded_as_of: Schema.optional(RecordedAsOfParam) }
@@ -83,7 +94,9 @@ export interface AsOfView {
 }
 
 /** Set for a request that gave `as_of`; the read model answers its snapshot instead of the live one. */
-export const AsOfRead = Context.Reference<AsOfView | undefined>("psx/market/AsOfRead", { defaultValue: () => undefined })
+export const AsOfRead = Context.Reference<AsOfView | undefined>("psx/market/AsOfRead", {
+  defaultValue: () => undefined
+})
 
 /** A clock stopped at `at` for what the services read; sleeping is left to `clock`. */
 const stoppedAt = (clock: Clock.Clock, at: number): Clock.Clock => ({
@@ -104,7 +117,10 @@ const stoppedAt = (clock: Clock.Clock, at: number): Clock.Clock => ({
  */
 export const readAsOf = (view: AsOfView) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.clockWith((clock) =>
-    effect.pipe(Effect.provideService(AsOfRead, view), Effect.provideService(Clock.Clock, stoppedAt(clock, clockInstant(view.at))))
+    effect.pipe(
+      Effect.provideService(AsOfRead, view),
+      Effect.provideService(Clock.Clock, stoppedAt(clock, clockInstant(view.at)))
+    )
   )
 
 /**

@@ -43,26 +43,40 @@ export const AsOfMiddlewareLive = Layer.effect(
         const params = new URL(request.url, "http://localhost").searchParams
         const named = clockOf((name) => params.get(name))
         if (named === undefined) return yield* httpEffect
-        if (named === "both") return yield* new InvalidRequest({ message: "give `as_of` (the market clock) or `recorded_as_of` (the recorded clock), not both" })
+        if (named === "both") {
+          return yield* new InvalidRequest({
+            message: "give `as_of` (the market clock) or `recorded_as_of` (the recorded clock), not both"
+          })
+        }
         const at = asOfInstant(named.raw)
         if (at === undefined) {
           const field = named.clock === "market" ? "as_of" : "recorded_as_of"
           return yield* new InvalidRequest({
-            message: `query field \`${field}\`: expected an ISO 8601 instant with its offset, or a date YYYY-MM-DD; got ${JSON.stringify(named.raw.slice(0, 40))}`
+            message:
+              `query field \`${field}\`: expected an ISO 8601 instant with its offset, or a date YYYY-MM-DD; got ${
+                JSON.stringify(named.raw.slice(0, 40))
+              }`
           })
         }
         const address = request.remoteAddress
-        const bucket = limiter.bucketOf("private", request.headers["authorization"], address._tag === "Some" ? address.value : "unknown")
+        const bucket = limiter.bucketOf(
+          "private",
+          request.headers["authorization"],
+          address._tag === "Some" ? address.value : "unknown"
+        )
         const clients = bucket.also === undefined ? [bucket.key] : [bucket.key, bucket.also]
         const view = yield* pit.snapshotAt(at, named.clock, clients).pipe(Effect.tapError((error) =>
           error instanceof RateLimited || error instanceof SourceUnavailable
             ? HttpEffect.appendPreResponseHandler((_, response) =>
-              Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", String(BUSY_RETRY_SECONDS))))
+              Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", String(BUSY_RETRY_SECONDS)))
+            )
             : Effect.void
         ))
         // On the final answer, an error record included.
         const headers = asOfHeaders(view)
-        yield* HttpEffect.appendPreResponseHandler((_, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)))
+        yield* HttpEffect.appendPreResponseHandler((_, response) =>
+          Effect.succeed(HttpServerResponse.setHeaders(response, headers))
+        )
         return yield* readAsOf(view)(httpEffect)
       })
   })

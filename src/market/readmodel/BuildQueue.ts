@@ -30,7 +30,10 @@ export class BuildQueue<T> {
   private readonly inFlight = new LRUCache<string, string>({ max: REMEMBERED })
   /** Per instant key: the distinct clients that asked recently, and when it was last asked for. */
   private readonly demand = new LRUCache<string, { readonly clients: Set<string>; last: number }>({ max: REMEMBERED })
-  private readonly waiting = new Map<string, { readonly job: T; readonly clients: Set<string>; readonly since: number }>()
+  private readonly waiting = new Map<
+    string,
+    { readonly job: T; readonly clients: Set<string>; readonly since: number }
+  >()
 
   /** Requests noted so far: the order of the last request for each instant. */
   private ticks = 0
@@ -69,7 +72,9 @@ export class BuildQueue<T> {
     }
     const budgets = clients.map((c) => this.refilled(c, now))
     const short = budgets.find((b) => b.tokens < 1)
-    if (short !== undefined) return { reason: "budget", retryAfterSeconds: Math.ceil(((1 - short.tokens) * BUILD_REFILL_MS) / 1000) }
+    if (short !== undefined) {
+      return { reason: "budget", retryAfterSeconds: Math.ceil(((1 - short.tokens) * BUILD_REFILL_MS) / 1000) }
+    }
     if (this.waiting.size >= MAX_WAITING) return { reason: "queue_full", retryAfterSeconds: 5 }
     for (const b of budgets) b.tokens -= 1
     this.waiting.set(key, { job, clients: new Set(clients), since: now })
@@ -80,7 +85,7 @@ export class BuildQueue<T> {
   /** Adds `clients` to the waiters of `key` (already queued or running): no charge, it is built once. */
   join(key: string, clients: ReadonlyArray<string>): void {
     const w = this.waiting.get(key)
-    if (w !== undefined) for (const c of clients) w.clients.add(c)
+    if (w !== undefined) { for (const c of clients) w.clients.add(c) }
   }
 
   isWaiting(key: string): boolean {
@@ -151,7 +156,9 @@ export class KeptSnapshots<V> {
 
   private least(): string | undefined {
     let worst: string | undefined
-    for (const key of this.entries.keys()) if (worst === undefined || less(this.demandOf(key), this.demandOf(worst))) worst = key
+    for (const key of this.entries.keys()) {
+      if (worst === undefined || less(this.demandOf(key), this.demandOf(worst))) worst = key
+    }
     return worst
   }
 
@@ -173,4 +180,5 @@ export class KeptSnapshots<V> {
   }
 }
 
-const less = (a: readonly [number, number], b: readonly [number, number]) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1])
+const less = (a: readonly [number, number], b: readonly [number, number]) =>
+  a[0] < b[0] || (a[0] === b[0] && a[1] < b[1])

@@ -10,9 +10,9 @@
  * - a delisting after T is not yet known.
  * Pure: no SQL, no clock.
  */
+import { fromDay, karachiDate, karachiInstant } from "../../../domain/Karachi.ts"
 import { closeMinutes } from "../../../domain/market/calendar/MarketHours.ts"
 import type * as R from "../../../domain/market/snapshot/StoreRows.ts"
-import { fromDay, karachiDate, karachiInstant } from "../../../domain/Karachi.ts"
 
 /** What the store holds whatever T is: each eod series' retrieval and the restated symbols. */
 export interface SeriesEvidence {
@@ -94,14 +94,24 @@ const newer = (a: R.QuoteRow | undefined, b: R.QuoteRow | undefined) =>
 
 /** A date or instant no later than `at`: a later one is cut to T's Karachi day. */
 const cutAt = (value: string | undefined, at: number) =>
-  value === undefined ? undefined : (value.length === 10 ? value <= karachiDate(at) : Date.parse(value) <= at) ? value : karachiDate(at)
+  value === undefined
+    ? undefined
+    : (value.length === 10 ? value <= karachiDate(at) : Date.parse(value) <= at)
+    ? value
+    : karachiDate(at)
 
 /** The datasets known at `at`: retrieved by then, or cited by a row public by then (their later days cut). */
-const datasetsAt = (rows: R.StoreRows, series: ReadonlyArray<R.PriceSeriesRow>, at: number): ReadonlyArray<R.DatasetRow> => {
+const datasetsAt = (
+  rows: R.StoreRows,
+  series: ReadonlyArray<R.PriceSeriesRow>,
+  at: number
+): ReadonlyArray<R.DatasetRow> => {
   const cited = new Set<string>()
   for (const [key, value] of Object.entries(rows)) {
     if (key === "datasets" || !Array.isArray(value)) continue
-    for (const row of value as ReadonlyArray<{ readonly dataset?: unknown }>) if (typeof row.dataset === "string") cited.add(row.dataset)
+    for (const row of value as ReadonlyArray<{ readonly dataset?: unknown }>) {
+      if (typeof row.dataset === "string") cited.add(row.dataset)
+    }
   }
   for (const s of series) for (const d of s.datasets) cited.add(d)
   const day = karachiDate(at)
@@ -112,7 +122,10 @@ const datasetsAt = (rows: R.StoreRows, series: ReadonlyArray<R.PriceSeriesRow>, 
     // A coverage that starts after T is not known then; one that runs past T is cut at T's day.
     const coverage = coverage_first !== undefined && coverage_first > day
       ? {}
-      : { ...(coverage_first === undefined ? {} : { coverage_first }), ...(coverage_last === undefined ? {} : { coverage_last: cutAt(coverage_last, at)! }) }
+      : {
+        ...(coverage_first === undefined ? {} : { coverage_first }),
+        ...(coverage_last === undefined ? {} : { coverage_last: cutAt(coverage_last, at)! })
+      }
     return [{ ...rest, as_of: cutAt(d.as_of, at)!, ...coverage }]
   })
 }
@@ -134,7 +147,9 @@ export const knownRowsAt = (rows: R.StoreRows, evidence: SeriesEvidence, at: num
     const held = lastClose.get(s.symbol)
     const day = (r: R.PriceSeriesRow) => view(r.dates).getInt32((r.rows - 1) * 4)
     // The newest session; on a tie the as-traded row (as the pack's quotes are made).
-    if (held === undefined || day(s) > day(held) || (day(s) === day(held) && s.series === "as_traded")) lastClose.set(s.symbol, s)
+    if (held === undefined || day(s) > day(held) || (day(s) === day(held) && s.series === "as_traded")) {
+      lastClose.set(s.symbol, s)
+    }
   }
   const quotes = new Map(rows.quotes.map((q) => [q.symbol, q]))
   for (const [symbol, s] of lastClose) {
@@ -150,4 +165,3 @@ export const knownRowsAt = (rows: R.StoreRows, evidence: SeriesEvidence, at: num
   const known = { ...rows, series, quotes: [...quotes.values()], securities, withheldEod }
   return { ...known, datasets: datasetsAt(known, series, at) }
 }
-

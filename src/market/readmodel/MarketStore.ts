@@ -24,7 +24,8 @@ export type Scope = { readonly symbols?: ReadonlyArray<string> }
 const scoped = (rows: Reader, scope: Scope) => {
   const where = scope.symbols === undefined ? "" : " WHERE symbol = ANY($1::text[])"
   const params = scope.symbols === undefined ? [] : [scope.symbols]
-  return <S extends Schema.Codec<any, any>>(schema: S, query: (where: string) => string) => rows(schema, query(where), params)
+  return <S extends Schema.Codec<any, any>>(schema: S, query: (where: string) => string) =>
+    rows(schema, query(where), params)
 }
 type ScopedReader = ReturnType<typeof scoped>
 
@@ -36,106 +37,163 @@ export type Source = (table: string) => string
 const live: Source = (table) => table
 
 /** The small whole tables: the data pack installed, datasets, sectors, index levels and closes. */
-const catalogueRows = (rows: Reader, from: Source = live) => Effect.gen(function*() {
-  const dataPack = yield* rows(Schema.Struct({ v: Schema.String }), `SELECT value #>> '{}' AS v FROM ${from("service_meta")} WHERE key = 'data_pack'`)
-  return {
-    dataPack: dataPack[0]?.v,
-    datasets: yield* rows(
-      R.DatasetRow,
-      `SELECT id, title, source, upstream, repository, commit, licence, recorded_at, as_of,
-              retrieved_at, ${iso("loaded_at")} AS loaded_at, rows::float8 AS rows, notes, coverage_symbols::float8 AS coverage_symbols,
+const catalogueRows = (rows: Reader, from: Source = live) =>
+  Effect.gen(function*() {
+    const dataPack = yield* rows(
+      Schema.Struct({ v: Schema.String }),
+      `SELECT value #>> '{}' AS v FROM ${from("service_meta")} WHERE key = 'data_pack'`
+    )
+    return {
+      dataPack: dataPack[0]?.v,
+      datasets: yield* rows(
+        R.DatasetRow,
+        `SELECT id, title, source, upstream, repository, commit, licence, recorded_at, as_of,
+              retrieved_at, ${
+          iso("loaded_at")
+        } AS loaded_at, rows::float8 AS rows, notes, coverage_symbols::float8 AS coverage_symbols,
               coverage_first::text, coverage_last::text
        FROM ${from("datasets")} ORDER BY id`
-    ),
-    sectors: yield* rows(R.SectorRow, `SELECT code, name, dataset FROM ${from("sectors")}`),
-    indexLevels: yield* rows(
-      R.IndexLevelRow,
-      `SELECT code, name, ${f8("level")}, ${f8("previous")}, as_of::text, previous_date::text, dataset FROM ${from("index_levels")}`
-    ),
-    indexCloses: yield* rows(R.IndexCloseRow, `SELECT code, date::text, ${f8("close")}, dataset FROM ${from("index_closes")} ORDER BY code, date`)
-  }
-})
+      ),
+      sectors: yield* rows(R.SectorRow, `SELECT code, name, dataset FROM ${from("sectors")}`),
+      indexLevels: yield* rows(
+        R.IndexLevelRow,
+        `SELECT code, name, ${f8("level")}, ${f8("previous")}, as_of::text, previous_date::text, dataset FROM ${
+          from("index_levels")
+        }`
+      ),
+      indexCloses: yield* rows(
+        R.IndexCloseRow,
+        `SELECT code, date::text, ${f8("close")}, dataset FROM ${from("index_closes")} ORDER BY code, date`
+      )
+    }
+  })
 
 /** Listed securities and index membership. */
-const listingRows = (rows: ScopedReader, from: Source = live) => Effect.gen(function*() {
-  return {
-    securities: yield* rows(
-      R.SecurityRow,
-      (w) => `SELECT symbol, name, sector_code, sector_name, security_type, search_text, dataset, delisted_on::text FROM ${from("securities")}${w}`
-    ),
-    membership: yield* rows(
-      R.MembershipRow,
-      (w) => `SELECT index_code, symbol, effective_date::text, ${f8("weight_pct")}, dataset FROM ${from("index_membership")}${w}`
-    )
-  }
-})
+const listingRows = (rows: ScopedReader, from: Source = live) =>
+  Effect.gen(function*() {
+    return {
+      securities: yield* rows(
+        R.SecurityRow,
+        (w) =>
+          `SELECT symbol, name, sector_code, sector_name, security_type, search_text, dataset, delisted_on::text FROM ${
+            from("securities")
+          }${w}`
+      ),
+      membership: yield* rows(
+        R.MembershipRow,
+        (w) =>
+          `SELECT index_code, symbol, effective_date::text, ${f8("weight_pct")}, dataset FROM ${
+            from("index_membership")
+          }${w}`
+      )
+    }
+  })
 
 /** Prices and company figures: disagreements between price sources, quotes, fundamentals and profiles. */
-const quoteRows = (rows: ScopedReader, from: Source = live) => Effect.gen(function*() {
-  return {
-    disagreements: yield* rows(
-      R.DisagreementRow,
-      (w) => `SELECT symbol, ${f8("factor")}, ${f8("points")}, ${f8("agreeing")}, first_date::text, last_date::text, dataset
+const quoteRows = (rows: ScopedReader, from: Source = live) =>
+  Effect.gen(function*() {
+    return {
+      disagreements: yield* rows(
+        R.DisagreementRow,
+        (w) =>
+          `SELECT symbol, ${f8("factor")}, ${f8("points")}, ${
+            f8("agreeing")
+          }, first_date::text, last_date::text, dataset
        FROM ${from("price_disagreements")}${w}`
-    ),
-    quotes: yield* rows(
-      R.QuoteRow,
-      (w) => `SELECT symbol, ${f8("price")}, ${f8("previous_close")}, ${f8("open")}, ${f8("high")}, ${f8("low")}, ${f8("change")},
+      ),
+      quotes: yield* rows(
+        R.QuoteRow,
+        (w) =>
+          `SELECT symbol, ${f8("price")}, ${f8("previous_close")}, ${f8("open")}, ${f8("high")}, ${f8("low")}, ${
+            f8("change")
+          },
               ${f8("change_pct")}, ${f8("volume")}, ${iso("as_of")} AS as_of, basis, dataset FROM ${from("quotes")}${w}`
-    ),
-    fundamentals: yield* rows(
-      R.FundamentalsRow,
-      (w) => `SELECT symbol, ${
-        ["market_cap", "price", "change_pct", "change_year_pct", "pe_ttm", "dividend_yield_pct", "free_float_shares",
-          "volume_30d_avg", "shares_outstanding", "face_value", "eps"].map(f8).join(", ")
-      }, listed_in, as_of, dataset FROM ${from("fundamentals")}${w}`
-    ),
-    profiles: yield* rows(
-      R.ProfileRow,
-      (w) => `SELECT symbol, description, fiscal_year_end, ${
-        ["shares", "free_float_shares", "free_float_pct", "market_cap", "week52_low", "week52_high"].map(f8).join(", ")
-      }, ${iso("as_of")} AS as_of, dataset FROM ${from("company_profiles")}${w}`
-    )
-  }
-})
+      ),
+      fundamentals: yield* rows(
+        R.FundamentalsRow,
+        (w) =>
+          `SELECT symbol, ${
+            [
+              "market_cap",
+              "price",
+              "change_pct",
+              "change_year_pct",
+              "pe_ttm",
+              "dividend_yield_pct",
+              "free_float_shares",
+              "volume_30d_avg",
+              "shares_outstanding",
+              "face_value",
+              "eps"
+            ].map(f8).join(", ")
+          }, listed_in, as_of, dataset FROM ${from("fundamentals")}${w}`
+      ),
+      profiles: yield* rows(
+        R.ProfileRow,
+        (w) =>
+          `SELECT symbol, description, fiscal_year_end, ${
+            ["shares", "free_float_shares", "free_float_pct", "market_cap", "week52_low", "week52_high"].map(f8).join(
+              ", "
+            )
+          }, ${iso("as_of")} AS as_of, dataset FROM ${from("company_profiles")}${w}`
+      )
+    }
+  })
 
 /** What companies report and announce: financial lines, ratios, payouts, corporate actions and announcements. */
-const companyRows = (rows: ScopedReader, from: Source = live) => Effect.gen(function*() {
-  return {
-    financialLines: yield* rows(
-      R.FinancialLineRow,
-      (w) => `SELECT symbol, period_type, period, fiscal_year::float8 AS fiscal_year, quarter::float8 AS quarter, line,
+const companyRows = (rows: ScopedReader, from: Source = live) =>
+  Effect.gen(function*() {
+    return {
+      financialLines: yield* rows(
+        R.FinancialLineRow,
+        (w) =>
+          `SELECT symbol, period_type, period, fiscal_year::float8 AS fiscal_year, quarter::float8 AS quarter, line,
               ${f8("value")}, units, dataset
-       FROM ${from("financial_lines")}${w} ORDER BY symbol, period_type, fiscal_year DESC NULLS LAST, quarter DESC NULLS LAST, line`
-    ),
-    ratios: yield* rows(R.RatioRow, (w) => `SELECT symbol, period, name, ${f8("value")}, dataset FROM ${from("company_ratios")}${w}`),
-    payouts: yield* rows(
-      R.PayoutRow,
-      (w) => `SELECT id, symbol, ${iso("announced_at")} AS announced_at, period_end::text, period_type, details, kind,
-              ${f8("percent")}, ${f8("amount_per_share")}, sequence, book_closure_from::text, book_closure_to::text, dataset
+       FROM ${
+            from("financial_lines")
+          }${w} ORDER BY symbol, period_type, fiscal_year DESC NULLS LAST, quarter DESC NULLS LAST, line`
+      ),
+      ratios: yield* rows(R.RatioRow, (w) =>
+        `SELECT symbol, period, name, ${f8("value")}, dataset FROM ${from("company_ratios")}${w}`),
+      payouts: yield* rows(
+        R.PayoutRow,
+        (w) =>
+          `SELECT id, symbol, ${iso("announced_at")} AS announced_at, period_end::text, period_type, details, kind,
+              ${f8("percent")}, ${
+            f8("amount_per_share")
+          }, sequence, book_closure_from::text, book_closure_to::text, dataset
        FROM ${from("payouts")}${w} ORDER BY symbol, id`
-    ),
-    payoutCoverage: yield* rows(
-      R.PayoutCoverageRow,
-      (w) => `SELECT symbol, coverage, data_coverage_start::text, dataset FROM ${from("payout_coverage")}${w}`
-    ),
-    actions: yield* rows(
-      R.ActionRow,
-      (w) => `SELECT id, symbol, kind, ex_date::text, ${f8("ratio")}, details, dataset FROM ${from("corporate_actions")}${w}`
-    ),
-    announcements: yield* rows(
-      R.AnnouncementRow,
-      (w) => `SELECT id, symbol, company_name, published_on::text, ${iso("published_at")} AS published_at, title, document_url, image_url,
+      ),
+      payoutCoverage: yield* rows(
+        R.PayoutCoverageRow,
+        (w) =>
+          `SELECT symbol, coverage, data_coverage_start::text, dataset FROM ${from("payout_coverage")}${w}`
+      ),
+      actions: yield* rows(
+        R.ActionRow,
+        (w) =>
+          `SELECT id, symbol, kind, ex_date::text, ${f8("ratio")}, details, dataset FROM ${
+            from("corporate_actions")
+          }${w}`
+      ),
+      announcements: yield* rows(
+        R.AnnouncementRow,
+        (w) =>
+          `SELECT id, symbol, company_name, published_on::text, ${
+            iso("published_at")
+          } AS published_at, title, document_url, image_url,
        revoked, dataset FROM ${from("announcements")}${w}`
-    )
-  }
-})
+      )
+    }
+  })
 
 /** News, whole (a story may carry no symbol). */
 const newsRows = (rows: Reader, from: Source = live) =>
   rows(
     R.NewsRow,
-    `SELECT id, symbol, title, url, ${iso("published_at")} AS published_at, event_date::text, republished, dataset, source_keywords FROM ${from("news_items")}`
+    `SELECT id, symbol, title, url, ${
+      iso("published_at")
+    } AS published_at, event_date::text, republished, dataset, source_keywords FROM ${from("news_items")}`
   )
 
 /** Every market row (the whole snapshot's input), each table read from `from`, with these price series. */
@@ -185,13 +243,14 @@ const loadSome = (rows: Reader, version: number, symbols: ReadonlyArray<string>)
  * its tables are read one short query at a time; a write in between moves the version, and the next poll
  * rebuilds.
  */
-export const consistentOn = (sql: SqlClient.SqlClient, mode: string) =>
-<A>(effect: Effect.Effect<A, SourceUnavailable>): Effect.Effect<A, SourceUnavailable> =>
-  mode !== "postgres" ? effect : effect.pipe(
-    sql.withTransaction,
-    Effect.provideService(SqlClient.BeginTransaction, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"),
-    storeUnavailable
-  )
+export const consistentOn =
+  (sql: SqlClient.SqlClient, mode: string) =>
+  <A>(effect: Effect.Effect<A, SourceUnavailable>): Effect.Effect<A, SourceUnavailable> =>
+    mode !== "postgres" ? effect : effect.pipe(
+      sql.withTransaction,
+      Effect.provideService(SqlClient.BeginTransaction, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"),
+      storeUnavailable
+    )
 
 export class MarketStore extends Context.Service<MarketStore, {
   /** The store's market version (bumped by a trigger on every market write). */
@@ -203,7 +262,10 @@ export class MarketStore extends Context.Service<MarketStore, {
   /** The current version and what moved since `version` (the change log). */
   readonly changesSince: (version: number) => Effect.Effect<Changes, SourceUnavailable>
   /** The rows of some symbols only, with the small whole tables and the news (`membership` left empty). */
-  readonly loadSymbols: (version: number, symbols: ReadonlyArray<string>) => Effect.Effect<R.StoreRows, SourceUnavailable>
+  readonly loadSymbols: (
+    version: number,
+    symbols: ReadonlyArray<string>
+  ) => Effect.Effect<R.StoreRows, SourceUnavailable>
   /** Drops change-log rows older than a day. */
   readonly prune: Effect.Effect<void, SourceUnavailable>
 }>()("psx/market/MarketStore") {
@@ -213,7 +275,10 @@ export class MarketStore extends Context.Service<MarketStore, {
       const sql = yield* SqlClient.SqlClient
       const consistent = consistentOn(sql, (yield* Database).mode)
       const rows = makeReader(sql)
-      const version = rows(Schema.Struct({ version: Schema.Finite }), `SELECT version::float8 AS version FROM market_version`).pipe(
+      const version = rows(
+        Schema.Struct({ version: Schema.Finite }),
+        `SELECT version::float8 AS version FROM market_version`
+      ).pipe(
         Effect.map((r) => r[0]?.version ?? 0),
         Effect.withSpan("MarketStore.version")
       )
@@ -221,8 +286,12 @@ export class MarketStore extends Context.Service<MarketStore, {
         version,
         projectPrices: projectAll(sql, rows).pipe(Effect.withSpan("MarketStore.projectPrices")),
         load: consistent(loadEvery(rows, version)).pipe(Effect.withSpan("MarketStore.load")),
-        changesSince: Effect.fn("MarketStore.changesSince")((since: number) => Effect.flatMap(version, (v) => changesSince(rows, since, v))),
-        loadSymbols: Effect.fn("MarketStore.loadSymbols")((v: number, symbols: ReadonlyArray<string>) => consistent(loadSome(rows, v, symbols))),
+        changesSince: Effect.fn("MarketStore.changesSince")((since: number) =>
+          Effect.flatMap(version, (v) => changesSince(rows, since, v))
+        ),
+        loadSymbols: Effect.fn("MarketStore.loadSymbols")((v: number, symbols: ReadonlyArray<string>) =>
+          consistent(loadSome(rows, v, symbols))
+        ),
         prune: pruneChanges(sql).pipe(Effect.withSpan("MarketStore.prune"))
       }
     })

@@ -40,7 +40,9 @@ const KEPT_INSTANTS = 10_000
 /** How long a request is asked to wait before asking again while a snapshot is being made (seconds). */
 export const BUSY_RETRY_SECONDS = 5
 /** How long a request waits for the snapshot its instant needs before it is told to come back (a test may shorten it). */
-export const LoadWait = Context.Reference<Duration.Duration>("psx/market/PointInTime/LoadWait", { defaultValue: () => Duration.seconds(8) })
+export const LoadWait = Context.Reference<Duration.Duration>("psx/market/PointInTime/LoadWait", {
+  defaultValue: () => Duration.seconds(8)
+})
 /** Bytes a row costs in a built snapshot, beyond its price columns (an estimate for the byte budget). */
 const ROW_BYTES = 400
 
@@ -48,16 +50,24 @@ const ROW_BYTES = 400
 export const estimateBytes = (rows: StoreRows) => {
   let bytes = 0
   for (const s of rows.series) bytes += s.rows * 2 * (4 + 5 * 8)
-  for (const value of Object.values(rows)) if (Array.isArray(value) && value !== rows.series) bytes += value.length * ROW_BYTES
+  for (const value of Object.values(rows)) {
+    if (Array.isArray(value) && value !== rows.series) bytes += value.length * ROW_BYTES
+  }
   return bytes
 }
 
-const keyOf = (clock: AsOfClock, s: AsOfState, at: number) => clock === "recorded" ? `r|${s.version}|${s.state}` : `m|${s.version}|${at}`
+const keyOf = (clock: AsOfClock, s: AsOfState, at: number) =>
+  clock === "recorded" ? `r|${s.version}|${s.state}` : `m|${s.version}|${at}`
 
 const outOfRange = (message: string) => new InvalidRequest({ message })
 const comeBack = (what: string) => new SourceUnavailable({ message: `${what}; retry after ${BUSY_RETRY_SECONDS} s` })
 
-type Job = { readonly at: number; readonly clock: AsOfClock; readonly state: AsOfState; readonly done: Deferred.Deferred<MarketSnapshot, SourceUnavailable> }
+type Job = {
+  readonly at: number
+  readonly clock: AsOfClock
+  readonly state: AsOfState
+  readonly done: Deferred.Deferred<MarketSnapshot, SourceUnavailable>
+}
 
 export class PointInTime extends Context.Service<PointInTime, {
   /** The market at `at` (ms) by `clock`, asked for by `clients` (who is charged for a build; none: an internal caller). */
@@ -87,7 +97,8 @@ export class PointInTime extends Context.Service<PointInTime, {
           const live = model.state()?.snapshot.version
           const known = states.get(at)
           if (live !== undefined && known !== undefined && known.live === live) return Effect.succeed(known.state)
-          return Effect.tap(store.stateAt(at), (state) => Effect.sync(() => live !== undefined && states.set(at, { live, state }, 200)))
+          return Effect.tap(store.stateAt(at), (state) =>
+            Effect.sync(() => live !== undefined && states.set(at, { live, state }, 200)))
         })
       // Builds waiting or running, by key (a request for one of them waits for it).
       const builds = new Map<string, Deferred.Deferred<MarketSnapshot, SourceUnavailable>>()
@@ -101,7 +112,9 @@ export class PointInTime extends Context.Service<PointInTime, {
         const state = yield* stateAt(at)
         if (state.earliest === undefined) return yield* outOfRange("as_of: the store holds no market data yet")
         if (clock === "recorded" && state.state === undefined) {
-          return yield* outOfRange(`recorded_as_of ${iso} is before the earliest retrieval the service holds (${state.earliest})`)
+          return yield* outOfRange(
+            `recorded_as_of ${iso} is before the earliest retrieval the service holds (${state.earliest})`
+          )
         }
         return state
       })
@@ -154,34 +167,38 @@ export class PointInTime extends Context.Service<PointInTime, {
         reflects: clock === "recorded" ? state.state! : new Date(at).toISOString()
       })
 
-      const snapshotAt = Effect.fn("PointInTime.snapshotAt")(function*(at: number, clock: AsOfClock = "market", clients: ReadonlyArray<string> = []) {
-        const state = yield* bounded(at, clock)
-        const key = keyOf(clock, state, at)
-        const now = yield* Clock.currentTimeMillis
-        queue.asked(key, clients)
-        const kept = cache.get(key)
-        if (kept !== undefined) return viewOf(kept, at, clock, state)
-        let done = builds.get(key)
-        if (done === undefined) {
-          const job: Job = { at, clock, state, done: Deferred.makeUnsafe<MarketSnapshot, SourceUnavailable>() }
-          const refused = queue.enqueue(key, job, clients, now)
-          if (refused !== undefined) {
-            return yield* refused.reason === "queue_full"
-              ? comeBack("too many instants are waiting to be loaded")
-              : new RateLimited({
-                message: refused.reason === "in_flight"
-                  ? `this client is already having the market loaded as of another instant (one at a time); retry after ${refused.retryAfterSeconds} s`
-                  : `this client has had the market loaded as of too many instants; retry after ${refused.retryAfterSeconds} s`
-              })
+      const snapshotAt = Effect.fn("PointInTime.snapshotAt")(
+        function*(at: number, clock: AsOfClock = "market", clients: ReadonlyArray<string> = []) {
+          const state = yield* bounded(at, clock)
+          const key = keyOf(clock, state, at)
+          const now = yield* Clock.currentTimeMillis
+          queue.asked(key, clients)
+          const kept = cache.get(key)
+          if (kept !== undefined) return viewOf(kept, at, clock, state)
+          let done = builds.get(key)
+          if (done === undefined) {
+            const job: Job = { at, clock, state, done: Deferred.makeUnsafe<MarketSnapshot, SourceUnavailable>() }
+            const refused = queue.enqueue(key, job, clients, now)
+            if (refused !== undefined) {
+              return yield* refused.reason === "queue_full"
+                ? comeBack("too many instants are waiting to be loaded")
+                : new RateLimited({
+                  message: refused.reason === "in_flight"
+                    ? `this client is already having the market loaded as of another instant (one at a time); retry after ${refused.retryAfterSeconds} s`
+                    : `this client has had the market loaded as of too many instants; retry after ${refused.retryAfterSeconds} s`
+                })
+            }
+            builds.set(key, done = job.done)
+            yield* startDrain
+          } else queue.join(key, clients)
+          // A request waits a while for its build; then it is told to come back (the build goes on).
+          const loaded = yield* Deferred.await(done).pipe(Effect.timeoutOption(yield* LoadWait))
+          if (Option.isNone(loaded)) {
+            return yield* comeBack(`the market as of ${new Date(at).toISOString()} is being loaded`)
           }
-          builds.set(key, done = job.done)
-          yield* startDrain
-        } else queue.join(key, clients)
-        // A request waits a while for its build; then it is told to come back (the build goes on).
-        const loaded = yield* Deferred.await(done).pipe(Effect.timeoutOption(yield* LoadWait))
-        if (Option.isNone(loaded)) return yield* comeBack(`the market as of ${new Date(at).toISOString()} is being loaded`)
-        return viewOf(loaded.value, at, clock, state)
-      })
+          return viewOf(loaded.value, at, clock, state)
+        }
+      )
       const keptAt = (at: number, clock: AsOfClock = "market"): AsOfView | undefined => {
         const live = model.state()?.snapshot.version
         const known = states.get(at)

@@ -28,7 +28,7 @@ import type { AsOfClock } from "./AsOf.ts"
 import { instant, marketSource, versionsKnownAt } from "./MarketClock.ts"
 import { knownRowsAt, type SeriesEvidence } from "./MarketClockRows.ts"
 import { consistentOn, loadEveryFrom, type Source } from "./MarketStore.ts"
-import { projection, projectAll, seriesInChunks } from "./PriceProjection.ts"
+import { projectAll, projection, seriesInChunks } from "./PriceProjection.ts"
 
 /** A history table's rows as known at `at`, as a parenthesised subquery of the table's row type. */
 export const rowsAsOf = (table: string, at: number) => {
@@ -119,7 +119,12 @@ const stateAt = (rows: Reader, at: number) =>
     ([r]): AsOfState => ({ version: r?.version ?? 0, state: r?.state ?? undefined, earliest: r?.earliest ?? undefined })
   )
 
-const EvidenceRow = Schema.Struct({ symbol: Schema.String, series: Schema.String, at: Schema.Finite, restated: Schema.Boolean })
+const EvidenceRow = Schema.Struct({
+  symbol: Schema.String,
+  series: Schema.String,
+  at: Schema.Finite,
+  restated: Schema.Boolean
+})
 
 /** Each series' newest retrieval, and the symbols the store found restated (MarketClockRows.ts). */
 const seriesEvidence = (rows: Reader): Effect.Effect<SeriesEvidence, SourceUnavailable> =>
@@ -142,9 +147,22 @@ const rowsAt = (rows: Reader, at: number, clock: AsOfClock) =>
     const state = yield* stateAt(rows, at)
     const projected = seriesInChunks(rows)
     if (clock === "recorded") {
-      return { state, rows: yield* loadEveryFrom(rows, Effect.succeed(state.version), asOfSource(at), recordedSeries(rows, projected, at)) }
+      return {
+        state,
+        rows: yield* loadEveryFrom(
+          rows,
+          Effect.succeed(state.version),
+          asOfSource(at),
+          recordedSeries(rows, projected, at)
+        )
+      }
     }
-    const chosen = yield* loadEveryFrom(rows, Effect.succeed(state.version), marketSource(at), marketSeries(rows, projected, at))
+    const chosen = yield* loadEveryFrom(
+      rows,
+      Effect.succeed(state.version),
+      marketSource(at),
+      marketSeries(rows, projected, at)
+    )
     return { state, rows: knownRowsAt(chosen, yield* seriesEvidence(rows), at) }
   })
 
@@ -156,7 +174,6 @@ export const makePointInTimeStore = (sql: SqlClient.SqlClient, mode: string) => 
     /** The state `at` reflects (cheap: three index lookups). */
     stateAt: (at: number): Effect.Effect<AsOfState, SourceUnavailable> => stateAt(rows, at),
     /** Every market row at `at` by `clock`, with the state it reflects (read in one consistent view on PostgreSQL). */
-    load: (at: number, clock: AsOfClock) =>
-      Effect.andThen(projectAll(sql, rows), consistent(rowsAt(rows, at, clock)))
+    load: (at: number, clock: AsOfClock) => Effect.andThen(projectAll(sql, rows), consistent(rowsAt(rows, at, clock)))
   }
 }

@@ -31,47 +31,49 @@ export const projection = (source: string, pairs: string) => {
 }
 
 // One batch of dirty pairs per transaction: short, so a single-connection store keeps serving others between them.
-export const projectBatch = (sql: SqlClient.SqlClient, rows: Reader) => Effect.gen(function*() {
-  const dirty = yield* rows(
-    Schema.Struct({ symbol: Schema.String, series: Schema.String }),
-    `DELETE FROM price_series_dirty WHERE (symbol, series) IN
+export const projectBatch = (sql: SqlClient.SqlClient, rows: Reader) =>
+  Effect.gen(function*() {
+    const dirty = yield* rows(
+      Schema.Struct({ symbol: Schema.String, series: Schema.String }),
+      `DELETE FROM price_series_dirty WHERE (symbol, series) IN
        (SELECT symbol, series FROM price_series_dirty ORDER BY symbol, series LIMIT ${PROJECT_BATCH} FOR UPDATE SKIP LOCKED)
      RETURNING symbol, series`
-  )
-  if (dirty.length === 0) return 0
-  const symbols = dirty.map((d) => d.symbol)
-  const series = dirty.map((d) => d.series)
-  const pairs = `(SELECT * FROM unnest($1::text[], $2::text[]) AS d(symbol, series))`
-  yield* sql.unsafe(`DELETE FROM price_series p USING ${pairs} d WHERE p.symbol = d.symbol AND p.series = d.series`, [
-    symbols,
-    series
-  ])
-  yield* sql.unsafe(
-    `INSERT INTO price_series (symbol, series, rows, dates, open, high, low, close, volume, datasets, dataset_index, flags)
+    )
+    if (dirty.length === 0) return 0
+    const symbols = dirty.map((d) => d.symbol)
+    const series = dirty.map((d) => d.series)
+    const pairs = `(SELECT * FROM unnest($1::text[], $2::text[]) AS d(symbol, series))`
+    yield* sql.unsafe(`DELETE FROM price_series p USING ${pairs} d WHERE p.symbol = d.symbol AND p.series = d.series`, [
+      symbols,
+      series
+    ])
+    yield* sql.unsafe(
+      `INSERT INTO price_series (symbol, series, rows, dates, open, high, low, close, volume, datasets, dataset_index, flags)
      ${projection("daily_prices", pairs)}`,
-    [symbols, series]
-  )
-  return dirty.length
-}).pipe(sql.withTransaction, storeUnavailable)
+      [symbols, series]
+    )
+    return dirty.length
+  }).pipe(sql.withTransaction, storeUnavailable)
 
 // The price projection is tens of megabytes: read it in chunks so no single reply (and the driver's
 // receive buffer, which keeps the size of the largest reply) is that large.
-export const seriesInChunks = (rows: Reader) => Effect.gen(function*() {
-  const out: Array<R.PriceSeriesRow> = []
-  let after = ""
-  while (true) {
-    const chunk = yield* rows(
-      R.PriceSeriesRow,
-      `SELECT symbol, series, rows::float8 AS rows, dates, open, high, low, close, volume, datasets, dataset_index, flags
+export const seriesInChunks = (rows: Reader) =>
+  Effect.gen(function*() {
+    const out: Array<R.PriceSeriesRow> = []
+    let after = ""
+    while (true) {
+      const chunk = yield* rows(
+        R.PriceSeriesRow,
+        `SELECT symbol, series, rows::float8 AS rows, dates, open, high, low, close, volume, datasets, dataset_index, flags
        FROM price_series WHERE symbol || '|' || series > '${after.replaceAll("'", "''")}'
        ORDER BY symbol || '|' || series LIMIT ${SERIES_CHUNK}`
-    )
-    out.push(...chunk)
-    const last = chunk[chunk.length - 1]
-    if (chunk.length < SERIES_CHUNK || last === undefined) return out
-    after = `${last.symbol}|${last.series}`
-  }
-})
+      )
+      out.push(...chunk)
+      const last = chunk[chunk.length - 1]
+      if (chunk.length < SERIES_CHUNK || last === undefined) return out
+      after = `${last.symbol}|${last.series}`
+    }
+  })
 
 /** The price series of some symbols (few: one query). */
 export const seriesOf = (rows: Reader, symbols: ReadonlyArray<string>) =>
@@ -92,4 +94,3 @@ export const projectAll = (sql: SqlClient.SqlClient, rows: Reader) =>
       if (n < PROJECT_BATCH) return total
     }
   })
-

@@ -23,11 +23,11 @@
 import { Clock, Context, Duration, Effect, Layer, Schedule } from "effect"
 import { SourceUnavailable } from "../../../domain/Errors.ts"
 import { type MarketSnapshot, snapshotSteps } from "../../../domain/market/snapshot/Snapshot.ts"
-import { AsOfRead } from "./AsOf.ts"
-import { cooperatively } from "./Cooperative.ts"
 import { planUpdate, updateSnapshot } from "../../../domain/market/snapshot/SnapshotUpdate.ts"
 import { AppConfig } from "../../config/AppConfig.ts"
 import { type ImportState, PackImport } from "../../ingest/PackImport.ts"
+import { AsOfRead } from "./AsOf.ts"
+import { cooperatively } from "./Cooperative.ts"
 import { MarketStore } from "./MarketStore.ts"
 
 export interface ReadModelState {
@@ -103,7 +103,9 @@ const buildWhole = (store: Store, held: Held) =>
       buildMs: done - loaded,
       rejected: snapshot.rejected.length
     })
-    for (const reason of snapshot.rejected.slice(0, 20)) yield* Effect.logWarning({ msg: "read model row rejected", reason })
+    for (const reason of snapshot.rejected.slice(0, 20)) {
+      yield* Effect.logWarning({ msg: "read model row rejected", reason })
+    }
     return snapshot
   }).pipe(Effect.withSpan("MarketReadModel.build"))
 
@@ -111,7 +113,9 @@ const buildWhole = (store: Store, held: Held) =>
 const pruneNow = (store: Store, held: Held, now: number) =>
   now - held.prunedAt <= PRUNE_EVERY_MS ? Effect.void : Effect.suspend(() => {
     held.prunedAt = now
-    return store.prune.pipe(Effect.catch((e) => Effect.logWarning({ msg: "market change log not pruned", error: e.message })))
+    return store.prune.pipe(
+      Effect.catch((e) => Effect.logWarning({ msg: "market change log not pruned", error: e.message }))
+    )
   })
 
 /** The few symbols a write touched, folded into the current snapshot; a whole build when the log says so. */
@@ -158,7 +162,9 @@ export class MarketReadModel extends Context.Service<MarketReadModel, {
       const held: Held = { current: undefined, prunedAt: 0, unloaded: undefined }
       const judgeLoaded = Effect.gen(function*() {
         const current = held.current
-        held.unloaded = current === undefined ? undefined : unloadedReason(current.snapshot, yield* importer.state, config.autoImport)
+        held.unloaded = current === undefined
+          ? undefined
+          : unloadedReason(current.snapshot, yield* importer.state, config.autoImport)
       })
 
       const refresh = Effect.gen(function*() {
@@ -169,7 +175,12 @@ export class MarketReadModel extends Context.Service<MarketReadModel, {
       })
 
       yield* buildWhole(store, held).pipe(
-        Effect.catch((e) => Effect.logError({ msg: "market read model: first build failed; retrying in the background", error: e.message }))
+        Effect.catch((e) =>
+          Effect.logError({
+            msg: "market read model: first build failed; retrying in the background",
+            error: e.message
+          })
+        )
       )
       yield* judgeLoaded
 
@@ -179,7 +190,9 @@ export class MarketReadModel extends Context.Service<MarketReadModel, {
         if (due(version, yield* Clock.currentTimeMillis, held.current?.snapshot.version)) yield* updateFew(store, held)
         yield* judgeLoaded
       }).pipe(
-        Effect.catch((e) => Effect.logWarning({ msg: "market read model: poll failed; serving the last snapshot", error: e.message }))
+        Effect.catch((e) =>
+          Effect.logWarning({ msg: "market read model: poll failed; serving the last snapshot", error: e.message })
+        )
       )
       yield* poll.pipe(
         Effect.repeat(Schedule.spaced(Duration.millis(config.readModelPollMs))),
@@ -194,7 +207,10 @@ export class MarketReadModel extends Context.Service<MarketReadModel, {
           : Effect.succeed(held.current.snapshot)
       )
       // A point-in-time request (AsOf.ts) reads the snapshot of its instant instead.
-      const snapshot = Effect.flatMap(Effect.service(AsOfRead), (asOf) => (asOf === undefined ? live : Effect.succeed(asOf.snapshot)))
+      const snapshot = Effect.flatMap(
+        Effect.service(AsOfRead),
+        (asOf) => (asOf === undefined ? live : Effect.succeed(asOf.snapshot))
+      )
       const refreshed = Effect.tap(refresh, () => judgeLoaded)
       return { snapshot, state: () => (held.unloaded === undefined ? held.current : undefined), refresh: refreshed }
     })

@@ -14,8 +14,8 @@
 import { Duration, Effect, Layer, Schedule, Schema } from "effect"
 import { LRUCache } from "lru-cache"
 import { DataNotFound, DataStale, DataUnverified } from "../../../domain/Errors.ts"
-import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
 import { Ticker } from "../../../domain/market/shared/Ticker.ts"
+import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
 import type { AnswerPolicy, Decoded, InstantHome, Keeping } from "../../http/AnswerCache.ts"
 import { Analytics } from "../analytics/Analytics.ts"
 import { asOfHeaders, asOfInstant, clockOf } from "./AsOf.ts"
@@ -34,7 +34,13 @@ const isSnapshotFailure = (error: unknown) =>
 const symbolOf = (request: Decoded): string | undefined => request.params?.symbol ?? request.params?.sym
 
 const symbolKeeping = (symbol: string | undefined, state: ReadModelState): Keeping =>
-  symbol === undefined ? undefined : state.snapshot.symbols.has(symbol) ? "bounded" : isTicker(symbol) ? "open" : undefined
+  symbol === undefined
+    ? undefined
+    : state.snapshot.symbols.has(symbol)
+    ? "bounded"
+    : isTicker(symbol)
+    ? "open"
+    : undefined
 
 /** Whether the request's query sets nothing but `allowed` (any other parameter: not kept). */
 const onlyQuery = (request: Decoded, allowed: ReadonlyArray<string>) =>
@@ -75,7 +81,8 @@ const instantHomes = (pit: typeof PointInTime.Service) => {
 
 /** An answer that says its quote is stale: the 409 DATA_STALE, or a quote marked `stale` (allow_stale). */
 const saysStale = (outcome: unknown) =>
-  outcome instanceof DataStale || (typeof outcome === "object" && outcome !== null && (outcome as { readonly stale?: unknown }).stale === true)
+  outcome instanceof DataStale ||
+  (typeof outcome === "object" && outcome !== null && (outcome as { readonly stale?: unknown }).stale === true)
 
 export const snapshotAnswers = (model: typeof MarketReadModel.Service, pit: typeof PointInTime.Service) => {
   const home = () => model.state()
@@ -88,7 +95,9 @@ export const snapshotAnswers = (model: typeof MarketReadModel.Service, pit: type
     ): AnswerPolicy<ReadModelState> => ({
       home,
       keeps: (request, state) =>
-        options.query !== undefined && !onlyQuery(request, options.query) ? undefined : symbolKeeping(symbolOf(request), state),
+        options.query !== undefined && !onlyQuery(request, options.query)
+          ? undefined
+          : symbolKeeping(symbolOf(request), state),
       validUntil: (request, state, now) => {
         const symbol = symbolOf(request)!
         return validUntil(state.snapshot.symbols.get(symbol), now, symbol)

@@ -16,15 +16,14 @@
  * computed from: a snapshot swapped out is dropped with its figures.
  */
 import { analytics as analyticsOf, type LatestQuote } from "../../../domain/market/analytics/Analytics.ts"
-import type { AnalyticsFigures, ScreenFigures, SectorMedians, TechnicalsFigures } from "../../../domain/market/analytics/AnalyticsSchemas.ts"
-import { round } from "../../../domain/market/shared/Figures.ts"
-import { defined } from "../../../domain/Objects.ts"
-import { seriesBasis } from "../../../domain/market/prices/Restated.ts"
+import type {
+  AnalyticsFigures,
+  ScreenFigures,
+  SectorMedians,
+  TechnicalsFigures
+} from "../../../domain/market/analytics/AnalyticsSchemas.ts"
 import { type ScreenTable, screenTable } from "../../../domain/market/analytics/Screener.ts"
 import { exDividendOn, screenFigures } from "../../../domain/market/analytics/ScreenerFigures.ts"
-import { isTradingPeer } from "../../../domain/market/board/PeerRule.ts"
-import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
-import { runSteps, type Steps } from "../../../domain/SlicedWork.ts"
 import { technicals as technicalsOf } from "../../../domain/market/analytics/Technicals.ts"
 import {
   dividendYield,
@@ -37,6 +36,12 @@ import {
   type TrailingYieldInput,
   valuationPrice
 } from "../../../domain/market/analytics/Valuation.ts"
+import { isTradingPeer } from "../../../domain/market/board/PeerRule.ts"
+import { seriesBasis } from "../../../domain/market/prices/Restated.ts"
+import { round } from "../../../domain/market/shared/Figures.ts"
+import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
+import { defined } from "../../../domain/Objects.ts"
+import { runSteps, type Steps } from "../../../domain/SlicedWork.ts"
 import { dividendsOf } from "../filings/Filings.ts"
 
 export interface SymbolFigures {
@@ -124,7 +129,8 @@ const labelled = (a: AnalyticsFigures, price_series: ReturnType<typeof seriesBas
     liquidity_30d: liquidity,
     unavailable: [...a.unavailable, {
       figure: "liquidity_30d.value_traded",
-      reason: "the series is restated by its source for a split (closes divided, volumes not): close × volume would mix two bases"
+      reason:
+        "the series is restated by its source for a split (closes divided, volumes not): close × volume would mix two bases"
     }]
   }
 }
@@ -167,7 +173,9 @@ const screenRowOf = (
     ...(trailing !== undefined ? data.payoutDatasets : []),
     ...(data.kse100 !== undefined ? [data.kse100.dataset] : [])
   ]
-  const rowPrice = row.price !== undefined && row.price_as_of !== undefined ? { price: row.price, as_of: row.price_as_of } : undefined
+  const rowPrice = row.price !== undefined && row.price_as_of !== undefined
+    ? { price: row.price, as_of: row.price_as_of }
+    : undefined
   const inputs = valuationInputsOf(fundamentals, rowPrice, trailing, used, priceDatasets)
   return { row: valuedRow(row, inputs), used: [...used, ...(data.prices?.datasets ?? [])], inputs }
 }
@@ -179,7 +187,9 @@ const screenRowOf = (
 const valuedRow = (row: ScreenFigures, inputs: Omit<ValuationInputs, "medians">): ScreenFigures => {
   const { dividend_yield_pct: _y, pe_ttm: _p, market_cap: _c, ...rest } = row
   const { fundamentals: f, price, trailing } = inputs
-  const at = (o: ReturnType<typeof trailingPe>) => ("value" in o ? { value: round(o.value), as_of: o.as_of, basis: o.basis } : undefined)
+  const at = (
+    o: ReturnType<typeof trailingPe>
+  ) => ("value" in o ? { value: round(o.value), as_of: o.as_of, basis: o.basis } : undefined)
   const pe = at(trailingPe(f, price)), dy = at(dividendYield(f, trailing, price)), cap = at(marketCap(f, price))
   return {
     ...rest,
@@ -209,7 +219,13 @@ const valuationInputsOf = (
   const price = valuationPrice(fundamentals, rowPrice)
   const rowDatasets = [...new Set(used)]
   if (price === rowPrice) return { fundamentals, price, trailing, datasets: rowDatasets, rowDatasets }
-  return { fundamentals, price, trailing: undefined, datasets: rowDatasets.filter((d) => !priceDatasets.includes(d)), rowDatasets }
+  return {
+    fundamentals,
+    price,
+    trailing: undefined,
+    datasets: rowDatasets.filter((d) => !priceDatasets.includes(d)),
+    rowDatasets
+  }
 }
 
 /** Each equity sector's medians over its trading peers (PeerRule.ts), on the same inputs as each member's own valuation. */
@@ -227,7 +243,11 @@ const sectorMediansOf = (snapshot: MarketSnapshot, inputs: ReadonlyMap<string, O
   return medians
 }
 
-function* daySteps(snapshot: MarketSnapshot, day: string, symbolFigures: (data: SymbolData) => SymbolFigures): Steps<DayFigures> {
+function* daySteps(
+  snapshot: MarketSnapshot,
+  day: string,
+  symbolFigures: (data: SymbolData) => SymbolFigures
+): Steps<DayFigures> {
   const rows: Array<ScreenFigures> = []
   const inputs = new Map<string, Omit<ValuationInputs, "medians">>()
   const datasets = new Set<string>(["universe"])
@@ -246,7 +266,14 @@ function* daySteps(snapshot: MarketSnapshot, day: string, symbolFigures: (data: 
     const sector = snapshot.symbols.get(symbol)!.security.sector_name
     valuation.set(symbol, { ...i, medians: sector !== undefined ? medians.get(sector) : undefined })
   }
-  return { day, rows, bySymbol: new Map(rows.map((r) => [r.symbol, r])), table: screenTable(rows), valuation, datasets: [...datasets] }
+  return {
+    day,
+    rows,
+    bySymbol: new Map(rows.map((r) => [r.symbol, r])),
+    table: screenTable(rows),
+    valuation,
+    datasets: [...datasets]
+  }
 }
 
 /**

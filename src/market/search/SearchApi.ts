@@ -10,7 +10,8 @@ import { asOfQuery } from "../readmodel/AsOf.ts"
 import { AsOfMiddleware } from "../readmodel/AsOfMiddleware.ts"
 import { QUERY_MAX_CHARS, SEARCH_DEFAULT } from "./Search.ts"
 
-export const SEARCH_DESCRIPTION = "Resolves a company name, a short name people use, a ticker or a near miss to tickers: " +
+export const SEARCH_DESCRIPTION =
+  "Resolves a company name, a short name people use, a ticker or a near miss to tickers: " +
   "\"Hub Power\" or \"Hubco\" → HUBC, \"Meezan\" → MEBL, \"Lucky Cement\" → LUCK, \"HUBCO\" → HUBC. Matches the ticker, " +
   "the registered name and the news tagger's reviewed aliases; case-, accent- and punctuation-insensitive. Ranked: exact " +
   "ticker, a whole name or alias, ticker prefix, every query word starting a word of a name or alias, then near misses " +
@@ -26,7 +27,11 @@ export const searchQuery = {
 export class SearchApi extends HttpApiGroup.make("search")
   .add(
     marketEndpoint(
-      HttpApiEndpoint.get("search", "/v1/search", { query: { ...asOfQuery, ...searchQuery }, success: SearchResult, error: [InvalidRequest, SourceUnavailable] }),
+      HttpApiEndpoint.get("search", "/v1/search", {
+        query: { ...asOfQuery, ...searchQuery },
+        success: SearchResult,
+        error: [InvalidRequest, SourceUnavailable]
+      }),
       "Find tickers by name, alias or near miss",
       SEARCH_DESCRIPTION
     )

@@ -4,5 +4,9 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../http/Api.ts"
 import { Search } from "./Search.ts"
 
-export const SearchHttp = HttpApiBuilder.group(Api, "search", (handlers) =>
-  Effect.map(Search, (search) => handlers.handle("search", ({ query }) => search.search(query.q, query.limit))))
+export const SearchHttp = HttpApiBuilder.group(
+  Api,
+  "search",
+  (handlers) =>
+    Effect.map(Search, (search) => handlers.handle("search", ({ query }) => search.search(query.q, query.limit)))
+)
