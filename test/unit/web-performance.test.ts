@@ -9,15 +9,10 @@
  * from the recordings, worked by hand below.
  */
 import { assert, describe, it } from "@effect/vitest"
-// @ts-expect-error: a browser script, type-checked by the website's own tsconfig (src/web/assets), without declarations here
-import {
-  benchmarkLine,
-  dayChange,
-  flaggedDays,
-  fromServer,
-  returnLine,
-  startOf
-} from "../../src/web/assets/performance-adapter.js"
+// A browser script, type-checked by the website's own tsconfig (src/web/assets), without declarations here.
+// dprint-ignore
+// @ts-expect-error: no declarations for a browser script
+import { benchmarkLine, dayChange, flaggedDays, fromServer, returnLine, startOf } from "../../src/web/assets/performance-adapter.js"
 
 type Day = {
   date: string

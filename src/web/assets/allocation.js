@@ -28,39 +28,14 @@ export const renderAllocation = (out, portfolio, analysis) => {
         "div",
         {},
         el("h3", {}, "By position"),
-        el(
-          "figure",
-          {},
-          positionChart,
-          el(
-            "figcaption",
-            {},
-            `Share of the portfolio by ${byValue ? "market value at the delayed quote" : "cost (a quote is unknown)"}.`
-          )
-        ),
-        table(
-          "Allocation by position",
-          [["Symbol"], ["Weight", "num"]],
-          positions.map((p) => [p.symbol, num(fmtShare(p.pct))]),
-          { id: "allocation-table" }
-        )
+        el("figure", {}, positionChart, el("figcaption", {}, `Share of the portfolio by ${byValue ? "market value at the delayed quote" : "cost (a quote is unknown)"}.`)),
+        table("Allocation by position", [["Symbol"], ["Weight", "num"]], positions.map((p) => [p.symbol, num(fmtShare(p.pct))]), { id: "allocation-table" })
       ),
       el(
         "div",
         {},
         el("h3", {}, "By sector, beside the KSE-100"),
-        el(
-          "figure",
-          {},
-          sectorChart,
-          el(
-            "figcaption",
-            {},
-            `Portfolio weight by ${
-              analysis?.weight_basis === "cost" ? "cost" : "market value"
-            } and the sector's weight in the KSE-100.`
-          )
-        ),
+        el("figure", {}, sectorChart, el("figcaption", {}, `Portfolio weight by ${analysis?.weight_basis === "cost" ? "cost" : "market value"} and the sector's weight in the KSE-100.`)),
         table(
           "Allocation by sector against the KSE-100",
           [["Sector"], ["Portfolio", "num"], ["KSE-100", "num"]],
@@ -70,39 +45,20 @@ export const renderAllocation = (out, portfolio, analysis) => {
         analysis
           ? facts(
             fact("Holdings inside the KSE-100", `${analysis.overlap.symbols_in_kse100} of ${analysis.overlap.symbols}`),
-            fact(
-              "Largest position",
-              analysis.concentration.largest_symbol
-                ? `${analysis.concentration.largest_symbol}, ${analysis.concentration.largest_pct}%`
-                : unknown()
-            )
+            fact("Largest position", analysis.concentration.largest_symbol ? `${analysis.concentration.largest_symbol}, ${analysis.concentration.largest_pct}%` : unknown())
           )
           : ""
       )
     )
   )
-  if (positions.length) {
-    barChart(positionChart, {
-      categories: positions.map((p) => p.symbol),
-      series: [{ label: "Weight", values: positions.map((p) => p.pct) }],
-      format: shareFormat,
-      categoryLabel: "Symbol",
-      label: `Allocation by position: ${positions.map((p) => `${p.symbol} ${p.pct}%`).join(", ")}`,
-      horizontal: true
-    })
-  }
+  if (positions.length) barChart(positionChart, { categories: positions.map((p) => p.symbol), series: [{ label: "Weight", values: positions.map((p) => p.pct) }], format: shareFormat, categoryLabel: "Symbol", label: `Allocation by position: ${positions.map((p) => `${p.symbol} ${p.pct}%`).join(", ")}`, horizontal: true })
   if (sectors.length) {
     barChart(sectorChart, {
       categories: sectors.map((s) => s.sector),
-      series: [{ label: "Portfolio", values: sectors.map((s) => s.portfolio_pct) }, {
-        label: "KSE-100",
-        values: sectors.map((s) => s.kse100_pct ?? null)
-      }],
+      series: [{ label: "Portfolio", values: sectors.map((s) => s.portfolio_pct) }, { label: "KSE-100", values: sectors.map((s) => s.kse100_pct ?? null) }],
       format: shareFormat,
       categoryLabel: "Sector",
-      label: `Allocation by sector against the KSE-100: ${
-        sectors.map((s) => `${s.sector} ${s.portfolio_pct}% against ${s.kse100_pct ?? "unknown"}%`).join(", ")
-      }`,
+      label: `Allocation by sector against the KSE-100: ${sectors.map((s) => `${s.sector} ${s.portfolio_pct}% against ${s.kse100_pct ?? "unknown"}%`).join(", ")}`,
       horizontal: true
     })
   }

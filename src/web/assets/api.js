@@ -32,11 +32,7 @@ let sessionState
 
 /** @returns {Promise<SessionState>} */
 export const currentSession = () => {
-  sessionState ??= fetch("/web/session", {
-    credentials: "same-origin",
-    cache: "no-store",
-    headers: { accept: "application/json" }
-  })
+  sessionState ??= fetch("/web/session", { credentials: "same-origin", cache: "no-store", headers: { accept: "application/json" } })
     .then((r) => (r.ok ? r.json() : { signed_in: false }))
     .catch(() => ({ signed_in: false }))
   return sessionState
@@ -87,21 +83,13 @@ export const api = async (method, path, options = {}) => {
     response = await fetch(path, {
       method,
       headers,
-      body: options.text !== undefined
-        ? options.text
-        : options.body === undefined
-        ? undefined
-        : JSON.stringify(options.body),
+      body: options.text !== undefined ? options.text : options.body === undefined ? undefined : JSON.stringify(options.body),
       credentials: withCookie ? "same-origin" : "omit",
       cache: "no-store",
       referrerPolicy: "no-referrer"
     })
   } catch (e) {
-    return {
-      status: 0,
-      ok: false,
-      body: { error: "NETWORK", message: `the service did not answer (${e instanceof Error ? e.message : String(e)})` }
-    }
+    return { status: 0, ok: false, body: { error: "NETWORK", message: `the service did not answer (${e instanceof Error ? e.message : String(e)})` } }
   }
   const text = await response.text()
   /** @type {any} */
@@ -158,27 +146,7 @@ export const setText = (id, text, kind) => {
 }
 
 import { humanDates } from "./format.js"
-export {
-  dateText,
-  fmtAmount,
-  fmtCompact,
-  fmtDate,
-  fmtMoney,
-  fmtPct,
-  fmtPrice,
-  fmtQty,
-  fmtRs,
-  fmtRsPrice,
-  fmtShare,
-  fmtSigned,
-  fmtTime,
-  formatNumber as formatNumberText,
-  humanDates,
-  monthText,
-  parseDay,
-  timeText,
-  unknown
-} from "./format.js"
+export { formatNumber as formatNumberText, dateText, humanDates, parseDay, fmtAmount, fmtCompact, fmtDate, fmtMoney, fmtPct, fmtPrice, fmtQty, fmtRs, fmtRsPrice, fmtShare, fmtSigned, fmtTime, monthText, timeText, unknown } from "./format.js"
 
 export const badge = (text, kind = "") => el("span", { class: `badge ${kind}`.trim() }, text)
 
@@ -195,19 +163,15 @@ export const fillRows = (tbody, rows, { append = false, labels = [] } = {}) => {
   if (!append) tbody.replaceChildren()
   for (const row of rows) {
     tbody.append(
-      el(
-        "tr",
-        {},
-        row.map((c, i) => {
-          const spec = c && typeof c === "object" && "cell" in c ? c : { cell: c }
-          return el(i === 0 && spec.header !== false ? "th" : "td", {
-            class: spec.class,
-            scope: i === 0 ? "row" : undefined,
-            "data-sort": spec.sort === undefined ? undefined : spec.sort === null ? "" : String(spec.sort),
-            "data-label": labels[i] || undefined
-          }, spec.cell)
-        })
-      )
+      el("tr", {}, row.map((c, i) => {
+        const spec = c && typeof c === "object" && "cell" in c ? c : { cell: c }
+        return el(i === 0 && spec.header !== false ? "th" : "td", {
+          class: spec.class,
+          scope: i === 0 ? "row" : undefined,
+          "data-sort": spec.sort === undefined ? undefined : spec.sort === null ? "" : String(spec.sort),
+          "data-label": labels[i] || undefined
+        }, spec.cell)
+      }))
     )
   }
 }
@@ -246,11 +210,7 @@ export const requireSession = async () => {
   if (notice) notice.hidden = state.signed_in
   if (!state.signed_in) {
     for (const table of document.querySelectorAll("main .table-wrap")) /** @type {HTMLElement} */ (table).hidden = true
-    for (
-      const control of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll(
-        "main form button, main form input, main form select, main section > button"
-      ))
-    ) {
+    for (const control of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("main form button, main form input, main form select, main section > button"))) {
       control.disabled = true
     }
   }

@@ -14,9 +14,7 @@ let told = ""
 /** @param {Success<"portfolio.settings">} s */
 const stateText = (s) =>
   s.auto_record_entitlements
-    ? `On since ${
-      dateText(s.auto_record_since)
-    }: payouts falling due from then are recorded as ordinary events naming their source.`
+    ? `On since ${dateText(s.auto_record_since)}: payouts falling due from then are recorded as ordinary events naming their source.`
     : "Off: each payout waits in the list above for you to record or dismiss."
 
 /**
@@ -26,9 +24,7 @@ const outcome = (s, names) => {
   const recorded = s.recorded_now ?? [], skipped = s.skipped ?? []
   return [
     recorded.length ? `Recorded now: ${recorded.map((r) => names.get(r.id) ?? r.id).join(", ")}.` : "",
-    skipped.length
-      ? `Not recorded automatically: ${skipped.map((k) => `${names.get(k.id) ?? k.id} (${k.reason})`).join("; ")}.`
-      : ""
+    skipped.length ? `Not recorded automatically: ${skipped.map((k) => `${names.get(k.id) ?? k.id} (${k.reason})`).join("; ")}.` : ""
   ].filter(Boolean).join(" ")
 }
 
@@ -39,26 +35,11 @@ const outcome = (s, names) => {
  * @param {() => void} onChange reloads the page's figures when it recorded something
  */
 export const autoRecord = (reply, items, onChange) => {
-  if (!reply.ok) {
-    return el(
-      "p",
-      { class: "hint", id: "auto-record" },
-      `The automatic recording setting could not be read. ${humanError(reply)}`
-    )
-  }
+  if (!reply.ok) return el("p", { class: "hint", id: "auto-record" }, `The automatic recording setting could not be read. ${humanError(reply)}`)
   const names = new Map(items.map((e) => [String(e.id), `${e.symbol} ${e.details}`]))
-  const box = /** @type {HTMLInputElement} */ (el("input", {
-    type: "checkbox",
-    id: "auto-record-toggle",
-    "aria-describedby": "auto-record-hint auto-record-status"
-  }))
+  const box = /** @type {HTMLInputElement} */ (el("input", { type: "checkbox", id: "auto-record-toggle", "aria-describedby": "auto-record-hint auto-record-status" }))
   box.checked = reply.body.auto_record_entitlements
-  const status = el(
-    "p",
-    { id: "auto-record-status", class: "hint", role: "status", "aria-live": "polite" },
-    stateText(reply.body),
-    told ? ` ${told}` : ""
-  )
+  const status = el("p", { id: "auto-record-status", class: "hint", role: "status", "aria-live": "polite" }, stateText(reply.body), told ? ` ${told}` : "")
   told = ""
   box.addEventListener("change", async () => {
     box.disabled = true
@@ -81,20 +62,12 @@ export const autoRecord = (reply, items, onChange) => {
   return el(
     "div",
     { class: "auto-record", id: "auto-record" },
-    el(
-      "div",
-      { class: "check" },
-      box,
-      el("label", { for: "auto-record-toggle" }, "Record payouts automatically as they fall due")
-    ),
-    el(
-      "p",
-      { class: "hint", id: "auto-record-hint" },
+    el("div", { class: "check" }, box, el("label", { for: "auto-record-toggle" }, "Record payouts automatically as they fall due")),
+    el("p", { class: "hint", id: "auto-record-hint" },
       "When this is on, each cash dividend and bonus your holdings are entitled to is recorded by itself on its credit date (the end of the book closure), ",
       "from the day you turn it on. Those that fell due before then stay in this list for you to record or dismiss. Rights, dismissed payouts and ",
       "dividends whose face value or your filer status is unknown are never recorded automatically. Turning it off stops it; what was recorded stays ",
-      "in your history, where a reversal undoes it."
-    ),
+      "in your history, where a reversal undoes it."),
     status
   )
 }

@@ -5,8 +5,8 @@
 // light or dark theme, and is redrawn when the theme or the width changes.
 // The legend shows the latest point until the pointer picks another, never
 // "--"; negative bars take the "down" colour.
-import { dateText, formatNumber, MONTHS } from "./format.js"
 import uPlot from "./vendor/uplot.js"
+import { dateText, formatNumber, MONTHS } from "./format.js"
 
 /** @param {string} name */
 const cssVar = (name) => getComputedStyle(document.documentElement).getPropertyValue(name).trim()
@@ -63,13 +63,7 @@ const mount = (container, options, data, described) => {
 }
 
 /** @param {ReturnType<typeof palette>} c @param {number | ((...args: any[]) => number)} size */
-const axis = (c, size = 60) => ({
-  stroke: c.ink,
-  font: AXIS_FONT,
-  grid: { stroke: c.grid, width: 1 },
-  ticks: { stroke: c.grid },
-  size
-})
+const axis = (c, size = 60) => ({ stroke: c.ink, font: AXIS_FONT, grid: { stroke: c.grid, width: 1 }, ticks: { stroke: c.grid }, size })
 
 /** The last index holding a value (the legend's default point). @param {Array<number | null>} values */
 const lastKnown = (values) => {
@@ -81,11 +75,7 @@ const lastKnown = (values) => {
 /** Axis and legend numbers: rupees compact in lakh and crore, or as given. @type {Format} */
 const plain = (v) => {
   const a = Math.abs(v)
-  return a >= 1e7
-    ? `${formatNumber(v / 1e7, a >= 1e9 ? 0 : 2)} crore`
-    : a >= 1e5
-    ? `${formatNumber(v / 1e5, 1)} lakh`
-    : formatNumber(v, a >= 100 || Number.isInteger(v) ? 0 : 2)
+  return a >= 1e7 ? `${formatNumber(v / 1e7, a >= 1e9 ? 0 : 2)} crore` : a >= 1e5 ? `${formatNumber(v / 1e5, 1)} lakh` : formatNumber(v, a >= 100 || Number.isInteger(v) ? 0 : 2)
 }
 
 /**
@@ -155,19 +145,9 @@ export const lineChart = (container, spec) => {
       tzDate: (/** @type {number} */ ts) => uPlot.tzDate(new Date(ts * 1000), "Etc/UTC"),
       cursor: { drag: { x: false, y: false } },
       plugins: markers.length ? [markerPlugin(markers, c)] : [],
-      ...(spec.onCursor
-        ? { hooks: { setCursor: [(/** @type {any} */ u) => spec.onCursor?.(u.cursor.idx ?? null)] } }
-        : {}),
+      ...(spec.onCursor ? { hooks: { setCursor: [(/** @type {any} */ u) => spec.onCursor?.(u.cursor.idx ?? null)] } } : {}),
       series: [
-        {
-          label: "Date",
-          value: (
-            /** @type {any} */ u,
-            /** @type {number | null} */ v,
-            /** @type {number} */ _s,
-            /** @type {number | null} */ idx
-          ) => dateOf(idx === null ? xs[lastKnown(spec.series[0]?.values ?? [])] : v)
-        },
+        { label: "Date", value: (/** @type {any} */ u, /** @type {number | null} */ v, /** @type {number} */ _s, /** @type {number | null} */ idx) => dateOf(idx === null ? xs[lastKnown(spec.series[0]?.values ?? [])] : v) },
         ...spec.series.map((s, i) => ({
           label: s.label,
           stroke: c.series[i % c.series.length],
@@ -175,12 +155,7 @@ export const lineChart = (container, spec) => {
           spanGaps: false,
           ...(s.dash ? { dash: [6, 4] } : {}),
           ...(s.fill ? { fill: `${c.series[i % c.series.length]}22` } : {}),
-          value: (
-            /** @type {any} */ _u,
-            /** @type {number | null} */ v,
-            /** @type {number} */ _s,
-            /** @type {number | null} */ idx
-          ) => {
+          value: (/** @type {any} */ _u, /** @type {number | null} */ v, /** @type {number} */ _s, /** @type {number | null} */ idx) => {
             const shown = idx === null ? s.values[lastKnown(s.values)] : v
             return typeof shown === "number" ? legend(shown) : "unknown"
           }
@@ -188,13 +163,7 @@ export const lineChart = (container, spec) => {
       ],
       axes: [
         { ...axis(c, 40), space: 70, incrs: DAY_STEPS, values: dateLabels },
-        {
-          ...axis(
-            c,
-            (/** @type {any} */ u, /** @type {string[] | null} */ values) => labelWidth(values ?? [], 40) + 16
-          ),
-          values: (/** @type {any} */ _u, /** @type {number[]} */ splits) => splits.map(format)
-        }
+        { ...axis(c, (/** @type {any} */ u, /** @type {string[] | null} */ values) => labelWidth(values ?? [], 40) + 16), values: (/** @type {any} */ _u, /** @type {number[]} */ splits) => splits.map(format) }
       ]
     }),
     [xs, ...spec.series.map((s) => s.values)],
@@ -239,12 +208,7 @@ export const barChart = (container, spec) => {
   const bars = /** @type {NonNullable<typeof uPlot.paths.bars>} */ (uPlot.paths.bars)
   const format = spec.format ?? plain
   /** The share of a category's slot its bars take: 80%, but no bar wider than 56 px. @param {any} u */
-  const groupOf = (u) =>
-    Math.min(
-      GROUP,
-      (56 * n) /
-        Math.max(1, (across ? u.bbox.height : u.bbox.width) / devicePixelRatio / Math.max(1, spec.categories.length))
-    )
+  const groupOf = (u) => Math.min(GROUP, (56 * n) / Math.max(1, (across ? u.bbox.height : u.bbox.width) / devicePixelRatio / Math.max(1, spec.categories.length)))
   return mount(
     container,
     (width, c) => {
@@ -254,53 +218,27 @@ export const barChart = (container, spec) => {
         height: spec.height ?? (across ? 50 + spec.categories.length * 22 * Math.max(1, n * 0.8) : 260),
         scales: {
           x: { time: false, range: () => [-0.5, spec.categories.length - 0.5], ...(across ? { ori: 1, dir: -1 } : {}) },
-          y: {
-            ...(across ? { ori: 0, dir: 1 } : {}),
-            range: (
-              /** @type {any} */ _u,
-              /** @type {number} */ min,
-              /** @type {number} */ max
-            ) => [Math.min(0, min * 1.1), Math.max(0, max * 1.1) || 1]
-          }
+          y: { ...(across ? { ori: 0, dir: 1 } : {}), range: (/** @type {any} */ _u, /** @type {number} */ min, /** @type {number} */ max) => [Math.min(0, min * 1.1), Math.max(0, max * 1.1) || 1] }
         },
         cursor: { drag: { x: false, y: false } },
         legend: { show: n > 1 },
         series: [
-          {
-            label: spec.categoryLabel ?? "Category",
-            value: (/** @type {any} */ _u, /** @type {number | null} */ i) => spec.categories[Math.round(i ?? 0)] ?? ""
-          },
+          { label: spec.categoryLabel ?? "Category", value: (/** @type {any} */ _u, /** @type {number | null} */ i) => spec.categories[Math.round(i ?? 0)] ?? "" },
           ...spec.series.map((s, i) => ({
             label: s.label,
             stroke: c.series[i % c.series.length],
             fill: c.series[i % c.series.length],
             width: 0,
             // Before any hover, the first category's values (the one the legend names).
-            value: (
-              /** @type {any} */ _u,
-              /** @type {number | null} */ v,
-              /** @type {number} */ _s,
-              /** @type {number | null} */ idx
-            ) => {
+            value: (/** @type {any} */ _u, /** @type {number | null} */ v, /** @type {number} */ _s, /** @type {number | null} */ idx) => {
               const shown = idx === null ? s.values[0] : v
               return typeof shown === "number" ? format(shown) : "unknown"
             },
             paths: bars({
               disp: {
-                x0: {
-                  unit: 1,
-                  values: (/** @type {any} */ u) => xs.map((x) => x - groupOf(u) / 2 + i * (groupOf(u) / n))
-                },
+                x0: { unit: 1, values: (/** @type {any} */ u) => xs.map((x) => x - groupOf(u) / 2 + i * (groupOf(u) / n)) },
                 size: { unit: 1, values: (/** @type {any} */ u) => xs.map(() => groupOf(u) / n) },
-                ...(spec.signed
-                  ? {
-                    fill: {
-                      unit: 3,
-                      values: () =>
-                        s.values.map((v) => (typeof v === "number" && v < 0 ? c.down : c.series[i % c.series.length]))
-                    }
-                  }
-                  : {})
+                ...(spec.signed ? { fill: { unit: 3, values: () => s.values.map((v) => (typeof v === "number" && v < 0 ? c.down : c.series[i % c.series.length])) } } : {})
               }
             }),
             points: { show: false }
@@ -312,14 +250,9 @@ export const barChart = (container, spec) => {
             ...(across ? { side: 3 } : {}),
             grid: { show: false },
             splits: () => xs,
-            values: (/** @type {any} */ _u, /** @type {number[]} */ splits) =>
-              splits.map((i) => (across ? fit(spec.categories[i] ?? "", room) : spec.categories[i] ?? ""))
+            values: (/** @type {any} */ _u, /** @type {number[]} */ splits) => splits.map((i) => (across ? fit(spec.categories[i] ?? "", room) : spec.categories[i] ?? ""))
           },
-          {
-            ...axis(c, across ? 40 : 70),
-            ...(across ? { side: 2, space: 80 } : {}),
-            values: (/** @type {any} */ _u, /** @type {number[]} */ splits) => splits.map(format)
-          }
+          { ...axis(c, across ? 40 : 70), ...(across ? { side: 2, space: 80 } : {}), values: (/** @type {any} */ _u, /** @type {number[]} */ splits) => splits.map(format) }
         ]
       }
     },
@@ -341,8 +274,7 @@ const dateLabels = (_u, splits, _axis, _space, step) =>
 const GROUP = 0.8
 
 /** Percent labels for charts: "+12.5%". @type {Format} */
-export const percentFormat = (v) =>
-  `${v > 0 ? "+" : v < 0 ? "−" : ""}${formatNumber(Math.abs(v), Math.abs(v) >= 100 ? 0 : 1)}%`
+export const percentFormat = (v) => `${v > 0 ? "+" : v < 0 ? "−" : ""}${formatNumber(Math.abs(v), Math.abs(v) >= 100 ? 0 : 1)}%`
 /** Plain shares: "12.5%". @type {Format} */
 export const shareFormat = (v) => `${formatNumber(v, 1)}%`
 /** Rupees for legends: "Rs 12.5 lakh". @type {Format} */

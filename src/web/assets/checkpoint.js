@@ -32,12 +32,7 @@ const keyMaterial = (key) => {
   if (text.startsWith("-----BEGIN PUBLIC KEY-----")) {
     return { format: "spki", data: fromBase64(text.replace(/-----[^-]+-----/g, "")) }
   }
-  if (/^[0-9a-f]{64}$/i.test(text)) {
-    return {
-      format: "raw",
-      data: Uint8Array.from(text.match(/../g) ?? [], (h) => parseInt(h, 16))
-    }
-  }
+  if (/^[0-9a-f]{64}$/i.test(text)) return { format: "raw", data: Uint8Array.from(text.match(/../g) ?? [], (h) => parseInt(h, 16)) }
   try {
     const bytes = fromBase64(text)
     return { format: bytes.length === 32 ? "raw" : "spki", data: bytes }
@@ -48,9 +43,7 @@ const keyMaterial = (key) => {
 
 const verifyInBrowser = async (key, algorithm, signed, signature) => {
   const material = keyMaterial(key)
-  if (!material) {
-    return "This browser cannot read the key's format; check it with the command-line tools of your choice."
-  }
+  if (!material) return "This browser cannot read the key's format; check it with the command-line tools of your choice."
   const alg = /ecdsa|p-?256|es256/i.test(algorithm ?? "") ? { name: "ECDSA", namedCurve: "P-256" } : { name: "Ed25519" }
   const verifyAlg = alg.name === "ECDSA" ? { name: "ECDSA", hash: "SHA-256" } : { name: "Ed25519" }
   try {
@@ -70,31 +63,15 @@ const facts = (obj, skip) =>
     { class: "facts" },
     Object.entries(obj)
       .filter(([k, v]) => !skip.includes(k) && v !== null && typeof v !== "object")
-      .map(([k, v]) => [
-        el("dt", {}, k),
-        el(
-          "dd",
-          {},
-          typeof v === "string" && v.length > 40
-            ? el("code", { class: "hash" }, v)
-            : typeof v === "string" && /^\d{4}-\d{2}-\d{2}T/.test(v)
-            ? el("time", { datetime: v }, timeText(v))
-            : String(v)
-        )
-      ])
+      .map(([k, v]) => [el("dt", {}, k), el("dd", {}, typeof v === "string" && v.length > 40 ? el("code", { class: "hash" }, v) : typeof v === "string" && /^\d{4}-\d{2}-\d{2}T/.test(v) ? el("time", { datetime: v }, timeText(v)) : String(v))])
   )
 
 export const renderCheckpoint = async (out) => {
-  const [cp, keys] = await Promise.all([
-    api("GET", "/v1/me/ledger/checkpoint"),
-    api("GET", "/v1/ledger/signing-key", { token: null })
-  ])
+  const [cp, keys] = await Promise.all([api("GET", "/v1/me/ledger/checkpoint"), api("GET", "/v1/ledger/signing-key", { token: null })])
   if (cp.status === 404 && cp.body?.message?.startsWith("no route")) {
     return out.replaceChildren(el("p", { class: "notice" }, "Signed checkpoints are not available on this server yet."))
   }
-  if (cp.status === 404) {
-    return out.replaceChildren(el("p", { class: "notice" }, "No checkpoint yet: the ledger is empty."))
-  }
+  if (cp.status === 404) return out.replaceChildren(el("p", { class: "notice" }, "No checkpoint yet: the ledger is empty."))
   if (!cp.ok) return showError(out, cp, () => renderCheckpoint(out))
   const checkpoint = cp.body
   const signed = firstString(checkpoint, SIGNED)
@@ -103,24 +80,13 @@ export const renderCheckpoint = async (out) => {
   const parts = [
     el("h3", {}, "Checkpoint"),
     facts(checkpoint, [signed?.name, signature?.name]),
-    signed
-      ? [
-        el("p", {}, el("strong", {}, "Signed text"), ` (${signed.name}, UTF-8, exactly as signed: its times are UTC)`),
-        el("pre", { class: "signed", tabindex: "0" }, signed.value)
-      ]
-      : [],
-    signature
-      ? [
-        el("p", {}, el("strong", {}, "Signature"), " (base64)"),
-        el("pre", { class: "signed", tabindex: "0" }, signature.value)
-      ]
-      : []
+    signed ? [el("p", {}, el("strong", {}, "Signed text"), ` (${signed.name}, UTF-8, exactly as signed: its times are UTC)`), el("pre", { class: "signed", tabindex: "0" }, signed.value)] : [],
+    signature ? [el("p", {}, el("strong", {}, "Signature"), " (base64)"), el("pre", { class: "signed", tabindex: "0" }, signature.value)] : []
   ]
   let key
   if (keys.ok) {
     const list = Array.isArray(keys.body) ? keys.body : Array.isArray(keys.body?.keys) ? keys.body.keys : [keys.body]
-    key = list.find((k) => keyId && firstString(k, KEY_ID)?.value === keyId.value) ??
-      (list.length === 1 ? list[0] : undefined)
+    key = list.find((k) => keyId && firstString(k, KEY_ID)?.value === keyId.value) ?? (list.length === 1 ? list[0] : undefined)
     parts.push(el("h3", {}, "Public key"))
     if (key) {
       const pub = firstString(key, PUBLIC)
@@ -129,33 +95,16 @@ export const renderCheckpoint = async (out) => {
       parts.push(el("p", { class: "notice" }, `No published key has the id ${keyId?.value ?? "(none given)"}.`))
     }
   } else {
-    parts.push(
-      el(
-        "p",
-        { class: "notice" },
-        keys.status === 404
-          ? "The public signing key is not published on this server yet."
-          : `The public signing key is not available: ${describeError(keys)}`
-      )
-    )
+    parts.push(el("p", { class: "notice" }, keys.status === 404 ? "The public signing key is not published on this server yet." : `The public signing key is not available: ${describeError(keys)}`))
   }
   if (key && signed && signature) {
     const button = el("button", { type: "button", class: "secondary" }, "Check the signature in this browser")
     const result = el("p", { role: "status", "aria-live": "polite" })
     button.addEventListener("click", async () => {
       result.textContent = "Checking…"
-      const ok = await verifyInBrowser(
-        key,
-        firstString(checkpoint, ["algorithm", "alg"])?.value ?? firstString(key, ["algorithm", "alg"])?.value,
-        signed.value,
-        signature.value
-      )
+      const ok = await verifyInBrowser(key, firstString(checkpoint, ["algorithm", "alg"])?.value ?? firstString(key, ["algorithm", "alg"])?.value, signed.value, signature.value)
       result.className = ok === true ? "ok" : ok === false ? "error" : "notice"
-      result.textContent = ok === true
-        ? "The signature is valid for this key."
-        : ok === false
-        ? "The signature does NOT match this key."
-        : ok
+      result.textContent = ok === true ? "The signature is valid for this key." : ok === false ? "The signature does NOT match this key." : ok
     })
     parts.push(button, result)
   }

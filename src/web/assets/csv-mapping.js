@@ -55,45 +55,21 @@ export const remember = (text, overrides) => {
  * @param {(next: { text: string, dateOrder: string, overrides?: Record<string, string> }) => unknown} recheck
  */
 export const mappingStep = (mapping, file, recheck) => {
-  if (mapping.format !== "mapped") {
-    return el("p", { class: "hint", id: "import-mapping" }, "The file is in the ledger's own columns: nothing to map.")
-  }
+  if (mapping.format !== "mapped") return el("p", { class: "hint", id: "import-mapping" }, "The file is in the ledger's own columns: nothing to map.")
   const headers = [...mapping.columns.map((c) => [c.header, c.reads_as]), ...mapping.ignored.map((h) => [h, "ignore"])]
   const rows = headers.map(([header, readsAs], i) => {
-    const select = /** @type {HTMLSelectElement} */ (el(
-      "select",
-      { id: `map-${i}`, "aria-label": `Read “${header}” as` },
-      READINGS.map(([value, label]) => el("option", { value, selected: value === readsAs }, label))
-    ))
-    select.addEventListener(
-      "change",
-      () => recheck({ ...file, overrides: { ...(file.overrides ?? {}), [header ?? ""]: select.value } })
-    )
+    const select = /** @type {HTMLSelectElement} */ (el("select", { id: `map-${i}`, "aria-label": `Read “${header}” as` }, READINGS.map(([value, label]) => el("option", { value, selected: value === readsAs }, label))))
+    select.addEventListener("change", () => recheck({ ...file, overrides: { ...(file.overrides ?? {}), [header ?? ""]: select.value } }))
     return [el("code", {}, header), select]
   })
-  const order = {
-    dmy: "day first (20/05/2026)",
-    mdy: "month first (5/20/2026)",
-    ymd: "year first (2026-05-20)"
-  }[mapping.date_order ?? ""]
+  const order = { dmy: "day first (20/05/2026)", mdy: "month first (5/20/2026)", ymd: "year first (2026-05-20)" }[mapping.date_order ?? ""]
   return el(
     "div",
     { id: "import-mapping" },
     el("h3", {}, "How your file's columns are read"),
-    table("How the file's columns are read", [["Header in your file"], ["Read as"]], rows, {
-      id: "import-mapping-table"
-    }),
-    el(
-      "p",
-      { class: "hint" },
-      order ? `Dates are read ${order}.` : "",
-      mapping.ignored.length ? ` Columns not read: ${mapping.ignored.join(", ")}.` : ""
-    ),
-    el(
-      "div",
-      { class: "check" },
-      el("input", { type: "checkbox", id: "import-remember", checked: file.overrides !== undefined }),
-      el("label", { for: "import-remember" }, "Remember this mapping in this browser for files with these columns")
-    )
+    table("How the file's columns are read", [["Header in your file"], ["Read as"]], rows, { id: "import-mapping-table" }),
+    el("p", { class: "hint" }, order ? `Dates are read ${order}.` : "", mapping.ignored.length ? ` Columns not read: ${mapping.ignored.join(", ")}.` : ""),
+    el("div", { class: "check" }, el("input", { type: "checkbox", id: "import-remember", checked: file.overrides !== undefined }), el("label", { for: "import-remember" }, "Remember this mapping in this browser for files with these columns"))
   )
 }
+

@@ -11,17 +11,13 @@
 /** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
 /** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
 import { $, api, dateText, el, setText } from "./api.js"
-import { mappingStep, remember, remembered } from "./csv-mapping.js"
 import { describeEvent } from "./events.js"
+import { mappingStep, remember, remembered } from "./csv-mapping.js"
 import { humanError, show, showError, showLoading, table } from "./ui.js"
 
 /** @param {string} text @param {string} name */
 const save = (text, name) => {
-  const link = el("a", {
-    href: URL.createObjectURL(new Blob([text], { type: "text/csv" })),
-    download: name,
-    id: "export-csv-link"
-  }, "Download it again")
+  const link = el("a", { href: URL.createObjectURL(new Blob([text], { type: "text/csv" })), download: name, id: "export-csv-link" }, "Download it again")
   $("export-csv-status").replaceChildren(" Saved. ", link)
   link.click()
 }
@@ -53,10 +49,7 @@ const check = async (file, onImported) => {
   const out = $("import-preview")
   showLoading(out, "Checking the file…")
   /** @type {Reply<Success<"portfolio.importTransactions">>} */
-  const reply = await api("POST", `/v1/me/transactions/import?${importQuery(file, true)}`, {
-    text: file.text,
-    contentType: "text/csv"
-  })
+  const reply = await api("POST", `/v1/me/transactions/import?${importQuery(file, true)}`, { text: file.text, contentType: "text/csv" })
   if (reply.ok) return preview(reply.body, file, onImported)
   if (reply.status !== 400) return showError(out, reply, () => check(file, onImported))
   const message = String(reply.body?.message ?? "")
@@ -64,14 +57,7 @@ const check = async (file, onImported) => {
   if (/date_order|day first|month first|ambiguous/i.test(message)) {
     $("import-date-order-field").hidden = false
     $("import-date-order").focus()
-    return show(
-      out,
-      el(
-        "p",
-        { class: "error", role: "alert", id: "import-date-question" },
-        "Every date in the file could be read either way (03/04/2026 is 3 Apr or 4 Mar). Choose the order your broker writes dates in, then check the file again."
-      )
-    )
+    return show(out, el("p", { class: "error", role: "alert", id: "import-date-question" }, "Every date in the file could be read either way (03/04/2026 is 3 Apr or 4 Mar). Choose the order your broker writes dates in, then check the file again."))
   }
   show(out, el("p", { class: "error", role: "alert" }, `The file was refused: ${humanError(reply)}`))
 }
@@ -81,32 +67,14 @@ const preview = (answer, file, onImported) => {
   const out = $("import-preview")
   const events = /** @type {any[]} */ (answer.events)
   const errors = /** @type {any[]} */ (answer.errors)
-  const go = el(
-    "button",
-    { type: "button", id: "import-confirm" },
-    `Import ${events.length} transaction${events.length === 1 ? "" : "s"}`
-  )
+  const go = el("button", { type: "button", id: "import-confirm" }, `Import ${events.length} transaction${events.length === 1 ? "" : "s"}`)
   go.addEventListener("click", () => commit(file, onImported))
   show(
     out,
     answer.mapping ? mappingStep(answer.mapping, file, (next) => check(next, onImported)) : "",
-    el(
-      "p",
-      { class: errors.length ? "error" : "ok", id: "import-summary" },
-      `${answer.rows} row${
-        answer.rows === 1 ? "" : "s"
-      } read: ${events.length} would be recorded, ${answer.skipped} already recorded (skipped), ${errors.length} refused.`
-    ),
+    el("p", { class: errors.length ? "error" : "ok", id: "import-summary" }, `${answer.rows} row${answer.rows === 1 ? "" : "s"} read: ${events.length} would be recorded, ${answer.skipped} already recorded (skipped), ${errors.length} refused.`),
     errors.length
-      ? [
-        table(
-          "Refused rows",
-          [["Line", "num"], ["Column"], ["Why"]],
-          errors.map((e) => [{ cell: String(e.line), class: "num" }, e.column, e.message]),
-          { id: "import-errors" }
-        ),
-        el("p", {}, "Nothing is recorded while any row is refused: correct the file and check it again.")
-      ]
+      ? [table("Refused rows", [["Line", "num"], ["Column"], ["Why"]], errors.map((e) => [{ cell: String(e.line), class: "num" }, e.column, e.message]), { id: "import-errors" }), el("p", {}, "Nothing is recorded while any row is refused: correct the file and check it again.")]
       : "",
     events.length
       ? table(
@@ -114,13 +82,7 @@ const preview = (answer, file, onImported) => {
         [["Line", "num"], ["Date"], ["Event"], ["Symbol"], ["Details"]],
         events.map((e) => {
           const d = describeEvent({ type: e.type, payload: e.payload })
-          return [
-            { cell: String(e.line), class: "num" },
-            dateText(e.payload?.trade_date ?? ""),
-            d.kind,
-            d.symbol ?? "",
-            d.details
-          ]
+          return [{ cell: String(e.line), class: "num" }, dateText(e.payload?.trade_date ?? ""), d.kind, d.symbol ?? "", d.details]
         }),
         { id: "import-events", cards: true }
       )
@@ -135,19 +97,9 @@ const commit = async (file, onImported) => {
   showLoading(out, "Importing…")
   if (file.overrides !== undefined && $("import-remember").checked) remember(file.text, file.overrides)
   /** @type {Reply<Success<"portfolio.importTransactions">>} */
-  const reply = await api("POST", `/v1/me/transactions/import?${importQuery(file, false)}`, {
-    text: file.text,
-    contentType: "text/csv"
-  })
+  const reply = await api("POST", `/v1/me/transactions/import?${importQuery(file, false)}`, { text: file.text, contentType: "text/csv" })
   if (!reply.ok) return showError(out, reply, () => commit(file, onImported))
-  show(
-    out,
-    el(
-      "p",
-      { class: "ok", id: "import-done" },
-      `Imported: ${reply.body.recorded} recorded, ${reply.body.skipped} already recorded.`
-    )
-  )
+  show(out, el("p", { class: "ok", id: "import-done" }, `Imported: ${reply.body.recorded} recorded, ${reply.body.skipped} already recorded.`))
   $("import-form").reset()
   await onImported()
 }

@@ -13,11 +13,7 @@ $("donate-form").addEventListener("submit", async (event) => {
   const amount = Number(raw)
   setText("donate-error", "")
   $("donate-result").replaceChildren()
-  const body = {
-    amount: raw !== "" && Number.isFinite(amount) ? amount : raw,
-    currency: "PKR",
-    ...(note ? { note } : {})
-  }
+  const body = { amount: raw !== "" && Number.isFinite(amount) ? amount : raw, currency: "PKR", ...(note ? { note } : {}) }
   /** @type {Reply<Success<"account.donate">>} */
   const reply = await api("POST", "/v1/donations", { body, token: null, idempotencyKey: randomKey() })
   if (!reply.ok) return setText("donate-error", `Not recorded. ${describeError(reply)}`)

@@ -8,16 +8,14 @@
 /** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
 /** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
 import { api, badge, dateText, el, fmtAmount, fmtQty, formatNumberText, unknown } from "./api.js"
-import { autoRecord } from "./auto-record.js"
 import { openDividend } from "./tx-form.js"
+import { autoRecord } from "./auto-record.js"
 import { humanError, show, symbolLink, table } from "./ui.js"
 
 /** What the entitlement is, in words. @param {any} e */
 const what = (e) =>
   e.kind === "bonus"
-    ? `${e.details}: ${typeof e.bonus_shares === "number" ? `${fmtQty(e.bonus_shares)} bonus shares` : "bonus shares"}${
-      e.fractional_entitlement ? ` and ${fmtQty(e.fractional_entitlement)} of a share as cash` : ""
-    }`
+    ? `${e.details}: ${typeof e.bonus_shares === "number" ? `${fmtQty(e.bonus_shares)} bonus shares` : "bonus shares"}${e.fractional_entitlement ? ` and ${fmtQty(e.fractional_entitlement)} of a share as cash` : ""}`
     : e.kind === "right"
     ? `${e.details}: right shares offered (subscribing is a buy)`
     : typeof e.cash_per_share === "number"
@@ -42,27 +40,10 @@ const actions = (e, onChange) => {
   // Without its rupees (the face value is not recorded) the dividend is recorded from the warrant instead.
   const fromWarrant = e.kind === "cash_dividend" && typeof e.gross !== "number"
   const accept = /** @type {HTMLButtonElement} */ (fromWarrant
-    ? el(
-      "button",
-      { type: "button", class: "small", "aria-label": `Add from your warrant: ${e.symbol} ${e.details}` },
-      "Add from your warrant"
-    )
-    : el(
-      "button",
-      { type: "button", class: "small", "aria-label": `Record it: ${e.symbol} ${e.details}` },
-      "Record it"
-    ))
-  const dismiss = /** @type {HTMLButtonElement} */ (el("button", {
-    type: "button",
-    class: "secondary small",
-    "aria-label": `Dismiss: ${e.symbol} ${e.details}`
-  }, "Dismiss"))
-  accept.addEventListener(
-    "click",
-    () => (fromWarrant
-      ? openDividend(e.symbol, { bookClosure: e.book_closure_from, date: e.credit_date })
-      : act("accept", accept))
-  )
+    ? el("button", { type: "button", class: "small", "aria-label": `Add from your warrant: ${e.symbol} ${e.details}` }, "Add from your warrant")
+    : el("button", { type: "button", class: "small", "aria-label": `Record it: ${e.symbol} ${e.details}` }, "Record it"))
+  const dismiss = /** @type {HTMLButtonElement} */ (el("button", { type: "button", class: "secondary small", "aria-label": `Dismiss: ${e.symbol} ${e.details}` }, "Dismiss"))
+  accept.addEventListener("click", () => (fromWarrant ? openDividend(e.symbol, { bookClosure: e.book_closure_from, date: e.credit_date }) : act("accept", accept)))
   dismiss.addEventListener("click", () => act("dismiss", dismiss))
   return el("div", { class: "row actions" }, e.kind === "right" ? "" : accept, dismiss, message)
 }
@@ -82,9 +63,7 @@ const amounts = (e) => {
     {},
     `Rs ${fmtAmount(e.gross).textContent} gross`,
     typeof e.net === "number" ? `, Rs ${fmtAmount(e.net).textContent} net` : "",
-    typeof e.net !== "number" && e.filer === undefined
-      ? el("span", { class: "hint block" }, "tax unknown: record your filer status")
-      : ""
+    typeof e.net !== "number" && e.filer === undefined ? el("span", { class: "hint block" }, "tax unknown: record your filer status") : ""
   )
 }
 
@@ -104,28 +83,11 @@ export const renderEntitlements = (out, answer, onChange, settings) => {
     el("h3", { id: "h-inbox" }, `Entitlements to record (${due.length})`),
     autoRecord(settings, items, onChange),
     due.length === 0
-      ? el(
-        "p",
-        { class: "hint", id: "inbox-empty" },
-        "Nothing to record: every payout your holdings were entitled to is recorded or dismissed."
-      )
+      ? el("p", { class: "hint", id: "inbox-empty" }, "Nothing to record: every payout your holdings were entitled to is recorded or dismissed.")
       : table(
         "Entitlements to record",
         [["Symbol"], ["Entitlement"], ["Book closure"], ["Amount", "num"], ["Action"]],
-        due.map((
-          e
-        ) => [
-          symbolLink(e.symbol),
-          what(e),
-          el(
-            "span",
-            {},
-            dateText(e.book_closure_from),
-            el("span", { class: "hint block" }, `shares held at ${dateText(e.last_buy_date)}`)
-          ),
-          { cell: amounts(e), class: "num" },
-          actions(e, onChange)
-        ]),
+        due.map((e) => [symbolLink(e.symbol), what(e), el("span", {}, dateText(e.book_closure_from), el("span", { class: "hint block" }, `shares held at ${dateText(e.last_buy_date)}`)), { cell: amounts(e), class: "num" }, actions(e, onChange)]),
         { id: "inbox-table", cards: true, visibleCaption: false }
       ),
     recorded.length
@@ -136,29 +98,12 @@ export const renderEntitlements = (out, answer, onChange, settings) => {
         table(
           "Recorded entitlements",
           [["Symbol"], ["Entitlement"], ["Book closure"], ["Amount", "num"], ["Matches the event"]],
-          recorded.map((
-            e
-          ) => [
-            symbolLink(e.symbol),
-            what(e),
-            dateText(e.book_closure_from),
-            { cell: amounts(e), class: "num" },
-            e.matches === false ? badge(e.mismatch ?? "differs", "warn") : badge("yes", "on")
-          ]),
+          recorded.map((e) => [symbolLink(e.symbol), what(e), dateText(e.book_closure_from), { cell: amounts(e), class: "num" }, e.matches === false ? badge(e.mismatch ?? "differs", "warn") : badge("yes", "on")]),
           { id: "recorded-table", cards: true }
         )
       )
       : "",
-    dismissed
-      ? el("p", { class: "hint" }, `${dismissed} dismissed entitlement${dismissed === 1 ? " is" : "s are"} hidden.`)
-      : "",
-    (answer.notes ?? []).length
-      ? el(
-        "details",
-        { class: "sources" },
-        el("summary", {}, "How entitlements are worked out"),
-        el("ul", {}, answer.notes.map((/** @type {string} */ n) => el("li", {}, n)))
-      )
-      : ""
+    dismissed ? el("p", { class: "hint" }, `${dismissed} dismissed entitlement${dismissed === 1 ? " is" : "s are"} hidden.`) : "",
+    (answer.notes ?? []).length ? el("details", { class: "sources" }, el("summary", {}, "How entitlements are worked out"), el("ul", {}, answer.notes.map((/** @type {string} */ n) => el("li", {}, n)))) : ""
   )
 }

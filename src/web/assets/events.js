@@ -6,11 +6,7 @@
 import { api } from "./api.js"
 import { dateText, formatNumber } from "./format.js"
 
-const qty = {
-  format: (
-    /** @type {number} */ v
-  ) => (Number.isInteger(v) ? formatNumber(v, 0) : formatNumber(v, 4).replace(/0+$/, ""))
-}
+const qty = { format: (/** @type {number} */ v) => (Number.isInteger(v) ? formatNumber(v, 0) : formatNumber(v, 4).replace(/0+$/, "")) }
 const money = { format: (/** @type {number} */ v) => formatNumber(v, 2) }
 /** A rupee amount without ".00" when whole. @param {number} v */
 const rupees = (v) => `Rs ${formatNumber(v, Number.isInteger(v) ? 0 : 2)}`
@@ -29,38 +25,26 @@ const dividendDetails = (p) => {
     ...(typeof p.tax_withheld === "number" ? [`tax ${rupees(p.tax_withheld)}`] : []),
     ...(typeof p.net_amount === "number" ? [`net ${rupees(p.net_amount)}`] : [])
   ]
-  const tax = typeof p.tax_rule === "string"
-    ? [
-      `tax withheld${typeof p.tax_rate_pct === "number" ? ` at ${p.tax_rate_pct}%` : " by the rule in force"}${
-        typeof p.filer === "boolean" ? `, ${p.filer ? "filer" : "non-filer"}` : ""
-      }`
-    ]
-    : []
+  const tax =
+    typeof p.tax_rule === "string"
+      ? [`tax withheld${typeof p.tax_rate_pct === "number" ? ` at ${p.tax_rate_pct}%` : " by the rule in force"}${typeof p.filer === "boolean" ? `, ${p.filer ? "filer" : "non-filer"}` : ""}`]
+      : []
   return [...declared, ...(warrant.length ? [warrant.join(", ")] : []), ...entitlement(p), ...tax].join("; ")
 }
 
 const DESCRIBE = {
   TradeRecorded: (p) => ({
     kind: p.side === "sell" ? "Sell" : "Buy",
-    details: `${qty.format(p.quantity)} at Rs ${money.format(p.price)}${
-      p.fees ? `, fees ${rupees(p.fees)}` : ""
-    }; settles ${dateText(p.settlement_date)}`
+    details: `${qty.format(p.quantity)} at Rs ${money.format(p.price)}${p.fees ? `, fees ${rupees(p.fees)}` : ""}; settles ${dateText(p.settlement_date)}`
   }),
   DividendRecorded: (p) => ({ kind: "Dividend", details: dividendDetails(p) }),
   BonusRecorded: (p) => ({
     kind: "Bonus",
-    details: [
-      `${p.percent}% declared`,
-      ...entitlement(p),
-      ...(typeof p.shares_added === "number" ? [`${qty.format(p.shares_added)} shares added (as recorded)`] : [])
-    ].join("; ")
+    details: [`${p.percent}% declared`, ...entitlement(p), ...(typeof p.shares_added === "number" ? [`${qty.format(p.shares_added)} shares added (as recorded)`] : [])].join("; ")
   }),
   SplitRecorded: (p) => ({ kind: "Split", details: `${p.numerator} for ${p.denominator}` }),
   TransactionReversed: (p) => ({ kind: "Reversal", details: `reverses ${p.reverses}: ${p.reason}` }),
-  TaxStatusRecorded: (p) => ({
-    kind: "Tax status",
-    details: `${p.filer ? "filer" : "non-filer"} from ${dateText(p.trade_date)}`
-  }),
+  TaxStatusRecorded: (p) => ({ kind: "Tax status", details: `${p.filer ? "filer" : "non-filer"} from ${dateText(p.trade_date)}` }),
   DonationRecorded: (p) => ({ kind: "Donation", details: `${rupees(p.amount)} (${p.currency}), ${p.status}` })
 }
 
@@ -96,5 +80,5 @@ export const allEvents = async () => {
 }
 
 /** Event ids a later TransactionReversed event undid. @param {LedgerEvent[]} events */
-export const reversedIds = (events) =>
-  new Set(events.filter((e) => e.type === "TransactionReversed").map((e) => e.payload?.reverses))
+export const reversedIds = (events) => new Set(events.filter((e) => e.type === "TransactionReversed").map((e) => e.payload?.reverses))
+

@@ -35,9 +35,7 @@ const nf = (min, max) => {
   const locale = grouping() === "lakh" ? "en-IN" : "en-PK"
   const key = `${locale}/${min}/${max}`
   let f = formats.get(key)
-  if (!f) {
-    formats.set(key, f = new Intl.NumberFormat(locale, { minimumFractionDigits: min, maximumFractionDigits: max }))
-  }
+  if (!f) formats.set(key, (f = new Intl.NumberFormat(locale, { minimumFractionDigits: min, maximumFractionDigits: max })))
   return f
 }
 
@@ -77,13 +75,9 @@ export const fmtPrice = (/** @type {unknown} */ v) => (isNum(v) ? formatNumber(v
 /** Kept for the older call sites: a figure with two decimals. */
 export const fmtMoney = fmtPrice
 /** A rupee amount without paisa noise. */
-export const fmtAmount = (
-  /** @type {unknown} */ v
-) => (isNum(v) ? span(formatNumber(v, amountDp(v)), `Rs ${formatNumber(v, 2)}`) : unknown())
+export const fmtAmount = (/** @type {unknown} */ v) => (isNum(v) ? span(formatNumber(v, amountDp(v)), `Rs ${formatNumber(v, 2)}`) : unknown())
 /** An amount with its currency: "Rs 12,345". */
-export const fmtRs = (
-  /** @type {unknown} */ v
-) => (isNum(v) ? span(`Rs ${formatNumber(v, amountDp(v))}`, `Rs ${formatNumber(v, 2)}`) : unknown())
+export const fmtRs = (/** @type {unknown} */ v) => (isNum(v) ? span(`Rs ${formatNumber(v, amountDp(v))}`, `Rs ${formatNumber(v, 2)}`) : unknown())
 /** A per-share figure with its currency: "Rs 490.20". */
 export const fmtRsPrice = (/** @type {unknown} */ v) => (isNum(v) ? `Rs ${formatNumber(v, 2)}` : unknown())
 export const fmtQty = (/** @type {unknown} */ v) => (isNum(v) ? nf(0, 4).format(v) : unknown())
@@ -113,24 +107,14 @@ export const fmtShare = (/** @type {unknown} */ v) => (isNum(v) ? `${formatNumbe
 export const fmtSigned = (/** @type {unknown} */ v, /** @type {{ price?: boolean, rs?: boolean }} */ options = {}) => {
   if (!isNum(v)) return unknown()
   const dp = options.price ? 2 : amountDp(v)
-  return span(
-    `${sign(v)}${options.rs ? "Rs " : ""}${formatNumber(Math.abs(v), dp)}`,
-    `${sign(v)}Rs ${formatNumber(Math.abs(v), 2)}`,
-    tone(v)
-  )
+  return span(`${sign(v)}${options.rs ? "Rs " : ""}${formatNumber(Math.abs(v), dp)}`, `${sign(v)}Rs ${formatNumber(Math.abs(v), 2)}`, tone(v))
 }
 
 /** Month names as the site writes them ("Sep", never "Sept"), whatever the browser's locale data. */
 export const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 const DAY = { format: (/** @type {Date} */ d) => `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}` }
 const MONTH = { format: (/** @type {Date} */ d) => `${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}` }
-const WEEKDAY = new Intl.DateTimeFormat("en-GB", {
-  weekday: "long",
-  day: "numeric",
-  month: "long",
-  year: "numeric",
-  timeZone: "UTC"
-})
+const WEEKDAY = new Intl.DateTimeFormat("en-GB", { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })
 const KARACHI = new Intl.DateTimeFormat("en-GB", {
   timeZone: "Asia/Karachi",
   day: "numeric",
@@ -140,23 +124,12 @@ const KARACHI = new Intl.DateTimeFormat("en-GB", {
   minute: "2-digit",
   hourCycle: "h23"
 })
-const KARACHI_DAY = new Intl.DateTimeFormat("en-CA", {
-  timeZone: "Asia/Karachi",
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit"
-})
+const KARACHI_DAY = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Karachi", year: "numeric", month: "2-digit", day: "2-digit" })
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/
 
 /** A calendar date as "25 May 2026" (a bare date is never moved across zones); an instant as Karachi time. @param {unknown} d */
-export const dateText = (
-  d
-) => (typeof d === "string" && DATE_ONLY.test(d)
-  ? DAY.format(new Date(`${d}T00:00:00Z`))
-  : typeof d === "string"
-  ? humanDates(d)
-  : "")
+export const dateText = (d) => (typeof d === "string" && DATE_ONLY.test(d) ? DAY.format(new Date(`${d}T00:00:00Z`)) : typeof d === "string" ? humanDates(d) : "")
 
 const INSTANT_IN_TEXT = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})\b/g
 const DATE_IN_TEXT = /\b\d{4}-\d{2}-\d{2}\b/g
@@ -166,14 +139,9 @@ const DATE_IN_TEXT = /\b\d{4}-\d{2}-\d{2}\b/g
  * labels name dates the machine way). @param {string} text
  */
 export const humanDates = (text) => {
-  const dated = /\d{4}-\d{2}-\d{2}/.test(text)
-    ? text.replace(INSTANT_IN_TEXT, (m) => timeText(m)).replace(DATE_IN_TEXT, (m) => dateText(m))
-    : text
+  const dated = /\d{4}-\d{2}-\d{2}/.test(text) ? text.replace(INSTANT_IN_TEXT, (m) => timeText(m)).replace(DATE_IN_TEXT, (m) => dateText(m)) : text
   // Rupees in the service's words ("Rs 8598.96") grouped as every figure is.
-  const grouped = dated.replace(
-    RUPEES_IN_TEXT,
-    (_, digits, paisa) => `Rs ${formatNumber(Number(digits + (paisa ?? "")), paisa ? paisa.length - 1 : 0)}`
-  )
+  const grouped = dated.replace(RUPEES_IN_TEXT, (_, digits, paisa) => `Rs ${formatNumber(Number(digits + (paisa ?? "")), paisa ? paisa.length - 1 : 0)}`)
   // The service's notes name its tables and datasets; a reader gets their names in words.
   return grouped.includes("_") ? grouped.replace(internalNames(), (m) => DATASET_NAMES[m] ?? m) : grouped
 }
@@ -204,9 +172,7 @@ export const parseDay = (text) => {
   return date.toISOString().slice(0, 10)
 }
 /** @param {unknown} d */
-export const fmtDate = (
-  d
-) => (typeof d === "string" && DATE_ONLY.test(d) ? dateText(d) : typeof d === "string" ? fmtTime(d) : unknown())
+export const fmtDate = (d) => (typeof d === "string" && DATE_ONLY.test(d) ? dateText(d) : typeof d === "string" ? fmtTime(d) : unknown())
 /** "Thursday, 25 May 2026". @param {string} d */
 export const longDate = (d) => (DATE_ONLY.test(d) ? WEEKDAY.format(new Date(`${d}T00:00:00Z`)) : "")
 /** "May 2026" from "2026-05". @param {string} m */
@@ -259,11 +225,7 @@ const DATASET_NAMES = /** @type {Record<string, string>} */ ({
 export const plainName = (id) => {
   if (typeof id !== "string") return ""
   const rule = /^(wht|cgt)-([a-z-]+)-(\d{4})-(\d{2})$/.exec(id)
-  if (rule) {
-    return `the ${rule[1] === "wht" ? `${rule[2]} withholding` : `capital gains tax (${rule[2]})`} rule of ${
-      MONTHS[Number(rule[4]) - 1]
-    } ${rule[3]}`
-  }
+  if (rule) return `the ${rule[1] === "wht" ? `${rule[2]} withholding` : `capital gains tax (${rule[2]})`} rule of ${MONTHS[Number(rule[4]) - 1]} ${rule[3]}`
   const base = id.replace(/_\d{4}(_\d{2}){0,2}$/, "").replace(/_\d{8}$/, "")
   return DATASET_NAMES[base] ?? base.replaceAll("_", " ")
 }

@@ -46,10 +46,7 @@ const render = () => {
     page.map((e) => {
       const d = describeEvent(e)
       const label = `${d.kind}${d.symbol ? ` ${d.symbol}` : ""} of ${dateText(e.effective_date)}`
-      return [{ cell: dateText(e.effective_date), class: "nowrap" }, d.kind, d.symbol ?? "", d.details, {
-        cell: fmtTime(e.recorded_at),
-        class: "nowrap"
-      }, el("div", { class: "row actions" }, editButton(e, label), reverseAction(e, label, reversed, reload))]
+      return [{ cell: dateText(e.effective_date), class: "nowrap" }, d.kind, d.symbol ?? "", d.details, { cell: fmtTime(e.recorded_at), class: "nowrap" }, el("div", { class: "row actions" }, editButton(e, label), reverseAction(e, label, reversed, reload))]
     }),
     { labels: ["Trade date", "Event", "Symbol", "Details", "Recorded at", "Action"] }
   )
@@ -57,11 +54,7 @@ const render = () => {
   const filtered = symbol !== "" || kind !== ""
   setText(
     "history-status",
-    events.length === 0
-      ? "Nothing recorded yet."
-      : `${matching.length} of ${events.length} recorded${
-        filtered ? " match the filters" : ""
-      }; showing ${page.length}.`,
+    events.length === 0 ? "Nothing recorded yet." : `${matching.length} of ${events.length} recorded${filtered ? " match the filters" : ""}; showing ${page.length}.`,
     ""
   )
 }
@@ -76,11 +69,7 @@ export const renderHistory = (all, reversedIds, onChange) => {
   reversed = reversedIds
   reload = onChange
   shown = PAGE
-  options(
-    "history-symbol",
-    [...new Set(events.map((e) => describeEvent(e).symbol).filter((s) => typeof s === "string"))].sort(),
-    "All symbols"
-  )
+  options("history-symbol", [...new Set(events.map((e) => describeEvent(e).symbol).filter((s) => typeof s === "string"))].sort(), "All symbols")
   options("history-kind", [...new Set(events.map((e) => describeEvent(e).kind))].sort(), "All kinds")
   render()
 }

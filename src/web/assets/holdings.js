@@ -5,20 +5,7 @@
 // percent of cost, and its weight; the other figures (cost, realised,
 // dividends, tax, fractions, the quote's time, yield on cost) in a row that
 // opens under it. On a phone each position is a card.
-import {
-  badge,
-  el,
-  fmtAmount,
-  fmtPct,
-  fmtPrice,
-  fmtQty,
-  fmtRs,
-  fmtRsPrice,
-  fmtShare,
-  fmtSigned,
-  fmtTime,
-  unknown
-} from "./api.js"
+import { badge, el, fmtAmount, fmtPct, fmtPrice, fmtQty, fmtRs, fmtRsPrice, fmtShare, fmtSigned, fmtTime, unknown } from "./api.js"
 import { sortable } from "./sortable.js"
 import { fact, facts } from "./ui.js"
 
@@ -45,23 +32,13 @@ const ratioPct = (a, b) => (typeof a === "number" && typeof b === "number" && b 
  * when either is). @param {any} h
  */
 const totalReturn = (h) =>
-  typeof h.unrealized_pnl === "number" && typeof h.dividends_net === "number"
-    ? ratioPct(h.unrealized_pnl + h.dividends_net, h.cost)
-    : undefined
+  typeof h.unrealized_pnl === "number" && typeof h.dividends_net === "number" ? ratioPct(h.unrealized_pnl + h.dividends_net, h.cost) : undefined
 
 /** @param {any} h @param {Quote | undefined} q */
-const dayChange = (
-  h,
-  q
-) => (typeof q?.change === "number" && h.quantity > 0 ? Math.round(h.quantity * q.change * 100) / 100 : undefined)
+const dayChange = (h, q) => (typeof q?.change === "number" && h.quantity > 0 ? Math.round(h.quantity * q.change * 100) / 100 : undefined)
 
 /** @param {string} label @param {any} value @param {number | null | undefined} sort @param {string} [cls] */
-const cell = (label, value, sort, cls = "num") =>
-  el(
-    "td",
-    { class: cls, "data-label": label, "data-sort": sort === undefined || sort === null ? "" : String(sort) },
-    value
-  )
+const cell = (label, value, sort, cls = "num") => el("td", { class: cls, "data-label": label, "data-sort": sort === undefined || sort === null ? "" : String(sort) }, value)
 
 /** The figures a position's second row holds. @param {any} h @param {Quote | undefined} q @param {Yield | undefined} y */
 const details = (h, q, y) =>
@@ -70,89 +47,21 @@ const details = (h, q, y) =>
     fact("Realised P/L", fmtSigned(h.realized_pnl, { rs: true })),
     fact("Dividends received", el("span", {}, fmtRs(h.dividends_gross), " gross, ", fmtRs(h.dividends_net), " net")),
     fact("Dividend tax withheld", fmtRs(h.tax_withheld)),
-    fact(
-      "Fractions of a share (cash due)",
-      typeof h.fractional_entitlements === "number" && h.fractional_entitlements > 0
-        ? fmtQty(h.fractional_entitlements)
-        : "none"
-    ),
-    fact(
-      "Yield on cost",
-      typeof y?.dps === "number" && typeof h.average_cost === "number" && h.average_cost > 0
-        ? el(
-          "span",
-          {},
-          fmtShare(ratioPct(y.dps, h.average_cost)),
-          el(
-            "span",
-            { class: "hint" },
-            ` (Rs ${fmtPrice(y.dps)} a share paid in the last 12 months ÷ your average cost)`
-          )
-        )
-        : el(
-          "span",
-          {},
-          unknown(),
-          el("span", { class: "hint" }, " (the service records no payouts of it) "),
-          el("button", {
-            type: "button",
-            class: "secondary small",
-            "data-add-dividend": h.symbol,
-            "aria-label": `Add a ${h.symbol} dividend from your warrant`
-          }, "Add from your warrant")
-        )
-    ),
-    fact(
-      "Return with dividends",
-      el(
-        "span",
-        {},
-        fmtPct(totalReturn(h)),
-        el(
-          "span",
-          { class: "hint" },
-          " (unrealised ",
-          fmtPct(ratioPct(h.unrealized_pnl, h.cost)),
-          " plus ",
-          fmtRs(h.dividends_net),
-          " of net dividends, over the cost)"
-        )
-      )
-    ),
-    fact(
-      "Quote",
-      typeof h.quote_as_of === "string"
-        ? el(
-          "span",
-          {},
-          fmtTime(h.quote_as_of),
-          " ",
-          badge("delayed"),
-          h.quote_stale ? [" ", badge("stale", "warn")] : []
-        )
-        : unknown()
-    ),
-    fact(
-      "Day change",
-      typeof q?.change_pct === "number" ? el("span", {}, fmtPct(q.change_pct), ` on ${fmtTime(q.as_of)}`) : unknown()
-    )
+    fact("Fractions of a share (cash due)", typeof h.fractional_entitlements === "number" && h.fractional_entitlements > 0 ? fmtQty(h.fractional_entitlements) : "none"),
+    fact("Yield on cost", typeof y?.dps === "number" && typeof h.average_cost === "number" && h.average_cost > 0
+      ? el("span", {}, fmtShare(ratioPct(y.dps, h.average_cost)), el("span", { class: "hint" }, ` (Rs ${fmtPrice(y.dps)} a share paid in the last 12 months ÷ your average cost)`))
+      : el("span", {}, unknown(), el("span", { class: "hint" }, " (the service records no payouts of it) "),
+        el("button", { type: "button", class: "secondary small", "data-add-dividend": h.symbol, "aria-label": `Add a ${h.symbol} dividend from your warrant` }, "Add from your warrant"))),
+    fact("Return with dividends", el("span", {}, fmtPct(totalReturn(h)), el("span", { class: "hint" }, " (unrealised ", fmtPct(ratioPct(h.unrealized_pnl, h.cost)), " plus ", fmtRs(h.dividends_net), " of net dividends, over the cost)"))),
+    fact("Quote", typeof h.quote_as_of === "string" ? el("span", {}, fmtTime(h.quote_as_of), " ", badge("delayed"), h.quote_stale ? [" ", badge("stale", "warn")] : []) : unknown()),
+    fact("Day change", typeof q?.change_pct === "number" ? el("span", {}, fmtPct(q.change_pct), ` on ${fmtTime(q.as_of)}`) : unknown())
   )
 
 /** One position's row and its closed detail row. @param {any} h @param {Quote | undefined} q @param {Yield | undefined} y @param {number | undefined} total */
 const rows = (h, q, y, total) => {
   const id = `holding-${h.symbol}`
-  const toggle = el("button", {
-    type: "button",
-    class: "expand",
-    "aria-expanded": "false",
-    "aria-controls": id,
-    "aria-label": `More about ${h.symbol}`
-  }, "▸")
-  const detail = el(
-    "tr",
-    { id, class: "detail", "data-detail": "", hidden: true },
-    el("td", { colspan: String(HEAD.length) }, details(h, q, y))
-  )
+  const toggle = el("button", { type: "button", class: "expand", "aria-expanded": "false", "aria-controls": id, "aria-label": `More about ${h.symbol}` }, "▸")
+  const detail = el("tr", { id, class: "detail", "data-detail": "", hidden: true }, el("td", { colspan: String(HEAD.length) }, details(h, q, y)))
   toggle.addEventListener("click", () => {
     detail.hidden = !detail.hidden
     toggle.setAttribute("aria-expanded", String(!detail.hidden))
@@ -165,32 +74,13 @@ const rows = (h, q, y, total) => {
   const row = el(
     "tr",
     {},
-    el(
-      "th",
-      { scope: "row", "data-sort": h.symbol },
-      toggle,
-      " ",
-      el("a", { href: `/market/${encodeURIComponent(h.symbol)}` }, h.symbol)
-    ),
+    el("th", { scope: "row", "data-sort": h.symbol }, toggle, " ", el("a", { href: `/market/${encodeURIComponent(h.symbol)}` }, h.symbol)),
     cell("Shares", fmtQty(h.quantity), h.quantity),
     cell("Avg cost (Rs)", fmtPrice(h.average_cost), h.average_cost),
     cell("Price (Rs)", fmtPrice(h.market_price), h.market_price),
-    cell(
-      "Day change (Rs)",
-      el(
-        "span",
-        {},
-        fmtSigned(day),
-        typeof q?.change_pct === "number" ? el("span", { class: "block small" }, fmtPct(q.change_pct)) : ""
-      ),
-      day
-    ),
+    cell("Day change (Rs)", el("span", {}, fmtSigned(day), typeof q?.change_pct === "number" ? el("span", { class: "block small" }, fmtPct(q.change_pct)) : ""), day),
     cell("Market value (Rs)", fmtAmount(h.market_value), h.market_value),
-    cell(
-      "Unrealised P/L (Rs)",
-      el("span", {}, fmtSigned(h.unrealized_pnl), el("span", { class: "block small" }, fmtPct(pnlPct))),
-      h.unrealized_pnl
-    ),
+    cell("Unrealised P/L (Rs)", el("span", {}, fmtSigned(h.unrealized_pnl), el("span", { class: "block small" }, fmtPct(pnlPct))), h.unrealized_pnl),
     cell("Return with dividends", fmtPct(withDividends), withDividends),
     cell("Weight", fmtShare(weight), weight)
   )
@@ -203,12 +93,7 @@ const rows = (h, q, y, total) => {
  * @param {HTMLTableElement} table
  */
 const phoneSort = (table) => {
-  const select = /** @type {HTMLSelectElement} */ (el(
-    "select",
-    { id: "holdings-sort" },
-    el("option", { value: "" }, "as listed"),
-    HEAD.map(([label], i) => el("option", { value: String(i) }, label))
-  ))
+  const select = /** @type {HTMLSelectElement} */ (el("select", { id: "holdings-sort" }, el("option", { value: "" }, "as listed"), HEAD.map(([label], i) => el("option", { value: String(i) }, label))))
   select.addEventListener("change", () => {
     const button = table.tHead?.rows[0]?.cells[Number(select.value)]?.querySelector("button")
     if (select.value !== "") button?.click()
@@ -223,15 +108,11 @@ const phoneSort = (table) => {
  * @param {Map<string, Yield>} yields
  */
 export const renderHoldings = (out, portfolio, quotes, yields) => {
-  const held = /** @type {any[]} */ (portfolio.holdings).filter((h) =>
-    h.quantity > 0 || h.realized_pnl || h.dividends_net
-  )
+  const held = /** @type {any[]} */ (portfolio.holdings).filter((h) => h.quantity > 0 || h.realized_pnl || h.dividends_net)
   const t = portfolio.totals
   const total = typeof t.market_value === "number" ? t.market_value : undefined
   const days = held.map((h) => dayChange(h, quotes.get(h.symbol)))
-  const dayTotal = days.every((d) => typeof d === "number")
-    ? Math.round(days.reduce((a, d) => a + (d ?? 0), 0) * 100) / 100
-    : undefined
+  const dayTotal = days.every((d) => typeof d === "number") ? Math.round(days.reduce((a, d) => a + (d ?? 0), 0) * 100) / 100 : undefined
   const table = el(
     "table",
     { id: "holdings-table" },
@@ -251,16 +132,7 @@ export const renderHoldings = (out, portfolio, quotes, yields) => {
           cell("Price (Rs)", "", null),
           cell("Day change (Rs)", fmtSigned(dayTotal), null),
           cell("Market value (Rs)", fmtAmount(t.market_value), null),
-          cell(
-            "Unrealised P/L (Rs)",
-            el(
-              "span",
-              {},
-              fmtSigned(t.unrealized_pnl),
-              el("span", { class: "block small" }, fmtPct(ratioPct(t.unrealized_pnl, t.cost)))
-            ),
-            null
-          ),
+          cell("Unrealised P/L (Rs)", el("span", {}, fmtSigned(t.unrealized_pnl), el("span", { class: "block small" }, fmtPct(ratioPct(t.unrealized_pnl, t.cost)))), null),
           cell("Return with dividends", "", null),
           cell("Weight", total ? "100%" : unknown(), null)
         )
@@ -273,11 +145,7 @@ export const renderHoldings = (out, portfolio, quotes, yields) => {
     held.length ? phoneSort(/** @type {HTMLTableElement} */ (table)) : "",
     held.length === 0
       ? el("p", {}, "No holdings yet. Use “Add transaction” to record a buy.")
-      : el(
-        "div",
-        { class: "table-wrap cards holdings", tabindex: "0", role: "region", "aria-label": "Positions held" },
-        table
-      ),
+      : el("div", { class: "table-wrap cards holdings", tabindex: "0", role: "region", "aria-label": "Positions held" }, table),
     t.market_value_note ? el("p", { class: "hint" }, t.market_value_note) : ""
   )
   return { dayTotal }

@@ -27,30 +27,15 @@ export const receivedDividends = (events, entitlements) => {
     .filter((e) => e.type === "DividendRecorded" && !reversed.has(e.event_id))
     .map((e) => {
       const p = e.payload
-      const base = {
-        id: e.event_id,
-        date: e.effective_date,
-        symbol: p.symbol,
-        perShare: typeof p.per_share === "number" ? p.per_share : undefined
-      }
+      const base = { id: e.event_id, date: e.effective_date, symbol: p.symbol, perShare: typeof p.per_share === "number" ? p.per_share : undefined }
       if (typeof p.gross_amount === "number") {
         const tax = typeof p.tax_withheld === "number" ? p.tax_withheld : undefined
-        const net = typeof p.net_amount === "number"
-          ? p.net_amount
-          : tax === undefined
-          ? undefined
-          : round(p.gross_amount - tax)
+        const net = typeof p.net_amount === "number" ? p.net_amount : tax === undefined ? undefined : round(p.gross_amount - tax)
         return { ...base, gross: p.gross_amount, tax, net, source: "as on the warrant" }
       }
       const ent = byEvent.get(e.event_id)
       if (ent && ent.matches !== false && typeof ent.gross === "number") {
-        return {
-          ...base,
-          gross: ent.gross,
-          tax: ent.tax_withheld,
-          net: ent.net,
-          source: `${ent.shares_held} shares × Rs ${fmtPrice(ent.cash_per_share)}`
-        }
+        return { ...base, gross: ent.gross, tax: ent.tax_withheld, net: ent.net, source: `${ent.shares_held} shares × Rs ${fmtPrice(ent.cash_per_share)}` }
       }
       return { ...base, source: "not served per dividend" }
     })
@@ -85,12 +70,7 @@ const withEmptyMonths = (months) => {
   const last = months[months.length - 1]?.[0] ?? ""
   for (let guard = 0; guard < 600 && y !== undefined && m !== undefined; guard++) {
     const key = `${y}-${String(m).padStart(2, "0")}`
-    out.push(
-      /** @type {[string, { gross: number, tax: number, net: number, count: number, unknown: number }]} */ ([
-        key,
-        byMonth.get(key) ?? { gross: 0, tax: 0, net: 0, count: 0, unknown: 0 }
-      ])
-    )
+    out.push(/** @type {[string, { gross: number, tax: number, net: number, count: number, unknown: number }]} */ ([key, byMonth.get(key) ?? { gross: 0, tax: 0, net: 0, count: 0, unknown: 0 }]))
     if (key >= last) break
     m++
     if (m > 12) [y, m] = [y + 1, 1]
@@ -99,12 +79,7 @@ const withEmptyMonths = (months) => {
 }
 
 /** @param {{ gross: number, tax: number, net: number, count: number, unknown: number }} g @param {"gross" | "tax" | "net"} k */
-const sumCell = (g, k) => ({
-  cell: g.unknown === g.count
-    ? unknown()
-    : el("span", {}, fmtAmount(g[k]), g.unknown ? el("span", { class: "hint" }, " +?") : ""),
-  class: "num"
-})
+const sumCell = (g, k) => ({ cell: g.unknown === g.count ? unknown() : el("span", {}, fmtAmount(g[k]), g.unknown ? el("span", { class: "hint" }, " +?") : ""), class: "num" })
 
 /**
  * Yield on cost over the holdings with recorded payouts: the last twelve
@@ -115,12 +90,7 @@ const yieldOnCost = (holdings, yields) => {
   const covered = holdings.filter((h) => h.quantity > 0 && typeof yields.get(h.symbol)?.dps === "number" && h.cost > 0)
   const income = covered.reduce((a, h) => a + h.quantity * (yields.get(h.symbol)?.dps ?? 0), 0)
   const cost = covered.reduce((a, h) => a + h.cost, 0)
-  return {
-    pct: cost > 0 ? (income / cost) * 100 : undefined,
-    covered: covered.length,
-    of: holdings.filter((h) => h.quantity > 0).length,
-    income: round(income)
-  }
+  return { pct: cost > 0 ? (income / cost) * 100 : undefined, covered: covered.length, of: holdings.filter((h) => h.quantity > 0).length, income: round(income) }
 }
 
 /**
@@ -140,125 +110,37 @@ export const renderIncome = (out, data) => {
       fact("Received, gross", fmtRs(d?.gross)),
       fact("Tax withheld", fmtRs(d?.tax_withheld)),
       fact("Received, net", fmtRs(d?.net ?? data.portfolio.totals?.dividends_net)),
-      fact(
-        `Yield on cost, ${yoc.covered} of ${yoc.of} holdings`,
-        yoc.pct === undefined
-          ? el("span", {}, unknown(), el("span", { class: "hint block" }, "no holding has recorded payouts"))
-          : el(
-            "span",
-            {},
-            fmtShare(yoc.pct),
-            el(
-              "span",
-              { class: "hint block", id: "yield-coverage" },
-              `${
-                yoc.covered === yoc.of
-                  ? "every holding"
-                  : `only ${yoc.covered} of your ${yoc.of} holdings: the others' payouts are not recorded, so this is not the portfolio's yield`
-              }; Rs ${formatNumberText(yoc.income, 0)} a year at the last 12 months' payouts`
-            )
-          )
-      )
+      fact(`Yield on cost, ${yoc.covered} of ${yoc.of} holdings`, yoc.pct === undefined
+        ? el("span", {}, unknown(), el("span", { class: "hint block" }, "no holding has recorded payouts"))
+        : el("span", {}, fmtShare(yoc.pct), el("span", { class: "hint block", id: "yield-coverage" }, `${yoc.covered === yoc.of ? "every holding" : `only ${yoc.covered} of your ${yoc.of} holdings: the others' payouts are not recorded, so this is not the portfolio's yield`}; Rs ${formatNumberText(yoc.income, 0)} a year at the last 12 months' payouts`)))
     ),
-    d?.tax_note
-      ? el(
-        "p",
-        { class: "hint", id: "income-basis" },
-        `Totals as the API computes them from the position entitled at each book closure. ${d.tax_note}`
-      )
-      : "",
+    d?.tax_note ? el("p", { class: "hint", id: "income-basis" }, `Totals as the API computes them from the position entitled at each book closure. ${d.tax_note}`) : "",
     el("h3", {}, "Upcoming payouts of your holdings"),
     data.upcoming.length
-      ? table(
-        "Upcoming payouts of your holdings",
-        [["Symbol"], ["Payout"], ["Per share (Rs)", "num"], ["Book closure"], ["Last buy date"]],
-        data.upcoming.map((
-          p
-        ) => [
-          symbolLink(p.symbol),
-          p.details ?? p.kind,
-          { cell: fmtPrice(p.amount_per_share), class: "num" },
-          dateText(p.book_closure_from),
-          dateText(p.last_buy_date)
-        ]),
-        { id: "income-upcoming", cards: true, visibleCaption: false }
-      )
-      : el(
-        "p",
-        { class: "hint" },
-        "No recorded payout of a holding has its book closure ahead. Payouts are recorded for a few symbols only; others are unknown, not absent."
-      ),
+      ? table("Upcoming payouts of your holdings", [["Symbol"], ["Payout"], ["Per share (Rs)", "num"], ["Book closure"], ["Last buy date"]], data.upcoming.map((p) => [symbolLink(p.symbol), p.details ?? p.kind, { cell: fmtPrice(p.amount_per_share), class: "num" }, dateText(p.book_closure_from), dateText(p.last_buy_date)]), { id: "income-upcoming", cards: true, visibleCaption: false })
+      : el("p", { class: "hint" }, "No recorded payout of a holding has its book closure ahead. Payouts are recorded for a few symbols only; others are unknown, not absent."),
     list.length === 0
-      ? el(
-        "p",
-        { id: "income-empty" },
-        "No dividend is recorded yet. Accept an entitlement above, or add one with “Add transaction” (kind: Dividend)."
-      )
+      ? el("p", { id: "income-empty" }, "No dividend is recorded yet. Accept an entitlement above, or add one with “Add transaction” (kind: Dividend).")
       : [
         el("h3", {}, "By month"),
         el("figure", {}, chart, el("figcaption", {}, "Dividends by month of payment, net of tax where it is known.")),
-        table(
-          "Dividend income by month",
-          [["Month"], ["Gross (Rs)", "num"], ["Tax withheld (Rs)", "num"], ["Net (Rs)", "num"]],
-          months.filter(([, g]) => g.count > 0).map((
-            [m, g]
-          ) => [monthText(m), sumCell(g, "gross"), sumCell(g, "tax"), sumCell(g, "net")]),
-          { id: "income-table", cards: true, visibleCaption: false }
-        ),
+        table("Dividend income by month", [["Month"], ["Gross (Rs)", "num"], ["Tax withheld (Rs)", "num"], ["Net (Rs)", "num"]], months.filter(([, g]) => g.count > 0).map(([m, g]) => [monthText(m), sumCell(g, "gross"), sumCell(g, "tax"), sumCell(g, "net")]), { id: "income-table", cards: true, visibleCaption: false }),
         el("h3", {}, "By year"),
-        table(
-          "Dividend income by year",
-          [["Year"], ["Dividends", "num"], ["Gross (Rs)", "num"], ["Tax withheld (Rs)", "num"], ["Net (Rs)", "num"]],
-          years.map((
-            [y, g]
-          ) => [y, { cell: String(g.count), class: "num" }, sumCell(g, "gross"), sumCell(g, "tax"), sumCell(g, "net")]),
-          { id: "income-years", visibleCaption: false }
-        ),
-        months.some(([, g]) => g.unknown)
-          ? el(
-            "p",
-            { class: "hint", id: "income-partly-unknown" },
-            "+? marks a total missing a dividend whose rupees the server does not serve per dividend (declared per share for a payout it does not record); the totals at the top include it."
-          )
-          : "",
-        el(
-          "details",
-          { class: "sources", id: "income-each" },
-          el("summary", {}, `Each dividend (${list.length})`),
-          table(
-            "Dividends received",
-            [["Date"], ["Symbol"], ["Per share (Rs)", "num"], ["Gross (Rs)", "num"], ["Tax (Rs)", "num"], [
-              "Net (Rs)",
-              "num"
-            ], ["Amounts"]],
-            list.map((r) => [
-              { cell: dateText(r.date), sort: r.date, class: "nowrap" },
-              symbolLink(r.symbol),
-              { cell: fmtPrice(r.perShare), class: "num" },
-              { cell: fmtAmount(r.gross), class: "num" },
-              { cell: fmtAmount(r.tax), class: "num" },
-              { cell: fmtAmount(r.net), class: "num" },
-              el("span", { class: "hint" }, r.source)
-            ]),
-            { id: "income-events", sort: true, cards: true, visibleCaption: false }
-          )
-        )
+        table("Dividend income by year", [["Year"], ["Dividends", "num"], ["Gross (Rs)", "num"], ["Tax withheld (Rs)", "num"], ["Net (Rs)", "num"]], years.map(([y, g]) => [y, { cell: String(g.count), class: "num" }, sumCell(g, "gross"), sumCell(g, "tax"), sumCell(g, "net")]), { id: "income-years", visibleCaption: false }),
+        months.some(([, g]) => g.unknown) ? el("p", { class: "hint", id: "income-partly-unknown" }, "+? marks a total missing a dividend whose rupees the server does not serve per dividend (declared per share for a payout it does not record); the totals at the top include it.") : "",
+        el("details", { class: "sources", id: "income-each" }, el("summary", {}, `Each dividend (${list.length})`), table("Dividends received", [["Date"], ["Symbol"], ["Per share (Rs)", "num"], ["Gross (Rs)", "num"], ["Tax (Rs)", "num"], ["Net (Rs)", "num"], ["Amounts"]], list.map((r) => [
+          { cell: dateText(r.date), sort: r.date, class: "nowrap" }, symbolLink(r.symbol), { cell: fmtPrice(r.perShare), class: "num" }, { cell: fmtAmount(r.gross), class: "num" }, { cell: fmtAmount(r.tax), class: "num" }, { cell: fmtAmount(r.net), class: "num" }, el("span", { class: "hint" }, r.source)
+        ]), { id: "income-events", sort: true, cards: true, visibleCaption: false }))
       ]
   )
   if (months.length) {
     barChart(chart, {
       categories: months.map(([m]) => monthText(m)),
       // A month without a dividend is an empty slot; one whose every amount is unknown has no bar either.
-      series: [{
-        label: "Net",
-        values: months.map(([, g]) => (g.count === 0 || g.unknown === g.count ? null : g.net))
-      }],
+      series: [{ label: "Net", values: months.map(([, g]) => (g.count === 0 || g.unknown === g.count ? null : g.net)) }],
       format: rupeeFormat,
       categoryLabel: "Month",
-      label: `Dividend income by month, net: ${
-        months.map(([m, g]) => `${monthText(m)} ${g.count === 0 ? "none" : g.unknown === g.count ? "unknown" : g.net}`)
-          .join("; ")
-      }`
+      label: `Dividend income by month, net: ${months.map(([m, g]) => `${monthText(m)} ${g.count === 0 ? "none" : g.unknown === g.count ? "unknown" : g.net}`).join("; ")}`
     })
   }
 }

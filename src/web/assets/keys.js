@@ -3,20 +3,7 @@
 // button), list keys and sessions, revoke. Managed with the session token.
 /** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
 /** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
-import {
-  $,
-  api,
-  badge,
-  currentSession,
-  describeError,
-  el,
-  fillRows,
-  fmtTime,
-  requireSession,
-  setText,
-  unknown,
-  wireCopyButtons
-} from "./api.js"
+import { $, api, badge, currentSession, describeError, el, fillRows, fmtTime, requireSession, setText, unknown, wireCopyButtons } from "./api.js"
 
 wireCopyButtons()
 
@@ -62,41 +49,32 @@ const load = async () => {
   }
   const shown = keys.length < total ? ` (the oldest ${keys.length} shown)` : ""
   setText("keys-status", `${total} ${total === 1 ? "entry" : "entries"}${shown}.`, "")
-  fillRows(
-    $("keys-table").querySelector("tbody"),
-    keys.map((key) => {
-      const name = key.label ?? key.prefix
-      const action = key.revoked_at
-        ? ""
-        : isThisTab(key)
-        ? el("span", { class: "hint" }, "this browser signed in with it")
-        : el("button", { type: "button", class: "danger", "aria-label": `Revoke ${name}` }, "Revoke")
-      if (action instanceof HTMLButtonElement) action.addEventListener("click", () => revoke(key, action))
-      return [
-        name,
-        key.kind,
-        el("code", {}, key.prefix),
-        key.grants.length === 0
-          ? "market data only"
-          : el("span", {}, key.grants.map((g) => el("code", { class: "grant" }, g))),
-        fmtTime(key.created_at),
-        lastUsed(key),
-        key.revoked_at ? badge(`revoked ${fmtTime(key.revoked_at)}`, "off") : badge("active", "on"),
-        action
-      ]
-    }),
-    { labels: ["Name", "Kind", "Prefix", "Grants", "Created", "Last used", "Status", "Action"] }
-  )
+  fillRows($("keys-table").querySelector("tbody"), keys.map((key) => {
+    const name = key.label ?? key.prefix
+    const action = key.revoked_at
+      ? ""
+      : isThisTab(key)
+      ? el("span", { class: "hint" }, "this browser signed in with it")
+      : el("button", { type: "button", class: "danger", "aria-label": `Revoke ${name}` }, "Revoke")
+    if (action instanceof HTMLButtonElement) action.addEventListener("click", () => revoke(key, action))
+    return [
+      name,
+      key.kind,
+      el("code", {}, key.prefix),
+      key.grants.length === 0 ? "market data only" : el("span", {}, key.grants.map((g) => el("code", { class: "grant" }, g))),
+      fmtTime(key.created_at),
+      lastUsed(key),
+      key.revoked_at ? badge(`revoked ${fmtTime(key.revoked_at)}`, "off") : badge("active", "on"),
+      action
+    ]
+  }), { labels: ["Name", "Kind", "Prefix", "Grants", "Created", "Last used", "Status", "Action"] })
 }
 
 $("key-form").addEventListener("submit", async (event) => {
   event.preventDefault()
   setText("key-error", "")
   const form = /** @type {HTMLFormElement} */ (event.target)
-  const grants = Array.from(
-    form.querySelectorAll("input[name=grant]:checked"),
-    (i) => /** @type {HTMLInputElement} */ (i).value
-  )
+  const grants = Array.from(form.querySelectorAll("input[name=grant]:checked"), (i) => /** @type {HTMLInputElement} */ (i).value)
   const label = $("key-label").value.trim()
   const submit = /** @type {HTMLButtonElement} */ (form.querySelector("button[type=submit]"))
   submit.disabled = true

@@ -28,24 +28,12 @@ const loadEvents = async (more = false) => {
       const d = describeEvent(e)
       return [
         { cell: String(e.version), class: "num" },
-        el(
-          "span",
-          {},
-          el("strong", {}, d.kind),
-          d.symbol ? ` ${d.symbol}` : "",
-          el("br"),
-          el("span", { class: "hint" }, d.details)
-        ),
+        el("span", {}, el("strong", {}, d.kind), d.symbol ? ` ${d.symbol}` : "", el("br"), el("span", { class: "hint" }, d.details)),
         { cell: dateText(e.effective_date), class: "nowrap" },
         { cell: fmtTime(e.recorded_at), class: "nowrap" },
         hash(e.prev_hash),
         hash(e.hash),
-        reverseAction(
-          e,
-          `version ${e.version}, ${d.kind}${d.symbol ? ` ${d.symbol}` : ""}`,
-          reversed,
-          () => loadEvents()
-        )
+        reverseAction(e, `version ${e.version}, ${d.kind}${d.symbol ? ` ${d.symbol}` : ""}`, reversed, () => loadEvents())
       ]
     }),
     { append: more, labels: ["Version", "Event", "Effective", "Recorded at", "Previous hash", "Hash", "Action"] }
@@ -58,13 +46,7 @@ const loadEvents = async (more = false) => {
   }
   cursor = page.next_cursor
   $("events-more").hidden = cursor === null
-  setText(
-    "events-status",
-    page.total === 0
-      ? "No events yet."
-      : `${page.total} event${page.total === 1 ? "" : "s"} in stream ${page.stream_id}${order}.`,
-    ""
-  )
+  setText("events-status", page.total === 0 ? "No events yet." : `${page.total} event${page.total === 1 ? "" : "s"} in stream ${page.stream_id}${order}.`, "")
 }
 
 $("verify").addEventListener("click", async () => {
@@ -76,15 +58,7 @@ $("verify").addEventListener("click", async () => {
   const v = reply.body
   const good = v.ok && v.projection_matches
   out.replaceChildren(
-    el(
-      "p",
-      { class: good ? "ok result" : "error result" },
-      good
-        ? `Verified: ${v.events} events, chain intact, replay matches.`
-        : v.checkpoint_problem && !v.first_failure && v.projection_matches
-        ? "The events verify, but a signed checkpoint cannot vouch for them."
-        : "Verification failed."
-    ),
+    el("p", { class: good ? "ok result" : "error result" }, good ? `Verified: ${v.events} events, chain intact, replay matches.` : v.checkpoint_problem && !v.first_failure && v.projection_matches ? "The events verify, but a signed checkpoint cannot vouch for them." : "Verification failed."),
     el(
       "dl",
       { class: "facts" },
@@ -96,24 +70,10 @@ $("verify").addEventListener("click", async () => {
       el("dd", {}, v.projection_matches ? "yes" : "no"),
       v.head_hash ? [el("dt", {}, "Head hash"), el("dd", {}, hash(v.head_hash))] : [],
       v.first_failure
-        ? [
-          el("dt", {}, "First failure"),
-          el(
-            "dd",
-            {},
-            `version ${v.first_failure.version} (event ${v.first_failure.event_id}): ${v.first_failure.reason}`
-          )
-        ]
+        ? [el("dt", {}, "First failure"), el("dd", {}, `version ${v.first_failure.version} (event ${v.first_failure.event_id}): ${v.first_failure.reason}`)]
         : [],
       v.checkpoint_problem
-        ? [
-          el("dt", {}, "Signed checkpoint"),
-          el(
-            "dd",
-            {},
-            `version ${v.checkpoint_problem.version}, key ${v.checkpoint_problem.key_id}: ${v.checkpoint_problem.reason}`
-          )
-        ]
+        ? [el("dt", {}, "Signed checkpoint"), el("dd", {}, `version ${v.checkpoint_problem.version}, key ${v.checkpoint_problem.key_id}: ${v.checkpoint_problem.reason}`)]
         : []
     )
   )
@@ -130,17 +90,9 @@ $("export").addEventListener("click", async () => {
   const result = await ledgerExport((path) => api("GET", path))
   if (!result.ok) return setText("export-status", humanError(result.reply), "error")
   const blob = new Blob([result.text], { type: "application/x-ndjson" })
-  const link = el("a", {
-    href: URL.createObjectURL(blob),
-    download: `psx-ledger-${new Date().toISOString().slice(0, 10)}.ndjson`,
-    id: "export-link"
-  }, "Download the file again")
+  const link = el("a", { href: URL.createObjectURL(blob), download: `psx-ledger-${new Date().toISOString().slice(0, 10)}.ndjson`, id: "export-link" }, "Download the file again")
   $("export-status").replaceChildren(
-    `${result.events} event${result.events === 1 ? "" : "s"}${
-      result.checkpoint
-        ? ` and the checkpoint at version ${result.checkpoint.version}`
-        : " (no checkpoint: the ledger is empty)"
-    }. `,
+    `${result.events} event${result.events === 1 ? "" : "s"}${result.checkpoint ? ` and the checkpoint at version ${result.checkpoint.version}` : " (no checkpoint: the ledger is empty)"}. `,
     link
   )
   link.click()

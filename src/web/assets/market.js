@@ -6,8 +6,8 @@
 /** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
 import { $, api, badge, dateText, el, fmtCompact, fmtDate, fmtPct, fmtPrice, fmtQty, setText, unknown } from "./api.js"
 import { barChart, percentFormat } from "./charts.js"
-import { loadCalendar } from "./dividend-calendar.js"
 import { loadIndexHistory } from "./index-history.js"
+import { loadCalendar } from "./dividend-calendar.js"
 import { loadSectors } from "./market-sectors.js"
 import { num, show, showError, showLoading, sourcesNote, symbolLink, table } from "./ui.js"
 
@@ -17,13 +17,7 @@ const BOARD_RETRY_MS = 3_000
 
 /** An index's change in points, coloured. @param {unknown} v */
 const signedPoints = (v) =>
-  typeof v === "number"
-    ? el(
-      "span",
-      { class: v > 0 ? "pos" : v < 0 ? "neg" : "flat" },
-      `${v > 0 ? "+" : v < 0 ? "−" : ""}${fmtPrice(Math.abs(v))}`
-    )
-    : unknown()
+  typeof v === "number" ? el("span", { class: v > 0 ? "pos" : v < 0 ? "neg" : "flat" }, `${v > 0 ? "+" : v < 0 ? "−" : ""}${fmtPrice(Math.abs(v))}`) : unknown()
 
 /** @param {any[]} list */
 const indices = (list) =>
@@ -48,10 +42,7 @@ const breadth = (b) =>
     el(
       "dl",
       { class: "facts breadth" },
-      [["advancers", "Advancers"], ["decliners", "Decliners"], ["unchanged", "Unchanged"], [
-        "priced",
-        "Priced that day"
-      ], ["not_priced", "Not priced"]].map((
+      [["advancers", "Advancers"], ["decliners", "Decliners"], ["unchanged", "Unchanged"], ["priced", "Priced that day"], ["not_priced", "Not priced"]].map((
         [k, label]
       ) => [el("dt", {}, label), el("dd", {}, typeof b[k] === "number" ? fmtQty(b[k]) : unknown())])
     ),
@@ -65,9 +56,7 @@ const movers = (caption, list) =>
       caption,
       [["Symbol"], ["Price (Rs)", "num"], ["Change", "num"], ["Traded (Rs)", "num"]],
       list.map((m) => [
-        m.name
-          ? el("abbr", { title: m.name, class: "plain" }, symbolLink(String(m.symbol)))
-          : symbolLink(String(m.symbol)),
+        m.name ? el("abbr", { title: m.name, class: "plain" }, symbolLink(String(m.symbol))) : symbolLink(String(m.symbol)),
         num(fmtPrice(m.price)),
         num(fmtPct(m.change_pct)),
         num(fmtCompact(m.value_traded))
@@ -82,47 +71,28 @@ const sectorTone = (tone) => {
   const wrap = el(
     "div",
     {},
-    el(
-      "figure",
-      {},
-      chart,
-      el(
-        "figcaption",
-        {},
-        "Median change of each sector's priced lines, strongest first. Sectors with no priced line have no bar."
-      )
-    ),
-    el(
-      "details",
-      { class: "sources" },
-      el("summary", {}, "The same as a table, with advancers and decliners"),
-      table(
-        "Sector tone",
-        [["Sector"], ["Advancers", "num"], ["Decliners", "num"], ["Unchanged", "num"], ["Median change", "num"]],
-        sorted.map((s) => [
-          s.sector,
-          num(fmtQty(s.advancers)),
-          num(fmtQty(s.decliners)),
-          num(fmtQty(s.unchanged)),
-          num(fmtPct(s.median_change_pct))
-        ])
-      )
-    )
+    el("figure", {}, chart, el("figcaption", {}, "Median change of each sector's priced lines, strongest first. Sectors with no priced line have no bar.")),
+    el("details", { class: "sources" }, el("summary", {}, "The same as a table, with advancers and decliners"), table(
+      "Sector tone",
+      [["Sector"], ["Advancers", "num"], ["Decliners", "num"], ["Unchanged", "num"], ["Median change", "num"]],
+      sorted.map((s) => [
+        s.sector,
+        num(fmtQty(s.advancers)),
+        num(fmtQty(s.decliners)),
+        num(fmtQty(s.unchanged)),
+        num(fmtPct(s.median_change_pct))
+      ])
+    ))
   )
   requestAnimationFrame(() =>
     barChart(chart, {
       categories: sorted.map((s) => s.sector),
-      series: [{
-        label: "Median change %",
-        values: sorted.map((s) => (typeof s.median_change_pct === "number" ? s.median_change_pct : null))
-      }],
+      series: [{ label: "Median change %", values: sorted.map((s) => (typeof s.median_change_pct === "number" ? s.median_change_pct : null)) }],
       horizontal: true,
       signed: true,
       format: percentFormat,
       categoryLabel: "Sector",
-      label: `Median change by sector on the board's session: ${
-        sorted.slice(0, 3).map((s) => `${s.sector} ${s.median_change_pct ?? "unknown"}%`).join(", ")
-      } lead`
+      label: `Median change by sector on the board's session: ${sorted.slice(0, 3).map((s) => `${s.sector} ${s.median_change_pct ?? "unknown"}%`).join(", ")} lead`
     })
   )
   return wrap
@@ -139,16 +109,7 @@ const status = api("GET", "/v1/market/status", { token: null })
 const freshness = async (board) => {
   const s = await status
   const stale = s.ok && typeof board.date === "string" && board.date < s.body.previous_trading_day
-  return [
-    badge(board.quotes ?? "delayed"),
-    stale
-      ? [
-        " ",
-        badge("stale", "warn"),
-        el("span", { class: "hint" }, ` the exchange has traded since; this is the last session recorded here`)
-      ]
-      : []
-  ]
+  return [badge(board.quotes ?? "delayed"), stale ? [" ", badge("stale", "warn"), el("span", { class: "hint" }, ` the exchange has traded since; this is the last session recorded here`)] : []]
 }
 
 /** @param {any} board */
@@ -160,32 +121,15 @@ const renderBoard = async (board) => {
     $("board"),
     el("p", {}, "Session of ", el("strong", {}, fmtDate(board.date)), " ", badges),
     el("h3", {}, "Index"),
-    Array.isArray(board.indices) && board.indices.length
-      ? indices(board.indices)
-      : el("p", {}, "No index level is recorded: ", unknown()),
+    Array.isArray(board.indices) && board.indices.length ? indices(board.indices) : el("p", {}, "No index level is recorded: ", unknown()),
     history,
     el("h3", {}, "Breadth"),
     board.breadth ? breadth(board.breadth) : el("p", {}, unknown()),
     el("h3", {}, "Movers"),
-    el(
-      "div",
-      { class: "movers" },
-      movers("Top gainers", m.gainers),
-      movers("Top losers", m.losers),
-      movers("Most active", m.most_active)
-    ),
-    m.rules
-      ? el(
-        "details",
-        { class: "sources" },
-        el("summary", {}, "Which lines the movers leave out"),
-        el("p", { class: "hint" }, m.rules)
-      )
-      : "",
+    el("div", { class: "movers" }, movers("Top gainers", m.gainers), movers("Top losers", m.losers), movers("Most active", m.most_active)),
+    m.rules ? el("details", { class: "sources" }, el("summary", {}, "Which lines the movers leave out"), el("p", { class: "hint" }, m.rules)) : "",
     el("h3", {}, "Sector tone"),
-    Array.isArray(board.sector_tone) && board.sector_tone.length
-      ? sectorTone(board.sector_tone)
-      : el("p", {}, unknown()),
+    Array.isArray(board.sector_tone) && board.sector_tone.length ? sectorTone(board.sector_tone) : el("p", {}, unknown()),
     sourcesNote(board.sources)
   )
   const kse = (board.indices ?? []).find((/** @type {any} */ i) => /KSE-?100/i.test(`${i.code}`))
@@ -213,9 +157,7 @@ const loadBoard = async (startedAt = Date.now()) => {
       el(
         "p",
         { class: "notice" },
-        importing
-          ? "This server is still importing its market data. "
-          : "No market session is loaded on this server yet. ",
+        importing ? "This server is still importing its market data. " : "No market session is loaded on this server yet. ",
         patient ? "The board will appear here by itself when it is loaded." : "Reload the page to try again."
       )
     )
@@ -240,19 +182,7 @@ const search = async (q) => {
   const items = reply.body.items
   setText("search-count", `${reply.body.total} match${reply.body.total === 1 ? "" : "es"} for “${q}”.`, "")
   out.replaceChildren(
-    el(
-      "ul",
-      { class: "hits" },
-      items.map((/** @type {any} */ h) =>
-        el(
-          "li",
-          {},
-          symbolLink(h.symbol),
-          ` ${h.name}`,
-          h.sector ? el("span", { class: "hint" }, ` · ${h.sector}`) : ""
-        )
-      )
-    )
+    el("ul", { class: "hits" }, items.map((/** @type {any} */ h) => el("li", {}, symbolLink(h.symbol), ` ${h.name}`, h.sector ? el("span", { class: "hint" }, ` · ${h.sector}`) : "")))
   )
 }
 
@@ -275,8 +205,7 @@ const loadStatus = async () => {
 
 const initial = new URLSearchParams(location.search).get("q")
 if (initial) {
-  /** @type {HTMLInputElement} */
-  ;($("search-q")).value = initial
+  /** @type {HTMLInputElement} */ ($("search-q")).value = initial
   search(initial)
 }
 loadStatus()

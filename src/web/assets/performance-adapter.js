@@ -37,12 +37,7 @@ const periodOf = (p) => ({
   kse100: pct(p.kse100?.change),
   difference: pct(p.difference),
   note: p.note,
-  contributions: p.contributions.map((c) => ({
-    symbol: c.symbol,
-    gain: c.gain,
-    contribution: pct(c.contribution),
-    dividends: c.dividends
-  }))
+  contributions: p.contributions.map((c) => ({ symbol: c.symbol, gain: c.gain, contribution: pct(c.contribution), dividends: c.dividends }))
 })
 
 /** @param {Answer} answer @returns {Performance} */
@@ -166,10 +161,5 @@ export const dayChange = (perf) => {
   const flow = perf.netFlow[n - 1] ?? 0
   const rupees = Math.round((last + (perf.dividends[n - 1] ?? 0) - before - flow) * 100) / 100
   const base = before + Math.max(flow, 0)
-  return {
-    rupees,
-    pct: base > 0 ? point((rupees / base) * 100) : undefined,
-    date: perf.dates[n - 1] ?? "",
-    previous: perf.dates[n - 2] ?? ""
-  }
+  return { rupees, pct: base > 0 ? point((rupees / base) * 100) : undefined, date: perf.dates[n - 1] ?? "", previous: perf.dates[n - 2] ?? "" }
 }

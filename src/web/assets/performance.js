@@ -14,34 +14,16 @@ import { benchmarkLine, flaggedDays, returnLine, startOf } from "./performance-a
 import { num, show, table } from "./ui.js"
 
 /** @type {Record<Period["period"], string>} */
-export const PERIOD_NAMES = {
-  "1M": "1 month",
-  "3M": "3 months",
-  "6M": "6 months",
-  YTD: "Year to date",
-  "1Y": "1 year",
-  since_inception: "Since inception",
-  range: "Chosen range"
-}
+export const PERIOD_NAMES = { "1M": "1 month", "3M": "3 months", "6M": "6 months", YTD: "Year to date", "1Y": "1 year", since_inception: "Since inception", range: "Chosen range" }
 /** @type {Record<Period["period"], string>} */
-const RANGE_LABELS = {
-  "1M": "1M",
-  "3M": "3M",
-  "6M": "6M",
-  YTD: "YTD",
-  "1Y": "1Y",
-  since_inception: "All",
-  range: "Range"
-}
+const RANGE_LABELS = { "1M": "1M", "3M": "3M", "6M": "6M", YTD: "YTD", "1Y": "1Y", since_inception: "All", range: "Range" }
 
 /** What each flag of a day says, in words. @type {Record<string, (symbol: string) => string>} */
 const FLAG_WORDS = {
   carried: (s) => `${s} had no close that session: valued at its last recorded close`,
   no_close: (s) => `${s} has no recorded close on or before it: the value is unknown`,
-  restated: (s) =>
-    `${s} valued at the source's close, which it restated for a split it does not date (no split of ${s} is recorded in this portfolio)`,
-  unrestated: (s) =>
-    `${s} valued at the source's close divided back by its restatement, before the split this portfolio records`
+  restated: (s) => `${s} valued at the source's close, which it restated for a split it does not date (no split of ${s} is recorded in this portfolio)`,
+  unrestated: (s) => `${s} valued at the source's close divided back by its restatement, before the split this portfolio records`
 }
 /** @param {string} flag */
 const flagText = (flag) => {
@@ -67,16 +49,12 @@ const draw = (box, perf, state, caption, day) => {
   const start = period.fromInception ? 0 : startOf(perf, period)
   const xs = perf.dates.slice(start)
   const span = `${dateText(xs[0])} to ${dateText(xs.at(-1))}`
-  const markers = xs.flatMap((
-    date,
-    k
-  ) => ((perf.flags[start + k] ?? []).some(marked) ? [{ date, kind: /** @type {const} */ ("flag") }] : []))
+  const markers = xs.flatMap((date, k) => ((perf.flags[start + k] ?? []).some(marked) ? [{ date, kind: /** @type {const} */ ("flag") }] : []))
   const onCursor = (/** @type {number | null} */ k) => tellDay(day, perf, k === null ? null : start + k)
   if (state.mode === "rupees") {
     const value = perf.value.slice(start), cost = perf.cost.slice(start)
     const last = value.at(-1)
-    caption.textContent =
-      `Market value of the holdings at each session's recorded close against their cost (average cost, fees included), ${span}. ` +
+    caption.textContent = `Market value of the holdings at each session's recorded close against their cost (average cost, fees included), ${span}. ` +
       "A bonus or split changes the quantity on its date; a dividend counts on its ex day."
     chart = lineChart(box, {
       xs,
@@ -85,9 +63,7 @@ const draw = (box, perf, state, caption, day) => {
       legendFormat: (v) => `Rs ${formatNumberText(v, 0)}`,
       markers,
       onCursor,
-      label: `Portfolio value against cost, ${span}: ${
-        typeof last === "number" ? rupeesExact(last) : "unknown"
-      } at the close of ${dateText(xs.at(-1))}, cost ${rupeesExact(cost.at(-1) ?? 0)}`
+      label: `Portfolio value against cost, ${span}: ${typeof last === "number" ? rupeesExact(last) : "unknown"} at the close of ${dateText(xs.at(-1))}, cost ${rupeesExact(cost.at(-1) ?? 0)}`
     })
     return
   }
@@ -95,12 +71,8 @@ const draw = (box, perf, state, caption, day) => {
   const kse = benchmarkLine(perf, start)
   caption.replaceChildren(
     `Time-weighted return of the portfolio (net dividends in, money put in or taken out left out) and KSE-100's change, ${span}: `,
-    fmtPct(period.twr),
-    " against ",
-    fmtPct(period.kse100),
-    ". ",
-    el("strong", {}, "KSE-100 is a price index"),
-    ": its constituents' dividends are not in it, so the portfolio's line (dividends in) has that advantage."
+    fmtPct(period.twr), " against ", fmtPct(period.kse100), ". ",
+    el("strong", {}, "KSE-100 is a price index"), ": its constituents' dividends are not in it, so the portfolio's line (dividends in) has that advantage."
   )
   chart = lineChart(box, {
     xs,
@@ -109,16 +81,12 @@ const draw = (box, perf, state, caption, day) => {
     legendFormat: pctText,
     markers,
     onCursor,
-    label: `Portfolio return against KSE-100, ${span}: portfolio ${pctText(mine.at(-1))}, KSE-100 ${
-      pctText(kse.at(-1))
-    }`
+    label: `Portfolio return against KSE-100, ${span}: portfolio ${pctText(mine.at(-1))}, KSE-100 ${pctText(kse.at(-1))}`
   })
 }
 
 /** @param {number | null | undefined} v */
-const pctText = (
-  v
-) => (typeof v === "number" ? `${v > 0 ? "+" : v < 0 ? "−" : ""}${formatNumberText(Math.abs(v), 2)}%` : "unknown")
+const pctText = (v) => (typeof v === "number" ? `${v > 0 ? "+" : v < 0 ? "−" : ""}${formatNumberText(Math.abs(v), 2)}%` : "unknown")
 
 /**
  * How the day under the pointer was valued; with the pointer away, how to
@@ -130,16 +98,12 @@ const tellDay = (out, perf, i) => {
   const flags = i === null ? [] : perf.flags[i] ?? []
   out.textContent = i === null
     ? "Point at a day on the chart to see how it was valued."
-    : `${dateText(perf.dates[i])}: ${
-      flags.length ? flags.map(flagText).join("; ") : "every held symbol at its own close that session"
-    }.`
+    : `${dateText(perf.dates[i])}: ${flags.length ? flags.map(flagText).join("; ") : "every held symbol at its own close that session"}.`
 }
 
 /** @param {string[]} dates */
 const when = (dates) =>
-  dates.length <= 4
-    ? `on ${dates.map(dateText).join(", ")}`
-    : `on ${dates.length} sessions, ${dateText(dates[0])} to ${dateText(dates.at(-1))}`
+  dates.length <= 4 ? `on ${dates.map(dateText).join(", ")}` : `on ${dates.length} sessions, ${dateText(dates[0])} to ${dateText(dates.at(-1))}`
 
 /** The sessions whose valuation carries a flag, in words. @param {Performance} perf */
 const flagList = (perf) => {
@@ -148,17 +112,8 @@ const flagList = (perf) => {
   return el(
     "div",
     { id: "value-flags" },
-    el(
-      "p",
-      { class: "hint" },
-      groups.some((g) => marked(`${g.kind}:`)) ? "Rings on the line mark sessions valued with a carried close. " : "",
-      "Not every session's value comes from that session's own closes:"
-    ),
-    el(
-      "ul",
-      { class: "hint" },
-      groups.map((g) => el("li", {}, `${FLAG_WORDS[g.kind]?.(g.symbol) ?? `${g.kind} ${g.symbol}`}, ${when(g.dates)}.`))
-    )
+    el("p", { class: "hint" }, groups.some((g) => marked(`${g.kind}:`)) ? "Rings on the line mark sessions valued with a carried close. " : "", "Not every session's value comes from that session's own closes:"),
+    el("ul", { class: "hint" }, groups.map((g) => el("li", {}, `${FLAG_WORDS[g.kind]?.(g.symbol) ?? `${g.kind} ${g.symbol}`}, ${when(g.dates)}.`)))
   )
 }
 
@@ -174,23 +129,10 @@ const periodsTable = (perf) => {
   return [
     table(
       "Returns by period",
-      [
-        ["Period"],
-        ["Dates"],
-        ["Time-weighted", "num"],
-        ["Money-weighted (XIRR, a year)", "num"],
-        ["Total return", "num"],
-        ["KSE-100", "num"],
-        ["Difference", "num"]
-      ],
+      [["Period"], ["Dates"], ["Time-weighted", "num"], ["Money-weighted (XIRR, a year)", "num"], ["Total return", "num"], ["KSE-100", "num"], ["Difference", "num"]],
       rows.map((p) => [
         PERIOD_NAMES[p.period],
-        el(
-          "span",
-          {},
-          `${dateText(p.from)} to ${dateText(p.to)}`,
-          p.note ? el("span", { class: "hint block" }, p.note) : ""
-        ),
+        el("span", {}, `${dateText(p.from)} to ${dateText(p.to)}`, p.note ? el("span", { class: "hint block" }, p.note) : ""),
         num(fmtPct(p.twr)),
         num(fmtPct(p.xirr)),
         num(fmtPct(p.totalReturn)),
@@ -199,18 +141,8 @@ const periodsTable = (perf) => {
       ]),
       { id: "returns-table", cards: true }
     ),
-    younger.length
-      ? el(
-        "p",
-        { class: "hint" },
-        `The portfolio is younger than ${younger.join(", ")}: those run from the first trade, as since inception does.`
-      )
-      : "",
-    el(
-      "p",
-      { class: "hint" },
-      "Time-weighted: the holdings' own growth, whatever was put in or taken out. Money-weighted (XIRR): the yearly rate your money earned, so over a few weeks it magnifies. Total return: the gain, net dividends included, over the money put in. Difference: time-weighted less KSE-100."
-    )
+    younger.length ? el("p", { class: "hint" }, `The portfolio is younger than ${younger.join(", ")}: those run from the first trade, as since inception does.`) : "",
+    el("p", { class: "hint" }, "Time-weighted: the holdings' own growth, whatever was put in or taken out. Money-weighted (XIRR): the yearly rate your money earned, so over a few weeks it magnifies. Total return: the gain, net dividends included, over the money put in. Difference: time-weighted less KSE-100.")
   ]
 }
 
@@ -222,19 +154,9 @@ const contributions = (since) => {
     "details",
     { class: "sources" },
     el("summary", {}, "What each holding added since inception"),
-    el(
-      "p",
-      { class: "hint" },
-      "Each holding's gain (value, sales and net dividends less what was put in) over the portfolio's capital: together they make the total return."
-    ),
-    table(
-      "Contribution to the total return since inception",
-      [["Symbol"], ["Gain", "num"], ["Net dividends", "num"], ["Contribution", "num"]],
-      rows.map((
-        c
-      ) => [c.symbol, num(fmtSigned(c.gain, { rs: true })), num(fmtRs(c.dividends)), num(fmtPct(c.contribution))]),
-      { id: "contributions-table", cards: true }
-    )
+    el("p", { class: "hint" }, "Each holding's gain (value, sales and net dividends less what was put in) over the portfolio's capital: together they make the total return."),
+    table("Contribution to the total return since inception", [["Symbol"], ["Gain", "num"], ["Net dividends", "num"], ["Contribution", "num"]],
+      rows.map((c) => [c.symbol, num(fmtSigned(c.gain, { rs: true })), num(fmtRs(c.dividends)), num(fmtPct(c.contribution))]), { id: "contributions-table", cards: true })
   )
 }
 
@@ -249,12 +171,7 @@ const toggles = (label, choices, chosen, onPick) => {
     })
     return b
   })
-  return el(
-    "div",
-    { class: "ranges", role: "group", "aria-labelledby": id },
-    el("span", { class: "group-label", id }, label),
-    buttons
-  )
+  return el("div", { class: "ranges", role: "group", "aria-labelledby": id }, el("span", { class: "group-label", id }, label), buttons)
 }
 
 /** @param {HTMLElement} out @param {Performance} perf */
@@ -264,10 +181,7 @@ export const renderPerformance = (out, perf) => {
   if (perf.dates.length === 0) return show(out, el("p", {}, "Nothing held yet: add a buy to see its value over time."))
   const since = perf.periods.find((p) => p.period === "since_inception")
   const ranges = perf.periods.filter((p) => p.period !== "range" && (p.coversWholePeriod || p === since))
-  const state = {
-    mode: /** @type {"rupees" | "percent"} */ ("rupees"),
-    period: since ?? /** @type {Period} */ (ranges.at(-1))
-  }
+  const state = { mode: /** @type {"rupees" | "percent"} */ ("rupees"), period: since ?? /** @type {Period} */ (ranges.at(-1)) }
   const box = el("div", { class: "chart", id: "value-chart" })
   const caption = el("figcaption", { id: "value-caption" })
   const day = el("p", { class: "hint", id: "value-day" })
@@ -277,36 +191,15 @@ export const renderPerformance = (out, perf) => {
     el(
       "div",
       { class: "row chart-controls" },
-      toggles(
-        "Show",
-        /** @type {Array<["rupees" | "percent", string]>} */ ([["rupees", "Value (Rs)"], [
-          "percent",
-          "Return vs KSE-100 (%)"
-        ]]),
-        state.mode,
-        (m) => ((state.mode = m), redraw())
-      ),
-      ranges.length > 1
-        ? toggles(
-          "Period",
-          ranges.map((p) => [p, RANGE_LABELS[p.period]]),
-          state.period,
-          (p) => ((state.period = p), redraw())
-        )
-        : ""
+      toggles("Show", /** @type {Array<["rupees" | "percent", string]>} */ ([["rupees", "Value (Rs)"], ["percent", "Return vs KSE-100 (%)"]]), state.mode, (m) => ((state.mode = m), redraw())),
+      ranges.length > 1 ? toggles("Period", ranges.map((p) => [p, RANGE_LABELS[p.period]]), state.period, (p) => ((state.period = p), redraw())) : ""
     ),
     el("figure", {}, box, caption),
     day,
     flagList(perf),
     perf.periods.length ? periodsTable(perf) : el("p", { class: "hint" }, "Returns by period: ", unknown()),
     contributions(since),
-    el(
-      "details",
-      { class: "sources" },
-      el("summary", {}, "How these figures are worked out"),
-      el("p", {}, perf.basis),
-      el("p", {}, perf.benchmarkNote)
-    )
+    el("details", { class: "sources" }, el("summary", {}, "How these figures are worked out"), el("p", {}, perf.basis), el("p", {}, perf.benchmarkNote))
   )
   tellDay(day, perf, null)
   if (state.period) redraw()

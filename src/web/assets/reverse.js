@@ -17,32 +17,16 @@ export const reverseAction = (event, label, reversed, onDone) => {
   if (event.type === "TransactionReversed") return el("span", { class: "hint" }, "—")
   if (reversed.has(event.event_id)) return badge("reversed", "warn")
   const cell = el("div", { class: "reverse" })
-  const open = el("button", {
-    type: "button",
-    class: "secondary small",
-    "aria-expanded": "false",
-    "aria-label": `Reverse ${label}`
-  }, "Reverse…")
+  const open = el("button", { type: "button", class: "secondary small", "aria-expanded": "false", "aria-label": `Reverse ${label}` }, "Reverse…")
   const inputId = `reason-${event.event_id}`
-  const reason = /** @type {HTMLInputElement} */ (el("input", {
-    id: inputId,
-    name: "reason",
-    required: true,
-    maxlength: "1000",
-    autocomplete: "off"
-  }))
+  const reason = /** @type {HTMLInputElement} */ (el("input", { id: inputId, name: "reason", required: true, maxlength: "1000", autocomplete: "off" }))
   const message = el("p", { class: "error", role: "alert" })
   const form = el(
     "form",
     { class: "reverse-form", hidden: true, novalidate: true },
     el("label", { for: inputId }, `Reason for reversing ${label}`),
     reason,
-    el(
-      "div",
-      { class: "row" },
-      el("button", { type: "submit", class: "danger" }, "Record the reversal"),
-      el("button", { type: "button", class: "secondary small", "data-cancel": "" }, "Cancel")
-    ),
+    el("div", { class: "row" }, el("button", { type: "submit", class: "danger" }, "Record the reversal"), el("button", { type: "button", class: "secondary small", "data-cancel": "" }, "Cancel")),
     message
   )
   open.addEventListener("click", () => {

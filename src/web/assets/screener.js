@@ -22,41 +22,19 @@ let last
 
 /** Columns: heading, the field it shows and sorts by, how a value is shown. */
 const COLUMNS = /** @type {Array<{ label: string, key: string, num?: boolean, show: (s: any) => any }>} */ ([
-  {
-    label: "Symbol",
-    key: "symbol",
-    show: (s) => el("span", {}, symbolLink(s.symbol), el("span", { class: "hint block" }, s.name))
-  },
+  { label: "Symbol", key: "symbol", show: (s) => el("span", {}, symbolLink(s.symbol), el("span", { class: "hint block" }, s.name)) },
   { label: "Sector", key: "sector", show: (s) => (s.sector ? el("span", { class: "wrap" }, s.sector) : unknown()) },
   { label: "Price (Rs)", key: "price", num: true, show: (s) => fmtPrice(s.price) },
   { label: "Change", key: "change_pct", num: true, show: (s) => fmtPct(s.change_pct) },
-  {
-    label: "Yield",
-    key: "dividend_yield_pct",
-    num: true,
-    show: (
-      s
-    ) => (typeof s.dividend_yield_pct === "number" ? `${formatNumberText(s.dividend_yield_pct, 2)}%` : unknown())
-  },
-  {
-    label: "P/E",
-    key: "pe_ttm",
-    num: true,
-    show: (s) => (typeof s.pe_ttm === "number" ? formatNumberText(s.pe_ttm, 1) : unknown())
-  },
+  { label: "Yield", key: "dividend_yield_pct", num: true, show: (s) => (typeof s.dividend_yield_pct === "number" ? `${formatNumberText(s.dividend_yield_pct, 2)}%` : unknown()) },
+  { label: "P/E", key: "pe_ttm", num: true, show: (s) => (typeof s.pe_ttm === "number" ? formatNumberText(s.pe_ttm, 1) : unknown()) },
   { label: "Mkt cap (Rs)", key: "market_cap", num: true, show: (s) => fmtCompact(s.market_cap) },
   { label: "Traded (Rs)", key: "value_traded", num: true, show: (s) => fmtCompact(s.value_traded) },
-  {
-    label: "Off 20-day high",
-    key: "drawdown_20d_pct",
-    num: true,
-    show: (s) => (typeof s.drawdown_20d_pct === "number" ? `${formatNumberText(s.drawdown_20d_pct, 1)}%` : unknown())
-  }
+  { label: "Off 20-day high", key: "drawdown_20d_pct", num: true, show: (s) => (typeof s.drawdown_20d_pct === "number" ? `${formatNumberText(s.drawdown_20d_pct, 1)}%` : unknown()) }
 ])
 
 /** The form's own label for a filter parameter. @param {string} name */
-const labelOf = (name) =>
-  document.querySelector(`label[for="sc-${CSS.escape(name)}"]`)?.textContent?.trim() ?? name.replaceAll("_", " ")
+const labelOf = (name) => document.querySelector(`label[for="sc-${CSS.escape(name)}"]`)?.textContent?.trim() ?? name.replaceAll("_", " ")
 
 /** The filters the form sets, as query parameters; an empty field is left out. */
 const filters = () => {
@@ -85,28 +63,16 @@ const compare = (a, b) => {
 }
 
 const head = () =>
-  el(
-    "thead",
-    {},
-    el(
-      "tr",
-      {},
-      COLUMNS.map((c) => {
-        const sorted = c.key === order.key
-        const button = el("button", { type: "button", class: "sort" }, c.label)
-        button.addEventListener("click", () => {
-          order = sorted ? { key: c.key, dir: /** @type {1 | -1} */ (-order.dir) } : { key: c.key, dir: c.num ? -1 : 1 }
-          shown = SHOWN
-          render()
-        })
-        return el("th", {
-          scope: "col",
-          class: c.num ? "num" : undefined,
-          "aria-sort": sorted ? (order.dir === 1 ? "ascending" : "descending") : undefined
-        }, button)
-      })
-    )
-  )
+  el("thead", {}, el("tr", {}, COLUMNS.map((c) => {
+    const sorted = c.key === order.key
+    const button = el("button", { type: "button", class: "sort" }, c.label)
+    button.addEventListener("click", () => {
+      order = sorted ? { key: c.key, dir: /** @type {1 | -1} */ (-order.dir) } : { key: c.key, dir: c.num ? -1 : 1 }
+      shown = SHOWN
+      render()
+    })
+    return el("th", { scope: "col", class: c.num ? "num" : undefined, "aria-sort": sorted ? (order.dir === 1 ? "ascending" : "descending") : undefined }, button)
+  })))
 
 const render = () => {
   const sorted = [...rows].sort(compare)
@@ -116,33 +82,11 @@ const render = () => {
   setText(
     "screen-status",
     `${formatNumberText(rows.length, 0)} ${rows.length === 1 ? "security matches" : "securities match"}` +
-      (rows.length
-        ? `; showing ${formatNumberText(page.length, 0)}, by ${column?.label ?? order.key} (${
-          order.dir === 1 ? "lowest first" : "highest first"
-        })`
-        : "") +
-      (last?.left_out_unknown
-        ? `. Left out because a filtered figure is unknown: ${last.left_out_unknown} (${unknownBy}).`
-        : "."),
+      (rows.length ? `; showing ${formatNumberText(page.length, 0)}, by ${column?.label ?? order.key} (${order.dir === 1 ? "lowest first" : "highest first"})` : "") +
+      (last?.left_out_unknown ? `. Left out because a filtered figure is unknown: ${last.left_out_unknown} (${unknownBy}).` : "."),
     ""
   )
-  const tbody = el(
-    "tbody",
-    {},
-    page.map((s) =>
-      el(
-        "tr",
-        {},
-        COLUMNS.map((c, i) =>
-          el(i === 0 ? "th" : "td", {
-            scope: i === 0 ? "row" : undefined,
-            class: c.num ? "num" : undefined,
-            "data-label": c.label
-          }, c.show(s))
-        )
-      )
-    )
-  )
+  const tbody = el("tbody", {}, page.map((s) => el("tr", {}, COLUMNS.map((c, i) => el(i === 0 ? "th" : "td", { scope: i === 0 ? "row" : undefined, class: c.num ? "num" : undefined, "data-label": c.label }, c.show(s))))))
   show(
     $("screen-results"),
     rows.length === 0
@@ -150,22 +94,7 @@ const render = () => {
       : el("p", { class: "hint phone-only" }, "Swipe the table sideways for more columns; tap a heading to sort."),
     rows.length === 0
       ? ""
-      : el(
-        "div",
-        {
-          class: "table-wrap sticky-first",
-          tabindex: "0",
-          role: "region",
-          "aria-label": "Securities matching the filters"
-        },
-        el(
-          "table",
-          { id: "screen-table" },
-          el("caption", { class: "visually-hidden" }, "Securities matching the filters"),
-          head(),
-          tbody
-        )
-      ),
+      : el("div", { class: "table-wrap sticky-first", tabindex: "0", role: "region", "aria-label": "Securities matching the filters" }, el("table", { id: "screen-table" }, el("caption", { class: "visually-hidden" }, "Securities matching the filters"), head(), tbody)),
     sourcesNote(last?.sources)
   )
   $("screen-more").hidden = shown >= rows.length
@@ -199,10 +128,7 @@ const run = async (query) => {
   rows = all
   shown = SHOWN
   render()
-  if (window.innerWidth < 800 && [...query.keys()].length) {
-    /** @type {HTMLDetailsElement} */
-    ;(document.getElementById("filters-box")).open = false
-  }
+  if (window.innerWidth < 800 && [...query.keys()].length) /** @type {HTMLDetailsElement} */ (document.getElementById("filters-box")).open = false
 }
 
 $("screen-form").addEventListener("submit", (event) => {
@@ -221,17 +147,12 @@ $("screen-more").addEventListener("click", () => {
 const start = async () => {
   /** @type {Reply<Success<"board.sectors">>} */
   const reply = await api("GET", "/v1/sectors", { token: null })
-  if (reply.ok) {
-    $("sc-sectors").replaceChildren(
-      ...reply.body.items.map((/** @type {any} */ s) => el("option", { value: s.code }, s.name))
-    )
-  }
+  if (reply.ok) $("sc-sectors").replaceChildren(...reply.body.items.map((/** @type {any} */ s) => el("option", { value: s.code }, s.name)))
   const given = new URLSearchParams(location.search)
   for (const [name, value] of given) {
     const node = document.querySelector(`#screen-form [data-filter="${CSS.escape(name)}"]`)
-    if (node instanceof HTMLSelectElement && node.multiple) {
-      for (const o of node.options) o.selected = value.split(",").includes(o.value)
-    } else if (node instanceof HTMLInputElement && node.type === "checkbox") node.checked = value === "true"
+    if (node instanceof HTMLSelectElement && node.multiple) for (const o of node.options) o.selected = value.split(",").includes(o.value)
+    else if (node instanceof HTMLInputElement && node.type === "checkbox") node.checked = value === "true"
     else if (node) /** @type {HTMLInputElement} */ (node).value = value
   }
   if (window.innerWidth < 800) /** @type {HTMLDetailsElement} */ (document.getElementById("filters-box")).open = false

@@ -30,18 +30,10 @@ export const sortable = (table, options = {}) => {
     button.append(...th.childNodes)
     th.replaceChildren(button)
     button.addEventListener("click", () => {
-      const numeric = Array.from(body.rows).some((r) =>
-        !keyOf(r.cells[column]).unknown && !Number.isNaN(keyOf(r.cells[column]).n)
-      )
+      const numeric = Array.from(body.rows).some((r) => !keyOf(r.cells[column]).unknown && !Number.isNaN(keyOf(r.cells[column]).n))
       const current = th.getAttribute("aria-sort")
       /** @type {"ascending" | "descending"} */
-      const direction = current === "ascending"
-        ? "descending"
-        : current === "descending"
-        ? "ascending"
-        : numeric
-        ? "descending"
-        : "ascending"
+      const direction = current === "ascending" ? "descending" : current === "descending" ? "ascending" : numeric ? "descending" : "ascending"
       for (const other of heads) other.removeAttribute("aria-sort")
       th.setAttribute("aria-sort", direction)
       sortRows(body, column, direction)

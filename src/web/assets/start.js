@@ -14,12 +14,9 @@ const showBrowser = async () => {
   $("browser-session").hidden = !state.signed_in
   if (!state.signed_in) return
   const until = fmtTime(state.expires_at)
-  setText(
-    "browser-status",
-    state.remember
-      ? `Signed in on this device, remembered until ${until}.`
-      : `Signed in on this device until the browser closes (at the latest ${until}).`
-  )
+  setText("browser-status", state.remember
+    ? `Signed in on this device, remembered until ${until}.`
+    : `Signed in on this device until the browser closes (at the latest ${until}).`)
 }
 
 $("create-session").addEventListener("click", async () => {
@@ -62,32 +59,18 @@ $("resume-form").addEventListener("submit", async (event) => {
   setText("resume-result", "Checking…", "")
   const reply = await signIn(token, $("resume-remember").checked)
   input.value = ""
-  if (!reply.ok) {
-    return setText(
-      "resume-result",
-      `Not accepted: ${reply.status === 401 ? "that token is unknown or was revoked." : describeError(reply)}`,
-      "error"
-    )
-  }
-  setText(
-    "resume-result",
-    reply.body.signed_in && reply.body.kind === "key"
-      ? "Signed in with an API key. It works for what its grants allow; managing keys needs the portfolio's own token."
-      : "Signed in.",
-    "ok"
-  )
+  if (!reply.ok) return setText("resume-result", `Not accepted: ${reply.status === 401 ? "that token is unknown or was revoked." : describeError(reply)}`, "error")
+  setText("resume-result", reply.body.signed_in && reply.body.kind === "key"
+    ? "Signed in with an API key. It works for what its grants allow; managing keys needs the portfolio's own token."
+    : "Signed in.", "ok")
   await showBrowser()
 })
 
 const end = async (/** @type {boolean} */ everywhere) => {
   const reply = await signOut(everywhere)
-  setText(
-    "end-result",
-    reply.ok
-      ? everywhere ? "Signed out of every device. Your token still signs you in again." : "Signed out of this device."
-      : `Could not sign out: ${describeError(reply)}`,
-    reply.ok ? "ok" : "error"
-  )
+  setText("end-result", reply.ok
+    ? everywhere ? "Signed out of every device. Your token still signs you in again." : "Signed out of this device."
+    : `Could not sign out: ${describeError(reply)}`, reply.ok ? "ok" : "error")
   await showBrowser()
 }
 $("end-here").addEventListener("click", () => end(false))

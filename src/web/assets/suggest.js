@@ -26,9 +26,7 @@ export const attachSuggestions = (input, list, options = {}) => {
     if (!reply.ok) return []
     if (mine === asked) {
       hits = reply.body.items
-      list.replaceChildren(
-        ...hits.map((h) => el("option", { value: h.symbol, label: `${h.name}${h.sector ? ` · ${h.sector}` : ""}` }))
-      )
+      list.replaceChildren(...hits.map((h) => el("option", { value: h.symbol, label: `${h.name}${h.sector ? ` · ${h.sector}` : ""}` })))
     }
     return reply.body.items
   }

@@ -31,11 +31,7 @@ export const loadPosition = async (out, symbol, _price) => {
     .filter((e) => e.payload?.symbol === symbol && e.type !== "TransactionReversed" && !reversed.has(e.event_id))
     .sort((a, b) => b.effective_date.localeCompare(a.effective_date) || b.version - a.version)
   const h = holdings.body.items.find((x) => x.symbol === symbol)
-  const add = el(
-    "a",
-    { href: `/portfolio?add=${encodeURIComponent(symbol)}`, class: "button-link" },
-    `Add a ${symbol} transaction`
-  )
+  const add = el("a", { href: `/portfolio?add=${encodeURIComponent(symbol)}`, class: "button-link" }, `Add a ${symbol} transaction`)
   if (!h && mine.length === 0) {
     show(out, el("p", {}, `You have recorded nothing for ${symbol}. `, add))
     return []
@@ -48,16 +44,7 @@ export const loadPosition = async (out, symbol, _price) => {
         fact("Shares held", fmtQty(h.quantity)),
         fact("Average cost", fmtRsPrice(h.average_cost)),
         fact("Market value", fmtRs(h.market_value)),
-        fact(
-          "Unrealised P/L",
-          el(
-            "span",
-            {},
-            fmtSigned(h.unrealized_pnl, { rs: true }),
-            " ",
-            pnlPct === undefined ? "" : ["(", fmtPct(pnlPct), ")"]
-          )
-        ),
+        fact("Unrealised P/L", el("span", {}, fmtSigned(h.unrealized_pnl, { rs: true }), " ", pnlPct === undefined ? "" : ["(", fmtPct(pnlPct), ")"])),
         fact("Realised P/L", fmtSigned(h.realized_pnl, { rs: true })),
         fact("Dividends received (net)", fmtRs(h.dividends_net))
       )
@@ -75,8 +62,5 @@ export const loadPosition = async (out, symbol, _price) => {
   )
   return mine
     .filter((e) => e.type === "TradeRecorded")
-    .map((e) => ({
-      date: e.effective_date,
-      kind: /** @type {"buy" | "sell"} */ (e.payload.side === "sell" ? "sell" : "buy")
-    }))
+    .map((e) => ({ date: e.effective_date, kind: /** @type {"buy" | "sell"} */ (e.payload.side === "sell" ? "sell" : "buy") }))
 }

@@ -7,8 +7,8 @@ import { fact, facts, known, num, show, sourcesNote, table } from "./ui.js"
 
 /** A date as "25 May 2026", or unknown. @param {unknown} d */
 const knownDate = (d) => (typeof d === "string" && d !== "" ? dateText(d) : unknown())
-import { plainName } from "./format.js"
 import { DATES_NOTE } from "./market-sectors.js"
+import { plainName } from "./format.js"
 
 /** A section's honest empty state. @param {string} text */
 const unknownNote = (text) => el("p", { class: "unknown-note" }, badge("unknown"), " ", text)
@@ -24,47 +24,30 @@ export const renderDividends = (out, dividends, symbol) => {
   show(
     out,
     facts(
-      fact(
-        "Coverage",
-        el("span", { id: "dividend-coverage" }, coverage === "recorded" ? badge("recorded", "on") : badge(coverage))
-      ),
+      fact("Coverage", el("span", { id: "dividend-coverage" }, coverage === "recorded" ? badge("recorded", "on") : badge(coverage))),
       fact("Recorded since", knownDate(dividends?.data_coverage_start)),
-      fact(
-        "Trailing 12 months",
-        typeof dividends?.ttm_dividend_percent === "number"
-          ? `${dividends.ttm_dividend_percent}% of face value`
-          : unknown()
-      ),
+      fact("Trailing 12 months", typeof dividends?.ttm_dividend_percent === "number" ? `${dividends.ttm_dividend_percent}% of face value` : unknown()),
       fact("Years paid", typeof dividends?.years_paid === "number" ? String(dividends.years_paid) : unknown())
     ),
     coverage !== "recorded"
       ? unknownNote(`The service holds no payout record for ${symbol}: its dividends are unknown, not none.`)
       : items.length === 0
       ? el("p", {}, "No payout is recorded in the covered period.")
-      : [
-        el("p", {}, DATES_NOTE),
-        table(
-          `Payouts of ${symbol}`,
-          [["Period"], ["Kind"], ["Percent", "num"], ["Details"], ["Last buy date"], ["XD (trades ex)"], [
-            "Book closure (ex-date)"
-          ], ["Announced"]],
-          items.map((d) => [
-            d.period_label ?? d.fiscal_year,
-            `${d.kind}${d.sequence ? ` (${d.sequence})` : ""}`,
-            num(typeof d.percent === "number" ? `${d.percent}%` : unknown()),
-            d.details ?? unknown(),
-            knownDate(d.last_buy_date),
-            knownDate(d.xd_date),
-            d.ex_date
-              ? `${dateText(d.ex_date)}${
-                d.book_closure_to && d.book_closure_to !== d.ex_date ? ` to ${dateText(d.book_closure_to)}` : ""
-              }`
-              : unknown(),
-            fmtTime(d.announced_at)
-          ]),
-          { cards: true }
-        )
-      ],
+      : [el("p", {}, DATES_NOTE), table(
+        `Payouts of ${symbol}`,
+        [["Period"], ["Kind"], ["Percent", "num"], ["Details"], ["Last buy date"], ["XD (trades ex)"], ["Book closure (ex-date)"], ["Announced"]],
+        items.map((d) => [
+          d.period_label ?? d.fiscal_year,
+          `${d.kind}${d.sequence ? ` (${d.sequence})` : ""}`,
+          num(typeof d.percent === "number" ? `${d.percent}%` : unknown()),
+          d.details ?? unknown(),
+          knownDate(d.last_buy_date),
+          knownDate(d.xd_date),
+          d.ex_date ? `${dateText(d.ex_date)}${d.book_closure_to && d.book_closure_to !== d.ex_date ? ` to ${dateText(d.book_closure_to)}` : ""}` : unknown(),
+          fmtTime(d.announced_at)
+        ]),
+        { cards: true }
+      )],
     sourcesNote(dividends?.sources)
   )
 }
@@ -75,10 +58,7 @@ export const renderAnnouncements = (out, page, symbol) => {
   show(
     out,
     items.length === 0
-      ? unknownNote(
-        page?.note ??
-          `No announcement of ${symbol} is recorded. The service holds only slices of the exchange's announcements, so others are unknown, not absent.`
-      )
+      ? unknownNote(page?.note ?? `No announcement of ${symbol} is recorded. The service holds only slices of the exchange's announcements, so others are unknown, not absent.`)
       : table(
         `Announcements of ${symbol}`,
         [["Published"], ["Title"], ["Document"]],
@@ -113,17 +93,10 @@ export const renderFinancials = (out, periods, symbol) => {
       [["Line"], ...shown.map((p) => /** @type {[string, string]} */ ([`${p.period} (${p.period_type})`, "num"]))],
       lines.map((key) => {
         const [line, units] = key.split("|")
-        return [
-          el("span", {}, line, el("span", { class: "hint" }, ` ${UNITS[units ?? ""] ?? units}`)),
-          ...shown.map((p) => num(value(p, key)))
-        ]
+        return [el("span", {}, line, el("span", { class: "hint" }, ` ${UNITS[units ?? ""] ?? units}`)), ...shown.map((p) => num(value(p, key)))]
       })
     ),
-    el(
-      "p",
-      { class: "hint" },
-      "A dash is a line the source did not give for that period: unknown, not zero. No balance sheet is recorded."
-    )
+    el("p", { class: "hint" }, "A dash is a line the source did not give for that period: unknown, not zero. No balance sheet is recorded.")
   )
 }
 
@@ -133,19 +106,7 @@ const TECHNICAL_ROWS = /** @type {Array<[string, string, (t: any) => any]>} */ (
   ["sma_200", "SMA 200", (t) => el("span", {}, fmtMoney(t.value), `; price ${t.price_vs}`)],
   ["rsi_14", "RSI 14 (Wilder)", (t) => `${t.value} (${t.zone})`],
   ["macd", "MACD 12/26/9", (t) => `${t.macd} vs signal ${t.signal}: ${t.state.replaceAll("_", " ")}`],
-  [
-    "bollinger",
-    "Bollinger 20, 2σ",
-    (t) =>
-      el(
-        "span",
-        {},
-        fmtMoney(t.lower),
-        " – ",
-        fmtMoney(t.upper),
-        `; %B ${t.percent_b} (${t.position.replaceAll("_", " ")})`
-      )
-  ],
+  ["bollinger", "Bollinger 20, 2σ", (t) => el("span", {}, fmtMoney(t.lower), " – ", fmtMoney(t.upper), `; %B ${t.percent_b} (${t.position.replaceAll("_", " ")})`)],
   ["volatility_20d", "Volatility, 20 sessions", (t) => el("span", {}, fmtPct(t.annualised_pct), ` a year (${t.level})`)]
 ])
 
@@ -155,87 +116,39 @@ export const renderTechnicals = (out, t) => {
   const missing = new Map((t.unavailable ?? []).map((/** @type {any} */ u) => [u.figure, u.reason]))
   show(
     out,
-    el(
-      "p",
-      {},
-      "States, never a buy or sell rating. As of ",
-      el("strong", {}, dateText(t.as_of) || "unknown"),
-      `, last close Rs `,
-      fmtMoney(t.last_close),
-      "."
-    ),
-    el(
-      "ul",
-      { class: "labels", "aria-label": "State labels" },
-      (t.labels ?? []).map((/** @type {string} */ l) => el("li", {}, badge(l.replaceAll("_", " "))))
-    ),
+    el("p", {}, "States, never a buy or sell rating. As of ", el("strong", {}, dateText(t.as_of) || "unknown"), `, last close Rs `, fmtMoney(t.last_close), "."),
+    el("ul", { class: "labels", "aria-label": "State labels" }, (t.labels ?? []).map((/** @type {string} */ l) => el("li", {}, badge(l.replaceAll("_", " "))))),
     facts(
       ...TECHNICAL_ROWS.map(([key, label, show]) =>
         fact(label, t[key] ? show(t[key]) : el("span", {}, unknown(), missing.has(key) ? ` (${missing.get(key)})` : ""))
       ),
-      ...[...missing.entries()].filter(([k]) => !TECHNICAL_ROWS.some(([key]) => key === k)).map(([k, reason]) =>
-        fact(k, el("span", {}, unknown(), ` (${reason})`))
-      )
+      ...[...missing.entries()].filter(([k]) => !TECHNICAL_ROWS.some(([key]) => key === k)).map(([k, reason]) => fact(k, el("span", {}, unknown(), ` (${reason})`)))
     ),
-    t.adjusted_for_steps
-      ? el("p", { class: "hint" }, "Closes were adjusted for a bonus or split step inside the window.")
-      : ""
+    t.adjusted_for_steps ? el("p", { class: "hint" }, "Closes were adjusted for a bonus or split step inside the window.") : ""
   )
 }
 
 /** @param {HTMLElement} out @param {any} pkg the research package */
 export const renderProvenance = (out, pkg) => {
-  const age = typeof pkg.quote_age_seconds === "number"
-    ? `${fmtQty(Math.round(pkg.quote_age_seconds / 86400))} days`
-    : unknown()
+  const age = typeof pkg.quote_age_seconds === "number" ? `${fmtQty(Math.round(pkg.quote_age_seconds / 86400))} days` : unknown()
   show(
     out,
     facts(
       fact("Package generated", fmtTime(pkg.generated_at)),
       fact("Quote age at that time", age),
-      fact(
-        "Quote",
-        pkg.quote
-          ? el(
-            "span",
-            {},
-            fmtTime(pkg.quote.as_of),
-            " ",
-            badge(pkg.quote.status ?? "delayed"),
-            pkg.quote.stale ? [" ", badge("stale", "warn")] : []
-          )
-          : unknown()
-      )
+      fact("Quote", pkg.quote ? el("span", {}, fmtTime(pkg.quote.as_of), " ", badge(pkg.quote.status ?? "delayed"), pkg.quote.stale ? [" ", badge("stale", "warn")] : []) : unknown())
     ),
     el("h3", {}, "Caveats"),
     Array.isArray(pkg.caveats) && pkg.caveats.length
-      ? el(
-        "ul",
-        { id: "caveats" },
-        pkg.caveats.map((/** @type {any} */ c) => el("li", {}, el("code", {}, c.code), `: ${c.message}`))
-      )
+      ? el("ul", { id: "caveats" }, pkg.caveats.map((/** @type {any} */ c) => el("li", {}, el("code", {}, c.code), `: ${c.message}`)))
       : el("p", {}, "None stated."),
     el("h3", {}, "Sources"),
     table(
       "Sources of the research package",
       [["Dataset"], ["Source"], ["As of"], ["Retrieved"], ["Recorded in"]],
-      (pkg.sources ?? []).map((
-        /** @type {any} */ s
-      ) => [
-        plainName(s.dataset),
-        s.source ?? unknown(),
-        typeof s.as_of === "string" ? fmtTime(s.as_of) : unknown(),
-        known(s.retrieved_at),
-        el("span", { class: "hash" }, known(s.recorded_in))
-      ]),
+      (pkg.sources ?? []).map((/** @type {any} */ s) => [plainName(s.dataset), s.source ?? unknown(), typeof s.as_of === "string" ? fmtTime(s.as_of) : unknown(), known(s.retrieved_at), el("span", { class: "hash" }, known(s.recorded_in))]),
       { cards: true }
     ),
-    el(
-      "p",
-      { class: "hint" },
-      "The same package is what an agent gets from ",
-      el("code", {}, `/v1/stocks/${pkg.symbol}/research`),
-      "."
-    )
+    el("p", { class: "hint" }, "The same package is what an agent gets from ", el("code", {}, `/v1/stocks/${pkg.symbol}/research`), ".")
   )
 }

@@ -7,31 +7,11 @@
 // empty sections.
 /** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
 /** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
-import {
-  $,
-  api,
-  badge,
-  currentSession,
-  dateText,
-  el,
-  fmtPct,
-  fmtPrice,
-  fmtQty,
-  fmtRsPrice,
-  fmtSigned,
-  fmtTime,
-  unknown
-} from "./api.js"
+import { $, api, badge, dateText, el, fmtPct, fmtPrice, fmtQty, fmtRsPrice, fmtSigned, fmtTime, currentSession, unknown } from "./api.js"
 import { lineChart, rupeeFormat } from "./charts.js"
 import { formatNumber } from "./format.js"
 import { loadPosition } from "./symbol-position.js"
-import {
-  renderAnnouncements,
-  renderDividends,
-  renderFinancials,
-  renderProvenance,
-  renderTechnicals
-} from "./symbol-sections.js"
+import { renderAnnouncements, renderDividends, renderFinancials, renderProvenance, renderTechnicals } from "./symbol-sections.js"
 import { fact, facts, show, showError, showLoading, symbolLink } from "./ui.js"
 
 const symbol = $("symbol-root").dataset.symbol ?? ""
@@ -45,10 +25,7 @@ let range = "1Y"
 /** @param {any} company @param {any} quote */
 const renderQuote = (company, quote) => {
   const out = $("quote")
-  if (company?.name) {
-    /** @type {HTMLElement} */
-    ;(document.querySelector("h1")).textContent = `${symbol}: ${company.name}`
-  }
+  if (company?.name) /** @type {HTMLElement} */ (document.querySelector("h1")).textContent = `${symbol}: ${company.name}`
   if (!quote) return show(out, el("p", {}, "No quote is recorded for this symbol."))
   show(
     out,
@@ -70,12 +47,7 @@ const renderQuote = (company, quote) => {
       fact("Previous close", fmtRsPrice(quote.previous_close)),
       fact("Volume", fmtQty(quote.volume)),
       company?.sector ? fact("Sector", company.sector) : [],
-      company?.derived?.week52
-        ? fact(
-          "52-week range (closes)",
-          el("span", {}, fmtRsPrice(company.derived.week52.low), " – ", fmtRsPrice(company.derived.week52.high))
-        )
-        : [],
+      company?.derived?.week52 ? fact("52-week range (closes)", el("span", {}, fmtRsPrice(company.derived.week52.low), " – ", fmtRsPrice(company.derived.week52.high))) : [],
       fact("Source", `${quote.source?.source ?? "unknown"} (as of ${dateText(quote.source?.as_of) || "unknown"})`)
     )
   )
@@ -90,11 +62,7 @@ const lookUp = async () => {
   /** @type {Reply<Success<"market.search">>} */
   const reply = await api("GET", `/v1/search?${new URLSearchParams({ q: symbol })}`, { token: null })
   if (!reply.ok) return { reply, known: true, hits: [] }
-  return {
-    reply,
-    known: reply.body.items.some((h) => h.symbol === symbol && h.match === "exact_ticker"),
-    hits: reply.body.items.slice(0, 8)
-  }
+  return { reply, known: reply.body.items.some((h) => h.symbol === symbol && h.match === "exact_ticker"), hits: reply.body.items.slice(0, 8) }
 }
 
 /** The symbol is not one the service knows: one message, and tickers that look like it. @param {any} reply @param {any[]} hits */
@@ -105,27 +73,10 @@ const renderMissing = async (reply, hits) => {
   if (!reply.ok && reply.status !== 404) return showError(out, reply, () => location.reload())
   show(
     out,
-    el(
-      "p",
-      { class: "notice", id: "symbol-unknown" },
-      `The service does not know the symbol ${symbol}: it is not listed, or not recorded here.`
-    ),
+    el("p", { class: "notice", id: "symbol-unknown" }, `The service does not know the symbol ${symbol}: it is not listed, or not recorded here.`),
     hits.length
-      ? [
-        el("p", {}, "Did you mean:"),
-        el(
-          "ul",
-          { class: "hits" },
-          hits.map((/** @type {any} */ h) => el("li", {}, symbolLink(h.symbol), ` ${h.name}`))
-        )
-      ]
-      : el(
-        "p",
-        {},
-        "Search for a company with the box at the top of the page, or browse the ",
-        el("a", { href: "/market" }, "market board"),
-        "."
-      )
+      ? [el("p", {}, "Did you mean:"), el("ul", { class: "hits" }, hits.map((/** @type {any} */ h) => el("li", {}, symbolLink(h.symbol), ` ${h.name}`)))]
+      : el("p", {}, "Search for a company with the box at the top of the page, or browse the ", el("a", { href: "/market" }, "market board"), ".")
   )
 }
 
@@ -146,9 +97,7 @@ const draw = (/** @type {any[]} */ rows, /** @type {string} */ label) => {
 /** @param {string} chosen */
 const loadPrices = async (chosen) => {
   range = chosen
-  for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("button.range"))) {
-    b.setAttribute("aria-pressed", String(b.dataset.range === range))
-  }
+  for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("button.range"))) b.setAttribute("aria-pressed", String(b.dataset.range === range))
   /** @type {Reply<Success<"market.prices">>} */
   const reply = await api("GET", `/v1/prices/${path}?${new URLSearchParams({ range, limit: "1000" })}`, { token: null })
   const caption = $("chart-caption")
@@ -169,13 +118,9 @@ const loadPrices = async (chosen) => {
   }
   const first = rows[0].date
   const last = rows[rows.length - 1].date
-  const label = `Daily closing prices of ${symbol}, ${dateText(first)} to ${
-    dateText(last)
-  } (${rows.length} trading days)`
+  const label = `Daily closing prices of ${symbol}, ${dateText(first)} to ${dateText(last)} (${rows.length} trading days)`
   draw(rows, label)
-  caption.textContent = `${label}. Not adjusted for dividends or bonus issues${
-    p.restated_by_source ? "; restated by the exchange for a split" : ""
-  }.${markers.length ? " Triangles mark your buys (up) and sells (down)." : ""}${
+  caption.textContent = `${label}. Not adjusted for dividends or bonus issues${p.restated_by_source ? "; restated by the exchange for a split" : ""}.${markers.length ? " Triangles mark your buys (up) and sells (down)." : ""}${
     p.next_cursor ? " Only the newest 1,000 days are drawn." : ""
   }`
   const w = p.window
@@ -183,10 +128,7 @@ const loadPrices = async (chosen) => {
     out,
     w
       ? facts(
-        fact(
-          `${w.range} change`,
-          el("span", {}, fmtSigned(w.change, { price: true, rs: true }), " (", fmtPct(w.change_pct), ")")
-        ),
+        fact(`${w.range} change`, el("span", {}, fmtSigned(w.change, { price: true, rs: true }), " (", fmtPct(w.change_pct), ")")),
         fact("High (close)", fmtRsPrice(w.high)),
         fact("Low (close)", fmtRsPrice(w.low)),
         fact("From", el("span", {}, `${dateText(w.from)}, close `, fmtRsPrice(w.first_close))),
@@ -234,9 +176,7 @@ const start = async () => {
   loadSections(stock.body)
 }
 
-for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("button.range"))) {
-  b.addEventListener("click", () => loadPrices(b.dataset.range ?? "1Y"))
-}
+for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("button.range"))) b.addEventListener("click", () => loadPrices(b.dataset.range ?? "1Y"))
 
 showLoading($("window"), "Loading prices…")
 start()

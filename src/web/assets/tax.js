@@ -49,15 +49,7 @@ const years = async () => {
 const start = async () => {
   const found = await years()
   if (!found.ok) return showError($("tax-statement"), found.reply, start)
-  select.replaceChildren(
-    ...found.list.map((y) =>
-      el(
-        "option",
-        { value: String(y) },
-        `${y} (1 Jul ${y - 1} to 30 Jun ${y})${y === found.current ? ", in progress" : ""}`
-      )
-    )
-  )
+  select.replaceChildren(...found.list.map((y) => el("option", { value: String(y) }, `${y} (1 Jul ${y - 1} to 30 Jun ${y})${y === found.current ? ", in progress" : ""}`)))
   select.value = String(found.chosen)
   load(found.chosen)
 }

@@ -9,9 +9,9 @@
 /** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
 import { $, api, dateText, randomKey, setText } from "./api.js"
 import { describeEvent } from "./events.js"
+import { refusalInWords } from "./tx-refusal.js"
 import { formatNumber, karachiToday, longDate, parseDay } from "./format.js"
 import { attachSuggestions } from "./suggest.js"
-import { refusalInWords } from "./tx-refusal.js"
 import { humanError } from "./ui.js"
 
 const FIELDS = /** @type {Record<string, string[]>} */ ({
@@ -34,18 +34,11 @@ let filledPrice = ""
 
 /** Shows only the fields of the chosen kind. */
 const showFields = () => {
-  for (
-    const field of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#tx-form .field[data-kinds]"))
-  ) {
+  for (const field of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#tx-form .field[data-kinds]"))) {
     const on = (field.dataset.kinds ?? "").split(" ").includes(kindSelect.value)
     field.hidden = !on
-    for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (field.querySelectorAll("input, select"))) {
-      input
-        .disabled = !on
-    }
-    field.querySelector("select")?.querySelector("option")?.replaceChildren(
-      kindSelect.value === "tax_status" ? "Choose…" : "As recorded for the portfolio"
-    )
+    for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (field.querySelectorAll("input, select"))) input.disabled = !on
+    field.querySelector("select")?.querySelector("option")?.replaceChildren(kindSelect.value === "tax_status" ? "Choose…" : "As recorded for the portfolio")
   }
 }
 
@@ -72,9 +65,7 @@ const fillClose = async () => {
   const price = $("tx-price")
   const hint = $("tx-price-hint")
   hint.dataset.base ??= hint.textContent ?? ""
-  if (
-    (kind !== "buy" && kind !== "sell") || !/^[A-Z0-9&.\-]{1,12}$/.test(symbol) || !/^\d{4}-\d{2}-\d{2}$/.test(date)
-  ) return
+  if ((kind !== "buy" && kind !== "sell") || !/^[A-Z0-9&.\-]{1,12}$/.test(symbol) || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return
   if (price.value !== "" && price.value !== filledPrice) return
   // The price filled in for another day or symbol goes, so it is never taken for this one's.
   if (price.value === filledPrice && filledPrice !== "") {
@@ -84,28 +75,20 @@ const fillClose = async () => {
   }
   const before = price.value
   /** @type {Reply<Success<"market.prices">>} */
-  const reply = await api(
-    "GET",
-    `/v1/prices/${encodeURIComponent(symbol)}?${new URLSearchParams({ date_from: date, date_to: date, limit: "1" })}`,
-    { token: null }
-  )
+  const reply = await api("GET", `/v1/prices/${encodeURIComponent(symbol)}?${new URLSearchParams({ date_from: date, date_to: date, limit: "1" })}`, { token: null })
   // Typed while the close was on its way: the user's price stays.
   if (price.value !== before) return
   const row = reply.ok ? reply.body.items.find((r) => r.date === date && typeof r.close === "number") : undefined
   if (!row || typeof row.close !== "number") {
     const closed = new Date(`${date}T00:00:00Z`).getUTCDay() % 6 === 0
     hint.textContent = reply.ok
-      ? closed
-        ? `${longDate(date)} is a weekend: the exchange does not trade. Type your price, or pick a trading day.`
-        : `No close of ${symbol} is recorded on ${dateText(date)}: type your price.`
+      ? closed ? `${longDate(date)} is a weekend: the exchange does not trade. Type your price, or pick a trading day.` : `No close of ${symbol} is recorded on ${dateText(date)}: type your price.`
       : hint.dataset.base ?? ""
     return
   }
   filledPrice = String(row.close)
   price.value = filledPrice
-  hint.textContent = `Filled in with ${symbol}'s close on ${dateText(date)}, Rs ${
-    formatNumber(row.close, 2)
-  }; change it to your own fill price.`
+  hint.textContent = `Filled in with ${symbol}'s close on ${dateText(date)}, Rs ${formatNumber(row.close, 2)}; change it to your own fill price.`
 }
 
 /** A number the API can judge: empty is left out, anything unreadable is sent as typed so the API names it. @param {string} name */
@@ -120,16 +103,12 @@ const numberField = (name) => {
 const body = () => {
   const kind = kindSelect.value
   /** @type {Record<string, unknown>} */
-  const out = kind === "tax_status"
-    ? { kind, trade_date: dayOf("tx-trade_date") }
-    : { kind, symbol: $("tx-symbol").value.trim().toUpperCase(), trade_date: dayOf("tx-trade_date") }
+  const out = kind === "tax_status" ? { kind, trade_date: dayOf("tx-trade_date") } : { kind, symbol: $("tx-symbol").value.trim().toUpperCase(), trade_date: dayOf("tx-trade_date") }
   for (const name of FIELDS[kind] ?? []) {
     const v = numberField(name)
     if (v !== undefined) out[name] = v
   }
-  if ((kind === "dividend" || kind === "bonus") && $("tx-book_closure_from").value) {
-    out.book_closure_from = dayOf("tx-book_closure_from")
-  }
+  if ((kind === "dividend" || kind === "bonus") && $("tx-book_closure_from").value) out.book_closure_from = dayOf("tx-book_closure_from")
   const filer = $("tx-filer").value
   if ((kind === "dividend" || kind === "tax_status") && filer !== "") out.filer = filer === "filer"
   return out
@@ -171,11 +150,7 @@ export const openEdit = (event) => {
   prefilled = true
   $("tx-symbol").value = typeof p.symbol === "string" ? p.symbol : ""
   setDay("tx-trade_date", typeof p.trade_date === "string" ? p.trade_date : event.effective_date)
-  for (const name of [...Object.values(FIELDS).flat()]) {
-    $(`tx-${name}`).value = typeof p[name] === "number"
-      ? String(p[name])
-      : ""
-  }
+  for (const name of [...Object.values(FIELDS).flat()]) $(`tx-${name}`).value = typeof p[name] === "number" ? String(p[name]) : ""
   setDay("tx-book_closure_from", typeof p.book_closure_from === "string" ? p.book_closure_from : "")
   $("tx-filer").value = typeof p.filer === "boolean" ? (p.filer ? "filer" : "non-filer") : ""
   filledPrice = ""
@@ -218,9 +193,7 @@ export const openTransaction = (symbol, today = karachiToday()) => {
     prefilled = false
     kindSelect.value = "buy"
     showFields()
-    for (const name of [...Object.values(FIELDS).flat(), "book_closure_from", "filer", "trade_date", "symbol"]) {
-      $(`tx-${name}`).value = ""
-    }
+    for (const name of [...Object.values(FIELDS).flat(), "book_closure_from", "filer", "trade_date", "symbol"]) $(`tx-${name}`).value = ""
     filledPrice = ""
   }
   if (symbol) $("tx-symbol").value = symbol
@@ -238,9 +211,7 @@ export const wireTransactionForm = (onRecorded) => {
     fillClose()
   })
   showFields()
-  attachSuggestions($("tx-symbol"), /** @type {HTMLDataListElement} */ (document.getElementById("tx-symbol-list")), {
-    onPick: () => fillClose()
-  })
+  attachSuggestions($("tx-symbol"), /** @type {HTMLDataListElement} */ (document.getElementById("tx-symbol-list")), { onPick: () => fillClose() })
   $("tx-symbol").addEventListener("change", () => fillClose())
   // While typing, a day once complete is echoed and priced; on leaving the box it is written as "25 May 2026".
   let lastDay = ""
@@ -268,15 +239,9 @@ export const wireTransactionForm = (onRecorded) => {
         submit.disabled = false
         setText("tx-result", "", "")
         $("tx-reason").focus()
-        return setText(
-          "tx-error",
-          "Say why the entry is corrected: the reason is kept in the ledger with the reversal."
-        )
+        return setText("tx-error", "Say why the entry is corrected: the reason is kept in the ledger with the reversal.")
       }
-      const reversal = await api("POST", "/v1/me/transactions", {
-        body: { kind: "reversal", event_id: editing.event_id, reason },
-        idempotencyKey: randomKey()
-      })
+      const reversal = await api("POST", "/v1/me/transactions", { body: { kind: "reversal", event_id: editing.event_id, reason }, idempotencyKey: randomKey() })
       if (!reversal.ok) {
         submit.disabled = false
         setText("tx-result", "", "")
@@ -292,23 +257,13 @@ export const wireTransactionForm = (onRecorded) => {
       setText("tx-result", "", "")
       const why = await refusalInWords(reply, body())
       if (correcting) await onRecorded()
-      return setText(
-        "tx-error",
-        correcting
-          ? `The original was reversed, but the corrected entry was not recorded. ${why} Fix it and press Record.`
-          : `Not recorded. ${why}`
-      )
+      return setText("tx-error", correcting ? `The original was reversed, but the corrected entry was not recorded. ${why} Fix it and press Record.` : `Not recorded. ${why}`)
     }
     const d = describeEvent(reply.body.event)
     // A key without portfolio:read gets only the event back: its flags are then the event's own.
-    const given = reply.body.flags ?? /** @type {{ flags?: string[] } | undefined} */
-      (reply.body.event.payload)?.flags ?? []
+    const given = reply.body.flags ?? /** @type {{ flags?: string[] } | undefined} */ (reply.body.event.payload)?.flags ?? []
     const flags = given.length ? ` Flags: ${given.join("; ")}.` : ""
-    setText(
-      "tx-result",
-      `Recorded: ${d.kind} ${d.symbol ?? ""} ${d.details} on ${dateText(reply.body.event.effective_date)}.${flags}`,
-      "ok"
-    )
+    setText("tx-result", `Recorded: ${d.kind} ${d.symbol ?? ""} ${d.details} on ${dateText(reply.body.event.effective_date)}.${flags}`, "ok")
     for (const name of [...Object.values(FIELDS).flat(), "book_closure_from", "filer"]) $(`tx-${name}`).value = ""
     filledPrice = ""
     const priceHint = $("tx-price-hint")

@@ -25,12 +25,7 @@ export const table = (caption, head, rows, options = {}) => {
   )
   fillRows(/** @type {HTMLElement} */ (t.querySelector("tbody")), rows, { labels: head.map(([label]) => label) })
   if (options.sort) sortable(/** @type {HTMLTableElement} */ (t))
-  return el("div", {
-    class: `table-wrap${options.cards ? " cards" : ""}`,
-    tabindex: "0",
-    role: "region",
-    "aria-label": caption
-  }, t)
+  return el("div", { class: `table-wrap${options.cards ? " cards" : ""}`, tabindex: "0", role: "region", "aria-label": caption }, t)
 }
 
 /** A number cell, right-aligned. @param {any} cell */
@@ -54,9 +49,7 @@ export const known = (v) => (v === undefined || v === null || v === "" ? unknown
  * @param {string} [caption]
  */
 export const sourcesNote = (sources, caption = "Sources") => {
-  if (!Array.isArray(sources) || sources.length === 0) {
-    return el("p", { class: "hint" }, `${caption}: `, unknown(), " (none recorded)")
-  }
+  if (!Array.isArray(sources) || sources.length === 0) return el("p", { class: "hint" }, `${caption}: `, unknown(), " (none recorded)")
   return el(
     "details",
     { class: "sources" },
@@ -65,14 +58,7 @@ export const sourcesNote = (sources, caption = "Sources") => {
       "ul",
       {},
       sources.map((s) =>
-        el(
-          "li",
-          {},
-          el("strong", {}, s.dataset ? plainName(s.dataset) : "data"),
-          `: ${s.source ?? "source unknown"}, as of ${s.as_of ? timeText(s.as_of) : "unknown"}`,
-          s.retrieved_at ? `, retrieved ${timeText(s.retrieved_at)}` : "",
-          s.recorded_in ? el("span", { class: "hint" }, ` · recorded in ${s.recorded_in}`) : ""
-        )
+        el("li", {}, el("strong", {}, s.dataset ? plainName(s.dataset) : "data"), `: ${s.source ?? "source unknown"}, as of ${s.as_of ? timeText(s.as_of) : "unknown"}`, s.retrieved_at ? `, retrieved ${timeText(s.retrieved_at)}` : "", s.recorded_in ? el("span", { class: "hint" }, ` · recorded in ${s.recorded_in}`) : "")
       )
     )
   )
@@ -89,25 +75,15 @@ export const asOfLine = (asOf) => el("p", { class: "hint" }, "As of ", fmtTime(a
 export const humanError = (reply) => {
   const message = typeof reply?.body?.message === "string" ? reply.body.message : ""
   switch (reply?.status) {
-    case 0:
-      return "Could not reach the service. Check the connection, then try again."
-    case 401:
-      return "Your session token was not accepted: it may have expired or been revoked. Sign in again."
-    case 403:
-      return "This token may not do that: it does not hold the grant."
-    case 404:
-      return message ? `Not found: ${message}.` : "Not found."
-    case 429:
-      return "Too many requests in a short time. Wait a few seconds, then try again."
-    case 503:
-      return "The service is still loading its data. Try again in a moment."
+    case 0: return "Could not reach the service. Check the connection, then try again."
+    case 401: return "Your session token was not accepted: it may have expired or been revoked. Sign in again."
+    case 403: return "This token may not do that: it does not hold the grant."
+    case 404: return message ? `Not found: ${message}.` : "Not found."
+    case 429: return "Too many requests in a short time. Wait a few seconds, then try again."
+    case 503: return "The service is still loading its data. Try again in a moment."
     default:
-      if (reply?.status >= 500) {
-        return "Something went wrong on the service. Try again; if it keeps happening, quote the details below."
-      }
-      return message
-        ? `${message.charAt(0).toUpperCase()}${message.slice(1)}.`
-        : `The service answered HTTP ${reply?.status}.`
+      if (reply?.status >= 500) return "Something went wrong on the service. Try again; if it keeps happening, quote the details below."
+      return message ? `${message.charAt(0).toUpperCase()}${message.slice(1)}.` : `The service answered HTTP ${reply?.status}.`
   }
 }
 
@@ -123,9 +99,7 @@ export const showError = (out, reply, retry) => {
   if (button) button.addEventListener("click", () => retry?.())
   const said = humanError(reply)
   // One failure (the service down) says so once: later sections point to the first box instead of repeating it.
-  const first = Array.from(document.querySelectorAll(".error-box[data-said]")).find((b) =>
-    b instanceof HTMLElement && b.dataset.said === said && !out.contains(b)
-  )
+  const first = Array.from(document.querySelectorAll(".error-box[data-said]")).find((b) => b instanceof HTMLElement && b.dataset.said === said && !out.contains(b))
   if (first) {
     out.replaceChildren(el("p", { class: "error-note" }, "Not loaded: the same problem as above. ", button))
     return
@@ -149,11 +123,7 @@ export const showError = (out, reply, retry) => {
 export const showLoading = (out, text = "Loading…", kind = "lines") => {
   out.setAttribute("aria-busy", "true")
   out.replaceChildren(
-    el(
-      "div",
-      { class: `skeleton skeleton-${kind}`, "aria-hidden": "true" },
-      Array.from({ length: kind === "table" ? 5 : 3 }, () => el("span"))
-    ),
+    el("div", { class: `skeleton skeleton-${kind}`, "aria-hidden": "true" }, Array.from({ length: kind === "table" ? 5 : 3 }, () => el("span"))),
     el("p", { class: "visually-hidden loading-note" }, text)
   )
 }
