@@ -35,7 +35,8 @@ export const TOOL_COVERS = ["\"psx-tool\"", "\"psx-arguments\"", "\"psx-is-error
 
 export const contentDigest = (bytes) => `sha-256=:${createHash("sha256").update(bytes).digest("base64")}:`
 
-const keyIdOf = (key) => createHash("sha256").update(key.export({ type: "spki", format: "der" })).digest("hex").slice(0, 16)
+const keyIdOf = (key) =>
+  createHash("sha256").update(key.export({ type: "spki", format: "der" })).digest("hex").slice(0, 16)
 
 /** The trusted keys by id: the JSON of GET /v1/ledger/signing-key (its `keys`), or PEM public keys. */
 export const publishedKeys = (text) => {
@@ -43,7 +44,9 @@ export const publishedKeys = (text) => {
   const add = (pem, claimed) => {
     const key = createPublicKey(pem)
     const id = keyIdOf(key)
-    if (claimed !== undefined && claimed !== id) throw new Error(`the key listed as ${claimed} has id ${id}: the key file was altered`)
+    if (claimed !== undefined && claimed !== id) {
+      throw new Error(`the key listed as ${claimed} has id ${id}: the key file was altered`)
+    }
     keys.set(id, key)
   }
   if (text.trimStart().startsWith("{")) {
@@ -60,7 +63,9 @@ export const parseSavedResponse = (bytes) => {
   for (;;) {
     const text = rest.toString("latin1")
     const end = text.search(/\r?\n\r?\n/u)
-    if (!text.startsWith("HTTP/") || end === -1) throw new Error("not an HTTP response as `curl -si` saves it (no status line and headers)")
+    if (!text.startsWith("HTTP/") || end === -1) {
+      throw new Error("not an HTTP response as `curl -si` saves it (no status line and headers)")
+    }
     const gap = /\r?\n\r?\n/u.exec(text.slice(end))[0].length
     const [statusLine, ...lines] = text.slice(0, end).split(/\r?\n/u)
     const status = Number(/^HTTP\/[\d.]+ (\d{3})/u.exec(statusLine)?.[1])
@@ -86,7 +91,11 @@ const members = (field) => {
   let depth = 0, quoted = false, start = 0
   for (let i = 0; i <= field.length; i++) {
     const c = field[i]
-    if (quoted) { if (c === "\\") i++; else if (c === "\"") quoted = false; continue }
+    if (quoted) {
+      if (c === "\\") i++
+      else if (c === "\"") quoted = false
+      continue
+    }
     if (c === "\"") quoted = true
     else if (c === "(") depth++
     else if (c === ")") depth--
@@ -127,12 +136,25 @@ const signatureOf = (inputField, signatureField) => {
  */
 const checkSignature = (inputField, signatureField, required, valueOf, keys) => {
   const sig = signatureOf(inputField, signatureField)
-  if (sig === undefined) return { failures: ["no signature: the answer has no Signature-Input and Signature (ask with Accept-Signature or ?signed=true)"] }
+  if (sig === undefined) {
+    return {
+      failures: [
+        "no signature: the answer has no Signature-Input and Signature (ask with Accept-Signature or ?signed=true)"
+      ]
+    }
+  }
   const missing = required.filter((id) => !sig.covered.includes(id))
   if (missing.length > 0) return { sig, failures: [`the signature does not cover ${missing.join(", ")}`] }
-  if (sig.params.alg !== undefined && sig.params.alg !== "ed25519") return { sig, failures: [`algorithm ${sig.params.alg} is not ed25519`] }
+  if (sig.params.alg !== undefined && sig.params.alg !== "ed25519") {
+    return { sig, failures: [`algorithm ${sig.params.alg} is not ed25519`] }
+  }
   const key = keys.get(sig.params.keyid)
-  if (key === undefined) return { sig, failures: [`key problem: signed with key ${sig.params.keyid}, which is not among the ${keys.size} trusted key(s)`] }
+  if (key === undefined) {
+    return {
+      sig,
+      failures: [`key problem: signed with key ${sig.params.keyid}, which is not among the ${keys.size} trusted key(s)`]
+    }
+  }
   const lines = []
   for (const id of sig.covered) {
     const value = valueOf(id)
@@ -143,7 +165,13 @@ const checkSignature = (inputField, signatureField, required, valueOf, keys) => 
   const base = lines.join("\n")
   return verify(null, Buffer.from(base, "utf8"), key, sig.signature)
     ? { sig, base, failures: [] }
-    : { sig, base, failures: [`the signature does not verify with key ${sig.params.keyid}: what was signed differs (${sig.covered.join(" ")})`] }
+    : {
+      sig,
+      base,
+      failures: [
+        `the signature does not verify with key ${sig.params.keyid}: what was signed differs (${sig.covered.join(" ")})`
+      ]
+    }
 }
 
 const digestFailure = (field, content) => {
@@ -151,7 +179,9 @@ const digestFailure = (field, content) => {
   if (field === undefined) return "the answer has no Content-Digest"
   const own = members(field).find(([alg]) => alg === "sha-256")
   if (own === undefined) return `Content-Digest has no sha-256 digest: ${field}`
-  return `sha-256=${own[1]}` === digest ? undefined : `the body is not the one signed: its SHA-256 is ${digest}, Content-Digest says sha-256=${own[1]}`
+  return `sha-256=${own[1]}` === digest
+    ? undefined
+    : `the body is not the one signed: its SHA-256 is ${digest}, Content-Digest says sha-256=${own[1]}`
 }
 
 /** A path in the service's one spelling: a percent-escape of an unreserved character is that character. */
@@ -164,7 +194,9 @@ const oneSpelling = (path) =>
 /** Checks a saved HTTP answer to `method target`: { failures, keyId, created, label, nonce }. */
 export const verifyAnswer = ({ method = "GET", target, response }, keys) => {
   // The path and query as sent: a full URL is read as its path and query; a path is cut as it is (URL would re-encode it).
-  const sent = /^https?:\/\//iu.test(target) ? (({ pathname, search }) => pathname + search)(new URL(target)) : target.split("#")[0]
+  const sent = /^https?:\/\//iu.test(target)
+    ? (({ pathname, search }) => pathname + search)(new URL(target))
+    : target.split("#")[0]
   const q = sent.indexOf("?")
   const values = {
     "\"@method\";req": method.toUpperCase(),
@@ -174,14 +206,22 @@ export const verifyAnswer = ({ method = "GET", target, response }, keys) => {
   }
   const valueOf = (id) => values[id] ?? (/^"[a-z0-9-]+"$/u.test(id) ? response.headers.get(id.slice(1, -1)) : undefined)
   const digest = digestFailure(response.headers.get("content-digest"), response.body)
-  const checked = checkSignature(response.headers.get("signature-input"), response.headers.get("signature"), ANSWER_COVERS, valueOf, keys)
+  const checked = checkSignature(
+    response.headers.get("signature-input"),
+    response.headers.get("signature"),
+    ANSWER_COVERS,
+    valueOf,
+    keys
+  )
   return summary(checked, digest)
 }
 
 /** Checks an MCP tool result's `_meta["psx/signature"]` (over its first text content). */
 export const verifyToolResult = (result, keys) => {
   const signed = result?._meta?.["psx/signature"]
-  if (signed === undefined) return { failures: ["the tool result carries no _meta[\"psx/signature\"] (ask with _meta {\"psx/signed\": true})"] }
+  if (signed === undefined) {
+    return { failures: ["the tool result carries no _meta[\"psx/signature\"] (ask with _meta {\"psx/signed\": true})"] }
+  }
   const text = result.content?.[0]?.type === "text" ? result.content[0].text : ""
   const components = signed.components ?? {}
   const valueOf = (id) => id === "\"content-digest\"" ? signed["content-digest"] : components[id.slice(1, -1)]
@@ -196,11 +236,12 @@ export const verifyToolResult = (result, keys) => {
 }
 
 /** JSON with object keys sorted at every depth, for comparing two records. */
-const sorted = (v) => Array.isArray(v)
-  ? v.map(sorted)
-  : v !== null && typeof v === "object"
-  ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted(v[k])]))
-  : v
+const sorted = (v) =>
+  Array.isArray(v)
+    ? v.map(sorted)
+    : v !== null && typeof v === "object"
+    ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted(v[k])]))
+    : v
 const sameJson = (value, text) => {
   try {
     return JSON.stringify(sorted(value)) === JSON.stringify(sorted(JSON.parse(text)))
@@ -220,7 +261,9 @@ const summary = (checked, digest) => ({
 
 /** The tool result a saved MCP answer holds: a CallToolResult, a JSON-RPC response, or an event stream's data line. */
 export const toolResultIn = (text) => {
-  const candidates = text.trimStart().startsWith("{") ? [text] : text.split(/\r?\n/u).filter((l) => l.startsWith("data:")).map((l) => l.slice(5))
+  const candidates = text.trimStart().startsWith("{")
+    ? [text]
+    : text.split(/\r?\n/u).filter((l) => l.startsWith("data:")).map((l) => l.slice(5))
   for (const candidate of candidates) {
     const value = JSON.parse(candidate)
     const result = value.result ?? value
@@ -241,8 +284,10 @@ const report = (what, r, content = "body") => {
   for (const f of r.failures) console.log(`FAIL ${f}`)
   if (r.failures.length > 0) return 1
   const when = typeof r.created === "number" ? new Date(r.created * 1000).toISOString() : "?"
-  console.log(`OK: ${what} verifies: signed by key ${r.keyId} at ${when} (created=${r.created}, label ${r.label}` +
-    `${r.nonce === undefined ? "" : `, nonce ${JSON.stringify(r.nonce)}`}), and its ${content} is the one signed`)
+  console.log(
+    `OK: ${what} verifies: signed by key ${r.keyId} at ${when} (created=${r.created}, label ${r.label}` +
+      `${r.nonce === undefined ? "" : `, nonce ${JSON.stringify(r.nonce)}`}), and its ${content} is the one signed`
+  )
   return 0
 }
 
@@ -252,10 +297,14 @@ const main = async (argv) => {
   const keySource = option(argv, "--key")
   showBase = argv.includes("--show-base")
   if (!file || !keySource) {
-    console.error("usage: node verify-answer.mjs <saved answer> --key <signing-key.json | keys.pem | URL> [--method GET] --target '<path?query>' [--show-base]")
+    console.error(
+      "usage: node verify-answer.mjs <saved answer> --key <signing-key.json | keys.pem | URL> [--method GET] --target '<path?query>' [--show-base]"
+    )
     return 2
   }
-  const keyText = /^https?:\/\//u.test(keySource) ? await (await fetch(keySource)).text() : readFileSync(keySource, "utf8")
+  const keyText = /^https?:\/\//u.test(keySource)
+    ? await (await fetch(keySource)).text()
+    : readFileSync(keySource, "utf8")
   const keys = publishedKeys(keyText)
   if (keys.size === 0) {
     console.error(`${keySource} holds no trusted public key`)
@@ -264,7 +313,10 @@ const main = async (argv) => {
   const saved = readFileSync(file)
   if (!saved.toString("latin1", 0, 5).startsWith("HTTP/")) {
     const result = toolResultIn(saved.toString("utf8"))
-    if (result === undefined) { console.error(`${file} holds neither an HTTP response nor an MCP tool result`); return 2 }
+    if (result === undefined) {
+      console.error(`${file} holds neither an HTTP response nor an MCP tool result`)
+      return 2
+    }
     const r = verifyToolResult(result, keys)
     return report(`the ${r.tool ?? "?"} result for arguments ${r.arguments ?? "?"}`, r, "text")
   }
@@ -275,7 +327,10 @@ const main = async (argv) => {
   }
   const method = option(argv, "--method") ?? "GET"
   const response = parseSavedResponse(saved)
-  const http = report(`${method.toUpperCase()} ${target} → ${response.status}`, verifyAnswer({ method, target, response }, keys))
+  const http = report(
+    `${method.toUpperCase()} ${target} → ${response.status}`,
+    verifyAnswer({ method, target, response }, keys)
+  )
   // A POST /mcp answer may also hold a signed tool result: it is checked too.
   let inner
   try {
@@ -285,7 +340,10 @@ const main = async (argv) => {
   }
   if (inner?._meta?.["psx/signature"] === undefined) return http
   const r = verifyToolResult(inner, keys)
-  return Math.max(http, report(`the ${r.tool ?? "?"} result inside it, for arguments ${r.arguments ?? "?"},`, r, "text"))
+  return Math.max(
+    http,
+    report(`the ${r.tool ?? "?"} result inside it, for arguments ${r.arguments ?? "?"},`, r, "text")
+  )
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

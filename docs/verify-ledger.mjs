@@ -35,12 +35,20 @@ export const canonical = (v) => {
 
 /** The text an event line's hash covers (format 2 with metadata, format 1 without). */
 export const hashInput = (prev, e) => {
-  const record = { effective_date: e.effective_date, event_id: e.event_id, payload: e.event, recorded_at: e.recorded_at, stream_id: e.stream_id, version: e.version }
+  const record = {
+    effective_date: e.effective_date,
+    event_id: e.event_id,
+    payload: e.event,
+    recorded_at: e.recorded_at,
+    stream_id: e.stream_id,
+    version: e.version
+  }
   if (e.metadata !== undefined) record.metadata = e.metadata
   return `${prev}\n${canonical(record)}`
 }
 
-const keyIdOf = (key) => createHash("sha256").update(key.export({ type: "spki", format: "der" })).digest("hex").slice(0, 16)
+const keyIdOf = (key) =>
+  createHash("sha256").update(key.export({ type: "spki", format: "der" })).digest("hex").slice(0, 16)
 
 export const pinnedKeys = (pem) =>
   new Map([...pem.matchAll(/-----BEGIN PUBLIC KEY-----[\s\S]+?-----END PUBLIC KEY-----/gu)].map((m) => {
@@ -95,17 +103,40 @@ export const verifyExport = (lines, keys) => {
   const lastGood = new Map()
   const firstBad = new Map()
   for (const c of checkpoints.sort((a, b) => a.stream_id.localeCompare(b.stream_id) || a.version - b.version)) {
-    const fail = (reason) => failures.push({ stream_id: c.stream_id, version: c.version, reason: `checkpoint at version ${c.version}: ${reason}` })
-    const body = { format: c.format, head_hash: c.head_hash, key_id: c.key_id, signed_at: c.signed_at, stream_id: c.stream_id, version: c.version }
-    if (canonical(body) !== c.signed) { fail("its fields are not the bytes it signed"); continue }
-    const key = keys.get(c.key_id)
-    if (key === undefined) {
-      fail(`key problem: signed with key ${c.key_id}, which is not pinned (the checkpoint cannot be checked; this says nothing about the events)`)
+    const fail = (reason) =>
+      failures.push({
+        stream_id: c.stream_id,
+        version: c.version,
+        reason: `checkpoint at version ${c.version}: ${reason}`
+      })
+    const body = {
+      format: c.format,
+      head_hash: c.head_hash,
+      key_id: c.key_id,
+      signed_at: c.signed_at,
+      stream_id: c.stream_id,
+      version: c.version
+    }
+    if (canonical(body) !== c.signed) {
+      fail("its fields are not the bytes it signed")
       continue
     }
-    if (!verify(null, Buffer.from(c.signed, "utf8"), key, Buffer.from(c.signature, "base64"))) { fail("the signature does not verify"); continue }
+    const key = keys.get(c.key_id)
+    if (key === undefined) {
+      fail(
+        `key problem: signed with key ${c.key_id}, which is not pinned (the checkpoint cannot be checked; this says nothing about the events)`
+      )
+      continue
+    }
+    if (!verify(null, Buffer.from(c.signed, "utf8"), key, Buffer.from(c.signature, "base64"))) {
+      fail("the signature does not verify")
+      continue
+    }
     const head = chains.get(c.stream_id)?.heads[c.version]
-    if (head === undefined) { fail(`the export holds fewer than ${c.version} events of this stream: events were removed`); continue }
+    if (head === undefined) {
+      fail(`the export holds fewer than ${c.version} events of this stream: events were removed`)
+      continue
+    }
     if (head === c.head_hash) {
       if (!firstBad.has(c.stream_id)) lastGood.set(c.stream_id, c.version)
       continue
@@ -142,10 +173,16 @@ const main = (argv) => {
     return 2
   }
   const r = verifyExport(readFileSync(file, "utf8").split("\n"), keys)
-  console.log(`${r.streams} streams, ${r.events} events, ${r.checkpoints} signed checkpoints checked against ${keys.size} pinned key(s)`)
-  for (const f of r.failures) console.log(`FAIL ${f.stream_id} version ${f.version}${f.event_id ? ` (event ${f.event_id})` : ""}: ${f.reason}`)
+  console.log(
+    `${r.streams} streams, ${r.events} events, ${r.checkpoints} signed checkpoints checked against ${keys.size} pinned key(s)`
+  )
+  for (const f of r.failures) {
+    console.log(`FAIL ${f.stream_id} version ${f.version}${f.event_id ? ` (event ${f.event_id})` : ""}: ${f.reason}`)
+  }
   if (r.failures.length > 0) return 1
-  if (r.checkpoints === 0) console.log("note: no signed checkpoint in the export; only the chains themselves were checked")
+  if (r.checkpoints === 0) {
+    console.log("note: no signed checkpoint in the export; only the chains themselves were checked")
+  }
   console.log("OK: every chain recomputes and every signed checkpoint matches it")
   return 0
 }

@@ -17,7 +17,7 @@ import { MarketBoard } from "../src/market/board/Board.ts"
 import { apiClient } from "./support/ApiClient.ts"
 import { mcpSession } from "./support/McpSession.ts"
 import { shiftedClock } from "./support/ShiftedClock.ts"
-import { assertFailed, assertOk, bodyOf, get, getText, post, TestApp } from "./support/TestApp.ts"
+import { assertFailed, assertOk, bodyOf, get, getText, TestApp } from "./support/TestApp.ts"
 
 const NOW = "2026-06-15T06:00:00.000Z"
 const SESSION = "2026-05-25"

@@ -5,7 +5,7 @@
  * each figure equal to the recording, through the running service.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { Context, Duration, Effect, Exit, Layer, Scope } from "effect"
+import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { parseCompanyPage, parseCompanyPagePayouts } from "../domain/psx/CompanyPage.ts"
 import { parseCompanyPayouts } from "../domain/psx/Filings.ts"

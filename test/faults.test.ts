@@ -244,7 +244,7 @@ describe("the service process is killed during writes", () => {
           "writes before the kill succeeded; those at it got no answer"
         )
 
-        let t = Date.now()
+        const t = Date.now()
         const second = yield* startService(store, { awaitPack: true, readyWithinMs: 480_000 })
         const restartMs = Date.now() - t
         const ledger = yield* call(`${second.url}/v1/me/ledger?limit=1000`, { headers: bearer(token) })
@@ -281,7 +281,6 @@ describe("the service process is killed during writes", () => {
             `${unacked.length} unanswered (${committedUnacked} of them committed, replayed on retry); restarted and ready in ` +
             `${restartMs} ms; verify ok`
         )
-        t = 0
         yield* second.kill("SIGTERM")
       }),
     900_000

@@ -510,9 +510,8 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("portfolio ledger", 
             const decoded = decodeExportLine(line)
             assert.isTrue(Exit.isSuccess(decoded), line)
             if (Exit.isSuccess(decoded)) {
-              "checkpoint" in decoded.value
-                ? cps.push(decoded.value.checkpoint)
-                : events.push(decoded.value)
+              if ("checkpoint" in decoded.value) cps.push(decoded.value.checkpoint)
+              else events.push(decoded.value)
             }
           }
           return verifyExport(events, cps, sha256, verifyWith(publicKeysFromPem(current.public_key_pem)))

@@ -22,7 +22,6 @@ import {
   bodyOf,
   get,
   getText,
-  post,
   type Reply,
   TestApp
 } from "./support/TestApp.ts"

@@ -6,7 +6,7 @@
  * for the same key; the figures checked by hand are worked in comments.
  * Runs on the embedded store and, with DATABASE_URL, on PostgreSQL.
  */
-import { assert, describe, layer } from "@effect/vitest"
+import { assert, layer } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"

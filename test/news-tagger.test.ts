@@ -38,7 +38,10 @@ const score = (items: ReadonlyArray<Labelled>, tags: (it: Labelled) => ReadonlyA
   const at = (s: string) => per.get(s) ?? per.set(s, { tp: 0, fp: 0, fn: 0 }).get(s)!
   for (const it of items) {
     const got = tags(it)
-    for (const s of got) it.about.includes(s) ? at(s).tp++ : at(s).fp++
+    for (const s of got) {
+      if (it.about.includes(s)) at(s).tp++
+      else at(s).fp++
+    }
     for (const s of it.about) if (!got.includes(s)) at(s).fn++
   }
   const sum = [...per.values()].reduce((a, b) => ({ tp: a.tp + b.tp, fp: a.fp + b.fp, fn: a.fn + b.fn }), {

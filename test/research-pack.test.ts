@@ -15,13 +15,11 @@ import { parseAnnouncementExport } from "../domain/psx/CompanyAnnouncements.ts"
 import { parseCompanyPage, parseCompanyPagePayouts } from "../domain/psx/CompanyPage.ts"
 import { csvRecords } from "../domain/psx/Csv.ts"
 import { parseSalesExport, parseScreenerExport } from "../domain/psx/ScreenerExport.ts"
-import { karachiDateOfEpoch } from "../domain/psx/Values.ts"
 import { companyAliases } from "../src/ingest/CompanyAliases.ts"
 import type { ItemOf } from "./support/ReplyTypes.ts"
 import { assertOk, assertSucceeded, bodyOf, get, TestApp } from "./support/TestApp.ts"
 
 const fixture = (f: string) => readFileSync(new URL(`./fixtures/research/${f}`, import.meta.url), "utf8")
-const karachiDay = (iso: string) => karachiDateOfEpoch(Date.parse(iso) / 1000)
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 /** "Oct 27, 2025 Title…" → 2025-10-27, read here independently of the parser. */
 const titleDate = (headline: string) => {

@@ -49,7 +49,6 @@ const Rupees = (max: number, allowZero = false) => decimal(2, max, allowZero)
  * record, never a store error.
  */
 export const isStorableText = Schema.makeFilter<string>((s) =>
-  // eslint-disable-next-line no-control-regex
   /[\u0000-\u001f\u007f]|[\ud800-\udfff]/u.test(s)
     ? "control characters, NUL or unpaired surrogates are not allowed"
     : undefined

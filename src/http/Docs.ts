@@ -50,6 +50,7 @@ const BACK_BAR =
 export const withBackBar = (html: string) =>
   html.replace("<html>", "<html lang=\"en\">").replace("<body>", `<body>\n    ${BACK_BAR}`)
 
+// eslint-disable-next-line require-yield -- an Effect.fn body that needs no other effect
 const withPolicy = Effect.fnUntraced(function*(response: HttpServerResponse.HttpServerResponse) {
   const body = response.body
   if (body._tag !== "Uint8Array" && body._tag !== "Raw") return response

@@ -1,29 +1,24 @@
 /** Handlers of the session, donation, portfolio and ledger endpoints. */
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { InvalidRequest } from "../../domain/Errors.ts"
 import { storeUnavailable } from "../db/Rows.ts"
 import { Api } from "../http/Api.ts"
 import { ServerRequestId } from "../http/RequestId.ts"
-import { AnonymousExpiry } from "./accounts/AnonymousExpiry.ts"
-import { CurrentPrincipal, PortfolioAuthLive } from "./accounts/BearerAuthLive.ts"
+import { CurrentPrincipal } from "./accounts/BearerAuthLive.ts"
 import { Keys } from "./accounts/Keys.ts"
 import { Donations } from "./donations/Donations.ts"
 import { Entitlements } from "./entitlements/Entitlements.ts"
 import { Audit } from "./events/Audit.ts"
-import { EventStore } from "./events/EventStore.ts"
 import { ENTITLEMENTS_DEFAULT_LIMIT, KEYS_MAX_LIMIT, LEDGER_DEFAULT_LIMIT } from "./LedgerApi.ts"
 import { Performance } from "./performance/Performance.ts"
 import { csvAnswer, readCsvBody } from "./portfolio/CsvBody.ts"
-import { MarketFacts } from "./portfolio/MarketFacts.ts"
 import { Portfolio, streamOf } from "./portfolio/Portfolio.ts"
 import { PortfolioViews } from "./portfolio/PortfolioViews.ts"
 import { TransactionsCsv } from "./portfolio/TransactionsCsv.ts"
 import { TEMPLATE_COLUMNS } from "./portfolio/TransactionsCsvApi.ts"
-import { LedgerWriter } from "./portfolio/Writer.ts"
 import { AutoRecord } from "./settings/AutoRecord.ts"
-import { PortfolioSettings } from "./settings/Settings.ts"
 import { LedgerSigner } from "./signing/Signing.ts"
 import { TaxStatements } from "./tax/TaxStatements.ts"
 
@@ -34,7 +29,7 @@ const MAX_CLIENT_REQUEST_ID = 200
 const requestIdsOf = Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
   const client = request.headers["x-request-id"]
-  // eslint-disable-next-line no-control-regex
+
   if (client !== undefined && (client.length > MAX_CLIENT_REQUEST_ID || /[\u0000-\u001f\u007f]/u.test(client))) {
     return yield* new InvalidRequest({
       message:

@@ -129,21 +129,6 @@ export const withoutNull = (node: unknown): unknown => {
   return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, withoutNull(v)]))
 }
 
-/** The JSON types a sub-schema admits, resolving `$ref` against the root's `$defs`; undefined when open. */
-const typesOf = (node: unknown, defs: Json): ReadonlyArray<string> | undefined => {
-  if (!isObject(node)) return undefined
-  const ref = node["$ref"]
-  if (typeof ref === "string" && ref.startsWith("#/$defs/")) return typesOf(defs[ref.slice("#/$defs/".length)], defs)
-  const type = node["type"]
-  if (typeof type === "string") return [type]
-  if (Array.isArray(type)) return type as Array<string>
-  const members = node["anyOf"] ?? node["oneOf"]
-  if (!Array.isArray(members)) return undefined
-  const all = members.map((m) => typesOf(m, defs))
-  if (all.some((t) => t === undefined)) return undefined
-  return [...new Set(all.flatMap((t) => t!))]
-}
-
 /** A sub-schema with `$ref` resolved against the root's `$defs` (one level), and `anyOf` with null dropped. */
 const resolved = (node: unknown, defs: Json): Json | undefined => {
   if (!isObject(node)) return undefined

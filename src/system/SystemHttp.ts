@@ -7,7 +7,7 @@ import { Api } from "../http/Api.ts"
 import { Readiness } from "./Readiness.ts"
 import type { Health } from "./SystemApi.ts"
 
-const ready: "ready" = "ready"
+const ready = "ready" as const
 
 /** The liveness record: the one answer of GET /health (the front door gives its bytes while the routes are built). */
 export const liveness: typeof Health.Type = { status: "ok", service: "psx-data-service", version: "1.0.0" }

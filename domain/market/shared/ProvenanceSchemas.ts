@@ -3,7 +3,7 @@
  * (GET /v1/freshness, /v1/stocks/{symbol}/sources), and an ingest's result.
  */
 import { Schema } from "effect"
-import { Instant, IsoDate, Num, opt, Source } from "./RecordParts.ts"
+import { Instant, IsoDate, opt, Source } from "./RecordParts.ts"
 
 /** One dataset's provenance, coverage and age, as GET /v1/freshness lists it. */
 export const DatasetStatusRecord = Schema.Struct({

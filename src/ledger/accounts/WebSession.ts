@@ -7,7 +7,7 @@
  * token (`X-CSRF-Token`, from GET /web/session); otherwise 403. The bearer API is unchanged.
  */
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpServerRequest } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { randomBytes, randomUUID, timingSafeEqual } from "node:crypto"
 import { Forbidden, type SourceUnavailable, Unauthorized } from "../../../domain/Errors.ts"

@@ -29,7 +29,7 @@
 import { Clock, Context, Data, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { createHash, hash as cryptoHash, randomUUID } from "node:crypto"
-import { canonicalJson, chainInputV2, GENESIS } from "../../../domain/ledger/Chain.ts"
+import { canonicalJson, chainInputV2 } from "../../../domain/ledger/Chain.ts"
 import type { Position } from "../../../domain/ledger/Decider.ts"
 import { effectiveDate, type LedgerEvent, type StoredEvent } from "../../../domain/ledger/Events.ts"
 import { isUniqueViolation } from "../../db/SqlErrors.ts"

@@ -64,7 +64,7 @@ export const hashInput = (prev: string, r: EventRow): string =>
 
 // Checked by the compiler: the event Schemas' encoded form is their type (a transformation would not compile here).
 type SameShape<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
-const EVENTS_STORED_AS_TYPED: SameShape<typeof LedgerEvent.Encoded, LedgerEvent> = true
+export const EVENTS_STORED_AS_TYPED: SameShape<typeof LedgerEvent.Encoded, LedgerEvent> = true
 
 /**
  * Each event type's Schema: the keys it declares, and its check (a payload is checked by its own type's

@@ -7,7 +7,7 @@
  * made once, so every process, every restart and the CLI sign and verify with
  * the same key.
  */
-import { Clock, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { createPublicKey, type KeyObject, sign, verify } from "node:crypto"
 import { readFileSync } from "node:fs"

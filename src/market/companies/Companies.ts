@@ -24,7 +24,6 @@ import type { CompaniesPage, Company, Quote, Stock } from "../../../domain/marke
 import { median } from "../../../domain/market/shared/Stats.ts"
 import { indexAtOrBefore, type PriceSeries } from "../../../domain/market/snapshot/Series.ts"
 import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
-import type { SecurityRow } from "../../../domain/market/snapshot/StoreRows.ts"
 import { defined } from "../../../domain/Objects.ts"
 import { Cursors } from "../../paging/Cursors.ts"
 import { Analytics } from "../analytics/Analytics.ts"

@@ -2,7 +2,7 @@
 // The portfolio's transaction history: every ledger event, by trade date
 // (newest first; events of one day in the order recorded, newest first),
 // filtered by symbol and kind, 50 at a time, each with its reversal action.
-import { $, dateText, el, fillRows, fmtTime, setText, unknown } from "./api.js"
+import { $, dateText, el, fillRows, fmtTime, setText } from "./api.js"
 import { describeEvent } from "./events.js"
 import { reverseAction } from "./reverse.js"
 import { editable, openEdit } from "./tx-form.js"

@@ -5,7 +5,7 @@
 // percent of cost, and its weight; the other figures (cost, realised,
 // dividends, tax, fractions, the quote's time, yield on cost) in a row that
 // opens under it. On a phone each position is a card.
-import { badge, el, fmtAmount, fmtPct, fmtPrice, fmtQty, fmtRs, fmtRsPrice, fmtShare, fmtSigned, fmtTime, unknown } from "./api.js"
+import { badge, el, fmtAmount, fmtPct, fmtPrice, fmtQty, fmtRs,  fmtShare, fmtSigned, fmtTime, unknown } from "./api.js"
 import { sortable } from "./sortable.js"
 import { fact, facts } from "./ui.js"
 

@@ -7,7 +7,7 @@
 // empty sections.
 /** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
 /** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
-import { $, api, badge, dateText, el, fmtPct, fmtPrice, fmtQty, fmtRsPrice, fmtSigned, fmtTime, currentSession, unknown } from "./api.js"
+import { $, api, badge, dateText, el, fmtPct,  fmtQty, fmtRsPrice, fmtSigned, fmtTime, currentSession, unknown } from "./api.js"
 import { lineChart, rupeeFormat } from "./charts.js"
 import { formatNumber } from "./format.js"
 import { loadPosition } from "./symbol-position.js"
