@@ -1,5 +1,5 @@
 /**
- * The seven agent tasks of issue 52, each a fixed script of MCP calls (the official SDK client), and the check
+ * The seven agent tasks, each a fixed script of MCP calls (the official SDK client), and the check
  * that its answers hold the figures the task needs (expected values: agent-expected.ts, from the recordings).
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:agent`: issue 52's seven agent tasks as fixed scripts of MCP calls with the official SDK client,
+ * `npm run bench:agent`: the seven agent tasks as fixed scripts of MCP calls with the official SDK client,
  * over streamable HTTP and over stdio, against the service as users run it on the bundled pack (a throwaway
  * embedded store). Prints, per task and transport, the calls,
  * the bytes of text content (what a host feeds its model) and of structuredContent, and whether the answers hold

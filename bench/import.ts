@@ -1,5 +1,5 @@
 /**
- * Import benchmark (issue 51 items 2 and 3): starts the service (`npm start`; on PostgreSQL when DATABASE_URL is
+ * Import benchmark: starts the service (`npm start`; on PostgreSQL when DATABASE_URL is
  * set, else the embedded store in a new data directory), then
  *
  * 1. `/health` latency (p50, p95, max; probed every 20 ms) while a 10,000-row dry run of one-share OGDC buys over

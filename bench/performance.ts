@@ -1,5 +1,5 @@
 /**
- * Latency of GET /v1/me/performance (issue 38 item 2) for a portfolio of 20
+ * Latency of GET /v1/me/performance for a portfolio of 20
  * KSE-100 symbols and 2,000 events from 2010 to the pack's last close
  * (~4,000 sessions: the longest history the spec bounds), on the whole
  * service: `node src/main.ts serve` on a throwaway PostgreSQL database

@@ -17,7 +17,7 @@ import { mcpSession } from "./support/McpSession.ts"
 import type { ItemOf, OpenApiOperation, Reply, SuccessOf } from "./support/ReplyTypes.ts"
 import { assertFailed, assertOk, assertSucceeded, bodyOf, get, getText, post, TestApp } from "./support/TestApp.ts"
 
-/** Listed securities: the April listing's 1,029 (/symbols) and the 10 the 2026-08-04 screener shows besides (issue 34). */
+/** Listed securities: the April listing's 1,029 (/symbols) and the 10 the 2026-08-04 screener shows besides. */
 const LISTED = 1029 + 10
 
 const NOW = "2026-06-15T06:00:00.000Z"

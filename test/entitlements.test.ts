@@ -1,5 +1,5 @@
 /**
- * Entitlements (issue 38 item 1) over HTTP on the bundled pack (both stores). The figures are worked by hand
+ * Entitlements over HTTP on the bundled pack (both stores). The figures are worked by hand
  * from the recordings (data/pack/payouts.json) and the dated rules:
  *
  * - MEBL "80(ii) (D)", book closure 2026-08-19 to 08-20, face value Rs 10: Rs 8 a share. Under T+1 the last
@@ -35,7 +35,7 @@ const filer = (token: string, isFiler: boolean) =>
   send(token, { kind: "tax_status", filer: isFiler, trade_date: "2026-01-01" })
 
 layer(TestApp({ withPack: true, now: START }), { timeout: 600_000, excludeTestServices: true })(
-  "entitlements (issue 38.1)",
+  "entitlements",
   (it) => {
     it.effect("100 MEBL bought in May 2026 are owed Rs 800 gross from the 80% interim; a filer's 15% leaves Rs 680", () =>
       Effect.gen(function*() {

@@ -54,7 +54,7 @@ const inventoryFilings = Object.values(inventory.entries).flatMap((e) =>
 /** Ids the issue names as live filings wrongly marked revoked; TRG 256274 is on TRG's company page. */
 const WITHDRAWAL_IDS = ["264823", "262335", "264879", "268908", "268862"]
 
-describe("filing parsers (issue 34)", () => {
+describe("filing parsers", () => {
   it("a date-only filing keeps its Karachi date and carries no time (AIRLINK 263491 of 27 Oct 2025)", () => {
     const parsed = parseAnnouncementExport(fixture("announcements_ABOT_AIRLINK.csv"))
     const raw = exportRows.find((r) => r["pdf_url"]!.endsWith("/263491.pdf"))!
@@ -111,7 +111,7 @@ describe("filing parsers (issue 34)", () => {
 const NOW = "2026-11-23T06:00:00.000Z"
 
 layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServices: true })(
-  "filings through the API (issue 34)",
+  "filings through the API",
   (it) => {
     it.effect("AIRLINK 263491 is served as 2025-10-27 with no published_at; the day filter keeps it on that day only", () =>
       Effect.gen(function*() {

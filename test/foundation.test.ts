@@ -94,7 +94,7 @@ describe("rate limiting", () => {
         assertFailed(last, 429, "RATE_LIMITED")
         assert.isAtLeast(Number(last.headers["retry-after"]), 1)
         assert.strictEqual((yield* get("/health")).status, 200)
-        // A made-up credential is not a client of its own: it counts against the address (issue 12).
+        // A made-up credential is not a client of its own: it counts against the address.
         assert.strictEqual((yield* get("/openapi.json", { authorization: "Bearer other-client" })).status, 429)
       }))
   })

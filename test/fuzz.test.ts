@@ -207,7 +207,7 @@ layer(TestApp({ withPack: true, now: "2026-06-15T06:00:00.000Z" }), { timeout: 6
       }))
 
     // Found by this suite on 2026-11-22 (FUZZ_SEED=20260615): a NUL byte in a key id reached PostgreSQL, which refused
-    // it ("invalid byte sequence for encoding UTF8: 0x00") → 500 INTERNAL. Fixed with issue 12 (ids are decoded first).
+    // it ("invalid byte sequence for encoding UTF8: 0x00") → 500 INTERNAL. Fixed: ids are decoded first.
     it.effect("DELETE /v1/me/keys/{id} with a NUL byte in a real key's id is a 400/404 record, not a 500", () =>
       Effect.gen(function*() {
         const token = bodyOf(yield* post("/v1/me/session", {})).token as string

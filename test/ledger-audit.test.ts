@@ -264,7 +264,7 @@ layer(App, { timeout: 300_000, excludeTestServices: true })("ledger audit trail"
       assert.notInclude(bad.stdout, "version 2 (", "nothing before the rewrite is blamed")
     }))
 
-  it.effect("issue 35 item 13: `ledger verify` counts failing streams, not failures, and names no empty event", () =>
+  it.effect("`ledger verify` counts failing streams, not failures, and names no empty event", () =>
     Effect.gen(function*() {
       const signer = yield* LedgerSigner
       const signedEach = (stream: string, n: number) =>

@@ -1,5 +1,5 @@
 /**
- * Issue 35's ledger findings, replayed over HTTP against the whole service
+ * The ledger's hardening findings, replayed over HTTP against the whole service
  * (items 3, 6, 9 and 12): the issue's OGDC sequence that took a holding past
  * 2^53 shares, 150 concurrent donations, the per-user bound on live API keys
  * with the paged key list, and a key's secret sent as a path id never echoed.
@@ -19,7 +19,7 @@ const session = Effect.map(post("/v1/me/session", {}), (r) => {
 
 const App = TestApp({ withPack: true, now: "2026-11-21T05:00:00.000Z" })
 
-layer(App, { timeout: 600_000, excludeTestServices: true })("issue 35: ledger hardening", (it) => {
+layer(App, { timeout: 600_000, excludeTestServices: true })("ledger hardening", (it) => {
   it.effect("item 3: the issue's sequence — the buy that would hold 9,007,200,000,000,000 OGDC is a 400; verify stays ok", () =>
     Effect.gen(function*() {
       const token = yield* session

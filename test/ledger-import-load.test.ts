@@ -38,7 +38,7 @@ const importCsv = (token: string, text: string, query = "", headers: Record<stri
 layer(TestApp({ withPack: true, now: "2026-11-21T05:00:00.000Z" }), { timeout: 600_000, excludeTestServices: true })(
   "ledger import under load",
   (it) => {
-    it.effect("issue 51 item 2: 10,000 OGDC buys, newest first, are all planned by a dry run (before: 400 after 20 s)", () =>
+    it.effect("10,000 OGDC buys, newest first, are all planned by a dry run (before: 400 after 20 s)", () =>
       Effect.gen(function*() {
         const t = yield* session
         const reply = yield* importCsv(t, csvOf(buys("OGDC", 10_000).reverse()), "?dry_run=true")
@@ -53,7 +53,7 @@ layer(TestApp({ withPack: true, now: "2026-11-21T05:00:00.000Z" }), { timeout: 6
         assert.deepStrictEqual([events[0]!.line, events[9_999]!.line], [2, 10_001], "listed by line")
       }))
 
-    it.effect("issue 51 item 3: 10,000 sorted HBL buys into a portfolio holding a later-dated HBL buy are recorded (before: 400)", () =>
+    it.effect("10,000 sorted HBL buys into a portfolio holding a later-dated HBL buy are recorded (before: 400)", () =>
       Effect.gen(function*() {
         const t = yield* session
         created(yield* send(t, { kind: "buy", symbol: "HBL", quantity: 10, price: 300, trade_date: "2026-05-20" }))
@@ -67,7 +67,7 @@ layer(TestApp({ withPack: true, now: "2026-11-21T05:00:00.000Z" }), { timeout: 6
         assert.strictEqual(verify.ok, true, JSON.stringify(verify))
       }))
 
-    it.effect("issue 51 item 2: a second import by the same user while one is under way is 409, and records nothing", () =>
+    it.effect("a second import by the same user while one is under way is 409, and records nothing", () =>
       Effect.gen(function*() {
         const t = yield* session
         // Two 10,000-row imports sent together: whichever takes the portfolio first runs, the other is refused.
@@ -81,7 +81,7 @@ layer(TestApp({ withPack: true, now: "2026-11-21T05:00:00.000Z" }), { timeout: 6
         assert.strictEqual(bodyOf(yield* get("/v1/me/ledger", bearer(t))).total, 0)
       }))
 
-    it.effect("issue 51 item 7: two rows sharing one event id, then a reversal of that id: the reversal is refused as ambiguous", () =>
+    it.effect("two rows sharing one event id, then a reversal of that id: the reversal is refused as ambiguous", () =>
       Effect.gen(function*() {
         const t = yield* session
         const file = csvOf([
@@ -97,7 +97,7 @@ layer(TestApp({ withPack: true, now: "2026-11-21T05:00:00.000Z" }), { timeout: 6
         assertFailed(yield* Effect.map(importCsv(t, file), (r) => ({ ...r, headers: {} }) as never), 400)
       }))
 
-    it.effect("issue 51 item 7: an X-Request-Id over 200 characters is refused before anything is recorded; 200 is kept", () =>
+    it.effect("an X-Request-Id over 200 characters is refused before anything is recorded; 200 is kept", () =>
       Effect.gen(function*() {
         const t = yield* session
         const body = { kind: "buy", symbol: "OGDC", quantity: 1, price: 250, trade_date: "2026-05-18" }
@@ -114,7 +114,7 @@ layer(TestApp({ withPack: true, now: "2026-11-21T05:00:00.000Z" }), { timeout: 6
         assert.strictEqual((ledger.items[0]!.metadata as Record<string, unknown>)["client_request_id"], "r".repeat(200))
       }))
 
-    it.effect("issue 50 item 5: accept LUCK's 250% final, then record the warrant by hand: 409 naming the event; the CSV row too", () =>
+    it.effect("accept LUCK's 250% final, then record the warrant by hand: 409 naming the event; the CSV row too", () =>
       Effect.gen(function*() {
         const t = yield* session
         created(yield* send(t, { kind: "tax_status", filer: true, trade_date: "2026-01-01" }))
@@ -148,7 +148,7 @@ layer(TestApp({ withPack: true, now: "2026-11-21T05:00:00.000Z" }), { timeout: 6
         assert.strictEqual(luck?.dividends_gross, 500)
       }))
 
-    it.effect("issue 52 item 7: LUCK at 1,050 on 2026-05-20 is recorded with a flag naming the close 410.88, its basis and the 5:1 restatement", () =>
+    it.effect("LUCK at 1,050 on 2026-05-20 is recorded with a flag naming the close 410.88, its basis and the 5:1 restatement", () =>
       Effect.gen(function*() {
         const t = yield* session
         const answer = created(

@@ -1,5 +1,5 @@
 /**
- * The ledger items of issue 19 over HTTP, on the bundled pack (both stores):
+ * The ledger's truth checks over HTTP, on the bundled pack (both stores):
  * named command sequences against recorded data — HUBC's eod closes (215.42
  * on Fri 2026-05-22, 219.50 on Mon 2026-05-25; nothing recorded after, and
  * 27–29 May 2026 are Eid holidays), LUCK (whose eod history the source
@@ -32,7 +32,7 @@ const created = <B, F>(r: Reply<B, F>) => {
 }
 
 layer(TestApp({ withPack: true, now: START }), { timeout: 600_000, excludeTestServices: true })(
-  "ledger truth (issue 19)",
+  "ledger truth",
   (it) => {
     it.effect("14: bad input is a 400 record and nothing is committed; donations take 1.15", () =>
       Effect.gen(function*() {

@@ -1,5 +1,5 @@
 /**
- * The sweep of issue 50 item 1: every market route that takes `as_of`, at
+ * The sweep of every market route that takes `as_of`, at
  * 30 instants, for 20 symbols (a route without a symbol once per instant),
  * on either store. It fails on
  * - look-ahead: any date or instant in an answer later than its instant,

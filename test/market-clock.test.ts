@@ -1,6 +1,5 @@
 /**
- * The market clock of `as_of` (issue 50 items 1 and 10, issue 51 items 1 and
- * 6) on the bundled pack: each reproduction of the issue, with expected
+ * The market clock of `as_of` on the bundled pack: each reproduction of the issue, with expected
  * values read from the recordings in data/pack (their own dates), the
  * recorded clock (`recorded_as_of`) keeping the old meaning, a load answered
  * 503, and one client's flood of instants that cannot deny another's.

@@ -26,7 +26,7 @@ import {
   TestApp
 } from "./support/TestApp.ts"
 
-/** Listed securities: the April listing's 1,029 (/symbols) and the 10 the 2026-08-04 screener shows besides (issue 34). */
+/** Listed securities: the April listing's 1,029 (/symbols) and the 10 the 2026-08-04 screener shows besides. */
 const LISTED = 1029 + 10
 
 /** 11:00 in Karachi on Monday 15 June 2026: three weeks after the pack's last recorded session (25 May). */

@@ -1,5 +1,5 @@
 /**
- * Issue 52 with the official MCP SDK client over streamable HTTP, on the bundled pack: names to tickers, unknown
+ * Agents first, with the official MCP SDK client over streamable HTTP, on the bundled pack: names to tickers, unknown
  * symbols that name their close matches (HTTP and MCP), as_of and adjust on the market tools, the screener's
  * sectors, sort and fields, compact answers, holidays said, listings by grant within 20 KB, long resource URIs
  * refused without echo. Expected values come from the pack's recordings (data/pack).
@@ -34,7 +34,7 @@ const clientWith = (key: string) =>
   })
 
 layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServices: true })(
-  "MCP for agents (issue 52)",
+  "MCP for agents",
   (it) => {
     describe("search", () => {
       it.effect("names, aliases and near misses resolve to tickers; over MCP as over GET /v1/search", () =>

@@ -1,5 +1,5 @@
 /**
- * The portfolio tools for agents (issue 38 item 5), with the official MCP SDK
+ * The portfolio tools for agents, with the official MCP SDK
  * client: over streamable HTTP against the test app, and over stdio against a
  * spawned `node src/main.ts mcp` whose key comes from PSX_API_KEY. Each tool
  * is a portfolio route, so each answer is compared with that route's answer

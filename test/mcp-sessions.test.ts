@@ -1,5 +1,5 @@
 /**
- * Hostile MCP clients (issue 35, items 1, 7 and 8), through the whole service:
+ * Hostile MCP clients, through the whole service:
  *
  * - memory: 200 `initialize` calls of ~900 KB, and hundreds of sessions
  *   each as large as allowed, leave the heap bounded (measured after a full

@@ -1,5 +1,5 @@
 /**
- * The MCP surface an agent can afford (issue 40 item 4), with the official SDK
+ * The MCP surface an agent can afford, with the official SDK
  * client over streamable HTTP on the bundled pack: tools/list under 20 KB
  * (54,068 bytes before), resources, prompts, and bounded tool results that say
  * when they were cut and how to page.

@@ -37,7 +37,7 @@ const getting = (tool: string, args: Record<string, unknown>, route: string, pat
   request: { method: "GET", path }
 })
 
-/** SPEC 4.6's fifteen tools and issue 52's four, each with the route it mirrors and real symbols of the pack. */
+/** SPEC 4.6's fifteen tools and the four added since, each with the route it mirrors and real symbols of the pack. */
 const TOOLS: ReadonlyArray<Entry> = [
   getting("get_company", { symbol: "HUBC" }, "/v1/companies/:symbol", "/v1/companies/HUBC"),
   getting("get_quote", { symbol: "HUBC", allow_stale: true }, "/v1/quotes/:symbol", "/v1/quotes/HUBC?allow_stale=true"),

@@ -1,5 +1,5 @@
 /**
- * The pack's news through the API (issue 34, items 1, 7 and 12): tags by what
+ * The pack's news through the API: tags by what
  * an item names, daily editions served apart, coverage only where news was
  * recorded, and the umarfarooq2044 headline digests imported. Expected values
  * come from the recordings' slices in test/fixtures/research/ (PROVENANCE.md

@@ -5,7 +5,7 @@
  * the tagger's last review (test/fixtures/news-heldout.json; each item's
  * listed companies decided by reading its title and summary). Also the
  * recording's own cases: Bad Bunny filed under BNL, HUBC's unrelated stories,
- * HBL's result filed under nothing, and the mis-tags and misses of issue 50.
+ * HBL's result filed under nothing, and the reviewed mis-tags and misses.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"
@@ -78,7 +78,7 @@ describe("news tagger", () => {
     assert.isAtLeast(got.recall, 0.95)
   })
 
-  it("issue 50's cases: other companies' 'Systems Ltd', brokerages quoted as sources, and the named companies it missed", () => {
+  it("the reviewed cases: other companies' 'Systems Ltd', brokerages quoted as sources, and the named companies it missed", () => {
     assert.deepStrictEqual(tag("Axalta Coating Systems Ltd (AXTA) Q2 Earnings: EPS Misses at $0. - GuruFocus"), [])
     assert.deepStrictEqual(
       tag("Kalyani Strategic Systems Ltd and AM General Sign Strategic Partnership - Raksha Anirveda"),

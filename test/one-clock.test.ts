@@ -1,6 +1,5 @@
 /**
- * Figures joined in one answer share one date or each carries its own, and one name means one date (issue 50
- * items 2, 3, 6 and 10), over the bundled pack. Expected values come from the recordings:
+ * Figures joined in one answer share one date or each carries its own, and one name means one date, over the bundled pack. Expected values come from the recordings:
  *
  * - LUCK "250%(F) (D)", book closure 18/08/2026 - 25/08/2026 (afireseeker /payouts). Under T+1 the last buy date
  *   is Thu 2026-08-13 (its trade settles Mon 08-17 across Independence Day, Fri 08-14); it trades XD on Mon 08-17.

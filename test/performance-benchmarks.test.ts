@@ -1,8 +1,8 @@
 /**
- * The benchmark comparisons of domain/ledger/Performance.ts (issue 50 items 4 and 8), pure, on recorded closes:
+ * The benchmark comparisons of domain/ledger/Performance.ts, pure, on recorded closes:
  * HUBC from the eod recording (test/fixtures/ledger, with its PROVENANCE) and KSE-100 from I-Zaifa__psx-analyzer
  * data/csv/macro_kse100.csv. KSE100PR has no daily closes in the recordings: where a test needs two, it says
- * which figures it takes and works the arithmetic from them. And the domain's purity (issue 54 item 4).
+ * which figures it takes and works the arithmetic from them. And the domain's purity.
  *
  * HUBC closes: 2026-05-21 215.99, 05-22 215.42, 05-25 219.50.
  * KSE-100 closes: 2026-05-20 164,831.42, 05-21 168,514.44, 05-22 167,844.24, 05-25 171,725.29.
@@ -63,7 +63,7 @@ const inception = (req: Partial<PerformanceRequest> & Pick<PerformanceRequest, "
 }
 const six = (x: number) => Math.round(x * 1e6) / 1e6
 
-describe("a difference only over the same days (issue 50.4)", () => {
+describe("a difference only over the same days", () => {
   const held = entries(buy(100, 215.99, "2026-05-21"))
 
   it("KSE-100 with closes on the period's first and last sessions: twr − its change", () => {
@@ -89,7 +89,7 @@ describe("a difference only over the same days (issue 50.4)", () => {
   })
 })
 
-describe("KSE-100 is total return; KSE100PR is price return (issue 50.8)", () => {
+describe("KSE-100 is total return; KSE100PR is price return", () => {
   // 100 HUBC bought at 210 on 05-21; a dividend of Rs 500 gross, 75 withheld, Rs 425 net on 05-25.
   const e = entries(buy(100, 210, "2026-05-21"), {
     type: "DividendRecorded",
@@ -120,7 +120,7 @@ describe("KSE-100 is total return; KSE100PR is price return (issue 50.8)", () =>
   })
 })
 
-describe("the domain keeps no state between calls (issue 54.4)", () => {
+describe("the domain keeps no state between calls", () => {
   it("the performance and tax modules hold no module-level mutable state", () => {
     const files = [
       "DailyValuation",

@@ -1,5 +1,5 @@
 /**
- * GET /v1/me/performance (issue 38 item 2) over HTTP on the bundled pack (both stores). Every expected figure is
+ * GET /v1/me/performance over HTTP on the bundled pack (both stores). Every expected figure is
  * worked by hand below from the recordings the pack is built from (closes: I-Zaifa__psx-analyzer
  * data/csv/symbols/*.csv, the exchange's eod series, and ChubsB__KSE-100-Data for 2023; KSE-100:
  * I-Zaifa__psx-analyzer data/csv/macro_kse100.csv; payouts: data/pack/payouts.json), never from the service.
@@ -52,7 +52,7 @@ const periodOf = (a: Answer, name: string) => {
 const six = (x: number) => Math.round(x * 1e6) / 1e6
 
 layer(TestApp({ withPack: true, now: START }), { timeout: 600_000, excludeTestServices: true })(
-  "performance (issue 38.2)",
+  "performance",
   (it) => {
     it.effect("100 OGDC at the 2025-05-26 close is 57.96% to 2026-05-25, against KSE-100's 45.26% over the same days", () =>
       Effect.gen(function*() {
@@ -60,7 +60,7 @@ layer(TestApp({ withPack: true, now: START }), { timeout: 600_000, excludeTestSe
         created(yield* send(t, buy("OGDC", 100, 208.95, "2025-05-26")))
         const a = yield* performance(t)
         assert.deepStrictEqual([a.first_event, a.last_session], ["2025-05-26", "2026-05-25"])
-        // Issue 50.8: KSE-100 is a total-return index (PSX-FACTS); the pack records no KSE100PR closes, and the answer says so.
+        // KSE-100 is a total-return index (PSX-FACTS); the pack records no KSE100PR closes, and the answer says so.
         assert.deepStrictEqual([a.benchmark.index, a.benchmark.kind], ["KSE-100", "total return index"])
         assert.notInclude(a.benchmark.note, "price index")
         assert.deepStrictEqual([a.benchmark.price_return.index, a.benchmark.price_return.recorded], ["KSE100PR", false])
@@ -281,7 +281,7 @@ layer(TestApp({ withPack: true, now: START }), { timeout: 600_000, excludeTestSe
         assert.strictEqual(periodOf(a, "since_inception").twr, six(17944 / 17383 - 1))
       }))
 
-    it.effect("issue 50.4: bought MEBL on 2026-05-18 and LUCK on 2026-08-13, the valuation stops at 2026-05-25, the last recorded close", () =>
+    it.effect("bought MEBL on 2026-05-18 and LUCK on 2026-08-13, the valuation stops at 2026-05-25, the last recorded close", () =>
       Effect.gen(function*() {
         // MEBL closes (I-Zaifa symbols/MEBL.csv): 2026-05-18 464.83, 05-25 490.20; LUCK's last recorded close is 05-25
         // (436.77); KSE-100's last is 05-25 (171,725.29), 05-18 161,805.02. Nothing is recorded after 05-25, so the LUCK buy
@@ -329,7 +329,7 @@ layer(TestApp({ withPack: true, now: START }), { timeout: 600_000, excludeTestSe
         }
       }))
 
-    it.effect("issue 52.3 and 52.6: the default answer is the period summary; the due MEBL and LUCK payouts are named, not counted", () =>
+    it.effect("the default answer is the period summary; the due MEBL and LUCK payouts are named, not counted", () =>
       Effect.gen(function*() {
         // Due, from data/pack/payouts.json: MEBL 80(ii) (book closure 2026-08-19; face value Rs 10: Rs 8 a share) on 100
         // shares = Rs 800; LUCK 250%(F) (book closure 2026-08-18, last buy date 08-13; face value Rs 2: Rs 5 a share) on 10
@@ -360,7 +360,7 @@ layer(TestApp({ withPack: true, now: START }), { timeout: 600_000, excludeTestSe
         assertFailed(yield* get("/v1/me/performance?days=hourly", bearer(t)), 400, "INVALID_REQUEST")
       }))
 
-    it.effect("issue 50.10: LUCK bought after its 2025-04-28 sub-division is not flagged restated; bought before it, it is", () =>
+    it.effect("LUCK bought after its 2025-04-28 sub-division is not flagged restated; bought before it, it is", () =>
       Effect.gen(function*() {
         // LUCK eod (restated ×0.2 by the source for the split PSX-FACTS dates 28 Apr 2025): 2026-05-21 426.82, 05-22 422.13.
         const after = yield* session

@@ -1,5 +1,5 @@
 /**
- * Point-in-time reads by the recorded clock (`recorded_as_of`, issue 40 item 2; the market clock is
+ * Point-in-time reads by the recorded clock (`recorded_as_of`; the market clock is
  * test/market-clock.test.ts's) over two crawls of the recorded
  * portal (test/support/FakePortal.ts) a day apart, on either store.
  *

@@ -1,5 +1,5 @@
 /**
- * The HTTP edges a careless client or an attacker reaches (issue 51, item 7), through the front door and the
+ * The HTTP edges a careless client or an attacker reaches, through the front door and the
  * layers `npm start` runs:
  *
  * - a refusal of a request over its rate limit is not signed, even when a signature is asked for;

@@ -1,5 +1,5 @@
 /**
- * The research datasets of the pack (issue 20) on the vendored recordings
+ * The research datasets of the pack on the vendored recordings
  * (test/fixtures/research) and through the API over the bundled pack:
  * filings dated from the title, not the export's read date; sales equal to
  * the recording; EPS and payouts from the company pages; news as events with

@@ -1,5 +1,5 @@
 /**
- * Issue 34 item 6: peers and sector medians count only the lines that trade
+ * peers and sector medians count only the lines that trade
  * (PeerRule.ts: a trade in the 20 sessions up to the latest recorded
  * session), and a 0 P/E on the exchange's screener is unknown, not a loss.
  * Expected figures are worked from the pack's recordings, read here apart

@@ -1,5 +1,5 @@
 /**
- * Portfolio settings and recording entitlements as they fall due (issue 38 item 1's opt-in) over HTTP on the
+ * Portfolio settings and recording entitlements as they fall due over HTTP on the
  * bundled pack (both stores). The test moves the service's wall clock (Asia/Karachi dates below).
  *
  * The portfolio (a filer from 2026-01-01): 10 MEBL bought 2026-03-18, 90 more 2026-05-25, 40 LUCK 2026-05-18.
@@ -55,7 +55,7 @@ const otherProcess = AutoRecord.layerWith({ every: Duration.hours(24) }).pipe(
 const app = TestApp({ withPack: true }).pipe(Layer.provideMerge(Layer.succeed(Clock.Clock, clock)))
 
 layer(app, { timeout: 600_000, excludeTestServices: true })(
-  "settings: auto-recording entitlements (issue 38.1)",
+  "settings: auto-recording entitlements",
   (it) => {
     it.effect("opted in, a due entitlement is recorded once as an ordinary event naming its source; opted out, nothing is", () =>
       Effect.gen(function*() {

@@ -1,5 +1,5 @@
 /**
- * Signed answers (issue 40 item 3): on request (Accept-Signature or
+ * Signed answers: on request (Accept-Signature or
  * ?signed=true) an answer carries RFC 9421 signatures with an RFC 9530
  * Content-Digest, signed with the deployment key that GET
  * /v1/ledger/signing-key publishes; an MCP tool result carries the same in

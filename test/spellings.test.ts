@@ -1,6 +1,5 @@
 /**
- * One path, one spelling, through the real front door (issue 35, items 2, 9,
- * 10 and 11). Each guard is tried with every spelling of its path: exact,
+ * One path, one spelling, through the real front door. Each guard is tried with every spelling of its path: exact,
  * trailing slash, upper case, double slash, percent-encoded, `;x` and
  * absolute-form. A spelling that names the same URI (percent-encoded
  * unreserved characters, absolute-form) meets the guard as the exact path;

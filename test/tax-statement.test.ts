@@ -1,5 +1,5 @@
 /**
- * The tax-year statement (issue 38 item 3) over HTTP on the bundled pack (both stores). The service's clock
+ * The tax-year statement over HTTP on the bundled pack (both stores). The service's clock
  * starts at 2026-11-21 10:00 Karachi time: the current tax year is 2027 (2026-07-01 to 2027-06-30).
  *
  * Hand-worked, LUCK (face value Rs 2 since 28 Apr 2025, domain/market/filings/FaceValues.ts), a filer from 2024-07-01:
@@ -102,7 +102,7 @@ describe("capital losses set off, section 37A (pure, paisa)", () => {
 })
 
 layer(TestApp({ withPack: true, now: START }), { timeout: 600_000, excludeTestServices: true })(
-  "tax-year statement (issue 38.3)",
+  "tax-year statement",
   (it) => {
     it.effect("a buy in one tax year and sales either side of 30 June; the LUCK dividend at Rs 2 face value; a donation", () =>
       Effect.gen(function*() {
@@ -282,7 +282,7 @@ layer(TestApp({ withPack: true, now: START }), { timeout: 600_000, excludeTestSe
         assert.deepStrictEqual((yield* statement(t, 2023)).sales, [], "the sale is not in tax year 2023")
       }))
 
-    it.effect("issue 50.7: a Rs 5,000 gain and a Rs 2,000 loss in one tax year, a filer's purchases after 1 July 2024: 15% × 3,000 = 450", () =>
+    it.effect("a Rs 5,000 gain and a Rs 2,000 loss in one tax year, a filer's purchases after 1 July 2024: 15% × 3,000 = 450", () =>
       Effect.gen(function*() {
         // Given a filer from 2024-07-01 who, in tax year 2027, bought 100 LUCK at 400 and sold them at 450 (gain 5,000), and
         // bought 100 MEBL at 500 and sold them at 480 (loss 2,000), no fees:
@@ -314,7 +314,7 @@ layer(TestApp({ withPack: true, now: START }), { timeout: 600_000, excludeTestSe
         )
       }))
 
-    it.effect("issue 50.7: a net loss of tax year 2026 is its own line in 2027, set off before the rate: 15% × (3,000 − 1,000) = 300", () =>
+    it.effect("a net loss of tax year 2026 is its own line in 2027, set off before the rate: 15% × (3,000 − 1,000) = 300", () =>
       Effect.gen(function*() {
         // Given the same tax year 2027 as above, after 100 MEBL bought at 500 and sold at 490 in June 2026 (tax year 2026):
         const t = yield* session

@@ -1,8 +1,8 @@
 /**
- * A broker's statement imported as it is (issue 55 item 2): headers mapped,
+ * A broker's statement imported as it is: headers mapped,
  * day-first dates, "1,000", BUY and buy, a rate with three decimals, a sale's
  * quantity written -50; an Excel re-save's 3/20/2023; an ambiguous file and
- * date_order; the template; a latin1 body (issue 51 item 7). Synthetic test
+ * date_order; the template; a latin1 body. Synthetic test
  * fixtures: every file is made by hand, its figures worked beside it. The
  * service's clock starts at 2026-11-21.
  */

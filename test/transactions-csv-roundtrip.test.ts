@@ -1,8 +1,7 @@
 /**
  * The transactions export holds every event kind and imports back as the same
- * ledger (issue 55 item 3); no exported cell starts a formula however a
- * spreadsheet splits it, and the formula prefix undoes exactly (issue 51 items
- * 5 and 7). Synthetic test fixtures: the portfolio is made up here, its
+ * ledger; no exported cell starts a formula however a
+ * spreadsheet splits it, and the formula prefix undoes exactly. Synthetic test fixtures: the portfolio is made up here, its
  * figures worked by hand. The service's clock starts at 2026-11-21.
  */
 import { assert, layer } from "@effect/vitest"

@@ -1,5 +1,5 @@
 /**
- * CSV in and out of the portfolio (issue 38 item 4), through the whole
+ * CSV in and out of the portfolio, through the whole
  * service: the export's rows worked by hand from the transactions posted, a
  * round trip into a new portfolio giving the same holdings, dry runs, all or
  * none, re-imports adding nothing, grants, and hostile files refused whole.

@@ -1,5 +1,5 @@
 /**
- * Issue 19, market items: every figure served holds up against the
+ * Market truth: every figure served holds up against the
  * recordings (the bundled pack: I-Zaifa /timeseries/eod, ChubsB as traded,
  * the exchange's 2021-01-21 market summary, the MEBL/LUCK payout pages, the
  * 2026-04-08 screener). Each test names the symbol, date and recording it
@@ -66,7 +66,7 @@ const restatedInRecordings = (): ReadonlyArray<string> => {
 }
 
 layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServices: true })(
-  "issue 19: market truth",
+  "market truth",
   (it) => {
     it.effect("1. AHCL 2021-01-01..06-30: the market summary's as-traded 40.49 (2021-01-21) is not served beside the eod 3.73 (2021-05-26)", () =>
       Effect.gen(function*() {
@@ -154,7 +154,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
         assert.deepStrictEqual(p.body.items.map((i) => i.close), [396.42, 409.19])
       }))
 
-    it.effect("5. cement lines (screener 2026-04-08): LPCL and PAKCEM have no market_cap (0 is a blank); 0 P/E lines are unknown, not loss-makers (issue 34 item 6); JVDCR1 is not LUCK's peer", () =>
+    it.effect("5. cement lines (screener 2026-04-08): LPCL and PAKCEM have no market_cap (0 is a blank); 0 P/E lines are unknown, not loss-makers; JVDCR1 is not LUCK's peer", () =>
       Effect.gen(function*() {
         const sector = bodyOf(yield* get("/v1/sectors/cement"))
         for (const symbol of ["LPCL", "PAKCEM"]) {
@@ -245,7 +245,7 @@ const kse100Csv = readPsx("I-Zaifa__psx-analyzer/data/csv/macro_kse100.csv")
 const kse100Rows = kse100Csv.trim().split(/\r?\n/).slice(1).map((l) => l.split(","))
 
 layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServices: true })(
-  "issue 34: every recorded series read right",
+  "every recorded series read right",
   (it) => {
     it.effect("5. 786R 2026-01-02 is served as recorded (close 2.47, volume 198,132, open 2.64, high 2.77, low 2.25), and so is its quote", () =>
       Effect.gen(function*() {

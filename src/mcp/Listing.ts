@@ -1,7 +1,6 @@
 /**
  * What `tools/list` says of each tool, kept affordable for an agent's context
- * (issue 40 item 4: it was 54,068 bytes of JSON, about 13k tokens, before the
- * first call):
+ * :
  *
  * - inputSchema: the route's argument Schema as JSON Schema, with every
  *   sub-schema that occurs more than once (a bounded number, a nullable date)

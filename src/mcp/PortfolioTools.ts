@@ -1,5 +1,5 @@
 /**
- * The portfolio tools (issue 38 item 5): served only to a caller with a
+ * The portfolio tools: served only to a caller with a
  * bearer credential, each one a portfolio route of the HTTP API called in
  * process (RouteTools.ts), so it has exactly that route's grant, answers and
  * errors, and is charged to the principal's rate limit as the route is.

@@ -1,5 +1,5 @@
 /**
- * The tool endpoint's prompts (issue 40 item 4): three research tasks an
+ * The tool endpoint's prompts: three research tasks an
  * agent's host can offer its user, each a user message naming the tools and
  * resources to use and the service's rules (delayed figures, unadjusted
  * prices, unknown is not zero). The arguments are checked like a tool's: a

@@ -1,5 +1,5 @@
 /**
- * The tool endpoint's resources (issue 40 item 4): reference data an agent
+ * The tool endpoint's resources: reference data an agent
  * or its host can read once instead of calling tools for it. Each is JSON
  * built from the same services as its HTTP route:
  *

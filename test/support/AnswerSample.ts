@@ -41,7 +41,7 @@ export const SAMPLE: ReadonlyArray<SampleRequest> = [
   ...get("/v1/market/status", "/v1/market/snapshot", "/v1/market/board", "/v1/sectors", "/v1/sectors/board"),
   ...get("/v1/sectors/cement", "/v1/sectors/0807/peers", "/v1/sectors/commercial-banks/valuation", "/v1/sectors/nope"),
   ...get("/v1/indices", "/v1/indices/KSE100", "/v1/calendar/dividends"),
-  // issue 34: a window of KSE-100 closes, a symbol listed after April, the OHLCV-layout eod file
+  // a window of KSE-100 closes, a symbol listed after April, the OHLCV-layout eod file
   ...get("/v1/indices/KSE100?date_from=2026-05-18&date_to=2026-05-25", "/v1/companies/SLM", "/v1/prices/786R?range=1M"),
   // analytics, screener, comparison, research
   ...get(

@@ -5,7 +5,7 @@
  * recording (215.42 on 2026-05-22), LUCK's and MEBL's recorded payouts
  * (MEBL's book closure from 2025-08-27 traded XD on 2025-08-25), the PSX
  * settlement rule (T+2 to 6 Feb 2026, T+1 from 9 Feb 2026) and the 2026
- * holiday list from domain/market/calendar/Calendar.ts. The ledger items of issue 19
+ * holiday list from domain/market/calendar/Calendar.ts. The ledger's truth items
  * are named where they are checked.
  */
 import { assert, describe, it } from "@effect/vitest"
@@ -373,7 +373,7 @@ describe("decide(command, state) with evolve and initialState", () => {
   })
 })
 
-describe("issue 54 item 6: decide is total over the state evolve folds", () => {
+describe("decide is total over the state evolve folds", () => {
   const history = [buy(100, 215.42, "2026-05-20"), sell(30, 219.5, "2026-05-22")]
   it("given a backdated sale, when it would leave −1 on a later date, then it is refused from the folded state (no partial answer)", () => {
     // 100 bought on 05-20; 71 sold on 05-21 leaves 29, and the sale of 30 on 05-22 would take it to −1.
@@ -456,7 +456,7 @@ describe("issue 54 item 6: decide is total over the state evolve folds", () => {
   })
 })
 
-describe("issue 35 item 3: a trade stays within the ledger's exact range", () => {
+describe("a trade stays within the ledger's exact range", () => {
   // 9,007,199 × 1000³ = 9,007,199,000,000,000 shares: just under 2^53 = 9,007,199,254,740,992.
   const split = (trade_date: string): PortfolioEvent => ({
     type: "SplitRecorded",
@@ -514,7 +514,7 @@ describe("issue 35 item 3: a trade stays within the ledger's exact range", () =>
   })
 })
 
-describe("issue 50 item 5: a payout is counted once", () => {
+describe("a payout is counted once", () => {
   // LUCK's 250% final: book closure from 2026-08-18 (its last buy date 2026-08-14), credited 2026-08-25.
   const luck = trade("buy", "LUCK", 20, 440, "2026-08-13")
   const accepted: PortfolioEvent = {

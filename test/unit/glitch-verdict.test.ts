@@ -1,5 +1,5 @@
 /**
- * Issue 19 item 2: which recording is wrong on the 2021-10-25 glitch day,
+ * which recording is wrong on the 2021-10-25 glitch day,
  * decided from each source's own evidence (domain/pack/GlitchVerdict.ts), on
  * the vendored slices of ChubsB (as traded, with its Change column) and
  * I-Zaifa (/timeseries/eod) in test/fixtures/psx.

@@ -193,7 +193,7 @@ describe("ledger properties", () => {
 })
 
 /**
- * Histories that reach the edges of the ledger's exact range (issue 35 item 3): quantities up to the bound of
+ * Histories that reach the edges of the ledger's exact range: quantities up to the bound of
  * 1,000,000,000, prices from 0.01 to 1,000, splits up to 1000:1 (9,007,199 shares split three times is just
  * under 2^53), dated anywhere in the window so that some trades are backdated.
  */
@@ -261,7 +261,7 @@ const edgeHistory = fc.tuple(fc.boolean(), edgeCommands).map(([seeded, steps]) =
   ]
 })
 
-describe("issue 35 item 3: at the edges of the exact range, the evolved state decides as a full replay does", () => {
+describe("at the edges of the exact range, the evolved state decides as a full replay does", () => {
   it("every trade and split: accepted exactly when the stream with it replays, and the positions after it equal a replay", () =>
     fc.assert(
       fc.property(edgeHistory, (commands) => {
@@ -298,7 +298,7 @@ describe("issue 35 item 3: at the edges of the exact range, the evolved state de
     ))
 })
 
-describe("issue 35 item 3: the exact range is one the kept rupee figures read back from", () => {
+describe("the exact range is one the kept rupee figures read back from", () => {
   it("every integer of paisa or ten-thousandths of a share within ±2^51 survives its decimal form", () =>
     fc.assert(
       fc.property(

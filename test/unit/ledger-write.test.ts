@@ -240,7 +240,7 @@ describe("ledger write path without a database", () => {
     }))
 })
 
-describe("issue 51 item 4: a write answers what it did, or is stopped before it commits", () => {
+describe("a write answers what it did, or is stopped before it commits", () => {
   it("the deadline answers a request only while no commit has begun; a commit begins only while the deadline has not answered", () => {
     const late = {}, committing = {}
     assert.isTrue(deadlinePasses(late), "nothing begun: the deadline answers (503)")

@@ -1,6 +1,6 @@
 /**
  * Names to tickers (domain/news/NameResolver.ts) over the reviewed alias
- * table: issue 52's task 7 ("Hub Power", "Meezan", "Lucky Cement") and its
+ * table: the agent benchmark's task 7 ("Hub Power", "Meezan", "Lucky Cement") and its
  * "unknown symbol HUBCO should name HUBC", with the expected tickers read from
  * data/pack/universe.json (HUBC The Hub Power Company Limited, MEBL Meezan Bank
  * Limited, LUCK Lucky Cement Limited).
@@ -13,7 +13,7 @@ const table = companyAliases()
 const first = (query: string) => resolveSymbols(table, query)[0]
 
 describe("name resolver", () => {
-  it("resolves issue 52's names to their tickers, best first", () => {
+  it("resolves the agent benchmark's names to their tickers, best first", () => {
     // The registered name without its legal words is a whole name: "The Hub Power Company Limited" -> "hub power".
     assert.deepStrictEqual(first("Hub Power"), {
       symbol: "HUBC",

@@ -1,5 +1,5 @@
 /**
- * Issue 34, items 5 and 14 at the parser level: every recorded CSV the pack
+ * At the parser level: every recorded CSV the pack
  * reads is read by its header. The header line of each file (cut unchanged
  * by scripts/cut-fixtures.ts into test/fixtures/psx/csv-headers.json) must
  * name a layout its reader knows; an unknown header stops the build naming

@@ -254,7 +254,7 @@ describe("filing parsers", () => {
   })
 })
 
-describe("issue 34: zeros the recordings write for 'no figure' are absent; a day's volume of 0 is kept", () => {
+describe("zeros the recordings write for 'no figure' are absent; a day's volume of 0 is kept", () => {
   const summaryText = read("nmnbkhr__psx_ohlcv/market_summary_2021-01-21.csv")
   const august = JSON.parse(read("alihamza098__psx-stock-screener/data_snapshot.json")) as {
     data: ReadonlyArray<

@@ -1,5 +1,5 @@
 /**
- * Issue 19 items 4 and 7: the ex day of a payout, and the dated rule tables
+ * the ex day of a payout, and the dated rule tables
  * (price limits, settlement) of domain/market/calendar/Rules.ts, on recorded payouts
  * and prices (uzairbukhari MEBL payouts page; I-Zaifa /timeseries/eod slice
  * of MEBL in test/fixtures/series).
