@@ -265,7 +265,11 @@ export const GuardLive = HttpRouter.middleware(
       const path = q === -1 ? request.url : request.url.slice(0, q)
       const logged = redactSecrets(path)
       const routedQ = routedUrl.indexOf("?")
-      const refused = routedQ !== -1 && takesNoQuery.has(path) ? unexpectedQuery(routedUrl, routedQ) : undefined
+      const stray = routedQ !== -1 && takesNoQuery.has(path) ? unexpectedQuery(routedUrl, routedQ) : undefined
+      // A private route checks its credential and grant first (a credential learns nothing else): its stray query is
+      // refused only once the route would have answered (a GET with no query reads and changes nothing).
+      const isPrivate = kindOf(request.method, path) !== "public"
+      const refused = isPrivate ? undefined : stray
       const handle = (wait: number) =>
         wait > 0
           ? Effect.succeed(asResponse(rateLimited(wait)))
@@ -273,7 +277,9 @@ export const GuardLive = HttpRouter.middleware(
           ? Effect.succeed(refused)
           : Effect.matchCauseEffect(Effect.provideService(httpEffect, ServerRequestId, requestId), {
             onSuccess: (response) => {
-              const answer = unsupportedMediaType(response, request)
+              const answer = stray !== undefined && isPrivate && response.status < 400
+                ? stray
+                : unsupportedMediaType(response, request)
               return Effect.succeed(
                 finished(request, logged === path ? answer : scrubbed(answer), path, logged, keepable)
               )
