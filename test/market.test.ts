@@ -568,7 +568,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
         const stale = yield* call("get_quote", { symbol: "HUBC" })
         assert.isTrue(stale.isError)
         assert.strictEqual(stale.value.error, "DATA_STALE")
-        const idx = yield* call("get_index", { id: "KSE100" })
+        const idx = yield* call("get_index", { id: "KSE100", constituents: true })
         assert.strictEqual(idx.value.constituents.length, 100)
         assert.strictEqual(
           idx.value.history?.recorded,

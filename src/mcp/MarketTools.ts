@@ -36,10 +36,9 @@ export const routeWords = (endpoint: HttpApiEndpoint.Top, max = WORDS_MAX) =>
   sentences(Context.getOrUndefined(endpoint.annotations, OpenApi.Description) ?? "", max)
 
 /** `as_of` as tools/list gives it (the route checks it; its full rule is the route's parameter in /openapi.json). */
-const AS_OF = {
-  type: "string",
-  description: "Answer as known at this instant: ISO 8601 with offset, or YYYY-MM-DD (the end of that Karachi day)"
-}
+const AS_OF = { type: "string", description: "As the market knew it then (ISO 8601 or YYYY-MM-DD)" }
+/** `recorded_as_of`: what this deployment had stored by then (the server's instructions say so once). */
+const RECORDED_AS_OF = { type: "string" }
 
 const market = (name: string, endpoint: HttpApiEndpoint.Top, addition = "", options: RouteToolOptions = {}) => {
   const tool = routeTool(
@@ -52,7 +51,14 @@ const market = (name: string, endpoint: HttpApiEndpoint.Top, addition = "", opti
   if (input.properties?.["as_of"] === undefined) return tool
   const descriptor = new McpSchema.Tool({
     ...tool.descriptor,
-    inputSchema: { ...input, properties: { ...input.properties, as_of: AS_OF } }
+    inputSchema: {
+      ...input,
+      properties: {
+        ...input.properties,
+        as_of: AS_OF,
+        ...(input.properties?.["recorded_as_of"] === undefined ? {} : { recorded_as_of: RECORDED_AS_OF })
+      }
+    }
   })
   return { ...tool, descriptor }
 }

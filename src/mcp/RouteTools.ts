@@ -171,9 +171,9 @@ export const routeTool = (
       })`,
       inputSchema: inputSchemaOf(endpoint, options) as McpSchema.Tool["inputSchema"],
       ...(success === undefined ? {} : { outputSchema: jsonOf(success) }),
-      // A read-only tool's destructive and idempotent hints mean nothing (MCP 2025-06-18), so they are left out.
+      // Stated in full: a host that fills absent hints with the defaults would otherwise read a reader as destructive.
       annotations: reads
-        ? { readOnlyHint: true, openWorldHint: false }
+        ? { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
         : { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false }
     })
   }

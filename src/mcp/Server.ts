@@ -48,7 +48,8 @@ const info = {
   instructions: "Read-only tools over recorded Pakistan Stock Exchange data. Quotes are delayed, never live; prices " +
     "are not adjusted for corporate actions; the 52-week range is close-based. Every record names its sources and " +
     "as-of; an absent field means unknown, never zero. A data failure comes back as the tool result with isError " +
-    "and the record {error, message, symbol?}. Each tool's record is its HTTP route's body, bounded to " +
+    "and the record {error, message, symbol?}. Market tools take as_of (as the market knew it then) or " +
+    "recorded_as_of (as this deployment had stored it then). Each tool's record is its HTTP route's body, bounded to " +
     `${MAX_ITEMS} items and ${MAX_BYTES} bytes of JSON: a cut result says so in a second text block (and ` +
     "_meta psx/cut) with the cursor for the rest. tools/list outlines each result; its full schema is the resource " +
     "psx://schemas/{tool}. Names to tickers: search_symbols (not psx://universe). Reference data: resources psx://universe, " +

@@ -15,31 +15,18 @@ const KARACHI_OFFSET_MS = 5 * 3_600_000
 const DAY_MS = 86_400_000
 
 const INSTANT_TEXT =
-  "An ISO 8601 instant with its offset (2026-05-22T13:00:00Z), or a date (2026-05-22), meaning the end of that " +
-  "Karachi day. A future instant, or one before the earliest figure the service holds, is 400 INVALID_REQUEST; `as_of` and " +
-  "`recorded_as_of` together are 400. The market at an instant is loaded from the store by the first request about it: while it " +
-  "loads the answer is 503 SOURCE_UNAVAILABLE with Retry-After; the loads are charged to whoever asks (per key, else per address): " +
-  "a client may have one load in flight, and a client that asks for many instants no longer kept is 429 RATE_LIMITED for the " +
-  "uncommon ones while the most requested instants stay kept. Every answer names the clock that answered: X-As-Of-Clock " +
-  "(`market` or `recorded`), X-As-Of (the instant) and X-As-Of-Known (the state it reflects); its answers are kept for that " +
-  "clock and instant only, never mixed with the live ones."
+  "An ISO 8601 instant with its offset (2026-05-22T13:00:00Z), or a date meaning the end of that Karachi day; a future " +
+  "instant, or both clocks at once, is 400. While the instant loads the answer is 503 with Retry-After (loads are charged " +
+  "per key, else per address). X-As-Of-Clock, X-As-Of and X-As-Of-Known name the clock, the instant and the state answered."
 
 export const AS_OF_DESCRIPTION =
-  "Answer as the market knew it at this instant (the market clock): each figure counts from when it " +
-  "became public, as its recording proves it: a session's close from that session's close (15:30 Karachi, 16:30 on Fridays), " +
-  "a screener or company-page snapshot from its retrieval, a filing from its publication (the end of its Karachi day when only " +
-  "the date is known), a payout from its announcement, a news item from its publication, index membership from its effective " +
-  "day, a listing from the symbol's first recorded figure. A figure corrected later shows its first value until the " +
-  "correction's retrieval. A restated (split-adjusted) eod series counts only from the evidence of its restatement: before its " +
-  "retrieval only the as-traded series is served, and `restatement.restated` says `unknown` (the restatement's date is not " +
-  "recorded). Nothing dated after the instant is served: the quote is the last close by then, trailing windows end then. " +
-  "A source record's `retrieved_at` may follow the instant: it names the recording that proves the figure. " +
-  INSTANT_TEXT
+  "Answer as the market knew it then (the market clock): each figure from when its recording proves it public (a close " +
+  "from its session's close, a snapshot from its retrieval, a filing, payout or news item from its publication, a " +
+  "restated series only from its retrieval, marked `unknown` before). " + INSTANT_TEXT
 
 export const RECORDED_AS_OF_DESCRIPTION =
-  "Answer as this deployment had stored it at this instant (the recorded clock, for audit " +
-  "and replay): only rows retrieved by then (a figure later corrected shows its earlier value, a payout recorded later is " +
-  "absent, a symbol recorded later is unknown). " + INSTANT_TEXT
+  "Answer as this deployment had stored it then (the recorded clock, for audit and replay): only rows retrieved by " +
+  "then. " + INSTANT_TEXT
 
 /** Which clock a point-in-time read answers by. */
 export type AsOfClock = "market" | "recorded"
