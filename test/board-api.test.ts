@@ -380,7 +380,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
         assert.isTrue(missing.isError)
         assert.strictEqual(missing.value.error, "DATA_NOT_FOUND")
         assert.deepStrictEqual(
-          (yield* call("get_index", { id: "KSE100" })).structured,
+          (yield* call("get_index", { id: "KSE100", constituents: true })).structured,
           (yield* get("/v1/indices/KSE100")).body
         )
         assert.deepStrictEqual(
