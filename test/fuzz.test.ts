@@ -26,6 +26,13 @@ import {
 import { type RawOutcome, type RawRequest, sendRaw } from "./support/RawHttp.ts"
 import { assertOk, assertSucceeded, bodyOf, get, post, TestApp } from "./support/TestApp.ts"
 
+/** Fuzzed tool arguments without the point-in-time clocks. */
+const withoutClocks = (args: unknown) => {
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return args
+  const { as_of: _asOf, recorded_as_of: _recorded, ...rest } = args as Record<string, unknown>
+  return rest
+}
+
 const SEED = Number(process.env["FUZZ_SEED"] ?? 20_260_615)
 /** Requests across all HTTP operations in one run (spread evenly; at least 1,000). */
 const HTTP_REQUESTS = 1_100
@@ -258,7 +265,9 @@ layer(TestApp({ withPack: true, now: "2026-06-15T06:00:00.000Z" }), { timeout: 6
               jsonrpc: "2.0",
               id: 1000 + i,
               method: "tools/call",
-              params: { name: tool.name, arguments: args }
+              // tools/list describes the clocks' instants in words, not a pattern: half the calls leave them out, so
+              // some calls are valid and reach the route's answer.
+              params: { name: tool.name, arguments: i % 2 === 0 ? withoutClocks(args) : args }
             })
           }))
         )
