@@ -44,6 +44,8 @@ export interface AnswerPolicy<H extends object = object> {
    * about now (the default).
    */
   readonly instantHome?: (request: Decoded) => InstantHome | "live" | undefined
+  /** Headers the answers made from the live home carry (the pipeline adds them after the guard has kept the answer). */
+  readonly headers?: (home: H) => Readonly<Record<string, string>>
 }
 
 /** The home of the answers about one past instant. */
@@ -61,7 +63,7 @@ export interface Keep {
   readonly stale: boolean
   /** Whether the home the answer was made from is still the current one. */
   readonly current: () => boolean
-  /** Headers the answer carries that the pipeline adds after the guard (an instant's). */
+  /** Headers the answer carries that the pipeline adds after the guard (its home's). */
   readonly headers: Readonly<Record<string, string>> | undefined
 }
 
@@ -216,7 +218,7 @@ export class AnswerCache extends Context.Service<AnswerCache, AnswerCacheShape>(
             validUntil: instant === "live" ? policy.validUntil(decoded, home, now) : Infinity,
             stale: policy.saysStale?.(outcome) ?? false,
             current,
-            headers: instant === "live" ? undefined : instant.headers
+            headers: instant === "live" ? policy.headers?.(home) : instant.headers
           })
         return handler(args).pipe(
           Effect.tap((value) => Effect.sync(() => made(value))),

@@ -45,6 +45,16 @@ export const PublishedFigure = Schema.Struct({
   price: opt(Num.annotate({ description: "The price the exchange computed it at (its screener row's price)" }))
 })
 
+/**
+ * What an answer's coverage leaves out, in short sentences (a record missing for the symbol, members without a figure,
+ * an index without weights): additive to the answer's fields, absent when there is nothing to say, never empty.
+ */
+export const Warnings = Schema.Array(Schema.String).annotate({
+  description:
+    "What this answer's coverage leaves out, in words (a record missing, members without a figure); absent when " +
+    "there is nothing to say"
+})
+
 /** The paging fields of a paged answer. */
 export const Page = Schema.Struct({
   total: Schema.Int,

@@ -93,6 +93,21 @@ const entitlementsDue = (items: ReadonlyArray<Entitlement>) => {
   }
 }
 
+/**
+ * The warning of an answer whose periods count no dividend while cash dividends are due: a 0 there is what the
+ * ledger records, not what the portfolio is owed (undefined when there is nothing to say).
+ */
+export const unpaidDividendsWarning = (
+  periods: ReadonlyArray<{ readonly period: string; readonly dividends: number }>,
+  dueGross: number | undefined
+) => {
+  const silent = periods.filter((p) => p.dividends === 0).map((p) => p.period)
+  if (dueGross === undefined || dueGross <= 0 || silent.length === 0) return undefined
+  return `dividends reads Rs 0 for ${
+    silent.join(", ")
+  } while Rs ${dueGross} of cash dividends (gross) are due and not recorded: owed, not absent`
+}
+
 /** Entitlements listed at most (a portfolio's payouts over its symbols' recorded history). */
 const ENTITLEMENTS_READ = 10_000
 
@@ -162,6 +177,8 @@ export class Performance extends Context.Service<Performance, {
           return Effect.die(new Error(`the stream of ${principal.userId} does not replay: ${result._tag}`))
         }
         const recorded = priceIndex !== undefined
+        const unpaid = unpaidDividendsWarning(result.periods, g.due.entitlements_due?.cash_dividends_gross)
+        const warnings = [...(g.due.warnings ?? []), ...(unpaid !== undefined ? [unpaid] : [])]
         return Effect.succeed<Answer>({
           portfolio: streamOf(principal.userId),
           ...result,
@@ -173,6 +190,7 @@ export class Performance extends Context.Service<Performance, {
             price_return: { index: "KSE100PR", recorded, note: priceReturnNote(recorded) }
           },
           ...g.due,
+          ...(warnings.length > 0 ? { warnings } : {}),
           sources: g.facts.sources
         })
       }

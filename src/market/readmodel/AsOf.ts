@@ -8,6 +8,7 @@
  * services instead of the live one while it is set (AsOfMiddleware.ts).
  */
 import { Clock, Context, Effect, Schema } from "effect"
+import { dataThroughHeader } from "../../../domain/market/snapshot/DataThrough.ts"
 import type { MarketSnapshot } from "../../../domain/market/snapshot/Snapshot.ts"
 
 const AS_OF_PATTERN = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/
@@ -117,9 +118,18 @@ export const readAsOf = (view: AsOfView) => <A, E, R>(effect: Effect.Effect<A, E
  */
 export const clockInstant = (at: number) => ((at + KARACHI_OFFSET_MS) % DAY_MS === 0 ? at - 1 : at)
 
-/** The headers of a point-in-time answer: the clock, the instant asked for, and the state it reflects. */
+/** The header of every market answer: the last day of each dataset its snapshot holds (X-Data-Through). */
+export const dataThroughHeaders = (snapshot: MarketSnapshot): Readonly<Record<string, string>> => ({
+  "x-data-through": dataThroughHeader(snapshot)
+})
+
+/**
+ * The headers of a point-in-time answer: the clock, the instant asked for, the state it reflects, and the last day
+ * of each dataset known then.
+ */
 export const asOfHeaders = (view: AsOfView): Readonly<Record<string, string>> => ({
   "x-as-of-clock": view.clock,
   "x-as-of": new Date(view.at).toISOString(),
-  "x-as-of-known": view.reflects
+  "x-as-of-known": view.reflects,
+  ...dataThroughHeaders(view.snapshot)
 })

@@ -8,8 +8,9 @@
  * freshness, the market's phase and trailing windows are judged then; sleeps
  * still run on the real clock), and the answer carries `X-As-Of-Clock`,
  * `X-As-Of` (the instant asked for) and `X-As-Of-Known` (the state the
- * answer reflects). Handlers are unchanged; a request
- * without `as_of` passes straight through. The kept answers of an instant
+ * answer reflects). Handlers are unchanged. Every answer of such an endpoint
+ * carries `X-Data-Through`, the last day of each dataset in the snapshot it
+ * reads (the live one, or the instant's). The kept answers of an instant
  * (SnapshotAnswers.ts) are made by the same `readAsOf` (AsOf.ts).
  */
 import { Effect, Layer } from "effect"
@@ -17,12 +18,17 @@ import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type HttpApiEndpoint, HttpApiMiddleware } from "effect/http-api"
 import { InvalidRequest, RateLimited, SourceUnavailable } from "../../../domain/Errors.ts"
 import { RateLimiter } from "../../http/RateLimiter.ts"
-import { asOfHeaders, asOfInstant, clockOf, readAsOf } from "./AsOf.ts"
+import { asOfHeaders, asOfInstant, clockOf, dataThroughHeaders, readAsOf } from "./AsOf.ts"
 import { BUSY_RETRY_SECONDS, PointInTime } from "./PointInTime.ts"
+import { MarketReadModel } from "./ReadModel.ts"
 
 export class AsOfMiddleware extends HttpApiMiddleware.Service<AsOfMiddleware>()("psx/market/AsOfMiddleware", {
   error: [InvalidRequest, RateLimited, SourceUnavailable]
 }) {}
+
+/** Sets `headers` on the final answer, an error record included. */
+const answerCarries = (headers: Readonly<Record<string, string>>) =>
+  HttpEffect.appendPreResponseHandler((_, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)))
 
 /** Whether the endpoint's query declares `as_of`. */
 const declaresAsOf = (endpoint: HttpApiEndpoint.Top) => {
@@ -36,13 +42,19 @@ export const AsOfMiddlewareLive = Layer.effect(
   Effect.gen(function*() {
     const pit = yield* PointInTime
     const limiter = yield* RateLimiter
+    const model = yield* MarketReadModel
     return (httpEffect, { endpoint }) =>
       Effect.gen(function*() {
         if (!declaresAsOf(endpoint)) return yield* httpEffect
         const request = yield* HttpServerRequest.HttpServerRequest
         const params = new URL(request.url, "http://localhost").searchParams
         const named = clockOf((name) => params.get(name))
-        if (named === undefined) return yield* httpEffect
+        if (named === undefined) {
+          // The live snapshot the handler reads (none before the first build: the answer is 503).
+          const live = model.state()
+          if (live !== undefined) yield* answerCarries(dataThroughHeaders(live.snapshot))
+          return yield* httpEffect
+        }
         if (named === "both") {
           return yield* new InvalidRequest({
             message: "give `as_of` (the market clock) or `recorded_as_of` (the recorded clock), not both"
@@ -72,11 +84,7 @@ export const AsOfMiddlewareLive = Layer.effect(
             )
             : Effect.void
         ))
-        // On the final answer, an error record included.
-        const headers = asOfHeaders(view)
-        yield* HttpEffect.appendPreResponseHandler((_, response) =>
-          Effect.succeed(HttpServerResponse.setHeaders(response, headers))
-        )
+        yield* answerCarries(asOfHeaders(view))
         return yield* readAsOf(view)(httpEffect)
       })
   })

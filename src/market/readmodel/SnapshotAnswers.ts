@@ -18,7 +18,7 @@ import { Ticker } from "../../../domain/market/shared/Ticker.ts"
 import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
 import type { AnswerPolicy, Decoded, InstantHome, Keeping } from "../../http/AnswerCache.ts"
 import { Analytics } from "../analytics/Analytics.ts"
-import { asOfHeaders, asOfInstant, clockOf } from "./AsOf.ts"
+import { asOfHeaders, asOfInstant, clockOf, dataThroughHeaders } from "./AsOf.ts"
 import { PointInTime } from "./PointInTime.ts"
 import { MarketReadModel, type ReadModelState } from "./ReadModel.ts"
 
@@ -84,6 +84,9 @@ const saysStale = (outcome: unknown) =>
   outcome instanceof DataStale ||
   (typeof outcome === "object" && outcome !== null && (outcome as { readonly stale?: unknown }).stale === true)
 
+/** The headers of a live answer (AsOfMiddleware.ts adds them to the answer the pipeline makes). */
+const liveHeaders = (state: ReadModelState) => dataThroughHeaders(state.snapshot)
+
 export const snapshotAnswers = (model: typeof MarketReadModel.Service, pit: typeof PointInTime.Service) => {
   const home = () => model.state()
   const instantHome = instantHomes(pit)
@@ -104,7 +107,8 @@ export const snapshotAnswers = (model: typeof MarketReadModel.Service, pit: type
       },
       keepsFailure: isSnapshotFailure,
       saysStale,
-      instantHome
+      instantHome,
+      headers: liveHeaders
     }),
     /** An answer over the whole snapshot: one (`bounded`) or one per free query (`open`, capped). */
     ofSnapshot: (keeping: "bounded" | "open", validUntil: (now: number) => number): AnswerPolicy<ReadModelState> => ({
@@ -113,7 +117,8 @@ export const snapshotAnswers = (model: typeof MarketReadModel.Service, pit: type
       validUntil: (_request, _state, now) => validUntil(now),
       keepsFailure: isSnapshotFailure,
       saysStale,
-      instantHome
+      instantHome,
+      headers: liveHeaders
     })
   }
 }
