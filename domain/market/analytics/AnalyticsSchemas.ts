@@ -10,7 +10,7 @@
  */
 import { Schema } from "effect"
 import { Adjustment, AdjustmentFields } from "../prices/AdjustmentSchemas.ts"
-import { PublishedFigure } from "../shared/RecordParts.ts"
+import { PublishedFigure, Warnings } from "../shared/RecordParts.ts"
 import { Announcement, Company, Dividends, NewsItem, Page, Quote, Source } from "../shared/Schemas.ts"
 import { IsoDate, SeriesName, StepFields, TechnicalsFigures, Unavailable } from "./TechnicalsSchema.ts"
 
@@ -181,6 +181,7 @@ export const ScreenerPage = Schema.Struct({
     description: "Per filter: how many securities had that figure unknown (unknown never matches)"
   }),
   order: Schema.String,
+  warnings: opt(Warnings),
   sources: Schema.Array(Source)
 })
 

@@ -5,6 +5,7 @@
  */
 import { Schema } from "effect"
 import { CalendarBasis } from "../calendar/StatusSchema.ts"
+import { Warnings } from "../shared/RecordParts.ts"
 import { Source } from "../shared/Schemas.ts"
 import { moverRules } from "./Board.ts"
 
@@ -169,6 +170,7 @@ export const Constituent = Schema.Struct({
 export const Sector = Schema.Struct({
   ...SectorBoardItem.fields,
   members: Schema.Array(Constituent),
+  warnings: opt(Warnings),
   sources: Schema.Array(Source)
 })
 
@@ -181,6 +183,7 @@ export const SectorPeers = Schema.Struct({
 export const SectorValuation = Schema.Struct({
   ...SectorId,
   ...SectorValuationFields,
+  warnings: opt(Warnings),
   sources: Schema.Array(Source)
 })
 
@@ -228,6 +231,7 @@ export const IndexDetail = Schema.Struct({
   constituents: Schema.Array(IndexConstituent),
   constituents_as_of: opt(IsoDate),
   note: opt(Schema.String),
+  warnings: opt(Warnings),
   sources: Schema.Array(Source)
 })
 

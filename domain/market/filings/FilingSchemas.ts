@@ -3,7 +3,7 @@
  * dividends, corporate actions, announcements and news.
  */
 import { Schema } from "effect"
-import { Instant, IsoDate, Num, opt, Page, PublishedFigure, Source } from "../shared/RecordParts.ts"
+import { Instant, IsoDate, Num, opt, Page, PublishedFigure, Source, Warnings } from "../shared/RecordParts.ts"
 
 export const FinancialLine = Schema.Struct({
   line: Schema.String,
@@ -105,6 +105,7 @@ export const Dividends = Schema.Struct({
     })
   ),
   items: Schema.Array(DividendRow),
+  warnings: opt(Warnings),
   sources: Schema.Array(Source)
 })
 

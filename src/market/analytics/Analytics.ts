@@ -34,6 +34,7 @@ import type { SectorRow } from "../../../domain/market/snapshot/StoreRows.ts"
 import { companyAliases } from "../../ingest/CompanyAliases.ts"
 import { Cursors } from "../../paging/Cursors.ts"
 import { listed } from "../filings/Filings.ts"
+import { screenWarnings } from "../../../domain/market/shared/Warnings.ts"
 import { sourcesOf } from "../provenance/Provenance.ts"
 import { cooperatively } from "../readmodel/Cooperative.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
@@ -134,6 +135,7 @@ const marketMethods = ({ model, cursors, memo }: FigureContext) => {
       left_out_unknown: page.left_out_unknown,
       unknown_by_filter: page.unknown_by_filter,
       order: "symbol ascending",
+      ...screenWarnings(page.left_out_unknown, page.unknown_by_filter),
       sources: sourcesOf(snapshot, day.datasets)
     }
   })

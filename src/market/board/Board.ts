@@ -19,6 +19,7 @@ import { resolveSector, type SectorMember, sectorPeers, sectorSlug } from "../..
 import type { PayoutRecord } from "../../../domain/market/filings/Dividends.ts"
 import type { MarketSnapshot } from "../../../domain/market/snapshot/Snapshot.ts"
 import type { DatasetRow } from "../../../domain/market/snapshot/StoreRows.ts"
+import { sectorWarnings } from "../../../domain/market/shared/Warnings.ts"
 import { defined } from "../../../domain/Objects.ts"
 import { sourcesOf } from "../provenance/Provenance.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
@@ -156,7 +157,12 @@ const sectorMethods = (current: Current) => {
 
   const sector = Effect.fn("MarketBoard.sector")(function*(id: string) {
     const { derived, figures, lines } = yield* find(id)
-    return { ...figures, members: lines.map(constituent), sources: derived.sectorBoard.sources }
+    return {
+      ...figures,
+      members: lines.map(constituent),
+      ...sectorWarnings(figures),
+      sources: derived.sectorBoard.sources
+    }
   })
 
   const peers = Effect.fn("MarketBoard.peers")(function*(id: string) {
@@ -187,6 +193,7 @@ const sectorMethods = (current: Current) => {
       yield_peers,
       without_yield,
       not_trading,
+      ...sectorWarnings(figures),
       sources: sourcesOf(snapshot, ["sectors", "universe", ...derived.figures.fundamentalsDatasets])
     }
   })

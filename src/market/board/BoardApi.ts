@@ -155,7 +155,9 @@ export class BoardApi extends HttpApiGroup.make("board")
       error: [DataNotFound, SourceUnavailable, InvalidRequest]
     }).annotateMerge(doc(
       "One index, with its history of closes",
-      "The current level, its daily closes (history) and, for KSE-100, its recorded constituents with index weights. Other " +
+      "The current level, its daily closes (history) and, for KSE-100, its newest recorded constituents, with index weights " +
+        "where that list records them: a list that gives membership only has weight_pct absent, and `warnings` says so and " +
+        "names the newest list with weights. Other " +
         "indices carry a note that only KSE-100 membership is tracked. An index with nothing recorded is 404 DATA_NOT_FOUND. " +
         indexHistoryRules
     )),

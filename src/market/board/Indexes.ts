@@ -13,6 +13,7 @@ import { type IndexCloses, indexCloses, rowsBetween, windowChange } from "../../
 import { TRACKED_INDEX, untrackedIndexNote } from "../../../domain/market/board/Sectors.ts"
 import { INDEX_HISTORY_DEFAULT_LIMIT, type Range, rangeStart } from "../../../domain/market/shared/Limits.ts"
 import type { MarketSnapshot } from "../../../domain/market/snapshot/Snapshot.ts"
+import { indexWeightWarnings } from "../../../domain/market/shared/Warnings.ts"
 import { defined } from "../../../domain/Objects.ts"
 import { sourcesOf } from "../provenance/Provenance.ts"
 import { MarketReadModel } from "../readmodel/ReadModel.ts"
@@ -20,7 +21,8 @@ import { indexSummary } from "./BoardFigures.ts"
 
 const listNote =
   "Current levels; an index's recorded daily closes are at GET /v1/indices/{id}. Only KSE-100 membership " +
-  "is tracked: its constituents and weights are at GET /v1/indices/KSE100; other indices have no constituents here."
+  "is tracked: its constituents (with weights where the recorded list gives them) are at GET /v1/indices/KSE100; other " +
+  "indices have no constituents here."
 
 export interface IndexQuery {
   readonly range?: Range | undefined
@@ -127,6 +129,12 @@ export class MarketIndexes extends Context.Service<MarketIndexes, {
           constituents: members.map((m) => ({ symbol: m.symbol, ...defined({ weight_pct: m.weight_pct }) })),
           ...(members[0] !== undefined ? { constituents_as_of: members[0].effective_date } : {}),
           ...(isTracked ? {} : { note: untrackedIndexNote(code) }),
+          ...indexWeightWarnings(
+            code,
+            members,
+            members[0]?.effective_date,
+            snap.indexWeights.get(code)?.[0]?.effective_date
+          ),
           sources: sourcesOf(snap, [
             ...(l ? [l.dataset] : []),
             ...(history?.datasets ?? []),

@@ -27,6 +27,7 @@ import type {
 import { parseTicker, type Ticker } from "../../../domain/market/shared/Ticker.ts"
 import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
 import { type FilingPosition, filingsNewestFirst } from "../../../domain/market/snapshot/SnapshotParts.ts"
+import { warningsField } from "../../../domain/market/shared/Warnings.ts"
 import type { AnnouncementRow } from "../../../domain/market/snapshot/StoreRows.ts"
 import { overlaps, recordedWindows, type Window, windowsText } from "../../../domain/news/Coverage.ts"
 import { type News, newsEventsOf } from "../../../domain/news/NewsSchemas.ts"
@@ -89,6 +90,16 @@ export const financialsOf = (snapshot: MarketSnapshot, data: SymbolData): typeof
   }
 }
 
+/** The warning of a symbol whose payouts the sources do not cover: an empty list is not "no dividend". */
+export const noPayoutRecord = (symbol: string) =>
+  `no payout record for ${symbol} in the sources (coverage: unknown): the absence of items is not the absence of ` +
+  "a dividend; yield_as_published, when given, is the exchange's screener yield"
+
+/** The two yields of an answer that has both, and which one the screens use. */
+const TWO_YIELDS =
+  "ttm_dividend_yield_pct is computed here (trailing 12-month recorded payouts over price), the yield the screener " +
+  "and valuation rank by; yield_as_published is the exchange's screener figure, at its own date and price"
+
 export const dividendsOf = (snapshot: MarketSnapshot, data: SymbolData, today: string): typeof Dividends.Type => {
   const symbol = data.security.symbol
   // Face value: the store's figure, else a sourced record (FaceValues.ts) in force today / on each ex day.
@@ -118,6 +129,10 @@ export const dividendsOf = (snapshot: MarketSnapshot, data: SymbolData, today: s
     ...(priced ? { price: quote.price } : {}),
     ...defined({ yield_as_published: published }),
     items,
+    ...warningsField([
+      coverage === "unknown" ? noPayoutRecord(symbol) : undefined,
+      priced && published !== undefined ? TWO_YIELDS : undefined
+    ]),
     sources: sourcesOf(snapshot, [
       ...(coverage === "recorded" ? data.payoutDatasets : []),
       ...(priced ? [quote.dataset] : []),
