@@ -50,9 +50,7 @@ export const PublishedFigure = Schema.Struct({
  * an index without weights): additive to the answer's fields, absent when there is nothing to say, never empty.
  */
 export const Warnings = Schema.Array(Schema.String).annotate({
-  description:
-    "What this answer's coverage leaves out, in words (a record missing, members without a figure); absent when " +
-    "there is nothing to say"
+  description: "What the answer's coverage leaves out, in words; absent when there is nothing to say"
 })
 
 /** The paging fields of a paged answer. */
