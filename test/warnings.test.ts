@@ -4,8 +4,8 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { bearer, created, send, session } from "./support/Portfolios.ts"
 import { getAsOf, readPack } from "./support/KnownTable.ts"
+import { bearer, created, send, session } from "./support/Portfolios.ts"
 import { bodyOf, get, TestApp } from "./support/TestApp.ts"
 
 const NOW = "2026-11-21T05:00:00.000Z"
@@ -77,7 +77,9 @@ describe("warnings", () => {
             warnings,
             `${r.without_yield} lines without a dividend yield (without_yield): median_dividend_yield_pct is over the ${r.yield_peers} with one`
           )
-          assert.isTrue(warnings.some((w) => w.startsWith("median_dividend_yield_pct is over the exchange's screener yield")))
+          assert.isTrue(
+            warnings.some((w) => w.startsWith("median_dividend_yield_pct is over the exchange's screener yield"))
+          )
           const sector = bodyOf(yield* get("/v1/sectors/0807"))
           assert.deepStrictEqual(sector.warnings, r.warnings)
         }))
@@ -101,7 +103,9 @@ describe("warnings", () => {
           const due = payouts.find((p) => p.symbol === "MEBL" && p.bookClosureFrom === "2026-08-19")!
           const gross = (due.parts[0]!.percent! / 100) * 10 * 100
           const t = yield* session
-          created(yield* send(t, { kind: "buy", symbol: "MEBL", quantity: 100, price: 464.83, trade_date: "2026-05-18" }))
+          created(
+            yield* send(t, { kind: "buy", symbol: "MEBL", quantity: 100, price: 464.83, trade_date: "2026-05-18" })
+          )
           const a = bodyOf(yield* get("/v1/me/performance", bearer(t)))
           const silent = a.periods.filter((p) => p.dividends === 0).map((p) => p.period)
           assert.include(silent, "since_inception")

@@ -33,9 +33,13 @@ export const sectorWarnings = (f: {
       ? `${lines(f.without_pe)} without a P/E (without_pe): median_pe is over the ${f.pe_peers} with one`
       : undefined,
     f.without_yield > 0
-      ? `${lines(f.without_yield)} without a dividend yield (without_yield): median_dividend_yield_pct is over the ${f.yield_peers} with one`
+      ? `${
+        lines(f.without_yield)
+      } without a dividend yield (without_yield): median_dividend_yield_pct is over the ${f.yield_peers} with one`
       : undefined,
-    f.not_trading > 0 ? `${lines(f.not_trading)} with no trade in the peer window, left out of every median (not_trading)` : undefined,
+    f.not_trading > 0
+      ? `${lines(f.not_trading)} with no trade in the peer window, left out of every median (not_trading)`
+      : undefined,
     f.median_dividend_yield_pct !== undefined ? SCREEN_YIELD : undefined
   ])
 

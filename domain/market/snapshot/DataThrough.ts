@@ -34,7 +34,8 @@ const later = (a: string | undefined, b: string | undefined) =>
 /** Each dataset's last day in the snapshot; a dataset with no dated row is left out. */
 export const dataThrough = (snapshot: MarketSnapshot): ReadonlyMap<DataThroughDataset, string> => {
   const last = new Map<DataThroughDataset, string | undefined>()
-  const note = (dataset: DataThroughDataset, day: string | undefined) => last.set(dataset, later(last.get(dataset), day))
+  const note = (dataset: DataThroughDataset, day: string | undefined) =>
+    last.set(dataset, later(last.get(dataset), day))
   for (const data of snapshot.symbols.values()) {
     note("prices", data.prices?.dates.at(-1))
     note("screener", dayOf(data.fundamentals?.as_of))

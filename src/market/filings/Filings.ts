@@ -25,9 +25,9 @@ import type {
   Financials
 } from "../../../domain/market/shared/Schemas.ts"
 import { parseTicker, type Ticker } from "../../../domain/market/shared/Ticker.ts"
+import { warningsField } from "../../../domain/market/shared/Warnings.ts"
 import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
 import { type FilingPosition, filingsNewestFirst } from "../../../domain/market/snapshot/SnapshotParts.ts"
-import { warningsField } from "../../../domain/market/shared/Warnings.ts"
 import type { AnnouncementRow } from "../../../domain/market/snapshot/StoreRows.ts"
 import { overlaps, recordedWindows, type Window, windowsText } from "../../../domain/news/Coverage.ts"
 import { type News, newsEventsOf } from "../../../domain/news/NewsSchemas.ts"
