@@ -590,7 +590,7 @@ export interface paths {
         };
         /**
          * One index, with its history of closes
-         * @description The current level, its daily closes (history) and, for KSE-100, its recorded constituents with index weights. Other indices carry a note that only KSE-100 membership is tracked. An index with nothing recorded is 404 DATA_NOT_FOUND. history: the index's recorded daily closes (KSE-100 from 2010-01-04), newest first, in the window asked for: range (default 1Y, counted back from the last recorded close) or date_from/date_to (not both; date_from after date_to is 400 INVALID_REQUEST). At most limit closes (default 260, maximum 1000); truncated says the window held more. high, low and change are over the whole window. Closes are as recorded and their source is named in sources (a recording mixing Yahoo Finance ^KSE before 2021 and the exchange's series after). Absent for an index with no recorded closes.
+         * @description The current level, its daily closes (history) and, for KSE-100, its newest recorded constituents, with index weights where that list records them: a list that gives membership only has weight_pct absent, and `warnings` says so and names the newest list with weights. Other indices carry a note that only KSE-100 membership is tracked. An index with nothing recorded is 404 DATA_NOT_FOUND. history: the index's recorded daily closes (KSE-100 from 2010-01-04), newest first, in the window asked for: range (default 1Y, counted back from the last recorded close) or date_from/date_to (not both; date_from after date_to is 400 INVALID_REQUEST). At most limit closes (default 260, maximum 1000); truncated says the window held more. high, low and change are over the whole window. Closes are as recorded and their source is named in sources (a recording mixing Yahoo Finance ^KSE before 2021 and the exchange's series after). Absent for an index with no recorded closes.
          */
         get: operations["board.index"];
         put?: never;
@@ -2796,6 +2796,8 @@ export interface operations {
                             amount_per_share?: number;
                             details: string;
                         }[];
+                        /** @description What the answer's coverage leaves out, in words; absent when there is nothing to say */
+                        warnings?: string[];
                         sources: {
                             dataset: string;
                             source: string;
@@ -2949,6 +2951,8 @@ export interface operations {
                             amount_per_share?: number;
                             details: string;
                         }[];
+                        /** @description What the answer's coverage leaves out, in words; absent when there is nothing to say */
+                        warnings?: string[];
                         sources: {
                             dataset: string;
                             source: string;
@@ -4528,6 +4532,8 @@ export interface operations {
                             published_as_of?: string;
                             published_price?: number;
                         }[];
+                        /** @description What the answer's coverage leaves out, in words; absent when there is nothing to say */
+                        warnings?: string[];
                         sources: {
                             dataset: string;
                             source: string;
@@ -4729,6 +4735,8 @@ export interface operations {
                         without_yield: number;
                         /** @description Ordinary lines left out of peers and every median: no recorded trade in the peer window (see the description) */
                         not_trading: number;
+                        /** @description What the answer's coverage leaves out, in words; absent when there is nothing to say */
+                        warnings?: string[];
                         sources: {
                             dataset: string;
                             source: string;
@@ -4951,6 +4959,8 @@ export interface operations {
                         /** @description Calendar date, YYYY-MM-DD (Asia/Karachi) */
                         constituents_as_of?: string;
                         note?: string;
+                        /** @description What the answer's coverage leaves out, in words; absent when there is nothing to say */
+                        warnings?: string[];
                         sources: {
                             dataset: string;
                             source: string;
@@ -5776,6 +5786,8 @@ export interface operations {
                             [key: string]: number;
                         };
                         order: string;
+                        /** @description What the answer's coverage leaves out, in words; absent when there is nothing to say */
+                        warnings?: string[];
                         sources: {
                             dataset: string;
                             source: string;
@@ -5942,6 +5954,8 @@ export interface operations {
                             [key: string]: number;
                         };
                         order: string;
+                        /** @description What the answer's coverage leaves out, in words; absent when there is nothing to say */
+                        warnings?: string[];
                         sources: {
                             dataset: string;
                             source: string;
@@ -6605,6 +6619,8 @@ export interface operations {
                                 amount_per_share?: number;
                                 details: string;
                             }[];
+                            /** @description What the answer's coverage leaves out, in words; absent when there is nothing to say */
+                            warnings?: string[];
                             sources: {
                                 dataset: string;
                                 source: string;
@@ -7153,6 +7169,8 @@ export interface operations {
                                 amount_per_share?: number;
                                 details: string;
                             }[];
+                            /** @description What the answer's coverage leaves out, in words; absent when there is nothing to say */
+                            warnings?: string[];
                             sources: {
                                 dataset: string;
                                 source: string;
@@ -7701,6 +7719,8 @@ export interface operations {
                                 amount_per_share?: number;
                                 details: string;
                             }[];
+                            /** @description What the answer's coverage leaves out, in words; absent when there is nothing to say */
+                            warnings?: string[];
                             sources: {
                                 dataset: string;
                                 source: string;
