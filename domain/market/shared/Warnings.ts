@@ -1,7 +1,7 @@
 /**
  * The `warnings` of market answers whose coverage is partial: what the figures leave out, in short sentences,
- * from counts the answers already carry. Each function gives undefined when there is nothing to say, so an answer
- * carries `warnings` only when it has one (never an empty list).
+ * from counts the answers already carry. Each function gives `{ warnings }` to spread into the answer, or an empty
+ * object when there is nothing to say, so an answer carries `warnings` only when it has one (never an empty list).
  */
 
 /** `{ warnings }` for the sentences given, or nothing when there are none. */
