@@ -212,7 +212,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
         const api = yield* apiClient
         const board = (yield* api.board.sectorBoard({ query: {} })).items.find((s) => s.code === "0807")!
         const sector = yield* api.board.sector({ params: { id: "commercial-banks" }, query: {} })
-        const { members, sources, ...figures } = sector
+        const { members, sources, warnings, ...figures } = sector
         assert.deepStrictEqual(figures, board)
         assert.strictEqual(members.length, board.constituents)
         assert.includeMembers(sources.map((s) => s.dataset), ["sectors", "universe", "prices_eod", "screener"])
@@ -237,6 +237,8 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
         }
         // Medians over each bank's newest screener snapshot (2026-08-04).
         assert.deepInclude(valuation, { id: "commercial-banks", code: "0807", median_pe: 7.1498 })
+        // Both say what the medians leave out, in the same words.
+        assert.deepStrictEqual(valuation.warnings, warnings)
       }))
 
     it.effect("indices: current level; KSE-100 with its 100 recorded constituents, the others say membership is not tracked", () =>
