@@ -21,10 +21,10 @@
  */
 import { Clock, Context, Deferred, Duration, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
+import { LRUCache } from "lru-cache"
 import { InvalidRequest, RateLimited, SourceUnavailable } from "../../../domain/Errors.ts"
 import { type MarketSnapshot, snapshotSteps } from "../../../domain/market/snapshot/Snapshot.ts"
 import type { StoreRows } from "../../../domain/market/snapshot/StoreRows.ts"
-import { BoundedCache } from "../../cache/BoundedCache.ts"
 import { Database } from "../../db/Database.ts"
 import type { AsOfClock, AsOfView } from "./AsOf.ts"
 import { BuildQueue, KeptSnapshots } from "./BuildQueue.ts"
@@ -88,17 +88,14 @@ export class PointInTime extends Context.Service<PointInTime, {
       const model = yield* MarketReadModel
       const queue = new BuildQueue<Job>()
       const cache = new KeptSnapshots<MarketSnapshot>(KEPT_SNAPSHOTS, KEPT_BYTES, (key) => queue.demandOf(key))
-      const states = new BoundedCache<number, { readonly live: number; readonly state: AsOfState }>({
-        maxEntries: KEPT_INSTANTS,
-        maxBytes: KEPT_INSTANTS * 200
-      })
+      const states = new LRUCache<number, { readonly live: number; readonly state: AsOfState }>({ max: KEPT_INSTANTS })
       const stateAt = (at: number) =>
         Effect.suspend(() => {
           const live = model.state()?.snapshot.version
           const known = states.get(at)
           if (live !== undefined && known !== undefined && known.live === live) return Effect.succeed(known.state)
           return Effect.tap(store.stateAt(at), (state) =>
-            Effect.sync(() => live !== undefined && states.set(at, { live, state }, 200)))
+            Effect.sync(() => live !== undefined && states.set(at, { live, state })))
         })
       // Builds waiting or running, by key (a request for one of them waits for it).
       const builds = new Map<string, Deferred.Deferred<MarketSnapshot, SourceUnavailable>>()
