@@ -9,7 +9,7 @@
  * still run on the real clock), and the answer carries `X-As-Of-Clock`,
  * `X-As-Of` (the instant asked for) and `X-As-Of-Known` (the state the
  * answer reflects). Handlers are unchanged; a request
- * without `as_of` passes straight through. The kept answers of an instant
+ * without `as_of` passes straight through. The cached answers of an instant
  * (SnapshotAnswers.ts) are made by the same `readAsOf` (AsOf.ts).
  */
 import { Effect, Layer } from "effect"
