@@ -128,11 +128,11 @@ export const snapshotAnswers = (model: typeof MarketReadModel.Service, pit: type
 export const AnalyticsPrecompute = Layer.effectDiscard(Effect.gen(function*() {
   const model = yield* MarketReadModel
   const analytics = yield* Analytics
-  let warmed: ReadModelState | undefined
+  let prepared: ReadModelState | undefined
   const pass = Effect.gen(function*() {
     const state = model.state()
-    if (state === undefined || state === warmed) return
-    warmed = state
+    if (state === undefined || state === prepared) return
+    prepared = state
     yield* analytics.prepare(state.snapshot)
   })
   yield* pass.pipe(Effect.repeat(Schedule.spaced(Duration.millis(250))), Effect.forkScoped)
