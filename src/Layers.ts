@@ -70,7 +70,7 @@ import { AsOfMiddlewareLive } from "./market/readmodel/AsOfMiddleware.ts"
 import { MarketStore } from "./market/readmodel/MarketStore.ts"
 import { PointInTime } from "./market/readmodel/PointInTime.ts"
 import { MarketReadModel } from "./market/readmodel/ReadModel.ts"
-import { AnswerWarming } from "./market/readmodel/SnapshotAnswers.ts"
+import { AnalyticsPrecompute } from "./market/readmodel/SnapshotAnswers.ts"
 import { Search } from "./market/search/Search.ts"
 import { SearchHttp } from "./market/search/SearchHttp.ts"
 import { AiHttp } from "./mcp/Catalogue.ts"
@@ -91,7 +91,7 @@ import { WebLive } from "./web/WebRoutes.ts"
  * The market services over the read model (and the read model over the store, AppConfig and Cursors), with
  * the answer cache the market's handlers store their answers in, and the precomputing of the most asked ones.
  */
-export const MarketServices = AnswerWarming.pipe(
+export const MarketServices = AnalyticsPrecompute.pipe(
   Layer.provideMerge(Layer.mergeAll(
     Companies.layer,
     Search.layer,

@@ -1,8 +1,10 @@
 /**
- * Public answers are byte-equal to the recorded sample (test/support/AnswerSample.ts):
- * a change that is not meant to change behaviour leaves every sampled answer's
- * status, content type and bytes as they were. After an intended change,
- * `npm run answers:record` re-records the sample; the diff shows what changed.
+ * A change detector, not a source of truth: every sampled public answer (test/support/AnswerSample.ts) must be
+ * byte-equal to its recording in test/fixtures/answers/, so a change not meant to change behaviour leaves each
+ * status, content type and body as it was. The recordings are whatever the service answered, mistakes included;
+ * a wrong figure is caught by the oracle tests (test/truth-market.test.ts, test/filings-truth.test.ts,
+ * test/ledger-truth.test.ts, the domain unit tests), never by these. After an intended change,
+ * `npm run answers:record` re-records the sample and the diff shows what changed.
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer, Option, Redacted } from "effect"

@@ -229,7 +229,7 @@ describe("portal crawler", () => {
   )
 })
 
-describe("warming fundamentals from the live portal", () => {
+describe("prefetching fundamentals from the live portal", () => {
   layer(liveApp(), { excludeTestServices: true, timeout: 300_000 })("GET /v1/ingest/fundamentals", (it) => {
     it.effect("fetches the company page and payouts of the n stalest symbols; concurrent calls never fetch one symbol twice", () =>
       Effect.gen(function*() {

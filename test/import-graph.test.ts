@@ -22,8 +22,7 @@ const INFRASTRUCTURE = [
   "src/paging",
   "src/config",
   "src/system",
-  "src/sources",
-  "src/cache"
+  "src/sources"
 ]
 const FEATURES = ["src/market", "src/ledger", "src/mcp", "src/web", "src/ingest"]
 

@@ -8,8 +8,8 @@ import { assert, describe, it, layer } from "@effect/vitest"
 import { Duration, Effect, Fiber } from "effect"
 import { faceValueOn } from "../domain/market/filings/FaceValues.ts"
 import { asOfInstant } from "../src/market/readmodel/AsOf.ts"
-import { BUILD_BURST, BUILD_REFILL_MS, BuildQueue, KeptSnapshots } from "../src/market/readmodel/BuildQueue.ts"
-import { KEPT_BYTES, KEPT_SNAPSHOTS, LoadWait, PointInTime } from "../src/market/readmodel/PointInTime.ts"
+import { BUILD_BURST, BUILD_REFILL_MS, BuildQueue, SnapshotCache } from "../src/market/readmodel/BuildQueue.ts"
+import { SNAPSHOT_CACHE_BYTES, CACHED_SNAPSHOTS, LoadWait, PointInTime } from "../src/market/readmodel/PointInTime.ts"
 import { pollUntil } from "./support/Eventually.ts"
 import { eodCloses, getAsOf as get, readPack } from "./support/KnownTable.ts"
 import { assertFailed, assertOk, TestApp } from "./support/TestApp.ts"
@@ -144,7 +144,7 @@ describe("the market clock of as_of", () => {
         }))
 
       it.effect(
-        "one client looping 5 instants cannot deny as_of to another; kept states stay within their bytes",
+        "one client looping 5 instants cannot deny as_of to another; cached snapshots stay within their bytes",
         () =>
           Effect.gen(function*() {
             const pit = yield* PointInTime
@@ -194,9 +194,9 @@ describe("the market clock of as_of", () => {
             console.log(`victim's as_of under the flood (${victims.length} instants): ${JSON.stringify(outcomes)}`)
             assert.strictEqual(outcomes.refused, 0, "no victim request is refused")
             assert.strictEqual(outcomes.first + outcomes.afterComingBack, victims.length)
-            const kept = pit.kept()
-            assert.isAtMost(kept.count, KEPT_SNAPSHOTS)
-            assert.isAtMost(kept.bytes, KEPT_BYTES)
+            const cached = pit.cached()
+            assert.isAtMost(cached.count, CACHED_SNAPSHOTS)
+            assert.isAtMost(cached.bytes, SNAPSHOT_CACHE_BYTES)
           }),
         { timeout: 240_000 }
       )
@@ -241,21 +241,21 @@ describe("the build queue", () => {
     assert.strictEqual(queue.next()?.key, "fresh")
   })
 
-  it("keeps the most wanted snapshots within the byte budget", () => {
+  it("caches the most wanted snapshots within the byte budget", () => {
     const demand = new Map<string, readonly [number, number]>([["popular", [3, 1]], ["rare", [1, 2]], ["newer", [
       1,
       3
     ]]])
-    const kept = new KeptSnapshots<string>(2, 100, (k) => demand.get(k) ?? [0, 0])
-    kept.set("popular", "p", 60)
-    kept.set("rare", "r", 30)
+    const cache = new SnapshotCache<string>(2, 100, (k) => demand.get(k) ?? [0, 0])
+    cache.set("popular", "p", 60)
+    cache.set("rare", "r", 30)
     // Over the 100 bytes: the least wanted goes (rare: one client), never the popular one.
-    kept.set("newer", "n", 40)
-    assert.deepStrictEqual([kept.get("popular"), kept.get("rare"), kept.get("newer")], ["p", undefined, "n"])
-    assert.isAtMost(kept.bytes(), 100)
-    // A snapshot wanted less than every kept one is not kept.
+    cache.set("newer", "n", 40)
+    assert.deepStrictEqual([cache.get("popular"), cache.get("rare"), cache.get("newer")], ["p", undefined, "n"])
+    assert.isAtMost(cache.bytes(), 100)
+    // A snapshot wanted less than every cached one is not cached.
     demand.set("cold", [0, 0])
-    kept.set("cold", "c", 10)
-    assert.isUndefined(kept.get("cold"))
+    cache.set("cold", "c", 10)
+    assert.isUndefined(cache.get("cold"))
   })
 })

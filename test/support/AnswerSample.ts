@@ -1,5 +1,5 @@
 /**
- * The recorded sample of public answers (test/fixtures/answers/): a fixed
+ * The recorded sample of public answers (test/fixtures/answers/), change detectors rather than truth: a fixed
  * list of requests covering every public route, each answer stored as its
  * status line and body bytes. test/answers.test.ts compares the running code
  * with it; `npm run answers:record` re-records it after an intended change.

@@ -15,10 +15,10 @@
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
+import { LRUCache } from "lru-cache"
 import type { Entry, Position } from "../../../domain/ledger/Decider.ts"
 import type { VerifyResult } from "../../../domain/ledger/Schemas.ts"
 import { isPortfolioStream } from "../../../domain/ledger/Streams.ts"
-import { BoundedCache } from "../../cache/BoundedCache.ts"
 import { readHoldings, samePositions, writeHoldings } from "../portfolio/Projection.ts"
 import { LedgerSigner } from "../signing/Signing.ts"
 import { type AuditRows, auditRows } from "./AuditRows.ts"
@@ -32,11 +32,11 @@ type Verify = typeof VerifyResult.Type
  * The prefix of each stream verified in this process (dropped on any failure): at most 10,000 streams and 16 MiB,
  * an entry's bytes estimated as 256 for its head and ids plus 256 a position (a symbol and eight figures).
  */
-type VerifiedPrefixes = BoundedCache<
+type VerifiedPrefixes = LRUCache<
   string,
   { readonly at: Verified; readonly positions: ReadonlyMap<string, Position>; readonly checkpointId: string }
 >
-const VERIFIED = { maxEntries: 10_000, maxBytes: 16 * 1024 * 1024 } as const
+const VERIFIED = { max: 10_000, maxSize: 16 * 1024 * 1024 } as const
 const verifiedBytes = (positions: ReadonlyArray<Position>) => 256 + 256 * positions.length
 
 /** Every row re-hashed in order; only rows after `decodedUpTo` decoded into entries; the first failure stops it. */
@@ -112,7 +112,7 @@ const makeVerifyStream = (
         verified.set(
           streamId,
           { at, positions: new Map(positions.map((p) => [p.symbol, p])), checkpointId },
-          verifiedBytes(positions)
+          { size: verifiedBytes(positions) }
         )
       }
       return {
@@ -148,7 +148,7 @@ export class Audit extends Context.Service<Audit, {
       const sql = yield* SqlClient.SqlClient
       const signer = yield* LedgerSigner
       const withSql = Effect.provideService(SqlClient.SqlClient, sql)
-      const verified: VerifiedPrefixes = new BoundedCache(VERIFIED)
+      const verified: VerifiedPrefixes = new LRUCache(VERIFIED)
       const rows = auditRows(sql)
       const verifyStream = makeVerifyStream(rows, signer, withSql, verified)
       const verifyAll = makeVerifyAll(sql, rows, signer)

@@ -6,9 +6,9 @@
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import type { LRUCache } from "lru-cache"
 import { GENESIS } from "../../../domain/ledger/Chain.ts"
 import type { StoredEvent } from "../../../domain/ledger/Events.ts"
-import type { BoundedCache } from "../../cache/BoundedCache.ts"
 import { readHoldings } from "../portfolio/Projection.ts"
 import { COLUMNS, decodeStored, eventRows, rowBytes, toStored } from "./StoredRows.ts"
 
@@ -54,9 +54,9 @@ export interface CachedStream {
  * The stream cache's bounds: 64 MiB of rows (a few long streams cannot hold the process's memory), and at most
  * 50,000 streams (each entry's own overhead is not in its bytes).
  */
-export const STREAM_CACHE = { maxEntries: 50_000, maxBytes: 64 * 1024 * 1024 } as const
+export const STREAM_CACHE = { max: 50_000, maxSize: 64 * 1024 * 1024 } as const
 
-export const streamReads = (sql: SqlClient.SqlClient, cache: BoundedCache<string, CachedStream>) => {
+export const streamReads = (sql: SqlClient.SqlClient, cache: LRUCache<string, CachedStream>) => {
   const selectRows = (where: string, params: ReadonlyArray<unknown>) =>
     Effect.flatMap(sql.unsafe(`SELECT ${COLUMNS} FROM events ${where}`, params), eventRows)
 
@@ -68,7 +68,7 @@ export const streamReads = (sql: SqlClient.SqlClient, cache: BoundedCache<string
     if (rows.length === 0) return known.events
     const fresh = yield* decodeStored(rows)
     const all = { events: [...known.events, ...fresh], bytes: known.bytes + rows.reduce((n, r) => n + rowBytes(r), 0) }
-    cache.set(streamId, all, all.bytes)
+    cache.set(streamId, all, { size: all.bytes })
     return all.events
   })
 

@@ -29,15 +29,13 @@
 import { Clock, Context, Data, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { createHash, hash as cryptoHash, randomUUID } from "node:crypto"
+import { LRUCache } from "lru-cache"
 import { canonicalJson, chainInputV2 } from "../../../domain/ledger/Chain.ts"
 import type { Position } from "../../../domain/ledger/Decider.ts"
 import { effectiveDate, type LedgerEvent, type StoredEvent } from "../../../domain/ledger/Events.ts"
 import { isUniqueViolation } from "../../db/SqlErrors.ts"
-import { makeGroupCommit } from "./GroupCommit.ts"
-
-type GroupCommit = Effect.Success<ReturnType<typeof makeGroupCommit>>
-import { BoundedCache } from "../../cache/BoundedCache.ts"
 import { holdingsUpsert } from "../portfolio/Projection.ts"
+import { makeGroupCommit } from "./GroupCommit.ts"
 import {
   type CachedStream,
   type Checkpoint,
@@ -48,6 +46,8 @@ import {
   writeStateReads
 } from "./EventReads.ts"
 import type { EventRow } from "./StoredRows.ts"
+
+type GroupCommit = Effect.Success<ReturnType<typeof makeGroupCommit>>
 
 export { type Checkpoint, EMPTY_HEAD, type Head, type IdempotencyClaim, streamHasEventsSql } from "./EventReads.ts"
 export { COLUMNS, decodeStored } from "./StoredRows.ts"
@@ -286,7 +286,7 @@ export class EventStore extends Context.Service<EventStore, {
       const sql = yield* SqlClient.SqlClient
       // Four committers of at most four appends: while some commit, the next gather what queues behind them.
       const groupCommit = yield* makeGroupCommit({ workers: 4, batch: 4 })
-      const cache = new BoundedCache<string, CachedStream>(STREAM_CACHE)
+      const cache = new LRUCache<string, CachedStream>(STREAM_CACHE)
 
       const append = makeAppend(sql, groupCommit)
       return { ...streamReads(sql, cache), ...writeStateReads(sql), append }

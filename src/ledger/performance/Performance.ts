@@ -9,6 +9,7 @@
  * answer's framing, the check of `from` and `to`, and that cache.
  */
 import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { LRUCache } from "lru-cache"
 import { InvalidRequest, type SourceUnavailable } from "../../../domain/Errors.ts"
 import type { Entitlement } from "../../../domain/ledger/Entitlements.ts"
 import { fromPaisa, toPaisa } from "../../../domain/ledger/Money.ts"
@@ -16,7 +17,6 @@ import { performanceOf } from "../../../domain/ledger/Performance.ts"
 import type { DaySeries } from "../../../domain/ledger/PerformanceDays.ts"
 import { type Performance as PerformanceAnswer, PerformanceHead } from "../../../domain/ledger/PerformanceSchemas.ts"
 import { karachiDate } from "../../../domain/market/calendar/Calendar.ts"
-import { BoundedCache } from "../../cache/BoundedCache.ts"
 import type { Principal } from "../accounts/Keys.ts"
 import { Entitlements } from "../entitlements/Entitlements.ts"
 import { MarketFacts } from "../portfolio/MarketFacts.ts"
@@ -129,9 +129,9 @@ export class Performance extends Context.Service<Performance, {
       const portfolio = yield* Portfolio
       const market = yield* MarketFacts
       const entitlements = yield* Entitlements
-      const cache = new BoundedCache<string, { readonly inputs: string; readonly json: string }>({
-        maxEntries: 10_000,
-        maxBytes: ANSWER_CACHE_BYTES
+      const cache = new LRUCache<string, { readonly inputs: string; readonly json: string }>({
+        max: 10_000,
+        maxSize: ANSWER_CACHE_BYTES
       })
 
       /** What an answer is computed from, and the key that names it (the stream's head, the snapshot, the day). */
@@ -205,7 +205,7 @@ export class Performance extends Context.Service<Performance, {
         const kept = cache.get(key)
         if (kept?.inputs === g.inputs) return kept.json
         const text = toJson(yield* answerOf(principal, query, g))
-        cache.set(key, { inputs: g.inputs, json: text }, text.length + key.length)
+        cache.set(key, { inputs: g.inputs, json: text }, { size: text.length + key.length })
         return text
       })
 

@@ -35,7 +35,7 @@ import {
 } from "../events/EventStore.ts"
 import { toEntries } from "./Projection.ts"
 
-/** The snapshots kept: at most this many streams, holding at most this many events in all. */
+/** The stream snapshots cached: at most this many streams, of at most this many events in all (a longer stream stays alone). */
 const MAX_STREAMS = 10_000
 const MAX_EVENTS = 200_000
 
@@ -119,17 +119,17 @@ export class LedgerWriter extends Context.Service<LedgerWriter, {
     Effect.gen(function*() {
       const store = yield* EventStore
       const snapshots = new Map<string, Snapshot>()
-      let held = 0
+      let eventsCached = 0
       const forget = (streamId: string) => {
         const known = snapshots.get(streamId)
-        if (known !== undefined) held -= known.head.version
+        if (known !== undefined) eventsCached -= known.head.version
         snapshots.delete(streamId)
       }
       const remember = (streamId: string, snapshot: Snapshot) => {
         forget(streamId)
         snapshots.set(streamId, snapshot)
-        held += snapshot.head.version
-        while (snapshots.size > MAX_STREAMS || (held > MAX_EVENTS && snapshots.size > 1)) {
+        eventsCached += snapshot.head.version
+        while (snapshots.size > MAX_STREAMS || (eventsCached > MAX_EVENTS && snapshots.size > 1)) {
           forget(snapshots.keys().next().value!)
         }
       }

@@ -1,5 +1,5 @@
 /**
- * How long a kept answer stays true: until a calendar boundary can change it
+ * How long a cached answer stays true: until a calendar boundary can change it
  * (a quote turning stale, a phase of the trading day beginning or ending, a
  * new Karachi day, a new cursor day, a symbol's research window turning over).
  */

@@ -100,7 +100,7 @@ const stoppedAt = (clock: Clock.Clock, at: number): Clock.Clock => ({
 /**
  * Runs a read as of the view's instant: the read model hands it the view's snapshot, and the clock the
  * services read is stopped at the instant (freshness, the market's phase and trailing windows are judged then).
- * The one way a point-in-time read is run: by the HttpApi middleware (AsOfMiddleware.ts) and for the kept
+ * The one way a point-in-time read is run: by the HttpApi middleware (AsOfMiddleware.ts) and for the cached
  * answers (SnapshotAnswers.ts).
  */
 export const readAsOf = (view: AsOfView) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>

@@ -10,7 +10,7 @@
  * `X-As-Of` (the instant asked for) and `X-As-Of-Known` (the state the
  * answer reflects). Handlers are unchanged. Every answer of such an endpoint
  * carries `X-Data-Through`, the last day of each dataset in the snapshot it
- * reads (the live one, or the instant's). The kept answers of an instant
+ * reads (the live one, or the instant's). The cached answers of an instant
  * (SnapshotAnswers.ts) are made by the same `readAsOf` (AsOf.ts).
  */
 import { Effect, Layer } from "effect"

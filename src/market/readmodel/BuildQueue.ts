@@ -6,8 +6,8 @@
  * running that it asked for. One build runs at a time; the next is the one
  * the most clients wait for, then the one whose clients had the fewest
  * builds, then the oldest, so a stream of rare instants from one client
- * cannot starve another's. Kept snapshots are chosen the
- * same way: the most requested stay (KeptSnapshots below), within a byte
+ * cannot starve another's. Cached snapshots are chosen the
+ * same way: the most requested stay (SnapshotCache below), within a byte
  * budget. Plain bounded data: no clock of its own, no effects.
  */
 import { LRUCache } from "lru-cache"
@@ -123,13 +123,13 @@ export class BuildQueue<T> {
 }
 
 /**
- * The kept snapshots: at most `maxEntries`, within `maxBytes` (each snapshot's size estimated from its rows).
+ * The snapshot cache: at most `maxEntries`, within `maxBytes` (each snapshot's size estimated from its rows).
  * When full, the least wanted goes (fewest distinct clients, then least recently asked for); a new snapshot less
- * wanted than every kept one is not kept (it answers its own requests only).
+ * wanted than every cached one is not cached (it answers its own requests only).
  */
-export class KeptSnapshots<V> {
+export class SnapshotCache<V> {
   private readonly entries = new Map<string, { readonly value: V; readonly bytes: number }>()
-  private held = 0
+  private usedBytes = 0
 
   readonly maxEntries: number
   readonly maxBytes: number
@@ -145,9 +145,9 @@ export class KeptSnapshots<V> {
     return this.entries.get(key)?.value
   }
 
-  /** Bytes held now (estimated). */
+  /** Bytes in use now (estimated). */
   bytes(): number {
-    return this.held
+    return this.usedBytes
   }
 
   size(): number {
@@ -166,17 +166,17 @@ export class KeptSnapshots<V> {
     const old = this.entries.get(key)
     if (old !== undefined) {
       this.entries.delete(key)
-      this.held -= old.bytes
+      this.usedBytes -= old.bytes
     }
     if (bytes > this.maxBytes || this.maxEntries < 1) return
-    while (this.entries.size >= this.maxEntries || this.held + bytes > this.maxBytes) {
+    while (this.entries.size >= this.maxEntries || this.usedBytes + bytes > this.maxBytes) {
       const worst = this.least()!
       if (less(this.demandOf(key), this.demandOf(worst))) return
-      this.held -= this.entries.get(worst)!.bytes
+      this.usedBytes -= this.entries.get(worst)!.bytes
       this.entries.delete(worst)
     }
     this.entries.set(key, { value, bytes })
-    this.held += bytes
+    this.usedBytes += bytes
   }
 }
 

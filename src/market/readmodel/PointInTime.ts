@@ -12,31 +12,31 @@
  * build runs at a time, in the background; who may ask for one and which
  * runs next is BuildQueue.ts's (charged per client, the most wanted first).
  * A request waits for its build up to LoadWait, then is 503
- * SOURCE_UNAVAILABLE with Retry-After (the build goes on). The kept
+ * SOURCE_UNAVAILABLE with Retry-After (the build goes on). The cached
  * snapshots are the most wanted ones within a byte budget. A build that saw
- * the version move while it loaded answers its requests without being kept.
+ * the version move while it loaded answers its requests without being cached.
  *
  * The recorded state of an instant is asked of the store once per version of
  * the live read model.
  */
 import { Clock, Context, Deferred, Duration, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
+import { LRUCache } from "lru-cache"
 import { InvalidRequest, RateLimited, SourceUnavailable } from "../../../domain/Errors.ts"
 import { type MarketSnapshot, snapshotSteps } from "../../../domain/market/snapshot/Snapshot.ts"
 import type { StoreRows } from "../../../domain/market/snapshot/StoreRows.ts"
-import { BoundedCache } from "../../cache/BoundedCache.ts"
 import { Database } from "../../db/Database.ts"
 import type { AsOfClock, AsOfView } from "./AsOf.ts"
-import { BuildQueue, KeptSnapshots } from "./BuildQueue.ts"
+import { BuildQueue, SnapshotCache } from "./BuildQueue.ts"
 import { cooperatively } from "./Cooperative.ts"
 import { type AsOfState, makePointInTimeStore } from "./PointInTimeStore.ts"
 import { MarketReadModel } from "./ReadModel.ts"
 
-/** Snapshots kept: a few, within a byte budget (estimated from their rows; the pack's is about 90 MB). */
-export const KEPT_SNAPSHOTS = 3
-export const KEPT_BYTES = 200 * 1024 * 1024
+/** Snapshots cached: a few, within a byte budget (estimated from their rows; the pack's is about 90 MB). */
+export const CACHED_SNAPSHOTS = 3
+export const SNAPSHOT_CACHE_BYTES = 200 * 1024 * 1024
 /** Instants whose state is remembered (per live version): a repeated as_of asks the store nothing. */
-const KEPT_INSTANTS = 10_000
+const CACHED_INSTANTS = 10_000
 /** How long a request is asked to wait before asking again while a snapshot is being made (seconds). */
 export const BUSY_RETRY_SECONDS = 5
 /** How long a request waits for the snapshot its instant needs before it is told to come back (a test may shorten it). */
@@ -76,10 +76,10 @@ export class PointInTime extends Context.Service<PointInTime, {
     clock?: AsOfClock,
     clients?: ReadonlyArray<string>
   ) => Effect.Effect<AsOfView, InvalidRequest | RateLimited | SourceUnavailable>
-  /** The view of `at`, synchronously, when its snapshot is kept for the live version; else undefined. */
-  readonly keptAt: (at: number, clock?: AsOfClock) => AsOfView | undefined
-  /** The kept snapshots' estimated bytes and count (for tests and metrics). */
-  readonly kept: () => { readonly bytes: number; readonly count: number }
+  /** The view of `at`, synchronously, when its snapshot is cached for the live version; else undefined. */
+  readonly cachedAt: (at: number, clock?: AsOfClock) => AsOfView | undefined
+  /** The cached snapshots' estimated bytes and count (for tests and metrics). */
+  readonly cached: () => { readonly bytes: number; readonly count: number }
 }>()("psx/market/PointInTime") {
   static readonly layer = Layer.effect(
     PointInTime,
@@ -87,18 +87,15 @@ export class PointInTime extends Context.Service<PointInTime, {
       const store = makePointInTimeStore(yield* SqlClient.SqlClient, (yield* Database).mode)
       const model = yield* MarketReadModel
       const queue = new BuildQueue<Job>()
-      const cache = new KeptSnapshots<MarketSnapshot>(KEPT_SNAPSHOTS, KEPT_BYTES, (key) => queue.demandOf(key))
-      const states = new BoundedCache<number, { readonly live: number; readonly state: AsOfState }>({
-        maxEntries: KEPT_INSTANTS,
-        maxBytes: KEPT_INSTANTS * 200
-      })
+      const cache = new SnapshotCache<MarketSnapshot>(CACHED_SNAPSHOTS, SNAPSHOT_CACHE_BYTES, (key) => queue.demandOf(key))
+      const states = new LRUCache<number, { readonly live: number; readonly state: AsOfState }>({ max: CACHED_INSTANTS })
       const stateAt = (at: number) =>
         Effect.suspend(() => {
           const live = model.state()?.snapshot.version
           const known = states.get(at)
           if (live !== undefined && known !== undefined && known.live === live) return Effect.succeed(known.state)
           return Effect.tap(store.stateAt(at), (state) =>
-            Effect.sync(() => live !== undefined && states.set(at, { live, state }, 200)))
+            Effect.sync(() => live !== undefined && states.set(at, { live, state })))
         })
       // Builds waiting or running, by key (a request for one of them waits for it).
       const builds = new Map<string, Deferred.Deferred<MarketSnapshot, SourceUnavailable>>()
@@ -173,8 +170,8 @@ export class PointInTime extends Context.Service<PointInTime, {
           const key = keyOf(clock, state, at)
           const now = yield* Clock.currentTimeMillis
           queue.asked(key, clients)
-          const kept = cache.get(key)
-          if (kept !== undefined) return viewOf(kept, at, clock, state)
+          const cached = cache.get(key)
+          if (cached !== undefined) return viewOf(cached, at, clock, state)
           let done = builds.get(key)
           if (done === undefined) {
             const job: Job = { at, clock, state, done: Deferred.makeUnsafe<MarketSnapshot, SourceUnavailable>() }
@@ -199,7 +196,7 @@ export class PointInTime extends Context.Service<PointInTime, {
           return viewOf(loaded.value, at, clock, state)
         }
       )
-      const keptAt = (at: number, clock: AsOfClock = "market"): AsOfView | undefined => {
+      const cachedAt = (at: number, clock: AsOfClock = "market"): AsOfView | undefined => {
         const live = model.state()?.snapshot.version
         const known = states.get(at)
         if (live === undefined || known === undefined || known.live !== live) return undefined
@@ -209,7 +206,7 @@ export class PointInTime extends Context.Service<PointInTime, {
         if (snapshot !== undefined) queue.asked(key, [])
         return snapshot === undefined ? undefined : viewOf(snapshot, at, clock, known.state)
       }
-      return { snapshotAt, keptAt, kept: () => ({ bytes: cache.bytes(), count: cache.size() }) }
+      return { snapshotAt, cachedAt, cached: () => ({ bytes: cache.bytes(), count: cache.size() }) }
     })
   )
 }

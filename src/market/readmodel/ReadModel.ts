@@ -17,7 +17,7 @@
  * (domain/market/snapshot/SnapshotUpdate.ts); a large or market-wide write (an
  * import, index membership) rebuilds whole.
  *
- * Kept answers (SnapshotAnswers.ts) belong to the state they were made from:
+ * Cached answers (SnapshotAnswers.ts) belong to the state they were made from:
  * a new state makes them no longer current.
  */
 import { Clock, Context, Duration, Effect, Layer, Schedule } from "effect"
@@ -40,8 +40,8 @@ const MAX_DEFER_MS = 60_000
 /** How often the change log is pruned (by any instance; rows older than a day go). */
 const PRUNE_EVERY_MS = 3_600_000
 
-/** Whether the poll should build now: once the version has stopped moving for one poll, or kept moving for MAX_DEFER_MS. */
-const settledPoll = () => {
+/** Whether the poll should build now (the store has gone quiet): once the version has stopped moving for one poll, or kept moving for MAX_DEFER_MS. */
+const quietPoll = () => {
   let seen: { version: number; since: number } | undefined
   return (version: number, now: number, current: number | undefined): boolean => {
     if (current === version) {
@@ -62,10 +62,10 @@ const settledPoll = () => {
 }
 
 /**
- * What one instance holds: the current state, when it last pruned the change log, and why its
+ * The instance's read model: the current state, when it last pruned the change log, and why its
  * snapshot must not answer yet (the store holds no data pack while one is being imported).
  */
-interface Held {
+interface ModelState {
   current: ReadModelState | undefined
   prunedAt: number
   unloaded: string | undefined
@@ -85,14 +85,14 @@ export const unloadedReason = (snapshot: MarketSnapshot, importState: ImportStat
 type Store = typeof MarketStore.Service
 
 /** A whole build: every market row loaded, the snapshot built a slice at a time. */
-const buildWhole = (store: Store, held: Held) =>
+const buildWhole = (store: Store, model: ModelState) =>
   Effect.gen(function*() {
     const started = yield* Clock.currentTimeMillis
     const projected = yield* store.projectPrices
     const rows = yield* store.load
     const loaded = yield* Clock.currentTimeMillis
     const snapshot = yield* cooperatively(snapshotSteps(rows, loaded))
-    held.current = { snapshot }
+    model.current = { snapshot }
     const done = yield* Clock.currentTimeMillis
     yield* Effect.logInfo({
       msg: "market read model built",
@@ -110,28 +110,28 @@ const buildWhole = (store: Store, held: Held) =>
   }).pipe(Effect.withSpan("MarketReadModel.build"))
 
 /** Drops change-log rows older than a day, at most once per PRUNE_EVERY_MS. */
-const pruneNow = (store: Store, held: Held, now: number) =>
-  now - held.prunedAt <= PRUNE_EVERY_MS ? Effect.void : Effect.suspend(() => {
-    held.prunedAt = now
+const pruneNow = (store: Store, model: ModelState, now: number) =>
+  now - model.prunedAt <= PRUNE_EVERY_MS ? Effect.void : Effect.suspend(() => {
+    model.prunedAt = now
     return store.prune.pipe(
       Effect.catch((e) => Effect.logWarning({ msg: "market change log not pruned", error: e.message }))
     )
   })
 
 /** The few symbols a write touched, folded into the current snapshot; a whole build when the log says so. */
-const updateFew = (store: Store, held: Held) =>
+const updateFew = (store: Store, model: ModelState) =>
   Effect.gen(function*() {
-    const prev = held.current
-    if (prev === undefined) return yield* buildWhole(store, held)
+    const prev = model.current
+    if (prev === undefined) return yield* buildWhole(store, model)
     const started = yield* Clock.currentTimeMillis
     const changes = yield* store.changesSince(prev.snapshot.version)
     const plan = planUpdate(changes)
-    if (plan === "whole") return yield* buildWhole(store, held)
+    if (plan === "whole") return yield* buildWhole(store, model)
     const projected = yield* store.projectPrices
     const rows = yield* store.loadSymbols(changes.version, plan)
     const loaded = yield* Clock.currentTimeMillis
     const snapshot = updateSnapshot(prev.snapshot, rows, plan, loaded)
-    held.current = { snapshot }
+    model.current = { snapshot }
     const done = yield* Clock.currentTimeMillis
     yield* Effect.logDebug({
       msg: "market read model updated",
@@ -141,7 +141,7 @@ const updateFew = (store: Store, held: Held) =>
       loadMs: loaded - started,
       buildMs: done - loaded
     })
-    yield* pruneNow(store, held, done)
+    yield* pruneNow(store, model, done)
     return snapshot
   }).pipe(Effect.withSpan("MarketReadModel.update"))
 
@@ -159,22 +159,22 @@ export class MarketReadModel extends Context.Service<MarketReadModel, {
       const store = yield* MarketStore
       const config = yield* AppConfig
       const importer = yield* PackImport
-      const held: Held = { current: undefined, prunedAt: 0, unloaded: undefined }
+      const model: ModelState = { current: undefined, prunedAt: 0, unloaded: undefined }
       const judgeLoaded = Effect.gen(function*() {
-        const current = held.current
-        held.unloaded = current === undefined
+        const current = model.current
+        model.unloaded = current === undefined
           ? undefined
           : unloadedReason(current.snapshot, yield* importer.state, config.autoImport)
       })
 
       const refresh = Effect.gen(function*() {
         const version = yield* store.version
-        if (held.current !== undefined && held.current.snapshot.version === version) return false
-        yield* updateFew(store, held)
+        if (model.current !== undefined && model.current.snapshot.version === version) return false
+        yield* updateFew(store, model)
         return true
       })
 
-      yield* buildWhole(store, held).pipe(
+      yield* buildWhole(store, model).pipe(
         Effect.catch((e) =>
           Effect.logError({
             msg: "market read model: first build failed; retrying in the background",
@@ -184,10 +184,10 @@ export class MarketReadModel extends Context.Service<MarketReadModel, {
       )
       yield* judgeLoaded
 
-      const due = settledPoll()
+      const due = quietPoll()
       const poll = Effect.gen(function*() {
         const version = yield* store.version
-        if (due(version, yield* Clock.currentTimeMillis, held.current?.snapshot.version)) yield* updateFew(store, held)
+        if (due(version, yield* Clock.currentTimeMillis, model.current?.snapshot.version)) yield* updateFew(store, model)
         yield* judgeLoaded
       }).pipe(
         Effect.catch((e) =>
@@ -200,11 +200,11 @@ export class MarketReadModel extends Context.Service<MarketReadModel, {
       )
 
       const live = Effect.suspend(() =>
-        held.current === undefined
+        model.current === undefined
           ? Effect.fail(new SourceUnavailable({ message: "market data is not loaded yet; try again shortly" }))
-          : held.unloaded !== undefined
-          ? Effect.fail(new SourceUnavailable({ message: held.unloaded }))
-          : Effect.succeed(held.current.snapshot)
+          : model.unloaded !== undefined
+          ? Effect.fail(new SourceUnavailable({ message: model.unloaded }))
+          : Effect.succeed(model.current.snapshot)
       )
       // A point-in-time request (AsOf.ts) reads the snapshot of its instant instead.
       const snapshot = Effect.flatMap(
@@ -212,7 +212,7 @@ export class MarketReadModel extends Context.Service<MarketReadModel, {
         (asOf) => (asOf === undefined ? live : Effect.succeed(asOf.snapshot))
       )
       const refreshed = Effect.tap(refresh, () => judgeLoaded)
-      return { snapshot, state: () => (held.unloaded === undefined ? held.current : undefined), refresh: refreshed }
+      return { snapshot, state: () => (model.unloaded === undefined ? model.current : undefined), refresh: refreshed }
     })
   )
 }

@@ -1,5 +1,5 @@
 /**
- * The market's kept answers (http/AnswerCache.ts): their policies, used by
+ * The market's cached answers (http/AnswerCache.ts): their policies, used by
  * the market features' …Http.ts handlers, and the analytics figures made
  * ahead for each new snapshot.
  *
@@ -7,7 +7,7 @@
  * snapshot makes it no longer current) and stays until a calendar boundary
  * can change it (AnswerValidity.ts). Failures that are a function of the snapshot and
  * the clock — 404 no such data, 409 unverified, 409 stale — are answers too.
- * A symbol's answers are kept for the listed tickers as spelled in the
+ * A symbol's answers are cached for the listed tickers as spelled in the
  * snapshot (bounded by the universe), and for other well-formed tickers (an
  * unknown symbol's 404) in the cache's share for free queries.
  */
@@ -24,7 +24,7 @@ import { MarketReadModel, type ReadModelState } from "./ReadModel.ts"
 
 const isTicker = Schema.is(Ticker)
 
-/** as_of texts whose instant is remembered, and instants whose home is kept per snapshot (the ones in use at once are few). */
+/** as_of texts whose instant is remembered, and instants whose answers are cached per snapshot (the ones in use at once are few). */
 const INSTANT_TEXTS = 256
 
 /** The failures that depend on the snapshot and the clock alone. */
@@ -33,7 +33,7 @@ const isSnapshotFailure = (error: unknown) =>
 
 const symbolOf = (request: Decoded): string | undefined => request.params?.symbol ?? request.params?.sym
 
-const symbolKeeping = (symbol: string | undefined, state: ReadModelState): Keeping =>
+const symbolShare = (symbol: string | undefined, state: ReadModelState): Keeping =>
   symbol === undefined
     ? undefined
     : state.snapshot.symbols.has(symbol)
@@ -42,23 +42,24 @@ const symbolKeeping = (symbol: string | undefined, state: ReadModelState): Keepi
     ? "open"
     : undefined
 
-/** Whether the request's query sets nothing but `allowed` (any other parameter: not kept). */
+/** Whether the request's query sets nothing but `allowed` (any other parameter: not cached). */
 const onlyQuery = (request: Decoded, allowed: ReadonlyArray<string>) =>
   Object.keys(request.query ?? {}).every((k) => request.query[k] === undefined || allowed.includes(k))
 
 export interface SymbolAnswers {
-  /** The query parameters a kept request may set (default: any). */
+  /** The query parameters a cached request may set (default: any). */
   readonly query?: ReadonlyArray<string>
 }
 
 /**
- * A point-in-time request's home (`as_of`): one per snapshot known at its instant and the state it reflects,
- * kept while PointInTime keeps that snapshot; none until a first request has had the snapshot made (the
- * HttpApi pipeline answers that one, as it answers every request not kept).
+ * Where a point-in-time request's (`as_of`) answer is cached: apart from the live answers, one place per snapshot
+ * known at its instant and the state it reflects, for as long as PointInTime caches that snapshot; none until a
+ * first request has had the snapshot made (the HttpApi pipeline answers that one, as it answers every request not
+ * cached).
  */
-const instantHomes = (pit: typeof PointInTime.Service) => {
-  // The homes of one kept snapshot, by instant and the state it reflects.
-  const homesOf = new WeakMap<MarketSnapshot, LRUCache<string, InstantHome>>()
+const instantCaches = (pit: typeof PointInTime.Service) => {
+  // The places of one cached snapshot, by instant and the state it reflects.
+  const placesOf = new WeakMap<MarketSnapshot, LRUCache<string, InstantHome>>()
   // An as_of text's instant, read once (a hot instant is asked for again and again).
   const instants = new LRUCache<string, { readonly at: number | undefined }>({ max: INSTANT_TEXTS })
   return (request: Decoded): InstantHome | "live" | undefined => {
@@ -67,15 +68,15 @@ const instantHomes = (pit: typeof PointInTime.Service) => {
     if (named === "both") return undefined
     let known = instants.get(named.raw)
     if (known === undefined) instants.set(named.raw, known = { at: asOfInstant(named.raw) })
-    const view = known.at === undefined ? undefined : pit.keptAt(known.at, named.clock)
+    const view = known.at === undefined ? undefined : pit.cachedAt(known.at, named.clock)
     if (view === undefined) return undefined
     // One snapshot is one clock's: its answers (keyed by the request, which names the clock) are its own.
-    let homes = homesOf.get(view.snapshot)
-    if (homes === undefined) homesOf.set(view.snapshot, homes = new LRUCache({ max: INSTANT_TEXTS }))
+    let places = placesOf.get(view.snapshot)
+    if (places === undefined) placesOf.set(view.snapshot, places = new LRUCache({ max: INSTANT_TEXTS }))
     const key = `${view.at} ${view.reflects}`
-    let home = homes.get(key)
-    if (home === undefined) homes.set(key, home = { headers: asOfHeaders(view) })
-    return home
+    let place = places.get(key)
+    if (place === undefined) places.set(key, place = { headers: asOfHeaders(view) })
+    return place
   }
 }
 
@@ -88,36 +89,37 @@ const saysStale = (outcome: unknown) =>
 const liveHeaders = (state: ReadModelState) => dataThroughHeaders(state.snapshot)
 
 export const snapshotAnswers = (model: typeof MarketReadModel.Service, pit: typeof PointInTime.Service) => {
-  const home = () => model.state()
-  const instantHome = instantHomes(pit)
+  // The policy's fields are named by http/AnswerCache.ts: `home` is the live state, `instantHome` an as_of's place.
+  const liveState = () => model.state()
+  const instantPlace = instantCaches(pit)
   return {
     /** A symbol's answer, true until `validUntil` of its data (or of the symbol, for research). */
     ofSymbol: (
       validUntil: (data: SymbolData | undefined, now: number, symbol: string) => number,
       options: SymbolAnswers = {}
     ): AnswerPolicy<ReadModelState> => ({
-      home,
+      home: liveState,
       keeps: (request, state) =>
         options.query !== undefined && !onlyQuery(request, options.query)
           ? undefined
-          : symbolKeeping(symbolOf(request), state),
+          : symbolShare(symbolOf(request), state),
       validUntil: (request, state, now) => {
         const symbol = symbolOf(request)!
         return validUntil(state.snapshot.symbols.get(symbol), now, symbol)
       },
       keepsFailure: isSnapshotFailure,
       saysStale,
-      instantHome,
+      instantHome: instantPlace,
       headers: liveHeaders
     }),
     /** An answer over the whole snapshot: one (`bounded`) or one per free query (`open`, capped). */
-    ofSnapshot: (keeping: "bounded" | "open", validUntil: (now: number) => number): AnswerPolicy<ReadModelState> => ({
-      home,
-      keeps: () => keeping,
+    ofSnapshot: (share: "bounded" | "open", validUntil: (now: number) => number): AnswerPolicy<ReadModelState> => ({
+      home: liveState,
+      keeps: () => share,
       validUntil: (_request, _state, now) => validUntil(now),
       keepsFailure: isSnapshotFailure,
       saysStale,
-      instantHome,
+      instantHome: instantPlace,
       headers: liveHeaders
     })
   }
@@ -128,14 +130,14 @@ export const snapshotAnswers = (model: typeof MarketReadModel.Service, pit: type
  * request does not make them. (Answers are made by the first request for each: the HttpApi pipeline answers
  * it and the answer cache keeps its bytes.)
  */
-export const AnswerWarming = Layer.effectDiscard(Effect.gen(function*() {
+export const AnalyticsPrecompute = Layer.effectDiscard(Effect.gen(function*() {
   const model = yield* MarketReadModel
   const analytics = yield* Analytics
-  let warmed: ReadModelState | undefined
+  let prepared: ReadModelState | undefined
   const pass = Effect.gen(function*() {
     const state = model.state()
-    if (state === undefined || state === warmed) return
-    warmed = state
+    if (state === undefined || state === prepared) return
+    prepared = state
     yield* analytics.prepare(state.snapshot)
   })
   yield* pass.pipe(Effect.repeat(Schedule.spaced(Duration.millis(250))), Effect.forkScoped)
