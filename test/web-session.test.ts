@@ -136,7 +136,9 @@ describe("website sign-in", () => {
           assert.deepStrictEqual(Object.keys(fields).sort(), ["remember", "token"])
           assert.includeMembers(Object.keys(signIn.responses), ["200", "401", "403"])
           for (const operation of [doc.paths["/web/session"].get, signIn, doc.paths["/web/session/end"].post]) {
-            for (const rule of ["HttpOnly", "SameSite=Strict", "Secure", "X-CSRF-Token", "Origin", "30 days", "12 hours"]) {
+            for (
+              const rule of ["HttpOnly", "SameSite=Strict", "Secure", "X-CSRF-Token", "Origin", "30 days", "12 hours"]
+            ) {
               assert.include(operation.description, rule, `${operation.summary}: ${rule}`)
             }
           }

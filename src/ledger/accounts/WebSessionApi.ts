@@ -52,9 +52,11 @@ export const SignOut = Schema.Struct({
 
 export const SignedOutNow = Schema.Struct({
   signed_in: Schema.Literal(false),
-  ended: Schema.optional(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)).annotate({
-    description: "How many sessions were ended (absent when the request carried no live cookie)"
-  }))
+  ended: Schema.optional(
+    Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)).annotate({
+      description: "How many sessions were ended (absent when the request carried no live cookie)"
+    })
+  )
 })
 
 const COOKIE_RULE =

@@ -11,7 +11,14 @@ import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../http/Api.ts"
 import { Keys } from "./Keys.ts"
-import { currentSession, fromThisOrigin, refuseCrossSite, type WebSession, WebSessions, writeAllowed } from "./WebSession.ts"
+import {
+  currentSession,
+  fromThisOrigin,
+  refuseCrossSite,
+  type WebSession,
+  WebSessions,
+  writeAllowed
+} from "./WebSession.ts"
 import { COOKIE, REMEMBER_DAYS } from "./WebSessionApi.ts"
 
 const reply = (body: unknown, status = 200) =>

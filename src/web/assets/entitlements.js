@@ -10,7 +10,7 @@
 import { api, badge, dateText, el, fmtAmount, fmtQty, formatNumberText, unknown } from "./api.js"
 import { openDividend } from "./tx-form.js"
 import { autoRecord } from "./auto-record.js"
-import { humanError, show, symbolLink, table } from "./ui.js"
+import { foldOnPhone, humanError, show, symbolLink, table } from "./ui.js"
 
 /** What the entitlement is, in words. @param {any} e */
 const what = (e) =>
@@ -84,12 +84,12 @@ export const renderEntitlements = (out, answer, onChange, settings) => {
     autoRecord(settings, items, onChange),
     due.length === 0
       ? el("p", { class: "hint", id: "inbox-empty" }, "Nothing to record: every payout your holdings were entitled to is recorded or dismissed.")
-      : table(
+      : foldOnPhone(table(
         "Entitlements to record",
         [["Symbol"], ["Entitlement"], ["Book closure"], ["Amount", "num"], ["Action"]],
         due.map((e) => [symbolLink(e.symbol), what(e), el("span", {}, dateText(e.book_closure_from), el("span", { class: "hint block" }, `shares held at ${dateText(e.last_buy_date)}`)), { cell: amounts(e), class: "num" }, actions(e, onChange)]),
         { id: "inbox-table", cards: true, visibleCaption: false }
-      ),
+      ), 1, "payouts to record"),
     recorded.length
       ? el(
         "details",
