@@ -7,6 +7,7 @@
 // that records them by itself as they fall due (auto-record.js).
 /** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
 /** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
+import { apiText } from "./format.js"
 import { api, badge, dateText, el, fmtAmount, fmtQty, formatNumberText, unknown } from "./api.js"
 import { openDividend } from "./tx-form.js"
 import { autoRecord } from "./auto-record.js"
@@ -104,6 +105,6 @@ export const renderEntitlements = (out, answer, onChange, settings) => {
       )
       : "",
     dismissed ? el("p", { class: "hint" }, `${dismissed} dismissed entitlement${dismissed === 1 ? " is" : "s are"} hidden.`) : "",
-    (answer.notes ?? []).length ? el("details", { class: "sources" }, el("summary", {}, "How entitlements are worked out"), el("ul", {}, answer.notes.map((/** @type {string} */ n) => el("li", {}, n)))) : ""
+    (answer.notes ?? []).length ? el("details", { class: "sources" }, el("summary", {}, "How entitlements are worked out"), el("ul", {}, answer.notes.map((/** @type {string} */ n) => el("li", {}, apiText(n))))) : ""
   )
 }

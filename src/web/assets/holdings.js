@@ -5,6 +5,7 @@
 // percent of cost, and its weight; the other figures (cost, realised,
 // dividends, tax, fractions, the quote's time, yield on cost) in a row that
 // opens under it. On a phone each position is a card.
+import { apiText } from "./format.js"
 import { badge, el, fmtAmount, fmtPct, fmtPrice, fmtQty, fmtRs,  fmtShare, fmtSigned, fmtTime, unknown } from "./api.js"
 import { sortable } from "./sortable.js"
 import { fact, facts, foldOnPhone } from "./ui.js"
@@ -157,7 +158,7 @@ export const renderHoldings = (out, portfolio, quotes, yields) => {
     ...(held.length === 0
       ? [el("p", {}, "No holdings yet. Use “Add transaction” to record a buy.")]
       : foldOnPhone(el("div", { class: "table-wrap cards holdings", tabindex: "0", role: "region", "aria-label": "Positions held" }, table), 4, "holdings")),
-    t.market_value_note ? el("p", { class: "hint" }, t.market_value_note) : ""
+    t.market_value_note ? el("p", { class: "hint" }, apiText(t.market_value_note)) : ""
   )
   return { dayTotal }
 }

@@ -5,6 +5,7 @@
 // for the payout it records), totals by month (a chart that stays when some
 // amount is unknown) and by year, the totals the API serves, yield on cost,
 // and the payouts of your holdings whose book closure is still ahead.
+import { apiText } from "./format.js"
 import { dateText, el, fmtAmount, fmtPrice, fmtRs, fmtShare, formatNumberText, monthText, unknown } from "./api.js"
 import { barChart, rupeeFormat } from "./charts.js"
 import { reversedIds } from "./events.js"
@@ -114,7 +115,7 @@ export const renderIncome = (out, data) => {
         ? el("span", {}, unknown(), el("span", { class: "hint block" }, "no holding has recorded payouts"))
         : el("span", {}, fmtShare(yoc.pct), el("span", { class: "hint block", id: "yield-coverage" }, `${yoc.covered === yoc.of ? "every holding" : `only ${yoc.covered} of your ${yoc.of} holdings: the others' payouts are not recorded, so this is not the portfolio's yield`}; Rs ${formatNumberText(yoc.income, 0)} a year at the last 12 months' payouts`)))
     ),
-    d?.tax_note ? el("details", { class: "sources" }, el("summary", {}, "How the totals are worked out"), el("p", { class: "hint", id: "income-basis" }, `Totals as the API computes them from the position entitled at each book closure. ${d.tax_note}`)) : "",
+    d?.tax_note ? el("details", { class: "sources" }, el("summary", {}, "How the totals are worked out"), el("p", { class: "hint", id: "income-basis" }, `Totals as the API computes them from the position entitled at each book closure. ${apiText(d.tax_note)}`)) : "",
     el("h3", {}, "Upcoming payouts of your holdings"),
     data.upcoming.length
       ? table("Upcoming payouts of your holdings", [["Symbol"], ["Payout"], ["Per share (Rs)", "num"], ["Book closure"], ["Last buy date"]], data.upcoming.map((p) => [symbolLink(p.symbol), p.details ?? p.kind, { cell: fmtPrice(p.amount_per_share), class: "num" }, dateText(p.book_closure_from), dateText(p.last_buy_date)]), { id: "income-upcoming", cards: true, visibleCaption: false })

@@ -8,6 +8,7 @@
 // the returns by period and what each holding contributed.
 /** @typedef {import("./performance-adapter.js").Performance} Performance */
 /** @typedef {import("./performance-adapter.js").Period} Period */
+import { apiText } from "./format.js"
 import { dateText, el, fmtPct, fmtRs, fmtSigned, formatNumberText, unknown } from "./api.js"
 import { lineChart, percentFormat, rupeeFormat } from "./charts.js"
 import { benchmarkLine, flaggedDays, returnLine, startOf } from "./performance-adapter.js"
@@ -133,7 +134,7 @@ const periodsTable = (perf) => {
       [["Period"], ["Dates"], ["Time-weighted", "num"], ["Money-weighted (XIRR, a year)", "num"], ["Total return", "num"], ["KSE-100", "num"], ["Difference", "num"]],
       rows.map((p) => [
         PERIOD_NAMES[p.period],
-        el("span", {}, `${dateText(p.from)} to ${dateText(p.to)}`, p.note ? el("span", { class: "hint block" }, p.note) : ""),
+        el("span", {}, `${dateText(p.from)} to ${dateText(p.to)}`, p.note ? el("span", { class: "hint block" }, apiText(p.note)) : ""),
         num(fmtPct(p.twr)),
         num(fmtPct(p.xirr)),
         num(fmtPct(p.totalReturn)),
@@ -202,7 +203,7 @@ export const renderPerformance = (out, perf) => {
     flagList(perf),
     perf.periods.length ? periodsTable(perf) : el("p", { class: "hint" }, "Returns by period: ", unknown()),
     contributions(since),
-    el("details", { class: "sources" }, el("summary", {}, "How these figures are worked out"), el("p", {}, TERMS), el("p", {}, perf.basis), el("p", {}, perf.benchmarkNote))
+    el("details", { class: "sources" }, el("summary", {}, "How these figures are worked out"), el("p", {}, TERMS), el("p", {}, apiText(perf.basis)), el("p", {}, apiText(perf.benchmarkNote)))
   )
   tellDay(day, perf, null)
   if (state.period) redraw()

@@ -3,7 +3,7 @@
 // table in a scrollable region, a list of facts, a symbol link, the sources
 // of a figure, and a polite "loading / unknown / error" line.
 import { badge, describeError, el, fillRows, fmtTime, unknown } from "./api.js"
-import { plainName, timeText } from "./format.js"
+import { apiText, plainName, timeText } from "./format.js"
 import { sortable } from "./sortable.js"
 
 /**
@@ -58,7 +58,7 @@ export const sourcesNote = (sources, caption = "Sources") => {
       "ul",
       {},
       sources.map((s) =>
-        el("li", {}, el("strong", {}, s.dataset ? plainName(s.dataset) : "data"), `: ${s.source ?? "source unknown"}, as of ${s.as_of ? timeText(s.as_of) : "unknown"}`, s.retrieved_at ? `, retrieved ${timeText(s.retrieved_at)}` : "", s.recorded_in ? el("span", { class: "hint" }, ` · recorded in ${s.recorded_in}`) : "")
+        el("li", {}, el("strong", {}, s.dataset ? plainName(s.dataset) : "data"), `: ${s.source ? apiText(s.source) : "source unknown"}, as of ${s.as_of ? timeText(s.as_of) : "unknown"}`, s.retrieved_at ? `, retrieved ${timeText(s.retrieved_at)}` : "", s.recorded_in ? el("span", { class: "hint" }, ` · recorded in ${s.recorded_in}`) : "")
       )
     )
   )
