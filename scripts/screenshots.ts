@@ -74,6 +74,7 @@ const PAGES: ReadonlyArray<
     readonly name: string
     readonly path: string
     readonly signedOut?: boolean
+    readonly before?: (page: Page) => Promise<unknown>
     readonly ready: (page: Page) => Promise<unknown>
   }
 > = [
@@ -119,11 +120,12 @@ const PAGES: ReadonlyArray<
     path: "/portfolio#h-import",
     ready: async (p) => {
       await p.locator("#import-file").setInputFiles({
-        name: "trades.csv",
+        name: "statement.csv",
         mimeType: "text/csv",
         buffer: Buffer.from(SAMPLE_CSV)
       })
       await p.getByRole("button", { name: "Check the file" }).click()
+      await p.locator("#import-mapping-table").waitFor()
       await p.locator("#import-summary").waitFor()
       await p.locator("#h-import").scrollIntoViewIfNeeded()
     }
@@ -194,15 +196,46 @@ const PAGES: ReadonlyArray<
     ready: (p) => p.getByRole("button", { name: "Sign out of every device" }).waitFor()
   },
   {
+    name: "19-portfolio-error",
+    path: "/portfolio",
+    // The portfolio's read failing (a 503 in place of the answer): one box says so, the history still shows.
+    before: (p) =>
+      p.route(/\/v1\/me\/portfolio\?/, (route) =>
+        route.fulfill({
+          status: 503,
+          contentType: "application/json",
+          body: JSON.stringify({ error: "SOURCE_UNAVAILABLE", message: "the store did not answer" })
+        })),
+    ready: (p) =>
+      Promise.all([p.locator(".error-box").waitFor(), p.locator("#history-table tbody tr").first().waitFor()])
+  },
+  {
+    name: "20-sale-refused",
+    path: "/portfolio?add=HBL",
+    ready: async (p) => {
+      const dialog = p.locator("#tx-dialog[open]")
+      await dialog.waitFor()
+      await dialog.getByLabel("Kind").selectOption("sell")
+      await dialog.getByLabel("Trade date").fill("25 May 2026")
+      await dialog.getByLabel("Quantity (shares)").fill("1000")
+      await dialog.getByLabel("Price (rupees per share)").fill("288.42")
+      await dialog.getByRole("button", { name: "Record", exact: true }).click()
+      await p.locator("#tx-error:not(:empty)").waitFor()
+    }
+  },
+  {
     name: "17-tax-statement",
     path: "/portfolio/tax",
     ready: (p) => Promise.all([p.locator("#tax-needs").waitFor(), p.locator("#tax-sales").waitFor()])
   }
 ]
 
-/** A small file for the import preview: two good rows and one the ledger refuses (a sale of shares not held). */
+/**
+ * A broker's statement for the import preview, as brokers write it (day-first dates, "1,000", BUY in capitals,
+ * Rate and Commission): two good rows and one the ledger refuses (a sale of shares not held).
+ */
 const SAMPLE_CSV =
-  "trade_date,kind,symbol,quantity,price,fees\r\n2026-05-22,buy,PSO,50,352.1,26.41\r\n2026-05-25,buy,ENGRO,20,300,0\r\n2026-05-25,sell,FFC,10,541.73,0\r\n"
+  "Date,Type,Symbol,Qty,Rate,Commission\r\n22/05/2026,BUY,PSO,\"1,000\",352.10,26.41\r\n25/05/2026,BUY,ENGRO,20,300,0\r\n25/05/2026,SELL,FFC,10,541.73,0\r\n"
 
 /** Every page at one size and theme, in a browser signed in with `token` (signed out where the page says so). */
 const shoot = async (
@@ -215,9 +248,11 @@ const shoot = async (
   const { page } = browser
   await page.emulateMedia({ colorScheme: theme })
   try {
-    for (const { name, path, signedOut, ready } of PAGES) {
+    for (const { name, path, signedOut, before, ready } of PAGES) {
       await browser.context.clearCookies()
+      await page.unrouteAll()
       if (signedOut !== true) await holdToken(page, base, token)
+      await before?.(page)
       await page.goto(`${base}${path}`)
       await ready(page)
       await page.waitForLoadState("networkidle")

@@ -32,7 +32,7 @@ import { AnonymousExpiry } from "./ledger/accounts/AnonymousExpiry.ts"
 import { PortfolioAuthLive } from "./ledger/accounts/BearerAuthLive.ts"
 import { Keys } from "./ledger/accounts/Keys.ts"
 import { WebSessions } from "./ledger/accounts/WebSession.ts"
-import { WebSessionRoutes } from "./ledger/accounts/WebSessionRoutes.ts"
+import { WebSessionHttp } from "./ledger/accounts/WebSessionHttp.ts"
 import { Donations } from "./ledger/donations/Donations.ts"
 import { Entitlements } from "./ledger/entitlements/Entitlements.ts"
 import { Audit } from "./ledger/events/Audit.ts"
@@ -173,6 +173,7 @@ export const ApiRoutes = Layer.mergeAll(
       AnalyticsHttp,
       AccountHttp,
       PortfolioHttp,
+      WebSessionHttp,
       AiHttp
     ]),
     Layer.provide(ValidationLive)
@@ -188,7 +189,7 @@ export const ApiRoutes = Layer.mergeAll(
 const afterATurn = <A, E, R>(layer: Layer.Layer<A, E, R>) => Layer.unwrap(Effect.as(Effect.yieldNow, layer))
 
 /** Every route of the service, needing the feature services: the API's, then the MCP tools, then the pages. */
-export const Routes = afterATurn(Layer.mergeAll(DocsLive, WebLive, WebSessionRoutes)).pipe(
+export const Routes = afterATurn(Layer.mergeAll(DocsLive, WebLive)).pipe(
   Layer.provideMerge(afterATurn(McpLive)),
   Layer.provideMerge(ApiRoutes)
 )

@@ -122,6 +122,30 @@ describe("website sign-in", () => {
           assert.strictEqual((await other.call("GET", "/v1/me/holdings")).status, 401)
         })))
 
+    it.effect("the sign-in routes are in /openapi.json with their cookie and CSRF rules", () =>
+      Effect.flatMap(baseUrl, (base) =>
+        Effect.promise(async () => {
+          const doc = await (await fetch(`${base}/openapi.json`)).json() as any
+          assert.deepStrictEqual(Object.keys(doc.paths["/web/session"]).sort(), ["get", "post"])
+          assert.deepStrictEqual(Object.keys(doc.paths["/web/session/end"]), ["post"])
+          const signIn = doc.paths["/web/session"].post
+          const body = signIn.requestBody.content["application/json"].schema
+          const fields = body.$ref === undefined
+            ? body.properties
+            : doc.components.schemas[body.$ref.split("/").at(-1)].properties
+          assert.deepStrictEqual(Object.keys(fields).sort(), ["remember", "token"])
+          assert.includeMembers(Object.keys(signIn.responses), ["200", "401", "403"])
+          for (const operation of [doc.paths["/web/session"].get, signIn, doc.paths["/web/session/end"].post]) {
+            for (
+              const rule of ["HttpOnly", "SameSite=Strict", "Secure", "X-CSRF-Token", "Origin", "30 days", "12 hours"]
+            ) {
+              assert.include(operation.description, rule, `${operation.summary}: ${rule}`)
+            }
+          }
+          // The route table also refuses what it refuses elsewhere: a query on a GET that takes none.
+          assert.strictEqual((await fetch(`${base}/web/session?x=1`)).status, 400)
+        })))
+
     it.effect("remember this device lasts 30 days; sign out everywhere; revoking the token ends its sessions", () =>
       Effect.flatMap(baseUrl, (base) =>
         Effect.promise(async () => {

@@ -4,6 +4,7 @@
  * import this module to derive a typed client.
  */
 import { HttpApi, OpenApi } from "effect/http-api"
+import { WebSessionApi } from "../ledger/accounts/WebSessionApi.ts"
 import { AccountApi, PortfolioApi } from "../ledger/LedgerApi.ts"
 import { AnalyticsApi } from "../market/analytics/AnalyticsApi.ts"
 import { BoardApi } from "../market/board/BoardApi.ts"
@@ -52,6 +53,7 @@ export class Api extends HttpApi.make("psx")
   .add(AnalyticsApi)
   .add(AccountApi)
   .add(PortfolioApi)
+  .add(WebSessionApi)
   .add(AiApi)
   // A query parameter a route does not take is refused, not ignored: a misspelt `from=` for `date_from=` would
   // otherwise answer the whole default window as if it were the one asked for.

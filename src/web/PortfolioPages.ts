@@ -130,14 +130,14 @@ const transactionForm = html`
 const csvSection = html`
 <section aria-labelledby="h-import">
   <h2 id="h-import">Import and export (CSV)</h2>
-  <p>Export every event of the ledger as a spreadsheet file, or import a file in the same columns. An import is checked
-  first: nothing is recorded until you confirm the preview, and then all rows or none are.</p>
+  <p>Export every event of the ledger as a spreadsheet file, or import one: nothing is recorded until you confirm the
+  preview, and then all rows or none are.</p>
   <p><button type="button" id="export-csv" class="secondary">Export transactions (CSV)</button>
   <span id="export-csv-status" role="status" aria-live="polite"></span></p>
-  <p>A broker's statement imports as it is: its columns are recognised (trade date, buy or sell, symbol, quantity,
-  rate, commission and charges) and shown for you to check before anything is recorded.
+  <p>A broker's statement imports as it is: its columns (trade date, buy or sell, symbol, quantity, rate, commission
+  and charges) are recognised and shown for you to check.
   <a href="/v1/me/transactions/import/template?columns=trades" download="psx-import-template.csv" id="import-template">Download a template</a>
-  if you keep your trades yourself.</p>
+  for your own records.</p>
   <form id="import-form" class="inline-form">
     <label for="import-file">CSV file to import</label>
     <input type="file" id="import-file" accept=".csv,text/csv" required>

@@ -210,7 +210,7 @@ export const checkpointCheck = async (base: string) => {
     await page.getByText(signed.split("\n")[1]!).waitFor()
     assert.isTrue(await page.getByText("BEGIN PUBLIC KEY").isVisible())
     const facts = await page.locator("#checkpoint dl.facts").first().locator("dt").allTextContents()
-    assert.deepStrictEqual(facts, ["stream_id", "version", "key_id", "algorithm"])
+    assert.deepStrictEqual(facts, ["Stream id", "Version", "Key id", "Algorithm"], "the fields in words")
     await page.getByRole("button", { name: "Check the signature in this browser" }).click()
     await page.getByText("The signature is valid for this key.").waitFor()
 

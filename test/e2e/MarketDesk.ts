@@ -86,6 +86,12 @@ const screener = async (page: Page, base: string) => {
   assert.isAbove(yields.length, 10)
   for (const y of yields) assert.isAtLeast(y, 8)
   assert.deepStrictEqual(yields, [...yields].sort((a, b) => b - a))
+  // Sorted by market cap (the largest names first), every column still shows at 1440 px, the last one included.
+  await page.getByRole("button", { name: "Mkt cap (Rs)" }).click()
+  await page.locator("#screen-table th[aria-sort=descending]", { hasText: "Mkt cap" }).waitFor()
+  const wrap = page.locator("#screen-table").locator("xpath=ancestor::div[contains(@class, 'table-wrap')]")
+  assert.isTrue(await wrap.evaluate((w) => w.scrollWidth <= w.clientWidth), "the screener fits, sorted by market cap")
+  assert.isTrue(await page.locator("#screen-table th", { hasText: "Off 20-day high" }).isVisible())
 }
 
 const compare = async (page: Page, base: string, watcher: Watcher) => {

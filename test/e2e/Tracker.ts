@@ -216,21 +216,11 @@ const ledgerOf = async (page: Page, base: string) => {
   })).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))
 }
 
-/** Whether the CSV server side that exports every event and reads broker statements is in this build. */
-const brokerImportServed = async (base: string) =>
-  (await (await fetch(`${base}/openapi.json`)).text()).includes("date_order")
-
 /**
  * A broker's statement as brokers write it (day-first dates, "1,000", BUY in capitals, Rate and Commission), imported
  * after the mapping step shows how its columns are read.
  */
 export const brokerImport = async (page: Page, base: string) => {
-  if (!(await brokerImportServed(base))) {
-    console.warn(
-      "broker-statement import test skipped: the CSV import in this build does not read broker statements yet (no date_order in /openapi.json)"
-    )
-    return
-  }
   const { token } = (await (await fetch(`${base}/v1/me/session`, { method: "POST" })).json()) as { token: string }
   await holdToken(page, base, token)
   const trades = await tradesFor(base, "FFC")
@@ -266,7 +256,7 @@ export const brokerImport = async (page: Page, base: string) => {
   )
 }
 
-/** Export, then import into a new portfolio: the same holdings, and (with the CSV server side that exports every event) the same ledger. */
+/** Export, then import into a new portfolio: the same holdings and the same ledger. */
 const csvRoundTrip = async (page: Page, base: string, shares: Readonly<Record<string, number>>) => {
   const [download] = await Promise.all([
     page.waitForEvent("download"),
@@ -308,11 +298,7 @@ const csvRoundTrip = async (page: Page, base: string, shares: Readonly<Record<st
     )
   )
   assert.deepStrictEqual(held, shares)
-  if (await brokerImportServed(base)) {
-    assert.deepStrictEqual(await ledgerOf(page, base), before, "the same events")
-  } else {console.warn(
-      "export → import ledger comparison skipped: the export in this build does not hold every event yet"
-    )}
+  assert.deepStrictEqual(await ledgerOf(page, base), before, "the same events")
 }
 
 const symbolPanel = async (page: Page, base: string) => {

@@ -3,8 +3,8 @@
  * and the dark theme, signed in to a multi-stock portfolio made through the
  * API (test/e2e/Portfolio.ts): no console or script error, no CSP refusal,
  * axe-core finds no violation of any impact, nothing reaches past the right
- * edge (nor a table past its box), no text reads "[object" or a raw ISO
- * instant, the header takes at most two lines, no chart legend reads "--",
+ * edge (nor a table past its box), no text reads "[object", a raw ISO
+ * instant or an internal name (a route, a field's or dataset's id), the header takes at most two lines, no chart legend reads "--",
  * no loading skeleton is left; and the keyboard reaches the skip link and
  * the header's search.
  */
@@ -84,7 +84,11 @@ const check = async (page: Page, watcher: Watcher, base: string, spec: (typeof P
   const found: Array<string> = []
   const missing = spec.path === "/no-such-page" || spec.path === "/market/ZZZZ"
   watcher.expectStatus(missing ? [404] : [])
-  const response = await page.goto(`${base}${spec.path}`)
+  // Scalar's page runs a large script before its load event; its own readiness is what `ready` waits for.
+  const response = await page.goto(
+    `${base}${spec.path}`,
+    spec.path === "/docs" ? { waitUntil: "domcontentloaded" } : {}
+  )
   await spec.ready(page)
   if (spec.path !== "/docs") await settled(page)
   if (missing) assert.strictEqual(response?.status(), 404, spec.path)
@@ -116,6 +120,14 @@ const textDefects = (page: Page) =>
     if (object) found.push(`shows "${object[0]}"`)
     const instant = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.exec(text)
     if (instant) found.push(`shows a raw instant "${instant[0]}"`)
+    // Internal names: an HTTP route, a field or dataset id ("prices_eod"), a rule id ("wht-dividend-2019-07").
+    // A repository's path ("…/psx_ohlcv@…") and a credential's prefix ("psx_s_…") are what they are.
+    if (!location.pathname.startsWith("/docs")) {
+      const internal =
+        /\b(?:GET|POST) \/\S+|(?<![\w/.-])(?!psx_)[a-z]{2,}(?:_[a-z]{2,})+\b|\b(?:wht|cgt)-[a-z-]+-\d{4}-\d{2}\b/
+          .exec(text)
+      if (internal) found.push(`shows an internal name "${internal[0]}"`)
+    }
     for (const wrap of Array.from(document.querySelectorAll(".table-wrap"))) {
       const box = wrap as HTMLElement
       // On a phone a table may scroll inside its box (it says so by its scrollbar); from 1280 px every column shows.

@@ -7,7 +7,8 @@
  * market desk; and the portfolio as a tracker over a multi-stock portfolio
  * made through the API (test/e2e/Portfolio.ts), with figures worked by hand;
  * the performance chart from the server's daily valuation and the tax-year
- * statement (test/e2e/Performance.ts, TaxStatement.ts).
+ * statement (test/e2e/Performance.ts, TaxStatement.ts); the phone layout, one error box for one failure
+ * and a due payout recorded from its warrant (test/e2e/Dashboard.ts).
  * Without /usr/bin/chromium the tests skip with one line, except in CI
  * (CI=true), where a missing browser fails.
  */
@@ -15,6 +16,7 @@ import { assert, describe, it as plain, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestApp } from "../support/TestApp.ts"
 import { CHROMIUM } from "./Browser.ts"
+import { oneErrorBox, phoneDashboard, warrantFromDueList } from "./Dashboard.ts"
 import { checkpointCheck, journey, marketDesk } from "./Journeys.ts"
 import { carriedClose, performanceChart } from "./Performance.ts"
 import { makePortfolio } from "./Portfolio.ts"
@@ -147,6 +149,27 @@ describe.skipIf(mode !== "run")("website in a real browser", () => {
       it.effect(
         "portfolio tracker: holdings, income by event, month and year, entitlements, history, trade entry, CSV, symbol panel",
         () => Effect.flatMap(baseUrl, (base) => Effect.promise(() => tracker(base))),
+        300_000
+      )
+
+      it.effect(
+        "the phone dashboard: bounded height, cards two to a row, short charts, long lists folded behind Show all",
+        () =>
+          Effect.flatMap(
+            baseUrl,
+            (base) => Effect.promise(async () => phoneDashboard(base, await makePortfolio(base)))
+          ),
+        300_000
+      )
+
+      it.effect(
+        "a failed read shows one error box and the history still renders; a due payout added from the warrant",
+        () =>
+          Effect.flatMap(baseUrl, (base) =>
+            Effect.promise(async () => {
+              await oneErrorBox(base, await makePortfolio(base))
+              await warrantFromDueList(base)
+            })),
         300_000
       )
 

@@ -15,12 +15,9 @@ import { GRANTS, type Principal } from "../../../domain/ledger/Grants.ts"
 import { iso, storeUnavailable } from "../../db/Rows.ts"
 import { sha256 } from "../events/EventStore.ts"
 import { SEEN_EVERY_MS } from "./Keys.ts"
+import { COOKIE, REMEMBER_DAYS, SESSION_HOURS } from "./WebSessionApi.ts"
 
-export const COOKIE = "psx_web"
-/** Without "remember this device": until the browser closes, and at most this long. */
-export const SESSION_HOURS = 12
-/** With "remember this device". */
-export const REMEMBER_DAYS = 30
+export { COOKIE, REMEMBER_DAYS, SESSION_HOURS } from "./WebSessionApi.ts"
 const HOUR = 3_600_000
 
 const SessionRow = Schema.Struct({

@@ -4,7 +4,7 @@
 // /v1/me/analyze). The value over time is performance.js's.
 import { el, fmtShare, unknown } from "./api.js"
 import { barChart, shareFormat } from "./charts.js"
-import { fact, facts, num, show, table } from "./ui.js"
+import { fact, facts, foldOnPhone, num, show, table } from "./ui.js"
 
 /** @param {number} v */
 const round = (v) => Math.round(v * 100) / 100
@@ -29,19 +29,19 @@ export const renderAllocation = (out, portfolio, analysis) => {
         {},
         el("h3", {}, "By position"),
         el("figure", {}, positionChart, el("figcaption", {}, `Share of the portfolio by ${byValue ? "market value at the delayed quote" : "cost (a quote is unknown)"}.`)),
-        table("Allocation by position", [["Symbol"], ["Weight", "num"]], positions.map((p) => [p.symbol, num(fmtShare(p.pct))]), { id: "allocation-table" })
+        foldOnPhone(table("Allocation by position", [["Symbol"], ["Weight", "num"]], positions.map((p) => [p.symbol, num(fmtShare(p.pct))]), { id: "allocation-table" }), 0, "positions")
       ),
       el(
         "div",
         {},
         el("h3", {}, "By sector, beside the KSE-100"),
         el("figure", {}, sectorChart, el("figcaption", {}, `Portfolio weight by ${analysis?.weight_basis === "cost" ? "cost" : "market value"} and the sector's weight in the KSE-100.`)),
-        table(
+        foldOnPhone(table(
           "Allocation by sector against the KSE-100",
           [["Sector"], ["Portfolio", "num"], ["KSE-100", "num"]],
           sectors.map((s) => [s.sector, num(fmtShare(s.portfolio_pct)), num(fmtShare(s.kse100_pct))]),
           { id: "sector-table" }
-        ),
+        ), 0, "sectors"),
         analysis
           ? facts(
             fact("Holdings inside the KSE-100", `${analysis.overlap.symbols_in_kse100} of ${analysis.overlap.symbols}`),

@@ -1265,6 +1265,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Describe this browser's website sign-in
+         * @description Public. `{signed_in: false}` without a live cookie; otherwise what the cookie acts as, until when, and the CSRF token its writes must send. The cookie `psx_web` is HttpOnly (no script reads it), SameSite=Strict, Path=/, and Secure when the request reached the service over HTTPS (directly, or through a proxy sending X-Forwarded-Proto: https). Without "remember this device" it is a browser-session cookie that the server also ends after 12 hours; with it, Max-Age is 30 days. Its grants are those of the credential it was opened with, and revoking that credential ends it. The cookie is accepted by every /v1/me route in place of Authorization: a read needs nothing else; a write (any method but GET, HEAD and OPTIONS) must come from this site's own pages (an Origin header naming the host the request was sent to) and carry the session's CSRF token in X-CSRF-Token, else 403 FORBIDDEN and nothing changes. The bearer API is unchanged. Answers carry Cache-Control: no-store.
+         */
+        get: operations["webSession.webSessionState"];
+        put?: never;
+        /**
+         * Sign this browser in
+         * @description Checks the session token or API key and sets the cookie (200, Set-Cookie). Only from this site's own pages: a request whose Origin does not name this host is 403 FORBIDDEN (a cross-site form cannot sign a visitor in), an unknown or revoked credential 401 UNAUTHORIZED. The cookie `psx_web` is HttpOnly (no script reads it), SameSite=Strict, Path=/, and Secure when the request reached the service over HTTPS (directly, or through a proxy sending X-Forwarded-Proto: https). Without "remember this device" it is a browser-session cookie that the server also ends after 12 hours; with it, Max-Age is 30 days. Its grants are those of the credential it was opened with, and revoking that credential ends it. The cookie is accepted by every /v1/me route in place of Authorization: a read needs nothing else; a write (any method but GET, HEAD and OPTIONS) must come from this site's own pages (an Origin header naming the host the request was sent to) and carry the session's CSRF token in X-CSRF-Token, else 403 FORBIDDEN and nothing changes. The bearer API is unchanged. Answers carry Cache-Control: no-store.
+         */
+        post: operations["webSession.webSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/session/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out of this browser, or of every device
+         * @description Ends this browser's website session (or, with everywhere: true, every website session of the user) and clears the cookie (Set-Cookie with Max-Age=0). A write made with the cookie: from this origin and with X-CSRF-Token, else 403 FORBIDDEN. Without a live cookie it answers {signed_in: false} and ends nothing. Session tokens and API keys stay valid. The cookie `psx_web` is HttpOnly (no script reads it), SameSite=Strict, Path=/, and Secure when the request reached the service over HTTPS (directly, or through a proxy sending X-Forwarded-Proto: https). Without "remember this device" it is a browser-session cookie that the server also ends after 12 hours; with it, Max-Age is 30 days. Its grants are those of the credential it was opened with, and revoking that credential ends it. The cookie is accepted by every /v1/me route in place of Authorization: a read needs nothing else; a write (any method but GET, HEAD and OPTIONS) must come from this site's own pages (an Origin header naming the host the request was sent to) and carry the session's CSRF token in X-CSRF-Token, else 403 FORBIDDEN and nothing changes. The bearer API is unchanged. Answers carry Cache-Control: no-store.
+         */
+        post: operations["webSession.webSignOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/ai/tools": {
         parameters: {
             query?: never;
@@ -10587,6 +10631,254 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UnauthorizedEncoded"] | components["schemas"]["ForbiddenEncoded"] | components["schemas"]["SourceUnavailableEncoded"] | components["schemas"]["InternalEncoded"];
+                };
+            };
+            /** @description An upstream source could not be reached or its answer not parsed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceUnavailableEncoded"];
+                };
+            };
+        };
+    };
+    "webSession.webSessionState": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        signed_in: false;
+                    } | {
+                        /** @enum {boolean} */
+                        signed_in: true;
+                        /**
+                         * @description What the cookie was opened with: a session token or an API key (its grants are the cookie's)
+                         * @enum {string}
+                         */
+                        kind: "session" | "key";
+                        /** @description The id of that token or key (GET /v1/me/keys lists it) */
+                        key_id: string;
+                        /** @description Whether "remember this device" was chosen */
+                        remember: boolean;
+                        /** @description When the server ends this session (UTC, ISO 8601) */
+                        expires_at: string;
+                        /** @description Send it as X-CSRF-Token with every write made with the cookie (64 hex digits) */
+                        csrf_token: string;
+                    };
+                };
+            };
+            /** @description The request's path, query or body is not valid; the message names the offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestEncoded"];
+                };
+            };
+            /** @description Too many requests from this client; wait the number of seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedEncoded"];
+                };
+            };
+            /** @description An unexpected fault; it is logged with the request id, which the message carries */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalEncoded"];
+                };
+            };
+            /** @description An upstream source could not be reached or its answer not parsed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceUnavailableEncoded"];
+                };
+            };
+        };
+    };
+    "webSession.webSignIn": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A session token (POST /v1/me/session) or an API key; it is checked, never stored or sent back */
+                    token: string;
+                    remember?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        signed_in: true;
+                        /**
+                         * @description What the cookie was opened with: a session token or an API key (its grants are the cookie's)
+                         * @enum {string}
+                         */
+                        kind: "session" | "key";
+                        /** @description The id of that token or key (GET /v1/me/keys lists it) */
+                        key_id: string;
+                        /** @description Whether "remember this device" was chosen */
+                        remember: boolean;
+                        /** @description When the server ends this session (UTC, ISO 8601) */
+                        expires_at: string;
+                        /** @description Send it as X-CSRF-Token with every write made with the cookie (64 hex digits) */
+                        csrf_token: string;
+                    };
+                };
+            };
+            /** @description The request's path, query or body is not valid; the message names the offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestEncoded"];
+                };
+            };
+            /** @description Missing, unknown or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedEncoded"];
+                };
+            };
+            /** @description The credential lacks the grant this endpoint needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenEncoded"];
+                };
+            };
+            /** @description Too many requests from this client; wait the number of seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedEncoded"];
+                };
+            };
+            /** @description An unexpected fault; it is logged with the request id, which the message carries */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalEncoded"];
+                };
+            };
+            /** @description An upstream source could not be reached or its answer not parsed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceUnavailableEncoded"];
+                };
+            };
+        };
+    };
+    "webSession.webSignOut": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    everywhere?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        signed_in: false;
+                        ended?: number | null;
+                    };
+                };
+            };
+            /** @description The request's path, query or body is not valid; the message names the offending field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestEncoded"];
+                };
+            };
+            /** @description The credential lacks the grant this endpoint needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenEncoded"];
+                };
+            };
+            /** @description Too many requests from this client; wait the number of seconds in Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedEncoded"];
+                };
+            };
+            /** @description An unexpected fault; it is logged with the request id, which the message carries */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalEncoded"];
                 };
             };
             /** @description An upstream source could not be reached or its answer not parsed */

@@ -63,11 +63,12 @@ export const autoRecord = (reply, items, onChange) => {
     "div",
     { class: "auto-record", id: "auto-record" },
     el("div", { class: "check" }, box, el("label", { for: "auto-record-toggle" }, "Record payouts automatically as they fall due")),
-    el("p", { class: "hint", id: "auto-record-hint" },
+    status,
+    el("details", { class: "sources" }, el("summary", {}, "What it records, and what it leaves to you"), el("p", { class: "hint", id: "auto-record-hint" },
       "When this is on, each cash dividend and bonus your holdings are entitled to is recorded by itself on its credit date (the end of the book closure), ",
-      "from the day you turn it on. Those that fell due before then stay in this list for you to record or dismiss. Rights, dismissed payouts and ",
+      "from the day you turn it on. ",
+      "Those that fell due before then stay in this list for you to record or dismiss. Rights, dismissed payouts and ",
       "dividends whose face value or your filer status is unknown are never recorded automatically. Turning it off stops it; what was recorded stays ",
-      "in your history, where a reversal undoes it."),
-    status
+      "in your history, where a reversal undoes it."))
   )
 }

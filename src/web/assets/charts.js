@@ -140,7 +140,7 @@ export const lineChart = (container, spec) => {
     container,
     (width, c) => ({
       width,
-      height: spec.height ?? (width < 500 ? 240 : 300),
+      height: spec.height ?? (width < 500 ? 200 : 300),
       scales: { x: { time: true } },
       tzDate: (/** @type {number} */ ts) => uPlot.tzDate(new Date(ts * 1000), "Etc/UTC"),
       cursor: { drag: { x: false, y: false } },
@@ -215,7 +215,7 @@ export const barChart = (container, spec) => {
       const room = Math.min(labelWidth(spec.categories, 40), Math.round(width * 0.42))
       return {
         width,
-        height: spec.height ?? (across ? 50 + spec.categories.length * 22 * Math.max(1, n * 0.8) : 260),
+        height: spec.height ?? (across ? 40 + spec.categories.length * (width < 500 ? 17 : 22) * Math.max(1, n * 0.8) : width < 500 ? 180 : 260),
         scales: {
           x: { time: false, range: () => [-0.5, spec.categories.length - 0.5], ...(across ? { ori: 1, dir: -1 } : {}) },
           y: { ...(across ? { ori: 0, dir: 1 } : {}), range: (/** @type {any} */ _u, /** @type {number} */ min, /** @type {number} */ max) => [Math.min(0, min * 1.1), Math.max(0, max * 1.1) || 1] }
@@ -250,7 +250,13 @@ export const barChart = (container, spec) => {
             ...(across ? { side: 3 } : {}),
             grid: { show: false },
             splits: () => xs,
-            values: (/** @type {any} */ _u, /** @type {number[]} */ splits) => splits.map((i) => (across ? fit(spec.categories[i] ?? "", room) : spec.categories[i] ?? ""))
+            values: (/** @type {any} */ u, /** @type {number[]} */ splits) => {
+              if (across) return splits.map((i) => fit(spec.categories[i] ?? "", room))
+              // Upright bars too narrow for their names (nine months on a phone) name every second or third one.
+              const slot = u.bbox.width / devicePixelRatio / Math.max(1, spec.categories.length)
+              const every = slot > 0 ? Math.max(1, Math.ceil((labelWidth(spec.categories, 0) + 8) / slot)) : 1
+              return splits.map((i) => (i % every === 0 ? spec.categories[i] ?? "" : ""))
+            }
           },
           { ...axis(c, across ? 40 : 70), ...(across ? { side: 2, space: 80 } : {}), values: (/** @type {any} */ _u, /** @type {number[]} */ splits) => splits.map(format) }
         ]

@@ -57,13 +57,16 @@ const verifyInBrowser = async (key, algorithm, signed, signature) => {
   }
 }
 
+/** A checkpoint's field in words: "stream_id" → "Stream id". @param {string} name */
+const label = (name) => `${name.charAt(0).toUpperCase()}${name.slice(1).replaceAll("_", " ")}`
+
 const facts = (obj, skip) =>
   el(
     "dl",
     { class: "facts" },
     Object.entries(obj)
       .filter(([k, v]) => !skip.includes(k) && v !== null && typeof v !== "object")
-      .map(([k, v]) => [el("dt", {}, k), el("dd", {}, typeof v === "string" && v.length > 40 ? el("code", { class: "hash" }, v) : typeof v === "string" && /^\d{4}-\d{2}-\d{2}T/.test(v) ? el("time", { datetime: v }, timeText(v)) : String(v))])
+      .map(([k, v]) => [el("dt", {}, label(k)), el("dd", {}, typeof v === "string" && v.length > 40 ? el("code", { class: "hash" }, v) : typeof v === "string" && /^\d{4}-\d{2}-\d{2}T/.test(v) ? el("time", { datetime: v }, timeText(v)) : String(v))])
   )
 
 export const renderCheckpoint = async (out) => {

@@ -7,6 +7,7 @@
 // as a list and as a month grid, your holdings marked.
 /** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
 /** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
+import { apiText } from "./format.js"
 import { api, badge, currentSession, dateText, el, fmtPrice, monthText, unknown } from "./api.js"
 import { DATES_NOTE } from "./market-sectors.js"
 import { num, show, showError, showLoading, sourcesNote, symbolLink, table } from "./ui.js"
@@ -117,7 +118,7 @@ export const loadCalendar = async (out) => {
   show(
     out,
     el("p", {}, "Today in Karachi: ", el("strong", {}, dateText(today)), "."),
-    el("p", { class: "notice", id: "calendar-coverage" }, el("strong", {}, "Coverage: "), cal.coverage),
+    el("p", { class: "notice", id: "calendar-coverage" }, el("strong", {}, "Coverage: "), apiText(cal.coverage)),
     cal.items.length === 0
       ? el("p", { id: "calendar-empty" }, "No recorded payout has its book closure open today.")
       : openTable(cal.items, held),

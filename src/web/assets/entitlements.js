@@ -7,10 +7,11 @@
 // that records them by itself as they fall due (auto-record.js).
 /** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
 /** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
+import { apiText } from "./format.js"
 import { api, badge, dateText, el, fmtAmount, fmtQty, formatNumberText, unknown } from "./api.js"
 import { openDividend } from "./tx-form.js"
 import { autoRecord } from "./auto-record.js"
-import { humanError, show, symbolLink, table } from "./ui.js"
+import { foldOnPhone, humanError, show, symbolLink, table } from "./ui.js"
 
 /** What the entitlement is, in words. @param {any} e */
 const what = (e) =>
@@ -84,12 +85,12 @@ export const renderEntitlements = (out, answer, onChange, settings) => {
     autoRecord(settings, items, onChange),
     due.length === 0
       ? el("p", { class: "hint", id: "inbox-empty" }, "Nothing to record: every payout your holdings were entitled to is recorded or dismissed.")
-      : table(
+      : foldOnPhone(table(
         "Entitlements to record",
         [["Symbol"], ["Entitlement"], ["Book closure"], ["Amount", "num"], ["Action"]],
         due.map((e) => [symbolLink(e.symbol), what(e), el("span", {}, dateText(e.book_closure_from), el("span", { class: "hint block" }, `shares held at ${dateText(e.last_buy_date)}`)), { cell: amounts(e), class: "num" }, actions(e, onChange)]),
         { id: "inbox-table", cards: true, visibleCaption: false }
-      ),
+      ), 1, "payouts to record"),
     recorded.length
       ? el(
         "details",
@@ -104,6 +105,6 @@ export const renderEntitlements = (out, answer, onChange, settings) => {
       )
       : "",
     dismissed ? el("p", { class: "hint" }, `${dismissed} dismissed entitlement${dismissed === 1 ? " is" : "s are"} hidden.`) : "",
-    (answer.notes ?? []).length ? el("details", { class: "sources" }, el("summary", {}, "How entitlements are worked out"), el("ul", {}, answer.notes.map((/** @type {string} */ n) => el("li", {}, n)))) : ""
+    (answer.notes ?? []).length ? el("details", { class: "sources" }, el("summary", {}, "How entitlements are worked out"), el("ul", {}, answer.notes.map((/** @type {string} */ n) => el("li", {}, apiText(n))))) : ""
   )
 }

@@ -229,3 +229,30 @@ export const plainName = (id) => {
   const base = id.replace(/_\d{4}(_\d{2}){0,2}$/, "").replace(/_\d{8}$/, "")
   return DATASET_NAMES[base] ?? base.replaceAll("_", " ")
 }
+
+/** The exchange portal's and this service's routes, as an answer's prose names them, in words. */
+const ROUTE_WORDS = /** @type {Array<[RegExp, string]>} */ ([
+  [/(?:GET )?\/v1\/me\/tax-statement\b/g, "the tax-year statement"],
+  [/(?:GET|POST) \/timeseries\/eod\/KSE100\b/g, "KSE-100 history"],
+  [/(?:GET|POST) \/timeseries\/eod\/\{SYMBOL\}/g, "daily prices"],
+  [/(?:GET|POST) \/company\/payouts\b/g, "company payouts"],
+  [/(?:GET|POST) \/company\/\{SYMBOL\}/g, "company pages"],
+  [/(?:GET|POST) \/payouts\b/g, "payouts calendar"],
+  [/(?:GET|POST) \/sector-summary\/sectorwise\b/g, "sector summary"],
+  [/(?:GET|POST) \/indices\/([A-Z0-9]+)\b/g, "$1 index page"],
+  [/(?:GET|POST) \/historical\b/g, "historical prices"],
+  [/\/download\/mkt_summary\/[^\s,;)]+/g, "market summary files"]
+])
+
+/**
+ * An answer's note or source as a reader reads it: a route it names in words ("GET /timeseries/eod/{SYMBOL}" →
+ * "daily prices"), a field it names without underscores ("closing_positions" → "closing positions"). Figures,
+ * dates and the rest stay as they are. @param {unknown} text
+ */
+export const apiText = (text) => {
+  let out = typeof text === "string" ? text : ""
+  for (const [pattern, words] of ROUTE_WORDS) out = out.replace(pattern, words)
+  out = out.replace(/\b(?:GET|POST) (\/[^\s,;()]+)/g, (_, /** @type {string} */ path) =>
+    path.split("/").filter((s) => s !== "" && !/[{}\d]/.test(s) && s !== s.toUpperCase()).join(" ").replace(/[-_]/g, " ") || "a page")
+  return out.replace(/\b[a-z]{2,}(?:_[a-z]{2,})+\b/g, (name) => (name.startsWith("psx_") ? name : name.replaceAll("_", " ")))
+}

@@ -8,7 +8,7 @@ import { reverseAction } from "./reverse.js"
 import { editable, openEdit } from "./tx-form.js"
 
 /** Rows shown at a time: fewer on a phone, where each is a card. */
-const PAGE = matchMedia("(max-width: 40rem)").matches ? 5 : 50
+const PAGE = matchMedia("(max-width: 40rem)").matches ? 3 : 50
 /** @type {import("./events.js").LedgerEvent[]} */
 let events = []
 /** @type {Set<string>} */

@@ -5,9 +5,10 @@
 // percent of cost, and its weight; the other figures (cost, realised,
 // dividends, tax, fractions, the quote's time, yield on cost) in a row that
 // opens under it. On a phone each position is a card.
+import { apiText } from "./format.js"
 import { badge, el, fmtAmount, fmtPct, fmtPrice, fmtQty, fmtRs,  fmtShare, fmtSigned, fmtTime, unknown } from "./api.js"
 import { sortable } from "./sortable.js"
-import { fact, facts } from "./ui.js"
+import { fact, facts, foldOnPhone } from "./ui.js"
 
 /** @typedef {{ change?: number, change_pct?: number, as_of?: string }} Quote */
 /** @typedef {{ dps?: number }} Yield trailing twelve months' cash dividend per share, from the recorded payouts */
@@ -37,12 +38,23 @@ const totalReturn = (h) =>
 /** @param {any} h @param {Quote | undefined} q */
 const dayChange = (h, q) => (typeof q?.change === "number" && h.quantity > 0 ? Math.round(h.quantity * q.change * 100) / 100 : undefined)
 
-/** @param {string} label @param {any} value @param {number | null | undefined} sort @param {string} [cls] */
-const cell = (label, value, sort, cls = "num") => el("td", { class: cls, "data-label": label, "data-sort": sort === undefined || sort === null ? "" : String(sort) }, value)
+/** The labels a phone's card shows, short enough for one line in a third of its width. */
+const SHORT = /** @type {Record<string, string>} */ ({ "Price (Rs)": "Price", "Day change (Rs)": "Day change", "Market value (Rs)": "Value (Rs)", "Unrealised P/L (Rs)": "P/L (Rs)", "Return with dividends": "Total return" })
 
-/** The figures a position's second row holds. @param {any} h @param {Quote | undefined} q @param {Yield | undefined} y */
-const details = (h, q, y) =>
+/** @param {string} label @param {any} value @param {number | null | undefined} sort @param {string} [cls] */
+const cell = (label, value, sort, cls = "num") => el("td", { class: cls, "data-label": label, "data-short": SHORT[label], "data-sort": sort === undefined || sort === null ? "" : String(sort) }, value)
+
+/** A figure the phone's compact card leaves out, shown in the second row there instead. @param {string} label @param {any} value */
+const phoneFact = (label, value) => [el("dt", { class: "phone-only" }, label), el("dd", { class: "phone-only" }, value)]
+
+/**
+ * The figures a position's second row holds.
+ * @param {any} h @param {Quote | undefined} q @param {Yield | undefined} y @param {number | undefined} weight
+ */
+const details = (h, q, y, weight) =>
   facts(
+    phoneFact("Average cost", el("span", {}, "Rs ", fmtPrice(h.average_cost))),
+    phoneFact("Weight", fmtShare(weight)),
     fact("Cost", fmtRs(h.cost)),
     fact("Realised P/L", fmtSigned(h.realized_pnl, { rs: true })),
     fact("Dividends received", el("span", {}, fmtRs(h.dividends_gross), " gross, ", fmtRs(h.dividends_net), " net")),
@@ -61,7 +73,8 @@ const details = (h, q, y) =>
 const rows = (h, q, y, total) => {
   const id = `holding-${h.symbol}`
   const toggle = el("button", { type: "button", class: "expand", "aria-expanded": "false", "aria-controls": id, "aria-label": `More about ${h.symbol}` }, "▸")
-  const detail = el("tr", { id, class: "detail", "data-detail": "", hidden: true }, el("td", { colspan: String(HEAD.length) }, details(h, q, y)))
+  const weight = ratioPct(h.market_value, total)
+  const detail = el("tr", { id, class: "detail", "data-detail": "", hidden: true }, el("td", { colspan: String(HEAD.length) }, details(h, q, y, weight)))
   toggle.addEventListener("click", () => {
     detail.hidden = !detail.hidden
     toggle.setAttribute("aria-expanded", String(!detail.hidden))
@@ -70,7 +83,6 @@ const rows = (h, q, y, total) => {
   const day = dayChange(h, q)
   const pnlPct = ratioPct(h.unrealized_pnl, h.cost)
   const withDividends = totalReturn(h)
-  const weight = ratioPct(h.market_value, total)
   const row = el(
     "tr",
     {},
@@ -143,10 +155,10 @@ export const renderHoldings = (out, portfolio, quotes, yields) => {
   out.removeAttribute("aria-busy")
   out.replaceChildren(
     held.length ? phoneSort(/** @type {HTMLTableElement} */ (table)) : "",
-    held.length === 0
-      ? el("p", {}, "No holdings yet. Use “Add transaction” to record a buy.")
-      : el("div", { class: "table-wrap cards holdings", tabindex: "0", role: "region", "aria-label": "Positions held" }, table),
-    t.market_value_note ? el("p", { class: "hint" }, t.market_value_note) : ""
+    ...(held.length === 0
+      ? [el("p", {}, "No holdings yet. Use “Add transaction” to record a buy.")]
+      : foldOnPhone(el("div", { class: "table-wrap cards holdings", tabindex: "0", role: "region", "aria-label": "Positions held" }, table), 4, "holdings")),
+    t.market_value_note ? el("p", { class: "hint" }, apiText(t.market_value_note)) : ""
   )
   return { dayTotal }
 }

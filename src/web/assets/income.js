@@ -5,10 +5,11 @@
 // for the payout it records), totals by month (a chart that stays when some
 // amount is unknown) and by year, the totals the API serves, yield on cost,
 // and the payouts of your holdings whose book closure is still ahead.
+import { apiText } from "./format.js"
 import { dateText, el, fmtAmount, fmtPrice, fmtRs, fmtShare, formatNumberText, monthText, unknown } from "./api.js"
 import { barChart, rupeeFormat } from "./charts.js"
 import { reversedIds } from "./events.js"
-import { fact, facts, show, symbolLink, table } from "./ui.js"
+import { fact, facts, foldOnPhone, show, symbolLink, table } from "./ui.js"
 
 /** @typedef {{ id: string, date: string, symbol: string, perShare?: number, gross?: number, tax?: number, net?: number, source: string }} Received */
 
@@ -114,7 +115,7 @@ export const renderIncome = (out, data) => {
         ? el("span", {}, unknown(), el("span", { class: "hint block" }, "no holding has recorded payouts"))
         : el("span", {}, fmtShare(yoc.pct), el("span", { class: "hint block", id: "yield-coverage" }, `${yoc.covered === yoc.of ? "every holding" : `only ${yoc.covered} of your ${yoc.of} holdings: the others' payouts are not recorded, so this is not the portfolio's yield`}; Rs ${formatNumberText(yoc.income, 0)} a year at the last 12 months' payouts`)))
     ),
-    d?.tax_note ? el("p", { class: "hint", id: "income-basis" }, `Totals as the API computes them from the position entitled at each book closure. ${d.tax_note}`) : "",
+    d?.tax_note ? el("details", { class: "sources" }, el("summary", {}, "How the totals are worked out"), el("p", { class: "hint", id: "income-basis" }, `Totals as the API computes them from the position entitled at each book closure. ${apiText(d.tax_note)}`)) : "",
     el("h3", {}, "Upcoming payouts of your holdings"),
     data.upcoming.length
       ? table("Upcoming payouts of your holdings", [["Symbol"], ["Payout"], ["Per share (Rs)", "num"], ["Book closure"], ["Last buy date"]], data.upcoming.map((p) => [symbolLink(p.symbol), p.details ?? p.kind, { cell: fmtPrice(p.amount_per_share), class: "num" }, dateText(p.book_closure_from), dateText(p.last_buy_date)]), { id: "income-upcoming", cards: true, visibleCaption: false })
@@ -124,9 +125,9 @@ export const renderIncome = (out, data) => {
       : [
         el("h3", {}, "By month"),
         el("figure", {}, chart, el("figcaption", {}, "Dividends by month of payment, net of tax where it is known.")),
-        table("Dividend income by month", [["Month"], ["Gross (Rs)", "num"], ["Tax withheld (Rs)", "num"], ["Net (Rs)", "num"]], months.filter(([, g]) => g.count > 0).map(([m, g]) => [monthText(m), sumCell(g, "gross"), sumCell(g, "tax"), sumCell(g, "net")]), { id: "income-table", cards: true, visibleCaption: false }),
+        foldOnPhone(table("Dividend income by month", [["Month"], ["Gross (Rs)", "num"], ["Tax withheld (Rs)", "num"], ["Net (Rs)", "num"]], months.filter(([, g]) => g.count > 0).map(([m, g]) => [monthText(m), sumCell(g, "gross"), sumCell(g, "tax"), sumCell(g, "net")]), { id: "income-table", cards: true, visibleCaption: false }), 0, "months"),
         el("h3", {}, "By year"),
-        table("Dividend income by year", [["Year"], ["Dividends", "num"], ["Gross (Rs)", "num"], ["Tax withheld (Rs)", "num"], ["Net (Rs)", "num"]], years.map(([y, g]) => [y, { cell: String(g.count), class: "num" }, sumCell(g, "gross"), sumCell(g, "tax"), sumCell(g, "net")]), { id: "income-years", visibleCaption: false }),
+        table("Dividend income by year", [["Year"], ["Dividends", "num"], ["Gross (Rs)", "num"], ["Tax withheld (Rs)", "num"], ["Net (Rs)", "num"]], years.map(([y, g]) => [y, { cell: String(g.count), class: "num" }, sumCell(g, "gross"), sumCell(g, "tax"), sumCell(g, "net")]), { id: "income-years", cards: true, visibleCaption: false }),
         months.some(([, g]) => g.unknown) ? el("p", { class: "hint", id: "income-partly-unknown" }, "+? marks a total missing a dividend whose rupees the server does not serve per dividend (declared per share for a payout it does not record); the totals at the top include it.") : "",
         el("details", { class: "sources", id: "income-each" }, el("summary", {}, `Each dividend (${list.length})`), table("Dividends received", [["Date"], ["Symbol"], ["Per share (Rs)", "num"], ["Gross (Rs)", "num"], ["Tax (Rs)", "num"], ["Net (Rs)", "num"], ["Amounts"]], list.map((r) => [
           { cell: dateText(r.date), sort: r.date, class: "nowrap" }, symbolLink(r.symbol), { cell: fmtPrice(r.perShare), class: "num" }, { cell: fmtAmount(r.gross), class: "num" }, { cell: fmtAmount(r.tax), class: "num" }, { cell: fmtAmount(r.net), class: "num" }, el("span", { class: "hint" }, r.source)

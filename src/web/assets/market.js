@@ -4,6 +4,7 @@
 // calendar and company search. Absent figures are shown as unknown.
 /** @template [T=any] @typedef {import("./api.js").Reply<T>} Reply */
 /** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
+import { apiText } from "./format.js"
 import { $, api, badge, dateText, el, fmtCompact, fmtDate, fmtPct, fmtPrice, fmtQty, setText, unknown } from "./api.js"
 import { barChart, percentFormat } from "./charts.js"
 import { loadIndexHistory } from "./index-history.js"
@@ -46,7 +47,7 @@ const breadth = (b) =>
         [k, label]
       ) => [el("dt", {}, label), el("dd", {}, typeof b[k] === "number" ? fmtQty(b[k]) : unknown())])
     ),
-    b.basis ? el("p", { class: "hint" }, b.basis) : ""
+    b.basis ? el("p", { class: "hint" }, apiText(b.basis)) : ""
   )
 
 /** @param {string} caption @param {any[] | undefined} list */

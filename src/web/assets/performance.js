@@ -8,10 +8,11 @@
 // the returns by period and what each holding contributed.
 /** @typedef {import("./performance-adapter.js").Performance} Performance */
 /** @typedef {import("./performance-adapter.js").Period} Period */
+import { apiText } from "./format.js"
 import { dateText, el, fmtPct, fmtRs, fmtSigned, formatNumberText, unknown } from "./api.js"
 import { lineChart, percentFormat, rupeeFormat } from "./charts.js"
 import { benchmarkLine, flaggedDays, returnLine, startOf } from "./performance-adapter.js"
-import { num, show, table } from "./ui.js"
+import { foldOnPhone, num, show, table } from "./ui.js"
 
 /** @type {Record<Period["period"], string>} */
 export const PERIOD_NAMES = { "1M": "1 month", "3M": "3 months", "6M": "6 months", YTD: "Year to date", "1Y": "1 year", since_inception: "Since inception", range: "Chosen range" }
@@ -110,8 +111,9 @@ const flagList = (perf) => {
   const groups = flaggedDays(perf)
   if (groups.length === 0) return ""
   return el(
-    "div",
-    { id: "value-flags" },
+    "details",
+    { id: "value-flags", class: "sources" },
+    el("summary", {}, `Sessions not valued at their own closes (${groups.length})`),
     el("p", { class: "hint" }, groups.some((g) => marked(`${g.kind}:`)) ? "Rings on the line mark sessions valued with a carried close. " : "", "Not every session's value comes from that session's own closes:"),
     el("ul", { class: "hint" }, groups.map((g) => el("li", {}, `${FLAG_WORDS[g.kind]?.(g.symbol) ?? `${g.kind} ${g.symbol}`}, ${when(g.dates)}.`)))
   )
@@ -127,12 +129,12 @@ const periodsTable = (perf) => {
   const rows = perf.periods.filter((p) => p.coversWholePeriod || p.period === "since_inception" || p.period === "range")
   const younger = perf.periods.filter((p) => !rows.includes(p)).map((p) => PERIOD_NAMES[p.period].toLowerCase())
   return [
-    table(
+    ...foldOnPhone(table(
       "Returns by period",
       [["Period"], ["Dates"], ["Time-weighted", "num"], ["Money-weighted (XIRR, a year)", "num"], ["Total return", "num"], ["KSE-100", "num"], ["Difference", "num"]],
       rows.map((p) => [
         PERIOD_NAMES[p.period],
-        el("span", {}, `${dateText(p.from)} to ${dateText(p.to)}`, p.note ? el("span", { class: "hint block" }, p.note) : ""),
+        el("span", {}, `${dateText(p.from)} to ${dateText(p.to)}`, p.note ? el("span", { class: "hint block" }, apiText(p.note)) : ""),
         num(fmtPct(p.twr)),
         num(fmtPct(p.xirr)),
         num(fmtPct(p.totalReturn)),
@@ -140,9 +142,8 @@ const periodsTable = (perf) => {
         num(fmtPct(p.difference))
       ]),
       { id: "returns-table", cards: true }
-    ),
-    younger.length ? el("p", { class: "hint" }, `The portfolio is younger than ${younger.join(", ")}: those run from the first trade, as since inception does.`) : "",
-    el("p", { class: "hint" }, "Time-weighted: the holdings' own growth, whatever was put in or taken out. Money-weighted (XIRR): the yearly rate your money earned, so over a few weeks it magnifies. Total return: the gain, net dividends included, over the money put in. Difference: time-weighted less KSE-100.")
+    ), 1, "periods"),
+    younger.length ? el("p", { class: "hint" }, `The portfolio is younger than ${younger.join(", ")}: those run from the first trade, as since inception does.`) : ""
   ]
 }
 
@@ -174,6 +175,9 @@ const toggles = (label, choices, chosen, onPick) => {
   return el("div", { class: "ranges", role: "group", "aria-labelledby": id }, el("span", { class: "group-label", id }, label), buttons)
 }
 
+/** What the returns' names mean. */
+const TERMS = "Time-weighted: the holdings' own growth, whatever was put in or taken out. Money-weighted (XIRR): the yearly rate your money earned, so over a few weeks it magnifies. Total return: the gain, net dividends included, over the money put in. Difference: time-weighted less KSE-100."
+
 /** @param {HTMLElement} out @param {Performance} perf */
 export const renderPerformance = (out, perf) => {
   chart?.destroy()
@@ -199,7 +203,7 @@ export const renderPerformance = (out, perf) => {
     flagList(perf),
     perf.periods.length ? periodsTable(perf) : el("p", { class: "hint" }, "Returns by period: ", unknown()),
     contributions(since),
-    el("details", { class: "sources" }, el("summary", {}, "How these figures are worked out"), el("p", {}, perf.basis), el("p", {}, perf.benchmarkNote))
+    el("details", { class: "sources" }, el("summary", {}, "How these figures are worked out"), el("p", {}, TERMS), el("p", {}, apiText(perf.basis)), el("p", {}, apiText(perf.benchmarkNote)))
   )
   tellDay(day, perf, null)
   if (state.period) redraw()

@@ -107,7 +107,8 @@ const load = async () => {
   else setText("history-status", "The history could not be loaded: see the message above.", "error")
   if (!reply.ok || !ledger.ok) {
     const failed = reply.ok ? /** @type {any} */ (ledger).reply : reply
-    for (const id of ["cards", "holdings", "value", "income", "allocation"]) showError($(id), failed, load)
+    // One box says what went wrong; the other sections point to it (ui.js showError).
+    for (const id of ["cards", "value", "holdings", "entitlements", "income", "allocation"]) showError($(id), failed, load)
     return setText("holdings-status", "")
   }
   const portfolio = reply.body

@@ -8,7 +8,7 @@ import { fact, facts, known, num, show, sourcesNote, table } from "./ui.js"
 /** A date as "25 May 2026", or unknown. @param {unknown} d */
 const knownDate = (d) => (typeof d === "string" && d !== "" ? dateText(d) : unknown())
 import { DATES_NOTE } from "./market-sectors.js"
-import { plainName } from "./format.js"
+import { apiText, plainName } from "./format.js"
 
 /** A section's honest empty state. @param {string} text */
 const unknownNote = (text) => el("p", { class: "unknown-note" }, badge("unknown"), " ", text)
@@ -58,7 +58,7 @@ export const renderAnnouncements = (out, page, symbol) => {
   show(
     out,
     items.length === 0
-      ? unknownNote(page?.note ?? `No announcement of ${symbol} is recorded. The service holds only slices of the exchange's announcements, so others are unknown, not absent.`)
+      ? unknownNote(page?.note ? apiText(page.note) : `No announcement of ${symbol} is recorded. The service holds only slices of the exchange's announcements, so others are unknown, not absent.`)
       : table(
         `Announcements of ${symbol}`,
         [["Published"], ["Title"], ["Document"]],
@@ -146,7 +146,7 @@ export const renderProvenance = (out, pkg) => {
     table(
       "Sources of the research package",
       [["Dataset"], ["Source"], ["As of"], ["Retrieved"], ["Recorded in"]],
-      (pkg.sources ?? []).map((/** @type {any} */ s) => [plainName(s.dataset), s.source ?? unknown(), typeof s.as_of === "string" ? fmtTime(s.as_of) : unknown(), known(s.retrieved_at), el("span", { class: "hash" }, known(s.recorded_in))]),
+      (pkg.sources ?? []).map((/** @type {any} */ s) => [plainName(s.dataset), s.source ? apiText(s.source) : unknown(), typeof s.as_of === "string" ? fmtTime(s.as_of) : unknown(), known(s.retrieved_at), el("span", { class: "hash" }, known(s.recorded_in))]),
       { cards: true }
     ),
     el("p", { class: "hint" }, "The same package is what an agent gets from ", el("code", {}, `/v1/stocks/${pkg.symbol}/research`), ".")

@@ -9,7 +9,7 @@
 /** @template {keyof import("./api-types").operations} Op @typedef {import("./api.js").Success<Op>} Success */
 import { $, api, badge, dateText, el, fmtPct,  fmtQty, fmtRsPrice, fmtSigned, fmtTime, currentSession, unknown } from "./api.js"
 import { lineChart, rupeeFormat } from "./charts.js"
-import { formatNumber } from "./format.js"
+import { apiText, formatNumber } from "./format.js"
 import { loadPosition } from "./symbol-position.js"
 import { renderAnnouncements, renderDividends, renderFinancials, renderProvenance, renderTechnicals } from "./symbol-sections.js"
 import { fact, facts, show, showError, showLoading, symbolLink } from "./ui.js"
@@ -48,7 +48,7 @@ const renderQuote = (company, quote) => {
       fact("Volume", fmtQty(quote.volume)),
       company?.sector ? fact("Sector", company.sector) : [],
       company?.derived?.week52 ? fact("52-week range (closes)", el("span", {}, fmtRsPrice(company.derived.week52.low), " – ", fmtRsPrice(company.derived.week52.high))) : [],
-      fact("Source", `${quote.source?.source ?? "unknown"} (as of ${dateText(quote.source?.as_of) || "unknown"})`)
+      fact("Source", `${quote.source?.source ? apiText(quote.source.source) : "unknown"} (as of ${dateText(quote.source?.as_of) || "unknown"})`)
     )
   )
 }
@@ -135,7 +135,7 @@ const loadPrices = async (chosen) => {
         fact("To", el("span", {}, `${dateText(w.to)}, close `, fmtRsPrice(w.last_close)))
       )
       : el("p", {}, unknown()),
-    p.note ? el("p", { class: "hint" }, p.note) : []
+    p.note ? el("p", { class: "hint" }, apiText(p.note)) : []
   )
 }
 

@@ -7,7 +7,7 @@
 /** @typedef {import("./api.js").Success<"portfolio.taxStatement">} Statement */
 import { badge, dateText, el, fillRows, fmtPrice, fmtQty, fmtSigned, formatNumberText, unknown } from "./api.js"
 import { show, symbolLink, table } from "./ui.js"
-import { plainName } from "./format.js"
+import { apiText, plainName } from "./format.js"
 
 /** Rupees to the paisa ("5,315.80"); absent is unknown. @param {unknown} v */
 const exact = (v) => fmtPrice(v)
@@ -46,7 +46,7 @@ const saleRow = (s) => [
     el("span", { class: "hint block" }, s.lots.map((l) => `${fmtQty(l.quantity)} ${l.how === "bonus" ? "bonus shares credited" : "bought"} ${dateText(l.acquired)}`).join("; "))),
   s.capital_gains_tax
     ? el("span", {}, rs(s.capital_gains_tax.amount), el("span", { class: "hint block" }, `${s.capital_gains_tax.rate_pct}% (${plainName(s.capital_gains_tax.rule)})`))
-    : el("span", { class: "hint" }, s.tax_note ?? "none computed")
+    : el("span", { class: "hint" }, s.tax_note ? apiText(s.tax_note) : "none computed")
 ]
 
 /** @param {Statement} st */
@@ -141,7 +141,7 @@ const needs = (st) =>
   table(
     "What a return asks for",
     [["Item"], ["Figure", "num"], ["What this statement holds"]],
-    st.return_needs.map((n) => [n.item, num(/^Shares, not rupees/.test(n.note) ? `${fmtQty(n.amount)} shares` : rs(n.amount)), n.note]),
+    st.return_needs.map((n) => [n.item, num(/^Shares, not rupees/.test(n.note) ? `${fmtQty(n.amount)} shares` : rs(n.amount)), apiText(n.note)]),
     { id: "tax-needs", cards: true }
   )
 
@@ -156,7 +156,7 @@ export const renderStatement = (out, st) => {
       el("span", { class: "hint block" }, `Portfolio ${st.portfolio}. Cost method: ${st.cost_method}.`)),
     el("h3", { id: "h-needs" }, "For your return"),
     needs(st),
-    cgt ? el("p", { class: "hint", id: "tax-cgt-note" }, `Capital gains tax at ${cgt.rate_pct}% (${plainName(cgt.rule)}) on Rs ${formatNumberText(cgt.taxable_gain, 2)} taxable (covered gains Rs ${formatNumberText(cgt.gains_covered, 2)} less losses set off): Rs ${formatNumberText(cgt.tax_at_rate, 2)}. ${cgt.note}`) : "",
+    cgt ? el("p", { class: "hint", id: "tax-cgt-note" }, `Capital gains tax at ${cgt.rate_pct}% (${plainName(cgt.rule)}) on Rs ${formatNumberText(cgt.taxable_gain, 2)} taxable (covered gains Rs ${formatNumberText(cgt.gains_covered, 2)} less losses set off): Rs ${formatNumberText(cgt.tax_at_rate, 2)}. ${apiText(cgt.note)}`) : "",
     el("h3", {}, "Sales"),
     sales(st),
     el("h3", {}, "Dividends"),
@@ -168,6 +168,6 @@ export const renderStatement = (out, st) => {
     el("h3", {}, "Positions at the end of the period"),
     positions(st),
     el("h3", {}, "How it is worked out"),
-    el("ul", { class: "notes" }, el("li", {}, st.cost_method_note), st.notes.map((n) => el("li", {}, n)))
+    el("ul", { class: "notes" }, el("li", {}, apiText(st.cost_method_note)), st.notes.map((n) => el("li", {}, apiText(n))))
   )
 }

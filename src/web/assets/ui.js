@@ -3,7 +3,7 @@
 // table in a scrollable region, a list of facts, a symbol link, the sources
 // of a figure, and a polite "loading / unknown / error" line.
 import { badge, describeError, el, fillRows, fmtTime, unknown } from "./api.js"
-import { plainName, timeText } from "./format.js"
+import { apiText, plainName, timeText } from "./format.js"
 import { sortable } from "./sortable.js"
 
 /**
@@ -58,7 +58,7 @@ export const sourcesNote = (sources, caption = "Sources") => {
       "ul",
       {},
       sources.map((s) =>
-        el("li", {}, el("strong", {}, s.dataset ? plainName(s.dataset) : "data"), `: ${s.source ?? "source unknown"}, as of ${s.as_of ? timeText(s.as_of) : "unknown"}`, s.retrieved_at ? `, retrieved ${timeText(s.retrieved_at)}` : "", s.recorded_in ? el("span", { class: "hint" }, ` · recorded in ${s.recorded_in}`) : "")
+        el("li", {}, el("strong", {}, s.dataset ? plainName(s.dataset) : "data"), `: ${s.source ? apiText(s.source) : "source unknown"}, as of ${s.as_of ? timeText(s.as_of) : "unknown"}`, s.retrieved_at ? `, retrieved ${timeText(s.retrieved_at)}` : "", s.recorded_in ? el("span", { class: "hint" }, ` · recorded in ${s.recorded_in}`) : "")
       )
     )
   )
@@ -131,5 +131,43 @@ export const showLoading = (out, text = "Loading…", kind = "lines") => {
 /** Ends a section's loading state. @param {HTMLElement} out @param {...any} content */
 export const show = (out, ...content) => {
   out.removeAttribute("aria-busy")
-  out.replaceChildren(...content.flat().filter((c) => c !== "" && c !== undefined && c !== null))
+  out.replaceChildren(...content.flat(Infinity).filter((c) => c !== "" && c !== undefined && c !== null))
+}
+
+/** A phone-sized screen, where long lists start folded. */
+export const PHONE = "(max-width: 40rem)"
+
+/**
+ * On a phone, a long table shows its first `keep` rows (a row's detail row goes with it) and a "Show all"
+ * button that unfolds the rest, and folds them again; a wider screen shows every row. Rows re-ordered later
+ * (a sort) are folded again by their new order. Returns the table's region and, when folded, the button.
+ * @param {HTMLElement} wrap a `.table-wrap` holding the table @param {number} keep @param {string} noun what a row is, plural
+ */
+export const foldOnPhone = (wrap, keep, noun) => {
+  const body = wrap.querySelector("tbody")
+  const mains = () => Array.from(body?.rows ?? []).filter((r) => !r.classList.contains("detail") && r.dataset.detail === undefined)
+  const total = mains().length
+  // Folding away a single row saves nothing worth a button.
+  if (!body || total <= keep + 1 || !matchMedia(PHONE).matches) return [wrap]
+  let open = false
+  const button = el("button", { type: "button", class: "secondary small show-all", "aria-expanded": "false" })
+  const apply = () => {
+    let index = 0
+    let folded = false
+    for (const row of Array.from(body.rows)) {
+      if (!row.classList.contains("detail") && row.dataset.detail === undefined) folded = !open && index++ >= keep
+      row.classList.toggle("folded", folded)
+    }
+    // With nothing kept (a table beside its own chart), the whole table folds away.
+    wrap.hidden = keep === 0 && !open
+    button.textContent = keep === 0 ? (open ? "Hide the table" : `Show the table (${total} ${noun})`) : open ? `Show the first ${keep} ${noun} only` : `Show all ${total} ${noun}`
+    button.setAttribute("aria-expanded", String(open))
+  }
+  new MutationObserver(apply).observe(body, { childList: true })
+  button.addEventListener("click", () => {
+    open = !open
+    apply()
+  })
+  apply()
+  return [wrap, button]
 }
