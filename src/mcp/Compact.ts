@@ -141,9 +141,9 @@ const compactObject = (record: Json, ownKey: string, walk: Walk): Json => {
 }
 
 /** The compact form of a tool's record (see the module's comment). */
-export const compactRecord = (record: Json): Json => {
+export const compactRecord = (record: object): Json => {
   const walk: Walk = { shared: [] }
-  const out = compactObject(record, "", walk)
+  const out = compactObject(record as Json, "", walk)
   return walk.shared.length === 0 ? out : { ...out, shared_text: walk.shared }
 }
 

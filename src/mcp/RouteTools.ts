@@ -287,7 +287,7 @@ const textOf = (response: HttpServerResponse.HttpServerResponse) => {
 const parseJson = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Unknown))
 
 /** A refusal's record in MCP's words: tools and resources for routes, the accepted arguments for a bad one. */
-const errorRecord = (tool: RouteTool, status: number, record: Json): Json => {
+export const errorRecord = (tool: RouteTool, status: number, record: Json): Json => {
   if (typeof record["message"] !== "string") return record
   const message = inMcpWords(record["message"], ROUTE_NAMES)
   return {

@@ -69,19 +69,19 @@ export const sessionWarnings = (args: Readonly<Record<string, unknown>>): Readon
     const reason = why(d)
     if (reason !== undefined) {
       out.push(
-        `${what} ${d} was not a trading session, ${reason}: no row is dated that day; ` +
-          "the figures as of it are the last session's before it"
+        `${what} ${d} was ${reason}, not a trading session: no row is dated that day` +
+          (what === "as_of" ? "; the figures as of it are the last session's before it" : "")
       )
     }
   }
   if (asOf !== undefined && typeof args["as_of"] === "string" && args["as_of"].length === 10) single("as_of", asOf)
   if (from !== undefined && to !== undefined && from <= to) {
-    if (from === to) single("the day", from)
+    if (from === to) single("the day asked for,", from)
     else {
       for (let d = from, n = 0; d <= to && n < WINDOW_DAYS; d = addDays(d, 1), n++) {
         const reason = why(d)
         if (reason !== undefined && reason !== "a weekend") {
-          out.push(`${d} was ${reason}: not a trading session, so no row is dated that day`)
+          out.push(`${d} was ${reason}, not a trading session: no row is dated that day`)
         }
       }
     }
