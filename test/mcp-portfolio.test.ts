@@ -16,6 +16,9 @@ import { Effect, Layer } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { compactRecord } from "../src/mcp/Compact.ts"
+import { PORTFOLIO_TOOLS as ROUTE_TOOLS } from "../src/mcp/PortfolioTools.ts"
+import { errorRecord } from "../src/mcp/RouteTools.ts"
 import { MARKET_TOOLS as SERVED } from "../src/mcp/Server.ts"
 import { baseUrl } from "./support/McpClients.ts"
 import { templateName } from "./support/PackTemplate.ts"
@@ -46,6 +49,7 @@ const clientWith = (key?: string) =>
   })
 
 interface Answer {
+  readonly name: string
   readonly isError: boolean
   readonly record: any
   readonly structured: unknown
@@ -54,6 +58,7 @@ interface Answer {
 
 const callTool = (client: Client, name: string, args: Record<string, unknown>) =>
   Effect.map(promise(() => client.callTool({ name, arguments: args })), (r): Answer => ({
+    name,
     isError: r.isError === true,
     record: JSON.parse((r.content as Array<{ text: string }>)[0]!.text),
     structured: r.structuredContent,
@@ -91,7 +96,8 @@ const both = <R extends Replied, X>(
 const sameRefusal = ([tool, http]: readonly [Answer, Replied], status: number, code: string) => {
   assert.isTrue(tool.isError, JSON.stringify(tool.record))
   assert.strictEqual(http.status, status, JSON.stringify(http.body))
-  assert.deepStrictEqual(tool.record, http.body)
+  // The route's record, its message in MCP's words (an argument error also lists the tool's arguments).
+  assert.deepStrictEqual(tool.record, errorRecord(ROUTE_TOOLS.find((t) => t.name === tool.name)!, status, http.body as any))
   assert.strictEqual(tool.record.error, code)
   assert.strictEqual(tool.status, status)
   assert.isUndefined(tool.structured)
@@ -179,8 +185,8 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
         const [answer, http] = yield* both(client, "get_holdings", {}, get("/v1/me/holdings", bearer(reader)))
         assert.isFalse(answer.isError, JSON.stringify(answer.record))
         assertOk(http)
-        assert.deepStrictEqual(answer.structured, http.body)
-        assert.deepStrictEqual(answer.record, http.body)
+        assert.deepStrictEqual(answer.structured, compactRecord(http.body))
+        assert.deepStrictEqual(answer.record, compactRecord(http.body))
         assert.strictEqual(answer.status, 200)
         // 100 shares bought at Rs 208.95 with no fees: cost 100 × 208.95 = Rs 20,895.00, average cost 208.95.
         assert.deepInclude(http.body.items[0], { symbol: "OGDC", quantity: 100, cost: 20_895, average_cost: 208.95 })
@@ -190,7 +196,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
           { limit: 5 },
           get("/v1/me/entitlements?limit=5", bearer(reader))
         )
-        assert.deepStrictEqual(entitlements.structured, httpEntitlements.body)
+        assert.deepStrictEqual(entitlements.structured, compactRecord(httpEntitlements.body))
       })))
 
     it.effect("record_transaction with a read-only key is not a tool to it (the route would be 403), and records nothing", () =>
@@ -227,13 +233,13 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
           { limit: 1 },
           get("/v1/me/ledger?limit=1", bearer(token))
         )
-        assert.deepStrictEqual(ledger.structured, httpLedger.body)
+        assert.deepStrictEqual(ledger.structured, compactRecord(httpLedger.body))
         assert.strictEqual(ledger.record.total, 2)
         assert.deepStrictEqual(ledger.record.items.map((i: any) => i.event_id), [sold.record.event.event_id])
         const older = yield* callTool(reading, "get_ledger", { limit: 1, cursor: ledger.record.next_cursor })
         assert.deepStrictEqual(older.record.items.map((i: any) => i.event_id), [bought.record.event.event_id])
         const [holdings, httpHoldings] = yield* both(reading, "get_holdings", {}, get("/v1/me/holdings", bearer(token)))
-        assert.deepStrictEqual(holdings.structured, httpHoldings.body)
+        assert.deepStrictEqual(holdings.structured, compactRecord(httpHoldings.body))
       })))
 
     it.effect("bad input gets the route's own 400 INVALID_REQUEST record", () =>
@@ -474,7 +480,7 @@ layer(Layer.empty, { timeout: 600_000, excludeTestServices: true })("MCP portfol
         const { tools } = yield* promise(() => client.listTools())
         assert.includeMembers(tools.map((t) => t.name), PORTFOLIO_TOOLS)
         const mine = yield* callTool(client, "get_holdings", {})
-        assert.deepStrictEqual(mine.structured, holdings.body)
+        assert.deepStrictEqual(mine.structured, compactRecord(holdings.body))
         // 100 shares at Rs 208.95: cost 20,895.00.
         assert.deepInclude(holdings.body.items[0], { symbol: "OGDC", quantity: 100, cost: 20_895 })
         const sell = { kind: "sell", symbol: "OGDC", quantity: 40, price: 210, trade_date: "2025-05-27" }

@@ -15,7 +15,7 @@
  */
 import { Effect, Layer } from "effect"
 import { McpSchema, McpServer } from "effect/ai"
-import { jsonBytes, shareDefinitions, shortDescriptions, withoutNull } from "./Listing.ts"
+import { jsonBytes, plainArguments, shareDefinitions, shortDescriptions, withoutNull } from "./Listing.ts"
 
 /** The most characters an argument's description takes in tools/list (whole sentences; the full text is the route's). */
 const ARGUMENT_WORDS = 75
@@ -169,7 +169,7 @@ export const listed = (tool: McpSchema.Tool) => {
   return new McpSchema.Tool({
     ...rest,
     inputSchema: shareDefinitions(
-      withoutNull(shortDescriptions(tool.inputSchema, ARGUMENT_WORDS)) as Json
+      plainArguments(withoutNull(shortDescriptions(tool.inputSchema, ARGUMENT_WORDS)) as Json)
     ) as McpSchema.Tool["inputSchema"]
   })
 }

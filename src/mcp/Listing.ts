@@ -172,3 +172,52 @@ export const outline = (schema: Json): Json => {
 
 /** The number of bytes of a value's JSON (UTF-8). */
 export const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), "utf8")
+
+/** The words of arguments many tools take, said once the same short way (their full text: /openapi.json). */
+const COMMON_ARGUMENTS: Readonly<Record<string, string>> = {
+  symbol: "PSX ticker (any case)",
+  sym: "PSX ticker (any case)",
+  cursor: "next_cursor of the previous page"
+}
+
+/** Shorter words for argument texts that restate their schema or run long (matched by their opening). */
+const SHORTER: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^A PSX sector code/, "Sector code (0807), slug (commercial-banks) or name"],
+  [/^An entitlement id/, "An entitlement's id (ent-…) from get_entitlements"],
+  [/^A named window counted back from the newest row/, "Window back from the newest row"],
+  [/^A named window counted back from the last recorded close/, "Window back from the last recorded close"],
+  [/^Security types: /, "Security types"],
+  [/^Page size, \d+ to \d+; default (\d+)$/, "Page size; default $1"]
+]
+
+/**
+ * An input schema as listed: each common argument with its short words, without `additionalProperties: true`
+ * (the default) anywhere, and without the root's `additionalProperties: false`: a tool refuses an argument it
+ * does not take when called, naming the ones it takes (RouteTools.ts), so the listing need not say it.
+ */
+export const plainArguments = (schema: Json): Json => {
+  const strip = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(strip)
+    if (!isObject(node)) return node
+    return Object.fromEntries(
+      Object.entries(node).filter(([k, v]) => !(k === "additionalProperties" && v === true)).map((
+        [k, v]
+      ) => [k, strip(v)])
+    )
+  }
+  const { additionalProperties: _closed, ...stripped } = strip(schema) as Json
+  const properties = isObject(stripped["properties"]) ? stripped["properties"] : {}
+  return {
+    ...stripped,
+    properties: Object.fromEntries(
+      Object.entries(properties).map(([name, field]) => {
+        if (!isObject(field)) return [name, field]
+        const said = typeof field["description"] === "string" ? field["description"] : ""
+        const shorter = SHORTER.find(([opening]) => opening.test(said))
+        const words = COMMON_ARGUMENTS[name] ??
+          (shorter === undefined ? undefined : said.replace(new RegExp(`${shorter[0].source}[\\s\\S]*$`), shorter[1]))
+        return [name, words === undefined ? field : { ...field, description: words }]
+      })
+    )
+  }
+}

@@ -12,7 +12,6 @@
 import { Context, Effect, Layer } from "effect"
 import { McpSchema, McpServer } from "effect/ai"
 import { type HttpApiEndpoint, OpenApi } from "effect/http-api"
-import { addDays, tradingDayStatus } from "../../domain/market/calendar/Calendar.ts"
 import { AnalyticsApi } from "../market/analytics/AnalyticsApi.ts"
 import { BoardApi } from "../market/board/BoardApi.ts"
 import { CompaniesApi } from "../market/companies/CompaniesApi.ts"
@@ -24,29 +23,50 @@ import { sentences } from "./Listing.ts"
 import { RouteCaller } from "./RouteCaller.ts"
 import { callRoute, type RouteTool, routeTool, type RouteToolOptions } from "./RouteTools.ts"
 import { prepareScreen, SCREEN_OWN_ARGUMENTS, screenView } from "./ScreenView.ts"
+import { sessionWarnings } from "./ToolWords.ts"
 
-/** Said once in every market tool's description: what any market figure is and is not. */
-export const CAVEATS = "Unknown is absent, never 0."
+/**
+ * What any market figure is and is not, and that an answer is compact (Compact.ts; its schema:
+ * psx://schemas/{tool}): said once, in the server's instructions, for every tool.
+ */
+export const CAVEATS =
+  "An absent field means unknown, never zero. Answers are compact: prices and rupees to the paisa, " +
+  "ratios to 4 significant digits, a dataset source as {dataset, as_of} (the full record: psx://sources/{dataset})."
 
 /** The most characters of the route's description a tool repeats (whole sentences). */
-const WORDS_MAX = 140
+const WORDS_MAX = 90
 
 /** The opening sentences of the route's description, up to WORDS_MAX characters. */
 export const routeWords = (endpoint: HttpApiEndpoint.Top, max = WORDS_MAX) =>
   sentences(Context.getOrUndefined(endpoint.annotations, OpenApi.Description) ?? "", max)
 
-/** `as_of` as tools/list gives it (the route checks it; its full rule is the route's parameter in /openapi.json). */
-const AS_OF = { type: "string", description: "As the market knew it then (ISO 8601 or YYYY-MM-DD)" }
-/** `recorded_as_of`: what this deployment had stored by then (the server's instructions say so once). */
+/**
+ * `as_of` (the market as known then) and `recorded_as_of` (what this deployment had stored by then) as tools/list
+ * gives them: the server's instructions say what they are once; the route checks them (its full rule is the
+ * route's parameter in /openapi.json).
+ */
+const AS_OF = { type: "string" }
 const RECORDED_AS_OF = { type: "string" }
 
 const market = (name: string, endpoint: HttpApiEndpoint.Top, addition = "", options: RouteToolOptions = {}) => {
+  const own = options.shape
   const tool = routeTool(
     name,
     endpoint,
-    [routeWords(endpoint), addition, CAVEATS].filter((s) => s !== "").join(" "),
-    options
+    [routeWords(endpoint), addition].filter((s) => s !== "").join(" "),
+    {
+      ...options,
+      shape: (record, args) => {
+        const shaped = own === undefined ? record : own(record, args)
+        return typeof shaped === "string" ? shaped : withSessionWarnings(shaped, args)
+      }
+    }
   )
+  return withClocks(tool)
+}
+
+/** A tool's descriptor with the short words of its clocks (`as_of`, `recorded_as_of`), when it takes them. */
+const withClocks = (tool: RouteTool): RouteTool => {
   const input = tool.descriptor.inputSchema
   if (input.properties?.["as_of"] === undefined) return tool
   const descriptor = new McpSchema.Tool({
@@ -70,30 +90,12 @@ const indexShape = (record: Record<string, unknown>, own: Record<string, unknown
   return left === 0 ? record : { ...record, constituents: [], constituents_left_out: left }
 }
 
-/** The days of a date window (at most 62 days) on which the exchange did not trade, each saying why. */
-const closedDays = (args: Record<string, unknown>): ReadonlyArray<string> => {
-  const from = args["date_from"], to = args["date_to"]
-  if (typeof from !== "string" || typeof to !== "string" || from > to) return []
-  const out: Array<string> = []
-  for (let day = from, n = 0; day <= to && n < 62; day = addDays(day, 1), n++) {
-    const status = tradingDayStatus(day)
-    if (status.trading) continue
-    const why = status.holiday !== undefined
-      ? `a holiday (${status.holiday})`
-      : status.reason === "weekend"
-      ? "a weekend"
-      : "a closure"
-    if (status.reason !== "weekend") {
-      out.push(`${day} was ${why}: the exchange did not trade, so no row is dated that day`)
-    }
-  }
-  return out
-}
-
-/** The route's record with `warnings` naming the closed days of the window asked for (none: unchanged). */
-const withClosedDays = (record: Record<string, unknown>, args: Record<string, unknown>) => {
-  const warnings = closedDays(args)
-  return warnings.length === 0 ? record : { ...record, warnings }
+/** The route's record with `warnings` naming the days asked for that were not trading sessions (none: unchanged). */
+const withSessionWarnings = (record: Record<string, unknown>, args: Record<string, unknown>) => {
+  const said = sessionWarnings(args)
+  if (said.length === 0) return record
+  const had = Array.isArray(record["warnings"]) ? record["warnings"] as ReadonlyArray<unknown> : []
+  return { ...record, warnings: [...had, ...said] }
 }
 
 const a = AnalyticsApi.endpoints
@@ -107,10 +109,7 @@ export const MARKET_TOOLS: ReadonlyArray<RouteTool> = [
   market(
     "get_price_history",
     PricesApi.endpoints.prices,
-    "NOT adjusted unless `adjust` asks; a bonus shows as a step, not a fall.",
-    {
-      shape: withClosedDays
-    }
+    "NOT adjusted unless `adjust` asks; a bonus shows as a step, not a fall."
   ),
   market("get_financials", f.financials),
   market("get_dividends", f.dividends),
@@ -120,31 +119,30 @@ export const MARKET_TOOLS: ReadonlyArray<RouteTool> = [
   market(
     "get_index",
     b.index,
-    "Constituents with weights (KSE-100's current weights may be absent) only with constituents: true.",
+    "Constituents and weights (KSE-100's current weights may be absent) only with constituents: true.",
     {
       own: {
         constituents: {
           type: "boolean",
-          description: "true: include the constituents with their weights (default: left out, counted)"
+          description: "true: with them (default: counted only)"
         }
       },
-      shape: (record, args) => withClosedDays(indexShape(record, args), args)
+      shape: indexShape
     }
   ),
   market("get_market_snapshot", b.marketSnapshot),
   market("get_sector", b.sector),
   market("get_sector_peers", b.sectorPeers),
   market("get_sector_valuation", b.sectorValuation),
-  routeTool(
+  withClocks(routeTool(
     "screen_stocks",
     a.screenPost,
-    "Screen every listed security on the delayed snapshot (the filters of POST /v1/screener, " +
-      "all optional; sectors: any id, code or name of psx://sectors, an unknown one is an error). A security whose filtered " +
-      "figure is unknown is left out and counted in left_out_unknown. dividend_yield_pct is the valuation's trailing yield " +
-      "(get_valuation's basis). By symbol, paged (limit, cursor); or sort by any item field, and fields to keep. " +
-      CAVEATS,
+    "Screen every listed security on the delayed snapshot (POST /v1/screener's filters, all optional). sectors: " +
+      "ids, codes or names of psx://sectors (unknown: an error). A security whose filtered figure is unknown is left " +
+      "out, counted in left_out_unknown. dividend_yield_pct: get_valuation's trailing yield. Paged by symbol, or " +
+      "`sort` by any item field; `fields` to keep.",
     { flatBody: true, readOnly: true, own: SCREEN_OWN_ARGUMENTS, prepare: prepareScreen, shape: screenView }
-  ),
+  )),
   market("compare_stocks", a.compare),
   market("get_research", a.research),
   market("get_valuation", a.valuation),

@@ -82,20 +82,20 @@ export const PORTFOLIO_TOOLS: ReadonlyArray<RouteTool> = [
   routeTool(
     "record_transaction",
     routes.transact,
-    "Record a buy, sell, dividend, bonus, split, tax status or reversal (body: the route's JSON body); no order is placed. " +
-      "Same idempotency_key and body: the original answer."
+    "Record a buy, sell, dividend, bonus, split, tax status or reversal; no order is placed. Same idempotency_key " +
+      "and body: the original answer."
   ),
   routeTool(
     "get_performance",
     routes.performance,
-    "1M-1Y/inception returns (TWR, XIRR, total with dividends) against KSE-100 (a total-return index); the daily rows only with " +
-      "days: weekly, monthly or daily (default none).",
+    "1M-1Y/inception returns (TWR, XIRR, total with dividends) against KSE-100 (a total-return index); daily rows only " +
+      "as `days` asks.",
     routeTakes(routes.performance, "days") ? {} : {
       own: {
         days: {
           type: "string",
           enum: DAYS,
-          description: "Which daily rows to give: none (default), weekly, monthly (the last session of each) or daily"
+          description: "none (default); weekly or monthly: each one's last session; daily"
         }
       },
       shape: performanceShape

@@ -9,7 +9,10 @@
  * - psx://indices: the indices (GET /v1/indices) with the membership of each
  *   tracked one (GET /v1/indices/{id});
  * - psx://calendar/dividends: open payouts with their last buy dates (GET /v1/calendar/dividends);
- * - psx://schemas/{tool}: the complete JSON Schema of a tool's result (tools/list gives its outline).
+ * - psx://schemas/{tool}: the complete JSON Schema of a tool's result, in its compact form (Compact.ts), every
+ *   list's items with their fields;
+ * - psx://sources/{dataset}: a dataset's full source record (GET /v1/freshness's row): a tool's record names
+ *   each source by dataset and as-of only.
  */
 import { Effect, Layer, Schema } from "effect"
 import { McpSchema, McpServer, Tool } from "effect/ai"
@@ -17,6 +20,8 @@ import { COMPANIES_MAX_LIMIT } from "../../domain/market/shared/Limits.ts"
 import { MarketBoard } from "../market/board/Board.ts"
 import { MarketIndexes } from "../market/board/Indexes.ts"
 import { Companies } from "../market/companies/Companies.ts"
+import { DatasetStatus } from "../market/provenance/DatasetStatus.ts"
+import { compactSchema } from "./Compact.ts"
 import { MARKET_TOOLS } from "./MarketTools.ts"
 import { PORTFOLIO_TOOLS } from "./PortfolioTools.ts"
 
@@ -46,6 +51,24 @@ export const ResourcesLive = Layer.unwrap(Effect.gen(function*() {
   const companies = yield* Companies
   const board = yield* MarketBoard
   const indexes = yield* MarketIndexes
+  const datasets = yield* DatasetStatus
+
+  const sourceOf = (dataset: string) =>
+    datasets.status.pipe(
+      Effect.orElseSucceed(() => ({ datasets: [] as ReadonlyArray<{ readonly dataset: string }> })),
+      Effect.flatMap((status) => {
+        const row = status.datasets.find((d) => d.dataset === dataset)
+        return row !== undefined
+          ? Effect.succeed(JSON.stringify(row))
+          : Effect.fail(
+            new McpSchema.InvalidParams({
+              message: `no dataset "${dataset.slice(0, 64)}": psx://sources/{dataset} takes ${
+                status.datasets.map((d) => d.dataset).join(", ")
+              }`
+            })
+          )
+      })
+    )
 
   const universe = Effect.gen(function*() {
     const first = yield* companies.list({ limit: COMPANIES_MAX_LIMIT })
@@ -103,9 +126,22 @@ export const ResourcesLive = Layer.unwrap(Effect.gen(function*() {
     }),
     McpServer.resource`psx://schemas/${McpSchema.param("tool", ToolName)}`({
       name: "tool-result-schema",
-      description: "The complete JSON Schema of a tool's result (tools/list gives its top-level fields only).",
+      description: "The complete JSON Schema of a tool's result as MCP gives it (compact: Compact.ts), each list's " +
+        "items with their fields.",
       mimeType: JSON_TYPE,
-      content: (_uri, tool) => Effect.succeed(JSON.stringify(Tool.getJsonSchemaFromSchema(resultSchemas.get(tool)!)))
+      content: (_uri, tool) =>
+        Effect.succeed(
+          JSON.stringify(
+            compactSchema(Tool.getJsonSchemaFromSchema(resultSchemas.get(tool)!) as Record<string, unknown>)
+          )
+        )
+    }),
+    McpServer.resource`psx://sources/${McpSchema.param("dataset", Schema.String)}`({
+      name: "source",
+      description: "A dataset's full source record: who publishes it, its upstream, when it was retrieved, where the " +
+        "recording is kept, its rows and last day (a tool's sources name the dataset and as-of only).",
+      mimeType: JSON_TYPE,
+      content: (_uri, dataset) => sourceOf(dataset)
     })
   )
 }))

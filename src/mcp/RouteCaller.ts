@@ -46,3 +46,22 @@ export class RouteCaller extends Context.Service<RouteCaller, {
     })
   )
 }
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/
+
+/**
+ * The `X-Data-Through` header of a market answer (`prices=2026-05-25, news=2026-08-07, …`: each dataset's last
+ * day) as an object, or undefined when the header is absent or names no dataset. A part that is not
+ * `name=YYYY-MM-DD` is skipped, never guessed at.
+ */
+export const dataThroughOf = (header: string | undefined): Record<string, string> | undefined => {
+  if (header === undefined) return undefined
+  const days: Record<string, string> = {}
+  for (const part of header.split(",")) {
+    const at = part.indexOf("=")
+    if (at <= 0) continue
+    const name = part.slice(0, at).trim(), day = part.slice(at + 1).trim()
+    if (name !== "" && DAY.test(day)) days[name] = day
+  }
+  return Object.keys(days).length === 0 ? undefined : days
+}

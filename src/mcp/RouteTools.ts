@@ -25,7 +25,9 @@ import { HttpServerRequest } from "effect/http"
 import { type HttpApiEndpoint } from "effect/http-api"
 import type { ErrorRecord } from "../../domain/Errors.ts"
 import { RequiredGrant } from "../ledger/accounts/BearerAuth.ts"
-import { RouteCaller } from "./RouteCaller.ts"
+import { compactRecord } from "./Compact.ts"
+import { dataThroughOf, RouteCaller } from "./RouteCaller.ts"
+import { inMcpWords, type RouteName, withAccepted } from "./ToolWords.ts"
 
 type Json = { readonly [key: string]: unknown }
 
@@ -149,6 +151,12 @@ const inputSchemaOf = (endpoint: HttpApiEndpoint.Top, options: RouteToolOptions)
 /** The grant the route needs (its RequiredGrant annotation), named in the tool's description. */
 const grantOf = (endpoint: HttpApiEndpoint.Top) => Context.getOrUndefined(endpoint.annotations, RequiredGrant)
 
+/**
+ * Every route tool made, by route: an error message naming a route names its tool instead. Filled as the tool
+ * lists are defined (module load), before any call.
+ */
+const ROUTE_NAMES: Array<RouteName> = []
+
 /** The tool `name` that is `endpoint`: `description` says what it answers (the route and grant are added). */
 export const routeTool = (
   name: string,
@@ -159,6 +167,7 @@ export const routeTool = (
   const grant = grantOf(endpoint)
   const reads = endpoint.method === "GET" || options.readOnly === true
   const success = [...endpoint.success][0]
+  ROUTE_NAMES.push({ method: endpoint.method, path: endpoint.path, name })
   return {
     name,
     endpoint,
@@ -166,9 +175,7 @@ export const routeTool = (
     options,
     descriptor: new McpSchema.Tool({
       name,
-      description: `${description} (= ${endpoint.method} ${endpoint.path}${
-        grant === undefined ? "" : `; grant ${grant}`
-      })`,
+      description: grant === undefined ? description : `${description} Grant: ${grant}.`,
       inputSchema: inputSchemaOf(endpoint, options) as McpSchema.Tool["inputSchema"],
       ...(success === undefined ? {} : { outputSchema: jsonOf(success) }),
       // Stated in full: a host that fills absent hints with the defaults would otherwise read a reader as destructive.
@@ -239,7 +246,11 @@ export const requestParts = (tool: RouteTool, args: unknown): Result.Result<{
     }
     const texts = textsOf(value)
     if (texts === undefined || (texts.length !== 1 && (header !== undefined || param !== undefined))) {
-      return refusal(`argument \`${name}\` must be a string, number or boolean`)
+      return refusal(
+        `argument \`${name}\` must be a string, number or boolean; ${tool.name} takes ${
+          acceptedArguments(tool).join(", ")
+        }`
+      )
     }
     if (header !== undefined) headers[header] = texts[0]!
     else if (param !== undefined) path = path.replace(`:${param}`, encodeURIComponent(texts[0]!))
@@ -275,30 +286,61 @@ const textOf = (response: HttpServerResponse.HttpServerResponse) => {
 
 const parseJson = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Unknown))
 
-/** The route's response as the tool's result (shaped by the tool's `shape` when it succeeded). */
+/** A refusal's record in MCP's words: tools and resources for routes, the accepted arguments for a bad one. */
+export const errorRecord = (tool: RouteTool, status: number, record: Json): Json => {
+  if (typeof record["message"] !== "string") return record
+  const message = inMcpWords(record["message"], ROUTE_NAMES)
+  return {
+    ...record,
+    message: status === 400 && record["error"] === "INVALID_REQUEST"
+      ? withAccepted(message, tool.name, acceptedArguments(tool))
+      : message
+  }
+}
+
+const argsOf = (args: unknown): Json => typeof args === "object" && args !== null ? args as Json : {}
+
+/**
+ * The route's response as the tool's result: its record shaped by the tool's `shape`, with `data_through` from
+ * the X-Data-Through header when the route sends one, in compact form (Compact.ts) as structuredContent and as
+ * its JSON text. A refusal is the route's error record in MCP's words, with `isError`.
+ */
 const resultOf = (tool: RouteTool, args: unknown) => (response: HttpServerResponse.HttpServerResponse) => {
   const text = textOf(response)
   if (text === undefined) return Effect.die(`a tool's route answered a ${response.body._tag} body`)
-  const parsed = parseJson(text)
-  const shape = tool.options.shape
-  const shaped =
-    response.status < 400 && shape !== undefined && Option.isSome(parsed) && typeof parsed.value === "object"
-      ? shape(parsed.value as Json, typeof args === "object" && args !== null ? args as Json : {})
-      : undefined
+  const parsed = Option.filter(
+    parseJson(text),
+    (v): v is Json => typeof v === "object" && v !== null && !Array.isArray(v)
+  )
+  const meta = { _meta: { [STATUS]: response.status } }
+  if (Option.isNone(parsed)) {
+    return Effect.succeed(
+      new McpSchema.CallToolResult({
+        ...(response.status >= 400 ? { isError: true } : {}),
+        content: [{ type: "text", text }],
+        ...meta
+      })
+    )
+  }
+  if (response.status >= 400) {
+    const record = errorRecord(tool, response.status, parsed.value)
+    return Effect.succeed(
+      new McpSchema.CallToolResult({
+        isError: true,
+        content: [{ type: "text", text: JSON.stringify(record) }],
+        ...meta
+      })
+    )
+  }
+  const shaped = tool.options.shape === undefined ? parsed.value : tool.options.shape(parsed.value, argsOf(args))
   if (typeof shaped === "string") return Effect.succeed(refused(shaped))
-  const record = shaped === undefined ? parsed : Option.some(shaped)
+  const dataThrough = dataThroughOf(response.headers["x-data-through"])
+  const record = compactRecord(dataThrough === undefined ? shaped : { ...shaped, data_through: dataThrough })
   return Effect.succeed(
     new McpSchema.CallToolResult({
-      ...(response.status >= 400
-        ? { isError: true }
-        : Option.isSome(record)
-        ? { structuredContent: record.value }
-        : {}),
-      content: [{
-        type: "text",
-        text: shape === undefined || Option.isNone(record) ? text : JSON.stringify(record.value)
-      }],
-      _meta: { [STATUS]: response.status }
+      structuredContent: record,
+      content: [{ type: "text", text: JSON.stringify(record) }],
+      ...meta
     })
   )
 }

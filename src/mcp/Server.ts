@@ -22,7 +22,7 @@ import { Layer } from "effect"
 import { McpProtocol, McpServer } from "effect/ai"
 import { boundedServer, MAX_BYTES, MAX_ITEMS } from "./Bounds.ts"
 import { JsonRpcEnvelope } from "./Envelope.ts"
-import { MarketToolsLive } from "./MarketTools.ts"
+import { CAVEATS, MarketToolsLive } from "./MarketTools.ts"
 import { McpCredential, PORTFOLIO_TOOLS, PortfolioToolsLive } from "./PortfolioTools.ts"
 import { PromptsLive } from "./Prompts.ts"
 import { ResourcesLive } from "./Resources.ts"
@@ -47,12 +47,12 @@ const info = {
   description: "Delayed, sourced Pakistan Stock Exchange data for research agents",
   instructions: "Read-only tools over recorded Pakistan Stock Exchange data. Quotes are delayed, never live; prices " +
     "are not adjusted for corporate actions; the 52-week range is close-based. Every record names its sources and " +
-    "as-of; an absent field means unknown, never zero. A data failure comes back as the tool result with isError " +
+    "as-of. " + CAVEATS +
+    " A market answer's data_through names each dataset's last day. A data failure comes back as the tool result with isError " +
     "and the record {error, message, symbol?}. Market tools take as_of (as the market knew it then) or " +
-    "recorded_as_of (as this deployment had stored it then). Each tool's record is its HTTP route's body, bounded to " +
+    "recorded_as_of (as this deployment had stored it then). Each tool's record is its HTTP route's body in that compact form, bounded to " +
     `${MAX_ITEMS} items and ${MAX_BYTES} bytes of JSON: a cut result says so in a second text block (and ` +
-    "_meta psx/cut) with the cursor for the rest. tools/list outlines each result; its full schema is the resource " +
-    "psx://schemas/{tool}. Names to tickers: search_symbols (not psx://universe). Reference data: resources psx://universe, " +
+    "_meta psx/cut) with the cursor for the rest. Each result's full schema is the resource psx://schemas/{tool}. Names to tickers: search_symbols (not psx://universe). Reference data: resources psx://universe, " +
     "psx://sectors, psx://indices, psx://calendar/dividends. Every market tool takes as_of. No key is needed; with a bearer key the portfolio tools of that key's portfolio are " +
     "listed too (their results are the /v1/me routes' bodies, _meta psx/status the route's HTTP status). A call whose " +
     "_meta has \"psx/signed\": true gets its result signed with the service's published key (_meta psx/signature; " +
