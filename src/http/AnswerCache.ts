@@ -1,6 +1,6 @@
 /**
  * The answer cache: the bytes the HttpApi pipeline produced for a GET whose handler is wrapped in `cached`,
- * kept under the request's canonical URL (FrontDoor.ts rewrites every URL to its one spelling first), within a
+ * kept under the request's canonical URL (RequestGate.ts rewrites every URL to its one spelling first), within a
  * byte budget, until the instant its policy says the answer stops being true or its home (the read model's
  * snapshot it was made from) is replaced. The fast path (FastPath.ts) serves them; nothing here encodes.
  *
@@ -113,7 +113,7 @@ const reflectGroup = (api: HttpApi.Top, group: string) => {
 
 /**
  * The JSON text an endpoint answers for a success value, encoded by its success schema: for the one answer
- * needed before any handler can run (the front door's liveness while the routes are built).
+ * needed before any handler can run (the request gate's liveness while the routes are built).
  */
 export const successAnswer = <
   Id extends string,

@@ -10,7 +10,7 @@
 import { Clock, Effect, Layer } from "effect"
 import type { ServerResponse } from "node:http"
 import { AnswerCache, type CachedAnswer } from "./AnswerCache.ts"
-import { type FastPath, FastPathSlot } from "./FrontDoor.ts"
+import { type FastPath, FastPathSlot } from "./RequestGate.ts"
 import { isProbe } from "./Guard.ts"
 import { RateLimiter } from "./RateLimiter.ts"
 import { RequestIds } from "./RequestId.ts"
@@ -96,7 +96,7 @@ export const make = Effect.gen(function*() {
   return fastPath
 })
 
-/** Attaches the fast path to the front door for the lifetime of the routes. */
+/** Attaches the fast path to the request gate for the lifetime of the routes. */
 export const FastPathLive = Layer.effectDiscard(Effect.gen(function*() {
   const slot = yield* FastPathSlot
   yield* slot.attach(yield* make)

@@ -21,7 +21,7 @@
  * The id, the charge, the refusals and the access line are the fast path's
  * own (Responses.ts, RateLimiter.charge, RequestIds).
  *
- * The path it sees is the front door's one spelling of it (CanonicalUrl.ts).
+ * The path it sees is the request gate's one spelling of it (CanonicalUrl.ts).
  * A path it logs or names in a message has anything shaped like a credential
  * redacted (observability/Redact.ts); so has an error answer to such a path.
  */
