@@ -69,8 +69,14 @@ export interface Keep {
 export interface CachedAnswer {
   readonly status: number
   readonly body: Buffer
-  /** Its headers as `writeHead` takes them (name, value, …): content type, ETag, Vary and the answer's own. */
-  readonly head: ReadonlyArray<string>
+  /**
+   * Its headers as `writeHead` takes them (name, value, …), made once when it is kept: content type and length,
+   * ETag, Vary and the answer's own, then two slots the fast path fills for each request (REQUEST_SLOTS):
+   * `cache-control` and `x-request-id`.
+   */
+  readonly head: Array<string>
+  /** The same for its 304: no content type or length. */
+  readonly notModifiedHead: Array<string>
   readonly etag: string
   readonly madeAt: number
   readonly validUntil: number
@@ -79,6 +85,9 @@ export interface CachedAnswer {
   /** The path as the access line writes it (credentials redacted). */
   readonly logged: string
 }
+
+/** The per-request headers at the end of a kept answer's `head` and `notModifiedHead`, in this order. */
+export const REQUEST_SLOTS = ["cache-control", "x-request-id"] as const
 
 /** Bytes of kept answers at the most: listed symbols' and the boards' (`bounded`), and everything else (`open`). */
 export const ANSWER_BYTES = { bounded: 96 * 1024 * 1024, open: 16 * 1024 * 1024 } as const
@@ -242,13 +251,15 @@ export class AnswerCache extends Context.Service<AnswerCache, AnswerCacheShape>(
     const keep: AnswerCacheShape["keep"] = (url, logged, kept, response) => {
       const body = Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body)
       const etag = etagOf(body)
-      const head = ["content-type", response.contentType, "etag", etag, "vary", VARY]
+      const shared = ["etag", etag, "vary", VARY]
       const own = kept.headers === undefined ? response.headers : { ...response.headers, ...kept.headers }
-      for (const name in own) if (!PER_REQUEST.has(name)) head.push(name, own[name]!)
+      for (const name in own) if (!PER_REQUEST.has(name)) shared.push(name, own[name]!)
+      const slots = [REQUEST_SLOTS[0], "", REQUEST_SLOTS[1], ""]
       const answer: CachedAnswer = {
         status: response.status,
         body,
-        head,
+        head: ["content-type", response.contentType, "content-length", String(body.length), ...shared, ...slots],
+        notModifiedHead: [...shared, ...slots],
         etag,
         madeAt: kept.madeAt,
         validUntil: kept.validUntil,

@@ -30,7 +30,7 @@ import { HttpBody, HttpRouter, HttpServerError, HttpServerRequest, HttpServerRes
 import { HttpApi, HttpApiError } from "effect/http-api"
 import type { ErrorCode } from "../../domain/Errors.ts"
 import { redactSecrets } from "../observability/Redact.ts"
-import { AnswerCache } from "./AnswerCache.ts"
+import { AnswerCache, VARY } from "./AnswerCache.ts"
 import {
   AnswerSigner,
   type SignatureRequest,
@@ -243,7 +243,7 @@ export const GuardLive = HttpRouter.middleware(
       })
       const headers = {
         etag: answer.etag,
-        vary: answer.head[5]!,
+        vary: VARY,
         "cache-control": cacheControl(answer, clock.currentTimeMillisUnsafe())
       }
       return notModified(request.headers["if-none-match"], answer.etag)

@@ -81,22 +81,23 @@ const tooLarge = (response: ServerResponse) => {
 }
 
 /** What answers while no Effect handler is attached (starting, or stopping). */
-const unattached = (phase: "starting" | "stopping", options: RequestGateOptions): NodeHandler => (request, response) => {
-  const answer = request.method === "GET" ? options.whileUnattached?.get(request.url!.split("?")[0]!) : undefined
-  if (answer !== undefined) {
-    response.writeHead(answer.status, { "content-type": "application/json", "content-length": answer.body.length })
-    response.end(answer.body)
-    return
+const unattached =
+  (phase: "starting" | "stopping", options: RequestGateOptions): NodeHandler => (request, response) => {
+    const answer = request.method === "GET" ? options.whileUnattached?.get(request.url!.split("?")[0]!) : undefined
+    if (answer !== undefined) {
+      response.writeHead(answer.status, { "content-type": "application/json", "content-length": answer.body.length })
+      response.end(answer.body)
+      return
+    }
+    // The body is not needed: drain it so the connection can be reused.
+    request.resume()
+    unavailable(
+      response,
+      phase === "starting"
+        ? "the service is starting; try again shortly"
+        : "the service is stopping"
+    )
   }
-  // The body is not needed: drain it so the connection can be reused.
-  request.resume()
-  unavailable(
-    response,
-    phase === "starting"
-      ? "the service is starting; try again shortly"
-      : "the service is stopping"
-  )
-}
 
 /** Listens on the port, failing with ServeError when it cannot. */
 const listen = (server: Server, options: RequestGateOptions) =>
