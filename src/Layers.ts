@@ -22,7 +22,7 @@ import { FastPathLive } from "./http/FastPath.ts"
 import { GuardLive } from "./http/Guard.ts"
 import { RateLimiter } from "./http/RateLimiter.ts"
 import { RequestIds } from "./http/RequestId.ts"
-import { BodyLimit, FrontDoorLive } from "./http/Server.ts"
+import { BodyLimit, RequestGateLive } from "./http/Server.ts"
 import { ValidationLive } from "./http/Validation.ts"
 import { PackImport } from "./ingest/PackImport.ts"
 import { PackReadinessLive } from "./ingest/PackReadiness.ts"
@@ -195,7 +195,7 @@ export const Routes = afterATurn(Layer.mergeAll(DocsLive, WebLive)).pipe(
 )
 
 /**
- * The routes, attached to the `HttpServer` (http/Server.ts, `FrontDoorLive`) once the services are built,
+ * The routes, attached to the `HttpServer` (http/Server.ts, `RequestGateLive`) once the services are built,
  * with the fast path that serves the cached endpoints' cached answers.
  */
 export const AppLive = Layer.mergeAll(HttpRouter.serve(Routes, { disableLogger: true }), FastPathLive).pipe(
@@ -278,7 +278,7 @@ export const ServeLive = AppLive.pipe(
   Layer.provideMerge(AutoImport),
   Layer.provideMerge(PortalLive),
   Layer.provideMerge(StoreLive),
-  Layer.provideMerge(FrontDoorLive),
+  Layer.provideMerge(RequestGateLive),
   Layer.provideMerge(DocsScriptLoaded),
   Layer.provideMerge(DataDirLockLive),
   Layer.provideMerge(Base)

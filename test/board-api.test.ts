@@ -316,7 +316,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
       Effect.gen(function*() {
         const cache = yield* AnswerCache
         for (const path of ["/v1/market/board", "/v1/sectors/board"]) {
-          // Through the front door: no-cache runs the handler in the pipeline, which keeps its answer; then the fast path serves it.
+          // Through the request gate: no-cache runs the handler in the pipeline, which keeps its answer; then the fast path serves it.
           const full = yield* getText(path, { "cache-control": "no-cache" })
           const fast = yield* getText(path)
           assert.deepStrictEqual([fast.status, full.status], [200, 200])

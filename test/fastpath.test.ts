@@ -1,6 +1,6 @@
 /**
- * The node:http fast path (src/http/FastPath.ts) and the answer cache behind the real front door, in the
- * layers `npm start` runs (Server.FrontDoorLive and Layers.AppLive):
+ * The node:http fast path (src/http/FastPath.ts) and the answer cache behind the real request gate, in the
+ * layers `npm start` runs (Server.RequestGateLive and Layers.AppLive):
  *
  * - a cached endpoint's first answer is made by the HttpApi pipeline and kept as its bytes under the URL;
  *   the next request is answered by the fast path with the same status, bytes and headers, its own request
@@ -12,31 +12,31 @@
  *   access line;
  * - a kept quote is served fresh 1 ms before the instant it turns stale and stale 1 ms after.
  *
- * (test/answers.test.ts compares every recorded public answer through the same front door.)
+ * (test/answers.test.ts compares every recorded public answer through the same request gate.)
  */
 import { assert, layer } from "@effect/vitest"
 import { Clock, Effect, Layer } from "effect"
 import { HttpClient, HttpClientRequest, HttpServer } from "effect/http"
 import { createHash } from "node:crypto"
 import { request as nodeRequest } from "node:http"
-import * as FrontDoor from "../src/http/FrontDoor.ts"
+import * as RequestGate from "../src/http/RequestGate.ts"
 import { NOW } from "./support/AnswerSample.ts"
 import { pollUntil } from "./support/Eventually.ts"
-import { frontDoorApp, type LoggedEntry } from "./support/FrontDoorApp.ts"
+import { type LoggedEntry, requestGateApp } from "./support/RequestGateApp.ts"
 import { wallClock } from "./support/ShiftedClock.ts"
 import { assertFailed } from "./support/TestApp.ts"
 
 /** URLs the fast path handed on to the Effect pipeline. */
 const handedOn = new Set<string>()
 
-/** The front door's slot, recording what the fast path hands on. */
+/** The request gate's slot, recording what the fast path hands on. */
 const RecordingSlot = Layer.effect(
-  FrontDoor.FastPathSlot,
+  RequestGate.FastPathSlot,
   Effect.gen(function*() {
-    const door = yield* FrontDoor.FastPathSlot
-    return FrontDoor.FastPathSlot.of({
+    const gate = yield* RequestGate.FastPathSlot
+    return RequestGate.FastPathSlot.of({
       attach: (fast) =>
-        door.attach((request, response, next) =>
+        gate.attach((request, response, next) =>
           fast(request, response, () => {
             handedOn.add(request.url!)
             next()
@@ -55,7 +55,7 @@ const entries: Array<LoggedEntry> = []
 /** The messages logged from entry `from` on. */
 const messages = (from = 0) => entries.slice(from).map((e) => e.message).flat()
 
-const App = frontDoorApp({ burst: 400, clock: StoppedClock, logged: entries, slot: RecordingSlot })
+const App = requestGateApp({ burst: 400, clock: StoppedClock, logged: entries, slot: RecordingSlot })
 
 const get = (url: string, headers: Record<string, string> = {}) =>
   Effect.gen(function*() {
@@ -329,11 +329,16 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("fast path", (it) =>
   it.effect("a point-in-time read is kept once its snapshot is made, with the pipeline's status, bytes and as-of headers", () =>
     Effect.gen(function*() {
       const url = "/v1/quotes/HUBC?allow_stale=true&as_of=2026-06-10"
-      // The first has the instant's snapshot made, in the pipeline (told to come back, 429, while it takes long).
-      const first = yield* pollUntil("the instant's snapshot is made", get(url), (a) => a.status !== 429, {
-        within: "90 seconds",
-        every: "500 millis"
-      })
+      // The first has the instant's snapshot made, in the pipeline (told to come back, 503 while it loads, or 429).
+      const first = yield* pollUntil(
+        "the instant's snapshot is made",
+        get(url),
+        (a) => a.status !== 429 && a.status !== 503,
+        {
+          within: "90 seconds",
+          every: "500 millis"
+        }
+      )
       assert.isTrue(handedOn.has(url), "the first request has the snapshot made, in the pipeline")
       handedOn.delete(url)
       const kept = yield* get(url)

@@ -1,5 +1,5 @@
 /**
- * The HTTP edges a careless client or an attacker reaches, through the front door and the
+ * The HTTP edges a careless client or an attacker reaches, through the request gate and the
  * layers `npm start` runs:
  *
  * - a refusal of a request over its rate limit is not signed, even when a signature is asked for;
@@ -15,7 +15,7 @@ import { HttpClient, HttpClientRequest, HttpServer } from "effect/http"
 import { connect } from "node:net"
 import { NOW } from "./support/AnswerSample.ts"
 import { pollUntil } from "./support/Eventually.ts"
-import { frontDoorApp, type LoggedEntry } from "./support/FrontDoorApp.ts"
+import { requestGateApp, type LoggedEntry } from "./support/RequestGateApp.ts"
 import { FrozenClockLayer } from "./support/ShiftedClock.ts"
 
 /** Every log entry: its level and message, as the loggers in force receive them. */
@@ -24,7 +24,7 @@ const logged: Array<LoggedEntry> = []
 /** The burst of the address's bucket: the rate-limit test spends it last. */
 const BURST = 60
 
-const App = frontDoorApp({ burst: BURST, clock: FrozenClockLayer(NOW), logged })
+const App = requestGateApp({ burst: BURST, clock: FrozenClockLayer(NOW), logged })
 
 const get = (url: string, headers: Record<string, string> = {}) =>
   Effect.gen(function*() {

@@ -1,5 +1,5 @@
 /**
- * One path, one spelling, through the real front door. Each guard is tried with every spelling of its path: exact,
+ * One path, one spelling, through the real request gate. Each guard is tried with every spelling of its path: exact,
  * trailing slash, upper case, double slash, percent-encoded, `;x` and
  * absolute-form. A spelling that names the same URI (percent-encoded
  * unreserved characters, absolute-form) meets the guard as the exact path;
@@ -16,7 +16,7 @@ import { HttpRouter, HttpServer } from "effect/http"
 import { request as httpRequest } from "node:http"
 import { canonicalUrl } from "../src/http/CanonicalUrl.ts"
 import { FastPathLive } from "../src/http/FastPath.ts"
-import * as FrontDoor from "../src/http/FrontDoor.ts"
+import * as RequestGate from "../src/http/RequestGate.ts"
 import { RateLimiter } from "../src/http/RateLimiter.ts"
 import { BodyLimit } from "../src/http/Server.ts"
 import { Routes, Services } from "../src/Layers.ts"
@@ -43,7 +43,7 @@ const App = Layer.mergeAll(HttpRouter.serve(Routes, { disableLogger: true, disab
     Layer.provideMerge(Services),
     Layer.provide(FundamentalsPrefetch.pack),
     Layer.provide(CapturedLogs),
-    Layer.provideMerge(FrontDoor.layer({ port: 0, host: "127.0.0.1", deadlineMs: 30_000, maxBodyBytes: 1_048_576 })),
+    Layer.provideMerge(RequestGate.layer({ port: 0, host: "127.0.0.1", deadlineMs: 30_000, maxBodyBytes: 1_048_576 })),
     Layer.provideMerge(TestStore({ withPack: true })),
     Layer.provideMerge(
       TestConfig({ rateLimit: { perSecond: 1, burst: BURST }, cursorSecret: Option.some(Redacted.make(CURSOR_SECRET)) })
@@ -169,7 +169,7 @@ describe("canonical URL", () => {
   })
 })
 
-layer(App, { timeout: 600_000, excludeTestServices: true })("spellings through the front door", (it) => {
+layer(App, { timeout: 600_000, excludeTestServices: true })("spellings through the request gate", (it) => {
   it.effect("session creation: after the bucket is spent, no spelling mints another session", () =>
     Effect.gen(function*() {
       const from = "127.0.0.11"

@@ -1,6 +1,6 @@
 /**
  * The answer cache: the bytes the HttpApi pipeline produced for a GET whose handler is wrapped in `cached`,
- * kept under the request's canonical URL (FrontDoor.ts rewrites every URL to its one spelling first), within a
+ * kept under the request's canonical URL (RequestGate.ts rewrites every URL to its one spelling first), within a
  * byte budget, until the instant its policy says the answer stops being true or its home (the read model's
  * snapshot it was made from) is replaced. The fast path (FastPath.ts) serves them; nothing here encodes.
  *
@@ -71,8 +71,14 @@ export interface Keep {
 export interface CachedAnswer {
   readonly status: number
   readonly body: Buffer
-  /** Its headers as `writeHead` takes them (name, value, …): content type, ETag, Vary and the answer's own. */
-  readonly head: ReadonlyArray<string>
+  /**
+   * Its headers as `writeHead` takes them (name, value, …), made once when it is kept: content type and length,
+   * ETag, Vary and the answer's own, then two slots the fast path fills for each request (REQUEST_SLOTS):
+   * `cache-control` and `x-request-id`.
+   */
+  readonly head: Array<string>
+  /** The same for its 304: no content type or length. */
+  readonly notModifiedHead: Array<string>
   readonly etag: string
   readonly madeAt: number
   readonly validUntil: number
@@ -81,6 +87,9 @@ export interface CachedAnswer {
   /** The path as the access line writes it (credentials redacted). */
   readonly logged: string
 }
+
+/** The per-request headers at the end of a kept answer's `head` and `notModifiedHead`, in this order. */
+export const REQUEST_SLOTS = ["cache-control", "x-request-id"] as const
 
 /** Bytes of kept answers at the most: listed symbols' and the boards' (`bounded`), and everything else (`open`). */
 export const ANSWER_BYTES = { bounded: 96 * 1024 * 1024, open: 16 * 1024 * 1024 } as const
@@ -115,7 +124,7 @@ const reflectGroup = (api: HttpApi.Top, group: string) => {
 
 /**
  * The JSON text an endpoint answers for a success value, encoded by its success schema: for the one answer
- * needed before any handler can run (the front door's liveness while the routes are built).
+ * needed before any handler can run (the request gate's liveness while the routes are built).
  */
 export const successAnswer = <
   Id extends string,
@@ -244,13 +253,15 @@ export class AnswerCache extends Context.Service<AnswerCache, AnswerCacheShape>(
     const keep: AnswerCacheShape["keep"] = (url, logged, kept, response) => {
       const body = Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body)
       const etag = etagOf(body)
-      const head = ["content-type", response.contentType, "etag", etag, "vary", VARY]
+      const shared = ["etag", etag, "vary", VARY]
       const own = kept.headers === undefined ? response.headers : { ...response.headers, ...kept.headers }
-      for (const name in own) if (!PER_REQUEST.has(name)) head.push(name, own[name]!)
+      for (const name in own) if (!PER_REQUEST.has(name)) shared.push(name, own[name]!)
+      const slots = [REQUEST_SLOTS[0], "", REQUEST_SLOTS[1], ""]
       const answer: CachedAnswer = {
         status: response.status,
         body,
-        head,
+        head: ["content-type", response.contentType, "content-length", String(body.length), ...shared, ...slots],
+        notModifiedHead: [...shared, ...slots],
         etag,
         madeAt: kept.madeAt,
         validUntil: kept.validUntil,

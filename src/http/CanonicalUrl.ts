@@ -1,5 +1,5 @@
 /**
- * One spelling per path. The front door (FrontDoor.ts) rewrites a request's
+ * One spelling per path. The request gate (RequestGate.ts) rewrites a request's
  * URL with `canonicalUrl` before anything looks at it — the fast path, the
  * guard and its rate limiter, the MCP session guard, the router — so every
  * check sees the path the router routes.
@@ -36,7 +36,7 @@ const SEMICOLON = 59
 const HASH = 35
 const QUESTION = 63
 
-/** The router matches a path exactly as the front door hands it on (see the module comment). */
+/** The router matches a path exactly as the request gate hands it on (see the module comment). */
 export const StrictRouting = Layer.succeed(HttpRouter.RouterConfig)({
   caseSensitive: true,
   ignoreTrailingSlash: false,

@@ -81,7 +81,7 @@ export const DocsLive = HttpApiScalar.layer(Api, { path: "/docs", scalar: { with
 )
 
 /**
- * Scalar's script (a 3 MB module, compiled when first imported) loaded before the front door listens: the
+ * Scalar's script (a 3 MB module, compiled when first imported) loaded before the request gate listens: the
  * page's layer imports it when built, and building it with the routes would compile it while /ready and the
  * reads already being answered wait (about 60 ms on a 2-core machine). Built once here on a router of its
  * own, it leaves the module loaded for the routes' build. Only speed rests on it, so a failure is ignored.

@@ -10,9 +10,9 @@
 import { Clock, Effect, Layer } from "effect"
 import type { ServerResponse } from "node:http"
 import { AnswerCache, type CachedAnswer } from "./AnswerCache.ts"
-import { type FastPath, FastPathSlot } from "./FrontDoor.ts"
 import { isProbe } from "./Guard.ts"
 import { RateLimiter } from "./RateLimiter.ts"
+import { type FastPath, FastPathSlot } from "./RequestGate.ts"
 import { RequestIds } from "./RequestId.ts"
 import { cacheControl, JSON_TYPE, makeAccessLog, notModified, rateLimited } from "./Responses.ts"
 
@@ -38,7 +38,11 @@ const askOf = (raw: ReadonlyArray<string>): typeof PAST | string | undefined => 
   return ifNoneMatch
 }
 
-/** Writes a kept answer, or its 304 when the client holds it already. */
+/**
+ * Writes a kept answer, or its 304 when the client holds it already: its headers made when it was kept, with the
+ * two per-request slots filled in place. `writeHead` turns them into the header text before it returns (nothing
+ * else has set a header on this response), so the answer's arrays can be filled again by the next request.
+ */
 const send = (
   response: ServerResponse,
   answer: CachedAnswer,
@@ -46,17 +50,18 @@ const send = (
   requestId: string | undefined,
   unchanged: boolean
 ) => {
-  const head = [...answer.head, "cache-control", cacheControl(answer, now)]
-  if (requestId !== undefined) head.push("x-request-id", requestId)
-  if (unchanged) {
-    response.writeHead(304, head)
-    response.end()
-    return 304
+  const head = unchanged ? answer.notModifiedHead : answer.head
+  const end = head.length
+  head[end - 3] = cacheControl(answer, now)
+  const status = unchanged ? 304 : answer.status
+  if (requestId === undefined) response.writeHead(status, head.slice(0, end - 2))
+  else {
+    head[end - 1] = requestId
+    response.writeHead(status, head)
   }
-  head.push("content-length", String(answer.body.length))
-  response.writeHead(answer.status, head)
-  response.end(answer.body)
-  return answer.status
+  if (unchanged) response.end()
+  else response.end(answer.body)
+  return status
 }
 
 /** Builds the fast path from the running services. */
@@ -96,7 +101,7 @@ export const make = Effect.gen(function*() {
   return fastPath
 })
 
-/** Attaches the fast path to the front door for the lifetime of the routes. */
+/** Attaches the fast path to the request gate for the lifetime of the routes. */
 export const FastPathLive = Layer.effectDiscard(Effect.gen(function*() {
   const slot = yield* FastPathSlot
   yield* slot.attach(yield* make)

@@ -21,7 +21,7 @@
  * The id, the charge, the refusals and the access line are the fast path's
  * own (Responses.ts, RateLimiter.charge, RequestIds).
  *
- * The path it sees is the front door's one spelling of it (CanonicalUrl.ts).
+ * The path it sees is the request gate's one spelling of it (CanonicalUrl.ts).
  * A path it logs or names in a message has anything shaped like a credential
  * redacted (observability/Redact.ts); so has an error answer to such a path.
  */
@@ -30,7 +30,7 @@ import { HttpBody, HttpRouter, HttpServerError, HttpServerRequest, HttpServerRes
 import { HttpApi, HttpApiError } from "effect/http-api"
 import type { ErrorCode } from "../../domain/Errors.ts"
 import { redactSecrets } from "../observability/Redact.ts"
-import { AnswerCache } from "./AnswerCache.ts"
+import { AnswerCache, VARY } from "./AnswerCache.ts"
 import {
   AnswerSigner,
   type SignatureRequest,
@@ -243,7 +243,7 @@ export const GuardLive = HttpRouter.middleware(
       })
       const headers = {
         etag: answer.etag,
-        vary: answer.head[5]!,
+        vary: VARY,
         "cache-control": cacheControl(answer, clock.currentTimeMillisUnsafe())
       }
       return notModified(request.headers["if-none-match"], answer.etag)

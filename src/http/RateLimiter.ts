@@ -1,28 +1,12 @@
 /**
- * Token buckets, one per client and kind of route:
+ * The rate limiter: token buckets, one per client and kind of route, charged synchronously (the fast path and the
+ * guard both call `charge`). The rules it implements (which bucket a request is charged to, the sessions' own
+ * bucket, the exempt probes) are written once, in the API's description: `Api.ts`, served at /docs and
+ * /openapi.json.
  *
- * - public routes (market data, MCP, docs, the website) are always charged to
- *   the client's address, whatever bearer credential is sent: minting
- *   sessions does not multiply an address's limit;
- * - private routes (`/v1/me/…`) are never charged to the public bucket, so a
- *   user's requests are not refused because their address is busy with
- *   public traffic. A credential once seen to authenticate is charged to two
- *   buckets: its principal's (the user's, from any address) and its
- *   address's bucket for authenticated requests (whatever user): a request
- *   takes a token from both, and is refused (taking none) when either is
- *   empty, so new sessions minted from one address buy no new budget. A
- *   missing, made-up or not-yet-checked credential is charged to a third
- *   bucket of its address, for unauthenticated private requests: rotating
- *   invented tokens adds no buckets and does not drain real users' budget;
- * - creating a session (`POST /v1/me/session`) has a small bucket of its own
- *   per address: a tenth of the burst (at least 5), refilled at a fiftieth of
- *   the rate.
- *
- * Each bucket refills at its rate up to its burst; a request takes one token.
- * Memory is bounded: at most `maxBuckets` buckets and `maxBuckets`
- * remembered credentials (the least recently used are dropped first); a remembered
- * credential is forgotten after a minute, or when its key is revoked
- * (Keys.revoke).
+ * Each bucket refills at its rate up to its burst; a request takes one token. At most `maxBuckets` buckets and
+ * `maxBuckets` remembered credentials are held (least recently used dropped first); a remembered credential is
+ * forgotten after a minute, or when its key is revoked (Keys.revoke).
  */
 import { Clock, Context, Effect, Layer } from "effect"
 import { LRUCache } from "lru-cache"
@@ -51,7 +35,7 @@ export interface RateLimiterShape {
   readonly charge: (kind: RouteKind, authorization: string | undefined, address: string, now: number) => number
   /** Takes a token from `bucket`; answers 0 when allowed, else the seconds to wait. */
   readonly take: (bucket: Bucket) => Effect.Effect<number>
-  /** The bucket a request is charged to (see the module comment). */
+  /** The bucket a request is charged to (the rules: the API's description, Api.ts). */
   readonly bucketOf: (kind: RouteKind, authorization: string | undefined, address: string) => Bucket
   /** Takes `tokens` more from a user's bucket for work beyond one request (an import's rows); it may fall one burst into debt. */
   readonly chargeWork: (userId: string, tokens: number, now: number) => void

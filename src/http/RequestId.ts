@@ -12,7 +12,7 @@ export const ServerRequestId = Context.Reference<string | undefined>("psx/http/S
 })
 
 /**
- * The id the guard gave each request, by the platform's request object, so the front door's own answer (the
+ * The id the guard gave each request, by the platform's request object, so the request gate's own answer (the
  * request deadline's 503) names the same id. Weak: an entry goes with its request.
  */
 export const idsByRequest = new WeakMap<object, string>()

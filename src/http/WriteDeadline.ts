@@ -1,5 +1,5 @@
 /**
- * The request deadline and writes (FrontDoor.ts answers a request still
+ * The request deadline and writes (RequestGate.ts answers a request still
  * unanswered after the deadline with a 503). A write must either answer what
  * it did or be stopped before it commits: `beginCommit` is asked just before
  * a write's commit. It answers false when the deadline has already answered

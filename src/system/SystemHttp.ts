@@ -9,7 +9,7 @@ import type { Health } from "./SystemApi.ts"
 
 const ready = "ready" as const
 
-/** The liveness record: the one answer of GET /health (the front door gives its bytes while the routes are built). */
+/** The liveness record: the one answer of GET /health (the request gate gives its bytes while the routes are built). */
 export const liveness: typeof Health.Type = { status: "ok", service: "psx-data-service", version: "1.0.0" }
 
 /** Liveness never changes: its bytes are made once and kept for the life of the process. */

@@ -1,10 +1,10 @@
 /**
  * The whole service on a real loopback HTTP server for a test file, built
- * from the layers `npm start` runs (src/http/Server.ts: `FrontDoorLive` on
+ * from the layers `npm start` runs (src/http/Server.ts: `RequestGateLive` on
  * port 0 of 127.0.0.1, and src/Layers.ts: `AppLive`, the routes and the fast path
  * over the feature services), with an
  * HttpClient pointed at it. Requests go through Node's HTTP stack and the
- * front door, so the fast path, body parsing, routing and the guard behave
+ * request gate, so the fast path, body parsing, routing and the guard behave
  * exactly as in production.
  */
 import { NodeServices } from "@effect/platform-node"
@@ -48,7 +48,7 @@ export const TestApp = (
 ) => {
   const app = AppLive.pipe(
     Layer.provideMerge(TestClient),
-    Layer.provideMerge(Server.FrontDoorLive),
+    Layer.provideMerge(Server.RequestGateLive),
     Layer.provide(FundamentalsPrefetch.pack),
     Layer.provideMerge(TestStore({ withPack: withPack ?? false })),
     Layer.provideMerge(

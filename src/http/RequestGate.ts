@@ -36,12 +36,12 @@ export type NodeHandler = (request: IncomingMessage, response: ServerResponse) =
 /** Answers a request in plain node:http, or calls `next` to let the Effect pipeline answer it. */
 export type FastPath = (request: IncomingMessage, response: ServerResponse, next: () => void) => void
 
-/** Where the fast path is attached to the front door (for the scope of the caller). */
+/** Where the fast path is attached to the request gate (for the scope of the caller). */
 export class FastPathSlot extends Context.Service<FastPathSlot, {
   readonly attach: (fastPath: FastPath) => Effect.Effect<void, never, Scope.Scope>
 }>()("psx/http/FastPathSlot") {}
 
-export interface FrontDoorOptions {
+export interface RequestGateOptions {
   readonly port: number
   readonly host: string
   /** How long a request may wait for its answer (ms). */
@@ -81,25 +81,26 @@ const tooLarge = (response: ServerResponse) => {
 }
 
 /** What answers while no Effect handler is attached (starting, or stopping). */
-const unattached = (phase: "starting" | "stopping", options: FrontDoorOptions): NodeHandler => (request, response) => {
-  const answer = request.method === "GET" ? options.whileUnattached?.get(request.url!.split("?")[0]!) : undefined
-  if (answer !== undefined) {
-    response.writeHead(answer.status, { "content-type": "application/json", "content-length": answer.body.length })
-    response.end(answer.body)
-    return
+const unattached =
+  (phase: "starting" | "stopping", options: RequestGateOptions): NodeHandler => (request, response) => {
+    const answer = request.method === "GET" ? options.whileUnattached?.get(request.url!.split("?")[0]!) : undefined
+    if (answer !== undefined) {
+      response.writeHead(answer.status, { "content-type": "application/json", "content-length": answer.body.length })
+      response.end(answer.body)
+      return
+    }
+    // The body is not needed: drain it so the connection can be reused.
+    request.resume()
+    unavailable(
+      response,
+      phase === "starting"
+        ? "the service is starting; try again shortly"
+        : "the service is stopping"
+    )
   }
-  // The body is not needed: drain it so the connection can be reused.
-  request.resume()
-  unavailable(
-    response,
-    phase === "starting"
-      ? "the service is starting; try again shortly"
-      : "the service is stopping"
-  )
-}
 
 /** Listens on the port, failing with ServeError when it cannot. */
-const listen = (server: Server, options: FrontDoorOptions) =>
+const listen = (server: Server, options: RequestGateOptions) =>
   Effect.callback<void, HttpServerError.ServeError>((resume) => {
     const onError = (cause: Error) => resume(Effect.fail(new HttpServerError.ServeError({ cause })))
     server.once("error", onError)
@@ -130,7 +131,7 @@ const boundAddress = (server: Server) => {
     : Effect.succeed(address.success)
 }
 
-export const make = Effect.fnUntraced(function*(options: FrontDoorOptions) {
+export const make = Effect.fnUntraced(function*(options: RequestGateOptions) {
   let app: NodeHandler = unattached("starting", options)
   let fast: FastPath | undefined
   const deadline = `no answer within ${options.deadlineMs} ms`
@@ -196,6 +197,6 @@ export const make = Effect.fnUntraced(function*(options: FrontDoorOptions) {
   return Context.make(HttpServer.HttpServer, httpServer).pipe(Context.add(FastPathSlot, slot))
 })
 
-/** The front door as the `HttpServer` and its `FastPathSlot` (with Node's HTTP platform services). */
-export const layer = (options: FrontDoorOptions) =>
+/** The request gate as the `HttpServer` and its `FastPathSlot` (with Node's HTTP platform services). */
+export const layer = (options: RequestGateOptions) =>
   Layer.mergeAll(Layer.effectContext(make(options)), NodeHttpServer.layerHttpServices)

@@ -1,10 +1,10 @@
 /**
- * The app as `npm start` runs it (Server.FrontDoorLive under Layers.AppLive), on the pack, with the logs
- * captured, a stopped clock and a small rate limit: for the suites that talk to the front door itself
+ * The app as `npm start` runs it (Server.RequestGateLive under Layers.AppLive), on the pack, with the logs
+ * captured, a stopped clock and a small rate limit: for the suites that talk to the request gate itself
  * (fastpath, request-edges). `slot` may wrap the fast path's slot (to record what it hands on).
  */
 import { Layer, Logger, Option, Redacted, References } from "effect"
-import type * as FrontDoor from "../../src/http/FrontDoor.ts"
+import type * as RequestGate from "../../src/http/RequestGate.ts"
 import * as Server from "../../src/http/Server.ts"
 import { AppLive } from "../../src/Layers.ts"
 import { FundamentalsPrefetch } from "../../src/market/provenance/FundamentalsPrefetch.ts"
@@ -18,12 +18,12 @@ export interface LoggedEntry {
   readonly message: unknown
 }
 
-export const frontDoorApp = (options: {
+export const requestGateApp = (options: {
   readonly burst: number
   /** The wall clock (a layer of the Clock reference). */
   readonly clock: Layer.Layer<never>
   readonly logged: Array<LoggedEntry>
-  readonly slot?: Layer.Layer<FrontDoor.FastPathSlot, never, FrontDoor.FastPathSlot>
+  readonly slot?: Layer.Layer<RequestGate.FastPathSlot, never, RequestGate.FastPathSlot>
 }) =>
   AppLive.pipe(
     Layer.provide(options.slot ?? Layer.empty),
@@ -35,7 +35,7 @@ export const frontDoorApp = (options: {
     )),
     Layer.provide(FundamentalsPrefetch.pack),
     Layer.provideMerge(TestClient),
-    Layer.provideMerge(Server.FrontDoorLive),
+    Layer.provideMerge(Server.RequestGateLive),
     Layer.provideMerge(TestStore({ withPack: true })),
     Layer.provideMerge(TestConfig({
       port: 0,
