@@ -94,7 +94,8 @@ const PAGES: ReadonlyArray<
     ready: (p) =>
       Promise.all([
         p.locator("#value-chart canvas").waitFor(),
-        p.locator("#income-table").waitFor(),
+        // On a phone the month table is folded away beside its chart.
+        p.locator("#income-table").waitFor({ state: "attached" }),
         p.locator("#sector-chart canvas").waitFor()
       ])
   },
