@@ -188,7 +188,8 @@ const PAGES: ReadonlyArray<
     ready: (p) =>
       Promise.all([
         p.getByRole("link", { name: "← PSX data service" }).waitFor(),
-        p.getByRole("heading", { name: "Readiness probe" }).first().waitFor()
+        // Scalar renders an operation's section lazily; its entry in the sidebar shows the spec was read.
+        p.getByText("Readiness probe").first().waitFor({ state: "attached" })
       ])
   },
   {
@@ -247,6 +248,9 @@ const shoot = async (
 ) => {
   const browser = await launch(size)
   const { page } = browser
+  // Scalar's API reference parses megabytes of script; on a busy machine that takes more than the default 30 s.
+  page.setDefaultTimeout(120_000)
+  page.setDefaultNavigationTimeout(120_000)
   await page.emulateMedia({ colorScheme: theme })
   try {
     for (const { name, path, signedOut, before, ready } of PAGES) {
