@@ -6,7 +6,7 @@
  * (test/e2e/Portfolio.ts: eight symbols, a sale, dividends, a bonus, a
  * donation); each page at 1440×900, 1280×800 and 390×844, in the light and the dark theme
  * (`<name>-<width>-<light|dark>.png`).
- * With BASE_URL set, that running service is used instead.
+ * With BASE_URL set, that running service is used instead; SCREENSHOT_WIDTHS=390 (a list) takes only those widths.
  */
 import { spawn } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
@@ -104,6 +104,9 @@ const PAGES: ReadonlyArray<
     path: "/portfolio#h-holdings",
     ready: async (p) => {
       await p.locator("#holdings-table").waitFor()
+      // On a phone the list starts folded after its first holdings.
+      const all = p.getByRole("button", { name: /^Show all \d+ holdings$/ })
+      if (await all.isVisible()) await all.click()
       await p.getByRole("button", { name: "More about OGDC" }).click()
     }
   },
@@ -280,12 +283,15 @@ const shoot = async (
 
 const main = async () => {
   if (!hasChromium()) throw new Error(`no Chromium at ${CHROMIUM}: run bash scripts/install-chromium.sh`)
-  rmSync(out, { recursive: true, force: true })
+  // SCREENSHOT_WIDTHS=390 takes that width again and keeps the others' files.
+  const widths = process.env["SCREENSHOT_WIDTHS"]?.split(",").map(Number)
+  if (widths === undefined) rmSync(out, { recursive: true, force: true })
   mkdirSync(out, { recursive: true })
   const service = await startService()
   try {
     const { token } = await makePortfolio(service.base)
-    for (const size of [{ width: 1440, height: 900 }, { width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const sizes = [{ width: 1440, height: 900 }, { width: 1280, height: 800 }, { width: 390, height: 844 }]
+    for (const size of sizes.filter((s) => widths === undefined || widths.includes(s.width))) {
       for (const theme of ["light", "dark"] as const) await shoot(service.base, token, size, theme)
     }
   } finally {
