@@ -6,7 +6,7 @@
  * (test/e2e/Portfolio.ts: eight symbols, a sale, dividends, a bonus, a
  * donation); each page at 1440×900, 1280×800 and 390×844, in the light and the dark theme
  * (`<name>-<width>-<light|dark>.png`).
- * With BASE_URL set, that running service is used instead.
+ * With BASE_URL set, that running service is used instead; SCREENSHOT_WIDTHS=390 (a list) takes only those widths.
  */
 import { spawn } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
@@ -94,7 +94,8 @@ const PAGES: ReadonlyArray<
     ready: (p) =>
       Promise.all([
         p.locator("#value-chart canvas").waitFor(),
-        p.locator("#income-table").waitFor(),
+        // On a phone the month table is folded away beside its chart.
+        p.locator("#income-table").waitFor({ state: "attached" }),
         p.locator("#sector-chart canvas").waitFor()
       ])
   },
@@ -103,6 +104,9 @@ const PAGES: ReadonlyArray<
     path: "/portfolio#h-holdings",
     ready: async (p) => {
       await p.locator("#holdings-table").waitFor()
+      // On a phone the list starts folded after its first holdings.
+      const all = p.getByRole("button", { name: /^Show all \d+ holdings$/ })
+      if (await all.isVisible()) await all.click()
       await p.getByRole("button", { name: "More about OGDC" }).click()
     }
   },
@@ -187,7 +191,8 @@ const PAGES: ReadonlyArray<
     ready: (p) =>
       Promise.all([
         p.getByRole("link", { name: "← PSX data service" }).waitFor(),
-        p.getByRole("heading", { name: "Readiness probe" }).first().waitFor()
+        // Scalar renders an operation's section lazily; its entry in the sidebar shows the spec was read.
+        p.getByText("Readiness probe").first().waitFor({ state: "attached" })
       ])
   },
   {
@@ -246,6 +251,9 @@ const shoot = async (
 ) => {
   const browser = await launch(size)
   const { page } = browser
+  // Scalar's API reference parses megabytes of script; on a busy machine that takes more than the default 30 s.
+  page.setDefaultTimeout(120_000)
+  page.setDefaultNavigationTimeout(120_000)
   await page.emulateMedia({ colorScheme: theme })
   try {
     for (const { name, path, signedOut, before, ready } of PAGES) {
@@ -275,12 +283,15 @@ const shoot = async (
 
 const main = async () => {
   if (!hasChromium()) throw new Error(`no Chromium at ${CHROMIUM}: run bash scripts/install-chromium.sh`)
-  rmSync(out, { recursive: true, force: true })
+  // SCREENSHOT_WIDTHS=390 takes that width again and keeps the others' files.
+  const widths = process.env["SCREENSHOT_WIDTHS"]?.split(",").map(Number)
+  if (widths === undefined) rmSync(out, { recursive: true, force: true })
   mkdirSync(out, { recursive: true })
   const service = await startService()
   try {
     const { token } = await makePortfolio(service.base)
-    for (const size of [{ width: 1440, height: 900 }, { width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const sizes = [{ width: 1440, height: 900 }, { width: 1280, height: 800 }, { width: 390, height: 844 }]
+    for (const size of sizes.filter((s) => widths === undefined || widths.includes(s.width))) {
       for (const theme of ["light", "dark"] as const) await shoot(service.base, token, size, theme)
     }
   } finally {

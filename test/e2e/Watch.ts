@@ -92,7 +92,9 @@ export const overflow = (page: Page) =>
 
 /** Signs the browser in with a token (as the sign-in page would, setting its cookie) without the UI. */
 export const holdToken = async (page: Page, base: string, token: string) => {
-  const r = await page.context().request.post(`${base}/web/session`, { data: { token }, headers: { origin: base } })
+  const post = () => page.context().request.post(`${base}/web/session`, { data: { token }, headers: { origin: base } })
+  // A kept-alive socket the server closed at that moment fails in transit: the sign-in is sent again, once.
+  const r = await post().catch(post)
   if (r.status() !== 200) throw new Error(`sign-in refused: ${r.status()} ${await r.text()}`)
 }
 

@@ -16,6 +16,9 @@ import { CHROMIUM } from "./Browser.ts"
 import { makePortfolio } from "./Portfolio.ts"
 import { axeViolations, baseUrl, holdToken, inBrowser, mode, NOW, overflow, settled, type Watcher } from "./Watch.ts"
 
+/** How long Scalar's API reference may take to show. */
+const SCALAR_MS = 120_000
+
 /** The pages, each with what shows it has loaded. */
 const PAGES: ReadonlyArray<
   { readonly path: string; readonly ready: (p: Page) => Promise<unknown>; readonly axe?: boolean }
@@ -25,7 +28,8 @@ const PAGES: ReadonlyArray<
     ready: (p) =>
       Promise.all([
         p.locator("#value-chart canvas").waitFor(),
-        p.locator("#income-table").waitFor(),
+        // On a phone the month table is folded away beside its chart.
+        p.locator("#income-table").waitFor({ state: "attached" }),
         p.locator("#holdings-table").waitFor()
       ])
   },
@@ -71,9 +75,9 @@ const PAGES: ReadonlyArray<
     path: "/docs",
     ready: (p) =>
       Promise.all([
-        p.getByRole("link", { name: "← PSX data service" }).waitFor(),
+        p.getByRole("link", { name: "← PSX data service" }).waitFor({ timeout: SCALAR_MS }),
         // Scalar renders an operation's section lazily; its entry in the sidebar shows the spec was read.
-        p.getByText("Readiness probe").first().waitFor({ state: "attached" })
+        p.getByText("Readiness probe").first().waitFor({ state: "attached", timeout: SCALAR_MS })
       ]),
     axe: false
   }
@@ -84,10 +88,11 @@ const check = async (page: Page, watcher: Watcher, base: string, spec: (typeof P
   const found: Array<string> = []
   const missing = spec.path === "/no-such-page" || spec.path === "/market/ZZZZ"
   watcher.expectStatus(missing ? [404] : [])
-  // Scalar's page runs a large script before its load event; its own readiness is what `ready` waits for.
+  // Scalar's page parses a script of megabytes before its content shows (tens of seconds on a busy machine); its
+  // own readiness is what `ready` waits for.
   const response = await page.goto(
     `${base}${spec.path}`,
-    spec.path === "/docs" ? { waitUntil: "domcontentloaded" } : {}
+    spec.path === "/docs" ? { waitUntil: "domcontentloaded", timeout: SCALAR_MS } : {}
   )
   await spec.ready(page)
   if (spec.path !== "/docs") await settled(page)
