@@ -20,6 +20,7 @@ export const SLOW_SUITES = [
   "test/live-writers.test.ts",
   "test/mcp-portfolio.test.ts",
   "test/market-clock-sweep.test.ts",
+  "test/memory-settle.test.ts",
   "test/e2e/**/*.test.ts"
 ]
 

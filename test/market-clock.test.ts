@@ -258,4 +258,19 @@ describe("the build queue", () => {
     cache.set("cold", "c", 10)
     assert.isUndefined(cache.get("cold"))
   })
+
+  it("drops a kept snapshot no one asked for since the last sweep, and its bytes with it", () => {
+    const kept = new SnapshotCache<string>(3, 100, () => [1, 1])
+    kept.set("asked", "a", 30)
+    kept.set("idle", "i", 20)
+    // A new snapshot counts as asked for: the first sweep keeps both.
+    kept.dropIdle()
+    assert.deepStrictEqual([kept.size(), kept.bytes()], [2, 50])
+    assert.strictEqual(kept.get("asked"), "a")
+    kept.dropIdle()
+    // "idle" was not asked for between the two sweeps: it goes; "asked" stays until a sweep with no request.
+    assert.deepStrictEqual([kept.size(), kept.bytes()], [1, 30])
+    kept.dropIdle()
+    assert.deepStrictEqual([kept.size(), kept.bytes(), kept.get("asked")], [0, 0, undefined])
+  })
 })

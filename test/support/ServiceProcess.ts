@@ -70,21 +70,32 @@ export const call = (url: string, init: RequestInit & { readonly timeoutMs?: num
     }
   })
 
+/**
+ * How the process is started: `node` runs `node src/main.ts serve` with Node's defaults; `npm start` runs the
+ * start line users run (scripts/serve.sh: its Node options and malloc settings), on the Node running the tests.
+ */
+export type Launcher = "node" | "npm start"
+
 /** `node src/main.ts serve` on a port, with a small environment (nothing of the caller's but PATH and HOME). */
-export const spawnServe = (port: number, env: Record<string, string>) =>
-  spawn(process.execPath, ["src/main.ts", "serve"], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env["PATH"] ?? "",
-      HOME: process.env["HOME"] ?? "/tmp",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "Warn",
-      PSX_READ_MODEL_POLL_MS: "200",
-      ...env
-    },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
+export const spawnServe = (port: number, env: Record<string, string>, launcher: Launcher = "node") =>
+  spawn(
+    launcher === "node" ? process.execPath : "sh",
+    launcher === "node" ? ["src/main.ts", "serve"] : ["scripts/serve.sh"],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env["PATH"] ?? "",
+        HOME: process.env["HOME"] ?? "/tmp",
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        LOG_LEVEL: "Warn",
+        // `npm start` keeps the service's own poll; the tests' own processes see a change sooner.
+        ...(launcher === "npm start" ? { PSX_NODE: process.execPath } : { PSX_READ_MODEL_POLL_MS: "200" }),
+        ...env
+      },
+      stdio: ["ignore", "pipe", "pipe"]
+    }
+  )
 
 /**
  * Starts a service process on `store` and waits until `/ready` says ready (and, with `awaitPack`, that the data
@@ -92,14 +103,19 @@ export const spawnServe = (port: number, env: Record<string, string>) =>
  */
 export const startService = (
   store: Store,
-  options: { readonly env?: Record<string, string>; readonly awaitPack?: boolean; readonly readyWithinMs?: number } = {}
+  options: {
+    readonly env?: Record<string, string>
+    readonly awaitPack?: boolean
+    readonly readyWithinMs?: number
+    readonly launcher?: Launcher
+  } = {}
 ) =>
   Effect.gen(function*() {
     const port = yield* freePort
     const chunks: Array<string> = []
     const child = yield* Effect.acquireRelease(
       Effect.sync(() => {
-        const c = spawnServe(port, { ...store.env, ...options.env })
+        const c = spawnServe(port, { ...store.env, ...options.env }, options.launcher)
         c.stdout!.on("data", (d) => chunks.push(String(d)))
         c.stderr!.on("data", (d) => chunks.push(String(d)))
         return c

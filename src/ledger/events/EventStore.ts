@@ -95,18 +95,22 @@ export interface StreamPage {
   readonly total: number
 }
 
-const APPEND = `WITH ins AS (
-  INSERT INTO events (stream_id, version, event_id, type, payload_json, metadata_json, recorded_at, effective_date,
-                      last_effective, prev_hash, hash)
+/** The events of a JSON array ($1) into stream $2 with metadata $3 at $4: the rows inserted, with their positions. */
+const INSERT_EVENTS = `INSERT INTO events (stream_id, version, event_id, type, payload_json, metadata_json, recorded_at,
+                      effective_date, last_effective, prev_hash, hash)
   SELECT $2, version, event_id, type, payload_json, $3, $4::timestamptz, effective_date, last_effective, prev_hash, hash
   FROM jsonb_to_recordset($1::jsonb) AS t(version int, event_id text, type text, payload_json text,
     effective_date date, last_effective date, prev_hash text, hash text)
-  RETURNING position, version
+  RETURNING position, version`
+
+/** The events, then the stream's positions and the idempotency claim ($12: the version of the append's first event). */
+const APPEND = `WITH ins AS (
+  ${INSERT_EVENTS}
 ), ${holdingsUpsert("$5", "$2", "$6")}, gone AS (
   DELETE FROM holdings WHERE $11::boolean AND stream_id = $2 AND symbol NOT IN (SELECT symbol FROM p)
 ), idem AS (
   INSERT INTO idempotency (user_id, key, request_hash, event_id, version, created_at)
-  SELECT $7, $8, $9, $10, $6 - jsonb_array_length($1::jsonb) + 1, $4::timestamptz WHERE $7::text IS NOT NULL
+  SELECT $7, $8, $9, $10, $12, $4::timestamptz WHERE $7::text IS NOT NULL
 )
 SELECT position::text AS position FROM ins ORDER BY version`
 
@@ -160,7 +164,17 @@ const draftsOf = (
   }
 }
 
-/** Several events, an idempotency record or a replacement: one APPEND statement; a unique violation is a conflict. */
+/**
+ * Events sent to the store in one statement at most: a larger append (an import) is written in statements of this
+ * many within one transaction, so the store never parses the whole file's events at once (the embedded store's
+ * memory grows to its largest statement and never shrinks).
+ */
+export const APPEND_CHUNK = 500
+
+/**
+ * Several events, an idempotency record or a replacement: one APPEND statement, the first events of a large append
+ * inserted before it in the same transaction; a unique violation is a conflict.
+ */
 const appendMany = (
   sql: SqlClient.SqlClient,
   streamId: string,
@@ -170,9 +184,11 @@ const appendMany = (
   nextVersion: number,
   options: AppendOptions | undefined,
   conflict: () => ConcurrencyConflict
-) =>
-  sql.unsafe<{ position: string }>(APPEND, [
-    JSON.stringify(drafts.map(omitEvent)),
+) => {
+  const rows = drafts.map(omitEvent)
+  const last = Math.max(0, rows.length - APPEND_CHUNK)
+  const appendLast = sql.unsafe<{ position: string }>(APPEND, [
+    JSON.stringify(rows.slice(last)),
     streamId,
     metadataJson,
     now,
@@ -182,11 +198,29 @@ const appendMany = (
     options?.idempotency?.key ?? null,
     options?.idempotency?.request_hash ?? null,
     drafts[0]?.event_id ?? null,
-    options?.replaceAll === true
-  ]).pipe(
-    Effect.catchTag("SqlError", (e): Effect.Effect<never, ConcurrencyConflict | SqlError.SqlError> =>
-      isUniqueViolation(e) ? Effect.fail(conflict()) : Effect.fail(e))
+    options?.replaceAll === true,
+    nextVersion - drafts.length + 1
+  ])
+  const written = last === 0 ? appendLast : sql.withTransaction(Effect.gen(function*() {
+    const positions: Array<{ readonly position: string }> = []
+    for (let start = 0; start < last; start += APPEND_CHUNK) {
+      const chunk = JSON.stringify(rows.slice(start, Math.min(start + APPEND_CHUNK, last)))
+      const inserted = yield* sql.unsafe<{ position: string; version: number }>(
+        `WITH ins AS (${INSERT_EVENTS}) SELECT position::text AS position FROM ins ORDER BY version`,
+        [chunk, streamId, metadataJson, now]
+      )
+      positions.push(...inserted)
+    }
+    return [...positions, ...(yield* appendLast)]
+  }))
+  return written.pipe(
+    Effect.catchTag(
+      "SqlError",
+      (e): Effect.Effect<never, ConcurrencyConflict | SqlError.SqlError> =>
+        isUniqueViolation(e) ? Effect.fail(conflict()) : Effect.fail(e)
+    )
   )
+}
 
 /** Appends a stream's events: one alone through the group commit, several (or with an idempotency record) in one statement. */
 const makeAppend = (sql: SqlClient.SqlClient, groupCommit: GroupCommit) =>

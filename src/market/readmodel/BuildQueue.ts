@@ -125,10 +125,11 @@ export class BuildQueue<T> {
 /**
  * The snapshot cache: at most `maxEntries`, within `maxBytes` (each snapshot's size estimated from its rows).
  * When full, the least wanted goes (fewest distinct clients, then least recently asked for); a new snapshot less
- * wanted than every cached one is not cached (it answers its own requests only).
+ * wanted than every cached one is not cached (it answers its own requests only). A snapshot no one asked for between
+ * two calls of `dropIdle` goes then, so an idle service holds none.
  */
 export class SnapshotCache<V> {
-  private readonly entries = new Map<string, { readonly value: V; readonly bytes: number }>()
+  private readonly entries = new Map<string, { readonly value: V; readonly bytes: number; asked: boolean }>()
   private usedBytes = 0
 
   readonly maxEntries: number
@@ -142,7 +143,21 @@ export class SnapshotCache<V> {
   }
 
   get(key: string): V | undefined {
-    return this.entries.get(key)?.value
+    const entry = this.entries.get(key)
+    if (entry === undefined) return undefined
+    entry.asked = true
+    return entry.value
+  }
+
+  /** Drops the snapshots not asked for since the last call (a new one counts as asked for). */
+  dropIdle(): void {
+    for (const [key, entry] of [...this.entries]) {
+      if (entry.asked) entry.asked = false
+      else {
+        this.entries.delete(key)
+        this.usedBytes -= entry.bytes
+      }
+    }
   }
 
   /** Bytes in use now (estimated). */
@@ -175,7 +190,7 @@ export class SnapshotCache<V> {
       this.usedBytes -= this.entries.get(worst)!.bytes
       this.entries.delete(worst)
     }
-    this.entries.set(key, { value, bytes })
+    this.entries.set(key, { value, bytes, asked: true })
     this.usedBytes += bytes
   }
 }

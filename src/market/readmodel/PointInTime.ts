@@ -13,13 +13,14 @@
  * runs next is BuildQueue.ts's (charged per client, the most wanted first).
  * A request waits for its build up to LoadWait, then is 503
  * SOURCE_UNAVAILABLE with Retry-After (the build goes on). The cached
- * snapshots are the most wanted ones within a byte budget. A build that saw
+ * snapshots are the most wanted ones within a byte budget, each dropped
+ * once no one has asked for it for 10 to 20 s. A build that saw
  * the version move while it loaded answers its requests without being cached.
  *
  * The recorded state of an instant is asked of the store once per version of
  * the live read model.
  */
-import { Clock, Context, Deferred, Duration, Effect, Layer, Option } from "effect"
+import { Clock, Context, Deferred, Duration, Effect, Layer, Option, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { LRUCache } from "lru-cache"
 import { InvalidRequest, RateLimited, SourceUnavailable } from "../../../domain/Errors.ts"
@@ -35,6 +36,8 @@ import { MarketReadModel } from "./ReadModel.ts"
 /** Snapshots cached: a few, within a byte budget (estimated from their rows; the pack's is about 90 MB). */
 export const CACHED_SNAPSHOTS = 3
 export const SNAPSHOT_CACHE_BYTES = 200 * 1024 * 1024
+/** A cached snapshot no one asks for over one to two of these goes (an idle service holds none). */
+export const SNAPSHOT_IDLE = Duration.seconds(10)
 /** Instants whose state is remembered (per live version): a repeated as_of asks the store nothing. */
 const CACHED_INSTANTS = 10_000
 /** How long a request is asked to wait before asking again while a snapshot is being made (seconds). */
@@ -101,6 +104,10 @@ export class PointInTime extends Context.Service<PointInTime, {
       const builds = new Map<string, Deferred.Deferred<MarketSnapshot, SourceUnavailable>>()
       let running = false
       const scope = yield* Effect.scope
+      yield* Effect.sync(() => cache.dropIdle()).pipe(
+        Effect.repeat(Schedule.spaced(SNAPSHOT_IDLE)),
+        Effect.forkIn(scope)
+      )
 
       const bounded = Effect.fn("PointInTime.bounds")(function*(at: number, clock: AsOfClock) {
         const now = yield* Clock.currentTimeMillis
