@@ -15,7 +15,7 @@ import { HttpClient, HttpClientRequest, HttpServer } from "effect/http"
 import { connect } from "node:net"
 import { NOW } from "./support/AnswerSample.ts"
 import { pollUntil } from "./support/Eventually.ts"
-import { requestGateApp, type LoggedEntry } from "./support/RequestGateApp.ts"
+import { type LoggedEntry, requestGateApp } from "./support/RequestGateApp.ts"
 import { FrozenClockLayer } from "./support/ShiftedClock.ts"
 
 /** Every log entry: its level and message, as the loggers in force receive them. */

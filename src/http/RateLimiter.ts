@@ -91,6 +91,14 @@ export class RateLimiter extends Context.Service<RateLimiter, RateLimiterShape>(
       }
       return wait
     }
+    /** `takeAt` for a single bucket of the requests limit (a public route's: every fast-path request). */
+    const takeOne = (key: string, now: number) => {
+      lastNow = now
+      const bucket = refilled(key, "requests", now)
+      const wait = waitOf(bucket, "requests")
+      if (wait === 0) bucket.tokens -= 1
+      return wait
+    }
     const bucketOf = (kind: RouteKind, authorization: string | undefined, address: string): Bucket => {
       if (kind === "public") return { key: `ip:${address}`, limit: "requests" }
       if (kind === "session") return { key: `session:${address}`, limit: "sessions" }
@@ -104,7 +112,10 @@ export class RateLimiter extends Context.Service<RateLimiter, RateLimiterShape>(
       return { key: `private:${address}`, limit: "requests" }
     }
     return {
-      charge: (kind, authorization, address, now) => takeAt(bucketOf(kind, authorization, address), now),
+      charge: (kind, authorization, address, now) =>
+        kind === "public"
+          ? takeOne(`ip:${address}`, now)
+          : takeAt(bucketOf(kind, authorization, address), now),
       take: (bucket) => Effect.map(Clock.currentTimeMillis, (now) => takeAt(bucket, now)),
       bucketOf,
       chargeWork: (userId, tokens, now) => {

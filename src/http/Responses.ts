@@ -79,7 +79,7 @@ export type AccessLog = (requestId: string, method: string, logged: string, stat
  */
 export const makeAccessLog: Effect.Effect<AccessLog> = Effect.gen(function*() {
   const logs = LogLevel.isGreaterThanOrEqualTo("Info", yield* References.MinimumLogLevel)
-  const loggers = yield* Logger.CurrentLoggers
+  const loggers = [...(yield* Logger.CurrentLoggers)]
   const clock = yield* Clock.Clock
   const fiber = yield* Effect.withFiber((fiber) => Effect.succeed(fiber))
   return (requestId, method, logged, status, start) => {
