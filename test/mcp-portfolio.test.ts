@@ -97,7 +97,10 @@ const sameRefusal = ([tool, http]: readonly [Answer, Replied], status: number, c
   assert.isTrue(tool.isError, JSON.stringify(tool.record))
   assert.strictEqual(http.status, status, JSON.stringify(http.body))
   // The route's record, its message in MCP's words (an argument error also lists the tool's arguments).
-  assert.deepStrictEqual(tool.record, errorRecord(ROUTE_TOOLS.find((t) => t.name === tool.name)!, status, http.body as any))
+  assert.deepStrictEqual(
+    tool.record,
+    errorRecord(ROUTE_TOOLS.find((t) => t.name === tool.name)!, status, http.body as any)
+  )
   assert.strictEqual(tool.record.error, code)
   assert.strictEqual(tool.status, status)
   assert.isUndefined(tool.structured)
