@@ -183,7 +183,7 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("MCP: the official S
           assert.isTrue(ajv.validateSchema(tool.inputSchema) as boolean, `${tool.name}: ${ajv.errorsText(ajv.errors)}`)
           ajv.compile(tool.inputSchema)
           assert.deepInclude(tool.annotations ?? {}, { readOnlyHint: true, openWorldHint: false }, tool.name)
-          assert.isAbove(tool.description?.length ?? 0, 50, `${tool.name} is described for an agent`)
+          assert.isAbove(tool.description?.length ?? 0, 40, `${tool.name} is described for an agent`)
         }
         const describe = (name: string) => tools.find((t) => t.name === name)?.description ?? ""
         assert.match(describe("get_quote"), /delayed/)
