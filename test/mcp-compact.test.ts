@@ -39,7 +39,8 @@ describe("compact records (pure)", () => {
 
   plain("no field twice: the ledger's payload, a news source's url, a long note, a dataset source's details", () => {
     const event = { type: "TradeRecorded", side: "buy", price: 450.5 }
-    const note = "A face-value note long enough to be worth giving once, since it is the same on every item of the list."
+    const note =
+      "A face-value note long enough to be worth giving once, since it is the same on every item of the list."
     const record = compactRecord({
       stream_id: "s-1",
       items: [
@@ -52,7 +53,13 @@ describe("compact records (pure)", () => {
           sources: [{ publisher: "Dawn", url: "https://example.org/a", title: "Headline - Dawn" }]
         }
       ],
-      sources: [{ dataset: "news", source: "feeds", as_of: "2026-08-07", retrieved_at: "2026-08-07", recorded_in: "r@c" }]
+      sources: [{
+        dataset: "news",
+        source: "feeds",
+        as_of: "2026-08-07",
+        retrieved_at: "2026-08-07",
+        recorded_in: "r@c"
+      }]
     }) as any
     assert.deepStrictEqual(record.items[0], {
       event_id: "e1",

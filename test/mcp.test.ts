@@ -14,8 +14,8 @@ import { McpError } from "@modelcontextprotocol/sdk/types.js"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import { Effect } from "effect"
 import { Api } from "../src/http/Api.ts"
-import { MAX_BATCH } from "../src/mcp/Envelope.ts"
 import { compactRecord } from "../src/mcp/Compact.ts"
+import { MAX_BATCH } from "../src/mcp/Envelope.ts"
 import { errorRecord } from "../src/mcp/RouteTools.ts"
 import { MARKET_TOOLS } from "../src/mcp/Server.ts"
 import { baseUrl, httpClient, StdioMcp, withStdioMcp } from "./support/McpClients.ts"
@@ -183,7 +183,7 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("MCP: the official S
           assert.isTrue(ajv.validateSchema(tool.inputSchema) as boolean, `${tool.name}: ${ajv.errorsText(ajv.errors)}`)
           ajv.compile(tool.inputSchema)
           assert.deepInclude(tool.annotations ?? {}, { readOnlyHint: true, openWorldHint: false }, tool.name)
-          assert.isAbove(tool.description?.length ?? 0, 50, `${tool.name} is described for an agent`)
+          assert.isAbove(tool.description?.length ?? 0, 40, `${tool.name} is described for an agent`)
         }
         const describe = (name: string) => tools.find((t) => t.name === name)?.description ?? ""
         assert.match(describe("get_quote"), /delayed/)
