@@ -4,7 +4,8 @@ import { defineConfig } from "vitest/config"
  * Three projects:
  * - `unit`: pure tests under test/unit/ (no store, no global setup): `npm run test:unit`, seconds.
  * - `service`: every route over the bundled pack; the global setup builds the pack's store once.
- * - `slow`: fuzzing, faults, several processes, stdio MCP children, the point-in-time sweep, the browser.
+ * - `slow`: fuzzing, faults, several processes, stdio MCP children, the point-in-time sweep and flood, the sweeps
+ *   over every listed symbol, the browser.
  * `npm test` runs unit and service; `npm run test:all` (what CI runs on both stores) runs all three.
  */
 export const SLOW_SUITES = [
@@ -20,6 +21,7 @@ export const SLOW_SUITES = [
   "test/live-writers.test.ts",
   "test/mcp-portfolio.test.ts",
   "test/market-clock-sweep.test.ts",
+  "test/every-symbol.test.ts",
   "test/e2e/**/*.test.ts"
 ]
 
@@ -44,6 +46,9 @@ export default defineConfig({
           name: "service",
           include: ["test/**/*.test.ts"],
           exclude: ["**/node_modules/**", ...UNIT, ...SLOW_SUITES],
+          // A worker imports the modules once for all its files (each file still builds its own app and store):
+          // importing them again per file was a fifth of the project's time.
+          isolate: false,
           ...storeBacked
         }
       },
