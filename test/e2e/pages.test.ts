@@ -14,7 +14,17 @@ import type { Page } from "playwright-core"
 import { TestApp } from "../support/TestApp.ts"
 import { CHROMIUM } from "./Browser.ts"
 import { makePortfolio } from "./Portfolio.ts"
-import { axeViolations, baseUrl, holdToken, inBrowser, mode, NOW, overflow, settled, type Watcher } from "./Watch.ts"
+import {
+  axeViolations,
+  baseUrl,
+  doneLoading,
+  holdToken,
+  inBrowser,
+  mode,
+  NOW,
+  overflow,
+  type Watcher
+} from "./Watch.ts"
 
 /** The pages, each with what shows it has loaded. */
 const PAGES: ReadonlyArray<
@@ -86,7 +96,7 @@ const check = async (page: Page, watcher: Watcher, base: string, spec: (typeof P
   watcher.expectStatus(missing ? [404] : [])
   const response = await page.goto(`${base}${spec.path}`)
   await spec.ready(page)
-  if (spec.path !== "/docs") await settled(page)
+  if (spec.path !== "/docs") await doneLoading(page)
   if (missing) assert.strictEqual(response?.status(), 404, spec.path)
   const over = await overflow(page)
   if (over > 0) found.push(`reaches ${over} px past the right edge`)
@@ -146,7 +156,7 @@ const everyPage = (
     await page.goto(`${base}/`)
     await page.getByRole("link", { name: "Start a portfolio" }).waitFor()
     await page.locator("#index-chart canvas").waitFor()
-    await settled(page)
+    await doneLoading(page)
     found.push(...(await axeViolations(page)).map((v) => `/ signed out: ${v}`))
     found.push(...(await textDefects(page)).map((v) => `/ signed out: ${v}`))
     await holdToken(page, base, token)
