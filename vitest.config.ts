@@ -46,9 +46,6 @@ export default defineConfig({
           name: "service",
           include: ["test/**/*.test.ts"],
           exclude: ["**/node_modules/**", ...UNIT, ...SLOW_SUITES],
-          // A worker imports the modules once for all its files (each file still builds its own app and store):
-          // importing them again per file was a fifth of the project's time.
-          isolate: false,
           ...storeBacked
         }
       },
