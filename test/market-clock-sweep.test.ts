@@ -313,7 +313,7 @@ describe("the market clock sweep", () => {
             assert.isAtMost(cached.count, CACHED_SNAPSHOTS)
             assert.isAtMost(cached.bytes, SNAPSHOT_CACHE_BYTES)
           }),
-        { timeout: 240_000 }
+        { timeout: 600_000 }
       )
     }
   )
