@@ -4,7 +4,8 @@ import { defineConfig } from "vitest/config"
  * Three projects:
  * - `unit`: pure tests under test/unit/ (no store, no global setup): `npm run test:unit`, seconds.
  * - `service`: every route over the bundled pack; the global setup builds the pack's store once.
- * - `slow`: fuzzing, faults, several processes, stdio MCP children, the point-in-time sweep, the browser.
+ * - `slow`: fuzzing, faults, several processes, stdio MCP children, the point-in-time sweep and flood, the sweeps
+ *   over every listed symbol, the browser.
  * `npm test` runs unit and service; `npm run test:all` (what CI runs on both stores) runs all three.
  */
 export const SLOW_SUITES = [
@@ -21,6 +22,7 @@ export const SLOW_SUITES = [
   "test/mcp-portfolio.test.ts",
   "test/market-clock-sweep.test.ts",
   "test/memory-settle.test.ts",
+  "test/every-symbol.test.ts",
   "test/e2e/**/*.test.ts"
 ]
 

@@ -1,6 +1,6 @@
 /**
  * The request log as a user runs the service (`node src/main.ts serve`, its default JSON logger at Info): each
- * request answered gets one JSON line on standard output, with the fields in their order — kept answers of the
+ * request answered gets one JSON line on standard output, with the fields in their order — cached answers of the
  * fast path (written as bytes, observability/AccessLineBytes.ts) and the Effect pipeline's alike.
  */
 import { assert, describe, it } from "@effect/vitest"

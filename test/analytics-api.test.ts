@@ -408,31 +408,6 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
         assertFailed(yield* get("/v1/ai/research/ZZZZQ"), 404, "DATA_NOT_FOUND")
       }))
 
-    it.effect("encoded research answers are byte for byte the HttpApi encoding, for every listed symbol and alias", () =>
-      Effect.gen(function*() {
-        const snapshot = yield* Effect.flatMap(MarketReadModel, (m) => m.snapshot)
-        let compared = 0
-        for (const symbol of snapshot.symbols.keys()) {
-          const paths = [
-            `/v1/stocks/${symbol}/research`,
-            ...(compared % 50 === 0 ? [`/v1/stocks/${symbol}/rh`, `/v1/ai/research/${symbol}`] : [])
-          ]
-          for (const path of paths) {
-            let fast = yield* getText(path)
-            let full = yield* getText(path, { "cache-control": "no-cache" })
-            // The package is dated to the symbol's window: if that turned over between the two requests, ask both again.
-            if (fast.text !== full.text) {
-              fast = yield* getText(path)
-              full = yield* getText(path, { "cache-control": "no-cache" })
-            }
-            assert.strictEqual(fast.status, full.status, path)
-            assert.strictEqual(fast.text, full.text, path)
-          }
-          compared++
-        }
-        assert.strictEqual(compared, LISTED)
-      }))
-
     it.effect("encoded screener answers are byte for byte the HttpApi encoding, cursors included", () =>
       Effect.gen(function*() {
         const first = yield* get("/v1/screener?pe_max=15&limit=5")

@@ -312,7 +312,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
         assert.deepStrictEqual((yield* at("2026-08-21T06:00:00.000Z")).items.map((i) => i.symbol), ["LUCK"])
       }))
 
-    it.effect("the board routes' kept bytes are exactly what the HttpApi pipeline made", () =>
+    it.effect("the board routes' cached bytes are exactly what the HttpApi pipeline made", () =>
       Effect.gen(function*() {
         const cache = yield* AnswerCache
         for (const path of ["/v1/market/board", "/v1/sectors/board"]) {
@@ -321,9 +321,9 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
           const fast = yield* getText(path)
           assert.deepStrictEqual([fast.status, full.status], [200, 200])
           assert.strictEqual(fast.text, full.text, path)
-          const kept = cache.lookup(path, yield* Clock.currentTimeMillis)
-          assert.isDefined(kept, `${path} is kept`)
-          assert.strictEqual(new TextDecoder().decode(kept!.body), full.text, path)
+          const cached = cache.lookup(path, yield* Clock.currentTimeMillis)
+          assert.isDefined(cached, `${path} is cached`)
+          assert.strictEqual(new TextDecoder().decode(cached!.body), full.text, path)
         }
       }))
 

@@ -2,7 +2,7 @@
  * The node:http fast path (src/http/FastPath.ts) and the answer cache behind the real request gate, in the
  * layers `npm start` runs (Server.RequestGateLive and Layers.AppLive):
  *
- * - a cached endpoint's first answer is made by the HttpApi pipeline and kept as its bytes under the URL;
+ * - a cached endpoint's first answer is made by the HttpApi pipeline and cached as its bytes under the URL;
  *   the next request is answered by the fast path with the same status, bytes and headers, its own request
  *   id, a strong ETag (a SHA-256 digest of the bytes) and Cache-Control; If-None-Match gets 304 there;
  * - /health is answered there too, as the guard treats a probe: no charge, no log line, no request id;
@@ -194,7 +194,7 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("fast path", (it) =>
       assert.deepStrictEqual([piped.status, piped.text, piped.headers["etag"]], [304, "", etag])
     }))
 
-  it.effect("a private answer is never kept by a cache: private, no-store, nosniff", () =>
+  it.effect("a private answer is never cached: private, no-store, nosniff", () =>
     Effect.gen(function*() {
       for (const url of ["/v1/me/holdings", "/v1/me/transactions/export"]) {
         const answer = yield* get(url)
@@ -215,10 +215,10 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("fast path", (it) =>
         frozenAt = instant - 1
         const before = yield* get(url)
         assert.strictEqual(before.status, 200, "fresh 1 ms before")
-        const kept = yield* get(url)
-        assert.deepStrictEqual([kept.status, kept.text], [200, before.text], "kept while fresh")
+        const cached = yield* get(url)
+        assert.deepStrictEqual([cached.status, cached.text], [200, before.text], "cached while fresh")
         // The whole seconds left: 1 ms, so 0.
-        assert.strictEqual(kept.headers["cache-control"], "public, max-age=0")
+        assert.strictEqual(cached.headers["cache-control"], "public, max-age=0")
         frozenAt = instant + 1
         const after = yield* get(url)
         assertFailed(after, 409)
@@ -310,7 +310,7 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("fast path", (it) =>
       }
     }))
 
-  it.effect("a query parameter the route does not take is refused, naming it, whether the answer is kept or not", () =>
+  it.effect("a query parameter the route does not take is refused, naming it, whether the answer is cached or not", () =>
     Effect.gen(function*() {
       for (
         const [url, field] of [["/v1/prices/BOP?range=1Y&from=2023-01-01", "from"], [
@@ -342,7 +342,7 @@ layer(App, { timeout: 600_000, excludeTestServices: true })("fast path", (it) =>
       assert.isTrue(handedOn.has(url), "the first request has the snapshot made, in the pipeline")
       handedOn.delete(url)
       const kept = yield* get(url)
-      assert.isFalse(handedOn.has(url), "the second is answered from the kept bytes")
+      assert.isFalse(handedOn.has(url), "the second is answered from the cached bytes")
       const full = yield* get(url, { "cache-control": "no-cache" })
       for (const answer of [first, kept]) {
         assert.deepStrictEqual(

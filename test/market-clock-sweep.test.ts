@@ -10,14 +10,20 @@
  *   dates (KnownTable below) says was public by the instant and the answer
  *   lacks: the last recorded close (as the quote), each payout announced by
  *   then, the newest screener's P/E, the number of news items published.
- * It prints its figures for the issue's closing note.
+ * It prints its figures. Beside it, the heavier single cases: MEBL's dividends and the news at an instant, a load
+ * answered 503, and one client's flood of instants that cannot deny another's.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Duration, Effect, Fiber } from "effect"
 import { karachiDate } from "../domain/Karachi.ts"
 import { asOfInstant } from "../src/market/readmodel/AsOf.ts"
-import { getAsOf as get, knownTable } from "./support/KnownTable.ts"
-import { bodyOf, get as getNow, TestApp } from "./support/TestApp.ts"
+import { CACHED_SNAPSHOTS, LoadWait, PointInTime, SNAPSHOT_CACHE_BYTES } from "../src/market/readmodel/PointInTime.ts"
+import { pollUntil } from "./support/Eventually.ts"
+import { getAsOf as get, knownTable, readPack } from "./support/KnownTable.ts"
+import { assertFailed, assertOk, bodyOf, get as getNow, TestApp } from "./support/TestApp.ts"
+
+type PayoutLine = { symbol: string; announcedAt?: string }
+type NewsLine = { publishedAt: string }
 
 const NOW = "2026-10-05T12:00:00.000Z"
 
@@ -197,6 +203,115 @@ describe("the market clock sweep", () => {
             assert.deepStrictEqual(ahead.slice(0, 20), [], "figures dated after their instant")
             assert.deepStrictEqual(missing.slice(0, 20), [], "figures the recordings prove known, missing")
             assert.isAtLeast(routes.length, 20)
+          }),
+        { timeout: 600_000 }
+      )
+
+      it.effect("MEBL's dividends at 2025-10-01: the payouts announced by then, with a face value sourced by then", () =>
+        Effect.gen(function*() {
+          const at = asOfInstant("2025-10-01")!
+          const announced = [
+            ...(readPack("payouts_company_pages_2025_09.json") as ReadonlyArray<PayoutLine>),
+            ...(readPack("payouts.json") as ReadonlyArray<PayoutLine>)
+          ].filter((p) => p.symbol === "MEBL" && p.announcedAt !== undefined && Date.parse(p.announcedAt) <= at)
+          const expected = [...new Set(announced.map((p) => p.announcedAt!))].sort()
+          const r = yield* get("/v1/dividends/MEBL?as_of=2025-10-01" as "/v1/dividends/MEBL")
+          assertOk(r)
+          assert.deepStrictEqual(r.body.items.map((i) => i.announced_at).sort(), expected)
+          assert.strictEqual(r.body.face_value, 10)
+          // The deployment had stored MEBL's listing only from 2026-04-08.
+          assertFailed(yield* get("/v1/dividends/MEBL?recorded_as_of=2025-10-01" as "/v1/dividends/MEBL"), 404)
+        }))
+
+      it.effect("the news at 2026-07-20: every item published by the end of that day", () =>
+        Effect.gen(function*() {
+          const at = asOfInstant("2026-07-20")!
+          const items = [
+            ...(readPack("news.json.gz") as ReadonlyArray<NewsLine>),
+            ...(readPack("news_headlines.json.gz") as ReadonlyArray<NewsLine>)
+          ]
+          const r = yield* get("/v1/news?as_of=2026-07-20&limit=5" as "/v1/news")
+          assertOk(r)
+          assert.strictEqual(r.body.total, items.filter((n) => Date.parse(n.publishedAt) <= at).length)
+          for (const n of r.body.items) assert.isAtMost(Date.parse(n.published_at), at)
+        }))
+
+      it.effect("a request that outwaits its instant's load is 503 SOURCE_UNAVAILABLE (the load goes on)", () =>
+        Effect.gen(function*() {
+          const pit = yield* PointInTime
+          const at = asOfInstant("2026-03-03")!
+          const error = yield* Effect.flip(
+            pit.snapshotAt(at, "market", ["test:impatient"]).pipe(Effect.provideService(LoadWait, Duration.zero))
+          )
+          assert.strictEqual(error.error, "SOURCE_UNAVAILABLE")
+          assert.match(error.message, /being loaded/)
+          // The load went on: a later request finds it.
+          const loaded = yield* pollUntil(
+            "loaded",
+            Effect.exit(pit.snapshotAt(at, "market", ["test:impatient"])),
+            (e) => e._tag === "Success",
+            {
+              within: "120 seconds",
+              every: "250 millis"
+            }
+          )
+          assert.strictEqual(loaded._tag, "Success")
+        }))
+
+      it.effect(
+        "one client looping 5 instants cannot deny as_of to another; cached snapshots stay within their bytes",
+        () =>
+          Effect.gen(function*() {
+            const pit = yield* PointInTime
+            const floods = ["2024-01-01", "2026-01-22", "2026-04-08", "2026-07-08", "2026-09-01"].map((d) =>
+              asOfInstant(d)!
+            )
+            // The victim asks for instants no one has asked for yet, one after the other (each a state of its own on either clock).
+            const victims = [
+              "2025-10-15",
+              "2026-02-05",
+              "2026-02-10",
+              "2026-05-29",
+              "2026-07-25",
+              "2026-08-05",
+              "2026-08-10",
+              "2026-10-01"
+            ]
+              .map((d) => asOfInstant(d)!)
+            const attacker = yield* Effect.forkChild(
+              Effect.forever(
+                Effect.forEach(floods, (at) => Effect.exit(pit.snapshotAt(at, "market", ["ip:attacker"])), {
+                  discard: true
+                })
+              )
+            )
+            // Served at the first asking; else told to come back (503, the load going on) and served when it does; or refused (429).
+            const outcomes = { first: 0, afterComingBack: 0, refused: 0 }
+            for (const at of victims) {
+              const ask = pit.snapshotAt(at, "market", ["ip:victim"]).pipe(
+                Effect.as("served"),
+                Effect.catch((e) => Effect.succeed(e.error))
+              )
+              const first = yield* ask
+              if (first === "served") {
+                outcomes.first++
+              } else if (first === "RATE_LIMITED") outcomes.refused++
+              else if (
+                (yield* pollUntil("served", ask, (e) => e !== "SOURCE_UNAVAILABLE", {
+                  within: "120 seconds",
+                  every: "250 millis"
+                })) === "served"
+              ) {
+                outcomes.afterComingBack++
+              }
+            }
+            yield* Fiber.interrupt(attacker)
+            console.log(`victim's as_of under the flood (${victims.length} instants): ${JSON.stringify(outcomes)}`)
+            assert.strictEqual(outcomes.refused, 0, "no victim request is refused")
+            assert.strictEqual(outcomes.first + outcomes.afterComingBack, victims.length)
+            const cached = pit.cached()
+            assert.isAtMost(cached.count, CACHED_SNAPSHOTS)
+            assert.isAtMost(cached.bytes, SNAPSHOT_CACHE_BYTES)
           }),
         { timeout: 600_000 }
       )

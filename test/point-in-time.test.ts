@@ -86,7 +86,7 @@ const overHttp = (day: { readonly date: string; readonly close: number }, betwee
       "INVALID_REQUEST"
     )
     assert.deepStrictEqual(yield* closeAt(after), { close: day.close, asOf: iso(after) })
-    // Without as_of: the live answer, whatever was asked as of before (an instant's answers are kept apart from the live ones).
+    // Without as_of: the live answer, whatever was asked as of before (an instant's answers are cached apart from the live ones).
     assert.deepStrictEqual(yield* closeAt(undefined), { close: day.close, asOf: undefined })
     const payouts = (asOf: number) =>
       Effect.map(get(`/v1/dividends/LUCK?recorded_as_of=${iso(asOf)}` as "/v1/dividends/LUCK"), (r) => {

@@ -12,9 +12,9 @@ const ready = "ready" as const
 /** The liveness record: the one answer of GET /health (the request gate gives its bytes while the routes are built). */
 export const liveness: typeof Health.Type = { status: "ok", service: "psx-data-service", version: "1.0.0" }
 
-/** Liveness never changes: its bytes are made once and kept for the life of the process. */
-const forever = (home: object): AnswerPolicy => ({
-  home: () => home,
+/** Liveness never changes: its bytes are made once and cached for the life of the process. */
+const forever = (state: object): AnswerPolicy => ({
+  home: () => state,
   keeps: () => "bounded",
   validUntil: () => Infinity,
   keepsFailure: () => false

@@ -8,7 +8,7 @@ import { assert } from "@effect/vitest"
 import type { Page } from "playwright-core"
 import { lastClose, makePortfolio } from "./Portfolio.ts"
 import { openDialog, tradesFor } from "./Scenario.ts"
-import { holdToken, inBrowser, settled } from "./Watch.ts"
+import { doneLoading, holdToken, inBrowser } from "./Watch.ts"
 
 const rows = (page: Page) => page.locator("#holdings-table tbody tr:not(.detail)")
 const cells = (page: Page, symbol: string) => rows(page).filter({ hasText: symbol }).locator("td").allTextContents()
@@ -322,7 +322,7 @@ export const tracker = async (base: string) => {
     watcher.setToken(made.token)
     await holdToken(page, base, made.token)
     await page.goto(`${base}/portfolio`)
-    await settled(page)
+    await doneLoading(page)
     await holdings(page, base, made.shares)
     // MCB's warrant (900 gross, 135 withheld, 765 net) in Sep 2025; MEBL's 70% final from its entitlement,
     // 7 × 200 = 1,400 gross, 15% = 210, 1,190 net, credited 27 Mar 2026: net 765 + 1,190 = 1,955.

@@ -99,7 +99,7 @@ export const holdToken = async (page: Page, base: string, token: string) => {
 }
 
 /** Waits until nothing shown is still loading: no visible skeleton, no busy region, no request in flight. */
-export const settled = async (page: Page) => {
+export const doneLoading = async (page: Page) => {
   const busy = () => [
     ...Array.from(document.querySelectorAll("[aria-busy=true]")).filter((e) => (e as HTMLElement).offsetParent !== null)
       .map((e) => `busy #${e.id}`),

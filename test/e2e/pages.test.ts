@@ -14,7 +14,17 @@ import type { Page } from "playwright-core"
 import { TestApp } from "../support/TestApp.ts"
 import { CHROMIUM } from "./Browser.ts"
 import { makePortfolio } from "./Portfolio.ts"
-import { axeViolations, baseUrl, holdToken, inBrowser, mode, NOW, overflow, settled, type Watcher } from "./Watch.ts"
+import {
+  axeViolations,
+  baseUrl,
+  doneLoading,
+  holdToken,
+  inBrowser,
+  mode,
+  NOW,
+  overflow,
+  type Watcher
+} from "./Watch.ts"
 
 /** How long Scalar's API reference may take to show. */
 const SCALAR_MS = 120_000
@@ -95,7 +105,7 @@ const check = async (page: Page, watcher: Watcher, base: string, spec: (typeof P
     spec.path === "/docs" ? { waitUntil: "domcontentloaded", timeout: SCALAR_MS } : {}
   )
   await spec.ready(page)
-  if (spec.path !== "/docs") await settled(page)
+  if (spec.path !== "/docs") await doneLoading(page)
   if (missing) assert.strictEqual(response?.status(), 404, spec.path)
   const over = await overflow(page)
   if (over > 0) found.push(`reaches ${over} px past the right edge`)
@@ -163,7 +173,7 @@ const everyPage = (
     await page.goto(`${base}/`)
     await page.getByRole("link", { name: "Start a portfolio" }).waitFor()
     await page.locator("#index-chart canvas").waitFor()
-    await settled(page)
+    await doneLoading(page)
     found.push(...(await axeViolations(page)).map((v) => `/ signed out: ${v}`))
     found.push(...(await textDefects(page)).map((v) => `/ signed out: ${v}`))
     await holdToken(page, base, token)

@@ -22,7 +22,7 @@ import { carriedClose, performanceChart } from "./Performance.ts"
 import { makePortfolio } from "./Portfolio.ts"
 import { donateFromPortfolio, taxStatement } from "./TaxStatement.ts"
 import { tracker } from "./Tracker.ts"
-import { baseUrl, holdToken, inBrowser, mode, NOW, settled } from "./Watch.ts"
+import { baseUrl, doneLoading, holdToken, inBrowser, mode, NOW } from "./Watch.ts"
 
 const PAGES = [
   "/",
@@ -105,7 +105,7 @@ const statements = async (base: string) => {
       watcher.setToken(made.token)
       await holdToken(page, base, made.token)
       await page.goto(`${base}/portfolio`)
-      await settled(page)
+      await doneLoading(page)
       if (size.width > 600) await performanceChart(page, base, made)
       await taxStatement(page, base, made)
       if (size.width > 600) watcher.setToken(await carriedClose(page, base, (t) => holdToken(page, base, t)))

@@ -62,7 +62,7 @@ export const SAMPLE: ReadonlyArray<SampleRequest> = [
   ...get("/v1/ai/tools")
 ]
 
-/** The file an answer is kept in: method and URL with every other character as `_`. */
+/** The file an answer is recorded in: method and URL with every other character as `_`. */
 export const fileOf = (r: SampleRequest) =>
   `${r.method}${r.url}`.replace(/[^A-Za-z0-9.=-]+/g, "_").slice(0, 120) + ".txt"
 

@@ -1,8 +1,8 @@
 /**
- * The answer cache's keeping (src/http/AnswerCache.ts), without a server: answers are kept under their URL within
+ * The answer cache (src/http/AnswerCache.ts), without a server: answers are cached under their URL within
  * byte budgets, the open share (free queries, unlisted symbols) apart from the bounded one, so a flood of open
  * answers never pushes a listed symbol's answer out; an answer is served only while it is true (from the instant
- * it was made to its validity instant) and its home is current. Sizes are worked in the comments.
+ * it was made to its validity instant) and its state (the policy's `home`) is current. Sizes are worked in the comments.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { AnswerCache, etagOf, type Keep } from "../../src/http/AnswerCache.ts"
@@ -36,20 +36,20 @@ describe("answer cache", () => {
     assert.strictEqual(cache.bytes(), 3 * 1_532)
   })
 
-  it("an answer is served from the instant it was made until its validity instant, while its home is current", () => {
+  it("an answer is served from the instant it was made until its validity instant, while its state is current", () => {
     const cache = AnswerCache.make({ bounded: 100_000, open: 100_000 })
     let current = true
-    const kept = cache.keep("/v1/x", "/v1/x", keepOf("bounded", () => current), response(10))
+    const cached = cache.keep("/v1/x", "/v1/x", keepOf("bounded", () => current), response(10))
     // Made at 1,000, true until 2,000 (exclusive).
-    assert.strictEqual(kept.etag, etagOf(Buffer.alloc(10, 120)))
-    assert.strictEqual(cache.lookup("/v1/x", 1_000), kept)
-    assert.strictEqual(cache.lookup("/v1/x", 1_999), kept)
+    assert.strictEqual(cached.etag, etagOf(Buffer.alloc(10, 120)))
+    assert.strictEqual(cache.lookup("/v1/x", 1_000), cached)
+    assert.strictEqual(cache.lookup("/v1/x", 1_999), cached)
     assert.isUndefined(cache.lookup("/v1/x", 2_000), "at its validity instant")
     cache.keep("/v1/x", "/v1/x", keepOf("bounded", () => current), response(10))
     assert.isUndefined(cache.lookup("/v1/x", 999), "before it was made (a clock stepped back)")
     cache.keep("/v1/x", "/v1/x", keepOf("bounded", () => current), response(10))
     current = false
-    assert.isUndefined(cache.lookup("/v1/x", 1_500), "its home replaced")
+    assert.isUndefined(cache.lookup("/v1/x", 1_500), "its state replaced")
     assert.strictEqual(cache.bytes(), 0, "what is no longer true is dropped")
   })
 

@@ -1,5 +1,5 @@
 /**
- * How long a kept answer stays true (src/market/readmodel/AnswerValidity.ts):
+ * How long a cached answer stays true (src/market/readmodel/AnswerValidity.ts):
  * the next phase boundary of the trading day (PSX-FACTS timetable: Monday to
  * Thursday pre-open 09:15–09:30, order matching 09:30–09:32, trading
  * 09:32–15:30, post-close 16:00–16:15; Friday two sessions), and a quote's

@@ -28,14 +28,13 @@
  */
 import { Clock, Context, Data, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { createHash, hash as cryptoHash, randomUUID } from "node:crypto"
 import { LRUCache } from "lru-cache"
+import { createHash, hash as cryptoHash, randomUUID } from "node:crypto"
 import { canonicalJson, chainInputV2 } from "../../../domain/ledger/Chain.ts"
 import type { Position } from "../../../domain/ledger/Decider.ts"
 import { effectiveDate, type LedgerEvent, type StoredEvent } from "../../../domain/ledger/Events.ts"
 import { isUniqueViolation } from "../../db/SqlErrors.ts"
 import { holdingsUpsert } from "../portfolio/Projection.ts"
-import { makeGroupCommit } from "./GroupCommit.ts"
 import {
   type CachedStream,
   type Checkpoint,
@@ -45,6 +44,7 @@ import {
   streamReads,
   writeStateReads
 } from "./EventReads.ts"
+import { makeGroupCommit } from "./GroupCommit.ts"
 import type { EventRow } from "./StoredRows.ts"
 
 type GroupCommit = Effect.Success<ReturnType<typeof makeGroupCommit>>

@@ -202,8 +202,8 @@ export class Performance extends Context.Service<Performance, {
       const json = Effect.fn("Performance.json")(function*(principal: Principal, query: PerformanceQuery) {
         const g = yield* gather(principal, query)
         const key = `${streamOf(principal.userId)}|${query.from ?? ""}|${query.to ?? ""}|${query.days ?? "none"}`
-        const kept = cache.get(key)
-        if (kept?.inputs === g.inputs) return kept.json
+        const cached = cache.get(key)
+        if (cached?.inputs === g.inputs) return cached.json
         const text = toJson(yield* answerOf(principal, query, g))
         cache.set(key, { inputs: g.inputs, json: text }, { size: text.length + key.length })
         return text

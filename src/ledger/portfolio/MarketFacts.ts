@@ -116,9 +116,9 @@ const splitOn = (symbol: string, factor: number) =>
 /** The datasets an index's closes come from, once per snapshot's closes. */
 const indexDatasets = new WeakMap<IndexCloses, ReadonlyArray<string>>()
 const datasetsOf = (closes: IndexCloses) => {
-  let kept = indexDatasets.get(closes)
-  if (kept === undefined) indexDatasets.set(closes, kept = [...new Set(closes.dataset)])
-  return kept
+  let datasets = indexDatasets.get(closes)
+  if (datasets === undefined) indexDatasets.set(closes, datasets = [...new Set(closes.dataset)])
+  return datasets
 }
 
 /**
@@ -131,8 +131,8 @@ const valuationCloses = new WeakMap<
   { readonly closes: ValuationCloses | undefined; readonly datasets: ReadonlyArray<string> }
 >()
 const valuationClosesOf = (data: SymbolData) => {
-  const kept = valuationCloses.get(data)
-  if (kept !== undefined) return kept
+  const known = valuationCloses.get(data)
+  if (known !== undefined) return known
   const dates: Array<string> = [], close: Array<number> = [], datasets = new Set<string>()
   const take = (s: PriceSeries, after: string) => {
     for (let i = 0; i < s.dates.length; i++) {

@@ -1,6 +1,6 @@
 /**
  * Handlers of the analytics, screener, comparison and research endpoints: thin calls into the Analytics
- * service. The research package (under its three paths, one kept answer) and screener pages are kept as
+ * service. The research package (under its three paths, one cached answer) and screener pages are cached as
  * bytes per snapshot (`cached`, readmodel/SnapshotAnswers.ts).
  */
 import { Effect } from "effect"
@@ -17,15 +17,15 @@ export const AnalyticsHttp = HttpApiBuilder.group(Api, "analytics", (handlers) =
   Effect.gen(function*() {
     const analytics = yield* Analytics
     const cached = (yield* AnswerCache).handlersOf(Api, "analytics")
-    const kept = snapshotAnswers(yield* MarketReadModel, yield* PointInTime)
-    const research = kept.ofSymbol((_data, now, symbol) => researchValidUntil(symbol, now))
+    const policies = snapshotAnswers(yield* MarketReadModel, yield* PointInTime)
+    const research = policies.ofSymbol((_data, now, symbol) => researchValidUntil(symbol, now))
     return handlers
       .handle("analytics", ({ params, query }) => analytics.analytics(params.symbol, query.adjust))
       .handle("valuation", ({ params }) => analytics.valuation(params.symbol))
       .handle("technicals", ({ params }) => analytics.technicals(params.sym))
       .handle(
         "screen",
-        cached("screen", kept.ofSnapshot("open", screenValidUntil), ({ query }) => analytics.screen(query))
+        cached("screen", policies.ofSnapshot("open", screenValidUntil), ({ query }) => analytics.screen(query))
       )
       .handle("screenPost", ({ payload }) => analytics.screen(payload))
       .handle("compare", ({ query }) => analytics.compare(query.symbols, query.adjust))

@@ -1,6 +1,6 @@
 /**
  * Handlers of the market status, board, sector, index and calendar endpoints: thin calls into MarketBoard
- * and MarketIndexes (the status is the calendar's, domain/market/calendar/Calendar.ts). The two boards are kept as
+ * and MarketIndexes (the status is the calendar's, domain/market/calendar/Calendar.ts). The two boards are cached as
  * bytes per snapshot (`cached`, readmodel/SnapshotAnswers.ts).
  */
 import { Effect } from "effect"
@@ -22,13 +22,13 @@ export const BoardHttp = HttpApiBuilder.group(Api, "board", (handlers) =>
     const board = yield* MarketBoard
     const indexes = yield* MarketIndexes
     const cached = (yield* AnswerCache).handlersOf(Api, "board")
-    const kept = snapshotAnswers(yield* MarketReadModel, yield* PointInTime)
+    const policies = snapshotAnswers(yield* MarketReadModel, yield* PointInTime)
     return handlers
       .handle("status", () => currentMarketStatus)
       .handle("marketSnapshot", () => board.snapshot)
-      .handle("marketBoard", cached("marketBoard", kept.ofSnapshot("bounded", always), () => board.board))
+      .handle("marketBoard", cached("marketBoard", policies.ofSnapshot("bounded", always), () => board.board))
       .handle("sectors", () => board.sectors)
-      .handle("sectorBoard", cached("sectorBoard", kept.ofSnapshot("bounded", always), () => board.sectorBoard))
+      .handle("sectorBoard", cached("sectorBoard", policies.ofSnapshot("bounded", always), () => board.sectorBoard))
       .handle("sector", ({ params }) => board.sector(params.id))
       .handle("sectorPeers", ({ params }) => board.peers(params.id))
       .handle("sectorValuation", ({ params }) => board.valuation(params.id))

@@ -1,6 +1,6 @@
 /**
  * Handlers of the company endpoints: thin calls into Companies. The company list, a company and the
- * full-company payload are kept as bytes per snapshot (`cached`, http/AnswerCache.ts; policies in
+ * full-company payload are cached as bytes per snapshot (`cached`, http/AnswerCache.ts; policies in
  * readmodel/SnapshotAnswers.ts): the fast path answers them from there, else the handler runs.
  */
 import { Effect } from "effect"
@@ -18,18 +18,18 @@ export const CompaniesHttp = HttpApiBuilder.group(Api, "companies", (handlers) =
   Effect.gen(function*() {
     const companies = yield* Companies
     const cached = (yield* AnswerCache).handlersOf(Api, "companies")
-    const kept = snapshotAnswers(yield* MarketReadModel, yield* PointInTime)
+    const policies = snapshotAnswers(yield* MarketReadModel, yield* PointInTime)
     return handlers
       .handle(
         "companies",
-        cached("companies", kept.ofSnapshot("open", nextCursorDay), ({ query }) => companies.list(query))
+        cached("companies", policies.ofSnapshot("open", nextCursorDay), ({ query }) => companies.list(query))
       )
       .handle(
         "company",
-        cached("company", kept.ofSymbol(quoteOrDayValidUntil), ({ params }) => companies.company(params.symbol))
+        cached("company", policies.ofSymbol(quoteOrDayValidUntil), ({ params }) => companies.company(params.symbol))
       )
       .handle(
         "stock",
-        cached("stock", kept.ofSymbol(quoteOrDayValidUntil), ({ params }) => companies.stock(params.sym))
+        cached("stock", policies.ofSymbol(quoteOrDayValidUntil), ({ params }) => companies.stock(params.sym))
       )
   }))

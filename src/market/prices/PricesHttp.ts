@@ -1,6 +1,6 @@
 /**
  * Handler of the price history endpoint: a thin call into Prices. Its answers without a query other than
- * `range` are kept as bytes per snapshot (`cached`, http/AnswerCache.ts; policy in
+ * `range` are cached as bytes per snapshot (`cached`, http/AnswerCache.ts; policy in
  * readmodel/SnapshotAnswers.ts) until the next cursor day.
  */
 import { Effect } from "effect"
@@ -17,10 +17,10 @@ export const PricesHttp = HttpApiBuilder.group(Api, "prices", (handlers) =>
   Effect.gen(function*() {
     const prices = yield* Prices
     const cached = (yield* AnswerCache).handlersOf(Api, "prices")
-    const kept = snapshotAnswers(yield* MarketReadModel, yield* PointInTime)
+    const policies = snapshotAnswers(yield* MarketReadModel, yield* PointInTime)
     return handlers.handle(
       "prices",
-      cached("prices", kept.ofSymbol(cursorDayValidUntil, { query: ["range"] }), ({ params, query }) =>
+      cached("prices", policies.ofSymbol(cursorDayValidUntil, { query: ["range"] }), ({ params, query }) =>
         prices.history(params.symbol, query))
     )
   }))

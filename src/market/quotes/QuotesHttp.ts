@@ -1,5 +1,5 @@
 /**
- * Handler of the quote endpoint: a thin call into Quotes. Its answers are kept as bytes per snapshot
+ * Handler of the quote endpoint: a thin call into Quotes. Its answers are cached as bytes per snapshot
  * (`cached`, http/AnswerCache.ts; policy in readmodel/SnapshotAnswers.ts) until the quote turns stale or
  * the trading day's next phase (readmodel/AnswerValidity.ts).
  */
@@ -17,10 +17,10 @@ export const QuotesHttp = HttpApiBuilder.group(Api, "quotes", (handlers) =>
   Effect.gen(function*() {
     const quotes = yield* Quotes
     const cached = (yield* AnswerCache).handlersOf(Api, "quotes")
-    const kept = snapshotAnswers(yield* MarketReadModel, yield* PointInTime)
+    const policies = snapshotAnswers(yield* MarketReadModel, yield* PointInTime)
     return handlers.handle(
       "quote",
-      cached("quote", kept.ofSymbol(quoteValidUntil), ({ params, query }) =>
+      cached("quote", policies.ofSymbol(quoteValidUntil), ({ params, query }) =>
         quotes.get(params.symbol, { allowStale: query.allow_stale === true }))
     )
   }))

@@ -90,8 +90,14 @@ export class PointInTime extends Context.Service<PointInTime, {
       const store = makePointInTimeStore(yield* SqlClient.SqlClient, (yield* Database).mode)
       const model = yield* MarketReadModel
       const queue = new BuildQueue<Job>()
-      const cache = new SnapshotCache<MarketSnapshot>(CACHED_SNAPSHOTS, SNAPSHOT_CACHE_BYTES, (key) => queue.demandOf(key))
-      const states = new LRUCache<number, { readonly live: number; readonly state: AsOfState }>({ max: CACHED_INSTANTS })
+      const cache = new SnapshotCache<MarketSnapshot>(
+        CACHED_SNAPSHOTS,
+        SNAPSHOT_CACHE_BYTES,
+        (key) => queue.demandOf(key)
+      )
+      const states = new LRUCache<number, { readonly live: number; readonly state: AsOfState }>({
+        max: CACHED_INSTANTS
+      })
       const stateAt = (at: number) =>
         Effect.suspend(() => {
           const live = model.state()?.snapshot.version

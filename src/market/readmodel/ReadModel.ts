@@ -187,7 +187,9 @@ export class MarketReadModel extends Context.Service<MarketReadModel, {
       const due = quietPoll()
       const poll = Effect.gen(function*() {
         const version = yield* store.version
-        if (due(version, yield* Clock.currentTimeMillis, model.current?.snapshot.version)) yield* updateFew(store, model)
+        if (due(version, yield* Clock.currentTimeMillis, model.current?.snapshot.version)) {
+          yield* updateFew(store, model)
+        }
         yield* judgeLoaded
       }).pipe(
         Effect.catch((e) =>
