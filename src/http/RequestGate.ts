@@ -150,7 +150,9 @@ export const make = Effect.fnUntraced(function*(options: RequestGateOptions) {
     if (fast === undefined) toApp(request, response)
     else fast(request, response, () => toApp(request, response))
   }
-  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000 }, handle)
+  // An idle keep-alive connection stays open 65 s (longer than a load balancer's usual 60 s), so a client
+  // (or proxy) closes it first and never sends a request on a socket the server is closing.
+  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 65_000 }, handle)
   // `Expect: 100-continue`: the body is invited only when its announced length is within the limit.
   server.on("checkContinue", (request: IncomingMessage, response: ServerResponse) => {
     if (Number(request.headers["content-length"]) > options.maxBodyBytes) return tooLarge(response)

@@ -7,7 +7,7 @@
 import { assert } from "@effect/vitest"
 import type { Page } from "playwright-core"
 import { closeOnOrBefore, type Made } from "./Portfolio.ts"
-import { holdToken, inBrowser, settled } from "./Watch.ts"
+import { doneLoading, holdToken, inBrowser } from "./Watch.ts"
 
 /**
  * The phone dashboard's height bound: nine screens of the 844 px phone for eight holdings with a sale, dividends,
@@ -28,7 +28,7 @@ export const phoneDashboard = (base: string, made: Made) =>
     await page.goto(`${base}/portfolio`)
     await page.locator("#value-chart canvas").waitFor()
     await page.locator("#holdings-table").waitFor()
-    await settled(page)
+    await doneLoading(page)
     const height = await page.evaluate(() => document.documentElement.scrollHeight)
     assert.isAtMost(height, PHONE_MAX_HEIGHT, `the phone dashboard is ${height} px tall`)
     // The headline cards two to a row.
@@ -80,7 +80,7 @@ export const oneErrorBox = (base: string, made: Made) =>
       }))
     await page.goto(`${base}/portfolio`)
     await page.locator(".error-box").first().waitFor()
-    await settled(page)
+    await doneLoading(page)
     assert.strictEqual(await page.locator(".error-box").count(), 1, "one error box")
     assert.strictEqual(
       await page.locator(".error-box > p").first().textContent(),
@@ -157,5 +157,5 @@ export const warrantFromDueList = (base: string) =>
       entitlements.items.find((e) => e.symbol === "BOP" && e.book_closure_from === "2025-09-12")?.state,
       "recorded"
     )
-    await settled(page)
+    await doneLoading(page)
   })
