@@ -16,6 +16,7 @@ import { MarketReadModel } from "../src/market/readmodel/ReadModel.ts"
 import { mcpSession } from "./support/McpSession.ts"
 import type { ItemOf, OpenApiOperation, Reply, SuccessOf } from "./support/ReplyTypes.ts"
 import { assertFailed, assertOk, assertSucceeded, bodyOf, get, getText, post, TestApp } from "./support/TestApp.ts"
+import { toolRecordOf } from "./support/ToolRecord.ts"
 
 /** Listed securities: the April listing's 1,029 (/symbols) and the 10 the 2026-08-04 screener shows besides. */
 const LISTED = 1029 + 10
@@ -447,10 +448,10 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
         const args = { dividend_yield_min: 5, sectors: ["CEMENT", "FERTILIZER", "0807"], limit: 4 }
         const screen = yield* call("screen_stocks", args)
         assert.isFalse(screen.isError, JSON.stringify(screen.value))
-        assert.deepStrictEqual(screen.value, (yield* post("/v1/screener", args)).body)
+        assert.deepStrictEqual(screen.value, toolRecordOf(yield* post("/v1/screener", args)))
         assert.deepStrictEqual(screen.structured, screen.value)
         const cmp = yield* call("compare_stocks", { symbols: "HUBC,KAPCO" })
-        assert.deepStrictEqual(cmp.value, (yield* get("/v1/compare?symbols=HUBC,KAPCO")).body)
+        assert.deepStrictEqual(cmp.value, toolRecordOf(yield* get("/v1/compare?symbols=HUBC,KAPCO")))
         const dup = yield* call("compare_stocks", { symbols: "HUBC,HUBC" })
         assert.isTrue(dup.isError)
         assert.strictEqual(dup.value.error, "INVALID_REQUEST")

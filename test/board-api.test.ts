@@ -18,6 +18,7 @@ import { apiClient } from "./support/ApiClient.ts"
 import { mcpSession } from "./support/McpSession.ts"
 import { shiftedClock } from "./support/ShiftedClock.ts"
 import { assertFailed, assertOk, bodyOf, get, getText, TestApp } from "./support/TestApp.ts"
+import { toolRecordOf } from "./support/ToolRecord.ts"
 
 const NOW = "2026-06-15T06:00:00.000Z"
 const SESSION = "2026-05-25"
@@ -373,7 +374,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
           ] as const
         ) {
           const result = yield* call(name, { id })
-          const http = (yield* get(path)).body
+          const http = toolRecordOf(yield* get(path))
           assert.isFalse(result.isError, name)
           assert.deepStrictEqual(result.structured, http, name)
           assert.deepStrictEqual(result.value, http, name)
@@ -383,11 +384,11 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServ
         assert.strictEqual(missing.value.error, "DATA_NOT_FOUND")
         assert.deepStrictEqual(
           (yield* call("get_index", { id: "KSE100", constituents: true })).structured,
-          (yield* get("/v1/indices/KSE100")).body
+          toolRecordOf(yield* get("/v1/indices/KSE100"))
         )
         assert.deepStrictEqual(
           (yield* call("get_market_snapshot", {})).structured,
-          (yield* get("/v1/market/snapshot")).body
+          toolRecordOf(yield* get("/v1/market/snapshot"))
         )
       }))
   }

@@ -8,10 +8,10 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { Effect } from "effect"
-import { compactRecord } from "../src/mcp/Compact.ts"
 import { pollUntil } from "./support/Eventually.ts"
 import { baseUrl, httpClient } from "./support/McpClients.ts"
 import { assertFailed, assertOk, bodyOf, get, post, TestApp } from "./support/TestApp.ts"
+import { toolRecordOf } from "./support/ToolRecord.ts"
 
 const NOW = "2026-06-15T06:00:00.000Z"
 const promise = <A>(f: () => Promise<A>) => Effect.promise(f)
@@ -53,7 +53,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
             assert.strictEqual(answer.record.items[0]?.symbol, symbol, `${q}: ${answer.text}`)
             const http = yield* get(`/v1/search?q=${encodeURIComponent(q)}&limit=3`)
             assertOk(http)
-            assert.deepStrictEqual(answer.structured, compactRecord(http.body as any))
+            assert.deepStrictEqual(answer.structured, toolRecordOf(http))
           }
           assert.strictEqual(
             (yield* call(client, "search_symbols", { q: "Meezn Bank" })).record.items[0].match,
@@ -95,7 +95,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
           )
           const http = yield* get("/v1/quotes/OGDC?as_of=2026-05-22&allow_stale=true")
           // The route's answer as of that day, whatever it is (before the import of 2026-07-08 no quote of OGDC was known).
-          assert.strictEqual(asOf.text, JSON.stringify(compactRecord(http.body as any)))
+          assert.strictEqual(asOf.text, JSON.stringify(toolRecordOf(http)))
           assert.notMatch(asOf.text, /INVALID_REQUEST/, "as_of is an argument, not refused")
           const adjusted = yield* call(client, "get_price_history", {
             symbol: "MEBL",

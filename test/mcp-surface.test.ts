@@ -16,6 +16,7 @@ import { MARKET_TOOLS } from "../src/mcp/Server.ts"
 import { httpClient } from "./support/McpClients.ts"
 import { mcpSession } from "./support/McpSession.ts"
 import { assertOk, get, post, TestApp } from "./support/TestApp.ts"
+import { toolRecordOf } from "./support/ToolRecord.ts"
 
 const NOW = "2026-06-15T06:00:00.000Z"
 const LIST_BUDGET = 20_000
@@ -25,6 +26,12 @@ const body = (path: string) =>
   Effect.map(get(path), (r) => {
     assertOk(r, 200, path)
     return r.body as any
+  })
+/** The route's reply as its tool answers it (compact, with data_through). */
+const asTool = (path: string) =>
+  Effect.map(get(path), (r) => {
+    assertOk(r, 200, path)
+    return toolRecordOf(r) as any
   })
 const read = (client: Client, uri: string) =>
   Effect.map(promise(() => client.readResource({ uri })), (r) => JSON.parse((r.contents[0] as { text: string }).text))
@@ -221,10 +228,10 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
         const served = page.items.length
         assert.isBelow(served, 200)
         assert.isAtMost(Buffer.byteLength(JSON.stringify(page)), MAX_BYTES)
-        const route = yield* body(`/v1/news?limit=${served}`)
+        const route = yield* asTool(`/v1/news?limit=${served}`)
         assert.deepStrictEqual(
           { ...page, next_cursor: null },
-          { ...compactRecord(route), next_cursor: null },
+          { ...route, next_cursor: null },
           "the route's page for the limit that fit, compact"
         )
         assert.deepStrictEqual(page.items, (compactRecord(full) as any).items.slice(0, served))
@@ -253,7 +260,7 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
         assertOk(posted, 200, "POST /v1/screener")
         assert.deepStrictEqual(
           screened,
-          compactRecord(posted.body as any),
+          toolRecordOf(posted as any),
           "the screener's answer for the limit that fit, cursor included"
         )
       })))
@@ -266,8 +273,8 @@ layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServ
         )
         const page = result.structuredContent as any
         assert.strictEqual(page.items.length, MAX_ITEMS, "1,000 price rows are about 64 KB: the item bound cuts first")
-        const route = yield* body(`/v1/prices/OGDC?range=MAX&limit=${MAX_ITEMS}`)
-        assert.deepStrictEqual(page, compactRecord(route), "the route's answer for limit 250, cursor included")
+        const route = yield* asTool(`/v1/prices/OGDC?range=MAX&limit=${MAX_ITEMS}`)
+        assert.deepStrictEqual(page, route, "the route's answer for limit 250, cursor included")
         assert.deepStrictEqual(
           page.items,
           (compactRecord(yield* body("/v1/prices/OGDC?range=MAX&limit=1000")) as any).items.slice(0, MAX_ITEMS)

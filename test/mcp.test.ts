@@ -14,12 +14,12 @@ import { McpError } from "@modelcontextprotocol/sdk/types.js"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import { Effect } from "effect"
 import { Api } from "../src/http/Api.ts"
-import { compactRecord } from "../src/mcp/Compact.ts"
 import { MAX_BATCH } from "../src/mcp/Envelope.ts"
 import { errorRecord } from "../src/mcp/RouteTools.ts"
 import { MARKET_TOOLS } from "../src/mcp/Server.ts"
 import { baseUrl, httpClient, StdioMcp, withStdioMcp } from "./support/McpClients.ts"
 import { assertOk, assertSucceeded, get, post, TestApp } from "./support/TestApp.ts"
+import { toolRecordOf } from "./support/ToolRecord.ts"
 
 const NOW = "2026-06-15T06:00:00.000Z"
 
@@ -98,7 +98,7 @@ const argsFor = (e: Entry, inputSchema: any) =>
 const httpBody = (e: Entry) =>
   Effect.map(e.request.method === "GET" ? get(e.request.path) : post(e.request.path, e.request.body), (r) => {
     assertOk(r, 200, `${e.request.method} ${e.request.path}: ${JSON.stringify(r.body)}`)
-    return r.body
+    return r
   })
 
 /** Fields that name a process rather than a figure: a cursor is signed per process, retrieval is per import. */
@@ -155,7 +155,7 @@ const mirrors = (client: Client, e: Entry, compare: (x: unknown) => unknown) =>
     assert.notStrictEqual(result.isError, true, JSON.stringify(result.content))
     assert.isDefined(result.structuredContent, "a tool with an output schema returns structuredContent")
     assert.deepStrictEqual(text(result), result.structuredContent, "the text content is the same record")
-    assert.deepStrictEqual(compare(result.structuredContent), compare(compactRecord((yield* httpBody(e)) as any)))
+    assert.deepStrictEqual(compare(result.structuredContent), compare(toolRecordOf(yield* httpBody(e))))
   })
 
 const ajv = new Ajv2020({ strict: false, validateFormats: false })
