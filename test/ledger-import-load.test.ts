@@ -8,20 +8,9 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
-import { isTradingDay } from "../domain/market/calendar/Calendar.ts"
-import { addDays } from "../domain/market/calendar/Calendar.ts"
+import { buys, csvOf } from "./support/ImportFiles.ts"
 import { bearer, created, send, session } from "./support/Portfolios.ts"
 import { assertFailed, bodyOf, get, post, TestApp } from "./support/TestApp.ts"
-
-const HEADER = "trade_date,kind,symbol,quantity,price,reverses,reason,event_id"
-
-/** `n` one-share buys of `symbol` spread over the trading days of 2021–2025, oldest first. */
-const buys = (symbol: string, n: number) => {
-  const days: Array<string> = []
-  for (let d = "2021-06-01"; d <= "2025-12-31"; d = addDays(d, 1)) if (isTradingDay(d)) days.push(d)
-  return Array.from({ length: n }, (_, i) => `${days[Math.floor((i * days.length) / n)]},buy,${symbol},1,100,,,`)
-}
-const csvOf = (lines: ReadonlyArray<string>) => [HEADER, ...lines].map((l) => `${l}\r\n`).join("")
 
 const importCsv = (token: string, text: string, query = "", headers: Record<string, string> = {}) =>
   Effect.gen(function*() {

@@ -9,8 +9,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Fiber, Schedule } from "effect"
 import { readFileSync } from "node:fs"
-import { isTradingDay } from "../domain/market/calendar/Calendar.ts"
-import { addDays } from "../domain/market/calendar/Calendar.ts"
+import { buys, csvOf } from "./support/ImportFiles.ts"
 import { call, type Service, startService, throwawayStore } from "./support/ServiceProcess.ts"
 
 const MiB = 1024 * 1024
@@ -26,16 +25,6 @@ const SETTLE_WITHIN_MS = 60_000
 
 /** Six instants, each a state of its own on the market clock (five instants an attacker chose, and a month end). */
 const INSTANTS = ["2024-01-01", "2025-06-30", "2026-01-22", "2026-04-08", "2026-07-08", "2026-10-01"]
-
-const HEADER = "trade_date,kind,symbol,quantity,price,reverses,reason,event_id"
-
-/** `n` one-share buys of `symbol` spread over the trading days from mid-2021 to the end of 2025, oldest first. */
-const buys = (symbol: string, n: number) => {
-  const days: Array<string> = []
-  for (let d = "2021-06-01"; d <= "2025-12-31"; d = addDays(d, 1)) if (isTradingDay(d)) days.push(d)
-  return Array.from({ length: n }, (_, i) => `${days[Math.floor((i * days.length) / n)]},buy,${symbol},1,100,,,`)
-}
-const csvOf = (lines: ReadonlyArray<string>) => [HEADER, ...lines].map((l) => `${l}\r\n`).join("")
 
 /** The process's resident set in bytes, read from the kernel. */
 const rssOf = (pid: number) => {
