@@ -15,7 +15,16 @@ import { seriesBasis } from "../domain/market/prices/Restated.ts"
 import { MarketReadModel } from "../src/market/readmodel/ReadModel.ts"
 import { mcpSession } from "./support/McpSession.ts"
 import type { ItemOf, OpenApiOperation, Reply, SuccessOf } from "./support/ReplyTypes.ts"
-import { assertFailed, assertOk, assertSucceeded, bodyOf, get, getText, post, TestApp } from "./support/TestApp.ts"
+import {
+  assertFailed,
+  assertOk,
+  assertSucceeded,
+  bodyOf,
+  get,
+  getText,
+  post,
+  SharedTestApp
+} from "./support/TestApp.ts"
 import { toolRecordOf } from "./support/ToolRecord.ts"
 
 /** Listed securities: the April listing's 1,029 (/symbols) and the 10 the 2026-08-04 screener shows besides. */
@@ -84,7 +93,7 @@ export const ALL_FILTERS =
   "&min_avg_volume_30d=0&min_avg_value_traded_30d=0&free_float_min_pct=1&free_float_min_shares=1&sectors=CEMENT,0807,FERTILIZER" +
   "&inside_kse100=true&security_types=equity&exclude_ex_dividend=true&limit=50"
 
-layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServices: true })(
+layer(SharedTestApp(NOW), { timeout: 300_000, excludeTestServices: true })(
   "analytics endpoints over the bundled pack",
   (it) => {
     it.effect("analytics and technicals are the pure computations over the symbol's served series, with sources", () =>

@@ -17,7 +17,7 @@ import { MarketBoard } from "../src/market/board/Board.ts"
 import { apiClient } from "./support/ApiClient.ts"
 import { mcpSession } from "./support/McpSession.ts"
 import { shiftedClock } from "./support/ShiftedClock.ts"
-import { assertFailed, assertOk, bodyOf, get, getText, TestApp } from "./support/TestApp.ts"
+import { assertFailed, assertOk, bodyOf, get, getText, SharedTestApp, TestApp } from "./support/TestApp.ts"
 import { toolRecordOf } from "./support/ToolRecord.ts"
 
 const NOW = "2026-06-15T06:00:00.000Z"
@@ -37,7 +37,7 @@ const query = <S extends Schema.Top & { readonly DecodingServices: never }>(
 /** The Karachi date of a stored instant, in SQL. */
 const karachiDay = (column: string) => `((${column} AT TIME ZONE 'UTC') + interval '5 hours')::date`
 
-layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServices: true })(
+layer(SharedTestApp(NOW), { timeout: 300_000, excludeTestServices: true })(
   "board, sectors, indices and calendar over the pack",
   (it) => {
     it.effect("market status answers from the service clock, with its calendar", () =>

@@ -8,7 +8,7 @@ import { Effect } from "effect"
 import { karachiDate } from "../domain/Karachi.ts"
 import { asOfInstant } from "../src/market/readmodel/AsOf.ts"
 import { getAsOf, readPack } from "./support/KnownTable.ts"
-import { get, TestApp } from "./support/TestApp.ts"
+import { get, SharedTestApp } from "./support/TestApp.ts"
 
 const NOW = "2026-10-05T12:00:00.000Z"
 
@@ -66,7 +66,7 @@ const daysOf = (header: string | undefined) => {
 }
 
 describe("X-Data-Through", () => {
-  layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServices: true })(
+  layer(SharedTestApp(NOW), { timeout: 300_000, excludeTestServices: true })(
     "over the pack",
     (it) => {
       it.effect("names each dataset's last recorded day, in a stable order, on every market answer", () =>

@@ -14,7 +14,7 @@ import {
 import { parseCompanyPayouts } from "../domain/psx/Filings.ts"
 import { parsePayoutDetails } from "../domain/psx/PayoutNotation.ts"
 import { readPsx } from "./support/Fixtures.ts"
-import { bodyOf, get, TestApp } from "./support/TestApp.ts"
+import { bodyOf, get, SharedTestApp } from "./support/TestApp.ts"
 
 const html = readPsx("uzairbukhari__psx-portfolio/tests/fixtures/psx-mebl-payouts.html")
 const records: ReadonlyArray<PayoutRecord> = parseCompanyPayouts("MEBL", html).rows.flatMap((r) =>
@@ -171,7 +171,7 @@ describe("MCB payout labels (recorded): fiscal year, period and sequence agree",
   })
 })
 
-layer(TestApp({ withPack: true, now: "2026-08-12T07:00:00.000Z" }), { timeout: 300_000, excludeTestServices: true })(
+layer(SharedTestApp("2026-08-12T07:00:00.000Z"), { timeout: 300_000, excludeTestServices: true })(
   "served payouts",
   (it) => {
     it.effect("/v1/dividends/MCB serves 60%(i) of 27 Apr 2023 as FY2023's first interim; MEBL's 80%(ii) with ex_date, last buy and xd_date", () =>

@@ -18,7 +18,7 @@ import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { entitlementsOf, type PayoutFact } from "../domain/ledger/Entitlements.ts"
 import { bearer, created, send, session } from "./support/Portfolios.ts"
-import { assertFailed, bodyOf, get, post, TestApp } from "./support/TestApp.ts"
+import { assertFailed, bodyOf, get, post, SharedTestApp } from "./support/TestApp.ts"
 
 const START = "2026-11-21T05:00:00.000Z"
 const list = (token: string, path: "/v1/me/entitlements" | "/v1/me/entitlements?limit=1" = "/v1/me/entitlements") =>
@@ -34,7 +34,7 @@ const dismiss = (token: string, id: string) => post(`/v1/me/entitlements/${id}/d
 const filer = (token: string, isFiler: boolean) =>
   send(token, { kind: "tax_status", filer: isFiler, trade_date: "2026-01-01" })
 
-layer(TestApp({ withPack: true, now: START }), { timeout: 600_000, excludeTestServices: true })(
+layer(SharedTestApp(START), { timeout: 600_000, excludeTestServices: true })(
   "entitlements",
   (it) => {
     it.effect("100 MEBL bought in May 2026 are owed Rs 800 gross from the 80% interim; a filer's 15% leaves Rs 680", () =>

@@ -19,7 +19,7 @@ import { csvRecords } from "../domain/psx/Csv.ts"
 import { parseAnnouncements } from "../domain/psx/Filings.ts"
 import { readPsx } from "./support/Fixtures.ts"
 import type { ItemOf } from "./support/ReplyTypes.ts"
-import { assertOk, get, TestApp } from "./support/TestApp.ts"
+import { assertOk, get, SharedTestApp } from "./support/TestApp.ts"
 
 const fixture = (f: string) => readFileSync(new URL(`./fixtures/research/${f}`, import.meta.url), "utf8")
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
@@ -110,7 +110,7 @@ describe("filing parsers", () => {
 /** 11:00 in Karachi on Monday 23 November 2026. */
 const NOW = "2026-11-23T06:00:00.000Z"
 
-layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServices: true })(
+layer(SharedTestApp(NOW), { timeout: 600_000, excludeTestServices: true })(
   "filings through the API",
   (it) => {
     it.effect("AIRLINK 263491 is served as 2025-10-27 with no published_at; the day filter keeps it on that day only", () =>

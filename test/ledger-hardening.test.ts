@@ -9,7 +9,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Clock, Effect } from "effect"
 import { Audit } from "../src/ledger/events/Audit.ts"
-import { assertFailed, assertOk, bodyOf, del, get, post, TestApp } from "./support/TestApp.ts"
+import { assertFailed, assertOk, bodyOf, del, get, post, SharedTestApp } from "./support/TestApp.ts"
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 const session = Effect.map(post("/v1/me/session", {}), (r) => {
@@ -17,7 +17,7 @@ const session = Effect.map(post("/v1/me/session", {}), (r) => {
   return r.body.token as string
 })
 
-const App = TestApp({ withPack: true, now: "2026-11-21T05:00:00.000Z" })
+const App = SharedTestApp("2026-11-21T05:00:00.000Z")
 
 layer(App, { timeout: 600_000, excludeTestServices: true })("ledger hardening", (it) => {
   it.effect("item 3: the issue's sequence — the buy that would hold 9,007,200,000,000,000 OGDC is a 400; verify stays ok", () =>

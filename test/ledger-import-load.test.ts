@@ -10,7 +10,7 @@ import { Effect } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import { buys, csvOf } from "./support/ImportFiles.ts"
 import { bearer, created, send, session } from "./support/Portfolios.ts"
-import { assertFailed, bodyOf, get, post, TestApp } from "./support/TestApp.ts"
+import { assertFailed, bodyOf, get, post, SharedTestApp } from "./support/TestApp.ts"
 
 const importCsv = (token: string, text: string, query = "", headers: Record<string, string> = {}) =>
   Effect.gen(function*() {
@@ -24,7 +24,7 @@ const importCsv = (token: string, text: string, query = "", headers: Record<stri
     return { status: response.status, body: (yield* response.json) as Record<string, unknown> }
   }).pipe(Effect.orDie)
 
-layer(TestApp({ withPack: true, now: "2026-11-21T05:00:00.000Z" }), { timeout: 600_000, excludeTestServices: true })(
+layer(SharedTestApp("2026-11-21T05:00:00.000Z"), { timeout: 600_000, excludeTestServices: true })(
   "ledger import under load",
   (it) => {
     it.effect("10,000 OGDC buys, newest first, are all planned by a dry run (before: 400 after 20 s)", () =>

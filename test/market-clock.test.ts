@@ -9,14 +9,14 @@ import { faceValueOn } from "../domain/market/filings/FaceValues.ts"
 import { asOfInstant } from "../src/market/readmodel/AsOf.ts"
 import { BUILD_BURST, BUILD_REFILL_MS, BuildQueue, SnapshotCache } from "../src/market/readmodel/BuildQueue.ts"
 import { eodCloses, getAsOf as get, readPack } from "./support/KnownTable.ts"
-import { assertOk, TestApp } from "./support/TestApp.ts"
+import { assertOk, SharedTestApp } from "./support/TestApp.ts"
 
 type ScreenerLine = { symbol: string; sectorCode?: string; peTtm?: number; marketCap?: number }
 
 const NOW = "2026-10-05T12:00:00.000Z"
 
 describe("the market clock of as_of", () => {
-  layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServices: true })(
+  layer(SharedTestApp(NOW), { timeout: 300_000, excludeTestServices: true })(
     "over the pack",
     (it) => {
       it.effect("BAFL at 2026-05-01: the 2026-04-08 screener's P/E and market cap; the recorded clock had neither", () =>

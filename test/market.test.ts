@@ -15,7 +15,16 @@ import { MarketReadModel } from "../src/market/readmodel/ReadModel.ts"
 import { readPsx } from "./support/Fixtures.ts"
 import { mcpSession } from "./support/McpSession.ts"
 import type { SuccessOf } from "./support/ReplyTypes.ts"
-import { assertFailed, assertOk, assertSucceeded, bodyOf, get, type Reply, TestApp } from "./support/TestApp.ts"
+import {
+  assertFailed,
+  assertOk,
+  assertSucceeded,
+  bodyOf,
+  get,
+  type Reply,
+  SharedTestApp,
+  TestApp
+} from "./support/TestApp.ts"
 
 /** Listed securities: the April listing's 1,029 (/symbols) and the 10 the 2026-08-04 screener shows besides. */
 const LISTED = 1029 + 10
@@ -46,7 +55,7 @@ const inventoryIdsSince = (day: string) => {
 const csvRow = (file: string, date: string) =>
   readFileSync(new URL(file, RAW), "utf8").split("\n").find((l) => l.includes(date))!.split(",")
 
-layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServices: true })(
+layer(SharedTestApp(NOW), { timeout: 600_000, excludeTestServices: true })(
   "market data over the bundled pack",
   (it) => {
     it.effect("a second import of the same pack does nothing", () =>

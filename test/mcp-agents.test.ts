@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { Effect } from "effect"
 import { pollUntil } from "./support/Eventually.ts"
 import { baseUrl, httpClient } from "./support/McpClients.ts"
-import { assertFailed, assertOk, bodyOf, get, post, TestApp } from "./support/TestApp.ts"
+import { assertFailed, assertOk, bodyOf, get, post, SharedTestApp } from "./support/TestApp.ts"
 import { toolRecordOf } from "./support/ToolRecord.ts"
 
 const NOW = "2026-06-15T06:00:00.000Z"
@@ -34,7 +34,7 @@ const clientWith = (key: string) =>
       promise(() => c.close()))
   })
 
-layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServices: true })(
+layer(SharedTestApp(NOW), { timeout: 600_000, excludeTestServices: true })(
   "MCP for agents",
   (it) => {
     describe("search", () => {

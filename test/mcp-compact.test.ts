@@ -15,7 +15,7 @@ import { dataThroughOf } from "../src/mcp/RouteCaller.ts"
 import { inMcpWords, sessionWarnings } from "../src/mcp/ToolWords.ts"
 import { pollUntil } from "./support/Eventually.ts"
 import { baseUrl, httpClient } from "./support/McpClients.ts"
-import { bodyOf, get, post, TestApp } from "./support/TestApp.ts"
+import { bodyOf, get, post, SharedTestApp } from "./support/TestApp.ts"
 
 const NOW = "2026-06-15T06:00:00.000Z"
 const LISTING_MAX = 20_000
@@ -157,7 +157,7 @@ const unnamedLists = (node: unknown, path: string, defs: Record<string, any>, ou
   for (const [k, v] of Object.entries(schema)) if (k !== "$defs") unnamedLists(v, `${path}.${k}`, defs, out)
 }
 
-layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServices: true })("MCP compact", (it) => {
+layer(SharedTestApp(NOW), { timeout: 600_000, excludeTestServices: true })("MCP compact", (it) => {
   it.effect("tools/list is at most 20 KB with every grant; psx://schemas/{tool} names every list's fields, portfolio tools too", () =>
     Effect.scoped(Effect.gen(function*() {
       const { token } = bodyOf(yield* post("/v1/me/session", {})) as { token: string }

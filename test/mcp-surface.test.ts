@@ -15,7 +15,7 @@ import { compactRecord } from "../src/mcp/Compact.ts"
 import { MARKET_TOOLS } from "../src/mcp/Server.ts"
 import { httpClient } from "./support/McpClients.ts"
 import { mcpSession } from "./support/McpSession.ts"
-import { assertOk, get, post, TestApp } from "./support/TestApp.ts"
+import { assertOk, get, post, SharedTestApp } from "./support/TestApp.ts"
 import { toolRecordOf } from "./support/ToolRecord.ts"
 
 const NOW = "2026-06-15T06:00:00.000Z"
@@ -61,7 +61,7 @@ const CALLS: Record<string, Record<string, unknown>> = {
 
 const ajv = new Ajv2020({ strict: false, validateFormats: false })
 
-layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServices: true })("MCP surface", (it) => {
+layer(SharedTestApp(NOW), { timeout: 600_000, excludeTestServices: true })("MCP surface", (it) => {
   describe("tools/list", () => {
     it.effect(`is under ${LIST_BUDGET} bytes of JSON, with valid schemas sharing repeated definitions`, () =>
       Effect.gen(function*() {

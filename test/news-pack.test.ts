@@ -10,7 +10,7 @@ import { Effect } from "effect"
 import { readdirSync, readFileSync } from "node:fs"
 import { karachiDateOf, karachiInstant } from "../domain/Karachi.ts"
 import { csvRecords } from "../domain/psx/Csv.ts"
-import { assertSucceeded, bodyOf, get, TestApp } from "./support/TestApp.ts"
+import { assertSucceeded, bodyOf, get, SharedTestApp } from "./support/TestApp.ts"
 
 const research = (f: string) => new URL(`./fixtures/research/${f}`, import.meta.url)
 const recorded: ReadonlyArray<{ symbol: string; title: string; url: string; published: string }> =
@@ -50,7 +50,7 @@ const allNews = (query: string) =>
 /** 11:00 in Karachi on Monday 23 November 2026. */
 const NOW = "2026-11-23T06:00:00.000Z"
 
-layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServices: true })(
+layer(SharedTestApp(NOW), { timeout: 600_000, excludeTestServices: true })(
   "news from the pack",
   (it) => {
     it.effect("BNL serves no Bad Bunny story; HBL serves its half-year result; HUBC's research news all name Hub Power", () =>

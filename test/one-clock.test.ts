@@ -13,13 +13,13 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { bearer, created, send, session } from "./support/Portfolios.ts"
-import { bodyOf, get, TestApp } from "./support/TestApp.ts"
+import { bodyOf, get, SharedTestApp } from "./support/TestApp.ts"
 
 const SCREENER_AS_OF = "2026-08-04T17:23:38.308Z"
 const UZAIR = "github.com/uzairbukhari/psx-portfolio"
 const AFIRE = "github.com/afireseeker-cloud/Pakistan-Stock-Market-Events-Calendar"
 
-layer(TestApp({ withPack: true, now: "2026-11-21T05:00:00.000Z" }), { timeout: 600_000, excludeTestServices: true })(
+layer(SharedTestApp("2026-11-21T05:00:00.000Z"), { timeout: 600_000, excludeTestServices: true })(
   "one clock",
   (it) => {
     it.effect("3. ex_date is the book closure's first day everywhere; the XD day is xd_date (LUCK 250%: 2026-08-18, XD 08-17)", () =>

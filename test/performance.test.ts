@@ -27,7 +27,7 @@ import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { bearer, created, send, session } from "./support/Portfolios.ts"
 import type { SuccessOf } from "./support/ReplyTypes.ts"
-import { assertFailed, bodyOf, get, post, TestApp } from "./support/TestApp.ts"
+import { assertFailed, bodyOf, get, post, SharedTestApp } from "./support/TestApp.ts"
 
 const START = "2026-11-21T05:00:00.000Z"
 const buy = (symbol: string, quantity: number, price: number, trade_date: string) => ({
@@ -51,7 +51,7 @@ const periodOf = (a: Answer, name: string) => {
 }
 const six = (x: number) => Math.round(x * 1e6) / 1e6
 
-layer(TestApp({ withPack: true, now: START }), { timeout: 600_000, excludeTestServices: true })(
+layer(SharedTestApp(START), { timeout: 600_000, excludeTestServices: true })(
   "performance",
   (it) => {
     it.effect("100 OGDC at the 2025-05-26 close is 57.96% to 2026-05-25, against KSE-100's 45.26% over the same days", () =>

@@ -17,7 +17,7 @@ import { csvRecords } from "../domain/psx/Csv.ts"
 import { parseSalesExport, parseScreenerExport } from "../domain/psx/ScreenerExport.ts"
 import { companyAliases } from "../src/ingest/CompanyAliases.ts"
 import type { ItemOf } from "./support/ReplyTypes.ts"
-import { assertOk, assertSucceeded, bodyOf, get, TestApp } from "./support/TestApp.ts"
+import { assertOk, assertSucceeded, bodyOf, get, SharedTestApp } from "./support/TestApp.ts"
 
 const fixture = (f: string) => readFileSync(new URL(`./fixtures/research/${f}`, import.meta.url), "utf8")
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
@@ -104,7 +104,7 @@ describe("parsers on the vendored recordings", () => {
 /** 11:00 in Karachi on Monday 23 November 2026. */
 const NOW = "2026-11-23T06:00:00.000Z"
 
-layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServices: true })(
+layer(SharedTestApp(NOW), { timeout: 600_000, excludeTestServices: true })(
   "the research datasets through the API",
   (it) => {
     it.effect("ABOT and AIRLINK filings are served with their real dates, once each", () =>

@@ -14,7 +14,7 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { gunzipSync } from "node:zlib"
 import { PEER_SESSIONS, peerWindowStart } from "../domain/market/board/PeerRule.ts"
-import { bodyOf, get, TestApp } from "./support/TestApp.ts"
+import { bodyOf, get, SharedTestApp } from "./support/TestApp.ts"
 
 const pack = (file: string): any =>
   JSON.parse(gunzipSync(readFileSync(join(import.meta.dirname, "../data/pack", file))).toString("utf8"))
@@ -63,7 +63,7 @@ describe("the peer window", () => {
   })
 })
 
-layer(TestApp({ withPack: true, now: "2026-06-15T06:00:00.000Z" }), { timeout: 300_000, excludeTestServices: true })(
+layer(SharedTestApp("2026-06-15T06:00:00.000Z"), { timeout: 300_000, excludeTestServices: true })(
   "peers and medians over the pack",
   (it) => {
     it.effect("FERTILIZER: median yield 6.7199 over the four trading lines with a yield, not 4.8544 over seven (ENGRO and FFBL no longer trade; AGL shows 0: no figure)", () =>

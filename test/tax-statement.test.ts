@@ -27,7 +27,7 @@ import { Effect } from "effect"
 import { setOffOf } from "../domain/ledger/LossSetOff.ts"
 import { LotBook } from "../domain/ledger/Lots.ts"
 import { taxYearOf, taxYearPeriod } from "../domain/ledger/TaxYear.ts"
-import { assertFailed, assertOk, bodyOf, get, post, type Reply, TestApp } from "./support/TestApp.ts"
+import { assertFailed, assertOk, bodyOf, get, post, type Reply, SharedTestApp } from "./support/TestApp.ts"
 
 const START = "2026-11-21T05:00:00.000Z"
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
@@ -101,7 +101,7 @@ describe("capital losses set off, section 37A (pure, paisa)", () => {
   })
 })
 
-layer(TestApp({ withPack: true, now: START }), { timeout: 600_000, excludeTestServices: true })(
+layer(SharedTestApp(START), { timeout: 600_000, excludeTestServices: true })(
   "tax-year statement",
   (it) => {
     it.effect("a buy in one tax year and sales either side of 30 June; the LUCK dividend at Rs 2 face value; a donation", () =>

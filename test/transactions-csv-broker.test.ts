@@ -9,7 +9,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
-import { assertFailed, assertOk, bodyOf, get, payloadOf, post, TestApp } from "./support/TestApp.ts"
+import { assertFailed, assertOk, bodyOf, get, payloadOf, post, SharedTestApp } from "./support/TestApp.ts"
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 const session = Effect.map(post("/v1/me/session", {}), (r) => {
@@ -45,7 +45,7 @@ const BROKER = lines(
   "25/05/2026,Sell,HUBC,-50,219.5,10"
 )
 
-const App = TestApp({ withPack: true, now: "2026-11-21T05:00:00.000Z" })
+const App = SharedTestApp("2026-11-21T05:00:00.000Z")
 
 layer(App, { timeout: 600_000, excludeTestServices: true })("a broker's statement imported as it is", (it) => {
   it.effect("the dry run shows the mapping, the date order and the notes; the import records the trades", () =>

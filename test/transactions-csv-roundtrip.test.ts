@@ -7,7 +7,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
-import { assertOk, bodyOf, get, payloadOf, post, TestApp } from "./support/TestApp.ts"
+import { assertOk, bodyOf, get, payloadOf, post, SharedTestApp } from "./support/TestApp.ts"
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 const session = Effect.map(post("/v1/me/session", {}), (r) => {
@@ -158,7 +158,7 @@ const ledgerOf = (token: string) =>
 /** The export's rows with every event id taken out, sorted (an import stores its rows in date order). */
 const rowsWithoutIds = (text: string) => text.split("\r\n").map((line) => line.replace(/"[0-9a-f-]{36}"/gu, "")).sort()
 
-const App = TestApp({ withPack: true, now: "2026-11-21T05:00:00.000Z" })
+const App = SharedTestApp("2026-11-21T05:00:00.000Z")
 
 layer(App, { timeout: 600_000, excludeTestServices: true })("the transactions CSV round trip", (it) => {
   it.effect("the export: every kind, the computed figures, quoted text, a private nosniff download", () =>

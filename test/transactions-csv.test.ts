@@ -9,7 +9,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
-import { assertFailed, assertOk, bodyOf, get, getText, payloadOf, post, TestApp } from "./support/TestApp.ts"
+import { assertFailed, assertOk, bodyOf, get, getText, payloadOf, post, SharedTestApp } from "./support/TestApp.ts"
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 const session = Effect.map(post("/v1/me/session", {}), (r) => {
@@ -101,7 +101,7 @@ const seed = (token: string) =>
 const holdingsOf = (token: string) => Effect.map(get("/v1/me/holdings", bearer(token)), (r) => bodyOf(r).items)
 const eventCount = (token: string) => Effect.map(exported(token), (r) => r.text.split("\r\n").length - 2)
 
-const App = TestApp({ withPack: true, now: "2026-11-21T05:00:00.000Z" })
+const App = SharedTestApp("2026-11-21T05:00:00.000Z")
 
 layer(App, { timeout: 600_000, excludeTestServices: true })("transactions as CSV", (it) => {
   it.effect("the export is one row per event in the columns by hand; a cell starting with = is neutralised", () =>

@@ -13,7 +13,7 @@ import { gunzipSync } from "node:zlib"
 import { closeOnOrBefore, indexCloses } from "../domain/market/board/IndexHistory.ts"
 import { MarketReadModel } from "../src/market/readmodel/ReadModel.ts"
 import { readPsx } from "./support/Fixtures.ts"
-import { assertFailed, assertOk, assertSucceeded, bodyOf, get, TestApp } from "./support/TestApp.ts"
+import { assertFailed, assertOk, assertSucceeded, bodyOf, get, SharedTestApp } from "./support/TestApp.ts"
 
 /** 11:00 in Karachi on Monday 15 June 2026: three weeks after the pack's last recorded session (25 May). */
 const NOW = "2026-06-15T06:00:00.000Z"
@@ -76,7 +76,7 @@ const kse100Csv = readPsx("I-Zaifa__psx-analyzer/data/csv/macro_kse100.csv")
 const kse100Rows = kse100Csv.trim().split(/\r?\n/).slice(1).map((l) => l.split(","))
 
 // One app for both groups: they only read.
-layer(TestApp({ withPack: true, now: NOW }), { timeout: 600_000, excludeTestServices: true })(
+layer(SharedTestApp(NOW), { timeout: 600_000, excludeTestServices: true })(
   "market truth over the bundled pack",
   (it) => {
     describe("market truth", () => {

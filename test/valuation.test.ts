@@ -19,7 +19,7 @@ import {
   valuationPrice
 } from "../domain/market/analytics/Valuation.ts"
 import { fundamentalsOf, snapshotRows } from "./support/ScreenerFixture.ts"
-import { bodyOf, get, TestApp } from "./support/TestApp.ts"
+import { bodyOf, get, SharedTestApp } from "./support/TestApp.ts"
 
 const rows = snapshotRows()
 const cement = rows.filter((r) => r.sector_code === "0804")
@@ -191,7 +191,7 @@ describe("each figure carries the date and price it rests on", () => {
   })
 })
 
-layer(TestApp({ withPack: true, now: "2026-06-15T06:00:00.000Z" }), { timeout: 300_000, excludeTestServices: true })(
+layer(SharedTestApp("2026-06-15T06:00:00.000Z"), { timeout: 300_000, excludeTestServices: true })(
   "MEBL valuation over the pack",
   (it) => {
     // MEBL's recorded payouts (uzairbukhari /company/payouts, face value Rs 10) with an XD day in the 12 months to the

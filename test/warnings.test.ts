@@ -6,7 +6,7 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { getAsOf, readPack } from "./support/KnownTable.ts"
 import { bearer, created, send, session } from "./support/Portfolios.ts"
-import { bodyOf, get, TestApp } from "./support/TestApp.ts"
+import { bodyOf, get, SharedTestApp } from "./support/TestApp.ts"
 
 const NOW = "2026-11-21T05:00:00.000Z"
 
@@ -22,7 +22,7 @@ const manifest = readPack("manifest.json") as { datasets: ReadonlyArray<{ id: st
 const asOfOf = (id: string) => manifest.datasets.find((d) => d.id === id)!.asOf.slice(0, 10)
 
 describe("warnings", () => {
-  layer(TestApp({ withPack: true, now: NOW }), { timeout: 300_000, excludeTestServices: true })(
+  layer(SharedTestApp(NOW), { timeout: 300_000, excludeTestServices: true })(
     "over the pack",
     (it) => {
       it.effect("HBL, a bank with no payout record in the sources: its dividends say absence is not 'no dividend'", () =>

@@ -69,6 +69,12 @@ export const seedFromImage = (dataDir: string) =>
   Effect.suspend(() => {
     const image = currentImage()
     if (dataDir.startsWith("memory://") || image === undefined || !isEmptyStore(dataDir)) return Effect.succeed(false)
+    return copyImage(image, dataDir)
+  })
+
+/** Copies the store directory `image` into `dataDir`, PG_VERSION last; true when done. */
+export const copyImage = (image: string, dataDir: string) =>
+  Effect.suspend(() => {
     const target = resolve(dataDir)
     const last = join(image, PG_VERSION)
     const lock = join(image, LOCK_FILE)

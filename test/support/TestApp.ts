@@ -9,7 +9,7 @@
  */
 import { NodeServices } from "@effect/platform-node"
 import { assert } from "@effect/vitest"
-import { Effect, Layer, References } from "effect"
+import { Context, Effect, Exit, Layer, References, Scope } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientRequest, HttpServer } from "effect/http"
 import type { AppConfig } from "../../src/config/AppConfig.ts"
 import * as Server from "../../src/http/Server.ts"
@@ -56,6 +56,45 @@ export const TestApp = (
     )
   )
   return now === undefined ? app : app.pipe(Layer.provideMerge(ShiftedClockLayer(now)))
+}
+
+type App = Layer.Success<ReturnType<typeof TestApp>>
+
+/** The shared apps of this worker, newest last; a few at most, since each holds a store and a read model. */
+const sharedApps = new Map<string, { readonly scope: Scope.Closeable; readonly app: Promise<Context.Context<App>> }>()
+const SHARED_APPS_KEPT = 2
+
+/**
+ * The pack's app at the wall time `now`, shared by the test files of one worker that ask for the same instant:
+ * built once (the store copy and the read model) and kept for the worker's later files, so a file pays for its
+ * tests only. The run's global teardown removes what the kept stores leave behind. For files that read the market
+ * and write to ledgers of their own making; a file that changes the market, sets other options or its own clock
+ * uses TestApp.
+ */
+export const SharedTestApp = (now: string): Layer.Layer<App> =>
+  Layer.effectContext(Effect.promise(() => sharedApp(now)))
+
+const sharedApp = (now: string) => {
+  const kept = sharedApps.get(now)
+  if (kept !== undefined) {
+    sharedApps.delete(now)
+    sharedApps.set(now, kept)
+    return kept.app
+  }
+  const evicted: Array<Scope.Closeable> = []
+  for (const [key, oldest] of sharedApps) {
+    if (sharedApps.size < SHARED_APPS_KEPT) break
+    sharedApps.delete(key)
+    evicted.push(oldest.scope)
+  }
+  const scope = Effect.runSync(Scope.make())
+  const build = Effect.forEach(evicted, (old) => Scope.close(old, Exit.void), { discard: true }).pipe(
+    Effect.andThen(Layer.buildWithScope(TestApp({ withPack: true, now }), scope)),
+    Effect.orDie
+  )
+  const app = Effect.runPromise(build)
+  sharedApps.set(now, { scope, app })
+  return app
 }
 
 /** An HttpClient for the server under test (a connection per request, as NodeHttpServer.layerTest makes it). */

@@ -16,8 +16,8 @@ import { join } from "node:path"
 import { AppConfig } from "../../src/config/AppConfig.ts"
 import { layerEmbedded, layerPostgres } from "../../src/db/Database.ts"
 import { serveEmbedded } from "../../src/db/EmbeddedPostgres.ts"
-import { seedFromImage } from "../../src/db/StoreImage.ts"
-import { hasTemplate, templateName } from "./PackTemplate.ts"
+import { copyImage, seedFromImage } from "../../src/db/StoreImage.ts"
+import { emptyImagePath, hasTemplate, templateName } from "./PackTemplate.ts"
 
 export interface DbProxyShape {
   /** Drops every connection and refuses new ones. */
@@ -76,6 +76,14 @@ const startProxy = (target: Target) =>
     })
   })))
 
+/**
+ * What this run of the suite leaves behind is named by its tag (set by test/support/GlobalSetup.ts, else the
+ * process id), so the global teardown can remove it even when a worker exits without closing its stores.
+ */
+export const testRunTag = () => process.env["PSX_TEST_RUN"] ?? String(process.pid)
+/** Where this run's embedded stores live: removed whole by the global teardown. */
+export const testRunDirectory = () => process.env["PSX_TEST_DIR"] ?? tmpdir()
+
 const adminUrl = (url: string, database: string) => {
   const u = new URL(url)
   u.pathname = `/${database}`
@@ -85,7 +93,7 @@ const adminUrl = (url: string, database: string) => {
 /** A throwaway database on the server named by `url` (a copy of `template` when given), dropped when the scope closes. */
 export const throwawayDatabase = (url: string, template?: string) =>
   Effect.gen(function*() {
-    const name = `psx_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`
+    const name = `psx_test_${testRunTag()}_${Math.random().toString(36).slice(2, 8)}`
     const admin = yield* PgClient.make({ url: Redacted.make(adminUrl(url, "postgres")), maxConnections: 1 })
     yield* admin.unsafe(
       template === undefined ? `CREATE DATABASE ${name}` : `CREATE DATABASE ${name} TEMPLATE ${template}`
@@ -114,9 +122,9 @@ export const TestDatabaseWith = (options: { readonly pack: boolean }) =>
         db.port = String(port)
         return layerPostgres(Redacted.make(db.toString())).pipe(Layer.merge(Layer.succeed(DbProxy, proxy)))
       }
-      const dir = mkdtempSync(join(tmpdir(), "psx-test-"))
+      const dir = mkdtempSync(join(testRunDirectory(), "psx-test-"))
       yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
-      if (options.pack) yield* Effect.orDie(seedFromImage(dir))
+      yield* Effect.orDie(options.pack ? seedFromImage(dir) : copyImage(emptyImagePath(), dir))
       const server = yield* serveEmbedded(dir)
       const { port, proxy } = yield* startProxy({ path: server.socketPath })
       return layerEmbeddedVia(port).pipe(Layer.merge(Layer.succeed(DbProxy, proxy)))
