@@ -1,13 +1,13 @@
 /**
  * The answer cache: the bytes the HttpApi pipeline produced for a GET whose handler is wrapped in `cached`,
  * kept under the request's canonical URL (RequestGate.ts rewrites every URL to its one spelling first), within a
- * byte budget, until the instant its policy says the answer stops being true or its home (the read model's
- * snapshot it was made from) is replaced. The fast path (FastPath.ts) serves them; nothing here encodes.
+ * byte budget, until the instant its policy says the answer stops being true or the read model's snapshot it
+ * was made from is replaced. The fast path (FastPath.ts) serves them; nothing here encodes.
  *
  * A feature's …Http.ts wraps a handler: `.handle("stock", cached("stock", policy, ({ params }) => …))`. The
  * wrapper runs the handler as it is and notes, for the guard, how long its answer stays true; the guard
  * (Guard.ts) then keeps the response the pipeline made, with its ETag. A failure is kept when the policy says
- * it depends on the home and the clock alone (an unknown symbol's 404, a stale quote's 409).
+ * it depends on the snapshot and the clock alone (an unknown symbol's 404, a stale quote's 409).
  */
 import { Context, Effect, Layer, Schema, type SchemaAST } from "effect"
 import { HttpApi, type HttpApiEndpoint, type HttpApiGroup } from "effect/http-api"
@@ -21,49 +21,50 @@ export interface Decoded {
 }
 
 /**
- * Whether a request's answer is kept: `bounded` (the listed symbols, the boards: a set the universe bounds),
+ * Whether a request's answer is cached, and in which share of the budget: `bounded` (the listed symbols, the boards: a set the universe bounds),
  * `open` (free queries, symbols not listed: a share of the budget of their own, so they never push the bounded
  * answers out), or not at all.
  */
-export type Keeping = "bounded" | "open" | undefined
+export type CacheShare = "bounded" | "open" | undefined
 
-/** How an endpoint's answers are kept. `H`: the home answers belong to (compared by identity). */
+/** How an endpoint's answers are kept. `H`: the snapshot answers belong to (compared by identity). */
 export interface AnswerPolicy<H extends object = object> {
-  /** The home answers are made from now; undefined: nothing is kept now. */
-  readonly home: () => H | undefined
-  readonly keeps: (request: Decoded, home: H) => Keeping
+  /** The snapshot answers are made from now; undefined: nothing is kept now. */
+  readonly snapshot: () => H | undefined
+  /** The share of the cache's budget the request's answer takes, if it is cached at all. */
+  readonly share: (request: Decoded, snapshot: H) => CacheShare
   /** Until when the answer made at `now` stays true. */
-  readonly validUntil: (request: Decoded, home: H, now: number) => number
-  /** Whether a failure of the handler is an answer (a function of the home and the clock alone). */
-  readonly keepsFailure: (error: unknown) => boolean
+  readonly validUntil: (request: Decoded, snapshot: H, now: number) => number
+  /** Whether a failure of the handler is an answer (a function of the snapshot and the clock alone). */
+  readonly cachesFailure: (error: unknown) => boolean
   /** Whether an answer (a success value or a kept failure) says its data is stale. */
   readonly saysStale?: (outcome: unknown) => boolean
   /**
-   * For a request about a past instant, that instant's home (kept for as long as the policy gives the same
+   * For a request about a past instant, that instant's snapshot (kept for as long as the policy gives the same
    * object for the request), with the headers its answers carry; undefined: not kept; "live" for a request
    * about now (the default).
    */
-  readonly instantHome?: (request: Decoded) => InstantHome | "live" | undefined
-  /** Headers the answers made from the live home carry (the pipeline adds them after the guard has kept the answer). */
-  readonly headers?: (home: H) => Readonly<Record<string, string>>
+  readonly pastSnapshot?: (request: Decoded) => PastSnapshot | "live" | undefined
+  /** Headers the answers made from the live snapshot carry (the pipeline adds them after the guard has kept the answer). */
+  readonly headers?: (snapshot: H) => Readonly<Record<string, string>>
 }
 
-/** The home of the answers about one past instant. */
-export interface InstantHome {
+/** The snapshot of the answers about one past instant. */
+export interface PastSnapshot {
   /** Headers its answers carry (the pipeline adds them after the guard has kept the answer). */
   readonly headers: Readonly<Record<string, string>>
 }
 
 /** What a wrapped handler's run says of its answer (noted for the guard). */
-export interface Keep {
-  readonly keeping: "bounded" | "open"
+export interface CacheNote {
+  readonly share: "bounded" | "open"
   /** The answer is true from the instant it was made (a clock stepped back does not reach behind it) to `validUntil`. */
   readonly madeAt: number
   readonly validUntil: number
   readonly stale: boolean
-  /** Whether the home the answer was made from is still the current one. */
+  /** Whether the snapshot the answer was made from is still the current one. */
   readonly current: () => boolean
-  /** Headers the answer carries that the pipeline adds after the guard (its home's). */
+  /** Headers the answer carries that the pipeline adds after the guard (its snapshot's). */
   readonly headers: Readonly<Record<string, string>> | undefined
 }
 
@@ -167,9 +168,9 @@ export interface AnswerCacheShape {
     handler: F
   ) => F
   /** What a wrapped handler noted for the request whose node request is `source` (taken once). */
-  readonly takeKeep: (source: unknown) => Keep | undefined
+  readonly takeNote: (source: unknown) => CacheNote | undefined
   /** Keeps a response the pipeline made under `url`; the kept answer. */
-  readonly keep: (url: string, logged: string, keep: Keep, response: {
+  readonly keep: (url: string, logged: string, keep: CacheNote, response: {
     readonly status: number
     readonly body: Uint8Array
     readonly contentType: string
@@ -200,38 +201,40 @@ export class AnswerCache extends Context.Service<AnswerCache, AnswerCacheShape>(
       bounded: new LRUCache<string, CachedAnswer>({ maxSize: budget.bounded }),
       open: new LRUCache<string, CachedAnswer>({ maxSize: budget.open })
     }
-    const notes = new WeakMap<object, Keep>()
-    const note = (source: unknown, keep: Keep) => {
+    const notes = new WeakMap<object, CacheNote>()
+    const note = (source: unknown, keep: CacheNote) => {
       if (typeof source === "object" && source !== null) notes.set(source, keep)
     }
 
-    /** The handler, noting how long its answer stays true when the policy keeps it. */
+    /** The handler, noting how long its answer stays true when the policy caches it. */
     const wrap = (
       policy: AnswerPolicy<any>,
       handler: Handler,
       args: { readonly request?: { readonly source?: unknown }; readonly params?: unknown; readonly query?: unknown }
     ) => {
       const decoded: Decoded = { params: args.params, query: args.query }
-      const instant = policy.instantHome === undefined ? "live" : policy.instantHome(decoded)
+      const instant = policy.pastSnapshot === undefined ? "live" : policy.pastSnapshot(decoded)
       if (instant === undefined) return handler(args)
-      const home = instant === "live" ? policy.home() : instant
-      const keeping = instant !== "live" ? "open" : home === undefined ? undefined : policy.keeps(decoded, home)
-      if (home === undefined || keeping === undefined) return handler(args)
-      const current = instant === "live" ? () => policy.home() === home : () => policy.instantHome!(decoded) === instant
+      const snapshot = instant === "live" ? policy.snapshot() : instant
+      const share = instant !== "live" ? "open" : snapshot === undefined ? undefined : policy.share(decoded, snapshot)
+      if (snapshot === undefined || share === undefined) return handler(args)
+      const current = instant === "live"
+        ? () => policy.snapshot() === snapshot
+        : () => policy.pastSnapshot!(decoded) === instant
       return Effect.clockWith((clock) => {
         const now = clock.currentTimeMillisUnsafe()
         const made = (outcome: unknown) =>
           note(args.request?.source, {
-            keeping,
+            share,
             madeAt: now,
-            validUntil: instant === "live" ? policy.validUntil(decoded, home, now) : Infinity,
+            validUntil: instant === "live" ? policy.validUntil(decoded, snapshot, now) : Infinity,
             stale: policy.saysStale?.(outcome) ?? false,
             current,
-            headers: instant === "live" ? policy.headers?.(home) : instant.headers
+            headers: instant === "live" ? policy.headers?.(snapshot) : instant.headers
           })
         return handler(args).pipe(
           Effect.tap((value) => Effect.sync(() => made(value))),
-          Effect.tapError((error) => Effect.sync(() => policy.keepsFailure(error) ? made(error) : undefined))
+          Effect.tapError((error) => Effect.sync(() => policy.cachesFailure(error) ? made(error) : undefined))
         )
       })
     }
@@ -269,9 +272,9 @@ export class AnswerCache extends Context.Service<AnswerCache, AnswerCacheShape>(
         current: kept.current,
         logged
       }
-      const other = kept.keeping === "bounded" ? stores.open : stores.bounded
+      const other = kept.share === "bounded" ? stores.open : stores.bounded
       other.delete(url)
-      stores[kept.keeping].set(url, answer, { size: body.length + 2 * url.length + ENTRY_OVERHEAD })
+      stores[kept.share].set(url, answer, { size: body.length + 2 * url.length + ENTRY_OVERHEAD })
       return answer
     }
 
@@ -284,7 +287,7 @@ export class AnswerCache extends Context.Service<AnswerCache, AnswerCacheShape>(
       return undefined
     }
 
-    const takeKeep = (source: unknown) => {
+    const takeNote = (source: unknown) => {
       if (typeof source !== "object" || source === null) return undefined
       const kept = notes.get(source)
       if (kept !== undefined) notes.delete(source)
@@ -293,7 +296,7 @@ export class AnswerCache extends Context.Service<AnswerCache, AnswerCacheShape>(
 
     return {
       handlersOf,
-      takeKeep,
+      takeNote,
       keep,
       lookup,
       bytes: () => stores.bounded.calculatedSize + stores.open.calculatedSize

@@ -231,7 +231,7 @@ export const GuardLive = HttpRouter.middleware(
       logged: string,
       keepable: boolean
     ) => {
-      const kept = cache.takeKeep(request.source)
+      const kept = cache.takeNote(request.source)
       if (kindOf(request.method, path) !== "public") return HttpServerResponse.setHeaders(response, PRIVATE_HEADERS)
       const body = response.body
       if (kept === undefined || !keepable || response.status >= 500 || body._tag !== "Uint8Array") return response

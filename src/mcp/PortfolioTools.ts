@@ -22,7 +22,8 @@ import { RequiredGrant } from "../ledger/accounts/BearerAuth.ts"
 import { Keys } from "../ledger/accounts/Keys.ts"
 import { PortfolioApi } from "../ledger/LedgerApi.ts"
 import { RouteCaller } from "./RouteCaller.ts"
-import { callRoute, namesOf, type RouteTool, routeTool } from "./RouteTools.ts"
+import { callRoute } from "./RouteToolCall.ts"
+import { namesOf, type RouteTool, routeTool } from "./RouteTools.ts"
 
 const routes = PortfolioApi.endpoints
 

@@ -14,10 +14,10 @@ export const liveness: typeof Health.Type = { status: "ok", service: "psx-data-s
 
 /** Liveness never changes: its bytes are made once and cached for the life of the process. */
 const forever = (state: object): AnswerPolicy => ({
-  home: () => state,
-  keeps: () => "bounded",
+  snapshot: () => state,
+  share: () => "bounded",
   validUntil: () => Infinity,
-  keepsFailure: () => false
+  cachesFailure: () => false
 })
 
 export const SystemHttp = HttpApiBuilder.group(Api, "system", (handlers) =>

@@ -16,7 +16,7 @@ import { LRUCache } from "lru-cache"
 import { DataNotFound, DataStale, DataUnverified } from "../../../domain/Errors.ts"
 import { Ticker } from "../../../domain/market/shared/Ticker.ts"
 import type { MarketSnapshot, SymbolData } from "../../../domain/market/snapshot/Snapshot.ts"
-import type { AnswerPolicy, Decoded, InstantHome, Keeping } from "../../http/AnswerCache.ts"
+import type { AnswerPolicy, CacheShare, Decoded, PastSnapshot } from "../../http/AnswerCache.ts"
 import { Analytics } from "../analytics/Analytics.ts"
 import { asOfHeaders, asOfInstant, clockOf, dataThroughHeaders } from "./AsOf.ts"
 import { PointInTime } from "./PointInTime.ts"
@@ -33,7 +33,7 @@ const isSnapshotFailure = (error: unknown) =>
 
 const symbolOf = (request: Decoded): string | undefined => request.params?.symbol ?? request.params?.sym
 
-const symbolShare = (symbol: string | undefined, state: ReadModelState): Keeping =>
+const symbolShare = (symbol: string | undefined, state: ReadModelState): CacheShare =>
   symbol === undefined
     ? undefined
     : state.snapshot.symbols.has(symbol)
@@ -59,10 +59,10 @@ export interface SymbolAnswers {
  */
 const instantCaches = (pit: typeof PointInTime.Service) => {
   // The places of one cached snapshot, by instant and the state it reflects.
-  const placesOf = new WeakMap<MarketSnapshot, LRUCache<string, InstantHome>>()
+  const placesOf = new WeakMap<MarketSnapshot, LRUCache<string, PastSnapshot>>()
   // An as_of text's instant, read once (a hot instant is asked for again and again).
   const instants = new LRUCache<string, { readonly at: number | undefined }>({ max: INSTANT_TEXTS })
-  return (request: Decoded): InstantHome | "live" | undefined => {
+  return (request: Decoded): PastSnapshot | "live" | undefined => {
     const named = clockOf((name) => request.query?.[name])
     if (named === undefined) return "live"
     if (named === "both") return undefined
@@ -89,7 +89,7 @@ const saysStale = (outcome: unknown) =>
 const liveHeaders = (state: ReadModelState) => dataThroughHeaders(state.snapshot)
 
 export const snapshotAnswers = (model: typeof MarketReadModel.Service, pit: typeof PointInTime.Service) => {
-  // The policy's fields are named by http/AnswerCache.ts: `home` is the live state, `instantHome` an as_of's place.
+  // The policy's fields are named by http/AnswerCache.ts: `snapshot` is the live state, `pastSnapshot` an as_of's place.
   const liveState = () => model.state()
   const instantPlace = instantCaches(pit)
   return {
@@ -98,8 +98,8 @@ export const snapshotAnswers = (model: typeof MarketReadModel.Service, pit: type
       validUntil: (data: SymbolData | undefined, now: number, symbol: string) => number,
       options: SymbolAnswers = {}
     ): AnswerPolicy<ReadModelState> => ({
-      home: liveState,
-      keeps: (request, state) =>
+      snapshot: liveState,
+      share: (request, state) =>
         options.query !== undefined && !onlyQuery(request, options.query)
           ? undefined
           : symbolShare(symbolOf(request), state),
@@ -107,19 +107,19 @@ export const snapshotAnswers = (model: typeof MarketReadModel.Service, pit: type
         const symbol = symbolOf(request)!
         return validUntil(state.snapshot.symbols.get(symbol), now, symbol)
       },
-      keepsFailure: isSnapshotFailure,
+      cachesFailure: isSnapshotFailure,
       saysStale,
-      instantHome: instantPlace,
+      pastSnapshot: instantPlace,
       headers: liveHeaders
     }),
     /** An answer over the whole snapshot: one (`bounded`) or one per free query (`open`, capped). */
     ofSnapshot: (share: "bounded" | "open", validUntil: (now: number) => number): AnswerPolicy<ReadModelState> => ({
-      home: liveState,
-      keeps: () => share,
+      snapshot: liveState,
+      share: () => share,
       validUntil: (_request, _state, now) => validUntil(now),
-      keepsFailure: isSnapshotFailure,
+      cachesFailure: isSnapshotFailure,
       saysStale,
-      instantHome: instantPlace,
+      pastSnapshot: instantPlace,
       headers: liveHeaders
     })
   }
