@@ -12,7 +12,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { MarketReadModel } from "../src/market/readmodel/ReadModel.ts"
 import { waitUntil } from "./support/Eventually.ts"
-import { assertFailed, assertOk, bodyOf, get, payloadOf, post, type Reply, SharedTestApp } from "./support/TestApp.ts"
+import { assertFailed, assertOk, bodyOf, get, payloadOf, post, type Reply, TestApp } from "./support/TestApp.ts"
 
 const START = "2026-11-21T05:00:00.000Z"
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
@@ -31,7 +31,7 @@ const created = <B, F>(r: Reply<B, F>) => {
   return r.body
 }
 
-layer(SharedTestApp(START), { timeout: 600_000, excludeTestServices: true })(
+layer(TestApp({ withPack: true, now: START }), { timeout: 600_000, excludeTestServices: true })(
   "ledger truth",
   (it) => {
     it.effect("14: bad input is a 400 record and nothing is committed; donations take 1.15", () =>

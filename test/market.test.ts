@@ -215,17 +215,22 @@ layer(SharedTestApp(NOW), { timeout: 600_000, excludeTestServices: true })(
     it.effect("a quote whose day's closes disagree between sources is 409 DATA_UNVERIFIED (SYNTHETIC second close inserted)", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
-        // OGDC's recorded close of 2026-05-25 is from the eod series; add a conflicting as-traded row for that day.
-        yield* sql`INSERT INTO daily_prices (symbol, series, date, close, dataset)
-                 SELECT symbol, 'as_traded', date, close * 1.03, 'synthetic_test' FROM daily_prices
-                 WHERE symbol = 'OGDC' AND series = 'eod' AND date = '2026-05-25'`
         const model = yield* MarketReadModel
-        assert.isTrue(yield* model.refresh, "the write moved the store's market version")
-        const r = yield* get("/v1/quotes/OGDC?allow_stale=true")
-        assertFailed(r, 409, "DATA_UNVERIFIED")
-        assert.include(r.body.message, "synthetic_test")
-        yield* sql`DELETE FROM daily_prices WHERE dataset = 'synthetic_test'`
-        assert.isTrue(yield* model.refresh)
+        // The service is shared with other test files (SharedTestApp): the row goes again even if an assertion fails.
+        const removeRow = sql`DELETE FROM daily_prices WHERE dataset = 'synthetic_test'`.pipe(
+          Effect.andThen(model.refresh),
+          Effect.orDie
+        )
+        yield* Effect.gen(function*() {
+          // OGDC's recorded close of 2026-05-25 is from the eod series; add a conflicting as-traded row for that day.
+          yield* sql`INSERT INTO daily_prices (symbol, series, date, close, dataset)
+                   SELECT symbol, 'as_traded', date, close * 1.03, 'synthetic_test' FROM daily_prices
+                   WHERE symbol = 'OGDC' AND series = 'eod' AND date = '2026-05-25'`
+          assert.isTrue(yield* model.refresh, "the write moved the store's market version")
+          const r = yield* get("/v1/quotes/OGDC?allow_stale=true")
+          assertFailed(r, 409, "DATA_UNVERIFIED")
+          assert.include(r.body.message, "synthetic_test")
+        }).pipe(Effect.ensuring(removeRow))
         assert.strictEqual((yield* get("/v1/quotes/OGDC?allow_stale=true")).status, 200)
       }))
 
