@@ -11,6 +11,7 @@ import { NodeServices } from "@effect/platform-node"
 import { assert } from "@effect/vitest"
 import { Context, Effect, Exit, Layer, References, Scope } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientRequest, HttpServer } from "effect/http"
+import { LRUCache } from "lru-cache"
 import type { AppConfig } from "../../src/config/AppConfig.ts"
 import * as Server from "../../src/http/Server.ts"
 import { PackImport } from "../../src/ingest/PackImport.ts"
@@ -60,9 +61,17 @@ export const TestApp = (
 
 type App = Layer.Success<ReturnType<typeof TestApp>>
 
-/** The shared apps of this worker, newest last; a few at most, since each holds a store and a read model. */
-const sharedApps = new Map<string, { readonly scope: Scope.Closeable; readonly app: Promise<Context.Context<App>> }>()
-const SHARED_APPS_KEPT = 2
+/**
+ * The shared apps of this worker: two at most, since each holds a store and a read model; the least recently
+ * asked for is closed when a third is built.
+ */
+const sharedApps = new LRUCache<
+  string,
+  { readonly scope: Scope.Closeable; readonly app: Promise<Context.Context<App>> }
+>({
+  max: 2,
+  dispose: ({ scope }) => void Effect.runPromise(Scope.close(scope, Exit.void))
+})
 
 /**
  * The pack's app at the wall time `now`, shared by the test files of one worker that ask for the same instant:
@@ -76,23 +85,9 @@ export const SharedTestApp = (now: string): Layer.Layer<App> =>
 
 const sharedApp = (now: string) => {
   const kept = sharedApps.get(now)
-  if (kept !== undefined) {
-    sharedApps.delete(now)
-    sharedApps.set(now, kept)
-    return kept.app
-  }
-  const evicted: Array<Scope.Closeable> = []
-  for (const [key, oldest] of sharedApps) {
-    if (sharedApps.size < SHARED_APPS_KEPT) break
-    sharedApps.delete(key)
-    evicted.push(oldest.scope)
-  }
+  if (kept !== undefined) return kept.app
   const scope = Effect.runSync(Scope.make())
-  const build = Effect.forEach(evicted, (old) => Scope.close(old, Exit.void), { discard: true }).pipe(
-    Effect.andThen(Layer.buildWithScope(TestApp({ withPack: true, now }), scope)),
-    Effect.orDie
-  )
-  const app = Effect.runPromise(build)
+  const app = Effect.runPromise(Layer.buildWithScope(TestApp({ withPack: true, now }), scope).pipe(Effect.orDie))
   sharedApps.set(now, { scope, app })
   return app
 }
