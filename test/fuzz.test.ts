@@ -11,7 +11,8 @@
  * `FUZZ_SEED=<seed> vitest run test/fuzz.test.ts`.
  */
 import { assert, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Duration, Effect } from "effect"
+import { HttpClient } from "effect/http"
 import fc from "fast-check"
 import {
   anyJson,
@@ -78,14 +79,43 @@ const report = (label: string, findings: ReadonlyArray<Finding>, total: number) 
  * the server had just closed fails in the client, which is not the server's answer. A second failure is a finding.
  */
 let transportRetries = 0
-const sendOnce = (request: RawRequest) =>
-  Effect.flatMap(sendRaw(request), (outcome) =>
-    outcome._tag === "Failed" && outcome.reason.includes("Transport error")
-      ? Effect.suspend(() => {
-        transportRetries++
-        return sendRaw(request)
-      })
-      : Effect.succeed(outcome))
+/** How many times a request answered "being loaded, retry after N s" is sent again, as a client obeying Retry-After. */
+const LOADING_RETRIES = 6
+let loadingRetries = 0
+
+/** Whether an answer is the documented 503 of a point-in-time state still being built, with its Retry-After. */
+const stillLoading = (outcome: RawOutcome) =>
+  outcome._tag === "Answered" && outcome.status === 503 && outcome.retryAfter !== undefined &&
+  outcome.text.includes("SOURCE_UNAVAILABLE")
+
+/**
+ * Sends a request; a transport error is resent once, and a 503 "being loaded" is resent after its Retry-After
+ * (at most LOADING_RETRIES times): on a loaded machine a point-in-time build can outlast the wait a request is
+ * given, and what is judged is the answer a client that obeys Retry-After ends with.
+ */
+const sendOnce = (request: RawRequest) => {
+  const resendWhileLoading = (
+    outcome: RawOutcome,
+    left: number
+  ): Effect.Effect<RawOutcome, never, HttpClient.HttpClient> =>
+    outcome._tag === "Answered" && left > 0 && stillLoading(outcome)
+      ? Effect.sleep(Duration.seconds(Math.min(outcome.retryAfter ?? 1, 5))).pipe(
+        Effect.andThen(Effect.sync(() => loadingRetries++)),
+        Effect.andThen(sendRaw(request)),
+        Effect.flatMap((next) => resendWhileLoading(next, left - 1))
+      )
+      : Effect.succeed(outcome)
+  return Effect.flatMap(
+    sendRaw(request),
+    (outcome) =>
+      outcome._tag === "Failed" && outcome.reason.includes("Transport error")
+        ? Effect.suspend(() => {
+          transportRetries++
+          return sendRaw(request)
+        })
+        : Effect.succeed(outcome)
+  ).pipe(Effect.flatMap((outcome) => resendWhileLoading(outcome, LOADING_RETRIES)))
+}
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 
@@ -155,7 +185,7 @@ layer(TestApp({ withPack: true, now: "2026-06-15T06:00:00.000Z" }), { timeout: 6
         console.log(
           `fuzz: ${all.length} requests over ${operations.length} operations; statuses ${
             JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))
-          }; ${parserRefusals} refused by Node's header parser (431, URL over 16 KiB); ${transportRetries} resent after a transport error`
+          }; ${parserRefusals} refused by Node's header parser (431, URL over 16 KiB); ${transportRetries} resent after a transport error; ${loadingRetries} resent after a 503 with Retry-After`
         )
         assert.isAtLeast(all.length, 1_000)
         assert.isAtLeast(statuses.get(200) ?? 0, 50, "some requests are valid and answered")

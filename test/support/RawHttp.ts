@@ -20,6 +20,8 @@ export type RawOutcome =
     readonly status: number
     readonly contentType: string
     readonly text: string
+    /** The Retry-After header's seconds, when the answer carries one. */
+    readonly retryAfter?: number
     readonly ms: number
   }
   | { readonly _tag: "Failed"; readonly reason: string; readonly ms: number }
@@ -39,6 +41,9 @@ export const sendRaw = (request: RawRequest, timeoutMs = 15_000) =>
           status: response.status,
           contentType: response.headers["content-type"] ?? "",
           text,
+          ...(response.headers["retry-after"] === undefined
+            ? {}
+            : { retryAfter: Number(response.headers["retry-after"]) }),
           ms: Date.now() - start
         }))
       ),
